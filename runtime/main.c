@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/* sbx: argv -> command dispatch. The only place that returns an exit status
+ * to the OS; every command front end lives in runtime/cli-*.c. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "config.h"
+
+struct command {
+        const char *name;
+        int (*fn)(int argc, char **argv);
+        const char *help;
+};
+
+static const struct command commands[] = {
+        { "run",     cli_run,     "run a command in a new sandbox" },
+        { "explain", cli_explain, "show the resolved sandbox settings and tool policy" },
+        { "check",   cli_check,   "validate an openclaw.json" },
+        { "migrate", cli_migrate, "rewrite a legacy openclaw.json to the current shape" },
+        { "doctor",  cli_doctor,  "report what this host supports" },
+};
+
+static void usage(FILE *f) {
+        fprintf(f, "usage: sbx COMMAND [OPTIONS] [-- CMD [ARGS...]]\n\ncommands:\n");
+        for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+                fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].help);
+        fprintf(f, "\n'sbx COMMAND --help' describes each command.\n"
+                   "Exit status: the command's own; 128+N if killed by signal N;\n"
+                   "2 bad usage or config; 125 sbx failed; 126 not executable or refused;\n"
+                   "127 not found.\n");
+}
+
+int main(int argc, char **argv) {
+        if (argc < 2) {
+                usage(stderr);
+                return SBX_EXIT_USAGE;
+        }
+        if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+                usage(stdout);
+                return 0;
+        }
+        if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+                printf("sbx %s\n", SBX_VERSION);
+                return 0;
+        }
+        for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+                if (!strcmp(argv[1], commands[i].name))
+                        return commands[i].fn(argc - 1, argv + 1);
+        fprintf(stderr, "sbx: unknown command '%s' (see 'sbx --help')\n", argv[1]);
+        return SBX_EXIT_USAGE;
+}
