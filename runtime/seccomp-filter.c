@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "macro.h"
-#include "seccomp.h"
+#include "seccomp-filter.h"
 
 static int export_bpf(scmp_filter_ctx ctx, sbx_bpf *ret, sbx_error *reterr) {
         _cleanup_close_ int fd = -EBADF;
