@@ -499,7 +499,8 @@ static int do_overlay(int rootfd, const sbx_mount_op *op) {
         char data[160];
         int lo, up, wk, r = 0;
 
-        lo = open_host_dir(op->src);
+        lo = (op->flags & SBX_MNT_LOWER_IN_ROOT) ? open_in_root(rootfd, op->dst, O_PATH | O_DIRECTORY)
+                                                 : open_host_dir(op->src);
         up = open_host_dir(op->upper);
         wk = open_host_dir(op->work);
         if (lo < 0 || up < 0 || wk < 0)
@@ -595,7 +596,6 @@ static int do_symlink(int rootfd, const sbx_mount_op *op) {
 }
 
 static int run_op(int rootfd, const sbx_mount_op *op) {
-        int tree, r;
 
         switch (op->kind) {
         case SBX_MOUNT_TMPFS:
@@ -603,13 +603,9 @@ static int run_op(int rootfd, const sbx_mount_op *op) {
         case SBX_MOUNT_BIND:
                 return do_bind(rootfd, op);
         case SBX_MOUNT_DETACHED:
-                /* The tree is shared by nothing else; clone it so the plan's fd stays reusable. */
-                tree = open_tree(op->src_fd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH);
-                if (tree < 0)
-                        return -errno;
-                r = attach_tree(rootfd, tree, op->dst, op->flags, false);
-                close(tree);
-                return r;
+                /* Made by the parent in an anonymous mount namespace: it can
+                 * only be moved (not cloned) into ours, once. */
+                return attach_tree(rootfd, op->src_fd, op->dst, op->flags, false);
         case SBX_MOUNT_OVERLAY:
                 return do_overlay(rootfd, op);
         case SBX_MOUNT_PROC:

@@ -60,32 +60,49 @@ static int idmap_userns(uid_t uid_in, uid_t uid_out, gid_t gid_in, gid_t gid_out
         return r < 0 ? r : fd;
 }
 
-static int prepare_idmapped(sbx_plan *p, const char *ws, sbx_error *reterr) {
-        _cleanup_close_ int tree = -EBADF, userns = -EBADF;
-        struct mount_attr attr = { .attr_set = MOUNT_ATTR_IDMAP | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV };
-        struct stat st;
-        sbx_mount_op *op;
+/* A detached, idmapped clone of the workspace (owner -> sandbox user),
+ * made in the parent where we hold CAP_SYS_ADMIN over the file system. */
+static int idmapped_tree(sbx_plan *p, const char *ws, int userns, sbx_error *reterr) {
+        _cleanup_close_ int tree = -EBADF;
+        struct mount_attr attr = { .attr_set = MOUNT_ATTR_IDMAP, .userns_fd = userns };
 
         tree = open_tree(AT_FDCWD, ws, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_SYMLINK_NOFOLLOW);
         if (tree < 0)
                 return sbx_error_set(reterr, -errno, "--workspace '%s': clone mount", ws);
-        if (fstat(tree, &st) < 0)
+        if (mount_setattr(tree, "", AT_EMPTY_PATH, &attr, sizeof(attr)) < 0)
+                return sbx_error_set(reterr, -errno,
+                                     "--workspace '%s': an idmapped mount is not available here (needed as root "
+                                     "to give the sandbox user access to the directory's files); "
+                                     "run sbx unprivileged instead",
+                                     ws);
+        return TAKE_FD(tree);
+}
+
+/* As root: attach the workspace through idmapped mounts at dsts[]. */
+static int prepare_idmapped(sbx_plan *p, const char *ws, const char *const *dsts, const unsigned *flags,
+                            size_t n, sbx_error *reterr) {
+        _cleanup_close_ int userns = -EBADF;
+        struct stat st;
+
+        if (stat(ws, &st) < 0)
                 return sbx_error_set(reterr, -errno, "--workspace '%s': stat", ws);
         userns = idmap_userns(st.st_uid, p->host_uid + p->uid, st.st_gid, p->host_gid + p->gid, reterr);
         if (userns < 0)
                 return userns;
-        attr.userns_fd = userns;
-        if (mount_setattr(tree, "", AT_EMPTY_PATH, &attr, sizeof(attr)) < 0)
-                return sbx_error_set(reterr, -errno,
-                                     "--workspace-access rw: idmapped mount of '%s' is not available here "
-                                     "(needed to let the sandbox user write files owned by uid %u); "
-                                     "use --workspace-access none or run sbx unprivileged",
-                                     ws, (unsigned) st.st_uid);
-        op = sbx_plan_add_mount(p, SBX_MOUNT_DETACHED, "workspace", reterr);
-        if (!op)
-                return -ENOMEM;
-        op->src_fd = TAKE_FD(tree);
-        op->what = sbx_plan_strdup(p, ws);
+        for (size_t i = 0; i < n; i++) {
+                sbx_mount_op *op;
+                int tree = idmapped_tree(p, ws, userns, reterr);
+                if (tree < 0)
+                        return tree;
+                op = sbx_plan_add_mount(p, SBX_MOUNT_DETACHED, dsts[i], reterr);
+                if (!op) {
+                        close(tree);
+                        return -ENOMEM;
+                }
+                op->src_fd = tree;
+                op->flags = flags[i];
+                op->what = sbx_plan_strdup(p, ws);
+        }
         return 0;
 }
 
@@ -113,25 +130,41 @@ int sbx_overlay_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr)
         } else if (asprintf(&ws, "%s/lower", p->state_dir) < 0)
                 return sbx_error_set(reterr, -ENOMEM, "plan: out of memory");
 
+        /* As root the sandbox's ids are not the owner's: go through idmapped
+         * mounts for every mode (the default empty workspace is ours already). */
+        bool idmap = p->privileged && c->workspace;
+        static const char *const ws_dst[] = { "workspace", "agent" };
+        static const unsigned ro_flags[] = { SBX_MNT_RO | SBX_MNT_NOSUID | SBX_MNT_NODEV,
+                                             SBX_MNT_RO | SBX_MNT_NOSUID | SBX_MNT_NODEV };
+        static const unsigned rw_flags[] = { SBX_MNT_NOSUID | SBX_MNT_NODEV };
+
         switch (c->workspace_access) {
         case SBX_WORKSPACE_NONE:
+                /* Idmapped: the lower layer is the idmapped mount attached at
+                 * /workspace, and the overlay is stacked on top of it. */
+                if (idmap && prepare_idmapped(p, ws, ws_dst, ro_flags, 1, reterr) < 0)
+                        return reterr ? reterr->code : -EINVAL;
                 op = sbx_plan_add_mount(p, SBX_MOUNT_OVERLAY, "workspace", reterr);
                 if (!op)
                         return -ENOMEM;
                 op->src = op->what = sbx_plan_strdup(p, ws);
+                if (idmap)
+                        op->flags |= SBX_MNT_LOWER_IN_ROOT;
                 op->upper = sbx_plan_strdupf(p, "%s/upper", p->state_dir);
                 op->work = sbx_plan_strdupf(p, "%s/work", p->state_dir);
-                op->flags = SBX_MNT_NOSUID | SBX_MNT_NODEV;
+                op->flags |= SBX_MNT_NOSUID | SBX_MNT_NODEV;
                 if (!op->src || !op->upper || !op->work)
                         return sbx_error_set(reterr, -ENOMEM, "plan: out of memory");
                 return 0;
         case SBX_WORKSPACE_RO:
+                if (idmap)
+                        return prepare_idmapped(p, ws, ws_dst, ro_flags, 2, reterr);
                 if (add_ws_bind(p, ws, "workspace", SBX_MNT_RO | SBX_MNT_NOSUID | SBX_MNT_NODEV, reterr) < 0)
                         return -ENOMEM;
                 return add_ws_bind(p, ws, "agent", SBX_MNT_RO | SBX_MNT_NOSUID | SBX_MNT_NODEV, reterr);
         case SBX_WORKSPACE_RW:
-                if (p->privileged)
-                        return prepare_idmapped(p, ws, reterr);
+                if (idmap)
+                        return prepare_idmapped(p, ws, ws_dst, rw_flags, 1, reterr);
                 return add_ws_bind(p, ws, "workspace", SBX_MNT_NOSUID | SBX_MNT_NODEV, reterr);
         case _SBX_WORKSPACE_ACCESS_MAX:
         case _SBX_WORKSPACE_ACCESS_INVALID:

@@ -40,6 +40,7 @@ enum {
         SBX_MNT_NOEXEC   = 1 << 3,
         SBX_MNT_OPTIONAL = 1 << 4,   /* a missing source/target is not an error */
         SBX_MNT_FILE     = 1 << 5,   /* the source is not a directory: bind onto a file */
+        SBX_MNT_LOWER_IN_ROOT = 1 << 6, /* OVERLAY: the lower layer is what is mounted at dst now */
 };
 
 typedef struct sbx_mount_op {
