@@ -75,7 +75,7 @@ void sbx_exec_plan_from(const sbx_plan *p, sbx_exec_plan *ret) {
         *ret = (sbx_exec_plan) {
                 .argv = p->argv, .envp = p->envp, .path_env = p->path_env, .workdir = p->workdir,
                 .rlimits = p->rlimits, .n_rlimits = p->n_rlimits, .cap_last = p->cap_last,
-                .uid = p->uid, .gid = p->gid, .bpf = &p->bpf, .tty_fd = p->tty_fd,
+                .uid = p->uid, .gid = p->gid, .bpf = &p->bpf, .tty_fd = -EBADF,
         };
 }
 

@@ -50,7 +50,7 @@ static int assert_single_threaded(sbx_error *reterr) {
 
 static _Noreturn void child_fail(int sync_fd, int status, const sbx_error *e) {
         /* #2: report the failing step, then die with a distinct status. */
-        (void) sbx_sync_send(sync_fd, 2, SBX_SYNC_ERROR, status, e);
+        (void) sbx_sync_send(sync_fd, 3, SBX_SYNC_ERROR, status, e);
         _exit(status);
 }
 
@@ -58,7 +58,7 @@ static _Noreturn void child_main(const sbx_plan *p, int sync_fd, const sigset_t 
         sbx_error err = {};
         sbx_sync_msg msg;
         sbx_exec_plan ep;
-        int status;
+        int status, master = -EBADF, slave = -EBADF;
 
         /* Die with sbx; the re-check below closes the race with an early exit. */
         if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
@@ -87,8 +87,19 @@ static _Noreturn void child_main(const sbx_plan *p, int sync_fd, const sigset_t 
                 sbx_error_set(&err, -errno, "--hostname: sethostname '%s'", p->hostname);
                 child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
         }
+        /* #2: a terminal from our own devpts; the parent relays the master. */
+        if (p->tty) {
+                if (sbx_tty_setup_child(p->uid, p->gid, &master, &slave, &err) < 0)
+                        child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
+                if (sbx_sync_send_fd(sync_fd, 2, SBX_SYNC_PTY, master) < 0) {
+                        sbx_error_set(&err, -errno, "sync #2: pass the pty to the parent");
+                        child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
+                }
+                close(master);
+        }
         /* rlimits, session, capabilities, no_new_privs, fds, seccomp, exec. */
         sbx_exec_plan_from(p, &ep);
+        ep.tty_fd = slave;
         status = sbx_exec_setup_child(&ep, &err);
         child_fail(sync_fd, status, &err);
 }
@@ -172,7 +183,6 @@ int sbx_run(const sbx_run_config *c, sbx_error *reterr) {
         if (pid < 0)
                 return SBX_EXIT_FAILURE;
         closep(&sync_child);
-        closep(&p->tty_fd);
         /* Maps from the /proc/<pid> dirfd: uid_map -> setgroups -> gid_map. */
         procfd = open_proc_pid(pid, reterr);
         if (procfd < 0)
@@ -184,8 +194,17 @@ int sbx_run(const sbx_run_config *c, sbx_error *reterr) {
         r = sbx_sync_send(sync_parent, 1, SBX_SYNC_MAPS_WRITTEN, 0, NULL);
         if (r < 0)
                 return sbx_error_set(reterr, r, "sync #1: release the child"), SBX_EXIT_FAILURE;
-        /* #2: an error record, or EOF once the exec closed the child's end. */
-        r = sbx_sync_recv(sync_parent, SYNC_TIMEOUT_MS, &msg);
+        /* #2 (--tty): the pty master; #3: an error record, or EOF once the
+         * exec closed the child's end. */
+        for (;;) {
+                int passed = -EBADF;
+                r = sbx_sync_recv_fd(sync_parent, SYNC_TIMEOUT_MS, &msg, &passed);
+                if (r < 0 || msg.type != SBX_SYNC_PTY)
+                        break;
+                if (passed < 0 || !p->tty)
+                        return sbx_error_set(reterr, -EPROTO, "sync #2: bad pty record"), SBX_EXIT_FAILURE;
+                sbx_tty_attach(p, passed);
+        }
         if (r == 0 && msg.type == SBX_SYNC_ERROR) {
                 *reterr = msg.error;
                 if (reterr->code == 0)

@@ -88,8 +88,9 @@ typedef struct sbx_plan {
         /* kernel objects prepared in the parent */
         sbx_bpf bpf;
         sbx_cgroup cgroup;
-        int tty_fd;                      /* pty slave for the sandbox, -EBADF for none */
-        int tty_master;                  /* the parent's end */
+        bool tty;                        /* the sandbox gets a pty from its own devpts */
+        int tty_fd;                      /* child: the pty slave, -EBADF for none */
+        int tty_master;                  /* parent: the master, received over the sync socket */
 
         unsigned timeout_sec;
         int sync_fd;                     /* child's end of the sync socket (in the child) */

@@ -26,26 +26,47 @@
 #include "syscalls.h"
 
 int sbx_supervise_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr) {
-        char name[64];
+        p->tty = c->tty;
+        return 0;
+}
+
+/* The pty lives in the sandbox's devpts instance, so the sandbox sees a
+ * normal /dev/pts/N terminal and never an fd of the caller's terminal. */
+int sbx_tty_setup_child(uint32_t uid, uint32_t gid, int *ret_master, int *ret_slave, sbx_error *reterr) {
+        int unlock = 0, master, slave;
+
+        master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC);
+        if (master < 0)
+                return sbx_error_set(reterr, -errno, "tty: open '/dev/ptmx'");
+        if (ioctl(master, TIOCSPTLCK, &unlock) < 0) {
+                close(master);
+                return sbx_error_set(reterr, -errno, "tty: unlock pty");
+        }
+        slave = ioctl(master, TIOCGPTPEER, O_RDWR | O_NOCTTY | O_CLOEXEC);
+        if (slave < 0) {
+                close(master);
+                return sbx_error_set(reterr, -errno, "tty: open the pty peer");
+        }
+        if (fchown(slave, uid, gid) < 0) {
+                close(master);
+                close(slave);
+                return sbx_error_set(reterr, -errno, "tty: chown the pty to %u:%u", uid, gid);
+        }
+        *ret_master = master;
+        *ret_slave = slave;
+        return 0;
+}
+
+void sbx_tty_attach(sbx_plan *p, int master) {
         struct winsize ws;
         struct termios tio;
 
-        if (!c->tty)
-                return 0;
-        p->tty_master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
-        if (p->tty_master < 0)
-                return sbx_error_set(reterr, -errno, "tty: open /dev/ptmx");
-        if (grantpt(p->tty_master) < 0 || unlockpt(p->tty_master) < 0 ||
-            ptsname_r(p->tty_master, name, sizeof(name)) != 0)
-                return sbx_error_set(reterr, -errno, "tty: set up the pty");
-        p->tty_fd = open(name, O_RDWR | O_NOCTTY | O_CLOEXEC);
-        if (p->tty_fd < 0)
-                return sbx_error_set(reterr, -errno, "tty: open '%s'", name);
+        closep(&p->tty_master);
+        p->tty_master = master;
         if (tcgetattr(STDIN_FILENO, &tio) == 0)
-                (void) tcsetattr(p->tty_fd, TCSANOW, &tio);
+                (void) tcsetattr(master, TCSANOW, &tio);
         if (ioctl(STDIN_FILENO, TIOCGWINSZ, &ws) == 0)
-                (void) ioctl(p->tty_fd, TIOCSWINSZ, &ws);
-        return 0;
+                (void) ioctl(master, TIOCSWINSZ, &ws);
 }
 
 int sbx_supervise_block_signals(sigset_t *ret_old) {
