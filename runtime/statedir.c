@@ -13,7 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "macro.h"
@@ -31,6 +33,41 @@ static int base_dir(const sbx_run_config *c, char *buf, size_t len) {
         else
                 snprintf(buf, len, "/tmp/sbx-%u", (unsigned) geteuid());
         return 0;
+}
+
+/* Remove run dirs whose sbx died without cleaning up (SIGKILL): a live run
+ * holds an exclusive flock on its run dir's "lock" file for its whole life. A dir without
+ * a lock file is being created right now, unless it is older than a minute. */
+static void collect_stale(int bfd) {
+        DIR *d;
+        struct dirent *de;
+        int dfd = fcntl(bfd, F_DUPFD_CLOEXEC, 3);
+
+        if (dfd < 0 || !(d = fdopendir(dfd))) {
+                if (dfd >= 0)
+                        close(dfd);
+                return;
+        }
+        while ((de = readdir(d))) {
+                char lock[NAME_MAX + 8];
+                struct stat st;
+                int lfd;
+
+                if (strncmp(de->d_name, "run-", 4))
+                        continue;
+                snprintf(lock, sizeof(lock), "%s/lock", de->d_name);
+                lfd = openat(bfd, lock, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+                if (lfd < 0) {
+                        if (errno == ENOENT && fstatat(bfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+                            st.st_mtime + 60 < time(NULL))
+                                (void) sbx_rm_rf_at(bfd, de->d_name);
+                        continue;
+                }
+                if (flock(lfd, LOCK_EX | LOCK_NB) == 0)
+                        (void) sbx_rm_rf_at(bfd, de->d_name);
+                close(lfd);
+        }
+        closedir(d);
 }
 
 int sbx_statedir_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr) {
@@ -52,6 +89,7 @@ int sbx_statedir_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr
                 return sbx_error_set(reterr, -EPERM,
                                      "state dir '%s': must be owned by uid %u and not group/world-writable",
                                      base, (unsigned) geteuid());
+        collect_stale(bfd);
         snprintf(p->state_dir, sizeof(p->state_dir), "%s/run-XXXXXX", base);
         if (!mkdtemp(p->state_dir)) {
                 int r = -errno;
@@ -61,6 +99,9 @@ int sbx_statedir_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr
         p->state_fd = open(p->state_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (p->state_fd < 0)
                 return sbx_error_set(reterr, -errno, "state dir: open '%s'", p->state_dir);
+        p->lock_fd = openat(p->state_fd, "lock", O_RDONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        if (p->lock_fd < 0 || flock(p->lock_fd, LOCK_EX | LOCK_NB) < 0)
+                return sbx_error_set(reterr, -errno, "state dir: lock '%s/lock'", p->state_dir);
         if (fchmod(p->state_fd, 0711) < 0)
                 return sbx_error_set(reterr, -errno, "state dir: chmod '%s'", p->state_dir);
         static const char *const subdirs[] = { "root", "upper", "work", "lower", "etc" };
@@ -165,4 +206,5 @@ void sbx_statedir_cleanup(sbx_plan *p) {
                 p->state_dir[0] = '\0';
         }
         closep(&p->state_fd);
+        closep(&p->lock_fd);
 }
