@@ -63,13 +63,17 @@ static _Noreturn void child_main(const sbx_plan *p, int sync_fd, const sigset_t 
         /* Die with sbx; the re-check below closes the race with an early exit. */
         if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
                 child_fail(sync_fd, SBX_EXIT_FAILURE, &(sbx_error) { -errno, "prctl(PR_SET_PDEATHSIG)" });
-        /* Default dispositions and mask: the workload starts clean. */
-        for (int s = 1; s < _NSIG; s++)
-                if (s != SIGKILL && s != SIGSTOP)
-                        (void) signal(s, SIG_DFL);
+        /* Default dispositions and mask: the workload starts clean. Handlers
+         * do not survive exec, ignored signals do: reset those. */
+        for (size_t i = 0; i < p->n_ignored_signals; i++)
+                (void) signal(p->ignored_signals[i], SIG_DFL);
         sigprocmask(SIG_SETMASK, oldmask, NULL);
-        /* #1: wait for the id maps (EOF = the parent died). */
-        if (sbx_sync_recv(sync_fd, SYNC_TIMEOUT_MS, &msg) < 0 || msg.seq != 1 || msg.type != SBX_SYNC_MAPS_WRITTEN)
+        /* #1: the id maps, from the parent (EOF = it died), or our own. */
+        if (!p->privileged) {
+                if (sbx_userns_write_own_maps(p, &err) < 0)
+                        child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
+        } else if (sbx_sync_recv(sync_fd, SYNC_TIMEOUT_MS, &msg) < 0 || msg.seq != 1 ||
+                   msg.type != SBX_SYNC_MAPS_WRITTEN)
                 _exit(SBX_EXIT_FAILURE);
         /* Become the setup identity inside the new user namespace. */
         if (sbx_userns_setup_child(p, &err) < 0)
@@ -154,13 +158,44 @@ static int spawn(sbx_plan *p, int sync_child, int sync_parent, const sigset_t *o
         return (int) pid;
 }
 
+/* After the child is gone: the error record it left, if any (#3). */
+static int child_error(int sync_parent, int status, sbx_error *reterr) {
+        sbx_sync_msg msg;
+
+        if (sbx_sync_recv(sync_parent, 0, &msg) < 0 || msg.type != SBX_SYNC_ERROR)
+                return status;
+        *reterr = msg.error;
+        if (reterr->code == 0)
+                reterr->code = -EIO;
+        return msg.status > 0 && msg.status < 256 ? msg.status : SBX_EXIT_FAILURE;
+}
+
+/* --tty: #2 carries the pty master from the sandbox's devpts. */
+static int receive_pty(sbx_plan *p, int sync_parent, sbx_error *reterr) {
+        sbx_sync_msg msg;
+        int passed = -EBADF, r;
+
+        r = sbx_sync_recv_fd(sync_parent, SYNC_TIMEOUT_MS, &msg, &passed);
+        if (r == -EPIPE)
+                return 0;       /* died or failed before: supervise reaps it, child_error() reports */
+        if (r < 0)
+                return sbx_error_set(reterr, r, "sync #2: receive the pty");
+        if (msg.type == SBX_SYNC_ERROR) {
+                *reterr = msg.error;
+                return -EIO;
+        }
+        if (msg.type != SBX_SYNC_PTY || passed < 0)
+                return sbx_error_set(reterr, -EPROTO, "sync #2: bad pty record");
+        sbx_tty_attach(p, passed);
+        return 0;
+}
+
 int sbx_run(const sbx_run_config *c, sbx_error *reterr) {
         _cleanup_(sbx_plan_freep) sbx_plan *p = NULL;
         _cleanup_(pidfd_killp) int pidfd = -EBADF;
         _cleanup_close_ int sync_parent = -EBADF, sync_child = -EBADF, procfd = -EBADF;
         int fds[2], status, r;
         sigset_t oldmask;
-        sbx_sync_msg msg;
         pid_t pid;
 
         /* Single-threaded, or the child could inherit a held lock. */
@@ -183,41 +218,28 @@ int sbx_run(const sbx_run_config *c, sbx_error *reterr) {
         if (pid < 0)
                 return SBX_EXIT_FAILURE;
         closep(&sync_child);
-        /* Maps from the /proc/<pid> dirfd: uid_map -> setgroups -> gid_map. */
-        procfd = open_proc_pid(pid, reterr);
-        if (procfd < 0)
-                return SBX_EXIT_FAILURE;
-        r = sbx_userns_write_maps(p, procfd, reterr);
-        if (r < 0)
-                return SBX_EXIT_FAILURE;
-        /* #1: release the child. */
-        r = sbx_sync_send(sync_parent, 1, SBX_SYNC_MAPS_WRITTEN, 0, NULL);
-        if (r < 0)
-                return sbx_error_set(reterr, r, "sync #1: release the child"), SBX_EXIT_FAILURE;
-        /* #2 (--tty): the pty master; #3: an error record, or EOF once the
-         * exec closed the child's end. */
-        for (;;) {
-                int passed = -EBADF;
-                r = sbx_sync_recv_fd(sync_parent, SYNC_TIMEOUT_MS, &msg, &passed);
-                if (r < 0 || msg.type != SBX_SYNC_PTY)
-                        break;
-                if (passed < 0 || !p->tty)
-                        return sbx_error_set(reterr, -EPROTO, "sync #2: bad pty record"), SBX_EXIT_FAILURE;
-                sbx_tty_attach(p, passed);
+        /* Privileged: the maps name a subordinate range, which only we may
+         * write, from the /proc/<pid> dirfd; then #1 releases the child.
+         * Unprivileged, the child maps itself and nobody waits for anybody. */
+        if (p->privileged) {
+                procfd = open_proc_pid(pid, reterr);
+                if (procfd < 0)
+                        return SBX_EXIT_FAILURE;
+                r = sbx_userns_write_maps(p, procfd, reterr);
+                if (r < 0)
+                        return SBX_EXIT_FAILURE;
+                r = sbx_sync_send(sync_parent, 1, SBX_SYNC_MAPS_WRITTEN, 0, NULL);
+                if (r < 0)
+                        return sbx_error_set(reterr, r, "sync #1: release the child"), SBX_EXIT_FAILURE;
         }
-        if (r == 0 && msg.type == SBX_SYNC_ERROR) {
-                *reterr = msg.error;
-                if (reterr->code == 0)
-                        reterr->code = -EIO;
-                return msg.status > 0 && msg.status < 256 ? msg.status : SBX_EXIT_FAILURE;
-        }
-        if (r == -ETIMEDOUT)
-                return sbx_error_set(reterr, r, "sync #2: sandbox setup did not finish in %d s", SYNC_TIMEOUT_MS / 1000),
-                       SBX_EXIT_FAILURE;
-        if (r != -EPIPE)
-                return sbx_error_set(reterr, r < 0 ? r : -EPROTO, "sync #2: unexpected record"), SBX_EXIT_FAILURE;
-        /* Running: wait, forward, relay; then reap and tear down. */
+        if (p->tty && receive_pty(p, sync_parent, reterr) < 0)
+                return SBX_EXIT_FAILURE;
+        /* Running: wait, forward, relay. The child's CLOEXEC end closes at
+         * exec; we do not wake up for that, a setup or exec error (#3) is
+         * read once the child has exited. */
         status = sbx_supervise(p, pidfd, reterr);
         (void) sigprocmask(SIG_SETMASK, &oldmask, NULL);
-        return status < 0 ? SBX_EXIT_FAILURE : status;
+        if (status < 0)
+                return SBX_EXIT_FAILURE;
+        return child_error(sync_parent, status, reterr);
 }

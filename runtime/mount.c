@@ -514,7 +514,7 @@ static int do_overlay(int rootfd, const sbx_mount_op *op) {
                 r = -errno;
         else {
                 snprintf(data, sizeof(data),
-                         "lowerdir=/proc/self/fd/%d,upperdir=/proc/self/fd/%d,workdir=/proc/self/fd/%d,userxattr",
+                         "lowerdir=/proc/self/fd/%d,upperdir=/proc/self/fd/%d,workdir=/proc/self/fd/%d,userxattr,volatile",
                          lo, up, wk);
                 r = do_fs(rootfd, op, "overlay", data);
         }

@@ -93,6 +93,8 @@ typedef struct sbx_plan {
         int tty_fd;                      /* child: the pty slave, -EBADF for none */
         int tty_master;                  /* parent: the master, received over the sync socket */
 
+        int ignored_signals[64];         /* SIG_IGN in sbx, reset to SIG_DFL in the child */
+        size_t n_ignored_signals;
         unsigned timeout_sec;
         int sync_fd;                     /* child's end of the sync socket (in the child) */
 } sbx_plan;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Per-run state directory under $XDG_RUNTIME_DIR/sbx, /run/sbx (root) or
- * /tmp/sbx-$UID. Layout of one run, run-XXXXXX/:
+/* Per-run state directory under $XDG_RUNTIME_DIR/sbx, /run/sbx (root),
+ * /dev/shm/sbx-$UID or /tmp/sbx-$UID (base_dir() says which). One run, run-XXXXXX/:
  *   root/   mountpoint of the sandbox's tmpfs root (in the child's mount ns only)
  *   upper/  work/   overlay layers of /workspace (none mode)
  *   lower/  the empty default workspace
@@ -13,7 +13,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
+#include <stdbool.h>
 #include <sys/file.h>
+#include <sys/vfs.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -21,17 +24,34 @@
 #include "macro.h"
 #include "statedir.h"
 
+static bool is_tmpfs(const char *path) {
+        struct statfs sfs;
+
+        return statfs(path, &sfs) == 0 && (sfs.f_type == TMPFS_MAGIC || sfs.f_type == RAMFS_MAGIC);
+}
+
+/* Per-run state is volatile by nature, so it belongs on a tmpfs: the
+ * overlay's upper/work dirs are created, used and removed within one run,
+ * and on a disk file system the metadata traffic costs more than the rest
+ * of the launch. Order: --state-dir; $XDG_RUNTIME_DIR/sbx; as root /run/sbx
+ * when /run is a tmpfs (standard); /dev/shm/sbx-$UID when /dev/shm is one;
+ * else /run/sbx (root) or /tmp/sbx-$UID. */
 static int base_dir(const sbx_run_config *c, char *buf, size_t len) {
         const char *xdg = getenv("XDG_RUNTIME_DIR");
+        unsigned uid = (unsigned) geteuid();
 
         if (c->state_dir)
                 snprintf(buf, len, "%s", c->state_dir);
         else if (xdg && xdg[0] == '/' && access(xdg, W_OK | X_OK) == 0)
                 snprintf(buf, len, "%s/sbx", xdg);
-        else if (geteuid() == 0)
+        else if (uid == 0 && is_tmpfs("/run"))
+                snprintf(buf, len, "/run/sbx");
+        else if (is_tmpfs("/dev/shm") && access("/dev/shm", W_OK | X_OK) == 0)
+                snprintf(buf, len, "/dev/shm/sbx-%u", uid);
+        else if (uid == 0)
                 snprintf(buf, len, "/run/sbx");
         else
-                snprintf(buf, len, "/tmp/sbx-%u", (unsigned) geteuid());
+                snprintf(buf, len, "/tmp/sbx-%u", uid);
         return 0;
 }
 

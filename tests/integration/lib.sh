@@ -32,8 +32,11 @@ done_testing() { echo "1..$tap_n"; exit $tap_failed; }
 sbxp() { "$SBX" run --ro-bind "$SBX_PROBE:/sbx-probe" "$@"; }
 
 # The state dir sbx uses for this caller (see runtime/statedir.c).
+is_tmpfs() { [ "$(stat -f -c %T "$1" 2>/dev/null)" = tmpfs ]; }
 state_base() {
         if [ -n "${XDG_RUNTIME_DIR:-}" ] && [ -w "$XDG_RUNTIME_DIR" ]; then echo "$XDG_RUNTIME_DIR/sbx"
+        elif [ "$(id -u)" = 0 ] && is_tmpfs /run; then echo /run/sbx
+        elif is_tmpfs /dev/shm && [ -w /dev/shm ]; then echo "/dev/shm/sbx-$(id -u)"
         elif [ "$(id -u)" = 0 ]; then echo /run/sbx
         else echo "/tmp/sbx-$(id -u)"; fi
 }
