@@ -2,7 +2,8 @@
 /* sbx run: parent_main() and child_main() as lists of named steps.
  *
  * The privilege-drop order, stated once (STYLE §D.17):
- *   mounts -> lo up -> hostname -> rlimits -> setsid + session keyring ->
+ *   lo up -> hostname (both need no id map, so they overlap the parent
+ *   writing it) -> id maps -> mounts -> rlimits -> setsid + session keyring ->
  *   capabilities (bounding, user switch, all sets) -> no_new_privs ->
  *   close_range sweep -> command lookup -> seccomp -> execveat.
  * seccomp is last so the filter need not allow any setup call. */
@@ -13,7 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -60,14 +63,26 @@ static _Noreturn void child_main(const sbx_plan *p, int sync_fd, const sigset_t 
         sbx_exec_plan ep;
         int status, master = -EBADF, slave = -EBADF;
 
-        /* Die with sbx; the re-check below closes the race with an early exit. */
+        /* Die with sbx. If sbx died before this, its end of the sync socket
+         * is closed already: check, since getppid() is 0 in a new pid ns. */
         if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
                 child_fail(sync_fd, SBX_EXIT_FAILURE, &(sbx_error) { -errno, "prctl(PR_SET_PDEATHSIG)" });
+        if (poll(&(struct pollfd) { .fd = sync_fd, .events = POLLIN }, 1, 0) > 0 &&
+            recv(sync_fd, &msg, sizeof(msg), MSG_PEEK | MSG_DONTWAIT) == 0)
+                _exit(SBX_EXIT_FAILURE);
         /* Default dispositions and mask: the workload starts clean. Handlers
          * do not survive exec, ignored signals do: reset those. */
         for (size_t i = 0; i < p->n_ignored_signals; i++)
                 (void) signal(p->ignored_signals[i], SIG_DFL);
         sigprocmask(SIG_SETMASK, oldmask, NULL);
+        /* Loopback up (CAP_NET_ADMIN) and the hostname (CAP_SYS_ADMIN in the
+         * uts ns) need no id mapping: do them while the parent writes the maps. */
+        if (sbx_netns_setup_child(p, &err) < 0)
+                child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
+        if (sethostname(p->hostname, strlen(p->hostname)) < 0) {
+                sbx_error_set(&err, -errno, "--hostname: sethostname '%s'", p->hostname);
+                child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
+        }
         /* #1: the id maps, from the parent (EOF = it died), or our own. */
         if (!p->privileged) {
                 if (sbx_userns_write_own_maps(p, &err) < 0)
@@ -83,14 +98,6 @@ static _Noreturn void child_main(const sbx_plan *p, int sync_fd, const sigset_t 
         /* Mounts first: they need CAP_SYS_ADMIN in our namespaces. */
         if (sbx_mount_setup_child(p, &err) < 0)
                 child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
-        /* Loopback up: needs CAP_NET_ADMIN. */
-        if (sbx_netns_setup_child(p, &err) < 0)
-                child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
-        /* Hostname: needs CAP_SYS_ADMIN in the uts namespace. */
-        if (sethostname(p->hostname, strlen(p->hostname)) < 0) {
-                sbx_error_set(&err, -errno, "--hostname: sethostname '%s'", p->hostname);
-                child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
-        }
         /* #2: a terminal from our own devpts; the parent relays the master. */
         if (p->tty) {
                 if (sbx_tty_setup_child(p->uid, p->gid, &master, &slave, &err) < 0)
