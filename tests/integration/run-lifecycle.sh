@@ -74,6 +74,10 @@ else
                 skip "TIOCSTI is refused to this caller even outside (dev.tty.legacy_tiocsti=0 without CAP_SYS_ADMIN): nothing to compare"
         fi
 fi
+out=$(sbxp --tty -- /sbx-probe tty < /dev/null | tr -d '\r')
+is "--tty without a caller tty: the sandbox still gets a pty" "$out" "isatty0=1 isatty1=1"
+out=$(sbxp --no-tty -- /sbx-probe tty < /dev/null)
+is "--no-tty: stdin/stdout are passed straight through" "$out" "isatty0=0 isatty1=0"
 is "TIOCSTI without a tty fails (stdin is not a terminal)" "$(sbxp -- /sbx-probe tiocsti < /dev/null)" ENOTTY
 is "no run directory left in the state dir" "$(leftovers)" ""
 done_testing
