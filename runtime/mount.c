@@ -159,19 +159,16 @@ static const char *generated_etc[][2] = {
         { "resolv.conf", NULL }, { "hostname", NULL }, { "nsswitch.conf", NULL },
 };
 
-/* Minimal /etc: the sandbox user, hosts, resolv.conf, hostname. Nothing
- * from the host's /etc except what is public and needed to run programs. */
-static int prepare_etc(sbx_plan *p, const sbx_run_config *c, const char *rootfs, sbx_error *reterr) {
+/* The generated /etc files, in the order of generated_etc[]. */
+static int etc_contents(sbx_plan *p, const sbx_run_config *c, const char *contents[static 6], sbx_error *reterr) {
         const char *hostname = c->hostname ?: "sbx";
         _cleanup_free_ char *hosts = NULL, *resolv = NULL;
-        const char *contents[ELEMENTSOF(generated_etc)];
         size_t len = 0;
         FILE *f;
-        int r;
 
         f = open_memstream(&hosts, &len);
         if (!f)
-                return -ENOMEM;
+                return sbx_error_set(reterr, -ENOMEM, "plan: out of memory");
         fprintf(f, "127.0.0.1\tlocalhost %s\n::1\tlocalhost ip6-localhost ip6-loopback\n", hostname);
         for (size_t i = 0; i < c->n_extra_hosts; i++) {
                 /* docker extraHosts "name:ip" */
@@ -184,7 +181,7 @@ static int prepare_etc(sbx_plan *p, const sbx_run_config *c, const char *rootfs,
         fclose(f);
         f = open_memstream(&resolv, &len);
         if (!f)
-                return -ENOMEM;
+                return sbx_error_set(reterr, -ENOMEM, "plan: out of memory");
         for (size_t i = 0; i < c->n_dns; i++)
                 fprintf(f, "nameserver %s\n", c->dns[i]);
         fclose(f);
@@ -201,10 +198,21 @@ static int prepare_etc(sbx_plan *p, const sbx_run_config *c, const char *rootfs,
         contents[3] = sbx_plan_strdup(p, resolv);
         contents[4] = sbx_plan_strdupf(p, "%s\n", hostname);
         contents[5] = "passwd: files\ngroup: files\nhosts: files dns\n";
-        for (size_t i = 0; i < ELEMENTSOF(contents); i++)
+        for (size_t i = 0; i < 6; i++)
                 if (!contents[i])
                         return sbx_error_set(reterr, -ENOMEM, "plan: out of memory");
+        return 0;
+}
 
+/* Minimal /etc: the sandbox user, hosts, resolv.conf, hostname. Nothing
+ * from the host's /etc except what is public and needed to run programs. */
+static int prepare_etc(sbx_plan *p, const sbx_run_config *c, const char *rootfs, sbx_error *reterr) {
+        const char *contents[ELEMENTSOF(generated_etc)];
+        int r;
+
+        r = etc_contents(p, c, contents, reterr);
+        if (r < 0)
+                return r;
         if (!rootfs) {
                 r = add_simple(p, SBX_MOUNT_DIR, "etc", NULL, 0, 0755, reterr);
                 for (size_t i = 0; r >= 0 && i < ELEMENTSOF(contents); i++) {
