@@ -155,6 +155,16 @@ static int spawn(sbx_plan *p, int sync_child, int sync_parent, const sigset_t *o
                 return sbx_error_set(reterr, -EOPNOTSUPP, "clone3: built without CLONE_INTO_CGROUP");
 #endif
         pid = sys_clone3(&args);
+        if (pid < 0 && errno == ENOSYS) {
+                /* No clone3 (old kernel, or a seccomp filter around us): clone()
+                 * gives the same namespaces and pidfd, but cannot enter a cgroup
+                 * atomically, so with limits we refuse rather than start the
+                 * sandbox outside its cgroup for a moment. */
+                if (p->cgroup.dirfd >= 0)
+                        return sbx_error_set(reterr, -ENOSYS,
+                                             "clone3 is not available: cannot start the sandbox inside its cgroup");
+                pid = syscall(SYS_clone, (unsigned long) (args.flags | SIGCHLD), NULL, &pidfd, NULL, NULL);
+        }
         if (pid < 0)
                 return sbx_error_set(reterr, -errno, "clone3 (user, mount, pid, net, ipc, uts, cgroup namespaces)");
         if (pid == 0) {
