@@ -137,6 +137,16 @@ static void forward_signals(supervisor *s) {
         }
 }
 
+/* Our stdin ended: the sandbox's terminal reads an end of file (VEOF). */
+static void send_eof(int master) {
+        struct termios tio;
+        char eof = 4;
+
+        if (tcgetattr(master, &tio) == 0 && tio.c_cc[VEOF])
+                eof = (char) tio.c_cc[VEOF];
+        (void) !write(master, &eof, 1);
+}
+
 /* Whatever the sandbox printed before it exited. */
 static void drain_master(supervisor *s) {
         while (s->master_open) {
@@ -221,8 +231,11 @@ int sbx_supervise(sbx_plan *p, int pidfd, sbx_error *reterr) {
                         forward_signals(&s);
                 if (pfd[3].revents & (POLLIN | POLLHUP | POLLERR))
                         s.master_open = relay(p->tty_master, STDOUT_FILENO);
-                if (pfd[2].revents & (POLLIN | POLLHUP | POLLERR))
+                if (pfd[2].revents & (POLLIN | POLLHUP | POLLERR)) {
                         s.stdin_open = relay(STDIN_FILENO, p->tty_master);
+                        if (!s.stdin_open)
+                                send_eof(p->tty_master);
+                }
                 if (pfd[0].revents & POLLIN) {
                         status = reap(&s, reterr);
                         break;
