@@ -82,7 +82,8 @@ else
 fi
 out=$(sbxp --tty -- /sbx-probe tty < /dev/null | tr -d '\r')
 is "--tty without a caller tty: the sandbox still gets a pty" "$out" "isatty0=1 isatty1=1"
-out=$(echo hello | timeout 10 "$SBX" run --tty -- /bin/cat | tr -d '\r' | tail -1); rc=${PIPESTATUS[1]}
+echo hello | timeout 10 "$SBX" run --tty -- /bin/cat > "$TMP/cat.out"; rc=$?
+out=$(tr -d '\r' < "$TMP/cat.out" | tail -1)
 is "--tty: the end of our stdin reaches the sandbox as EOF (cat ends)" "$rc/$out" "0/hello"
 out=$(sbxp --no-tty -- /sbx-probe tty < /dev/null)
 is "--no-tty: stdin/stdout are passed straight through" "$out" "isatty0=0 isatty1=0"
