@@ -61,6 +61,7 @@ static _Noreturn void child_main(const sbx_plan *p, int sync_fd, const sigset_t 
         sbx_error err = {};
         sbx_sync_msg msg;
         sbx_exec_plan ep;
+        sbx_mount_fds mfds;
         int status, master = -EBADF, slave = -EBADF;
 
         /* Die with sbx. If sbx died before this, its end of the sync socket
@@ -83,6 +84,9 @@ static _Noreturn void child_main(const sbx_plan *p, int sync_fd, const sigset_t 
                 sbx_error_set(&err, -errno, "--hostname: sethostname '%s'", p->hostname);
                 child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
         }
+        /* Host directories, opened while we still have the creator's ids. */
+        if (sbx_mount_open_child(p, &mfds, &err) < 0)
+                child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
         /* #1: the id maps, from the parent (EOF = it died), or our own. */
         if (!p->privileged) {
                 if (sbx_userns_write_own_maps(p, &err) < 0)
@@ -96,7 +100,7 @@ static _Noreturn void child_main(const sbx_plan *p, int sync_fd, const sigset_t 
         if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
                 child_fail(sync_fd, SBX_EXIT_FAILURE, &(sbx_error) { -errno, "prctl(PR_SET_PDEATHSIG)" });
         /* Mounts first: they need CAP_SYS_ADMIN in our namespaces. */
-        if (sbx_mount_setup_child(p, &err) < 0)
+        if (sbx_mount_setup_child(p, &mfds, &err) < 0)
                 child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
         /* #2: a terminal from our own devpts; the parent relays the master. */
         if (p->tty) {
@@ -243,11 +247,18 @@ int sbx_run(const sbx_run_config *c, sbx_error *reterr) {
                 if (procfd < 0)
                         return SBX_EXIT_FAILURE;
                 r = sbx_userns_write_maps(p, procfd, reterr);
-                if (r < 0)
-                        return SBX_EXIT_FAILURE;
-                r = sbx_sync_send(sync_parent, 1, SBX_SYNC_MAPS_WRITTEN, 0, NULL);
-                if (r < 0)
-                        return sbx_error_set(reterr, r, "sync #1: release the child"), SBX_EXIT_FAILURE;
+                if (r >= 0) {
+                        r = sbx_sync_send(sync_parent, 1, SBX_SYNC_MAPS_WRITTEN, 0, NULL);
+                        if (r < 0)
+                                sbx_error_set(reterr, r, "sync #1: release the child");
+                }
+                if (r < 0) {
+                        /* The child may have failed first: its record says why. */
+                        siginfo_t info;
+                        (void) sys_pidfd_send_signal(pidfd, SIGKILL);
+                        (void) waitid(P_PIDFD, pidfd, &info, WEXITED);
+                        return child_error(sync_parent, SBX_EXIT_FAILURE, reterr);
+                }
         }
         if (p->tty && receive_pty(p, sync_parent, reterr) < 0)
                 return SBX_EXIT_FAILURE;
