@@ -4,9 +4,13 @@
  * Data flow: CLI options (runtime/cli-run.c) or openclaw.json (policy/, via the
  * policy engine) -> struct sbx_run_config -> sbx_plan_prepare() -> clone3.
  * No json-c here: the policy engine copies values in, and nothing in this
- * struct points into a parser's memory. Strings are owned by whoever filled
- * the struct; sbx_run_config_free() frees the ones sbx_run_config_* helpers
- * allocated (all of them: the helpers strdup). */
+ * struct points into a parser's memory.
+ *
+ * Ownership: every char * field and array (rootfs, workspace, workdir,
+ * hostname, state_dir, envv, dns, extra_hosts, binds, tmpfs) is malloc'd and
+ * freed by sbx_run_config_free(); use the sbx_run_config_add_* helpers or
+ * strdup() to fill them. Not owned: argv (points into the caller's argv) and
+ * seccomp.profile_path. */
 #pragma once
 
 #include <errno.h>
