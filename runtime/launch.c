@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* sbx run: parent_main() and child_main() as lists of named steps.
  *
- * The privilege-drop order, stated once (STYLE §D.17):
- *   lo up -> hostname (both need no id map, so they overlap the parent
- *   writing it) -> id maps -> mounts -> rlimits -> setsid + session keyring ->
- *   capabilities (bounding, user switch, all sets) -> no_new_privs ->
- *   close_range sweep -> command lookup -> seccomp -> execveat.
+ * The order in the child, stated once (STYLE §D.17):
+ *   lo up -> hostname (neither needs the id map, so they overlap the parent
+ *   writing it) -> open the host dirs (still with the creator's host ids) ->
+ *   id maps -> setup identity -> no nested user namespaces -> mounts ->
+ *   pty -> rlimits -> setsid + session keyring -> capabilities (bounding,
+ *   user switch, all sets) -> no_new_privs -> close_range sweep -> command
+ *   lookup -> seccomp -> execveat.
  * seccomp is last so the filter need not allow any setup call. */
 #include <dirent.h>
 #include <errno.h>
@@ -52,7 +54,7 @@ static int assert_single_threaded(sbx_error *reterr) {
 }
 
 static _Noreturn void child_fail(int sync_fd, int status, const sbx_error *e) {
-        /* #2: report the failing step, then die with a distinct status. */
+        /* #3: report the failing step, then die with a distinct status. */
         (void) sbx_sync_send(sync_fd, 3, SBX_SYNC_ERROR, status, e);
         _exit(status);
 }
