@@ -271,10 +271,12 @@ static int prepare_etc(sbx_plan *p, const sbx_run_config *c, const char *rootfs,
                 r = sbx_statedir_write(p, name, contents[i], reterr);
                 if (r < 0)
                         return r;
-                snprintf(probe, sizeof(probe), "%s/%s", rootfs, name);
+                if ((size_t) snprintf(probe, sizeof(probe), "%s/%s", rootfs, name) >= sizeof(probe))
+                        return sbx_error_set(reterr, -ENAMETOOLONG, "--rootfs '%s': path too long", rootfs);
                 if (lstat(probe, &st) < 0 || !S_ISREG(st.st_mode))
                         continue;
-                snprintf(src, sizeof(src), "%s/%s", p->state_dir, name);
+                if ((size_t) snprintf(src, sizeof(src), "%.*s/%s", PATH_MAX - 64, p->state_dir, name) >= sizeof(src))
+                        return sbx_error_set(reterr, -ENAMETOOLONG, "state dir '%s': path too long", p->state_dir);
                 r = add_bind(p, src, name, SBX_MNT_RO | SBX_MNT_NOSUID | SBX_MNT_NODEV, reterr);
                 if (r < 0)
                         return r;
