@@ -50,7 +50,13 @@ static const char *const proc_readonly[] = {
  * attributes applied before anything can see it) and the child only moves
  * the detached tree in: the sandbox's mapped ids need no access to the path,
  * and nothing is resolved twice. Unprivileged we cannot clone mounts in the
- * host namespace, so the child re-opens the canonical path in its own. */
+ * host namespace, so the child re-opens the canonical path in its own.
+ * Note: a tree moved in this way carries no MNT_LOCK_* flags (those are set
+ * when mounts are *copied* into a less privileged namespace), so sandbox
+ * root with CAP_SYS_ADMIN in its user namespace could remount it writable.
+ * The workload never has it (empty bounding set, locked securebits,
+ * no_new_privs, no nested user namespaces, seccomp refuses mount), and even
+ * then files owned by ids unmapped in the sandbox stay unwritable. */
 static int detach_source(const char *src, unsigned flags, sbx_error *reterr) {
         struct mount_attr attr = { .attr_set = (flags & SBX_MNT_RO ? MOUNT_ATTR_RDONLY : 0) |
                                                (flags & SBX_MNT_NOSUID ? MOUNT_ATTR_NOSUID : 0) |
