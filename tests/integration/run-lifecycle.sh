@@ -8,6 +8,9 @@
 wait_for() { for _ in $(seq 50); do grep -q "$2" "$1" 2>/dev/null && return 0; sleep 0.1; done; return 1; }
 # the sandbox's pid 1, as a host pid: the child of sbx
 sandbox_pid() { pgrep -P "$1" | head -1; }
+# unique sleep durations, so concurrent runs of this test (other checkouts on
+# the same machine) never see each other's processes
+M=$((100000 + $$))
 gone() { for _ in $(seq 30); do pgrep -f "$1" >/dev/null || return 0; sleep 0.1; done; return 1; }
 
 # --- SIGTERM / SIGHUP are forwarded to the command
@@ -21,7 +24,7 @@ for sig in TERM HUP; do
 done
 
 # --- a second SIGTERM kills a pid 1 that has no handler (pid 1 ignores it)
-"$SBX" run -- /bin/sleep 31331 & pid=$!
+"$SBX" run -- /bin/sleep ${M}1 & pid=$!
 sleep 0.5
 kill -TERM $pid; sleep 0.3
 kill -TERM $pid
@@ -29,7 +32,7 @@ wait $pid; rc=$?
 is "a second SIGTERM kills a command without a handler: 128+9" "$rc" 137
 
 # --- killed by a signal from outside: 128+N
-"$SBX" run -- /bin/sleep 31332 & pid=$!
+"$SBX" run -- /bin/sleep ${M}2 & pid=$!
 sleep 0.5
 kill -KILL "$(sandbox_pid $pid)"
 wait $pid; rc=$?
@@ -39,20 +42,20 @@ is "the command killed by SIGSEGV (a fault): exit status 128+11" "$rc" 139
 
 # --- --timeout kills the whole sandbox, children included
 start=$(date +%s)
-"$SBX" run --timeout 1 -- /bin/sh -c '/bin/sleep 31334 & /bin/sleep 31334' 2>"$TMP/err"; rc=$?
+"$SBX" run --timeout 1 -- /bin/sh -c '/bin/sleep ${M}4 & /bin/sleep ${M}4' 2>"$TMP/err"; rc=$?
 end=$(date +%s)
 is "--timeout: exit status 124" "$rc" 124
 [ $((end - start)) -le 4 ] && ok "--timeout 1 returns within 4 s" || not_ok "--timeout 1 returns within 4 s ($((end - start)) s)"
-gone "sleep 31334" && ok "--timeout: no sandbox process survives" || not_ok "--timeout: no sandbox process survives"
+gone "sleep ${M}4" && ok "--timeout: no sandbox process survives" || not_ok "--timeout: no sandbox process survives"
 like "--timeout: the message says so" "$(cat "$TMP/err")" "timeout"
 
 # --- the sandbox dies with sbx
-"$SBX" run -- /bin/sh -c '/bin/sleep 31335 & /bin/sleep 31335' & pid=$!
+"$SBX" run -- /bin/sh -c '/bin/sleep ${M}5 & /bin/sleep ${M}5' & pid=$!
 sleep 0.5
-pgrep -f "sleep 31335" >/dev/null && ok "the sandbox runs" || not_ok "the sandbox runs"
+pgrep -f "sleep ${M}5" >/dev/null && ok "the sandbox runs" || not_ok "the sandbox runs"
 kill -KILL $pid
 wait $pid 2>/dev/null
-gone "sleep 31335" && ok "SIGKILL of sbx kills every sandbox process" || not_ok "SIGKILL of sbx kills every sandbox process"
+gone "sleep ${M}5" && ok "SIGKILL of sbx kills every sandbox process" || not_ok "SIGKILL of sbx kills every sandbox process"
 # Its state dir is collected by a later run (the dead sandbox's mount
 # namespace may take a moment to go, and a mountpoint cannot be removed
 # while it exists: give it a few runs).
