@@ -42,7 +42,7 @@ is "the command killed by SIGSEGV (a fault): exit status 128+11" "$rc" 139
 
 # --- --timeout kills the whole sandbox, children included
 start=$(date +%s)
-"$SBX" run --timeout 1 -- /bin/sh -c '/bin/sleep ${M}4 & /bin/sleep ${M}4' 2>"$TMP/err"; rc=$?
+"$SBX" run --timeout 1 -- /bin/sh -c "/bin/sleep ${M}4 & /bin/sleep ${M}4" 2>"$TMP/err"; rc=$?
 end=$(date +%s)
 is "--timeout: exit status 124" "$rc" 124
 [ $((end - start)) -le 4 ] && ok "--timeout 1 returns within 4 s" || not_ok "--timeout 1 returns within 4 s ($((end - start)) s)"
@@ -50,7 +50,7 @@ gone "sleep ${M}4" && ok "--timeout: no sandbox process survives" || not_ok "--t
 like "--timeout: the message says so" "$(cat "$TMP/err")" "timeout"
 
 # --- the sandbox dies with sbx
-"$SBX" run -- /bin/sh -c '/bin/sleep ${M}5 & /bin/sleep ${M}5' & pid=$!
+"$SBX" run -- /bin/sh -c "/bin/sleep ${M}5 & /bin/sleep ${M}5" & pid=$!
 sleep 0.5
 pgrep -f "sleep ${M}5" >/dev/null && ok "the sandbox runs" || not_ok "the sandbox runs"
 kill -KILL $pid
