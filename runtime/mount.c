@@ -351,7 +351,10 @@ static int prepare_tmpfs(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr
                                  (unsigned long long) list[i].size);
                 else
                         snprintf(data, sizeof(data), "mode=%o", list[i].mode);
-                r = add_simple(p, SBX_MOUNT_TMPFS, list[i].path, data, SBX_MNT_NOSUID | SBX_MNT_NODEV,
+                /* The defaults are optional (an image without /var/tmp still runs);
+                 * what the user asked for is not. */
+                r = add_simple(p, SBX_MOUNT_TMPFS, list[i].path, data,
+                               SBX_MNT_NOSUID | SBX_MNT_NODEV | (c->tmpfs_set ? 0 : SBX_MNT_OPTIONAL),
                                list[i].mode, reterr);
                 if (r < 0)
                         return r;
@@ -539,6 +542,9 @@ static int do_fs(int rootfd, const sbx_mount_op *op, const char *fstype, const c
         int tfd, r;
 
         r = mkdir_in_root(rootfd, op->dst, op->mode);
+        /* an optional mount whose place a read-only --rootfs lacks is skipped */
+        if (r < 0 && (op->flags & SBX_MNT_OPTIONAL) && (r == -EROFS || r == -ENOENT))
+                return 0;
         if (r < 0)
                 return r;
         tfd = open_in_root(rootfd, op->dst, O_PATH | O_DIRECTORY);
