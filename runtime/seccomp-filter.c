@@ -356,11 +356,15 @@ int sbx_seccomp_list_restricted(const sbx_seccomp_opts *opts, sbx_seccomp_verdic
 
                         if (l == SCMP_ACT_ALLOW)
                                 continue;
+                        if (!e.conditional && (e.action & SECCOMP_RET_ACTION_FULL) != SCMP_ACT_ALLOW)
+                                continue; /* the base already refuses it outright */
                         e.always_on = true;
                         if (l < 0)
                                 e.conditional = true;
-                        else if ((e.action & SECCOMP_RET_ACTION_FULL) == SCMP_ACT_ALLOW)
+                        else {
                                 e.action = (unsigned) l;
+                                e.conditional = false;
+                        }
                 }
                 if (!e.conditional && (e.action & SECCOMP_RET_ACTION_FULL) == SCMP_ACT_ALLOW)
                         continue;

@@ -498,9 +498,12 @@ static int parse_entry(parse_ctx *c, json_object *e, unsigned idx) {
         for (const char *const *k = (const char *const[]) { "comment", "group", "reason", NULL }; *k; k++)
                 if (json_object_object_get_ex(e, *k, &v)) {
                         snprintf(p2, sizeof(p2), "%s.%s", jpath, *k);
-                        r = get_string(c, v, p2, 2048, &s);
+                        /* Free text; Docker's own profile has "comment": "". */
+                        r = want_type(c, v, json_type_string, p2);
                         if (r < 0)
                                 return r;
+                        if (json_object_get_string_len(v) > 2048)
+                                return perr(c, -EINVAL, p2, "longer than 2048 bytes");
                 }
 
         snprintf(p2, sizeof(p2), "%s.errnoRet", jpath);
@@ -607,7 +610,7 @@ static int parse_root(parse_ctx *c, json_object *root) {
         r = reject_unsupported(c, root);
         if (r < 0)
                 return r;
-        if (json_object_object_get_ex(root, "comment", &v) && (r = get_string(c, v, "comment", 4096, &s)) < 0)
+        if (json_object_object_get_ex(root, "comment", &v) && (r = want_type(c, v, json_type_string, "comment")) < 0)
                 return r;
         if (json_object_object_get_ex(root, "defaultErrnoRet", &v) && v) {
                 r = get_u64(c, v, "defaultErrnoRet", 4095, &errno_ret);
