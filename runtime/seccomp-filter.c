@@ -222,6 +222,18 @@ static int compile_layer(const sbx_seccomp_profile *arches, const sbx_seccomp_pr
         return store(&out->layer_insns, &out->layer_len, insns, len);
 }
 
+int sbx_seccomp_compile_profile(const sbx_seccomp_profile *p, sbx_bpf *ret, sbx_error *reterr) {
+        _cleanup_(sbx_bpf_free) sbx_bpf bpf = {};
+        int r;
+
+        r = compile_base(p, &bpf, reterr);
+        if (r < 0)
+                return r;
+        *ret = bpf;
+        bpf = (sbx_bpf) {};
+        return 0;
+}
+
 typedef struct profiles {
         sbx_seccomp_profile base, always_on, no_network;
         bool have_no_network;

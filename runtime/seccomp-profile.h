@@ -12,6 +12,7 @@
 #include <seccomp.h>
 
 #include "error.h"
+#include "seccomp-filter.h"
 
 #define SBX_SECCOMP_PROFILE_SIZE_MAX (1024 * 1024)
 #define SBX_SECCOMP_PROFILE_DEPTH_MAX 8
@@ -59,3 +60,8 @@ void sbx_seccomp_profile_done(sbx_seccomp_profile *p);
 
 /* "SCMP_ACT_ERRNO(EPERM)"-style text for an action, into buf. */
 const char *sbx_seccomp_action_to_string(uint32_t action, char *buf, size_t len);
+
+/* Compile one parsed profile into a base program (with the ENOSYS prefix),
+ * without the always-on layer: for the fuzzer and tests. Defined in
+ * seccomp-filter.c. */
+int sbx_seccomp_compile_profile(const sbx_seccomp_profile *p, sbx_bpf *ret, sbx_error *reterr);
