@@ -6,8 +6,8 @@
 #include <stddef.h>
 
 typedef struct sbx_embedded_profile {
-        const char *name;               /* file name without ".json" */
-        const unsigned char *data;      /* the JSON text, not NUL-terminated */
+        const char *name;          /* file name without ".json" */
+        const unsigned char *data; /* the JSON text, not NUL-terminated */
         size_t size;
 } sbx_embedded_profile;
 

@@ -52,7 +52,8 @@ static int ctx_new(uint32_t default_action, const sbx_seccomp_profile *arches, s
 
         ctx = seccomp_init(default_action);
         if (!ctx)
-                return sbx_error_set(reterr, -EINVAL, "seccomp: cannot create a filter with default action 0x%x",
+                return sbx_error_set(reterr, -EINVAL,
+                                     "seccomp: cannot create a filter with default action 0x%x",
                                      default_action);
         /* A syscall from an ABI the filter does not list (x32, int 0x80 from
          * a 64-bit process) is an attack or a foreign binary: kill it,
@@ -99,8 +100,8 @@ static int ctx_add_profile(scmp_filter_ctx ctx, uint32_t default_action, const s
 }
 
 /* Export ctx as BPF into a fresh buffer with `front` free instructions first. */
-static int export_bpf(scmp_filter_ctx ctx, size_t front, struct sock_filter **ret_insns,
-                      size_t *ret_len, sbx_error *reterr) {
+static int export_bpf(scmp_filter_ctx ctx, size_t front, struct sock_filter **ret_insns, size_t *ret_len,
+                      sbx_error *reterr) {
         _cleanup_close_ int fd = -EBADF;
         _cleanup_free_ struct sock_filter *insns = NULL;
         struct stat st;
@@ -116,7 +117,8 @@ static int export_bpf(scmp_filter_ctx ctx, size_t front, struct sock_filter **re
         if (fstat(fd, &st) < 0)
                 return sbx_error_set(reterr, -errno, "seccomp: fstat exported BPF");
         if (st.st_size <= 0 || st.st_size % sizeof(struct sock_filter))
-                return sbx_error_set(reterr, -EIO, "seccomp: exported BPF has %lld bytes", (long long) st.st_size);
+                return sbx_error_set(reterr, -EIO, "seccomp: exported BPF has %lld bytes",
+                                     (long long) st.st_size);
         n = st.st_size / sizeof(struct sock_filter);
         if (n + front > BPF_MAXINSNS)
                 return sbx_error_set(reterr, -E2BIG, "seccomp: BPF program of %zu instructions, limit %d",
@@ -209,9 +211,10 @@ static int compile_layer(const sbx_seccomp_profile *arches, const sbx_seccomp_pr
                 return r;
         for (size_t i = 0; i < n_parts; i++) {
                 if (parts[i]->default_action != SCMP_ACT_ALLOW)
-                        return sbx_error_set(reterr, -EINVAL,
-                                             "seccomp profile '%s': a layer must have defaultAction SCMP_ACT_ALLOW",
-                                             parts[i]->origin);
+                        return sbx_error_set(
+                                reterr, -EINVAL,
+                                "seccomp profile '%s': a layer must have defaultAction SCMP_ACT_ALLOW",
+                                parts[i]->origin);
                 r = ctx_add_profile(ctx, SCMP_ACT_ALLOW, parts[i], reterr);
                 if (r < 0)
                         return r;
@@ -230,7 +233,7 @@ int sbx_seccomp_compile_profile(const sbx_seccomp_profile *p, sbx_bpf *ret, sbx_
         if (r < 0)
                 return r;
         *ret = bpf;
-        bpf = (sbx_bpf) {};
+        bpf = (sbx_bpf){};
         return 0;
 }
 
@@ -285,7 +288,7 @@ int sbx_seccomp_compile(const sbx_seccomp_opts *opts, sbx_bpf *ret, sbx_error *r
         if (r < 0)
                 return r;
         *ret = bpf;
-        bpf = (sbx_bpf) {};
+        bpf = (sbx_bpf){};
         return 0;
 }
 
@@ -294,7 +297,7 @@ void sbx_bpf_free(sbx_bpf *bpf) {
                 return;
         free(bpf->insns);
         free(bpf->layer_insns);
-        *bpf = (sbx_bpf) {};
+        *bpf = (sbx_bpf){};
 }
 
 /* Child side: async-signal-safe, no allocation, nothing but two syscalls.
@@ -305,8 +308,8 @@ void sbx_bpf_free(sbx_bpf *bpf) {
  * two ERRNO verdicts does the newer filter's errno win, so the base profile's
  * errno is the one a process sees when both refuse. */
 int sbx_seccomp_setup_child(const sbx_bpf *bpf) {
-        struct sock_fprog layer = { .len = bpf->layer_len, .filter = bpf->layer_insns };
-        struct sock_fprog base = { .len = bpf->len, .filter = bpf->insns };
+        struct sock_fprog layer = {.len = bpf->layer_len, .filter = bpf->layer_insns};
+        struct sock_fprog base = {.len = bpf->len, .filter = bpf->insns};
 
         if (!bpf->insns || bpf->len == 0)
                 return -EINVAL;
@@ -338,8 +341,8 @@ static int64_t profile_verdict(const sbx_seccomp_profile *p, int nr, bool stub) 
         return verdict;
 }
 
-int sbx_seccomp_list_restricted(const sbx_seccomp_opts *opts, sbx_seccomp_verdict **ret,
-                                size_t *ret_n, sbx_error *reterr) {
+int sbx_seccomp_list_restricted(const sbx_seccomp_opts *opts, sbx_seccomp_verdict **ret, size_t *ret_n,
+                                sbx_error *reterr) {
         _cleanup_(profiles_done) profiles ps = {};
         _cleanup_free_ sbx_seccomp_verdict *v = NULL;
         const int max_nr = 1024;
@@ -354,8 +357,8 @@ int sbx_seccomp_list_restricted(const sbx_seccomp_opts *opts, sbx_seccomp_verdic
                 return sbx_error_set(reterr, -ENOMEM, "seccomp: out of memory");
         for (int nr = 0; nr < max_nr; nr++) {
                 _cleanup_free_ char *name = seccomp_syscall_resolve_num_arch(seccomp_arch_native(), nr);
-                const sbx_seccomp_profile *layer[2] = { &ps.always_on, &ps.no_network };
-                sbx_seccomp_verdict e = { .nr = nr };
+                const sbx_seccomp_profile *layer[2] = {&ps.always_on, &ps.no_network};
+                sbx_seccomp_verdict e = {.nr = nr};
                 int64_t base;
 
                 if (!name)

@@ -95,7 +95,8 @@ static int get_string(parse_ctx *c, json_object *o, const char *jpath, size_t ma
         s = json_object_get_string(o);
         if (s[0] == '\0')
                 return perr(c, -EINVAL, jpath, "empty string");
-        if ((size_t) json_object_get_string_len(o) > max || strlen(s) != (size_t) json_object_get_string_len(o))
+        if ((size_t) json_object_get_string_len(o) > max ||
+            strlen(s) != (size_t) json_object_get_string_len(o))
                 return perr(c, -EINVAL, jpath, "string too long or contains NUL");
         *ret = s;
         return 0;
@@ -112,8 +113,8 @@ static int get_u64(parse_ctx *c, json_object *o, const char *jpath, uint64_t max
                 return perr(c, -ERANGE, jpath, "negative number");
         v = json_object_get_uint64(o);
         if (v > max)
-                return perr(c, -ERANGE, jpath, "%llu is out of range (max %llu)",
-                            (unsigned long long) v, (unsigned long long) max);
+                return perr(c, -ERANGE, jpath, "%llu is out of range (max %llu)", (unsigned long long) v,
+                            (unsigned long long) max);
         *ret = v;
         return 0;
 }
@@ -144,7 +145,8 @@ static int add_arch(parse_ctx *c, const char *name, const char *jpath) {
         if (!(c->flags & SBX_SECCOMP_PARSE_ALLOW_FOREIGN_ARCHES))
                 return perr(c, -EPERM, jpath,
                             "foreign architecture '%s' refused: sbx filters only the native ABI and "
-                            "kills x32 and 32-bit syscalls (remove it from the profile)", name);
+                            "kills x32 and 32-bit syscalls (remove it from the profile)",
+                            name);
         for (size_t i = 0; i < c->p->n_arches; i++)
                 if (c->p->arches[i] == arch)
                         return 0;
@@ -178,7 +180,7 @@ static int parse_architectures(parse_ctx *c, json_object *arr) {
 /* archMap: only the entry for the native architecture is used (the others
  * describe what Docker does on other hosts), but all must be well-formed. */
 static int parse_arch_map(parse_ctx *c, json_object *arr) {
-        static const char *const keys[] = { "architecture", "subArchitectures", NULL };
+        static const char *const keys[] = {"architecture", "subArchitectures", NULL};
         char jpath[PATH_LEN];
         int r;
 
@@ -231,18 +233,18 @@ static int parse_arch_map(parse_ctx *c, json_object *arr) {
         return 0;
 }
 
-static int parse_action(parse_ctx *c, const char *s, bool have_errno, uint64_t errno_ret,
-                        const char *jpath, uint32_t *ret) {
+static int parse_action(parse_ctx *c, const char *s, bool have_errno, uint64_t errno_ret, const char *jpath,
+                        uint32_t *ret) {
         static const struct {
                 const char *name;
                 uint32_t action;
         } table[] = {
-                { "SCMP_ACT_ALLOW", SCMP_ACT_ALLOW },
-                { "SCMP_ACT_KILL", SCMP_ACT_KILL },
-                { "SCMP_ACT_KILL_PROCESS", SCMP_ACT_KILL_PROCESS },
-                { "SCMP_ACT_KILL_THREAD", SCMP_ACT_KILL_THREAD },
-                { "SCMP_ACT_LOG", SCMP_ACT_LOG },
-                { "SCMP_ACT_TRAP", SCMP_ACT_TRAP },
+                {"SCMP_ACT_ALLOW", SCMP_ACT_ALLOW},
+                {"SCMP_ACT_KILL", SCMP_ACT_KILL},
+                {"SCMP_ACT_KILL_PROCESS", SCMP_ACT_KILL_PROCESS},
+                {"SCMP_ACT_KILL_THREAD", SCMP_ACT_KILL_THREAD},
+                {"SCMP_ACT_LOG", SCMP_ACT_LOG},
+                {"SCMP_ACT_TRAP", SCMP_ACT_TRAP},
         };
 
         if (streq(s, "SCMP_ACT_ERRNO")) {
@@ -250,7 +252,8 @@ static int parse_action(parse_ctx *c, const char *s, bool have_errno, uint64_t e
                 return 0;
         }
         if (have_errno)
-                return perr(c, -EINVAL, jpath, "an errno is only meaningful with SCMP_ACT_ERRNO, not %.40s", s);
+                return perr(c, -EINVAL, jpath, "an errno is only meaningful with SCMP_ACT_ERRNO, not %.40s",
+                            s);
         for (size_t i = 0; i < ELEMENTSOF(table); i++)
                 if (streq(s, table[i].name)) {
                         *ret = table[i].action;
@@ -308,7 +311,7 @@ static bool arch_name_is_native(const char *s) {
  * 0 if none does (an empty object matches nothing), <0 on error. For includes
  * the caller wants every present condition true; see below. */
 static int parse_filter(parse_ctx *c, json_object *o, const char *jpath, bool includes) {
-        static const char *const keys[] = { "arches", "caps", "minKernel", NULL };
+        static const char *const keys[] = {"arches", "caps", "minKernel", NULL};
         char p2[PATH_LEN];
         json_object *v;
         bool applies = true;
@@ -378,18 +381,15 @@ static int parse_filter(parse_ctx *c, json_object *o, const char *jpath, bool in
 }
 
 static int parse_arg(parse_ctx *c, json_object *o, const char *jpath, struct scmp_arg_cmp *ret) {
-        static const char *const keys[] = { "index", "op", "value", "valueTwo", NULL };
+        static const char *const keys[] = {"index", "op", "value", "valueTwo", NULL};
         static const struct {
                 const char *name;
                 enum scmp_compare op;
         } ops[] = {
-                { "SCMP_CMP_EQ", SCMP_CMP_EQ },
-                { "SCMP_CMP_GE", SCMP_CMP_GE },
-                { "SCMP_CMP_GT", SCMP_CMP_GT },
-                { "SCMP_CMP_LE", SCMP_CMP_LE },
-                { "SCMP_CMP_LT", SCMP_CMP_LT },
-                { "SCMP_CMP_MASKED_EQ", SCMP_CMP_MASKED_EQ },
-                { "SCMP_CMP_NE", SCMP_CMP_NE },
+                {"SCMP_CMP_EQ", SCMP_CMP_EQ}, {"SCMP_CMP_GE", SCMP_CMP_GE},
+                {"SCMP_CMP_GT", SCMP_CMP_GT}, {"SCMP_CMP_LE", SCMP_CMP_LE},
+                {"SCMP_CMP_LT", SCMP_CMP_LT}, {"SCMP_CMP_MASKED_EQ", SCMP_CMP_MASKED_EQ},
+                {"SCMP_CMP_NE", SCMP_CMP_NE},
         };
         char p2[PATH_LEN];
         json_object *v;
@@ -428,9 +428,11 @@ static int parse_arg(parse_ctx *c, json_object *o, const char *jpath, struct scm
                                 return perr(c, -EINVAL, jpath,
                                             "valueTwo is only meaningful with SCMP_CMP_MASKED_EQ");
                         /* Docker: value is the mask, valueTwo the expected result. */
-                        *ret = (struct scmp_arg_cmp) {
-                                .arg = (unsigned) index, .op = ops[i].op,
-                                .datum_a = value, .datum_b = value_two,
+                        *ret = (struct scmp_arg_cmp){
+                                .arg = (unsigned) index,
+                                .op = ops[i].op,
+                                .datum_a = value,
+                                .datum_b = value_two,
                         };
                         return 0;
                 }
@@ -477,10 +479,10 @@ static int add_name(parse_ctx *c, json_object *n, const char *jpath, bool applie
 
 static int parse_entry(parse_ctx *c, json_object *e, unsigned idx) {
         static const char *const keys[] = {
-                "action", "args", "comment", "errnoRet", "excludes", "group", "includes",
-                "name", "names", "reason", NULL,
+                "action",   "args", "comment", "errnoRet", "excludes", "group",
+                "includes", "name", "names",   "reason",   NULL,
         };
-        sbx_seccomp_rule tmpl = { .entry = idx };
+        sbx_seccomp_rule tmpl = {.entry = idx};
         char jpath[PATH_LEN], p2[PATH_LEN];
         json_object *v, *names = NULL, *name = NULL;
         uint64_t errno_ret = 0;
@@ -495,7 +497,7 @@ static int parse_entry(parse_ctx *c, json_object *e, unsigned idx) {
         r = check_keys(c, e, jpath, keys);
         if (r < 0)
                 return r;
-        for (const char *const *k = (const char *const[]) { "comment", "group", "reason", NULL }; *k; k++)
+        for (const char *const *k = (const char *const[]){"comment", "group", "reason", NULL}; *k; k++)
                 if (json_object_object_get_ex(e, *k, &v)) {
                         snprintf(p2, sizeof(p2), "%s.%s", jpath, *k);
                         /* Free text; Docker's own profile has "comment": "". */
@@ -586,14 +588,15 @@ static int reject_unsupported(parse_ctx *c, json_object *root) {
                 return perr(c, -EOPNOTSUPP, "listenerPath", "seccomp user notification is not supported");
         if (json_object_object_get_ex(root, "listenerMetadata", &v) && v &&
             !(json_object_is_type(v, json_type_string) && json_object_get_string_len(v) == 0))
-                return perr(c, -EOPNOTSUPP, "listenerMetadata", "seccomp user notification is not supported");
+                return perr(c, -EOPNOTSUPP, "listenerMetadata",
+                            "seccomp user notification is not supported");
         return 0;
 }
 
 static int parse_root(parse_ctx *c, json_object *root) {
         static const char *const keys[] = {
-                "archMap", "architectures", "comment", "defaultAction", "defaultErrnoRet",
-                "flags", "listenerMetadata", "listenerPath", "syscalls", NULL,
+                "archMap", "architectures",    "comment",      "defaultAction", "defaultErrnoRet",
+                "flags",   "listenerMetadata", "listenerPath", "syscalls",      NULL,
         };
         json_object *v;
         uint64_t errno_ret = 0;
@@ -610,7 +613,8 @@ static int parse_root(parse_ctx *c, json_object *root) {
         r = reject_unsupported(c, root);
         if (r < 0)
                 return r;
-        if (json_object_object_get_ex(root, "comment", &v) && (r = want_type(c, v, json_type_string, "comment")) < 0)
+        if (json_object_object_get_ex(root, "comment", &v) &&
+            (r = want_type(c, v, json_type_string, "comment")) < 0)
                 return r;
         if (json_object_object_get_ex(root, "defaultErrnoRet", &v) && v) {
                 r = get_u64(c, v, "defaultErrnoRet", 4095, &errno_ret);
@@ -626,8 +630,7 @@ static int parse_root(parse_ctx *c, json_object *root) {
         r = parse_action(c, s, have_errno, errno_ret, "defaultAction", &c->p->default_action);
         if (r < 0)
                 return r;
-        if (json_object_object_get_ex(root, "architectures", &v) && v &&
-            (r = parse_architectures(c, v)) < 0)
+        if (json_object_object_get_ex(root, "architectures", &v) && v && (r = parse_architectures(c, v)) < 0)
                 return r;
         if (json_object_object_get_ex(root, "archMap", &v) && v && (r = parse_arch_map(c, v)) < 0)
                 return r;
@@ -658,8 +661,8 @@ int sbx_seccomp_profile_parse(const char *buf, size_t len, const char *origin, u
                               sbx_seccomp_profile *ret, sbx_error *reterr) {
         _cleanup_(json_tokener_freep) json_tokener *tok = NULL;
         _cleanup_(json_object_putp) json_object *root = NULL;
-        sbx_seccomp_profile p = { .max_nr = -1 };
-        parse_ctx c = { .origin = origin, .flags = flags, .p = &p, .reterr = reterr };
+        sbx_seccomp_profile p = {.max_nr = -1};
+        parse_ctx c = {.origin = origin, .flags = flags, .p = &p, .reterr = reterr};
         enum json_tokener_error jerr;
         size_t end;
         int r;

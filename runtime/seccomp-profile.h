@@ -20,25 +20,25 @@
 #define SBX_SECCOMP_ARCHES_MAX 8
 
 typedef struct sbx_seccomp_rule {
-        int nr;                         /* native number, or libseccomp's negative
-                                         * pseudo number for a syscall this
-                                         * architecture lacks */
-        uint32_t action;                /* SCMP_ACT_* including the errno */
-        unsigned entry;                 /* index in syscalls[], for messages */
+        int nr;          /* native number, or libseccomp's negative
+                          * pseudo number for a syscall this
+                          * architecture lacks */
+        uint32_t action; /* SCMP_ACT_* including the errno */
+        unsigned entry;  /* index in syscalls[], for messages */
         unsigned n_args;
         struct scmp_arg_cmp args[6];
         char name[48];
 } sbx_seccomp_rule;
 
 typedef struct sbx_seccomp_profile {
-        char origin[160];               /* "embedded default.json" or the path */
+        char origin[160]; /* "embedded default.json" or the path */
         uint32_t default_action;
-        uint32_t arches[SBX_SECCOMP_ARCHES_MAX];        /* beyond the native one */
+        uint32_t arches[SBX_SECCOMP_ARCHES_MAX]; /* beyond the native one */
         size_t n_arches;
         sbx_seccomp_rule *rules;
         size_t n_rules;
-        int max_nr;                     /* highest native number named by an
-                                         * entry that applies here, -1 if none */
+        int max_nr; /* highest native number named by an
+                     * entry that applies here, -1 if none */
 } sbx_seccomp_profile;
 
 typedef enum sbx_seccomp_parse_flags {

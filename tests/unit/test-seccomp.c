@@ -41,22 +41,22 @@
 static const char *volatile null_path = NULL;
 #define NR_STATMOUNT 457 /* first x86_64 syscall newer than libseccomp 2.5.4's table */
 
-#define ASSERT_ERRNO(expr, e)                                                                 \
-        do {                                                                                  \
-                errno = 0;                                                                    \
-                long _r = (long) (expr);                                                      \
-                int _e = errno;                                                               \
-                ck_assert_msg(_r == -1 && _e == (e), "%s: returned %ld, errno %s, expected %s", \
-                              #expr, _r, strerrorname_np(_e) ?: "0", strerrorname_np(e));     \
+#define ASSERT_ERRNO(expr, e)                                                                               \
+        do {                                                                                                \
+                errno = 0;                                                                                  \
+                long _r = (long) (expr);                                                                    \
+                int _e = errno;                                                                             \
+                ck_assert_msg(_r == -1 && _e == (e), "%s: returned %ld, errno %s, expected %s", #expr, _r,  \
+                              strerrorname_np(_e) ?: "0", strerrorname_np(e));                              \
         } while (0)
 
-#define ASSERT_NOT_ERRNO(expr, e)                                                             \
-        do {                                                                                  \
-                errno = 0;                                                                    \
-                long _r = (long) (expr);                                                      \
-                int _e = errno;                                                               \
-                ck_assert_msg(!(_r == -1 && _e == (e)), "%s: unexpectedly failed with %s",    \
-                              #expr, strerrorname_np(e));                                     \
+#define ASSERT_NOT_ERRNO(expr, e)                                                                           \
+        do {                                                                                                \
+                errno = 0;                                                                                  \
+                long _r = (long) (expr);                                                                    \
+                int _e = errno;                                                                             \
+                ck_assert_msg(!(_r == -1 && _e == (e)), "%s: unexpectedly failed with %s", #expr,           \
+                              strerrorname_np(e));                                                          \
         } while (0)
 
 static int parse(const char *json, unsigned flags, sbx_seccomp_profile *p, sbx_error *err) {
@@ -85,7 +85,7 @@ static void install(const sbx_seccomp_opts *opts) {
 }
 
 static void install_default(void) {
-        install(&(sbx_seccomp_opts) {});
+        install(&(sbx_seccomp_opts){});
 }
 
 /* errno of fn() run in a throwaway child, for baselines that change state. */
@@ -104,10 +104,29 @@ static int errno_in_child(int (*fn)(void)) {
 /* ---- lint: the embedded profiles are data and must stay tidy ---- */
 
 static const char *const dangerous[] = {
-        "add_key", "bpf", "clone", "ioctl", "io_uring_setup", "kcmp", "keyctl", "mount",
-        "perf_event_open", "personality", "prctl", "process_vm_readv", "process_vm_writev",
-        "ptrace", "request_key", "seccomp", "setns", "socket", "umount2", "unshare", "userfaultfd",
-        "landlock_restrict_self", NULL,
+        "add_key",
+        "bpf",
+        "clone",
+        "ioctl",
+        "io_uring_setup",
+        "kcmp",
+        "keyctl",
+        "mount",
+        "perf_event_open",
+        "personality",
+        "prctl",
+        "process_vm_readv",
+        "process_vm_writev",
+        "ptrace",
+        "request_key",
+        "seccomp",
+        "setns",
+        "socket",
+        "umount2",
+        "unshare",
+        "userfaultfd",
+        "landlock_restrict_self",
+        NULL,
 };
 
 static bool is_dangerous(const char *name) {
@@ -135,31 +154,34 @@ static void lint_profile(const sbx_embedded_profile *ep) {
                 json_object *e = json_object_array_get_idx(syscalls, i), *names, *args = NULL;
                 const char *group = str_key(e, "group"), *comment = str_key(e, "comment");
                 const char *action = str_key(e, "action"), *prev = "";
-                bool conditional = json_object_object_get_ex(e, "args", &args) &&
-                                   json_object_array_length(args) > 0;
+                bool conditional =
+                        json_object_object_get_ex(e, "args", &args) && json_object_array_length(args) > 0;
                 const char *key = json_object_to_json_string_ext(e, JSON_C_TO_STRING_PLAIN);
 
                 ck_assert_msg(group && group[0] == '@', "%s: syscalls[%zu] has no @group", ep->name, i);
-                ck_assert_msg(comment && strlen(comment) > 10, "%s: group %s has no help text", ep->name, group);
-                ck_assert_msg(strcmp(prev_group, group) <= 0, "%s: group %s sorted after %s", ep->name, group,
-                              prev_group);
+                ck_assert_msg(comment && strlen(comment) > 10, "%s: group %s has no help text", ep->name,
+                              group);
+                ck_assert_msg(strcmp(prev_group, group) <= 0, "%s: group %s sorted after %s", ep->name,
+                              group, prev_group);
                 prev_group = group;
-                ck_assert_msg(!json_object_object_get_ex(seen_entries, key, NULL), "%s: syscalls[%zu] duplicated",
-                              ep->name, i);
+                ck_assert_msg(!json_object_object_get_ex(seen_entries, key, NULL),
+                              "%s: syscalls[%zu] duplicated", ep->name, i);
                 json_object_object_add(seen_entries, key, NULL);
                 ck_assert(json_object_object_get_ex(e, "names", &names));
                 for (size_t j = 0; j < json_object_array_length(names); j++) {
                         const char *n = json_object_get_string(json_object_array_get_idx(names, j));
                         int nr = seccomp_syscall_resolve_name_arch(SCMP_ARCH_X86_64, n);
 
-                        ck_assert_msg(nr >= 0, "%s: %s: '%s' is not an x86_64 syscall for libseccomp", ep->name,
-                                      group, n);
-                        ck_assert_msg(strcmp(prev, n) < 0, "%s: %s: '%s' not sorted or duplicated after '%s'",
-                                      ep->name, group, n, prev);
+                        ck_assert_msg(nr >= 0, "%s: %s: '%s' is not an x86_64 syscall for libseccomp",
+                                      ep->name, group, n);
+                        ck_assert_msg(strcmp(prev, n) < 0,
+                                      "%s: %s: '%s' not sorted or duplicated after '%s'", ep->name, group, n,
+                                      prev);
                         prev = n;
                         if (strcmp(action, "SCMP_ACT_ALLOW") == 0 && is_dangerous(n))
-                                ck_assert_msg(str_key(e, "reason"), "%s: %s allows dangerous '%s' without a reason",
-                                              ep->name, group, n);
+                                ck_assert_msg(str_key(e, "reason"),
+                                              "%s: %s allows dangerous '%s' without a reason", ep->name,
+                                              group, n);
                         /* A name may have several conditional entries (one per
                          * argument value) but an unconditional one must be its
                          * only entry. */
@@ -180,7 +202,8 @@ static void lint_profile(const sbx_embedded_profile *ep) {
                         const char *n = json_object_get_string(json_object_array_get_idx(names, j));
 
                         ck_assert_msg(!json_object_object_get_ex(uncond, n, NULL),
-                                      "%s: '%s' has both conditional and unconditional entries", ep->name, n);
+                                      "%s: '%s' has both conditional and unconditional entries", ep->name,
+                                      n);
                 }
         }
         json_tokener_free(tok);
@@ -201,7 +224,8 @@ START_TEST(test_profiles_embedded_parse_strictly) {
                 sbx_seccomp_profile p;
                 sbx_error err = {};
 
-                ck_assert_msg(sbx_seccomp_profile_load_embedded(sbx_embedded_profiles[i].name, &p, &err) == 0,
+                ck_assert_msg(sbx_seccomp_profile_load_embedded(sbx_embedded_profiles[i].name, &p, &err) ==
+                                      0,
                               "%s", err.msg);
                 ck_assert_uint_gt(p.n_rules, 0);
                 sbx_seccomp_profile_done(&p);
@@ -213,21 +237,65 @@ START_TEST(test_default_profile_refuses_docker_refusals_and_more) {
         /* Docker's documented "significant syscalls blocked" (x86_64 ones)
          * plus sbx's additions; none may be allowed unconditionally. */
         static const char *const refused[] = {
-                "acct", "add_key", "bpf", "clock_adjtime", "clock_settime", "create_module",
-                "delete_module", "finit_module", "get_kernel_syms", "get_mempolicy", "init_module",
-                "ioperm", "iopl", "kcmp", "kexec_file_load", "kexec_load", "keyctl", "lookup_dcookie",
-                "mbind", "mount", "move_pages", "name_to_handle_at", "nfsservctl", "open_by_handle_at",
-                "perf_event_open", "pivot_root", "process_vm_readv", "process_vm_writev", "ptrace",
-                "query_module", "quotactl", "reboot", "request_key", "set_mempolicy", "setns",
-                "settimeofday", "swapon", "swapoff", "sysfs", "_sysctl", "umount2", "unshare",
-                "uselib", "userfaultfd", "ustat", "adjtimex", "syslog", "io_uring_setup",
-                "io_uring_enter", "io_uring_register", "clone3", "fanotify_init", "modify_ldt",
+                "acct",
+                "add_key",
+                "bpf",
+                "clock_adjtime",
+                "clock_settime",
+                "create_module",
+                "delete_module",
+                "finit_module",
+                "get_kernel_syms",
+                "get_mempolicy",
+                "init_module",
+                "ioperm",
+                "iopl",
+                "kcmp",
+                "kexec_file_load",
+                "kexec_load",
+                "keyctl",
+                "lookup_dcookie",
+                "mbind",
+                "mount",
+                "move_pages",
+                "name_to_handle_at",
+                "nfsservctl",
+                "open_by_handle_at",
+                "perf_event_open",
+                "pivot_root",
+                "process_vm_readv",
+                "process_vm_writev",
+                "ptrace",
+                "query_module",
+                "quotactl",
+                "reboot",
+                "request_key",
+                "set_mempolicy",
+                "setns",
+                "settimeofday",
+                "swapon",
+                "swapoff",
+                "sysfs",
+                "_sysctl",
+                "umount2",
+                "unshare",
+                "uselib",
+                "userfaultfd",
+                "ustat",
+                "adjtimex",
+                "syslog",
+                "io_uring_setup",
+                "io_uring_enter",
+                "io_uring_register",
+                "clone3",
+                "fanotify_init",
+                "modify_ldt",
         };
         sbx_seccomp_verdict *v = NULL;
         size_t n = 0;
         sbx_error err = {};
 
-        ck_assert_msg(sbx_seccomp_list_restricted(&(sbx_seccomp_opts) {}, &v, &n, &err) == 0, "%s", err.msg);
+        ck_assert_msg(sbx_seccomp_list_restricted(&(sbx_seccomp_opts){}, &v, &n, &err) == 0, "%s", err.msg);
         for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
                 bool found = false;
 
@@ -256,7 +324,8 @@ START_TEST(test_compile_unknown_syscall_is_error_naming_it) {
                       0, &p, &err);
 
         ck_assert_int_eq(r, -ENOENT);
-        ck_assert_msg(strstr(err.msg, "'frobnicate'") && strstr(err.msg, "syscalls[1].names[1]"), "%s", err.msg);
+        ck_assert_msg(strstr(err.msg, "'frobnicate'") && strstr(err.msg, "syscalls[1].names[1]"), "%s",
+                      err.msg);
 }
 END_TEST
 
@@ -267,32 +336,40 @@ START_TEST(test_compile_bad_or_unsupported_action_is_error) {
         ck_assert_int_eq(parse("{\"defaultAction\":\"SCMP_ACT_MAYBE\"}", 0, &p, &err), -EINVAL);
         ck_assert_msg(strstr(err.msg, "defaultAction") && strstr(err.msg, "SCMP_ACT_MAYBE"), "%s", err.msg);
         ck_assert_int_eq(parse("{\"defaultAction\":\"SCMP_ACT_ERRNO\",\"syscalls\":[{\"names\":[\"read\"],"
-                               "\"action\":\"SCMP_ACT_TRACE\"}]}", 0, &p, &err), -EOPNOTSUPP);
+                               "\"action\":\"SCMP_ACT_TRACE\"}]}",
+                               0, &p, &err),
+                         -EOPNOTSUPP);
         ck_assert_msg(strstr(err.msg, "syscalls[0].action"), "%s", err.msg);
         ck_assert_int_eq(parse("{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"defaultErrnoRet\":1}", 0, &p, &err),
                          -EINVAL);
-        ck_assert_int_eq(parse("{\"defaultAction\":\"SCMP_ACT_ERRNO\",\"defaultErrnoRet\":99999}", 0, &p, &err),
-                         -ERANGE);
+        ck_assert_int_eq(
+                parse("{\"defaultAction\":\"SCMP_ACT_ERRNO\",\"defaultErrnoRet\":99999}", 0, &p, &err),
+                -ERANGE);
 }
 END_TEST
 
 START_TEST(test_compile_foreign_arch_is_error_unless_allowed) {
         const char *arches = "{\"defaultAction\":\"SCMP_ACT_ERRNO\",\"architectures\":[\"SCMP_ARCH_X86_64\","
                              "\"SCMP_ARCH_AARCH64\"]}";
-        const char *docker_map = "{\"defaultAction\":\"SCMP_ACT_ERRNO\",\"archMap\":[{\"architecture\":"
-                                 "\"SCMP_ARCH_X86_64\",\"subArchitectures\":[\"SCMP_ARCH_X86\",\"SCMP_ARCH_X32\"]},"
-                                 "{\"architecture\":\"SCMP_ARCH_AARCH64\",\"subArchitectures\":[\"SCMP_ARCH_ARM\"]}]}";
+        const char *docker_map =
+                "{\"defaultAction\":\"SCMP_ACT_ERRNO\",\"archMap\":[{\"architecture\":"
+                "\"SCMP_ARCH_X86_64\",\"subArchitectures\":[\"SCMP_ARCH_X86\",\"SCMP_ARCH_X32\"]},"
+                "{\"architecture\":\"SCMP_ARCH_AARCH64\",\"subArchitectures\":[\"SCMP_ARCH_ARM\"]}]}";
         sbx_seccomp_profile p;
         sbx_error err = {};
 
         ck_assert_int_eq(parse(arches, 0, &p, &err), -EPERM);
-        ck_assert_msg(strstr(err.msg, "architectures[1]") && strstr(err.msg, "SCMP_ARCH_AARCH64"), "%s", err.msg);
+        ck_assert_msg(strstr(err.msg, "architectures[1]") && strstr(err.msg, "SCMP_ARCH_AARCH64"), "%s",
+                      err.msg);
         ck_assert_int_eq(parse(docker_map, 0, &p, &err), -EPERM);
         ck_assert_msg(strstr(err.msg, "archMap[0].subArchitectures[0]"), "%s", err.msg);
-        ck_assert_int_eq(parse("{\"defaultAction\":\"SCMP_ACT_ERRNO\",\"architectures\":[\"SCMP_ARCH_VAX\"]}",
-                               0, &p, &err), -EINVAL);
+        ck_assert_int_eq(
+                parse("{\"defaultAction\":\"SCMP_ACT_ERRNO\",\"architectures\":[\"SCMP_ARCH_VAX\"]}", 0, &p,
+                      &err),
+                -EINVAL);
         /* Allowed on request: the non-native archMap entry is ignored. */
-        ck_assert_msg(parse(docker_map, SBX_SECCOMP_PARSE_ALLOW_FOREIGN_ARCHES, &p, &err) == 0, "%s", err.msg);
+        ck_assert_msg(parse(docker_map, SBX_SECCOMP_PARSE_ALLOW_FOREIGN_ARCHES, &p, &err) == 0, "%s",
+                      err.msg);
         ck_assert_uint_eq(p.n_arches, 2);
         sbx_seccomp_profile_done(&p);
 }
@@ -300,14 +377,18 @@ END_TEST
 
 START_TEST(test_compile_rejects_malformed_json) {
         static const char *const bad[] = {
-                "", "{", "[]", "{\"defaultAction\":\"SCMP_ACT_ERRNO\"} x",
+                "",
+                "{",
+                "[]",
+                "{\"defaultAction\":\"SCMP_ACT_ERRNO\"} x",
                 "{\"defaultAction\":\"SCMP_ACT_ERRNO\",}",
                 "{\"defaultAction\":\"SCMP_ACT_ERRNO\",\"bogus\":1}",
                 "{\"defaultAction\":\"SCMP_ACT_ERRNO\",\"syscalls\":[{\"names\":[\"read\"],\"action\":"
                 "\"SCMP_ACT_ALLOW\",\"args\":[{\"index\":6,\"value\":1,\"op\":\"SCMP_CMP_EQ\"}]}]}",
                 "{\"defaultAction\":\"SCMP_ACT_ERRNO\",\"syscalls\":[{\"names\":[\"read\"],\"action\":"
                 "\"SCMP_ACT_ALLOW\",\"args\":[{\"index\":0,\"value\":-1,\"op\":\"SCMP_CMP_EQ\"}]}]}",
-                "{\"defaultAction\":\"SCMP_ACT_ERRNO\",\"syscalls\":[{\"names\":[],\"action\":\"SCMP_ACT_ALLOW\"}]}",
+                "{\"defaultAction\":\"SCMP_ACT_ERRNO\",\"syscalls\":[{\"names\":[],\"action\":\"SCMP_ACT_"
+                "ALLOW\"}]}",
                 "{\"defaultAction\":\"SCMP_ACT_ERRNO\",\"syscalls\":[{\"names\":[\"read\"],\"action\":"
                 "\"SCMP_ACT_ALLOW\",\"includes\":{\"minKernel\":\"four\"}}]}",
                 "{\"defaultAction\":\"SCMP_ACT_ERRNO\",\"syscalls\":[{\"names\":[\"read\"],\"action\":"
@@ -330,14 +411,20 @@ END_TEST
 START_TEST(test_compile_evaluates_docker_includes_excludes) {
         /* Docker's shape: caps-gated entries never apply (sbx holds no caps),
          * other-arch entries are skipped but their names must still exist. */
-        const char *json = "{\"defaultAction\":\"SCMP_ACT_ERRNO\",\"defaultErrnoRet\":1,\"syscalls\":["
-                           "{\"names\":[\"read\"],\"action\":\"SCMP_ACT_ALLOW\",\"args\":[],\"comment\":\"\","
-                           "\"includes\":{},\"excludes\":{}},"
-                           "{\"names\":[\"chroot\"],\"action\":\"SCMP_ACT_ALLOW\",\"includes\":{\"caps\":[\"CAP_SYS_CHROOT\"]}},"
-                           "{\"names\":[\"s390_pci_mmio_read\"],\"action\":\"SCMP_ACT_ALLOW\",\"includes\":{\"arches\":[\"s390x\"]}},"
-                           "{\"names\":[\"write\"],\"action\":\"SCMP_ACT_ALLOW\",\"includes\":{\"arches\":[\"amd64\"],\"minKernel\":\"3.0\"}},"
-                           "{\"names\":[\"getpid\"],\"action\":\"SCMP_ACT_ALLOW\",\"includes\":{\"minKernel\":\"99.0\"}},"
-                           "{\"names\":[\"close\"],\"action\":\"SCMP_ACT_ALLOW\",\"excludes\":{\"caps\":[\"CAP_SYS_ADMIN\"]}}]}";
+        const char *json =
+                "{\"defaultAction\":\"SCMP_ACT_ERRNO\",\"defaultErrnoRet\":1,\"syscalls\":["
+                "{\"names\":[\"read\"],\"action\":\"SCMP_ACT_ALLOW\",\"args\":[],\"comment\":\"\","
+                "\"includes\":{},\"excludes\":{}},"
+                "{\"names\":[\"chroot\"],\"action\":\"SCMP_ACT_ALLOW\",\"includes\":{\"caps\":[\"CAP_SYS_"
+                "CHROOT\"]}},"
+                "{\"names\":[\"s390_pci_mmio_read\"],\"action\":\"SCMP_ACT_ALLOW\",\"includes\":{\"arches\":"
+                "[\"s390x\"]}},"
+                "{\"names\":[\"write\"],\"action\":\"SCMP_ACT_ALLOW\",\"includes\":{\"arches\":[\"amd64\"],"
+                "\"minKernel\":\"3.0\"}},"
+                "{\"names\":[\"getpid\"],\"action\":\"SCMP_ACT_ALLOW\",\"includes\":{\"minKernel\":\"99.0\"}"
+                "},"
+                "{\"names\":[\"close\"],\"action\":\"SCMP_ACT_ALLOW\",\"excludes\":{\"caps\":[\"CAP_SYS_"
+                "ADMIN\"]}}]}";
         sbx_seccomp_profile p;
         sbx_error err = {};
 
@@ -351,7 +438,7 @@ START_TEST(test_compile_evaluates_docker_includes_excludes) {
 END_TEST
 
 START_TEST(test_compile_user_profile_file_errors_name_the_path) {
-        sbx_seccomp_opts opts = { .profile_path = "/nonexistent/sbx-profile.json" };
+        sbx_seccomp_opts opts = {.profile_path = "/nonexistent/sbx-profile.json"};
         sbx_bpf bpf = {};
         sbx_error err = {};
 
@@ -462,7 +549,7 @@ START_TEST(test_default_allows_ordinary_calls_with_harmless_errors) {
 END_TEST
 
 START_TEST(test_x32_syscall_kills_process) {
-        setrlimit(RLIMIT_CORE, &(struct rlimit) { 0, 0 });
+        setrlimit(RLIMIT_CORE, &(struct rlimit){0, 0});
         install_default();
         syscall(0x40000000 | SYS_getpid);
         ck_abort_msg("x32 syscall returned");
@@ -501,7 +588,7 @@ START_TEST(test_deny_inet_sockets_refuses_inet_allows_unix) {
         fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
         ck_assert_int_ge(fd, 0);
         close(fd);
-        install(&(sbx_seccomp_opts) { .deny_inet_sockets = true });
+        install(&(sbx_seccomp_opts){.deny_inet_sockets = true});
         ASSERT_ERRNO(socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), EAFNOSUPPORT);
         ASSERT_ERRNO(socket(AF_INET6, SOCK_DGRAM | SOCK_CLOEXEC, 0), EAFNOSUPPORT);
         ASSERT_ERRNO(socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, 0), EAFNOSUPPORT);
@@ -540,7 +627,7 @@ static char *write_profile(const char *json) {
 
 static void install_user_profile(const char *json) {
         char *path = write_profile(json);
-        sbx_seccomp_opts opts = { .profile_path = path };
+        sbx_seccomp_opts opts = {.profile_path = path};
 
         install(&opts);
         unlink(path);
