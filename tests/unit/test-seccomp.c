@@ -469,6 +469,10 @@ START_TEST(test_default_refuses_kernel_surface_with_eperm) {
 }
 END_TEST
 
+static int chroot_null(void) {
+        return chroot(null_path);
+}
+
 static int unshare_newuser_bad_flag(void) {
         return unshare(CLONE_NEWUSER | 0x80000000);
 }
@@ -655,6 +659,76 @@ START_TEST(test_user_profile_cannot_reallow_always_on) {
 }
 END_TEST
 
+/* The shape of Docker's own default profile (written for this test): other
+ * hosts' archMap entries, 32-bit-only and other-arch names, caps-, arch- and
+ * kernel-gated entries. */
+#define DOCKER_STYLE_PROFILE(SUBARCHES)                                                                     \
+        "{\"defaultAction\":\"SCMP_ACT_ERRNO\",\"defaultErrnoRet\":1,\"archMap\":["                         \
+        "{\"architecture\":\"SCMP_ARCH_X86_64\",\"subArchitectures\":" SUBARCHES "},"                       \
+        "{\"architecture\":\"SCMP_ARCH_AARCH64\",\"subArchitectures\":[\"SCMP_ARCH_ARM\"]},"                \
+        "{\"architecture\":\"SCMP_ARCH_RISCV64\",\"subArchitectures\":null}],\"syscalls\":["                \
+        "{\"names\":[\"_llseek\",\"arch_prctl\",\"brk\",\"chown32\",\"close\",\"exit_group\",\"fstat\","    \
+        "\"futex\",\"getpid\",\"ioctl\",\"lseek\",\"mmap\",\"mprotect\",\"munmap\",\"newfstatat\","         \
+        "\"openat\","                                                                                       \
+        "\"prctl\",\"read\",\"rt_sigaction\",\"rt_sigprocmask\",\"rt_sigreturn\",\"seccomp\","              \
+        "\"socketcall\","                                                                                   \
+        "\"umount\",\"wait4\",\"write\",\"exit\",\"getppid\",\"gettid\",\"kill\",\"tgkill\",\"timer_"       \
+        "create\","                                                                                         \
+        "\"timer_settime\",\"timer_delete\",\"clock_gettime\",\"rt_sigtimedwait\",\"pipe2\",\"dup2\","      \
+        "\"fcntl\","                                                                                        \
+        "\"getrusage\",\"unlink\",\"close_range\",\"sysinfo\"],\"action\":\"SCMP_ACT_ALLOW\"},"             \
+        "{\"names\":[\"ptrace\"],\"action\":\"SCMP_ACT_ALLOW\",\"includes\":{\"minKernel\":\"4.8\"}},"      \
+        "{\"names\":[\"clone\"],\"action\":\"SCMP_ACT_ALLOW\",\"args\":[{\"index\":0,\"value\":2114060288," \
+        "\"op\":\"SCMP_CMP_MASKED_EQ\"}],\"excludes\":{\"caps\":[\"CAP_SYS_ADMIN\"],\"arches\":[\"s390\","  \
+        "\"s390x\"]}},"                                                                                     \
+        "{\"names\":[\"s390_pci_mmio_read\"],\"action\":\"SCMP_ACT_ALLOW\",\"includes\":{\"arches\":["      \
+        "\"s390x\"]}},"                                                                                     \
+        "{\"names\":[\"bpf\"],\"action\":\"SCMP_ACT_ALLOW\",\"includes\":{\"caps\":[\"CAP_BPF\"]}},"        \
+        "{\"names\":[\"chroot\"],\"action\":\"SCMP_ACT_ALLOW\",\"includes\":{\"caps\":[\"CAP_SYS_CHROOT\"]" \
+        "}}]}"
+
+START_TEST(test_docker_style_profile_compiles_and_gates_entries) {
+        sbx_seccomp_profile p;
+        sbx_error err = {};
+        const char *with_compat = DOCKER_STYLE_PROFILE("[\"SCMP_ARCH_X86\",\"SCMP_ARCH_X32\"]");
+
+        /* Docker's archMap admits i386 and x32: refused unless opted in. */
+        ck_assert_int_eq(parse(with_compat, 0, &p, &err), -EPERM);
+        ck_assert_msg(strstr(err.msg, "archMap[0].subArchitectures[0]"), "%s", err.msg);
+        ck_assert_msg(parse(with_compat, SBX_SECCOMP_PARSE_ALLOW_FOREIGN_ARCHES, &p, &err) == 0, "%s",
+                      err.msg);
+        sbx_seccomp_profile_done(&p);
+
+        ck_assert_msg(sbx_seccomp_profile_load_embedded("default", &p, &err) == 0, "%s", err.msg);
+        sbx_seccomp_profile_done(&p);
+
+        /* Native only: enforce it. ptrace applies (minKernel 4.8), bpf and
+         * chroot do not (they need capabilities sbx never grants). */
+        ck_assert_int_eq(errno_in_child(chroot_null), EFAULT);
+        install_user_profile(DOCKER_STYLE_PROFILE("[]"));
+        ASSERT_ERRNO(ptrace(PTRACE_PEEKDATA, getppid(), NULL, NULL), ESRCH);
+        ASSERT_ERRNO(chroot(null_path), EPERM);
+        ASSERT_ERRNO(syscall(SYS_bpf, -1, NULL, 0), EPERM);
+}
+END_TEST
+
+START_TEST(test_docker_style_profile_with_compat_arches_when_allowed) {
+        char *path = write_profile(DOCKER_STYLE_PROFILE("[\"SCMP_ARCH_X86\",\"SCMP_ARCH_X32\"]"));
+        sbx_seccomp_opts opts = {.profile_path = path, .allow_foreign_arches = true};
+        sbx_bpf bpf = {};
+        sbx_error err = {};
+        int r;
+
+        r = sbx_seccomp_compile(&opts, &bpf, &err);
+        unlink(path);
+        free(path);
+        ck_assert_msg(r == 0, "%s", err.msg);
+        ck_assert_uint_gt(bpf.len, 0);
+        ck_assert_uint_gt(bpf.layer_len, 0);
+        sbx_bpf_free(&bpf);
+}
+END_TEST
+
 START_TEST(test_user_profile_refusing_seccomp_still_gets_layer) {
         /* The layer is installed before the profile, so a profile that
          * refuses seccomp(2) cannot keep the layer out. */
@@ -697,6 +771,8 @@ static Suite *seccomp_suite(void) {
         tcase_add_test(tc, test_default_allows_inet_refuses_vsock);
         tcase_add_test(tc, test_user_profile_cannot_reallow_always_on);
         tcase_add_test(tc, test_user_profile_refusing_seccomp_still_gets_layer);
+        tcase_add_test(tc, test_docker_style_profile_compiles_and_gates_entries);
+        tcase_add_test(tc, test_docker_style_profile_with_compat_arches_when_allowed);
         suite_add_tcase(s, tc);
         return s;
 }
