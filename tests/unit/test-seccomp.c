@@ -739,6 +739,35 @@ START_TEST(test_user_profile_refusing_seccomp_still_gets_layer) {
 }
 END_TEST
 
+/* The allow-list is usable: a shell pipeline with coreutils and a Python
+ * subprocess run to completion under the default filters. */
+START_TEST(test_default_runs_real_programs) {
+        const char *script =
+                "set -e; ls / | sort | head -n 3 >/dev/null; cat /proc/self/status | grep -q '^Seccomp:.2'; "
+                "x=$(echo sub); test \"$x\" = sub; "
+                "if command -v python3 >/dev/null; then python3 -c 'import subprocess, threading; "
+                "threading.Thread(target=print).start(); subprocess.run([\"true\"], check=True)' "
+                ">/dev/null; fi";
+        sbx_bpf bpf = {};
+        sbx_error err = {};
+        int status;
+        pid_t pid;
+
+        ck_assert_msg(sbx_seccomp_compile(&(sbx_seccomp_opts){}, &bpf, &err) == 0, "%s", err.msg);
+        pid = fork();
+        ck_assert_int_ge(pid, 0);
+        if (pid == 0) {
+                if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 || sbx_seccomp_setup_child(&bpf) < 0)
+                        _exit(125);
+                execl("/bin/sh", "sh", "-c", script, (char *) NULL);
+                _exit(127);
+        }
+        sbx_bpf_free(&bpf);
+        ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+        ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "script failed: status 0x%x", status);
+}
+END_TEST
+
 static Suite *seccomp_suite(void) {
         Suite *s = suite_create("seccomp");
         TCase *tc;
@@ -765,6 +794,7 @@ static Suite *seccomp_suite(void) {
         tcase_add_test(tc, test_default_clone3_gets_enosys_and_fork_still_works);
         tcase_add_test(tc, test_default_action_eperm_old_enosys_new);
         tcase_add_test(tc, test_default_allows_ordinary_calls_with_harmless_errors);
+        tcase_add_test(tc, test_default_runs_real_programs);
         tcase_add_test_raise_signal(tc, test_x32_syscall_kills_process, SIGSYS);
         tcase_add_test(tc, test_tiocsti_and_tioclinux_refused_tcgets_allowed);
         tcase_add_test(tc, test_deny_inet_sockets_refuses_inet_allows_unix);
