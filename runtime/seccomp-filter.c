@@ -270,7 +270,7 @@ static int load_profiles(const sbx_seccomp_opts *opts, profiles *ps, sbx_error *
         return 0;
 }
 
-int sbx_seccomp_compile(const sbx_seccomp_opts *opts, sbx_bpf *ret, sbx_error *reterr) {
+int sbx_seccomp_compile_uncached(const sbx_seccomp_opts *opts, sbx_bpf *ret, sbx_error *reterr) {
         _cleanup_(profiles_done) profiles ps = {};
         _cleanup_(sbx_bpf_free) sbx_bpf bpf = {};
         const sbx_seccomp_profile *parts[2];
@@ -291,6 +291,50 @@ int sbx_seccomp_compile(const sbx_seccomp_opts *opts, sbx_bpf *ret, sbx_error *r
         bpf = (sbx_bpf){};
         return 0;
 }
+
+#ifdef SBX_SECCOMP_GENERATOR
+int sbx_seccomp_compile(const sbx_seccomp_opts *opts, sbx_bpf *ret, sbx_error *reterr) {
+        return sbx_seccomp_compile_uncached(opts, ret, reterr);
+}
+#else
+#include "seccomp-precompiled.h"
+
+static int copy_insns(const struct sock_filter *src, unsigned short len, struct sock_filter **ret,
+                      sbx_error *reterr) {
+        *ret = malloc(len * sizeof(*src));
+        if (!*ret)
+                return sbx_error_set(reterr, -ENOMEM, "seccomp: out of memory");
+        memcpy(*ret, src, len * sizeof(*src));
+        return 0;
+}
+
+/* The embedded profiles do not depend on anything at run time (no minKernel
+ * gates, native ABI only), so their BPF is compiled once at build time by
+ * seccomp-profiles/gen-bpf.c with this very code, saving ~2 ms of libseccomp
+ * work per sandbox. test_precompiled_bpf_matches_runtime_compile guards
+ * that the two stay identical. A user profile is always compiled here. */
+int sbx_seccomp_compile(const sbx_seccomp_opts *opts, sbx_bpf *ret, sbx_error *reterr) {
+        _cleanup_(sbx_bpf_free) sbx_bpf bpf = {};
+        bool no_network = opts && opts->deny_inet_sockets;
+        int r;
+
+        if (opts && opts->profile_path)
+                return sbx_seccomp_compile_uncached(opts, ret, reterr);
+        r = copy_insns(sbx_precompiled_base, sbx_precompiled_base_len, &bpf.insns, reterr);
+        if (r < 0)
+                return r;
+        bpf.len = sbx_precompiled_base_len;
+        r = copy_insns(no_network ? sbx_precompiled_layer_no_network : sbx_precompiled_layer,
+                       no_network ? sbx_precompiled_layer_no_network_len : sbx_precompiled_layer_len,
+                       &bpf.layer_insns, reterr);
+        if (r < 0)
+                return r;
+        bpf.layer_len = no_network ? sbx_precompiled_layer_no_network_len : sbx_precompiled_layer_len;
+        *ret = bpf;
+        bpf = (sbx_bpf){};
+        return 0;
+}
+#endif
 
 void sbx_bpf_free(sbx_bpf *bpf) {
         if (!bpf)

@@ -313,6 +313,25 @@ START_TEST(test_default_profile_refuses_docker_refusals_and_more) {
 }
 END_TEST
 
+START_TEST(test_precompiled_bpf_matches_runtime_compile) {
+        for (int deny = 0; deny <= 1; deny++) {
+                sbx_seccomp_opts opts = {.deny_inet_sockets = deny};
+                sbx_bpf fast = {}, slow = {};
+                sbx_error err = {};
+
+                ck_assert_msg(sbx_seccomp_compile(&opts, &fast, &err) == 0, "%s", err.msg);
+                ck_assert_msg(sbx_seccomp_compile_uncached(&opts, &slow, &err) == 0, "%s", err.msg);
+                ck_assert_uint_eq(fast.len, slow.len);
+                ck_assert_uint_eq(fast.layer_len, slow.layer_len);
+                ck_assert(memcmp(fast.insns, slow.insns, fast.len * sizeof(*fast.insns)) == 0);
+                ck_assert(memcmp(fast.layer_insns, slow.layer_insns, fast.layer_len * sizeof(*fast.insns)) ==
+                          0);
+                sbx_bpf_free(&fast);
+                sbx_bpf_free(&slow);
+        }
+}
+END_TEST
+
 /* ---- compiler: strict input ---- */
 
 START_TEST(test_compile_unknown_syscall_is_error_naming_it) {
@@ -776,6 +795,7 @@ static Suite *seccomp_suite(void) {
         tcase_add_test(tc, test_profiles_lint_sorted_unique_resolvable_with_reasons);
         tcase_add_test(tc, test_profiles_embedded_parse_strictly);
         tcase_add_test(tc, test_default_profile_refuses_docker_refusals_and_more);
+        tcase_add_test(tc, test_precompiled_bpf_matches_runtime_compile);
         suite_add_tcase(s, tc);
 
         tc = tcase_create("compiler");
