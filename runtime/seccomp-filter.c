@@ -198,7 +198,7 @@ static int compile_base(const sbx_seccomp_profile *p, sbx_bpf *out, sbx_error *r
 }
 
 static int compile_layer(const sbx_seccomp_profile *arches, const sbx_seccomp_profile *const *parts,
-                         size_t n_parts, sbx_bpf *out, sbx_error *reterr) {
+                         size_t n_parts, bool no_network, sbx_bpf *out, sbx_error *reterr) {
         _cleanup_(seccomp_releasep) scmp_filter_ctx ctx = NULL;
         struct sock_filter *insns;
         size_t len;
@@ -218,6 +218,16 @@ static int compile_layer(const sbx_seccomp_profile *arches, const sbx_seccomp_pr
                 r = ctx_add_profile(ctx, SCMP_ACT_ALLOW, parts[i], reterr);
                 if (r < 0)
                         return r;
+        }
+        /* A profile that admits i386 (allow_foreign_arches) also admits its
+         * socketcall(2) multiplexer, whose socket family sits in memory the
+         * filter cannot read: with the network denied it is refused whole
+         * (AF_UNIX included) for those ABIs. The native ABI has no
+         * socketcall, so this adds nothing to the default filters. */
+        if (no_network && arches->n_arches > 0) {
+                r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT), SCMP_SYS(socketcall), 0);
+                if (r < 0)
+                        return sbx_error_set(reterr, r, "seccomp: refuse socketcall for compat ABIs");
         }
         r = export_bpf(ctx, 0, &insns, &len, reterr);
         if (r < 0)
@@ -284,7 +294,7 @@ int sbx_seccomp_compile_uncached(const sbx_seccomp_opts *opts, sbx_bpf *ret, sbx
                 return r;
         parts[0] = &ps.always_on;
         parts[1] = &ps.no_network;
-        r = compile_layer(&ps.base, parts, ps.have_no_network ? 2 : 1, &bpf, reterr);
+        r = compile_layer(&ps.base, parts, ps.have_no_network ? 2 : 1, ps.have_no_network, &bpf, reterr);
         if (r < 0)
                 return r;
         *ret = bpf;

@@ -36,12 +36,17 @@ typedef struct sbx_seccomp_opts {
         bool allow_foreign_arches;
 } sbx_seccomp_opts;
 
-/* Parent: compile the profile into *ret (free with sbx_bpf_free). */
+/* Parent: compile the profile into *ret (free with sbx_bpf_free): the base
+ * program (embedded default, precompiled at build time, or opts->profile_path
+ * compiled now) plus the always-on layer (with derived rules). Errors name the
+ * profile file and JSON path. See seccomp-profiles/README.md. */
 int sbx_seccomp_compile(const sbx_seccomp_opts *opts, sbx_bpf *ret, sbx_error *reterr);
 void sbx_bpf_free(sbx_bpf *bpf);
 
 /* Child, async-signal-safe, no allocation: requires no_new_privs (or
- * CAP_SYS_ADMIN) already set. Returns 0 or a negative errno. */
+ * CAP_SYS_ADMIN) already set. Installs layer_insns (if any), then insns: two
+ * raw seccomp(SECCOMP_SET_MODE_FILTER) calls, no flags. Returns 0 or a
+ * negative errno. */
 int sbx_seccomp_setup_child(const sbx_bpf *bpf);
 
 /* Added: what the compiled filters do to each syscall the native ABI has

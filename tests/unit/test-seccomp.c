@@ -690,7 +690,7 @@ END_TEST
         "\"futex\",\"getpid\",\"ioctl\",\"lseek\",\"mmap\",\"mprotect\",\"munmap\",\"newfstatat\","         \
         "\"openat\","                                                                                       \
         "\"prctl\",\"read\",\"rt_sigaction\",\"rt_sigprocmask\",\"rt_sigreturn\",\"seccomp\","              \
-        "\"socketcall\","                                                                                   \
+        "\"socket\", \"socketcall\","                                                                       \
         "\"umount\",\"wait4\",\"write\",\"exit\",\"getppid\",\"gettid\",\"kill\",\"tgkill\",\"timer_"       \
         "create\","                                                                                         \
         "\"timer_settime\",\"timer_delete\",\"clock_gettime\",\"rt_sigtimedwait\",\"pipe2\",\"dup2\","      \
@@ -745,6 +745,36 @@ START_TEST(test_docker_style_profile_with_compat_arches_when_allowed) {
         ck_assert_uint_gt(bpf.len, 0);
         ck_assert_uint_gt(bpf.layer_len, 0);
         sbx_bpf_free(&bpf);
+}
+END_TEST
+
+/* i386 syscall through int 0x80 from this 64-bit process (arguments are
+ * truncated to 32 bits by the kernel). */
+static long int80(long nr, long a, long b) {
+        long ret;
+
+        __asm__ volatile("int $0x80" : "=a"(ret) : "a"(nr), "b"(a), "c"(b), "d"(0L) : "memory");
+        return ret;
+}
+#define I386_NR_SOCKETCALL 102
+#define I386_NR_SOCKET 359
+
+START_TEST(test_compat_arches_cannot_bypass_network_denial) {
+        char *path = write_profile(DOCKER_STYLE_PROFILE("[\"SCMP_ARCH_X86\"]"));
+        sbx_seccomp_opts opts = {
+                .profile_path = path, .allow_foreign_arches = true, .deny_inet_sockets = true};
+
+        /* Before: socketcall with an unreadable (truncated) argument pointer
+         * fails with EFAULT; i386 socket(AF_INET, SOCK_DGRAM) works. */
+        ck_assert_int_eq(int80(I386_NR_SOCKETCALL, 1 /* SYS_SOCKET */, 8), -EFAULT);
+        ck_assert_int_ge(int80(I386_NR_SOCKET, AF_INET, SOCK_DGRAM), 0);
+        install(&opts);
+        unlink(path);
+        free(path);
+        ck_assert_int_eq(int80(I386_NR_SOCKETCALL, 1 /* SYS_SOCKET */, 8), -EAFNOSUPPORT);
+        ck_assert_int_eq(int80(I386_NR_SOCKET, AF_INET, SOCK_DGRAM), -EAFNOSUPPORT);
+        ck_assert_int_eq(int80(I386_NR_SOCKET, AF_INET6, SOCK_DGRAM), -EAFNOSUPPORT);
+        ck_assert_int_ge(int80(I386_NR_SOCKET, AF_UNIX, SOCK_DGRAM), 0);
 }
 END_TEST
 
@@ -823,6 +853,7 @@ static Suite *seccomp_suite(void) {
         tcase_add_test(tc, test_user_profile_refusing_seccomp_still_gets_layer);
         tcase_add_test(tc, test_docker_style_profile_compiles_and_gates_entries);
         tcase_add_test(tc, test_docker_style_profile_with_compat_arches_when_allowed);
+        tcase_add_test(tc, test_compat_arches_cannot_bypass_network_denial);
         suite_add_tcase(s, tc);
         return s;
 }
