@@ -265,21 +265,30 @@ static int parse_action(parse_ctx *c, const char *s, bool have_errno, uint64_t e
         return perr(c, -EINVAL, jpath, "unknown action '%.40s'", s);
 }
 
-/* "4.8" or "5.10.3" -> major * 1000 + minor. */
-static int parse_kernel_version(const char *s, unsigned *ret) {
-        unsigned major, minor;
+/* Up to three decimal digits at *s, advancing it; -EINVAL if none. */
+static int parse_small_number(const char **s, unsigned *ret) {
+        unsigned v = 0;
         int n = 0;
 
-        if (!isdigit((unsigned char) s[0]) || sscanf(s, "%3u.%3u%n", &major, &minor, &n) != 2)
-                return -EINVAL;
-        s += n;
-        if (*s == '.') {
-                s++;
-                if (!isdigit((unsigned char) *s))
-                        return -EINVAL;
-                while (isdigit((unsigned char) *s))
-                        s++;
+        while (isdigit((unsigned char) **s) && n < 4) {
+                v = v * 10 + (unsigned) (**s - '0');
+                (*s)++;
+                n++;
         }
+        if (n == 0 || n > 3)
+                return -EINVAL;
+        *ret = v;
+        return 0;
+}
+
+/* "4.8" or "5.10.3" -> major * 1000 + minor. */
+static int parse_kernel_version(const char *s, unsigned *ret) {
+        unsigned major, minor, patch;
+
+        if (parse_small_number(&s, &major) < 0 || *s++ != '.' || parse_small_number(&s, &minor) < 0)
+                return -EINVAL;
+        if (*s == '.' && (s++, parse_small_number(&s, &patch) < 0))
+                return -EINVAL;
         if (*s != '\0')
                 return -EINVAL;
         *ret = major * 1000 + minor;

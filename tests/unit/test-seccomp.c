@@ -411,6 +411,8 @@ START_TEST(test_compile_rejects_malformed_json) {
                 "{\"defaultAction\":\"SCMP_ACT_ERRNO\",\"syscalls\":[{\"names\":[\"read\"],\"action\":"
                 "\"SCMP_ACT_ALLOW\",\"includes\":{\"minKernel\":\"four\"}}]}",
                 "{\"defaultAction\":\"SCMP_ACT_ERRNO\",\"syscalls\":[{\"names\":[\"read\"],\"action\":"
+                "\"SCMP_ACT_ALLOW\",\"includes\":{\"minKernel\":\"4.-8\"}}]}",
+                "{\"defaultAction\":\"SCMP_ACT_ERRNO\",\"syscalls\":[{\"names\":[\"read\"],\"action\":"
                 "\"SCMP_ACT_ALLOW\",\"includes\":{\"caps\":[\"CAP_NONSENSE\"]}}]}",
                 "{\"defaultAction\":\"SCMP_ACT_ERRNO\",\"flags\":[\"SECCOMP_FILTER_FLAG_LOG\"]}",
                 "{\"a\":[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]}",
