@@ -319,6 +319,29 @@ static bool arch_name_is_native(const char *s) {
 /* One includes/excludes object: returns 1 if any condition matches this host,
  * 0 if none does (an empty object matches nothing), <0 on error. For includes
  * the caller wants every present condition true; see below. */
+/* caps: an array of known capability names. */
+static int check_caps(parse_ctx *c, json_object *v, const char *jpath) {
+        char p2[PATH_LEN];
+        int r;
+
+        snprintf(p2, sizeof(p2), "%s.caps", jpath);
+        r = want_type(c, v, json_type_array, p2);
+        if (r < 0)
+                return r;
+        for (size_t i = 0; i < json_object_array_length(v); i++) {
+                const char *s;
+                cap_value_t cap;
+
+                snprintf(p2, sizeof(p2), "%s.caps[%zu]", jpath, i);
+                r = get_string(c, json_object_array_get_idx(v, i), p2, 40, &s);
+                if (r < 0)
+                        return r;
+                if (!startswith(s, "CAP_") || cap_from_name(s, &cap) < 0)
+                        return perr(c, -EINVAL, p2, "unknown capability '%s'", s);
+        }
+        return 0;
+}
+
 static int parse_filter(parse_ctx *c, json_object *o, const char *jpath, bool includes) {
         static const char *const keys[] = {"arches", "caps", "minKernel", NULL};
         char p2[PATH_LEN];
@@ -334,21 +357,9 @@ static int parse_filter(parse_ctx *c, json_object *o, const char *jpath, bool in
                 return r;
 
         if (json_object_object_get_ex(o, "caps", &v) && v) {
-                snprintf(p2, sizeof(p2), "%s.caps", jpath);
-                r = want_type(c, v, json_type_array, p2);
+                r = check_caps(c, v, jpath);
                 if (r < 0)
                         return r;
-                for (size_t i = 0; i < json_object_array_length(v); i++) {
-                        const char *s;
-                        cap_value_t cap;
-
-                        snprintf(p2, sizeof(p2), "%s.caps[%zu]", jpath, i);
-                        r = get_string(c, json_object_array_get_idx(v, i), p2, 40, &s);
-                        if (r < 0)
-                                return r;
-                        if (!startswith(s, "CAP_") || cap_from_name(s, &cap) < 0)
-                                return perr(c, -EINVAL, p2, "unknown capability '%s'", s);
-                }
                 /* sbx holds no capabilities: "only with CAP_X" never applies,
                  * "not with CAP_X" always does. */
                 if (json_object_array_length(v) > 0 && includes)
@@ -486,36 +497,34 @@ static int add_name(parse_ctx *c, json_object *n, const char *jpath, bool applie
         return push_rule(c, &rule, jpath);
 }
 
-static int parse_entry(parse_ctx *c, json_object *e, unsigned idx) {
-        static const char *const keys[] = {
-                "action",   "args", "comment", "errnoRet", "excludes", "group",
-                "includes", "name", "names",   "reason",   NULL,
-        };
-        sbx_seccomp_rule tmpl = {.entry = idx};
-        char jpath[PATH_LEN], p2[PATH_LEN];
-        json_object *v, *names = NULL, *name = NULL;
-        uint64_t errno_ret = 0;
-        bool have_errno = false, applies = true;
-        const char *s;
+/* comment, group, reason: free text (Docker's own profile has "comment": ""). */
+static int check_entry_text(parse_ctx *c, json_object *e, const char *jpath) {
+        static const char *const text_keys[] = {"comment", "group", "reason"};
+        char p2[PATH_LEN];
+        json_object *v;
         int r;
 
-        snprintf(jpath, sizeof(jpath), "syscalls[%u]", idx);
-        r = want_type(c, e, json_type_object, jpath);
-        if (r < 0)
-                return r;
-        r = check_keys(c, e, jpath, keys);
-        if (r < 0)
-                return r;
-        for (const char *const *k = (const char *const[]){"comment", "group", "reason", NULL}; *k; k++)
-                if (json_object_object_get_ex(e, *k, &v)) {
-                        snprintf(p2, sizeof(p2), "%s.%s", jpath, *k);
-                        /* Free text; Docker's own profile has "comment": "". */
-                        r = want_type(c, v, json_type_string, p2);
-                        if (r < 0)
-                                return r;
-                        if (json_object_get_string_len(v) > 2048)
-                                return perr(c, -EINVAL, p2, "longer than 2048 bytes");
-                }
+        for (size_t i = 0; i < ELEMENTSOF(text_keys); i++) {
+                if (!json_object_object_get_ex(e, text_keys[i], &v))
+                        continue;
+                snprintf(p2, sizeof(p2), "%s.%s", jpath, text_keys[i]);
+                r = want_type(c, v, json_type_string, p2);
+                if (r < 0)
+                        return r;
+                if (json_object_get_string_len(v) > 2048)
+                        return perr(c, -EINVAL, p2, "longer than 2048 bytes");
+        }
+        return 0;
+}
+
+/* action + errnoRet -> tmpl->action. */
+static int parse_entry_action(parse_ctx *c, json_object *e, const char *jpath, sbx_seccomp_rule *tmpl) {
+        char p2[PATH_LEN];
+        json_object *v;
+        uint64_t errno_ret = 0;
+        bool have_errno = false;
+        const char *s;
+        int r;
 
         snprintf(p2, sizeof(p2), "%s.errnoRet", jpath);
         if (json_object_object_get_ex(e, "errnoRet", &v) && v) {
@@ -530,24 +539,38 @@ static int parse_entry(parse_ctx *c, json_object *e, unsigned idx) {
         r = get_string(c, v, p2, 40, &s);
         if (r < 0)
                 return r;
-        r = parse_action(c, s, have_errno, errno_ret, p2, &tmpl.action);
+        return parse_action(c, s, have_errno, errno_ret, p2, &tmpl->action);
+}
+
+static int parse_entry_args(parse_ctx *c, json_object *e, const char *jpath, sbx_seccomp_rule *tmpl) {
+        char p2[PATH_LEN];
+        json_object *v;
+        int r;
+
+        if (!json_object_object_get_ex(e, "args", &v) || !v)
+                return 0;
+        snprintf(p2, sizeof(p2), "%s.args", jpath);
+        r = want_type(c, v, json_type_array, p2);
         if (r < 0)
                 return r;
-
-        if (json_object_object_get_ex(e, "args", &v) && v) {
-                snprintf(p2, sizeof(p2), "%s.args", jpath);
-                r = want_type(c, v, json_type_array, p2);
+        if (json_object_array_length(v) > ELEMENTSOF(tmpl->args))
+                return perr(c, -E2BIG, p2, "more than %zu comparisons", ELEMENTSOF(tmpl->args));
+        for (size_t i = 0; i < json_object_array_length(v); i++) {
+                snprintf(p2, sizeof(p2), "%s.args[%zu]", jpath, i);
+                r = parse_arg(c, json_object_array_get_idx(v, i), p2, &tmpl->args[tmpl->n_args++]);
                 if (r < 0)
                         return r;
-                if (json_object_array_length(v) > ELEMENTSOF(tmpl.args))
-                        return perr(c, -E2BIG, p2, "more than %zu comparisons", ELEMENTSOF(tmpl.args));
-                for (size_t i = 0; i < json_object_array_length(v); i++) {
-                        snprintf(p2, sizeof(p2), "%s.args[%zu]", jpath, i);
-                        r = parse_arg(c, json_object_array_get_idx(v, i), p2, &tmpl.args[tmpl.n_args++]);
-                        if (r < 0)
-                                return r;
-                }
         }
+        return 0;
+}
+
+/* includes/excludes: 1 if the entry applies on this host, 0 if not. */
+static int entry_applies(parse_ctx *c, json_object *e, const char *jpath) {
+        char p2[PATH_LEN];
+        json_object *v;
+        bool applies = true;
+        int r;
+
         for (int inc = 1; inc >= 0; inc--) {
                 const char *key = inc ? "includes" : "excludes";
 
@@ -559,6 +582,15 @@ static int parse_entry(parse_ctx *c, json_object *e, unsigned idx) {
                         return r;
                 applies = applies && r > 0;
         }
+        return applies;
+}
+
+/* name or names[]: one rule per syscall. */
+static int parse_entry_names(parse_ctx *c, json_object *e, const char *jpath, bool applies,
+                             const sbx_seccomp_rule *tmpl) {
+        char p2[PATH_LEN];
+        json_object *names = NULL, *name = NULL;
+        int r;
 
         json_object_object_get_ex(e, "names", &names);
         json_object_object_get_ex(e, "name", &name);
@@ -566,7 +598,7 @@ static int parse_entry(parse_ctx *c, json_object *e, unsigned idx) {
                 return perr(c, -EINVAL, jpath, "both 'name' and 'names' given");
         if (name) {
                 snprintf(p2, sizeof(p2), "%s.name", jpath);
-                return add_name(c, name, p2, applies, &tmpl);
+                return add_name(c, name, p2, applies, tmpl);
         }
         snprintf(p2, sizeof(p2), "%s.names", jpath);
         if (!names)
@@ -578,11 +610,43 @@ static int parse_entry(parse_ctx *c, json_object *e, unsigned idx) {
                 return perr(c, -EINVAL, p2, "empty");
         for (size_t i = 0; i < json_object_array_length(names); i++) {
                 snprintf(p2, sizeof(p2), "%s.names[%zu]", jpath, i);
-                r = add_name(c, json_object_array_get_idx(names, i), p2, applies, &tmpl);
+                r = add_name(c, json_object_array_get_idx(names, i), p2, applies, tmpl);
                 if (r < 0)
                         return r;
         }
         return 0;
+}
+
+static int parse_entry(parse_ctx *c, json_object *e, unsigned idx) {
+        static const char *const keys[] = {
+                "action",   "args", "comment", "errnoRet", "excludes", "group",
+                "includes", "name", "names",   "reason",   NULL,
+        };
+        sbx_seccomp_rule tmpl = {.entry = idx};
+        char jpath[PATH_LEN];
+        int r, applies;
+
+        snprintf(jpath, sizeof(jpath), "syscalls[%u]", idx);
+        r = want_type(c, e, json_type_object, jpath);
+        if (r < 0)
+                return r;
+        r = check_keys(c, e, jpath, keys);
+        if (r < 0)
+                return r;
+        r = check_entry_text(c, e, jpath);
+        if (r < 0)
+                return r;
+        r = parse_entry_action(c, e, jpath, &tmpl);
+        if (r < 0)
+                return r;
+        r = parse_entry_args(c, e, jpath, &tmpl);
+        if (r < 0)
+                return r;
+        applies = entry_applies(c, e, jpath);
+        if (applies < 0)
+                return applies;
+        /* Names last: an entry that does not apply still has its names checked. */
+        return parse_entry_names(c, e, jpath, applies > 0, &tmpl);
 }
 
 /* Keys Docker/runc know that sbx refuses to half-honour. */
