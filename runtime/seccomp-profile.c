@@ -487,7 +487,7 @@ static int add_name(parse_ctx *c, json_object *n, const char *jpath, bool applie
                 return r;
         nr = seccomp_syscall_resolve_name(s);
         if (nr == __NR_SCMP_ERROR)
-                return perr(c, -ENOENT, jpath, "unknown syscall '%s'", s);
+                return perr(c, -EINVAL, jpath, "unknown syscall '%s'", s);
         if (!applies)
                 return 0;
         if (nr > c->p->max_nr)
