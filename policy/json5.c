@@ -528,13 +528,13 @@ static int read_number(struct parser *P, struct json_object **ret) {
                 if (advance(P) == '-')
                         sign = -1;
                 cp = peek(P);
-                if (cp == 'I' || cp == 'N') {
-                        advance(P);
-                        r = expect_word(P, cp == 'I' ? "nfinity" : "aN");
-                        if (r < 0)
-                                return r;
-                        return number_object(P, cp == 'I' ? sign * INFINITY : NAN, ret);
-                }
+        }
+        if (cp == 'I' || cp == 'N') {
+                advance(P);
+                r = expect_word(P, cp == 'I' ? "nfinity" : "aN");
+                if (r < 0)
+                        return r;
+                return number_object(P, cp == 'I' ? sign * INFINITY : NAN, ret);
         }
 
         start = P->p;
