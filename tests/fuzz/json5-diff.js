@@ -140,6 +140,8 @@ function agree (want, got) {
                 return got.ok === want.ok || (got.code === -22 && deviationInText(want.in, got.msg))
         if (want.dev)
                 return got.code === (want.dev === 'depth' ? -7 : -22)
+        if (got.code === -7 && /nesting/.test(got.msg))
+                return true     /* too deep for sbx before json5's later syntax error */
         if (got.code !== -22)
                 return false
         if (/surrogate|key contains NUL|nesting/.test(got.msg))
