@@ -174,6 +174,8 @@ static int32_t peek(const struct parser *P) {
 
         if (P->p >= P->end)
                 return EOI;
+        if (*P->p < 0x80)
+                return *P->p;
         return decode(P->p, &k);
 }
 
@@ -187,7 +189,10 @@ static int32_t advance(struct parser *P) {
                 P->col++;
                 return EOI;
         }
-        cp = decode(P->p, &k);
+        if (*P->p < 0x80)
+                cp = *P->p, k = 1;
+        else
+                cp = decode(P->p, &k);
         P->p += k;
         if (cp == '\n') {
                 P->line++;
