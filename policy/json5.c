@@ -21,14 +21,14 @@
 #include "json5-unicode.h"
 #include "macro.h"
 
-#define EOI (-1)        /* peek() at the end of the input */
+#define EOI (-1) /* peek() at the end of the input */
 
 struct parser {
         const uint8_t *p, *end;
-        unsigned line, col;     /* json5's position: line of, and UTF-16 column after, the last read */
+        unsigned line, col; /* json5's position: line of, and UTF-16 column after, the last read */
         unsigned depth;
-        char *scratch;          /* decoded string or number text; len + 1 bytes */
-        locale_t c_locale;      /* for strtod_l(), created on the first number */
+        char *scratch;     /* decoded string or number text; len + 1 bytes */
+        locale_t c_locale; /* for strtod_l(), created on the first number */
         sbx_error *reterr;
 };
 
@@ -136,8 +136,16 @@ static bool in_ranges(const struct json5_cp_range *r, size_t n, int32_t cp) {
 
 static bool is_space(int32_t cp) {
         switch (cp) {
-        case '\t': case '\v': case '\f': case ' ': case '\n': case '\r':
-        case 0x00A0: case 0xFEFF: case 0x2028: case 0x2029:
+        case '\t':
+        case '\v':
+        case '\f':
+        case ' ':
+        case '\n':
+        case '\r':
+        case 0x00A0:
+        case 0xFEFF:
+        case 0x2028:
+        case 0x2029:
                 return true;
         default:
                 return in_ranges(json5_space_separator, ELEMENTSOF(json5_space_separator), cp);
@@ -229,11 +237,11 @@ static int fail_char(struct parser *P) {
         int32_t cp = advance(P);
 
         if (cp == EOI)
-                return sbx_error_set(P->reterr, -EINVAL, "line %u col %u: invalid end of input",
-                                     P->line, P->col);
+                return sbx_error_set(P->reterr, -EINVAL, "line %u col %u: invalid end of input", P->line,
+                                     P->col);
         describe_char(cp, what, sizeof(what));
-        return sbx_error_set(P->reterr, -EINVAL, "line %u col %u: invalid character '%s'",
-                             P->line, P->col, what);
+        return sbx_error_set(P->reterr, -EINVAL, "line %u col %u: invalid character '%s'", P->line, P->col,
+                             what);
 }
 
 /* Whitespace and comments between tokens. An unterminated block comment is an error; a line
@@ -314,13 +322,14 @@ static int read_hex(struct parser *P, unsigned ndigits, uint32_t *ret) {
 struct strbuf {
         char *buf;
         size_t len;
-        uint32_t high;          /* a high surrogate waiting for its low half, or 0 */
+        uint32_t high; /* a high surrogate waiting for its low half, or 0 */
 };
 
 static int unpaired(struct parser *P, uint32_t unit) {
         return sbx_error_set(P->reterr, -EINVAL,
                              "line %u col %u: string has an unpaired surrogate \\u%04X, which "
-                             "UTF-8 cannot represent", P->line, P->col, unit);
+                             "UTF-8 cannot represent",
+                             P->line, P->col, unit);
 }
 
 static int put_cp(struct parser *P, struct strbuf *s, uint32_t cp) {
@@ -351,7 +360,7 @@ static int put_unit(struct parser *P, struct strbuf *s, uint32_t u) {
 /* One escape sequence, the backslash already read. */
 static int read_escape(struct parser *P, struct strbuf *s) {
         static const char simple[][2] = {
-                { 'b', '\b' }, { 'f', '\f' }, { 'n', '\n' }, { 'r', '\r' }, { 't', '\t' }, { 'v', '\v' },
+                {'b', '\b'}, {'f', '\f'}, {'n', '\n'}, {'r', '\r'}, {'t', '\t'}, {'v', '\v'},
         };
         int32_t cp = peek(P);
         uint32_t v = 0;
@@ -366,7 +375,7 @@ static int read_escape(struct parser *P, struct strbuf *s) {
         switch (cp) {
         case '0':
                 advance(P);
-                if (is_digit(peek(P)))          /* no octal escapes: "\01" is an error */
+                if (is_digit(peek(P))) /* no octal escapes: "\01" is an error */
                         return fail_char(P);
                 return put_cp(P, s, 0);
         case 'x':
@@ -377,7 +386,7 @@ static int read_escape(struct parser *P, struct strbuf *s) {
                 advance(P);
                 r = read_hex(P, 4, &v);
                 return r < 0 ? r : put_unit(P, s, v);
-        case '\r':                              /* line continuations produce nothing */
+        case '\r': /* line continuations produce nothing */
                 advance(P);
                 if (peek(P) == '\n')
                         advance(P);
@@ -388,9 +397,17 @@ static int read_escape(struct parser *P, struct strbuf *s) {
                 advance(P);
                 return 0;
         case EOI:
-        case '1': case '2': case '3': case '4': case '5': case '6': case '7': case '8': case '9':
+        case '1':
+        case '2':
+        case '3':
+        case '4':
+        case '5':
+        case '6':
+        case '7':
+        case '8':
+        case '9':
                 return fail_char(P);
-        default:                                /* any other character stands for itself */
+        default: /* any other character stands for itself */
                 return put_cp(P, s, (uint32_t) advance(P));
         }
 }
@@ -398,7 +415,7 @@ static int read_escape(struct parser *P, struct strbuf *s) {
 /* A quoted string; the current character is the opening quote. The decoded text lands in
  * P->scratch, NUL-terminated; its length (which may include NULs) in *ret_len. */
 static int read_string(struct parser *P, size_t *ret_len) {
-        struct strbuf s = { .buf = P->scratch };
+        struct strbuf s = {.buf = P->scratch};
         int32_t quote = advance(P);
         int r;
 
@@ -414,7 +431,7 @@ static int read_string(struct parser *P, size_t *ret_len) {
                         r = read_escape(P, &s);
                 } else if (cp == '\n' || cp == '\r' || cp == EOI)
                         return fail_char(P);
-                else    /* U+2028/U+2029 included: JSON5 allows them raw in strings */
+                else /* U+2028/U+2029 included: JSON5 allows them raw in strings */
                         r = put_cp(P, &s, (uint32_t) advance(P));
                 if (r < 0)
                         return r;
@@ -439,8 +456,7 @@ static int read_id_escape(struct parser *P, bool first, uint32_t *ret) {
                 return r;
         if (first ? !is_id_start((int32_t) v) : !is_id_continue((int32_t) v))
                 /* json5 points at the backslash, five columns back */
-                return sbx_error_set(P->reterr, -EINVAL,
-                                     "line %u col %u: invalid identifier character",
+                return sbx_error_set(P->reterr, -EINVAL, "line %u col %u: invalid identifier character",
                                      P->line, P->col - 5);
         *ret = v;
         return 0;
@@ -448,7 +464,7 @@ static int read_id_escape(struct parser *P, bool first, uint32_t *ret) {
 
 /* An unquoted key: an ECMAScript IdentifierName, into P->scratch. */
 static int read_identifier(struct parser *P) {
-        struct strbuf s = { .buf = P->scratch };
+        struct strbuf s = {.buf = P->scratch};
 
         for (bool first = true;; first = false) {
                 int32_t cp = peek(P);
@@ -486,7 +502,8 @@ static int read_key(struct parser *P, char **ret_key) {
                 if (memchr(P->scratch, 0, len))
                         return sbx_error_set(P->reterr, -EINVAL,
                                              "line %u col %u: object key contains NUL (\\u0000), "
-                                             "which sbx does not accept in keys", P->line, P->col);
+                                             "which sbx does not accept in keys",
+                                             P->line, P->col);
         } else {
                 r = read_identifier(P);
                 if (r < 0)
@@ -544,12 +561,12 @@ static int read_number(struct parser *P, struct json_object **ret) {
 
         start = P->p;
         leading_dot = cp == '.';
-        if (leading_dot) {                      /* ".5": a digit must follow */
+        if (leading_dot) { /* ".5": a digit must follow */
                 advance(P);
                 if (!is_digit(peek(P)))
                         return fail_char(P);
                 skip_digits(P);
-        } else if (cp == '0') {                 /* "0", "0.5", "0e1", "0x1F"; never "01" */
+        } else if (cp == '0') { /* "0", "0.5", "0e1", "0x1F"; never "01" */
                 advance(P);
                 cp = peek(P);
                 if (cp == 'x' || cp == 'X') {
@@ -565,7 +582,7 @@ static int read_number(struct parser *P, struct json_object **ret) {
         else
                 return fail_char(P);
 
-        if (!leading_dot && peek(P) == '.') {   /* "5." and "5.e3" are numbers */
+        if (!leading_dot && peek(P) == '.') { /* "5." and "5.e3" are numbers */
                 advance(P);
                 skip_digits(P);
         }
@@ -598,11 +615,11 @@ convert:
 static int read_value(struct parser *P, struct json_object **ret);
 
 static int enter(struct parser *P) {
-        advance(P);                             /* the '{' or '[' */
+        advance(P); /* the '{' or '[' */
         if (++P->depth > SBX_JSON5_MAX_DEPTH)
                 return sbx_error_set(P->reterr, -E2BIG,
-                                     "line %u col %u: nesting deeper than %u objects/arrays",
-                                     P->line, P->col, SBX_JSON5_MAX_DEPTH);
+                                     "line %u col %u: nesting deeper than %u objects/arrays", P->line,
+                                     P->col, SBX_JSON5_MAX_DEPTH);
         return 0;
 }
 
@@ -652,7 +669,7 @@ static int read_object(struct parser *P, struct json_object **ret) {
                 if (peek(P) != ',')
                         return fail_char(P);
                 advance(P);
-                r = skip_blank(P);              /* one trailing comma: ",}" ends the object */
+                r = skip_blank(P); /* one trailing comma: ",}" ends the object */
                 if (r < 0)
                         return r;
         }
@@ -694,7 +711,7 @@ static int read_array(struct parser *P, struct json_object **ret) {
                 if (peek(P) != ',')
                         return fail_char(P);
                 advance(P);
-                r = skip_blank(P);              /* one trailing comma: ",]" ends the array */
+                r = skip_blank(P); /* one trailing comma: ",]" ends the array */
                 if (r < 0)
                         return r;
         }
@@ -745,7 +762,16 @@ static int read_value(struct parser *P, struct json_object **ret) {
         case '+':
         case '-':
         case '.':
-        case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': case '8': case '9':
+        case '0':
+        case '1':
+        case '2':
+        case '3':
+        case '4':
+        case '5':
+        case '6':
+        case '7':
+        case '8':
+        case '9':
                 return read_number(P, ret);
         default:
                 return fail_char(P);
@@ -758,7 +784,7 @@ static int read_value(struct parser *P, struct json_object **ret) {
 
 /* Rejects bytes Node would silently turn into U+FFFD, naming the first one. */
 static int check_utf8(const uint8_t *s, size_t len, sbx_error *reterr) {
-        struct parser pos = { .p = s, .end = s + len, .line = 1 };
+        struct parser pos = {.p = s, .end = s + len, .line = 1};
 
         for (size_t i = 0; i < len;) {
                 size_t k = utf8_len(s + i, len - i);
@@ -767,8 +793,7 @@ static int check_utf8(const uint8_t *s, size_t len, sbx_error *reterr) {
                         pos.end = s + i;
                         while (pos.p < pos.end)
                                 advance(&pos);
-                        return sbx_error_set(reterr, -EINVAL,
-                                             "line %u col %u: invalid UTF-8 (byte 0x%02x)",
+                        return sbx_error_set(reterr, -EINVAL, "line %u col %u: invalid UTF-8 (byte 0x%02x)",
                                              pos.line, pos.col + 1, s[i]);
                 }
                 i += k;
@@ -790,8 +815,8 @@ int sbx_json5_parse(const char *text, size_t len, struct json_object **ret, sbx_
         if (!ret || (!text && len > 0))
                 return sbx_error_set(reterr, -EINVAL, "no JSON5 text given");
         if (len > SBX_JSON5_MAX_SIZE)
-                return sbx_error_set(reterr, -E2BIG, "input is %zu bytes, more than the %u allowed",
-                                     len, SBX_JSON5_MAX_SIZE);
+                return sbx_error_set(reterr, -E2BIG, "input is %zu bytes, more than the %u allowed", len,
+                                     SBX_JSON5_MAX_SIZE);
         r = check_utf8(P.p, len, reterr);
         if (r < 0)
                 return r;
@@ -802,7 +827,7 @@ int sbx_json5_parse(const char *text, size_t len, struct json_object **ret, sbx_
 
         r = skip_blank(&P);
         if (r >= 0)
-                r = read_value(&P, &root);      /* an empty file fails here: end of input */
+                r = read_value(&P, &root); /* an empty file fails here: end of input */
         if (r >= 0)
                 r = skip_blank(&P);
         if (r >= 0 && peek(&P) != EOI)

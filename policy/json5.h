@@ -24,8 +24,8 @@
 
 #include "error.h"
 
-#define SBX_JSON5_MAX_SIZE (2u << 20)   /* bytes */
-#define SBX_JSON5_MAX_DEPTH 128         /* nested objects/arrays; the root container is 1 */
+#define SBX_JSON5_MAX_SIZE (2u << 20) /* bytes */
+#define SBX_JSON5_MAX_DEPTH 128       /* nested objects/arrays; the root container is 1 */
 
 /* Parse JSON5 text as OpenClaw reads it (the npm `json5` package semantics) into a json-c tree.
  * On success *ret owns the new tree (json_object_put() it); the text "null" gives *ret = NULL,

@@ -15,8 +15,11 @@
 static int utf8_valid(const unsigned char *s, size_t n) {
         for (size_t i = 0; i < n;) {
                 unsigned char c = s[i];
-                size_t k = c < 0x80 ? 1 : (c >= 0xC2 && c <= 0xDF) ? 2 : (c >= 0xE0 && c <= 0xEF) ? 3 :
-                           (c >= 0xF0 && c <= 0xF4) ? 4 : 0;
+                size_t k = c < 0x80                   ? 1
+                           : (c >= 0xC2 && c <= 0xDF) ? 2
+                           : (c >= 0xE0 && c <= 0xEF) ? 3
+                           : (c >= 0xF0 && c <= 0xF4) ? 4
+                                                      : 0;
 
                 if (k == 0 || i + k > n)
                         return 0;

@@ -14,13 +14,27 @@ static void put_string(FILE *f, const char *s, size_t len) {
                 unsigned char c = (unsigned char) s[i];
 
                 switch (c) {
-                case '"':  fputs("\\\"", f); break;
-                case '\\': fputs("\\\\", f); break;
-                case '\b': fputs("\\b", f); break;
-                case '\f': fputs("\\f", f); break;
-                case '\n': fputs("\\n", f); break;
-                case '\r': fputs("\\r", f); break;
-                case '\t': fputs("\\t", f); break;
+                case '"':
+                        fputs("\\\"", f);
+                        break;
+                case '\\':
+                        fputs("\\\\", f);
+                        break;
+                case '\b':
+                        fputs("\\b", f);
+                        break;
+                case '\f':
+                        fputs("\\f", f);
+                        break;
+                case '\n':
+                        fputs("\\n", f);
+                        break;
+                case '\r':
+                        fputs("\\r", f);
+                        break;
+                case '\t':
+                        fputs("\\t", f);
+                        break;
                 default:
                         if (c < 0x20)
                                 fprintf(f, "\\u%04x", c);

@@ -15,7 +15,7 @@
 #include "json5.h"
 #include "json5-canon.h"
 
-static struct json_object *oracle;     /* array of the oracle file's records */
+static struct json_object *oracle; /* array of the oracle file's records */
 
 static int parse(const char *text, struct json_object **ret, sbx_error *err) {
         return sbx_json5_parse(text, strlen(text), ret, err);
@@ -53,16 +53,14 @@ static const char *field(struct json_object *rec, const char *name) {
         return json_object_object_get_ex(rec, name, &v) ? json_object_get_string(v) : NULL;
 }
 
-START_TEST(test_json5_matches_npm_json5_oracle)
-{
+START_TEST(test_json5_matches_npm_json5_oracle) {
         struct json_object *rec = json_object_array_get_idx(oracle, (size_t) _i), *in, *val = NULL;
         const char *ok = field(rec, "ok"), *pos = field(rec, "err"), *dev = field(rec, "dev");
         sbx_error err = {};
         int r;
 
         ck_assert(json_object_object_get_ex(rec, "in", &in));
-        r = sbx_json5_parse(json_object_get_string(in), (size_t) json_object_get_string_len(in),
-                            &val, &err);
+        r = sbx_json5_parse(json_object_get_string(in), (size_t) json_object_get_string_len(in), &val, &err);
 
         if (ok) {
                 char *got;
@@ -79,8 +77,8 @@ START_TEST(test_json5_matches_npm_json5_oracle)
                 char want[600];
                 size_t n;
 
-                ck_assert_msg(r == -EINVAL, "case %d: json5 refuses (%s at %s), sbx said %d", _i,
-                              msg, pos, r);
+                ck_assert_msg(r == -EINVAL, "case %d: json5 refuses (%s at %s), sbx said %d", _i, msg, pos,
+                              r);
                 /* "L:C" -> "line L col C: " + json5's words; for characters json5 prints raw
                  * (DEL, C1 controls, non-ASCII) compare up to the quote only. */
                 snprintf(want, sizeof(want), "line %.*s col %s: %s", (int) strcspn(pos, ":"), pos,
@@ -91,8 +89,8 @@ START_TEST(test_json5_matches_npm_json5_oracle)
                                 n = (size_t) (strchr(want, '\'') + 1 - want);
                                 break;
                         }
-                ck_assert_msg(strncmp(err.msg, want, n) == 0, "case %d: want \"%s\", got \"%s\"",
-                              _i, want, err.msg);
+                ck_assert_msg(strncmp(err.msg, want, n) == 0, "case %d: want \"%s\", got \"%s\"", _i, want,
+                              err.msg);
         } else {
                 ck_assert_ptr_nonnull(dev);
                 if (strcmp(dev, "depth") == 0) {
@@ -100,39 +98,39 @@ START_TEST(test_json5_matches_npm_json5_oracle)
                         ck_assert_ptr_nonnull(strstr(err.msg, "nesting deeper than 128"));
                 } else {
                         ck_assert_int_eq(r, -EINVAL);
-                        ck_assert_ptr_nonnull(strstr(err.msg, strcmp(dev, "nulkey") == 0 ?
-                                                     "key contains NUL" : "unpaired surrogate"));
+                        ck_assert_ptr_nonnull(strstr(err.msg, strcmp(dev, "nulkey") == 0
+                                                                      ? "key contains NUL"
+                                                                      : "unpaired surrogate"));
                 }
                 ck_assert_ptr_null(val);
         }
 }
 END_TEST
 
-START_TEST(test_json5_numbers_map_to_int_or_double)
-{
+START_TEST(test_json5_numbers_map_to_int_or_double) {
         static const struct {
                 const char *text;
                 enum json_type type;
                 int64_t i;
                 double d;
         } cases[] = {
-                { "1", json_type_int, 1, 0 },
-                { "+1", json_type_int, 1, 0 },
-                { "-0", json_type_int, 0, 0 },
-                { "1e3", json_type_int, 1000, 0 },
-                { "2.0", json_type_int, 2, 0 },
-                { "0x10", json_type_int, 16, 0 },
-                { "-0xFF", json_type_int, -255, 0 },
-                { "0x7FFFFFFFFFFFFC00", json_type_int, INT64_C(0x7FFFFFFFFFFFFC00), 0 },
-                { "-9223372036854775808", json_type_int, INT64_MIN, 0 },
-                { "9223372036854775807", json_type_double, 0, 0x1p63 },        /* rounds to 2^63 */
-                { "1.5", json_type_double, 0, 1.5 },
-                { ".5", json_type_double, 0, 0.5 },
-                { "5.", json_type_int, 5, 0 },
-                { "1e-3", json_type_double, 0, 0.001 },
-                { "1e400", json_type_double, 0, INFINITY },
-                { "Infinity", json_type_double, 0, INFINITY },
-                { "-Infinity", json_type_double, 0, -INFINITY },
+                {"1", json_type_int, 1, 0},
+                {"+1", json_type_int, 1, 0},
+                {"-0", json_type_int, 0, 0},
+                {"1e3", json_type_int, 1000, 0},
+                {"2.0", json_type_int, 2, 0},
+                {"0x10", json_type_int, 16, 0},
+                {"-0xFF", json_type_int, -255, 0},
+                {"0x7FFFFFFFFFFFFC00", json_type_int, INT64_C(0x7FFFFFFFFFFFFC00), 0},
+                {"-9223372036854775808", json_type_int, INT64_MIN, 0},
+                {"9223372036854775807", json_type_double, 0, 0x1p63}, /* rounds to 2^63 */
+                {"1.5", json_type_double, 0, 1.5},
+                {".5", json_type_double, 0, 0.5},
+                {"5.", json_type_int, 5, 0},
+                {"1e-3", json_type_double, 0, 0.001},
+                {"1e400", json_type_double, 0, INFINITY},
+                {"Infinity", json_type_double, 0, INFINITY},
+                {"-Infinity", json_type_double, 0, -INFINITY},
         };
 
         for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -146,7 +144,7 @@ START_TEST(test_json5_numbers_map_to_int_or_double)
                         ck_assert(json_object_get_double(o) == cases[i].d);
                 json_object_put(o);
         }
-        for (const char *const *t = (const char *const[]) { "NaN", "-NaN", "+NaN", NULL }; *t; t++) {
+        for (const char *const *t = (const char *const[]){"NaN", "-NaN", "+NaN", NULL}; *t; t++) {
                 struct json_object *o = NULL;
 
                 ck_assert_int_eq(parse(*t, &o, NULL), 0);
@@ -157,8 +155,7 @@ START_TEST(test_json5_numbers_map_to_int_or_double)
 }
 END_TEST
 
-START_TEST(test_json5_strings_keep_nul_and_decode_escapes)
-{
+START_TEST(test_json5_strings_keep_nul_and_decode_escapes) {
         struct json_object *o = NULL;
 
         ck_assert_int_eq(parse("'a\\0b\\x00\\u0000'", &o, NULL), 0);
@@ -178,8 +175,7 @@ START_TEST(test_json5_strings_keep_nul_and_decode_escapes)
 }
 END_TEST
 
-START_TEST(test_json5_null_root_and_duplicate_keys)
-{
+START_TEST(test_json5_null_root_and_duplicate_keys) {
         struct json_object *o = (struct json_object *) 0x1, *v;
         int n = 0;
 
@@ -201,22 +197,21 @@ START_TEST(test_json5_null_root_and_duplicate_keys)
 }
 END_TEST
 
-START_TEST(test_json5_rejects_invalid_utf8_with_position)
-{
+START_TEST(test_json5_rejects_invalid_utf8_with_position) {
         static const struct {
                 const char *text;
                 size_t len;
                 const char *msg;
         } cases[] = {
-                { "\x80", 1, "line 1 col 1: invalid UTF-8 (byte 0x80)" },
-                { "\"ab\xff\"", 5, "line 1 col 4: invalid UTF-8 (byte 0xff)" },
-                { "{a: 1}\n// \xC0\x80", 12, "line 2 col 4: invalid UTF-8 (byte 0xc0)" },
-                { "'\xE0\x80\x80'", 5, "line 1 col 2: invalid UTF-8 (byte 0xe0)" },
-                { "'\xED\xA0\x80'", 5, "line 1 col 2: invalid UTF-8 (byte 0xed)" },  /* U+D800 */
-                { "'\xF4\x90\x80\x80'", 6, "line 1 col 2: invalid UTF-8 (byte 0xf4)" },
-                { "'\xF5\x80\x80\x80'", 6, "line 1 col 2: invalid UTF-8 (byte 0xf5)" },
-                { "'\xF0\x9F\x98\x80'\xE2\x82", 8, "line 1 col 5: invalid UTF-8 (byte 0xe2)" },
-                { "/* \xC3 */ 1", 10, "line 1 col 4: invalid UTF-8 (byte 0xc3)" },
+                {"\x80", 1, "line 1 col 1: invalid UTF-8 (byte 0x80)"},
+                {"\"ab\xff\"", 5, "line 1 col 4: invalid UTF-8 (byte 0xff)"},
+                {"{a: 1}\n// \xC0\x80", 12, "line 2 col 4: invalid UTF-8 (byte 0xc0)"},
+                {"'\xE0\x80\x80'", 5, "line 1 col 2: invalid UTF-8 (byte 0xe0)"},
+                {"'\xED\xA0\x80'", 5, "line 1 col 2: invalid UTF-8 (byte 0xed)"}, /* U+D800 */
+                {"'\xF4\x90\x80\x80'", 6, "line 1 col 2: invalid UTF-8 (byte 0xf4)"},
+                {"'\xF5\x80\x80\x80'", 6, "line 1 col 2: invalid UTF-8 (byte 0xf5)"},
+                {"'\xF0\x9F\x98\x80'\xE2\x82", 8, "line 1 col 5: invalid UTF-8 (byte 0xe2)"},
+                {"/* \xC3 */ 1", 10, "line 1 col 4: invalid UTF-8 (byte 0xc3)"},
         };
 
         for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -230,8 +225,7 @@ START_TEST(test_json5_rejects_invalid_utf8_with_position)
 }
 END_TEST
 
-START_TEST(test_json5_size_limit)
-{
+START_TEST(test_json5_size_limit) {
         size_t max = SBX_JSON5_MAX_SIZE;
         char *text = malloc(max + 1);
         struct json_object *o = NULL;
@@ -256,8 +250,7 @@ START_TEST(test_json5_size_limit)
 }
 END_TEST
 
-START_TEST(test_json5_depth_limit)
-{
+START_TEST(test_json5_depth_limit) {
         char text[1024];
         struct json_object *o = NULL;
         sbx_error err = {};
@@ -280,8 +273,7 @@ START_TEST(test_json5_depth_limit)
 }
 END_TEST
 
-START_TEST(test_json5_error_contract)
-{
+START_TEST(test_json5_error_contract) {
         struct json_object *sentinel = (struct json_object *) 0x1, *o = sentinel;
         sbx_error err = {};
 
@@ -302,8 +294,7 @@ START_TEST(test_json5_error_contract)
 END_TEST
 
 /* Errors late in big trees: everything built so far must be freed (ASan/valgrind prove it). */
-START_TEST(test_json5_error_deep_in_tree_frees_everything)
-{
+START_TEST(test_json5_error_deep_in_tree_frees_everything) {
         static const char *const texts[] = {
                 "{a: [1, 'two', {b: [true, null, {c: 'x'}], d: 0x10}], e: {f: [[[]]], g: 1 @}}",
                 "[[1, [2, [3, {k: 'v', k: 'w', z: [\"\\uD800\"]}]]]]",
