@@ -231,17 +231,18 @@ static void describe_char(int32_t cp, char *buf, size_t size) {
         }
 }
 
-/* Consume the offending character and report it at its own position (json5's invalidChar). */
-static int fail_char(struct parser *P) {
+/* Consume the offending character and report it at its own position, in json5's words (so the
+ * message matches OpenClaw's for the same file), then what was expected there. */
+static int fail_char(struct parser *P, const char *hint) {
         char what[16];
         int32_t cp = advance(P);
 
         if (cp == EOI)
-                return sbx_error_set(P->reterr, -EINVAL, "line %u col %u: invalid end of input", P->line,
-                                     P->col);
+                return sbx_error_set(P->reterr, -EINVAL, "line %u col %u: invalid end of input; %s", P->line,
+                                     P->col, hint);
         describe_char(cp, what, sizeof(what));
-        return sbx_error_set(P->reterr, -EINVAL, "line %u col %u: invalid character '%s'", P->line, P->col,
-                             what);
+        return sbx_error_set(P->reterr, -EINVAL, "line %u col %u: invalid character '%s'; %s", P->line,
+                             P->col, what, hint);
 }
 
 /* Whitespace and comments between tokens. An unterminated block comment is an error; a line
@@ -275,7 +276,7 @@ static int skip_blank(struct parser *P) {
                         while (!done) {
                                 cp = peek(P);
                                 if (cp == EOI)
-                                        return fail_char(P);
+                                        return fail_char(P, "unterminated /* comment");
                                 advance(P);
                                 while (cp == '*' && peek(P) == '*')
                                         advance(P);
@@ -285,15 +286,19 @@ static int skip_blank(struct parser *P) {
                                 }
                         }
                 } else
-                        return fail_char(P);
+                        return fail_char(P, "'/' starts a comment only as // or /*");
         }
 }
 
-/* Consume `word` (its first character already read), as json5 reads literals. */
+/* The rest of `word`, whose first character has been read, as json5 reads literals. */
 static int expect_word(struct parser *P, const char *word) {
-        for (const char *w = word; *w; w++) {
-                if (peek(P) != *w)
-                        return fail_char(P);
+        for (const char *w = word + 1; *w; w++) {
+                if (peek(P) != *w) {
+                        char hint[32];
+
+                        snprintf(hint, sizeof(hint), "expected %s", word);
+                        return fail_char(P, hint);
+                }
                 advance(P);
         }
         return 0;
@@ -307,7 +312,7 @@ static int read_hex(struct parser *P, unsigned ndigits, uint32_t *ret) {
                 int h = hex_value(peek(P));
 
                 if (h < 0)
-                        return fail_char(P);
+                        return fail_char(P, "expected a hex digit");
                 advance(P);
                 v = (v << 4) | (uint32_t) h;
         }
@@ -322,19 +327,21 @@ static int read_hex(struct parser *P, unsigned ndigits, uint32_t *ret) {
 struct strbuf {
         char *buf;
         size_t len;
-        uint32_t high; /* a high surrogate waiting for its low half, or 0 */
+        uint32_t high;                /* a high surrogate waiting for its low half, or 0 */
+        unsigned high_line, high_col; /* where its escape starts */
+        unsigned esc_line, esc_col;   /* where the escape being read starts */
 };
 
-static int unpaired(struct parser *P, uint32_t unit) {
+static int unpaired(struct parser *P, uint32_t unit, unsigned line, unsigned col) {
         return sbx_error_set(P->reterr, -EINVAL,
                              "line %u col %u: string has an unpaired surrogate \\u%04X, which "
                              "UTF-8 cannot represent",
-                             P->line, P->col, unit);
+                             line, col, unit);
 }
 
 static int put_cp(struct parser *P, struct strbuf *s, uint32_t cp) {
         if (s->high)
-                return unpaired(P, s->high);
+                return unpaired(P, s->high, s->high_line, s->high_col);
         s->len += utf8_put(s->buf + s->len, cp);
         return 0;
 }
@@ -342,15 +349,17 @@ static int put_cp(struct parser *P, struct strbuf *s, uint32_t cp) {
 static int put_unit(struct parser *P, struct strbuf *s, uint32_t u) {
         if (u >= 0xD800 && u <= 0xDBFF) {
                 if (s->high)
-                        return unpaired(P, s->high);
+                        return unpaired(P, s->high, s->high_line, s->high_col);
                 s->high = u;
+                s->high_line = s->esc_line;
+                s->high_col = s->esc_col;
                 return 0;
         }
         if (u >= 0xDC00 && u <= 0xDFFF) {
                 uint32_t high = s->high;
 
                 if (!high)
-                        return unpaired(P, u);
+                        return unpaired(P, u, s->esc_line, s->esc_col);
                 s->high = 0;
                 return put_cp(P, s, 0x10000 + ((high - 0xD800) << 10) + (u - 0xDC00));
         }
@@ -376,7 +385,7 @@ static int read_escape(struct parser *P, struct strbuf *s) {
         case '0':
                 advance(P);
                 if (is_digit(peek(P))) /* no octal escapes: "\01" is an error */
-                        return fail_char(P);
+                        return fail_char(P, "octal escapes are not allowed");
                 return put_cp(P, s, 0);
         case 'x':
                 advance(P);
@@ -406,7 +415,7 @@ static int read_escape(struct parser *P, struct strbuf *s) {
         case '7':
         case '8':
         case '9':
-                return fail_char(P);
+                return fail_char(P, "\\1..\\9 escapes are not allowed");
         default: /* any other character stands for itself */
                 return put_cp(P, s, (uint32_t) advance(P));
         }
@@ -428,16 +437,20 @@ static int read_string(struct parser *P, size_t *ret_len) {
                 }
                 if (cp == '\\') {
                         advance(P);
+                        s.esc_line = P->line;
+                        s.esc_col = P->col;
                         r = read_escape(P, &s);
                 } else if (cp == '\n' || cp == '\r' || cp == EOI)
-                        return fail_char(P);
+                        return fail_char(
+                                P,
+                                "strings cannot span lines (use \\n, or a backslash before the line break)");
                 else /* U+2028/U+2029 included: JSON5 allows them raw in strings */
                         r = put_cp(P, &s, (uint32_t) advance(P));
                 if (r < 0)
                         return r;
         }
         if (s.high)
-                return unpaired(P, s.high);
+                return unpaired(P, s.high, s.high_line, s.high_col);
         s.buf[s.len] = 0;
         *ret_len = s.len;
         return 0;
@@ -449,7 +462,7 @@ static int read_id_escape(struct parser *P, bool first, uint32_t *ret) {
         int r;
 
         if (peek(P) != 'u')
-                return fail_char(P);
+                return fail_char(P, "only \\u escapes are allowed in keys");
         advance(P);
         r = read_hex(P, 4, &v);
         if (r < 0)
@@ -479,7 +492,7 @@ static int read_identifier(struct parser *P) {
                 } else if (first ? is_id_start(cp) : is_id_continue(cp))
                         v = (uint32_t) advance(P);
                 else if (first)
-                        return fail_char(P);
+                        return fail_char(P, "expected a key (identifier or quoted string)");
                 else
                         break;
                 /* escapes above are never surrogates, so this cannot fail */
@@ -553,7 +566,7 @@ static int read_number(struct parser *P, struct json_object **ret) {
         }
         if (cp == 'I' || cp == 'N') {
                 advance(P);
-                r = expect_word(P, cp == 'I' ? "nfinity" : "aN");
+                r = expect_word(P, cp == 'I' ? "Infinity" : "NaN");
                 if (r < 0)
                         return r;
                 return number_object(P, cp == 'I' ? sign * INFINITY : NAN, ret);
@@ -564,7 +577,7 @@ static int read_number(struct parser *P, struct json_object **ret) {
         if (leading_dot) { /* ".5": a digit must follow */
                 advance(P);
                 if (!is_digit(peek(P)))
-                        return fail_char(P);
+                        return fail_char(P, "expected a digit after '.'");
                 skip_digits(P);
         } else if (cp == '0') { /* "0", "0.5", "0e1", "0x1F"; never "01" */
                 advance(P);
@@ -572,7 +585,7 @@ static int read_number(struct parser *P, struct json_object **ret) {
                 if (cp == 'x' || cp == 'X') {
                         advance(P);
                         if (hex_value(peek(P)) < 0)
-                                return fail_char(P);
+                                return fail_char(P, "expected a hex digit after 0x");
                         while (hex_value(peek(P)) >= 0)
                                 advance(P);
                         goto convert;
@@ -580,7 +593,7 @@ static int read_number(struct parser *P, struct json_object **ret) {
         } else if (is_digit(cp))
                 skip_digits(P);
         else
-                return fail_char(P);
+                return fail_char(P, "expected a number");
 
         if (!leading_dot && peek(P) == '.') { /* "5." and "5.e3" are numbers */
                 advance(P);
@@ -591,7 +604,7 @@ static int read_number(struct parser *P, struct json_object **ret) {
                 if (peek(P) == '+' || peek(P) == '-')
                         advance(P);
                 if (!is_digit(peek(P)))
-                        return fail_char(P);
+                        return fail_char(P, "expected a digit in the exponent");
                 skip_digits(P);
         }
 
@@ -648,7 +661,7 @@ static int read_object(struct parser *P, struct json_object **ret) {
                 if (r < 0)
                         return r;
                 if (peek(P) != ':')
-                        return fail_char(P);
+                        return fail_char(P, "expected ':' after the key");
                 advance(P);
                 r = skip_blank(P);
                 if (r < 0)
@@ -667,7 +680,7 @@ static int read_object(struct parser *P, struct json_object **ret) {
                 if (peek(P) == '}')
                         break;
                 if (peek(P) != ',')
-                        return fail_char(P);
+                        return fail_char(P, "expected ',' or '}'");
                 advance(P);
                 r = skip_blank(P); /* one trailing comma: ",}" ends the object */
                 if (r < 0)
@@ -709,7 +722,7 @@ static int read_array(struct parser *P, struct json_object **ret) {
                 if (peek(P) == ']')
                         break;
                 if (peek(P) != ',')
-                        return fail_char(P);
+                        return fail_char(P, "expected ',' or ']'");
                 advance(P);
                 r = skip_blank(P); /* one trailing comma: ",]" ends the array */
                 if (r < 0)
@@ -742,7 +755,7 @@ static int read_value(struct parser *P, struct json_object **ret) {
                 break;
         case 'n':
                 advance(P);
-                r = expect_word(P, "ull");
+                r = expect_word(P, "null");
                 if (r < 0)
                         return r;
                 *ret = NULL;
@@ -751,7 +764,7 @@ static int read_value(struct parser *P, struct json_object **ret) {
         case 'f': {
                 bool b = advance(P) == 't';
 
-                r = expect_word(P, b ? "rue" : "alse");
+                r = expect_word(P, b ? "true" : "false");
                 if (r < 0)
                         return r;
                 o = json_object_new_boolean(b);
@@ -774,7 +787,7 @@ static int read_value(struct parser *P, struct json_object **ret) {
         case '9':
                 return read_number(P, ret);
         default:
-                return fail_char(P);
+                return fail_char(P, "expected a value");
         }
         if (!o)
                 return sbx_error_set(P->reterr, -ENOMEM, "out of memory");
@@ -831,7 +844,7 @@ int sbx_json5_parse(const char *text, size_t len, struct json_object **ret, sbx_
         if (r >= 0)
                 r = skip_blank(&P);
         if (r >= 0 && peek(&P) != EOI)
-                r = fail_char(&P);
+                r = fail_char(&P, "expected the end of input after the value");
         if (P.c_locale != (locale_t) 0)
                 freelocale(P.c_locale);
         if (r < 0)

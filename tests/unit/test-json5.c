@@ -279,10 +279,10 @@ START_TEST(test_json5_error_contract) {
 
         /* empty input, NULL text of length 0, blanks only: "an empty file is an error" */
         ck_assert_int_eq(sbx_json5_parse(NULL, 0, &o, &err), -EINVAL);
-        ck_assert_str_eq(err.msg, "line 1 col 1: invalid end of input");
+        ck_assert_str_eq(err.msg, "line 1 col 1: invalid end of input; expected a value");
         ck_assert_int_eq(parse("", &o, &err), -EINVAL);
         ck_assert_int_eq(parse(" \n /* */ // x", &o, &err), -EINVAL);
-        ck_assert_str_eq(err.msg, "line 2 col 12: invalid end of input");
+        ck_assert_str_eq(err.msg, "line 2 col 12: invalid end of input; expected a value");
         ck_assert_int_eq(err.code, -EINVAL);
         /* *ret untouched on every failure, reterr optional */
         ck_assert_int_eq(parse("{a: [1, 2, {b: 'c'}], d: @}", &o, NULL), -EINVAL);
@@ -290,6 +290,45 @@ START_TEST(test_json5_error_contract) {
         ck_assert_int_eq(sbx_json5_parse("1", 1, NULL, &err), -EINVAL);
         ck_assert_int_eq(sbx_json5_parse(NULL, 1, &o, &err), -EINVAL);
         ck_assert_ptr_eq(o, sentinel);
+}
+END_TEST
+
+/* After json5's words (which the oracle pins), each message says what was expected there. */
+START_TEST(test_json5_error_messages_say_what_was_expected) {
+        static const char *const cases[][2] = {
+                {"{a: 1 b: 2}", "line 1 col 7: invalid character 'b'; expected ',' or '}'"},
+                {"[1 2]", "line 1 col 4: invalid character '2'; expected ',' or ']'"},
+                {"{a 1}", "line 1 col 4: invalid character '1'; expected ':' after the key"},
+                {"{1: 2}",
+                 "line 1 col 2: invalid character '1'; expected a key (identifier or quoted string)"},
+                {"[1,,]", "line 1 col 4: invalid character ','; expected a value"},
+                {"tru", "line 1 col 4: invalid end of input; expected true"},
+                {"{}\n}", "line 2 col 1: invalid character '}'; expected the end of input after the value"},
+                {"'a\nb'", "line 2 col 0: invalid character '\\n'; strings cannot span lines (use \\n, or a "
+                           "backslash before the line break)"},
+                {"'\\01'", "line 1 col 4: invalid character '1'; octal escapes are not allowed"},
+                {"'\\8'", "line 1 col 3: invalid character '8'; \\1..\\9 escapes are not allowed"},
+                {"'\\x4g'", "line 1 col 5: invalid character 'g'; expected a hex digit"},
+                {"{\\x61: 1}", "line 1 col 3: invalid character 'x'; only \\u escapes are allowed in keys"},
+                {"{\\u0031: 1}", "line 1 col 2: invalid identifier character"},
+                {"0x", "line 1 col 3: invalid end of input; expected a hex digit after 0x"},
+                {"1e+x", "line 1 col 4: invalid character 'x'; expected a digit in the exponent"},
+                {"-.e1", "line 1 col 3: invalid character 'e'; expected a digit after '.'"},
+                {"/* open", "line 1 col 8: invalid end of input; unterminated /* comment"},
+                {"1 / 2", "line 1 col 4: invalid character ' '; '/' starts a comment only as // or /*"},
+                {"\"\\uD800\"", "line 1 col 2: string has an unpaired surrogate \\uD800, which UTF-8 "
+                                "cannot represent"},
+                {"{'a\\0': 1}", "line 1 col 6: object key contains NUL (\\u0000), which sbx does not "
+                                "accept in keys"},
+        };
+
+        for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+                struct json_object *o = NULL;
+                sbx_error err = {};
+
+                ck_assert_int_eq(parse(cases[i][0], &o, &err), -EINVAL);
+                ck_assert_str_eq(err.msg, cases[i][1]);
+        }
 }
 END_TEST
 
@@ -359,6 +398,7 @@ int main(void) {
         tcase_add_test(tc, test_json5_size_limit);
         tcase_add_test(tc, test_json5_depth_limit);
         tcase_add_test(tc, test_json5_error_contract);
+        tcase_add_test(tc, test_json5_error_messages_say_what_was_expected);
         tcase_add_test(tc, test_json5_error_deep_in_tree_frees_everything);
         tcase_set_timeout(tc, 60);
         suite_add_tcase(s, tc);
