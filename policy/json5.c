@@ -177,36 +177,36 @@ static int hex_value(int32_t cp) {
 
 /* ---- reading and errors ------------------------------------------------------------------ */
 
-static int32_t peek(const struct parser *P) {
+static int32_t peek(const struct parser *ps) {
         size_t k;
 
-        if (P->p >= P->end)
+        if (ps->p >= ps->end)
                 return EOI;
-        if (*P->p < 0x80)
-                return *P->p;
-        return decode(P->p, &k);
+        if (*ps->p < 0x80)
+                return *ps->p;
+        return decode(ps->p, &k);
 }
 
 /* Consume one code point, moving the position the way json5 does: a newline starts the next
  * line at column 0, anything else adds its UTF-16 length, reading past the end adds 1. */
-static int32_t advance(struct parser *P) {
+static int32_t advance(struct parser *ps) {
         size_t k;
         int32_t cp;
 
-        if (P->p >= P->end) {
-                P->col++;
+        if (ps->p >= ps->end) {
+                ps->col++;
                 return EOI;
         }
-        if (*P->p < 0x80)
-                cp = *P->p, k = 1;
+        if (*ps->p < 0x80)
+                cp = *ps->p, k = 1;
         else
-                cp = decode(P->p, &k);
-        P->p += k;
+                cp = decode(ps->p, &k);
+        ps->p += k;
         if (cp == '\n') {
-                P->line++;
-                P->col = 0;
+                ps->line++;
+                ps->col = 0;
         } else
-                P->col += cp > 0xFFFF ? 2 : 1;
+                ps->col += cp > 0xFFFF ? 2 : 1;
         return cp;
 }
 
@@ -233,87 +233,87 @@ static void describe_char(int32_t cp, char *buf, size_t size) {
 
 /* Consume the offending character and report it at its own position, in json5's words (so the
  * message matches OpenClaw's for the same file), then what was expected there. */
-static int fail_char(struct parser *P, const char *hint) {
+static int fail_char(struct parser *ps, const char *hint) {
         char what[16];
-        int32_t cp = advance(P);
+        int32_t cp = advance(ps);
 
         if (cp == EOI)
-                return sbx_error_set(P->reterr, -EINVAL, "line %u col %u: invalid end of input; %s", P->line,
-                                     P->col, hint);
+                return sbx_error_set(ps->reterr, -EINVAL, "line %u col %u: invalid end of input; %s",
+                                     ps->line, ps->col, hint);
         describe_char(cp, what, sizeof(what));
-        return sbx_error_set(P->reterr, -EINVAL, "line %u col %u: invalid character '%s'; %s", P->line,
-                             P->col, what, hint);
+        return sbx_error_set(ps->reterr, -EINVAL, "line %u col %u: invalid character '%s'; %s", ps->line,
+                             ps->col, what, hint);
 }
 
 /* Whitespace and comments between tokens. An unterminated block comment is an error; a line
  * comment may end the input. */
-static int skip_blank(struct parser *P) {
+static int skip_blank(struct parser *ps) {
         for (;;) {
-                int32_t cp = peek(P);
+                int32_t cp = peek(ps);
 
                 if (is_space(cp)) {
-                        advance(P);
+                        advance(ps);
                         continue;
                 }
                 if (cp != '/')
                         return 0;
-                advance(P);
-                cp = peek(P);
+                advance(ps);
+                cp = peek(ps);
                 if (cp == '/') {
-                        advance(P);
+                        advance(ps);
                         for (;;) {
-                                cp = peek(P);
+                                cp = peek(ps);
                                 if (cp == EOI)
                                         return 0;
-                                advance(P);
+                                advance(ps);
                                 if (cp == '\n' || cp == '\r' || cp == 0x2028 || cp == 0x2029)
                                         break;
                         }
                 } else if (cp == '*') {
                         bool done = false;
 
-                        advance(P);
+                        advance(ps);
                         while (!done) {
-                                cp = peek(P);
+                                cp = peek(ps);
                                 if (cp == EOI)
-                                        return fail_char(P, "unterminated /* comment");
-                                advance(P);
-                                while (cp == '*' && peek(P) == '*')
-                                        advance(P);
-                                if (cp == '*' && peek(P) == '/') {
-                                        advance(P);
+                                        return fail_char(ps, "unterminated /* comment");
+                                advance(ps);
+                                while (cp == '*' && peek(ps) == '*')
+                                        advance(ps);
+                                if (cp == '*' && peek(ps) == '/') {
+                                        advance(ps);
                                         done = true;
                                 }
                         }
                 } else
-                        return fail_char(P, "'/' starts a comment only as // or /*");
+                        return fail_char(ps, "'/' starts a comment only as // or /*");
         }
 }
 
 /* The rest of `word`, whose first character has been read, as json5 reads literals. */
-static int expect_word(struct parser *P, const char *word) {
+static int expect_word(struct parser *ps, const char *word) {
         for (const char *w = word + 1; *w; w++) {
-                if (peek(P) != *w) {
+                if (peek(ps) != *w) {
                         char hint[32];
 
                         snprintf(hint, sizeof(hint), "expected %s", word);
-                        return fail_char(P, hint);
+                        return fail_char(ps, hint);
                 }
-                advance(P);
+                advance(ps);
         }
         return 0;
 }
 
 /* "\uXXXX" after the backslash and 'u' were read: four hex digits. */
-static int read_hex(struct parser *P, unsigned ndigits, uint32_t *ret) {
+static int read_hex(struct parser *ps, unsigned ndigits, uint32_t *ret) {
         uint32_t v = 0;
 
         for (unsigned i = 0; i < ndigits; i++) {
-                int h = hex_value(peek(P));
+                int h = hex_value(peek(ps));
 
                 if (h < 0)
-                        return fail_char(P, "expected a hex digit");
-                advance(P);
+                        return fail_char(ps, "expected a hex digit");
+                advance(ps);
                 v = (v << 4) | (uint32_t) h;
         }
         *ret = v;
@@ -332,24 +332,24 @@ struct strbuf {
         unsigned esc_line, esc_col;   /* where the escape being read starts */
 };
 
-static int unpaired(struct parser *P, uint32_t unit, unsigned line, unsigned col) {
-        return sbx_error_set(P->reterr, -EINVAL,
+static int unpaired(struct parser *ps, uint32_t unit, unsigned line, unsigned col) {
+        return sbx_error_set(ps->reterr, -EINVAL,
                              "line %u col %u: string has an unpaired surrogate \\u%04X, which "
                              "UTF-8 cannot represent",
                              line, col, unit);
 }
 
-static int put_cp(struct parser *P, struct strbuf *s, uint32_t cp) {
+static int put_cp(struct parser *ps, struct strbuf *s, uint32_t cp) {
         if (s->high)
-                return unpaired(P, s->high, s->high_line, s->high_col);
+                return unpaired(ps, s->high, s->high_line, s->high_col);
         s->len += utf8_put(s->buf + s->len, cp);
         return 0;
 }
 
-static int put_unit(struct parser *P, struct strbuf *s, uint32_t u) {
+static int put_unit(struct parser *ps, struct strbuf *s, uint32_t u) {
         if (u >= 0xD800 && u <= 0xDBFF) {
                 if (s->high)
-                        return unpaired(P, s->high, s->high_line, s->high_col);
+                        return unpaired(ps, s->high, s->high_line, s->high_col);
                 s->high = u;
                 s->high_line = s->esc_line;
                 s->high_col = s->esc_col;
@@ -359,51 +359,51 @@ static int put_unit(struct parser *P, struct strbuf *s, uint32_t u) {
                 uint32_t high = s->high;
 
                 if (!high)
-                        return unpaired(P, u, s->esc_line, s->esc_col);
+                        return unpaired(ps, u, s->esc_line, s->esc_col);
                 s->high = 0;
-                return put_cp(P, s, 0x10000 + ((high - 0xD800) << 10) + (u - 0xDC00));
+                return put_cp(ps, s, 0x10000 + ((high - 0xD800) << 10) + (u - 0xDC00));
         }
-        return put_cp(P, s, u);
+        return put_cp(ps, s, u);
 }
 
 /* One escape sequence, the backslash already read. */
-static int read_escape(struct parser *P, struct strbuf *s) {
+static int read_escape(struct parser *ps, struct strbuf *s) {
         static const char simple[][2] = {
                 {'b', '\b'}, {'f', '\f'}, {'n', '\n'}, {'r', '\r'}, {'t', '\t'}, {'v', '\v'},
         };
-        int32_t cp = peek(P);
+        int32_t cp = peek(ps);
         uint32_t v = 0;
         int r;
 
         for (size_t i = 0; i < ELEMENTSOF(simple); i++)
                 if (cp == simple[i][0]) {
-                        advance(P);
-                        return put_cp(P, s, (uint32_t) simple[i][1]);
+                        advance(ps);
+                        return put_cp(ps, s, (uint32_t) simple[i][1]);
                 }
 
         switch (cp) {
         case '0':
-                advance(P);
-                if (is_digit(peek(P))) /* no octal escapes: "\01" is an error */
-                        return fail_char(P, "octal escapes are not allowed");
-                return put_cp(P, s, 0);
+                advance(ps);
+                if (is_digit(peek(ps))) /* no octal escapes: "\01" is an error */
+                        return fail_char(ps, "octal escapes are not allowed");
+                return put_cp(ps, s, 0);
         case 'x':
-                advance(P);
-                r = read_hex(P, 2, &v);
-                return r < 0 ? r : put_cp(P, s, v);
+                advance(ps);
+                r = read_hex(ps, 2, &v);
+                return r < 0 ? r : put_cp(ps, s, v);
         case 'u':
-                advance(P);
-                r = read_hex(P, 4, &v);
-                return r < 0 ? r : put_unit(P, s, v);
+                advance(ps);
+                r = read_hex(ps, 4, &v);
+                return r < 0 ? r : put_unit(ps, s, v);
         case '\r': /* line continuations produce nothing */
-                advance(P);
-                if (peek(P) == '\n')
-                        advance(P);
+                advance(ps);
+                if (peek(ps) == '\n')
+                        advance(ps);
                 return 0;
         case '\n':
         case 0x2028:
         case 0x2029:
-                advance(P);
+                advance(ps);
                 return 0;
         case EOI:
         case '1':
@@ -415,130 +415,130 @@ static int read_escape(struct parser *P, struct strbuf *s) {
         case '7':
         case '8':
         case '9':
-                return fail_char(P, "\\1..\\9 escapes are not allowed");
+                return fail_char(ps, "\\1..\\9 escapes are not allowed");
         default: /* any other character stands for itself */
-                return put_cp(P, s, (uint32_t) advance(P));
+                return put_cp(ps, s, (uint32_t) advance(ps));
         }
 }
 
 /* A quoted string; the current character is the opening quote. The decoded text lands in
- * P->scratch, NUL-terminated; its length (which may include NULs) in *ret_len. */
-static int read_string(struct parser *P, size_t *ret_len) {
-        struct strbuf s = {.buf = P->scratch};
-        int32_t quote = advance(P);
+ * ps->scratch, NUL-terminated; its length (which may include NULs) in *ret_len. */
+static int read_string(struct parser *ps, size_t *ret_len) {
+        struct strbuf s = {.buf = ps->scratch};
+        int32_t quote = advance(ps);
         int r;
 
         for (;;) {
-                int32_t cp = peek(P);
+                int32_t cp = peek(ps);
 
                 if (cp == quote) {
-                        advance(P);
+                        advance(ps);
                         break;
                 }
                 if (cp == '\\') {
-                        advance(P);
-                        s.esc_line = P->line;
-                        s.esc_col = P->col;
-                        r = read_escape(P, &s);
+                        advance(ps);
+                        s.esc_line = ps->line;
+                        s.esc_col = ps->col;
+                        r = read_escape(ps, &s);
                 } else if (cp == '\n' || cp == '\r' || cp == EOI)
                         return fail_char(
-                                P,
+                                ps,
                                 "strings cannot span lines (use \\n, or a backslash before the line break)");
                 else /* U+2028/U+2029 included: JSON5 allows them raw in strings */
-                        r = put_cp(P, &s, (uint32_t) advance(P));
+                        r = put_cp(ps, &s, (uint32_t) advance(ps));
                 if (r < 0)
                         return r;
         }
         if (s.high)
-                return unpaired(P, s.high, s.high_line, s.high_col);
+                return unpaired(ps, s.high, s.high_line, s.high_col);
         s.buf[s.len] = 0;
         *ret_len = s.len;
         return 0;
 }
 
 /* "\uXXXX" inside an identifier, the backslash read: must encode an identifier character. */
-static int read_id_escape(struct parser *P, bool first, uint32_t *ret) {
+static int read_id_escape(struct parser *ps, bool first, uint32_t *ret) {
         uint32_t v = 0;
         int r;
 
-        if (peek(P) != 'u')
-                return fail_char(P, "only \\u escapes are allowed in keys");
-        advance(P);
-        r = read_hex(P, 4, &v);
+        if (peek(ps) != 'u')
+                return fail_char(ps, "only \\u escapes are allowed in keys");
+        advance(ps);
+        r = read_hex(ps, 4, &v);
         if (r < 0)
                 return r;
         if (first ? !is_id_start((int32_t) v) : !is_id_continue((int32_t) v))
                 /* json5 points at the backslash, five columns back */
-                return sbx_error_set(P->reterr, -EINVAL, "line %u col %u: invalid identifier character",
-                                     P->line, P->col - 5);
+                return sbx_error_set(ps->reterr, -EINVAL, "line %u col %u: invalid identifier character",
+                                     ps->line, ps->col - 5);
         *ret = v;
         return 0;
 }
 
-/* An unquoted key: an ECMAScript IdentifierName, into P->scratch. */
-static int read_identifier(struct parser *P) {
-        struct strbuf s = {.buf = P->scratch};
+/* An unquoted key: an ECMAScript IdentifierName, into ps->scratch. */
+static int read_identifier(struct parser *ps) {
+        struct strbuf s = {.buf = ps->scratch};
 
         for (bool first = true;; first = false) {
-                int32_t cp = peek(P);
+                int32_t cp = peek(ps);
                 uint32_t v = 0;
                 int r;
 
                 if (cp == '\\') {
-                        advance(P);
-                        r = read_id_escape(P, first, &v);
+                        advance(ps);
+                        r = read_id_escape(ps, first, &v);
                         if (r < 0)
                                 return r;
                 } else if (first ? is_id_start(cp) : is_id_continue(cp))
-                        v = (uint32_t) advance(P);
+                        v = (uint32_t) advance(ps);
                 else if (first)
-                        return fail_char(P, "expected a key (identifier or quoted string)");
+                        return fail_char(ps, "expected a key (identifier or quoted string)");
                 else
                         break;
                 /* escapes above are never surrogates, so this cannot fail */
-                (void) put_cp(P, &s, v);
+                (void) put_cp(ps, &s, v);
         }
         s.buf[s.len] = 0;
         return 0;
 }
 
 /* A property name; returns a private copy in *ret_key. */
-static int read_key(struct parser *P, char **ret_key) {
+static int read_key(struct parser *ps, char **ret_key) {
         size_t len;
         char *key;
         int r;
 
-        if (peek(P) == '"' || peek(P) == '\'') {
-                r = read_string(P, &len);
+        if (peek(ps) == '"' || peek(ps) == '\'') {
+                r = read_string(ps, &len);
                 if (r < 0)
                         return r;
-                if (memchr(P->scratch, 0, len))
-                        return sbx_error_set(P->reterr, -EINVAL,
+                if (memchr(ps->scratch, 0, len))
+                        return sbx_error_set(ps->reterr, -EINVAL,
                                              "line %u col %u: object key contains NUL (\\u0000), "
                                              "which sbx does not accept in keys",
-                                             P->line, P->col);
+                                             ps->line, ps->col);
         } else {
-                r = read_identifier(P);
+                r = read_identifier(ps);
                 if (r < 0)
                         return r;
         }
-        key = strdup(P->scratch);
+        key = strdup(ps->scratch);
         if (!key)
-                return sbx_error_set(P->reterr, -ENOMEM, "out of memory");
+                return sbx_error_set(ps->reterr, -ENOMEM, "out of memory");
         *ret_key = key;
         return 0;
 }
 
 /* ---- numbers ----------------------------------------------------------------------------- */
 
-static void skip_digits(struct parser *P) {
-        while (is_digit(peek(P)))
-                advance(P);
+static void skip_digits(struct parser *ps) {
+        while (is_digit(peek(ps)))
+                advance(ps);
 }
 
 /* JavaScript has one number type; json-c has two. Integral values inside int64 become ints
  * (-0 becomes 0, as JSON.stringify shows it), everything else stays a double. */
-static int number_object(struct parser *P, double v, struct json_object **ret) {
+static int number_object(struct parser *ps, double v, struct json_object **ret) {
         struct json_object *o;
 
         if (isfinite(v) && v == trunc(v) && v >= -0x1p63 && v < 0x1p63)
@@ -546,225 +546,235 @@ static int number_object(struct parser *P, double v, struct json_object **ret) {
         else
                 o = json_object_new_double(v);
         if (!o)
-                return sbx_error_set(P->reterr, -ENOMEM, "out of memory");
+                return sbx_error_set(ps->reterr, -ENOMEM, "out of memory");
         *ret = o;
         return 0;
 }
 
-static int read_number(struct parser *P, struct json_object **ret) {
+/* The rest of a decimal number, its first character (a digit or '.') current:
+ * "5", ".5", "5.", "5.e3", "0.5e-1"; never "01" (the number ends after "0"). */
+static int scan_decimal(struct parser *ps) {
+        bool leading_dot = peek(ps) == '.';
+
+        if (leading_dot) {
+                advance(ps);
+                if (!is_digit(peek(ps)))
+                        return fail_char(ps, "expected a digit after '.'");
+                skip_digits(ps);
+        } else if (advance(ps) != '0')
+                skip_digits(ps);
+
+        if (!leading_dot && peek(ps) == '.') {
+                advance(ps);
+                skip_digits(ps);
+        }
+        if (peek(ps) == 'e' || peek(ps) == 'E') {
+                advance(ps);
+                if (peek(ps) == '+' || peek(ps) == '-')
+                        advance(ps);
+                if (!is_digit(peek(ps)))
+                        return fail_char(ps, "expected a digit in the exponent");
+                skip_digits(ps);
+        }
+        return 0;
+}
+
+/* "0x1F" and friends, the current character is the '0'. */
+static int scan_hex(struct parser *ps) {
+        advance(ps);
+        advance(ps);
+        if (hex_value(peek(ps)) < 0)
+                return fail_char(ps, "expected a hex digit after 0x");
+        while (hex_value(peek(ps)) >= 0)
+                advance(ps);
+        return 0;
+}
+
+static int read_number(struct parser *ps, struct json_object **ret) {
+        double sign = 1;
         const uint8_t *start;
-        double sign = 1, v;
-        int32_t cp = peek(P);
-        bool leading_dot;
+        int32_t cp = peek(ps);
         size_t n;
         int r;
 
         if (cp == '+' || cp == '-') {
-                if (advance(P) == '-')
+                if (advance(ps) == '-')
                         sign = -1;
-                cp = peek(P);
+                cp = peek(ps);
         }
         if (cp == 'I' || cp == 'N') {
-                advance(P);
-                r = expect_word(P, cp == 'I' ? "Infinity" : "NaN");
+                advance(ps);
+                r = expect_word(ps, cp == 'I' ? "Infinity" : "NaN");
                 if (r < 0)
                         return r;
-                return number_object(P, cp == 'I' ? sign * INFINITY : NAN, ret);
+                return number_object(ps, cp == 'I' ? sign * INFINITY : NAN, ret);
         }
 
-        start = P->p;
-        leading_dot = cp == '.';
-        if (leading_dot) { /* ".5": a digit must follow */
-                advance(P);
-                if (!is_digit(peek(P)))
-                        return fail_char(P, "expected a digit after '.'");
-                skip_digits(P);
-        } else if (cp == '0') { /* "0", "0.5", "0e1", "0x1F"; never "01" */
-                advance(P);
-                cp = peek(P);
-                if (cp == 'x' || cp == 'X') {
-                        advance(P);
-                        if (hex_value(peek(P)) < 0)
-                                return fail_char(P, "expected a hex digit after 0x");
-                        while (hex_value(peek(P)) >= 0)
-                                advance(P);
-                        goto convert;
-                }
-        } else if (is_digit(cp))
-                skip_digits(P);
+        start = ps->p;
+        if (cp == '0' && ps->p + 1 < ps->end && (ps->p[1] == 'x' || ps->p[1] == 'X'))
+                r = scan_hex(ps);
+        else if (cp == '.' || is_digit(cp))
+                r = scan_decimal(ps);
         else
-                return fail_char(P, "expected a number");
+                r = fail_char(ps, "expected a number");
+        if (r < 0)
+                return r;
 
-        if (!leading_dot && peek(P) == '.') { /* "5." and "5.e3" are numbers */
-                advance(P);
-                skip_digits(P);
-        }
-        if (peek(P) == 'e' || peek(P) == 'E') {
-                advance(P);
-                if (peek(P) == '+' || peek(P) == '-')
-                        advance(P);
-                if (!is_digit(peek(P)))
-                        return fail_char(P, "expected a digit in the exponent");
-                skip_digits(P);
-        }
-
-convert:
         /* The token is ASCII; strtod rounds correctly (as JavaScript's Number() does) and reads
          * "0x..." too. A C locale keeps a caller's setlocale() from changing the decimal point. */
-        n = (size_t) (P->p - start);
-        memcpy(P->scratch, start, n);
-        P->scratch[n] = 0;
-        if (P->c_locale == (locale_t) 0) {
-                P->c_locale = newlocale(LC_NUMERIC_MASK, "C", (locale_t) 0);
-                if (P->c_locale == (locale_t) 0)
-                        return sbx_error_set(P->reterr, -ENOMEM, "out of memory");
+        n = (size_t) (ps->p - start);
+        memcpy(ps->scratch, start, n);
+        ps->scratch[n] = 0;
+        if (ps->c_locale == (locale_t) 0) {
+                ps->c_locale = newlocale(LC_NUMERIC_MASK, "C", (locale_t) 0);
+                if (ps->c_locale == (locale_t) 0)
+                        return sbx_error_set(ps->reterr, -ENOMEM, "out of memory");
         }
-        v = strtod_l(P->scratch, NULL, P->c_locale);
-        return number_object(P, sign * v, ret);
+        return number_object(ps, sign * strtod_l(ps->scratch, NULL, ps->c_locale), ret);
 }
 
 /* ---- values ------------------------------------------------------------------------------ */
 
-static int read_value(struct parser *P, struct json_object **ret);
+static int read_value(struct parser *ps, struct json_object **ret);
 
-static int enter(struct parser *P) {
-        advance(P); /* the '{' or '[' */
-        if (++P->depth > SBX_JSON5_MAX_DEPTH)
-                return sbx_error_set(P->reterr, -E2BIG,
-                                     "line %u col %u: nesting deeper than %u objects/arrays", P->line,
-                                     P->col, SBX_JSON5_MAX_DEPTH);
+static int enter(struct parser *ps) {
+        advance(ps); /* the '{' or '[' */
+        if (++ps->depth > SBX_JSON5_MAX_DEPTH)
+                return sbx_error_set(ps->reterr, -E2BIG,
+                                     "line %u col %u: nesting deeper than %u objects/arrays", ps->line,
+                                     ps->col, SBX_JSON5_MAX_DEPTH);
         return 0;
 }
 
-static int read_object(struct parser *P, struct json_object **ret) {
+static int read_object(struct parser *ps, struct json_object **ret) {
         _cleanup_json_ struct json_object *obj = NULL;
         int r;
 
-        r = enter(P);
+        r = enter(ps);
         if (r < 0)
                 return r;
         obj = json_object_new_object();
         if (!obj)
-                return sbx_error_set(P->reterr, -ENOMEM, "out of memory");
+                return sbx_error_set(ps->reterr, -ENOMEM, "out of memory");
 
-        r = skip_blank(P);
+        r = skip_blank(ps);
         if (r < 0)
                 return r;
-        while (peek(P) != '}') {
+        while (peek(ps) != '}') {
                 _cleanup_json_ struct json_object *val = NULL;
                 _cleanup_free_ char *key = NULL;
 
-                r = read_key(P, &key);
+                r = read_key(ps, &key);
                 if (r < 0)
                         return r;
-                r = skip_blank(P);
+                r = skip_blank(ps);
                 if (r < 0)
                         return r;
-                if (peek(P) != ':')
-                        return fail_char(P, "expected ':' after the key");
-                advance(P);
-                r = skip_blank(P);
+                if (peek(ps) != ':')
+                        return fail_char(ps, "expected ':' after the key");
+                advance(ps);
+                r = skip_blank(ps);
                 if (r < 0)
                         return r;
-                r = read_value(P, &val);
+                r = read_value(ps, &val);
                 if (r < 0)
                         return r;
                 /* an existing key keeps its place and takes the new value: JSON.parse's rule */
                 if (json_object_object_add(obj, key, val) < 0)
-                        return sbx_error_set(P->reterr, -ENOMEM, "out of memory");
+                        return sbx_error_set(ps->reterr, -ENOMEM, "out of memory");
                 val = NULL;
 
-                r = skip_blank(P);
+                r = skip_blank(ps);
                 if (r < 0)
                         return r;
-                if (peek(P) == '}')
+                if (peek(ps) == '}')
                         break;
-                if (peek(P) != ',')
-                        return fail_char(P, "expected ',' or '}'");
-                advance(P);
-                r = skip_blank(P); /* one trailing comma: ",}" ends the object */
+                if (peek(ps) != ',')
+                        return fail_char(ps, "expected ',' or '}'");
+                advance(ps);
+                r = skip_blank(ps); /* one trailing comma: ",}" ends the object */
                 if (r < 0)
                         return r;
         }
-        advance(P);
-        P->depth--;
+        advance(ps);
+        ps->depth--;
         *ret = TAKE_PTR(obj);
         return 0;
 }
 
-static int read_array(struct parser *P, struct json_object **ret) {
+static int read_array(struct parser *ps, struct json_object **ret) {
         _cleanup_json_ struct json_object *arr = NULL;
         int r;
 
-        r = enter(P);
+        r = enter(ps);
         if (r < 0)
                 return r;
         arr = json_object_new_array();
         if (!arr)
-                return sbx_error_set(P->reterr, -ENOMEM, "out of memory");
+                return sbx_error_set(ps->reterr, -ENOMEM, "out of memory");
 
-        r = skip_blank(P);
+        r = skip_blank(ps);
         if (r < 0)
                 return r;
-        while (peek(P) != ']') {
+        while (peek(ps) != ']') {
                 _cleanup_json_ struct json_object *val = NULL;
 
-                r = read_value(P, &val);
+                r = read_value(ps, &val);
                 if (r < 0)
                         return r;
                 if (json_object_array_add(arr, val) < 0)
-                        return sbx_error_set(P->reterr, -ENOMEM, "out of memory");
+                        return sbx_error_set(ps->reterr, -ENOMEM, "out of memory");
                 val = NULL;
 
-                r = skip_blank(P);
+                r = skip_blank(ps);
                 if (r < 0)
                         return r;
-                if (peek(P) == ']')
+                if (peek(ps) == ']')
                         break;
-                if (peek(P) != ',')
-                        return fail_char(P, "expected ',' or ']'");
-                advance(P);
-                r = skip_blank(P); /* one trailing comma: ",]" ends the array */
+                if (peek(ps) != ',')
+                        return fail_char(ps, "expected ',' or ']'");
+                advance(ps);
+                r = skip_blank(ps); /* one trailing comma: ",]" ends the array */
                 if (r < 0)
                         return r;
         }
-        advance(P);
-        P->depth--;
+        advance(ps);
+        ps->depth--;
         *ret = TAKE_PTR(arr);
         return 0;
 }
 
 /* Any value, blanks before it already skipped. A null value is returned as NULL, as json-c
  * represents it. */
-static int read_value(struct parser *P, struct json_object **ret) {
+static int read_value(struct parser *ps, struct json_object **ret) {
         struct json_object *o;
         size_t len;
         int r;
 
-        switch (peek(P)) {
+        switch (peek(ps)) {
         case '{':
-                return read_object(P, ret);
+                return read_object(ps, ret);
         case '[':
-                return read_array(P, ret);
+                return read_array(ps, ret);
         case '"':
         case '\'':
-                r = read_string(P, &len);
+                r = read_string(ps, &len);
                 if (r < 0)
                         return r;
-                o = json_object_new_string_len(P->scratch, (int) len);
+                o = json_object_new_string_len(ps->scratch, (int) len);
                 break;
         case 'n':
-                advance(P);
-                r = expect_word(P, "null");
+                advance(ps);
+                r = expect_word(ps, "null");
                 if (r < 0)
                         return r;
                 *ret = NULL;
                 return 0;
         case 't':
         case 'f': {
-                bool b = advance(P) == 't';
+                bool b = advance(ps) == 't';
 
-                r = expect_word(P, b ? "true" : "false");
+                r = expect_word(ps, b ? "true" : "false");
                 if (r < 0)
                         return r;
                 o = json_object_new_boolean(b);
@@ -785,12 +795,12 @@ static int read_value(struct parser *P, struct json_object **ret) {
         case '7':
         case '8':
         case '9':
-                return read_number(P, ret);
+                return read_number(ps, ret);
         default:
-                return fail_char(P, "expected a value");
+                return fail_char(ps, "expected a value");
         }
         if (!o)
-                return sbx_error_set(P->reterr, -ENOMEM, "out of memory");
+                return sbx_error_set(ps->reterr, -ENOMEM, "out of memory");
         *ret = o;
         return 0;
 }
@@ -817,7 +827,7 @@ static int check_utf8(const uint8_t *s, size_t len, sbx_error *reterr) {
 int sbx_json5_parse(const char *text, size_t len, struct json_object **ret, sbx_error *reterr) {
         _cleanup_json_ struct json_object *root = NULL;
         _cleanup_free_ char *scratch = NULL;
-        struct parser P = {
+        struct parser ps = {
                 .p = (const uint8_t *) text,
                 .end = (const uint8_t *) text + len,
                 .line = 1,
@@ -830,23 +840,23 @@ int sbx_json5_parse(const char *text, size_t len, struct json_object **ret, sbx_
         if (len > SBX_JSON5_MAX_SIZE)
                 return sbx_error_set(reterr, -E2BIG, "input is %zu bytes, more than the %u allowed", len,
                                      SBX_JSON5_MAX_SIZE);
-        r = check_utf8(P.p, len, reterr);
+        r = check_utf8(ps.p, len, reterr);
         if (r < 0)
                 return r;
         scratch = malloc(len + 1);
         if (!scratch)
                 return sbx_error_set(reterr, -ENOMEM, "out of memory");
-        P.scratch = scratch;
+        ps.scratch = scratch;
 
-        r = skip_blank(&P);
+        r = skip_blank(&ps);
         if (r >= 0)
-                r = read_value(&P, &root); /* an empty file fails here: end of input */
+                r = read_value(&ps, &root); /* an empty file fails here: end of input */
         if (r >= 0)
-                r = skip_blank(&P);
-        if (r >= 0 && peek(&P) != EOI)
-                r = fail_char(&P, "expected the end of input after the value");
-        if (P.c_locale != (locale_t) 0)
-                freelocale(P.c_locale);
+                r = skip_blank(&ps);
+        if (r >= 0 && peek(&ps) != EOI)
+                r = fail_char(&ps, "expected the end of input after the value");
+        if (ps.c_locale != (locale_t) 0)
+                freelocale(ps.c_locale);
         if (r < 0)
                 return r;
 
