@@ -666,7 +666,9 @@ int sbx_cgroup_prepare(const char *name, const sbx_limits *limits, sbx_cgroup *r
                 append_key(keys, sizeof(keys), limit_desc[i].key);
                 if (!*why) {
                         char fix[SBX_ERROR_MSG_MAX];
-                        if (h->usable < 0)
+                        /* the host-wide reason (hybrid, no controller) first */
+                        if (h->usable < 0 && (!h->mount[0] ||
+                                              sbx_cgroup_list_has(h->root_controllers, c)))
                                 snprintf(fix, sizeof(fix), "%s", h->problem);
                         else
                                 sbx_cgroup_missing_fix(h, c, fix, sizeof(fix));
