@@ -648,6 +648,8 @@ int sbx_cgroup_prepare(const char *name, const sbx_limits *limits, sbx_cgroup *r
         if (r < 0)
                 return r;
         (void) sbx_cgroup_probe_host(h);
+        if (h->from_env && h->usable == -EINVAL)   /* bad configuration, not a host limitation */
+                return sbx_error_set(reterr, -EINVAL, "resource limits: %s", h->problem);
 
         /* Which limits can be enforced here, and which controllers they need. */
         for (int i = 0; i < _LIM_MAX; i++) {
@@ -801,6 +803,38 @@ int sbx_cgroup_read_key(const sbx_cgroup *cg, const char *file, const char *key,
 
 int sbx_cgroup_oom_kills(const sbx_cgroup *cg, uint64_t *ret) {
         return sbx_cgroup_read_key(cg, "memory.events", "oom_kill", ret);
+}
+
+void sbx_format_size(int64_t v, char *buf, size_t len) {
+        static const char units[] = "kmgt";
+        int u = -1;
+
+        while (v > 0 && v % 1024 == 0 && u < 3) {
+                v /= 1024;
+                u++;
+        }
+        if (u < 0)
+                snprintf(buf, len, "%lld", (long long) v);
+        else
+                snprintf(buf, len, "%lld%c", (long long) v, units[u]);
+}
+
+int sbx_cgroup_oom_message(const sbx_cgroup *cg, const sbx_limits *limits, char *buf,
+                           size_t len) {
+        char size[32] = "?";
+        uint64_t n = 0;
+        int r;
+
+        r = sbx_cgroup_oom_kills(cg, &n);
+        if (r < 0)
+                return r;
+        if (n == 0)
+                return 0;
+        if (limits && limits->memory > 0)
+                sbx_format_size(limits->memory, size, sizeof(size));
+        snprintf(buf, len, "killed: memory limit (docker.memory=%s) exceeded%s", size,
+                 n > 1 ? " (several OOM kills)" : "");
+        return 1;
 }
 
 /* ------------------------------------------------------------------------ */

@@ -67,6 +67,14 @@ int sbx_cgroup_read_key(const sbx_cgroup *cg, const char *file, const char *key,
 /* OOM kills in the sandbox so far (memory.events oom_kill). Read it after the
  * sandboxed process exited and before sbx_cgroup_cleanup(). */
 int sbx_cgroup_oom_kills(const sbx_cgroup *cg, uint64_t *ret);
+/* If the sandbox had an OOM kill, write "killed: memory limit
+ * (docker.memory=64m) exceeded" into buf and return 1; else 0 (or a
+ * negative errno when memory.events cannot be read). For the launcher's
+ * message after a SIGKILL exit; call it before sbx_cgroup_cleanup(). */
+int sbx_cgroup_oom_message(const sbx_cgroup *cg, const sbx_limits *limits, char *buf,
+                           size_t len);
+/* Docker-style size for messages: 67108864 -> "64m". */
+void sbx_format_size(int64_t bytes, char *buf, size_t len);
 
 /* What the host offers; used by prepare and by `sbx doctor`. */
 typedef enum sbx_cgroup_mode {

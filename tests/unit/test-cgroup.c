@@ -209,6 +209,58 @@ START_TEST(test_best_effort_records_unenforced) {
 }
 END_TEST
 
+START_TEST(test_format_size_docker_style) {
+        char b[32];
+
+        sbx_format_size(64 * MiB, b, sizeof(b));
+        ck_assert_str_eq(b, "64m");
+        sbx_format_size(1024 * MiB, b, sizeof(b));
+        ck_assert_str_eq(b, "1g");
+        sbx_format_size(1536 * MiB, b, sizeof(b));
+        ck_assert_str_eq(b, "1536m");
+        sbx_format_size(1000, b, sizeof(b));
+        ck_assert_str_eq(b, "1000");
+        sbx_format_size(4096, b, sizeof(b));
+        ck_assert_str_eq(b, "4k");
+}
+END_TEST
+
+START_TEST(test_cgroup_root_env_outside_mount_refused) {
+        sbx_limits l;
+        sbx_cgroup cg;
+        sbx_error e = {};
+
+        setenv("SBX_CGROUP_ROOT", "/tmp/not-a-cgroup", 1);
+        sbx_limits_init(&l);
+        l.pids = 10;
+        ck_assert_int_lt(sbx_cgroup_prepare("unit-env", &l, &cg, &e), 0);
+        ck_assert_msg(strstr(e.msg, "SBX_CGROUP_ROOT") != NULL, "%s", e.msg);
+        unsetenv("SBX_CGROUP_ROOT");
+}
+END_TEST
+
+START_TEST(test_name_cannot_escape_base) {
+        sbx_limits l;
+        sbx_cgroup cg;
+        sbx_error e = {};
+        sbx_cgroup_host h;
+
+        sbx_limits_init(&l);
+        l.pids = 10;
+        l.best_effort = true;
+        ck_assert_int_eq(sbx_cgroup_prepare("../../evil/name x", &l, &cg, &e), 0);
+        sbx_cgroup_probe_host(&h);
+        if (cg.path[0]) {
+                size_t bl = strlen(h.base);
+                ck_assert_msg(!strncmp(cg.path, h.base, bl) && cg.path[bl] == '/' &&
+                              !strchr(cg.path + bl + 1, '/'), "path %s", cg.path);
+                ck_assert_str_eq(cg.path + bl + 1, "sbx-.._.._evil_name_x");
+        }
+        ck_assert_int_eq(sbx_cgroup_cleanup(&cg), 0);
+        ck_assert_int_eq(sbx_cgroup_prepare("", &l, &cg, &e), -EINVAL);
+}
+END_TEST
+
 int main(void) {
         Suite *s = suite_create("cgroup");
         TCase *tc = tcase_create("core");
@@ -219,7 +271,10 @@ int main(void) {
         tcase_add_test(tc, test_parse_size_docker_units);
         tcase_add_test(tc, test_parse_size_rejects_garbage);
         tcase_add_test(tc, test_parse_cpus);
+        tcase_add_test(tc, test_format_size_docker_style);
         tcase_add_test(tc, test_no_limits_creates_nothing);
+        tcase_add_test(tc, test_cgroup_root_env_outside_mount_refused);
+        tcase_add_test(tc, test_name_cannot_escape_base);
         tcase_add_test(tc, test_memory_swap_without_memory_is_config_error);
         tcase_add_test(tc, test_limit_ranges_rejected);
         tcase_add_test(tc, test_refuses_unenforceable_memory_limit);
