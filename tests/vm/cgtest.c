@@ -4,7 +4,7 @@
  * cleanup) with real workloads, inside the cgroup-v2 VM (tests/vm/).
  *
  *   cgtest LABEL SCENARIO...
- *   scenarios: memory pids cpu contain refuse refuse-cpu best-effort
+ *   scenarios: memory pids cpu contain attach refuse refuse-cpu
  *
  * Prints TAP test lines without numbers and without a plan ("ok - ...");
  * cgroup-suite.sh numbers nothing either and the host wrapper adds the plan.
@@ -363,6 +363,41 @@ static void scenario_contain(void) {
         cleanup_checked("contain", &cg);
 }
 
+/* ---- attach (fallback when clone3 cannot take CLONE_INTO_CGROUP) --------- */
+
+static void scenario_attach(void) {
+        sbx_limits l;
+        sbx_cgroup cg;
+        sbx_cgroup_host h;
+        sbx_error e = {};
+        char want[PATH_MAX + 8], got[PATH_MAX + 8] = "", proc[64];
+        int p[2], r;
+        pid_t pid;
+        char b;
+
+        sbx_limits_init(&l);
+        l.pids = 10;
+        if (prepare("attach", &l, &cg) < 0 || pipe2(p, O_CLOEXEC) < 0)
+                return;
+        pid = fork();
+        if (pid == 0) {
+                (void) !read(p[0], &b, 1);      /* wait until moved */
+                _exit(0);
+        }
+        r = sbx_cgroup_attach_pid(&cg, pid, &e);
+        sbx_cgroup_probe_host(&h);
+        snprintf(want, sizeof(want), "0::%s", cg.path + strlen(h.mount));
+        snprintf(proc, sizeof(proc), "/proc/%d", (int) pid);
+        read_file(proc, "cgroup", got, sizeof(got));
+        check(r == 0 && !strcmp(got, want), "attach: sbx_cgroup_attach_pid moved a forked "
+              "child in (%s)", r ? e.msg : got);
+        (void) !write(p[1], "x", 1);
+        close(p[0]);
+        close(p[1]);
+        wait_status(pid);
+        cleanup_checked("attach", &cg);
+}
+
 /* ---- refusal -------------------------------------------------------------- */
 
 static void scenario_refuse(const char *scenario, int64_t mem, int64_t cpu, const char *want) {
@@ -410,6 +445,8 @@ int main(int argc, char **argv) {
                         scenario_pids();
                 else if (!strcmp(s, "cpu"))
                         scenario_cpu();
+                else if (!strcmp(s, "attach"))
+                        scenario_attach();
                 else if (!strcmp(s, "contain"))
                         scenario_contain();
                 else if (!strcmp(s, "refuse"))      /* no delegation at all */
