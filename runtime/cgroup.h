@@ -52,7 +52,22 @@ int sbx_cgroup_prepare(const char *name, const sbx_limits *limits, sbx_cgroup *r
 /* Parent, teardown: cgroup.kill, wait for it to empty, rmdir. Idempotent. */
 int sbx_cgroup_cleanup(sbx_cgroup *cg);
 
-/* ---- added by issue 5 (cgroup.c) ---------------------------------------- */
+/* ---- added by issue 5 (cgroup.c) ----------------------------------------
+ *
+ * For the launcher:
+ *  - clone3 with CLONE_INTO_CGROUP | CLONE_NEWCGROUP, .cgroup = cg.dirfd (when
+ *    dirfd >= 0): the kernel roots the new cgroup namespace at the sandbox
+ *    cgroup. Never bind the host's /sys/fs/cgroup into the sandbox; mount a
+ *    fresh cgroup2 inside if needed (it is rooted at the sandbox cgroup and,
+ *    with nsdelegate, its limits are read-only from inside).
+ *  - prepare's errors: -EINVAL is bad input (--memory-swap without --memory,
+ *    ranges, bad SBX_CGROUP_ROOT): exit 2; anything else (a limit the host
+ *    cannot enforce): exit 125. With best_effort, print a warning naming
+ *    cg.unenforced and cg.unenforced_reason.
+ *  - after the child exits and before sbx_cgroup_cleanup(): call
+ *    sbx_cgroup_oom_message() and print it when it returns 1.
+ *  - no clone3/CLONE_INTO_CGROUP: clone, then sbx_cgroup_attach_pid() before
+ *    releasing the child. */
 
 /* Join an existing sandbox cgroup (persistent sandboxes: later execs enter
  * it with clone3 CLONE_INTO_CGROUP too). Fills *ret (dirfd, path); the
