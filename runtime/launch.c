@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "config.h"      /* HAVE_CLONE_INTO_CGROUP */
 #include "cli.h"
 #include "exec.h"
 #include "macro.h"
@@ -171,6 +172,13 @@ int sbx_run(const sbx_run_config *c, sbx_error *reterr) {
         r = sbx_plan_prepare(c, &p, reterr);
         if (r < 0)
                 return r == -EINVAL ? SBX_EXIT_USAGE : SBX_EXIT_FAILURE;
+        /* --limits best-effort: never silently unlimited (issue 5). */
+        if (p->cgroup.unenforced[0] && c->notice) {
+                char m[SBX_ERROR_MSG_MAX + 320];
+                snprintf(m, sizeof(m), "warning: --limits best-effort: running without [%s]: %s",
+                         p->cgroup.unenforced, p->cgroup.unenforced_reason);
+                c->notice(m);
+        }
         r = sbx_sync_pair(fds, reterr);
         if (r < 0)
                 return SBX_EXIT_FAILURE;
@@ -218,6 +226,12 @@ int sbx_run(const sbx_run_config *c, sbx_error *reterr) {
                 return sbx_error_set(reterr, r < 0 ? r : -EPROTO, "sync #2: unexpected record"), SBX_EXIT_FAILURE;
         /* Running: wait, forward, relay; then reap and tear down. */
         status = sbx_supervise(p, pidfd, reterr);
+        /* An OOM kill shows as SIGKILL; say why (before the cgroup goes away). */
+        if (status >= 0 && c->notice) {
+                char m[128];
+                if (sbx_cgroup_oom_message(&p->cgroup, &c->limits, m, sizeof(m)) == 1)
+                        c->notice(m);
+        }
         (void) sigprocmask(SIG_SETMASK, &oldmask, NULL);
         return status < 0 ? SBX_EXIT_FAILURE : status;
 }
