@@ -88,13 +88,27 @@ if [ -n "${SBX:-}" ] && "$SBX" run -- /bin/true >/dev/null 2>&1; then
                 t "$l: sbx run --pids-limit 20: forks stop below 20 ($(cat /tmp/sbx-run.out))" \
                         sh -c '[ "$(cat /tmp/sbx-run.out)" -lt 20 ] && [ "$(cat /tmp/sbx-run.out)" -ge 10 ]'
                 r=$("$@" "$SBX" run --cpus 0.5 -- perl -MTime::HiRes=time -e '
-                        my $t = time; while (time - $t < 3) {}
-                        my @c = times; printf "%d\n", 100 * ($c[0] + $c[1]) / (time - $t)' 2>$err)
+                        my @a = times; my $t = time; while (time - $t < 3) {}
+                        my @b = times;
+                        printf "%d\n", 100 * ($b[0] + $b[1] - $a[0] - $a[1]) / (time - $t)' 2>$err)
                 t "$l: sbx run --cpus 0.5: spinner gets ${r:-?}% of a CPU" \
                         sh -c "[ '${r:-0}' -ge 35 ] && [ '${r:-0}' -le 65 ]"
         }
+        contain_checks() { # contain_checks LABEL [as_user UID DIR]
+                local l=$1; shift
+                r=$("$@" "$SBX" run --memory 64m -- cat /proc/self/cgroup 2>$err)
+                t "$l: sbx run: the sandbox sees its own cgroup as / ('$r')" [ "$r" = "0::/" ]
+                "$@" "$SBX" run --memory 64m -- sh -c 'echo max >/sys/fs/cgroup/memory.max' 2>$err
+                t "$l: sbx run: the sandbox cannot raise its memory.max" [ $? != 0 ]
+        }
         run_checks root
+        contain_checks root
         run_checks "uid $U" as_user $U $CG/deleg/leaf
+        contain_checks "uid $U" as_user $U $CG/deleg/leaf
+        as_user $U2 $CG "$SBX" run --memory 64m -- /bin/true 2>$err
+        t "uid $U2 (no delegation): sbx run --memory refused with 125" [ $? = 125 ]
+        as_user $U2 $CG "$SBX" run --memory 64m --limits best-effort -- /bin/true 2>$err
+        t "uid $U2: --limits best-effort runs and warns" sh -c "[ $? = 0 ] && grep -q 'running without \[memory\]' $err"
         t "no sandbox cgroup left after sbx run" \
                 sh -c "! ls -d $CG/sbx.slice/sbx-* $CG/deleg/sbx-* 2>/dev/null | grep -q ."
 else
