@@ -162,12 +162,12 @@ static void check_userns(sbx_doctor_report *rep) {
         if (r == 0 && ru > 0)
                 c->status = SBX_CHECK_WARN;
         if (max == 0)
-                FIX(c, "sysctl -w user.max_user_namespaces=15000; ");
+                FIX(c, "sysctl -w user.max_user_namespaces=15000");
         if (clone_ok == 0)
-                FIX(c, "sysctl -w kernel.unprivileged_userns_clone=1; ");
+                FIX(c, "%ssysctl -w kernel.unprivileged_userns_clone=1", c->fix[0] ? "; " : "");
         if (aa == 1 && (r != 0 || ru > 0))
-                FIX(c, "sysctl -w kernel.apparmor_restrict_unprivileged_userns=0 (or an AppArmor "
-                    "profile allowing userns for sbx); ");
+                FIX(c, "%ssysctl -w kernel.apparmor_restrict_unprivileged_userns=0 (or an AppArmor "
+                    "profile allowing userns for sbx)", c->fix[0] ? "; " : "");
         if (c->status != SBX_CHECK_OK && !c->fix[0])
                 FIX(c, "enable CONFIG_USER_NS, or check for a seccomp/LSM policy blocking unshare");
 }
@@ -456,10 +456,10 @@ static void check_subids(sbx_doctor_report *rep) {
         if (c->status != SBX_CHECK_OK)
                 DETAIL(c, "; sandboxes map a single uid");
         if (nu < 65536 || ng < 65536)
-                FIX(c, "usermod --add-subuids 100000-165535 --add-subgids 100000-165535 %s; ",
+                FIX(c, "usermod --add-subuids 100000-165535 --add-subgids 100000-165535 %s",
                     user ? user : "USER");
         if (!tools)
-                FIX(c, "apt-get install uidmap");
+                FIX(c, "%sapt-get install uidmap", c->fix[0] ? "; " : "");
 }
 
 static void check_clone3(sbx_doctor_report *rep) {

@@ -29,12 +29,12 @@ t "guest has only a cgroup v2 hierarchy, mounted with nsdelegate" \
         sh -c "[ \"\$(stat -fc %T $CG)\" = cgroup2fs ] && ! grep -q ' cgroup ' /proc/mounts && grep -q 'cgroup2 .*nsdelegate' /proc/mounts"
 
 # --- root: <cgroup2>/sbx.slice ------------------------------------------------
-"$CGTEST" root memory pids cpu contain attach || fail=1
+"$CGTEST" root memory pids cpu contain attach join || fail=1
 t "root: nothing left under sbx.slice" sh -c "! ls -d $CG/sbx.slice/sbx-* 2>/dev/null | grep -q ."
 
 # --- unprivileged uid with a delegated subtree ----------------------------------
 delegate $CG/deleg $U
-as_user $U $CG/deleg/leaf "$CGTEST" "uid$U-delegated" memory pids cpu contain attach || fail=1
+as_user $U $CG/deleg/leaf "$CGTEST" "uid$U-delegated" memory pids cpu contain attach join || fail=1
 # SBX_CGROUP_ROOT: a cgroup directory the user made inside its delegation
 as_user $U $CG/deleg/leaf sh -c "mkdir -p $CG/deleg/custom && SBX_CGROUP_ROOT=$CG/deleg/custom exec \"\$0\" uid$U-env pids" "$CGTEST" | tee /tmp/env.out
 t "uid $U: SBX_CGROUP_ROOT=$CG/deleg/custom is where the sandbox cgroup went" \

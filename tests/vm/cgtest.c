@@ -4,7 +4,7 @@
  * cleanup) with real workloads, inside the cgroup-v2 VM (tests/vm/).
  *
  *   cgtest LABEL SCENARIO...
- *   scenarios: memory pids cpu contain attach refuse refuse-cpu
+ *   scenarios: memory pids cpu contain attach join refuse refuse-cpu
  *
  * Prints TAP test lines without numbers and without a plan ("ok - ...");
  * cgroup-suite.sh numbers nothing either and the host wrapper adds the plan.
@@ -398,6 +398,44 @@ static void scenario_attach(void) {
         cleanup_checked("attach", &cg);
 }
 
+/* ---- join (persistent sandboxes: a later exec enters the same cgroup) ----- */
+
+static int sleeper(void *arg) {
+        pause();
+        return 0;
+}
+
+static void scenario_join(void) {
+        sbx_limits l;
+        sbx_cgroup cg, joined = { .dirfd = -EBADF };
+        sbx_error e = {};
+        char name[64], cur[32] = "";
+        pid_t a, b;
+        int r;
+
+        sbx_limits_init(&l);
+        l.pids = 5;
+        if (prepare("join", &l, &cg) < 0)
+                return;
+        a = spawn(&cg, 0, sleeper, NULL);
+        snprintf(name, sizeof(name), "cgtest-join-%d", (int) getpid());
+        r = sbx_cgroup_open(name, &joined, &e);
+        check(r == 0 && !strcmp(joined.path, cg.path), "join: sbx_cgroup_open finds the running "
+              "sandbox's cgroup (%s)", r ? e.msg : joined.path);
+        b = r == 0 ? spawn(&joined, 0, sleeper, NULL) : -1;
+        read_file(cg.path, "pids.current", cur, sizeof(cur));
+        check(b > 0 && !strcmp(cur, "2"), "join: a second process entered it with "
+              "CLONE_INTO_CGROUP (pids.current=%s)", cur);
+        if (joined.dirfd >= 0)
+                close(joined.dirfd);    /* not ours to clean up */
+        cleanup_checked("join", &cg);  /* kills both */
+        wait_status(a);
+        if (b > 0)
+                wait_status(b);
+        r = sbx_cgroup_open(name, &joined, &e);
+        check(r == -ENOENT, "join: after cleanup the name is gone (%d)", r);
+}
+
 /* ---- refusal -------------------------------------------------------------- */
 
 static void scenario_refuse(const char *scenario, int64_t mem, int64_t cpu, const char *want) {
@@ -445,6 +483,8 @@ int main(int argc, char **argv) {
                         scenario_pids();
                 else if (!strcmp(s, "cpu"))
                         scenario_cpu();
+                else if (!strcmp(s, "join"))
+                        scenario_join();
                 else if (!strcmp(s, "attach"))
                         scenario_attach();
                 else if (!strcmp(s, "contain"))
