@@ -29,7 +29,7 @@ t "guest has only a cgroup v2 hierarchy, mounted with nsdelegate" \
         sh -c "[ \"\$(stat -fc %T $CG)\" = cgroup2fs ] && ! grep -q ' cgroup ' /proc/mounts && grep -q 'cgroup2 .*nsdelegate' /proc/mounts"
 
 # --- root: <cgroup2>/sbx.slice ------------------------------------------------
-"$CGTEST" root memory pids cpu contain attach join || fail=1
+"$CGTEST" root memory swap pids cpu contain attach join || fail=1
 t "root: nothing left under sbx.slice" sh -c "! ls -d $CG/sbx.slice/sbx-* 2>/dev/null | grep -q ."
 
 # --- unprivileged uid with a delegated subtree ----------------------------------

@@ -4,7 +4,7 @@
  * cleanup) with real workloads, inside the cgroup-v2 VM (tests/vm/).
  *
  *   cgtest LABEL SCENARIO...
- *   scenarios: memory pids cpu contain attach join refuse refuse-cpu
+ *   scenarios: memory pids cpu swap contain attach join refuse refuse-cpu
  *
  * Prints TAP test lines without numbers and without a plan ("ok - ...");
  * cgroup-suite.sh numbers nothing either and the host wrapper adds the plan.
@@ -196,6 +196,32 @@ static void scenario_memory(void) {
                       "memory: sbx_cgroup_oom_message: '%s'", msg);
         }
         cleanup_checked("memory", &cg);
+}
+
+/* Docker's memorySwap = memory + swap: what lands in memory.swap.max. */
+static void scenario_swap(void) {
+        static const struct { int64_t swap; const char *want; } cases[] = {
+                { 128 * MiB, "67108864" },      /* 128m total - 64m memory */
+                { 64 * MiB, "0" },              /* total == memory: no swap */
+                { SBX_LIMIT_UNLIMITED, "max" }, /* -1: unlimited swap */
+        };
+
+        for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+                sbx_limits l;
+                sbx_cgroup cg;
+                char buf[64] = "";
+
+                sbx_limits_init(&l);
+                l.memory = 64 * MiB;
+                l.memory_swap = cases[i].swap;
+                if (prepare("swap", &l, &cg) < 0)
+                        continue;
+                read_file(cg.path, "memory.swap.max", buf, sizeof(buf));
+                check(!strcmp(buf, cases[i].want), "swap: --memory 64m --memory-swap %lld -> "
+                      "memory.swap.max=%s (want %s)", (long long) cases[i].swap, buf,
+                      cases[i].want);
+                cleanup_checked("swap", &cg);
+        }
 }
 
 /* ---- pids ----------------------------------------------------------------- */
@@ -479,6 +505,8 @@ int main(int argc, char **argv) {
                 const char *s = argv[i];
                 if (!strcmp(s, "memory"))
                         scenario_memory();
+                else if (!strcmp(s, "swap"))
+                        scenario_swap();
                 else if (!strcmp(s, "pids"))
                         scenario_pids();
                 else if (!strcmp(s, "cpu"))
