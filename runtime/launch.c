@@ -22,6 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "config.h"      /* HAVE_CLONE_INTO_CGROUP */
 #include "cli.h"
 #include "exec.h"
 #include "macro.h"
@@ -232,6 +233,13 @@ int sbx_run(const sbx_run_config *c, sbx_error *reterr) {
         r = sbx_plan_prepare(c, &p, reterr);
         if (r < 0)
                 return r == -EINVAL ? SBX_EXIT_USAGE : SBX_EXIT_FAILURE;
+        /* --limits best-effort: never silently unlimited (issue 5). */
+        if (p->cgroup.unenforced[0] && c->notice) {
+                char m[SBX_ERROR_MSG_MAX + 320];
+                snprintf(m, sizeof(m), "warning: --limits best-effort: running without [%s]: %s",
+                         p->cgroup.unenforced, p->cgroup.unenforced_reason);
+                c->notice(m);
+        }
         r = sbx_sync_pair(fds, reterr);
         if (r < 0)
                 return SBX_EXIT_FAILURE;
@@ -271,6 +279,12 @@ int sbx_run(const sbx_run_config *c, sbx_error *reterr) {
          * exec; we do not wake up for that, a setup or exec error (#3) is
          * read once the child has exited. */
         status = sbx_supervise(p, pidfd, reterr);
+        /* An OOM kill shows as SIGKILL; say why (before the cgroup goes away). */
+        if (status >= 0 && c->notice) {
+                char m[128];
+                if (sbx_cgroup_oom_message(&p->cgroup, &c->limits, m, sizeof(m)) == 1)
+                        c->notice(m);
+        }
         (void) sigprocmask(SIG_SETMASK, &oldmask, NULL);
         if (status < 0)
                 return SBX_EXIT_FAILURE;

@@ -100,6 +100,9 @@ typedef struct sbx_run_config {
         unsigned timeout_sec;                 /* 0 = none */
         char *state_dir;                      /* NULL = $XDG_RUNTIME_DIR/sbx, /run/sbx, /tmp/sbx-$UID */
         bool tty;                             /* give the sandbox its own pty (default: stdin is a tty) */
+        /* issue 5: notices for the user (limits not enforced under --limits
+         * best-effort, an OOM kill); the CLI prints them. NULL = dropped. */
+        void (*notice)(const char *msg);
 } sbx_run_config;
 
 void sbx_run_config_init(sbx_run_config *c);
