@@ -246,8 +246,11 @@ int sbx_json_read_at(int dirfd, const char *path, size_t max, bool in_root, json
         json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
         o = json_tokener_parse_ex(tok, buf, (int) n);
         if (!o || json_tokener_get_error(tok) != json_tokener_success || tok->char_offset != (int) n) {
+                enum json_tokener_error je = json_tokener_get_error(tok);
                 int r = sbx_error_set(reterr, -EBADMSG, "'%s' is not valid JSON: %s", path,
-                                      json_tokener_error_desc(json_tokener_get_error(tok)));
+                                      je == json_tokener_continue ? "unexpected end of input"
+                                      : je == json_tokener_success ? "trailing data after the value"
+                                      : json_tokener_error_desc(je));
                 if (o)
                         json_object_put(o);
                 json_tokener_free(tok);

@@ -268,7 +268,8 @@ static int extract_file(struct extract_ctx *c, struct archive_entry *e, int pfd,
                 c->stats->bytes += (uint64_t) k;
         }
         if (k < 0)
-                return sbx_error_set(reterr, -EBADMSG, "read data of '%s': %s", rel, archive_error_string(c->a));
+                return sbx_error_set(reterr, -EBADMSG, "truncated or corrupt data in '%s': %s", rel,
+                                     archive_error_string(c->a));
         if (perms & (S_ISUID | S_ISGID)) {
                 c->stats->setid_stripped++;
                 notice(c, "stripped setuid/setgid bits from", rel, "");
@@ -328,6 +329,10 @@ static int extract_hardlink(struct extract_ctx *c, const char *target, int pfd, 
         if (trel[0] == '\0' || !strcmp(trel, rel))
                 return sbx_error_set(reterr, -EPERM, "hard link '%s' points at itself or the root", rel);
         tpfd = open_parent(c->rootfd, trel, false, &tbase, reterr);
+        if (tpfd == -ENOENT)
+                return sbx_error_set(reterr, -ENOENT,
+                                     "hard link '%s' -> '%s': target is not an earlier entry of %s",
+                                     rel, printable(trel, pb, sizeof(pb)), c->o->what);
         if (tpfd < 0)
                 return sbx_error_wrap(reterr, "hard link '%s'", rel);
         r = sbx_rm_rf_at(pfd, base);
