@@ -491,6 +491,8 @@ static int copy_entry(int srcfd, int dstfd, const char *name, const struct stat 
 }
 
 static int apply_dir(struct apply_ctx *c, int srcfd, int dstfd, size_t plen, unsigned depth, sbx_error *reterr);
+static int apply_subdir_contents(struct apply_ctx *c, int s, int d, const struct stat *st,
+                                 size_t plen, unsigned depth, sbx_error *reterr);
 
 static int apply_subdir(struct apply_ctx *c, int srcfd, int dstfd, const char *name, const struct stat *st,
                         size_t plen, unsigned depth, sbx_error *reterr) {
@@ -509,6 +511,20 @@ static int apply_subdir(struct apply_ctx *c, int srcfd, int dstfd, const char *n
         d = openat(dstfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (s < 0 || d < 0)
                 return sbx_error_set(reterr, -errno, "open '%s'", c->path);
+        /* Unprivileged, a layer directory without u+rx (its recorded mode)
+         * cannot be read: lend ourselves the bits for the walk, then restore. */
+        if (geteuid() != 0 && (st->st_mode & 0500) != 0500) {
+                if (fchmod(s, (st->st_mode & 07777) | 0500) < 0)
+                        return sbx_error_set(reterr, -errno, "chmod layer directory '%s'", c->path);
+                r = apply_subdir_contents(c, s, d, st, plen, depth, reterr);
+                (void) fchmod(s, st->st_mode & 07777);
+                return r;
+        }
+        return apply_subdir_contents(c, s, d, st, plen, depth, reterr);
+}
+
+static int apply_subdir_contents(struct apply_ctx *c, int s, int d, const struct stat *st,
+                                 size_t plen, unsigned depth, sbx_error *reterr) {
         if (c->keep_owner && fchown(d, st->st_uid, st->st_gid) < 0)
                 return sbx_error_set(reterr, -errno, "chown '%s'", c->path);
         if (fchmod(d, (st->st_mode & 07777) | 0700) < 0)

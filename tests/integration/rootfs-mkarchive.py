@@ -34,7 +34,7 @@ def tar_bytes(entries):
 def layers_default():
     l1 = [("etc", "dir", {"mode": 0o755}), ("etc/hostname", "file", {"data": b"base\n"}),
           ("etc/remove-me", "file", {"data": b"x"}), ("etc/keep", "file", {"data": b"keep\n"}),
-          ("opq", "dir"), ("opq/old1", "file", {"data": b"1"}), ("opq/old2", "file", {"data": b"2"}),
+          ("opq", "dir", {"mode": 0o755}), ("opq/old1", "file", {"data": b"1"}), ("opq/old2", "file", {"data": b"2"}),
           ("bin", "dir", {"mode": 0o755}), ("bin/tool", "file", {"data": b"#!/bin/sh\necho tool\n", "mode": 0o755}),
           ("usr/bin", "dir", {"mode": 0o755}),
           ("usr/bin/su-like", "file", {"data": b"suid", "mode": 0o4755}),
@@ -43,7 +43,7 @@ def layers_default():
           ("restricted", "dir", {"mode": 0o555}), ("restricted/inside", "file", {"data": b"in"}),
           ("owned", "file", {"data": b"o", "uid": 1234, "gid": 2345}),
           ("run-fifo", "fifo", {"mode": 0o600})]
-    l2 = [("etc/.wh.remove-me", "file"), ("opq", "dir"), ("opq/.wh..wh..opq", "file"),
+    l2 = [("etc/.wh.remove-me", "file"), ("opq", "dir", {"mode": 0o755}), ("opq/.wh..wh..opq", "file"),
           ("opq/new", "file", {"data": b"new"}), ("etc/hostname", "file", {"data": b"layer2\n"}),
           ("etc/hostname2", "file", {"data": b"linked\n"}),
           ("etc/hostname-link", "hard", {"target": "etc/hostname2"}),
