@@ -61,7 +61,13 @@ static bool tag_valid(const char *t) {
 }
 
 static bool name_valid(const char *s) {
+        const char *colon = strchr(s, ':'), *slash = strchr(s, '/');
         size_t n = strlen(s);
+
+        /* ':' only as the registry's "host:port/" */
+        if (colon && (!slash || colon > slash || colon + 1 == slash ||
+                      strspn(colon + 1, "0123456789") != (size_t) (slash - colon - 1)))
+                return false;
 
         if (n == 0 || n >= SBX_IMAGE_NAME_MAX || s[0] == '/' || s[n - 1] == '/' || s[0] == '.' ||
             strstr(s, "//") || strstr(s, "..") || strstr(s, "/."))

@@ -17,9 +17,11 @@ static const char usage_text[] =
         "usage: sbx rootfs COMMAND ...\n"
         "\n"
         "  build [NAME] [--packages P1,P2,..] [--mirror URL] [--suite SUITE] [--user USER]\n"
+        "        [--print-mirror]\n"
         "        debootstrap a Debian image (default " SBX_IMAGE_DEFAULT ", packages\n"
         "        " SBX_BUILD_DEFAULT_PACKAGES ";\n"
-        "        --packages '' for minbase only; the mirror is apt's own). Needs root.\n"
+        "        --packages '' for minbase only; --user '' for no user; the mirror is the\n"
+        "        first apt source for SUITE, --print-mirror shows it). Needs root.\n"
         "  import FILE|- [--name NAME[:TAG]]\n"
         "        import a 'docker save' archive or an OCI image layout tarball\n"
         "        (optionally gzip/xz/zstd compressed); - reads standard input\n"
@@ -103,13 +105,15 @@ static int cmd_build(int argc, char **argv) {
         static const struct option opts[] = {
                 { "packages", required_argument, NULL, 'p' }, { "mirror", required_argument, NULL, 'm' },
                 { "suite", required_argument, NULL, 's' },    { "user", required_argument, NULL, 'u' },
-                { "help", no_argument, NULL, 'h' },           {},
+                { "print-mirror", no_argument, NULL, 'P' },   { "help", no_argument, NULL, 'h' },
+                {},
         };
         struct sbx_build_options o = {};
         struct render rd = { .cmd = "build", .tty = isatty(2) };
         struct sbx_progress pg = { render_event, &rd };
         sbx_error e = {};
         time_t t0 = time(NULL);
+        bool print_mirror = false;
         int c;
 
         while ((c = getopt_long(argc, argv, "+h", opts, NULL)) >= 0)
@@ -118,6 +122,7 @@ static int cmd_build(int argc, char **argv) {
                 case 'm': o.mirror = optarg; break;
                 case 's': o.suite = optarg; break;
                 case 'u': o.user = optarg; break;
+                case 'P': print_mirror = true; break;
                 case 'h': fputs(usage_text, stdout); return 0;
                 default: return SBX_EXIT_USAGE;
                 }
@@ -126,6 +131,15 @@ static int cmd_build(int argc, char **argv) {
                 return SBX_EXIT_USAGE;
         }
         o.name = optind < argc ? argv[optind] : SBX_IMAGE_DEFAULT;
+        if (print_mirror) {
+                char m[512];
+                if (o.mirror)
+                        snprintf(m, sizeof(m), "%s", o.mirror);
+                else if (sbx_apt_mirror(o.suite ?: "bookworm", m, sizeof(m), &e) < 0)
+                        return fail(&e);
+                printf("%s\n", m);
+                return 0;
+        }
         if (sbx_image_build(&o, &pg, &e) < 0) {
                 render_end(&rd);
                 return fail(&e);
