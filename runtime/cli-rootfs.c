@@ -116,7 +116,7 @@ static int cmd_build(int argc, char **argv) {
         bool print_mirror = false;
         int c;
 
-        while ((c = getopt_long(argc, argv, "+h", opts, NULL)) >= 0)
+        while ((c = getopt_long(argc, argv, "h", opts, NULL)) >= 0)
                 switch (c) {
                 case 'p': o.packages = optarg; break;
                 case 'm': o.mirror = optarg; break;
@@ -161,7 +161,7 @@ static int cmd_import(int argc, char **argv) {
         sbx_error e = {};
         int c;
 
-        while ((c = getopt_long(argc, argv, "+h", opts, NULL)) >= 0)
+        while ((c = getopt_long(argc, argv, "h", opts, NULL)) >= 0)
                 switch (c) {
                 case 'n': name = optarg; break;
                 case 'h': fputs(usage_text, stdout); return 0;
