@@ -34,7 +34,8 @@ static bool word_in(const char *list, const char *w) {
         size_t n = strlen(w);
 
         for (const char *p = list; (p = strstr(p, w)); p += n)
-                if ((p == list || p[-1] == ' ' || p[-1] == '\t') && (p[n] == '\0' || p[n] == ' ' || p[n] == '\t' || p[n] == '\n'))
+                if ((p == list || p[-1] == ' ' || p[-1] == '\t') &&
+                    (p[n] == '\0' || p[n] == ' ' || p[n] == '\t' || p[n] == '\n'))
                         return true;
         return false;
 }
@@ -64,7 +65,8 @@ static bool mirror_from_list(FILE *f, const char *suite, char *ret, size_t len) 
                 p += strspn(p, " \t");
                 uri = strsep(&p, " \t");
                 s = p ? strsep(&p, " \t") : NULL;
-                if (uri && s && !strcmp(s, suite) && (!strncmp(uri, "http://", 7) || !strncmp(uri, "https://", 8))) {
+                if (uri && s && !strcmp(s, suite) &&
+                    (!strncmp(uri, "http://", 7) || !strncmp(uri, "https://", 8))) {
                         snprintf(ret, len, "%s", uri);
                         return true;
                 }
@@ -122,11 +124,13 @@ int sbx_apt_mirror(const char *suite, char *ret, size_t len, sbx_error *reterr) 
                 size_t l = strlen(nm);
                 char p[PATH_MAX];
 
-                if (!found && l > 5 && (!strcmp(nm + l - 5, ".list") || (l > 8 && !strcmp(nm + l - 8, ".sources")))) {
+                if (!found && l > 5 &&
+                    (!strcmp(nm + l - 5, ".list") || (l > 8 && !strcmp(nm + l - 8, ".sources")))) {
                         snprintf(p, sizeof(p), "%s/%s", path, nm);
                         if ((f = fopen(p, "re"))) {
-                                found = !strcmp(nm + l - 5, ".list") ? mirror_from_list(f, suite, ret, len)
-                                                                     : mirror_from_sources(f, suite, ret, len);
+                                found = !strcmp(nm + l - 5, ".list")
+                                                ? mirror_from_list(f, suite, ret, len)
+                                                : mirror_from_sources(f, suite, ret, len);
                                 fclose(f);
                         }
                 }
@@ -134,8 +138,10 @@ int sbx_apt_mirror(const char *suite, char *ret, size_t len, sbx_error *reterr) 
         }
         free(names);
         if (!found)
-                return sbx_error_set(reterr, -ENOENT, "no apt source for suite '%s' in %s/etc/apt/sources.list(.d); "
-                                     "pass --mirror URL", suite, root);
+                return sbx_error_set(reterr, -ENOENT,
+                                     "no apt source for suite '%s' in %s/etc/apt/sources.list(.d); "
+                                     "pass --mirror URL",
+                                     suite, root);
         return 0;
 }
 
@@ -143,13 +149,13 @@ int sbx_apt_mirror(const char *suite, char *ret, size_t len, sbx_error *reterr) 
 
 struct line_sink {
         const struct sbx_progress *progress;
-        char tail[8][200];      /* last lines, for the error message */
+        char tail[8][200]; /* last lines, for the error message */
         unsigned ntail;
         unsigned packages;
         char phase[32];
         int storefd;
-        const char *target;     /* relative to storefd: where debs land */
-        json_object *capture;   /* if set: every line appended here */
+        const char *target;   /* relative to storefd: where debs land */
+        json_object *capture; /* if set: every line appended here */
 };
 
 static uint64_t debs_bytes(int storefd, const char *target) {
@@ -176,10 +182,12 @@ static uint64_t debs_bytes(int storefd, const char *target) {
 }
 
 static void sink_line(struct line_sink *s, const char *line) {
-        static const struct { const char *prefix, *phase; } map[] = {
-                { "I: Retrieving ", "download" }, { "I: Validating ", "validate" },
-                { "I: Extracting ", "extract" },  { "I: Unpacking ", "unpack" },
-                { "I: Configuring ", "configure" }, { "I: Installing ", "install" },
+        static const struct {
+                const char *prefix, *phase;
+        } map[] = {
+                {"I: Retrieving ", "download"},   {"I: Validating ", "validate"},
+                {"I: Extracting ", "extract"},    {"I: Unpacking ", "unpack"},
+                {"I: Configuring ", "configure"}, {"I: Installing ", "install"},
         };
 
         if (s->capture) {
@@ -275,8 +283,10 @@ static int packages_valid(const char *pk, sbx_error *reterr) {
         for (const char *p = pk; *p; p++)
                 if (!(('a' <= *p && *p <= 'z') || ('0' <= *p && *p <= '9') || *p == '.' || *p == '+' ||
                       *p == '-' || *p == ','))
-                        return sbx_error_set(reterr, -EINVAL, "--packages '%.200s': package names are "
-                                             "lower-case letters, digits, '.', '+', '-', separated by ','", pk);
+                        return sbx_error_set(reterr, -EINVAL,
+                                             "--packages '%.200s': package names are "
+                                             "lower-case letters, digits, '.', '+', '-', separated by ','",
+                                             pk);
         return 0;
 }
 
@@ -296,8 +306,10 @@ static int strip_setid(const char *path, const struct stat *st, void *userdata) 
                 return -errno;
         json_object_array_add(s->paths, json_object_new_string(path));
         snprintf(msg, sizeof(msg), "stripped %s%s from %s", st->st_mode & S_ISUID ? "setuid" : "",
-                 (st->st_mode & (S_ISUID | S_ISGID)) == (S_ISUID | S_ISGID) ? "+setgid" :
-                 st->st_mode & S_ISUID ? "" : "setgid", path);
+                 (st->st_mode & (S_ISUID | S_ISGID)) == (S_ISUID | S_ISGID) ? "+setgid"
+                 : st->st_mode & S_ISUID                                    ? ""
+                                                                            : "setgid",
+                 path);
         sbx_progress_emit(s->progress, SBX_PROGRESS_NOTICE, "scan", 0, 0, 0, msg);
         return 0;
 }
@@ -329,10 +341,11 @@ static json_object *strv_json(const char *const *v) {
 }
 
 static json_object *build_record(const struct sbx_build_options *o, const struct sbx_image_ref *ref,
-                                 const char *suite, const char *mirror, const char *packages, json_object *installed,
-                                 json_object *setid) {
-        static const char *const env[] = { "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", NULL };
-        static const char *const cmd[] = { "sleep", "infinity", NULL };
+                                 const char *suite, const char *mirror, const char *packages,
+                                 json_object *installed, json_object *setid) {
+        static const char *const env[] = {
+                "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", NULL};
+        static const char *const cmd[] = {"sleep", "infinity", NULL};
         json_object *rec = sbx_record_new(ref, "debootstrap"), *cfg = json_object_new_object();
         const char *user = o->user ? o->user : "sandbox";
         char home[300];
@@ -354,10 +367,12 @@ static json_object *build_record(const struct sbx_build_options *o, const struct
         return rec;
 }
 
-int sbx_image_build(const struct sbx_build_options *o, const struct sbx_progress *progress, sbx_error *reterr) {
+int sbx_image_build(const struct sbx_build_options *o, const struct sbx_progress *progress,
+                    sbx_error *reterr) {
         _cleanup_close_ int sfd = -EBADF, wfd = -EBADF, rootfd = -EBADF, lock = -EBADF;
-        _cleanup_json_ json_object *installed = json_object_new_array(), *setid = json_object_new_array(), *rec = NULL;
-        struct line_sink sink = { .progress = progress };
+        _cleanup_json_ json_object *installed = json_object_new_array(), *setid = json_object_new_array(),
+                                   *rec = NULL;
+        struct line_sink sink = {.progress = progress};
         struct sbx_image_ref ref;
         const char *suite = o->suite ?: "bookworm", *packages = o->packages ?: SBX_BUILD_DEFAULT_PACKAGES;
         const char *user = o->user ? o->user : "sandbox";
@@ -371,19 +386,23 @@ int sbx_image_build(const struct sbx_build_options *o, const struct sbx_progress
         r = packages_valid(packages, reterr);
         if (r < 0)
                 return r;
-        if (strlen(packages) > 1000 || (user[0] && strspn(user, "abcdefghijklmnopqrstuvwxyz0123456789_-") != strlen(user)))
+        if (strlen(packages) > 1000 ||
+            (user[0] && strspn(user, "abcdefghijklmnopqrstuvwxyz0123456789_-") != strlen(user)))
                 return sbx_error_set(reterr, -EINVAL, "--packages too long or --user not a plain user name");
         if (geteuid() != 0)
-                return sbx_error_set(reterr, -EPERM, "sbx rootfs build needs root (debootstrap installs packages as root); "
+                return sbx_error_set(reterr, -EPERM,
+                                     "sbx rootfs build needs root (debootstrap installs packages as root); "
                                      "import an image built elsewhere with 'sbx rootfs import' instead");
         if (access("/usr/sbin/debootstrap", X_OK) < 0)
-                return sbx_error_set(reterr, -ENOENT, "/usr/sbin/debootstrap not found: apt-get install debootstrap");
+                return sbx_error_set(reterr, -ENOENT,
+                                     "/usr/sbin/debootstrap not found: apt-get install debootstrap");
         if (o->mirror)
                 snprintf(mirror, sizeof(mirror), "%s", o->mirror);
         else if ((r = sbx_apt_mirror(suite, mirror, sizeof(mirror), reterr)) < 0)
                 return r;
         if (strncmp(mirror, "http://", 7) && strncmp(mirror, "https://", 8) && strncmp(mirror, "file:/", 6))
-                return sbx_error_set(reterr, -EINVAL, "--mirror '%.200s' is not an http(s):// or file:/ URL", mirror);
+                return sbx_error_set(reterr, -EINVAL, "--mirror '%.200s' is not an http(s):// or file:/ URL",
+                                     mirror);
 
         /* 1. debootstrap into a work dir of the store */
         sfd = sbx_store_open(store, sizeof(store), reterr);
@@ -398,7 +417,13 @@ int sbx_image_build(const struct sbx_build_options *o, const struct sbx_progress
         sink.target = rel;
         snprintf(include, sizeof(include), "--include=%s", packages);
         {
-                char *argv[] = { "/usr/sbin/debootstrap", "--variant=minbase", include, (char *) suite, target, mirror, NULL };
+                char *argv[] = {"/usr/sbin/debootstrap",
+                                "--variant=minbase",
+                                include,
+                                (char *) suite,
+                                target,
+                                mirror,
+                                NULL};
                 if (!packages[0])
                         memmove(&argv[2], &argv[3], 4 * sizeof(char *));
                 sbx_progress_emit(progress, SBX_PROGRESS_PHASE, "debootstrap", 0, 0, 0, mirror);
@@ -415,12 +440,14 @@ int sbx_image_build(const struct sbx_build_options *o, const struct sbx_progress
         }
         /* 2. the unprivileged user OpenClaw's image has */
         if (user[0]) {
-                char *argv[] = { "/usr/sbin/chroot", target, "useradd", "--create-home", "--shell", "/bin/bash",
-                                 "--uid", "1000", "--user-group", (char *) user, NULL };
+                char *argv[] = {"/usr/sbin/chroot", target,        "useradd", "--create-home",
+                                "--shell",          "/bin/bash",   "--uid",   "1000",
+                                "--user-group",     (char *) user, NULL};
                 sbx_progress_emit(progress, SBX_PROGRESS_PHASE, "user", 0, 0, 0, user);
                 status = run_lines(argv, &sink, reterr);
                 if (status != 0) {
-                        r = status < 0 ? status : fail_with_tail(&sink, "useradd in the new root", status, reterr);
+                        r = status < 0 ? status
+                                       : fail_with_tail(&sink, "useradd in the new root", status, reterr);
                         goto fail;
                 }
         }
@@ -428,12 +455,14 @@ int sbx_image_build(const struct sbx_build_options *o, const struct sbx_progress
         sbx_progress_emit(progress, SBX_PROGRESS_PHASE, "packages", 0, 0, 0, NULL);
         snprintf(admindir, sizeof(admindir), "--admindir=%s/var/lib/dpkg", target);
         {
-                char *argv[] = { "/usr/bin/dpkg-query", admindir, "-W", "-f=${Package}=${Version}\\n", NULL };
+                char *argv[] = {"/usr/bin/dpkg-query", admindir, "-W", "-f=${Package}=${Version}\\n", NULL};
                 sink.capture = installed;
                 status = run_lines(argv, &sink, reterr);
                 sink.capture = NULL;
                 if (status != 0) {
-                        r = status < 0 ? status : sbx_error_set(reterr, -EIO, "dpkg-query failed (exit status %d)", status);
+                        r = status < 0 ? status
+                                       : sbx_error_set(reterr, -EIO, "dpkg-query failed (exit status %d)",
+                                                       status);
                         goto fail;
                 }
         }
@@ -443,7 +472,7 @@ int sbx_image_build(const struct sbx_build_options *o, const struct sbx_progress
         /* 4. no setuid/setgid files in the store */
         sbx_progress_emit(progress, SBX_PROGRESS_PHASE, "scan", 0, 0, 0, NULL);
         {
-                struct setid_scan sc = { .rootfd = rootfd, .paths = setid, .progress = progress };
+                struct setid_scan sc = {.rootfd = rootfd, .paths = setid, .progress = progress};
                 r = sbx_tree_walk(rootfd, strip_setid, &sc, reterr);
                 if (r < 0) {
                         sbx_error_set(reterr, r, "scan for setuid files");
@@ -451,7 +480,8 @@ int sbx_image_build(const struct sbx_build_options *o, const struct sbx_progress
                 }
         }
         /* 5. record and move into place */
-        rec = build_record(o, &ref, suite, mirror, packages, json_object_get(installed), json_object_get(setid));
+        rec = build_record(o, &ref, suite, mirror, packages, json_object_get(installed),
+                           json_object_get(setid));
         sbx_progress_emit(progress, SBX_PROGRESS_PHASE, "commit", 0, 0, 0, NULL);
         lock = sbx_store_lock(sfd, reterr);
         if (lock < 0) {

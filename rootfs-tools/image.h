@@ -17,7 +17,7 @@
 /* The runtime config an image carries (OCI config.config subset). Every
  * string array is NULL-terminated; every field may be NULL/empty. */
 struct sbx_image_config {
-        char **env;             /* "KEY=VALUE" */
+        char **env; /* "KEY=VALUE" */
         char *working_dir;
         char *user;
         char **entrypoint;
@@ -40,21 +40,21 @@ int sbx_image_store_dir(char *ret, size_t len, sbx_error *reterr);
 /* Resolve an image name for --rootfs: writes the absolute path of the image's
  * flattened root directory and (if ret_cfg) its config. A missing image fails
  * with -ENOENT and "No such image: NAME" plus the command that provides it. */
-int sbx_image_resolve(const char *name, char *ret_rootfs_path, size_t len,
-                      struct sbx_image_config *ret_cfg, sbx_error *reterr);
+int sbx_image_resolve(const char *name, char *ret_rootfs_path, size_t len, struct sbx_image_config *ret_cfg,
+                      sbx_error *reterr);
 
 /* Progress and notices from long operations; only CLI front ends render them. */
 enum sbx_progress_kind {
-        SBX_PROGRESS_PHASE,     /* a new phase starts: phase set */
-        SBX_PROGRESS_TICK,      /* counters moved */
-        SBX_PROGRESS_NOTICE,    /* something the user should know: detail set */
+        SBX_PROGRESS_PHASE,  /* a new phase starts: phase set */
+        SBX_PROGRESS_TICK,   /* counters moved */
+        SBX_PROGRESS_NOTICE, /* something the user should know: detail set */
 };
 struct sbx_progress_event {
         enum sbx_progress_kind kind;
-        const char *phase;      /* "read", "layer", "flatten", "download", ... */
-        unsigned item, items;   /* layer or package n of m (0 if unknown) */
-        uint64_t bytes;         /* bytes processed in this phase */
-        const char *detail;     /* digest, package or notice text */
+        const char *phase;    /* "read", "layer", "flatten", "download", ... */
+        unsigned item, items; /* layer or package n of m (0 if unknown) */
+        uint64_t bytes;       /* bytes processed in this phase */
+        const char *detail;   /* digest, package or notice text */
 };
 struct sbx_progress {
         void (*fn)(void *userdata, const struct sbx_progress_event *ev);
@@ -70,11 +70,11 @@ int sbx_image_import(int fd, const char *name_override, const struct sbx_progres
                      unsigned *ret_count, sbx_error *reterr);
 
 struct sbx_build_options {
-        const char *name;       /* default SBX_IMAGE_DEFAULT */
-        const char *suite;      /* default "bookworm" */
-        const char *mirror;     /* default: from /etc/apt/sources.list(.d) */
-        const char *packages;   /* comma list; default SBX_BUILD_DEFAULT_PACKAGES */
-        const char *user;       /* default "sandbox"; "" for none */
+        const char *name;     /* default SBX_IMAGE_DEFAULT */
+        const char *suite;    /* default "bookworm" */
+        const char *mirror;   /* default: from /etc/apt/sources.list(.d) */
+        const char *packages; /* comma list; default SBX_BUILD_DEFAULT_PACKAGES */
+        const char *user;     /* default "sandbox"; "" for none */
 };
 #define SBX_BUILD_DEFAULT_PACKAGES "bash,ca-certificates,curl,git,jq,python3,ripgrep"
 int sbx_image_build(const struct sbx_build_options *o, const struct sbx_progress *progress,

@@ -37,14 +37,14 @@
 json_object *sbx_record_new(const struct sbx_image_ref *ref, const char *source);
 
 struct layer {
-        char hex[SBX_SHA256_HEX_SIZE];  /* expected digest of the blob file */
-        char path[PATH_MAX];            /* inside work/archive */
+        char hex[SBX_SHA256_HEX_SIZE]; /* expected digest of the blob file */
+        char path[PATH_MAX];           /* inside work/archive */
 };
 
 struct image_plan {
         const char *source;
-        json_object *refs;              /* array of "name:tag" strings */
-        json_object *config;            /* the image config blob */
+        json_object *refs;   /* array of "name:tag" strings */
+        json_object *config; /* the image config blob */
         char config_hex[SBX_SHA256_HEX_SIZE];
         struct layer *layers;
         unsigned n_layers;
@@ -131,13 +131,15 @@ static int extract_stream(struct blob_reader *b, int rootfd, const struct sbx_ex
         archive_read_support_filter_all(a);
         archive_read_support_format_tar(a);
         if (archive_read_open(a, b, NULL, blob_read, NULL) != ARCHIVE_OK)
-                return sbx_error_set(reterr, -EBADMSG, "%s: %s", o->what, archive_error_string(a) ?: "not a tar archive");
+                return sbx_error_set(reterr, -EBADMSG, "%s: %s", o->what,
+                                     archive_error_string(a) ?: "not a tar archive");
         return sbx_extract(a, rootfd, o, stats, reterr);
 }
 
 /* Open a file of the archive: symlinks inside it resolve inside it. */
 static int open_in_archive(struct import_ctx *c, const char *path, sbx_error *reterr) {
-        struct open_how how = { .flags = O_RDONLY | O_CLOEXEC, .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS };
+        struct open_how how = {.flags = O_RDONLY | O_CLOEXEC,
+                               .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS};
         struct stat st;
         int fd;
 
@@ -146,12 +148,14 @@ static int open_in_archive(struct import_ctx *c, const char *path, sbx_error *re
                 return sbx_error_set(reterr, -errno, "archive member '%.200s'", path);
         if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
                 close(fd);
-                return sbx_error_set(reterr, -EBADMSG, "archive member '%.200s' is not a regular file", path);
+                return sbx_error_set(reterr, -EBADMSG, "archive member '%.200s' is not a regular file",
+                                     path);
         }
         return fd;
 }
 
-static int hash_member(struct import_ctx *c, const char *path, char ret_hex[SBX_SHA256_HEX_SIZE], sbx_error *reterr) {
+static int hash_member(struct import_ctx *c, const char *path, char ret_hex[SBX_SHA256_HEX_SIZE],
+                       sbx_error *reterr) {
         _cleanup_free_ struct blob_reader *b = calloc(1, sizeof(*b));
         _cleanup_close_ int fd = -EBADF;
 
@@ -181,7 +185,8 @@ static bool hex64(const char *s) {
 
 static int parse_digest(const char *d, char ret_hex[SBX_SHA256_HEX_SIZE], sbx_error *reterr) {
         if (!d || strncmp(d, "sha256:", 7) || !hex64(d + 7))
-                return sbx_error_set(reterr, -EBADMSG, "digest '%.100s' is not sha256:<64 hex digits>", d ?: "(missing)");
+                return sbx_error_set(reterr, -EBADMSG, "digest '%.100s' is not sha256:<64 hex digits>",
+                                     d ?: "(missing)");
         memcpy(ret_hex, d + 7, SBX_SHA256_HEX_SIZE);
         return 0;
 }
@@ -225,8 +230,10 @@ static int read_config(struct import_ctx *c, const char *path, const char *want_
         if (r < 0)
                 return r;
         if (want_hex && strcmp(want_hex, img->config_hex))
-                return sbx_error_set(reterr, -EBADMSG, "image config '%.200s': digest mismatch (sha256:%s, expected sha256:%s)",
-                                     path, img->config_hex, want_hex);
+                return sbx_error_set(
+                        reterr, -EBADMSG,
+                        "image config '%.200s': digest mismatch (sha256:%s, expected sha256:%s)", path,
+                        img->config_hex, want_hex);
         r = sbx_json_read_at(c->archivefd, path, MANIFEST_MAX, true, &img->config, reterr);
         if (r < 0)
                 return r;
@@ -245,13 +252,14 @@ static int plan_add(struct import_ctx *c, struct image_plan **ret) {
                 return -ENOMEM;
         c->images = v;
         *ret = &v[c->n_images++];
-        **ret = (struct image_plan) { .refs = json_object_new_array() };
+        **ret = (struct image_plan){.refs = json_object_new_array()};
         return 0;
 }
 
 static int plan_layers(struct image_plan *img, size_t n, sbx_error *reterr) {
         if (n == 0 || n > LAYERS_MAX)
-                return sbx_error_set(reterr, -EBADMSG, "image has %zu layers (1 to %d supported)", n, LAYERS_MAX);
+                return sbx_error_set(reterr, -EBADMSG, "image has %zu layers (1 to %d supported)", n,
+                                     LAYERS_MAX);
         img->layers = calloc(n, sizeof(struct layer));
         if (!img->layers)
                 return sbx_error_set(reterr, -ENOMEM, "out of memory");
@@ -269,7 +277,8 @@ static int plan_docker(struct import_ctx *c, sbx_error *reterr) {
         if (r < 0)
                 return sbx_error_wrap(reterr, "docker archive");
         if (!json_object_is_type(m, json_type_array) || json_object_array_length(m) == 0)
-                return sbx_error_set(reterr, -EBADMSG, "docker archive: manifest.json is not a non-empty array");
+                return sbx_error_set(reterr, -EBADMSG,
+                                     "docker archive: manifest.json is not a non-empty array");
         for (size_t i = 0; i < json_object_array_length(m); i++) {
                 json_object *e = json_object_array_get_idx(m, i), *layers, *tags, *diff_ids = NULL, *rootfs;
                 const char *cfg = jstr(e, "Config");
@@ -278,7 +287,8 @@ static int plan_docker(struct import_ctx *c, sbx_error *reterr) {
 
                 layers = jarr(e, "Layers");
                 if (!cfg || !layers)
-                        return sbx_error_set(reterr, -EBADMSG, "docker archive: manifest.json[%zu] lacks Config or Layers", i);
+                        return sbx_error_set(reterr, -EBADMSG,
+                                             "docker archive: manifest.json[%zu] lacks Config or Layers", i);
                 if (plan_add(c, &img) < 0)
                         return sbx_error_set(reterr, -E2BIG, "docker archive: too many images");
                 img->source = "docker-archive";
@@ -302,15 +312,19 @@ static int plan_docker(struct import_ctx *c, sbx_error *reterr) {
                         if (!strncmp(lp, "blobs/sha256/", 13) && digest_from_name(lp, l->hex))
                                 continue;
                         if (!diff_ids || json_object_array_length(diff_ids) != img->n_layers)
-                                return sbx_error_set(reterr, -EBADMSG,
-                                                     "docker archive: config rootfs.diff_ids does not list %u layers", img->n_layers);
-                        r = parse_digest(json_object_get_string(json_object_array_get_idx(diff_ids, k)), l->hex, reterr);
+                                return sbx_error_set(
+                                        reterr, -EBADMSG,
+                                        "docker archive: config rootfs.diff_ids does not list %u layers",
+                                        img->n_layers);
+                        r = parse_digest(json_object_get_string(json_object_array_get_idx(diff_ids, k)),
+                                         l->hex, reterr);
                         if (r < 0)
                                 return sbx_error_wrap(reterr, "docker archive: layer %u", k + 1);
                 }
                 tags = jarr(e, "RepoTags");
                 for (size_t t = 0; tags && t < json_object_array_length(tags); t++)
-                        json_object_array_add(img->refs, json_object_get(json_object_array_get_idx(tags, t)));
+                        json_object_array_add(img->refs,
+                                              json_object_get(json_object_array_get_idx(tags, t)));
         }
         return 0;
 }
@@ -341,7 +355,8 @@ static int read_blob_json(struct import_ctx *c, json_object *desc, json_object *
         if (r < 0)
                 return r;
         if (strcmp(hex, got))
-                return sbx_error_set(reterr, -EBADMSG, "blob sha256:%s: digest mismatch (content is sha256:%s)", hex, got);
+                return sbx_error_set(reterr, -EBADMSG,
+                                     "blob sha256:%s: digest mismatch (content is sha256:%s)", hex, got);
         return sbx_json_read_at(c->archivefd, path, MANIFEST_MAX, true, ret, reterr);
 }
 
@@ -369,14 +384,16 @@ static int plan_oci_manifest(struct import_ctx *c, json_object *desc, const char
                 for (size_t i = 0; i < json_object_array_length(ms); i++) {
                         json_object *d = json_object_array_get_idx(ms, i), *pf;
                         if (json_object_object_get_ex(d, "platform", &pf) &&
-                            (strcmp(jstr(pf, "os") ?: "", "linux") || strcmp(jstr(pf, "architecture") ?: "", host_arch())))
+                            (strcmp(jstr(pf, "os") ?: "", "linux") ||
+                             strcmp(jstr(pf, "architecture") ?: "", host_arch())))
                                 continue;
                         return plan_oci_manifest(c, d, refname, depth + 1, reterr);
                 }
                 return sbx_error_set(reterr, -ENOENT, "OCI layout: no manifest for linux/%s", host_arch());
         }
         if (!json_object_object_get_ex(m, "config", &cfgdesc) || !(layers = jarr(m, "layers")))
-                return sbx_error_set(reterr, -EBADMSG, "OCI layout: manifest %s lacks config or layers", jstr(desc, "digest"));
+                return sbx_error_set(reterr, -EBADMSG, "OCI layout: manifest %s lacks config or layers",
+                                     jstr(desc, "digest"));
         if (plan_add(c, &img) < 0)
                 return sbx_error_set(reterr, -E2BIG, "OCI layout: too many images");
         img->source = "oci-layout";
@@ -451,7 +468,8 @@ static int import_layer(struct import_ctx *c, const struct layer *l, sbx_error *
         _cleanup_free_ struct blob_reader *b = calloc(1, sizeof(*b));
         _cleanup_close_ int fd = -EBADF, lfd = -EBADF;
         char got[SBX_SHA256_HEX_SIZE], name[96], what[96];
-        struct sbx_extract_opts o = { .keep_owner = c->keep_owner, .report = true, .what = what, .progress = c->progress };
+        struct sbx_extract_opts o = {
+                .keep_owner = c->keep_owner, .report = true, .what = what, .progress = c->progress};
         bool extract;
         int r;
 
@@ -467,8 +485,11 @@ static int import_layer(struct import_ctx *c, const struct layer *l, sbx_error *
         fd = open_in_archive(c, l->path, reterr);
         if (fd < 0)
                 return sbx_error_wrap(reterr, "%s", what);
-        *b = (struct blob_reader) { .fd = fd, .progress = c->progress, .phase = "layer",
-                                    .item = c->layers_done, .items = c->layers_total };
+        *b = (struct blob_reader){.fd = fd,
+                                  .progress = c->progress,
+                                  .phase = "layer",
+                                  .item = c->layers_done,
+                                  .items = c->layers_total};
         sbx_sha256_init(&b->sha);
         snprintf(name, sizeof(name), "layer-%s", l->hex);
         if (extract) {
@@ -483,8 +504,10 @@ static int import_layer(struct import_ctx *c, const struct layer *l, sbx_error *
                 return sbx_error_set(reterr, -EIO, "read %s", what);
         sbx_sha256_final_hex(&b->sha, got);
         if (strcmp(got, l->hex))
-                return sbx_error_set(reterr, -EBADMSG, "%s: digest mismatch, the blob is sha256:%s "
-                                     "(corrupt or truncated archive)", what, got);
+                return sbx_error_set(reterr, -EBADMSG,
+                                     "%s: digest mismatch, the blob is sha256:%s "
+                                     "(corrupt or truncated archive)",
+                                     what, got);
         if (!extract) /* mark as verified for this import */
                 (void) symlinkat("(in store)", c->workfd, name);
         return 0;
@@ -518,13 +541,15 @@ static int flatten(struct import_ctx *c, const struct image_plan *img, const cha
                         return sbx_error_set(reterr, -errno, "open layer sha256:%.12s", img->layers[k].hex);
                 r = sbx_tree_apply_layer(lfd, rfd, c->keep_owner, reterr);
                 if (r < 0)
-                        return sbx_error_wrap(reterr, "apply layer %u (sha256:%.12s)", k + 1, img->layers[k].hex);
+                        return sbx_error_wrap(reterr, "apply layer %u (sha256:%.12s)", k + 1,
+                                              img->layers[k].hex);
         }
         return 0;
 }
 
-static json_object *record_for(struct import_ctx *c, const struct image_plan *img, const struct sbx_image_ref *ref) {
-        static const char *const keep[] = { "Env", "WorkingDir", "User", "Entrypoint", "Cmd" };
+static json_object *record_for(struct import_ctx *c, const struct image_plan *img,
+                               const struct sbx_image_ref *ref) {
+        static const char *const keep[] = {"Env", "WorkingDir", "User", "Entrypoint", "Cmd"};
         json_object *rec = sbx_record_new(ref, img->source), *cfg = json_object_new_object(), *src, *v;
         json_object *layers = json_object_new_array(), *notes = json_object_new_object();
         char buf[80];
@@ -536,7 +561,8 @@ static json_object *record_for(struct import_ctx *c, const struct image_plan *im
                 json_object_array_add(layers, json_object_new_string(buf));
         }
         json_object_object_add(rec, "layers", layers);
-        if (json_object_object_get_ex(img->config, "config", &src) && json_object_is_type(src, json_type_object))
+        if (json_object_object_get_ex(img->config, "config", &src) &&
+            json_object_is_type(src, json_type_object))
                 for (size_t i = 0; i < ELEMENTSOF(keep); i++)
                         if (json_object_object_get_ex(src, keep[i], &v) && v)
                                 json_object_object_add(cfg, keep[i], json_object_get(v));
@@ -553,16 +579,17 @@ static json_object *record_for(struct import_ctx *c, const struct image_plan *im
 
 static int read_outer(struct import_ctx *c, int fd, sbx_error *reterr) {
         _cleanup_free_ struct blob_reader *b = calloc(1, sizeof(*b));
-        struct sbx_extract_opts o = { .what = "archive", .progress = c->progress };
+        struct sbx_extract_opts o = {.what = "archive", .progress = c->progress};
         struct sbx_extract_stats st = {};
         int r;
 
         if (!b)
                 return sbx_error_set(reterr, -ENOMEM, "out of memory");
-        *b = (struct blob_reader) { .fd = fd, .progress = c->progress, .phase = "read" };
+        *b = (struct blob_reader){.fd = fd, .progress = c->progress, .phase = "read"};
         sbx_sha256_init(&b->sha);
         if (mkdirat(c->workfd, "archive", 0700) < 0 ||
-            (c->archivefd = openat(c->workfd, "archive", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+            (c->archivefd = openat(c->workfd, "archive", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) <
+                    0)
                 return sbx_error_set(reterr, -errno, "create work directory");
         sbx_progress_emit(c->progress, SBX_PROGRESS_PHASE, "read", 0, 0, 0, NULL);
         r = extract_stream(b, c->archivefd, &o, &st, reterr);
@@ -577,16 +604,19 @@ static int plan(struct import_ctx *c, const char *name_override, sbx_error *rete
 
         if (fstatat(c->archivefd, "manifest.json", &st, 0) == 0)
                 r = plan_docker(c, reterr);
-        else if (fstatat(c->archivefd, "index.json", &st, 0) == 0 && fstatat(c->archivefd, "oci-layout", &st, 0) == 0)
+        else if (fstatat(c->archivefd, "index.json", &st, 0) == 0 &&
+                 fstatat(c->archivefd, "oci-layout", &st, 0) == 0)
                 r = plan_oci(c, reterr);
         else
-                return sbx_error_set(reterr, -EBADMSG, "not a docker save archive (no manifest.json) "
+                return sbx_error_set(reterr, -EBADMSG,
+                                     "not a docker save archive (no manifest.json) "
                                      "nor an OCI image layout (no oci-layout + index.json)");
         if (r < 0)
                 return r;
         if (name_override) {
                 if (c->n_images != 1)
-                        return sbx_error_set(reterr, -EINVAL, "--name: the archive holds %u images, name needs exactly one",
+                        return sbx_error_set(reterr, -EINVAL,
+                                             "--name: the archive holds %u images, name needs exactly one",
                                              c->n_images);
                 json_object_put(c->images[0].refs);
                 c->images[0].refs = json_object_new_array();
@@ -594,13 +624,18 @@ static int plan(struct import_ctx *c, const char *name_override, sbx_error *rete
         }
         for (unsigned i = 0; i < c->n_images; i++) {
                 if (json_object_array_length(c->images[i].refs) == 0)
-                        return sbx_error_set(reterr, -EINVAL, "image %u of the archive has no name: pass --name NAME[:TAG]", i + 1);
+                        return sbx_error_set(reterr, -EINVAL,
+                                             "image %u of the archive has no name: pass --name NAME[:TAG]",
+                                             i + 1);
                 for (size_t t = 0; t < json_object_array_length(c->images[i].refs); t++) {
                         struct sbx_image_ref ref;
-                        const char *s = json_object_get_string(json_object_array_get_idx(c->images[i].refs, t));
+                        const char *s =
+                                json_object_get_string(json_object_array_get_idx(c->images[i].refs, t));
                         if (!strchr(s ?: "", ':') && !strchr(s ?: "", '/') && !name_override)
-                                return sbx_error_set(reterr, -EINVAL, "the archive names the image only by tag '%.100s': "
-                                                     "pass --name NAME[:TAG]", s ?: "");
+                                return sbx_error_set(reterr, -EINVAL,
+                                                     "the archive names the image only by tag '%.100s': "
+                                                     "pass --name NAME[:TAG]",
+                                                     s ?: "");
                         r = sbx_image_ref_parse(s, &ref, reterr);
                         if (r < 0)
                                 return r;
@@ -636,8 +671,10 @@ static int commit(struct import_ctx *c, unsigned *ret_count, sbx_error *reterr) 
                         snprintf(to, sizeof(to), "layers/%s", c->images[i].layers[k].hex);
                         if (fstatat(c->workfd, from, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISDIR(st.st_mode))
                                 continue;
-                        if (renameat(c->workfd, from, c->storefd, to) < 0 && errno != EEXIST && errno != ENOTEMPTY)
-                                return sbx_error_set(reterr, -errno, "store layer sha256:%s", c->images[i].layers[k].hex);
+                        if (renameat(c->workfd, from, c->storefd, to) < 0 && errno != EEXIST &&
+                            errno != ENOTEMPTY)
+                                return sbx_error_set(reterr, -errno, "store layer sha256:%s",
+                                                     c->images[i].layers[k].hex);
                 }
         dirs = 0;
         for (unsigned i = 0; i < c->n_images; i++)
@@ -646,8 +683,9 @@ static int commit(struct import_ctx *c, unsigned *ret_count, sbx_error *reterr) 
                         struct sbx_image_ref ref;
                         char rel[128];
 
-                        r = sbx_image_ref_parse(json_object_get_string(json_object_array_get_idx(c->images[i].refs, t)),
-                                                &ref, reterr);
+                        r = sbx_image_ref_parse(
+                                json_object_get_string(json_object_array_get_idx(c->images[i].refs, t)),
+                                &ref, reterr);
                         if (r < 0)
                                 return r;
                         rec = record_for(c, &c->images[i], &ref);
@@ -664,8 +702,11 @@ static int commit(struct import_ctx *c, unsigned *ret_count, sbx_error *reterr) 
 int sbx_image_import(int fd, const char *name_override, const struct sbx_progress *progress,
                      unsigned *ret_count, sbx_error *reterr) {
         _cleanup_(import_ctx_done) struct import_ctx c = {
-                .storefd = -EBADF, .workfd = -EBADF, .archivefd = -EBADF,
-                .progress = progress, .keep_owner = geteuid() == 0,
+                .storefd = -EBADF,
+                .workfd = -EBADF,
+                .archivefd = -EBADF,
+                .progress = progress,
+                .keep_owner = geteuid() == 0,
         };
         char store[PATH_MAX];
         unsigned count = 0;

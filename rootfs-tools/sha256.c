@@ -33,7 +33,8 @@ static void compress(uint32_t h[8], const uint8_t p[64]) {
         }
         a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
         for (unsigned i = 0; i < 64; i++) {
-                uint32_t t1 = hh + (ror(e, 6) ^ ror(e, 11) ^ ror(e, 25)) + ((e & f) ^ (~e & g)) + K[i] + w[i];
+                uint32_t t1 =
+                        hh + (ror(e, 6) ^ ror(e, 11) ^ ror(e, 25)) + ((e & f) ^ (~e & g)) + K[i] + w[i];
                 uint32_t t2 = (ror(a, 2) ^ ror(a, 13) ^ ror(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
                 hh = g, g = f, f = e, e = d + t1, d = c, c = b, b = a, a = t1 + t2;
         }
@@ -42,7 +43,8 @@ static void compress(uint32_t h[8], const uint8_t p[64]) {
 
 void sbx_sha256_init(struct sbx_sha256 *s) {
         static const uint32_t iv[8] = {
-                0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
+                0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+                0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
         };
         memcpy(s->h, iv, sizeof(iv));
         s->length = 0;

@@ -10,9 +10,9 @@
 
 struct sbx_sha256 {
         uint32_t h[8];
-        uint64_t length;        /* bytes hashed so far */
+        uint64_t length; /* bytes hashed so far */
         uint8_t block[64];
-        size_t fill;            /* bytes waiting in block */
+        size_t fill; /* bytes waiting in block */
 };
 
 void sbx_sha256_init(struct sbx_sha256 *s);

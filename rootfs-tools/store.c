@@ -20,7 +20,12 @@
 void sbx_progress_emit(const struct sbx_progress *p, enum sbx_progress_kind kind, const char *phase,
                        unsigned item, unsigned items, uint64_t bytes, const char *detail) {
         struct sbx_progress_event ev = {
-                .kind = kind, .phase = phase, .item = item, .items = items, .bytes = bytes, .detail = detail,
+                .kind = kind,
+                .phase = phase,
+                .item = item,
+                .items = items,
+                .bytes = bytes,
+                .detail = detail,
         };
 
         if (p && p->fn)
@@ -43,7 +48,7 @@ void sbx_image_config_done(struct sbx_image_config *c) {
         strv_free(c->cmd);
         free(c->working_dir);
         free(c->user);
-        *c = (struct sbx_image_config) {};
+        *c = (struct sbx_image_config){};
 }
 
 /* ---- names ---- */
@@ -87,7 +92,9 @@ int sbx_image_ref_parse(const char *s, struct sbx_image_ref *ret, sbx_error *ret
         if (!s || !*s)
                 return sbx_error_set(reterr, -EINVAL, "empty image name");
         if (strchr(s, '@'))
-                return sbx_error_set(reterr, -EINVAL, "image '%.200s': references by digest are not supported, use name:tag", s);
+                return sbx_error_set(reterr, -EINVAL,
+                                     "image '%.200s': references by digest are not supported, use name:tag",
+                                     s);
         if (!strncmp(name, "docker.io/library/", 18))
                 name += 18;
         else if (!strncmp(name, "docker.io/", 10))
@@ -97,8 +104,10 @@ int sbx_image_ref_parse(const char *s, struct sbx_image_ref *ret, sbx_error *ret
         if (colon && (!slash || colon > slash)) {
                 nl = (size_t) (colon - name);
                 if (!tag_valid(colon + 1))
-                        return sbx_error_set(reterr, -EINVAL,
-                                             "image '%.200s': invalid tag (letters, digits, '_', '.', '-'; at most 127)", s);
+                        return sbx_error_set(
+                                reterr, -EINVAL,
+                                "image '%.200s': invalid tag (letters, digits, '_', '.', '-'; at most 127)",
+                                s);
                 snprintf(r.tag, sizeof(r.tag), "%s", colon + 1);
         } else {
                 nl = strlen(name);
@@ -109,8 +118,9 @@ int sbx_image_ref_parse(const char *s, struct sbx_image_ref *ret, sbx_error *ret
         memcpy(r.name, name, nl);
         r.name[nl] = '\0';
         if (!name_valid(r.name))
-                return sbx_error_set(reterr, -EINVAL,
-                                     "image '%.200s': invalid name (lower-case letters, digits, '.', '_', '-', '/')", s);
+                return sbx_error_set(
+                        reterr, -EINVAL,
+                        "image '%.200s': invalid name (lower-case letters, digits, '.', '_', '-', '/')", s);
         *ret = r;
         return 0;
 }
@@ -163,7 +173,7 @@ static int mkdir_p(const char *path, mode_t mode) {
 }
 
 int sbx_store_open(char *ret_path, size_t len, sbx_error *reterr) {
-        static const char *const sub[] = { "layers", "images", "tmp" };
+        static const char *const sub[] = {"layers", "images", "tmp"};
         int fd, r;
 
         r = sbx_image_store_dir(ret_path, len, reterr);
@@ -220,7 +230,8 @@ int sbx_store_mktemp(int storefd, char *ret_rel, size_t len, sbx_error *reterr) 
 
 /* ---- records ---- */
 
-int sbx_json_read_at(int dirfd, const char *path, size_t max, bool in_root, json_object **ret, sbx_error *reterr) {
+int sbx_json_read_at(int dirfd, const char *path, size_t max, bool in_root, json_object **ret,
+                     sbx_error *reterr) {
         struct open_how how = {
                 .flags = O_RDONLY | O_CLOEXEC,
                 .resolve = in_root ? RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS : RESOLVE_NO_SYMLINKS,
@@ -254,9 +265,9 @@ int sbx_json_read_at(int dirfd, const char *path, size_t max, bool in_root, json
         if (!o || json_tokener_get_error(tok) != json_tokener_success || tok->char_offset != (int) n) {
                 enum json_tokener_error je = json_tokener_get_error(tok);
                 int r = sbx_error_set(reterr, -EBADMSG, "'%s' is not valid JSON: %s", path,
-                                      je == json_tokener_continue ? "unexpected end of input"
+                                      je == json_tokener_continue  ? "unexpected end of input"
                                       : je == json_tokener_success ? "trailing data after the value"
-                                      : json_tokener_error_desc(je));
+                                                                   : json_tokener_error_desc(je));
                 if (o)
                         json_object_put(o);
                 json_tokener_free(tok);
@@ -291,7 +302,8 @@ int sbx_json_strv(json_object *arr, char ***ret) {
 }
 
 static int write_file_at(int dirfd, const char *name, const char *data) {
-        _cleanup_close_ int fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+        _cleanup_close_ int fd =
+                openat(dirfd, name, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
         size_t len = strlen(data);
 
         if (fd < 0)
@@ -315,7 +327,8 @@ int sbx_store_commit_image(int storefd, const char *workrel, const struct sbx_im
         if (wfd < 0)
                 return sbx_error_set(reterr, -errno, "open work directory");
         r = write_file_at(wfd, "image.json",
-                          json_object_to_json_string_ext(record, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+                          json_object_to_json_string_ext(record, JSON_C_TO_STRING_PRETTY |
+                                                                         JSON_C_TO_STRING_NOSLASHESCAPE));
         if (r < 0)
                 return sbx_error_set(reterr, r, "write image record");
         sbx_image_ref_key(ref, key);
@@ -364,7 +377,8 @@ static int missing(const struct sbx_image_ref *ref, sbx_error *reterr) {
                              ref->name, ref->tag, ref->name, ref->tag);
 }
 
-static int load_record(const char *store, const struct sbx_image_ref *ref, json_object **ret, sbx_error *reterr) {
+static int load_record(const char *store, const struct sbx_image_ref *ref, json_object **ret,
+                       sbx_error *reterr) {
         _cleanup_close_ int sfd = -EBADF;
         char key[SBX_IMAGE_KEY_MAX], rel[SBX_IMAGE_KEY_MAX + 32];
         sbx_error e = {};
@@ -394,7 +408,8 @@ static int config_from_record(json_object *rec, struct sbx_image_config *ret) {
                     sbx_json_strv(json_object_object_get(cfg, "Entrypoint"), &c.entrypoint) < 0 ||
                     sbx_json_strv(json_object_object_get(cfg, "Cmd"), &c.cmd) < 0)
                         goto oom;
-                if (json_object_object_get_ex(cfg, "WorkingDir", &x) && json_object_is_type(x, json_type_string) &&
+                if (json_object_object_get_ex(cfg, "WorkingDir", &x) &&
+                    json_object_is_type(x, json_type_string) &&
                     !(c.working_dir = strdup(json_object_get_string(x))))
                         goto oom;
                 if (json_object_object_get_ex(cfg, "User", &x) && json_object_is_type(x, json_type_string) &&
@@ -408,8 +423,8 @@ oom:
         return -ENOMEM;
 }
 
-int sbx_image_resolve(const char *name, char *ret_rootfs_path, size_t len,
-                      struct sbx_image_config *ret_cfg, sbx_error *reterr) {
+int sbx_image_resolve(const char *name, char *ret_rootfs_path, size_t len, struct sbx_image_config *ret_cfg,
+                      sbx_error *reterr) {
         _cleanup_json_ json_object *rec = NULL;
         struct sbx_image_ref ref;
         char store[PATH_MAX], key[SBX_IMAGE_KEY_MAX], path[PATH_MAX];
@@ -428,10 +443,13 @@ int sbx_image_resolve(const char *name, char *ret_rootfs_path, size_t len,
         sbx_image_ref_key(&ref, key);
         if (snprintf(path, sizeof(path), "%s/images/%s/rootfs", store, key) >= (int) sizeof(path) ||
             strlen(path) >= len)
-                return sbx_error_set(reterr, -ENAMETOOLONG, "image %s:%s: rootfs path too long", ref.name, ref.tag);
+                return sbx_error_set(reterr, -ENAMETOOLONG, "image %s:%s: rootfs path too long", ref.name,
+                                     ref.tag);
         if (lstat(path, &st) < 0 || !S_ISDIR(st.st_mode))
-                return sbx_error_set(reterr, -ENOENT, "image %s:%s: root directory '%s' is missing "
-                                     "(remove and re-create the image)", ref.name, ref.tag, path);
+                return sbx_error_set(reterr, -ENOENT,
+                                     "image %s:%s: root directory '%s' is missing "
+                                     "(remove and re-create the image)",
+                                     ref.name, ref.tag, path);
         if (ret_cfg && config_from_record(rec, ret_cfg) < 0)
                 return sbx_error_set(reterr, -ENOMEM, "out of memory");
         memcpy(ret_rootfs_path, path, strlen(path) + 1);
@@ -528,9 +546,11 @@ static int gc_layers(int sfd) {
                         closedir(d);
                         return -EBUSY; /* unreadable record: keep every layer */
                 }
-                if (json_object_object_get_ex(rec, "layers", &layers) && json_object_is_type(layers, json_type_array))
+                if (json_object_object_get_ex(rec, "layers", &layers) &&
+                    json_object_is_type(layers, json_type_array))
                         for (size_t i = 0; i < json_object_array_length(layers); i++) {
-                                const char *dg = json_object_get_string(json_object_array_get_idx(layers, i));
+                                const char *dg =
+                                        json_object_get_string(json_object_array_get_idx(layers, i));
                                 if (dg && !strncmp(dg, "sha256:", 7))
                                         json_object_object_add(used, dg + 7, NULL);
                         }

@@ -105,10 +105,12 @@ static int open_parent(int rootfd, const char *rel, bool create, const char **re
                 nfd = openat(fd, comp, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
                 if (nfd < 0) {
                         if (errno == ENOTDIR || errno == ELOOP)
-                                return sbx_error_set(reterr, -ENOTDIR,
-                                                     "'%s': '%s' is not a directory (symlinks are never followed)",
-                                                     printable(rel, pb, sizeof(pb)), comp);
-                        return sbx_error_set(reterr, -errno, "open parent of '%s'", printable(rel, pb, sizeof(pb)));
+                                return sbx_error_set(
+                                        reterr, -ENOTDIR,
+                                        "'%s': '%s' is not a directory (symlinks are never followed)",
+                                        printable(rel, pb, sizeof(pb)), comp);
+                        return sbx_error_set(reterr, -errno, "open parent of '%s'",
+                                             printable(rel, pb, sizeof(pb)));
                 }
                 close(fd);
                 fd = nfd;
@@ -331,8 +333,8 @@ static int extract_hardlink(struct extract_ctx *c, const char *target, int pfd, 
         tpfd = open_parent(c->rootfd, trel, false, &tbase, reterr);
         if (tpfd == -ENOENT)
                 return sbx_error_set(reterr, -ENOENT,
-                                     "hard link '%s' -> '%s': target is not an earlier entry of %s",
-                                     rel, printable(trel, pb, sizeof(pb)), c->o->what);
+                                     "hard link '%s' -> '%s': target is not an earlier entry of %s", rel,
+                                     printable(trel, pb, sizeof(pb)), c->o->what);
         if (tpfd < 0)
                 return sbx_error_wrap(reterr, "hard link '%s'", rel);
         r = sbx_rm_rf_at(pfd, base);
@@ -343,7 +345,8 @@ static int extract_hardlink(struct extract_ctx *c, const char *target, int pfd, 
                         return sbx_error_set(reterr, -ENOENT,
                                              "hard link '%s' -> '%s': target is not an earlier entry of %s",
                                              rel, printable(trel, pb, sizeof(pb)), c->o->what);
-                return sbx_error_set(reterr, -errno, "hard link '%s' -> '%s'", rel, printable(trel, pb, sizeof(pb)));
+                return sbx_error_set(reterr, -errno, "hard link '%s' -> '%s'", rel,
+                                     printable(trel, pb, sizeof(pb)));
         }
         return 0;
 }
@@ -408,7 +411,7 @@ static int extract_entry(struct extract_ctx *c, struct archive_entry *e, sbx_err
 
 int sbx_extract(struct archive *a, int rootfd, const struct sbx_extract_opts *o,
                 struct sbx_extract_stats *stats, sbx_error *reterr) {
-        struct extract_ctx c = { .a = a, .rootfd = rootfd, .o = o, .stats = stats };
+        struct extract_ctx c = {.a = a, .rootfd = rootfd, .o = o, .stats = stats};
         struct archive_entry *e;
         int r = 0, k;
 
@@ -468,7 +471,7 @@ static int copy_entry(int srcfd, int dstfd, const char *name, const struct stat 
                         return -errno;
                 if (fchmod(out, st->st_mode & 07777) < 0)
                         return -errno;
-                (void) futimens(out, (struct timespec[2]) { st->st_atim, st->st_mtim });
+                (void) futimens(out, (struct timespec[2]){st->st_atim, st->st_mtim});
                 return 0;
         }
         if (S_ISLNK(st->st_mode)) {
@@ -490,9 +493,10 @@ static int copy_entry(int srcfd, int dstfd, const char *name, const struct stat 
         return 0;
 }
 
-static int apply_dir(struct apply_ctx *c, int srcfd, int dstfd, size_t plen, unsigned depth, sbx_error *reterr);
-static int apply_subdir_contents(struct apply_ctx *c, int s, int d, const struct stat *st,
-                                 size_t plen, unsigned depth, sbx_error *reterr);
+static int apply_dir(struct apply_ctx *c, int srcfd, int dstfd, size_t plen, unsigned depth,
+                     sbx_error *reterr);
+static int apply_subdir_contents(struct apply_ctx *c, int s, int d, const struct stat *st, size_t plen,
+                                 unsigned depth, sbx_error *reterr);
 
 static int apply_subdir(struct apply_ctx *c, int srcfd, int dstfd, const char *name, const struct stat *st,
                         size_t plen, unsigned depth, sbx_error *reterr) {
@@ -523,8 +527,8 @@ static int apply_subdir(struct apply_ctx *c, int srcfd, int dstfd, const char *n
         return apply_subdir_contents(c, s, d, st, plen, depth, reterr);
 }
 
-static int apply_subdir_contents(struct apply_ctx *c, int s, int d, const struct stat *st,
-                                 size_t plen, unsigned depth, sbx_error *reterr) {
+static int apply_subdir_contents(struct apply_ctx *c, int s, int d, const struct stat *st, size_t plen,
+                                 unsigned depth, sbx_error *reterr) {
         if (c->keep_owner && fchown(d, st->st_uid, st->st_gid) < 0)
                 return sbx_error_set(reterr, -errno, "chown '%s'", c->path);
         if (fchmod(d, (st->st_mode & 07777) | 0700) < 0)
@@ -538,7 +542,8 @@ static bool is_whiteout(const char *n) {
         return !strncmp(n, ".wh.", 4);
 }
 
-static int apply_dir(struct apply_ctx *c, int srcfd, int dstfd, size_t plen, unsigned depth, sbx_error *reterr) {
+static int apply_dir(struct apply_ctx *c, int srcfd, int dstfd, size_t plen, unsigned depth,
+                     sbx_error *reterr) {
         _cleanup_closedir_ DIR *d = NULL;
         struct dirent *de;
         int fd, r;
@@ -587,7 +592,8 @@ static int apply_dir(struct apply_ctx *c, int srcfd, int dstfd, size_t plen, uns
                 if (fstatat(srcfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
                         return sbx_error_set(reterr, -errno, "stat '%s'", c->path);
                 if (S_ISDIR(st.st_mode))
-                        r = apply_subdir(c, srcfd, dstfd, de->d_name, &st, plen + nl + (plen > 0), depth, reterr);
+                        r = apply_subdir(c, srcfd, dstfd, de->d_name, &st, plen + nl + (plen > 0), depth,
+                                         reterr);
                 else {
                         r = sbx_rm_rf_at(dstfd, de->d_name);
                         if (r >= 0 && linkat(srcfd, de->d_name, dstfd, de->d_name, 0) < 0)
@@ -603,7 +609,7 @@ static int apply_dir(struct apply_ctx *c, int srcfd, int dstfd, size_t plen, uns
 }
 
 int sbx_tree_apply_layer(int srcfd, int dstfd, bool keep_owner, sbx_error *reterr) {
-        struct apply_ctx c = { .keep_owner = keep_owner };
+        struct apply_ctx c = {.keep_owner = keep_owner};
         int r;
 
         r = apply_dir(&c, srcfd, dstfd, 0, 0, reterr);
@@ -648,7 +654,8 @@ static int walk_dir(struct walk_ctx *c, int dfd, size_t plen, unsigned depth, sb
                         return sbx_error_set(reterr, -errno, "stat '%s'", c->path);
                 r = c->fn(c->path, &st, c->userdata);
                 if (r >= 0 && S_ISDIR(st.st_mode)) {
-                        _cleanup_close_ int sub = openat(dfd, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+                        _cleanup_close_ int sub =
+                                openat(dfd, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
                         if (sub < 0)
                                 return sbx_error_set(reterr, -errno, "open '%s'", c->path);
                         r = walk_dir(c, sub, plen + 1 + nl, depth + 1, reterr);
@@ -662,7 +669,7 @@ static int walk_dir(struct walk_ctx *c, int dfd, size_t plen, unsigned depth, sb
 
 int sbx_tree_walk(int rootfd, int (*fn)(const char *path, const struct stat *st, void *userdata),
                   void *userdata, sbx_error *reterr) {
-        struct walk_ctx c = { .fn = fn, .userdata = userdata };
+        struct walk_ctx c = {.fn = fn, .userdata = userdata};
 
         return walk_dir(&c, rootfd, 0, 0, reterr);
 }

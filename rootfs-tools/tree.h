@@ -13,18 +13,18 @@
 
 struct archive;
 
-#define SBX_TREE_DEPTH_MAX 128  /* path components per entry */
+#define SBX_TREE_DEPTH_MAX 128 /* path components per entry */
 
 struct sbx_extract_opts {
-        bool keep_owner;        /* chown to the archive's numeric uid/gid (root only) */
-        bool report;            /* emit notices for skipped devices / stripped bits */
-        const char *what;       /* "layer sha256:..." for error messages */
+        bool keep_owner;  /* chown to the archive's numeric uid/gid (root only) */
+        bool report;      /* emit notices for skipped devices / stripped bits */
+        const char *what; /* "layer sha256:..." for error messages */
         const struct sbx_progress *progress;
 };
 
 struct sbx_extract_stats {
         uint64_t entries;
-        uint64_t bytes;          /* file content written */
+        uint64_t bytes; /* file content written */
         unsigned devices_skipped;
         unsigned setid_stripped;
 };

@@ -103,14 +103,17 @@ static void render_end(struct render *r) {
 
 static int cmd_build(int argc, char **argv) {
         static const struct option opts[] = {
-                { "packages", required_argument, NULL, 'p' }, { "mirror", required_argument, NULL, 'm' },
-                { "suite", required_argument, NULL, 's' },    { "user", required_argument, NULL, 'u' },
-                { "print-mirror", no_argument, NULL, 'P' },   { "help", no_argument, NULL, 'h' },
+                {"packages", required_argument, NULL, 'p'},
+                {"mirror", required_argument, NULL, 'm'},
+                {"suite", required_argument, NULL, 's'},
+                {"user", required_argument, NULL, 'u'},
+                {"print-mirror", no_argument, NULL, 'P'},
+                {"help", no_argument, NULL, 'h'},
                 {},
         };
         struct sbx_build_options o = {};
-        struct render rd = { .cmd = "build", .tty = isatty(2) };
-        struct sbx_progress pg = { render_event, &rd };
+        struct render rd = {.cmd = "build", .tty = isatty(2)};
+        struct sbx_progress pg = {render_event, &rd};
         sbx_error e = {};
         time_t t0 = time(NULL);
         bool print_mirror = false;
@@ -118,13 +121,26 @@ static int cmd_build(int argc, char **argv) {
 
         while ((c = getopt_long(argc, argv, "h", opts, NULL)) >= 0)
                 switch (c) {
-                case 'p': o.packages = optarg; break;
-                case 'm': o.mirror = optarg; break;
-                case 's': o.suite = optarg; break;
-                case 'u': o.user = optarg; break;
-                case 'P': print_mirror = true; break;
-                case 'h': fputs(usage_text, stdout); return 0;
-                default: return SBX_EXIT_USAGE;
+                case 'p':
+                        o.packages = optarg;
+                        break;
+                case 'm':
+                        o.mirror = optarg;
+                        break;
+                case 's':
+                        o.suite = optarg;
+                        break;
+                case 'u':
+                        o.user = optarg;
+                        break;
+                case 'P':
+                        print_mirror = true;
+                        break;
+                case 'h':
+                        fputs(usage_text, stdout);
+                        return 0;
+                default:
+                        return SBX_EXIT_USAGE;
                 }
         if (argc - optind > 1) {
                 fprintf(stderr, "sbx rootfs build: one NAME at most\n");
@@ -151,10 +167,12 @@ static int cmd_build(int argc, char **argv) {
 
 static int cmd_import(int argc, char **argv) {
         static const struct option opts[] = {
-                { "name", required_argument, NULL, 'n' }, { "help", no_argument, NULL, 'h' }, {},
+                {"name", required_argument, NULL, 'n'},
+                {"help", no_argument, NULL, 'h'},
+                {},
         };
-        struct render rd = { .cmd = "import", .tty = isatty(2) };
-        struct sbx_progress pg = { render_event, &rd };
+        struct render rd = {.cmd = "import", .tty = isatty(2)};
+        struct sbx_progress pg = {render_event, &rd};
         const char *name = NULL;
         _cleanup_close_ int fd = -EBADF;
         unsigned count = 0;
@@ -163,9 +181,14 @@ static int cmd_import(int argc, char **argv) {
 
         while ((c = getopt_long(argc, argv, "h", opts, NULL)) >= 0)
                 switch (c) {
-                case 'n': name = optarg; break;
-                case 'h': fputs(usage_text, stdout); return 0;
-                default: return SBX_EXIT_USAGE;
+                case 'n':
+                        name = optarg;
+                        break;
+                case 'h':
+                        fputs(usage_text, stdout);
+                        return 0;
+                default:
+                        return SBX_EXIT_USAGE;
                 }
         if (argc - optind != 1) {
                 fprintf(stderr, "sbx rootfs import: give one FILE, or - for standard input\n");
@@ -173,7 +196,8 @@ static int cmd_import(int argc, char **argv) {
         }
         if (!strcmp(argv[optind], "-")) {
                 if (isatty(0)) {
-                        fprintf(stderr, "sbx rootfs import: standard input is a terminal, pipe an archive in\n");
+                        fprintf(stderr,
+                                "sbx rootfs import: standard input is a terminal, pipe an archive in\n");
                         return SBX_EXIT_USAGE;
                 }
                 fd = fcntl(0, F_DUPFD_CLOEXEC, 3);
@@ -205,12 +229,15 @@ static int cmd_ls(int argc, char **argv) {
         if (sbx_image_list((void **) &arr, &e) < 0)
                 return fail(&e);
         if (json)
-                printf("%s\n", json_object_to_json_string_ext(arr, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+                printf("%s\n", json_object_to_json_string_ext(arr, JSON_C_TO_STRING_PRETTY |
+                                                                           JSON_C_TO_STRING_NOSLASHESCAPE));
         else {
                 printf("%-44s %-15s %-7s %s\n", "IMAGE", "SOURCE", "LAYERS", "CREATED");
                 for (size_t i = 0; i < json_object_array_length(arr); i++) {
-                        json_object *r = json_object_array_get_idx(arr, i), *l = json_object_object_get(r, "layers");
-                        printf("%-44s %-15s %-7zu %s\n", json_object_get_string(json_object_object_get(r, "ref")),
+                        json_object *r = json_object_array_get_idx(arr, i),
+                                    *l = json_object_object_get(r, "layers");
+                        printf("%-44s %-15s %-7zu %s\n",
+                               json_object_get_string(json_object_object_get(r, "ref")),
                                json_object_get_string(json_object_object_get(r, "source")),
                                l ? json_object_array_length(l) : 0,
                                json_object_get_string(json_object_object_get(r, "created")));
@@ -230,7 +257,8 @@ static int cmd_inspect(int argc, char **argv) {
         }
         if (sbx_image_inspect(argv[1], (void **) &rec, &e) < 0)
                 return fail(&e);
-        printf("%s\n", json_object_to_json_string_ext(rec, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+        printf("%s\n", json_object_to_json_string_ext(rec, JSON_C_TO_STRING_PRETTY |
+                                                                   JSON_C_TO_STRING_NOSLASHESCAPE));
         json_object_put(rec);
         return 0;
 }
@@ -257,8 +285,8 @@ int cli_rootfs(int argc, char **argv) {
                 const char *name;
                 int (*fn)(int argc, char **argv);
         } sub[] = {
-                { "build", cmd_build }, { "import", cmd_import }, { "ls", cmd_ls },
-                { "list", cmd_ls },     { "inspect", cmd_inspect }, { "rm", cmd_rm },
+                {"build", cmd_build}, {"import", cmd_import},   {"ls", cmd_ls},
+                {"list", cmd_ls},     {"inspect", cmd_inspect}, {"rm", cmd_rm},
         };
 
         if (argc < 2) {

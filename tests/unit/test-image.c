@@ -53,8 +53,8 @@ START_TEST(test_ref_parse_defaults_tag_latest_and_strips_docker_io) {
 END_TEST
 
 START_TEST(test_ref_parse_rejects_bad_names) {
-        static const char *const bad[] = { "", "Upper:1", "a/../b", "/abs", "a//b", "x:", "x:-t", "x:a/b",
-                                           "x@sha256:00", ".hidden", "a b" };
+        static const char *const bad[] = {"",     "Upper:1", "a/../b",      "/abs",    "a//b", "x:",
+                                          "x:-t", "x:a/b",   "x@sha256:00", ".hidden", "a b"};
         struct sbx_image_ref r;
         sbx_error e = {};
 
@@ -101,8 +101,10 @@ START_TEST(test_resolve_returns_rootfs_and_config) {
         snprintf(want, sizeof(want), "%s/rootfs", dir);
         ck_assert_int_eq(mkdir(want, 0755), 0);
         snprintf(p, sizeof(p), "%s/image.json", dir);
-        write_file(p, "{\"ref\":\"team/img:v1\",\"layers\":[],\"config\":{\"Env\":[\"A=1\",\"B=2\"],"
-                      "\"WorkingDir\":\"/home/sandbox\",\"User\":\"sandbox\",\"Cmd\":[\"sleep\",\"infinity\"]}}");
+        write_file(
+                p,
+                "{\"ref\":\"team/img:v1\",\"layers\":[],\"config\":{\"Env\":[\"A=1\",\"B=2\"],"
+                "\"WorkingDir\":\"/home/sandbox\",\"User\":\"sandbox\",\"Cmd\":[\"sleep\",\"infinity\"]}}");
         ck_assert_int_eq(sbx_image_resolve("team/img:v1", p, sizeof(p), &cfg, &e), 0);
         ck_assert_str_eq(p, want);
         ck_assert_str_eq(cfg.env[0], "A=1");
@@ -145,9 +147,12 @@ START_TEST(test_apt_mirror_from_deb822_and_list) {
         snprintf(p, sizeof(p), "%s/etc/apt/sources.list.d", tmpdir);
         mkdir(p, 0755);
         snprintf(p, sizeof(p), "%s/etc/apt/sources.list.d/debian.sources", tmpdir);
-        write_file(p, "Types: deb\n# comment\nURIs: http://security.example/debian-security\nSuites: bookworm-security\n\n"
-                      "Types: deb deb-src\nURIs: http://mirror.example/debian\nSuites: bookworm bookworm-updates\n"
-                      "Components: main\n");
+        write_file(
+                p,
+                "Types: deb\n# comment\nURIs: http://security.example/debian-security\nSuites: "
+                "bookworm-security\n\n"
+                "Types: deb deb-src\nURIs: http://mirror.example/debian\nSuites: bookworm bookworm-updates\n"
+                "Components: main\n");
         setenv("SBX_APT_ROOT", tmpdir, 1);
         ck_assert_int_eq(sbx_apt_mirror("bookworm", m, sizeof(m), NULL), 0);
         ck_assert_str_eq(m, "http://mirror.example/debian");

@@ -18,7 +18,8 @@ START_TEST(test_sha256_nist_vectors) {
         expect("abc", 3, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
         expect("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", 56,
                "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
-        expect("abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu",
+        expect("abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmno"
+               "pqrsmnopqrstnopqrstu",
                112, "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1");
 }
 END_TEST
@@ -43,7 +44,7 @@ END_TEST
 
 START_TEST(test_sha256_padding_boundaries_match_oneshot) {
         /* 55, 56, 63, 64, 65 bytes: the lengths where padding spills over. */
-        static const size_t lens[] = { 55, 56, 63, 64, 65, 119, 120 };
+        static const size_t lens[] = {55, 56, 63, 64, 65, 119, 120};
         char buf[128];
 
         memset(buf, 'x', sizeof(buf));
