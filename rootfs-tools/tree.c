@@ -351,6 +351,16 @@ static int extract_hardlink(struct extract_ctx *c, const char *target, int pfd, 
         return 0;
 }
 
+/* A whiteout ".wh.X" may hide any X but "", "." and "..". */
+static bool whiteout_target_valid(const char *name) {
+        const char *t;
+
+        if (strncmp(name, ".wh.", 4))
+                return true;
+        t = name + 4;
+        return *t && strcmp(t, ".") && strcmp(t, "..");
+}
+
 static int extract_entry(struct extract_ctx *c, struct archive_entry *e, sbx_error *reterr) {
         _cleanup_close_ int pfd = -EBADF;
         char rel[PATH_MAX];
@@ -366,6 +376,10 @@ static int extract_entry(struct extract_ctx *c, struct archive_entry *e, sbx_err
         pfd = open_parent(c->rootfd, rel, true, &base, reterr);
         if (pfd < 0)
                 return pfd;
+        /* ".wh." + "", "." or ".." would name the directory itself or its
+         * parent when the whiteout is applied. */
+        if (!whiteout_target_valid(base))
+                return sbx_error_set(reterr, -EPERM, "whiteout '%s' names no entry: refused", rel);
         hl = archive_entry_hardlink(e);
         if (hl)
                 return extract_hardlink(c, hl, pfd, base, rel, reterr);
@@ -573,9 +587,14 @@ static int apply_dir(struct apply_ctx *c, int srcfd, int dstfd, size_t plen, uns
                 }
         rewinddir(d);
         while ((de = readdir(d)))
-                if (is_whiteout(de->d_name) && strncmp(de->d_name, ".wh..wh.", 8) &&
-                    (r = sbx_rm_rf_at(dstfd, de->d_name + 4)) < 0)
-                        return sbx_error_set(reterr, r, "whiteout '%s/%s'", c->path, de->d_name);
+                if (is_whiteout(de->d_name) && strncmp(de->d_name, ".wh..wh.", 8)) {
+                        if (!whiteout_target_valid(de->d_name)) /* extraction refuses these */
+                                return sbx_error_set(reterr, -EPERM, "whiteout '%s/%s' names no entry",
+                                                     c->path, de->d_name);
+                        r = sbx_rm_rf_at(dstfd, de->d_name + 4);
+                        if (r < 0)
+                                return sbx_error_set(reterr, r, "whiteout '%s/%s'", c->path, de->d_name);
+                }
         /* Pass 2: everything else replaces what the lower layers had. */
         rewinddir(d);
         while ((de = readdir(d))) {

@@ -2,7 +2,7 @@
 """Build test image archives for tests/integration/rootfs-import.sh.
 
 usage: rootfs-mkarchive.py KIND OUT
-KIND: docker | oci | oci-index | traversal-dotdot | traversal-abs | through-symlink |
+KIND: docker | oci | oci-index | traversal-dotdot | whiteout-dotdot | traversal-abs | through-symlink |
       hardlink-outside | bad-digest | truncated | bad-manifest | not-tar | no-name
 """
 import gzip, hashlib, io, json, sys, tarfile
@@ -144,6 +144,9 @@ def main():
     elif kind == "through-symlink":
         data = docker([tar_bytes([("esc", "sym", {"target": "/tmp"}),
                                   ("esc/sbx-symlink-escaped", "file", {"data": b"pwn"})])])
+    elif kind == "whiteout-dotdot":
+        # ".wh..." would whiteout ".." (the parent) if it were applied
+        data = docker([L[0], tar_bytes([("etc/.wh...", "file")])])
     elif kind == "hardlink-outside":
         data = docker([tar_bytes([("pw", "hard", {"target": "etc/shadow"})])])
     elif kind == "bad-digest":
