@@ -444,7 +444,6 @@ int sbx_extract(struct archive *a, int rootfd, const struct sbx_extract_opts *o,
                         goto out;
                 }
                 stats->entries++;
-                sbx_progress_emit(o->progress, SBX_PROGRESS_TICK, NULL, 0, 0, stats->bytes, NULL);
         }
         if (stats->entries == 0) {
                 r = sbx_error_set(reterr, -EBADMSG, "%s is empty or not a tar archive", o->what);
