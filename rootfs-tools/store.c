@@ -125,11 +125,17 @@ int sbx_image_ref_parse(const char *s, struct sbx_image_ref *ret, sbx_error *ret
         return 0;
 }
 
+/* The directory name of an image: "name@tag" with '/' -> '+' and ':' (a
+ * registry port) -> '%'. Injective (none of "@+%" is valid in a name or tag)
+ * and free of ',' and ':' so the launcher can put the path in overlayfs
+ * mount options. */
 void sbx_image_ref_key(const struct sbx_image_ref *ref, char ret[SBX_IMAGE_KEY_MAX]) {
-        snprintf(ret, SBX_IMAGE_KEY_MAX, "%s:%s", ref->name, ref->tag);
+        snprintf(ret, SBX_IMAGE_KEY_MAX, "%s@%s", ref->name, ref->tag);
         for (char *p = ret; *p; p++)
                 if (*p == '/')
                         *p = '+';
+                else if (*p == ':')
+                        *p = '%';
 }
 
 /* ---- the store directory ---- */

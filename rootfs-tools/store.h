@@ -2,7 +2,7 @@
 /* Internal helpers of the image store shared by import.c, build.c and
  * store.c. Layout (below the store directory):
  *   layers/<hex>/        one extracted layer tree per blob digest (whiteouts kept as .wh.* files)
- *   images/<key>/image.json   the record of name:tag (key = "name:tag" with '/' -> '+')
+ *   images/<key>/image.json   the record of name:tag (key = "name@tag", '/' -> '+', ':' -> '%')
  *   images/<key>/rootfs/ the flattened root: layers applied in order, files hard-linked from layers/
  *   tmp/                 work directories; renamed into place only when complete
  *   .lock                flock(LOCK_EX) held by import, build and rm */

@@ -44,7 +44,7 @@ t0=$(date +%s)
 secs=$(( $(date +%s) - t0 ))
 check "debootstrap minbase + python3 builds (${secs}s)" test $rc -eq 0
 [ $rc -eq 0 ] || tail -20 "$T/err" | sed 's/^/# /'
-R=$SBX_IMAGE_DIR/images/sbx-ci+small:test/rootfs
+R=$SBX_IMAGE_DIR/images/sbx-ci+small@test/rootfs
 check "progress is line-based when stderr is not a terminal" \
         eval 'grep -q "^sbx rootfs build: download" "$T/err" && ! grep -q $'"'"'\r'"'"' "$T/err"'
 check "the sandbox user exists with uid 1000 and home /home/sandbox" \
@@ -71,7 +71,7 @@ check "a package that does not exist fails the build, nothing is left behind" \
               [ "$before" = "$(ls -A "$SBX_IMAGE_DIR/images")" ]'
 [ $rc -ne 0 ] || true
 "$SBX" rootfs rm sbx-ci/small:test >/dev/null
-check "rm removes the built image" test ! -e "$SBX_IMAGE_DIR/images/sbx-ci+small:test"
+check "rm removes the built image" test ! -e "$SBX_IMAGE_DIR/images/sbx-ci+small@test"
 
 # The default image is a manual step (README): check it when present.
 D=$(env -u SBX_IMAGE_DIR "$SBX" rootfs inspect openclaw-sandbox:bookworm-slim 2>/dev/null |

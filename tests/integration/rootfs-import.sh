@@ -21,7 +21,7 @@ done
 out=$("$SBX" rootfs import "$T/docker.tar" 2>&1); rc=$?
 check "docker-save archive with 3 layers imports" test $rc -eq 0
 [ $rc -eq 0 ] || echo "$out" | sed 's/^/# /'
-R=$SBX_IMAGE_DIR/images/sbx-test+docker:v1/rootfs
+R=$SBX_IMAGE_DIR/images/sbx-test+docker@v1/rootfs
 check "a later layer's file replaces the earlier one" test "$(cat "$R/etc/hostname" 2>/dev/null)" = layer2
 check "whiteout .wh.remove-me deletes etc/remove-me, etc/keep stays" \
         bash -c "[ ! -e '$R/etc/remove-me' ] && [ -f '$R/etc/keep' ]"
@@ -64,20 +64,25 @@ assert [x['ref'] for x in a]==['sbx-test/docker:v1'], a"
 listing() { (cd "$1" && find . -printf '%p %y %m %s %l\n' | sort); }
 out=$("$SBX" rootfs import "$T/oci.tar" 2>&1)
 check "gzip-compressed OCI layout with gzip layers imports" test $? -eq 0
-O=$SBX_IMAGE_DIR/images/sbx-test+oci:v2/rootfs
+O=$SBX_IMAGE_DIR/images/sbx-test+oci@v2/rootfs
 d=$(diff <(listing "$R") <(listing "$O") 2>&1)
 if [ -z "$d" ] && [ -d "$O" ]; then ok "OCI and docker archives of the same layers give the same tree"
 else nok "OCI and docker archives of the same layers give the same tree" "$d"; fi
 out=$("$SBX" rootfs import "$T/oci-index.tar" 2>&1)
 check "nested OCI index: the linux/amd64 manifest is chosen" \
-        test -f "$SBX_IMAGE_DIR/images/sbx-test+nested:v3/rootfs/etc/keep"
+        test -f "$SBX_IMAGE_DIR/images/sbx-test+nested@v3/rootfs/etc/keep"
 nl=$(ls "$SBX_IMAGE_DIR/layers" | wc -l)
 "$SBX" rootfs import --name other/name:1 "$T/docker.tar" 2>/dev/null
 check "same layers under another name are stored once" test "$(ls "$SBX_IMAGE_DIR/layers" | wc -l)" = "$nl"
 check "flattened files are hard links into the layer store" \
-        test "$(stat -c %h "$SBX_IMAGE_DIR/images/other+name:1/rootfs/etc/keep")" -ge 3
+        test "$(stat -c %h "$SBX_IMAGE_DIR/images/other+name@1/rootfs/etc/keep")" -ge 3
 cat "$T/docker.tar" | "$SBX" rootfs import --name piped - 2>/dev/null
-check "import from standard input (-), tag defaults to latest" test -f "$SBX_IMAGE_DIR/images/piped:latest/rootfs/etc/keep"
+check "import from standard input (-), tag defaults to latest" test -f "$SBX_IMAGE_DIR/images/piped@latest/rootfs/etc/keep"
+"$SBX" rootfs import --name registry.local:5000/team/img:v9 "$T/docker.tar" 2>/dev/null
+p=$("$SBX" rootfs inspect registry.local:5000/team/img:v9 | python3 -c 'import json,sys; print(json.load(sys.stdin)["rootfs"])')
+check "a registry host:port name gets a root path without ':' or ',' (overlayfs-safe)" \
+        eval '[ -f "$p/etc/keep" ] && [ "${p#"$SBX_IMAGE_DIR"}" = "/images/registry.local%5000+team+img@v9/rootfs" ]'
+"$SBX" rootfs rm registry.local:5000/team/img:v9 >/dev/null
 "$SBX" rootfs import "$T/docker.tar" 2>/dev/null
 check "re-import replaces the image in place" test "$("$SBX" rootfs ls | grep -c '^sbx-test/docker:v1 ')" = 1
 
@@ -122,10 +127,17 @@ check "missing image: 'No such image: no-such-image:latest' and how to create it
 check "invalid name is a usage error (exit 2)" test $? -eq 2
 "$SBX" rootfs rm sbx-test/docker:v1 other/name:1 piped >/dev/null
 check "rm removes the images" bash -c "! '$SBX' rootfs inspect sbx-test/docker:v1 >/dev/null 2>&1 &&
-        [ ! -e '$SBX_IMAGE_DIR/images/sbx-test+docker:v1' ]"
+        [ ! -e '$SBX_IMAGE_DIR/images/sbx-test+docker@v1' ]"
 check "layers still used by another image are kept" test "$(ls "$SBX_IMAGE_DIR/layers" | wc -l)" -gt 0
 "$SBX" rootfs rm sbx-test/oci:v2 sbx-test/nested:v3 >/dev/null
 check "the last rm drops the unused layers" test -z "$(ls -A "$SBX_IMAGE_DIR/layers")"
 "$SBX" rootfs rm sbx-test/oci:v2 >/dev/null 2>&1
 check "rm of a missing image fails" test $? -ne 0
+h=$("$SBX" rootfs --help)
+helpwords() {
+        for w in build import ls inspect rm --packages --mirror --suite --user --print-mirror --name --json; do
+                grep -q -- "$w" <<<"$h" || return 1
+        done
+}
+check "--help names every subcommand and option" helpwords
 echo "1..$n"

@@ -96,7 +96,7 @@ START_TEST(test_resolve_returns_rootfs_and_config) {
 
         snprintf(dir, sizeof(dir), "%s/images", tmpdir);
         ck_assert_int_eq(mkdir(dir, 0700), 0);
-        snprintf(dir, sizeof(dir), "%s/images/team+img:v1", tmpdir);
+        snprintf(dir, sizeof(dir), "%s/images/team+img@v1", tmpdir);
         ck_assert_int_eq(mkdir(dir, 0700), 0);
         snprintf(want, sizeof(want), "%s/rootfs", dir);
         ck_assert_int_eq(mkdir(want, 0755), 0);
@@ -128,9 +128,9 @@ START_TEST(test_resolve_corrupt_record_is_an_error) {
 
         snprintf(p, sizeof(p), "%s/images", tmpdir);
         mkdir(p, 0700);
-        snprintf(p, sizeof(p), "%s/images/bad:latest", tmpdir);
+        snprintf(p, sizeof(p), "%s/images/bad@latest", tmpdir);
         mkdir(p, 0700);
-        snprintf(p, sizeof(p), "%s/images/bad:latest/image.json", tmpdir);
+        snprintf(p, sizeof(p), "%s/images/bad@latest/image.json", tmpdir);
         write_file(p, "{\"ref\": ");
         ck_assert_int_eq(sbx_image_resolve("bad", p, sizeof(p), NULL, &e), -EBADMSG);
         ck_assert_ptr_nonnull(strstr(e.msg, "not valid JSON"));
