@@ -222,11 +222,11 @@ static int run_lines(char *const argv[], struct line_sink *s, sbx_error *reterr)
         ssize_t k;
 
         if (pipe2(p, O_CLOEXEC) < 0)
-                return sbx_error_set(reterr, -errno, "pipe");
+                return sbx_error_set(reterr, -errno, "pipe: %s", strerror(errno));
         pid = fork();
         if (pid < 0) {
                 close(p[0]), close(p[1]);
-                return sbx_error_set(reterr, -errno, "fork");
+                return sbx_error_set(reterr, -errno, "fork: %s", strerror(errno));
         }
         if (pid == 0) {
                 int nul = open("/dev/null", O_RDONLY | O_CLOEXEC);
@@ -263,7 +263,7 @@ static int run_lines(char *const argv[], struct line_sink *s, sbx_error *reterr)
         close(p[0]);
         while (waitpid(pid, &status, 0) < 0)
                 if (errno != EINTR)
-                        return sbx_error_set(reterr, -errno, "waitpid");
+                        return sbx_error_set(reterr, -errno, "waitpid: %s", strerror(errno));
         return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
@@ -435,7 +435,7 @@ int sbx_image_build(const struct sbx_build_options *o, const struct sbx_progress
         }
         rootfd = openat(sfd, rel, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (rootfd < 0) {
-                r = sbx_error_set(reterr, -errno, "open '%s'", target);
+                r = sbx_error_set(reterr, -errno, "open '%s': %s", target, strerror(errno));
                 goto fail;
         }
         /* 2. the unprivileged user OpenClaw's image has */

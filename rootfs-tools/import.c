@@ -145,7 +145,7 @@ static int open_in_archive(struct import_ctx *c, const char *path, sbx_error *re
 
         fd = (int) syscall(SYS_openat2, c->archivefd, path, &how, sizeof(how));
         if (fd < 0)
-                return sbx_error_set(reterr, -errno, "archive member '%.200s'", path);
+                return sbx_error_set(reterr, -errno, "archive member '%.200s': %s", path, strerror(errno));
         if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
                 close(fd);
                 return sbx_error_set(reterr, -EBADMSG, "archive member '%.200s' is not a regular file",
@@ -495,7 +495,7 @@ static int import_layer(struct import_ctx *c, const struct layer *l, sbx_error *
         if (extract) {
                 if (mkdirat(c->workfd, name, 0755) < 0 ||
                     (lfd = openat(c->workfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
-                        return sbx_error_set(reterr, -errno, "create %s", name);
+                        return sbx_error_set(reterr, -errno, "create %s: %s", name, strerror(errno));
                 r = extract_stream(b, lfd, &o, &c->stats, reterr);
                 if (r < 0)
                         return r;
@@ -532,13 +532,14 @@ static int flatten(struct import_ctx *c, const struct image_plan *img, const cha
             (dfd = openat(c->workfd, dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0 ||
             mkdirat(dfd, "rootfs", 0755) < 0 ||
             (rfd = openat(dfd, "rootfs", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
-                return sbx_error_set(reterr, -errno, "create image directory");
+                return sbx_error_set(reterr, -errno, "create image directory: %s", strerror(errno));
         for (unsigned k = 0; k < img->n_layers; k++) {
                 _cleanup_close_ int lfd = layer_dirfd(c, img->layers[k].hex);
 
                 sbx_progress_emit(c->progress, SBX_PROGRESS_PHASE, "flatten", k + 1, img->n_layers, 0, NULL);
                 if (lfd < 0)
-                        return sbx_error_set(reterr, -errno, "open layer sha256:%.12s", img->layers[k].hex);
+                        return sbx_error_set(reterr, -errno, "open layer sha256:%.12s: %s",
+                                             img->layers[k].hex, strerror(errno));
                 r = sbx_tree_apply_layer(lfd, rfd, c->keep_owner, reterr);
                 if (r < 0)
                         return sbx_error_wrap(reterr, "apply layer %u (sha256:%.12s)", k + 1,
@@ -590,7 +591,7 @@ static int read_outer(struct import_ctx *c, int fd, sbx_error *reterr) {
         if (mkdirat(c->workfd, "archive", 0700) < 0 ||
             (c->archivefd = openat(c->workfd, "archive", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) <
                     0)
-                return sbx_error_set(reterr, -errno, "create work directory");
+                return sbx_error_set(reterr, -errno, "create work directory: %s", strerror(errno));
         sbx_progress_emit(c->progress, SBX_PROGRESS_PHASE, "read", 0, 0, 0, NULL);
         r = extract_stream(b, c->archivefd, &o, &st, reterr);
         if (r < 0)
@@ -602,10 +603,10 @@ static int plan(struct import_ctx *c, const char *name_override, sbx_error *rete
         struct stat st;
         int r;
 
-        if (fstatat(c->archivefd, "manifest.json", &st, 0) == 0)
+        if (fstatat(c->archivefd, "manifest.json", &st, AT_SYMLINK_NOFOLLOW) == 0)
                 r = plan_docker(c, reterr);
-        else if (fstatat(c->archivefd, "index.json", &st, 0) == 0 &&
-                 fstatat(c->archivefd, "oci-layout", &st, 0) == 0)
+        else if (fstatat(c->archivefd, "index.json", &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+                 fstatat(c->archivefd, "oci-layout", &st, AT_SYMLINK_NOFOLLOW) == 0)
                 r = plan_oci(c, reterr);
         else
                 return sbx_error_set(reterr, -EBADMSG,
@@ -673,8 +674,8 @@ static int commit(struct import_ctx *c, unsigned *ret_count, sbx_error *reterr) 
                                 continue;
                         if (renameat(c->workfd, from, c->storefd, to) < 0 && errno != EEXIST &&
                             errno != ENOTEMPTY)
-                                return sbx_error_set(reterr, -errno, "store layer sha256:%s",
-                                                     c->images[i].layers[k].hex);
+                                return sbx_error_set(reterr, -errno, "store layer sha256:%s: %s",
+                                                     c->images[i].layers[k].hex, strerror(errno));
                 }
         dirs = 0;
         for (unsigned i = 0; i < c->n_images; i++)

@@ -190,10 +190,11 @@ int sbx_store_open(char *ret_path, size_t len, sbx_error *reterr) {
                 return sbx_error_set(reterr, r, "create image store '%s'", ret_path);
         fd = open(ret_path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (fd < 0)
-                return sbx_error_set(reterr, -errno, "open image store '%s'", ret_path);
+                return sbx_error_set(reterr, -errno, "open image store '%s': %s", ret_path, strerror(errno));
         for (size_t i = 0; i < ELEMENTSOF(sub); i++)
                 if (mkdirat(fd, sub[i], 0700) < 0 && errno != EEXIST) {
-                        r = sbx_error_set(reterr, -errno, "create '%s/%s'", ret_path, sub[i]);
+                        r = sbx_error_set(reterr, -errno, "create '%s/%s': %s", ret_path, sub[i],
+                                          strerror(errno));
                         close(fd);
                         return r;
                 }
@@ -204,9 +205,9 @@ int sbx_store_lock(int storefd, sbx_error *reterr) {
         int fd = openat(storefd, ".lock", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 
         if (fd < 0)
-                return sbx_error_set(reterr, -errno, "open image store lock");
+                return sbx_error_set(reterr, -errno, "open image store lock: %s", strerror(errno));
         if (flock(fd, LOCK_EX) < 0) {
-                int r = sbx_error_set(reterr, -errno, "lock image store");
+                int r = sbx_error_set(reterr, -errno, "lock image store: %s", strerror(errno));
                 close(fd);
                 return r;
         }
@@ -219,16 +220,17 @@ int sbx_store_mktemp(int storefd, char *ret_rel, size_t len, sbx_error *reterr) 
                 int fd;
 
                 if (getrandom(&rnd, sizeof(rnd), 0) != sizeof(rnd))
-                        return sbx_error_set(reterr, -errno, "getrandom");
+                        return sbx_error_set(reterr, -errno, "getrandom: %s", strerror(errno));
                 snprintf(ret_rel, len, "tmp/%016llx", (unsigned long long) rnd);
                 if (mkdirat(storefd, ret_rel, 0700) < 0) {
                         if (errno == EEXIST)
                                 continue;
-                        return sbx_error_set(reterr, -errno, "create work directory in the image store");
+                        return sbx_error_set(reterr, -errno, "create work directory in the image store: %s",
+                                             strerror(errno));
                 }
                 fd = openat(storefd, ret_rel, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
                 if (fd < 0)
-                        return sbx_error_set(reterr, -errno, "open work directory");
+                        return sbx_error_set(reterr, -errno, "open work directory: %s", strerror(errno));
                 return fd;
         }
         return sbx_error_set(reterr, -EEXIST, "cannot create a work directory in the image store");
@@ -252,7 +254,7 @@ int sbx_json_read_at(int dirfd, const char *path, size_t max, bool in_root, json
 
         fd = (int) syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
         if (fd < 0)
-                return sbx_error_set(reterr, -errno, "open '%s'", path);
+                return sbx_error_set(reterr, -errno, "open '%s': %s", path, strerror(errno));
         if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
                 return sbx_error_set(reterr, -EBADMSG, "'%s' is not a regular file", path);
         if ((uint64_t) st.st_size > max)
@@ -331,7 +333,7 @@ int sbx_store_commit_image(int storefd, const char *workrel, const struct sbx_im
 
         wfd = openat(storefd, workrel, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (wfd < 0)
-                return sbx_error_set(reterr, -errno, "open work directory");
+                return sbx_error_set(reterr, -errno, "open work directory: %s", strerror(errno));
         r = write_file_at(wfd, "image.json",
                           json_object_to_json_string_ext(record, JSON_C_TO_STRING_PRETTY |
                                                                          JSON_C_TO_STRING_NOSLASHESCAPE));
@@ -342,10 +344,12 @@ int sbx_store_commit_image(int storefd, const char *workrel, const struct sbx_im
         if (renameat(storefd, workrel, storefd, dst) == 0)
                 return 0;
         if (errno != EEXIST && errno != ENOTEMPTY)
-                return sbx_error_set(reterr, -errno, "store image %s:%s", ref->name, ref->tag);
+                return sbx_error_set(reterr, -errno, "store image %s:%s: %s", ref->name, ref->tag,
+                                     strerror(errno));
         /* Replace atomically: swap, then remove the old tree (now at workrel). */
         if (renameat2(storefd, workrel, storefd, dst, RENAME_EXCHANGE) < 0)
-                return sbx_error_set(reterr, -errno, "replace image %s:%s", ref->name, ref->tag);
+                return sbx_error_set(reterr, -errno, "replace image %s:%s: %s", ref->name, ref->tag,
+                                     strerror(errno));
         snprintf(old, sizeof(old), "%s", workrel);
         (void) sbx_rm_rf_at(storefd, old);
         return 0;
@@ -393,7 +397,7 @@ static int load_record(const char *store, const struct sbx_image_ref *ref, json_
         if (sfd < 0 && errno == ENOENT)
                 return missing(ref, reterr);
         if (sfd < 0)
-                return sbx_error_set(reterr, -errno, "open image store '%s'", store);
+                return sbx_error_set(reterr, -errno, "open image store '%s': %s", store, strerror(errno));
         sbx_image_ref_key(ref, key);
         snprintf(rel, sizeof(rel), "images/%s/image.json", key);
         if (sbx_json_read_at(sfd, rel, 1 << 20, false, ret, &e) < 0) {
@@ -501,7 +505,7 @@ int sbx_image_list(void **ret_json_array, sbx_error *reterr) {
                 else if (dfd >= 0)
                         close(dfd);
         } else if (errno != ENOENT)
-                return sbx_error_set(reterr, -errno, "open image store '%s'", store);
+                return sbx_error_set(reterr, -errno, "open image store '%s': %s", store, strerror(errno));
         json_object_array_sort(arr, ref_cmp);
         *ret_json_array = TAKE_PTR(arr);
         return 0;
@@ -603,7 +607,8 @@ int sbx_image_remove(const char *name, sbx_error *reterr) {
         if (wfd < 0)
                 return wfd;
         if (renameat(sfd, rel, wfd, "image") < 0)
-                return sbx_error_set(reterr, -errno, "remove image %s:%s", ref.name, ref.tag);
+                return sbx_error_set(reterr, -errno, "remove image %s:%s: %s", ref.name, ref.tag,
+                                     strerror(errno));
         r = sbx_rm_rf_at(sfd, work);
         if (r < 0)
                 return sbx_error_set(reterr, r, "remove '%s/%s'", store, work);

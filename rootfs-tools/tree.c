@@ -92,7 +92,7 @@ static int open_parent(int rootfd, const char *rel, bool create, const char **re
         const char *p = rel;
 
         if (fd < 0)
-                return sbx_error_set(reterr, -errno, "dup root fd");
+                return sbx_error_set(reterr, -errno, "dup root fd: %s", strerror(errno));
         for (const char *slash; (slash = strchr(p, '/')); p = slash + 1) {
                 size_t cl = (size_t) (slash - p);
                 int nfd;
@@ -100,8 +100,8 @@ static int open_parent(int rootfd, const char *rel, bool create, const char **re
                 memcpy(comp, p, cl);
                 comp[cl] = '\0';
                 if (create && mkdirat(fd, comp, 0755) < 0 && errno != EEXIST)
-                        return sbx_error_set(reterr, -errno, "create directory for '%s'",
-                                             printable(rel, pb, sizeof(pb)));
+                        return sbx_error_set(reterr, -errno, "create directory for '%s': %s",
+                                             printable(rel, pb, sizeof(pb)), strerror(errno));
                 nfd = openat(fd, comp, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
                 if (nfd < 0) {
                         if (errno == ENOTDIR || errno == ELOOP)
@@ -109,8 +109,8 @@ static int open_parent(int rootfd, const char *rel, bool create, const char **re
                                         reterr, -ENOTDIR,
                                         "'%s': '%s' is not a directory (symlinks are never followed)",
                                         printable(rel, pb, sizeof(pb)), comp);
-                        return sbx_error_set(reterr, -errno, "open parent of '%s'",
-                                             printable(rel, pb, sizeof(pb)));
+                        return sbx_error_set(reterr, -errno, "open parent of '%s': %s",
+                                             printable(rel, pb, sizeof(pb)), strerror(errno));
                 }
                 close(fd);
                 fd = nfd;
@@ -212,7 +212,8 @@ static int fixups_apply(struct fixups *f, int rootfd, sbx_error *reterr) {
                 if (fd < 0)
                         continue;
                 if (fchmod(fd, f->v[i].mode) < 0)
-                        return sbx_error_set(reterr, -errno, "chmod '%s'", f->v[i].path);
+                        return sbx_error_set(reterr, -errno, "chmod '%s': %s", f->v[i].path,
+                                             strerror(errno));
         }
         return 0;
 }
@@ -262,7 +263,7 @@ static int extract_file(struct extract_ctx *c, struct archive_entry *e, int pfd,
                 return sbx_error_set(reterr, r, "replace '%s'", rel);
         fd = openat(pfd, base, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
         if (fd < 0)
-                return sbx_error_set(reterr, -errno, "create '%s'", rel);
+                return sbx_error_set(reterr, -errno, "create '%s': %s", rel, strerror(errno));
         while ((k = archive_read_data(c->a, buf, sizeof(buf))) > 0) {
                 r = write_all(fd, buf, (size_t) k);
                 if (r < 0)
@@ -278,9 +279,9 @@ static int extract_file(struct extract_ctx *c, struct archive_entry *e, int pfd,
                 perms &= ~(mode_t) (S_ISUID | S_ISGID);
         }
         if (c->o->keep_owner && fchown(fd, archive_entry_uid(e), archive_entry_gid(e)) < 0)
-                return sbx_error_set(reterr, -errno, "chown '%s'", rel);
+                return sbx_error_set(reterr, -errno, "chown '%s': %s", rel, strerror(errno));
         if (fchmod(fd, perms) < 0)
-                return sbx_error_set(reterr, -errno, "chmod '%s'", rel);
+                return sbx_error_set(reterr, -errno, "chmod '%s': %s", rel, strerror(errno));
         ts[0].tv_nsec = UTIME_OMIT;
         ts[1].tv_sec = archive_entry_mtime(e);
         ts[1].tv_nsec = archive_entry_mtime_nsec(e);
@@ -297,9 +298,9 @@ static int extract_dir(struct extract_ctx *c, struct archive_entry *e, int pfd, 
         perms &= ~(mode_t) S_ISUID;
         if (mkdirat(pfd, base, 0700) < 0) {
                 if (errno != EEXIST)
-                        return sbx_error_set(reterr, -errno, "mkdir '%s'", rel);
+                        return sbx_error_set(reterr, -errno, "mkdir '%s': %s", rel, strerror(errno));
                 if (fstatat(pfd, base, &st, AT_SYMLINK_NOFOLLOW) < 0)
-                        return sbx_error_set(reterr, -errno, "stat '%s'", rel);
+                        return sbx_error_set(reterr, -errno, "stat '%s': %s", rel, strerror(errno));
                 if (!S_ISDIR(st.st_mode)) {
                         r = sbx_rm_rf_at(pfd, base);
                         if (r < 0 || mkdirat(pfd, base, 0700) < 0)
@@ -308,11 +309,11 @@ static int extract_dir(struct extract_ctx *c, struct archive_entry *e, int pfd, 
         }
         fd = openat(pfd, base, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (fd < 0)
-                return sbx_error_set(reterr, -errno, "open '%s'", rel);
+                return sbx_error_set(reterr, -errno, "open '%s': %s", rel, strerror(errno));
         if (c->o->keep_owner && fchown(fd, archive_entry_uid(e), archive_entry_gid(e)) < 0)
-                return sbx_error_set(reterr, -errno, "chown '%s'", rel);
+                return sbx_error_set(reterr, -errno, "chown '%s': %s", rel, strerror(errno));
         if (fchmod(fd, perms | 0700) < 0)
-                return sbx_error_set(reterr, -errno, "chmod '%s'", rel);
+                return sbx_error_set(reterr, -errno, "chmod '%s': %s", rel, strerror(errno));
         if ((perms & 0700) != 0700 && fixups_add(&c->fix, rel, perms) < 0)
                 return sbx_error_set(reterr, -ENOMEM, "out of memory");
         return 0;
@@ -345,8 +346,8 @@ static int extract_hardlink(struct extract_ctx *c, const char *target, int pfd, 
                         return sbx_error_set(reterr, -ENOENT,
                                              "hard link '%s' -> '%s': target is not an earlier entry of %s",
                                              rel, printable(trel, pb, sizeof(pb)), c->o->what);
-                return sbx_error_set(reterr, -errno, "hard link '%s' -> '%s'", rel,
-                                     printable(trel, pb, sizeof(pb)));
+                return sbx_error_set(reterr, -errno, "hard link '%s' -> '%s': %s", rel,
+                                     printable(trel, pb, sizeof(pb)), strerror(errno));
         }
         return 0;
 }
@@ -397,10 +398,10 @@ static int extract_entry(struct extract_ctx *c, struct archive_entry *e, sbx_err
                 if (r < 0)
                         return sbx_error_set(reterr, r, "replace '%s'", rel);
                 if (symlinkat(lt, pfd, base) < 0)
-                        return sbx_error_set(reterr, -errno, "symlink '%s'", rel);
+                        return sbx_error_set(reterr, -errno, "symlink '%s': %s", rel, strerror(errno));
                 if (c->o->keep_owner &&
                     fchownat(pfd, base, archive_entry_uid(e), archive_entry_gid(e), AT_SYMLINK_NOFOLLOW) < 0)
-                        return sbx_error_set(reterr, -errno, "chown '%s'", rel);
+                        return sbx_error_set(reterr, -errno, "chown '%s': %s", rel, strerror(errno));
                 return 0;
         case AE_IFIFO:
                 r = sbx_rm_rf_at(pfd, base);
@@ -408,7 +409,7 @@ static int extract_entry(struct extract_ctx *c, struct archive_entry *e, sbx_err
                         return sbx_error_set(reterr, r < 0 ? r : -errno, "mkfifo '%s'", rel);
                 if (c->o->keep_owner &&
                     fchownat(pfd, base, archive_entry_uid(e), archive_entry_gid(e), AT_SYMLINK_NOFOLLOW) < 0)
-                        return sbx_error_set(reterr, -errno, "chown '%s'", rel);
+                        return sbx_error_set(reterr, -errno, "chown '%s': %s", rel, strerror(errno));
                 return 0;
         case AE_IFCHR:
         case AE_IFBLK:
@@ -523,16 +524,17 @@ static int apply_subdir(struct apply_ctx *c, int srcfd, int dstfd, const char *n
                         return sbx_error_set(reterr, r, "replace '%s'", c->path);
         }
         if (mkdirat(dstfd, name, 0700) < 0 && errno != EEXIST)
-                return sbx_error_set(reterr, -errno, "mkdir '%s'", c->path);
+                return sbx_error_set(reterr, -errno, "mkdir '%s': %s", c->path, strerror(errno));
         s = openat(srcfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         d = openat(dstfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (s < 0 || d < 0)
-                return sbx_error_set(reterr, -errno, "open '%s'", c->path);
+                return sbx_error_set(reterr, -errno, "open '%s': %s", c->path, strerror(errno));
         /* Unprivileged, a layer directory without u+rx (its recorded mode)
          * cannot be read: lend ourselves the bits for the walk, then restore. */
         if (geteuid() != 0 && (st->st_mode & 0500) != 0500) {
                 if (fchmod(s, (st->st_mode & 07777) | 0500) < 0)
-                        return sbx_error_set(reterr, -errno, "chmod layer directory '%s'", c->path);
+                        return sbx_error_set(reterr, -errno, "chmod layer directory '%s': %s", c->path,
+                                             strerror(errno));
                 r = apply_subdir_contents(c, s, d, st, plen, depth, reterr);
                 (void) fchmod(s, st->st_mode & 07777);
                 return r;
@@ -543,9 +545,9 @@ static int apply_subdir(struct apply_ctx *c, int srcfd, int dstfd, const char *n
 static int apply_subdir_contents(struct apply_ctx *c, int s, int d, const struct stat *st, size_t plen,
                                  unsigned depth, sbx_error *reterr) {
         if (c->keep_owner && fchown(d, st->st_uid, st->st_gid) < 0)
-                return sbx_error_set(reterr, -errno, "chown '%s'", c->path);
+                return sbx_error_set(reterr, -errno, "chown '%s': %s", c->path, strerror(errno));
         if (fchmod(d, (st->st_mode & 07777) | 0700) < 0)
-                return sbx_error_set(reterr, -errno, "chmod '%s'", c->path);
+                return sbx_error_set(reterr, -errno, "chmod '%s': %s", c->path, strerror(errno));
         if ((st->st_mode & 0700) != 0700 && fixups_add(&c->fix, c->path, st->st_mode & 07777) < 0)
                 return sbx_error_set(reterr, -ENOMEM, "out of memory");
         return apply_dir(c, s, d, plen, depth + 1, reterr);
@@ -567,7 +569,7 @@ static int apply_dir(struct apply_ctx *c, int srcfd, int dstfd, size_t plen, uns
         if (fd < 0 || !(d = fdopendir(fd))) {
                 if (fd >= 0)
                         close(fd);
-                return sbx_error_set(reterr, -errno, "read '%s'", c->path);
+                return sbx_error_set(reterr, -errno, "read '%s': %s", c->path, strerror(errno));
         }
         /* Pass 1: whiteouts hide lower layers only, so they go first; an
          * opaque marker empties the directory, ".wh.NAME" removes NAME. */
@@ -578,7 +580,8 @@ static int apply_dir(struct apply_ctx *c, int srcfd, int dstfd, size_t plen, uns
                         int dfd = fcntl(dstfd, F_DUPFD_CLOEXEC, 3);
 
                         if (dfd < 0 || !(dd = fdopendir(dfd)))
-                                return sbx_error_set(reterr, -errno, "opaque '%s'", c->path);
+                                return sbx_error_set(reterr, -errno, "opaque '%s': %s", c->path,
+                                                     strerror(errno));
                         while ((x = readdir(dd)))
                                 if (strcmp(x->d_name, ".") && strcmp(x->d_name, "..") &&
                                     (r = sbx_rm_rf_at(dstfd, x->d_name)) < 0)
@@ -608,7 +611,7 @@ static int apply_dir(struct apply_ctx *c, int srcfd, int dstfd, size_t plen, uns
                         c->path[plen] = '/';
                 memcpy(c->path + plen + (plen > 0), de->d_name, nl + 1);
                 if (fstatat(srcfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-                        return sbx_error_set(reterr, -errno, "stat '%s'", c->path);
+                        return sbx_error_set(reterr, -errno, "stat '%s': %s", c->path, strerror(errno));
                 if (S_ISDIR(st.st_mode))
                         r = apply_subdir(c, srcfd, dstfd, de->d_name, &st, plen + nl + (plen > 0), depth,
                                          reterr);
@@ -656,7 +659,7 @@ static int walk_dir(struct walk_ctx *c, int dfd, size_t plen, unsigned depth, sb
         if (fd < 0 || !(d = fdopendir(fd))) {
                 if (fd >= 0)
                         close(fd);
-                return sbx_error_set(reterr, -errno, "read '%s'", c->path);
+                return sbx_error_set(reterr, -errno, "read '%s': %s", c->path, strerror(errno));
         }
         while ((de = readdir(d))) {
                 struct stat st;
@@ -669,13 +672,14 @@ static int walk_dir(struct walk_ctx *c, int dfd, size_t plen, unsigned depth, sb
                 c->path[plen] = '/';
                 memcpy(c->path + plen + 1, de->d_name, nl + 1);
                 if (fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-                        return sbx_error_set(reterr, -errno, "stat '%s'", c->path);
+                        return sbx_error_set(reterr, -errno, "stat '%s': %s", c->path, strerror(errno));
                 r = c->fn(c->path, &st, c->userdata);
                 if (r >= 0 && S_ISDIR(st.st_mode)) {
                         _cleanup_close_ int sub =
                                 openat(dfd, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
                         if (sub < 0)
-                                return sbx_error_set(reterr, -errno, "open '%s'", c->path);
+                                return sbx_error_set(reterr, -errno, "open '%s': %s", c->path,
+                                                     strerror(errno));
                         r = walk_dir(c, sub, plen + 1 + nl, depth + 1, reterr);
                 }
                 c->path[plen] = '\0';

@@ -13,7 +13,7 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 nok() { n=$((n + 1)); echo "not ok $n - $1"; [ -n "${2:-}" ] && sed 's/^/# /' <<<"$2"; }
 check() { local d=$1; shift; if "$@"; then ok "$d"; else nok "$d"; fi; }
 
-for k in docker oci oci-index no-name traversal-dotdot whiteout-dotdot traversal-abs through-symlink \
+for k in docker oci oci-index no-name traversal-dotdot whiteout-dotdot outer-symlink manifest-escape traversal-abs through-symlink \
          hardlink-outside bad-digest truncated bad-manifest not-tar; do
         $MK "$k" "$T/$k.tar" || { echo "Bail out! cannot build test archive $k"; exit 1; }
 done
@@ -108,6 +108,8 @@ check "absolute entry wrote nothing on the host" test ! -e /tmp/sbx-abs-escaped
 refuse through-symlink "'esc' is not a directory (symlinks are never followed)"
 check "entry through a symlink wrote nothing on the host" test ! -e /tmp/sbx-symlink-escaped
 refuse whiteout-dotdot "whiteout 'etc/.wh...' names no entry: refused"
+refuse outer-symlink "open 'manifest.json': No such file"
+refuse manifest-escape "archive member 'x.json'"
 refuse hardlink-outside "target is not an earlier entry"
 refuse bad-digest "digest mismatch"
 refuse truncated "Truncated tar archive"

@@ -2,7 +2,7 @@
 """Build test image archives for tests/integration/rootfs-import.sh.
 
 usage: rootfs-mkarchive.py KIND OUT
-KIND: docker | oci | oci-index | traversal-dotdot | whiteout-dotdot | traversal-abs | through-symlink |
+KIND: docker | oci | oci-index | traversal-dotdot | whiteout-dotdot | outer-symlink | manifest-escape | traversal-abs | through-symlink |
       hardlink-outside | bad-digest | truncated | bad-manifest | not-tar | no-name
 """
 import gzip, hashlib, io, json, sys, tarfile
@@ -147,6 +147,14 @@ def main():
     elif kind == "whiteout-dotdot":
         # ".wh..." would whiteout ".." (the parent) if it were applied
         data = docker([L[0], tar_bytes([("etc/.wh...", "file")])])
+    elif kind == "outer-symlink":
+        # manifest.json is a symlink to the host's /etc/os-release: it must
+        # resolve inside the archive (RESOLVE_IN_ROOT), where it does not exist
+        data = outer([("manifest.json", "sym", "/etc/os-release"), ("repositories", b"{}")])
+    elif kind == "manifest-escape":
+        # a layer path climbing out of the archive resolves inside it
+        data = docker(L, manifest_text=json.dumps([{"Config": "x.json", "RepoTags": ["a:b"],
+                                                    "Layers": ["../../../../../etc/os-release"]}]))
     elif kind == "hardlink-outside":
         data = docker([tar_bytes([("pw", "hard", {"target": "etc/shadow"})])])
     elif kind == "bad-digest":
