@@ -328,7 +328,7 @@ static void clean_dir(int rootfd, const char *rel, const char *suffix) {
                 size_t l = strlen(de->d_name), sl = strlen(suffix);
                 if (de->d_name[0] != '.' && strcmp(de->d_name, "lock") && strcmp(de->d_name, "partial") &&
                     l >= sl && !strcmp(de->d_name + l - sl, suffix))
-                        (void) sbx_rm_rf_at(dirfd(d), de->d_name);
+                        (void) sbx_tree_rm_rf_at(dirfd(d), de->d_name);
         }
         closedir(d);
 }
@@ -493,6 +493,6 @@ int sbx_image_build(const struct sbx_build_options *o, const struct sbx_progress
                 goto fail;
         return 0;
 fail:
-        (void) sbx_rm_rf_at(sfd, work);
+        (void) sbx_tree_rm_rf_at(sfd, work);
         return r;
 }

@@ -72,7 +72,7 @@ static void import_ctx_done(struct import_ctx *c) {
                 close(c->archivefd);
         if (c->workfd >= 0) {
                 close(c->workfd);
-                (void) sbx_rm_rf_at(c->storefd, c->work);
+                (void) sbx_tree_rm_rf_at(c->storefd, c->work);
         }
         if (c->storefd >= 0)
                 close(c->storefd);

@@ -351,7 +351,7 @@ int sbx_store_commit_image(int storefd, const char *workrel, const struct sbx_im
                 return sbx_error_set(reterr, -errno, "replace image %s:%s: %s", ref->name, ref->tag,
                                      strerror(errno));
         snprintf(old, sizeof(old), "%s", workrel);
-        (void) sbx_rm_rf_at(storefd, old);
+        (void) sbx_tree_rm_rf_at(storefd, old);
         return 0;
 }
 
@@ -572,7 +572,7 @@ static int gc_layers(int sfd) {
                 return -errno;
         while ((de = readdir(d)))
                 if (de->d_name[0] != '.' && !json_object_object_get_ex(used, de->d_name, NULL))
-                        (void) sbx_rm_rf_at(dirfd(d), de->d_name);
+                        (void) sbx_tree_rm_rf_at(dirfd(d), de->d_name);
         closedir(d);
         return 0;
 }
@@ -609,7 +609,7 @@ int sbx_image_remove(const char *name, sbx_error *reterr) {
         if (renameat(sfd, rel, wfd, "image") < 0)
                 return sbx_error_set(reterr, -errno, "remove image %s:%s: %s", ref.name, ref.tag,
                                      strerror(errno));
-        r = sbx_rm_rf_at(sfd, work);
+        r = sbx_tree_rm_rf_at(sfd, work);
         if (r < 0)
                 return sbx_error_set(reterr, r, "remove '%s/%s'", store, work);
         (void) gc_layers(sfd);

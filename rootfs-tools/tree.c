@@ -119,7 +119,7 @@ static int open_parent(int rootfd, const char *rel, bool create, const char **re
         return TAKE_FD(fd);
 }
 
-int sbx_rm_rf_at(int parentfd, const char *name) {
+int sbx_tree_rm_rf_at(int parentfd, const char *name) {
         _cleanup_closedir_ DIR *d = NULL;
         struct dirent *de;
         struct stat st;
@@ -147,7 +147,7 @@ int sbx_rm_rf_at(int parentfd, const char *name) {
 
                 if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
                         continue;
-                k = sbx_rm_rf_at(dirfd(d), de->d_name);
+                k = sbx_tree_rm_rf_at(dirfd(d), de->d_name);
                 if (k < 0 && r == 0)
                         r = k;
         }
@@ -258,7 +258,7 @@ static int extract_file(struct extract_ctx *c, struct archive_entry *e, int pfd,
         ssize_t k;
         int r;
 
-        r = sbx_rm_rf_at(pfd, base);
+        r = sbx_tree_rm_rf_at(pfd, base);
         if (r < 0)
                 return sbx_error_set(reterr, r, "replace '%s'", rel);
         fd = openat(pfd, base, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
@@ -302,7 +302,7 @@ static int extract_dir(struct extract_ctx *c, struct archive_entry *e, int pfd, 
                 if (fstatat(pfd, base, &st, AT_SYMLINK_NOFOLLOW) < 0)
                         return sbx_error_set(reterr, -errno, "stat '%s': %s", rel, strerror(errno));
                 if (!S_ISDIR(st.st_mode)) {
-                        r = sbx_rm_rf_at(pfd, base);
+                        r = sbx_tree_rm_rf_at(pfd, base);
                         if (r < 0 || mkdirat(pfd, base, 0700) < 0)
                                 return sbx_error_set(reterr, r < 0 ? r : -errno, "replace '%s'", rel);
                 }
@@ -338,7 +338,7 @@ static int extract_hardlink(struct extract_ctx *c, const char *target, int pfd, 
                                      printable(trel, pb, sizeof(pb)), c->o->what);
         if (tpfd < 0)
                 return sbx_error_wrap(reterr, "hard link '%s'", rel);
-        r = sbx_rm_rf_at(pfd, base);
+        r = sbx_tree_rm_rf_at(pfd, base);
         if (r < 0)
                 return sbx_error_set(reterr, r, "replace '%s'", rel);
         if (linkat(tpfd, tbase, pfd, base, 0) < 0) {
@@ -394,7 +394,7 @@ static int extract_entry(struct extract_ctx *c, struct archive_entry *e, sbx_err
                 lt = archive_entry_symlink(e);
                 if (!lt || !*lt)
                         return sbx_error_set(reterr, -EBADMSG, "symlink '%s' has no target", rel);
-                r = sbx_rm_rf_at(pfd, base);
+                r = sbx_tree_rm_rf_at(pfd, base);
                 if (r < 0)
                         return sbx_error_set(reterr, r, "replace '%s'", rel);
                 if (symlinkat(lt, pfd, base) < 0)
@@ -404,7 +404,7 @@ static int extract_entry(struct extract_ctx *c, struct archive_entry *e, sbx_err
                         return sbx_error_set(reterr, -errno, "chown '%s': %s", rel, strerror(errno));
                 return 0;
         case AE_IFIFO:
-                r = sbx_rm_rf_at(pfd, base);
+                r = sbx_tree_rm_rf_at(pfd, base);
                 if (r < 0 || mkfifoat(pfd, base, perms & 0777) < 0)
                         return sbx_error_set(reterr, r < 0 ? r : -errno, "mkfifo '%s'", rel);
                 if (c->o->keep_owner &&
@@ -519,7 +519,7 @@ static int apply_subdir(struct apply_ctx *c, int srcfd, int dstfd, const char *n
         int r;
 
         if (fstatat(dstfd, name, &dst, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISDIR(dst.st_mode)) {
-                r = sbx_rm_rf_at(dstfd, name);
+                r = sbx_tree_rm_rf_at(dstfd, name);
                 if (r < 0)
                         return sbx_error_set(reterr, r, "replace '%s'", c->path);
         }
@@ -584,7 +584,7 @@ static int apply_dir(struct apply_ctx *c, int srcfd, int dstfd, size_t plen, uns
                                                      strerror(errno));
                         while ((x = readdir(dd)))
                                 if (strcmp(x->d_name, ".") && strcmp(x->d_name, "..") &&
-                                    (r = sbx_rm_rf_at(dstfd, x->d_name)) < 0)
+                                    (r = sbx_tree_rm_rf_at(dstfd, x->d_name)) < 0)
                                         return sbx_error_set(reterr, r, "opaque '%s'", c->path);
                 }
         rewinddir(d);
@@ -593,7 +593,7 @@ static int apply_dir(struct apply_ctx *c, int srcfd, int dstfd, size_t plen, uns
                         if (!whiteout_target_valid(de->d_name)) /* extraction refuses these */
                                 return sbx_error_set(reterr, -EPERM, "whiteout '%s/%s' names no entry",
                                                      c->path, de->d_name);
-                        r = sbx_rm_rf_at(dstfd, de->d_name + 4);
+                        r = sbx_tree_rm_rf_at(dstfd, de->d_name + 4);
                         if (r < 0)
                                 return sbx_error_set(reterr, r, "whiteout '%s/%s'", c->path, de->d_name);
                 }
@@ -616,7 +616,7 @@ static int apply_dir(struct apply_ctx *c, int srcfd, int dstfd, size_t plen, uns
                         r = apply_subdir(c, srcfd, dstfd, de->d_name, &st, plen + nl + (plen > 0), depth,
                                          reterr);
                 else {
-                        r = sbx_rm_rf_at(dstfd, de->d_name);
+                        r = sbx_tree_rm_rf_at(dstfd, de->d_name);
                         if (r >= 0 && linkat(srcfd, de->d_name, dstfd, de->d_name, 0) < 0)
                                 r = copy_entry(srcfd, dstfd, de->d_name, &st, c->keep_owner);
                         if (r < 0)

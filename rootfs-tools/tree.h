@@ -47,7 +47,7 @@ int sbx_extract(struct archive *a, int rootfd, const struct sbx_extract_opts *o,
 int sbx_tree_apply_layer(int srcfd, int dstfd, bool keep_owner, sbx_error *reterr);
 
 /* Recursively remove dirfd/name without following symlinks; ENOENT is 0. */
-int sbx_rm_rf_at(int dirfd, const char *name);
+int sbx_tree_rm_rf_at(int dirfd, const char *name);
 
 /* Walk every entry below rootfd (no symlink following), call fn with the
  * relative path and its stat; fn returns <0 to stop. */

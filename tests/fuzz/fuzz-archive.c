@@ -19,7 +19,7 @@ static int tmpfd = -1;
 
 static void cleanup(void) {
         if (tmpfd >= 0)
-                (void) sbx_rm_rf_at(tmpfd, store + 5);
+                (void) sbx_tree_rm_rf_at(tmpfd, store + 5);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -51,7 +51,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         lseek(fd, 0, SEEK_SET);
         (void) sbx_image_import(fd, size % 2 ? "fuzz/name:tag" : NULL, NULL, &count, &e);
         close(fd);
-        if (sbx_rm_rf_at(tmpfd, store + 5) < 0 || mkdir(store, 0700) < 0)
+        if (sbx_tree_rm_rf_at(tmpfd, store + 5) < 0 || mkdir(store, 0700) < 0)
                 abort();
         return 0;
 }

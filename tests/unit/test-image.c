@@ -23,7 +23,7 @@ static void setup_tmp(void) {
 
 static void teardown_tmp(void) {
         int fd = open("/tmp", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        (void) sbx_rm_rf_at(fd, tmpdir + 5);
+        (void) sbx_tree_rm_rf_at(fd, tmpdir + 5);
         close(fd);
 }
 
