@@ -185,14 +185,18 @@ int sbx_store_open(char *ret_path, size_t len, sbx_error *reterr) {
         r = sbx_image_store_dir(ret_path, len, reterr);
         if (r < 0)
                 return r;
-        r = mkdir_p(ret_path, 0700);
+        /* World-traversable (not writable): as root the launcher's sandbox root
+         * is a subordinate uid that must reach images/<key>/rootfs to bind it.
+         * tmp/ stays private; nothing in the store is secret beyond what the
+         * image's own modes protect. */
+        r = mkdir_p(ret_path, 0755);
         if (r < 0)
                 return sbx_error_set(reterr, r, "create image store '%s'", ret_path);
         fd = open(ret_path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (fd < 0)
                 return sbx_error_set(reterr, -errno, "open image store '%s': %s", ret_path, strerror(errno));
         for (size_t i = 0; i < ELEMENTSOF(sub); i++)
-                if (mkdirat(fd, sub[i], 0700) < 0 && errno != EEXIST) {
+                if (mkdirat(fd, sub[i], strcmp(sub[i], "tmp") ? 0755 : 0700) < 0 && errno != EEXIST) {
                         r = sbx_error_set(reterr, -errno, "create '%s/%s': %s", ret_path, sub[i],
                                           strerror(errno));
                         close(fd);
@@ -334,6 +338,8 @@ int sbx_store_commit_image(int storefd, const char *workrel, const struct sbx_im
         wfd = openat(storefd, workrel, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (wfd < 0)
                 return sbx_error_set(reterr, -errno, "open work directory: %s", strerror(errno));
+        if (fchmod(wfd, 0755) < 0)
+                return sbx_error_set(reterr, -errno, "chmod work directory: %s", strerror(errno));
         r = write_file_at(wfd, "image.json",
                           json_object_to_json_string_ext(record, JSON_C_TO_STRING_PRETTY |
                                                                          JSON_C_TO_STRING_NOSLASHESCAPE));

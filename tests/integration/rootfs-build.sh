@@ -81,6 +81,15 @@ if [ -n "$D" ] && [ -d "$D" ]; then
         check "default image: file-tool prerequisites (sh, readlink -f, stat -c, python3 ctypes)" test $? -eq 0
         o=$(chroot "$D" /bin/sh -c 'for c in bash curl git jq rg python3; do command -v $c >/dev/null || echo missing $c; done' 2>&1)
         check "default image: bash curl git jq rg python3 installed" test -z "$o"
+        # The same through the launcher, once `sbx run --rootfs` can run it.
+        if "$SBX" run --help 2>&1 | grep -q -- --rootfs; then
+                o=$(timeout 60 "$SBX" run --rootfs "$D" -- /bin/sh -c 'readlink -f /bin/sh >/dev/null &&
+                        stat -c %s /etc/passwd >/dev/null && python3 -c "import ctypes"' 2>&1); rc=$?
+                if [ $rc -eq 0 ]; then ok "default image via sbx run --rootfs: file-tool prerequisites"
+                else n=$((n + 1)); echo "not ok $n - default image via sbx run --rootfs: file-tool prerequisites # TODO launcher: $(tail -1 <<<"$o")"; fi
+        else
+                skip "sbx run has no --rootfs yet"
+        fi
 else
         skip "openclaw-sandbox:bookworm-slim not built on this host (sbx rootfs build, ~2 min)"
 fi
