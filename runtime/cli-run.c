@@ -41,10 +41,23 @@ static void run_usage(FILE *f) {
               "      --tty / --no-tty      give the sandbox its own pty (default: when stdin is a tty)\n"
               "      --state-dir DIR       where per-run state lives (default $XDG_RUNTIME_DIR/sbx,\n"
               "                            /run/sbx as root, /tmp/sbx-$UID)\n"
+              "\n"
+              "Exec policy and derived kernel rules (decided before any process is created):\n"
+              "      --exec-allow PATTERN  allow only matching executables (repeatable; OpenClaw allowlist\n"
+              "                            syntax: absolute path or glob with * ** ?, or '*'); decided on the\n"
+              "                            resolved file of CMD and of each #! interpreter, and enforced for\n"
+              "                            every exec in the sandbox with Landlock's execute right\n"
+              "      --read-only-fs        no writes except tmpfs and /dev, enforced with Landlock (EACCES),\n"
+              "                            also where the mount is writable (/workspace, --bind)\n"
+              "      --deny-network-sockets  seccomp refuses AF_INET/AF_INET6/AF_PACKET/AF_NETLINK sockets\n"
+              "      --landlock MODE       enforce (default): refuse to run when Landlock cannot enforce the\n"
+              "                            rules; best-effort: run without them, with a warning naming them\n"
+              "      --audit-log FILE      JSON Lines audit log (default: <state dir>/audit.jsonl)\n"
               "  -h, --help                this text\n"
               "\n"
               "Exit status: CMD's own; 128+N if killed by signal N; 124 timeout; 2 bad usage;\n"
-              "125 sbx failed (the message names the step and path); 126 not executable; 127 not found.\n",
+              "125 sbx failed (the message names the step and path); 126 not executable or refused by\n"
+              "the exec policy (the message names the rule); 127 not found.\n",
               f);
 }
 
@@ -52,6 +65,7 @@ enum {
         OPT_ROOTFS = 256, OPT_WORKSPACE, OPT_WS_ACCESS, OPT_HOSTNAME, OPT_ULIMIT, OPT_TMPFS, OPT_BIND,
         OPT_RO_BIND, OPT_WRITABLE_ROOT, OPT_DNS, OPT_ADD_HOST, OPT_NETWORK, OPT_MEMORY, OPT_MEMORY_SWAP,
         OPT_PIDS, OPT_CPUS, OPT_LIMITS, OPT_SECCOMP, OPT_TIMEOUT, OPT_TTY, OPT_NO_TTY, OPT_STATE_DIR,
+        OPT_EXEC_ALLOW, OPT_READ_ONLY_FS, OPT_DENY_NET_SOCKETS, OPT_LANDLOCK, OPT_AUDIT_LOG,
 };
 
 static const struct option options[] = {
@@ -80,6 +94,11 @@ static const struct option options[] = {
         { "tty", no_argument, NULL, OPT_TTY },
         { "no-tty", no_argument, NULL, OPT_NO_TTY },
         { "state-dir", required_argument, NULL, OPT_STATE_DIR },
+        { "exec-allow", required_argument, NULL, OPT_EXEC_ALLOW },
+        { "read-only-fs", no_argument, NULL, OPT_READ_ONLY_FS },
+        { "deny-network-sockets", no_argument, NULL, OPT_DENY_NET_SOCKETS },
+        { "landlock", required_argument, NULL, OPT_LANDLOCK },
+        { "audit-log", required_argument, NULL, OPT_AUDIT_LOG },
         { "help", no_argument, NULL, 'h' },
         {}
 };
@@ -210,6 +229,26 @@ static int apply_option(sbx_run_config *c, int opt, const char *arg, bool *tty_s
                 if (arg[0] != '/')
                         return sbx_error_set(e, -EINVAL, "--state-dir '%s': must be absolute", arg);
                 return set_str(&c->state_dir, arg);
+        case OPT_EXEC_ALLOW:
+                if (!arg[0] || (strcmp(arg, "*") && arg[0] != '/' && arg[0] != '~'))
+                        return sbx_error_set(e, -EINVAL, "--exec-allow '%s': expected an absolute path, "
+                                             "a glob such as /usr/bin/*, ~/..., or '*'", arg);
+                return sbx_run_config_add_exec_allow(c, arg);
+        case OPT_READ_ONLY_FS:
+                c->read_only_fs = true;
+                return 0;
+        case OPT_DENY_NET_SOCKETS:
+                c->seccomp.deny_inet_sockets = true;
+                return 0;
+        case OPT_LANDLOCK:
+                if (strcmp(arg, "enforce") && strcmp(arg, "best-effort"))
+                        return sbx_error_set(e, -EINVAL, "--landlock '%s': expected enforce or best-effort", arg);
+                c->landlock_best_effort = !strcmp(arg, "best-effort");
+                return 0;
+        case OPT_AUDIT_LOG:
+                if (!arg[0])
+                        return sbx_error_set(e, -EINVAL, "--audit-log: empty path");
+                return set_str(&c->audit_log, arg);
         default:
                 return sbx_error_set(e, -EINVAL, "unknown option");
         }

@@ -76,6 +76,7 @@ void sbx_exec_plan_from(const sbx_plan *p, sbx_exec_plan *ret) {
                 .argv = p->argv, .envp = p->envp, .path_env = p->path_env, .workdir = p->workdir,
                 .rlimits = p->rlimits, .n_rlimits = p->n_rlimits, .cap_last = p->cap_last,
                 .uid = p->uid, .gid = p->gid, .bpf = &p->bpf, .tty_fd = -EBADF,
+                .exec_fd = p->exec_fd, .exec_argv = p->exec_argv, .landlock = &p->landlock,
         };
 }
 
@@ -106,52 +107,6 @@ static int cloexec_sweep_proc(void) {
         return n < 0 ? -errno : 0;
 }
 
-static bool is_executable(int fd) {
-        struct stat st;
-
-        if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
-                return false;
-        return syscall(SYS_faccessat2, fd, "", X_OK, AT_EMPTY_PATH | AT_EACCESS) == 0;
-}
-
-/* execvp's lookup, fd-based: returns an O_PATH fd and the path in buf, or
- * -ENOENT (not found) / -EACCES (found, not executable). */
-static int resolve_command(const sbx_exec_plan *e, char *buf, size_t len) {
-        const char *name = e->argv[0], *s = e->path_env;
-        bool denied = false;
-        int fd;
-
-        if (strchr(name, '/')) {
-                snprintf(buf, len, "%s", name);
-                fd = open(name, O_PATH | O_CLOEXEC);
-                if (fd < 0)
-                        return -errno;
-                if (!is_executable(fd)) {
-                        close(fd);
-                        return -EACCES;
-                }
-                return fd;
-        }
-        while (s && *s) {
-                size_t dl = strcspn(s, ":");
-                if (dl > 0 && dl + strlen(name) + 2 <= len) {
-                        snprintf(buf, len, "%.*s/%s", (int) dl, s, name);
-                        fd = open(buf, O_PATH | O_CLOEXEC);
-                        if (fd >= 0) {
-                                if (is_executable(fd))
-                                        return fd;
-                                denied = true;
-                                close(fd);
-                        } else if (errno == EACCES)
-                                denied = true;
-                }
-                s += dl;
-                if (*s == ':')
-                        s++;
-        }
-        return denied ? -EACCES : -ENOENT;
-}
-
 /* A new session: no controlling terminal shared with the caller (TIOCSTI
  * on the caller's tty needs it as ctty, or CAP_SYS_ADMIN); the pty, if any,
  * becomes stdio and the ctty; a fresh anonymous session keyring. */
@@ -176,8 +131,7 @@ static int fail(sbx_error *reterr, int status, int code, const char *step, const
 }
 
 int sbx_exec_setup_child(const sbx_exec_plan *e, sbx_error *reterr) {
-        char path[PATH_MAX];
-        int fd, r;
+        int r;
 
         /* rlimits while we may still raise hard limits in this user ns. */
         for (size_t i = 0; i < e->n_rlimits; i++) {
@@ -197,6 +151,11 @@ int sbx_exec_setup_child(const sbx_exec_plan *e, sbx_error *reterr) {
                 return sbx_error_set(reterr, -errno, "prctl(PR_SET_PDEATHSIG)"), SBX_EXIT_FAILURE;
         if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
                 return sbx_error_set(reterr, -errno, "prctl(PR_SET_NO_NEW_PRIVS)"), SBX_EXIT_FAILURE;
+        /* Landlock after no_new_privs (it requires it) and before seccomp (the
+         * filter need not allow landlock_*); binds this process and every
+         * descendant, whatever they exec. */
+        if (e->landlock && sbx_landlock_setup_child(e->landlock, reterr) < 0)
+                return SBX_EXIT_FAILURE;
         /* Nothing but stdio crosses exec; the sync socket is CLOEXEC already. */
         if (close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) < 0) {
                 r = cloexec_sweep_proc();
@@ -205,23 +164,17 @@ int sbx_exec_setup_child(const sbx_exec_plan *e, sbx_error *reterr) {
         }
         if (chdir(e->workdir) < 0)
                 return fail(reterr, SBX_EXIT_FAILURE, -errno, "--workdir: chdir", e->workdir);
-        /* The fd that will run is opened now, before seccomp, as the sandbox user. */
-        fd = resolve_command(e, path, sizeof(path));
-        if (fd == -ENOENT || fd == -ENOTDIR || fd == -ELOOP)
-                return fail(reterr, SBX_EXIT_NOT_FOUND, fd, "command not found", e->argv[0]);
-        if (fd < 0)
-                return fail(reterr, SBX_EXIT_CANNOT_EXEC, fd, "command not executable", e->argv[0]);
+        if (e->exec_fd < 0)
+                return fail(reterr, SBX_EXIT_FAILURE, -EBADF, "exec: no decided command for", e->argv[0]);
         /* seccomp last: the filter need not allow any setup call. */
         r = sbx_seccomp_setup_child(e->bpf);
         if (r < 0)
                 return sbx_error_set(reterr, r, "seccomp: install filter"), SBX_EXIT_FAILURE;
-        execveat(fd, "", e->argv, e->envp, AT_EMPTY_PATH);
-        /* A #! script names its interpreter's argument as /dev/fd/N, which a
-         * CLOEXEC fd no longer has: run it by the path we resolved instead. */
-        if (errno == ENOENT)
-                execve(path, e->argv, e->envp);
+        /* The file the parent resolved and decided on, not a path looked up
+         * again: #! scripts were rewritten to their interpreter already. */
+        execveat(e->exec_fd, "", e->exec_argv, e->envp, AT_EMPTY_PATH);
         r = -errno;
         if (r == -ENOENT)
-                return fail(reterr, SBX_EXIT_NOT_FOUND, r, "exec", path);
-        return fail(reterr, SBX_EXIT_CANNOT_EXEC, r, "exec", path);
+                return fail(reterr, SBX_EXIT_NOT_FOUND, r, "exec", e->exec_argv[0]);
+        return fail(reterr, SBX_EXIT_CANNOT_EXEC, r, "exec", e->exec_argv[0]);
 }

@@ -2,7 +2,8 @@
 /* The last steps before the workload runs, shared by `sbx run` (after the
  * mounts) and a future `sbx exec` (after setns into a running sandbox):
  * rlimits -> setsid + session keyring -> capabilities + user -> no_new_privs
- * -> close_range sweep -> command lookup -> chdir -> seccomp -> execveat. */
+ * -> Landlock -> close_range sweep -> chdir -> seccomp -> execveat of the fd the
+ * parent resolved and decided on (exec-decide.c). */
 #pragma once
 
 #include <stdint.h>
@@ -20,6 +21,9 @@ typedef struct sbx_exec_plan {
         uint32_t uid, gid;
         const sbx_bpf *bpf;
         int tty_fd;                      /* pty slave: becomes fds 0-2 and the ctty; -EBADF = inherit */
+        int exec_fd;                     /* issue 6: O_PATH fd decided on in the parent */
+        char *const *exec_argv;          /* argv for exec_fd (#! rewrite done) */
+        const sbx_landlock *landlock;    /* NULL: none */
 } sbx_exec_plan;
 
 /* Parent: argv, env, workdir, rlimits and hostname into the plan. */

@@ -6,8 +6,8 @@
  *   writing it) -> open the host dirs (still with the creator's host ids) ->
  *   id maps -> setup identity -> no nested user namespaces -> mounts ->
  *   pty -> rlimits -> setsid + session keyring -> capabilities (bounding,
- *   user switch, all sets) -> no_new_privs -> close_range sweep -> command
- *   lookup -> seccomp -> execveat.
+ *   user switch, all sets) -> no_new_privs -> Landlock -> close_range sweep
+ *   -> seccomp -> execveat of the fd the parent decided on.
  * seccomp is last so the filter need not allow any setup call. */
 #include <dirent.h>
 #include <errno.h>
@@ -23,12 +23,14 @@
 #include <unistd.h>
 
 #include "config.h"      /* HAVE_CLONE_INTO_CGROUP */
+#include "audit.h"
 #include "cli.h"
 #include "exec.h"
 #include "macro.h"
 #include "mount.h"
 #include "netns.h"
 #include "plan.h"
+#include "statedir.h"
 #include "supervise.h"
 #include "sync.h"
 #include "syscalls.h"
@@ -217,11 +219,59 @@ static int receive_pty(sbx_plan *p, int sync_parent, sbx_error *reterr) {
         return 0;
 }
 
+/* The audit log (issue 6): opened first, so a refusal is logged too. */
+static int audit_open(const sbx_run_config *c, sbx_audit *a, sbx_error *reterr) {
+        char base[PATH_MAX];
+
+        *a = (sbx_audit) { .fd = -EBADF, .agent = c->agent, .session = c->session, .scope_key = c->scope_key };
+        sbx_statedir_base(c, base, sizeof(base));
+        return sbx_audit_open(a, c->audit_log, base, reterr);
+}
+
+static void audit_closep(sbx_audit *a) {
+        sbx_audit_close(a);
+}
+
+static void notice_unenforced(const sbx_run_config *c, const sbx_plan *p) {
+        char m[SBX_ERROR_MSG_MAX + 320];
+
+        /* --limits best-effort: never silently unlimited (issue 5). */
+        if (p->cgroup.unenforced[0] && c->notice) {
+                snprintf(m, sizeof(m), "warning: --limits best-effort: running without [%s]: %s",
+                         p->cgroup.unenforced, p->cgroup.unenforced_reason);
+                c->notice(m);
+        }
+        /* --landlock best-effort: never silently without the derived rules (issue 6). */
+        if (p->landlock.unenforced[0] && c->notice) {
+                snprintf(m, sizeof(m), "warning: --landlock best-effort: Landlock is not available, "
+                         "NOT enforced: %s", p->landlock.unenforced);
+                c->notice(m);
+        }
+}
+
+/* Decide, plan, log the decision. Returns 0 or the exit status. */
+static int plan_and_decide(const sbx_run_config *c, const sbx_audit *a, sbx_plan **ret, sbx_error *reterr) {
+        sbx_exec_verdict v;
+        int r;
+
+        r = sbx_plan_prepare_decided(c, ret, &v, reterr);
+        if (v.decided && sbx_audit_exec(a, c->argv, &v) < 0 && r >= 0)
+                r = sbx_error_set(reterr, -EIO, "--audit-log: write the exec record");
+        if (r >= 0)
+                return 0;
+        if (v.status)
+                return v.status;
+        return r == -EINVAL ? SBX_EXIT_USAGE : SBX_EXIT_FAILURE;
+}
+
 int sbx_run(const sbx_run_config *c, sbx_error *reterr) {
         _cleanup_(sbx_plan_freep) sbx_plan *p = NULL;
         _cleanup_(pidfd_killp) int pidfd = -EBADF;
         _cleanup_close_ int sync_parent = -EBADF, sync_child = -EBADF, procfd = -EBADF;
+        _cleanup_(audit_closep) sbx_audit audit = { .fd = -EBADF };
         int fds[2], status, r;
+        char oom[128];
+        bool oom_kill = false;
         sigset_t oldmask;
         pid_t pid;
 
@@ -229,17 +279,15 @@ int sbx_run(const sbx_run_config *c, sbx_error *reterr) {
         r = assert_single_threaded(reterr);
         if (r < 0)
                 return SBX_EXIT_FAILURE;
-        /* Everything decided and allocated before clone3. */
-        r = sbx_plan_prepare(c, &p, reterr);
+        /* The audit log before any decision: refusals are logged too. */
+        r = audit_open(c, &audit, reterr);
         if (r < 0)
-                return r == -EINVAL ? SBX_EXIT_USAGE : SBX_EXIT_FAILURE;
-        /* --limits best-effort: never silently unlimited (issue 5). */
-        if (p->cgroup.unenforced[0] && c->notice) {
-                char m[SBX_ERROR_MSG_MAX + 320];
-                snprintf(m, sizeof(m), "warning: --limits best-effort: running without [%s]: %s",
-                         p->cgroup.unenforced, p->cgroup.unenforced_reason);
-                c->notice(m);
-        }
+                return SBX_EXIT_FAILURE;
+        /* Everything decided and allocated before clone3, the exec first. */
+        status = plan_and_decide(c, &audit, &p, reterr);
+        if (status != 0)
+                return status;
+        notice_unenforced(c, p);
         r = sbx_sync_pair(fds, reterr);
         if (r < 0)
                 return SBX_EXIT_FAILURE;
@@ -252,6 +300,7 @@ int sbx_run(const sbx_run_config *c, sbx_error *reterr) {
         if (pid < 0)
                 return SBX_EXIT_FAILURE;
         closep(&sync_child);
+        (void) sbx_audit_start(&audit, pid, c->argv);
         /* Privileged: the maps name a subordinate range, which only we may
          * write, from the /proc/<pid> dirfd; then #1 releases the child.
          * Unprivileged, the child maps itself and nobody waits for anybody. */
@@ -280,13 +329,17 @@ int sbx_run(const sbx_run_config *c, sbx_error *reterr) {
          * read once the child has exited. */
         status = sbx_supervise(p, pidfd, reterr);
         /* An OOM kill shows as SIGKILL; say why (before the cgroup goes away). */
-        if (status >= 0 && c->notice) {
-                char m[128];
-                if (sbx_cgroup_oom_message(&p->cgroup, &c->limits, m, sizeof(m)) == 1)
-                        c->notice(m);
+        if (status >= 0 && sbx_cgroup_oom_message(&p->cgroup, &c->limits, oom, sizeof(oom)) == 1) {
+                oom_kill = true;
+                if (c->notice)
+                        c->notice(oom);
         }
         (void) sigprocmask(SIG_SETMASK, &oldmask, NULL);
         if (status < 0)
                 return SBX_EXIT_FAILURE;
-        return child_error(sync_parent, status, reterr);
+        r = child_error(sync_parent, status, reterr);
+        if (r != status || reterr->code != 0)
+                (void) sbx_audit_setup_error(&audit, r, reterr);
+        (void) sbx_audit_exit(&audit, r, status == SBX_EXIT_TIMEOUT, oom_kill ? oom : NULL);
+        return r;
 }

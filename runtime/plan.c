@@ -76,6 +76,12 @@ sbx_plan *sbx_plan_free(sbx_plan *p) {
         for (size_t i = 0; i < p->n_mounts; i++)
                 closep(&p->mounts[i].src_fd);
         free(p->mounts);
+        if (p->exec_target) {
+                sbx_exec_target_done(p->exec_target);
+                free(p->exec_target);
+        }
+        free(p->exec_argv);
+        sbx_landlock_cleanup(&p->landlock);
         sbx_bpf_free(&p->bpf);
         sbx_cgroup_cleanup(&p->cgroup);
         closep(&p->cgroup.dirfd);
@@ -94,14 +100,24 @@ sbx_plan *sbx_plan_free(sbx_plan *p) {
 /* config -> plan, one facility at a time; each step only reads the config and
  * what earlier steps put into the plan. */
 int sbx_plan_prepare(const sbx_run_config *c, sbx_plan **ret, sbx_error *reterr) {
+        sbx_exec_verdict v;
+
+        return sbx_plan_prepare_decided(c, ret, &v, reterr);
+}
+
+int sbx_plan_prepare_decided(const sbx_run_config *c, sbx_plan **ret, sbx_exec_verdict *ret_verdict,
+                             sbx_error *reterr) {
         _cleanup_(sbx_plan_freep) sbx_plan *p = NULL;
         int r;
 
+        *ret_verdict = (sbx_exec_verdict) {};
         p = calloc(1, sizeof(*p));
         if (!p)
                 return sbx_error_set(reterr, -ENOMEM, "plan: out of memory");
         p->state_fd = p->lock_fd = p->tty_fd = p->tty_master = p->sync_fd = -EBADF;
         p->cgroup.dirfd = -EBADF;
+        p->exec_fd = -EBADF;
+        sbx_landlock_init(&p->landlock);
         p->read_only_root = c->read_only_root;
         p->timeout_sec = c->timeout_sec;
 
@@ -122,6 +138,11 @@ int sbx_plan_prepare(const sbx_run_config *c, sbx_plan **ret, sbx_error *reterr)
                 return r;
         /* argv, env, workdir, rlimits, hostname. */
         r = sbx_exec_prepare(p, c, reterr);
+        if (r < 0)
+                return r;
+        /* The exec decision and the Landlock ruleset, before anything runs
+         * and before the cgroup exists: a refusal leaves nothing behind. */
+        r = sbx_exec_decide_prepare(p, c, ret_verdict, reterr);
         if (r < 0)
                 return r;
         r = sbx_caps_prepare(p, reterr);

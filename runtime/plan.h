@@ -12,6 +12,9 @@
 #include <sys/types.h>
 
 #include "cgroup.h"
+#include "exec-allow.h"
+#include "exec-resolve.h"
+#include "landlock.h"
 #include "error.h"
 #include "run-config.h"
 #include "seccomp-filter.h"
@@ -97,9 +100,23 @@ typedef struct sbx_plan {
         size_t n_ignored_signals;
         unsigned timeout_sec;
         int sync_fd;                     /* child's end of the sync socket (in the child) */
+
+        /* issue 6: the exec decided in the parent (exec-decide.c) */
+        sbx_exec_target *exec_target;    /* the resolved command; owns the fds and paths below */
+        int exec_fd;                     /* O_PATH fd execveat runs (borrowed from exec_target) */
+        char **exec_argv;                /* argv for it, #! rewrite done; NULL-terminated */
+        sbx_landlock landlock;           /* ruleset built before clone3 */
 } sbx_plan;
 
 int sbx_plan_prepare(const sbx_run_config *c, sbx_plan **ret, sbx_error *reterr);
+/* The same, and the exec decision in *ret_verdict (filled whenever one was
+ * made, also on refusal: then the return is -EACCES and status 126). */
+int sbx_plan_prepare_decided(const sbx_run_config *c, sbx_plan **ret, sbx_exec_verdict *ret_verdict,
+                             sbx_error *reterr);
+/* Parent, after sbx_exec_prepare: resolve the command in the plan's view,
+ * decide, open the exec fd, build the Landlock ruleset (exec-decide.c). */
+int sbx_exec_decide_prepare(sbx_plan *p, const sbx_run_config *c, sbx_exec_verdict *ret_verdict,
+                            sbx_error *reterr);
 /* Closes every fd, removes the state dir. NULL-safe. Returns NULL. */
 sbx_plan *sbx_plan_free(sbx_plan *p);
 static inline void sbx_plan_freep(sbx_plan **p) {

@@ -37,6 +37,8 @@ void sbx_run_config_free(sbx_run_config *c) {
         strv_free(c->envv, c->n_env);
         strv_free(c->dns, c->n_dns);
         strv_free(c->extra_hosts, c->n_extra_hosts);
+        strv_free(c->exec_allow, c->n_exec_allow);
+        free(c->audit_log);
         for (size_t i = 0; i < c->n_binds; i++) {
                 free(c->binds[i].src);
                 free(c->binds[i].dst);
@@ -293,6 +295,11 @@ int sbx_run_config_add_dns(sbx_run_config *c, const char *ns) {
 
 int sbx_run_config_add_extra_host(sbx_run_config *c, const char *line) {
         return strv_add(&c->extra_hosts, &c->n_extra_hosts, line);
+}
+
+int sbx_run_config_add_exec_allow(sbx_run_config *c, const char *pattern) {
+        c->exec_allow_set = true;
+        return strv_add(&c->exec_allow, &c->n_exec_allow, pattern);
 }
 
 int sbx_run_config_add_bind(sbx_run_config *c, const sbx_bind *b) {

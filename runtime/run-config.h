@@ -103,6 +103,19 @@ typedef struct sbx_run_config {
         /* issue 5: notices for the user (limits not enforced under --limits
          * best-effort, an OOM kill); the CLI prints them. NULL = dropped. */
         void (*notice)(const char *msg);
+
+        /* issue 6: exec decided before fork, kernel-enforced derived rules, audit.
+         * exec_allow: OpenClaw allowlist patterns (owned, see exec-allow.h);
+         * exec_allow_key names their source for messages and the audit log
+         * ("--exec-allow", or the config key; not owned). */
+        bool read_only_fs;                    /* Landlock: no writes outside tmpfs and /dev */
+        char **exec_allow;
+        size_t n_exec_allow;
+        bool exec_allow_set;                  /* the allowlist is enforced (even when empty) */
+        const char *exec_allow_key;
+        bool landlock_best_effort;            /* run without Landlock rules it cannot enforce, saying so */
+        char *audit_log;                      /* NULL = <state base>/audit.jsonl */
+        const char *agent, *session, *scope_key;  /* for the audit log, not owned */
 } sbx_run_config;
 
 void sbx_run_config_init(sbx_run_config *c);
@@ -125,6 +138,7 @@ int sbx_run_config_add_tmpfs(sbx_run_config *c, const sbx_tmpfs *t);
 int sbx_run_config_add_rlimit(sbx_run_config *c, const sbx_rlimit *r);
 int sbx_run_config_add_dns(sbx_run_config *c, const char *ns);
 int sbx_run_config_add_extra_host(sbx_run_config *c, const char *line);
+int sbx_run_config_add_exec_allow(sbx_run_config *c, const char *pattern);
 
 /* Run it: plan, clone3, supervise, tear down. Returns the exit status per the
  * contract in runtime/ERRORS.md (125 with *reterr filled when sbx failed). */

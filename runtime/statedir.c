@@ -36,7 +36,7 @@ static bool is_tmpfs(const char *path) {
  * of the launch. Order: --state-dir; $XDG_RUNTIME_DIR/sbx; as root /run/sbx
  * when /run is a tmpfs (standard); /dev/shm/sbx-$UID when /dev/shm is one;
  * else /run/sbx (root) or /tmp/sbx-$UID. */
-static int base_dir(const sbx_run_config *c, char *buf, size_t len) {
+int sbx_statedir_base(const sbx_run_config *c, char *buf, size_t len) {
         const char *xdg = getenv("XDG_RUNTIME_DIR");
         unsigned uid = (unsigned) geteuid();
 
@@ -95,7 +95,7 @@ int sbx_statedir_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr
         _cleanup_close_ int bfd = -EBADF;
         struct stat st;
 
-        base_dir(c, base, sizeof(base));
+        sbx_statedir_base(c, base, sizeof(base));
         if (base[0] != '/' || strlen(base) > PATH_MAX - 64 || strpbrk(base, ",:"))
                 return sbx_error_set(reterr, -EINVAL, "state dir '%s': must be an absolute path without ',' or ':'", base);
         if (mkdir(base, 0711) < 0 && errno != EEXIST)

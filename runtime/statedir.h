@@ -5,6 +5,8 @@
 
 #include "plan.h"
 
+/* The base dir the run-* dirs (and audit.jsonl) live in. */
+int sbx_statedir_base(const sbx_run_config *c, char *buf, size_t len);
 int sbx_statedir_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr);
 int sbx_statedir_chown(sbx_plan *p, sbx_error *reterr);
 /* Write a file (contents) in the state dir, mode 0644. */

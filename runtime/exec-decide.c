@@ -1,0 +1,218 @@
+/* SPDX-License-Identifier: MIT */
+/* Exec decided before fork (issue 6): plan view -> resolved command ->
+ * allowlist decision -> exec fd + argv -> Landlock ruleset. Parent only. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "exec-allow.h"
+#include "exec-resolve.h"
+#include "landlock.h"
+#include "macro.h"
+#include "plan.h"
+
+#define MAX_PATTERNS 256
+
+/* The allowlist, prepared against the view: "~" expanded to the sandbox
+ * HOME, literal patterns resolved to their file (fds kept for Landlock), the
+ * literal directory part of globs resolved (so /bin/STAR means /usr/bin/STAR
+ * on a merged-/usr root) and kept as the Landlock directory to grant. */
+typedef struct allow_set {
+        char *pat[MAX_PATTERNS];
+        char *resolved[MAX_PATTERNS];
+        int file_fd[MAX_PATTERNS];      /* literal: its file */
+        int dir_fd[MAX_PATTERNS];       /* glob: the directory its wildcards start in */
+        size_t n;
+        bool everything;                /* a bare "*" */
+} allow_set;
+
+static void allow_set_done(allow_set *a) {
+        for (size_t i = 0; i < a->n; i++) {
+                free(a->pat[i]);
+                free(a->resolved[i]);
+                closep(&a->file_fd[i]);
+                closep(&a->dir_fd[i]);
+        }
+        a->n = 0;
+}
+
+static const char *home_of(const sbx_plan *p) {
+        for (size_t i = 0; p->envp[i]; i++)
+                if (!strncmp(p->envp[i], "HOME=", 5))
+                        return p->envp[i] + 5;
+        return "/";
+}
+
+static int prepare_pattern(allow_set *a, const sbx_view *v, const sbx_plan *p, const char *in) {
+        char buf[PATH_MAX], canon[PATH_MAX];
+        size_t i = a->n;
+        int fd, r;
+
+        a->file_fd[i] = a->dir_fd[i] = -EBADF;
+        a->resolved[i] = NULL;
+        if (in[0] == '~' && (in[1] == '/' || !in[1]))
+                snprintf(buf, sizeof(buf), "%s%s", home_of(p), in + 1);
+        else
+                snprintf(buf, sizeof(buf), "%s", in);
+        if (!strcmp(buf, "*"))
+                a->everything = true;
+        if (buf[0] == '/' && !sbx_exec_pattern_is_glob(buf)) {
+                /* A literal path: the file it leads to in the sandbox (absent: matches nothing). */
+                r = sbx_view_resolve(v, buf, "/", canon, &fd);
+                if (r >= 0) {
+                        a->resolved[i] = strdup(canon);
+                        a->file_fd[i] = fd;
+                }
+        } else if (buf[0] == '/') {
+                /* A glob: resolve its literal directory part, match below that. */
+                size_t dl = strcspn(buf, "*?");
+                while (dl > 0 && buf[dl - 1] != '/')
+                        dl--;
+                snprintf(canon, sizeof(canon), "%.*s", (int) (dl > 1 ? dl - 1 : 1), buf);
+                r = sbx_view_resolve(v, canon, "/", canon, &fd);
+                if (r >= 0) {
+                        a->dir_fd[i] = fd;
+                        snprintf(canon + strlen(canon), sizeof(canon) - strlen(canon), "%s%s",
+                                 strcmp(canon, "/") ? "/" : "", buf + dl);
+                        snprintf(buf, sizeof(buf), "%s", canon);
+                }
+        }
+        a->pat[i] = strdup(buf);
+        a->n++;
+        return a->pat[i] ? 0 : -ENOMEM;
+}
+
+/* Landlock's EXECUTE grants: each allowed literal file and the ELF loader
+ * it needs, the directory of each glob, the command's loader. */
+static int landlock_request(sbx_plan *p, const sbx_run_config *c, const sbx_view *v, const allow_set *a,
+                            sbx_error *reterr) {
+        int files[2 * MAX_PATTERNS + 1], dirs[MAX_PATTERNS];
+        sbx_exec_target *lt = NULL;
+        unsigned nf = 0, nd = 0;
+        struct stat st;
+        sbx_landlock_request req = {
+                .read_only_fs = c->read_only_fs,
+                .exec_restrict = c->exec_allow_set && !a->everything,
+                .best_effort = c->landlock_best_effort,
+        };
+        int r;
+
+        if (req.exec_restrict) {
+                lt = malloc(sizeof(*lt));
+                if (!lt)
+                        return sbx_error_set(reterr, -ENOMEM, "exec: out of memory");
+                for (size_t i = 0; i < a->n; i++) {
+                        if (a->dir_fd[i] >= 0)
+                                dirs[nd++] = a->dir_fd[i];
+                        if (a->file_fd[i] < 0 || fstat(a->file_fd[i], &st) < 0 || !S_ISREG(st.st_mode))
+                                continue;
+                        files[nf++] = a->file_fd[i];
+                        /* its loader, if it is a dynamic ELF binary */
+                        if (sbx_exec_resolve(v, a->resolved[i], "", "/", lt, NULL) >= 0 && lt->loader.fd >= 0 &&
+                            lt->n_chain == 1) {
+                                int fd = fcntl(lt->loader.fd, F_DUPFD_CLOEXEC, 3);
+                                if (fd >= 0)
+                                        files[nf++] = fd;
+                        }
+                        sbx_exec_target_done(lt);
+                }
+                if (p->exec_target->loader.fd >= 0)
+                        files[nf++] = p->exec_target->loader.fd;
+        }
+        req.exec_files = files;
+        req.n_exec_files = nf;
+        req.exec_dirs = dirs;
+        req.n_exec_dirs = nd;
+        r = sbx_landlock_prepare(&p->landlock, &req, reterr);
+        /* close the loader fds we duplicated (every other one is owned elsewhere) */
+        for (unsigned i = 0; i < nf; i++) {
+                bool owned = files[i] == p->exec_target->loader.fd;
+                for (size_t k = 0; k < a->n && !owned; k++)
+                        owned = files[i] == a->file_fd[k];
+                if (!owned)
+                        closep(&files[i]);
+        }
+        free(lt);
+        return r;
+}
+
+/* The places that stay writable under --read-only-fs: every tmpfs, and /dev
+ * (device nodes such as /dev/null, the pty, /dev/shm). */
+static int writable_places(sbx_plan *p, sbx_error *reterr) {
+        sbx_landlock *l = &p->landlock;
+
+        l->writable[l->n_writable++] = "/dev";
+        for (size_t i = 0; i < p->n_mounts; i++) {
+                const sbx_mount_op *op = &p->mounts[i];
+                if (op->kind != SBX_MOUNT_TMPFS)
+                        continue;
+                if (l->n_writable >= SBX_LANDLOCK_MAX_WRITABLE)
+                        return sbx_error_set(reterr, -E2BIG, "landlock: too many tmpfs mounts");
+                l->writable_optional[l->n_writable] = op->flags & SBX_MNT_OPTIONAL;
+                l->writable[l->n_writable] = sbx_plan_strdupf(p, "/%s", op->dst);
+                if (!l->writable[l->n_writable++])
+                        return sbx_error_set(reterr, -ENOMEM, "exec: out of memory");
+        }
+        return 0;
+}
+
+static int not_runnable(sbx_exec_verdict *v, int r, const char *name, const sbx_error *e) {
+        v->decided = true;
+        v->allow = false;
+        v->status = r == -EACCES || r == -ENOEXEC ? SBX_EXIT_CANNOT_EXEC : SBX_EXIT_NOT_FOUND;
+        snprintf(v->file, sizeof(v->file), "%s", name);
+        snprintf(v->rule, sizeof(v->rule), "%s: %.400s", v->status == SBX_EXIT_NOT_FOUND ? "not found" :
+                 "not executable", e->msg);
+        return r;
+}
+
+int sbx_exec_decide_prepare(sbx_plan *p, const sbx_run_config *c, sbx_exec_verdict *ret_verdict,
+                            sbx_error *reterr) {
+        _cleanup_(sbx_view_done) sbx_view v = {};
+        _cleanup_(allow_set_done) allow_set a = {};
+        sbx_exec_rules rules = { .active = c->exec_allow_set, .key = c->exec_allow_key ?: "--exec-allow" };
+        sbx_exec_target *t;
+        int r;
+
+        if (c->n_exec_allow > MAX_PATTERNS)
+                return sbx_error_set(reterr, -E2BIG, "%s: more than %d patterns", rules.key, MAX_PATTERNS);
+        /* 1. The sandbox's file system as the plan will build it. */
+        r = sbx_view_from_plan(p, &v, reterr);
+        if (r < 0)
+                return r;
+        /* 2. The command, its #! interpreters and its loader, resolved in it. */
+        t = p->exec_target = malloc(sizeof(*t));
+        if (!t)
+                return sbx_error_set(reterr, -ENOMEM, "exec: out of memory");
+        r = sbx_exec_resolve(&v, p->argv[0], p->path_env, p->workdir, t, reterr);
+        if (r < 0)
+                return not_runnable(ret_verdict, r, p->argv[0], reterr);
+        /* 3. The decision, on the resolved files. */
+        for (size_t i = 0; i < c->n_exec_allow; i++)
+                if (prepare_pattern(&a, &v, p, c->exec_allow[i]) < 0)
+                        return sbx_error_set(reterr, -ENOMEM, "exec: out of memory");
+        rules.patterns = a.pat;
+        rules.n_patterns = a.n;
+        rules.resolved = (const char *const *) a.resolved;
+        sbx_exec_decide(&rules, t, ret_verdict);
+        if (!ret_verdict->allow) {
+                ret_verdict->status = SBX_EXIT_CANNOT_EXEC;
+                return sbx_error_set(reterr, -EACCES, "exec refused by policy: %s", ret_verdict->rule);
+        }
+        /* 4. What the child runs: this fd, with the #! rewrite done here. */
+        p->exec_fd = t->chain[t->n_chain - 1].fd;
+        p->exec_argv = sbx_exec_argv(t, p->argv);
+        if (!p->exec_argv)
+                return sbx_error_set(reterr, -ENOMEM, "exec: out of memory");
+        /* 5. Landlock: the ruleset now, the tmpfs rules in the child. */
+        if (c->read_only_fs) {
+                r = writable_places(p, reterr);
+                if (r < 0)
+                        return r;
+        }
+        return landlock_request(p, c, &v, &a, reterr);
+}
