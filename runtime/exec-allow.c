@@ -54,7 +54,7 @@ int sbx_exec_allow_match(const sbx_exec_rules *r, const char *path) {
 void sbx_exec_decide(const sbx_exec_rules *r, const sbx_exec_target *t, sbx_exec_verdict *ret) {
         *ret = (sbx_exec_verdict) { .decided = true, .allow = true };
         snprintf(ret->file, sizeof(ret->file), "%s", t->n_chain ? t->chain[0].path : "");
-        snprintf(ret->key, sizeof(ret->key), "%s", r->key ?: "");
+        snprintf(ret->key, sizeof(ret->key), "%s", r->active && r->key ? r->key : "");
         if (!r->active) {
                 snprintf(ret->rule, sizeof(ret->rule), "no exec allowlist: every command may run");
                 return;
