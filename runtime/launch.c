@@ -269,7 +269,7 @@ int sbx_run(const sbx_run_config *c, sbx_error *reterr) {
         _cleanup_(pidfd_killp) int pidfd = -EBADF;
         _cleanup_close_ int sync_parent = -EBADF, sync_child = -EBADF, procfd = -EBADF;
         _cleanup_(audit_closep) sbx_audit audit = { .fd = -EBADF };
-        int fds[2], status, r;
+        int fds[2], status, had, r;
         char oom[128];
         bool oom_kill = false;
         sigset_t oldmask;
@@ -337,8 +337,9 @@ int sbx_run(const sbx_run_config *c, sbx_error *reterr) {
         (void) sigprocmask(SIG_SETMASK, &oldmask, NULL);
         if (status < 0)
                 return SBX_EXIT_FAILURE;
+        had = reterr->code;     /* set by supervise on --timeout: not a setup error */
         r = child_error(sync_parent, status, reterr);
-        if (r != status || reterr->code != 0)
+        if (r != status || reterr->code != had)
                 (void) sbx_audit_setup_error(&audit, r, reterr);
         (void) sbx_audit_exit(&audit, r, status == SBX_EXIT_TIMEOUT, oom_kill ? oom : NULL);
         return r;
