@@ -43,8 +43,12 @@ int sbx_exec_allow_match(const sbx_exec_rules *r, const char *path) {
                         return (int) i;
                 if (!strpbrk(pat, "/\\~"))
                         continue;       /* bare names never match (OpenClaw) */
-                if (r->resolved && r->resolved[i] && !strcmp(r->resolved[i], path))
-                        return (int) i;
+                if (r->resolved && r->resolved[i]) {
+                        /* a literal: the file it leads to, nothing else */
+                        if (!strcmp(r->resolved[i], path))
+                                return (int) i;
+                        continue;
+                }
                 if (pat[0] == '/' && sbx_exec_glob_match(pat, path))
                         return (int) i;
         }

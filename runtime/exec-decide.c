@@ -161,6 +161,10 @@ static int writable_places(sbx_plan *p, sbx_error *reterr) {
 }
 
 static int not_runnable(sbx_exec_verdict *v, int r, const char *name, const sbx_error *e) {
+        /* Only "not found" and "not executable" are about the command; any
+         * other error is sbx failing (125), with the step in the message. */
+        if (r != -ENOENT && r != -ENOTDIR && r != -ELOOP && r != -EACCES && r != -ENOEXEC)
+                return r;
         v->decided = true;
         v->allow = false;
         v->status = r == -EACCES || r == -ENOEXEC ? SBX_EXIT_CANNOT_EXEC : SBX_EXIT_NOT_FOUND;

@@ -145,6 +145,38 @@ static const sbx_view_entry *view_find(const sbx_view *v, const char *path, bool
         return best;
 }
 
+/* openat2(RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS) without openat2 (ENOSYS:
+ * an old kernel or a filter around us): the same walk one component at a
+ * time with O_NOFOLLOW. rel never holds "." or ".." (the caller resolved
+ * those lexically), so no step can leave dirfd or follow a link. */
+static int open_beneath(int dirfd, const char *rel) {
+        char comp[NAME_MAX + 1];
+        int fd, cur = -EBADF;
+
+        fd = sys_openat2(dirfd, rel, O_PATH | O_NOFOLLOW | O_CLOEXEC, RESOLVE_STEP);
+        if (fd >= 0 || errno != ENOSYS)
+                return fd;
+        if (!*rel)
+                return fcntl(dirfd, F_DUPFD_CLOEXEC, 3);
+        while (*rel) {
+                size_t len = strcspn(rel, "/");
+                if (len > NAME_MAX) {
+                        closep(&cur);
+                        errno = ENAMETOOLONG;
+                        return -1;
+                }
+                snprintf(comp, sizeof(comp), "%.*s", (int) len, rel);
+                fd = openat(cur >= 0 ? cur : dirfd, comp, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+                closep(&cur);
+                if (fd < 0)
+                        return -1;
+                cur = fd;
+                rel += len;
+                rel += strspn(rel, "/");
+        }
+        return cur;
+}
+
 /* Look at one canonical, symlink-free-prefix path: its kind, the link
  * target if it is a symlink, an O_PATH fd of it (or -EBADF when empty). */
 static int view_step(const sbx_view *v, const char *path, char link[static PATH_MAX], int *ret_fd) {
@@ -169,8 +201,7 @@ static int view_step(const sbx_view *v, const char *path, char link[static PATH_
         else if (e->fd < 0)
                 return e->file ? -ENOTDIR : -ENOENT;   /* below a tmpfs: empty at start */
         else
-                fd = sys_openat2(e->fd, path + strlen(e->dst) + (strlen(e->dst) > 1),
-                                 O_PATH | O_NOFOLLOW | O_CLOEXEC, RESOLVE_STEP);
+                fd = open_beneath(e->fd, path + strlen(e->dst) + (strlen(e->dst) > 1));
         if (fd < 0)
                 return -errno;
         if (fstat(fd, &st) < 0) {
