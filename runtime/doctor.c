@@ -368,10 +368,14 @@ static void check_landlock(sbx_doctor_report *rep) {
         rep->landlock_abi = abi > 0 ? (int) abi : 0;
         if (abi > 0) {
                 c->status = SBX_CHECK_OK;
-                DETAIL(c, "ABI version %ld", abi);
+                DETAIL(c, "ABI version %ld: enforces the derived rules read-only file system "
+                       "(--read-only-fs%s) and exec allowlist (--exec-allow)", abi,
+                       abi >= 3 ? "" : ", without the truncate right before ABI 3");
         } else {
                 c->status = SBX_CHECK_WARN;
-                DETAIL(c, "landlock_create_ruleset: %s", strerror(e));
+                DETAIL(c, "landlock_create_ruleset: %s; CANNOT enforce the derived rules read-only file "
+                       "system (--read-only-fs) and exec allowlist (--exec-allow): sbx run refuses them "
+                       "unless --landlock best-effort", strerror(e));
                 FIX(c, e == EOPNOTSUPP ? "add landlock to the lsm= kernel command line" :
                                          "use a kernel with CONFIG_SECURITY_LANDLOCK (>= 5.13)");
         }

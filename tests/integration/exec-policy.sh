@@ -172,5 +172,7 @@ like "no Landlock + best-effort: says what is NOT enforced" "$out" "NOT enforced
 like "no Landlock + best-effort: the write went through (honestly unenforced)" "$out" "wrote"
 out=$("$SBX_DENY_SYSCALLS" landlock_create_ruleset "$SBX" run --no-tty --exec-allow /bin/sh --landlock best-effort -- /usr/bin/id 2>&1); rc=$?
 is "no Landlock + best-effort: the before-fork decision still refuses" "$rc" 126
+like "no Landlock: sbx doctor names the rules it cannot enforce" \
+        "$("$SBX_DENY_SYSCALLS" landlock_create_ruleset "$SBX" doctor 2>&1)" "CANNOT enforce the derived rules read-only file system"
 
 done_testing
