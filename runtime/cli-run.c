@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "exec-approvals.h"
 #include "macro.h"
 #include "run-config.h"
 
@@ -53,6 +54,11 @@ static void run_usage(FILE *f) {
               "      --landlock MODE       enforce (default): refuse to run when Landlock cannot enforce the\n"
               "                            rules; best-effort: run without them, with a warning naming them\n"
               "      --audit-log FILE      JSON Lines audit log (default: <state dir>/audit.jsonl)\n"
+              "      --exec-approvals FILE OpenClaw exec-approvals.json (default with --agent:\n"
+              "                            ~/.openclaw/exec-approvals.json if present): security deny refuses\n"
+              "                            every command, allowlist adds its patterns as --exec-allow\n"
+              "      --agent ID            the agent the run is for (exec approvals, audit log; default main)\n"
+              "      --session KEY         the session the run is for (audit log)\n"
               "  -h, --help                this text\n"
               "\n"
               "Exit status: CMD's own; 128+N if killed by signal N; 124 timeout; 2 bad usage;\n"
@@ -66,6 +72,7 @@ enum {
         OPT_RO_BIND, OPT_WRITABLE_ROOT, OPT_DNS, OPT_ADD_HOST, OPT_NETWORK, OPT_MEMORY, OPT_MEMORY_SWAP,
         OPT_PIDS, OPT_CPUS, OPT_LIMITS, OPT_SECCOMP, OPT_TIMEOUT, OPT_TTY, OPT_NO_TTY, OPT_STATE_DIR,
         OPT_EXEC_ALLOW, OPT_READ_ONLY_FS, OPT_DENY_NET_SOCKETS, OPT_LANDLOCK, OPT_AUDIT_LOG,
+        OPT_EXEC_APPROVALS, OPT_AGENT, OPT_SESSION,
 };
 
 static const struct option options[] = {
@@ -99,6 +106,9 @@ static const struct option options[] = {
         { "deny-network-sockets", no_argument, NULL, OPT_DENY_NET_SOCKETS },
         { "landlock", required_argument, NULL, OPT_LANDLOCK },
         { "audit-log", required_argument, NULL, OPT_AUDIT_LOG },
+        { "exec-approvals", required_argument, NULL, OPT_EXEC_APPROVALS },
+        { "agent", required_argument, NULL, OPT_AGENT },
+        { "session", required_argument, NULL, OPT_SESSION },
         { "help", no_argument, NULL, 'h' },
         {}
 };
@@ -262,6 +272,7 @@ int cli_run(int argc, char **argv) {
         _cleanup_(sbx_run_config_free) sbx_run_config c;
         sbx_error err = {};
         char buf[SBX_ERROR_MSG_MAX + 64];
+        const char *approvals = NULL;
         bool tty_set = false;
         int opt, r;
 
@@ -277,6 +288,10 @@ int cli_run(int argc, char **argv) {
                         fprintf(stderr, "sbx run: bad option '%s' (see 'sbx run --help')\n", argv[optind - 1]);
                         return SBX_EXIT_USAGE;
                 }
+                if (opt == OPT_EXEC_APPROVALS || opt == OPT_AGENT || opt == OPT_SESSION) {
+                        *(opt == OPT_EXEC_APPROVALS ? &approvals : opt == OPT_AGENT ? &c.agent : &c.session) = optarg;
+                        continue;
+                }
                 r = apply_option(&c, opt, optarg, &tty_set, &err);
                 if (r < 0) {
                         if (r == -ENOMEM)
@@ -291,6 +306,14 @@ int cli_run(int argc, char **argv) {
         }
         c.argv = argv + optind;
         c.notice = print_notice;
+        /* issue 6: the agent's exec approvals (security, allowlist). */
+        if (approvals || c.agent) {
+                r = sbx_run_config_apply_approvals(&c, approvals, c.agent ?: "main", &err);
+                if (r < 0) {
+                        fprintf(stderr, "sbx run: %s\n", sbx_error_text(&err, buf, sizeof(buf)));
+                        return r == -EINVAL ? SBX_EXIT_USAGE : SBX_EXIT_FAILURE;
+                }
+        }
         if (!tty_set)
                 c.tty = isatty(STDIN_FILENO);
         r = sbx_run(&c, &err);

@@ -59,6 +59,12 @@ void sbx_exec_decide(const sbx_exec_rules *r, const sbx_exec_target *t, sbx_exec
         *ret = (sbx_exec_verdict) { .decided = true, .allow = true };
         snprintf(ret->file, sizeof(ret->file), "%s", t->n_chain ? t->chain[0].path : "");
         snprintf(ret->key, sizeof(ret->key), "%s", r->active && r->key ? r->key : "");
+        if (r->refuse_all_rule) {
+                ret->allow = false;
+                snprintf(ret->rule, sizeof(ret->rule), "%s", r->refuse_all_rule);
+                snprintf(ret->key, sizeof(ret->key), "%s", r->refuse_all_key ?: "");
+                return;
+        }
         if (!r->active) {
                 snprintf(ret->rule, sizeof(ret->rule), "no exec allowlist: every command may run");
                 return;

@@ -27,6 +27,8 @@ typedef struct sbx_exec_rules {
         size_t n_patterns;
         const char *const *resolved;  /* per pattern: its file resolved in the sandbox, or NULL */
         const char *key;              /* option / config key the list comes from */
+        const char *refuse_all_rule;  /* set: every exec refused with this rule ... */
+        const char *refuse_all_key;   /* ... and this config key */
 } sbx_exec_rules;
 
 typedef struct sbx_exec_verdict {

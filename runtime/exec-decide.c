@@ -178,7 +178,8 @@ int sbx_exec_decide_prepare(sbx_plan *p, const sbx_run_config *c, sbx_exec_verdi
                             sbx_error *reterr) {
         _cleanup_(sbx_view_done) sbx_view v = {};
         _cleanup_(allow_set_done) allow_set a = {};
-        sbx_exec_rules rules = { .active = c->exec_allow_set, .key = c->exec_allow_key ?: "--exec-allow" };
+        sbx_exec_rules rules = { .active = c->exec_allow_set, .key = c->exec_allow_key ?: "--exec-allow",
+                                 .refuse_all_rule = c->exec_refused_rule, .refuse_all_key = c->exec_refused_key };
         sbx_exec_target *t;
         int r;
 
@@ -205,6 +206,9 @@ int sbx_exec_decide_prepare(sbx_plan *p, const sbx_run_config *c, sbx_exec_verdi
         sbx_exec_decide(&rules, t, ret_verdict);
         if (!ret_verdict->allow) {
                 ret_verdict->status = SBX_EXIT_CANNOT_EXEC;
+                if (ret_verdict->key[0] && !strstr(ret_verdict->rule, ret_verdict->key))
+                        return sbx_error_set(reterr, -EACCES, "exec refused by policy: %s (%s)", ret_verdict->rule,
+                                             ret_verdict->key);
                 return sbx_error_set(reterr, -EACCES, "exec refused by policy: %s", ret_verdict->rule);
         }
         /* 4. What the child runs: this fd, with the #! rewrite done here. */

@@ -39,6 +39,9 @@ void sbx_run_config_free(sbx_run_config *c) {
         strv_free(c->extra_hosts, c->n_extra_hosts);
         strv_free(c->exec_allow, c->n_exec_allow);
         free(c->audit_log);
+        free(c->exec_allow_key);
+        free(c->exec_refused_rule);
+        free(c->exec_refused_key);
         for (size_t i = 0; i < c->n_binds; i++) {
                 free(c->binds[i].src);
                 free(c->binds[i].dst);

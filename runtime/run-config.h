@@ -107,12 +107,14 @@ typedef struct sbx_run_config {
         /* issue 6: exec decided before fork, kernel-enforced derived rules, audit.
          * exec_allow: OpenClaw allowlist patterns (owned, see exec-allow.h);
          * exec_allow_key names their source for messages and the audit log
-         * ("--exec-allow", or the config key; not owned). */
+         * ("--exec-allow", or the config key). */
         bool read_only_fs;                    /* Landlock: no writes outside tmpfs and /dev */
         char **exec_allow;
         size_t n_exec_allow;
         bool exec_allow_set;                  /* the allowlist is enforced (even when empty) */
-        const char *exec_allow_key;
+        char *exec_allow_key;                 /* owned; NULL = "--exec-allow" */
+        char *exec_refused_rule, *exec_refused_key;  /* owned; set: every exec refused (security deny,
+                                                      * exec tool removed by the tool policy) */
         bool landlock_best_effort;            /* run without Landlock rules it cannot enforce, saying so */
         char *audit_log;                      /* NULL = <state base>/audit.jsonl */
         const char *agent, *session, *scope_key;  /* for the audit log, not owned */

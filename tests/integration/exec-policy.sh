@@ -124,6 +124,33 @@ is "a bare name is not a pattern (OpenClaw): usage error" "$rc" 2
 out=$("$SBX" run --no-tty -- /nonexistent 2>&1); rc=$?
 is "top-level: a missing command exits 127, from the parent" "$rc" 127
 
+# ------------------------------------------- exec-approvals.json (spec §5.4)
+cat > "$TMP/approvals.json" <<'EOF'
+{"version": 1, "defaults": {"security": "full"},
+ "agents": {"*": {"allowlist": ["/bin/sh"]},
+            "main": {"security": "allowlist", "allowlist": [{"id": "1", "pattern": "/usr/bin/id"}]},
+            "ops": {"security": "deny"},
+            "bogus": {"security": "sometimes"}}}
+EOF
+out=$("$SBX" run --no-tty --exec-approvals "$TMP/approvals.json" -- id -u 2>&1); rc=$?
+is "approvals: main's allowlist entry runs" "$rc:$out" "0:0"
+out=$("$SBX" run --no-tty --exec-approvals "$TMP/approvals.json" -- sh -c 'echo ok' 2>&1); rc=$?
+is "approvals: the \"*\" entries count for every agent" "$rc:$out" "0:ok"
+out=$("$SBX" run --no-tty --exec-approvals "$TMP/approvals.json" -- cat /etc/hostname 2>&1); rc=$?
+is "approvals: a command off the allowlist exits 126" "$rc" 126
+like "approvals: the message names the file and the allowlist keys" "$out" 'approvals.json: agents\["\*"\].allowlist \+ agents.main.allowlist'
+out=$("$SBX" run --no-tty --exec-approvals "$TMP/approvals.json" --agent ops -- id 2>&1); rc=$?
+is "approvals: security=deny refuses every command" "$rc" 126
+like "approvals: the deny names agents.ops.security" "$out" "security=deny \(.*approvals.json: agents.ops.security\)"
+out=$("$SBX" run --no-tty --exec-approvals "$TMP/approvals.json" --agent bogus -- cat /etc/hostname 2>&1); rc=$?
+is "approvals: an invalid security value is dropped (falls back to defaults: full)" "$rc:$out" "0:sbx"
+echo '{"version": 2}' > "$TMP/v2.json"
+out=$("$SBX" run --no-tty --exec-approvals "$TMP/v2.json" -- id 2>&1); rc=$?
+is "approvals: an unsupported version is refused, not ignored" "$rc" 2
+ln -s "$TMP/approvals.json" "$TMP/link.json"
+out=$("$SBX" run --no-tty --exec-approvals "$TMP/link.json" -- id 2>&1); rc=$?
+like "approvals: a symlinked file is refused (OpenClaw)" "$rc:$out" "^125:.*symlink"
+
 # ------------------------------------------------------------ audit log
 rm -f "$AUDIT"
 sbxp --no-tty --audit-log "$AUDIT" --exec-allow /sbx-probe -- /sbx-probe exit 3; rc=$?
