@@ -202,7 +202,8 @@ static void usage(void) {
         fputs("usage: sbx-probe caps|uidmap|mounts|ifaces|pidns|fds|env|hostname|tty|userns\n"
               "       sbx-probe try-syscall NAME | open PATH | read PATH | write PATH TEXT | mkdir PATH\n"
               "       sbx-probe socket inet|inet6|unix|netlink|packet | connect IP PORT\n"
-              "       sbx-probe exec PATH [ARGS...] | exit N | segv | sleep N | wait-signal | tiocsti\n",
+              "       sbx-probe exec PATH [ARGS...] | exit N | segv | sleep N | wait-signal | tiocsti\n"
+              "       sbx-probe x32 getpid\n",
               stderr);
 }
 
@@ -288,6 +289,10 @@ int main(int argc, char **argv) {
         }
         if (!strcmp(c, "exit"))
                 return atoi(argv[2]);
+        if (!strcmp(c, "x32") && !strcmp(argv[2], "getpid")) {
+                /* issue 6: an x32-ABI call, which sbx's filter answers with SIGSYS */
+                return result((int) syscall(0x40000000 | SYS_getpid));
+        }
         if (!strcmp(c, "sleep")) {
                 sleep(atoi(argv[2]));
                 return 0;

@@ -158,6 +158,7 @@ is "audit: the workload's exit status" "$rc" 3
 "$SBX" run --no-tty --audit-log "$AUDIT" --exec-allow /sbx-probe -- /usr/bin/id >/dev/null 2>&1
 sbxp --no-tty --audit-log "$AUDIT" --timeout 1 -- /sbx-probe sleep 10 >/dev/null 2>&1
 sbxp --no-tty --audit-log "$AUDIT" -- /sbx-probe segv >/dev/null 2>&1
+sbxp --no-tty --audit-log "$AUDIT" -- /sbx-probe x32 getpid >/dev/null 2>&1
 summary=$(python3 - "$AUDIT" <<'EOF'
 import json, sys
 for line in open(sys.argv[1]):
@@ -184,8 +185,12 @@ timeout
 exit  9 124
 exec allow /sbx-probe /sbx-probe segv None no exec allowlist: every command may run
 start True
-exit  11 139"
-is "audit: records match what happened (decisions, start, exit, timeout, signal)" "$summary" "$want"
+exit  11 139
+exec allow /sbx-probe /sbx-probe x32 getpid None no exec allowlist: every command may run
+start True
+seccomp-kill
+exit  31 159"
+is "audit: records match what happened (decisions, start, exit, timeout, signal, seccomp kill)" "$summary" "$want"
 is "audit: the log is private (0600)" "$(stat -c %a "$AUDIT")" 600
 
 # ------------------------------------------ Landlock absent: refuse or degrade
