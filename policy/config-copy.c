@@ -205,13 +205,26 @@ static int cp_sandbox(struct json_object *o, sbx_sandbox_config *s) {
         return 0;
 }
 
+/* toolsBySender: without a sender identity only the "*" entry can match */
+static int cp_sender_wildcard(struct json_object *by_sender, sbx_tool_lists *ret) {
+        if (!json_object_is_type(by_sender, json_type_object))
+                return 0;
+        json_object_object_foreach(by_sender, k, v) {
+                _cleanup_free_ char *t = sbx_strdup_trim(k);
+                if (t && !strcmp(t, "*") && json_object_is_type(v, json_type_object))
+                        return cp_lists(v, ret);
+        }
+        return 0;
+}
+
 static int cp_tools(struct json_object *o, sbx_tools_config *t) {
         if (!json_object_is_type(o, json_type_object))
                 return 0;
         t->set = true;
         if (cp_str(o, "profile", &t->profile) < 0 || cp_lists(o, &t->lists) < 0 ||
             cp_lists(jget(jget(o, "sandbox"), "tools"), &t->sandbox) < 0 ||
-            cp_lists(jget(jget(o, "subagents"), "tools"), &t->subagents) < 0)
+            cp_lists(jget(jget(o, "subagents"), "tools"), &t->subagents) < 0 ||
+            cp_sender_wildcard(jget(o, "toolsBySender"), &t->sender_wildcard) < 0)
                 return -ENOMEM;
         t->has_exec = jget(o, "exec") != NULL;
         t->has_fs = jget(o, "fs") != NULL;
@@ -226,8 +239,8 @@ static int cp_groups(struct json_object *channels, sbx_config *c) {
                 if (!json_object_is_type(groups, json_type_object))
                         continue;
                 json_object_object_foreach(groups, gid, g) {
-                        struct json_object *tools = jget(g, "tools");
-                        if (!json_object_is_type(tools, json_type_object))
+                        struct json_object *tools = jget(g, "tools"), *bs = jget(g, "toolsBySender");
+                        if (!json_object_is_type(tools, json_type_object) && !json_object_is_type(bs, json_type_object))
                                 continue;
                         sbx_group_policy *n = realloc(c->groups, (c->n_groups + 1) * sizeof(*n));
                         if (!n)
@@ -237,7 +250,8 @@ static int cp_groups(struct json_object *channels, sbx_config *c) {
                         *gp = (sbx_group_policy) {};
                         gp->channel = sbx_strdup_lower(ch);
                         gp->group = strdup(gid);
-                        if (!gp->channel || !gp->group || cp_lists(tools, &gp->tools) < 0)
+                        if (!gp->channel || !gp->group || cp_lists(tools, &gp->tools) < 0 ||
+                            cp_sender_wildcard(bs, &gp->sender_wildcard) < 0)
                                 return -ENOMEM;
                 }
         }
@@ -349,6 +363,7 @@ static void tools_done(sbx_tools_config *t) {
         lists_done(&t->lists);
         lists_done(&t->sandbox);
         lists_done(&t->subagents);
+        lists_done(&t->sender_wildcard);
 }
 
 void sbx_config_done(sbx_config *c) {
@@ -370,6 +385,7 @@ void sbx_config_done(sbx_config *c) {
                 free(c->groups[i].channel);
                 free(c->groups[i].group);
                 lists_done(&c->groups[i].tools);
+                lists_done(&c->groups[i].sender_wildcard);
         }
         free(c->groups);
         *c = (sbx_config) {};

@@ -134,6 +134,7 @@ typedef struct sbx_tools_config {
         sbx_tool_lists lists;           /* allow / alsoAllow / deny of this object */
         sbx_tool_lists sandbox;         /* .sandbox.tools */
         sbx_tool_lists subagents;       /* .subagents.tools (top level only) */
+        sbx_tool_lists sender_wildcard; /* .toolsBySender["*"]: applies when no sender matches */
         bool has_exec, has_fs;
 } sbx_tools_config;
 
@@ -148,6 +149,7 @@ typedef struct sbx_group_policy {
         char *channel;          /* lower-case */
         char *group;            /* as written; "*" is the wildcard group */
         sbx_tool_lists tools;
+        sbx_tool_lists sender_wildcard; /* toolsBySender["*"] of this group */
 } sbx_group_policy;
 
 typedef struct sbx_config {

@@ -315,24 +315,44 @@ static int add_group_layer(const sbx_config *c, sbx_resolved *r) {
                 sbx_strv_free(&cands);
                 return -ENOMEM;
         }
+        /* exact group id (first candidate that has an entry), else the "*" group; within a
+         * group toolsBySender["*"] wins over tools */
         const sbx_group_policy *found = NULL, *wild = NULL;
         for (size_t i = 0; i < c->n_groups; i++)
                 if (!strcmp(c->groups[i].channel, channel) && !strcmp(c->groups[i].group, "*"))
                         wild = &c->groups[i];
         for (size_t j = 0; j < cands.n && !found; j++)
-                for (int ci = 0; ci < 2 && !found; ci++)
-                        for (size_t i = 0; i < c->n_groups && !found; i++)
-                                if (!strcmp(c->groups[i].channel, channel) &&
-                                    (ci == 0 ? !strcmp(c->groups[i].group, cands.v[j])
-                                             : !strcasecmp(c->groups[i].group, cands.v[j])))
-                                        found = &c->groups[i];
+                for (size_t i = 0; i < c->n_groups && !found; i++)
+                        if (!strcmp(c->groups[i].channel, channel) && !strcmp(c->groups[i].group, cands.v[j]))
+                                found = &c->groups[i];
         sbx_strv_free(&cands);
-        const sbx_group_policy *g = found ?: wild;
-        if (!g)
-                return 0;
-        char base[512];
-        snprintf(base, sizeof(base), "channels.%s.groups.%s.tools", g->channel, g->group);
-        return add_lists_layer(r, "group tools.allow", &g->tools, base);
+        const sbx_group_policy *nodes[2] = { found, wild };
+        for (size_t i = 0; i < 2; i++) {
+                const sbx_group_policy *g = nodes[i];
+                char base[512];
+                if (!g)
+                        continue;
+                if (g->sender_wildcard.set) {
+                        snprintf(base, sizeof(base), "channels.%s.groups.%s.toolsBySender.*", g->channel, g->group);
+                        return add_lists_layer(r, "group tools.allow", &g->sender_wildcard, base);
+                }
+                if (g->tools.set) {
+                        snprintf(base, sizeof(base), "channels.%s.groups.%s.tools", g->channel, g->group);
+                        return add_lists_layer(r, "group tools.allow", &g->tools, base);
+                }
+        }
+        return 0;
+}
+
+static int add_sender_layer(const sbx_config *c, const sbx_agent_config *a, sbx_resolved *r) {
+        char base[160];
+        if (a && a->tools.sender_wildcard.set) {
+                snprintf(base, sizeof(base), "agents.entries.%s.tools.toolsBySender.*", r->agent_id);
+                return add_lists_layer(r, "tools.toolsBySender", &a->tools.sender_wildcard, base);
+        }
+        if (c->tools.sender_wildcard.set)
+                return add_lists_layer(r, "tools.toolsBySender", &c->tools.sender_wildcard, "tools.toolsBySender.*");
+        return 0;
 }
 
 static int add_sandbox_layer(sbx_resolved *r) {
@@ -448,6 +468,8 @@ int sbx_resolve_tool_policy(const sbx_config *c, const sbx_agent_config *a, sbx_
         if (a && a->tools.set && (k = add_lists_layer(r, label, &a->tools.lists, base)) < 0)
                 return k;
         if ((k = add_group_layer(c, r)) < 0)
+                return k;
+        if ((k = add_sender_layer(c, a, r)) < 0)
                 return k;
         if (r->sandboxed && (k = add_sandbox_layer(r)) < 0)
                 return k;
