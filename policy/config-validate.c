@@ -123,9 +123,23 @@ static bool expect(struct vctx *v, struct json_object *o, json_type t, const cha
         return false;
 }
 
+/* Shapes of the clawdbot era that 2026.9.6 rejects: say what replaced them. */
+static const char *legacy_hint(const jpath *p, const char *key) {
+        if (p->len == 0 && !strcmp(key, "agent"))
+                return "top-level agent.* is now agents.defaults.*";
+        if (p->len == 0 && !strcmp(key, "routing"))
+                return "routing.agents.<id> is now agents.entries.<id>";
+        if (!strcmp(key, "perSession"))
+                return "sandbox.perSession is now sandbox.scope (true: \"session\", false: \"shared\")";
+        if (!strcmp(p->buf, "agents") && !strcmp(key, "list"))
+                return "agents.list[] is now agents.entries.<id>; it is migrated only when it is the only roster and "
+                       "every id is already canonical";
+        return NULL;
+}
+
 /* Checks an object's key names; returns false (after an issue) when it is not an object. */
 static bool check_object(struct vctx *v, struct json_object *o, const char *const *keys) {
-        char extra[512] = "";
+        char extra[512] = "", hints[512] = "";
         size_t n = 0;
 
         if (!expect(v, o, json_type_object, "object"))
@@ -139,9 +153,15 @@ static bool check_object(struct vctx *v, struct json_object *o, const char *cons
                 size_t l = strlen(extra);
                 snprintf(extra + l, sizeof(extra) - l, "%s\"%s\"", n ? ", " : "", k);
                 n++;
+                const char *h = legacy_hint(&v->path, k);
+                if (h) {
+                        l = strlen(hints);
+                        snprintf(hints + l, sizeof(hints) - l, "%s%s", l ? "; " : "", h);
+                }
         }
         if (n)
-                issue(v, "Unrecognized key%s: %s", n > 1 ? "s" : "", extra);
+                issue(v, "Unrecognized key%s: %s%s%s%s", n > 1 ? "s" : "", extra, hints[0] ? " (legacy: " : "", hints,
+                      hints[0] ? "; run 'sbx migrate')" : "");
         return true;
 }
 

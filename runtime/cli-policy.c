@@ -46,7 +46,7 @@ static int print_error(const char *cmd, bool json, const char *code, const sbx_e
                 for (size_t i = 0; d && i < d->issues.n; i++)
                         json_object_array_add(issues, json_object_new_string(d->issues.v[i]));
                 json_object_object_add(o, "issues", issues);
-                puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+                puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE));
                 json_object_put(o);
         }
         return SBX_EXIT_USAGE;
@@ -174,7 +174,7 @@ int cli_explain(int argc, char **argv) {
                         ret = SBX_EXIT_FAILURE;
                         goto out;
                 }
-                puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+                puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE));
                 json_object_put(o);
         } else
                 print_human(&r, tool);
@@ -227,7 +227,7 @@ int cli_check(int argc, char **argv) {
                         json_object_array_add(n, json_object_new_string(diag.notes.v[i]));
                 json_object_object_add(o, "errors", a);
                 json_object_object_add(o, "warnings", n);
-                puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+                puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE));
                 json_object_put(o);
         } else {
                 for (size_t i = 0; i < diag.notes.n; i++)
