@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -266,6 +267,61 @@ static int walk_substitute(struct json_object *o) {
         return 0;
 }
 
+/* ---- materialisation: "~" in path-like fields (OpenClaw's normalizeConfigPaths) ----
+ * A string under a key ending in dir/path/paths/file/root/workspace (any case), or an
+ * element of a "paths"/"pathPrepend" array, that starts with "~" (after trimming) is
+ * replaced by its resolved absolute path. Everything else stays as written. */
+
+static bool path_key(const char *k) {
+        static const char *const suffixes[] = { "dir", "path", "paths", "file", "root", "workspace" };
+        size_t n = strlen(k);
+        for (size_t i = 0; i < ELEMENTSOF(suffixes); i++) {
+                size_t m = strlen(suffixes[i]);
+                if (n >= m && !strcasecmp(k + n - m, suffixes[i]))
+                        return true;
+        }
+        return false;
+}
+
+static bool tilde_value(struct json_object *v) {
+        if (!json_object_is_type(v, json_type_string))
+                return false;
+        _cleanup_free_ char *t = sbx_strdup_trim(json_object_get_string(v));
+        return t && t[0] == '~' && (t[1] == '\0' || t[1] == '/' || t[1] == '\\');
+}
+
+static int expand_paths(struct json_object *o) {
+        if (json_object_is_type(o, json_type_array)) {
+                for (size_t i = 0; i < json_object_array_length(o); i++)
+                        if (expand_paths(json_object_array_get_idx(o, i)) < 0)
+                                return -ENOMEM;
+                return 0;
+        }
+        if (!json_object_is_type(o, json_type_object))
+                return 0;
+        json_object_object_foreach(o, k, v) {
+                if (tilde_value(v) && path_key(k)) {
+                        _cleanup_free_ char *p = sbx_expand_user_path(json_object_get_string(v));
+                        if (!p)
+                                return -ENOMEM;
+                        json_object_object_add(o, k, json_object_new_string(p));
+                } else if (json_object_is_type(v, json_type_array) &&
+                           (!strcmp(k, "paths") || !strcmp(k, "pathPrepend"))) {
+                        for (size_t i = 0; i < json_object_array_length(v); i++) {
+                                struct json_object *e = json_object_array_get_idx(v, i);
+                                if (!tilde_value(e))
+                                        continue;
+                                _cleanup_free_ char *p = sbx_expand_user_path(json_object_get_string(e));
+                                if (!p)
+                                        return -ENOMEM;
+                                json_object_array_put_idx(v, i, json_object_new_string(p));
+                        }
+                } else if (expand_paths(v) < 0)
+                        return -ENOMEM;
+        }
+        return 0;
+}
+
 /* ---- the pipeline ---- */
 
 static int load_tree(struct json_object *root, sbx_config *ret, sbx_config_diag *diag, sbx_error *reterr) {
@@ -289,6 +345,8 @@ static int load_tree(struct json_object *root, sbx_config *ret, sbx_config_diag 
                 return sbx_error_set(reterr, -ENOMEM, "out of memory");
         if (diag->issues.n > 0)
                 goto invalid;
+        if (expand_paths(root) < 0)
+                return sbx_error_set(reterr, -ENOMEM, "out of memory");
         r = sbx_config_copy_tree(root, ret);
         if (r < 0)
                 return sbx_error_set(reterr, r, "copying the config");

@@ -325,7 +325,10 @@ static int resolve_layout(const sbx_config *c, const sbx_agent_config *a, sbx_re
         _cleanup_free_ char *slug = sbx_slugify_session_key(r->scope_key);
         if (!slug)
                 return -ENOMEM;
-        sandbox_ws = r->scope == SBX_SCOPE_SHARED ? strdup(r->workspace_root) : path_join2(r->workspace_root, slug);
+        _cleanup_free_ char *root = sbx_expand_user_path(r->workspace_root);
+        if (!root)
+                return -ENOMEM;
+        sandbox_ws = r->scope == SBX_SCOPE_SHARED ? strdup(root) : path_join2(root, slug);
         if (!sandbox_ws)
                 return -ENOMEM;
         const char *workspace_dir = r->workspace_access == SBX_ACCESS_RW ? r->agent_workspace_dir : sandbox_ws;
