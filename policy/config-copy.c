@@ -192,7 +192,8 @@ static int cp_sandbox(struct json_object *o, sbx_sandbox_config *s) {
         s->mode = cp_enum(o, "mode", modes);
         s->scope = cp_enum(o, "scope", scopes);
         s->workspace_access = cp_enum(o, "workspaceAccess", access);
-        if (cp_str(o, "backend", &s->backend) < 0 || cp_str(o, "workspaceRoot", &s->workspace_root) < 0)
+        if (cp_str(o, "backend", &s->backend) < 0 || cp_str(o, "workspaceRoot", &s->workspace_root) < 0 ||
+            cp_str(jget(o, "ssh"), "workspaceRoot", &s->ssh_workspace_root) < 0)
                 return -ENOMEM;
         struct json_object *d = jget(o, "docker"), *b = jget(o, "browser"), *p = jget(o, "prune");
         if ((s->has_docker = json_object_is_type(d, json_type_object)) && cp_docker(d, &s->docker) < 0)
@@ -346,6 +347,7 @@ void sbx_browser_config_done(sbx_browser_config *b) {
 static void sandbox_done(sbx_sandbox_config *s) {
         free(s->backend);
         free(s->workspace_root);
+        free(s->ssh_workspace_root);
         sbx_docker_config_done(&s->docker);
         sbx_browser_config_done(&s->browser);
         scalar_done(&s->prune.idle_hours);

@@ -117,6 +117,7 @@ typedef struct sbx_sandbox_config {
         int workspace_access;   /* sbx_access or -1 */
         int scope;              /* sbx_scope or -1 */
         char *workspace_root;
+        char *ssh_workspace_root;       /* ssh.workspaceRoot (remote path) */
         bool has_docker, has_browser, has_prune;
         sbx_docker_config docker;
         sbx_browser_config browser;

@@ -242,6 +242,24 @@ int sbx_resolve_sandbox_settings(const sbx_config *c, const sbx_agent_config *a,
                         return -ENOMEM;
         }
         bool shared = r->scope == SBX_SCOPE_SHARED;
+        {
+                /* ssh.workspaceRoot: absolute POSIX path, trailing '/' stripped */
+                const char *sr = !shared && as && as->ssh_workspace_root ? as->ssh_workspace_root : gs->ssh_workspace_root;
+                _cleanup_free_ char *t = sr ? sbx_strdup_trim(sr) : NULL;
+                if (!t || !*t) {
+                        free(t);
+                        t = strdup("/tmp/openclaw-sandboxes");
+                }
+                if (!t)
+                        return -ENOMEM;
+                for (char *p = t; *p; p++)
+                        if (*p == '\\')
+                                *p = '/';
+                size_t n = strlen(t);
+                while (n > 1 && t[n - 1] == '/')
+                        t[--n] = '\0';
+                r->ssh_workspace_root = TAKE_PTR(t);
+        }
         const sbx_sandbox_config *ad = shared ? NULL : as;
         k = resolve_docker(ad && ad->has_docker ? &ad->docker : NULL, gs->has_docker ? &gs->docker : NULL, &r->docker);
         if (k < 0)

@@ -17,6 +17,8 @@
 #include "macro.h"
 #include "resolve.h"
 #include "resolve-internal.h"
+#include "sha256.h"
+#include <stdint.h>
 
 static int known_agents(const sbx_config *c, sbx_strv *ret) {
         *ret = (sbx_strv) { .set = true };
@@ -308,6 +310,38 @@ static int resolve_mounts(sbx_resolved *r, const char *workspace_dir) {
         return 0;
 }
 
+static char *ssh_runtime_id(const char *scope_key) {
+        _cleanup_free_ char *t = sbx_strdup_trim(scope_key);
+        char hex[65], *r;
+
+        if (!t)
+                return NULL;
+        if (!*t) {
+                free(t);
+                if (!(t = strdup("session")))
+                        return NULL;
+        }
+        size_t n = strlen(t);
+        bool ws = n >= 43 && !strncasecmp(t + n - 43, ":workspace:", 11);
+        for (size_t i = n >= 32 ? n - 32 : 0; ws && i < n; i++)
+                if (!strchr("0123456789abcdefABCDEF", t[i]))
+                        ws = false;
+        if (ws) {
+                sbx_sha256_hex(t, hex);
+                return asprintf(&r, "openclaw-ssh-workspace-%.32s", hex) < 0 ? NULL : r;
+        }
+        _cleanup_free_ char *slug = sbx_slugify_session_key(t); /* "<base>-<sha8>": keep the base */
+        if (!slug)
+                return NULL;
+        char *dash = strrchr(slug, '-');
+        if (dash)
+                *dash = '\0';
+        uint32_t h = 5381;
+        for (const unsigned char *p = (const unsigned char *) t; *p; p++)
+                h = (h * 33) ^ *p;
+        return asprintf(&r, "openclaw-ssh-%s-%x", slug, h) < 0 ? NULL : r;
+}
+
 static int resolve_layout(const sbx_config *c, const sbx_agent_config *a, sbx_resolved *r) {
         _cleanup_free_ char *raw_key = NULL, *sandbox_ws = NULL;
 
@@ -351,6 +385,15 @@ static int resolve_layout(const sbx_config *c, const sbx_agent_config *a, sbx_re
                 if (!r->container_name)
                         return -ENOMEM;
                 return resolve_mounts(r, workspace_dir);
+        }
+        if (!strcasecmp(r->backend, "ssh")) {
+                /* the remote runtime dir: <ssh.workspaceRoot>/<runtime id>/workspace */
+                _cleanup_free_ char *id = ssh_runtime_id(r->scope_key);
+                if (!id || r->ssh_workspace_root[0] != '/')
+                        return id ? 0 : -ENOMEM;
+                if (asprintf(&r->container_workdir, "%s%s%s/workspace", r->ssh_workspace_root,
+                             strcmp(r->ssh_workspace_root, "/") ? "/" : "", id) < 0)
+                        return -ENOMEM;
         }
         return 0;
 }
@@ -403,6 +446,7 @@ void sbx_resolved_done(sbx_resolved *r) {
         free(r->main_session_key);
         free(r->backend);
         free(r->workspace_root);
+        free(r->ssh_workspace_root);
         sbx_docker_config_done(&r->docker);
         sbx_browser_config_done(&r->browser);
         free(r->agent_workspace_dir);

@@ -47,6 +47,7 @@ typedef struct sbx_resolved {
         sbx_scope scope;
         sbx_access workspace_access;
         char *backend, *workspace_root;
+        char *ssh_workspace_root;       /* remote root for the ssh backend */
         sbx_docker_config docker;       /* fully resolved: unset members mean JSON null */
         sbx_browser_config browser;
         double prune_idle_hours, prune_max_age_days;
