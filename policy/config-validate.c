@@ -313,6 +313,48 @@ static void v_elevated(struct vctx *v, struct json_object *o) {
         });
 }
 
+static const char *const EXEC_KEYS[] = {
+        "host", "mode", "security", "ask", "node", "pathPrepend", "safeBins", "strictInlineEval",
+        "commandHighlighting", "grantExpiryDays", "safeBinTrustedDirs", "safeBinProfiles", "reviewer",
+        "backgroundMs", "approvalRunningNoticeMs", "timeoutSeconds", "cleanupMs", "notifyOnExit",
+        "notifyOnExitEmptySuccess", "applyPatch", NULL,
+};
+static const char *const EXEC_HOSTS[] = { "auto", "sandbox", "gateway", "node", NULL };
+static const char *const EXEC_MODES[] = { "deny", "allowlist", "ask", "auto", "full", NULL };
+static const char *const EXEC_SECURITY[] = { "deny", "allowlist", "full", NULL };
+static const char *const EXEC_ASK[] = { "off", "on-miss", "always", NULL };
+static const char *const APPLY_PATCH_KEYS[] = { "enabled", "workspaceOnly", "allowModels", NULL };
+static const char *const FS_KEYS[] = { "workspaceOnly", NULL };
+
+/* tools.exec: the host/approval settings; checked because exec is what sbx runs */
+static void v_exec(struct vctx *v, struct json_object *o) {
+        if (!check_object(v, o, EXEC_KEYS))
+                return;
+        FIELD(v, o, "host", v_enum(v, f, EXEC_HOSTS));
+        FIELD(v, o, "mode", v_enum(v, f, EXEC_MODES));
+        FIELD(v, o, "security", v_enum(v, f, EXEC_SECURITY));
+        FIELD(v, o, "ask", v_enum(v, f, EXEC_ASK));
+        FIELD(v, o, "node", v_string(v, f, false));
+        FIELD(v, o, "pathPrepend", v_string_array(v, f));
+        FIELD(v, o, "safeBins", v_string_array(v, f));
+        FIELD(v, o, "safeBinTrustedDirs", v_string_array(v, f));
+        static const char *const bools[] = { "strictInlineEval", "commandHighlighting", "notifyOnExit",
+                                             "notifyOnExitEmptySuccess", NULL };
+        for (size_t i = 0; bools[i]; i++)
+                FIELD(v, o, bools[i], v_bool(v, f));
+        static const char *const nums[] = { "grantExpiryDays", "backgroundMs", "approvalRunningNoticeMs",
+                                            "timeoutSeconds", "cleanupMs", NULL };
+        for (size_t i = 0; nums[i]; i++)
+                FIELD(v, o, nums[i], v_number(v, f, false, NUM_ANY));
+        FIELD(v, o, "applyPatch", {
+                if (check_object(v, f, APPLY_PATCH_KEYS)) {
+                        FIELD(v, f, "enabled", v_bool(v, f));
+                        FIELD(v, f, "workspaceOnly", v_bool(v, f));
+                        FIELD(v, f, "allowModels", v_string_array(v, f));
+                }
+        });
+}
+
 static void v_tools(struct vctx *v, struct json_object *o, bool agent) {
         if (!check_object(v, o, agent ? AGENT_TOOLS_KEYS : TOOLS_KEYS))
                 return;
@@ -326,8 +368,11 @@ static void v_tools(struct vctx *v, struct json_object *o, bool agent) {
         FIELD(v, o, "toolsBySender", v_tools_by_sender(v, f));
         FIELD(v, o, "elevated", v_elevated(v, f));
         FIELD(v, o, "sandbox", v_wrapped_policy(v, f));
-        FIELD(v, o, "exec", check_object(v, f, NULL));
-        FIELD(v, o, "fs", check_object(v, f, NULL));
+        FIELD(v, o, "exec", v_exec(v, f));
+        FIELD(v, o, "fs", {
+                if (check_object(v, f, FS_KEYS))
+                        FIELD(v, f, "workspaceOnly", v_bool(v, f));
+        });
         if (!agent)
                 FIELD(v, o, "subagents", v_wrapped_policy(v, f));
 }
