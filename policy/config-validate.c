@@ -13,6 +13,7 @@
 #include "config-internal.h"
 #include "macro.h"
 #include "resolve.h"
+#include "tools.h"
 
 static const char *const ROOT_KEYS[] = {
         "$schema", "meta", "env", "wizard", "diagnostics", "logging", "update", "telemetry", "browser",
@@ -760,6 +761,23 @@ static void v_container_env(struct vctx *v, struct json_object *root) {
         }
 }
 
+/* channels.<id>: bundled channel ids and the two metadata keys; each channel's own
+ * schema belongs to its plugin and is not checked here */
+static void v_channels(struct vctx *v, struct json_object *o) {
+        static const char *const extra[] = { "defaults", "modelByChannel", "qa-channel", NULL };
+        if (!check_object(v, o, NULL))
+                return;
+        json_object_object_foreach(o, k, val) {
+                (void) val;
+                _cleanup_free_ char *t = sbx_strdup_trim(k);
+                if (!t || !*t || in_list(extra, t) || in_list(sbx_channel_tools, t))
+                        continue;
+                jpath_push_key(&v->path, t);
+                issue(v, "unknown channel id: %s", t);
+                jpath_pop(&v->path);
+        }
+}
+
 static void dedup_issues(sbx_config_diag *d) {
         size_t o = 0;
         for (size_t i = 0; i < d->issues.n; i++) {
@@ -793,7 +811,7 @@ void sbx_config_validate_tree(struct json_object *root, struct vctx *v) {
                         });
                 }
         });
-        FIELD(v, root, "channels", check_object(v, f, NULL));
+        FIELD(v, root, "channels", v_channels(v, f));
         if (v->diag->issues.n == before)
                 v_container_env(v, root);
         dedup_issues(v->diag);

@@ -213,7 +213,7 @@ static int resolve_browser(const sbx_browser_config *ag, const sbx_browser_confi
         return r ? -ENOMEM : 0;
 }
 
-int sbx_resolve_sandbox_settings(const sbx_config *c, const sbx_agent_config *a, sbx_resolved *r) {
+int sbx_resolve_sandbox_settings(const sbx_config *c, const sbx_agent_config *a, sbx_resolved *r, sbx_error *reterr) {
         const sbx_sandbox_config *gs = &c->defaults_sandbox, *as = a && a->sandbox.set ? &a->sandbox : NULL;
         int k;
 
@@ -256,6 +256,13 @@ int sbx_resolve_sandbox_settings(const sbx_config *c, const sbx_agent_config *a,
                         if (*p == '\\')
                                 *p = '/';
                 size_t n = strlen(t);
+                if (t[0] != '/') /* OpenClaw refuses this for every backend, not only ssh */
+                        return sbx_error_set(reterr, -EINVAL,
+                                             "%s.sandbox.ssh.workspaceRoot \"%s\": Sandbox SSH workspaceRoot must be an "
+                                             "absolute POSIX path",
+                                             !shared && as && as->ssh_workspace_root ? "agents.entries.<agent>"
+                                                                                     : "agents.defaults",
+                                             t);
                 while (n > 1 && t[n - 1] == '/')
                         t[--n] = '\0';
                 r->ssh_workspace_root = TAKE_PTR(t);

@@ -415,7 +415,7 @@ int sbx_resolve(const sbx_config *c, const sbx_request *req, sbx_resolved *ret, 
                 r.subagent_role = r.subagent_depth == 0 ? "main" : r.subagent_depth < max ? "orchestrator" : "leaf";
         }
         const sbx_agent_config *a = sbx_find_agent(c, r.agent_id);
-        k = sbx_resolve_sandbox_settings(c, a, &r);
+        k = sbx_resolve_sandbox_settings(c, a, &r, reterr);
         if (k < 0)
                 goto fail;
         k = resolve_sandboxed(c, &r);
