@@ -147,6 +147,12 @@ int sbx_config_find(const char *explicit_path, char **ret, sbx_error *reterr) {
                 *ret = TAKE_PTR(cand);
                 return 0;
         }
+        free(cand);
+        cand = sbx_expand_user_path("~/.openclaw/openclaw.json");
+        if (cand && access(cand, F_OK) == 0) {
+                *ret = TAKE_PTR(cand);
+                return 0;
+        }
         *ret = NULL;
         return 0;
 }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "config.h"
@@ -457,6 +458,40 @@ START_TEST(test_json5_syntax) {
 }
 END_TEST
 
+START_TEST(test_config_discovery_order) {
+        char dir[] = "/tmp/sbx-unit-find-XXXXXX";
+        char path[256], *found = NULL;
+        sbx_error e = {};
+
+        ck_assert_ptr_nonnull(mkdtemp(dir));
+        set_env();
+        setenv("HOME", dir, 1);
+        ck_assert_int_eq(sbx_config_find(NULL, &found, &e), 0);
+        ck_assert_ptr_null(found); /* no file: OpenClaw's defaults */
+        snprintf(path, sizeof(path), "%s/.openclaw", dir);
+        ck_assert_int_eq(mkdir(path, 0700), 0);
+        snprintf(path, sizeof(path), "%s/.openclaw/openclaw.json", dir);
+        FILE *f = fopen(path, "w");
+        ck_assert_ptr_nonnull(f);
+        fputs("{}", f);
+        fclose(f);
+        ck_assert_int_eq(sbx_config_find(NULL, &found, &e), 0);
+        ck_assert_str_eq(found, path);
+        free(found);
+        setenv("OPENCLAW_CONFIG_PATH", "/nonexistent/x.json", 1);
+        ck_assert_int_eq(sbx_config_find(NULL, &found, &e), 0);
+        ck_assert_str_eq(found, "/nonexistent/x.json");
+        free(found);
+        ck_assert_int_eq(sbx_config_find("/explicit.json", &found, &e), 0);
+        ck_assert_str_eq(found, "/explicit.json");
+        free(found);
+        unlink(path);
+        snprintf(path, sizeof(path), "%s/.openclaw", dir);
+        rmdir(path);
+        rmdir(dir);
+}
+END_TEST
+
 static Suite *suite(void) {
         Suite *s = suite_create("policy");
         TCase *t = tcase_create("rules");
@@ -482,6 +517,7 @@ static Suite *suite(void) {
         tcase_add_test(t, test_list_migrates_to_entries_with_notes);
         tcase_add_test(t, test_migrate_rewrites_legacy_shapes);
         tcase_add_test(t, test_json5_syntax);
+        tcase_add_test(t, test_config_discovery_order);
         suite_add_tcase(s, t);
         return s;
 }
