@@ -18,8 +18,20 @@
 #include "macro.h"
 
 static const char *const BLOCKED[] = {
-        "/etc", "/private/etc", "/proc", "/sys", "/dev", "/root", "/boot", "/run", "/var/run",
-        "/private/var/run", "/var/run/docker.sock", "/private/var/run/docker.sock", "/run/docker.sock", NULL,
+        "/etc",
+        "/private/etc",
+        "/proc",
+        "/sys",
+        "/dev",
+        "/root",
+        "/boot",
+        "/run",
+        "/var/run",
+        "/private/var/run",
+        "/var/run/docker.sock",
+        "/private/var/run/docker.sock",
+        "/run/docker.sock",
+        NULL,
 };
 static const char *const HOME_CREDENTIALS[] = {
         ".aws", ".cargo", ".config", ".docker", ".gnupg", ".netrc", ".npm", ".ssh", NULL,
@@ -119,23 +131,26 @@ int sbx_check_bind_safety(const sbx_resolved *r, sbx_error *reterr) {
                 _cleanup_free_ char *n = normalise(src), *c = n ? canonical(n) : NULL, *nd = normalise(dst);
                 if (!n || !c || !nd)
                         return -ENOMEM;
-                const char *homes[] = { home, home_c, os_home };
+                const char *homes[] = {home, home_c, os_home};
                 for (size_t h = 0; h < ELEMENTSOF(homes); h++) {
                         const char *why = blocked_reason(n, homes[h]) ?: blocked_reason(c, homes[h]);
                         if (why)
-                                return sbx_error_set(reterr, -EPERM,
-                                                     "docker.binds[%zu] \"%s\": source is %s, which sandboxes may "
-                                                     "never mount",
-                                                     i, spec, why);
+                                return sbx_error_set(
+                                        reterr, -EPERM,
+                                        "docker.binds[%zu] \"%s\": source is %s, which sandboxes may "
+                                        "never mount",
+                                        i, spec, why);
                 }
-                if (r->docker.allow_reserved_targets != SBX_TRUE && (inside("/workspace", nd) || inside("/agent", nd)))
-                        return sbx_error_set(reterr, -EPERM,
-                                             "docker.binds[%zu] \"%s\": target %s is reserved for the workspace "
-                                             "(set docker.dangerouslyAllowReservedContainerTargets to allow it)",
-                                             i, spec, nd);
+                if (r->docker.allow_reserved_targets != SBX_TRUE &&
+                    (inside("/workspace", nd) || inside("/agent", nd)))
+                        return sbx_error_set(
+                                reterr, -EPERM,
+                                "docker.binds[%zu] \"%s\": target %s is reserved for the workspace "
+                                "(set docker.dangerouslyAllowReservedContainerTargets to allow it)",
+                                i, spec, nd);
                 if (r->docker.allow_external_binds != SBX_TRUE) {
                         bool ok = false;
-                        const char *roots[] = { r->host_workspace_dir, r->agent_workspace_dir };
+                        const char *roots[] = {r->host_workspace_dir, r->agent_workspace_dir};
                         for (size_t k = 0; k < ELEMENTSOF(roots); k++) {
                                 if (!roots[k])
                                         continue;
@@ -144,11 +159,12 @@ int sbx_check_bind_safety(const sbx_resolved *r, sbx_error *reterr) {
                                         ok = true;
                         }
                         if (!ok)
-                                return sbx_error_set(reterr, -EPERM,
-                                                     "docker.binds[%zu] \"%s\": source is outside the sandbox and agent "
-                                                     "workspaces (set docker.dangerouslyAllowExternalBindSources to "
-                                                     "allow it)",
-                                                     i, spec);
+                                return sbx_error_set(
+                                        reterr, -EPERM,
+                                        "docker.binds[%zu] \"%s\": source is outside the sandbox and agent "
+                                        "workspaces (set docker.dangerouslyAllowExternalBindSources to "
+                                        "allow it)",
+                                        i, spec);
                 }
         }
         return 0;

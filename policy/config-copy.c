@@ -19,8 +19,9 @@ static int cp_str(struct json_object *o, const char *key, char **ret) {
 
 static void cp_tri(struct json_object *o, const char *key, sbx_tri *ret) {
         struct json_object *v = jget(o, key);
-        *ret = json_object_is_type(v, json_type_boolean) ? (json_object_get_boolean(v) ? SBX_TRUE : SBX_FALSE)
-                                                         : SBX_UNSET;
+        *ret = json_object_is_type(v, json_type_boolean)
+                       ? (json_object_get_boolean(v) ? SBX_TRUE : SBX_FALSE)
+                       : SBX_UNSET;
 }
 
 static int cp_scalar_val(struct json_object *v, sbx_scalar *ret) {
@@ -48,7 +49,8 @@ static int cp_strv(struct json_object *o, const char *key, sbx_strv *ret) {
         ret->set = true;
         for (size_t i = 0; i < json_object_array_length(a); i++) {
                 struct json_object *s = json_object_array_get_idx(a, i);
-                if (json_object_is_type(s, json_type_string) && sbx_strv_push(ret, json_object_get_string(s)) < 0)
+                if (json_object_is_type(s, json_type_string) &&
+                    sbx_strv_push(ret, json_object_get_string(s)) < 0)
                         return -ENOMEM;
         }
         return 0;
@@ -102,7 +104,8 @@ static int cp_docker(struct json_object *o, sbx_docker_config *d) {
                 for (size_t i = 0; i < json_object_array_length(sc); i++) {
                         if (i)
                                 strcat(d->setup_command, "\n");
-                        strcat(d->setup_command, json_object_get_string(json_object_array_get_idx(sc, i)) ?: "");
+                        strcat(d->setup_command,
+                               json_object_get_string(json_object_array_get_idx(sc, i)) ?: "");
                 }
         } else
                 r |= cp_str(o, "setupCommand", &d->setup_command);
@@ -177,9 +180,9 @@ static int cp_enum(struct json_object *o, const char *key, const char *const *va
 }
 
 static int cp_sandbox(struct json_object *o, sbx_sandbox_config *s) {
-        static const char *const modes[] = { "off", "non-main", "all", NULL };
-        static const char *const scopes[] = { "session", "agent", "shared", NULL };
-        static const char *const access[] = { "none", "ro", "rw", NULL };
+        static const char *const modes[] = {"off", "non-main", "all", NULL};
+        static const char *const scopes[] = {"session", "agent", "shared", NULL};
+        static const char *const access[] = {"none", "ro", "rw", NULL};
 
         s->mode = s->scope = s->workspace_access = -1;
         s->docker.read_only_root = s->docker.allow_reserved_targets = s->docker.allow_external_binds =
@@ -201,7 +204,8 @@ static int cp_sandbox(struct json_object *o, sbx_sandbox_config *s) {
         if ((s->has_browser = json_object_is_type(b, json_type_object)) && cp_browser(b, &s->browser) < 0)
                 return -ENOMEM;
         if ((s->has_prune = json_object_is_type(p, json_type_object)) &&
-            (cp_scalar(p, "idleHours", &s->prune.idle_hours) < 0 || cp_scalar(p, "maxAgeDays", &s->prune.max_age_days) < 0))
+            (cp_scalar(p, "idleHours", &s->prune.idle_hours) < 0 ||
+             cp_scalar(p, "maxAgeDays", &s->prune.max_age_days) < 0))
                 return -ENOMEM;
         return 0;
 }
@@ -241,14 +245,15 @@ static int cp_groups(struct json_object *channels, sbx_config *c) {
                         continue;
                 json_object_object_foreach(groups, gid, g) {
                         struct json_object *tools = jget(g, "tools"), *bs = jget(g, "toolsBySender");
-                        if (!json_object_is_type(tools, json_type_object) && !json_object_is_type(bs, json_type_object))
+                        if (!json_object_is_type(tools, json_type_object) &&
+                            !json_object_is_type(bs, json_type_object))
                                 continue;
                         sbx_group_policy *n = realloc(c->groups, (c->n_groups + 1) * sizeof(*n));
                         if (!n)
                                 return -ENOMEM;
                         c->groups = n;
                         sbx_group_policy *gp = &c->groups[c->n_groups++];
-                        *gp = (sbx_group_policy) {};
+                        *gp = (sbx_group_policy){};
                         gp->channel = sbx_strdup_lower(ch);
                         gp->group = strdup(gid);
                         if (!gp->channel || !gp->group || cp_lists(tools, &gp->tools) < 0 ||
@@ -263,15 +268,17 @@ int sbx_config_copy_tree(struct json_object *root, sbx_config *c) {
         struct json_object *agents = jget(root, "agents"), *defaults = jget(agents, "defaults");
         struct json_object *entries = jget(agents, "entries"), *v;
 
-        *c = (sbx_config) {};
+        *c = (sbx_config){};
         c->has_roster = json_object_is_type(entries, json_type_object);
         v = jget(agents, "ownership");
-        c->ownership_explicit = json_object_is_type(v, json_type_string) && !strcmp(json_object_get_string(v), "explicit");
+        c->ownership_explicit =
+                json_object_is_type(v, json_type_string) && !strcmp(json_object_get_string(v), "explicit");
         if (cp_str(defaults, "workspace", &c->defaults_workspace) < 0 ||
             cp_sandbox(jget(defaults, "sandbox"), &c->defaults_sandbox) < 0)
                 return -ENOMEM;
         v = jget(jget(defaults, "subagents"), "maxSpawnDepth");
-        if ((c->has_max_spawn_depth = json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double)))
+        if ((c->has_max_spawn_depth =
+                     json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double)))
                 c->max_spawn_depth = json_object_get_double(v);
         if (c->has_roster) {
                 size_t n = (size_t) json_object_object_length(entries);
@@ -284,14 +291,16 @@ int sbx_config_copy_tree(struct json_object *root, sbx_config *c) {
                         sbx_agent_config *a = &c->agents[c->n_agents++];
                         a->id = strdup(id);
                         if (!a->id || cp_str(e, "workspace", &a->workspace) < 0 ||
-                            cp_sandbox(jget(e, "sandbox"), &a->sandbox) < 0 || cp_tools(jget(e, "tools"), &a->tools) < 0)
+                            cp_sandbox(jget(e, "sandbox"), &a->sandbox) < 0 ||
+                            cp_tools(jget(e, "tools"), &a->tools) < 0)
                                 return -ENOMEM;
                 }
         }
         if (cp_tools(jget(root, "tools"), &c->tools) < 0)
                 return -ENOMEM;
         v = jget(jget(root, "session"), "scope");
-        c->session_scope_global = json_object_is_type(v, json_type_string) && !strcmp(json_object_get_string(v), "global");
+        c->session_scope_global =
+                json_object_is_type(v, json_type_string) && !strcmp(json_object_get_string(v), "global");
         return cp_groups(jget(root, "channels"), c);
 }
 
@@ -390,5 +399,5 @@ void sbx_config_done(sbx_config *c) {
                 lists_done(&c->groups[i].sender_wildcard);
         }
         free(c->groups);
-        *c = (sbx_config) {};
+        *c = (sbx_config){};
 }

@@ -27,7 +27,7 @@ const char *jpath_str(const jpath *p);
 
 struct vctx {
         sbx_config_diag *diag;
-        bool retained_default;  /* the migration kept a legacy default=true owner */
+        bool retained_default; /* the migration kept a legacy default=true owner */
         jpath path;
         bool oom;
 };

@@ -34,7 +34,7 @@ void sbx_strv_free(sbx_strv *l) {
         for (size_t i = 0; i < l->n; i++)
                 free(l->v[i]);
         free(l->v);
-        *l = (sbx_strv) {};
+        *l = (sbx_strv){};
 }
 
 int sbx_strv_push(sbx_strv *l, const char *s) {
@@ -250,7 +250,8 @@ static char *substitute_env(const char *s) {
 static int walk_substitute(struct json_object *o) {
         if (json_object_is_type(o, json_type_object)) {
                 json_object_object_foreach(o, k, v) {
-                        if (json_object_is_type(v, json_type_string) && strstr(json_object_get_string(v), "${")) {
+                        if (json_object_is_type(v, json_type_string) &&
+                            strstr(json_object_get_string(v), "${")) {
                                 _cleanup_free_ char *s = substitute_env(json_object_get_string(v));
                                 if (!s)
                                         return -ENOMEM;
@@ -261,7 +262,8 @@ static int walk_substitute(struct json_object *o) {
         } else if (json_object_is_type(o, json_type_array)) {
                 for (size_t i = 0; i < json_object_array_length(o); i++) {
                         struct json_object *v = json_object_array_get_idx(o, i);
-                        if (json_object_is_type(v, json_type_string) && strstr(json_object_get_string(v), "${")) {
+                        if (json_object_is_type(v, json_type_string) &&
+                            strstr(json_object_get_string(v), "${")) {
                                 _cleanup_free_ char *s = substitute_env(json_object_get_string(v));
                                 if (!s)
                                         return -ENOMEM;
@@ -279,7 +281,7 @@ static int walk_substitute(struct json_object *o) {
  * replaced by its resolved absolute path. Everything else stays as written. */
 
 static bool path_key(const char *k) {
-        static const char *const suffixes[] = { "dir", "path", "paths", "file", "root", "workspace" };
+        static const char *const suffixes[] = {"dir", "path", "paths", "file", "root", "workspace"};
         size_t n = strlen(k);
         for (size_t i = 0; i < ELEMENTSOF(suffixes); i++) {
                 size_t m = strlen(suffixes[i]);
@@ -332,7 +334,7 @@ static int expand_paths(struct json_object *o) {
 
 static int load_tree(struct json_object *root, sbx_config *ret, sbx_config_diag *diag, sbx_error *reterr) {
         _cleanup_free_ char *retained = NULL;
-        struct vctx v = { .diag = diag };
+        struct vctx v = {.diag = diag};
         int r;
 
         if (!json_object_is_type(root, json_type_object)) {
@@ -371,7 +373,7 @@ int sbx_config_load_text(const char *text, size_t len, sbx_config *ret, sbx_conf
 
         if (!diag)
                 diag = &local;
-        *ret = (sbx_config) {};
+        *ret = (sbx_config){};
         if (!text) {
                 /* no file: OpenClaw's defaults, i.e. the migrated empty object */
                 root = json_object_new_object();
@@ -448,12 +450,13 @@ int sbx_config_canonical_text(const char *text, size_t len, char **ret) {
         return *ret ? 0 : -ENOMEM;
 }
 
-int sbx_config_migrate_text(const char *text, size_t len, char **ret, sbx_strv *ret_changes, sbx_error *reterr) {
+int sbx_config_migrate_text(const char *text, size_t len, char **ret, sbx_strv *ret_changes,
+                            sbx_error *reterr) {
         struct json_object *root = NULL;
         _cleanup_free_ char *retained = NULL;
         int r;
 
-        *ret_changes = (sbx_strv) {};
+        *ret_changes = (sbx_strv){};
         r = sbx_json5_parse(text, len, &root, reterr);
         if (r < 0)
                 return sbx_error_wrap(reterr, "JSON5 parse error");

@@ -27,7 +27,8 @@ static void migrate_main_key(struct json_object *root, sbx_config_diag *diag, sb
                 note(diag, "session.mainKey is ignored; main session is always \"main\".");
                 if (changes) {
                         json_object_object_del(session, "mainKey");
-                        (void) sbx_strv_push(changes, "Removed session.mainKey (the main session is always \"main\").");
+                        (void) sbx_strv_push(
+                                changes, "Removed session.mainKey (the main session is always \"main\").");
                 }
         }
 }
@@ -46,7 +47,8 @@ static bool list_convertible(struct json_object *list) {
                 if (!*s || !norm || strcmp(norm, s) != 0)
                         return false;
                 for (size_t j = 0; j < i; j++)
-                        if (!strcmp(json_object_get_string(jget(json_object_array_get_idx(list, j), "id")), s))
+                        if (!strcmp(json_object_get_string(jget(json_object_array_get_idx(list, j), "id")),
+                                    s))
                                 return false;
         }
         return true;
@@ -58,9 +60,8 @@ static struct json_object *list_to_entries(struct json_object *list) {
                 struct json_object *e = json_object_array_get_idx(list, i), *copy = json_object_new_object();
                 if (!copy)
                         break;
-                json_object_object_foreach(e, k, v)
-                        if (strcmp(k, "id") != 0)
-                                json_object_object_add(copy, k, json_object_get(v));
+                json_object_object_foreach(e, k, v) if (strcmp(k, "id") != 0)
+                        json_object_object_add(copy, k, json_object_get(v));
                 json_object_object_add(entries, json_object_get_string(jget(e, "id")), copy);
         }
         return entries;
@@ -105,7 +106,8 @@ static int migrate_roster(struct json_object *root, sbx_config_diag *diag, char 
                 converted = true;
         }
         entries = jget(agents, "entries");
-        if (!entries || (json_object_is_type(entries, json_type_object) && json_object_object_length(entries) == 0)) {
+        if (!entries ||
+            (json_object_is_type(entries, json_type_object) && json_object_object_length(entries) == 0)) {
                 if (converted)
                         change(changes, diag, "Moved agents.list to keyed agents.entries.");
                 if (!explicit_owner && !changes) {
@@ -154,12 +156,15 @@ static int migrate_roster(struct json_object *root, sbx_config_diag *diag, char 
                                 continue;
                         if (workspace_unset(it.val)) {
                                 struct json_object *dw = jget(jget(agents, "defaults"), "workspace");
-                                _cleanup_free_ char *t = json_object_is_type(dw, json_type_string) ?
-                                        sbx_strdup_trim(json_object_get_string(dw)) : NULL;
+                                _cleanup_free_ char *t =
+                                        json_object_is_type(dw, json_type_string)
+                                                ? sbx_strdup_trim(json_object_get_string(dw))
+                                                : NULL;
                                 _cleanup_free_ char *def = sbx_default_agent_workspace();
                                 json_object_object_add(it.val, "workspace",
                                                        json_object_new_string(t && *t ? t : def ?: ""));
-                                change(changes, diag, "Preserved the first legacy agent's existing workspace.");
+                                change(changes, diag,
+                                       "Preserved the first legacy agent's existing workspace.");
                         }
                         break;
                 }
@@ -192,8 +197,9 @@ static void rewrite_per_session(struct json_object *sandbox, const char *where, 
         if (!json_object_object_get_ex(sandbox, "perSession", &ps))
                 return;
         if (json_object_is_type(ps, json_type_boolean) && !jhas(sandbox, "scope")) {
-                json_object_object_add(sandbox, "scope",
-                                       json_object_new_string(json_object_get_boolean(ps) ? "session" : "shared"));
+                json_object_object_add(
+                        sandbox, "scope",
+                        json_object_new_string(json_object_get_boolean(ps) ? "session" : "shared"));
                 snprintf(msg, sizeof(msg), "Rewrote %s.perSession=%s as %s.scope=\"%s\".", where,
                          json_object_get_boolean(ps) ? "true" : "false", where,
                          json_object_get_boolean(ps) ? "session" : "shared");
@@ -205,9 +211,8 @@ static void rewrite_per_session(struct json_object *sandbox, const char *where, 
 
 /* fill keys of src missing in dst (dst wins) */
 static void merge_missing(struct json_object *dst, struct json_object *src) {
-        json_object_object_foreach(src, k, v)
-                if (!jhas(dst, k))
-                        json_object_object_add(dst, k, json_object_get(v));
+        json_object_object_foreach(src, k, v) if (!jhas(dst, k))
+                json_object_object_add(dst, k, json_object_get(v));
 }
 
 static struct json_object *ensure_obj(struct json_object *parent, const char *key) {
@@ -249,7 +254,8 @@ static void migrate_legacy_shapes(struct json_object *root, sbx_strv *changes) {
                                         entries = ensure_obj(agents, "entries");
                                 merge_missing(ensure_obj(entries, norm ?: id), cfg);
                         }
-                        snprintf(msg, sizeof(msg), "Moved routing.agents.%s to agents.entries.%s.", id, norm ?: id);
+                        snprintf(msg, sizeof(msg), "Moved routing.agents.%s to agents.entries.%s.", id,
+                                 norm ?: id);
                         (void) sbx_strv_push(changes, msg);
                 }
                 json_object_object_del(routing, "agents");
@@ -259,7 +265,8 @@ static void migrate_legacy_shapes(struct json_object *root, sbx_strv *changes) {
         agents = jget(root, "agents");
         rewrite_per_session(jget(jget(agents, "defaults"), "sandbox"), "agents.defaults.sandbox", changes);
         struct json_object *list = jget(agents, "list");
-        for (size_t i = 0; json_object_is_type(list, json_type_array) && i < json_object_array_length(list); i++) {
+        for (size_t i = 0; json_object_is_type(list, json_type_array) && i < json_object_array_length(list);
+             i++) {
                 char where[64];
                 snprintf(where, sizeof(where), "agents.list[%zu].sandbox", i);
                 rewrite_per_session(jget(json_object_array_get_idx(list, i), "sandbox"), where, changes);
@@ -286,7 +293,8 @@ static void migrate_ownership(struct json_object *root, sbx_strv *changes) {
                         return;
         }
         json_object_object_add(agents, "ownership", json_object_new_string("explicit"));
-        (void) sbx_strv_push(changes, "Set agents.ownership=\"explicit\" (multi-agent roster without a default).");
+        (void) sbx_strv_push(changes,
+                             "Set agents.ownership=\"explicit\" (multi-agent roster without a default).");
 }
 
 int sbx_config_migrate_tree(struct json_object *root, sbx_config_diag *diag, char **ret_retained,

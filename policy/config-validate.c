@@ -16,78 +16,227 @@
 #include "tools.h"
 
 static const char *const ROOT_KEYS[] = {
-        "$schema", "meta", "env", "wizard", "diagnostics", "logging", "update", "telemetry", "browser",
-        "ui", "secrets", "auth", "accessGroups", "acp", "models", "nodeHost", "agents", "worktreeRoot",
-        "worktreeAcceleration", "tools", "security", "bindings", "broadcast", "attachments", "messages",
-        "tts", "commands", "approvals", "session", "cron", "transcripts", "hooks", "channels", "discovery",
-        "talk", "gateway", "cloudWorkers", "desktop", "memory", "mcp", "skills", "plugins", "surfaces",
-        "proxy", NULL,
+        "$schema",
+        "meta",
+        "env",
+        "wizard",
+        "diagnostics",
+        "logging",
+        "update",
+        "telemetry",
+        "browser",
+        "ui",
+        "secrets",
+        "auth",
+        "accessGroups",
+        "acp",
+        "models",
+        "nodeHost",
+        "agents",
+        "worktreeRoot",
+        "worktreeAcceleration",
+        "tools",
+        "security",
+        "bindings",
+        "broadcast",
+        "attachments",
+        "messages",
+        "tts",
+        "commands",
+        "approvals",
+        "session",
+        "cron",
+        "transcripts",
+        "hooks",
+        "channels",
+        "discovery",
+        "talk",
+        "gateway",
+        "cloudWorkers",
+        "desktop",
+        "memory",
+        "mcp",
+        "skills",
+        "plugins",
+        "surfaces",
+        "proxy",
+        NULL,
 };
-static const char *const AGENTS_KEYS[] = { "ownership", "defaults", "entries", NULL };
+static const char *const AGENTS_KEYS[] = {"ownership", "defaults", "entries", NULL};
 static const char *const DEFAULTS_KEYS[] = {
-        "params", "model", "modelSelectionScope", "utilityModel", "decisionModel", "imageModel",
-        "mediaModels", "voiceModel", "pdfModel", "pdfMaxMb", "pdfMaxPages", "models", "modelPolicy",
-        "workspace", "cwd", "skills", "silentReply", "repoRoot", "skipBootstrap",
-        "skipOptionalBootstrapFiles", "contextInjection", "bootstrapMaxChars", "bootstrapTotalMaxChars",
-        "experimental", "userTimezone", "startupContext", "contextPruning", "compaction", "embeddedAgent",
-        "thinkingDefault", "fastModeDefault", "verboseDefault", "toolProgressDetail", "reasoningDefault",
-        "elevatedDefault", "blockStreamingDefault", "blockStreamingBreak", "timeoutSeconds", "mediaMaxMb",
-        "imageMaxDimensionPx", "imageQuality", "typingIntervalSeconds", "systemAgent", "authInheritance",
-        "sessionStore", "maxConcurrent", "subagents", "contextLimits", "blockStreamingChunk",
-        "blockStreamingCoalesce", "humanDelay", "typingMode", "heartbeat", "sandbox", NULL,
+        "params",
+        "model",
+        "modelSelectionScope",
+        "utilityModel",
+        "decisionModel",
+        "imageModel",
+        "mediaModels",
+        "voiceModel",
+        "pdfModel",
+        "pdfMaxMb",
+        "pdfMaxPages",
+        "models",
+        "modelPolicy",
+        "workspace",
+        "cwd",
+        "skills",
+        "silentReply",
+        "repoRoot",
+        "skipBootstrap",
+        "skipOptionalBootstrapFiles",
+        "contextInjection",
+        "bootstrapMaxChars",
+        "bootstrapTotalMaxChars",
+        "experimental",
+        "userTimezone",
+        "startupContext",
+        "contextPruning",
+        "compaction",
+        "embeddedAgent",
+        "thinkingDefault",
+        "fastModeDefault",
+        "verboseDefault",
+        "toolProgressDetail",
+        "reasoningDefault",
+        "elevatedDefault",
+        "blockStreamingDefault",
+        "blockStreamingBreak",
+        "timeoutSeconds",
+        "mediaMaxMb",
+        "imageMaxDimensionPx",
+        "imageQuality",
+        "typingIntervalSeconds",
+        "systemAgent",
+        "authInheritance",
+        "sessionStore",
+        "maxConcurrent",
+        "subagents",
+        "contextLimits",
+        "blockStreamingChunk",
+        "blockStreamingCoalesce",
+        "humanDelay",
+        "typingMode",
+        "heartbeat",
+        "sandbox",
+        NULL,
 };
 static const char *const ENTRY_KEYS[] = {
-        "default", "name", "description", "workspace", "cwd", "agentDir", "model", "utilityModel",
-        "decisionModel", "models", "modelPolicy", "thinkingDefault", "verboseDefault", "toolProgressDetail",
-        "reasoningDefault", "fastModeDefault", "contextInjection", "bootstrapMaxChars",
-        "bootstrapTotalMaxChars", "experimental", "skills", "subagents", "embeddedAgent", "params",
-        "runtime", "memory", "humanDelay", "typingMode", "tts", "skillsLimits", "contextLimits",
-        "heartbeat", "identity", "groupChat", "sandbox", "tools", NULL,
+        "default",
+        "name",
+        "description",
+        "workspace",
+        "cwd",
+        "agentDir",
+        "model",
+        "utilityModel",
+        "decisionModel",
+        "models",
+        "modelPolicy",
+        "thinkingDefault",
+        "verboseDefault",
+        "toolProgressDetail",
+        "reasoningDefault",
+        "fastModeDefault",
+        "contextInjection",
+        "bootstrapMaxChars",
+        "bootstrapTotalMaxChars",
+        "experimental",
+        "skills",
+        "subagents",
+        "embeddedAgent",
+        "params",
+        "runtime",
+        "memory",
+        "humanDelay",
+        "typingMode",
+        "tts",
+        "skillsLimits",
+        "contextLimits",
+        "heartbeat",
+        "identity",
+        "groupChat",
+        "sandbox",
+        "tools",
+        NULL,
 };
 static const char *const TOOLS_KEYS[] = {
-        "profile", "allow", "alsoAllow", "deny", "byProvider", "toolsBySender", "web", "github", "media",
-        "links", "sessions", "loopDetection", "toolSearch", "codeMode", "swarm", "message", "agentToAgent",
-        "elevated", "exec", "fs", "subagents", "sandbox", "sessions_spawn", "updatePlan", NULL,
+        "profile",       "allow",         "alsoAllow",      "deny",       "byProvider",
+        "toolsBySender", "web",           "github",         "media",      "links",
+        "sessions",      "loopDetection", "toolSearch",     "codeMode",   "swarm",
+        "message",       "agentToAgent",  "elevated",       "exec",       "fs",
+        "subagents",     "sandbox",       "sessions_spawn", "updatePlan", NULL,
 };
 static const char *const AGENT_TOOLS_KEYS[] = {
-        "profile", "allow", "alsoAllow", "deny", "byProvider", "toolsBySender", "codeMode", "swarm",
-        "elevated", "exec", "github", "fs", "loopDetection", "message", "sandbox", NULL,
+        "profile",  "allow", "alsoAllow", "deny", "byProvider",    "toolsBySender", "codeMode", "swarm",
+        "elevated", "exec",  "github",    "fs",   "loopDetection", "message",       "sandbox",  NULL,
 };
 static const char *const SESSION_KEYS[] = {
-        "scope", "dmScope", "groupScope", "notifyOnCreate", "identityLinks", "resetTriggers", "reset",
-        "resetByType", "resetByChannel", "store", "mainKey", "sendPolicy", "threadBindings", "sharing",
-        "maintenance", NULL,
+        "scope",          "dmScope",       "groupScope",  "notifyOnCreate",
+        "identityLinks",  "resetTriggers", "reset",       "resetByType",
+        "resetByChannel", "store",         "mainKey",     "sendPolicy",
+        "threadBindings", "sharing",       "maintenance", NULL,
 };
 static const char *const SANDBOX_KEYS[] = {
-        "mode", "backend", "workspaceAccess", "sessionToolsVisibility", "scope", "workspaceRoot", "docker",
-        "ssh", "browser", "prune", NULL,
+        "mode",
+        "backend",
+        "workspaceAccess",
+        "sessionToolsVisibility",
+        "scope",
+        "workspaceRoot",
+        "docker",
+        "ssh",
+        "browser",
+        "prune",
+        NULL,
 };
 static const char *const DOCKER_KEYS[] = {
-        "image", "containerPrefix", "workdir", "readOnlyRoot", "tmpfs", "network", "user", "capDrop", "env",
-        "setupCommand", "pidsLimit", "memory", "memorySwap", "cpus", "gpus", "ulimits", "seccompProfile",
-        "apparmorProfile", "dns", "extraHosts", "binds", "dangerouslyAllowReservedContainerTargets",
-        "dangerouslyAllowExternalBindSources", "dangerouslyAllowContainerNamespaceJoin", NULL,
+        "image",
+        "containerPrefix",
+        "workdir",
+        "readOnlyRoot",
+        "tmpfs",
+        "network",
+        "user",
+        "capDrop",
+        "env",
+        "setupCommand",
+        "pidsLimit",
+        "memory",
+        "memorySwap",
+        "cpus",
+        "gpus",
+        "ulimits",
+        "seccompProfile",
+        "apparmorProfile",
+        "dns",
+        "extraHosts",
+        "binds",
+        "dangerouslyAllowReservedContainerTargets",
+        "dangerouslyAllowExternalBindSources",
+        "dangerouslyAllowContainerNamespaceJoin",
+        NULL,
 };
 static const char *const BROWSER_KEYS[] = {
-        "enabled", "image", "containerPrefix", "network", "cdpPort", "cdpSourceRange", "vncPort",
-        "noVncPort", "headless", "noVncEnabled", "allowHostControl", "autoStart", "autoStartTimeoutMs",
-        "binds", NULL,
+        "enabled",          "image",     "containerPrefix",    "network",  "cdpPort",
+        "cdpSourceRange",   "vncPort",   "noVncPort",          "headless", "noVncEnabled",
+        "allowHostControl", "autoStart", "autoStartTimeoutMs", "binds",    NULL,
 };
-static const char *const PRUNE_KEYS[] = { "idleHours", "maxAgeDays", NULL };
+static const char *const PRUNE_KEYS[] = {"idleHours", "maxAgeDays", NULL};
 static const char *const SSH_KEYS[] = {
-        "target", "command", "workspaceRoot", "strictHostKeyChecking", "updateHostKeys", "identityFile",
-        "certificateFile", "knownHostsFile", "identityData", "certificateData", "knownHostsData", NULL,
+        "target",         "command",         "workspaceRoot",   "strictHostKeyChecking",
+        "updateHostKeys", "identityFile",    "certificateFile", "knownHostsFile",
+        "identityData",   "certificateData", "knownHostsData",  NULL,
 };
-static const char *const POLICY_KEYS[] = { "allow", "alsoAllow", "deny", NULL };
-static const char *const PROVIDER_POLICY_KEYS[] = { "allow", "alsoAllow", "deny", "profile", NULL };
-static const char *const ELEVATED_KEYS[] = { "enabled", "allowFrom", NULL };
-static const char *const WRAP_TOOLS_KEYS[] = { "tools", NULL };
+static const char *const POLICY_KEYS[] = {"allow", "alsoAllow", "deny", NULL};
+static const char *const PROVIDER_POLICY_KEYS[] = {"allow", "alsoAllow", "deny", "profile", NULL};
+static const char *const ELEVATED_KEYS[] = {"enabled", "allowFrom", NULL};
+static const char *const WRAP_TOOLS_KEYS[] = {"tools", NULL};
 
-static const char *const MODES[] = { "off", "non-main", "all", NULL };
-static const char *const SCOPES[] = { "session", "agent", "shared", NULL };
-static const char *const ACCESSES[] = { "none", "ro", "rw", NULL };
-static const char *const PROFILES[] = { "minimal", "coding", "messaging", "full", NULL };
-static const char *const VISIBILITY[] = { "spawned", "all", NULL };
+static const char *const MODES[] = {"off", "non-main", "all", NULL};
+static const char *const SCOPES[] = {"session", "agent", "shared", NULL};
+static const char *const ACCESSES[] = {"none", "ro", "rw", NULL};
+static const char *const PROFILES[] = {"minimal", "coding", "messaging", "full", NULL};
+static const char *const VISIBILITY[] = {"spawned", "all", NULL};
 
 static bool in_list(const char *const *l, const char *s) {
         for (; *l; l++)
@@ -100,14 +249,21 @@ static const char *tname(struct json_object *o) {
         if (!o)
                 return "null";
         switch (json_object_get_type(o)) {
-        case json_type_boolean: return "boolean";
+        case json_type_boolean:
+                return "boolean";
         case json_type_double:
-        case json_type_int: return "number";
-        case json_type_string: return "string";
-        case json_type_array: return "array";
-        case json_type_object: return "object";
-        case json_type_null: return "null";
-        default: return "unknown";
+        case json_type_int:
+                return "number";
+        case json_type_string:
+                return "string";
+        case json_type_array:
+                return "array";
+        case json_type_object:
+                return "object";
+        case json_type_null:
+                return "null";
+        default:
+                return "unknown";
         }
 }
 
@@ -133,7 +289,8 @@ static const char *legacy_hint(const jpath *p, const char *key) {
         if (!strcmp(key, "perSession"))
                 return "sandbox.perSession is now sandbox.scope (true: \"session\", false: \"shared\")";
         if (!strcmp(p->buf, "agents") && !strcmp(key, "list"))
-                return "agents.list[] is now agents.entries.<id>; it is migrated only when it is the only roster and "
+                return "agents.list[] is now agents.entries.<id>; it is migrated only when it is the only "
+                       "roster and "
                        "every id is already canonical";
         return NULL;
 }
@@ -161,24 +318,24 @@ static bool check_object(struct vctx *v, struct json_object *o, const char *cons
                 }
         }
         if (n)
-                issue(v, "Unrecognized key%s: %s%s%s%s", n > 1 ? "s" : "", extra, hints[0] ? " (legacy: " : "", hints,
-                      hints[0] ? "; run 'sbx migrate')" : "");
+                issue(v, "Unrecognized key%s: %s%s%s%s", n > 1 ? "s" : "", extra,
+                      hints[0] ? " (legacy: " : "", hints, hints[0] ? "; run 'sbx migrate')" : "");
         return true;
 }
 
 /* Calls fn on each present member of o that is listed. */
 /* FIELD bodies nest (an inner 'f' is the inner member), so shadowing is intended here */
 #pragma GCC diagnostic ignored "-Wshadow"
-#define FIELD(v, o, key, ...)                                                    \
-        do {                                                                     \
-                struct json_object *_f;                                          \
-                if (json_object_object_get_ex((o), (key), &_f)) {                \
-                        struct json_object *f = _f;                              \
-                        jpath_push_key(&(v)->path, (key));                       \
-                        __VA_ARGS__;                                             \
-                        jpath_pop(&(v)->path);                                   \
-                        (void) f;                                                \
-                }                                                                \
+#define FIELD(v, o, key, ...)                                                                               \
+        do {                                                                                                \
+                struct json_object *_f;                                                                     \
+                if (json_object_object_get_ex((o), (key), &_f)) {                                           \
+                        struct json_object *f = _f;                                                         \
+                        jpath_push_key(&(v)->path, (key));                                                  \
+                        __VA_ARGS__;                                                                        \
+                        jpath_pop(&(v)->path);                                                              \
+                        (void) f;                                                                           \
+                }                                                                                           \
         } while (0)
 
 static void v_string(struct vctx *v, struct json_object *o, bool nonempty) {
@@ -275,10 +432,11 @@ static void v_by_provider(struct vctx *v, struct json_object *o) {
                 jpath_push_key(&v->path, k);
                 if (check_object(v, p, PROVIDER_POLICY_KEYS)) {
                         FIELD(v, p, "profile", v_enum(v, f, PROFILES));
-                        v_policy_lists(v, p,
-                                       "tools.byProvider policy cannot set both allow and alsoAllow in the same "
-                                       "scope (merge alsoAllow into allow, or remove allow and use profile + "
-                                       "alsoAllow)");
+                        v_policy_lists(
+                                v, p,
+                                "tools.byProvider policy cannot set both allow and alsoAllow in the same "
+                                "scope (merge alsoAllow into allow, or remove allow and use profile + "
+                                "alsoAllow)");
                 }
                 jpath_pop(&v->path);
         }
@@ -315,17 +473,34 @@ static void v_elevated(struct vctx *v, struct json_object *o) {
 }
 
 static const char *const EXEC_KEYS[] = {
-        "host", "mode", "security", "ask", "node", "pathPrepend", "safeBins", "strictInlineEval",
-        "commandHighlighting", "grantExpiryDays", "safeBinTrustedDirs", "safeBinProfiles", "reviewer",
-        "backgroundMs", "approvalRunningNoticeMs", "timeoutSeconds", "cleanupMs", "notifyOnExit",
-        "notifyOnExitEmptySuccess", "applyPatch", NULL,
+        "host",
+        "mode",
+        "security",
+        "ask",
+        "node",
+        "pathPrepend",
+        "safeBins",
+        "strictInlineEval",
+        "commandHighlighting",
+        "grantExpiryDays",
+        "safeBinTrustedDirs",
+        "safeBinProfiles",
+        "reviewer",
+        "backgroundMs",
+        "approvalRunningNoticeMs",
+        "timeoutSeconds",
+        "cleanupMs",
+        "notifyOnExit",
+        "notifyOnExitEmptySuccess",
+        "applyPatch",
+        NULL,
 };
-static const char *const EXEC_HOSTS[] = { "auto", "sandbox", "gateway", "node", NULL };
-static const char *const EXEC_MODES[] = { "deny", "allowlist", "ask", "auto", "full", NULL };
-static const char *const EXEC_SECURITY[] = { "deny", "allowlist", "full", NULL };
-static const char *const EXEC_ASK[] = { "off", "on-miss", "always", NULL };
-static const char *const APPLY_PATCH_KEYS[] = { "enabled", "workspaceOnly", "allowModels", NULL };
-static const char *const FS_KEYS[] = { "workspaceOnly", NULL };
+static const char *const EXEC_HOSTS[] = {"auto", "sandbox", "gateway", "node", NULL};
+static const char *const EXEC_MODES[] = {"deny", "allowlist", "ask", "auto", "full", NULL};
+static const char *const EXEC_SECURITY[] = {"deny", "allowlist", "full", NULL};
+static const char *const EXEC_ASK[] = {"off", "on-miss", "always", NULL};
+static const char *const APPLY_PATCH_KEYS[] = {"enabled", "workspaceOnly", "allowModels", NULL};
+static const char *const FS_KEYS[] = {"workspaceOnly", NULL};
 
 /* tools.exec: the host/approval settings; checked because exec is what sbx runs */
 static void v_exec(struct vctx *v, struct json_object *o) {
@@ -339,12 +514,12 @@ static void v_exec(struct vctx *v, struct json_object *o) {
         FIELD(v, o, "pathPrepend", v_string_array(v, f));
         FIELD(v, o, "safeBins", v_string_array(v, f));
         FIELD(v, o, "safeBinTrustedDirs", v_string_array(v, f));
-        static const char *const bools[] = { "strictInlineEval", "commandHighlighting", "notifyOnExit",
-                                             "notifyOnExitEmptySuccess", NULL };
+        static const char *const bools[] = {"strictInlineEval", "commandHighlighting", "notifyOnExit",
+                                            "notifyOnExitEmptySuccess", NULL};
         for (size_t i = 0; bools[i]; i++)
                 FIELD(v, o, bools[i], v_bool(v, f));
-        static const char *const nums[] = { "grantExpiryDays", "backgroundMs", "approvalRunningNoticeMs",
-                                            "timeoutSeconds", "cleanupMs", NULL };
+        static const char *const nums[] = {"grantExpiryDays", "backgroundMs", "approvalRunningNoticeMs",
+                                           "timeoutSeconds",  "cleanupMs",    NULL};
         for (size_t i = 0; nums[i]; i++)
                 FIELD(v, o, nums[i], v_number(v, f, false, NUM_ANY));
         FIELD(v, o, "applyPatch", {
@@ -360,11 +535,12 @@ static void v_tools(struct vctx *v, struct json_object *o, bool agent) {
         if (!check_object(v, o, agent ? AGENT_TOOLS_KEYS : TOOLS_KEYS))
                 return;
         FIELD(v, o, "profile", v_enum(v, f, PROFILES));
-        v_policy_lists(v, o,
-                       agent ? "agent tools cannot set both allow and alsoAllow in the same scope (merge "
-                               "alsoAllow into allow, or remove allow and use profile + alsoAllow)"
-                             : "tools cannot set both allow and alsoAllow in the same scope (merge alsoAllow "
-                               "into allow, or remove allow and use profile + alsoAllow)");
+        v_policy_lists(
+                v, o,
+                agent ? "agent tools cannot set both allow and alsoAllow in the same scope (merge "
+                        "alsoAllow into allow, or remove allow and use profile + alsoAllow)"
+                      : "tools cannot set both allow and alsoAllow in the same scope (merge alsoAllow "
+                        "into allow, or remove allow and use profile + alsoAllow)");
         FIELD(v, o, "byProvider", v_by_provider(v, f));
         FIELD(v, o, "toolsBySender", v_tools_by_sender(v, f));
         FIELD(v, o, "elevated", v_elevated(v, f));
@@ -398,8 +574,10 @@ static void v_binds(struct vctx *v, struct json_object *o) {
                         _cleanup_free_ char *src = sbx_bind_source(s);
                         if (src && !sbx_bind_source_absolute(src))
                                 issue(v,
-                                      "Sandbox security: bind mount \"%s\" uses a non-absolute source path \"%s\". "
-                                      "Only absolute POSIX or Windows drive-letter paths are supported for sandbox "
+                                      "Sandbox security: bind mount \"%s\" uses a non-absolute source path "
+                                      "\"%s\". "
+                                      "Only absolute POSIX or Windows drive-letter paths are supported for "
+                                      "sandbox "
                                       "binds.",
                                       s, src);
                 }
@@ -415,16 +593,16 @@ static bool ieq(const char *a, const char *b) {
 static void v_docker(struct vctx *v, struct json_object *o) {
         if (!check_object(v, o, DOCKER_KEYS))
                 return;
-        static const char *const strs[] = { "image", "containerPrefix", "workdir", "network", "user",
-                                            "seccompProfile", "apparmorProfile", NULL };
+        static const char *const strs[] = {"image", "containerPrefix", "workdir",         "network",
+                                           "user",  "seccompProfile",  "apparmorProfile", NULL};
         for (size_t i = 0; strs[i]; i++)
                 FIELD(v, o, strs[i], v_string(v, f, false));
-        static const char *const arrs[] = { "tmpfs", "capDrop", "dns", "extraHosts", NULL };
+        static const char *const arrs[] = {"tmpfs", "capDrop", "dns", "extraHosts", NULL};
         for (size_t i = 0; arrs[i]; i++)
                 FIELD(v, o, arrs[i], v_string_array(v, f));
-        static const char *const bools[] = { "readOnlyRoot", "dangerouslyAllowReservedContainerTargets",
-                                             "dangerouslyAllowExternalBindSources",
-                                             "dangerouslyAllowContainerNamespaceJoin", NULL };
+        static const char *const bools[] = {"readOnlyRoot", "dangerouslyAllowReservedContainerTargets",
+                                            "dangerouslyAllowExternalBindSources",
+                                            "dangerouslyAllowContainerNamespaceJoin", NULL};
         for (size_t i = 0; bools[i]; i++)
                 FIELD(v, o, bools[i], v_bool(v, f));
         FIELD(v, o, "env", {
@@ -452,7 +630,7 @@ static void v_docker(struct vctx *v, struct json_object *o) {
                         json_object_object_foreach(f, k, u) {
                                 jpath_push_key(&v->path, k);
                                 if (json_object_is_type(u, json_type_object)) {
-                                        static const char *const sh[] = { "soft", "hard", NULL };
+                                        static const char *const sh[] = {"soft", "hard", NULL};
                                         if (check_object(v, u, sh)) {
                                                 FIELD(v, u, "soft", v_number(v, f, true, NUM_NONNEG));
                                                 FIELD(v, u, "hard", v_number(v, f, true, NUM_NONNEG));
@@ -472,12 +650,15 @@ static void v_docker(struct vctx *v, struct json_object *o) {
                 bool join = json_object_get_boolean(jget(o, "dangerouslyAllowContainerNamespaceJoin"));
                 jpath_push_key(&v->path, "network");
                 if (t && !strcasecmp(t, "host"))
-                        issue(v, "Sandbox security: network mode \"host\" is blocked. Use \"bridge\" or \"none\" "
+                        issue(v, "Sandbox security: network mode \"host\" is blocked. Use \"bridge\" or "
+                                 "\"none\" "
                                  "instead.");
                 else if (t && !strncasecmp(t, "container:", 10) && !join)
-                        issue(v, "Sandbox security: network mode \"container:*\" is blocked by default. Use a "
-                                 "custom bridge network, or set dangerouslyAllowContainerNamespaceJoin=true only "
-                                 "when you fully trust this runtime.");
+                        issue(v,
+                              "Sandbox security: network mode \"container:*\" is blocked by default. Use a "
+                              "custom bridge network, or set dangerouslyAllowContainerNamespaceJoin=true "
+                              "only "
+                              "when you fully trust this runtime.");
                 jpath_pop(&v->path);
         }
         struct json_object *sp = jget(o, "seccompProfile"), *ap = jget(o, "apparmorProfile");
@@ -489,8 +670,9 @@ static void v_docker(struct vctx *v, struct json_object *o) {
         }
         if (json_object_is_type(ap, json_type_string) && ieq(json_object_get_string(ap), "unconfined")) {
                 jpath_push_key(&v->path, "apparmorProfile");
-                issue(v, "Sandbox security: AppArmor profile \"unconfined\" is blocked. Use a named AppArmor "
-                         "profile or omit this setting.");
+                issue(v,
+                      "Sandbox security: AppArmor profile \"unconfined\" is blocked. Use a named AppArmor "
+                      "profile or omit this setting.");
                 jpath_pop(&v->path);
         }
 }
@@ -498,21 +680,22 @@ static void v_docker(struct vctx *v, struct json_object *o) {
 static void v_browser(struct vctx *v, struct json_object *o) {
         if (!check_object(v, o, BROWSER_KEYS))
                 return;
-        static const char *const strs[] = { "image", "containerPrefix", "network", "cdpSourceRange", NULL };
+        static const char *const strs[] = {"image", "containerPrefix", "network", "cdpSourceRange", NULL};
         for (size_t i = 0; strs[i]; i++)
                 FIELD(v, o, strs[i], v_string(v, f, false));
-        static const char *const bools[] = { "enabled", "headless", "noVncEnabled", "allowHostControl",
-                                             "autoStart", NULL };
+        static const char *const bools[] = {"enabled",          "headless",  "noVncEnabled",
+                                            "allowHostControl", "autoStart", NULL};
         for (size_t i = 0; bools[i]; i++)
                 FIELD(v, o, bools[i], v_bool(v, f));
-        static const char *const ints[] = { "cdpPort", "vncPort", "noVncPort", "autoStartTimeoutMs", NULL };
+        static const char *const ints[] = {"cdpPort", "vncPort", "noVncPort", "autoStartTimeoutMs", NULL};
         for (size_t i = 0; ints[i]; i++)
                 FIELD(v, o, ints[i], v_number(v, f, true, NUM_POSITIVE));
         FIELD(v, o, "binds", v_binds(v, f));
         struct json_object *net = jget(o, "network");
         if (json_object_is_type(net, json_type_string) && ieq(json_object_get_string(net), "host")) {
                 jpath_push_key(&v->path, "network");
-                issue(v, "Sandbox security: browser network mode \"host\" is blocked. Use \"bridge\" or a custom "
+                issue(v, "Sandbox security: browser network mode \"host\" is blocked. Use \"bridge\" or a "
+                         "custom "
                          "bridge network instead.");
                 jpath_pop(&v->path);
         }
@@ -537,8 +720,13 @@ static void v_sandbox(struct vctx *v, struct json_object *o) {
         });
         FIELD(v, o, "ssh", {
                 if (check_object(v, f, SSH_KEYS)) {
-                        static const char *const strs[] = { "target", "command", "workspaceRoot", "identityFile",
-                                                            "certificateFile", "knownHostsFile", NULL };
+                        static const char *const strs[] = {"target",
+                                                           "command",
+                                                           "workspaceRoot",
+                                                           "identityFile",
+                                                           "certificateFile",
+                                                           "knownHostsFile",
+                                                           NULL};
                         for (size_t i = 0; strs[i]; i++)
                                 FIELD(v, f, strs[i], v_string(v, f, true));
                         FIELD(v, f, "strictHostKeyChecking", v_bool(v, f));
@@ -549,12 +737,15 @@ static void v_sandbox(struct vctx *v, struct json_object *o) {
         if (json_object_is_type(bnet, json_type_string)) {
                 _cleanup_free_ char *t = sbx_strdup_trim(json_object_get_string(bnet));
                 if (t && !strncasecmp(t, "container:", 10) &&
-                    !json_object_get_boolean(jget(jget(o, "docker"), "dangerouslyAllowContainerNamespaceJoin"))) {
+                    !json_object_get_boolean(
+                            jget(jget(o, "docker"), "dangerouslyAllowContainerNamespaceJoin"))) {
                         jpath_push_key(&v->path, "browser");
                         jpath_push_key(&v->path, "network");
-                        issue(v, "Sandbox security: browser network mode \"container:*\" is blocked by default. "
-                                 "Set sandbox.docker.dangerouslyAllowContainerNamespaceJoin=true only when you "
-                                 "fully trust this runtime.");
+                        issue(v,
+                              "Sandbox security: browser network mode \"container:*\" is blocked by "
+                              "default. "
+                              "Set sandbox.docker.dangerouslyAllowContainerNamespaceJoin=true only when you "
+                              "fully trust this runtime.");
                         jpath_pop(&v->path);
                         jpath_pop(&v->path);
                 }
@@ -596,7 +787,8 @@ static void v_entries(struct vctx *v, struct json_object *entries, bool explicit
                         issue(v, "Invalid agent id");
                 v_entry(v, e);
                 n++;
-                if (json_object_is_type(jget(e, "default"), json_type_boolean) && json_object_get_boolean(jget(e, "default")))
+                if (json_object_is_type(jget(e, "default"), json_type_boolean) &&
+                    json_object_get_boolean(jget(e, "default")))
                         marked++;
                 /* keys that normalise to the same id */
                 _cleanup_free_ char *id = sbx_normalize_agent_id(k);
@@ -607,7 +799,8 @@ static void v_entries(struct vctx *v, struct json_object *entries, bool explicit
                         _cleanup_free_ char *other = sbx_normalize_agent_id(it.key);
                         if (id && other && !strcmp(id, other)) {
                                 issue(v,
-                                      "agents.entries keys \"%s\" and \"%s\" resolve to the same agent id \"%s\"; "
+                                      "agents.entries keys \"%s\" and \"%s\" resolve to the same agent id "
+                                      "\"%s\"; "
                                       "rename one key so each agent has a unique id",
                                       it.key, k, id);
                                 break;
@@ -624,8 +817,9 @@ static void v_entries(struct vctx *v, struct json_object *entries, bool explicit
         if (explicit_owner && marked > 0)
                 issue(v, "agents.ownership=explicit cannot be combined with a legacy default=true marker");
         if (n > 1 && marked == 0 && !explicit_owner && !v->retained_default)
-                issue(v, "multi-agent rosters require agents.ownership=\"explicit\" or one legacy default=true "
-                         "marker; add agents.ownership=\"explicit\" or run openclaw doctor");
+                issue(v,
+                      "multi-agent rosters require agents.ownership=\"explicit\" or one legacy default=true "
+                      "marker; add agents.ownership=\"explicit\" or run openclaw doctor");
         jpath_pop(&v->path);
         jpath_push_key(&v->path, "entries");
 }
@@ -634,7 +828,8 @@ static void v_agents(struct vctx *v, struct json_object *a) {
         if (!check_object(v, a, AGENTS_KEYS))
                 return;
         FIELD(v, a, "ownership", {
-                if (!json_object_is_type(f, json_type_string) || strcmp(json_object_get_string(f), "explicit"))
+                if (!json_object_is_type(f, json_type_string) ||
+                    strcmp(json_object_get_string(f), "explicit"))
                         issue(v, "Invalid input: expected \"explicit\"");
         });
         FIELD(v, a, "defaults", {
@@ -667,7 +862,8 @@ static bool portable_env_name(const char *k) {
         return true;
 }
 
-static void v_env_entries(struct vctx *v, struct json_object *env, const char *backend, const char *entry_id) {
+static void v_env_entries(struct vctx *v, struct json_object *env, const char *backend,
+                          const char *entry_id) {
         json_object_object_foreach(env, k, val) {
                 if (!json_object_is_type(val, json_type_string))
                         continue;
@@ -678,7 +874,7 @@ static void v_env_entries(struct vctx *v, struct json_object *env, const char *b
                 if (!bad_name && !bad_val)
                         continue;
                 jpath p = v->path;
-                v->path = (jpath) {};
+                v->path = (jpath){};
                 jpath_push_key(&v->path, "agents");
                 if (entry_id) {
                         jpath_push_key(&v->path, "entries");
@@ -690,18 +886,28 @@ static void v_env_entries(struct vctx *v, struct json_object *env, const char *b
                 jpath_push_key(&v->path, "env");
                 jpath_push_key(&v->path, k);
                 if (bad_name)
-                        issue(v, "%s sandbox backend requires portable environment names and single-line, non-NUL "
-                                 "values because the secure env-file transport is line-delimited. Rename key \"%s\" "
-                                 "to use letters, digits, and underscores without a leading digit. SSH/OpenShell "
-                                 "backends may keep multiline values. Run openclaw doctor to report the invalid "
-                                 "path; manual remediation is required.",
+                        issue(v,
+                              "%s sandbox backend requires portable environment names and single-line, "
+                              "non-NUL "
+                              "values because the secure env-file transport is line-delimited. Rename key "
+                              "\"%s\" "
+                              "to use letters, digits, and underscores without a leading digit. "
+                              "SSH/OpenShell "
+                              "backends may keep multiline values. Run openclaw doctor to report the "
+                              "invalid "
+                              "path; manual remediation is required.",
                               backend, k);
                 else
-                        issue(v, "%s sandbox backend requires portable environment names and single-line, non-NUL "
-                                 "values because the secure env-file transport is line-delimited. Use a single-line, "
-                                 "non-NUL value for key \"%s\", or deliver multiline material through a mounted file "
-                                 "or custom image. SSH/OpenShell backends may keep multiline values. Run openclaw "
-                                 "doctor to report the invalid path; manual remediation is required.",
+                        issue(v,
+                              "%s sandbox backend requires portable environment names and single-line, "
+                              "non-NUL "
+                              "values because the secure env-file transport is line-delimited. Use a "
+                              "single-line, "
+                              "non-NUL value for key \"%s\", or deliver multiline material through a "
+                              "mounted file "
+                              "or custom image. SSH/OpenShell backends may keep multiline values. Run "
+                              "openclaw "
+                              "doctor to report the invalid path; manual remediation is required.",
                               backend, k);
                 v->path = p;
         }
@@ -709,7 +915,8 @@ static void v_env_entries(struct vctx *v, struct json_object *env, const char *b
 
 static char *backend_of(struct json_object *sandbox, struct json_object *defaults_sandbox) {
         struct json_object *b = jget(sandbox, "backend");
-        _cleanup_free_ char *t = json_object_is_type(b, json_type_string) ? sbx_strdup_trim(json_object_get_string(b)) : NULL;
+        _cleanup_free_ char *t =
+                json_object_is_type(b, json_type_string) ? sbx_strdup_trim(json_object_get_string(b)) : NULL;
         if (t && *t)
                 return TAKE_PTR(t);
         b = jget(defaults_sandbox, "backend");
@@ -742,7 +949,8 @@ static void v_container_env(struct vctx *v, struct json_object *root) {
                                 /* defaults keys the agent does not override */
                                 json_object_object_foreach(denv, k, val) {
                                         (void) val;
-                                        if (!shared && json_object_is_type(env, json_type_object) && jhas(env, k))
+                                        if (!shared && json_object_is_type(env, json_type_object) &&
+                                            jhas(env, k))
                                                 continue;
                                         struct json_object *one = json_object_new_object();
                                         json_object_object_add(one, k, json_object_get(val));
@@ -764,7 +972,7 @@ static void v_container_env(struct vctx *v, struct json_object *root) {
 /* channels.<id>: bundled channel ids and the two metadata keys; each channel's own
  * schema belongs to its plugin and is not checked here */
 static void v_channels(struct vctx *v, struct json_object *o) {
-        static const char *const extra[] = { "defaults", "modelByChannel", "qa-channel", NULL };
+        static const char *const extra[] = {"defaults", "modelByChannel", "qa-channel", NULL};
         if (!check_object(v, o, NULL))
                 return;
         json_object_object_foreach(o, k, val) {
@@ -806,7 +1014,7 @@ void sbx_config_validate_tree(struct json_object *root, struct vctx *v) {
                 if (check_object(v, f, SESSION_KEYS)) {
                         FIELD(v, f, "mainKey", v_string(v, f, false));
                         FIELD(v, f, "scope", {
-                                static const char *const sc[] = { "per-sender", "global", NULL };
+                                static const char *const sc[] = {"per-sender", "global", NULL};
                                 v_enum(v, f, sc);
                         });
                 }

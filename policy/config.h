@@ -17,7 +17,7 @@
 typedef struct sbx_strv {
         char **v;
         size_t n;
-        bool set;       /* the array was present (even empty) */
+        bool set; /* the array was present (even empty) */
 } sbx_strv;
 
 /* a JSON scalar that may be a string or a number (docker.memory, ulimits, ports) */
@@ -71,8 +71,8 @@ typedef struct sbx_env {
 
 typedef struct sbx_ulimit {
         char *name;
-        bool is_obj;            /* {soft, hard} */
-        sbx_scalar value;       /* string or number when !is_obj */
+        bool is_obj;      /* {soft, hard} */
+        sbx_scalar value; /* string or number when !is_obj */
         bool has_soft, has_hard;
         double soft, hard;
 } sbx_ulimit;
@@ -90,7 +90,7 @@ typedef struct sbx_docker_config {
         char *network, *user;
         sbx_strv cap_drop;
         sbx_env env;
-        char *setup_command;    /* arrays are joined with '\n' at load */
+        char *setup_command; /* arrays are joined with '\n' at load */
         sbx_scalar pids_limit, memory, memory_swap, cpus;
         char *gpus;
         sbx_ulimits ulimits;
@@ -112,12 +112,12 @@ typedef struct sbx_prune_config {
 
 typedef struct sbx_sandbox_config {
         bool set;
-        int mode;               /* sbx_mode or -1 unset */
+        int mode; /* sbx_mode or -1 unset */
         char *backend;
-        int workspace_access;   /* sbx_access or -1 */
-        int scope;              /* sbx_scope or -1 */
+        int workspace_access; /* sbx_access or -1 */
+        int scope;            /* sbx_scope or -1 */
         char *workspace_root;
-        char *ssh_workspace_root;       /* ssh.workspaceRoot (remote path) */
+        char *ssh_workspace_root; /* ssh.workspaceRoot (remote path) */
         bool has_docker, has_browser, has_prune;
         sbx_docker_config docker;
         sbx_browser_config browser;
@@ -140,26 +140,26 @@ typedef struct sbx_tools_config {
 } sbx_tools_config;
 
 typedef struct sbx_agent_config {
-        char *id;               /* the entries key as written */
-        char *workspace;        /* raw, NULL when unset */
+        char *id;        /* the entries key as written */
+        char *workspace; /* raw, NULL when unset */
         sbx_sandbox_config sandbox;
         sbx_tools_config tools;
 } sbx_agent_config;
 
 typedef struct sbx_group_policy {
-        char *channel;          /* lower-case */
-        char *group;            /* as written; "*" is the wildcard group */
+        char *channel; /* lower-case */
+        char *group;   /* as written; "*" is the wildcard group */
         sbx_tool_lists tools;
         sbx_tool_lists sender_wildcard; /* toolsBySender["*"] of this group */
 } sbx_group_policy;
 
 typedef struct sbx_config {
-        char *path;                     /* file read, NULL for built-in defaults */
-        sbx_agent_config *agents;       /* agents.entries in file order */
+        char *path;               /* file read, NULL for built-in defaults */
+        sbx_agent_config *agents; /* agents.entries in file order */
         size_t n_agents;
         bool has_roster;
         bool ownership_explicit;
-        char *retained_default;         /* legacy default=true owner kept by the migration */
+        char *retained_default; /* legacy default=true owner kept by the migration */
         char *defaults_workspace;
         sbx_sandbox_config defaults_sandbox;
         bool has_max_spawn_depth;
@@ -172,8 +172,8 @@ typedef struct sbx_config {
 
 /* What the loader noticed: OpenClaw-style migration notes and validation issues. */
 typedef struct sbx_config_diag {
-        sbx_strv notes;         /* "Moved agents.list to keyed agents.entries." */
-        sbx_strv issues;        /* "agents.defaults.sandbox.scope: Invalid input ..." */
+        sbx_strv notes;  /* "Moved agents.list to keyed agents.entries." */
+        sbx_strv issues; /* "agents.defaults.sandbox.scope: Invalid input ..." */
         bool parse_error;
 } sbx_config_diag;
 

@@ -4,9 +4,9 @@
 
 #include "policy-json.h"
 
-static const char *const MODE_NAMES[] = { "off", "non-main", "all" };
-static const char *const SCOPE_NAMES[] = { "session", "agent", "shared" };
-static const char *const ACCESS_NAMES[] = { "none", "ro", "rw" };
+static const char *const MODE_NAMES[] = {"off", "non-main", "all"};
+static const char *const SCOPE_NAMES[] = {"session", "agent", "shared"};
+static const char *const ACCESS_NAMES[] = {"none", "ro", "rw"};
 
 static struct json_object *jstr(const char *s) {
         return s ? json_object_new_string(s) : NULL;
@@ -79,7 +79,8 @@ static struct json_object *docker_json(const sbx_docker_config *d) {
         json_object_object_add(o, "dns", jstrv(&d->dns));
         json_object_object_add(o, "extraHosts", jstrv(&d->extra_hosts));
         json_object_object_add(o, "binds", jstrv(&d->binds));
-        json_object_object_add(o, "dangerouslyAllowReservedContainerTargets", jtri(d->allow_reserved_targets));
+        json_object_object_add(o, "dangerouslyAllowReservedContainerTargets",
+                               jtri(d->allow_reserved_targets));
         json_object_object_add(o, "dangerouslyAllowExternalBindSources", jtri(d->allow_external_binds));
         json_object_object_add(o, "dangerouslyAllowContainerNamespaceJoin", jtri(d->allow_ns_join));
         return o;
@@ -172,7 +173,8 @@ struct json_object *sbx_resolved_to_json(const sbx_resolved *r, const sbx_config
                 json_object_object_add(t, "allow", jstrv(&r->sandbox_allow));
                 json_object_object_add(t, "deny", jstrv(&r->sandbox_deny));
                 struct json_object *s = json_object_new_object();
-                json_object_object_add(s, "allow", source_json(r->sandbox_allow_source, r->sandbox_allow_key));
+                json_object_object_add(s, "allow",
+                                       source_json(r->sandbox_allow_source, r->sandbox_allow_key));
                 json_object_object_add(s, "deny", source_json(r->sandbox_deny_source, r->sandbox_deny_key));
                 json_object_object_add(t, "sources", s);
         } else
@@ -180,7 +182,8 @@ struct json_object *sbx_resolved_to_json(const sbx_resolved *r, const sbx_config
         json_object_object_add(o, "sandboxToolPolicy", t);
         t = json_object_new_object();
         for (size_t i = 0; i < SBX_N_CHANNEL_TOOLS; i++)
-                json_object_object_add(t, sbx_channel_tools[i], json_object_new_boolean(r->channel_tools[i].allowed));
+                json_object_object_add(t, sbx_channel_tools[i],
+                                       json_object_new_boolean(r->channel_tools[i].allowed));
         json_object_object_add(o, "channelTools", t);
 
         /* sbx's own additions */

@@ -19,7 +19,7 @@ static int dup_or(const char *a, const char *b, const char *def, char **ret) {
 
 static int strv_copy(const sbx_strv *a, const sbx_strv *b, const char *const *def, sbx_strv *ret) {
         const sbx_strv *src = a && a->set ? a : b && b->set ? b : NULL;
-        *ret = (sbx_strv) {};
+        *ret = (sbx_strv){};
         if (src) {
                 ret->set = true;
                 for (size_t i = 0; i < src->n; i++)
@@ -34,7 +34,7 @@ static int strv_copy(const sbx_strv *a, const sbx_strv *b, const char *const *de
 
 static int scalar_copy(const sbx_scalar *a, const sbx_scalar *b, sbx_scalar *ret) {
         const sbx_scalar *src = a && a->set ? a : b && b->set ? b : NULL;
-        *ret = (sbx_scalar) {};
+        *ret = (sbx_scalar){};
         if (!src)
                 return 0;
         *ret = *src;
@@ -92,16 +92,18 @@ static int ulimit_put(sbx_ulimits *u, const sbx_ulimit *src) {
 }
 
 static int resolve_docker(const sbx_docker_config *ag, const sbx_docker_config *gl, sbx_docker_config *d) {
-        static const char *const tmpfs_def[] = { "/tmp", "/var/tmp", "/run", NULL };
-        static const char *const cap_def[] = { "ALL", NULL };
+        static const char *const tmpfs_def[] = {"/tmp", "/var/tmp", "/run", NULL};
+        static const char *const cap_def[] = {"ALL", NULL};
         int r = 0;
 
-        *d = (sbx_docker_config) {};
-        r |= dup_or(ag ? ag->image : NULL, gl ? gl->image : NULL, "openclaw-sandbox:bookworm-slim", &d->image);
+        *d = (sbx_docker_config){};
+        r |= dup_or(ag ? ag->image : NULL, gl ? gl->image : NULL, "openclaw-sandbox:bookworm-slim",
+                    &d->image);
         r |= dup_or(ag ? ag->container_prefix : NULL, gl ? gl->container_prefix : NULL, "openclaw-sbx-",
                     &d->container_prefix);
         r |= dup_or(ag ? ag->workdir : NULL, gl ? gl->workdir : NULL, "/workspace", &d->workdir);
-        d->read_only_root = tri_or(ag ? ag->read_only_root : SBX_UNSET, gl ? gl->read_only_root : SBX_UNSET, SBX_TRUE);
+        d->read_only_root =
+                tri_or(ag ? ag->read_only_root : SBX_UNSET, gl ? gl->read_only_root : SBX_UNSET, SBX_TRUE);
         r |= strv_copy(ag ? &ag->tmpfs : NULL, gl ? &gl->tmpfs : NULL, tmpfs_def, &d->tmpfs);
         d->tmpfs.set = true;
         r |= dup_or(ag ? ag->network : NULL, gl ? gl->network : NULL, "none", &d->network);
@@ -149,8 +151,10 @@ static int resolve_docker(const sbx_docker_config *ag, const sbx_docker_config *
                 for (size_t i = 0; i < gl->ulimits.n; i++)
                         r |= ulimit_put(&d->ulimits, &gl->ulimits.v[i]);
         }
-        r |= dup_or(ag ? ag->seccomp_profile : NULL, gl ? gl->seccomp_profile : NULL, NULL, &d->seccomp_profile);
-        r |= dup_or(ag ? ag->apparmor_profile : NULL, gl ? gl->apparmor_profile : NULL, NULL, &d->apparmor_profile);
+        r |= dup_or(ag ? ag->seccomp_profile : NULL, gl ? gl->seccomp_profile : NULL, NULL,
+                    &d->seccomp_profile);
+        r |= dup_or(ag ? ag->apparmor_profile : NULL, gl ? gl->apparmor_profile : NULL, NULL,
+                    &d->apparmor_profile);
         r |= strv_copy(ag ? &ag->dns : NULL, gl ? &gl->dns : NULL, NULL, &d->dns);
         r |= strv_copy(ag ? &ag->extra_hosts : NULL, gl ? &gl->extra_hosts : NULL, NULL, &d->extra_hosts);
         /* binds: defaults first, then the agent's; empty means unset */
@@ -163,7 +167,8 @@ static int resolve_docker(const sbx_docker_config *ag, const sbx_docker_config *
                                            gl ? gl->allow_reserved_targets : SBX_UNSET, SBX_UNSET);
         d->allow_external_binds = tri_or(ag ? ag->allow_external_binds : SBX_UNSET,
                                          gl ? gl->allow_external_binds : SBX_UNSET, SBX_UNSET);
-        d->allow_ns_join = tri_or(ag ? ag->allow_ns_join : SBX_UNSET, gl ? gl->allow_ns_join : SBX_UNSET, SBX_UNSET);
+        d->allow_ns_join =
+                tri_or(ag ? ag->allow_ns_join : SBX_UNSET, gl ? gl->allow_ns_join : SBX_UNSET, SBX_UNSET);
         return r ? -ENOMEM : 0;
 }
 
@@ -175,32 +180,38 @@ static void scalar_default(sbx_scalar *s, double def) {
         }
 }
 
-static int resolve_browser(const sbx_browser_config *ag, const sbx_browser_config *gl, sbx_browser_config *b) {
+static int resolve_browser(const sbx_browser_config *ag, const sbx_browser_config *gl,
+                           sbx_browser_config *b) {
         int r = 0;
 
-        *b = (sbx_browser_config) {};
+        *b = (sbx_browser_config){};
         b->enabled = tri_or(ag ? ag->enabled : SBX_UNSET, gl ? gl->enabled : SBX_UNSET, SBX_FALSE);
-        r |= dup_or(ag ? ag->image : NULL, gl ? gl->image : NULL, "openclaw-sandbox-browser:bookworm-slim", &b->image);
-        r |= dup_or(ag ? ag->container_prefix : NULL, gl ? gl->container_prefix : NULL, "openclaw-sbx-browser-",
-                    &b->container_prefix);
-        r |= dup_or(ag ? ag->network : NULL, gl ? gl->network : NULL, "openclaw-sandbox-browser", &b->network);
+        r |= dup_or(ag ? ag->image : NULL, gl ? gl->image : NULL, "openclaw-sandbox-browser:bookworm-slim",
+                    &b->image);
+        r |= dup_or(ag ? ag->container_prefix : NULL, gl ? gl->container_prefix : NULL,
+                    "openclaw-sbx-browser-", &b->container_prefix);
+        r |= dup_or(ag ? ag->network : NULL, gl ? gl->network : NULL, "openclaw-sandbox-browser",
+                    &b->network);
         r |= scalar_copy(ag ? &ag->cdp_port : NULL, gl ? &gl->cdp_port : NULL, &b->cdp_port);
         scalar_default(&b->cdp_port, 9222);
-        r |= dup_or(ag ? ag->cdp_source_range : NULL, gl ? gl->cdp_source_range : NULL, NULL, &b->cdp_source_range);
+        r |= dup_or(ag ? ag->cdp_source_range : NULL, gl ? gl->cdp_source_range : NULL, NULL,
+                    &b->cdp_source_range);
         r |= scalar_copy(ag ? &ag->vnc_port : NULL, gl ? &gl->vnc_port : NULL, &b->vnc_port);
         scalar_default(&b->vnc_port, 5900);
         r |= scalar_copy(ag ? &ag->novnc_port : NULL, gl ? &gl->novnc_port : NULL, &b->novnc_port);
         scalar_default(&b->novnc_port, 6080);
         b->headless = tri_or(ag ? ag->headless : SBX_UNSET, gl ? gl->headless : SBX_UNSET, SBX_FALSE);
-        b->novnc_enabled = tri_or(ag ? ag->novnc_enabled : SBX_UNSET, gl ? gl->novnc_enabled : SBX_UNSET, SBX_TRUE);
+        b->novnc_enabled =
+                tri_or(ag ? ag->novnc_enabled : SBX_UNSET, gl ? gl->novnc_enabled : SBX_UNSET, SBX_TRUE);
         b->allow_host_control = tri_or(ag ? ag->allow_host_control : SBX_UNSET,
                                        gl ? gl->allow_host_control : SBX_UNSET, SBX_FALSE);
         b->auto_start = tri_or(ag ? ag->auto_start : SBX_UNSET, gl ? gl->auto_start : SBX_UNSET, SBX_TRUE);
         r |= scalar_copy(ag ? &ag->auto_start_timeout_ms : NULL, gl ? &gl->auto_start_timeout_ms : NULL,
                          &b->auto_start_timeout_ms);
-        if (!b->auto_start_timeout_ms.set || b->auto_start_timeout_ms.is_str || !(b->auto_start_timeout_ms.num > 0)) {
+        if (!b->auto_start_timeout_ms.set || b->auto_start_timeout_ms.is_str ||
+            !(b->auto_start_timeout_ms.num > 0)) {
                 free(b->auto_start_timeout_ms.str);
-                b->auto_start_timeout_ms = (sbx_scalar) {};
+                b->auto_start_timeout_ms = (sbx_scalar){};
                 scalar_default(&b->auto_start_timeout_ms, 12000);
         }
         if ((gl && gl->binds.set) || (ag && ag->binds.set)) {
@@ -213,15 +224,16 @@ static int resolve_browser(const sbx_browser_config *ag, const sbx_browser_confi
         return r ? -ENOMEM : 0;
 }
 
-int sbx_resolve_sandbox_settings(const sbx_config *c, const sbx_agent_config *a, sbx_resolved *r, sbx_error *reterr) {
+int sbx_resolve_sandbox_settings(const sbx_config *c, const sbx_agent_config *a, sbx_resolved *r,
+                                 sbx_error *reterr) {
         const sbx_sandbox_config *gs = &c->defaults_sandbox, *as = a && a->sandbox.set ? &a->sandbox : NULL;
         int k;
 
         r->mode = as && as->mode >= 0 ? as->mode : gs->mode >= 0 ? gs->mode : SBX_MODE_OFF;
         r->scope = as && as->scope >= 0 ? as->scope : gs->scope >= 0 ? gs->scope : SBX_SCOPE_AGENT;
         r->workspace_access = as && as->workspace_access >= 0 ? as->workspace_access
-                              : gs->workspace_access >= 0      ? gs->workspace_access
-                                                               : SBX_ACCESS_NONE;
+                              : gs->workspace_access >= 0     ? gs->workspace_access
+                                                              : SBX_ACCESS_NONE;
         {
                 _cleanup_free_ char *ab = as && as->backend ? sbx_strdup_trim(as->backend) : NULL;
                 _cleanup_free_ char *gb = gs->backend ? sbx_strdup_trim(gs->backend) : NULL;
@@ -244,7 +256,8 @@ int sbx_resolve_sandbox_settings(const sbx_config *c, const sbx_agent_config *a,
         bool shared = r->scope == SBX_SCOPE_SHARED;
         {
                 /* ssh.workspaceRoot: absolute POSIX path, trailing '/' stripped */
-                const char *sr = !shared && as && as->ssh_workspace_root ? as->ssh_workspace_root : gs->ssh_workspace_root;
+                const char *sr = !shared && as && as->ssh_workspace_root ? as->ssh_workspace_root
+                                                                         : gs->ssh_workspace_root;
                 _cleanup_free_ char *t = sr ? sbx_strdup_trim(sr) : NULL;
                 if (!t || !*t) {
                         free(t);
@@ -257,27 +270,32 @@ int sbx_resolve_sandbox_settings(const sbx_config *c, const sbx_agent_config *a,
                                 *p = '/';
                 size_t n = strlen(t);
                 if (t[0] != '/') /* OpenClaw refuses this for every backend, not only ssh */
-                        return sbx_error_set(reterr, -EINVAL,
-                                             "%s.sandbox.ssh.workspaceRoot \"%s\": Sandbox SSH workspaceRoot must be an "
-                                             "absolute POSIX path",
-                                             !shared && as && as->ssh_workspace_root ? "agents.entries.<agent>"
-                                                                                     : "agents.defaults",
-                                             t);
+                        return sbx_error_set(
+                                reterr, -EINVAL,
+                                "%s.sandbox.ssh.workspaceRoot \"%s\": Sandbox SSH workspaceRoot must be an "
+                                "absolute POSIX path",
+                                !shared && as && as->ssh_workspace_root ? "agents.entries.<agent>"
+                                                                        : "agents.defaults",
+                                t);
                 while (n > 1 && t[n - 1] == '/')
                         t[--n] = '\0';
                 r->ssh_workspace_root = TAKE_PTR(t);
         }
         const sbx_sandbox_config *ad = shared ? NULL : as;
-        k = resolve_docker(ad && ad->has_docker ? &ad->docker : NULL, gs->has_docker ? &gs->docker : NULL, &r->docker);
+        k = resolve_docker(ad && ad->has_docker ? &ad->docker : NULL, gs->has_docker ? &gs->docker : NULL,
+                           &r->docker);
         if (k < 0)
                 return k;
-        k = resolve_browser(ad && ad->has_browser ? &ad->browser : NULL, gs->has_browser ? &gs->browser : NULL,
-                            &r->browser);
+        k = resolve_browser(ad && ad->has_browser ? &ad->browser : NULL,
+                            gs->has_browser ? &gs->browser : NULL, &r->browser);
         if (k < 0)
                 return k;
-        const sbx_prune_config *ap = ad && ad->has_prune ? &ad->prune : NULL, *gp = gs->has_prune ? &gs->prune : NULL;
-        r->prune_idle_hours = ap && ap->idle_hours.set ? ap->idle_hours.num : gp && gp->idle_hours.set ? gp->idle_hours.num : 24;
-        r->prune_max_age_days = ap && ap->max_age_days.set ? ap->max_age_days.num
+        const sbx_prune_config *ap = ad && ad->has_prune ? &ad->prune : NULL,
+                               *gp = gs->has_prune ? &gs->prune : NULL;
+        r->prune_idle_hours = ap && ap->idle_hours.set   ? ap->idle_hours.num
+                              : gp && gp->idle_hours.set ? gp->idle_hours.num
+                                                         : 24;
+        r->prune_max_age_days = ap && ap->max_age_days.set   ? ap->max_age_days.num
                                 : gp && gp->max_age_days.set ? gp->max_age_days.num
                                                              : 7;
         return 0;

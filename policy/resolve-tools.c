@@ -13,16 +13,40 @@
 #include "resolve-internal.h"
 
 static const char *const DEFAULT_SANDBOX_ALLOW[] = {
-        "exec", "process", "read", "ls", "write", "edit", "apply_patch", "view_image", "sessions_list",
-        "sessions_history", "sessions_search", "sessions_send", "sessions_spawn", "sessions_yield", "subagents",
-        "session_status", NULL,
+        "exec",
+        "process",
+        "read",
+        "ls",
+        "write",
+        "edit",
+        "apply_patch",
+        "view_image",
+        "sessions_list",
+        "sessions_history",
+        "sessions_search",
+        "sessions_send",
+        "sessions_spawn",
+        "sessions_yield",
+        "subagents",
+        "session_status",
+        NULL,
 };
 static const char *const DEFAULT_SANDBOX_DENY_CORE[] = {
         "browser", "canvas", "computer", "mobile_ui", "nodes", "automations", "gateway", NULL,
 };
 static const char *const SUBAGENT_DENY_ALWAYS[] = {
-        "gateway", "agents_list", "openclaw", "session_status", "progress_card", "automations", "message",
-        "sessions_send", "conversations_list", "conversations_send", "conversations_turn", NULL,
+        "gateway",
+        "agents_list",
+        "openclaw",
+        "session_status",
+        "progress_card",
+        "automations",
+        "message",
+        "sessions_send",
+        "conversations_list",
+        "conversations_send",
+        "conversations_turn",
+        NULL,
 };
 static const char *const SUBAGENT_DENY_LEAF[] = {
         "subagents", "sessions_list", "sessions_history", "sessions_search", "sessions_spawn", NULL,
@@ -40,7 +64,7 @@ static int push_unique(sbx_strv *l, const char *s) {
 }
 
 static int copy_strv(const sbx_strv *src, sbx_strv *dst) {
-        *dst = (sbx_strv) { .set = src->set };
+        *dst = (sbx_strv){.set = src->set};
         for (size_t i = 0; i < src->n; i++)
                 if (sbx_strv_push(dst, src->v[i]) < 0)
                         return -ENOMEM;
@@ -58,8 +82,8 @@ static bool matches_any(const sbx_strv *patterns, const char *name) {
 /* ---- the sandbox tool policy (tools.sandbox.tools, agents.entries.*.tools.sandbox.tools) ---- */
 
 typedef struct picked {
-        const sbx_strv *values;         /* NULL = not configured */
-        const char *source;             /* agent | global | default */
+        const sbx_strv *values; /* NULL = not configured */
+        const char *source;     /* agent | global | default */
         char key[96];
 } picked;
 
@@ -124,7 +148,7 @@ static int sandbox_policy(const sbx_config *c, const sbx_agent_config *a, sbx_re
                 sbx_strv patterns = {};
                 if (sbx_tool_expand(&explicit_allow, &patterns) < 0)
                         goto out;
-                const char *const *lists[] = { DEFAULT_SANDBOX_DENY_CORE, sbx_channel_tools };
+                const char *const *lists[] = {DEFAULT_SANDBOX_DENY_CORE, sbx_channel_tools};
                 for (size_t l = 0; l < 2; l++)
                         for (const char *const *d = lists[l]; *d; d++)
                                 if (!matches_any(&patterns, *d) && sbx_strv_push(&denyl, *d) < 0) {
@@ -140,7 +164,8 @@ static int sandbox_policy(const sbx_config *c, const sbx_agent_config *a, sbx_re
             sbx_strv_push(&r->sandbox_deny, "view_image") < 0)
                 goto out;
         if (r->sandbox_allow.n > 0 && !sbx_strv_contains(&r->sandbox_deny, "view_image") &&
-            !sbx_strv_contains(&r->sandbox_allow, "view_image") && sbx_strv_push(&r->sandbox_allow, "view_image") < 0)
+            !sbx_strv_contains(&r->sandbox_allow, "view_image") &&
+            sbx_strv_push(&r->sandbox_allow, "view_image") < 0)
                 goto out;
         r->sandbox_allow.set = r->sandbox_deny.set = true;
 
@@ -176,13 +201,14 @@ static sbx_policy_layer *new_layer(sbx_resolved *r, const char *label) {
                 return NULL;
         r->layers = n;
         sbx_policy_layer *l = &r->layers[r->n_layers++];
-        *l = (sbx_policy_layer) {};
+        *l = (sbx_policy_layer){};
         l->label = strdup(label);
         return l->label ? l : NULL;
 }
 
 /* pickSandboxToolPolicy: allow ∪ alsoAllow; alsoAllow alone = ["*", ...alsoAllow] */
-static int add_lists_layer(sbx_resolved *r, const char *label, const sbx_tool_lists *t, const char *key_base) {
+static int add_lists_layer(sbx_resolved *r, const char *label, const sbx_tool_lists *t,
+                           const char *key_base) {
         if (!t || !t->set)
                 return 0;
         bool has_allow = t->allow.set || t->also_allow.n > 0;
@@ -220,7 +246,7 @@ static int add_profile_layer(const sbx_config *c, const sbx_agent_config *a, sbx
         const sbx_tools_config *at = a && a->tools.set ? &a->tools : NULL;
         const char *profile = at && at->profile ? at->profile : c->tools.profile;
         bool agent_owned = at && at->profile;
-        const sbx_strv *also = at && at->lists.also_allow.set ? &at->lists.also_allow
+        const sbx_strv *also = at && at->lists.also_allow.set  ? &at->lists.also_allow
                                : c->tools.lists.also_allow.set ? &c->tools.lists.also_allow
                                                                : NULL;
         char label[96], base[160];
@@ -249,7 +275,8 @@ static int add_profile_layer(const sbx_config *c, const sbx_agent_config *a, sbx
                 snprintf(base, sizeof(base), "agents.entries.%s.tools", r->agent_id);
         else
                 snprintf(base, sizeof(base), "tools");
-        if (asprintf(&l->allow_key, "%s.profile", base) < 0 || asprintf(&l->deny_key, "%s.profile", base) < 0)
+        if (asprintf(&l->allow_key, "%s.profile", base) < 0 ||
+            asprintf(&l->deny_key, "%s.profile", base) < 0)
                 return -ENOMEM;
         return 0;
 }
@@ -323,17 +350,19 @@ static int add_group_layer(const sbx_config *c, sbx_resolved *r) {
                         wild = &c->groups[i];
         for (size_t j = 0; j < cands.n && !found; j++)
                 for (size_t i = 0; i < c->n_groups && !found; i++)
-                        if (!strcmp(c->groups[i].channel, channel) && !strcmp(c->groups[i].group, cands.v[j]))
+                        if (!strcmp(c->groups[i].channel, channel) &&
+                            !strcmp(c->groups[i].group, cands.v[j]))
                                 found = &c->groups[i];
         sbx_strv_free(&cands);
-        const sbx_group_policy *nodes[2] = { found, wild };
+        const sbx_group_policy *nodes[2] = {found, wild};
         for (size_t i = 0; i < 2; i++) {
                 const sbx_group_policy *g = nodes[i];
                 char base[512];
                 if (!g)
                         continue;
                 if (g->sender_wildcard.set) {
-                        snprintf(base, sizeof(base), "channels.%s.groups.%s.toolsBySender.*", g->channel, g->group);
+                        snprintf(base, sizeof(base), "channels.%s.groups.%s.toolsBySender.*", g->channel,
+                                 g->group);
                         return add_lists_layer(r, "group tools.allow", &g->sender_wildcard, base);
                 }
                 if (g->tools.set) {
@@ -351,7 +380,8 @@ static int add_sender_layer(const sbx_config *c, const sbx_agent_config *a, sbx_
                 return add_lists_layer(r, "tools.toolsBySender", &a->tools.sender_wildcard, base);
         }
         if (c->tools.sender_wildcard.set)
-                return add_lists_layer(r, "tools.toolsBySender", &c->tools.sender_wildcard, "tools.toolsBySender.*");
+                return add_lists_layer(r, "tools.toolsBySender", &c->tools.sender_wildcard,
+                                       "tools.toolsBySender.*");
         return 0;
 }
 
@@ -400,8 +430,8 @@ static bool in_list(const char *const *l, const char *s) {
         return false;
 }
 
-static int explain_block(const sbx_config *c, sbx_resolved *r, const sbx_policy_layer *l, sbx_block_reason why,
-                         const char *tool, sbx_tool_verdict *v) {
+static int explain_block(const sbx_config *c, sbx_resolved *r, const sbx_policy_layer *l,
+                         sbx_block_reason why, const char *tool, sbx_tool_verdict *v) {
         const char *key = why == SBX_BLOCK_DENY ? l->deny_key : l->allow_key;
         int k;
 
@@ -413,8 +443,10 @@ static int explain_block(const sbx_config *c, sbx_resolved *r, const sbx_policy_
                         k = asprintf(&v->fix, "remove \"%s\" from tools.subagents.tools.deny", tool);
                 } else if (in_list(SUBAGENT_DENY_LEAF, tool) && !in_list(SUBAGENT_DENY_ALWAYS, tool)) {
                         v->key = strdup("built-in sub-agent deny list (leaf role)");
-                        k = asprintf(&v->fix, "raise agents.defaults.subagents.maxSpawnDepth above %u so this "
-                                              "sub-agent may orchestrate", r->subagent_depth);
+                        k = asprintf(&v->fix,
+                                     "raise agents.defaults.subagents.maxSpawnDepth above %u so this "
+                                     "sub-agent may orchestrate",
+                                     r->subagent_depth);
                 } else {
                         v->key = strdup("built-in sub-agent deny list");
                         k = asprintf(&v->fix, "none: sub-agents never get \"%s\"", tool);
@@ -424,8 +456,10 @@ static int explain_block(const sbx_config *c, sbx_resolved *r, const sbx_policy_
                     (why == SBX_BLOCK_ALLOWLIST && !strcmp(r->sandbox_allow_source, "default")))) {
                 v->key = strdup(why == SBX_BLOCK_DENY ? "tools.sandbox.tools.deny (built-in default)"
                                                       : "tools.sandbox.tools.allow (built-in default)");
-                k = asprintf(&v->fix, "add \"%s\" to tools.sandbox.tools.alsoAllow, or set the agent's sandbox.mode "
-                                      "to \"off\"", tool);
+                k = asprintf(&v->fix,
+                             "add \"%s\" to tools.sandbox.tools.alsoAllow, or set the agent's sandbox.mode "
+                             "to \"off\"",
+                             tool);
         } else if (!strncmp(l->label, "tools.profile", 13)) {
                 v->key = strdup(key ?: "tools.profile");
                 k = asprintf(&v->fix, "add \"%s\" to %s.alsoAllow", tool,
@@ -441,7 +475,7 @@ static int explain_block(const sbx_config *c, sbx_resolved *r, const sbx_policy_
 }
 
 static int decide(const sbx_config *c, sbx_resolved *r, const char *tool, sbx_tool_verdict *v) {
-        *v = (sbx_tool_verdict) { .allowed = true };
+        *v = (sbx_tool_verdict){.allowed = true};
         for (size_t i = 0; i < r->n_layers; i++) {
                 sbx_block_reason why = sbx_policy_layer_check(&r->layers[i], tool, NULL);
                 if (why != SBX_BLOCK_NONE) {

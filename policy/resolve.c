@@ -21,7 +21,7 @@
 #include <stdint.h>
 
 static int known_agents(const sbx_config *c, sbx_strv *ret) {
-        *ret = (sbx_strv) { .set = true };
+        *ret = (sbx_strv){.set = true};
         if (c->n_agents == 0 && !c->has_roster)
                 return sbx_strv_push(ret, "main");
         for (size_t i = 0; i < c->n_agents; i++) {
@@ -52,7 +52,8 @@ static const char *legacy_owner(const sbx_config *c, const sbx_strv *known) {
         return NULL;
 }
 
-static int fail(int *ret_kind, int kind, sbx_error *reterr, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static int fail(int *ret_kind, int kind, sbx_error *reterr, const char *fmt, ...)
+        __attribute__((format(printf, 4, 5)));
 static int fail(int *ret_kind, int kind, sbx_error *reterr, const char *fmt, ...) {
         char msg[SBX_ERROR_MSG_MAX];
         va_list ap;
@@ -78,7 +79,8 @@ static int resolve_agent(const sbx_config *c, const sbx_request *req, sbx_resolv
                         return -ENOMEM;
                 if (!sbx_strv_contains(&r->known_agents, explicit_id))
                         return fail(ret_kind, SBX_RESOLVE_UNKNOWN_AGENT, reterr,
-                                    "unknown agent id \"%s\" (see agents.entries in the config)", explicit_id);
+                                    "unknown agent id \"%s\" (see agents.entries in the config)",
+                                    explicit_id);
         }
         session = sbx_strdup_trim(req->session ?: "");
         if (!session)
@@ -95,10 +97,11 @@ static int resolve_agent(const sbx_config *c, const sbx_request *req, sbx_resolv
                         return -ENOMEM;
         }
         if (key_agent && explicit_id && strcmp(key_agent, explicit_id) != 0)
-                return fail(ret_kind, SBX_RESOLVE_AGENT_SELECTION_REQUIRED, reterr,
-                            "the session key belongs to agent \"%s\", not \"%s\"; pass a matching --agent or "
-                            "session key",
-                            key_agent, explicit_id);
+                return fail(
+                        ret_kind, SBX_RESOLVE_AGENT_SELECTION_REQUIRED, reterr,
+                        "the session key belongs to agent \"%s\", not \"%s\"; pass a matching --agent or "
+                        "session key",
+                        key_agent, explicit_id);
         const char *id = key_agent ?: explicit_id ?: legacy_owner(c, &r->known_agents);
         if (!id) {
                 if (r->known_agents.n == 0)
@@ -120,7 +123,8 @@ static int resolve_agent(const sbx_config *c, const sbx_request *req, sbx_resolv
                 r->requested_session_key = strdup(session);
         } else {
                 _cleanup_free_ char *mk = sbx_strdup_lower(session);
-                if (!mk || asprintf(&r->requested_session_key, "agent:%s:%s", r->agent_id, *mk ? mk : "main") < 0)
+                if (!mk ||
+                    asprintf(&r->requested_session_key, "agent:%s:%s", r->agent_id, *mk ? mk : "main") < 0)
                         return -ENOMEM;
         }
         if (!r->requested_session_key)
@@ -183,7 +187,8 @@ static char *workspace_dir_for(const sbx_config *c, const sbx_agent_config *a, c
                 if (t && *t)
                         return sbx_expand_user_path(t);
         }
-        _cleanup_free_ char *fallback = c->defaults_workspace ? sbx_strdup_trim(c->defaults_workspace) : NULL;
+        _cleanup_free_ char *fallback =
+                c->defaults_workspace ? sbx_strdup_trim(c->defaults_workspace) : NULL;
         const char *owner = legacy_owner(c, known);
         if (owner && !strcmp(owner, agent_id)) {
                 if (fallback && *fallback)
@@ -249,7 +254,8 @@ static char *container_path(const char *p) {
         return out;
 }
 
-static int mount_set(sbx_resolved *r, const char *host, const char *container, bool writable, const char *source) {
+static int mount_set(sbx_resolved *r, const char *host, const char *container, bool writable,
+                     const char *source) {
         _cleanup_free_ char *cp = container_path(container), *hp = sbx_expand_user_path(host);
         if (!cp || !hp)
                 return -ENOMEM;
@@ -268,18 +274,23 @@ static int mount_set(sbx_resolved *r, const char *host, const char *container, b
         if (!m)
                 return -ENOMEM;
         r->mounts = m;
-        r->mounts[r->n_mounts++] = (sbx_mount) {
-                .host_root = TAKE_PTR(hp), .container_root = TAKE_PTR(cp), .writable = writable, .source = source,
+        r->mounts[r->n_mounts++] = (sbx_mount){
+                .host_root = TAKE_PTR(hp),
+                .container_root = TAKE_PTR(cp),
+                .writable = writable,
+                .source = source,
         };
         return 0;
 }
 
 static int resolve_mounts(sbx_resolved *r, const char *workspace_dir) {
         int k;
-        if ((k = mount_set(r, workspace_dir, r->container_workdir, r->workspace_access != SBX_ACCESS_RO, "workspace")) < 0)
+        if ((k = mount_set(r, workspace_dir, r->container_workdir, r->workspace_access != SBX_ACCESS_RO,
+                           "workspace")) < 0)
                 return k;
         if (r->workspace_access != SBX_ACCESS_NONE && strcmp(workspace_dir, r->agent_workspace_dir) != 0 &&
-            (k = mount_set(r, r->agent_workspace_dir, "/agent", r->workspace_access != SBX_ACCESS_RO, "agent")) < 0)
+            (k = mount_set(r, r->agent_workspace_dir, "/agent", r->workspace_access != SBX_ACCESS_RO,
+                           "agent")) < 0)
                 return k;
         /* custom binds: the last bind per container path wins, at its first position */
         const sbx_strv *b = &r->docker.binds;
@@ -365,11 +376,14 @@ static int resolve_layout(const sbx_config *c, const sbx_agent_config *a, sbx_re
         sandbox_ws = r->scope == SBX_SCOPE_SHARED ? strdup(root) : path_join2(root, slug);
         if (!sandbox_ws)
                 return -ENOMEM;
-        const char *workspace_dir = r->workspace_access == SBX_ACCESS_RW ? r->agent_workspace_dir : sandbox_ws;
+        const char *workspace_dir =
+                r->workspace_access == SBX_ACCESS_RW ? r->agent_workspace_dir : sandbox_ws;
         r->host_workspace_dir = strdup(r->sandboxed ? workspace_dir : r->agent_workspace_dir);
         if (!r->host_workspace_dir)
                 return -ENOMEM;
-        r->workspace_source = !r->sandboxed ? "direct" : r->workspace_access == SBX_ACCESS_RW ? "agent" : "sandbox";
+        r->workspace_source = !r->sandboxed                          ? "direct"
+                              : r->workspace_access == SBX_ACCESS_RW ? "agent"
+                                                                     : "sandbox";
 
         bool docker = !strcasecmp(r->backend, "docker"), podman = !strcasecmp(r->backend, "podman");
         if (!r->sandboxed)
@@ -381,7 +395,8 @@ static int resolve_layout(const sbx_config *c, const sbx_agent_config *a, sbx_re
                 _cleanup_free_ char *prefix = NULL;
                 if (asprintf(&prefix, "%s%s", r->docker.container_prefix, podman ? "podman-" : "") < 0)
                         return -ENOMEM;
-                r->container_name = sbx_container_name(prefix, r->scope == SBX_SCOPE_SHARED ? "shared" : slug);
+                r->container_name =
+                        sbx_container_name(prefix, r->scope == SBX_SCOPE_SHARED ? "shared" : slug);
                 if (!r->container_name)
                         return -ENOMEM;
                 return resolve_mounts(r, workspace_dir);
@@ -398,7 +413,8 @@ static int resolve_layout(const sbx_config *c, const sbx_agent_config *a, sbx_re
         return 0;
 }
 
-int sbx_resolve(const sbx_config *c, const sbx_request *req, sbx_resolved *ret, int *ret_kind, sbx_error *reterr) {
+int sbx_resolve(const sbx_config *c, const sbx_request *req, sbx_resolved *ret, int *ret_kind,
+                sbx_error *reterr) {
         sbx_resolved r = {};
         int k;
 
@@ -412,7 +428,9 @@ int sbx_resolve(const sbx_config *c, const sbx_request *req, sbx_resolved *ret, 
                 double max = c->has_max_spawn_depth ? c->max_spawn_depth : 5;
                 if (!(max >= 1))
                         max = 1;
-                r.subagent_role = r.subagent_depth == 0 ? "main" : r.subagent_depth < max ? "orchestrator" : "leaf";
+                r.subagent_role = r.subagent_depth == 0    ? "main"
+                                  : r.subagent_depth < max ? "orchestrator"
+                                                           : "leaf";
         }
         const sbx_agent_config *a = sbx_find_agent(c, r.agent_id);
         k = sbx_resolve_sandbox_settings(c, a, &r, reterr);
@@ -476,5 +494,5 @@ void sbx_resolved_done(sbx_resolved *r) {
                 free(r->channel_tools[i].key);
                 free(r->channel_tools[i].fix);
         }
-        *r = (sbx_resolved) {};
+        *r = (sbx_resolved){};
 }

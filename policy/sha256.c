@@ -20,8 +20,8 @@ static void block(uint32_t h[8], const uint8_t *p) {
         uint32_t w[64], a, b, c, d, e, f, g, hh;
 
         for (int i = 0; i < 16; i++)
-                w[i] = (uint32_t) p[4 * i] << 24 | (uint32_t) p[4 * i + 1] << 16 | (uint32_t) p[4 * i + 2] << 8 |
-                       p[4 * i + 3];
+                w[i] = (uint32_t) p[4 * i] << 24 | (uint32_t) p[4 * i + 1] << 16 |
+                       (uint32_t) p[4 * i + 2] << 8 | p[4 * i + 3];
         for (int i = 16; i < 64; i++) {
                 uint32_t s0 = ROR(w[i - 15], 7) ^ ROR(w[i - 15], 18) ^ (w[i - 15] >> 3);
                 uint32_t s1 = ROR(w[i - 2], 17) ^ ROR(w[i - 2], 19) ^ (w[i - 2] >> 10);
@@ -29,7 +29,8 @@ static void block(uint32_t h[8], const uint8_t *p) {
         }
         a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
         for (int i = 0; i < 64; i++) {
-                uint32_t t1 = hh + (ROR(e, 6) ^ ROR(e, 11) ^ ROR(e, 25)) + ((e & f) ^ (~e & g)) + K[i] + w[i];
+                uint32_t t1 =
+                        hh + (ROR(e, 6) ^ ROR(e, 11) ^ ROR(e, 25)) + ((e & f) ^ (~e & g)) + K[i] + w[i];
                 uint32_t t2 = (ROR(a, 2) ^ ROR(a, 13) ^ ROR(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
                 hh = g, g = f, f = e, e = d + t1, d = c, c = b, b = a, a = t1 + t2;
         }
@@ -37,8 +38,8 @@ static void block(uint32_t h[8], const uint8_t *p) {
 }
 
 void sbx_sha256(const void *data, size_t len, uint8_t out[32]) {
-        uint32_t h[8] = { 0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-                          0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19 };
+        uint32_t h[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+                         0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
         const uint8_t *p = data;
         uint8_t tail[128] = {};
         size_t full = len / 64 * 64, rest = len - full, tl;

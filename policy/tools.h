@@ -27,19 +27,20 @@ bool sbx_glob_match(const char *pattern, const char *s);
 int sbx_tool_expand(const sbx_strv *in, sbx_strv *ret);
 
 typedef struct sbx_policy_layer {
-        char *label;            /* OpenClaw's step label, e.g. "tools.profile (coding)" */
-        bool has_allow;         /* an allow list exists (empty = allow all) */
+        char *label;    /* OpenClaw's step label, e.g. "tools.profile (coding)" */
+        bool has_allow; /* an allow list exists (empty = allow all) */
         sbx_strv allow, deny;
-        char *allow_key, *deny_key;     /* config keys behind the lists, for provenance */
+        char *allow_key, *deny_key; /* config keys behind the lists, for provenance */
 } sbx_policy_layer;
 
 void sbx_policy_layer_done(sbx_policy_layer *l);
 
 typedef enum sbx_block_reason {
         SBX_BLOCK_NONE,
-        SBX_BLOCK_DENY,         /* matched the layer's deny list */
-        SBX_BLOCK_ALLOWLIST,    /* not in the layer's allow list */
+        SBX_BLOCK_DENY,      /* matched the layer's deny list */
+        SBX_BLOCK_ALLOWLIST, /* not in the layer's allow list */
 } sbx_block_reason;
 
 /* Does one layer allow the tool? (deny wins; empty allow = all; write => apply_patch) */
-sbx_block_reason sbx_policy_layer_check(const sbx_policy_layer *l, const char *tool, const char **ret_pattern);
+sbx_block_reason sbx_policy_layer_check(const sbx_policy_layer *l, const char *tool,
+                                        const char **ret_pattern);

@@ -19,20 +19,25 @@
 
 #define MAX_U(a, b) ((a) > (b) ? (a) : (b))
 
-static const char *const MODE_NAMES[] = { "off", "non-main", "all" };
-static const char *const SCOPE_NAMES[] = { "session", "agent", "shared" };
-static const char *const ACCESS_NAMES[] = { "none", "ro", "rw" };
+static const char *const MODE_NAMES[] = {"off", "non-main", "all"};
+static const char *const SCOPE_NAMES[] = {"session", "agent", "shared"};
+static const char *const ACCESS_NAMES[] = {"none", "ro", "rw"};
 
 static const char *resolve_code(int kind, const sbx_config_diag *d) {
         switch (kind) {
-        case SBX_RESOLVE_UNKNOWN_AGENT: return "UNKNOWN_AGENT";
-        case SBX_RESOLVE_AGENT_SELECTION_REQUIRED: return "AGENT_SELECTION_REQUIRED";
-        case SBX_RESOLVE_MALFORMED_SESSION: return "AGENT_SELECTION_REQUIRED";
-        default: return d && d->parse_error ? "JSON5_PARSE" : "INVALID_CONFIG";
+        case SBX_RESOLVE_UNKNOWN_AGENT:
+                return "UNKNOWN_AGENT";
+        case SBX_RESOLVE_AGENT_SELECTION_REQUIRED:
+                return "AGENT_SELECTION_REQUIRED";
+        case SBX_RESOLVE_MALFORMED_SESSION:
+                return "AGENT_SELECTION_REQUIRED";
+        default:
+                return d && d->parse_error ? "JSON5_PARSE" : "INVALID_CONFIG";
         }
 }
 
-static int print_error(const char *cmd, bool json, const char *code, const sbx_error *e, const sbx_config_diag *d) {
+static int print_error(const char *cmd, bool json, const char *code, const sbx_error *e,
+                       const sbx_config_diag *d) {
         char buf[SBX_ERROR_MSG_MAX];
 
         fprintf(stderr, "sbx %s: %s\n", cmd, sbx_error_text(e, buf, sizeof(buf)));
@@ -46,7 +51,8 @@ static int print_error(const char *cmd, bool json, const char *code, const sbx_e
                 for (size_t i = 0; d && i < d->issues.n; i++)
                         json_object_array_add(issues, json_object_new_string(d->issues.v[i]));
                 json_object_object_add(o, "issues", issues);
-                puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE));
+                puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+                                                               JSON_C_TO_STRING_NOSLASHESCAPE));
                 json_object_put(o);
         }
         return SBX_EXIT_USAGE;
@@ -66,7 +72,8 @@ static int load(const char *cmd, const char *config, bool json, sbx_config *cfg,
 }
 
 static void explain_usage(FILE *f) {
-        fprintf(f, "usage: sbx explain [--config FILE] [--agent ID] [--session KEY] [--subagent] [--tool NAME] [--json]\n\n"
+        fprintf(f, "usage: sbx explain [--config FILE] [--agent ID] [--session KEY] [--subagent] [--tool "
+                   "NAME] [--json]\n\n"
                    "Show the sandbox settings and tool policy OpenClaw 2026.9.6 would apply to a session.\n"
                    "  --config FILE   openclaw.json to read (default: $OPENCLAW_CONFIG_PATH,\n"
                    "                  $OPENCLAW_STATE_DIR/openclaw.json, ~/.openclaw/openclaw.json)\n"
@@ -79,7 +86,8 @@ static void explain_usage(FILE *f) {
 }
 
 static void print_human(const sbx_resolved *r, const char *tool) {
-        printf("agent:      %s\nsession:    %s%s\n", r->agent_id, r->session_key, r->subagent ? " (sub-agent)" : "");
+        printf("agent:      %s\nsession:    %s%s\n", r->agent_id, r->session_key,
+               r->subagent ? " (sub-agent)" : "");
         printf("sandbox:    %s (mode=%s scope=%s workspaceAccess=%s backend=%s)\n",
                r->sandboxed ? "yes" : "no, runs on the host", MODE_NAMES[r->mode], SCOPE_NAMES[r->scope],
                ACCESS_NAMES[r->workspace_access], r->backend);
@@ -107,8 +115,8 @@ static void print_human(const sbx_resolved *r, const char *tool) {
                                 if (v->allowed)
                                         printf("tool %s:  allowed\n", n);
                                 else
-                                        printf("tool %s:  removed by %s (%s)\n  to allow: %s\n", n, v->layer, v->key,
-                                               v->fix);
+                                        printf("tool %s:  removed by %s (%s)\n  to allow: %s\n", n, v->layer,
+                                               v->key, v->fix);
                                 return;
                         }
                 printf("tool %s:  not a core tool of OpenClaw 2026.9.6\n", tool);
@@ -127,10 +135,10 @@ static void print_human(const sbx_resolved *r, const char *tool) {
 
 int cli_explain(int argc, char **argv) {
         static const struct option opts[] = {
-                { "config", required_argument, NULL, 'c' }, { "agent", required_argument, NULL, 'a' },
-                { "session", required_argument, NULL, 's' }, { "subagent", no_argument, NULL, 'S' },
-                { "tool", required_argument, NULL, 't' },    { "json", no_argument, NULL, 'j' },
-                { "help", no_argument, NULL, 'h' },          {},
+                {"config", required_argument, NULL, 'c'},  {"agent", required_argument, NULL, 'a'},
+                {"session", required_argument, NULL, 's'}, {"subagent", no_argument, NULL, 'S'},
+                {"tool", required_argument, NULL, 't'},    {"json", no_argument, NULL, 'j'},
+                {"help", no_argument, NULL, 'h'},          {},
         };
         const char *config = NULL, *tool = NULL;
         sbx_request req = {};
@@ -140,14 +148,30 @@ int cli_explain(int argc, char **argv) {
         optind = 1;
         while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1)
                 switch (c) {
-                case 'c': config = optarg; break;
-                case 'a': req.agent = optarg; break;
-                case 's': req.session = optarg; break;
-                case 'S': req.subagent = true; break;
-                case 't': tool = optarg; break;
-                case 'j': json = true; break;
-                case 'h': explain_usage(stdout); return 0;
-                default: explain_usage(stderr); return SBX_EXIT_USAGE;
+                case 'c':
+                        config = optarg;
+                        break;
+                case 'a':
+                        req.agent = optarg;
+                        break;
+                case 's':
+                        req.session = optarg;
+                        break;
+                case 'S':
+                        req.subagent = true;
+                        break;
+                case 't':
+                        tool = optarg;
+                        break;
+                case 'j':
+                        json = true;
+                        break;
+                case 'h':
+                        explain_usage(stdout);
+                        return 0;
+                default:
+                        explain_usage(stderr);
+                        return SBX_EXIT_USAGE;
                 }
         if (optind < argc) {
                 fprintf(stderr, "sbx explain: unexpected argument '%s'\n", argv[optind]);
@@ -174,7 +198,8 @@ int cli_explain(int argc, char **argv) {
                         ret = SBX_EXIT_FAILURE;
                         goto out;
                 }
-                puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE));
+                puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+                                                               JSON_C_TO_STRING_NOSLASHESCAPE));
                 json_object_put(o);
         } else
                 print_human(&r, tool);
@@ -187,8 +212,10 @@ out:
 
 int cli_check(int argc, char **argv) {
         static const struct option opts[] = {
-                { "config", required_argument, NULL, 'c' }, { "json", no_argument, NULL, 'j' },
-                { "help", no_argument, NULL, 'h' },        {},
+                {"config", required_argument, NULL, 'c'},
+                {"json", no_argument, NULL, 'j'},
+                {"help", no_argument, NULL, 'h'},
+                {},
         };
         const char *config = NULL;
         bool json = false;
@@ -197,14 +224,20 @@ int cli_check(int argc, char **argv) {
         optind = 1;
         while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1)
                 switch (c) {
-                case 'c': config = optarg; break;
-                case 'j': json = true; break;
+                case 'c':
+                        config = optarg;
+                        break;
+                case 'j':
+                        json = true;
+                        break;
                 case 'h':
                         printf("usage: sbx check [--config FILE] [--json]\n\n"
-                               "Validate an openclaw.json as OpenClaw 2026.9.6 would: print migration notes\n"
+                               "Validate an openclaw.json as OpenClaw 2026.9.6 would: print migration "
+                               "notes\n"
                                "and every error with its JSON path. Exit 0 valid, 2 invalid.\n");
                         return 0;
-                default: return SBX_EXIT_USAGE;
+                default:
+                        return SBX_EXIT_USAGE;
                 }
         _cleanup_free_ char *path = NULL;
         sbx_config cfg = {};
@@ -222,12 +255,14 @@ int cli_check(int argc, char **argv) {
                 for (size_t i = 0; i < diag.issues.n; i++)
                         json_object_array_add(a, json_object_new_string(diag.issues.v[i]));
                 if (r < 0 && diag.issues.n == 0)
-                        json_object_array_add(a, json_object_new_string(sbx_error_text(&e, buf, sizeof(buf))));
+                        json_object_array_add(a,
+                                              json_object_new_string(sbx_error_text(&e, buf, sizeof(buf))));
                 for (size_t i = 0; i < diag.notes.n; i++)
                         json_object_array_add(n, json_object_new_string(diag.notes.v[i]));
                 json_object_object_add(o, "errors", a);
                 json_object_object_add(o, "warnings", n);
-                puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE));
+                puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+                                                               JSON_C_TO_STRING_NOSLASHESCAPE));
                 json_object_put(o);
         } else {
                 for (size_t i = 0; i < diag.notes.n; i++)
@@ -239,8 +274,8 @@ int cli_check(int argc, char **argv) {
                         for (size_t i = 0; i < diag.issues.n; i++)
                                 fprintf(stderr, "error: %s\n", diag.issues.v[i]);
                 } else
-                        printf("%s: valid (%zu agent%s)\n", path ?: "(no config file: OpenClaw defaults)", cfg.n_agents,
-                               cfg.n_agents == 1 ? "" : "s");
+                        printf("%s: valid (%zu agent%s)\n", path ?: "(no config file: OpenClaw defaults)",
+                               cfg.n_agents, cfg.n_agents == 1 ? "" : "s");
         }
         sbx_config_done(&cfg);
         sbx_config_diag_done(&diag);
@@ -322,8 +357,10 @@ static void print_diff(const char *a, const char *b) {
         if (t) {
                 for (size_t i = n; i-- > 0;)
                         for (size_t j = m; j-- > 0;)
-                                t[i * (m + 1) + j] = !strcmp(la.v[i], lb.v[j]) ? t[(i + 1) * (m + 1) + j + 1] + 1
-                                                     : MAX_U(t[(i + 1) * (m + 1) + j], t[i * (m + 1) + j + 1]);
+                                t[i * (m + 1) + j] =
+                                        !strcmp(la.v[i], lb.v[j])
+                                                ? t[(i + 1) * (m + 1) + j + 1] + 1
+                                                : MAX_U(t[(i + 1) * (m + 1) + j], t[i * (m + 1) + j + 1]);
                 size_t i = 0, j = 0;
                 while (i < n || j < m) {
                         if (i < n && j < m && !strcmp(la.v[i], lb.v[j])) {
@@ -342,8 +379,10 @@ static void print_diff(const char *a, const char *b) {
 
 int cli_migrate(int argc, char **argv) {
         static const struct option opts[] = {
-                { "config", required_argument, NULL, 'c' }, { "write", no_argument, NULL, 'w' },
-                { "help", no_argument, NULL, 'h' },        {},
+                {"config", required_argument, NULL, 'c'},
+                {"write", no_argument, NULL, 'w'},
+                {"help", no_argument, NULL, 'h'},
+                {},
         };
         const char *config = NULL;
         bool do_write = false;
@@ -352,19 +391,26 @@ int cli_migrate(int argc, char **argv) {
         optind = 1;
         while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1)
                 switch (c) {
-                case 'c': config = optarg; break;
-                case 'w': do_write = true; break;
+                case 'c':
+                        config = optarg;
+                        break;
+                case 'w':
+                        do_write = true;
+                        break;
                 case 'h':
                         printf("usage: sbx migrate [--config FILE] [--write]\n\n"
-                               "Rewrite legacy (clawdbot-era) shapes that OpenClaw 2026.9.6 rejects into the\n"
-                               "current shape: top-level agent.* -> agents.defaults, routing.agents.<id> ->\n"
+                               "Rewrite legacy (clawdbot-era) shapes that OpenClaw 2026.9.6 rejects into "
+                               "the\n"
+                               "current shape: top-level agent.* -> agents.defaults, routing.agents.<id> "
+                               "->\n"
                                "agents.entries.<id>, sandbox.perSession -> sandbox.scope, agents.list[] ->\n"
                                "agents.entries. Prints the changes and a diff; --write replaces the file\n"
                                "(keeping FILE.bak) after checking that the result validates.\n"
                                "Comments and JSON5 formatting are not preserved in the rewritten file.\n"
                                "Exit 0 done or nothing to do, 2 unreadable or still invalid.\n");
                         return 0;
-                default: return SBX_EXIT_USAGE;
+                default:
+                        return SBX_EXIT_USAGE;
                 }
         _cleanup_free_ char *path = NULL, *text = NULL, *out = NULL;
         sbx_strv changes = {};

@@ -7,7 +7,8 @@
  *                            rw: the agent workspace itself, writable
  *   docker.workdir        -> workdir
  *   docker.user "u:g"     -> uid/gid (unset: 0:0 without capabilities, not the workspace owner)
- *   docker.env            -> env (validated portable at load)
+ *   docker.env            -> env, as written (2026.9.6 keeps explicitly configured names;
+ *                            values were checked single-line and NUL-free at load)
  *   docker.tmpfs          -> tmpfs (replaces the launcher defaults)
  *   docker.binds          -> binds, after OpenClaw's bind safety checks; ":ro" among the
  *                            options makes a bind read-only, other options (z, Z, rw) are ignored
@@ -46,21 +47,24 @@ static int map_limits(const sbx_docker_config *d, sbx_run_config *c, sbx_error *
         if (d->memory.set) {
                 scalar_text(&d->memory, buf, sizeof(buf));
                 if (sbx_parse_size(buf, &c->limits.memory) < 0 || c->limits.memory <= 0)
-                        return sbx_error_set(e, -EINVAL, "docker.memory \"%s\": expected a size such as 512m", buf);
+                        return sbx_error_set(e, -EINVAL,
+                                             "docker.memory \"%s\": expected a size such as 512m", buf);
         }
         if (d->memory_swap.set) {
                 scalar_text(&d->memory_swap, buf, sizeof(buf));
                 if (!strcmp(buf, "-1"))
                         c->limits.memory_swap = SBX_LIMIT_UNLIMITED;
                 else if (sbx_parse_size(buf, &c->limits.memory_swap) < 0 || c->limits.memory_swap <= 0)
-                        return sbx_error_set(e, -EINVAL, "docker.memorySwap \"%s\": expected a size or -1", buf);
+                        return sbx_error_set(e, -EINVAL, "docker.memorySwap \"%s\": expected a size or -1",
+                                             buf);
         }
         if (d->pids_limit.set && !d->pids_limit.is_str)
                 c->limits.pids = (int64_t) d->pids_limit.num;
         if (d->cpus.set) {
                 scalar_text(&d->cpus, buf, sizeof(buf));
                 if (sbx_parse_cpus(buf, &c->limits.cpu_millis) < 0)
-                        return sbx_error_set(e, -EINVAL, "docker.cpus \"%s\": expected a positive number", buf);
+                        return sbx_error_set(e, -EINVAL, "docker.cpus \"%s\": expected a positive number",
+                                             buf);
         }
         return 0;
 }
@@ -76,7 +80,8 @@ static int map_ulimits(const sbx_docker_config *d, sbx_run_config *c, sbx_error 
                         if (u->has_soft && u->has_hard)
                                 snprintf(spec, sizeof(spec), "%s=%.0f:%.0f", u->name, u->soft, u->hard);
                         else
-                                snprintf(spec, sizeof(spec), "%s=%.0f", u->name, u->has_soft ? u->soft : u->hard);
+                                snprintf(spec, sizeof(spec), "%s=%.0f", u->name,
+                                         u->has_soft ? u->soft : u->hard);
                 } else {
                         scalar_text(&u->value, v, sizeof(v));
                         snprintf(spec, sizeof(spec), "%s=%s", u->name, v);
@@ -128,9 +133,10 @@ static int map_mounts(const sbx_resolved *r, sbx_run_config *c, sbx_error *e) {
                                         ro = true;
                 }
                 if (src[0] != '/' || dst[0] != '/')
-                        return sbx_error_set(e, -EINVAL, "docker.binds[%zu] \"%s\": source and target must be absolute",
+                        return sbx_error_set(e, -EINVAL,
+                                             "docker.binds[%zu] \"%s\": source and target must be absolute",
                                              i, spec);
-                sbx_bind b = { .src = src, .dst = dst, .ro = ro };
+                sbx_bind b = {.src = src, .dst = dst, .ro = ro};
                 k = sbx_run_config_add_bind(c, &b);
                 if (k < 0)
                         return sbx_error_set(e, k, "docker.binds[%zu]", i);
@@ -145,10 +151,11 @@ int sbx_policy_to_run_config(const sbx_resolved *r, sbx_run_config *c, sbx_strv 
 
         /* network first: refusing is the only safe answer to a mode sbx does not have */
         if (d->network && strcmp(d->network, "none") != 0)
-                return sbx_error_set(e, -EINVAL,
-                                     "docker.network \"%s\": sbx only runs sandboxes without a network (\"none\"); "
-                                     "set agents.*.sandbox.docker.network to \"none\"",
-                                     d->network);
+                return sbx_error_set(
+                        e, -EINVAL,
+                        "docker.network \"%s\": sbx only runs sandboxes without a network (\"none\"); "
+                        "set agents.*.sandbox.docker.network to \"none\"",
+                        d->network);
         c->network = SBX_NETWORK_NONE;
         c->read_only_root = d->read_only_root != SBX_FALSE;
 
@@ -194,8 +201,10 @@ int sbx_policy_to_run_config(const sbx_resolved *r, sbx_run_config *c, sbx_strv 
         c->seccomp.profile_path = d->seccomp_profile; /* borrowed: r outlives the run */
 
         if (d->apparmor_profile) {
-                snprintf(msg, sizeof(msg), "docker.apparmorProfile \"%s\" is not applied (sbx uses seccomp, "
-                                           "namespaces and no capabilities instead)", d->apparmor_profile);
+                snprintf(msg, sizeof(msg),
+                         "docker.apparmorProfile \"%s\" is not applied (sbx uses seccomp, "
+                         "namespaces and no capabilities instead)",
+                         d->apparmor_profile);
                 add_note(notes, msg);
         }
         if (d->setup_command)

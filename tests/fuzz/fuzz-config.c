@@ -20,8 +20,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
         return 0;
 }
 
-static void resolve_one(const sbx_config *c, const sbx_config_diag *d, const char *agent, const char *session, bool sub) {
-        sbx_request req = { .agent = agent, .session = session, .subagent = sub };
+static void resolve_one(const sbx_config *c, const sbx_config_diag *d, const char *agent,
+                        const char *session, bool sub) {
+        sbx_request req = {.agent = agent, .session = session, .subagent = sub};
         sbx_resolved r = {};
         sbx_error e = {};
 

@@ -28,7 +28,7 @@ static int resolve_text(const char *cfg_text, const char *agent, const char *ses
                         sbx_resolved *ret, sbx_config_diag *diag) {
         sbx_config c = {};
         sbx_error e = {};
-        sbx_request req = { .agent = agent, .session = session, .subagent = sub };
+        sbx_request req = {.agent = agent, .session = session, .subagent = sub};
         int r;
 
         set_env();
@@ -74,9 +74,9 @@ static char *first_issue(const char *cfg_text) {
 
 START_TEST(test_agent_id_normalisation) {
         static const char *const cases[][2] = {
-                { "main", "main" },       { " Work ", "work" },       { "ops_1-x", "ops_1-x" },
-                { "M@in!", "m-in" },      { "!!!", "main" },          { "", "main" },
-                { "-lead", "lead" },      { "a  b", "a-b" },          { "Ünïcode", "n-code" },
+                {"main", "main"},  {" Work ", "work"}, {"ops_1-x", "ops_1-x"},
+                {"M@in!", "m-in"}, {"!!!", "main"},    {"", "main"},
+                {"-lead", "lead"}, {"a  b", "a-b"},    {"Ünïcode", "n-code"},
         };
         for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
                 char *n = sbx_normalize_agent_id(cases[i][0]);
@@ -88,8 +88,8 @@ END_TEST
 
 START_TEST(test_tool_name_normalisation_and_aliases) {
         static const char *const cases[][2] = {
-                { " Read ", "read" }, { "BASH", "exec" }, { "apply-patch", "apply_patch" }, { "cron", "automations" },
-                { "Group:FS", "group:fs" },
+                {" Read ", "read"},      {"BASH", "exec"},         {"apply-patch", "apply_patch"},
+                {"cron", "automations"}, {"Group:FS", "group:fs"},
         };
         for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
                 char *n = sbx_tool_normalize(cases[i][0]);
@@ -159,7 +159,8 @@ START_TEST(test_subagent_rewrite_and_role) {
         ck_assert(!tool_allowed(&r, "session_status"));
         ck_assert(tool_allowed(&r, "sessions_spawn"));
         sbx_resolved_done(&r);
-        ck_assert_int_eq(resolve_text("{agents:{defaults:{subagents:{maxSpawnDepth:1}}}}", "main", NULL, true, &r, NULL),
+        ck_assert_int_eq(resolve_text("{agents:{defaults:{subagents:{maxSpawnDepth:1}}}}", "main", NULL,
+                                      true, &r, NULL),
                          0);
         ck_assert_str_eq(r.subagent_role, "leaf");
         ck_assert(!tool_allowed(&r, "sessions_spawn"));
@@ -224,7 +225,8 @@ END_TEST
 /* ---- merge rules ---- */
 
 START_TEST(test_docker_env_ulimit_bind_merge) {
-        const char *cfg = "{agents:{defaults:{sandbox:{mode:'all',docker:{env:{A:'1'},ulimits:{nofile:{soft:1,hard:2}},"
+        const char *cfg = "{agents:{defaults:{sandbox:{mode:'all',docker:{env:{A:'1'},ulimits:{nofile:{soft:"
+                          "1,hard:2}},"
                           "binds:['/d:/d']}}},entries:{main:{sandbox:{docker:{env:{B:'2'},ulimits:{nproc:5},"
                           "binds:['/a:/a:ro'],image:'x'}}}}}}";
         sbx_resolved r = {};
@@ -259,9 +261,10 @@ END_TEST
 
 START_TEST(test_defaults_and_setup_command_join) {
         sbx_resolved r = {};
-        ck_assert_int_eq(resolve_text("{agents:{defaults:{sandbox:{docker:{setupCommand:['a','b'],gpus:'  '}}}}}", NULL, NULL,
-                                      false, &r, NULL),
-                         0);
+        ck_assert_int_eq(
+                resolve_text("{agents:{defaults:{sandbox:{docker:{setupCommand:['a','b'],gpus:'  '}}}}}",
+                             NULL, NULL, false, &r, NULL),
+                0);
         ck_assert_int_eq(r.mode, SBX_MODE_OFF);
         ck_assert_int_eq(r.scope, SBX_SCOPE_AGENT);
         ck_assert_str_eq(r.docker.setup_command, "a\nb");
@@ -277,7 +280,8 @@ END_TEST
 /* ---- pipeline ---- */
 
 START_TEST(test_pipeline_deny_wins_and_no_grant_back) {
-        const char *cfg = "{tools:{allow:['read','exec'],deny:['exec']},agents:{entries:{main:{tools:{allow:['*']}}}}}";
+        const char *cfg = "{tools:{allow:['read','exec'],deny:['exec']},agents:{entries:{main:{tools:{allow:"
+                          "['*']}}}}}";
         sbx_resolved r = {};
         ck_assert_int_eq(resolve_text(cfg, NULL, NULL, false, &r, NULL), 0);
         ck_assert(tool_allowed(&r, "read"));
@@ -304,7 +308,8 @@ END_TEST
 
 START_TEST(test_sandbox_defaults_and_explicit_allow_lifts_default_deny) {
         sbx_resolved r = {};
-        ck_assert_int_eq(resolve_text("{agents:{defaults:{sandbox:{mode:'all'}}}}", NULL, NULL, false, &r, NULL), 0);
+        ck_assert_int_eq(
+                resolve_text("{agents:{defaults:{sandbox:{mode:'all'}}}}", NULL, NULL, false, &r, NULL), 0);
         size_t n = 0;
         for (size_t i = 0; i < SBX_N_CORE_TOOLS; i++)
                 n += r.tools[i].allowed;
@@ -312,7 +317,8 @@ START_TEST(test_sandbox_defaults_and_explicit_allow_lifts_default_deny) {
         ck_assert(!tool_allowed(&r, "browser"));
         ck_assert_str_eq(r.sandbox_deny_source, "default");
         sbx_resolved_done(&r);
-        ck_assert_int_eq(resolve_text("{agents:{defaults:{sandbox:{mode:'all'}}},tools:{sandbox:{tools:{alsoAllow:['browser']}}}}",
+        ck_assert_int_eq(resolve_text("{agents:{defaults:{sandbox:{mode:'all'}}},tools:{sandbox:{tools:{"
+                                      "alsoAllow:['browser']}}}}",
                                       NULL, NULL, false, &r, NULL),
                          0);
         ck_assert(tool_allowed(&r, "browser"));
@@ -329,7 +335,9 @@ START_TEST(test_profiles) {
         ck_assert(!tool_allowed(&r, "read"));
         ck_assert_str_eq(verdict(&r, "read")->layer, "tools.profile (minimal)");
         sbx_resolved_done(&r);
-        ck_assert_int_eq(resolve_text("{tools:{profile:'messaging',alsoAllow:['read']}}", NULL, NULL, false, &r, NULL), 0);
+        ck_assert_int_eq(resolve_text("{tools:{profile:'messaging',alsoAllow:['read']}}", NULL, NULL, false,
+                                      &r, NULL),
+                         0);
         ck_assert(tool_allowed(&r, "read"));
         ck_assert(tool_allowed(&r, "message"));
         ck_assert(!tool_allowed(&r, "exec"));
@@ -338,7 +346,8 @@ START_TEST(test_profiles) {
 END_TEST
 
 START_TEST(test_channel_group_policy) {
-        const char *cfg = "{channels:{telegram:{groups:{'-100':{tools:{deny:['exec']}},'*':{tools:{deny:['read']}}}}}}";
+        const char *cfg = "{channels:{telegram:{groups:{'-100':{tools:{deny:['exec']}},'*':{tools:{deny:['"
+                          "read']}}}}}}";
         sbx_resolved r = {};
         ck_assert_int_eq(resolve_text(cfg, NULL, "agent:main:telegram:group:-100", false, &r, NULL), 0);
         ck_assert(!tool_allowed(&r, "exec"));
@@ -361,7 +370,8 @@ static void expect_issue(const char *cfg, const char *prefix) {
 }
 
 START_TEST(test_validation_errors_name_the_path) {
-        expect_issue("{agents:{defaults:{sandbox:{scope:'sesion'}}}}", "agents.defaults.sandbox.scope: Invalid input");
+        expect_issue("{agents:{defaults:{sandbox:{scope:'sesion'}}}}",
+                     "agents.defaults.sandbox.scope: Invalid input");
         expect_issue("{agents:{entries:{main:{sandbox:{docker:{network:'HOST'}}}}}}",
                      "agents.entries.main.sandbox.docker.network: Sandbox security: network mode \"host\"");
         expect_issue("{agents:{defaults:{sandbox:{docker:{network:'container:x'}}}}}",
@@ -369,18 +379,21 @@ START_TEST(test_validation_errors_name_the_path) {
         expect_issue("{agents:{defaults:{sandbox:{docker:{seccompProfile:'Unconfined'}}}}}",
                      "agents.defaults.sandbox.docker.seccompProfile:");
         expect_issue("{agents:{defaults:{sandbox:{docker:{binds:['data:/data']}}}}}",
-                     "agents.defaults.sandbox.docker.binds[0]: Sandbox security: bind mount \"data:/data\" uses a "
+                     "agents.defaults.sandbox.docker.binds[0]: Sandbox security: bind mount \"data:/data\" "
+                     "uses a "
                      "non-absolute");
         expect_issue("{agents:{defaults:{sandbox:{prune:{idleHours:1.5}}}}}",
                      "agents.defaults.sandbox.prune.idleHours: Invalid input: expected int");
         expect_issue("{agents:{defaults:{sandbox:{prune:{maxAgeDays:-1}}}}}",
                      "agents.defaults.sandbox.prune.maxAgeDays: Too small");
-        expect_issue("{agents:{defaults:{sandbox:{docker:{pidsLimit:0}}}}}", "agents.defaults.sandbox.docker.pidsLimit:");
+        expect_issue("{agents:{defaults:{sandbox:{docker:{pidsLimit:0}}}}}",
+                     "agents.defaults.sandbox.docker.pidsLimit:");
         expect_issue("{tools:{sandbox:{tools:{allow:['a'],alsoAllow:['b']}}}}",
                      "tools.sandbox.tools: tools policy cannot set both allow and alsoAllow");
         expect_issue("{tools:{profile:'superuser'}}", "tools.profile: Invalid input (allowed:");
-        expect_issue("{agents:{defaults:{sandbox:{docker:{env:{'1ABC':'x'}}}}}}",
-                     "agents.defaults.sandbox.docker.env[\"1ABC\"]: Docker sandbox backend requires portable");
+        expect_issue(
+                "{agents:{defaults:{sandbox:{docker:{env:{'1ABC':'x'}}}}}}",
+                "agents.defaults.sandbox.docker.env[\"1ABC\"]: Docker sandbox backend requires portable");
         expect_issue("{agents:{entries:{main:{sandbox:{docker:{env:{M:'a\\nb'}}}}}}}",
                      "agents.entries.main.sandbox.docker.env.M:");
         expect_issue("{agents:{defaults:{sandbox:{isolation:'strict'}}}}",
@@ -407,9 +420,10 @@ END_TEST
 START_TEST(test_list_migrates_to_entries_with_notes) {
         sbx_config_diag d = {};
         sbx_resolved r = {};
-        ck_assert_int_eq(resolve_text("{agents:{list:[{id:'main',default:true},{id:'work',sandbox:{mode:'all'}}]}}", "work",
-                                      NULL, false, &r, &d),
-                         0);
+        ck_assert_int_eq(
+                resolve_text("{agents:{list:[{id:'main',default:true},{id:'work',sandbox:{mode:'all'}}]}}",
+                             "work", NULL, false, &r, &d),
+                0);
         ck_assert(sbx_strv_contains(&d.notes, "Moved agents.list to keyed agents.entries."));
         ck_assert(sbx_strv_contains(&d.notes, "Removed retired agents.entries.*.default markers."));
         ck_assert_uint_eq(r.known_agents.n, 2);
@@ -421,7 +435,8 @@ START_TEST(test_list_migrates_to_entries_with_notes) {
 END_TEST
 
 START_TEST(test_migrate_rewrites_legacy_shapes) {
-        const char *in = "{agent:{sandbox:{mode:'all',perSession:true}},routing:{agents:{Work:{tools:{allow:['read']}}}}}";
+        const char *in = "{agent:{sandbox:{mode:'all',perSession:true}},routing:{agents:{Work:{tools:{allow:"
+                         "['read']}}}}}";
         char *out = NULL;
         sbx_strv changes = {};
         sbx_error e = {};
@@ -429,8 +444,8 @@ START_TEST(test_migrate_rewrites_legacy_shapes) {
         sbx_config c = {};
         sbx_config_diag d = {};
         set_env();
-        ck_assert_msg(sbx_config_load_text(out, strlen(out), &c, &d, &e) == 0, "migrated config invalid: %s\n%s", e.msg,
-                      out);
+        ck_assert_msg(sbx_config_load_text(out, strlen(out), &c, &d, &e) == 0,
+                      "migrated config invalid: %s\n%s", e.msg, out);
         ck_assert_int_eq(c.defaults_sandbox.scope, SBX_SCOPE_SESSION);
         ck_assert_uint_eq(c.n_agents, 1);
         ck_assert_str_eq(c.agents[0].id, "work");
