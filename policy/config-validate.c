@@ -230,6 +230,11 @@ static const char *const SSH_KEYS[] = {
 static const char *const POLICY_KEYS[] = {"allow", "alsoAllow", "deny", NULL};
 static const char *const PROVIDER_POLICY_KEYS[] = {"allow", "alsoAllow", "deny", "profile", NULL};
 static const char *const ELEVATED_KEYS[] = {"enabled", "allowFrom", NULL};
+static const char *const SUBAGENTS_KEYS[] = {
+        "delegationMode",      "allowAgents", "maxConcurrent",     "maxSpawnDepth",
+        "maxChildrenPerAgent", "archiveAfterMinutes", "model",     "thinking",
+        "runTimeoutSeconds",   "announceTimeoutMs",   "requireAgentId", NULL,
+};
 static const char *const WRAP_TOOLS_KEYS[] = {"tools", NULL};
 
 static const char *const MODES[] = {"off", "non-main", "all", NULL};
@@ -837,8 +842,12 @@ static void v_agents(struct vctx *v, struct json_object *a) {
                         FIELD(v, f, "workspace", v_string(v, f, false));
                         FIELD(v, f, "sandbox", v_sandbox(v, f));
                         FIELD(v, f, "subagents", {
-                                if (check_object(v, f, NULL))
-                                        FIELD(v, f, "maxSpawnDepth", v_number(v, f, true, NUM_POSITIVE));
+                                if (check_object(v, f, SUBAGENTS_KEYS))
+                                        FIELD(v, f, "maxSpawnDepth", {
+                                                v_number(v, f, true, NUM_POSITIVE);
+                                                if (is_num(f) && json_object_get_double(f) > 5)
+                                                        issue(v, "Too big: expected number to be <=5");
+                                        });
                         });
                 }
         });
