@@ -978,19 +978,56 @@ static void v_container_env(struct vctx *v, struct json_object *root) {
         }
 }
 
-/* channels.<id>: bundled channel ids and the two metadata keys; each channel's own
- * schema belongs to its plugin and is not checked here */
+/* channels.<id>: bundled channel ids and the two metadata keys. Each channel's own schema
+ * belongs to its plugin; sbx checks only the part it reads, groups.<id>.tools, as the
+ * 2026.9.6 plugins do (measured against the real OpenClaw): some channels have no
+ * "groups", some have groups without "tools". */
+static const char *const CHANNELS_WITHOUT_GROUPS[] = {
+        "nostr", "msteams", "nextcloud-talk", "raft", "a2a", "zalo", "sms", "tlon", "discord", "reef", "slack",
+        NULL,
+};
+static const char *const CHANNELS_GROUPS_WITHOUT_TOOLS[] = {
+        "googlechat", "buzz", "mattermost", "line", "clickclack", NULL,
+};
+
+static void v_channel(struct vctx *v, const char *id, struct json_object *ch) {
+        struct json_object *groups = jget(ch, "groups");
+        if (!groups)
+                return;
+        if (in_list(CHANNELS_WITHOUT_GROUPS, id)) {
+                issue(v, "invalid config: must not have additional properties: \"groups\"");
+                return;
+        }
+        if (!json_object_is_type(groups, json_type_object))
+                return;
+        jpath_push_key(&v->path, "groups");
+        json_object_object_foreach(groups, gid, g) {
+                jpath_push_key(&v->path, gid);
+                if (in_list(CHANNELS_GROUPS_WITHOUT_TOOLS, id) && jhas(g, "tools"))
+                        issue(v, "invalid config: must not have additional properties: \"tools\"");
+                else if (jhas(g, "tools")) {
+                        jpath_push_key(&v->path, "tools");
+                        v_tool_policy(v, jget(g, "tools"));
+                        jpath_pop(&v->path);
+                }
+                jpath_pop(&v->path);
+        }
+        jpath_pop(&v->path);
+}
+
 static void v_channels(struct vctx *v, struct json_object *o) {
         static const char *const extra[] = {"defaults", "modelByChannel", "qa-channel", NULL};
         if (!check_object(v, o, NULL))
                 return;
         json_object_object_foreach(o, k, val) {
-                (void) val;
                 _cleanup_free_ char *t = sbx_strdup_trim(k);
-                if (!t || !*t || in_list(extra, t) || in_list(sbx_channel_tools, t))
+                if (!t || !*t || in_list(extra, t))
                         continue;
                 jpath_push_key(&v->path, t);
-                issue(v, "unknown channel id: %s", t);
+                if (!in_list(sbx_channel_tools, t))
+                        issue(v, "unknown channel id: %s", t);
+                else if (json_object_is_type(val, json_type_object))
+                        v_channel(v, t, val);
                 jpath_pop(&v->path);
         }
 }

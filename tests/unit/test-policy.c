@@ -401,6 +401,13 @@ START_TEST(test_validation_errors_name_the_path) {
         expect_issue("{agents:{entries:{a:{default:true},b:{default:true}}}}",
                      "agents.entries: agents.entries must contain at most one default=true entry (found 2)");
         expect_issue("{agents:{entries:{a:{},b:{}}}}", "agents.ownership: multi-agent rosters require");
+        expect_issue("{channels:{teams:{}}}", "channels.teams: unknown channel id: teams");
+        expect_issue("{channels:{discord:{groups:{}}}}",
+                     "channels.discord: invalid config: must not have additional properties: \"groups\"");
+        expect_issue("{channels:{line:{groups:{g:{tools:{}}}}}}", "channels.line.groups.g: invalid config");
+        expect_issue("{agents:{defaults:{subagents:{maxSpawnDepth:6}}}}",
+                     "agents.defaults.subagents.maxSpawnDepth: Too big");
+        expect_issue("{tools:{exec:{host:'nowhere'}}}", "tools.exec.host: Invalid input");
 }
 END_TEST
 
