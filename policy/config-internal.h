@@ -42,6 +42,9 @@ int sbx_config_migrate_tree(struct json_object *root, sbx_config_diag *diag, cha
                             sbx_strv *changes);
 /* config-validate.c */
 void sbx_config_validate_tree(struct json_object *root, struct vctx *v);
+/* config-include.c: replace every "$include" (relative to config_path's directory, never
+ * outside it); *root may be replaced by a new tree. */
+int sbx_config_resolve_includes(struct json_object **root, const char *config_path, sbx_error *reterr);
 /* config-copy.c */
 int sbx_config_copy_tree(struct json_object *root, sbx_config *ret);
 

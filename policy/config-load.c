@@ -365,8 +365,8 @@ invalid:
                              diag->issues.n > 1 ? " (and more, see 'sbx check')" : "");
 }
 
-int sbx_config_load_text(const char *text, size_t len, sbx_config *ret, sbx_config_diag *diag,
-                         sbx_error *reterr) {
+static int load_text_at(const char *text, size_t len, const char *path, sbx_config *ret, sbx_config_diag *diag,
+                        sbx_error *reterr) {
         sbx_config_diag local = {};
         struct json_object *root = NULL;
         int r;
@@ -388,12 +388,23 @@ int sbx_config_load_text(const char *text, size_t len, sbx_config *ret, sbx_conf
                         return r;
                 }
         }
+        r = sbx_config_resolve_includes(&root, path, reterr);
+        if (r < 0) {
+                json_object_put(root);
+                sbx_config_diag_done(&local);
+                return r;
+        }
         r = load_tree(root, ret, diag, reterr);
         json_object_put(root);
         sbx_config_diag_done(&local);
         if (r < 0)
                 sbx_config_done(ret);
         return r;
+}
+
+int sbx_config_load_text(const char *text, size_t len, sbx_config *ret, sbx_config_diag *diag,
+                         sbx_error *reterr) {
+        return load_text_at(text, len, NULL, ret, diag, reterr);
 }
 
 int sbx_config_load(const char *path, sbx_config *ret, sbx_config_diag *diag, sbx_error *reterr) {
@@ -406,7 +417,7 @@ int sbx_config_load(const char *path, sbx_config *ret, sbx_config_diag *diag, sb
                 if (r < 0)
                         return r;
         }
-        r = sbx_config_load_text(text, len, ret, diag, reterr);
+        r = load_text_at(text, len, path, ret, diag, reterr);
         if (r < 0) {
                 if (path)
                         sbx_error_wrap(reterr, "%s", path);

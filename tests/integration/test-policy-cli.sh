@@ -75,6 +75,16 @@ check "explain: no config file means OpenClaw's defaults" 0 'sandbox: +no, runs 
 check "explain: OPENCLAW_CONFIG_PATH is honoured" 0 "agent: +work" \
         env OPENCLAW_CONFIG_PATH="$T/valid.json" "$SBX" explain --agent work
 
+mkdir -p "$T/inc/sub"
+echo "{ agents: { defaults: { sandbox: { mode: 'all', docker: { binds: ['/a:/a'] } } } }, \$include: './sub/t.json5' }" >"$T/inc/base.json5"
+echo "{ tools: { deny: ['exec'] } }" >"$T/inc/sub/t.json5"
+echo "{ \$include: ['./base.json5'], agents: { defaults: { sandbox: { docker: { binds: ['/b:/b'] } } } } }" >"$T/inc/openclaw.json"
+check "\$include merges files (arrays concatenate, siblings win)" 0 '"/a:/a", *"/b:/b"' \
+        sh -c '"$1" explain --config "$2" --json | tr -d "\n"' sh "$SBX" "$T/inc/openclaw.json"
+echo '{ $include: "../valid.json" }' >"$T/inc/escape.json"
+check "\$include may not leave the config directory" 2 'escapes the config directory' \
+        "$SBX" check --config "$T/inc/escape.json"
+
 cp "$T/legacy.json" "$T/mig.json"
 check "migrate (dry run) prints the rewrites" 0 \
         'change: Rewrote agents.defaults.sandbox.perSession=true as agents.defaults.sandbox.scope="session"' \
