@@ -433,8 +433,15 @@ static bool in_list(const char *const *l, const char *s) {
 static int explain_block(const sbx_config *c, sbx_resolved *r, const sbx_policy_layer *l,
                          sbx_block_reason why, const char *tool, sbx_tool_verdict *v) {
         const char *key = why == SBX_BLOCK_DENY ? l->deny_key : l->allow_key;
+        _cleanup_free_ char *named = NULL;
         int k;
 
+        /* OpenClaw reports agent-level sandbox keys as agents.entries.*.…; name the agent */
+        if (key && !strncmp(key, "agents.entries.*.", 17)) {
+                if (asprintf(&named, "agents.entries.%s.%s", r->agent_id, key + 17) < 0)
+                        return -ENOMEM;
+                key = named;
+        }
         v->layer = strdup(l->label);
         if (!strcmp(l->label, "subagent tools.allow") && why == SBX_BLOCK_DENY) {
                 bool configured = c->tools.subagents.deny.set && matches_any(&c->tools.subagents.deny, tool);

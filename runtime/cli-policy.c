@@ -126,11 +126,27 @@ static void print_human(const sbx_resolved *r, const char *tool) {
         for (size_t i = 0; i < SBX_N_CORE_TOOLS; i++)
                 if (r->tools[i].allowed)
                         printf(" %s", sbx_core_tools[i]);
-        printf("\nremoved:\n");
-        for (size_t i = 0; i < SBX_N_CORE_TOOLS; i++)
-                if (!r->tools[i].allowed)
-                        printf("  %-22s %s [%s]; to allow: %s\n", sbx_core_tools[i], r->tools[i].layer,
-                               r->tools[i].key, r->tools[i].fix);
+        printf("\n");
+        /* removed tools, grouped by the layer and key that removed them */
+        bool done[SBX_N_CORE_TOOLS] = {};
+        for (size_t i = 0; i < SBX_N_CORE_TOOLS; i++) {
+                const sbx_tool_verdict *v = &r->tools[i];
+                if (v->allowed || done[i])
+                        continue;
+                size_t n = 0;
+                for (size_t j = i; j < SBX_N_CORE_TOOLS; j++)
+                        n += !r->tools[j].allowed && !done[j] && !strcmp(r->tools[j].layer, v->layer) &&
+                             !strcmp(r->tools[j].key, v->key);
+                printf("removed by %s [%s] (%zu):", v->layer, v->key, n);
+                for (size_t j = i; j < SBX_N_CORE_TOOLS; j++)
+                        if (!r->tools[j].allowed && !done[j] && !strcmp(r->tools[j].layer, v->layer) &&
+                            !strcmp(r->tools[j].key, v->key)) {
+                                printf(" %s", sbx_core_tools[j]);
+                                done[j] = true;
+                        }
+                printf("\n  to allow %s: %s\n", n > 1 ? "one (e.g. the first)" : "it", v->fix);
+        }
+        printf("(sbx explain --tool NAME for one tool; --json for everything)\n");
 }
 
 int cli_explain(int argc, char **argv) {

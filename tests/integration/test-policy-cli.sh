@@ -57,7 +57,7 @@ check "check rejects top-level agent.* naming the modern key" 2 \
 check "explain: main session of a non-main agent is not sandboxed" 0 "sandbox: +no, runs on the host" \
         "$SBX" explain --config "$T/valid.json" --agent main
 check "explain: the agent deny names its layer and key" 0 \
-        'exec +agents.work.tools.allow \[agents.entries.work.tools.deny\]' \
+        'removed by agents.work.tools.allow \[agents.entries.work.tools.deny\] \(1\): exec' \
         "$SBX" explain --config "$T/valid.json" --agent work
 check "explain --tool says how to allow a removed tool" 0 \
         'to allow: remove the entry matching "exec" from agents.entries.work.tools.deny' \
