@@ -338,7 +338,7 @@ static char *ssh_runtime_id(const char *scope_key) {
                 if (!strchr("0123456789abcdefABCDEF", t[i]))
                         ws = false;
         if (ws) {
-                sbx_sha256_hex(t, hex);
+                sbx_sha256_hex(t, strlen(t), hex);
                 return asprintf(&r, "openclaw-ssh-workspace-%.32s", hex) < 0 ? NULL : r;
         }
         _cleanup_free_ char *slug = sbx_slugify_session_key(t); /* "<base>-<sha8>": keep the base */

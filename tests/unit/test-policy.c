@@ -194,7 +194,7 @@ START_TEST(test_scope_key_and_container_name) {
         char *k = sbx_scope_key(SBX_SCOPE_SHARED, "agent:a:main", "/w", "a");
         ck_assert_str_eq(k, "shared");
         free(k);
-        sbx_sha256_hex("/w", hex);
+        sbx_sha256_hex("/w", strlen("/w"), hex);
         k = sbx_scope_key(SBX_SCOPE_AGENT, "agent:a:main", "/w", "A");
         char want[128];
         snprintf(want, sizeof(want), "agent:a:workspace:%.32s", hex);
@@ -217,7 +217,7 @@ END_TEST
 
 START_TEST(test_sha256_known_vector) {
         char hex[65];
-        sbx_sha256_hex("abc", hex);
+        sbx_sha256_hex("abc", strlen("abc"), hex);
         ck_assert_str_eq(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
 }
 END_TEST
@@ -476,7 +476,7 @@ START_TEST(test_json5_syntax) {
         ck_assert_int_lt(sbx_json5_parse("", 0, &o, &e), 0);
         ck_assert_int_lt(sbx_json5_parse("{} {}", 5, &o, &e), 0);
         ck_assert_int_lt(sbx_json5_parse("{a:1", 4, &o, &e), 0);
-        ck_assert_msg(strstr(e.msg, "1:") == e.msg, "no line:col in '%s'", e.msg);
+        ck_assert_msg(strstr(e.msg, "line 1") != NULL, "no line/col in '%s'", e.msg);
 }
 END_TEST
 
