@@ -8,9 +8,13 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "exec-approvals.h"
+#include "tool-rules.h"
 #include "macro.h"
+#include "config.h"
+#include "resolve.h"
 #include "run-config.h"
+#include "run-policy.h"
+#include <sys/stat.h>
 
 static void run_usage(FILE *f) {
         fputs("usage: sbx run [OPTIONS] -- CMD [ARGS...]\n"
@@ -19,6 +23,12 @@ static void run_usage(FILE *f) {
               "a read-only root (the host's /usr, /bin, /lib*, /sbin, or --rootfs); /workspace;\n"
               "no capabilities, no_new_privs, the default seccomp profile.\n"
               "\n"
+              "  --agent ID --session KEY  take the sandbox settings from openclaw.json as OpenClaw 2026.9.6\n"
+              "                            resolves them for that agent/session (see 'sbx explain'); the\n"
+              "                            options below, given explicitly, override them. A session OpenClaw\n"
+              "                            would run unsandboxed (mode \"off\") is still sandboxed, with a note.\n"
+              "      --subagent            evaluate the session as a sub-agent session\n"
+              "      --config FILE         openclaw.json (default: $OPENCLAW_CONFIG_PATH, ~/.openclaw/openclaw.json)\n"
               "  --rootfs DIR              use DIR as the (read-only) root instead of the host's /usr etc.\n"
               "  --workspace DIR           the directory behind /workspace (default: an empty per-run dir)\n"
               "  --workspace-access MODE   none: overlay, writes stay in the sandbox (default);\n"
@@ -57,8 +67,6 @@ static void run_usage(FILE *f) {
               "      --exec-approvals FILE OpenClaw exec-approvals.json (default with --agent:\n"
               "                            ~/.openclaw/exec-approvals.json if present): security deny refuses\n"
               "                            every command, allowlist adds its patterns as --exec-allow\n"
-              "      --agent ID            the agent the run is for (exec approvals, audit log; default main)\n"
-              "      --session KEY         the session the run is for (audit log)\n"
               "  -h, --help                this text\n"
               "\n"
               "Exit status: CMD's own; 128+N if killed by signal N; 124 timeout; 2 bad usage;\n"
@@ -72,7 +80,7 @@ enum {
         OPT_RO_BIND, OPT_WRITABLE_ROOT, OPT_DNS, OPT_ADD_HOST, OPT_NETWORK, OPT_MEMORY, OPT_MEMORY_SWAP,
         OPT_PIDS, OPT_CPUS, OPT_LIMITS, OPT_SECCOMP, OPT_TIMEOUT, OPT_TTY, OPT_NO_TTY, OPT_STATE_DIR,
         OPT_EXEC_ALLOW, OPT_READ_ONLY_FS, OPT_DENY_NET_SOCKETS, OPT_LANDLOCK, OPT_AUDIT_LOG,
-        OPT_EXEC_APPROVALS, OPT_AGENT, OPT_SESSION,
+        OPT_EXEC_APPROVALS, OPT_CONFIG, OPT_AGENT, OPT_SESSION, OPT_SUBAGENT,
 };
 
 static const struct option options[] = {
@@ -107,8 +115,10 @@ static const struct option options[] = {
         { "landlock", required_argument, NULL, OPT_LANDLOCK },
         { "audit-log", required_argument, NULL, OPT_AUDIT_LOG },
         { "exec-approvals", required_argument, NULL, OPT_EXEC_APPROVALS },
+        { "config", required_argument, NULL, OPT_CONFIG },
         { "agent", required_argument, NULL, OPT_AGENT },
         { "session", required_argument, NULL, OPT_SESSION },
+        { "subagent", no_argument, NULL, OPT_SUBAGENT },
         { "help", no_argument, NULL, 'h' },
         {}
 };
@@ -235,6 +245,11 @@ static int apply_option(sbx_run_config *c, int opt, const char *arg, bool *tty_s
                 c->tty = opt == OPT_TTY;
                 *tty_set = true;
                 return 0;
+        case OPT_CONFIG:
+        case OPT_AGENT:
+        case OPT_SESSION:
+        case OPT_SUBAGENT:
+                return 0; /* consumed by the policy pass */
         case OPT_STATE_DIR:
                 if (arg[0] != '/')
                         return sbx_error_set(e, -EINVAL, "--state-dir '%s': must be absolute", arg);
@@ -264,12 +279,80 @@ static int apply_option(sbx_run_config *c, int opt, const char *arg, bool *tty_s
         }
 }
 
+/* --agent/--session: the OpenClaw-resolved sandbox as the base of the run config.
+ * Returns 0 (nothing requested or applied), or an exit status. */
+static int apply_policy(int argc, char **argv, sbx_run_config *c, sbx_resolved *r) {
+        const char *config = NULL;
+        sbx_request req = {};
+        bool wanted = false;
+        int opt;
+
+        optind = 1;
+        opterr = 0;
+        while ((opt = getopt_long(argc, argv, "+he:w:u:", options, NULL)) != -1)
+                switch (opt) {
+                case OPT_CONFIG: config = optarg; break;
+                case OPT_AGENT: req.agent = optarg; wanted = true; break;
+                case OPT_SESSION: req.session = optarg; wanted = true; break;
+                case OPT_SUBAGENT: req.subagent = true; wanted = true; break;
+                default: break;
+                }
+        if (!wanted)
+                return 0;
+
+        _cleanup_free_ char *path = NULL;
+        sbx_config cfg = {};
+        sbx_config_diag diag = {};
+        sbx_strv notes = {};
+        sbx_error e = {};
+        char buf[SBX_ERROR_MSG_MAX];
+        int k = sbx_config_find(config, &path, &e);
+        if (k >= 0)
+                k = sbx_config_load(path, &cfg, &diag, &e);
+        if (k >= 0)
+                k = sbx_resolve(&cfg, &req, r, NULL, &e);
+        sbx_config_done(&cfg);
+        sbx_config_diag_done(&diag);
+        if (k < 0) {
+                fprintf(stderr, "sbx run: %s\n", sbx_error_text(&e, buf, sizeof(buf)));
+                return SBX_EXIT_USAGE;
+        }
+        if (!r->sandboxed)
+                fprintf(stderr, "sbx run: note: OpenClaw would run session %s of agent %s on the host (sandbox mode "
+                                "\"%s\"); sbx sandboxes it anyway with the agent's settings\n",
+                        r->session_key, r->agent_id, r->mode == SBX_MODE_OFF ? "off" : "non-main");
+        k = sbx_policy_to_run_config(r, c, &notes, &e);
+        for (size_t i = 0; i < notes.n; i++)
+                fprintf(stderr, "sbx run: note: %s\n", notes.v[i]);
+        sbx_strv_free(&notes);
+        if (k < 0) {
+                fprintf(stderr, "sbx run: agent %s: %s\n", r->agent_id, sbx_error_text(&e, buf, sizeof(buf)));
+                return SBX_EXIT_USAGE;
+        }
+        /* OpenClaw creates the sandbox workspace dir on first use; so do we (0700) */
+        if (c->workspace_access == SBX_WORKSPACE_NONE && c->workspace && mkdir(c->workspace, 0700) < 0 &&
+            errno != EEXIST) {
+                _cleanup_free_ char *parent = strdup(c->workspace);
+                for (char *p = parent ? parent + 1 : NULL; p && (p = strchr(p, '/')); p++) {
+                        *p = '\0';
+                        (void) mkdir(parent, 0700);
+                        *p = '/';
+                }
+                if (mkdir(c->workspace, 0700) < 0 && errno != EEXIST) {
+                        fprintf(stderr, "sbx run: cannot create the sandbox workspace %s: %m\n", c->workspace);
+                        return SBX_EXIT_FAILURE;
+                }
+        }
+        return 0;
+}
+
 static void print_notice(const char *msg) {
         fprintf(stderr, "sbx run: %s\n", msg);
 }
 
 int cli_run(int argc, char **argv) {
         _cleanup_(sbx_run_config_free) sbx_run_config c;
+        _cleanup_(sbx_resolved_done) sbx_resolved resolved = {};
         sbx_error err = {};
         char buf[SBX_ERROR_MSG_MAX + 64];
         const char *approvals = NULL;
@@ -277,6 +360,9 @@ int cli_run(int argc, char **argv) {
         int opt, r;
 
         sbx_run_config_init(&c);
+        r = apply_policy(argc, argv, &c, &resolved);
+        if (r != 0)
+                return r;
         optind = 1;
         opterr = 0;
         while ((opt = getopt_long(argc, argv, "+he:w:u:", options, NULL)) != -1) {
@@ -288,8 +374,8 @@ int cli_run(int argc, char **argv) {
                         fprintf(stderr, "sbx run: bad option '%s' (see 'sbx run --help')\n", argv[optind - 1]);
                         return SBX_EXIT_USAGE;
                 }
-                if (opt == OPT_EXEC_APPROVALS || opt == OPT_AGENT || opt == OPT_SESSION) {
-                        *(opt == OPT_EXEC_APPROVALS ? &approvals : opt == OPT_AGENT ? &c.agent : &c.session) = optarg;
+                if (opt == OPT_EXEC_APPROVALS) {
+                        approvals = optarg;
                         continue;
                 }
                 r = apply_option(&c, opt, optarg, &tty_set, &err);
@@ -306,13 +392,11 @@ int cli_run(int argc, char **argv) {
         }
         c.argv = argv + optind;
         c.notice = print_notice;
-        /* issue 6: the agent's exec approvals (security, allowlist). */
-        if (approvals || c.agent) {
-                r = sbx_run_config_apply_approvals(&c, approvals, c.agent ?: "main", &err);
-                if (r < 0) {
-                        fprintf(stderr, "sbx run: %s\n", sbx_error_text(&err, buf, sizeof(buf)));
-                        return r == -EINVAL ? SBX_EXIT_USAGE : SBX_EXIT_FAILURE;
-                }
+        /* issue 6: the exec tool check, the derived kernel rules, the exec approvals. */
+        r = sbx_tool_rules_apply(&c, resolved.agent_id ? &resolved : NULL, approvals, &err);
+        if (r < 0) {
+                fprintf(stderr, "sbx run: %s\n", sbx_error_text(&err, buf, sizeof(buf)));
+                return r == -EINVAL ? SBX_EXIT_USAGE : SBX_EXIT_FAILURE;
         }
         if (!tty_set)
                 c.tty = isatty(STDIN_FILENO);
