@@ -139,10 +139,14 @@ is "approvals: the \"*\" entries count for every agent" "$rc:$out" "0:ok"
 out=$("$SBX" run --no-tty --exec-approvals "$TMP/approvals.json" -- cat /etc/hostname 2>&1); rc=$?
 is "approvals: a command off the allowlist exits 126" "$rc" 126
 like "approvals: the message names the file and the allowlist keys" "$out" 'approvals.json: agents\["\*"\].allowlist \+ agents.main.allowlist'
-out=$("$SBX" run --no-tty --exec-approvals "$TMP/approvals.json" --agent ops -- id 2>&1); rc=$?
+mkdir -p "$TMP/home"
+echo "{ agents: { list: [ { id: 'main', default: true }, { id: 'ops' }, { id: 'bogus' } ] } }" > "$TMP/oc.json"
+agent() { HOME=$TMP/home "$SBX" run --no-tty --config "$TMP/oc.json" --exec-approvals "$TMP/approvals.json" "$@" 2>&1 |
+          grep -v '^sbx run: note:'; return "${PIPESTATUS[0]}"; }
+out=$(agent --agent ops -- id); rc=$?
 is "approvals: security=deny refuses every command" "$rc" 126
 like "approvals: the deny names agents.ops.security" "$out" "security=deny \(.*approvals.json: agents.ops.security\)"
-out=$("$SBX" run --no-tty --exec-approvals "$TMP/approvals.json" --agent bogus -- cat /etc/hostname 2>&1); rc=$?
+out=$(agent --agent bogus -- cat /etc/hostname); rc=$?
 is "approvals: an invalid security value is dropped (falls back to defaults: full)" "$rc:$out" "0:sbx"
 echo '{"version": 2}' > "$TMP/v2.json"
 out=$("$SBX" run --no-tty --exec-approvals "$TMP/v2.json" -- id 2>&1); rc=$?
