@@ -223,8 +223,10 @@ int cli_explain(int argc, char **argv) {
                 puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
                                                                JSON_C_TO_STRING_NOSLASHESCAPE));
                 json_object_put(o);
-        } else
+        } else {
                 print_human(&r, tool);
+                sbx_tool_rules_print(stdout, &r);   /* issue 6 */
+        }
 out:
         sbx_resolved_done(&r);
         sbx_config_done(&cfg);

@@ -185,6 +185,17 @@ int sbx_exec_decide_prepare(sbx_plan *p, const sbx_run_config *c, sbx_exec_verdi
 
         if (c->n_exec_allow > MAX_PATTERNS)
                 return sbx_error_set(reterr, -E2BIG, "%s: more than %d patterns", rules.key, MAX_PATTERNS);
+        /* 0. Every exec refused (the exec tool removed, security deny): no
+         *    lookup can change that, and a missing command must not hide it. */
+        if (c->exec_refused_rule) {
+                sbx_exec_target none;
+                sbx_exec_target_init(&none);
+                sbx_exec_decide(&rules, &none, ret_verdict);
+                snprintf(ret_verdict->file, sizeof(ret_verdict->file), "%s", p->argv[0]);
+                ret_verdict->status = SBX_EXIT_CANNOT_EXEC;
+                return sbx_error_set(reterr, -EACCES, "exec refused by policy: %s (%s)", ret_verdict->rule,
+                                     ret_verdict->key);
+        }
         /* 1. The sandbox's file system as the plan will build it. */
         r = sbx_view_from_plan(p, &v, reterr);
         if (r < 0)

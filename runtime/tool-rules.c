@@ -148,3 +148,18 @@ int sbx_tool_rules_add_json(json_object *o, const sbx_resolved *r, const char *a
         sbx_exec_approvals_done(&a);
         return 0;
 }
+
+void sbx_tool_rules_print(FILE *f, const sbx_resolved *r) {
+        sbx_tool_rules t;
+        int abi = sbx_landlock_abi();
+
+        sbx_tool_rules_derive(r, &t);
+        fprintf(f, "derived rules (sbx run --agent):\n");
+        if (t.exec_allowed)
+                fprintf(f, "  exec:            allowed, decided before fork on the resolved file\n");
+        else
+                fprintf(f, "  exec:            REFUSED (126): %s [%s]\n", t.exec_rule, t.exec_key);
+        fprintf(f, "  read-only fs:    %s (Landlock%s): %s\n", t.read_only_fs ? "yes" : "no",
+                t.read_only_fs && abi < 1 ? ", NOT available here: sbx run refuses" : "", t.read_only_why);
+        fprintf(f, "  no inet sockets: %s (seccomp): %s\n", t.deny_inet_sockets ? "yes" : "no", t.sockets_why);
+}

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "resolve.h"
 #include "run-config.h"
@@ -33,3 +34,5 @@ void sbx_tool_rules_derive(const sbx_resolved *r, sbx_tool_rules *ret);
 int sbx_tool_rules_apply(sbx_run_config *c, const sbx_resolved *r, const char *approvals_path, sbx_error *reterr);
 /* sbx explain --json: adds "derivedRules" to o. */
 int sbx_tool_rules_add_json(struct json_object *o, const sbx_resolved *r, const char *approvals_path);
+/* sbx explain (human): the derived rules, one line each. */
+void sbx_tool_rules_print(FILE *f, const sbx_resolved *r);

@@ -37,6 +37,8 @@ nested() {
 out=$(run --agent noexec -- /sbx-probe exit 0); rc=$?
 is "agent whose tools deny exec: refused before fork (126)" "$rc" 126
 like "the refusal names the pipeline layer and config key" "$out" "tool policy: 'exec' \(alias bash\) removed by agents.noexec.tools.allow \(agents.entries.noexec.tools.deny\)"
+out=$(run --agent noexec -- /nonexistent); rc=$?
+is "exec removed: refused (126) even for a command that does not exist" "$rc" 126
 out=$(run --agent bashless -- /sbx-probe exit 0); rc=$?
 is "denying the alias bash removes exec too" "$rc" 126
 like "the audit log has the deny with agent, session and scope key" "$(tail -1 "$AUDIT")" \
@@ -77,4 +79,6 @@ d = json.load(sys.stdin)["derivedRules"]
 print(d["exec"]["allowed"], d["exec"]["configKey"], d["readOnlyFs"]["applies"])')
 is "explain --json: derivedRules for noexec (exec removed, names the key)" "$rules" \
         "False agents.entries.noexec.tools.deny False"
+like "explain (human): the derived rules" "$("$SBX" explain --config "$cfg" --agent reader 2>/dev/null)" \
+        "read-only fs: +yes \(Landlock\): no fs-write tool: write"
 done_testing
