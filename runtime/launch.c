@@ -261,7 +261,10 @@ static int plan_and_decide(const sbx_run_config *c, const sbx_audit *a, sbx_plan
                 return 0;
         if (v.status)
                 return v.status;
-        return r == -EINVAL ? SBX_EXIT_USAGE : SBX_EXIT_FAILURE;
+        r = r == -EINVAL ? SBX_EXIT_USAGE : SBX_EXIT_FAILURE;
+        /* allowed, then the rest of the plan failed: say so next to the decision */
+        (void) sbx_audit_setup_error(a, r, reterr);
+        return r;
 }
 
 int sbx_run(const sbx_run_config *c, sbx_error *reterr) {

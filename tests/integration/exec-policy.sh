@@ -197,6 +197,19 @@ exit  31 159"
 is "audit: records match what happened (decisions, start, exit, timeout, signal, seccomp kill)" "$summary" "$want"
 is "audit: the log is private (0600)" "$(stat -c %a "$AUDIT")" 600
 
+# An OOM kill is logged (needs the cgroup v2 memory controller).
+rm -f "$TMP/oom.jsonl"
+out=$(timeout 60 "$SBX" run --no-tty --audit-log "$TMP/oom.jsonl" --memory 32m --memory-swap 32m -- \
+        /bin/sh -c 'x=aaaaaaaaaaaaaaaa; while :; do x=$x$x; done' 2>&1); rc=$?
+if [ $rc = 125 ] && printf '%s' "$out" | grep -q "cannot be enforced"; then
+        like "audit: a plan failure after the decision is logged as setup-error" "$(tail -1 "$TMP/oom.jsonl")" \
+                '"event":"setup-error".*cannot be enforced.*"status":125'
+        skip "audit: OOM kill record: memory limits cannot be enforced on this host (see sbx doctor)"
+else
+        like "audit: an OOM kill is logged" "$(grep -c '"event":"oom"' "$TMP/oom.jsonl")" '^1$'
+        like "audit: then the exit record with SIGKILL" "$(tail -1 "$TMP/oom.jsonl")" '"event":"exit".*"signal":9'
+fi
+
 # ------------------------------------------ Landlock absent: refuse or degrade
 out=$("$SBX_DENY_SYSCALLS" landlock_create_ruleset "$SBX" run --no-tty --read-only-fs --exec-allow /bin/sh -- /bin/sh -c true 2>&1); rc=$?
 is "no Landlock: --read-only-fs is refused (125), not silently dropped" "$rc" 125
