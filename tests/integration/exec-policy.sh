@@ -62,6 +62,13 @@ else
         for i in 1 2 3 4 5 6 7 8 9 10 11; do skip "read-only-fs: Landlock not available (ABI $abi)"; done
 fi
 
+if [ $have_landlock = yes ]; then
+        is "no fd leaks with Landlock + allowlist (ruleset, view and exec fds stay in sbx)" \
+                "$(sbxp --no-tty --read-only-fs --exec-allow /sbx-probe -- /sbx-probe fds | cut -d' ' -f1 | tr '\n' ' ')" "0 1 2 "
+else
+        skip "fd leaks with Landlock: Landlock not available (ABI $abi)"
+fi
+
 # ------------------------------------------------------- network sockets
 is "deny-network-sockets off: AF_INET socket works" "$(nested -- '/sbx-probe socket inet')" OK
 is "deny-network-sockets: AF_INET socket from a grandchild gets EAFNOSUPPORT" \
