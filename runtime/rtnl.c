@@ -119,7 +119,8 @@ static int rtnl_talk(sbx_rtnl *r, struct nlmsghdr *nlh,
         char buf[RTNL_BUF] __attribute__((aligned(NLMSG_ALIGNTO)));
         char ext[200] = "";
         unsigned seq = nlh->nlmsg_seq;
-        bool dump = nlh->nlmsg_flags & NLM_F_DUMP;
+        /* NLM_F_DUMP is two bits, one of them shared with NLM_F_EXCL */
+        bool dump = (nlh->nlmsg_flags & NLM_F_DUMP) == NLM_F_DUMP;
 
         if (!dump)
                 nlh->nlmsg_flags |= NLM_F_ACK;
@@ -259,20 +260,40 @@ int sbx_rtnl_link_get(sbx_rtnl *r, const char *name, sbx_link_info *ret, sbx_err
         return 0;
 }
 
+static int rtnl_set_alias(sbx_rtnl *r, const char *name, const char *alias, sbx_error *reterr) {
+        char buf[MNL_SOCKET_BUFFER_SIZE];
+        struct nlmsghdr *nlh = rtnl_msg(r, buf, RTM_SETLINK, 0);
+        struct ifinfomsg *ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
+        int k;
+
+        ifi->ifi_family = AF_UNSPEC;
+        mnl_attr_put_strz(nlh, IFLA_IFNAME, name);
+        mnl_attr_put_strz(nlh, IFLA_IFALIAS, alias);
+        k = rtnl_talk(r, nlh, NULL, NULL, "set alias", reterr);
+        if (k < 0)
+                sbx_error_wrap(reterr, "'%s'", name);
+        return k;
+}
+
 int sbx_rtnl_bridge_add(sbx_rtnl *r, const char *name, const char *alias, sbx_error *reterr) {
         char buf[MNL_SOCKET_BUFFER_SIZE];
         struct nlmsghdr *nlh = rtnl_msg(r, buf, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL);
         struct ifinfomsg *ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
         struct nlattr *li;
+        int k;
 
         ifi->ifi_family = AF_UNSPEC;
         mnl_attr_put_strz(nlh, IFLA_IFNAME, name);
-        if (alias)
-                mnl_attr_put_strz(nlh, IFLA_IFALIAS, alias);
         li = mnl_attr_nest_start(nlh, IFLA_LINKINFO);
         mnl_attr_put_strz(nlh, IFLA_INFO_KIND, "bridge");
         mnl_attr_nest_end(nlh, li);
-        return rtnl_talk(r, nlh, NULL, NULL, "create bridge", reterr);
+        k = rtnl_talk(r, nlh, NULL, NULL, "create bridge", reterr);
+        if (k < 0) {
+                sbx_error_wrap(reterr, "'%s'", name);
+                return k;
+        }
+        /* IFLA_IFALIAS is only honoured by a change, not in a create request. */
+        return alias ? rtnl_set_alias(r, name, alias, reterr) : 0;
 }
 
 int sbx_rtnl_veth_add(sbx_rtnl *r, const char *name, const char *peer, const char *alias,
@@ -308,19 +329,7 @@ int sbx_rtnl_veth_add(sbx_rtnl *r, const char *name, const char *peer, const cha
         /* veth ignores IFLA_IFALIAS in the create request, so set it afterwards,
          * on this end only: the peer moves into the sandbox, which need not
          * learn our bookkeeping. */
-        if (alias) {
-                struct nlmsghdr *s = rtnl_msg(r, buf, RTM_SETLINK, 0);
-                struct ifinfomsg *sifi = mnl_nlmsg_put_extra_header(s, sizeof(*sifi));
-
-                sifi->ifi_family = AF_UNSPEC;
-                mnl_attr_put_strz(s, IFLA_IFNAME, name);
-                mnl_attr_put_strz(s, IFLA_IFALIAS, alias);
-                k = rtnl_talk(r, s, NULL, NULL, "set alias", reterr);
-                if (k < 0) {
-                        sbx_error_wrap(reterr, "'%s'", name);
-                        return k;
-                }
-        }
+        return alias ? rtnl_set_alias(r, name, alias, reterr) : 0;
         return 0;
 }
 
