@@ -94,9 +94,10 @@ static bool prefixes_overlap(struct in_addr a, unsigned alen, struct in_addr b, 
         return (ntohl(a.s_addr) & m) == (ntohl(b.s_addr) & m);
 }
 
-/* "pid=P start=T" for the calling process. */
+/* Start time (clock ticks after boot) of a live process, 0 if it is gone or a
+ * zombie: a SIGKILLed launcher whose parent has not reaped it yet owns nothing. */
 static unsigned long long proc_starttime(pid_t pid) {
-        char path[64], buf[1024], *p;
+        char path[64], buf[1024], *p, state;
         unsigned long long t = 0;
         ssize_t n;
         int fd;
@@ -112,8 +113,8 @@ static unsigned long long proc_starttime(pid_t pid) {
         buf[n] = '\0';
         p = strrchr(buf, ')');
         /* after ")": state is field 3, starttime field 22 */
-        if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
-                         &t) != 1)
+        if (!p || sscanf(p + 2, "%c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
+                         &state, &t) != 2 || state == 'Z' || state == 'X')
                 return 0;
         return t;
 }

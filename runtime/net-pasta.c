@@ -28,6 +28,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -132,7 +133,8 @@ static bool is_pasta(pid_t pid) {
         fd = open(path, O_RDONLY | O_CLOEXEC);
         if (fd < 0 || read(fd, comm, sizeof(comm) - 1) <= 0)
                 return false;
-        return strncmp(comm, "pasta", 5) == 0;
+        /* pasta re-executes itself as passt.avx2 where the CPU has AVX2 */
+        return strncmp(comm, "pasta", 5) == 0 || strncmp(comm, "passt", 5) == 0;
 }
 
 int sbx_pasta_attach(sbx_net_plan *p, pid_t child, sbx_error *reterr) {
@@ -202,7 +204,12 @@ int sbx_pasta_attach(sbx_net_plan *p, pid_t child, sbx_error *reterr) {
 
 void sbx_pasta_cleanup(sbx_net_plan *p) {
         if (p->pasta_pidfd >= 0) {
+                struct pollfd pfd = { p->pasta_pidfd, POLLIN, 0 };
+
+                /* pasta is not our child (it daemonized): the pidfd turns readable
+                 * once it has exited, so teardown ends with it really gone. */
                 (void) syscall(SYS_pidfd_send_signal, p->pasta_pidfd, SIGKILL, NULL, 0);
+                (void) poll(&pfd, 1, 2000);
                 closep(&p->pasta_pidfd);
                 p->pasta_pidfd = -EBADF;
         }
