@@ -1,8 +1,260 @@
 /* SPDX-License-Identifier: MIT */
-/* PLACEHOLDER until the launcher lands (issue 2). */
+/* sbx run [OPTIONS] -- CMD [ARGS...]: options -> struct sbx_run_config -> sbx_run(). */
+#include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
 #include "cli.h"
+#include "macro.h"
+#include "run-config.h"
+
+static void run_usage(FILE *f) {
+        fputs("usage: sbx run [OPTIONS] -- CMD [ARGS...]\n"
+              "\n"
+              "Run CMD in a new sandbox: new user, mount, pid, net, ipc, uts and cgroup namespaces;\n"
+              "a read-only root (the host's /usr, /bin, /lib*, /sbin, or --rootfs); /workspace;\n"
+              "no capabilities, no_new_privs, the default seccomp profile.\n"
+              "\n"
+              "  --rootfs DIR              use DIR as the (read-only) root instead of the host's /usr etc.\n"
+              "  --workspace DIR           the directory behind /workspace (default: an empty per-run dir)\n"
+              "  --workspace-access MODE   none: overlay, writes stay in the sandbox (default);\n"
+              "                            ro: DIR read-only at /workspace and /agent; rw: DIR itself, writable\n"
+              "  -e, --env KEY=VALUE       set a variable (the environment is otherwise clean)\n"
+              "  -w, --workdir DIR         working directory inside (default /workspace)\n"
+              "  -u, --user UID[:GID]      numeric user inside (default 0:0, with no capabilities)\n"
+              "      --hostname NAME       hostname inside (default sbx)\n"
+              "      --ulimit NAME=SOFT[:HARD]  e.g. nofile=1024:2048, nproc=256, core=0\n"
+              "      --tmpfs PATH[:size=SIZE,mode=MODE]  replaces the default /tmp /var/tmp /run tmpfs\n"
+              "      --bind SRC[:DST[:ro|rw]]  bind a host path (read-write unless :ro)\n"
+              "      --ro-bind SRC[:DST]   same as --bind SRC:DST:ro\n"
+              "      --writable-root       do not make the root tmpfs read-only\n"
+              "      --dns ADDR            nameserver line in /etc/resolv.conf\n"
+              "      --add-host NAME:IP    line in /etc/hosts\n"
+              "      --network none        an empty network namespace with lo up (the only mode)\n"
+              "      --memory SIZE --memory-swap SIZE --pids-limit N --cpus N   cgroup v2 limits\n"
+              "      --limits best-effort  run even if limits cannot be enforced\n"
+              "      --seccomp-profile FILE  a Docker-format seccomp profile instead of the default\n"
+              "      --timeout SECONDS     kill the whole sandbox after SECONDS (exit status 124)\n"
+              "      --tty / --no-tty      give the sandbox its own pty (default: when stdin is a tty)\n"
+              "      --state-dir DIR       where per-run state lives (default $XDG_RUNTIME_DIR/sbx,\n"
+              "                            /run/sbx as root, /tmp/sbx-$UID)\n"
+              "  -h, --help                this text\n"
+              "\n"
+              "Exit status: CMD's own; 128+N if killed by signal N; 124 timeout; 2 bad usage;\n"
+              "125 sbx failed (the message names the step and path); 126 not executable; 127 not found.\n",
+              f);
+}
+
+enum {
+        OPT_ROOTFS = 256, OPT_WORKSPACE, OPT_WS_ACCESS, OPT_HOSTNAME, OPT_ULIMIT, OPT_TMPFS, OPT_BIND,
+        OPT_RO_BIND, OPT_WRITABLE_ROOT, OPT_DNS, OPT_ADD_HOST, OPT_NETWORK, OPT_MEMORY, OPT_MEMORY_SWAP,
+        OPT_PIDS, OPT_CPUS, OPT_LIMITS, OPT_SECCOMP, OPT_TIMEOUT, OPT_TTY, OPT_NO_TTY, OPT_STATE_DIR,
+};
+
+static const struct option options[] = {
+        { "rootfs", required_argument, NULL, OPT_ROOTFS },
+        { "workspace", required_argument, NULL, OPT_WORKSPACE },
+        { "workspace-access", required_argument, NULL, OPT_WS_ACCESS },
+        { "env", required_argument, NULL, 'e' },
+        { "workdir", required_argument, NULL, 'w' },
+        { "user", required_argument, NULL, 'u' },
+        { "hostname", required_argument, NULL, OPT_HOSTNAME },
+        { "ulimit", required_argument, NULL, OPT_ULIMIT },
+        { "tmpfs", required_argument, NULL, OPT_TMPFS },
+        { "bind", required_argument, NULL, OPT_BIND },
+        { "ro-bind", required_argument, NULL, OPT_RO_BIND },
+        { "writable-root", no_argument, NULL, OPT_WRITABLE_ROOT },
+        { "dns", required_argument, NULL, OPT_DNS },
+        { "add-host", required_argument, NULL, OPT_ADD_HOST },
+        { "network", required_argument, NULL, OPT_NETWORK },
+        { "memory", required_argument, NULL, OPT_MEMORY },
+        { "memory-swap", required_argument, NULL, OPT_MEMORY_SWAP },
+        { "pids-limit", required_argument, NULL, OPT_PIDS },
+        { "cpus", required_argument, NULL, OPT_CPUS },
+        { "limits", required_argument, NULL, OPT_LIMITS },
+        { "seccomp-profile", required_argument, NULL, OPT_SECCOMP },
+        { "timeout", required_argument, NULL, OPT_TIMEOUT },
+        { "tty", no_argument, NULL, OPT_TTY },
+        { "no-tty", no_argument, NULL, OPT_NO_TTY },
+        { "state-dir", required_argument, NULL, OPT_STATE_DIR },
+        { "help", no_argument, NULL, 'h' },
+        {}
+};
+
+static int set_str(char **dst, const char *v) {
+        free(*dst);
+        *dst = strdup(v);
+        return *dst ? 0 : -ENOMEM;
+}
+
+static int parse_u64(const char *s, int64_t min, int64_t max, int64_t *ret) {
+        char *end;
+        long long v;
+
+        errno = 0;
+        v = strtoll(s, &end, 10);
+        if (errno || end == s || *end || v < min || v > max)
+                return -EINVAL;
+        *ret = v;
+        return 0;
+}
+
+/* One option into the config; returns 0, or a negative errno with reterr set. */
+static int apply_option(sbx_run_config *c, int opt, const char *arg, bool *tty_set, sbx_error *e) {
+        sbx_bind b;
+        sbx_tmpfs t;
+        sbx_rlimit rl;
+        int64_t v;
+        int r;
+
+        switch (opt) {
+        case OPT_ROOTFS:
+                return set_str(&c->rootfs, arg);
+        case OPT_WORKSPACE:
+                return set_str(&c->workspace, arg);
+        case OPT_WS_ACCESS:
+                c->workspace_access = sbx_workspace_access_from_string(arg);
+                if (c->workspace_access < 0)
+                        return sbx_error_set(e, -EINVAL, "--workspace-access '%s': expected none, ro or rw", arg);
+                return 0;
+        case 'e':
+                r = sbx_parse_env(arg, e);
+                return r < 0 ? r : sbx_run_config_add_env(c, arg);
+        case 'w':
+                if (arg[0] != '/')
+                        return sbx_error_set(e, -EINVAL, "--workdir '%s': must be absolute", arg);
+                return set_str(&c->workdir, arg);
+        case 'u':
+                return sbx_parse_user(arg, &c->uid, &c->gid, e);
+        case OPT_HOSTNAME:
+                if (!arg[0] || strlen(arg) > 64 || strpbrk(arg, "/ \t\n"))
+                        return sbx_error_set(e, -EINVAL, "--hostname '%s': invalid", arg);
+                return set_str(&c->hostname, arg);
+        case OPT_ULIMIT:
+                r = sbx_parse_ulimit(arg, &rl, e);
+                return r < 0 ? r : sbx_run_config_add_rlimit(c, &rl);
+        case OPT_TMPFS:
+                r = sbx_parse_tmpfs(arg, &t, e);
+                if (r < 0)
+                        return r;
+                r = sbx_run_config_add_tmpfs(c, &t);
+                free(t.path);
+                return r;
+        case OPT_BIND:
+        case OPT_RO_BIND:
+                r = sbx_parse_bind(arg, &b, e);
+                if (r < 0)
+                        return r;
+                if (opt == OPT_RO_BIND)
+                        b.ro = true;
+                r = sbx_run_config_add_bind(c, &b);
+                free(b.src);
+                free(b.dst);
+                return r;
+        case OPT_WRITABLE_ROOT:
+                c->read_only_root = false;
+                return 0;
+        case OPT_DNS:
+                return sbx_run_config_add_dns(c, arg);
+        case OPT_ADD_HOST:
+                if (!strchr(arg, ':') || strpbrk(arg, "\n\t "))
+                        return sbx_error_set(e, -EINVAL, "--add-host '%s': expected NAME:IP", arg);
+                return sbx_run_config_add_extra_host(c, arg);
+        case OPT_NETWORK:
+                if (strcmp(arg, "none"))
+                        return sbx_error_set(e, -EINVAL, "--network '%s': only 'none' is supported", arg);
+                c->network = SBX_NETWORK_NONE;
+                return 0;
+        case OPT_MEMORY:
+        case OPT_MEMORY_SWAP:
+                if (opt == OPT_MEMORY_SWAP && !strcmp(arg, "-1")) {
+                        c->limits.memory_swap = SBX_LIMIT_UNLIMITED;
+                        return 0;
+                }
+                if (sbx_parse_size(arg, &v) < 0 || v <= 0)
+                        return sbx_error_set(e, -EINVAL, "--%s '%s': expected a size such as 512m",
+                                             opt == OPT_MEMORY ? "memory" : "memory-swap", arg);
+                *(opt == OPT_MEMORY ? &c->limits.memory : &c->limits.memory_swap) = v;
+                return 0;
+        case OPT_PIDS:
+                if (parse_u64(arg, 1, INT32_MAX, &v) < 0)
+                        return sbx_error_set(e, -EINVAL, "--pids-limit '%s': expected a positive number", arg);
+                c->limits.pids = v;
+                return 0;
+        case OPT_CPUS:
+                if (sbx_parse_cpus(arg, &c->limits.cpu_millis) < 0)
+                        return sbx_error_set(e, -EINVAL, "--cpus '%s': expected a positive number such as 0.5", arg);
+                return 0;
+        case OPT_LIMITS:
+                if (strcmp(arg, "best-effort") && strcmp(arg, "strict"))
+                        return sbx_error_set(e, -EINVAL, "--limits '%s': expected best-effort or strict", arg);
+                c->limits.best_effort = !strcmp(arg, "best-effort");
+                return 0;
+        case OPT_SECCOMP:
+                c->seccomp.profile_path = arg;
+                return 0;
+        case OPT_TIMEOUT:
+                if (parse_u64(arg, 1, 31536000, &v) < 0)
+                        return sbx_error_set(e, -EINVAL, "--timeout '%s': expected seconds (1..31536000)", arg);
+                c->timeout_sec = v;
+                return 0;
+        case OPT_TTY:
+        case OPT_NO_TTY:
+                c->tty = opt == OPT_TTY;
+                *tty_set = true;
+                return 0;
+        case OPT_STATE_DIR:
+                if (arg[0] != '/')
+                        return sbx_error_set(e, -EINVAL, "--state-dir '%s': must be absolute", arg);
+                return set_str(&c->state_dir, arg);
+        default:
+                return sbx_error_set(e, -EINVAL, "unknown option");
+        }
+}
+
 int cli_run(int argc, char **argv) {
-        fprintf(stderr, "sbx run: not implemented yet\n");
-        return SBX_EXIT_FAILURE;
+        _cleanup_(sbx_run_config_free) sbx_run_config c;
+        sbx_error err = {};
+        char buf[SBX_ERROR_MSG_MAX + 64];
+        bool tty_set = false;
+        int opt, r;
+
+        sbx_run_config_init(&c);
+        optind = 1;
+        opterr = 0;
+        while ((opt = getopt_long(argc, argv, "+he:w:u:", options, NULL)) != -1) {
+                if (opt == 'h') {
+                        run_usage(stdout);
+                        return 0;
+                }
+                if (opt == '?' || opt == ':') {
+                        fprintf(stderr, "sbx run: bad option '%s' (see 'sbx run --help')\n", argv[optind - 1]);
+                        return SBX_EXIT_USAGE;
+                }
+                r = apply_option(&c, opt, optarg, &tty_set, &err);
+                if (r < 0) {
+                        if (r == -ENOMEM)
+                                sbx_error_set(&err, r, "out of memory");
+                        fprintf(stderr, "sbx run: %s\n", sbx_error_text(&err, buf, sizeof(buf)));
+                        return SBX_EXIT_USAGE;
+                }
+        }
+        if (optind >= argc) {
+                fprintf(stderr, "sbx run: no command given (usage: sbx run [OPTIONS] -- CMD [ARGS...])\n");
+                return SBX_EXIT_USAGE;
+        }
+        c.argv = argv + optind;
+        if (!tty_set)
+                c.tty = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
+        r = sbx_run(&c, &err);
+        if (err.code != 0 && (r == SBX_EXIT_FAILURE || r == SBX_EXIT_USAGE || r == SBX_EXIT_CANNOT_EXEC ||
+                              r == SBX_EXIT_NOT_FOUND || r == SBX_EXIT_TIMEOUT)) {
+                const char *text = sbx_error_text(&err, buf, sizeof(buf));
+                fprintf(stderr, "sbx run: %s%s%s\n", text, err.code != -ETIMEDOUT ? ": " : "",
+                        err.code != -ETIMEDOUT ? strerror(-err.code) : "");
+        }
+        return r;
 }

@@ -8,6 +8,7 @@ enum {
         SBX_EXIT_FAILURE = 125,    /* sbx itself failed */
         SBX_EXIT_CANNOT_EXEC = 126,/* not executable, or refused by policy */
         SBX_EXIT_NOT_FOUND = 127,  /* command not found in the sandbox */
+        SBX_EXIT_TIMEOUT = 124,    /* sbx run --timeout expired; the sandbox was killed */
 };
 
 int cli_run(int argc, char **argv);       /* cli-run.c */

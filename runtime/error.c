@@ -32,7 +32,14 @@ int sbx_error_wrap(sbx_error *e, const char *fmt, ...) {
         va_end(ap);
         memcpy(old, e->msg, sizeof(old));
         old[sizeof(old) - 1] = '\0';
-        snprintf(e->msg, sizeof(e->msg), "%s: %s", prefix, old);
+        /* Truncation is acceptable: the message is for humans and stays NUL-terminated. */
+        size_t n = strnlen(prefix, sizeof(e->msg) - 3);
+        memcpy(e->msg, prefix, n);
+        memcpy(e->msg + n, ": ", 2);
+        n += 2;
+        size_t m = strnlen(old, sizeof(e->msg) - n - 1);
+        memcpy(e->msg + n, old, m);
+        e->msg[n + m] = '\0';
         return e->code;
 }
 

@@ -1,0 +1,222 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/keyctl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "caps.h"
+#include "cli.h"
+#include "exec.h"
+#include "macro.h"
+
+#define DEFAULT_PATH "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+
+static int env_set(char **envp, size_t *n, const char *kv) {
+        size_t klen = strcspn(kv, "=");
+
+        for (size_t i = 0; i < *n; i++)
+                if (!strncmp(envp[i], kv, klen) && envp[i][klen] == '=') {
+                        envp[i] = (char *) kv;
+                        return 0;
+                }
+        envp[(*n)++] = (char *) kv;
+        return 0;
+}
+
+int sbx_exec_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr) {
+        size_t argc = 0, n = 0;
+        const char *term = getenv("TERM");
+
+        if (!c->argv || !c->argv[0] || !c->argv[0][0])
+                return sbx_error_set(reterr, -EINVAL, "no command given");
+        while (c->argv[argc])
+                argc++;
+        p->argv = calloc(argc + 1, sizeof(char *));
+        p->envp = calloc(c->n_env + 6, sizeof(char *));
+        if (!p->argv || !p->envp)
+                return sbx_error_set(reterr, -ENOMEM, "plan: out of memory");
+        memcpy(p->argv, c->argv, argc * sizeof(char *));
+
+        /* A clean environment: sane defaults, then exactly what was configured. */
+        env_set(p->envp, &n, "PATH=" DEFAULT_PATH);
+        env_set(p->envp, &n, c->uid == 0 ? "HOME=/root" : "HOME=/workspace");
+        env_set(p->envp, &n, "LANG=C.UTF-8");
+        if (c->tty)
+                env_set(p->envp, &n, sbx_plan_strdupf(p, "TERM=%s", term && *term && !strchr(term, '/') ? term : "xterm"));
+        for (size_t i = 0; i < c->n_env; i++)
+                env_set(p->envp, &n, c->envv[i]);
+        p->envp[n] = NULL;
+        p->path_env = DEFAULT_PATH;
+        for (size_t i = 0; i < n; i++)
+                if (!strncmp(p->envp[i], "PATH=", 5))
+                        p->path_env = p->envp[i] + 5;
+
+        p->workdir = sbx_plan_strdup(p, c->workdir ?: "/workspace");
+        p->hostname = sbx_plan_strdup(p, c->hostname ?: "sbx");
+        if (!p->workdir || !p->hostname || p->workdir[0] != '/')
+                return sbx_error_set(reterr, -EINVAL, "--workdir '%s': must be an absolute path", c->workdir ?: "");
+        if (strlen(p->hostname) > 64)
+                return sbx_error_set(reterr, -EINVAL, "--hostname '%s': longer than 64 bytes", p->hostname);
+        memcpy(p->rlimits, c->rlimits, sizeof(p->rlimits));
+        p->n_rlimits = c->n_rlimits;
+        return 0;
+}
+
+void sbx_exec_plan_from(const sbx_plan *p, sbx_exec_plan *ret) {
+        *ret = (sbx_exec_plan) {
+                .argv = p->argv, .envp = p->envp, .path_env = p->path_env, .workdir = p->workdir,
+                .rlimits = p->rlimits, .n_rlimits = p->n_rlimits, .cap_last = p->cap_last,
+                .uid = p->uid, .gid = p->gid, .bpf = &p->bpf, .tty_fd = -EBADF,
+        };
+}
+
+/* ---------------------------------------------------------------- child */
+
+/* Fallback when close_range() is missing: mark every fd >= 3 CLOEXEC. */
+static int cloexec_sweep_proc(void) {
+        char buf[1024];
+        int dfd = open("/proc/self/fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        long n;
+
+        if (dfd < 0)
+                return -errno;
+        while ((n = syscall(SYS_getdents64, dfd, buf, sizeof(buf))) > 0) {
+                for (long off = 0; off < n;) {
+                        struct { unsigned long long ino; long long off; unsigned short reclen; unsigned char type; char name[]; } *d =
+                                (void *) (buf + off);
+                        int fd = atoi(d->name);
+                        if (d->name[0] >= '0' && d->name[0] <= '9' && fd >= 3 && fd != dfd &&
+                            fcntl(fd, F_SETFD, FD_CLOEXEC) < 0) {
+                                close(dfd);
+                                return -errno;
+                        }
+                        off += d->reclen;
+                }
+        }
+        close(dfd);
+        return n < 0 ? -errno : 0;
+}
+
+static bool is_executable(int fd) {
+        struct stat st;
+
+        if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+                return false;
+        return syscall(SYS_faccessat2, fd, "", X_OK, AT_EMPTY_PATH | AT_EACCESS) == 0;
+}
+
+/* execvp's lookup, fd-based: returns an O_PATH fd and the path in buf, or
+ * -ENOENT (not found) / -EACCES (found, not executable). */
+static int resolve_command(const sbx_exec_plan *e, char *buf, size_t len) {
+        const char *name = e->argv[0], *s = e->path_env;
+        bool denied = false;
+        int fd;
+
+        if (strchr(name, '/')) {
+                snprintf(buf, len, "%s", name);
+                fd = open(name, O_PATH | O_CLOEXEC);
+                if (fd < 0)
+                        return -errno;
+                if (!is_executable(fd)) {
+                        close(fd);
+                        return -EACCES;
+                }
+                return fd;
+        }
+        while (s && *s) {
+                size_t dl = strcspn(s, ":");
+                if (dl > 0 && dl + strlen(name) + 2 <= len) {
+                        snprintf(buf, len, "%.*s/%s", (int) dl, s, name);
+                        fd = open(buf, O_PATH | O_CLOEXEC);
+                        if (fd >= 0) {
+                                if (is_executable(fd))
+                                        return fd;
+                                denied = true;
+                                close(fd);
+                        } else if (errno == EACCES)
+                                denied = true;
+                }
+                s += dl;
+                if (*s == ':')
+                        s++;
+        }
+        return denied ? -EACCES : -ENOENT;
+}
+
+static int fail(sbx_error *reterr, int status, int code, const char *step, const char *what) {
+        sbx_error_set(reterr, code, "%s '%s'", step, what);
+        return status;
+}
+
+int sbx_exec_setup_child(const sbx_exec_plan *e, sbx_error *reterr) {
+        char path[PATH_MAX];
+        int fd, r;
+
+        /* rlimits while we may still raise hard limits in this user ns. */
+        for (size_t i = 0; i < e->n_rlimits; i++) {
+                struct rlimit rl = { .rlim_cur = e->rlimits[i].soft, .rlim_max = e->rlimits[i].hard };
+                if (setrlimit(e->rlimits[i].resource, &rl) < 0)
+                        return sbx_error_set(reterr, -errno, "--ulimit: setrlimit(%d)", e->rlimits[i].resource),
+                               SBX_EXIT_FAILURE;
+        }
+        /* A new session: no controlling terminal shared with the caller
+         * (TIOCSTI on the caller's tty needs it as ctty or an fd). */
+        if (setsid() < 0)
+                return sbx_error_set(reterr, -errno, "setsid"), SBX_EXIT_FAILURE;
+        if (e->tty_fd >= 0) {
+                if (ioctl(e->tty_fd, TIOCSCTTY, 0) < 0)
+                        return sbx_error_set(reterr, -errno, "tty: make the pty the controlling terminal"),
+                               SBX_EXIT_FAILURE;
+                for (int i = 0; i < 3; i++)
+                        if (dup2(e->tty_fd, i) < 0)
+                                return sbx_error_set(reterr, -errno, "tty: dup2 onto fd %d", i), SBX_EXIT_FAILURE;
+        }
+        /* A fresh anonymous session keyring: nothing of the caller's keys. */
+        if (syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, NULL) < 0 && errno != ENOSYS)
+                return sbx_error_set(reterr, -errno, "keyctl: join a new session keyring"), SBX_EXIT_FAILURE;
+        /* Capabilities (and the user switch) before no_new_privs. */
+        r = sbx_caps_setup_child(e->cap_last, e->uid, e->gid, reterr);
+        if (r < 0)
+                return SBX_EXIT_FAILURE;
+        /* Credential changes clear the parent-death signal: set it again. */
+        if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
+                return sbx_error_set(reterr, -errno, "prctl(PR_SET_PDEATHSIG)"), SBX_EXIT_FAILURE;
+        if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+                return sbx_error_set(reterr, -errno, "prctl(PR_SET_NO_NEW_PRIVS)"), SBX_EXIT_FAILURE;
+        /* Nothing but stdio crosses exec; the sync socket is CLOEXEC already. */
+        if (close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) < 0) {
+                r = cloexec_sweep_proc();
+                if (r < 0)
+                        return sbx_error_set(reterr, r, "close stray fds"), SBX_EXIT_FAILURE;
+        }
+        if (chdir(e->workdir) < 0)
+                return fail(reterr, SBX_EXIT_FAILURE, -errno, "--workdir: chdir", e->workdir);
+        /* The fd that will run is opened now, before seccomp, as the sandbox user. */
+        fd = resolve_command(e, path, sizeof(path));
+        if (fd == -ENOENT || fd == -ENOTDIR || fd == -ELOOP)
+                return fail(reterr, SBX_EXIT_NOT_FOUND, fd, "command not found", e->argv[0]);
+        if (fd < 0)
+                return fail(reterr, SBX_EXIT_CANNOT_EXEC, fd, "command not executable", e->argv[0]);
+        /* seccomp last: the filter need not allow any setup call. */
+        r = sbx_seccomp_setup_child(e->bpf);
+        if (r < 0)
+                return sbx_error_set(reterr, r, "seccomp: install filter"), SBX_EXIT_FAILURE;
+        execveat(fd, "", e->argv, e->envp, AT_EMPTY_PATH);
+        /* A #! script names its interpreter's argument as /dev/fd/N, which a
+         * CLOEXEC fd no longer has: run it by the path we resolved instead. */
+        if (errno == ENOENT)
+                execve(path, e->argv, e->envp);
+        r = -errno;
+        if (r == -ENOENT)
+                return fail(reterr, SBX_EXIT_NOT_FOUND, r, "exec", path);
+        return fail(reterr, SBX_EXIT_CANNOT_EXEC, r, "exec", path);
+}

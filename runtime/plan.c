@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: MIT */
+/* The frozen launch plan (STYLE §A.3): built by the facility *_prepare
+ * functions in the parent, read-only in the child, torn down here. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "caps.h"
+#include "exec.h"
+#include "macro.h"
+#include "mount.h"
+#include "plan.h"
+#include "statedir.h"
+#include "supervise.h"
+#include "userns.h"
+
+static const char *plan_own(sbx_plan *p, char *s) {
+        char **n;
+
+        if (!s)
+                return NULL;
+        n = realloc(p->owned, sizeof(char *) * (p->n_owned + 1));
+        if (!n) {
+                free(s);
+                return NULL;
+        }
+        p->owned = n;
+        p->owned[p->n_owned++] = s;
+        return s;
+}
+
+const char *sbx_plan_strdup(sbx_plan *p, const char *s) {
+        return s ? plan_own(p, strdup(s)) : NULL;
+}
+
+const char *sbx_plan_strdupf(sbx_plan *p, const char *fmt, ...) {
+        va_list ap;
+        char *s;
+        int r;
+
+        va_start(ap, fmt);
+        r = vasprintf(&s, fmt, ap);
+        va_end(ap);
+        return r < 0 ? NULL : plan_own(p, s);
+}
+
+sbx_mount_op *sbx_plan_add_mount(sbx_plan *p, sbx_mount_kind kind, const char *dst, sbx_error *reterr) {
+        sbx_mount_op *n, *op;
+
+        n = realloc(p->mounts, sizeof(*n) * (p->n_mounts + 1));
+        if (!n) {
+                sbx_error_set(reterr, -ENOMEM, "plan: out of memory");
+                return NULL;
+        }
+        p->mounts = n;
+        while (*dst == '/')
+                dst++;
+        op = &p->mounts[p->n_mounts++];
+        *op = (sbx_mount_op) { .kind = kind, .src_fd = -EBADF, .dst = sbx_plan_strdup(p, dst), .mode = 0755 };
+        if (!op->dst) {
+                p->n_mounts--;
+                sbx_error_set(reterr, -ENOMEM, "plan: out of memory");
+                return NULL;
+        }
+        return op;
+}
+
+sbx_plan *sbx_plan_free(sbx_plan *p) {
+        if (!p)
+                return NULL;
+        for (size_t i = 0; i < p->n_mounts; i++)
+                closep(&p->mounts[i].src_fd);
+        free(p->mounts);
+        sbx_bpf_free(&p->bpf);
+        sbx_cgroup_cleanup(&p->cgroup);
+        closep(&p->cgroup.dirfd);
+        closep(&p->tty_fd);
+        closep(&p->tty_master);
+        sbx_statedir_cleanup(p);
+        free(p->argv);
+        free(p->envp);
+        for (size_t i = 0; i < p->n_owned; i++)
+                free(p->owned[i]);
+        free(p->owned);
+        free(p);
+        return NULL;
+}
+
+/* config -> plan, one facility at a time; each step only reads the config and
+ * what earlier steps put into the plan. */
+int sbx_plan_prepare(const sbx_run_config *c, sbx_plan **ret, sbx_error *reterr) {
+        _cleanup_(sbx_plan_freep) sbx_plan *p = NULL;
+        int r;
+
+        p = calloc(1, sizeof(*p));
+        if (!p)
+                return sbx_error_set(reterr, -ENOMEM, "plan: out of memory");
+        p->state_fd = p->tty_fd = p->tty_master = p->sync_fd = -EBADF;
+        p->cgroup.dirfd = -EBADF;
+        p->read_only_root = c->read_only_root;
+        p->timeout_sec = c->timeout_sec;
+
+        /* The per-run state dir first: everything else may put files in it. */
+        r = sbx_statedir_prepare(p, c, reterr);
+        if (r < 0)
+                return r;
+        /* Who we are on the host decides the id maps and who owns the state files. */
+        r = sbx_userns_prepare(p, c, reterr);
+        if (r < 0)
+                return r;
+        r = sbx_statedir_chown(p, reterr);
+        if (r < 0)
+                return r;
+        /* The mount list: root, /etc, /proc, /dev, tmpfs, workspace, binds. */
+        r = sbx_mount_prepare(p, c, reterr);
+        if (r < 0)
+                return r;
+        /* argv, env, workdir, rlimits, hostname. */
+        r = sbx_exec_prepare(p, c, reterr);
+        if (r < 0)
+                return r;
+        r = sbx_caps_prepare(p, reterr);
+        if (r < 0)
+                return r;
+        /* seccomp BPF compiled here, never in the child (STYLE §E.18). */
+        r = sbx_seccomp_compile(&c->seccomp, &p->bpf, reterr);
+        if (r < 0)
+                return sbx_error_wrap(reterr, "seccomp profile");
+        /* cgroup last: it creates a kernel object that teardown must remove. */
+        r = sbx_cgroup_prepare(p->state_dir + strlen(p->state_dir) - 6, &c->limits, &p->cgroup, reterr);
+        if (r < 0)
+                return r;
+        r = sbx_supervise_prepare(p, c, reterr);
+        if (r < 0)
+                return r;
+        *ret = TAKE_PTR(p);
+        return 0;
+}

@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: MIT */
+/* Everything `sbx run` can be told, as one plain C struct (issue 2).
+ *
+ * Data flow: CLI options (runtime/cli-run.c) or openclaw.json (policy/, via the
+ * policy engine) -> struct sbx_run_config -> sbx_plan_prepare() -> clone3.
+ * No json-c here: the policy engine copies values in, and nothing in this
+ * struct points into a parser's memory. Strings are owned by whoever filled
+ * the struct; sbx_run_config_free() frees the ones sbx_run_config_* helpers
+ * allocated (all of them: the helpers strdup). */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "cgroup.h"
+#include "error.h"
+#include "seccomp-filter.h"
+
+typedef enum sbx_workspace_access {
+        SBX_WORKSPACE_NONE,   /* /workspace = overlay over the dir, writes land in the per-run upper */
+        SBX_WORKSPACE_RO,     /* /workspace and /agent = the dir, read-only */
+        SBX_WORKSPACE_RW,     /* /workspace = the dir itself, writes go through */
+        _SBX_WORKSPACE_ACCESS_MAX,
+        _SBX_WORKSPACE_ACCESS_INVALID = -EINVAL,
+} sbx_workspace_access;
+
+typedef enum sbx_network_mode {
+        SBX_NETWORK_NONE,     /* new, empty network namespace with lo up (the only mode so far) */
+        _SBX_NETWORK_MODE_MAX,
+        _SBX_NETWORK_MODE_INVALID = -EINVAL,
+} sbx_network_mode;
+
+typedef struct sbx_bind {
+        char *src;            /* host path (absolute) */
+        char *dst;            /* path in the sandbox (absolute) */
+        bool ro;
+} sbx_bind;
+
+typedef struct sbx_tmpfs {
+        char *path;           /* absolute path in the sandbox */
+        uint64_t size;        /* bytes, 0 = the kernel default (half of RAM) */
+        unsigned mode;        /* e.g. 01777 */
+} sbx_tmpfs;
+
+typedef struct sbx_rlimit {
+        int resource;         /* RLIMIT_* */
+        uint64_t soft, hard;  /* RLIM_INFINITY allowed */
+} sbx_rlimit;
+
+#define SBX_RLIMITS_MAX 16
+#define SBX_ID_UNSET ((uint32_t) -1)
+
+typedef struct sbx_run_config {
+        /* Root filesystem: NULL = the embedded default (host /usr, /bin, /lib*, /sbin
+         * read-only on a fresh tmpfs). */
+        char *rootfs;
+        bool read_only_root;                  /* default true */
+
+        /* Workspace: NULL = an empty per-run dir. */
+        char *workspace;
+        sbx_workspace_access workspace_access;
+
+        /* Process. argv is NULL-terminated; envv holds "K=V" strings set on top of
+         * the sane defaults (PATH, HOME, LANG, TERM) which they may override. */
+        char **argv;
+        char **envv;
+        size_t n_env;
+        char *workdir;                        /* NULL = /workspace */
+        uint32_t uid, gid;                    /* sandbox user; default 0:0 (no capabilities) */
+        char *hostname;                       /* NULL = "sbx" */
+
+        sbx_rlimit rlimits[SBX_RLIMITS_MAX];
+        size_t n_rlimits;
+
+        /* Mounts. tmpfs NULL/0 = the defaults /tmp, /var/tmp, /run (docker.tmpfs). */
+        sbx_tmpfs *tmpfs;
+        size_t n_tmpfs;
+        bool tmpfs_set;                       /* true: tmpfs replaces the defaults */
+        sbx_bind *binds;
+        size_t n_binds;
+
+        /* Network. dns: nameserver addresses for resolv.conf; extra_hosts: "name:ip"
+         * lines (docker.extraHosts) appended to /etc/hosts. */
+        sbx_network_mode network;
+        char **dns;
+        size_t n_dns;
+        char **extra_hosts;
+        size_t n_extra_hosts;
+
+        sbx_limits limits;
+        sbx_seccomp_opts seccomp;
+
+        unsigned timeout_sec;                 /* 0 = none */
+        char *state_dir;                      /* NULL = $XDG_RUNTIME_DIR/sbx, /run/sbx, /tmp/sbx-$UID */
+        bool tty;                             /* give the sandbox its own pty (default: stdin is a tty) */
+} sbx_run_config;
+
+void sbx_run_config_init(sbx_run_config *c);
+void sbx_run_config_free(sbx_run_config *c);
+
+/* Parsers shared by the CLI and the policy engine. Each returns 0 or a negative
+ * errno and fills reterr naming the option/spec at fault. */
+int sbx_parse_ulimit(const char *spec, sbx_rlimit *ret, sbx_error *reterr);        /* nofile=1024[:2048] */
+int sbx_parse_tmpfs(const char *spec, sbx_tmpfs *ret, sbx_error *reterr);          /* /tmp[:size=64m,mode=1777] */
+int sbx_parse_bind(const char *spec, sbx_bind *ret, sbx_error *reterr);            /* SRC:DST[:ro|rw] */
+int sbx_parse_env(const char *spec, sbx_error *reterr);                            /* K=V validation */
+int sbx_parse_user(const char *spec, uint32_t *ret_uid, uint32_t *ret_gid, sbx_error *reterr);
+sbx_workspace_access sbx_workspace_access_from_string(const char *s);
+const char *sbx_workspace_access_to_string(sbx_workspace_access a);
+
+/* Appenders (strdup their arguments). */
+int sbx_run_config_add_env(sbx_run_config *c, const char *kv);
+int sbx_run_config_add_bind(sbx_run_config *c, const sbx_bind *b);
+int sbx_run_config_add_tmpfs(sbx_run_config *c, const sbx_tmpfs *t);
+int sbx_run_config_add_rlimit(sbx_run_config *c, const sbx_rlimit *r);
+int sbx_run_config_add_dns(sbx_run_config *c, const char *ns);
+int sbx_run_config_add_extra_host(sbx_run_config *c, const char *line);
+
+/* Run it: plan, clone3, supervise, tear down. Returns the exit status per the
+ * contract in runtime/ERRORS.md (125 with *reterr filled when sbx failed). */
+int sbx_run(const sbx_run_config *c, sbx_error *reterr);

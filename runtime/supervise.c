@@ -1,0 +1,197 @@
+/* SPDX-License-Identifier: MIT */
+/* Signals: SIGINT/SIGTERM/SIGHUP are forwarded to the sandbox's pid 1. A pid
+ * namespace's init only receives signals it handles, so a second copy of the
+ * same signal escalates to SIGKILL (which kills the whole namespace).
+ * Timeout: SIGKILL to pid 1, i.e. the whole sandbox. Terminal: with a pty
+ * the sandbox never holds an fd of the caller's terminal, so TIOCSTI from
+ * inside can only inject into its own pty. */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/signalfd.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "macro.h"
+#include "supervise.h"
+#include "syscalls.h"
+
+int sbx_supervise_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr) {
+        p->tty = c->tty;
+        return 0;
+}
+
+/* The pty lives in the sandbox's devpts instance, so the sandbox sees a
+ * normal /dev/pts/N terminal and never an fd of the caller's terminal. */
+int sbx_tty_setup_child(uint32_t uid, uint32_t gid, int *ret_master, int *ret_slave, sbx_error *reterr) {
+        int unlock = 0, master, slave;
+
+        master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC);
+        if (master < 0)
+                return sbx_error_set(reterr, -errno, "tty: open '/dev/ptmx'");
+        if (ioctl(master, TIOCSPTLCK, &unlock) < 0) {
+                close(master);
+                return sbx_error_set(reterr, -errno, "tty: unlock pty");
+        }
+        slave = ioctl(master, TIOCGPTPEER, O_RDWR | O_NOCTTY | O_CLOEXEC);
+        if (slave < 0) {
+                close(master);
+                return sbx_error_set(reterr, -errno, "tty: open the pty peer");
+        }
+        if (fchown(slave, uid, gid) < 0) {
+                close(master);
+                close(slave);
+                return sbx_error_set(reterr, -errno, "tty: chown the pty to %u:%u", uid, gid);
+        }
+        *ret_master = master;
+        *ret_slave = slave;
+        return 0;
+}
+
+void sbx_tty_attach(sbx_plan *p, int master) {
+        struct winsize ws;
+        struct termios tio;
+
+        closep(&p->tty_master);
+        p->tty_master = master;
+        if (tcgetattr(STDIN_FILENO, &tio) == 0)
+                (void) tcsetattr(master, TCSANOW, &tio);
+        if (ioctl(STDIN_FILENO, TIOCGWINSZ, &ws) == 0)
+                (void) ioctl(master, TIOCSWINSZ, &ws);
+}
+
+int sbx_supervise_block_signals(sigset_t *ret_old) {
+        sigset_t set;
+
+        sigemptyset(&set);
+        sigaddset(&set, SIGINT);
+        sigaddset(&set, SIGTERM);
+        sigaddset(&set, SIGHUP);
+        sigaddset(&set, SIGWINCH);
+        sigaddset(&set, SIGCHLD);
+        return RET_NERRNO(sigprocmask(SIG_BLOCK, &set, ret_old));
+}
+
+static long long now_ms(void) {
+        struct timespec ts;
+
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+/* Copy what is readable from `from` to `to`; false on EOF/error. */
+static bool relay(int from, int to) {
+        char buf[4096];
+        ssize_t n = read(from, buf, sizeof(buf));
+
+        if (n <= 0)
+                return n < 0 && (errno == EAGAIN || errno == EINTR);
+        for (ssize_t off = 0; off < n;) {
+                ssize_t w = write(to, buf + off, n - off);
+                if (w < 0) {
+                        if (errno == EINTR || errno == EAGAIN)
+                                continue;
+                        return false;
+                }
+                off += w;
+        }
+        return true;
+}
+
+int sbx_supervise(sbx_plan *p, int pidfd, sbx_error *reterr) {
+        _cleanup_close_ int sfd = -EBADF;
+        struct termios saved;
+        bool raw = false, stdin_open = p->tty_master >= 0, master_open = p->tty_master >= 0;
+        long long deadline = p->timeout_sec ? now_ms() + p->timeout_sec * 1000LL : 0;
+        int last_sig = 0, status;
+        siginfo_t info = {};
+        sigset_t set;
+
+        sigemptyset(&set);
+        sigaddset(&set, SIGINT);
+        sigaddset(&set, SIGTERM);
+        sigaddset(&set, SIGHUP);
+        sigaddset(&set, SIGWINCH);
+        sfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+        if (sfd < 0)
+                return sbx_error_set(reterr, -errno, "supervise: signalfd");
+        if (p->tty_master >= 0 && tcgetattr(STDIN_FILENO, &saved) == 0) {
+                struct termios tio = saved;
+                cfmakeraw(&tio);
+                raw = tcsetattr(STDIN_FILENO, TCSANOW, &tio) == 0;
+        }
+
+        for (;;) {
+                struct pollfd pfd[4] = {
+                        { .fd = pidfd, .events = POLLIN },
+                        { .fd = sfd, .events = POLLIN },
+                        { .fd = stdin_open ? STDIN_FILENO : -1, .events = POLLIN },
+                        { .fd = master_open ? p->tty_master : -1, .events = POLLIN },
+                };
+                int timeout = -1, r;
+
+                if (deadline) {
+                        long long left = deadline - now_ms();
+                        timeout = left > 0 ? (int) (left < 1000000 ? left : 1000000) : 0;
+                }
+                r = poll(pfd, 4, timeout);
+                if (r < 0 && errno != EINTR) {
+                        status = sbx_error_set(reterr, -errno, "supervise: poll");
+                        break;
+                }
+                if (deadline && now_ms() >= deadline) {
+                        (void) sys_pidfd_send_signal(pidfd, SIGKILL);
+                        (void) waitid(P_PIDFD, pidfd, &info, WEXITED);
+                        status = SBX_EXIT_TIMEOUT;
+                        sbx_error_set(reterr, -ETIMEDOUT, "--timeout: killed the sandbox after %u s", p->timeout_sec);
+                        break;
+                }
+                if (r <= 0)
+                        continue;
+                if (pfd[1].revents & POLLIN) {
+                        struct signalfd_siginfo si;
+                        while (read(sfd, &si, sizeof(si)) == sizeof(si)) {
+                                if (si.ssi_signo == SIGWINCH) {
+                                        struct winsize ws;
+                                        if (p->tty_master >= 0 && ioctl(STDIN_FILENO, TIOCGWINSZ, &ws) == 0)
+                                                (void) ioctl(p->tty_master, TIOCSWINSZ, &ws);
+                                        continue;
+                                }
+                                (void) sys_pidfd_send_signal(pidfd, (int) si.ssi_signo == last_sig ? SIGKILL
+                                                                                                     : (int) si.ssi_signo);
+                                last_sig = si.ssi_signo;
+                        }
+                }
+                if (pfd[3].revents & (POLLIN | POLLHUP | POLLERR))
+                        master_open = relay(p->tty_master, STDOUT_FILENO);
+                if (pfd[2].revents & (POLLIN | POLLHUP | POLLERR))
+                        stdin_open = relay(STDIN_FILENO, p->tty_master);
+                if (pfd[0].revents & POLLIN) {
+                        /* Drain what the sandbox printed before it exited. */
+                        while (master_open) {
+                                struct pollfd m = { .fd = p->tty_master, .events = POLLIN };
+                                if (poll(&m, 1, 0) <= 0 || !(m.revents & POLLIN))
+                                        break;
+                                master_open = relay(p->tty_master, STDOUT_FILENO);
+                        }
+                        if (waitid(P_PIDFD, pidfd, &info, WEXITED) < 0) {
+                                status = sbx_error_set(reterr, -errno, "supervise: waitid");
+                                break;
+                        }
+                        status = info.si_code == CLD_EXITED ? info.si_status : 128 + info.si_status;
+                        break;
+                }
+        }
+        if (raw)
+                (void) tcsetattr(STDIN_FILENO, TCSANOW, &saved);
+        return status;
+}

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: MIT */
+/* User namespace: id maps decided in the parent, written from /proc/<pid>. */
+#pragma once
+
+#include "plan.h"
+
+/* Fallback subordinate range for root when /etc/subuid has no entry for root
+ * (documented in README.md): 65536 ids at this base. */
+#define SBX_FALLBACK_ID_BASE 1879048192u
+#define SBX_ID_COUNT 65536u
+
+int sbx_userns_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr);
+/* Parent, after clone3: uid_map -> setgroups=deny -> gid_map via the pid's /proc dirfd. */
+int sbx_userns_write_maps(const sbx_plan *p, int proc_pid_fd, sbx_error *reterr);
+/* Child, after the maps: become the setup identity (ns root when mapped). */
+int sbx_userns_setup_child(const sbx_plan *p, sbx_error *reterr);
