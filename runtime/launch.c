@@ -190,6 +190,11 @@ int sbx_run(const sbx_run_config *c, sbx_error *reterr) {
         r = sbx_userns_write_maps(p, procfd, reterr);
         if (r < 0)
                 return SBX_EXIT_FAILURE;
+        /* Network into the child's namespace while it waits at #1: eth0 (bridge)
+         * or pasta (rootless); nothing for 'none' (issue 7, net.h). */
+        r = sbx_net_attach_proc(&p->net, pid, procfd, reterr);
+        if (r < 0)
+                return SBX_EXIT_FAILURE;
         /* #1: release the child. */
         r = sbx_sync_send(sync_parent, 1, SBX_SYNC_MAPS_WRITTEN, 0, NULL);
         if (r < 0)

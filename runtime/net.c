@@ -2,6 +2,7 @@
 /* Sandbox networking: mode parsing, refusals and the dispatch to the bridge
  * (root) or pasta (unprivileged) backend. See net.h. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,6 +126,17 @@ int sbx_net_attach(sbx_net_plan *p, pid_t child, int netns_fd, sbx_error *reterr
         default:
                 return sbx_error_set(reterr, -EINVAL, "network: bad plan");
         }
+}
+
+int sbx_net_attach_proc(sbx_net_plan *p, pid_t child, int proc_pid_fd, sbx_error *reterr) {
+        _cleanup_close_ int nsfd = -EBADF;
+
+        if (p->kind == SBX_NET_KIND_NONE)
+                return 0;
+        nsfd = openat(proc_pid_fd, "ns/net", O_RDONLY | O_CLOEXEC);
+        if (nsfd < 0)
+                return sbx_error_set(reterr, negative_errno(), "network: open /proc/%d/ns/net", (int) child);
+        return sbx_net_attach(p, child, nsfd, reterr);
 }
 
 void sbx_net_cleanup(sbx_net_plan *p) {

@@ -17,12 +17,14 @@
  * teardown. The child itself does nothing network-specific beyond lo. */
 #pragma once
 
-#include <net/if.h>
 #include <netinet/in.h>
 #include <stdbool.h>
 #include <sys/types.h>
 
 #include "error.h"
+
+/* IFNAMSIZ without <net/if.h>, which clashes with <linux/if.h> in netns.c */
+#define SBX_IFNAMSIZ 16
 
 typedef enum sbx_net_kind {
         SBX_NET_KIND_NONE,
@@ -53,14 +55,14 @@ typedef struct sbx_net_plan {
         char *hostname_file;
 
         /* bridge */
-        char bridge[IFNAMSIZ];
-        char host_if[IFNAMSIZ];          /* host end of the veth, on the bridge */
-        char peer_if[IFNAMSIZ];          /* the other end, "eth0" once in the sandbox */
+        char bridge[SBX_IFNAMSIZ];
+        char host_if[SBX_IFNAMSIZ];          /* host end of the veth, on the bridge */
+        char peer_if[SBX_IFNAMSIZ];          /* the other end, "eth0" once in the sandbox */
         struct in_addr addr, gateway;
         unsigned prefixlen, mtu;
 
         /* pasta */
-        char pasta_if[IFNAMSIZ];         /* host interface pasta copies */
+        char pasta_if[SBX_IFNAMSIZ];         /* host interface pasta copies */
         struct in_addr pasta_gw;
         pid_t pasta_pid;
         int pasta_pidfd;
@@ -79,6 +81,8 @@ int sbx_net_prepare(const sbx_net_request *req, sbx_net_plan *p, sbx_error *rete
 /* child: the sandbox's pid (pasta joins its namespaces by pid); netns_fd: an
  * fd of its network namespace (e.g. /proc/PID/ns/net opened via the pidfd). */
 int sbx_net_attach(sbx_net_plan *p, pid_t child, int netns_fd, sbx_error *reterr);
+/* The same with the namespace taken from a /proc/<pid> dirfd. */
+int sbx_net_attach_proc(sbx_net_plan *p, pid_t child, int proc_pid_fd, sbx_error *reterr);
 /* Removes everything prepare/attach created; safe on a half-prepared plan and
  * twice. Frees the rendered files. */
 void sbx_net_cleanup(sbx_net_plan *p);

@@ -13,6 +13,7 @@
 
 #include "cgroup.h"
 #include "error.h"
+#include "net.h"
 #include "run-config.h"
 #include "seccomp-filter.h"
 
@@ -91,6 +92,8 @@ typedef struct sbx_plan {
         bool tty;                        /* the sandbox gets a pty from its own devpts */
         int tty_fd;                      /* child: the pty slave, -EBADF for none */
         int tty_master;                  /* parent: the master, received over the sync socket */
+
+        sbx_net_plan net;                /* network (issue 7): host side + rendered /etc files */
 
         unsigned timeout_sec;
         int sync_fd;                     /* child's end of the sync socket (in the child) */
