@@ -252,9 +252,19 @@ static int routes_scan(sbx_rtnl *r, scan *s, sbx_error *reterr) {
 
 /* ---- the bridge ---- */
 
+/* The upper half of the range: addresses for sandboxes that asked for
+ * host-gateway, the only ones nft.c lets reach the host. */
+static void hostgw_range(const subnet *sn, char *ret, size_t len) {
+        struct in_addr upper = { htonl(ntohl(sn->net.s_addr) + (1u << (31 - sn->len))) };
+        char a[INET_ADDRSTRLEN];
+
+        inet_ntop(AF_INET, &upper, a, sizeof(a));
+        snprintf(ret, len, "%s/%u", a, sn->len + 1);
+}
+
 static int bridge_create(sbx_rtnl *r, const subnet *sn, struct in_addr gw, sbx_link_info *ret,
                          sbx_error *reterr) {
-        char alias[128], gwtext[INET_ADDRSTRLEN], path[128];
+        char alias[128], gwtext[INET_ADDRSTRLEN], hostgw[INET_ADDRSTRLEN + 4], path[128];
         sbx_link_change up = SBX_LINK_CHANGE_INIT;
         scan s = { .sn = *sn };
         bool restore_fwd = false;
@@ -278,11 +288,20 @@ static int bridge_create(sbx_rtnl *r, const subnet *sn, struct in_addr gw, sbx_l
         if (fwd < 0)
                 return sbx_error_set(reterr, fwd, "read /proc/sys/net/ipv4/ip_forward");
         restore_fwd = fwd == '0';
+        /* The table first, so that "bridge exists" implies "table exists" even
+         * if we are killed half-way (its rules match the bridge by name). */
+        inet_ntop(AF_INET, &gw, gwtext, sizeof(gwtext));
+        hostgw_range(sn, hostgw, sizeof(hostgw));
+        k = sbx_nft_setup(BRIDGE_NAME, sn->text, gwtext, hostgw, reterr);
+        if (k < 0)
+                return k;
         snprintf(alias, sizeof(alias), ALIAS_BRIDGE " subnet=%s%s", sn->text,
                  restore_fwd ? " fwd=restore" : "");
         k = sbx_rtnl_bridge_add(r, BRIDGE_NAME, alias, reterr);
-        if (k < 0)
+        if (k < 0) {
+                (void) sbx_nft_remove(NULL);
                 return k;
+        }
         k = sbx_rtnl_link_get(r, BRIDGE_NAME, ret, reterr);
         if (k < 0)
                 return k;
@@ -300,10 +319,6 @@ static int bridge_create(sbx_rtnl *r, const subnet *sn, struct in_addr gw, sbx_l
                 sbx_error_set(reterr, k, "write %s", path);
                 goto fail;
         }
-        inet_ntop(AF_INET, &gw, gwtext, sizeof(gwtext));
-        k = sbx_nft_setup(BRIDGE_NAME, sn->text, gwtext, reterr);
-        if (k < 0)
-                goto fail;
         if (restore_fwd) {
                 k = write_sysctl("/proc/sys/net/ipv4/ip_forward", "1");
                 if (k < 0) {
@@ -318,15 +333,17 @@ fail:
         return k;
 }
 
-/* Remove bridge, table and our ip_forward change if no port is left. Lock held. */
+/* Remove bridge, table and our ip_forward change if no port is left; ports
+ * whose launcher is gone are deleted first. Lock held. */
 static int bridge_remove_if_unused(sbx_rtnl *r, sbx_error *reterr) {
         sbx_link_info br;
-        scan s = {};
+        scan s = { .rtnl = r };
         int k;
 
+        (void) sbx_rtnl_links(r, gc_link, &s, NULL);
         k = sbx_rtnl_link_get(r, BRIDGE_NAME, &br, NULL);
         if (k == -ENODEV) {
-                /* Table without bridge (a crash mid-teardown): drop it too. */
+                /* Table without bridge (a crash mid-setup): drop it too. */
                 if (sbx_nft_present(NULL) == 1)
                         return sbx_nft_remove(reterr);
                 return 0;
@@ -368,18 +385,14 @@ static int bridge_ensure(sbx_rtnl *r, const subnet *sn, struct in_addr gw, sbx_l
                                      "bridge %s is in use with another range (%s) than "
                                      "SBX_BRIDGE_SUBNET %s; wait for its sandboxes to end",
                                      BRIDGE_NAME, ret->alias, sn->text);
-        /* A run killed during bridge creation may have left no table. */
-        k = sbx_nft_present(reterr);
-        if (k == 0) {
-                char gwtext[INET_ADDRSTRLEN];
-                inet_ntop(AF_INET, &gw, gwtext, sizeof(gwtext));
-                k = sbx_nft_setup(BRIDGE_NAME, sn->text, gwtext, reterr);
-        }
-        return k < 0 ? k : 0;
+        return 0;
 }
 
-static int addr_allocate(sbx_rtnl *r, const subnet *sn, struct in_addr *ret, sbx_error *reterr) {
-        size_t n = (size_t) 1 << (32 - sn->len);
+/* Lowest free address: from the lower half for ordinary sandboxes, from the
+ * upper half (hostgw_range) for those that asked for host-gateway. */
+static int addr_allocate(sbx_rtnl *r, const subnet *sn, bool host_gateway, struct in_addr *ret,
+                         sbx_error *reterr) {
+        size_t n = (size_t) 1 << (32 - sn->len), half = n / 2;
         scan s = { .sn = *sn };
         _cleanup_free_ uint8_t *used = calloc(n, 1);
         int k;
@@ -392,13 +405,15 @@ static int addr_allocate(sbx_rtnl *r, const subnet *sn, struct in_addr *ret, sbx
         if (k < 0)
                 return k;
         /* .0 network, .1 the bridge, last broadcast */
-        for (size_t h = 2; h + 1 < n; h++)
+        for (size_t h = host_gateway ? half : 2; h < (host_gateway ? n - 1 : half); h++)
                 if (!used[h]) {
                         ret->s_addr = htonl(ntohl(sn->net.s_addr) + (uint32_t) h);
                         return 0;
                 }
-        return sbx_error_set(reterr, -ENOSPC, "bridge range %s is full (%zu sandboxes); "
-                             "set SBX_BRIDGE_SUBNET to a larger range", sn->text, n - 3);
+        return sbx_error_set(reterr, -ENOSPC, "bridge range %s is full (%zu sandboxes%s); "
+                             "set SBX_BRIDGE_SUBNET to a larger range", sn->text,
+                             host_gateway ? n - 1 - half : half - 2,
+                             host_gateway ? " with host-gateway" : "");
 }
 
 static unsigned default_mtu(sbx_rtnl *r) {
@@ -413,38 +428,9 @@ static unsigned default_mtu(sbx_rtnl *r) {
         return l.mtu;
 }
 
-static int veth_create(sbx_rtnl *r, sbx_net_plan *p, const sbx_link_info *br, sbx_error *reterr) {
-        char alias[128], ip[INET_ADDRSTRLEN];
-        sbx_link_change ch = SBX_LINK_CHANGE_INIT;
-        const char *iso = getenv("SBX_BRIDGE_ISOLATE");
-        sbx_link_info l;
-        int k;
-
-        inet_ntop(AF_INET, &p->addr, ip, sizeof(ip));
-        snprintf(p->host_if, sizeof(p->host_if), "sbxv%d", (int) getpid());
-        snprintf(p->peer_if, sizeof(p->peer_if), "sbxp%d", (int) getpid());
-        snprintf(alias, sizeof(alias), ALIAS_VETH " pid=%d start=%llu ip=%s", (int) getpid(),
-                 proc_starttime(getpid()), ip);
-        k = sbx_rtnl_veth_add(r, p->host_if, p->peer_if, alias, p->mtu, reterr);
-        if (k < 0) {
-                p->host_if[0] = '\0';
-                return k;
-        }
-        k = sbx_rtnl_link_get(r, p->host_if, &l, reterr);
-        if (k >= 0)
-                k = disable_ipv6(p->host_if, reterr);
-        if (k < 0)
-                return k;
-        ch.master = br->ifindex;
-        ch.up = true;
-        k = sbx_rtnl_link_set(r, l.ifindex, &ch, reterr);
-        if (k < 0)
-                return k;
-        return sbx_rtnl_brport_isolate(r, l.ifindex, !(iso && strcmp(iso, "0") == 0), reterr);
-}
-
-/* Parent, before clone: bridge + table exist, our veth pair exists (peer still
- * in the host namespace), address decided. */
+/* Parent, before clone: bridge + table exist, address and names decided; the
+ * lock stays held (in p->bridge_lock) until attach has made the veth, so no
+ * other sbx can take the same address or remove the bridge in between. */
 int sbx_bridge_prepare(sbx_net_plan *p, sbx_error *reterr) {
         _cleanup_(sbx_rtnl_closep) sbx_rtnl *r = NULL;
         _cleanup_close_ int lock = -EBADF;
@@ -470,54 +456,56 @@ int sbx_bridge_prepare(sbx_net_plan *p, sbx_error *reterr) {
         p->gateway.s_addr = htonl(ntohl(sn.net.s_addr) + 1);
         p->prefixlen = sn.len;
         k = bridge_ensure(r, &sn, p->gateway, &br, reterr);
-        if (k < 0)
-                return sbx_error_wrap(reterr, "network bridge"), k;
-        snprintf(p->bridge, sizeof(p->bridge), "%s", BRIDGE_NAME);
-        k = addr_allocate(r, &sn, &p->addr, reterr);
-        if (k >= 0) {
-                p->mtu = default_mtu(r);
-                k = veth_create(r, p, &br, reterr);
-        }
-        if (k >= 0) {
-                char ip[INET_ADDRSTRLEN];
-                inet_ntop(AF_INET, &p->addr, ip, sizeof(ip));
-                /* always: clears a stale grant for a reused address */
-                k = sbx_nft_host_access(ip, p->host_gateway, reterr);
-        }
+        if (k >= 0)
+                k = addr_allocate(r, &sn, p->host_gateway, &p->addr, reterr);
         if (k < 0) {
                 sbx_error_wrap(reterr, "network bridge");
-                if (p->host_if[0]) {
-                        sbx_link_info l;
-                        if (sbx_rtnl_link_get(r, p->host_if, &l, NULL) >= 0)
-                                (void) sbx_rtnl_link_del(r, l.ifindex, NULL);
-                        p->host_if[0] = '\0';
-                }
                 (void) bridge_remove_if_unused(r, NULL);
                 return k;
         }
+        p->mtu = default_mtu(r);
+        snprintf(p->bridge, sizeof(p->bridge), "%s", BRIDGE_NAME);
+        snprintf(p->host_if, sizeof(p->host_if), "sbxv%d", (int) getpid());
         inet_ntop(AF_INET, &p->gateway, p->gateway_addr, sizeof(p->gateway_addr));
+        p->bridge_lock = TAKE_FD(lock);
         return 0;
 }
 
-/* Parent, after clone, before the child is released: move the peer into the
- * sandbox as eth0 and configure it there (address, up, default route). */
+/* Parent, after clone, before the child is released: the veth pair with its
+ * peer made directly in the sandbox as eth0, the host end on the bridge
+ * (isolated port, no IPv6), then eth0 configured from inside (address, up,
+ * default route). */
 int sbx_bridge_attach(sbx_net_plan *p, int netns_fd, sbx_error *reterr) {
         _cleanup_(sbx_rtnl_closep) sbx_rtnl *host = NULL, *sb = NULL;
-        sbx_link_change move = SBX_LINK_CHANGE_INIT, up = SBX_LINK_CHANGE_INIT;
-        sbx_link_info l;
+        sbx_link_change ch = SBX_LINK_CHANGE_INIT, up = SBX_LINK_CHANGE_INIT;
+        const char *iso = getenv("SBX_BRIDGE_ISOLATE");
+        char alias[128], ip[INET_ADDRSTRLEN];
+        sbx_link_info br, l;
         int k;
 
+        inet_ntop(AF_INET, &p->addr, ip, sizeof(ip));
+        snprintf(alias, sizeof(alias), ALIAS_VETH " pid=%d start=%llu ip=%s", (int) getpid(),
+                 proc_starttime(getpid()), ip);
         k = sbx_rtnl_open(&host, reterr);
         if (k >= 0)
-                k = sbx_rtnl_link_get(host, p->peer_if, &l, reterr);
-        if (k < 0)
-                goto fail;
-        move.netns_fd = netns_fd;
-        move.rename = "eth0";
-        k = sbx_rtnl_link_set(host, l.ifindex, &move, reterr);
-        if (k < 0)
-                goto fail;
-        k = sbx_rtnl_open_in(netns_fd, &sb, reterr);
+                k = sbx_rtnl_link_get(host, BRIDGE_NAME, &br, reterr);
+        if (k >= 0)
+                k = sbx_rtnl_veth_add(host, p->host_if, "eth0", netns_fd, alias, p->mtu, reterr);
+        if (k >= 0)
+                k = sbx_rtnl_link_get(host, p->host_if, &l, reterr);
+        if (k >= 0)
+                k = disable_ipv6(p->host_if, reterr);
+        ch.master = br.ifindex;
+        ch.up = true;
+        if (k >= 0)
+                k = sbx_rtnl_link_set(host, l.ifindex, &ch, reterr);
+        if (k >= 0)
+                k = sbx_rtnl_brport_isolate(host, l.ifindex, !(iso && strcmp(iso, "0") == 0), reterr);
+        /* the veth carries its address in its alias now: others may allocate */
+        closep(&p->bridge_lock);
+        p->bridge_lock = -EBADF;
+        if (k >= 0)
+                k = sbx_rtnl_open_in(netns_fd, &sb, reterr);
         if (k >= 0)
                 k = sbx_rtnl_link_get(sb, "eth0", &l, reterr);
         if (k >= 0)
@@ -528,50 +516,52 @@ int sbx_bridge_attach(sbx_net_plan *p, int netns_fd, sbx_error *reterr) {
         if (k >= 0)
                 k = sbx_rtnl_route4_default_add(sb, l.ifindex, p->gateway, reterr);
         if (k < 0)
-                goto fail;
-        return 0;
-fail:
-        sbx_error_wrap(reterr, "network bridge: attach eth0");
-        return k;
+                sbx_error_wrap(reterr, "network bridge: attach eth0");
+        return k < 0 ? k : 0;
 }
 
 void sbx_bridge_cleanup(sbx_net_plan *p) {
         _cleanup_(sbx_rtnl_closep) sbx_rtnl *r = NULL;
         _cleanup_close_ int lock = -EBADF;
-        sbx_link_info l;
+        sbx_link_info l, br;
+        scan s = {};
 
         if (!p->bridge[0])
                 return;
-        lock = net_lock(NULL);
+        if (p->bridge_lock >= 0) {
+                /* prepared, never attached: we still hold the lock */
+                lock = TAKE_FD(p->bridge_lock);
+        } else
+                lock = net_lock(NULL);
         if (sbx_rtnl_open(&r, NULL) < 0)
                 return;
-        /* The pair normally dies with the sandbox's namespace; the namespace is
-         * freed asynchronously, so delete our end now rather than count it. */
-        if (p->host_if[0] && sbx_rtnl_link_get(r, p->host_if, &l, NULL) >= 0)
-                (void) sbx_rtnl_link_del(r, l.ifindex, NULL);
-        if (p->host_gateway && p->gateway_addr[0]) {
-                char ip[INET_ADDRSTRLEN];
-                inet_ntop(AF_INET, &p->addr, ip, sizeof(ip));
-                (void) sbx_nft_host_access(ip, false, NULL);
+        /* ports of launchers that are gone must not keep the bridge alive */
+        s.rtnl = r;
+        (void) sbx_rtnl_links(r, gc_link, &s, NULL);
+        /* Our pair dies with the sandbox's namespace, which the kernel frees
+         * asynchronously. Deleting it ourselves costs an RCU grace period, so
+         * do it only when the bridge is to go with it (no other port);
+         * otherwise any run's gc deletes it once we are gone. */
+        if (p->host_if[0] && sbx_rtnl_link_get(r, p->host_if, &l, NULL) >= 0 &&
+            sbx_rtnl_link_get(r, BRIDGE_NAME, &br, NULL) >= 0) {
+                s.bridge_ifindex = br.ifindex;
+                if (sbx_rtnl_links(r, scan_link, &s, NULL) >= 0 && s.ports <= 1)
+                        (void) sbx_rtnl_link_del(r, l.ifindex, NULL);
         }
-        (void) bridge_remove_if_unused(r, NULL);
+        if (s.ports <= 1)
+                (void) bridge_remove_if_unused(r, NULL);
         p->bridge[0] = p->host_if[0] = '\0';
 }
 
 int sbx_bridge_gc(sbx_error *reterr) {
         _cleanup_(sbx_rtnl_closep) sbx_rtnl *r = NULL;
         _cleanup_close_ int lock = -EBADF;
-        scan s = {};
         int k;
 
         lock = net_lock(reterr);
         if (lock < 0)
                 return lock;
         k = sbx_rtnl_open(&r, reterr);
-        if (k < 0)
-                return k;
-        s.rtnl = r;
-        k = sbx_rtnl_links(r, gc_link, &s, reterr);
         if (k < 0)
                 return k;
         return bridge_remove_if_unused(r, reterr);

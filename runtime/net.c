@@ -60,7 +60,8 @@ int sbx_net_request_validate(const sbx_net_request *req, sbx_error *reterr) {
 }
 
 void sbx_net_plan_init(sbx_net_plan *p) {
-        *p = (sbx_net_plan) { .kind = SBX_NET_KIND_NONE, .pasta_pidfd = -EBADF };
+        *p = (sbx_net_plan) { .kind = SBX_NET_KIND_NONE, .pasta_pidfd = -EBADF,
+                              .bridge_lock = -EBADF };
 }
 
 static int render_files(const sbx_net_request *req, sbx_net_plan *p, sbx_error *reterr) {

@@ -60,6 +60,7 @@ typedef struct sbx_net_plan {
         char peer_if[SBX_IFNAMSIZ];          /* the other end, "eth0" once in the sandbox */
         struct in_addr addr, gateway;
         unsigned prefixlen, mtu;
+        int bridge_lock;                 /* flock held from prepare until attach is done */
 
         /* pasta */
         char pasta_if[SBX_IFNAMSIZ];         /* host interface pasta copies */

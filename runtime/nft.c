@@ -9,11 +9,15 @@
  *    well); sbx0 -> elsewhere is accepted; elsewhere -> sbx0 only for replies,
  *    so nothing outside can open a connection into a sandbox.
  *  - input: a sandbox may not talk to the host itself (any host address) unless
- *    its address is in @hostgw (extraHosts asked for host-gateway); replies
- *    to connections the host opened are fine.
- *  - prerouting: for @hostgw members, GW is the host's loopback (dnat to
- *    127.0.0.1; route_localnet is set on sbx0 only), the same meaning
- *    host-gateway has with pasta's gateway mapping.
+ *    its address is in HOSTGW, the upper half of the range, from which
+ *    net-bridge.c gives addresses only to sandboxes whose extraHosts ask for
+ *    host-gateway; replies to connections the host opened are fine. A static
+ *    range rather than a per-sandbox set: nothing to add or remove per run,
+ *    so nothing stale after a kill -9. (A sandbox cannot change its address:
+ *    it has no CAP_NET_ADMIN.)
+ *  - prerouting: for HOSTGW, GW is the host's loopback (dnat to 127.0.0.1;
+ *    route_localnet is set on sbx0 only), the same meaning host-gateway has
+ *    with pasta's gateway mapping.
  * An accept here does not override a drop in another table (nftables runs
  * every base chain), so a host firewall that drops forwarding still wins. */
 #include <errno.h>
@@ -41,7 +45,8 @@ static int nft_run(const char *const *argv, const char *script, const char *what
         return 0;
 }
 
-int sbx_nft_setup(const char *bridge, const char *subnet, const char *gw, sbx_error *reterr) {
+int sbx_nft_setup(const char *bridge, const char *subnet, const char *gw, const char *hostgw,
+                  sbx_error *reterr) {
         static const char *const argv[] = { "nft", "-f", "-", NULL };
         char script[2048];
 
@@ -52,10 +57,9 @@ int sbx_nft_setup(const char *bridge, const char *subnet, const char *gw, sbx_er
                  "delete table ip " SBX_NFT_TABLE "\n"
                  "table ip " SBX_NFT_TABLE " {\n"
                  "  comment \"sbx: NAT for bridge %1$s (%2$s); removed with its last sandbox\"\n"
-                 "  set hostgw {\n    type ipv4_addr\n  }\n"
                  "  chain prerouting {\n"
                  "    type nat hook prerouting priority dstnat; policy accept;\n"
-                 "    iifname \"%1$s\" ip saddr @hostgw ip daddr %3$s dnat to 127.0.0.1\n"
+                 "    iifname \"%1$s\" ip saddr %4$s ip daddr %3$s dnat to 127.0.0.1\n"
                  "  }\n"
                  "  chain postrouting {\n"
                  "    type nat hook postrouting priority srcnat; policy accept;\n"
@@ -71,11 +75,11 @@ int sbx_nft_setup(const char *bridge, const char *subnet, const char *gw, sbx_er
                  "  chain input {\n"
                  "    type filter hook input priority filter; policy accept;\n"
                  "    iifname \"%1$s\" ct state established,related accept\n"
-                 "    iifname \"%1$s\" ip saddr @hostgw accept\n"
+                 "    iifname \"%1$s\" ip saddr %4$s accept\n"
                  "    iifname \"%1$s\" drop\n"
                  "  }\n"
                  "}\n",
-                 bridge, subnet, gw);
+                 bridge, subnet, gw, hostgw);
         return nft_run(argv, script, "set up nftables table ip " SBX_NFT_TABLE, reterr);
 }
 
@@ -95,21 +99,4 @@ int sbx_nft_remove(sbx_error *reterr) {
         return nft_run(argv,
                        "add table ip " SBX_NFT_TABLE "\ndelete table ip " SBX_NFT_TABLE "\n",
                        "remove nftables table ip " SBX_NFT_TABLE, reterr);
-}
-
-int sbx_nft_host_access(const char *addr, bool allow, sbx_error *reterr) {
-        static const char *const argv[] = { "nft", "-f", "-", NULL };
-        char script[512];
-
-        /* add + delete first: an element left by a killed run must not grant a
-         * new sandbox that reuses the address access it did not ask for. */
-        snprintf(script, sizeof(script),
-                 "add element ip " SBX_NFT_TABLE " hostgw { %1$s }\n"
-                 "delete element ip " SBX_NFT_TABLE " hostgw { %1$s }\n"
-                 "%2$s",
-                 addr, "");
-        if (allow)
-                snprintf(script + strlen(script), sizeof(script) - strlen(script),
-                         "add element ip " SBX_NFT_TABLE " hostgw { %s }\n", addr);
-        return nft_run(argv, script, "nftables host-gateway access", reterr);
 }

@@ -12,11 +12,11 @@
 
 #define SBX_NFT_TABLE "sbx"
 
-/* Create (or replace) table ip sbx for bridge/subnet with gateway gw. */
-int sbx_nft_setup(const char *bridge, const char *subnet, const char *gw, sbx_error *reterr);
+/* Create (or replace) table ip sbx for bridge/subnet with gateway gw; the
+ * addresses in hostgw (a sub-range) may reach the host (host-gateway). */
+int sbx_nft_setup(const char *bridge, const char *subnet, const char *gw, const char *hostgw,
+                  sbx_error *reterr);
 /* 1 if table ip sbx exists, 0 if not. */
 int sbx_nft_present(sbx_error *reterr);
 /* Delete table ip sbx (absent is fine). */
 int sbx_nft_remove(sbx_error *reterr);
-/* Give addr access to the host (host-gateway) or take it away. */
-int sbx_nft_host_access(const char *addr, bool allow, sbx_error *reterr);

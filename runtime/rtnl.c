@@ -296,8 +296,8 @@ int sbx_rtnl_bridge_add(sbx_rtnl *r, const char *name, const char *alias, sbx_er
         return alias ? rtnl_set_alias(r, name, alias, reterr) : 0;
 }
 
-int sbx_rtnl_veth_add(sbx_rtnl *r, const char *name, const char *peer, const char *alias,
-                      unsigned mtu, sbx_error *reterr) {
+int sbx_rtnl_veth_add(sbx_rtnl *r, const char *name, const char *peer, int peer_netns_fd,
+                      const char *alias, unsigned mtu, sbx_error *reterr) {
         char buf[MNL_SOCKET_BUFFER_SIZE];
         struct nlmsghdr *nlh = rtnl_msg(r, buf, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL);
         struct ifinfomsg *ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi)), *pifi;
@@ -318,6 +318,8 @@ int sbx_rtnl_veth_add(sbx_rtnl *r, const char *name, const char *peer, const cha
         mnl_attr_put_strz(nlh, IFLA_IFNAME, peer);
         if (mtu > 0)
                 mnl_attr_put_u32(nlh, IFLA_MTU, mtu);
+        if (peer_netns_fd >= 0)
+                mnl_attr_put_u32(nlh, IFLA_NET_NS_FD, (uint32_t) peer_netns_fd);
         mnl_attr_nest_end(nlh, pa);
         mnl_attr_nest_end(nlh, data);
         mnl_attr_nest_end(nlh, li);

@@ -56,10 +56,11 @@ int sbx_rtnl_routes4(sbx_rtnl *r, sbx_route_cb cb, void *userdata, sbx_error *re
 int sbx_rtnl_link_get(sbx_rtnl *r, const char *name, sbx_link_info *ret, sbx_error *reterr);
 
 int sbx_rtnl_bridge_add(sbx_rtnl *r, const char *name, const char *alias, sbx_error *reterr);
-/* A veth pair, both ends in the socket's namespace, mtu on both (0 = default),
- * alias on the first end only. */
-int sbx_rtnl_veth_add(sbx_rtnl *r, const char *name, const char *peer, const char *alias,
-                      unsigned mtu, sbx_error *reterr);
+/* A veth pair: name in the socket's namespace, peer in peer_netns_fd (-1: the
+ * same), mtu on both (0 = default), alias on the first end only. Creating the
+ * peer in its namespace directly avoids a later move (which waits for RCU). */
+int sbx_rtnl_veth_add(sbx_rtnl *r, const char *name, const char *peer, int peer_netns_fd,
+                      const char *alias, unsigned mtu, sbx_error *reterr);
 int sbx_rtnl_link_del(sbx_rtnl *r, int ifindex, sbx_error *reterr);
 
 /* RTM_SETLINK pieces; fields left at their "unset" value are not sent. */
