@@ -29,6 +29,13 @@ int sbx_tool_find(const char *tool, char *ret_path, size_t len) {
 static void tool_child(const char *path, const char *const *argv, int in_fd, int err_fd) {
         static char *const envp[] = { "PATH=/usr/sbin:/usr/bin:/sbin:/bin", "LC_ALL=C", NULL };
         int null_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+        sigset_t none;
+
+        /* The launcher blocks the signals it forwards; the tool (pasta lives on
+         * as a daemon) must start with a clean mask and default SIGPIPE. */
+        sigemptyset(&none);
+        (void) sigprocmask(SIG_SETMASK, &none, NULL);
+        (void) signal(SIGPIPE, SIG_DFL);
 
         if (null_fd < 0 || dup2(in_fd >= 0 ? in_fd : null_fd, 0) < 0 || dup2(null_fd, 1) < 0 ||
             dup2(err_fd, 2) < 0)
