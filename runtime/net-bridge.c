@@ -191,8 +191,8 @@ typedef struct scan {
         sbx_route_info clash_copy;
         int default_oif;
         struct in_addr default_gw;
-        sbx_rtnl *rtnl;
-        sbx_error *reterr;
+        int stale[64];                   /* gc: ifindexes to delete after the dump */
+        size_t n_stale;
 } scan;
 
 static int scan_link(const sbx_link_info *l, void *userdata) {
@@ -215,14 +215,26 @@ static int scan_link(const sbx_link_info *l, void *userdata) {
         return 0;
 }
 
-/* Stale: an sbx veth whose launcher is gone (SIGKILLed between prepare and
- * teardown). Deleting one end deletes the pair. */
-static int gc_link(const sbx_link_info *l, void *userdata) {
+/* Stale: an sbx veth whose launcher is gone (SIGKILLed, or finished while its
+ * pair was still dying with the sandbox's namespace). Collected during the
+ * dump and deleted after it: a request sent on the socket while its dump is
+ * still being read would swallow the rest of the dump. */
+static int gc_collect(const sbx_link_info *l, void *userdata) {
         scan *s = userdata;
 
-        if (strncmp(l->alias, ALIAS_VETH " ", strlen(ALIAS_VETH) + 1) == 0 && !owner_alive(l->alias))
-                (void) sbx_rtnl_link_del(s->rtnl, l->ifindex, NULL);
+        if (strncmp(l->alias, ALIAS_VETH " ", strlen(ALIAS_VETH) + 1) == 0 && !owner_alive(l->alias) &&
+            s->n_stale < ELEMENTSOF(s->stale))
+                s->stale[s->n_stale++] = l->ifindex;
         return 0;
+}
+
+static void gc_stale(sbx_rtnl *r) {
+        scan s = {};
+
+        if (sbx_rtnl_links(r, gc_collect, &s, NULL) < 0)
+                return;
+        for (size_t i = 0; i < s.n_stale; i++)
+                (void) sbx_rtnl_link_del(r, s.stale[i], NULL);
 }
 
 static int scan_route(const sbx_route_info *r, void *userdata) {
@@ -337,10 +349,10 @@ fail:
  * whose launcher is gone are deleted first. Lock held. */
 static int bridge_remove_if_unused(sbx_rtnl *r, sbx_error *reterr) {
         sbx_link_info br;
-        scan s = { .rtnl = r };
+        scan s = {};
         int k;
 
-        (void) sbx_rtnl_links(r, gc_link, &s, NULL);
+        gc_stale(r);
         k = sbx_rtnl_link_get(r, BRIDGE_NAME, &br, NULL);
         if (k == -ENODEV) {
                 /* Table without bridge (a crash mid-setup): drop it too. */
@@ -436,7 +448,6 @@ int sbx_bridge_prepare(sbx_net_plan *p, sbx_error *reterr) {
         _cleanup_close_ int lock = -EBADF;
         const char *env = getenv("SBX_BRIDGE_SUBNET");
         sbx_link_info br;
-        scan s = {};
         subnet sn;
         int k;
 
@@ -451,8 +462,7 @@ int sbx_bridge_prepare(sbx_net_plan *p, sbx_error *reterr) {
         if (k < 0)
                 return k;
         /* veths of SIGKILLed runs go first, so their addresses are free again */
-        s.rtnl = r;
-        (void) sbx_rtnl_links(r, gc_link, &s, NULL);
+        gc_stale(r);
         p->gateway.s_addr = htonl(ntohl(sn.net.s_addr) + 1);
         p->prefixlen = sn.len;
         k = bridge_ensure(r, &sn, p->gateway, &br, reterr);
@@ -536,8 +546,7 @@ void sbx_bridge_cleanup(sbx_net_plan *p) {
         if (sbx_rtnl_open(&r, NULL) < 0)
                 return;
         /* ports of launchers that are gone must not keep the bridge alive */
-        s.rtnl = r;
-        (void) sbx_rtnl_links(r, gc_link, &s, NULL);
+        gc_stale(r);
         /* Our pair dies with the sandbox's namespace, which the kernel frees
          * asynchronously. Deleting it ourselves costs an RCU grace period, so
          * do it only when the bridge is to go with it (no other port);

@@ -49,7 +49,8 @@ typedef struct sbx_route_info {
 typedef int (*sbx_link_cb)(const sbx_link_info *l, void *userdata);
 typedef int (*sbx_route_cb)(const sbx_route_info *r, void *userdata);
 
-/* Dumps: the callback returns 0 to go on, < 0 to stop with that error. */
+/* Dumps: the callback returns 0 to go on, < 0 to stop with that error. It must
+ * not send a request on the same socket (the reply loop would eat the dump). */
 int sbx_rtnl_links(sbx_rtnl *r, sbx_link_cb cb, void *userdata, sbx_error *reterr);
 int sbx_rtnl_routes4(sbx_rtnl *r, sbx_route_cb cb, void *userdata, sbx_error *reterr);
 /* -ENODEV when there is no such link. */
