@@ -16,3 +16,4 @@ int cli_explain(int argc, char **argv);   /* cli-policy.c */
 int cli_check(int argc, char **argv);     /* cli-policy.c */
 int cli_migrate(int argc, char **argv);   /* cli-policy.c */
 int cli_doctor(int argc, char **argv);    /* cli-doctor.c */
+int cli_rootfs(int argc, char **argv);    /* cli-rootfs.c */

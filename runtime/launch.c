@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* sbx run: parent_main() and child_main() as lists of named steps.
  *
- * The privilege-drop order, stated once (STYLE §D.17):
- *   mounts -> lo up -> hostname -> rlimits -> setsid + session keyring ->
- *   capabilities (bounding, user switch, all sets) -> no_new_privs ->
- *   close_range sweep -> command lookup -> seccomp -> execveat.
+ * The order in the child, stated once (STYLE §D.17):
+ *   lo up -> hostname (neither needs the id map, so they overlap the parent
+ *   writing it) -> open the host dirs (still with the creator's host ids) ->
+ *   id maps -> setup identity -> no nested user namespaces -> mounts ->
+ *   pty -> rlimits -> setsid + session keyring -> capabilities (bounding,
+ *   user switch, all sets) -> no_new_privs -> close_range sweep -> command
+ *   lookup -> seccomp -> execveat.
  * seccomp is last so the filter need not allow any setup call. */
 #include <dirent.h>
 #include <errno.h>
@@ -13,10 +16,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "config.h"      /* HAVE_CLONE_INTO_CGROUP */
 #include "cli.h"
 #include "exec.h"
 #include "macro.h"
@@ -49,7 +55,7 @@ static int assert_single_threaded(sbx_error *reterr) {
 }
 
 static _Noreturn void child_fail(int sync_fd, int status, const sbx_error *e) {
-        /* #2: report the failing step, then die with a distinct status. */
+        /* #3: report the failing step, then die with a distinct status. */
         (void) sbx_sync_send(sync_fd, 3, SBX_SYNC_ERROR, status, e);
         _exit(status);
 }
@@ -58,35 +64,51 @@ static _Noreturn void child_main(const sbx_plan *p, int sync_fd, const sigset_t 
         sbx_error err = {};
         sbx_sync_msg msg;
         sbx_exec_plan ep;
+        sbx_mount_fds mfds;
         int status, master = -EBADF, slave = -EBADF;
 
-        /* Die with sbx; the re-check below closes the race with an early exit. */
+        /* Die with sbx. If sbx died before this, its end of the sync socket
+         * is closed already: check, since getppid() is 0 in a new pid ns. */
         if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
                 child_fail(sync_fd, SBX_EXIT_FAILURE, &(sbx_error) { -errno, "prctl(PR_SET_PDEATHSIG)" });
-        /* Default dispositions and mask: the workload starts clean. */
-        for (int s = 1; s < _NSIG; s++)
-                if (s != SIGKILL && s != SIGSTOP)
-                        (void) signal(s, SIG_DFL);
+        if (poll(&(struct pollfd) { .fd = sync_fd, .events = POLLIN }, 1, 0) > 0 &&
+            recv(sync_fd, &msg, sizeof(msg), MSG_PEEK | MSG_DONTWAIT) == 0)
+                _exit(SBX_EXIT_FAILURE);
+        /* Default dispositions and mask: the workload starts clean. Handlers
+         * do not survive exec, ignored signals do: reset those. */
+        for (size_t i = 0; i < p->n_ignored_signals; i++)
+                (void) signal(p->ignored_signals[i], SIG_DFL);
         sigprocmask(SIG_SETMASK, oldmask, NULL);
-        /* #1: wait for the id maps (EOF = the parent died). */
-        if (sbx_sync_recv(sync_fd, SYNC_TIMEOUT_MS, &msg) < 0 || msg.seq != 1 || msg.type != SBX_SYNC_MAPS_WRITTEN)
+        /* Loopback up (CAP_NET_ADMIN) and the hostname (CAP_SYS_ADMIN in the
+         * uts ns) need no id mapping: do them while the parent writes the maps. */
+        if (sbx_netns_setup_child(p, &err) < 0)
+                child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
+        if (sethostname(p->hostname, strlen(p->hostname)) < 0) {
+                sbx_error_set(&err, -errno, "--hostname: sethostname '%s'", p->hostname);
+                child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
+        }
+        /* Host directories, opened while we still have the creator's ids. */
+        if (sbx_mount_open_child(p, &mfds, &err) < 0)
+                child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
+        /* #1: the id maps, from the parent (EOF = it died), or our own; with a
+         * network (issue 7) the parent also attaches it before sending #1. */
+        if (!p->privileged && sbx_userns_write_own_maps(p, &err) < 0)
+                child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
+        if ((p->privileged || p->net.kind != SBX_NET_KIND_NONE) &&
+            (sbx_sync_recv(sync_fd, SYNC_TIMEOUT_MS, &msg) < 0 || msg.seq != 1 ||
+             msg.type != SBX_SYNC_MAPS_WRITTEN))
                 _exit(SBX_EXIT_FAILURE);
         /* Become the setup identity inside the new user namespace. */
         if (sbx_userns_setup_child(p, &err) < 0)
                 child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
         if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
                 child_fail(sync_fd, SBX_EXIT_FAILURE, &(sbx_error) { -errno, "prctl(PR_SET_PDEATHSIG)" });
+        /* No nested user namespaces, enforced by the kernel (needs ns root). */
+        if (sbx_userns_forbid_nesting_child(&err) < 0)
+                child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
         /* Mounts first: they need CAP_SYS_ADMIN in our namespaces. */
-        if (sbx_mount_setup_child(p, &err) < 0)
+        if (sbx_mount_setup_child(p, &mfds, &err) < 0)
                 child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
-        /* Loopback up: needs CAP_NET_ADMIN. */
-        if (sbx_netns_setup_child(p, &err) < 0)
-                child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
-        /* Hostname: needs CAP_SYS_ADMIN in the uts namespace. */
-        if (sethostname(p->hostname, strlen(p->hostname)) < 0) {
-                sbx_error_set(&err, -errno, "--hostname: sethostname '%s'", p->hostname);
-                child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
-        }
         /* #2: a terminal from our own devpts; the parent relays the master. */
         if (p->tty) {
                 if (sbx_tty_setup_child(p->uid, p->gid, &master, &slave, &err) < 0)
@@ -144,6 +166,16 @@ static int spawn(sbx_plan *p, int sync_child, int sync_parent, const sigset_t *o
                 return sbx_error_set(reterr, -EOPNOTSUPP, "clone3: built without CLONE_INTO_CGROUP");
 #endif
         pid = sys_clone3(&args);
+        if (pid < 0 && errno == ENOSYS) {
+                /* No clone3 (old kernel, or a seccomp filter around us): clone()
+                 * gives the same namespaces and pidfd, but cannot enter a cgroup
+                 * atomically, so with limits we refuse rather than start the
+                 * sandbox outside its cgroup for a moment. */
+                if (p->cgroup.dirfd >= 0)
+                        return sbx_error_set(reterr, -ENOSYS,
+                                             "clone3 is not available: cannot start the sandbox inside its cgroup");
+                pid = syscall(SYS_clone, (unsigned long) (args.flags | SIGCHLD), NULL, &pidfd, NULL, NULL);
+        }
         if (pid < 0)
                 return sbx_error_set(reterr, -errno, "clone3 (user, mount, pid, net, ipc, uts, cgroup namespaces)");
         if (pid == 0) {
@@ -154,13 +186,44 @@ static int spawn(sbx_plan *p, int sync_child, int sync_parent, const sigset_t *o
         return (int) pid;
 }
 
+/* After the child is gone: the error record it left, if any (#3). */
+static int child_error(int sync_parent, int status, sbx_error *reterr) {
+        sbx_sync_msg msg;
+
+        if (sbx_sync_recv(sync_parent, 0, &msg) < 0 || msg.type != SBX_SYNC_ERROR)
+                return status;
+        *reterr = msg.error;
+        if (reterr->code == 0)
+                reterr->code = -EIO;
+        return msg.status > 0 && msg.status < 256 ? msg.status : SBX_EXIT_FAILURE;
+}
+
+/* --tty: #2 carries the pty master from the sandbox's devpts. */
+static int receive_pty(sbx_plan *p, int sync_parent, sbx_error *reterr) {
+        sbx_sync_msg msg;
+        int passed = -EBADF, r;
+
+        r = sbx_sync_recv_fd(sync_parent, SYNC_TIMEOUT_MS, &msg, &passed);
+        if (r == -EPIPE)
+                return 0;       /* died or failed before: supervise reaps it, child_error() reports */
+        if (r < 0)
+                return sbx_error_set(reterr, r, "sync #2: receive the pty");
+        if (msg.type == SBX_SYNC_ERROR) {
+                *reterr = msg.error;
+                return -EIO;
+        }
+        if (msg.type != SBX_SYNC_PTY || passed < 0)
+                return sbx_error_set(reterr, -EPROTO, "sync #2: bad pty record");
+        sbx_tty_attach(p, passed);
+        return 0;
+}
+
 int sbx_run(const sbx_run_config *c, sbx_error *reterr) {
         _cleanup_(sbx_plan_freep) sbx_plan *p = NULL;
         _cleanup_(pidfd_killp) int pidfd = -EBADF;
         _cleanup_close_ int sync_parent = -EBADF, sync_child = -EBADF, procfd = -EBADF;
         int fds[2], status, r;
         sigset_t oldmask;
-        sbx_sync_msg msg;
         pid_t pid;
 
         /* Single-threaded, or the child could inherit a held lock. */
@@ -171,6 +234,13 @@ int sbx_run(const sbx_run_config *c, sbx_error *reterr) {
         r = sbx_plan_prepare(c, &p, reterr);
         if (r < 0)
                 return r == -EINVAL ? SBX_EXIT_USAGE : SBX_EXIT_FAILURE;
+        /* --limits best-effort: never silently unlimited (issue 5). */
+        if (p->cgroup.unenforced[0] && c->notice) {
+                char m[SBX_ERROR_MSG_MAX + 320];
+                snprintf(m, sizeof(m), "warning: --limits best-effort: running without [%s]: %s",
+                         p->cgroup.unenforced, p->cgroup.unenforced_reason);
+                c->notice(m);
+        }
         r = sbx_sync_pair(fds, reterr);
         if (r < 0)
                 return SBX_EXIT_FAILURE;
@@ -183,46 +253,45 @@ int sbx_run(const sbx_run_config *c, sbx_error *reterr) {
         if (pid < 0)
                 return SBX_EXIT_FAILURE;
         closep(&sync_child);
-        /* Maps from the /proc/<pid> dirfd: uid_map -> setgroups -> gid_map. */
-        procfd = open_proc_pid(pid, reterr);
-        if (procfd < 0)
-                return SBX_EXIT_FAILURE;
-        r = sbx_userns_write_maps(p, procfd, reterr);
-        if (r < 0)
-                return SBX_EXIT_FAILURE;
-        /* Network into the child's namespace while it waits at #1: eth0 (bridge)
-         * or pasta (rootless); nothing for 'none' (issue 7, net.h). */
-        r = sbx_net_attach_proc(&p->net, pid, procfd, reterr);
-        if (r < 0)
-                return SBX_EXIT_FAILURE;
-        /* #1: release the child. */
-        r = sbx_sync_send(sync_parent, 1, SBX_SYNC_MAPS_WRITTEN, 0, NULL);
-        if (r < 0)
-                return sbx_error_set(reterr, r, "sync #1: release the child"), SBX_EXIT_FAILURE;
-        /* #2 (--tty): the pty master; #3: an error record, or EOF once the
-         * exec closed the child's end. */
-        for (;;) {
-                int passed = -EBADF;
-                r = sbx_sync_recv_fd(sync_parent, SYNC_TIMEOUT_MS, &msg, &passed);
-                if (r < 0 || msg.type != SBX_SYNC_PTY)
-                        break;
-                if (passed < 0 || !p->tty)
-                        return sbx_error_set(reterr, -EPROTO, "sync #2: bad pty record"), SBX_EXIT_FAILURE;
-                sbx_tty_attach(p, passed);
+        /* Privileged: the maps name a subordinate range, which only we may
+         * write, from the /proc/<pid> dirfd; then #1 releases the child.
+         * Unprivileged, the child maps itself and nobody waits for anybody,
+         * unless there is a network to attach first (issue 7: eth0 on the
+         * bridge, or pasta), which goes into the child's namespace here. */
+        if (p->privileged || p->net.kind != SBX_NET_KIND_NONE) {
+                procfd = open_proc_pid(pid, reterr);
+                if (procfd < 0)
+                        return SBX_EXIT_FAILURE;
+                r = p->privileged ? sbx_userns_write_maps(p, procfd, reterr) : 0;
+                if (r >= 0)
+                        r = sbx_net_attach_proc(&p->net, pid, procfd, reterr);
+                if (r >= 0) {
+                        r = sbx_sync_send(sync_parent, 1, SBX_SYNC_MAPS_WRITTEN, 0, NULL);
+                        if (r < 0)
+                                sbx_error_set(reterr, r, "sync #1: release the child");
+                }
+                if (r < 0) {
+                        /* The child may have failed first: its record says why. */
+                        siginfo_t info;
+                        (void) sys_pidfd_send_signal(pidfd, SIGKILL);
+                        (void) waitid(P_PIDFD, pidfd, &info, WEXITED);
+                        return child_error(sync_parent, SBX_EXIT_FAILURE, reterr);
+                }
         }
-        if (r == 0 && msg.type == SBX_SYNC_ERROR) {
-                *reterr = msg.error;
-                if (reterr->code == 0)
-                        reterr->code = -EIO;
-                return msg.status > 0 && msg.status < 256 ? msg.status : SBX_EXIT_FAILURE;
-        }
-        if (r == -ETIMEDOUT)
-                return sbx_error_set(reterr, r, "sync #2: sandbox setup did not finish in %d s", SYNC_TIMEOUT_MS / 1000),
-                       SBX_EXIT_FAILURE;
-        if (r != -EPIPE)
-                return sbx_error_set(reterr, r < 0 ? r : -EPROTO, "sync #2: unexpected record"), SBX_EXIT_FAILURE;
-        /* Running: wait, forward, relay; then reap and tear down. */
+        if (p->tty && receive_pty(p, sync_parent, reterr) < 0)
+                return SBX_EXIT_FAILURE;
+        /* Running: wait, forward, relay. The child's CLOEXEC end closes at
+         * exec; we do not wake up for that, a setup or exec error (#3) is
+         * read once the child has exited. */
         status = sbx_supervise(p, pidfd, reterr);
+        /* An OOM kill shows as SIGKILL; say why (before the cgroup goes away). */
+        if (status >= 0 && c->notice) {
+                char m[128];
+                if (sbx_cgroup_oom_message(&p->cgroup, &c->limits, m, sizeof(m)) == 1)
+                        c->notice(m);
+        }
         (void) sigprocmask(SIG_SETMASK, &oldmask, NULL);
-        return status < 0 ? SBX_EXIT_FAILURE : status;
+        if (status < 0)
+                return SBX_EXIT_FAILURE;
+        return child_error(sync_parent, status, reterr);
 }

@@ -95,6 +95,17 @@ int sbx_userns_write_maps(const sbx_plan *p, int proc_pid_fd, sbx_error *reterr)
         return write_at(proc_pid_fd, "gid_map", p->gid_map, reterr);
 }
 
+int sbx_userns_write_own_maps(const sbx_plan *p, sbx_error *reterr) {
+        int fd, r;
+
+        fd = open("/proc/self", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0)
+                return sbx_error_set(reterr, -errno, "user namespace: open /proc/self");
+        r = sbx_userns_write_maps(p, fd, reterr);
+        close(fd);
+        return r;
+}
+
 int sbx_userns_setup_child(const sbx_plan *p, sbx_error *reterr) {
         /* Privileged: become sandbox root (host_uid), so files made during setup
          * are owned by mapped ids. Capabilities in the new user namespace are
@@ -106,5 +117,22 @@ int sbx_userns_setup_child(const sbx_plan *p, sbx_error *reterr) {
                 return sbx_error_set(reterr, -errno, "user namespace: setresgid(%u)", (unsigned) g);
         if (sys_setresuid(u, u, u) < 0)
                 return sbx_error_set(reterr, -errno, "user namespace: setresuid(%u)", (unsigned) u);
+        return 0;
+}
+
+/* user.max_user_namespaces is a per-user-namespace limit: 0 in ours means
+ * nothing in the sandbox can create a user namespace (ENOSPC), the way in to
+ * capabilities over fresh mount/net/... namespaces, whatever the seccomp
+ * profile allows. The host's value is untouched. */
+int sbx_userns_forbid_nesting_child(sbx_error *reterr) {
+        int fd = open("/proc/sys/user/max_user_namespaces", O_WRONLY | O_CLOEXEC);
+
+        if (fd < 0 || write(fd, "0", 1) != 1) {
+                int r = -errno;
+                if (fd >= 0)
+                        close(fd);
+                return sbx_error_set(reterr, r, "user namespace: write 0 to /proc/sys/user/max_user_namespaces");
+        }
+        close(fd);
         return 0;
 }
