@@ -87,6 +87,8 @@ sbx_plan *sbx_plan_free(sbx_plan *p) {
         closep(&p->cgroup.dirfd);
         closep(&p->tty_fd);
         closep(&p->tty_master);
+        /* after the child is gone: removes veth/bridge/nft state or stops pasta */
+        sbx_net_cleanup(&p->net);
         sbx_statedir_cleanup(p);
         free(p->argv);
         free(p->envp);
@@ -118,6 +120,7 @@ int sbx_plan_prepare_decided(const sbx_run_config *c, sbx_plan **ret, sbx_exec_v
         p->cgroup.dirfd = -EBADF;
         p->exec_fd = -EBADF;
         sbx_landlock_init(&p->landlock);
+        sbx_net_plan_init(&p->net);
         p->read_only_root = c->read_only_root;
         p->timeout_sec = c->timeout_sec;
 
@@ -130,6 +133,16 @@ int sbx_plan_prepare_decided(const sbx_run_config *c, sbx_plan **ret, sbx_exec_v
         if (r < 0)
                 return r;
         r = sbx_statedir_chown(p, reterr);
+        if (r < 0)
+                return r;
+        /* Network before mounts: it decides the addresses /etc/hosts names
+         * (host-gateway) and, for bridge, creates the host side (issue 7). */
+        r = sbx_net_prepare(&(sbx_net_request) {
+                                .bridge = c->network == SBX_NETWORK_BRIDGE,
+                                .dns = c->dns, .n_dns = c->n_dns,
+                                .extra_hosts = c->extra_hosts, .n_extra_hosts = c->n_extra_hosts,
+                                .hostname = c->hostname ?: "sbx",
+                        }, &p->net, reterr);
         if (r < 0)
                 return r;
         /* The mount list: root, /etc, /proc, /dev, tmpfs, workspace, binds. */
