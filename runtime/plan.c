@@ -127,10 +127,11 @@ int sbx_plan_prepare(const sbx_run_config *c, sbx_plan **ret, sbx_error *reterr)
         r = sbx_caps_prepare(p, reterr);
         if (r < 0)
                 return r;
-        /* seccomp BPF compiled here, never in the child (STYLE §E.18). */
+        /* seccomp BPF compiled here, never in the child (STYLE §E.18). Its
+         * messages already start with "seccomp" and name the profile file. */
         r = sbx_seccomp_compile(&c->seccomp, &p->bpf, reterr);
         if (r < 0)
-                return sbx_error_wrap(reterr, "seccomp profile");
+                return r;
         /* cgroup last: it creates a kernel object that teardown must remove. */
         /* named after the run dir ("run-XXXXXX"): unique while the run lives */
         r = sbx_cgroup_prepare(strrchr(p->state_dir, '/') + 1, &c->limits, &p->cgroup, reterr);
