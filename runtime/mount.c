@@ -268,8 +268,12 @@ static int prepare_etc(sbx_plan *p, const sbx_run_config *c, const char *rootfs,
                                      SBX_MNT_RO | SBX_MNT_NOSUID | SBX_MNT_NODEV | SBX_MNT_OPTIONAL, reterr);
                 return r;
         }
-        /* --rootfs: the image's /etc stays; ours are bound over the files it has. */
-        for (size_t i = 0; i < ELEMENTSOF(contents); i++) {
+        /* --rootfs: the image's /etc stays (its users, groups and nsswitch.conf
+         * too: an image's User is resolved against them); the network files
+         * are ours, bound read-only over the ones it has. A writable root
+         * (overlay) gets them in its upper layer instead, even where the image
+         * has none. */
+        for (size_t i = 2; i < 5; i++) {
                 char name[64], src[PATH_MAX], probe[PATH_MAX];
                 struct stat st;
 

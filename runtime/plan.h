@@ -82,6 +82,7 @@ typedef struct sbx_plan {
         char **envp;                     /* NULL-terminated, built by the parent */
         const char *path_env;            /* the sandbox's PATH value for command lookup */
         const char *workdir;
+        const char *setup_command;       /* setupCommand, NULL = none */
         sbx_rlimit rlimits[SBX_RLIMITS_MAX];
         size_t n_rlimits;
         int cap_last;                    /* /proc/sys/kernel/cap_last_cap */
