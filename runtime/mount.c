@@ -244,6 +244,29 @@ static int etc_contents(sbx_plan *p, const sbx_run_config *c, const char *conten
         return 0;
 }
 
+/* A writable root's generated /etc file goes into the overlay's upper
+ * layer (replacing what an earlier run of a persistent sandbox left). */
+static int write_upper_etc(sbx_plan *p, const char *name, const char *contents, sbx_error *reterr) {
+        _cleanup_close_ int dfd = -EBADF, fd = -EBADF;
+        size_t len = strlen(contents);
+        char path[PATH_MAX];
+
+        snprintf(path, sizeof(path), "%s/etc", p->root_overlay.upper);
+        if (mkdir(path, 0755) < 0 && errno != EEXIST)
+                return sbx_error_set(reterr, -errno, "--writable-root: create '%s'", path);
+        dfd = open(path, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (dfd < 0)
+                return sbx_error_set(reterr, -errno, "--writable-root: open '%s'", path);
+        (void) unlinkat(dfd, name, 0);
+        fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+        if (fd < 0 || write(fd, contents, len) != (ssize_t) len)
+                return sbx_error_set(reterr, errno ? -errno : -EIO, "--writable-root: write '%s/%s'", path, name);
+        if (p->privileged && (fchown(fd, p->host_uid, p->host_gid) < 0 ||
+                              fchownat(dfd, "", p->host_uid, p->host_gid, AT_EMPTY_PATH) < 0))
+                return sbx_error_set(reterr, -errno, "--writable-root: chown '%s/%s'", path, name);
+        return 0;
+}
+
 /* Minimal /etc: the sandbox user, hosts, resolv.conf, hostname. Nothing
  * from the host's /etc except what is public and needed to run programs. */
 static int prepare_etc(sbx_plan *p, const sbx_run_config *c, const char *rootfs, sbx_error *reterr) {
@@ -278,6 +301,12 @@ static int prepare_etc(sbx_plan *p, const sbx_run_config *c, const char *rootfs,
                 struct stat st;
 
                 snprintf(name, sizeof(name), "etc/%s", generated_etc[i][0]);
+                if (p->root_overlay.upper) {
+                        r = write_upper_etc(p, generated_etc[i][0], contents[i], reterr);
+                        if (r < 0)
+                                return r;
+                        continue;
+                }
                 r = sbx_statedir_write(p, name, contents[i], reterr);
                 if (r < 0)
                         return r;
@@ -390,7 +419,8 @@ int sbx_mount_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr) {
                 rootfs = realpath(c->rootfs, NULL);
                 if (!rootfs)
                         return sbx_error_set(reterr, -errno, "--rootfs '%s'", c->rootfs);
-                r = prepare_rootfs(p, rootfs, reterr);
+                /* writable: one overlay over the whole image; else read-only binds */
+                r = c->read_only_root ? prepare_rootfs(p, rootfs, reterr) : sbx_overlay_prepare_root(p, c, rootfs, reterr);
         } else
                 r = prepare_host_root(p, reterr);
         if (r < 0)
@@ -716,11 +746,28 @@ static const char *const kind_names[_SBX_MOUNT_KIND_MAX] = {
 };
 
 int sbx_mount_open_child(const sbx_plan *p, sbx_mount_fds *ret, sbx_error *reterr) {
-        sbx_mount_fds f = { .root_dir = -EBADF, .lower = -EBADF, .upper = -EBADF, .work = -EBADF };
+        sbx_mount_fds f = { .root_dir = -EBADF, .lower = -EBADF, .upper = -EBADF, .work = -EBADF,
+                            .root_lower = -EBADF, .root_upper = -EBADF, .root_work = -EBADF };
 
         f.root_dir = open_host_dir(p->root_dir);
         if (f.root_dir < 0)
                 return sbx_error_set(reterr, -errno, "mount: open new root '%s'", p->root_dir);
+        if (p->root_overlay.upper) {
+                const char *bad = NULL;
+                if (p->root_overlay.lower_tree < 0 && (f.root_lower = open_host_dir(p->root_overlay.lower)) < 0)
+                        bad = p->root_overlay.lower;
+                else if ((f.root_upper = open_host_dir(p->root_overlay.upper)) < 0)
+                        bad = p->root_overlay.upper;
+                else if ((f.root_work = open_host_dir(p->root_overlay.work)) < 0)
+                        bad = p->root_overlay.work;
+                if (bad) {
+                        int r = -errno;
+                        close_fd(&f.root_dir);
+                        close_fd(&f.root_lower);
+                        close_fd(&f.root_upper);
+                        return sbx_error_set(reterr, r, "mount: root overlay layer '%s'", bad);
+                }
+        }
         for (size_t i = 0; i < p->n_mounts; i++) {
                 const sbx_mount_op *op = &p->mounts[i];
                 const char *bad = NULL;
@@ -776,6 +823,51 @@ static int mount_root_tmpfs(sbx_mount_fds *fds, sbx_error *reterr) {
         return mnt;
 }
 
+/* --writable-root over a rootfs: the overlay of the image and our layers is
+ * the new root, attached on fds->root_dir like the tmpfs otherwise. Layers
+ * are named by fds opened before the id switch (no path text in options). */
+static int mount_root_overlay(const sbx_plan *p, sbx_mount_fds *fds, sbx_error *reterr) {
+        int lower = p->root_overlay.lower_tree >= 0 ? p->root_overlay.lower_tree : fds->root_lower;
+        char l[32], u[32], w[32];
+        int fs, mnt, r = 0;
+
+        /* overlayfs takes no detached mount as a layer: attach the idmapped
+         * image where the root goes; the overlay is stacked on top of it. */
+        if (p->root_overlay.lower_tree >= 0 &&
+            move_mount(lower, "", fds->root_dir, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
+                return sbx_error_set(reterr, -errno, "mount: attach the idmapped image '%s'", p->root_overlay.lower);
+        fd_path(l, lower);
+        fd_path(u, fds->root_upper);
+        fd_path(w, fds->root_work);
+        fs = fsopen("overlay", FSOPEN_CLOEXEC);
+        if (fs < 0)
+                return sbx_error_set(reterr, -errno, "mount: fsopen overlay for the root");
+        if (fsconfig(fs, FSCONFIG_SET_STRING, "lowerdir", l, 0) < 0 ||
+            fsconfig(fs, FSCONFIG_SET_STRING, "upperdir", u, 0) < 0 ||
+            fsconfig(fs, FSCONFIG_SET_STRING, "workdir", w, 0) < 0 ||
+            fsconfig(fs, FSCONFIG_SET_FLAG, "userxattr", NULL, 0) < 0 ||
+            (p->root_overlay.is_volatile && fsconfig(fs, FSCONFIG_SET_FLAG, "volatile", NULL, 0) < 0) ||
+            fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
+                r = -errno;
+        mnt = r < 0 ? -1 : fsmount(fs, FSMOUNT_CLOEXEC, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
+        if (r == 0 && mnt < 0)
+                r = -errno;
+        close(fs);
+        close_fd(&fds->root_lower);
+        close_fd(&fds->root_upper);
+        close_fd(&fds->root_work);
+        if (r < 0)
+                return sbx_error_set(reterr, r, "mount: overlay of '%s' (upper '%s') as the root",
+                                     p->root_overlay.lower, p->root_overlay.upper);
+        if (move_mount(mnt, "", fds->root_dir, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0) {
+                r = -errno;
+                close(mnt);
+                return sbx_error_set(reterr, r, "mount: attach the root overlay");
+        }
+        close_fd(&fds->root_dir);
+        return mnt;
+}
+
 int sbx_mount_setup_child(const sbx_plan *p, sbx_mount_fds *fds, sbx_error *reterr) {
         int rootfd, r;
 
@@ -783,7 +875,7 @@ int sbx_mount_setup_child(const sbx_plan *p, sbx_mount_fds *fds, sbx_error *rete
         if (mount(NULL, "/", NULL, MS_PRIVATE | MS_REC, NULL) < 0)
                 return sbx_error_set(reterr, -errno, "mount: make / private");
         /* 2. A fresh tmpfs is the new root; its mount fd is our handle on it. */
-        rootfd = mount_root_tmpfs(fds, reterr);
+        rootfd = p->root_overlay.upper ? mount_root_overlay(p, fds, reterr) : mount_root_tmpfs(fds, reterr);
         if (rootfd < 0)
                 return rootfd;
         /* 3-5. The plan: rootfs, /etc, /dev, /proc, tmpfs, /workspace, binds. */

@@ -81,6 +81,7 @@ sbx_plan *sbx_plan_free(sbx_plan *p) {
         closep(&p->cgroup.dirfd);
         closep(&p->tty_fd);
         closep(&p->tty_master);
+        closep(&p->root_overlay.lower_tree);
         sbx_statedir_cleanup(p);
         free(p->argv);
         free(p->envp);
@@ -101,7 +102,7 @@ int sbx_plan_prepare(const sbx_run_config *c, sbx_plan **ret, sbx_error *reterr)
         if (!p)
                 return sbx_error_set(reterr, -ENOMEM, "plan: out of memory");
         p->state_fd = p->lock_fd = p->tty_fd = p->tty_master = p->sync_fd = -EBADF;
-        p->cgroup.dirfd = -EBADF;
+        p->cgroup.dirfd = p->root_overlay.lower_tree = -EBADF;
         p->read_only_root = c->read_only_root;
         p->timeout_sec = c->timeout_sec;
 
