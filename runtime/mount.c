@@ -151,7 +151,8 @@ static int prepare_host_root(sbx_plan *p, sbx_error *reterr) {
 
 /* --rootfs DIR: every top-level entry read-only, except what sbx provides. */
 static int prepare_rootfs(sbx_plan *p, const char *rootfs, sbx_error *reterr) {
-        static const char *const skip[] = { "dev", "proc", "sys", "tmp", "run", "workspace", "agent" };
+        /* etc: an overlay, see prepare_etc() */
+        static const char *const skip[] = { "dev", "proc", "sys", "tmp", "run", "workspace", "agent", "etc" };
         _cleanup_free_ char *canon = realpath(rootfs, NULL);
         struct dirent **names = NULL;
         int n, r = 0;
@@ -293,9 +294,36 @@ static int prepare_etc(sbx_plan *p, const sbx_run_config *c, const char *rootfs,
         }
         /* --rootfs: the image's /etc stays (its users, groups and nsswitch.conf
          * too: an image's User is resolved against them); the network files
-         * are ours, bound read-only over the ones it has. A writable root
-         * (overlay) gets them in its upper layer instead, even where the image
-         * has none. */
+         * are ours. Read-only root: /etc is a read-only overlay (two lower
+         * layers, no upper) of our files over the image's, so they are there
+         * even where the image has none (docker-save images rarely do). A
+         * writable root gets them in its upper layer. */
+        if (!p->root_overlay.upper) {
+                char img_etc[PATH_MAX], gen_etc[PATH_MAX];
+                sbx_mount_op *op;
+                struct stat st;
+
+                for (size_t i = 2; i < 5; i++) {
+                        char name[64];
+                        snprintf(name, sizeof(name), "etc/%s", generated_etc[i][0]);
+                        r = sbx_statedir_write(p, name, contents[i], reterr);
+                        if (r < 0)
+                                return r;
+                }
+                if ((size_t) snprintf(img_etc, sizeof(img_etc), "%s/etc", rootfs) >= sizeof(img_etc) ||
+                    (size_t) snprintf(gen_etc, sizeof(gen_etc), "%.*s/etc", PATH_MAX - 64, p->state_dir) >= sizeof(gen_etc))
+                        return sbx_error_set(reterr, -ENAMETOOLONG, "--rootfs '%s': path too long", rootfs);
+                if (lstat(img_etc, &st) < 0 || !S_ISDIR(st.st_mode))
+                        /* no /etc in the image: ours alone, read-only */
+                        return add_bind(p, gen_etc, "etc", SBX_MNT_RO | SBX_MNT_NOSUID | SBX_MNT_NODEV, reterr);
+                op = sbx_plan_add_mount(p, SBX_MOUNT_OVERLAY, "etc", reterr);
+                if (!op)
+                        return -ENOMEM;
+                op->src = op->what = sbx_plan_strdup(p, img_etc);
+                op->upper = sbx_plan_strdup(p, gen_etc);    /* the top lower layer; no work dir */
+                op->flags = SBX_MNT_RO | SBX_MNT_NOSUID | SBX_MNT_NODEV;
+                return op->src && op->upper ? 0 : sbx_error_set(reterr, -ENOMEM, "plan: out of memory");
+        }
         for (size_t i = 2; i < 5; i++) {
                 char name[64], src[PATH_MAX], probe[PATH_MAX];
                 struct stat st;
@@ -608,6 +636,17 @@ static int do_overlay(int rootfd, const sbx_mount_op *op, sbx_mount_fds *fds) {
         char data[160];
         int r;
 
+        if (!op->work) {
+                /* read-only, two lower layers: ours (etc_top) over the image's */
+                if (fds->etc_top < 0 || fds->etc_bottom < 0)
+                        return -EBADF;
+                snprintf(data, sizeof(data), "lowerdir=/proc/self/fd/%d:/proc/self/fd/%d,userxattr",
+                         fds->etc_top, fds->etc_bottom);
+                r = do_fs(rootfd, op, "overlay", data);
+                close_fd(&fds->etc_top);
+                close_fd(&fds->etc_bottom);
+                return r;
+        }
         if (op->flags & SBX_MNT_LOWER_IN_ROOT) {
                 fds->lower = open_in_root(rootfd, op->dst, O_PATH | O_DIRECTORY);
                 if (fds->lower < 0)
@@ -747,7 +786,8 @@ static const char *const kind_names[_SBX_MOUNT_KIND_MAX] = {
 
 int sbx_mount_open_child(const sbx_plan *p, sbx_mount_fds *ret, sbx_error *reterr) {
         sbx_mount_fds f = { .root_dir = -EBADF, .lower = -EBADF, .upper = -EBADF, .work = -EBADF,
-                            .root_lower = -EBADF, .root_upper = -EBADF, .root_work = -EBADF };
+                            .root_lower = -EBADF, .root_upper = -EBADF, .root_work = -EBADF,
+                            .etc_top = -EBADF, .etc_bottom = -EBADF };
 
         f.root_dir = open_host_dir(p->root_dir);
         if (f.root_dir < 0)
@@ -774,7 +814,14 @@ int sbx_mount_open_child(const sbx_plan *p, sbx_mount_fds *ret, sbx_error *reter
 
                 if (op->kind != SBX_MOUNT_OVERLAY)
                         continue;
-                if (f.upper >= 0)
+                if (!op->work) {
+                        if (f.etc_top >= 0)
+                                bad = "a second read-only overlay";
+                        else if ((f.etc_top = open_host_dir(op->upper)) < 0)
+                                bad = op->upper;
+                        else if ((f.etc_bottom = open_host_dir(op->src)) < 0)
+                                bad = op->src;
+                } else if (f.upper >= 0)
                         bad = "a second overlay";
                 else if (!(op->flags & SBX_MNT_LOWER_IN_ROOT) && (f.lower = open_host_dir(op->src)) < 0)
                         bad = op->src;
@@ -783,8 +830,13 @@ int sbx_mount_open_child(const sbx_plan *p, sbx_mount_fds *ret, sbx_error *reter
                 else if ((f.work = open_host_dir(op->work)) < 0)
                         bad = op->work;
                 if (bad) {
-                        int r = f.upper >= 0 && !strcmp(bad, "a second overlay") ? -EINVAL : -errno;
+                        int r = !strncmp(bad, "a second", 8) ? -EINVAL : -errno;
                         close_fd(&f.root_dir);
+                        close_fd(&f.etc_top);
+                        close_fd(&f.etc_bottom);
+                        close_fd(&f.root_lower);
+                        close_fd(&f.root_upper);
+                        close_fd(&f.root_work);
                         close_fd(&f.lower);
                         close_fd(&f.upper);
                         close_fd(&f.work);

@@ -18,6 +18,7 @@ typedef struct sbx_mount_fds {
         int root_dir;                    /* mountpoint of the new root */
         int lower, upper, work;          /* the /workspace overlay's layers, or -EBADF */
         int root_lower, root_upper, root_work; /* the root overlay's layers, or -EBADF */
+        int etc_top, etc_bottom;         /* a read-only rootfs's /etc: ours over the image's */
 } sbx_mount_fds;
 
 /* Child, first thing after clone3, before switching ids. */

@@ -31,6 +31,8 @@ is "--rootfs: /etc/hostname is the generated one" "$("$SBX" run --rootfs "$R" --
 like "--rootfs: the image's own /etc/passwd is kept" "$("$SBX" run --rootfs "$R" -- cat /etc/passwd 2>&1)" '^imguser:x:1234'
 out=$("$SBX" run --rootfs "$R" -- /bin/sh -c 'echo x > /etc/new' 2>&1); rc=$?
 like "--rootfs: the root is read-only (EROFS on /etc)" "$out/$rc" 'Read-only file system/[1-9]'
+like "--rootfs: /etc/hosts is there although the image has none (read-only /etc overlay)" \
+        "$("$SBX" run --rootfs "$R" --add-host db:10.1.2.3 -- cat /etc/hosts 2>&1)" $'^10\.1\.2\.3\tdb$'
 is "--rootfs: a second hostname is used" "$("$SBX" run --rootfs "$R" --hostname box2 -- cat /etc/hostname)" box2
 
 # --- --writable-root: an overlay upper per run
