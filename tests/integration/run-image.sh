@@ -56,6 +56,43 @@ like "--image: the message says No such image and how to build it" "$out" 'No su
 "$SBX" run --image x:1 --rootfs "$R" -- /bin/true 2>/dev/null
 is "--image with --rootfs is a usage error" "$?" 2
 
+# A store of our own with the tiny image under two names: its config as
+# `sbx rootfs import` records it (OCI config subset).
+S=$TMP/store
+mk_image() {    # mk_image KEY USER
+        mkdir -p "$S/images/$1"
+        cp -a "$R" "$S/images/$1/rootfs"
+        printf '{"ref":"x","config":{"Env":["FOO=img","BAR=img","PATH=/usr/bin:/bin"],"WorkingDir":"/home/img","User":"%s"}}\n' \
+                "$2" > "$S/images/$1/image.json"
+}
+mk_image 'sbx-ci+tiny@1' imguser:imggroup
+mk_image 'sbx-ci+tiny@nouser' nosuchuser
+ids='while read k a b; do case $k in Uid:|Gid:) printf "%s%s " $k $a;; esac; done < /proc/self/status'
+out=$(SBX_IMAGE_DIR=$S "$SBX" run --image sbx-ci/tiny:1 -- /bin/sh -c "$ids"'; echo $FOO $BAR $PWD $HOME $PATH' 2>&1)
+is "--image: User (name:group from the image's passwd/group), WorkingDir, HOME, Env" \
+        "$out" "Uid:1234 Gid:1234 img img /home/img /home/img /usr/bin:/bin"
+out=$(SBX_IMAGE_DIR=$S "$SBX" run --image sbx-ci/tiny:1 -e FOO=cli -u 5:6 -w / -- /bin/sh -c "$ids"'; echo $FOO $BAR $PWD' 2>&1)
+is "--image: --env, --user and --workdir win over the image's config" "$out" "Uid:5 Gid:6 cli img /"
+out=$(SBX_IMAGE_DIR=$S "$SBX" run --image sbx-ci/tiny:nouser -- /bin/true 2>&1); rc=$?
+is "--image: a User the image does not know fails (125)" "$rc" 125
+like "--image: ... and the message names it" "$out" "User 'nosuchuser' is not in the image's /etc/passwd"
+out=$(SBX_IMAGE_DIR=$S "$SBX" run --image sbx-ci/tiny:nouser -u 0 -- /bin/sh -c 'echo ran' 2>&1)
+is "--image: with --user given the image's User is not looked up" "$out" ran
+out=$(SBX_IMAGE_DIR=$S "$SBX" run --image sbx-ci/tiny:1 --writable-root -u 0 -- /bin/sh -c 'echo w > /etc/w && cat /etc/w' 2>&1)
+is "--image --writable-root: sandbox root writes /etc of an image the caller owns" "$out" w
+out=$(SBX_IMAGE_DIR=$S "$SBX" run --image sbx-ci/tiny:1 --writable-root -- /bin/sh -c 'echo w > /etc/w' 2>&1); rc=$?
+if [ "$(id -u)" = 0 ]; then
+        like "--image --writable-root: the image's user 1234 cannot write /etc (owned by image root)" \
+                "$out/$rc" 'Permission denied/[1-9]'
+else
+        # unprivileged the caller is the only mapped id: it owns every file of
+        # its image copy, and it is the sandbox user 1234
+        is "--image --writable-root: unprivileged, the caller's own files are the sandbox user's" "$out/$rc" /0
+fi
+is "--image: the store's copy is unchanged" "$(ls "$S/images/sbx-ci+tiny@1/rootfs/etc")" "group
+hostname
+passwd"
+
 # The default image, when built on this host (sbx rootfs build, ~145 s).
 store=
 for d in "${SBX_IMAGE_DIR:-}" /var/lib/sbx/images; do
