@@ -34,6 +34,8 @@ static void run_usage(FILE *f) {
               "      --ro-bind SRC[:DST]   same as --bind SRC:DST:ro\n"
               "      --writable-root       with --rootfs/--image: a per-run overlay upper layer over the\n"
               "                            image (the image never changes); else the root tmpfs stays writable\n"
+              "      --root-layer-dir DIR  with --writable-root: keep the upper layer in DIR/upper (+ DIR/work)\n"
+              "                            across runs (a persistent sandbox's root) instead of per run\n"
               "      --setup-command CMD   run `sh -lc CMD` once inside the sandbox before CMD; its output\n"
               "                            goes to stderr; failure: exit 125, nothing is left behind\n"
               "      --dns ADDR            nameserver line in /etc/resolv.conf\n"
@@ -57,13 +59,14 @@ enum {
         OPT_ROOTFS = 256, OPT_WORKSPACE, OPT_WS_ACCESS, OPT_HOSTNAME, OPT_ULIMIT, OPT_TMPFS, OPT_BIND,
         OPT_RO_BIND, OPT_WRITABLE_ROOT, OPT_DNS, OPT_ADD_HOST, OPT_NETWORK, OPT_MEMORY, OPT_MEMORY_SWAP,
         OPT_PIDS, OPT_CPUS, OPT_LIMITS, OPT_SECCOMP, OPT_TIMEOUT, OPT_TTY, OPT_NO_TTY, OPT_STATE_DIR,
-        OPT_IMAGE, OPT_SETUP_COMMAND,
+        OPT_IMAGE, OPT_SETUP_COMMAND, OPT_ROOT_LAYER_DIR,
 };
 
 static const struct option options[] = {
         { "rootfs", required_argument, NULL, OPT_ROOTFS },
         { "image", required_argument, NULL, OPT_IMAGE },
         { "setup-command", required_argument, NULL, OPT_SETUP_COMMAND },
+        { "root-layer-dir", required_argument, NULL, OPT_ROOT_LAYER_DIR },
         { "workspace", required_argument, NULL, OPT_WORKSPACE },
         { "workspace-access", required_argument, NULL, OPT_WS_ACCESS },
         { "env", required_argument, NULL, 'e' },
@@ -138,6 +141,10 @@ static int apply_option(sbx_run_config *c, int opt, const char *arg, bool *tty_s
         case 'u':
                 c->user_set = true;
                 return sbx_parse_user(arg, &c->uid, &c->gid, e);
+        case OPT_ROOT_LAYER_DIR:
+                if (arg[0] != '/' || strpbrk(arg, ",:"))
+                        return sbx_error_set(e, -EINVAL, "--root-layer-dir '%s': must be absolute, without ',' or ':'", arg);
+                return set_str(&c->root_layer_dir, arg);
         case OPT_SETUP_COMMAND:
                 if (!arg[0])
                         return sbx_error_set(e, -EINVAL, "--setup-command: empty command");

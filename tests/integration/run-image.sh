@@ -49,6 +49,16 @@ is "--writable-root: each run starts from the image (no file from an earlier run
 is "--writable-root: the image directory is unchanged" "$(cd "$R" && find . -printf '%p %s %m\n' | sort | md5sum)" "$before"
 is "--writable-root: nothing is left in the state dir" "$(leftovers)" ""
 
+# --- --root-layer-dir: the upper layer outlives the run (persistent sandboxes)
+L=$TMP/layers
+"$SBX" run --rootfs "$R" --writable-root --root-layer-dir "$L" -u 0 -- /bin/sh -c 'echo kept > /etc/kept' 2>&1
+out=$("$SBX" run --rootfs "$R" --writable-root --root-layer-dir "$L" -u 0 -- cat /etc/kept 2>&1)
+is "--root-layer-dir: a write is still there in the next run" "$out" kept
+is "--root-layer-dir: it lives in DIR/upper, the image is unchanged" \
+        "$(cat "$L/upper/etc/kept" 2>&1; [ -e "$R/etc/kept" ] && echo in-image)" kept
+"$SBX" run --rootfs "$R" --writable-root --root-layer-dir relative -- /bin/true 2>/dev/null
+is "--root-layer-dir must be absolute (usage error)" "$?" 2
+
 # --- --image
 out=$("$SBX" run --image sbx-ci-no-such-image:1 -- /bin/true 2>&1); rc=$?
 is "--image: a missing image exits 125" "$rc" 125
