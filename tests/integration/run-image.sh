@@ -152,6 +152,16 @@ like "--setup-command failing: the message names setupCommand and the status" "$
 unlike "--setup-command failing: the command does not run" "$out" 'main-ran'
 is "--setup-command failing: nothing is left in the state dir" "$(leftovers)" ""
 
+# docker.setupCommand from openclaw.json (sbx run --agent)
+mkdir -p "$TMP/home" "$TMP/ws"
+cat > "$TMP/oc.json" <<J
+{ agents: { defaults: { sandbox: { mode: 'all', workspaceRoot: '$TMP/sbxs',
+            docker: { setupCommand: 'echo from-config > /tmp/setup' } } },
+            entries: { main: { workspace: '$TMP/ws' } } } }
+J
+out=$(HOME=$TMP/home "$SBX" run --no-tty --config "$TMP/oc.json" --agent main -- cat /tmp/setup 2>&1 </dev/null)
+like "docker.setupCommand from the config runs before the command" "$out" '^from-config$'
+
 # --- seccomp profile messages are not wrapped twice
 out=$("$SBX" run --seccomp-profile "$TMP/no-such-profile.json" -- /bin/true 2>&1)
 is "--seccomp-profile: one 'seccomp profile' prefix in the message" "$(grep -o 'seccomp profile' <<<"$out" | wc -l)" 1
