@@ -90,13 +90,9 @@ enum {
         OPT_ROOTFS = 256, OPT_WORKSPACE, OPT_WS_ACCESS, OPT_HOSTNAME, OPT_ULIMIT, OPT_TMPFS, OPT_BIND,
         OPT_RO_BIND, OPT_WRITABLE_ROOT, OPT_DNS, OPT_ADD_HOST, OPT_NETWORK, OPT_MEMORY, OPT_MEMORY_SWAP,
         OPT_PIDS, OPT_CPUS, OPT_LIMITS, OPT_SECCOMP, OPT_TIMEOUT, OPT_TTY, OPT_NO_TTY, OPT_STATE_DIR,
-<<<<<<< HEAD
         OPT_EXEC_ALLOW, OPT_READ_ONLY_FS, OPT_DENY_NET_SOCKETS, OPT_LANDLOCK, OPT_AUDIT_LOG,
         OPT_EXEC_APPROVALS, OPT_CONFIG, OPT_AGENT, OPT_SESSION, OPT_SUBAGENT,
-=======
-        OPT_CONFIG, OPT_AGENT, OPT_SESSION, OPT_SUBAGENT,
         OPT_IMAGE, OPT_SETUP_COMMAND, OPT_ROOT_LAYER_DIR,
->>>>>>> main
 };
 
 static const struct option options[] = {
@@ -413,13 +409,12 @@ int cli_run(int argc, char **argv) {
                         fprintf(stderr, "sbx run: bad option '%s' (see 'sbx run --help')\n", argv[optind - 1]);
                         return SBX_EXIT_USAGE;
                 }
-<<<<<<< HEAD
                 if (opt == OPT_EXEC_APPROVALS) {
                         approvals = optarg;
-=======
+                        continue;
+                }
                 if (opt == OPT_IMAGE) {
                         image = optarg;
->>>>>>> main
                         continue;
                 }
                 r = apply_option(&c, opt, optarg, &tty_set, &err);

@@ -118,13 +118,9 @@ int sbx_plan_prepare_decided(const sbx_run_config *c, sbx_plan **ret, sbx_exec_v
         if (!p)
                 return sbx_error_set(reterr, -ENOMEM, "plan: out of memory");
         p->state_fd = p->lock_fd = p->tty_fd = p->tty_master = p->sync_fd = -EBADF;
-<<<<<<< HEAD
-        p->cgroup.dirfd = -EBADF;
+        p->cgroup.dirfd = p->root_overlay.lower_tree = -EBADF;
         p->exec_fd = -EBADF;
         sbx_landlock_init(&p->landlock);
-=======
-        p->cgroup.dirfd = p->root_overlay.lower_tree = -EBADF;
->>>>>>> main
         sbx_net_plan_init(&p->net);
         p->read_only_root = c->read_only_root;
         p->timeout_sec = c->timeout_sec;
