@@ -26,6 +26,7 @@ typedef struct allow_set {
         char *resolved[MAX_PATTERNS];
         int file_fd[MAX_PATTERNS];      /* literal: its file */
         int dir_fd[MAX_PATTERNS];       /* glob: the directory its wildcards start in */
+        char *dir_path[MAX_PATTERNS];   /* ... and its canonical sandbox path */
         size_t n;
         bool everything;                /* a bare "*" */
 } allow_set;
@@ -34,6 +35,7 @@ static void allow_set_done(allow_set *a) {
         for (size_t i = 0; i < a->n; i++) {
                 free(a->pat[i]);
                 free(a->resolved[i]);
+                free(a->dir_path[i]);
                 closep(&a->file_fd[i]);
                 closep(&a->dir_fd[i]);
         }
@@ -53,7 +55,7 @@ static int prepare_pattern(allow_set *a, const sbx_view *v, const sbx_plan *p, c
         int fd, r;
 
         a->file_fd[i] = a->dir_fd[i] = -EBADF;
-        a->resolved[i] = NULL;
+        a->resolved[i] = a->dir_path[i] = NULL;
         if (in[0] == '~' && (in[1] == '/' || !in[1]))
                 snprintf(buf, sizeof(buf), "%s%s", home_of(p), in + 1);
         else
@@ -76,6 +78,7 @@ static int prepare_pattern(allow_set *a, const sbx_view *v, const sbx_plan *p, c
                 r = sbx_view_resolve(v, canon, "/", canon, &fd);
                 if (r >= 0) {
                         a->dir_fd[i] = fd;
+                        a->dir_path[i] = strdup(canon);
                         snprintf(canon + strlen(canon), sizeof(canon) - strlen(canon), "%s%s",
                                  strcmp(canon, "/") ? "/" : "", buf + dl);
                         snprintf(buf, sizeof(buf), "%s", canon);
@@ -84,6 +87,16 @@ static int prepare_pattern(allow_set *a, const sbx_view *v, const sbx_plan *p, c
         a->pat[i] = strdup(buf);
         a->n++;
         return a->pat[i] ? 0 : -ENOMEM;
+}
+
+static void add_exec_path(sbx_plan *p, const char *path) {
+        sbx_landlock *l = &p->landlock;
+
+        for (unsigned i = 0; i < l->n_exec_paths; i++)
+                if (!strcmp(l->exec_paths[i], path))
+                        return;
+        if (path && l->n_exec_paths < SBX_LANDLOCK_MAX_EXEC && (l->exec_paths[l->n_exec_paths] = sbx_plan_strdup(p, path)))
+                l->n_exec_paths++;
 }
 
 /* Landlock's EXECUTE grants: each allowed literal file and the ELF loader
@@ -106,22 +119,28 @@ static int landlock_request(sbx_plan *p, const sbx_run_config *c, const sbx_view
                 if (!lt)
                         return sbx_error_set(reterr, -ENOMEM, "exec: out of memory");
                 for (size_t i = 0; i < a->n; i++) {
-                        if (a->dir_fd[i] >= 0)
+                        if (a->dir_fd[i] >= 0) {
                                 dirs[nd++] = a->dir_fd[i];
+                                add_exec_path(p, a->dir_path[i]);
+                        }
                         if (a->file_fd[i] < 0 || fstat(a->file_fd[i], &st) < 0 || !S_ISREG(st.st_mode))
                                 continue;
                         files[nf++] = a->file_fd[i];
+                        add_exec_path(p, a->resolved[i]);
                         /* its loader, if it is a dynamic ELF binary */
                         if (sbx_exec_resolve(v, a->resolved[i], "", "/", lt, NULL) >= 0 && lt->loader.fd >= 0 &&
                             lt->n_chain == 1) {
                                 int fd = fcntl(lt->loader.fd, F_DUPFD_CLOEXEC, 3);
                                 if (fd >= 0)
                                         files[nf++] = fd;
+                                add_exec_path(p, lt->loader.path);
                         }
                         sbx_exec_target_done(lt);
                 }
-                if (p->exec_target->loader.fd >= 0)
+                if (p->exec_target->loader.fd >= 0) {
                         files[nf++] = p->exec_target->loader.fd;
+                        add_exec_path(p, p->exec_target->loader.path);
+                }
         }
         req.exec_files = files;
         req.n_exec_files = nf;
@@ -227,6 +246,13 @@ int sbx_exec_decide_prepare(sbx_plan *p, const sbx_run_config *c, sbx_exec_verdi
         p->exec_argv = sbx_exec_argv(t, p->argv);
         if (!p->exec_argv)
                 return sbx_error_set(reterr, -ENOMEM, "exec: out of memory");
+        /* 4b. setupCommand's shell, resolved the same way (operator config: not decided on). */
+        if (p->setup_command) {
+                char shp[PATH_MAX];
+                r = sbx_view_resolve(&v, "/bin/sh", "/", shp, &p->setup_sh_fd);
+                if (r < 0)
+                        return sbx_error_set(reterr, r, "setupCommand: resolve /bin/sh in the sandbox");
+        }
         /* 5. Landlock: the ruleset now, the tmpfs rules in the child. */
         if (c->read_only_fs) {
                 r = writable_places(p, reterr);

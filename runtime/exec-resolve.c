@@ -48,7 +48,7 @@ int sbx_view_add(sbx_view *v, const char *dst, int fd, const char *link, bool fi
         v->e = e;
         normalize(dst, norm);
         e[v->n] = (sbx_view_entry) { .dst = strdup(norm), .fd = fd, .link = link ? strdup(link) : NULL,
-                                     .file = file };
+                                     .file = file, .upper_fd = -EBADF };
         if (!e[v->n].dst || (link && !e[v->n].link)) {
                 free(e[v->n].dst);
                 free(e[v->n].link);
@@ -64,6 +64,7 @@ void sbx_view_done(sbx_view *v) {
                 free(v->e[i].dst);
                 free(v->e[i].link);
                 closep(&v->e[i].fd);
+                closep(&v->e[i].upper_fd);
         }
         free(v->e);
         *v = (sbx_view) {};
@@ -112,6 +113,17 @@ int sbx_view_from_plan(const sbx_plan *p, sbx_view *ret, sbx_error *reterr) {
         int r;
 
         r = sbx_view_add(&v, "/", -EBADF, NULL, false);
+        /* --image: the root is an overlay; look in its upper dir (earlier
+         * runs of a persistent scope), then in the image. Whiteouts hide. */
+        if (r >= 0 && p->root_overlay.upper) {
+                v.e[0].fd = p->root_overlay.lower_tree >= 0 ?
+                        fcntl(p->root_overlay.lower_tree, F_DUPFD_CLOEXEC, 3) :
+                        open(p->root_overlay.lower, O_PATH | O_DIRECTORY | O_CLOEXEC);
+                if (v.e[0].fd < 0)
+                        r = sbx_error_set(reterr, -errno, "exec: open the image '%s' to resolve the command",
+                                          p->root_overlay.lower);
+                v.e[0].upper_fd = open(p->root_overlay.upper, O_PATH | O_DIRECTORY | O_CLOEXEC);
+        }
         for (size_t i = 0; r >= 0 && i < p->n_mounts; i++)
                 r = view_add_op(&v, &p->mounts[i], reterr);
         if (r < 0) {
@@ -200,8 +212,18 @@ static int view_step(const sbx_view *v, const char *path, char link[static PATH_
                 fd = fcntl(e->fd, F_DUPFD_CLOEXEC, 3);
         else if (e->fd < 0)
                 return e->file ? -ENOTDIR : -ENOENT;   /* below a tmpfs: empty at start */
-        else
-                fd = open_beneath(e->fd, path + strlen(e->dst) + (strlen(e->dst) > 1));
+        else {
+                const char *rel = path + strlen(e->dst) + (strlen(e->dst) > 1);
+                fd = -1;
+                errno = ENOENT;
+                if (e->upper_fd >= 0 && (fd = open_beneath(e->upper_fd, rel)) >= 0 &&
+                    fstat(fd, &st) == 0 && S_ISCHR(st.st_mode) && st.st_rdev == 0) {
+                        closep(&fd);    /* an overlay whiteout: deleted in the upper layer */
+                        return -ENOENT;
+                }
+                if (fd < 0 && errno == ENOENT)
+                        fd = open_beneath(e->fd, rel);
+        }
         if (fd < 0)
                 return -errno;
         if (fstat(fd, &st) < 0) {

@@ -28,6 +28,7 @@ typedef struct sbx_view_entry {
         int fd;               /* O_PATH source (dir or file), -EBADF: empty (tmpfs, dir, proc) */
         char *link;           /* symlink target, or NULL */
         bool file;            /* a file mountpoint without a source (generated /etc file) */
+        int upper_fd;         /* overlay root (--image): the upper dir, looked at first; else -EBADF */
 } sbx_view_entry;
 
 typedef struct sbx_view {

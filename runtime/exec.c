@@ -80,6 +80,7 @@ void sbx_exec_plan_from(const sbx_plan *p, sbx_exec_plan *ret) {
                 .rlimits = p->rlimits, .n_rlimits = p->n_rlimits, .cap_last = p->cap_last,
                 .uid = p->uid, .gid = p->gid, .bpf = &p->bpf, .tty_fd = -EBADF,
                 .exec_fd = p->exec_fd, .exec_argv = p->exec_argv, .landlock = &p->landlock,
+                .setup_sh_fd = p->setup_sh_fd,
         };
 }
 
@@ -188,8 +189,13 @@ int sbx_exec_setup_command_child(const sbx_exec_plan *e, const char *cmd, sbx_er
         int status, r;
         pid_t pid;
 
-        se.argv = argv;
+        se.argv = se.exec_argv = argv;
+        se.exec_fd = e->setup_sh_fd;
         se.tty_fd = -EBADF;
+        /* Operator config (docker.setupCommand), run before the workload: not
+         * an agent exec, so neither the exec allowlist nor the tool-derived
+         * Landlock rules apply to it; seccomp and everything else do. */
+        se.landlock = NULL;
         pid = fork();
         if (pid < 0)
                 return sbx_error_set(reterr, -errno, "setupCommand: fork");

@@ -24,6 +24,7 @@ typedef struct sbx_exec_plan {
         int exec_fd;                     /* issue 6: O_PATH fd decided on in the parent */
         char *const *exec_argv;          /* argv for exec_fd (#! rewrite done) */
         const sbx_landlock *landlock;    /* NULL: none */
+        int setup_sh_fd;                 /* setupCommand's /bin/sh, decided in the parent */
 } sbx_exec_plan;
 
 /* Parent: argv, env, workdir, rlimits and hostname into the plan. */

@@ -118,6 +118,17 @@ int sbx_landlock_setup_child(const sbx_landlock *l, sbx_error *reterr) {
                 if (r < 0)
                         return sbx_error_set(reterr, r, "landlock: add the write rule for '%s'", l->writable[i]);
         }
+        /* The allowlisted files by path, as the sandbox sees them (overlays). */
+        for (unsigned i = 0; i < l->n_exec_paths; i++) {
+                int fd = sys_openat2(AT_FDCWD, l->exec_paths[i], O_PATH | O_CLOEXEC,
+                                     RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
+                if (fd < 0)
+                        continue;       /* not there (the parent's inode rule still holds) */
+                r = add_beneath(l->ruleset_fd, fd, LANDLOCK_ACCESS_FS_EXECUTE);
+                close(fd);
+                if (r < 0)
+                        return sbx_error_set(reterr, r, "landlock: add the execute rule for '%s'", l->exec_paths[i]);
+        }
         /* Needs no_new_privs (set before us); binds every later exec too. */
         if (syscall(SYS_landlock_restrict_self, l->ruleset_fd, 0) < 0)
                 return sbx_error_set(reterr, -errno, "landlock: restrict_self");

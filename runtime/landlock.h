@@ -25,6 +25,7 @@
 #include "error.h"
 
 #define SBX_LANDLOCK_MAX_WRITABLE 64
+#define SBX_LANDLOCK_MAX_EXEC 600
 
 typedef struct sbx_landlock {
         int abi;                        /* probed: 0 = no Landlock */
@@ -34,6 +35,11 @@ typedef struct sbx_landlock {
         const char *writable[SBX_LANDLOCK_MAX_WRITABLE];  /* sandbox paths (not owned) */
         bool writable_optional[SBX_LANDLOCK_MAX_WRITABLE];
         unsigned n_writable;
+        /* EXECUTE again by canonical sandbox path, added in the child: the
+         * parent's inode rules do not reach files seen through an overlay
+         * (--image root, the /workspace overlay has its own inodes). */
+        const char *exec_paths[SBX_LANDLOCK_MAX_EXEC];
+        unsigned n_exec_paths;
         char unenforced[256];           /* best-effort without Landlock: the rules not enforced */
 } sbx_landlock;
 

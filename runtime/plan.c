@@ -81,6 +81,7 @@ sbx_plan *sbx_plan_free(sbx_plan *p) {
                 free(p->exec_target);
         }
         free(p->exec_argv);
+        closep(&p->setup_sh_fd);
         sbx_landlock_cleanup(&p->landlock);
         sbx_bpf_free(&p->bpf);
         sbx_cgroup_cleanup(&p->cgroup);
@@ -119,7 +120,7 @@ int sbx_plan_prepare_decided(const sbx_run_config *c, sbx_plan **ret, sbx_exec_v
                 return sbx_error_set(reterr, -ENOMEM, "plan: out of memory");
         p->state_fd = p->lock_fd = p->tty_fd = p->tty_master = p->sync_fd = -EBADF;
         p->cgroup.dirfd = p->root_overlay.lower_tree = -EBADF;
-        p->exec_fd = -EBADF;
+        p->exec_fd = p->setup_sh_fd = -EBADF;
         sbx_landlock_init(&p->landlock);
         sbx_net_plan_init(&p->net);
         p->read_only_root = c->read_only_root;

@@ -115,6 +115,7 @@ typedef struct sbx_plan {
         /* issue 6: the exec decided in the parent (exec-decide.c) */
         sbx_exec_target *exec_target;    /* the resolved command; owns the fds and paths below */
         int exec_fd;                     /* O_PATH fd execveat runs (borrowed from exec_target) */
+        int setup_sh_fd;                 /* setupCommand: /bin/sh resolved in the sandbox, or -EBADF */
         char **exec_argv;                /* argv for it, #! rewrite done; NULL-terminated */
         sbx_landlock landlock;           /* ruleset built before clone3 */
 } sbx_plan;
