@@ -19,6 +19,7 @@
 
 #include "cli.h"
 #include "exec.h"
+#include "launch.h"
 #include "macro.h"
 #include "mount.h"
 #include "netns.h"
@@ -32,7 +33,7 @@
 
 /* The launcher must be single-threaded: clone3 copies only the caller, and
  * a lock held by another thread would be held forever in the child. */
-static int assert_single_threaded(sbx_error *reterr) {
+int sbx_assert_single_threaded(sbx_error *reterr) {
         char line[256];
         FILE *f = fopen("/proc/self/status", "re");
         int threads = -1;
@@ -154,32 +155,23 @@ static int spawn(sbx_plan *p, int sync_child, int sync_parent, const sigset_t *o
         return (int) pid;
 }
 
-int sbx_run(const sbx_run_config *c, sbx_error *reterr) {
-        _cleanup_(sbx_plan_freep) sbx_plan *p = NULL;
+/* spawn -> id maps -> sync until the exec happened. Returns 0 with the
+ * running child's pidfd in *ret_pidfd, or the exit status sbx should report
+ * with *reterr filled. Shared by sbx_run() and persistent sandboxes
+ * (sandbox.c), whose pid 1 is the sbx-init the plan execs. */
+int sbx_launch_start(sbx_plan *p, const sigset_t *oldmask, int *ret_pidfd, sbx_error *reterr) {
         _cleanup_(pidfd_killp) int pidfd = -EBADF;
         _cleanup_close_ int sync_parent = -EBADF, sync_child = -EBADF, procfd = -EBADF;
-        int fds[2], status, r;
-        sigset_t oldmask;
+        int fds[2], r;
         sbx_sync_msg msg;
         pid_t pid;
 
-        /* Single-threaded, or the child could inherit a held lock. */
-        r = assert_single_threaded(reterr);
-        if (r < 0)
-                return SBX_EXIT_FAILURE;
-        /* Everything decided and allocated before clone3. */
-        r = sbx_plan_prepare(c, &p, reterr);
-        if (r < 0)
-                return r == -EINVAL ? SBX_EXIT_USAGE : SBX_EXIT_FAILURE;
         r = sbx_sync_pair(fds, reterr);
         if (r < 0)
                 return SBX_EXIT_FAILURE;
         sync_parent = fds[0];
         sync_child = fds[1];
-        /* Block the forwarded signals now so none is lost before supervise. */
-        if (sbx_supervise_block_signals(&oldmask) < 0)
-                return sbx_error_set(reterr, -errno, "sigprocmask"), SBX_EXIT_FAILURE;
-        pid = spawn(p, sync_child, sync_parent, &oldmask, &pidfd, reterr);
+        pid = spawn(p, sync_child, sync_parent, oldmask, &pidfd, reterr);
         if (pid < 0)
                 return SBX_EXIT_FAILURE;
         closep(&sync_child);
@@ -216,6 +208,33 @@ int sbx_run(const sbx_run_config *c, sbx_error *reterr) {
                        SBX_EXIT_FAILURE;
         if (r != -EPIPE)
                 return sbx_error_set(reterr, r < 0 ? r : -EPROTO, "sync #2: unexpected record"), SBX_EXIT_FAILURE;
+        *ret_pidfd = TAKE_FD(pidfd);
+        return 0;
+}
+
+int sbx_run(const sbx_run_config *c, sbx_error *reterr) {
+        _cleanup_(sbx_plan_freep) sbx_plan *p = NULL;
+        _cleanup_(pidfd_killp) int pidfd = -EBADF;
+        int status, r;
+        sigset_t oldmask;
+
+        /* Single-threaded, or the child could inherit a held lock. */
+        r = sbx_assert_single_threaded(reterr);
+        if (r < 0)
+                return SBX_EXIT_FAILURE;
+        /* Everything decided and allocated before clone3. */
+        r = sbx_plan_prepare(c, &p, reterr);
+        if (r < 0)
+                return r == -EINVAL ? SBX_EXIT_USAGE : SBX_EXIT_FAILURE;
+        /* Block the forwarded signals now so none is lost before supervise. */
+        if (sbx_supervise_block_signals(&oldmask) < 0)
+                return sbx_error_set(reterr, -errno, "sigprocmask"), SBX_EXIT_FAILURE;
+        /* clone3, maps, handshake: the command is running when this returns 0. */
+        r = sbx_launch_start(p, &oldmask, &pidfd, reterr);
+        if (r != 0) {
+                (void) sigprocmask(SIG_SETMASK, &oldmask, NULL);
+                return r;
+        }
         /* Running: wait, forward, relay; then reap and tear down. */
         status = sbx_supervise(p, pidfd, reterr);
         (void) sigprocmask(SIG_SETMASK, &oldmask, NULL);
