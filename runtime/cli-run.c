@@ -248,7 +248,7 @@ int cli_run(int argc, char **argv) {
         }
         c.argv = argv + optind;
         if (!tty_set)
-                c.tty = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
+                c.tty = isatty(STDIN_FILENO);
         r = sbx_run(&c, &err);
         if (err.code != 0 && (r == SBX_EXIT_FAILURE || r == SBX_EXIT_USAGE || r == SBX_EXIT_CANNOT_EXEC ||
                               r == SBX_EXIT_NOT_FOUND || r == SBX_EXIT_TIMEOUT)) {

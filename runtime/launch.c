@@ -2,7 +2,8 @@
 /* sbx run: parent_main() and child_main() as lists of named steps.
  *
  * The privilege-drop order, stated once (STYLE §D.17):
- *   mounts -> lo up -> hostname -> rlimits -> setsid + session keyring ->
+ *   lo up -> hostname (both need no id map, so they overlap the parent
+ *   writing it) -> id maps -> mounts -> rlimits -> setsid + session keyring ->
  *   capabilities (bounding, user switch, all sets) -> no_new_privs ->
  *   close_range sweep -> command lookup -> seccomp -> execveat.
  * seccomp is last so the filter need not allow any setup call. */
@@ -13,7 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -33,7 +36,7 @@
 
 /* The launcher must be single-threaded: clone3 copies only the caller, and
  * a lock held by another thread would be held forever in the child. */
-int sbx_assert_single_threaded(sbx_error *reterr) {
+static int assert_single_threaded(sbx_error *reterr) {
         char line[256];
         FILE *f = fopen("/proc/self/status", "re");
         int threads = -1;
@@ -61,16 +64,32 @@ static _Noreturn void child_main(const sbx_plan *p, int sync_fd, const sigset_t 
         sbx_exec_plan ep;
         int status, master = -EBADF, slave = -EBADF;
 
-        /* Die with sbx; the re-check below closes the race with an early exit. */
+        /* Die with sbx. If sbx died before this, its end of the sync socket
+         * is closed already: check, since getppid() is 0 in a new pid ns. */
         if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
                 child_fail(sync_fd, SBX_EXIT_FAILURE, &(sbx_error) { -errno, "prctl(PR_SET_PDEATHSIG)" });
-        /* Default dispositions and mask: the workload starts clean. */
-        for (int s = 1; s < _NSIG; s++)
-                if (s != SIGKILL && s != SIGSTOP)
-                        (void) signal(s, SIG_DFL);
+        if (poll(&(struct pollfd) { .fd = sync_fd, .events = POLLIN }, 1, 0) > 0 &&
+            recv(sync_fd, &msg, sizeof(msg), MSG_PEEK | MSG_DONTWAIT) == 0)
+                _exit(SBX_EXIT_FAILURE);
+        /* Default dispositions and mask: the workload starts clean. Handlers
+         * do not survive exec, ignored signals do: reset those. */
+        for (size_t i = 0; i < p->n_ignored_signals; i++)
+                (void) signal(p->ignored_signals[i], SIG_DFL);
         sigprocmask(SIG_SETMASK, oldmask, NULL);
-        /* #1: wait for the id maps (EOF = the parent died). */
-        if (sbx_sync_recv(sync_fd, SYNC_TIMEOUT_MS, &msg) < 0 || msg.seq != 1 || msg.type != SBX_SYNC_MAPS_WRITTEN)
+        /* Loopback up (CAP_NET_ADMIN) and the hostname (CAP_SYS_ADMIN in the
+         * uts ns) need no id mapping: do them while the parent writes the maps. */
+        if (sbx_netns_setup_child(p, &err) < 0)
+                child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
+        if (sethostname(p->hostname, strlen(p->hostname)) < 0) {
+                sbx_error_set(&err, -errno, "--hostname: sethostname '%s'", p->hostname);
+                child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
+        }
+        /* #1: the id maps, from the parent (EOF = it died), or our own. */
+        if (!p->privileged) {
+                if (sbx_userns_write_own_maps(p, &err) < 0)
+                        child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
+        } else if (sbx_sync_recv(sync_fd, SYNC_TIMEOUT_MS, &msg) < 0 || msg.seq != 1 ||
+                   msg.type != SBX_SYNC_MAPS_WRITTEN)
                 _exit(SBX_EXIT_FAILURE);
         /* Become the setup identity inside the new user namespace. */
         if (sbx_userns_setup_child(p, &err) < 0)
@@ -80,14 +99,6 @@ static _Noreturn void child_main(const sbx_plan *p, int sync_fd, const sigset_t 
         /* Mounts first: they need CAP_SYS_ADMIN in our namespaces. */
         if (sbx_mount_setup_child(p, &err) < 0)
                 child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
-        /* Loopback up: needs CAP_NET_ADMIN. */
-        if (sbx_netns_setup_child(p, &err) < 0)
-                child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
-        /* Hostname: needs CAP_SYS_ADMIN in the uts namespace. */
-        if (sethostname(p->hostname, strlen(p->hostname)) < 0) {
-                sbx_error_set(&err, -errno, "--hostname: sethostname '%s'", p->hostname);
-                child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
-        }
         /* #2: a terminal from our own devpts; the parent relays the master. */
         if (p->tty) {
                 if (sbx_tty_setup_child(p->uid, p->gid, &master, &slave, &err) < 0)
@@ -155,88 +166,133 @@ static int spawn(sbx_plan *p, int sync_child, int sync_parent, const sigset_t *o
         return (int) pid;
 }
 
-/* spawn -> id maps -> sync until the exec happened. Returns 0 with the
- * running child's pidfd in *ret_pidfd, or the exit status sbx should report
- * with *reterr filled. Shared by sbx_run() and persistent sandboxes
- * (sandbox.c), whose pid 1 is the sbx-init the plan execs. */
-int sbx_launch_start(sbx_plan *p, const sigset_t *oldmask, int *ret_pidfd, sbx_error *reterr) {
-        _cleanup_(pidfd_killp) int pidfd = -EBADF;
-        _cleanup_close_ int sync_parent = -EBADF, sync_child = -EBADF, procfd = -EBADF;
-        int fds[2], r;
+/* After the child is gone: the error record it left, if any (#3). */
+static int child_error(int sync_parent, int status, sbx_error *reterr) {
         sbx_sync_msg msg;
-        pid_t pid;
 
-        r = sbx_sync_pair(fds, reterr);
+        if (sbx_sync_recv(sync_parent, 0, &msg) < 0 || msg.type != SBX_SYNC_ERROR)
+                return status;
+        *reterr = msg.error;
+        if (reterr->code == 0)
+                reterr->code = -EIO;
+        return msg.status > 0 && msg.status < 256 ? msg.status : SBX_EXIT_FAILURE;
+}
+
+/* --tty: #2 carries the pty master from the sandbox's devpts. */
+static int receive_pty(sbx_plan *p, int sync_parent, sbx_error *reterr) {
+        sbx_sync_msg msg;
+        int passed = -EBADF, r;
+
+        r = sbx_sync_recv_fd(sync_parent, SYNC_TIMEOUT_MS, &msg, &passed);
+        if (r == -EPIPE)
+                return 0;       /* died or failed before: supervise reaps it, child_error() reports */
         if (r < 0)
-                return SBX_EXIT_FAILURE;
-        sync_parent = fds[0];
-        sync_child = fds[1];
-        pid = spawn(p, sync_child, sync_parent, oldmask, &pidfd, reterr);
-        if (pid < 0)
-                return SBX_EXIT_FAILURE;
-        closep(&sync_child);
-        /* Maps from the /proc/<pid> dirfd: uid_map -> setgroups -> gid_map. */
-        procfd = open_proc_pid(pid, reterr);
-        if (procfd < 0)
-                return SBX_EXIT_FAILURE;
-        r = sbx_userns_write_maps(p, procfd, reterr);
-        if (r < 0)
-                return SBX_EXIT_FAILURE;
-        /* #1: release the child. */
-        r = sbx_sync_send(sync_parent, 1, SBX_SYNC_MAPS_WRITTEN, 0, NULL);
-        if (r < 0)
-                return sbx_error_set(reterr, r, "sync #1: release the child"), SBX_EXIT_FAILURE;
-        /* #2 (--tty): the pty master; #3: an error record, or EOF once the
-         * exec closed the child's end. */
-        for (;;) {
-                int passed = -EBADF;
-                r = sbx_sync_recv_fd(sync_parent, SYNC_TIMEOUT_MS, &msg, &passed);
-                if (r < 0 || msg.type != SBX_SYNC_PTY)
-                        break;
-                if (passed < 0 || !p->tty)
-                        return sbx_error_set(reterr, -EPROTO, "sync #2: bad pty record"), SBX_EXIT_FAILURE;
-                sbx_tty_attach(p, passed);
-        }
-        if (r == 0 && msg.type == SBX_SYNC_ERROR) {
+                return sbx_error_set(reterr, r, "sync #2: receive the pty");
+        if (msg.type == SBX_SYNC_ERROR) {
                 *reterr = msg.error;
-                if (reterr->code == 0)
-                        reterr->code = -EIO;
-                return msg.status > 0 && msg.status < 256 ? msg.status : SBX_EXIT_FAILURE;
+                return -EIO;
         }
-        if (r == -ETIMEDOUT)
-                return sbx_error_set(reterr, r, "sync #2: sandbox setup did not finish in %d s", SYNC_TIMEOUT_MS / 1000),
-                       SBX_EXIT_FAILURE;
-        if (r != -EPIPE)
-                return sbx_error_set(reterr, r < 0 ? r : -EPROTO, "sync #2: unexpected record"), SBX_EXIT_FAILURE;
-        *ret_pidfd = TAKE_FD(pidfd);
+        if (msg.type != SBX_SYNC_PTY || passed < 0)
+                return sbx_error_set(reterr, -EPROTO, "sync #2: bad pty record");
+        sbx_tty_attach(p, passed);
         return 0;
 }
 
 int sbx_run(const sbx_run_config *c, sbx_error *reterr) {
         _cleanup_(sbx_plan_freep) sbx_plan *p = NULL;
         _cleanup_(pidfd_killp) int pidfd = -EBADF;
-        int status, r;
+        _cleanup_close_ int sync_parent = -EBADF, sync_child = -EBADF, procfd = -EBADF;
+        int fds[2], status, r;
         sigset_t oldmask;
+        pid_t pid;
 
         /* Single-threaded, or the child could inherit a held lock. */
-        r = sbx_assert_single_threaded(reterr);
+        r = assert_single_threaded(reterr);
         if (r < 0)
                 return SBX_EXIT_FAILURE;
         /* Everything decided and allocated before clone3. */
         r = sbx_plan_prepare(c, &p, reterr);
         if (r < 0)
                 return r == -EINVAL ? SBX_EXIT_USAGE : SBX_EXIT_FAILURE;
+        r = sbx_sync_pair(fds, reterr);
+        if (r < 0)
+                return SBX_EXIT_FAILURE;
+        sync_parent = fds[0];
+        sync_child = fds[1];
         /* Block the forwarded signals now so none is lost before supervise. */
         if (sbx_supervise_block_signals(&oldmask) < 0)
                 return sbx_error_set(reterr, -errno, "sigprocmask"), SBX_EXIT_FAILURE;
-        /* clone3, maps, handshake: the command is running when this returns 0. */
-        r = sbx_launch_start(p, &oldmask, &pidfd, reterr);
-        if (r != 0) {
-                (void) sigprocmask(SIG_SETMASK, &oldmask, NULL);
-                return r;
+        pid = spawn(p, sync_child, sync_parent, &oldmask, &pidfd, reterr);
+        if (pid < 0)
+                return SBX_EXIT_FAILURE;
+        closep(&sync_child);
+        /* Privileged: the maps name a subordinate range, which only we may
+         * write, from the /proc/<pid> dirfd; then #1 releases the child.
+         * Unprivileged, the child maps itself and nobody waits for anybody. */
+        if (p->privileged) {
+                procfd = open_proc_pid(pid, reterr);
+                if (procfd < 0)
+                        return SBX_EXIT_FAILURE;
+                r = sbx_userns_write_maps(p, procfd, reterr);
+                if (r < 0)
+                        return SBX_EXIT_FAILURE;
+                r = sbx_sync_send(sync_parent, 1, SBX_SYNC_MAPS_WRITTEN, 0, NULL);
+                if (r < 0)
+                        return sbx_error_set(reterr, r, "sync #1: release the child"), SBX_EXIT_FAILURE;
         }
-        /* Running: wait, forward, relay; then reap and tear down. */
+        if (p->tty && receive_pty(p, sync_parent, reterr) < 0)
+                return SBX_EXIT_FAILURE;
+        /* Running: wait, forward, relay. The child's CLOEXEC end closes at
+         * exec; we do not wake up for that, a setup or exec error (#3) is
+         * read once the child has exited. */
         status = sbx_supervise(p, pidfd, reterr);
         (void) sigprocmask(SIG_SETMASK, &oldmask, NULL);
-        return status < 0 ? SBX_EXIT_FAILURE : status;
+        if (status < 0)
+                return SBX_EXIT_FAILURE;
+        return child_error(sync_parent, status, reterr);
+}
+
+/* ---- persistent sandboxes (sandbox.c): the launch without supervision ---- */
+
+int sbx_assert_single_threaded(sbx_error *reterr) {
+        return assert_single_threaded(reterr);
+}
+
+/* clone3 + id maps, as sbx_run() does; the caller waits for its pid 1 in its
+ * own way (sbx-init reports readiness on a pipe) and, if the child died,
+ * reads the error record with sbx_launch_child_error(). */
+int sbx_launch_start(sbx_plan *p, const sigset_t *oldmask, int *ret_pidfd, int *ret_sync, sbx_error *reterr) {
+        _cleanup_(pidfd_killp) int pidfd = -EBADF;
+        _cleanup_close_ int sync_parent = -EBADF, sync_child = -EBADF, procfd = -EBADF;
+        int fds[2], r;
+        pid_t pid;
+
+        r = sbx_sync_pair(fds, reterr);
+        if (r < 0)
+                return r;
+        sync_parent = fds[0];
+        sync_child = fds[1];
+        pid = spawn(p, sync_child, sync_parent, oldmask, &pidfd, reterr);
+        if (pid < 0)
+                return pid;
+        closep(&sync_child);
+        if (p->privileged) {
+                procfd = open_proc_pid(pid, reterr);
+                if (procfd < 0)
+                        return procfd;
+                r = sbx_userns_write_maps(p, procfd, reterr);
+                if (r < 0)
+                        return r;
+                /* #1: release the child. */
+                r = sbx_sync_send(sync_parent, 1, SBX_SYNC_MAPS_WRITTEN, 0, NULL);
+                if (r < 0)
+                        return sbx_error_set(reterr, r, "sync #1: release the child");
+        }
+        *ret_pidfd = TAKE_FD(pidfd);
+        *ret_sync = TAKE_FD(sync_parent);
+        return 0;
+}
+
+int sbx_launch_child_error(int sync_parent, int status, sbx_error *reterr) {
+        return child_error(sync_parent, status, reterr);
 }

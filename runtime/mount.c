@@ -246,6 +246,7 @@ static int prepare_dev(sbx_plan *p, sbx_error *reterr) {
         static const char *const links[][2] = {
                 { "dev/ptmx", "pts/ptmx" }, { "dev/fd", "/proc/self/fd" },
                 { "dev/stdin", "/proc/self/fd/0" }, { "dev/stdout", "/proc/self/fd/1" },
+                { "dev/stderr", "/proc/self/fd/2" },
         };
         int r;
 
@@ -405,6 +406,12 @@ static int create_file_in_root(int rootfd, const char *path, const char *data, u
         const char *leaf;
         int dfd, fd, r;
 
+        /* An existing file (say, in a read-only --rootfs) is a fine mountpoint. */
+        fd = open_in_root(rootfd, path, O_PATH | O_NOFOLLOW);
+        if (fd >= 0) {
+                close(fd);
+                return data ? -EEXIST : 0;
+        }
         split_path(path, dir, &leaf);
         r = mkdir_in_root(rootfd, dir, 0755);
         if (r < 0 && strcmp(dir, "."))
@@ -507,7 +514,7 @@ static int do_overlay(int rootfd, const sbx_mount_op *op) {
                 r = -errno;
         else {
                 snprintf(data, sizeof(data),
-                         "lowerdir=/proc/self/fd/%d,upperdir=/proc/self/fd/%d,workdir=/proc/self/fd/%d,userxattr",
+                         "lowerdir=/proc/self/fd/%d,upperdir=/proc/self/fd/%d,workdir=/proc/self/fd/%d,userxattr,volatile",
                          lo, up, wk);
                 r = do_fs(rootfd, op, "overlay", data);
         }

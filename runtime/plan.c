@@ -100,7 +100,7 @@ int sbx_plan_prepare(const sbx_run_config *c, sbx_plan **ret, sbx_error *reterr)
         p = calloc(1, sizeof(*p));
         if (!p)
                 return sbx_error_set(reterr, -ENOMEM, "plan: out of memory");
-        p->state_fd = p->tty_fd = p->tty_master = p->sync_fd = -EBADF;
+        p->state_fd = p->lock_fd = p->tty_fd = p->tty_master = p->sync_fd = -EBADF;
         p->cgroup.dirfd = -EBADF;
         p->read_only_root = c->read_only_root;
         p->timeout_sec = c->timeout_sec;

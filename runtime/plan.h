@@ -60,6 +60,7 @@ typedef struct sbx_plan {
         /* identity */
         char state_dir[PATH_MAX];        /* per-run dir, removed by sbx_plan_free */
         int state_fd;                    /* O_DIRECTORY fd of state_dir */
+        int lock_fd;                     /* flock held while the run lives (stale-dir collection) */
         const char *root_dir;            /* state_dir/root: where the new root is built */
         bool privileged;                 /* host root: map a subordinate id range */
         uid_t host_uid;                  /* first host id of the mapping */
@@ -92,6 +93,8 @@ typedef struct sbx_plan {
         int tty_fd;                      /* child: the pty slave, -EBADF for none */
         int tty_master;                  /* parent: the master, received over the sync socket */
 
+        int ignored_signals[64];         /* SIG_IGN in sbx, reset to SIG_DFL in the child */
+        size_t n_ignored_signals;
         unsigned timeout_sec;
         int sync_fd;                     /* child's end of the sync socket (in the child) */
 } sbx_plan;

@@ -188,8 +188,12 @@ int sbx_parse_bind(const char *spec, sbx_bind *ret, sbx_error *reterr) {
                 b.ro = true;
         else if (mode && strcmp(mode, "rw"))
                 return sbx_error_set(reterr, -EINVAL, "--bind '%s': mode must be ro or rw", spec);
-        if (!path_ok(copy))
-                return sbx_error_set(reterr, -EINVAL, "--bind '%s': source must be an absolute path without '..'", spec);
+        /* The source is canonicalised with realpath() later; the destination is
+         * a path in the sandbox and must be clean. */
+        if (!copy[0])
+                return sbx_error_set(reterr, -EINVAL, "--bind '%s': empty source", spec);
+        if (!dst && !path_ok(copy))
+                return sbx_error_set(reterr, -EINVAL, "--bind '%s': give SRC:DST with an absolute DST", spec);
         if (dst && !path_ok(dst))
                 return sbx_error_set(reterr, -EINVAL, "--bind '%s': destination must be an absolute path without '..'", spec);
         if (!strcmp(dst ?: copy, "/"))

@@ -9,6 +9,7 @@
  * allocated (all of them: the helpers strdup). */
 #pragma once
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>

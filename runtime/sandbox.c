@@ -33,6 +33,7 @@
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -622,22 +623,39 @@ static int write_bpf(const char *dir, const sbx_bpf *bpf, sbx_error *reterr) {
         return 0;
 }
 
-/* The overlay upper (uncommitted work) survives stop/start: move it from the
- * previous run dir into the new one before the child mounts it. */
-static int carry_upper(const char *dir, const char *old_run, const char *new_run, sbx_error *reterr) {
+/* The overlay upper (uncommitted work) survives stop/start. Before the new
+ * plan: park it as <dir>/upper.keep and drop the old run dir (the launcher
+ * collects run dirs nobody holds, and that one is nobody's now); after the
+ * plan: move it into the new run dir, where the child mounts it. */
+static int stash_upper(const char *dir, const char *old_run, sbx_error *reterr) {
         _cleanup_close_ int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        char from[64], to[64];
+        char from[64];
         struct stat st;
 
         if (dfd < 0)
                 return sbx_error_set(reterr, -errno, "open '%s'", dir);
+        if (!old_run[0])
+                return 0;
         snprintf(from, sizeof(from), "%s/upper", old_run);
-        snprintf(to, sizeof(to), "%s/upper", new_run);
-        if (fstatat(dfd, from, &st, AT_SYMLINK_NOFOLLOW) == 0) {
-                if (unlinkat(dfd, to, AT_REMOVEDIR) < 0 || renameat(dfd, from, dfd, to) < 0)
-                        return sbx_error_set(reterr, -errno, "keep the workspace changes: move '%s/%s'", dir, from);
-        }
+        if (fstatat(dfd, "upper.keep", &st, AT_SYMLINK_NOFOLLOW) < 0 &&
+            fstatat(dfd, from, &st, AT_SYMLINK_NOFOLLOW) == 0 && renameat(dfd, from, dfd, "upper.keep") < 0)
+                return sbx_error_set(reterr, -errno, "keep the workspace changes: move '%s/%s'", dir, from);
         (void) sbx_rm_rf_at(dfd, old_run);
+        return 0;
+}
+
+static int restore_upper(const char *dir, const char *new_run, sbx_error *reterr) {
+        _cleanup_close_ int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        char to[64];
+        struct stat st;
+
+        if (dfd < 0)
+                return sbx_error_set(reterr, -errno, "open '%s'", dir);
+        if (fstatat(dfd, "upper.keep", &st, AT_SYMLINK_NOFOLLOW) < 0)
+                return 0;
+        snprintf(to, sizeof(to), "%s/upper", new_run);
+        if (unlinkat(dfd, to, AT_REMOVEDIR) < 0 || renameat(dfd, "upper.keep", dfd, to) < 0)
+                return sbx_error_set(reterr, -errno, "keep the workspace changes: move '%s/upper.keep'", dir);
         return 0;
 }
 
@@ -670,14 +688,16 @@ static void stdio_restore(saved_stdio *s) {
  * record says running and names init's pid and start time. */
 static int start_locked(sbx_record *rec, sbx_error *reterr) {
         _cleanup_(sbx_plan_freep) sbx_plan *p = NULL;
-        _cleanup_close_ int init_fd = -EBADF, pidfd = -EBADF, ready_r = -EBADF, ready_w = -EBADF, devnull = -EBADF;
+        _cleanup_close_ int init_fd = -EBADF, pidfd = -EBADF, ready_r = -EBADF, ready_w = -EBADF, devnull = -EBADF,
+                            sync_parent = -EBADF;
         _cleanup_(sbx_run_config_free) sbx_run_config cfg = {};
         char argv0[32], dir[PATH_MAX], ready = 0;
         char *argv[2] = { argv0, NULL };
         const char *run;
         saved_stdio saved;
         sigset_t oldmask;
-        int fds[2], r, status;
+        int fds[2], r;
+        ssize_t n;
 
         r = sbx_assert_single_threaded(reterr);
         if (r < 0)
@@ -703,17 +723,19 @@ static int start_locked(sbx_record *rec, sbx_error *reterr) {
         if (!cfg.workdir || !cfg.state_dir)
                 return sbx_error_set(reterr, -ENOMEM, "out of memory");
 
+        r = stash_upper(dir, rec->run_dir, reterr);
+        if (r < 0)
+                return r;
+        rec->run_dir[0] = '\0';
         /* The launcher's plan: mounts, maps, seccomp BPF, cgroup; its run dir
          * is created inside our state dir. */
         r = sbx_plan_prepare(&cfg, &p, reterr);
         if (r < 0)
                 return sbx_error_wrap(reterr, "sandbox '%s'", rec->s.name);
         run = strrchr(p->state_dir, '/') + 1;
-        if (rec->run_dir[0] && strcmp(rec->run_dir, run)) {
-                r = carry_upper(dir, rec->run_dir, run, reterr);
-                if (r < 0)
-                        return r;
-        }
+        r = restore_upper(dir, run, reterr);
+        if (r < 0)
+                return r;
         /* Record what now exists before anything can die with it. */
         snprintf(rec->run_dir, sizeof(rec->run_dir), "%s", run);
         /* From here the run dir is the sandbox's (it may hold carried-over
@@ -741,30 +763,42 @@ static int start_locked(sbx_record *rec, sbx_error *reterr) {
         if (sbx_supervise_block_signals(&oldmask) < 0)
                 return sbx_error_set(reterr, -errno, "sigprocmask");
         r = stdio_swap(&saved, devnull, ready_w, devnull);
-        status = r < 0 ? SBX_EXIT_FAILURE : sbx_launch_start(p, &oldmask, &pidfd, reterr);
+        if (r >= 0)
+                r = sbx_launch_start(p, &oldmask, &pidfd, &sync_parent, reterr);
         stdio_restore(&saved);
         (void) sigprocmask(SIG_SETMASK, &oldmask, NULL);
         closep(&ready_w);
         if (r < 0)
-                return sbx_error_set(reterr, r, "set up init's stdio");
-        if (status != 0)
                 return sbx_error_wrap(reterr, "sandbox '%s': start init", rec->s.name);
 
+        /* Record the pid before anything else: from the moment init clears
+         * its parent-death signal it outlives us, and a crash cleanup must
+         * be able to find it. */
         rec->s.init_pid = pidfd_pid(pidfd);
-        if (rec->s.init_pid <= 0 || sbx_proc_start_time(rec->s.init_pid, &rec->s.init_start_time) < 0) {
-                (void) sys_pidfd_send_signal(pidfd, SIGKILL);
-                return sbx_error_set(reterr, -ESRCH, "sandbox '%s': init exited at once", rec->s.name);
-        }
+        if (rec->s.init_pid <= 0 || sbx_proc_start_time(rec->s.init_pid, &rec->s.init_start_time) < 0)
+                rec->s.init_start_time = 0;
         r = sbx_record_save(rec, reterr);
         if (r < 0) {
                 (void) sys_pidfd_send_signal(pidfd, SIGKILL);
                 return r;
         }
-        /* init cleared its parent-death signal once it wrote "R". */
+        /* "R" = init runs and cleared its parent-death signal; EOF = the
+         * child died during setup: its error record says why. */
         struct pollfd pfd = { .fd = ready_r, .events = POLLIN };
-        if (poll(&pfd, 1, INIT_READY_TIMEOUT_MS) <= 0 || read(ready_r, &ready, 1) != 1 || ready != 'R') {
+        n = poll(&pfd, 1, INIT_READY_TIMEOUT_MS) > 0 ? read(ready_r, &ready, 1) : -1;
+        if (n != 1 || ready != 'R') {
+                siginfo_t info = {};
                 (void) sys_pidfd_send_signal(pidfd, SIGKILL);
-                return sbx_error_set(reterr, -ETIMEDOUT, "sandbox '%s': init did not report ready", rec->s.name);
+                (void) waitid(P_PIDFD, pidfd, &info, WEXITED);
+                if (n == 0 && sbx_launch_child_error(sync_parent, 0, reterr) != 0)
+                        return sbx_error_wrap(reterr, "sandbox '%s': start init", rec->s.name);
+                return sbx_error_set(reterr, n == 0 ? -ECHILD : -ETIMEDOUT, "sandbox '%s': init did not start",
+                                     rec->s.name);
+        }
+        if (rec->s.init_start_time == 0 &&
+            sbx_proc_start_time(rec->s.init_pid, &rec->s.init_start_time) < 0) {
+                (void) sys_pidfd_send_signal(pidfd, SIGKILL);
+                return sbx_error_set(reterr, -ESRCH, "sandbox '%s': init exited at once", rec->s.name);
         }
         rec->s.state = SBX_SANDBOX_RUNNING;
         rec->starting = false;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Per-run state directory under $XDG_RUNTIME_DIR/sbx, /run/sbx (root) or
- * /tmp/sbx-$UID. Layout of one run, run-XXXXXX/:
+/* Per-run state directory under $XDG_RUNTIME_DIR/sbx, /run/sbx (root),
+ * /dev/shm/sbx-$UID or /tmp/sbx-$UID (base_dir() says which). One run, run-XXXXXX/:
  *   root/   mountpoint of the sandbox's tmpfs root (in the child's mount ns only)
  *   upper/  work/   overlay layers of /workspace (none mode)
  *   lower/  the empty default workspace
@@ -13,24 +13,81 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
+#include <stdbool.h>
+#include <sys/file.h>
+#include <sys/vfs.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "macro.h"
 #include "statedir.h"
 
+static bool is_tmpfs(const char *path) {
+        struct statfs sfs;
+
+        return statfs(path, &sfs) == 0 && (sfs.f_type == TMPFS_MAGIC || sfs.f_type == RAMFS_MAGIC);
+}
+
+/* Per-run state is volatile by nature, so it belongs on a tmpfs: the
+ * overlay's upper/work dirs are created, used and removed within one run,
+ * and on a disk file system the metadata traffic costs more than the rest
+ * of the launch. Order: --state-dir; $XDG_RUNTIME_DIR/sbx; as root /run/sbx
+ * when /run is a tmpfs (standard); /dev/shm/sbx-$UID when /dev/shm is one;
+ * else /run/sbx (root) or /tmp/sbx-$UID. */
 static int base_dir(const sbx_run_config *c, char *buf, size_t len) {
         const char *xdg = getenv("XDG_RUNTIME_DIR");
+        unsigned uid = (unsigned) geteuid();
 
         if (c->state_dir)
                 snprintf(buf, len, "%s", c->state_dir);
         else if (xdg && xdg[0] == '/' && access(xdg, W_OK | X_OK) == 0)
                 snprintf(buf, len, "%s/sbx", xdg);
-        else if (geteuid() == 0)
+        else if (uid == 0 && is_tmpfs("/run"))
+                snprintf(buf, len, "/run/sbx");
+        else if (is_tmpfs("/dev/shm") && access("/dev/shm", W_OK | X_OK) == 0)
+                snprintf(buf, len, "/dev/shm/sbx-%u", uid);
+        else if (uid == 0)
                 snprintf(buf, len, "/run/sbx");
         else
-                snprintf(buf, len, "/tmp/sbx-%u", (unsigned) geteuid());
+                snprintf(buf, len, "/tmp/sbx-%u", uid);
         return 0;
+}
+
+/* Remove run dirs whose sbx died without cleaning up (SIGKILL): a live run
+ * holds an exclusive flock on its run dir's "lock" file for its whole life. A dir without
+ * a lock file is being created right now, unless it is older than a minute. */
+static void collect_stale(int bfd) {
+        DIR *d;
+        struct dirent *de;
+        int dfd = fcntl(bfd, F_DUPFD_CLOEXEC, 3);
+
+        if (dfd < 0 || !(d = fdopendir(dfd))) {
+                if (dfd >= 0)
+                        close(dfd);
+                return;
+        }
+        while ((de = readdir(d))) {
+                char lock[NAME_MAX + 8];
+                struct stat st;
+                int lfd;
+
+                if (strncmp(de->d_name, "run-", 4))
+                        continue;
+                snprintf(lock, sizeof(lock), "%s/lock", de->d_name);
+                lfd = openat(bfd, lock, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+                if (lfd < 0) {
+                        if (errno == ENOENT && fstatat(bfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+                            st.st_mtime + 60 < time(NULL))
+                                (void) sbx_rm_rf_at(bfd, de->d_name);
+                        continue;
+                }
+                if (flock(lfd, LOCK_EX | LOCK_NB) == 0)
+                        (void) sbx_rm_rf_at(bfd, de->d_name);
+                close(lfd);
+        }
+        closedir(d);
 }
 
 int sbx_statedir_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr) {
@@ -52,6 +109,7 @@ int sbx_statedir_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr
                 return sbx_error_set(reterr, -EPERM,
                                      "state dir '%s': must be owned by uid %u and not group/world-writable",
                                      base, (unsigned) geteuid());
+        collect_stale(bfd);
         snprintf(p->state_dir, sizeof(p->state_dir), "%s/run-XXXXXX", base);
         if (!mkdtemp(p->state_dir)) {
                 int r = -errno;
@@ -61,6 +119,9 @@ int sbx_statedir_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr
         p->state_fd = open(p->state_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (p->state_fd < 0)
                 return sbx_error_set(reterr, -errno, "state dir: open '%s'", p->state_dir);
+        p->lock_fd = openat(p->state_fd, "lock", O_RDONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        if (p->lock_fd < 0 || flock(p->lock_fd, LOCK_EX | LOCK_NB) < 0)
+                return sbx_error_set(reterr, -errno, "state dir: lock '%s/lock'", p->state_dir);
         if (fchmod(p->state_fd, 0711) < 0)
                 return sbx_error_set(reterr, -errno, "state dir: chmod '%s'", p->state_dir);
         static const char *const subdirs[] = { "root", "upper", "work", "lower", "etc" };
@@ -165,4 +226,5 @@ void sbx_statedir_cleanup(sbx_plan *p) {
                 p->state_dir[0] = '\0';
         }
         closep(&p->state_fd);
+        closep(&p->lock_fd);
 }

@@ -27,6 +27,12 @@
 
 int sbx_supervise_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr) {
         p->tty = c->tty;
+        /* A workload must not inherit our caller's SIG_IGN (nohup, & in a shell). */
+        for (int s = 1; s < _NSIG && p->n_ignored_signals < ELEMENTSOF(p->ignored_signals); s++) {
+                struct sigaction sa;
+                if (s != SIGKILL && s != SIGSTOP && sigaction(s, NULL, &sa) == 0 && sa.sa_handler == SIG_IGN)
+                        p->ignored_signals[p->n_ignored_signals++] = s;
+        }
         return 0;
 }
 

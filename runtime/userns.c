@@ -95,6 +95,17 @@ int sbx_userns_write_maps(const sbx_plan *p, int proc_pid_fd, sbx_error *reterr)
         return write_at(proc_pid_fd, "gid_map", p->gid_map, reterr);
 }
 
+int sbx_userns_write_own_maps(const sbx_plan *p, sbx_error *reterr) {
+        int fd, r;
+
+        fd = open("/proc/self", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0)
+                return sbx_error_set(reterr, -errno, "user namespace: open /proc/self");
+        r = sbx_userns_write_maps(p, fd, reterr);
+        close(fd);
+        return r;
+}
+
 int sbx_userns_setup_child(const sbx_plan *p, sbx_error *reterr) {
         /* Privileged: become sandbox root (host_uid), so files made during setup
          * are owned by mapped ids. Capabilities in the new user namespace are

@@ -12,5 +12,8 @@
 int sbx_userns_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr);
 /* Parent, after clone3: uid_map -> setgroups=deny -> gid_map via the pid's /proc dirfd. */
 int sbx_userns_write_maps(const sbx_plan *p, int proc_pid_fd, sbx_error *reterr);
+/* Child, unprivileged: write our own single-id maps (allowed for the
+ * namespace's creator mapping only its own ids). */
+int sbx_userns_write_own_maps(const sbx_plan *p, sbx_error *reterr);
 /* Child, after the maps: become the setup identity (ns root when mapped). */
 int sbx_userns_setup_child(const sbx_plan *p, sbx_error *reterr);

@@ -200,7 +200,7 @@ static void usage(void) {
         fputs("usage: sbx-probe caps|uidmap|mounts|ifaces|pidns|fds|env|hostname|tty\n"
               "       sbx-probe try-syscall NAME | open PATH | read PATH | write PATH TEXT | mkdir PATH\n"
               "       sbx-probe socket inet|inet6|unix|netlink|packet | connect IP PORT\n"
-              "       sbx-probe exec PATH [ARGS...] | exit N | kill-self SIG | sleep N | wait-signal | tiocsti\n",
+              "       sbx-probe exec PATH [ARGS...] | exit N | segv | sleep N | wait-signal | tiocsti\n",
               stderr);
 }
 
@@ -241,6 +241,11 @@ int main(int argc, char **argv) {
         }
         if (!strcmp(c, "wait-signal"))
                 return wait_signal();
+        if (!strcmp(c, "segv")) {
+                /* A fault's SIGSEGV kills even a pid namespace's init. */
+                volatile int *null = NULL;
+                return *null;
+        }
         if (argc < 3) {
                 usage();
                 return 2;
@@ -272,11 +277,6 @@ int main(int argc, char **argv) {
         }
         if (!strcmp(c, "exit"))
                 return atoi(argv[2]);
-        if (!strcmp(c, "kill-self")) {
-                /* pid 1 of a pid namespace ignores its own unhandled signals: fork. */
-                raise(atoi(argv[2]));
-                return 0;
-        }
         if (!strcmp(c, "sleep")) {
                 sleep(atoi(argv[2]));
                 return 0;

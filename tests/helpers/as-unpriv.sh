@@ -1,0 +1,37 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Re-run a test script as an unprivileged uid (suite integration-unpriv).
+# As root: create (once) the dedicated user sbx-ci, give it a private HOME and
+# XDG_RUNTIME_DIR for this run, and exec the script through setpriv with that
+# uid, its gid and groups. Not root: the plain integration lane already ran
+# unprivileged, so this lane has nothing to add: exit 77 (skip).
+set -eu
+script=$1
+shift
+if [ "$(id -u)" != 0 ]; then
+        echo "1..0 # SKIP not root: the integration lane already ran as the unprivileged uid $(id -u)"
+        exit 77
+fi
+user=sbx-ci
+if ! id "$user" >/dev/null 2>&1; then
+        useradd --system --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin "$user" ||
+                { echo "1..0 # SKIP cannot create the user $user"; exit 77; }
+fi
+uid=$(id -u "$user")
+home=$(mktemp -d /tmp/sbx-ci-home.XXXXXX)
+trap 'rm -rf "$home"' EXIT
+mkdir -m 700 "$home/run"
+chown -R "$user:" "$home"
+chmod 755 "$home"
+# Everything the test reads must be reachable by that uid.
+for f in "$script" "$SBX" "$SBX_PROBE"; do
+        if ! setpriv --reuid "$uid" --regid "$(id -g "$user")" --init-groups test -r "$f"; then
+                echo "1..0 # SKIP $f is not readable by $user (check the permissions of its directories)"
+                exit 77
+        fi
+done
+setpriv --reuid "$uid" --regid "$(id -g "$user")" --init-groups \
+        env -i PATH=/usr/local/bin:/usr/bin:/bin HOME="$home" XDG_RUNTIME_DIR="$home/run" \
+        TMPDIR="$home" SBX="$SBX" SBX_PROBE="$SBX_PROBE" SBX_SOURCE_ROOT="${SBX_SOURCE_ROOT:-}" \
+        SBX_BUILD_ROOT="${SBX_BUILD_ROOT:-}" LANG=C.UTF-8 \
+        bash "$script" "$@"

@@ -1,0 +1,49 @@
+# SPDX-License-Identifier: MIT
+# TAP helpers for the integration tests of `sbx run` (sourced).
+# Environment (tests/meson.build): SBX, SBX_PROBE, SBX_SOURCE_ROOT, SBX_BUILD_ROOT.
+set -u
+: "${SBX:?SBX must point at the built sbx binary}"
+: "${SBX_PROBE:?SBX_PROBE must point at the built sbx-probe}"
+tap_n=0
+tap_failed=0
+ok() { tap_n=$((tap_n + 1)); echo "ok $tap_n - $*"; }
+not_ok() { tap_n=$((tap_n + 1)); tap_failed=1; echo "not ok $tap_n - $*"; }
+skip() { tap_n=$((tap_n + 1)); echo "ok $tap_n # SKIP $*"; }
+# is DESC GOT WANT
+is() {
+        if [ "$2" = "$3" ]; then ok "$1"; else
+                not_ok "$1"; printf '#   got: %s\n#  want: %s\n' "$2" "$3" | head -20
+        fi
+}
+# like DESC GOT REGEX (grep -E)
+like() {
+        if printf '%s\n' "$2" | grep -Eq -- "$3"; then ok "$1"; else
+                not_ok "$1"; printf '#   got: %s\n#  want: /%s/\n' "$2" "$3" | head -20
+        fi
+}
+unlike() {
+        if printf '%s\n' "$2" | grep -Eq -- "$3"; then
+                not_ok "$1"; printf '#   got: %s\n#  must not match: /%s/\n' "$2" "$3" | head -20
+        else ok "$1"; fi
+}
+done_testing() { echo "1..$tap_n"; exit $tap_failed; }
+
+# sbx run with the probe at /sbx-probe: sbxp [OPTIONS] -- /sbx-probe ARGS
+sbxp() { "$SBX" run --ro-bind "$SBX_PROBE:/sbx-probe" "$@"; }
+
+# The state dir sbx uses for this caller (see runtime/statedir.c).
+is_tmpfs() { [ "$(stat -f -c %T "$1" 2>/dev/null)" = tmpfs ]; }
+state_base() {
+        if [ -n "${XDG_RUNTIME_DIR:-}" ] && [ -w "$XDG_RUNTIME_DIR" ]; then echo "$XDG_RUNTIME_DIR/sbx"
+        elif [ "$(id -u)" = 0 ] && is_tmpfs /run; then echo /run/sbx
+        elif is_tmpfs /dev/shm && [ -w /dev/shm ]; then echo "/dev/shm/sbx-$(id -u)"
+        elif [ "$(id -u)" = 0 ]; then echo /run/sbx
+        else echo "/tmp/sbx-$(id -u)"; fi
+}
+# Nothing left in the state dir (no run-* directories).
+leftovers() { ls -A "$(state_base)" 2>/dev/null | grep '^run-' || true; }
+mount_count() { wc -l < /proc/self/mountinfo; }
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/sbx-test.XXXXXX")
+chmod 755 "$TMP"
+trap 'rm -rf "$TMP"' EXIT

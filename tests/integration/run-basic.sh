@@ -1,0 +1,65 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# sbx run: exit-status contract and error paths (issue 2).
+. "$(dirname "$0")/lib.sh"
+
+mounts_before=$(mount_count)
+
+out=$("$SBX" run -- /bin/sh -c 'echo hello') ; rc=$?
+is "a command runs and its output passes through" "$out" "hello"
+is "exit status 0 passes through" "$rc" 0
+"$SBX" run -- /bin/sh -c 'exit 3'; is "exit status 3 passes through" "$?" 3
+sbxp -- /sbx-probe exit 42; is "the probe's exit status 42 passes through" "$?" 42
+
+"$SBX" run -- /bin/true; is "a PATH lookup finds true" "$?" 0
+err=$("$SBX" run -- no-such-command-xyz 2>&1); rc=$?
+is "missing command exits 127" "$rc" 127
+like "missing command: the message names it" "$err" "no-such-command-xyz"
+err=$("$SBX" run -- /usr/bin/no-such-file 2>&1); is "missing absolute path exits 127" "$?" 127
+err=$("$SBX" run -- /etc/hostname 2>&1); rc=$?
+is "non-executable file exits 126" "$rc" 126
+like "non-executable: the message names the path" "$err" "/etc/hostname"
+err=$("$SBX" run -- /usr 2>&1); is "a directory as command exits 126" "$?" 126
+
+# A #! script: execveat on a CLOEXEC fd cannot run it, sbx must fall back.
+printf '#!/bin/sh\necho script-ran "$@"\n' > "$TMP/script.sh"; chmod 755 "$TMP/script.sh"
+out=$("$SBX" run --ro-bind "$TMP/script.sh:/s.sh" -- /s.sh a b); rc=$?
+is "a #! script runs with its arguments" "$out" "script-ran a b"
+
+err=$("$SBX" run --rootfs "$TMP/nonexistent-rootfs" -- /bin/true 2>&1); rc=$?
+is "bad --rootfs exits 125" "$rc" 125
+like "bad --rootfs: the message names the path" "$err" "nonexistent-rootfs"
+err=$("$SBX" run --workspace "$TMP/nonexistent-ws" -- /bin/true 2>&1); rc=$?
+is "bad --workspace exits 125" "$rc" 125
+like "bad --workspace: the message names the path" "$err" "nonexistent-ws"
+touch "$TMP/plainfile"
+err=$("$SBX" run --workspace "$TMP/plainfile" -- /bin/true 2>&1); rc=$?
+is "a file as --workspace exits 125" "$rc" 125
+mkdir -p "$TMP/ro-state"; chmod 555 "$TMP/ro-state"
+if [ "$(id -u)" = 0 ]; then
+        # root ignores mode bits: use a path below a regular file instead
+        sd="$TMP/plainfile/state"
+else
+        sd="$TMP/ro-state/sub"
+fi
+err=$("$SBX" run --state-dir "$sd" -- /bin/true 2>&1); rc=$?
+is "unwritable --state-dir exits 125" "$rc" 125
+like "unwritable --state-dir: the message names the path" "$err" "$sd"
+mkdir -m 777 "$TMP/open-state"
+err=$("$SBX" run --state-dir "$TMP/open-state" -- /bin/true 2>&1); rc=$?
+is "a world-writable --state-dir is refused with 125" "$rc" 125
+like "world-writable --state-dir: the message names it" "$err" "open-state"
+err=$("$SBX" run --bind "$TMP/missing-src:/x" -- /bin/true 2>&1); rc=$?
+is "a missing --bind source exits 125" "$rc" 125
+like "missing --bind: the message names the path" "$err" "missing-src"
+
+"$SBX" run --bogus-option -- true 2>/dev/null; is "an unknown option exits 2" "$?" 2
+"$SBX" run 2>/dev/null; is "no command exits 2" "$?" 2
+"$SBX" run --ulimit nofile=abc -- true 2>/dev/null; is "a bad --ulimit exits 2" "$?" 2
+"$SBX" run --workspace-access sometimes -- true 2>/dev/null; is "a bad --workspace-access exits 2" "$?" 2
+out=$("$SBX" run --help); is "--help exits 0" "$?" 0
+like "--help lists --workspace-access" "$out" "--workspace-access"
+
+is "no run directory left in the state dir" "$(leftovers)" ""
+is "no mount left in the caller's mount namespace" "$(mount_count)" "$mounts_before"
+done_testing

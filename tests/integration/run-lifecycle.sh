@@ -1,0 +1,79 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# sbx run: signals, timeout, death of sbx, exit by signal, the terminal
+# (issue 2).
+. "$(dirname "$0")/lib.sh"
+
+# wait until FILE contains TEXT (max ~5 s)
+wait_for() { for _ in $(seq 50); do grep -q "$2" "$1" 2>/dev/null && return 0; sleep 0.1; done; return 1; }
+# the sandbox's pid 1, as a host pid: the child of sbx
+sandbox_pid() { pgrep -P "$1" | head -1; }
+gone() { for _ in $(seq 30); do pgrep -f "$1" >/dev/null || return 0; sleep 0.1; done; return 1; }
+
+# --- SIGTERM / SIGHUP are forwarded to the command
+for sig in TERM HUP; do
+        "$SBX" run --ro-bind "$SBX_PROBE:/sbx-probe" -- /sbx-probe wait-signal > "$TMP/out.$sig" & pid=$!
+        wait_for "$TMP/out.$sig" ready
+        kill -$sig $pid
+        wait $pid; rc=$?
+        is "SIG$sig is forwarded: the handler ran" "$(tail -1 "$TMP/out.$sig")" "got $sig"
+        is "SIG$sig is forwarded: the command's own exit status" "$rc" $((40 + $(kill -l $sig)))
+done
+
+# --- a second SIGTERM kills a pid 1 that has no handler (pid 1 ignores it)
+"$SBX" run -- /bin/sleep 31331 & pid=$!
+sleep 0.5
+kill -TERM $pid; sleep 0.3
+kill -TERM $pid
+wait $pid; rc=$?
+is "a second SIGTERM kills a command without a handler: 128+9" "$rc" 137
+
+# --- killed by a signal from outside: 128+N
+"$SBX" run -- /bin/sleep 31332 & pid=$!
+sleep 0.5
+kill -KILL "$(sandbox_pid $pid)"
+wait $pid; rc=$?
+is "the command killed by SIGKILL: exit status 128+9" "$rc" 137
+sbxp -- /sbx-probe segv; rc=$?
+is "the command killed by SIGSEGV (a fault): exit status 128+11" "$rc" 139
+
+# --- --timeout kills the whole sandbox, children included
+start=$(date +%s)
+"$SBX" run --timeout 1 -- /bin/sh -c '/bin/sleep 31334 & /bin/sleep 31334' 2>"$TMP/err"; rc=$?
+end=$(date +%s)
+is "--timeout: exit status 124" "$rc" 124
+[ $((end - start)) -le 4 ] && ok "--timeout 1 returns within 4 s" || not_ok "--timeout 1 returns within 4 s ($((end - start)) s)"
+gone "sleep 31334" && ok "--timeout: no sandbox process survives" || not_ok "--timeout: no sandbox process survives"
+like "--timeout: the message says so" "$(cat "$TMP/err")" "timeout"
+
+# --- the sandbox dies with sbx
+"$SBX" run -- /bin/sh -c '/bin/sleep 31335 & /bin/sleep 31335' & pid=$!
+sleep 0.5
+pgrep -f "sleep 31335" >/dev/null && ok "the sandbox runs" || not_ok "the sandbox runs"
+kill -KILL $pid
+wait $pid 2>/dev/null
+gone "sleep 31335" && ok "SIGKILL of sbx kills every sandbox process" || not_ok "SIGKILL of sbx kills every sandbox process"
+# its state dir is collected by the next run
+"$SBX" run -- /bin/true
+is "the next run removes the state dir of a killed sbx" "$(leftovers)" ""
+
+# --- terminal: the sandbox gets its own pty
+if ! command -v script >/dev/null; then
+        skip "script(1) is not installed"; skip "script(1)"; skip "script(1)"
+else
+        out=$(script -qec "$SBX run --ro-bind $SBX_PROBE:/sbx-probe -- /bin/sh -c '/sbx-probe tty; readlink /proc/self/fd/0'" /dev/null | tr -d '\r')
+        like "with a caller tty, stdin/stdout inside are a tty" "$out" "isatty0=1 isatty1=1"
+        like "... and it is a pty of the sandbox's own devpts" "$out" "^/dev/pts/0$"
+        # TIOCSTI: outside, the probe can push a character into the caller's
+        # terminal (the shell reads it back); from the sandbox it cannot.
+        inj_out=$(script -qec "$SBX_PROBE tiocsti; read -t 1 -n 1 c; echo got=\$c" /dev/null | tr -d '\r')
+        inj_in=$(script -qec "$SBX run --ro-bind $SBX_PROBE:/sbx-probe -- /sbx-probe tiocsti; read -t 1 -n 1 c; echo got=\$c" /dev/null | tr -d '\r')
+        if printf '%s' "$inj_out" | grep -q "got=x"; then
+                unlike "TIOCSTI from the sandbox does not reach the caller's terminal" "$inj_in" "got=x"
+        else
+                skip "TIOCSTI is refused to this caller even outside (dev.tty.legacy_tiocsti=0 without CAP_SYS_ADMIN): nothing to compare"
+        fi
+fi
+is "TIOCSTI without a tty fails (stdin is not a terminal)" "$(sbxp -- /sbx-probe tiocsti < /dev/null)" ENOTTY
+is "no run directory left in the state dir" "$(leftovers)" ""
+done_testing

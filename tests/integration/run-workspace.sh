@@ -1,0 +1,84 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# sbx run: /workspace and /agent with --workspace-access none|ro|rw, and
+# --rootfs (issue 2).
+. "$(dirname "$0")/lib.sh"
+
+ws="$TMP/ws"
+mkdir -m 755 "$ws" "$ws/sub"
+echo original > "$ws/file"
+echo deep > "$ws/sub/deep"
+
+# --- default: an empty, writable per-run workspace
+is "default workspace is empty" "$("$SBX" run -- /bin/ls -A /workspace)" ""
+is "default workspace is writable" "$(sbxp -- /sbx-probe write /workspace/new x)" OK
+is "default workdir is /workspace" "$("$SBX" run -- /bin/pwd)" /workspace
+
+# --- none: overlay, the lower dir never changes
+out=$(sbxp --workspace "$ws" -- /bin/sh -c '
+        /sbx-probe write /workspace/created data; echo changed > /workspace/file;
+        echo more >> /workspace/sub/deep; rm /workspace/sub/deep 2>&1 && echo removed;
+        cat /workspace/file; ls /workspace | tr "\n" " "')
+like "none: writes work inside" "$out" 'OK'
+like "none: a modified file reads back inside" "$out" 'changed'
+like "none: files can be removed inside" "$out" 'removed'
+is "none: the lower file is unchanged on the host" "$(cat "$ws/file")" original
+is "none: the removed file still exists on the host" "$(cat "$ws/sub/deep")" deep
+[ ! -e "$ws/created" ] && ok "none: a created file does not appear on the host" ||
+        not_ok "none: a created file does not appear on the host"
+like "none: the lower dir's files are visible" "$("$SBX" run --workspace "$ws" -- /bin/cat /workspace/sub/deep)" deep
+out=$(sbxp -u 1000:1000 --workspace "$ws" -- /sbx-probe write /workspace/by-user x)
+is "none: --user 1000 can write at the workspace top" "$out" OK
+is "none: no upper layer survives the run" "$(leftovers)" ""
+
+# --- ro
+out=$(sbxp --workspace "$ws" --workspace-access ro -- /sbx-probe write /workspace/x x)
+is "ro: /workspace writes fail with EROFS" "$out" EROFS
+is "ro: /agent writes fail with EROFS" "$(sbxp --workspace "$ws" --workspace-access ro -- /sbx-probe write /agent/x x)" EROFS
+is "ro: /agent shows the directory" "$("$SBX" run --workspace "$ws" --workspace-access ro -- /bin/cat /agent/file)" original
+is "ro: /workspace shows the directory" "$("$SBX" run --workspace "$ws" --workspace-access ro -w / -- /bin/cat /workspace/file)" original
+is "none: there is no /agent" "$(sbxp --workspace "$ws" -- /sbx-probe open /agent)" ENOENT
+
+# --- rw: writes go through to the host directory
+out=$(sbxp --workspace "$ws" --workspace-access rw -- /bin/sh -c '
+        /sbx-probe write /workspace/through yes; echo appended >> /workspace/file; echo $?')
+is "rw: writes succeed inside" "$out" "OK
+0"
+is "rw: a created file appears on the host" "$(cat "$ws/through" 2>&1)" yes
+is "rw: a modified file is modified on the host" "$(tail -1 "$ws/file")" appended
+is "rw: files created inside are owned by the directory's owner on the host" \
+        "$(stat -c %u:%g "$ws/through")" "$(stat -c %u:%g "$ws")"
+out=$(sbxp -u 1000:1000 --workspace "$ws" --workspace-access rw -- /bin/sh -c '
+        /sbx-probe write /workspace/by-1000 yes; stat -c %u /workspace/file')
+is "rw: --user 1000 writes through, and sees the owner's files as its own" "$out" "OK
+1000"
+is "rw: ... and its files land owned by the directory's owner" "$(stat -c %u "$ws/by-1000")" "$(stat -c %u "$ws")"
+
+# symlinks inside the workspace cannot point the sandbox outside
+ln -s /etc "$ws/etc-link"
+is "a symlink to /etc in the workspace resolves inside the sandbox" \
+        "$(sbxp --workspace "$ws" -- /sbx-probe open /workspace/etc-link/shadow)" ENOENT
+
+# --- --rootfs: a directory with the static probe as its only program
+rootfs="$TMP/rootfs"
+mkdir -p "$rootfs/bin" "$rootfs/etc" "$rootfs/tmp"
+cp "$SBX_PROBE" "$rootfs/bin/sbx-probe"
+echo "image-hosts" > "$rootfs/etc/hosts"
+echo "image-file" > "$rootfs/etc/image-file"
+ln -s bin "$rootfs/sbin"
+out=$("$SBX" run --rootfs "$rootfs" -- /bin/sbx-probe hostname); rc=$?
+is "--rootfs: the image's program runs" "$out" sbx
+is "--rootfs: exit 0" "$rc" 0
+is "--rootfs: PATH lookup inside the image (sbin -> bin)" "$("$SBX" run --rootfs "$rootfs" -- sbx-probe hostname)" sbx
+is "--rootfs: the image's /etc files are visible" "$("$SBX" run --rootfs "$rootfs" -- /bin/sbx-probe read /etc/image-file)" image-file
+like "--rootfs: /etc/hosts is the generated one" "$("$SBX" run --rootfs "$rootfs" -- /bin/sbx-probe read /etc/hosts)" localhost
+is "--rootfs: the image is read-only" "$("$SBX" run --rootfs "$rootfs" -- /bin/sbx-probe write /bin/x x)" EROFS
+is "--rootfs: host /usr is not there" "$("$SBX" run --rootfs "$rootfs" -- /bin/sbx-probe open /usr/bin/env)" ENOENT
+is "--rootfs: the image's /etc/hosts is unchanged" "$(cat "$rootfs/etc/hosts")" image-hosts
+ln -s / "$rootfs/escape"
+is "--rootfs: an absolute symlink in the image resolves inside" \
+        "$("$SBX" run --rootfs "$rootfs" -- /bin/sbx-probe open /escape/etc/shadow)" ENOENT
+err=$("$SBX" run --rootfs "$rootfs/etc/hosts" -- /bin/true 2>&1); rc=$?
+is "--rootfs on a file exits 125" "$rc" 125
+is "no run directory left in the state dir" "$(leftovers)" ""
+done_testing
