@@ -53,19 +53,36 @@ static int errno_status(int r) {
         return r == -EINVAL ? SBX_EXIT_USAGE : r == -ENOENT ? 1 : SBX_EXIT_FAILURE;
 }
 
-/* "--state-dir DIR" as the first options of any sandbox command. */
-static int take_state_dir(int *argc, char ***argv, const char *cmd) {
+static int set_state_dir(const char *dir, const char *cmd) {
+        char buf[PATH_MAX];
         sbx_error err = {};
 
+        if (dir[0] != '/') {
+                fprintf(stderr, "sbx %s: --state-dir '%s': must be absolute\n", cmd, dir);
+                return SBX_EXIT_USAGE;
+        }
+        snprintf(buf, sizeof(buf), "%s/sandboxes", dir);
+        if (sbx_sandbox_root_set(buf, &err) < 0)
+                return fail(cmd, &err, SBX_EXIT_USAGE);
+        return 0;
+}
+
+/* "--state-dir DIR" (the same as sbx run's) as the first option of any
+ * sandbox command: sandboxes live in DIR/sandboxes. */
+static int take_state_dir(int *argc, char ***argv, const char *cmd) {
+        int r;
+
         if (*argc >= 3 && !strcmp((*argv)[1], "--state-dir")) {
-                if (sbx_sandbox_root_set((*argv)[2], &err) < 0)
-                        return fail(cmd, &err, SBX_EXIT_USAGE);
+                r = set_state_dir((*argv)[2], cmd);
+                if (r)
+                        return r;
                 (*argv)[2] = (*argv)[0];
                 *argv += 2;
                 *argc -= 2;
         } else if (*argc >= 2 && !strncmp((*argv)[1], "--state-dir=", 12)) {
-                if (sbx_sandbox_root_set((*argv)[1] + 12, &err) < 0)
-                        return fail(cmd, &err, SBX_EXIT_USAGE);
+                r = set_state_dir((*argv)[1] + 12, cmd);
+                if (r)
+                        return r;
                 (*argv)[1] = (*argv)[0];
                 *argv += 1;
                 *argc -= 1;
@@ -202,12 +219,8 @@ static int parse_create(create_args *a, int argc, char **argv, const char *cmd, 
                         return -SBX_EXIT_USAGE;
                 }
         }
-        if (a->c.state_dir && sbx_sandbox_root_set(NULL, NULL) == 0) {
-                char dir[PATH_MAX];
-                snprintf(dir, sizeof(dir), "%s/sandboxes", a->c.state_dir);
-                if (sbx_sandbox_root_set(dir, &err) < 0)
-                        return fail(cmd, &err, 0), -SBX_EXIT_USAGE;
-        }
+        if (a->c.state_dir && set_state_dir(a->c.state_dir, cmd))
+                return -SBX_EXIT_USAGE;
         return optind;
 }
 
@@ -470,7 +483,7 @@ int cli_exec(int argc, char **argv) {
         strv_free_n(envv, n_env);
         if (err.code != 0 && (r == SBX_EXIT_FAILURE || r == SBX_EXIT_USAGE || r == SBX_EXIT_CANNOT_EXEC ||
                               r == SBX_EXIT_NOT_FOUND))
-                return fail("exec", &err, err.code == -ENOENT && r == SBX_EXIT_FAILURE ? 1 : r);
+                return fail("exec", &err, !strncmp(err.msg, "No such sandbox", 15) ? 1 : r);
         return r;
 }
 

@@ -32,7 +32,9 @@
 #include <sys/file.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <linux/magic.h>
 #include <sys/syscall.h>
+#include <sys/vfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -63,17 +65,29 @@ int sbx_sandbox_root_set(const char *dir, sbx_error *reterr) {
         return 0;
 }
 
+static bool is_tmpfs(const char *path) {
+        struct statfs sfs;
+
+        return statfs(path, &sfs) == 0 && (sfs.f_type == TMPFS_MAGIC || sfs.f_type == RAMFS_MAGIC);
+}
+
+/* <the launcher's state base>/sandboxes (same order as statedir.c). */
 const char *sbx_sandbox_root(void) {
         const char *xdg = getenv("XDG_RUNTIME_DIR");
+        unsigned uid = (unsigned) geteuid();
 
         if (root_buf[0])
                 return root_buf;
         if (xdg && xdg[0] == '/' && access(xdg, W_OK | X_OK) == 0)
                 snprintf(root_buf, sizeof(root_buf), "%s/sbx/sandboxes", xdg);
-        else if (geteuid() == 0)
+        else if (uid == 0 && is_tmpfs("/run"))
+                snprintf(root_buf, sizeof(root_buf), "/run/sbx/sandboxes");
+        else if (is_tmpfs("/dev/shm") && access("/dev/shm", W_OK | X_OK) == 0)
+                snprintf(root_buf, sizeof(root_buf), "/dev/shm/sbx-%u/sandboxes", uid);
+        else if (uid == 0)
                 snprintf(root_buf, sizeof(root_buf), "/run/sbx/sandboxes");
         else
-                snprintf(root_buf, sizeof(root_buf), "/tmp/sbx-%u/sandboxes", (unsigned) geteuid());
+                snprintf(root_buf, sizeof(root_buf), "/tmp/sbx-%u/sandboxes", uid);
         return root_buf;
 }
 
