@@ -15,10 +15,11 @@
  * Signals sent from inside the sandbox are ignored: a sandboxed process can
  * not stop its own sandbox by signalling pid 1.
  *
- * Handshake with `sbx create`: the launcher exec'd us with PR_SET_PDEATHSIG
- * set, so we would die with the short-lived sbx process. We clear it first,
- * then write one byte to fd 1 (a pipe sbx reads) and point fd 1 at fd 0
- * (/dev/null): from then on sbx may exit. */
+ * Handshake with `sbx create`/`start` (fd 0 and 1 are pipes to it, fd 2 is
+ * /dev/null): the launcher exec'd us with PR_SET_PDEATHSIG set, so we die
+ * with sbx until we clear it. sbx first records our pid and start time, then
+ * writes "G"; we clear the parent-death signal, answer "R" and close 0-2.
+ * If sbx dies before "G" we exit: no init ever runs unrecorded. */
 #include <linux/errno.h>
 #include <linux/prctl.h>
 #include <linux/signal.h>
@@ -116,13 +117,21 @@ __attribute__((used)) _Noreturn void init_main(void) {
          * anything but pid 1 of a pid namespace. */
         if (sys(SYS_getpid, 0, 0, 0, 0) != 1)
                 quit(127);
+        /* "G" on stdin: sbx recorded our pid (a crash cleanup can find us).
+         * EOF: it died first; so do we (its parent-death signal may not
+         * have reached us yet). */
+        char go = 0;
+        if (sys(SYS_read, 0, &go, 1, 0) != 1 || go != 'G')
+                quit(1);
         /* Outlive the sbx that launched us (see the top comment). */
         sys(SYS_prctl, PR_SET_PDEATHSIG, 0, 0, 0);
         sys(SYS_rt_sigprocmask, SIG_SETMASK, &all, 0, 8);
         if (sys(SYS_write, 1, "R", 1, 0) != 1)
                 quit(1);
-        sys(SYS_dup3, 0, 1, 0, 0);
-        sys(SYS_dup3, 0, 2, 0, 0);
+        /* No fd of sbx's stays open: the sandbox holds nothing of the caller. */
+        sys(SYS_close, 0, 0, 0, 0);
+        sys(SYS_close, 1, 0, 0, 0);
+        sys(SYS_close, 2, 0, 0, 0);
         sys(SYS_prctl, PR_SET_NAME, "sbx-init", 0, 0);
 
         for (;;) {

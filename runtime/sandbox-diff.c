@@ -216,13 +216,14 @@ static int walk(change_list *l, int up_dir, int low_dir, const char *rel, sbx_er
                                 return sbx_error_set(reterr, -errno, "diff: open upper dir '%s'", path);
                         if (have_lower && S_ISDIR(lo.st_mode))
                                 sub_low = openat(low_dir, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+                        /* Opaque: lower entries the upper lacks are deleted; the
+                         * ones it has are compared as usual. */
                         if (opaque && sub_low >= 0) {
                                 r = hidden_lower(l, sub_low, path, sub_up, reterr);
                                 if (r < 0)
                                         return r;
-                                closep(&sub_low);
                         }
-                        r = walk(l, sub_up, opaque ? -EBADF : sub_low, path, reterr);
+                        r = walk(l, sub_up, sub_low, path, reterr);
                         if (r < 0)
                                 return r;
                 }

@@ -703,7 +703,7 @@ static void stdio_restore(saved_stdio *s) {
 static int start_locked(sbx_record *rec, sbx_error *reterr) {
         _cleanup_(sbx_plan_freep) sbx_plan *p = NULL;
         _cleanup_close_ int init_fd = -EBADF, pidfd = -EBADF, ready_r = -EBADF, ready_w = -EBADF, devnull = -EBADF,
-                            sync_parent = -EBADF;
+                            sync_parent = -EBADF, go_r = -EBADF, go_w = -EBADF;
         _cleanup_(sbx_run_config_free) sbx_run_config cfg = {};
         char argv0[32], dir[PATH_MAX], ready = 0;
         char *argv[2] = { argv0, NULL };
@@ -766,22 +766,27 @@ static int start_locked(sbx_record *rec, sbx_error *reterr) {
         if (r < 0)
                 return r;
 
-        /* init's stdio: /dev/null, and a pipe for its one-byte "ready". */
+        /* init's stdio: a pipe for our "go", one for its "ready", /dev/null. */
         if (pipe2(fds, O_CLOEXEC) < 0)
                 return sbx_error_set(reterr, -errno, "pipe");
         ready_r = fds[0];
         ready_w = fds[1];
+        if (pipe2(fds, O_CLOEXEC) < 0)
+                return sbx_error_set(reterr, -errno, "pipe");
+        go_r = fds[0];
+        go_w = fds[1];
         devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
         if (devnull < 0)
                 return sbx_error_set(reterr, -errno, "open /dev/null");
         if (sbx_supervise_block_signals(&oldmask) < 0)
                 return sbx_error_set(reterr, -errno, "sigprocmask");
-        r = stdio_swap(&saved, devnull, ready_w, devnull);
+        r = stdio_swap(&saved, go_r, ready_w, devnull);
         if (r >= 0)
                 r = sbx_launch_start(p, &oldmask, &pidfd, &sync_parent, reterr);
         stdio_restore(&saved);
         (void) sigprocmask(SIG_SETMASK, &oldmask, NULL);
         closep(&ready_w);
+        closep(&go_r);
         if (r < 0)
                 return sbx_error_wrap(reterr, "sandbox '%s': start init", rec->s.name);
 
@@ -796,8 +801,11 @@ static int start_locked(sbx_record *rec, sbx_error *reterr) {
                 (void) sys_pidfd_send_signal(pidfd, SIGKILL);
                 return r;
         }
-        /* "R" = init runs and cleared its parent-death signal; EOF = the
-         * child died during setup: its error record says why. */
+        /* "G": init may outlive us now. "R" = it runs and cleared its
+         * parent-death signal; EOF = the child died during setup: its
+         * error record says why. */
+        (void) write(go_w, "G", 1);
+        closep(&go_w);
         struct pollfd pfd = { .fd = ready_r, .events = POLLIN };
         n = poll(&pfd, 1, INIT_READY_TIMEOUT_MS) > 0 ? read(ready_r, &ready, 1) : -1;
         if (n != 1 || ready != 'R') {
