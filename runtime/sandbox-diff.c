@@ -151,7 +151,7 @@ static int hidden_lower(change_list *l, int low_dir, const char *rel, int up_dir
                 return 0;
         }
         while ((de = readdir(d))) {
-                char path[PATH_MAX];
+                char path[PATH_MAX + 256];
                 struct stat st, ust;
                 if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
                         continue;
@@ -159,7 +159,8 @@ static int hidden_lower(change_list *l, int low_dir, const char *rel, int up_dir
                         continue;     /* the upper has its own entry there */
                 if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
                         continue;
-                snprintf(path, sizeof(path), "%s%s%s", rel, rel[0] ? "/" : "", de->d_name);
+                if (snprintf(path, sizeof(path), "%s%s%s", rel, rel[0] ? "/" : "", de->d_name) >= (int) sizeof(path))
+                        return sbx_error_set(reterr, -ENAMETOOLONG, "diff: path too long under '%s'", rel);
                 if (add_change(l, path, SBX_CHANGE_DELETED, 0, st.st_mode, true) < 0)
                         return sbx_error_set(reterr, -ENOMEM, "out of memory");
         }
@@ -179,7 +180,7 @@ static int walk(change_list *l, int up_dir, int low_dir, const char *rel, sbx_er
                 return sbx_error_set(reterr, -errno, "diff: read upper dir '%s'", rel);
         }
         while ((de = readdir(d))) {
-                char path[PATH_MAX];
+                char path[PATH_MAX + 256];
                 struct stat u, lo;
                 bool have_lower;
 
@@ -187,7 +188,8 @@ static int walk(change_list *l, int up_dir, int low_dir, const char *rel, sbx_er
                         continue;
                 if (fstatat(dirfd(d), de->d_name, &u, AT_SYMLINK_NOFOLLOW) < 0)
                         continue;
-                snprintf(path, sizeof(path), "%s%s%s", rel, rel[0] ? "/" : "", de->d_name);
+                if (snprintf(path, sizeof(path), "%s%s%s", rel, rel[0] ? "/" : "", de->d_name) >= (int) sizeof(path))
+                        return sbx_error_set(reterr, -ENAMETOOLONG, "diff: path too long under '%s'", rel);
                 have_lower = low_dir >= 0 && fstatat(low_dir, de->d_name, &lo, AT_SYMLINK_NOFOLLOW) == 0;
                 if (is_whiteout(dirfd(d), de->d_name, &u)) {
                         if (have_lower && add_change(l, path, SBX_CHANGE_DELETED, 0, lo.st_mode, true) < 0)

@@ -231,7 +231,7 @@ static bool pidfd_wait(int pidfd, int timeout_ms) {
 
 /* Every process in the sandbox's pid namespace (host pids), via /proc. */
 static int for_each_sandbox_pid(pid_t init_pid, int sig) {
-        char path[64], ns[64], other[64];
+        char path[300], ns[64], other[64];
         _cleanup_(closedirp) DIR *d = NULL;
         struct dirent *de;
         ssize_t n;
@@ -442,7 +442,8 @@ int sbx_sandbox_resolve(const char *ref, char name[SBX_SANDBOX_NAME_MAX + 1], sb
                         continue;
                 target[n] = '\0';
                 if (found++ == 0)
-                        snprintf(name, SBX_SANDBOX_NAME_MAX + 1, "%s", target + (strncmp(target, "../", 3) ? 0 : 3));
+                        snprintf(name, SBX_SANDBOX_NAME_MAX + 1, "%.*s", SBX_SANDBOX_NAME_MAX,
+                                 target + (strncmp(target, "../", 3) ? 0 : 3));
                 if (len == SBX_SANDBOX_ID_LEN)
                         break;
         }
@@ -585,7 +586,7 @@ int sbx_sandbox_check_config(sbx_sandbox *s, const sbx_run_config *c, const char
  * /proc/self/fd/N, so nothing of the host needs to be mounted for it. */
 static int open_init(sbx_error *reterr) {
         char exe[PATH_MAX], path[PATH_MAX + 32];
-        const char *cands[] = { "%s/sbx-init", "%s/runtime/sbx-init", NULL };
+        const char *cands[] = { "sbx-init", "runtime/sbx-init", NULL };
         ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
         int fd;
 
@@ -593,7 +594,7 @@ static int open_init(sbx_error *reterr) {
                 exe[n] = '\0';
                 *strrchr(exe, '/') = '\0';
                 for (size_t i = 0; cands[i]; i++) {
-                        snprintf(path, sizeof(path), cands[i], exe);
+                        snprintf(path, sizeof(path), "%s/%s", exe, cands[i]);
                         fd = open(path, O_PATH | O_CLOEXEC);
                         if (fd >= 0)
                                 return fd;
