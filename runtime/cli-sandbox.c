@@ -504,17 +504,6 @@ static void fmt_age(uint64_t then_ms, char *buf, size_t len) {
                 snprintf(buf, len, "%llud ago", (unsigned long long) d / 86400);
 }
 
-/* Was the sandbox created from a different configuration than it would be
- * now? Its recorded hash against the hash of its recorded config, unless the
- * hash came from outside (--config-hash: the caller compares). */
-static bool config_changed(sbx_sandbox *s) {
-        char h[SBX_SANDBOX_HASH_MAX + 1];
-
-        if (sbx_sandbox_config_hash(&s->config, h) < 0 || strlen(s->config_hash) != strlen(h))
-                return false;
-        return strcmp(h, s->config_hash) != 0;
-}
-
 static json_object *sandbox_to_json(sbx_sandbox *s) {
         json_object *o = json_object_new_object(), *labels = json_object_new_object(), *mounts = json_object_new_array();
 
@@ -583,7 +572,8 @@ int cli_ls(int argc, char **argv) {
                 if (opt == 'h') {
                         printf("usage: sbx ls [--json] [-q] [--filter label=KEY[=VALUE]]...\n\n"
                                "List persistent sandboxes: state, age, last use, whether the configuration\n"
-                               "changed since creation, running execs. Sandboxes whose init died are\n"
+                               "changed since creation (a later 'sbx run --name' asked for another one;\n"
+                               "'sbx recreate NAME' applies it), running execs. Sandboxes whose init died are\n"
                                "cleaned up (processes, cgroup) and shown as stopped (crashed).\n");
                         return 0;
                 }
@@ -604,8 +594,6 @@ int cli_ls(int argc, char **argv) {
                 free(filter[i].key);
         if (r < 0)
                 return fail("ls", &err, SBX_EXIT_FAILURE);
-        for (size_t i = 0; i < n; i++)
-                list[i]->config_changed = config_changed(list[i]);
         if (json) {
                 json_object *a = json_object_new_array();
                 for (size_t i = 0; i < n; i++)

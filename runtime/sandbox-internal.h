@@ -41,6 +41,9 @@ char *sbx_run_config_to_json_text(const sbx_run_config *c);
 /* The mounts the config produces, as they appear inside. */
 int sbx_record_fill_mounts(sbx_sandbox *s);
 
+/* The configuration a later create asked for (requested.json). */
+int sbx_record_save_requested(const char *name, const sbx_run_config *c, const char *hash, sbx_error *reterr);
+int sbx_record_load_requested(const char *name, sbx_run_config *ret, char hash[SBX_SANDBOX_HASH_MAX + 1]);
 /* Resolve a ref (name, id, id prefix) to a name. */
 int sbx_sandbox_resolve(const char *ref, char name[SBX_SANDBOX_NAME_MAX + 1], sbx_error *reterr);
 /* Open <dir>/<file> and flock it; -ENOENT if it (or the sandbox) is gone. */

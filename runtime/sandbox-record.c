@@ -555,6 +555,11 @@ int sbx_record_load(const char *name, sbx_record **ret, sbx_error *reterr) {
         r = sbx_record_fill_mounts(&rec->s);
         if (r < 0)
                 return sbx_error_set(reterr, r, "out of memory");
+        {
+                char requested[SBX_SANDBOX_HASH_MAX + 1];
+                rec->s.config_changed = sbx_record_load_requested(name, NULL, requested) == 0 &&
+                                        strcmp(requested, rec->s.config_hash) != 0;
+        }
         *ret = TAKE_PTR(rec);
         return 0;
 }
@@ -601,4 +606,62 @@ const char *sbx_sandbox_label(const sbx_sandbox *s, const char *key) {
                 if (!strcmp(s->labels[i].key, key))
                         return s->labels[i].value;
         return NULL;
+}
+
+/* <dir>/requested.json: the configuration a later create/run --name asked
+ * for when it differed from the sandbox's own (ls: "changed"; recreate
+ * applies it). */
+#define SBX_REQUESTED_FILE "requested.json"
+
+int sbx_record_save_requested(const char *name, const sbx_run_config *c, const char *hash, sbx_error *reterr) {
+        _cleanup_json_ json_object *o = json_object_new_object();
+        char dir[PATH_MAX], tmp[PATH_MAX + 32], path[PATH_MAX + 32];
+        _cleanup_close_ int fd = -EBADF;
+        const char *text;
+        size_t len;
+
+        if (sbx_sandbox_dir(name, dir, sizeof(dir)) < 0)
+                return sbx_error_set(reterr, -ENAMETOOLONG, "sandbox '%s': path too long", name);
+        json_object_object_add(o, "config_hash", jstr(hash));
+        json_object_object_add(o, "config", config_to_json(c));
+        text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+        len = strlen(text);
+        snprintf(tmp, sizeof(tmp), "%s/.%s.XXXXXX", dir, SBX_REQUESTED_FILE);
+        snprintf(path, sizeof(path), "%s/%s", dir, SBX_REQUESTED_FILE);
+        fd = mkostemp(tmp, O_CLOEXEC);
+        if (fd < 0 || write(fd, text, len) != (ssize_t) len || fchmod(fd, 0644) < 0 || rename(tmp, path) < 0) {
+                int r = errno ? -errno : -EIO;
+                (void) unlink(tmp);
+                return sbx_error_set(reterr, r, "sandbox '%s': write '%s'", name, path);
+        }
+        return 0;
+}
+
+int sbx_record_load_requested(const char *name, sbx_run_config *ret, char hash[SBX_SANDBOX_HASH_MAX + 1]) {
+        _cleanup_json_ json_object *o = NULL;
+        char dir[PATH_MAX], path[PATH_MAX + 32];
+        _cleanup_free_ char *h = NULL;
+        json_object *cfg;
+        int r;
+
+        if (sbx_sandbox_dir(name, dir, sizeof(dir)) < 0)
+                return -ENAMETOOLONG;
+        snprintf(path, sizeof(path), "%s/%s", dir, SBX_REQUESTED_FILE);
+        o = json_object_from_file(path);
+        if (!o)
+                return -ENOENT;
+        if (get_str(o, "config_hash", &h) < 0 || !h || strlen(h) > SBX_SANDBOX_HASH_MAX ||
+            get(o, "config", json_type_object, &cfg) < 0 || !cfg)
+                return -EBADMSG;
+        if (ret) {
+                r = config_from_json(cfg, ret);
+                if (r < 0) {
+                        free((char *) ret->seccomp.profile_path);
+                        ret->seccomp.profile_path = NULL;
+                        sbx_run_config_free(ret);
+                        return r;
+                }
+        }
+        strcpy(hash, h);
+        return 0;
 }

@@ -1039,6 +1039,9 @@ int sbx_sandbox_create(const char *name, const sbx_run_config *c, const sbx_sand
                         if (!opts->exist_ok)
                                 return sbx_error_set(reterr, -EEXIST, "sandbox '%s' already exists (id %.12s)", name,
                                                      old->s.id);
+                        /* Asked for another configuration: keep it for ls and recreate. */
+                        if (strcmp(old->s.config_hash, rec->s.config_hash))
+                                (void) sbx_record_save_requested(name, &rec->s.config, rec->s.config_hash, NULL);
                         if (opts->start && old->s.state != SBX_SANDBOX_RUNNING && old->s.state != SBX_SANDBOX_PAUSED) {
                                 r = start_locked(old, reterr);
                                 if (r < 0) {
@@ -1247,10 +1250,19 @@ int sbx_sandbox_recreate(const char *ref, const sbx_run_config *c, const char *c
         char name[SBX_SANDBOX_NAME_MAX + 1];
         int r;
 
+        _cleanup_(sbx_run_config_free) sbx_run_config requested = {};
+        char requested_hash[SBX_SANDBOX_HASH_MAX + 1];
+        bool have_requested;
+
         r = sbx_sandbox_lookup(ref, &s, reterr);
         if (r < 0)
                 return r;
         snprintf(name, sizeof(name), "%s", s->name);
+        have_requested = !c && sbx_record_load_requested(name, &requested, requested_hash) == 0;
+        if (have_requested) {
+                c = &requested;
+                config_hash = config_hash ?: requested_hash;
+        }
         o = (sbx_sandbox_opts) {
                 .labels = s->labels, .n_labels = s->n_labels, .image = s->image,
                 .workspace_mode = s->workspace_mode, .start = true,
@@ -1261,5 +1273,9 @@ int sbx_sandbox_recreate(const char *ref, const sbx_run_config *c, const char *c
         if (r < 0)
                 return r;
         r = sbx_sandbox_create(name, c ?: &s->config, &o, NULL, reterr);
+        if (have_requested) {
+                free((char *) requested.seccomp.profile_path);
+                requested.seccomp.profile_path = NULL;
+        }
         return r < 0 ? r : 0;
 }

@@ -98,7 +98,8 @@ typedef struct sbx_sandbox {
         sbx_label *labels;
         size_t n_labels;
         char config_hash[SBX_SANDBOX_HASH_MAX + 1];  /* given at create, or computed */
-        bool config_changed;          /* set by sbx_sandbox_check_config() only */
+        bool config_changed;          /* a later create/run asked for another config
+                                       * (exist_ok); sbx_sandbox_check_config() sets it too */
         char *image;                  /* as given at create (informational), may be NULL */
         sbx_sandbox_mount *mounts;    /* binds, workspace, tmpfs: in mount order */
         size_t n_mounts;
@@ -120,7 +121,9 @@ typedef struct sbx_sandbox_opts {
         const char *image;            /* NULL: none (informational) */
         sbx_workspace_mode workspace_mode;
         bool start;                   /* start init now (sbx create); false = docker create */
-        bool exist_ok;                /* the name exists: return its id, 0 (not -EEXIST) */
+        bool exist_ok;                /* the name exists: return its id and 1 (not -EEXIST);
+                                       * if the config differs it is recorded as requested
+                                       * (ls: changed; recreate applies it) */
 } sbx_sandbox_opts;
 
 typedef enum sbx_stdin_mode {
@@ -204,8 +207,9 @@ int sbx_sandbox_config_hash(const sbx_run_config *c, char ret[SBX_SANDBOX_HASH_M
  * free each and the array). */
 int sbx_sandbox_prune(const sbx_prune_opts *opts, char ***ret_names, size_t *ret_n, sbx_error *reterr);
 
-/* Rebuild from the recorded config (or from c when not NULL): rm -f + create,
- * keeping name, labels and workspace. */
+/* Rebuild: rm -f + create, keeping name, labels and workspace, from c when
+ * not NULL, else from the config a later create asked for (config_changed),
+ * else from the recorded one. */
 int sbx_sandbox_recreate(const char *ref, const sbx_run_config *c, const char *config_hash,
                          sbx_error *reterr);
 

@@ -78,4 +78,16 @@ is "... its processes and tmpfs are fresh" "$rc" 1
 is "... the workspace data stays" "$(sbx exec cfg -- cat /workspace/keep)" data
 is "... labels and hash are kept" "$(field cfg configHash)" aaa
 sbx rm -f cfg >/dev/null
+
+# a later run --name asking for another config: ls says changed, recreate applies it
+sbx_run --name chg -- true
+is "ls: config unchanged after the first run" "$(field chg configChanged)" False
+is "run --name with other options still runs in the existing sandbox" \
+        "$(sbx_run --name chg --hostname other -- hostname)" sbx
+is "ls: config changed" "$(field chg configChanged)" True
+like "ls table says changed" "$(sbx ls)" "chg .* changed"
+sbx recreate chg >/dev/null
+is "recreate applies the requested config" "$(sbx exec chg -- hostname)" other
+is "ls: config unchanged after recreate" "$(field chg configChanged)" False
+sbx rm -f chg >/dev/null
 done_testing
