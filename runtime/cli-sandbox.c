@@ -918,6 +918,19 @@ int cli_run_persistent(int argc, char **argv) {
 int cli_run_dispatch(int argc, char **argv) {
         bool persistent = false;
 
+        for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+                if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+                        int r = cli_run(argc, argv);
+                        printf("\n"
+                               "Persistent sandboxes (see 'sbx create --help'):\n"
+                               "      --name NAME           run CMD in the sandbox NAME, creating it (with these\n"
+                               "                            options) on first use; parallel runs share one sandbox\n"
+                               "      --label KEY=VALUE --workspace-mode overlay --workspace-root DIR\n"
+                               "                            as for sbx create, used when NAME is created\n"
+                               "      --rm                  one-shot (the default without --name)\n"
+                               "      --scope/--agent/--session  need the policy engine (not in this build)\n");
+                        return r;
+                }
         for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
                 if (!strcmp(argv[i], "--rm"))
                         return cli_run_oneshot_rm(argc, argv);
