@@ -20,7 +20,12 @@ for i in $(seq $N); do
 done
 is "$N parallel 'sbx run --name shared': all succeed with their own output" "$fails" 0
 is "... exactly one sandbox exists" "$(sbx ls -q | tr '\n' ' ')" "shared "
-is "... with exactly one init" "$(( $(inits) - inits_before ))" 1
+n_inits=$(( $(inits) - inits_before ))
+is "... with exactly one init" "$n_inits" 1
+if [ "$n_inits" != 1 ]; then
+        for p in $(pgrep -x sbx-init); do echo "# sbx-init $p: $(ps -o ppid=,lstart=,stat= -p "$p")"; done
+        echo "# recorded: $(field shared initPid)"
+fi
 id1=$(field shared id)
 sbx_run --name shared -- true
 is "a later run --name reuses it (same id)" "$(field shared id)" "$id1"
