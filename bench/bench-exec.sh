@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # Persistent sandboxes (issue 4): warm `sbx exec NAME -- /bin/true` vs
-# `nsenter` into the same namespaces (all of them, -a) vs a cold
+# `nsenter` into the same seven namespaces vs a cold
 # `sbx run -- /bin/true`, paired and interleaved (one of each per round, the
 # order rotated), N rounds, medians and ratios; the init's RSS/PSS; the time
 # to create M idle sandboxes and what they cost in memory.
@@ -34,8 +34,8 @@ us() { local t=${EPOCHREALTIME/./}; echo "${t#0}"; }
 
 sbx create warm >/dev/null || exit 1
 pid=$(sbx ls --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["initPid"])')
-nsenter_cmd=(nsenter -t "$pid" -a /bin/true)
-"${nsenter_cmd[@]}" || { echo "bench: nsenter -t $pid -a failed" >&2; exit 1; }
+nsenter_cmd=(nsenter -t "$pid" -U -m -p -n -i -u -C --preserve-credentials /bin/true)
+"${nsenter_cmd[@]}" || { echo "bench: nsenter into pid $pid failed" >&2; exit 1; }
 
 : > "$STATE/exec.t"; : > "$STATE/nsenter.t"; : > "$STATE/run.t"; : > "$STATE/ratio.t"
 for i in $(seq "$N"); do
@@ -59,7 +59,7 @@ me=$(median < "$STATE/exec.t"); mn=$(median < "$STATE/nsenter.t"); mr=$(median <
 rn=$(cut -d' ' -f1 "$STATE/ratio.t" | median); rr=$(cut -d' ' -f2 "$STATE/ratio.t" | median)
 printf 'rounds: %d (%s)\n' "$N" "$( [ "$(id -u)" = 0 ] && echo root || echo rootless)"
 printf 'warm sbx exec /bin/true   median %7.2f ms\n' "$(awk -v x="$me" 'BEGIN{print x/1000}')"
-printf 'nsenter -a /bin/true      median %7.2f ms\n' "$(awk -v x="$mn" 'BEGIN{print x/1000}')"
+printf 'nsenter /bin/true         median %7.2f ms\n' "$(awk -v x="$mn" 'BEGIN{print x/1000}')"
 printf 'cold sbx run /bin/true    median %7.2f ms\n' "$(awk -v x="$mr" 'BEGIN{print x/1000}')"
 printf 'exec/nsenter (paired)     median %7.2f x\n' "$rn"
 printf 'exec/cold run (paired)    median %7.2f x\n' "$rr"
