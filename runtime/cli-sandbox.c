@@ -37,8 +37,6 @@ static const struct option sandbox_options[] = {
         { "rm", no_argument, NULL, OPT_RM },
         { "env-file", required_argument, NULL, OPT_ENV_FILE },
         { "scope", required_argument, NULL, OPT_SCOPE },
-        { "agent", required_argument, NULL, OPT_AGENT },
-        { "session", required_argument, NULL, OPT_SESSION },
         {}
 };
 
@@ -882,9 +880,9 @@ int cli_run_persistent(int argc, char **argv) {
         r = parse_create(&a, argc, argv, "run", create_usage);
         if (r < 0)
                 return r == -256 ? 0 : -r;
-        if (a.scope || a.agent || a.session) {
-                fprintf(stderr, "sbx run: --scope/--agent/--session need the policy engine (openclaw.json), "
-                                "which this build does not have yet; use --name NAME\n");
+        if (a.scope) {
+                fprintf(stderr, "sbx run: --scope needs the policy engine (openclaw.json), which this build does "
+                                "not have yet; use --name NAME\n");
                 return SBX_EXIT_USAGE;
         }
         if (r >= argc) {
@@ -913,8 +911,8 @@ int cli_run_persistent(int argc, char **argv) {
         return r;
 }
 
-/* sbx run: persistent when --name/--scope/--agent/--session is given (and
- * not --rm), one-shot otherwise. */
+/* sbx run: persistent when --name or --scope is given (and not --rm),
+ * one-shot otherwise. */
 int cli_run_dispatch(int argc, char **argv) {
         bool persistent = false;
 
@@ -935,7 +933,7 @@ int cli_run_dispatch(int argc, char **argv) {
                 if (!strcmp(argv[i], "--rm"))
                         return cli_run_oneshot_rm(argc, argv);
                 if (!strcmp(argv[i], "--name") || !strncmp(argv[i], "--name=", 7) || !strcmp(argv[i], "--scope") ||
-                    !strncmp(argv[i], "--scope=", 8) || !strcmp(argv[i], "--agent") || !strcmp(argv[i], "--session"))
+                    !strncmp(argv[i], "--scope=", 8))
                         persistent = true;
         }
         return persistent ? cli_run_persistent(argc, argv) : cli_run(argc, argv);
