@@ -301,6 +301,7 @@ int sbx_sandbox_exec(const char *ref, const sbx_exec_request *req, sbx_error *re
         sbx_sync_msg msg;
         sigset_t oldmask;
         int fds[2], r, status;
+        bool privileged;
         long pid;
 
         if (!req || !req->argv || !req->argv[0])
@@ -321,7 +322,8 @@ int sbx_sandbox_exec(const char *ref, const sbx_exec_request *req, sbx_error *re
         sync_parent = fds[0];
         sync_child = fds[1];
         /* As root: no host groups (gid 0) carried into the sandbox. */
-        if (geteuid() == 0 && setgroups(0, NULL) < 0)
+        privileged = geteuid() == 0;
+        if (privileged && setgroups(0, NULL) < 0)
                 return sbx_error_set(reterr, -errno, "exec: drop supplementary groups"), SBX_EXIT_FAILURE;
         if (sbx_supervise_block_signals(&oldmask) < 0)
                 return sbx_error_set(reterr, -errno, "exec: sigprocmask"), SBX_EXIT_FAILURE;
@@ -330,6 +332,11 @@ int sbx_sandbox_exec(const char *ref, const sbx_exec_request *req, sbx_error *re
                 return sbx_error_set(reterr, -errno, "exec: setns into sandbox '%s' (pid %d)", rec->s.name,
                                      (int) rec->s.init_pid),
                        SBX_EXIT_FAILURE;
+        /* As root our host uid 0 has no id in the sandbox: become its root
+         * (capabilities in its user namespace are kept), so what we create
+         * (the pty) is owned by mapped ids. */
+        if (privileged && (sys_setresgid(0, 0, 0) < 0 || sys_setresuid(0, 0, 0) < 0))
+                return sbx_error_set(reterr, -errno, "exec: become the sandbox's root"), SBX_EXIT_FAILURE;
         /* -t: a pty from the sandbox's own devpts (we see its /dev now). */
         if (req->tty && sbx_tty_setup_child(p->uid, p->gid, &master, &slave, reterr) < 0)
                 return SBX_EXIT_FAILURE;

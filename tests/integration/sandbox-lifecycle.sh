@@ -51,6 +51,13 @@ is "exec: no_new_privs" "$(sbx exec box -- grep NoNewPrivs /proc/self/status)" "
 like "exec: seccomp filter installed" "$(sbx exec box -- grep Seccomp: /proc/self/status)" "Seccomp:[[:space:]]+2"
 is "exec: the sandbox's pid namespace (init's host pid $init is not visible)" \
         "$(sbx exec box -- sh -c "test -e /proc/$init && echo visible || echo hidden")" hidden
+if command -v script >/dev/null; then
+        out=$(script -qc "'$SBX' exec --state-dir '$SBX_STATE' -t box -- tty" /dev/null </dev/null | tr -d '\r\000')
+        like "exec -t: a terminal from the sandbox's own devpts" "$out" '/dev/pts/[0-9]+$'
+else
+        skip "exec -t: script(1) is not installed"
+fi
+is "exec without -t: no terminal" "$(sbx exec box -- sh -c 'tty || true')" "not a tty"
 is "exec by id prefix" "$(sbx exec "${id:0:12}" -- echo byid)" byid
 is "exec by full id" "$(sbx exec "$id" -- echo byid)" byid
 
