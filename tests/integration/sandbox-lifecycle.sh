@@ -63,7 +63,9 @@ is "exec by full id" "$(sbx exec "$id" -- echo byid)" byid
 
 # --- a background process outlives its exec, and the next one sees and kills it
 sbx exec box -- sh -c 'sleep 31401 >/dev/null 2>&1 &'
-is "background process outlives the exec that started it" "$(sbx exec box -- pgrep -c -f 'sleep 31401')" 1
+# (under load the forked shell may not have exec'd sleep yet: wait for it)
+for _ in $(seq 30); do [ "$(sbx exec box -- sh -c 'ps -eo comm | grep -c sleep')" = 1 ] && break; sleep 0.1; done
+is "background process outlives the exec that started it" "$(sbx exec box -- pgrep -c -x sleep)" 1
 is "... is visible in the sandbox's ps" "$(sbx exec box -- sh -c 'ps -eo comm | grep -c sleep')" 1
 sbx exec box -- pkill -f 'sleep 31401'; sleep 0.3
 is "... and killable from the next exec" "$(sbx exec box -- pgrep -c -f 'sleep 31401')" 0
