@@ -76,11 +76,12 @@ if [ "$(id -u)" = 0 ]; then
         if [ "$MODE" != root ]; then
                 id sbx-ci >/dev/null 2>&1 ||
                         useradd --system --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin sbx-ci
+                # No XDG_RUNTIME_DIR: sbx then uses its tmpfs default, as it would
+                # with a real login session's /run/user/UID.
                 home=$(mktemp -d /tmp/sbx-bench.XXXXXX)
-                mkdir -m 700 "$home/run"
-                chown -R sbx-ci: "$home"
+                chown sbx-ci: "$home"
                 setpriv --reuid sbx-ci --regid "$(id -g sbx-ci)" --init-groups \
-                        env -i PATH=/usr/local/bin:/usr/bin:/bin HOME="$home" XDG_RUNTIME_DIR="$home/run" \
+                        env -i PATH=/usr/local/bin:/usr/bin:/bin HOME="$home" \
                         BENCH_INNER=1 BENCH_LABEL=rootless bash "$0" -n "$N" "$SBX"
                 rm -rf "$home"
         fi

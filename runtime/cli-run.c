@@ -215,6 +215,10 @@ static int apply_option(sbx_run_config *c, int opt, const char *arg, bool *tty_s
         }
 }
 
+static void print_notice(const char *msg) {
+        fprintf(stderr, "sbx run: %s\n", msg);
+}
+
 int cli_run(int argc, char **argv) {
         _cleanup_(sbx_run_config_free) sbx_run_config c;
         sbx_error err = {};
@@ -247,6 +251,7 @@ int cli_run(int argc, char **argv) {
                 return SBX_EXIT_USAGE;
         }
         c.argv = argv + optind;
+        c.notice = print_notice;
         if (!tty_set)
                 c.tty = isatty(STDIN_FILENO);
         r = sbx_run(&c, &err);

@@ -152,6 +152,24 @@ static int resolve_command(const sbx_exec_plan *e, char *buf, size_t len) {
         return denied ? -EACCES : -ENOENT;
 }
 
+/* A new session: no controlling terminal shared with the caller (TIOCSTI
+ * on the caller's tty needs it as ctty, or CAP_SYS_ADMIN); the pty, if any,
+ * becomes stdio and the ctty; a fresh anonymous session keyring. */
+static int new_session(const sbx_exec_plan *e, sbx_error *reterr) {
+        if (setsid() < 0)
+                return sbx_error_set(reterr, -errno, "setsid");
+        if (e->tty_fd >= 0) {
+                if (ioctl(e->tty_fd, TIOCSCTTY, 0) < 0)
+                        return sbx_error_set(reterr, -errno, "tty: make the pty the controlling terminal");
+                for (int i = 0; i < 3; i++)
+                        if (dup2(e->tty_fd, i) < 0)
+                                return sbx_error_set(reterr, -errno, "tty: dup2 onto fd %d", i);
+        }
+        if (syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, NULL) < 0 && errno != ENOSYS)
+                return sbx_error_set(reterr, -errno, "keyctl: join a new session keyring");
+        return 0;
+}
+
 static int fail(sbx_error *reterr, int status, int code, const char *step, const char *what) {
         sbx_error_set(reterr, code, "%s '%s'", step, what);
         return status;
@@ -168,21 +186,8 @@ int sbx_exec_setup_child(const sbx_exec_plan *e, sbx_error *reterr) {
                         return sbx_error_set(reterr, -errno, "--ulimit: setrlimit(%d)", e->rlimits[i].resource),
                                SBX_EXIT_FAILURE;
         }
-        /* A new session: no controlling terminal shared with the caller
-         * (TIOCSTI on the caller's tty needs it as ctty or an fd). */
-        if (setsid() < 0)
-                return sbx_error_set(reterr, -errno, "setsid"), SBX_EXIT_FAILURE;
-        if (e->tty_fd >= 0) {
-                if (ioctl(e->tty_fd, TIOCSCTTY, 0) < 0)
-                        return sbx_error_set(reterr, -errno, "tty: make the pty the controlling terminal"),
-                               SBX_EXIT_FAILURE;
-                for (int i = 0; i < 3; i++)
-                        if (dup2(e->tty_fd, i) < 0)
-                                return sbx_error_set(reterr, -errno, "tty: dup2 onto fd %d", i), SBX_EXIT_FAILURE;
-        }
-        /* A fresh anonymous session keyring: nothing of the caller's keys. */
-        if (syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, NULL) < 0 && errno != ENOSYS)
-                return sbx_error_set(reterr, -errno, "keyctl: join a new session keyring"), SBX_EXIT_FAILURE;
+        if (new_session(e, reterr) < 0)
+                return SBX_EXIT_FAILURE;
         /* Capabilities (and the user switch) before no_new_privs. */
         r = sbx_caps_setup_child(e->cap_last, e->uid, e->gid, reterr);
         if (r < 0)

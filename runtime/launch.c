@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* sbx run: parent_main() and child_main() as lists of named steps.
  *
- * The privilege-drop order, stated once (STYLE §D.17):
- *   lo up -> hostname (both need no id map, so they overlap the parent
- *   writing it) -> id maps -> mounts -> rlimits -> setsid + session keyring ->
- *   capabilities (bounding, user switch, all sets) -> no_new_privs ->
- *   close_range sweep -> command lookup -> seccomp -> execveat.
+ * The order in the child, stated once (STYLE §D.17):
+ *   lo up -> hostname (neither needs the id map, so they overlap the parent
+ *   writing it) -> open the host dirs (still with the creator's host ids) ->
+ *   id maps -> setup identity -> no nested user namespaces -> mounts ->
+ *   pty -> rlimits -> setsid + session keyring -> capabilities (bounding,
+ *   user switch, all sets) -> no_new_privs -> close_range sweep -> command
+ *   lookup -> seccomp -> execveat.
  * seccomp is last so the filter need not allow any setup call. */
 #include <dirent.h>
 #include <errno.h>
@@ -20,6 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "config.h"      /* HAVE_CLONE_INTO_CGROUP */
 #include "cli.h"
 #include "exec.h"
 #include "launch.h"
@@ -53,7 +56,7 @@ static int assert_single_threaded(sbx_error *reterr) {
 }
 
 static _Noreturn void child_fail(int sync_fd, int status, const sbx_error *e) {
-        /* #2: report the failing step, then die with a distinct status. */
+        /* #3: report the failing step, then die with a distinct status. */
         (void) sbx_sync_send(sync_fd, 3, SBX_SYNC_ERROR, status, e);
         _exit(status);
 }
@@ -62,6 +65,7 @@ static _Noreturn void child_main(const sbx_plan *p, int sync_fd, const sigset_t 
         sbx_error err = {};
         sbx_sync_msg msg;
         sbx_exec_plan ep;
+        sbx_mount_fds mfds;
         int status, master = -EBADF, slave = -EBADF;
 
         /* Die with sbx. If sbx died before this, its end of the sync socket
@@ -84,6 +88,9 @@ static _Noreturn void child_main(const sbx_plan *p, int sync_fd, const sigset_t 
                 sbx_error_set(&err, -errno, "--hostname: sethostname '%s'", p->hostname);
                 child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
         }
+        /* Host directories, opened while we still have the creator's ids. */
+        if (sbx_mount_open_child(p, &mfds, &err) < 0)
+                child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
         /* #1: the id maps, from the parent (EOF = it died), or our own. */
         if (!p->privileged) {
                 if (sbx_userns_write_own_maps(p, &err) < 0)
@@ -96,8 +103,11 @@ static _Noreturn void child_main(const sbx_plan *p, int sync_fd, const sigset_t 
                 child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
         if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
                 child_fail(sync_fd, SBX_EXIT_FAILURE, &(sbx_error) { -errno, "prctl(PR_SET_PDEATHSIG)" });
+        /* No nested user namespaces, enforced by the kernel (needs ns root). */
+        if (sbx_userns_forbid_nesting_child(&err) < 0)
+                child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
         /* Mounts first: they need CAP_SYS_ADMIN in our namespaces. */
-        if (sbx_mount_setup_child(p, &err) < 0)
+        if (sbx_mount_setup_child(p, &mfds, &err) < 0)
                 child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
         /* #2: a terminal from our own devpts; the parent relays the master. */
         if (p->tty) {
@@ -156,6 +166,16 @@ static int spawn(sbx_plan *p, int sync_child, int sync_parent, const sigset_t *o
                 return sbx_error_set(reterr, -EOPNOTSUPP, "clone3: built without CLONE_INTO_CGROUP");
 #endif
         pid = sys_clone3(&args);
+        if (pid < 0 && errno == ENOSYS) {
+                /* No clone3 (old kernel, or a seccomp filter around us): clone()
+                 * gives the same namespaces and pidfd, but cannot enter a cgroup
+                 * atomically, so with limits we refuse rather than start the
+                 * sandbox outside its cgroup for a moment. */
+                if (p->cgroup.dirfd >= 0)
+                        return sbx_error_set(reterr, -ENOSYS,
+                                             "clone3 is not available: cannot start the sandbox inside its cgroup");
+                pid = syscall(SYS_clone, (unsigned long) (args.flags | SIGCHLD), NULL, &pidfd, NULL, NULL);
+        }
         if (pid < 0)
                 return sbx_error_set(reterr, -errno, "clone3 (user, mount, pid, net, ipc, uts, cgroup namespaces)");
         if (pid == 0) {
@@ -214,6 +234,13 @@ int sbx_run(const sbx_run_config *c, sbx_error *reterr) {
         r = sbx_plan_prepare(c, &p, reterr);
         if (r < 0)
                 return r == -EINVAL ? SBX_EXIT_USAGE : SBX_EXIT_FAILURE;
+        /* --limits best-effort: never silently unlimited (issue 5). */
+        if (p->cgroup.unenforced[0] && c->notice) {
+                char m[SBX_ERROR_MSG_MAX + 320];
+                snprintf(m, sizeof(m), "warning: --limits best-effort: running without [%s]: %s",
+                         p->cgroup.unenforced, p->cgroup.unenforced_reason);
+                c->notice(m);
+        }
         r = sbx_sync_pair(fds, reterr);
         if (r < 0)
                 return SBX_EXIT_FAILURE;
@@ -234,11 +261,18 @@ int sbx_run(const sbx_run_config *c, sbx_error *reterr) {
                 if (procfd < 0)
                         return SBX_EXIT_FAILURE;
                 r = sbx_userns_write_maps(p, procfd, reterr);
-                if (r < 0)
-                        return SBX_EXIT_FAILURE;
-                r = sbx_sync_send(sync_parent, 1, SBX_SYNC_MAPS_WRITTEN, 0, NULL);
-                if (r < 0)
-                        return sbx_error_set(reterr, r, "sync #1: release the child"), SBX_EXIT_FAILURE;
+                if (r >= 0) {
+                        r = sbx_sync_send(sync_parent, 1, SBX_SYNC_MAPS_WRITTEN, 0, NULL);
+                        if (r < 0)
+                                sbx_error_set(reterr, r, "sync #1: release the child");
+                }
+                if (r < 0) {
+                        /* The child may have failed first: its record says why. */
+                        siginfo_t info;
+                        (void) sys_pidfd_send_signal(pidfd, SIGKILL);
+                        (void) waitid(P_PIDFD, pidfd, &info, WEXITED);
+                        return child_error(sync_parent, SBX_EXIT_FAILURE, reterr);
+                }
         }
         if (p->tty && receive_pty(p, sync_parent, reterr) < 0)
                 return SBX_EXIT_FAILURE;
@@ -246,6 +280,12 @@ int sbx_run(const sbx_run_config *c, sbx_error *reterr) {
          * exec; we do not wake up for that, a setup or exec error (#3) is
          * read once the child has exited. */
         status = sbx_supervise(p, pidfd, reterr);
+        /* An OOM kill shows as SIGKILL; say why (before the cgroup goes away). */
+        if (status >= 0 && c->notice) {
+                char m[128];
+                if (sbx_cgroup_oom_message(&p->cgroup, &c->limits, m, sizeof(m)) == 1)
+                        c->notice(m);
+        }
         (void) sigprocmask(SIG_SETMASK, &oldmask, NULL);
         if (status < 0)
                 return SBX_EXIT_FAILURE;

@@ -32,6 +32,7 @@ static const struct command commands[] = {
         { "check",   cli_check,   "validate an openclaw.json" },
         { "migrate", cli_migrate, "rewrite a legacy openclaw.json to the current shape" },
         { "doctor",  cli_doctor,  "report what this host supports" },
+        { "rootfs",  cli_rootfs,  "build, import, list and remove images" },
 };
 
 static void usage(FILE *f) {

@@ -46,9 +46,39 @@ static const char *const proc_readonly[] = {
 
 /* ---------------------------------------------------------------- parent */
 
+/* As root the parent clones the source itself (open_tree, with the
+ * attributes applied before anything can see it) and the child only moves
+ * the detached tree in: the sandbox's mapped ids need no access to the path,
+ * and nothing is resolved twice. Unprivileged we cannot clone mounts in the
+ * host namespace, so the child re-opens the canonical path in its own.
+ * Note: a tree moved in this way carries no MNT_LOCK_* flags (those are set
+ * when mounts are *copied* into a less privileged namespace), so sandbox
+ * root with CAP_SYS_ADMIN in its user namespace could remount it writable.
+ * The workload never has it (empty bounding set, locked securebits,
+ * no_new_privs, no nested user namespaces, seccomp refuses mount), and even
+ * then files owned by ids unmapped in the sandbox stay unwritable. */
+static int detach_source(const char *src, unsigned flags, sbx_error *reterr) {
+        struct mount_attr attr = { .attr_set = (flags & SBX_MNT_RO ? MOUNT_ATTR_RDONLY : 0) |
+                                               (flags & SBX_MNT_NOSUID ? MOUNT_ATTR_NOSUID : 0) |
+                                               (flags & SBX_MNT_NODEV ? MOUNT_ATTR_NODEV : 0) |
+                                               (flags & SBX_MNT_NOEXEC ? MOUNT_ATTR_NOEXEC : 0) };
+        int tree;
+
+        tree = open_tree(AT_FDCWD, src, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE | AT_SYMLINK_NOFOLLOW);
+        if (tree < 0)
+                return sbx_error_set(reterr, -errno, "bind '%s': clone mount", src);
+        if (attr.attr_set && mount_setattr(tree, "", AT_EMPTY_PATH | AT_RECURSIVE, &attr, sizeof(attr)) < 0) {
+                int r = -errno;
+                close(tree);
+                return sbx_error_set(reterr, r, "bind '%s': set mount attributes", src);
+        }
+        return tree;
+}
+
 static int add_bind(sbx_plan *p, const char *src, const char *dst, unsigned flags, sbx_error *reterr) {
         struct stat st;
         sbx_mount_op *op;
+        int tree = -EBADF;
 
         if (stat(src, &st) < 0) {
                 if (errno == ENOENT && (flags & SBX_MNT_OPTIONAL))
@@ -57,11 +87,21 @@ static int add_bind(sbx_plan *p, const char *src, const char *dst, unsigned flag
         }
         if (!S_ISDIR(st.st_mode))
                 flags |= SBX_MNT_FILE;
-        op = sbx_plan_add_mount(p, SBX_MOUNT_BIND, dst, reterr);
-        if (!op)
+        if (p->privileged) {
+                tree = detach_source(src, flags, reterr);
+                if (tree < 0)
+                        return tree;
+        }
+        op = sbx_plan_add_mount(p, p->privileged ? SBX_MOUNT_DETACHED : SBX_MOUNT_BIND, dst, reterr);
+        if (!op) {
+                if (tree >= 0)
+                        close(tree);
                 return -ENOMEM;
+        }
+        op->src_fd = tree;
         op->src = op->what = sbx_plan_strdup(p, src);
-        op->flags = flags;
+        /* the parent applied the attributes already */
+        op->flags = p->privileged ? (flags & (SBX_MNT_FILE | SBX_MNT_OPTIONAL)) : flags;
         return op->src ? 0 : sbx_error_set(reterr, -ENOMEM, "plan: out of memory");
 }
 
@@ -159,19 +199,16 @@ static const char *generated_etc[][2] = {
         { "resolv.conf", NULL }, { "hostname", NULL }, { "nsswitch.conf", NULL },
 };
 
-/* Minimal /etc: the sandbox user, hosts, resolv.conf, hostname. Nothing
- * from the host's /etc except what is public and needed to run programs. */
-static int prepare_etc(sbx_plan *p, const sbx_run_config *c, const char *rootfs, sbx_error *reterr) {
+/* The generated /etc files, in the order of generated_etc[]. */
+static int etc_contents(sbx_plan *p, const sbx_run_config *c, const char *contents[static 6], sbx_error *reterr) {
         const char *hostname = c->hostname ?: "sbx";
         _cleanup_free_ char *hosts = NULL, *resolv = NULL;
-        const char *contents[ELEMENTSOF(generated_etc)];
         size_t len = 0;
         FILE *f;
-        int r;
 
         f = open_memstream(&hosts, &len);
         if (!f)
-                return -ENOMEM;
+                return sbx_error_set(reterr, -ENOMEM, "plan: out of memory");
         fprintf(f, "127.0.0.1\tlocalhost %s\n::1\tlocalhost ip6-localhost ip6-loopback\n", hostname);
         for (size_t i = 0; i < c->n_extra_hosts; i++) {
                 /* docker extraHosts "name:ip" */
@@ -184,7 +221,7 @@ static int prepare_etc(sbx_plan *p, const sbx_run_config *c, const char *rootfs,
         fclose(f);
         f = open_memstream(&resolv, &len);
         if (!f)
-                return -ENOMEM;
+                return sbx_error_set(reterr, -ENOMEM, "plan: out of memory");
         for (size_t i = 0; i < c->n_dns; i++)
                 fprintf(f, "nameserver %s\n", c->dns[i]);
         fclose(f);
@@ -201,10 +238,21 @@ static int prepare_etc(sbx_plan *p, const sbx_run_config *c, const char *rootfs,
         contents[3] = sbx_plan_strdup(p, resolv);
         contents[4] = sbx_plan_strdupf(p, "%s\n", hostname);
         contents[5] = "passwd: files\ngroup: files\nhosts: files dns\n";
-        for (size_t i = 0; i < ELEMENTSOF(contents); i++)
+        for (size_t i = 0; i < 6; i++)
                 if (!contents[i])
                         return sbx_error_set(reterr, -ENOMEM, "plan: out of memory");
+        return 0;
+}
 
+/* Minimal /etc: the sandbox user, hosts, resolv.conf, hostname. Nothing
+ * from the host's /etc except what is public and needed to run programs. */
+static int prepare_etc(sbx_plan *p, const sbx_run_config *c, const char *rootfs, sbx_error *reterr) {
+        const char *contents[ELEMENTSOF(generated_etc)];
+        int r;
+
+        r = etc_contents(p, c, contents, reterr);
+        if (r < 0)
+                return r;
         if (!rootfs) {
                 r = add_simple(p, SBX_MOUNT_DIR, "etc", NULL, 0, 0755, reterr);
                 for (size_t i = 0; r >= 0 && i < ELEMENTSOF(contents); i++) {
@@ -229,10 +277,12 @@ static int prepare_etc(sbx_plan *p, const sbx_run_config *c, const char *rootfs,
                 r = sbx_statedir_write(p, name, contents[i], reterr);
                 if (r < 0)
                         return r;
-                snprintf(probe, sizeof(probe), "%s/%s", rootfs, name);
+                if ((size_t) snprintf(probe, sizeof(probe), "%s/%s", rootfs, name) >= sizeof(probe))
+                        return sbx_error_set(reterr, -ENAMETOOLONG, "--rootfs '%s': path too long", rootfs);
                 if (lstat(probe, &st) < 0 || !S_ISREG(st.st_mode))
                         continue;
-                snprintf(src, sizeof(src), "%s/%s", p->state_dir, name);
+                if ((size_t) snprintf(src, sizeof(src), "%.*s/%s", PATH_MAX - 64, p->state_dir, name) >= sizeof(src))
+                        return sbx_error_set(reterr, -ENAMETOOLONG, "state dir '%s': path too long", p->state_dir);
                 r = add_bind(p, src, name, SBX_MNT_RO | SBX_MNT_NOSUID | SBX_MNT_NODEV, reterr);
                 if (r < 0)
                         return r;
@@ -240,7 +290,8 @@ static int prepare_etc(sbx_plan *p, const sbx_run_config *c, const char *rootfs,
         return 0;
 }
 
-/* Minimal /dev: a few host device nodes, our own devpts and shm. */
+/* Minimal /dev: a few host device nodes (nosuid, noexec binds), our own
+ * devpts and shm. */
 static int prepare_dev(sbx_plan *p, sbx_error *reterr) {
         static const char *const nodes[] = { "null", "zero", "full", "random", "urandom", "tty" };
         static const char *const links[][2] = {
@@ -250,8 +301,11 @@ static int prepare_dev(sbx_plan *p, sbx_error *reterr) {
         };
         int r;
 
-        r = add_simple(p, SBX_MOUNT_TMPFS, "dev", "mode=0755,size=64k,nr_inodes=64",
-                       SBX_MNT_NOSUID | SBX_MNT_NOEXEC, 0755, reterr);
+        /* /dev is a directory of the (read-only) root tmpfs rather than a
+         * tmpfs of its own: nothing needs to create files there (shm and pts
+         * are their own mounts), and a tmpfs superblock costs more than the
+         * rest of /dev together. */
+        r = add_simple(p, SBX_MOUNT_DIR, "dev", NULL, 0, 0755, reterr);
         for (size_t i = 0; r >= 0 && i < ELEMENTSOF(nodes); i++) {
                 char src[32], dst[32];
                 snprintf(src, sizeof(src), "/dev/%s", nodes[i]);
@@ -297,7 +351,10 @@ static int prepare_tmpfs(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr
                                  (unsigned long long) list[i].size);
                 else
                         snprintf(data, sizeof(data), "mode=%o", list[i].mode);
-                r = add_simple(p, SBX_MOUNT_TMPFS, list[i].path, data, SBX_MNT_NOSUID | SBX_MNT_NODEV,
+                /* The defaults are optional (an image without /var/tmp still runs);
+                 * what the user asked for is not. */
+                r = add_simple(p, SBX_MOUNT_TMPFS, list[i].path, data,
+                               SBX_MNT_NOSUID | SBX_MNT_NODEV | (c->tmpfs_set ? 0 : SBX_MNT_OPTIONAL),
                                list[i].mode, reterr);
                 if (r < 0)
                         return r;
@@ -485,6 +542,9 @@ static int do_fs(int rootfd, const sbx_mount_op *op, const char *fstype, const c
         int tfd, r;
 
         r = mkdir_in_root(rootfd, op->dst, op->mode);
+        /* an optional mount whose place a read-only --rootfs lacks is skipped */
+        if (r < 0 && (op->flags & SBX_MNT_OPTIONAL) && (r == -EROFS || r == -ENOENT))
+                return 0;
         if (r < 0)
                 return r;
         tfd = open_in_root(rootfd, op->dst, O_PATH | O_DIRECTORY);
@@ -502,28 +562,32 @@ static int open_host_dir(const char *path) {
 
 /* Overlay options name the layers as /proc/self/fd/N of fds opened here, so
  * no user-controlled path text (',' ':' '\\') ever reaches the option string. */
-static int do_overlay(int rootfd, const sbx_mount_op *op) {
-        char data[160];
-        int lo, up, wk, r = 0;
+static void close_fd(int *fd) {
+        if (*fd >= 0)
+                close(*fd);
+        *fd = -EBADF;
+}
 
-        lo = (op->flags & SBX_MNT_LOWER_IN_ROOT) ? open_in_root(rootfd, op->dst, O_PATH | O_DIRECTORY)
-                                                 : open_host_dir(op->src);
-        up = open_host_dir(op->upper);
-        wk = open_host_dir(op->work);
-        if (lo < 0 || up < 0 || wk < 0)
-                r = -errno;
-        else {
-                snprintf(data, sizeof(data),
-                         "lowerdir=/proc/self/fd/%d,upperdir=/proc/self/fd/%d,workdir=/proc/self/fd/%d,userxattr,volatile",
-                         lo, up, wk);
-                r = do_fs(rootfd, op, "overlay", data);
+/* Overlay options name the layers as /proc/self/fd/N of fds opened here, so
+ * no user-controlled path text (',' ':' '\\') ever reaches the option string. */
+static int do_overlay(int rootfd, const sbx_mount_op *op, sbx_mount_fds *fds) {
+        char data[160];
+        int r;
+
+        if (op->flags & SBX_MNT_LOWER_IN_ROOT) {
+                fds->lower = open_in_root(rootfd, op->dst, O_PATH | O_DIRECTORY);
+                if (fds->lower < 0)
+                        return -errno;
         }
-        if (lo >= 0)
-                close(lo);
-        if (up >= 0)
-                close(up);
-        if (wk >= 0)
-                close(wk);
+        if (fds->lower < 0 || fds->upper < 0 || fds->work < 0)
+                return -EBADF;
+        snprintf(data, sizeof(data),
+                 "lowerdir=/proc/self/fd/%d,upperdir=/proc/self/fd/%d,workdir=/proc/self/fd/%d,userxattr,volatile",
+                 fds->lower, fds->upper, fds->work);
+        r = do_fs(rootfd, op, "overlay", data);
+        close_fd(&fds->lower);
+        close_fd(&fds->upper);
+        close_fd(&fds->work);
         return r;
 }
 
@@ -602,7 +666,7 @@ static int do_symlink(int rootfd, const sbx_mount_op *op) {
         return r;
 }
 
-static int run_op(int rootfd, const sbx_mount_op *op) {
+static int run_op(int rootfd, const sbx_mount_op *op, sbx_mount_fds *fds) {
 
         switch (op->kind) {
         case SBX_MOUNT_TMPFS:
@@ -612,9 +676,9 @@ static int run_op(int rootfd, const sbx_mount_op *op) {
         case SBX_MOUNT_DETACHED:
                 /* Made by the parent in an anonymous mount namespace: it can
                  * only be moved (not cloned) into ours, once. */
-                return attach_tree(rootfd, op->src_fd, op->dst, op->flags, false);
+                return attach_tree(rootfd, op->src_fd, op->dst, op->flags, op->flags & SBX_MNT_FILE);
         case SBX_MOUNT_OVERLAY:
-                return do_overlay(rootfd, op);
+                return do_overlay(rootfd, op, fds);
         case SBX_MOUNT_PROC:
                 return do_fs(rootfd, op, "proc", NULL);
         case SBX_MOUNT_DEVPTS:
@@ -647,29 +711,81 @@ static const char *const kind_names[_SBX_MOUNT_KIND_MAX] = {
         [SBX_MOUNT_MASK] = "mask", [SBX_MOUNT_READONLY] = "make read-only",
 };
 
-int sbx_mount_setup_child(const sbx_plan *p, sbx_error *reterr) {
-        char target[32];
-        int fd, rootfd, r;
+int sbx_mount_open_child(const sbx_plan *p, sbx_mount_fds *ret, sbx_error *reterr) {
+        sbx_mount_fds f = { .root_dir = -EBADF, .lower = -EBADF, .upper = -EBADF, .work = -EBADF };
+
+        f.root_dir = open_host_dir(p->root_dir);
+        if (f.root_dir < 0)
+                return sbx_error_set(reterr, -errno, "mount: open new root '%s'", p->root_dir);
+        for (size_t i = 0; i < p->n_mounts; i++) {
+                const sbx_mount_op *op = &p->mounts[i];
+                const char *bad = NULL;
+
+                if (op->kind != SBX_MOUNT_OVERLAY)
+                        continue;
+                if (f.upper >= 0)
+                        bad = "a second overlay";
+                else if (!(op->flags & SBX_MNT_LOWER_IN_ROOT) && (f.lower = open_host_dir(op->src)) < 0)
+                        bad = op->src;
+                else if ((f.upper = open_host_dir(op->upper)) < 0)
+                        bad = op->upper;
+                else if ((f.work = open_host_dir(op->work)) < 0)
+                        bad = op->work;
+                if (bad) {
+                        int r = f.upper >= 0 && !strcmp(bad, "a second overlay") ? -EINVAL : -errno;
+                        close_fd(&f.root_dir);
+                        close_fd(&f.lower);
+                        close_fd(&f.upper);
+                        close_fd(&f.work);
+                        return sbx_error_set(reterr, r, "mount: overlay layer '%s' for '/%s'", bad, op->dst);
+                }
+        }
+        *ret = f;
+        return 0;
+}
+
+/* A fresh tmpfs, attached on fds->root_dir; returns the fd of its root. */
+static int mount_root_tmpfs(sbx_mount_fds *fds, sbx_error *reterr) {
+        int fs, mnt;
+
+        fs = fsopen("tmpfs", FSOPEN_CLOEXEC);
+        if (fs < 0)
+                return sbx_error_set(reterr, -errno, "mount: fsopen tmpfs for the root");
+        if (fsconfig(fs, FSCONFIG_SET_STRING, "mode", "0755", 0) < 0 ||
+            fsconfig(fs, FSCONFIG_SET_STRING, "size", "1m", 0) < 0 ||
+            fsconfig(fs, FSCONFIG_SET_STRING, "nr_inodes", "4096", 0) < 0 ||
+            fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0) {
+                int r = -errno;
+                close(fs);
+                return sbx_error_set(reterr, r, "mount: create the root tmpfs");
+        }
+        mnt = fsmount(fs, FSMOUNT_CLOEXEC, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
+        close(fs);
+        if (mnt < 0)
+                return sbx_error_set(reterr, -errno, "mount: fsmount the root tmpfs");
+        if (move_mount(mnt, "", fds->root_dir, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0) {
+                int r = -errno;
+                close(mnt);
+                return sbx_error_set(reterr, r, "mount: attach the root tmpfs");
+        }
+        close_fd(&fds->root_dir);
+        return mnt;
+}
+
+int sbx_mount_setup_child(const sbx_plan *p, sbx_mount_fds *fds, sbx_error *reterr) {
+        int rootfd, r;
 
         /* 1. Nothing propagates either way from here on. */
         if (mount(NULL, "/", NULL, MS_PRIVATE | MS_REC, NULL) < 0)
                 return sbx_error_set(reterr, -errno, "mount: make / private");
-        /* 2. A fresh tmpfs is the new root. */
-        fd = open_host_dir(p->root_dir);
-        if (fd < 0)
-                return sbx_error_set(reterr, -errno, "mount: open new root '%s'", p->root_dir);
-        fd_path(target, fd);
-        r = mount("tmpfs", target, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=1m,nr_inodes=4096");
-        close(fd);
-        if (r < 0)
-                return sbx_error_set(reterr, -errno, "mount: tmpfs root on '%s'", p->root_dir);
-        rootfd = open_host_dir(p->root_dir);
+        /* 2. A fresh tmpfs is the new root; its mount fd is our handle on it. */
+        rootfd = mount_root_tmpfs(fds, reterr);
         if (rootfd < 0)
-                return sbx_error_set(reterr, -errno, "mount: open new root '%s'", p->root_dir);
+                return rootfd;
         /* 3-5. The plan: rootfs, /etc, /dev, /proc, tmpfs, /workspace, binds. */
         for (size_t i = 0; i < p->n_mounts; i++) {
                 const sbx_mount_op *op = &p->mounts[i];
-                r = run_op(rootfd, op);
+                r = run_op(rootfd, op, fds);
                 if (r < 0) {
                         close(rootfd);
                         return sbx_error_set(reterr, r, "mount: %s '/%s'%s%s%s", kind_names[op->kind], op->dst,

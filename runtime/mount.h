@@ -9,6 +9,16 @@
 int sbx_mount_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr);
 /* Parent: /workspace and /agent ops (overlay.c). */
 int sbx_overlay_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr);
+/* Host directories the child needs, opened while it still has the
+ * creator's host ids: as root the sandbox's own ids may not traverse the
+ * path to the state dir (say $XDG_RUNTIME_DIR, mode 0700). */
+typedef struct sbx_mount_fds {
+        int root_dir;                    /* mountpoint of the new root */
+        int lower, upper, work;          /* the /workspace overlay's layers, or -EBADF */
+} sbx_mount_fds;
+
+/* Child, first thing after clone3, before switching ids. */
+int sbx_mount_open_child(const sbx_plan *p, sbx_mount_fds *ret, sbx_error *reterr);
 /* Child: make / private, build the root, run the ops, pivot_root, detach
- * the old root, make / read-only. Leaves cwd at the new /. */
-int sbx_mount_setup_child(const sbx_plan *p, sbx_error *reterr);
+ * the old root, make / read-only. Leaves cwd at the new /. Closes fds. */
+int sbx_mount_setup_child(const sbx_plan *p, sbx_mount_fds *fds, sbx_error *reterr);

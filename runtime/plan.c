@@ -132,7 +132,8 @@ int sbx_plan_prepare(const sbx_run_config *c, sbx_plan **ret, sbx_error *reterr)
         if (r < 0)
                 return sbx_error_wrap(reterr, "seccomp profile");
         /* cgroup last: it creates a kernel object that teardown must remove. */
-        r = sbx_cgroup_prepare(p->state_dir + strlen(p->state_dir) - 6, &c->limits, &p->cgroup, reterr);
+        /* named after the run dir ("run-XXXXXX"): unique while the run lives */
+        r = sbx_cgroup_prepare(strrchr(p->state_dir, '/') + 1, &c->limits, &p->cgroup, reterr);
         if (r < 0)
                 return r;
         r = sbx_supervise_prepare(p, c, reterr);

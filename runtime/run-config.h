@@ -4,9 +4,13 @@
  * Data flow: CLI options (runtime/cli-run.c) or openclaw.json (policy/, via the
  * policy engine) -> struct sbx_run_config -> sbx_plan_prepare() -> clone3.
  * No json-c here: the policy engine copies values in, and nothing in this
- * struct points into a parser's memory. Strings are owned by whoever filled
- * the struct; sbx_run_config_free() frees the ones sbx_run_config_* helpers
- * allocated (all of them: the helpers strdup). */
+ * struct points into a parser's memory.
+ *
+ * Ownership: every char * field and array (rootfs, workspace, workdir,
+ * hostname, state_dir, envv, dns, extra_hosts, binds, tmpfs) is malloc'd and
+ * freed by sbx_run_config_free(); use the sbx_run_config_add_* helpers or
+ * strdup() to fill them. Not owned: argv (points into the caller's argv) and
+ * seccomp.profile_path. */
 #pragma once
 
 #include <errno.h>
@@ -96,6 +100,9 @@ typedef struct sbx_run_config {
         unsigned timeout_sec;                 /* 0 = none */
         char *state_dir;                      /* NULL = $XDG_RUNTIME_DIR/sbx, /run/sbx, /tmp/sbx-$UID */
         bool tty;                             /* give the sandbox its own pty (default: stdin is a tty) */
+        /* issue 5: notices for the user (limits not enforced under --limits
+         * best-effort, an OOM kill); the CLI prints them. NULL = dropped. */
+        void (*notice)(const char *msg);
 } sbx_run_config;
 
 void sbx_run_config_init(sbx_run_config *c);

@@ -113,13 +113,70 @@ static bool relay(int from, int to) {
         return true;
 }
 
-int sbx_supervise(sbx_plan *p, int pidfd, sbx_error *reterr) {
-        _cleanup_close_ int sfd = -EBADF;
-        struct termios saved;
-        bool raw = false, stdin_open = p->tty_master >= 0, master_open = p->tty_master >= 0;
-        long long deadline = p->timeout_sec ? now_ms() + p->timeout_sec * 1000LL : 0;
-        int last_sig = 0, status;
+typedef struct supervisor {
+        sbx_plan *p;
+        int pidfd, sfd;
+        bool stdin_open, master_open;
+        int last_sig;
+} supervisor;
+
+/* Forward what arrived on the signalfd; a repeat of the same signal
+ * escalates to SIGKILL (see the top of this file). */
+static void forward_signals(supervisor *s) {
+        struct signalfd_siginfo si;
+
+        while (read(s->sfd, &si, sizeof(si)) == sizeof(si)) {
+                if (si.ssi_signo == SIGWINCH) {
+                        struct winsize ws;
+                        if (s->p->tty_master >= 0 && ioctl(STDIN_FILENO, TIOCGWINSZ, &ws) == 0)
+                                (void) ioctl(s->p->tty_master, TIOCSWINSZ, &ws);
+                        continue;
+                }
+                (void) sys_pidfd_send_signal(s->pidfd, (int) si.ssi_signo == s->last_sig ? SIGKILL : (int) si.ssi_signo);
+                s->last_sig = si.ssi_signo;
+        }
+}
+
+/* Our stdin ended: the sandbox's terminal reads an end of file (VEOF). */
+static void send_eof(int master) {
+        struct termios tio;
+        char eof = 4;
+
+        if (tcgetattr(master, &tio) == 0 && tio.c_cc[VEOF])
+                eof = (char) tio.c_cc[VEOF];
+        (void) !write(master, &eof, 1);
+}
+
+/* Whatever the sandbox printed before it exited. */
+static void drain_master(supervisor *s) {
+        while (s->master_open) {
+                struct pollfd m = { .fd = s->p->tty_master, .events = POLLIN };
+                if (poll(&m, 1, 0) <= 0 || !(m.revents & POLLIN))
+                        break;
+                s->master_open = relay(s->p->tty_master, STDOUT_FILENO);
+        }
+}
+
+static int reap(supervisor *s, sbx_error *reterr) {
         siginfo_t info = {};
+
+        drain_master(s);
+        if (waitid(P_PIDFD, s->pidfd, &info, WEXITED) < 0)
+                return sbx_error_set(reterr, -errno, "supervise: waitid");
+        return info.si_code == CLD_EXITED ? info.si_status : 128 + info.si_status;
+}
+
+static int kill_on_timeout(supervisor *s, sbx_error *reterr) {
+        siginfo_t info = {};
+
+        /* SIGKILL to pid 1 takes the whole pid namespace with it. */
+        (void) sys_pidfd_send_signal(s->pidfd, SIGKILL);
+        (void) waitid(P_PIDFD, s->pidfd, &info, WEXITED);
+        sbx_error_set(reterr, -ETIMEDOUT, "--timeout: killed the sandbox after %u s", s->p->timeout_sec);
+        return SBX_EXIT_TIMEOUT;
+}
+
+static int open_signalfd(void) {
         sigset_t set;
 
         sigemptyset(&set);
@@ -127,21 +184,31 @@ int sbx_supervise(sbx_plan *p, int pidfd, sbx_error *reterr) {
         sigaddset(&set, SIGTERM);
         sigaddset(&set, SIGHUP);
         sigaddset(&set, SIGWINCH);
-        sfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
-        if (sfd < 0)
+        return signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+}
+
+int sbx_supervise(sbx_plan *p, int pidfd, sbx_error *reterr) {
+        supervisor s = { .p = p, .pidfd = pidfd, .stdin_open = p->tty_master >= 0, .master_open = p->tty_master >= 0 };
+        long long deadline = p->timeout_sec ? now_ms() + p->timeout_sec * 1000LL : 0;
+        struct termios saved;
+        bool raw = false;
+        int status;
+
+        s.sfd = open_signalfd();
+        if (s.sfd < 0)
                 return sbx_error_set(reterr, -errno, "supervise: signalfd");
+        /* With a pty the caller's terminal goes raw: the sandbox's pty does the line discipline. */
         if (p->tty_master >= 0 && tcgetattr(STDIN_FILENO, &saved) == 0) {
                 struct termios tio = saved;
                 cfmakeraw(&tio);
                 raw = tcsetattr(STDIN_FILENO, TCSANOW, &tio) == 0;
         }
-
         for (;;) {
                 struct pollfd pfd[4] = {
                         { .fd = pidfd, .events = POLLIN },
-                        { .fd = sfd, .events = POLLIN },
-                        { .fd = stdin_open ? STDIN_FILENO : -1, .events = POLLIN },
-                        { .fd = master_open ? p->tty_master : -1, .events = POLLIN },
+                        { .fd = s.sfd, .events = POLLIN },
+                        { .fd = s.stdin_open ? STDIN_FILENO : -1, .events = POLLIN },
+                        { .fd = s.master_open ? p->tty_master : -1, .events = POLLIN },
                 };
                 int timeout = -1, r;
 
@@ -149,55 +216,33 @@ int sbx_supervise(sbx_plan *p, int pidfd, sbx_error *reterr) {
                         long long left = deadline - now_ms();
                         timeout = left > 0 ? (int) (left < 1000000 ? left : 1000000) : 0;
                 }
-                r = poll(pfd, 4, timeout);
+                r = poll(pfd, ELEMENTSOF(pfd), timeout);
                 if (r < 0 && errno != EINTR) {
                         status = sbx_error_set(reterr, -errno, "supervise: poll");
                         break;
                 }
                 if (deadline && now_ms() >= deadline) {
-                        (void) sys_pidfd_send_signal(pidfd, SIGKILL);
-                        (void) waitid(P_PIDFD, pidfd, &info, WEXITED);
-                        status = SBX_EXIT_TIMEOUT;
-                        sbx_error_set(reterr, -ETIMEDOUT, "--timeout: killed the sandbox after %u s", p->timeout_sec);
+                        status = kill_on_timeout(&s, reterr);
                         break;
                 }
                 if (r <= 0)
                         continue;
-                if (pfd[1].revents & POLLIN) {
-                        struct signalfd_siginfo si;
-                        while (read(sfd, &si, sizeof(si)) == sizeof(si)) {
-                                if (si.ssi_signo == SIGWINCH) {
-                                        struct winsize ws;
-                                        if (p->tty_master >= 0 && ioctl(STDIN_FILENO, TIOCGWINSZ, &ws) == 0)
-                                                (void) ioctl(p->tty_master, TIOCSWINSZ, &ws);
-                                        continue;
-                                }
-                                (void) sys_pidfd_send_signal(pidfd, (int) si.ssi_signo == last_sig ? SIGKILL
-                                                                                                     : (int) si.ssi_signo);
-                                last_sig = si.ssi_signo;
-                        }
-                }
+                if (pfd[1].revents & POLLIN)
+                        forward_signals(&s);
                 if (pfd[3].revents & (POLLIN | POLLHUP | POLLERR))
-                        master_open = relay(p->tty_master, STDOUT_FILENO);
-                if (pfd[2].revents & (POLLIN | POLLHUP | POLLERR))
-                        stdin_open = relay(STDIN_FILENO, p->tty_master);
+                        s.master_open = relay(p->tty_master, STDOUT_FILENO);
+                if (pfd[2].revents & (POLLIN | POLLHUP | POLLERR)) {
+                        s.stdin_open = relay(STDIN_FILENO, p->tty_master);
+                        if (!s.stdin_open)
+                                send_eof(p->tty_master);
+                }
                 if (pfd[0].revents & POLLIN) {
-                        /* Drain what the sandbox printed before it exited. */
-                        while (master_open) {
-                                struct pollfd m = { .fd = p->tty_master, .events = POLLIN };
-                                if (poll(&m, 1, 0) <= 0 || !(m.revents & POLLIN))
-                                        break;
-                                master_open = relay(p->tty_master, STDOUT_FILENO);
-                        }
-                        if (waitid(P_PIDFD, pidfd, &info, WEXITED) < 0) {
-                                status = sbx_error_set(reterr, -errno, "supervise: waitid");
-                                break;
-                        }
-                        status = info.si_code == CLD_EXITED ? info.si_status : 128 + info.si_status;
+                        status = reap(&s, reterr);
                         break;
                 }
         }
         if (raw)
                 (void) tcsetattr(STDIN_FILENO, TCSANOW, &saved);
+        close(s.sfd);
         return status;
 }

@@ -81,11 +81,16 @@ int sbx_sync_recv_fd(int fd, int timeout_ms, sbx_sync_msg *ret, int *ret_fd) {
                 return -errno;
         if (r == 0)
                 return -ETIMEDOUT;
-        do
-                n = recvmsg(fd, &mh, MSG_CMSG_CLOEXEC);
-        while (n < 0 && errno == EINTR);
+        /* A peer that exits with our record unread in its queue makes the
+         * first recv fail with ECONNRESET (and clears it): what it sent us
+         * before is still queued, so read again. */
+        for (int reset = 0;;) {
+                n = recvmsg(fd, &mh, MSG_CMSG_CLOEXEC | (timeout_ms == 0 ? MSG_DONTWAIT : 0));
+                if (n >= 0 || (errno != EINTR && !(errno == ECONNRESET && reset++ == 0)))
+                        break;
+        }
         if (n < 0)
-                return errno == ECONNRESET ? -EPIPE : -errno;
+                return errno == ECONNRESET ? -EPIPE : errno == EAGAIN ? -ETIMEDOUT : -errno;
         for (c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c))
                 if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
                     c->cmsg_len == CMSG_LEN(sizeof(int)))

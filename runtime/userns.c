@@ -119,3 +119,20 @@ int sbx_userns_setup_child(const sbx_plan *p, sbx_error *reterr) {
                 return sbx_error_set(reterr, -errno, "user namespace: setresuid(%u)", (unsigned) u);
         return 0;
 }
+
+/* user.max_user_namespaces is a per-user-namespace limit: 0 in ours means
+ * nothing in the sandbox can create a user namespace (ENOSPC), the way in to
+ * capabilities over fresh mount/net/... namespaces, whatever the seccomp
+ * profile allows. The host's value is untouched. */
+int sbx_userns_forbid_nesting_child(sbx_error *reterr) {
+        int fd = open("/proc/sys/user/max_user_namespaces", O_WRONLY | O_CLOEXEC);
+
+        if (fd < 0 || write(fd, "0", 1) != 1) {
+                int r = -errno;
+                if (fd >= 0)
+                        close(fd);
+                return sbx_error_set(reterr, r, "user namespace: write 0 to /proc/sys/user/max_user_namespaces");
+        }
+        close(fd);
+        return 0;
+}

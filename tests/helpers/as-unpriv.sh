@@ -30,8 +30,10 @@ for f in "$script" "$SBX" "$SBX_PROBE"; do
                 exit 77
         fi
 done
+# A clean environment: only the SBX_* variables meson set (paths of the
+# built programs) cross over.
+mapfile -t sbx_vars < <(env | grep '^SBX[A-Z_]*=' || true)
 setpriv --reuid "$uid" --regid "$(id -g "$user")" --init-groups \
         env -i PATH=/usr/local/bin:/usr/bin:/bin HOME="$home" XDG_RUNTIME_DIR="$home/run" \
-        TMPDIR="$home" SBX="$SBX" SBX_PROBE="$SBX_PROBE" SBX_SOURCE_ROOT="${SBX_SOURCE_ROOT:-}" \
-        SBX_BUILD_ROOT="${SBX_BUILD_ROOT:-}" LANG=C.UTF-8 \
+        TMPDIR="$home" LANG=C.UTF-8 "${sbx_vars[@]}" \
         bash "$script" "$@"

@@ -18,7 +18,9 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sched.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -197,7 +199,7 @@ static int wait_signal(void) {
 }
 
 static void usage(void) {
-        fputs("usage: sbx-probe caps|uidmap|mounts|ifaces|pidns|fds|env|hostname|tty\n"
+        fputs("usage: sbx-probe caps|uidmap|mounts|ifaces|pidns|fds|env|hostname|tty|userns\n"
               "       sbx-probe try-syscall NAME | open PATH | read PATH | write PATH TEXT | mkdir PATH\n"
               "       sbx-probe socket inet|inet6|unix|netlink|packet | connect IP PORT\n"
               "       sbx-probe exec PATH [ARGS...] | exit N | segv | sleep N | wait-signal | tiocsti\n",
@@ -241,6 +243,15 @@ int main(int argc, char **argv) {
         }
         if (!strcmp(c, "wait-signal"))
                 return wait_signal();
+        if (!strcmp(c, "userns")) {
+                /* clone(CLONE_NEWUSER): a nested user namespace, whatever the filter says of unshare */
+                long pid = syscall(SYS_clone, CLONE_NEWUSER | SIGCHLD, 0, 0, 0, 0);
+                if (pid == 0)
+                        _exit(0);
+                if (pid > 0)
+                        waitpid(pid, NULL, 0);
+                return result(pid < 0 ? -1 : 0);
+        }
         if (!strcmp(c, "segv")) {
                 /* A fault's SIGSEGV kills even a pid namespace's init. */
                 volatile int *null = NULL;

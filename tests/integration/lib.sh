@@ -46,4 +46,12 @@ mount_count() { wc -l < /proc/self/mountinfo; }
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/sbx-test.XXXXXX")
 chmod 755 "$TMP"
-trap 'rm -rf "$TMP"' EXIT
+# A private runtime dir, so that "nothing left behind" only sees our runs and
+# not those of other sbx users on the machine (root's default is shared).
+own_xdg=
+if [ -z "${XDG_RUNTIME_DIR:-}" ]; then
+        own_xdg=$(mktemp -d /dev/shm/sbx-test.XXXXXX 2>/dev/null || mktemp -d "${TMPDIR:-/tmp}/sbx-xdg.XXXXXX")
+        chmod 700 "$own_xdg"
+        export XDG_RUNTIME_DIR=$own_xdg
+fi
+trap 'rm -rf "$TMP" ${own_xdg:+"$own_xdg"}' EXIT

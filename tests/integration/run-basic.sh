@@ -53,6 +53,22 @@ err=$("$SBX" run --bind "$TMP/missing-src:/x" -- /bin/true 2>&1); rc=$?
 is "a missing --bind source exits 125" "$rc" 125
 like "missing --bind: the message names the path" "$err" "missing-src"
 
+# resource limits go through sbx_cgroup_prepare: enforced, or refused naming the limit
+err=$("$SBX" run --memory 64m -- /bin/true 2>&1); rc=$?
+if [ $rc = 0 ]; then ok "--memory 64m: enforced here, the command ran"
+else
+        is "--memory 64m where it cannot be enforced exits 125" "$rc" 125
+fi
+[ $rc = 0 ] || like "--memory: the refusal names the limit" "$err" "(memory|limit)"
+"$SBX" run --memory 64m --limits best-effort -- /bin/true 2>/dev/null
+is "--memory 64m --limits best-effort runs the command" "$?" 0
+
+# A bind source below a directory only the caller may enter (as root: the
+# sandbox's subordinate ids could not reach it, sbx must not need them to)
+mkdir -m 700 "$TMP/private"; mkdir "$TMP/private/d"; echo private-data > "$TMP/private/d/f"
+is "a bind from a 0700 directory of the caller works" "$("$SBX" run --ro-bind "$TMP/private/d:/p" -- /bin/cat /p/f)" private-data
+is "the runtime dir is 0700 and sbx still works" "$(stat -c %a "$XDG_RUNTIME_DIR")/$("$SBX" run -- /bin/echo ok)" "700/ok"
+
 "$SBX" run --bogus-option -- true 2>/dev/null; is "an unknown option exits 2" "$?" 2
 "$SBX" run 2>/dev/null; is "no command exits 2" "$?" 2
 "$SBX" run --ulimit nofile=abc -- true 2>/dev/null; is "a bad --ulimit exits 2" "$?" 2

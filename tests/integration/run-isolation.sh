@@ -5,6 +5,7 @@
 # the host anyway cannot pass for one sbx provides (issue 2).
 . "$(dirname "$0")/lib.sh"
 
+host_max_userns=$(cat /proc/sys/user/max_user_namespaces)
 field() { printf '%s\n' "$1" | awk -v k="$2" '$1 == k { print $2 }'; }
 
 # --- capabilities, no_new_privs, seccomp
@@ -40,6 +41,11 @@ done
 is "seccomp: allowed read(-1) fails with EBADF inside" "$(sbxp -- /sbx-probe try-syscall read)" EBADF
 is "seccomp: allowed getcwd(bad pointer) fails with EFAULT inside" "$(sbxp -- /sbx-probe try-syscall getcwd)" EFAULT
 is "seccomp: allowed close(-1) fails with EBADF inside" "$(sbxp -- /sbx-probe try-syscall close)" EBADF
+
+# --- no nested user namespace, even through clone(CLONE_NEWUSER)
+is "outside, clone(CLONE_NEWUSER) works" "$("$SBX_PROBE" userns)" OK
+like "inside, clone(CLONE_NEWUSER) is refused (ENOSPC: limit 0; EPERM: seccomp)" "$(sbxp -- /sbx-probe userns)" '^(ENOSPC|EPERM)$'
+is "the host's user.max_user_namespaces is untouched" "$(cat /proc/sys/user/max_user_namespaces)" "$host_max_userns"
 
 # --- user namespace: sandbox uid 0 is never host uid 0
 map=$(sbxp -- /sbx-probe uidmap)

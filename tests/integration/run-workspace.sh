@@ -78,6 +78,12 @@ is "--rootfs: the image's /etc/hosts is unchanged" "$(cat "$rootfs/etc/hosts")" 
 ln -s / "$rootfs/escape"
 is "--rootfs: an absolute symlink in the image resolves inside" \
         "$("$SBX" run --rootfs "$rootfs" -- /bin/sbx-probe open /escape/etc/shadow)" ENOENT
+mkdir -p "$rootfs/var/lib"
+is "--rootfs with /var but no /var/tmp: runs, without that default tmpfs" \
+        "$("$SBX" run --rootfs "$rootfs" -- /bin/sbx-probe open /var/tmp)" ENOENT
+err=$("$SBX" run --rootfs "$rootfs" --tmpfs /var/tmp -- /bin/sbx-probe hostname 2>&1); rc=$?
+is "--rootfs without /var/tmp but an explicit --tmpfs /var/tmp: exit 125" "$rc" 125
+like "... naming the mount" "$err" "/var/tmp"
 err=$("$SBX" run --rootfs "$rootfs/etc/hosts" -- /bin/true 2>&1); rc=$?
 is "--rootfs on a file exits 125" "$rc" 125
 is "no run directory left in the state dir" "$(leftovers)" ""

@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: MIT */
+/* Image names, store location, resolution for the launcher, apt mirror
+ * discovery and entry-name normalisation (rootfs-tools/). */
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "image.h"
+#include "tree.h"
+
+static char tmpdir[64];
+
+static void setup_tmp(void) {
+        snprintf(tmpdir, sizeof(tmpdir), "/tmp/sbx-test-image.XXXXXX");
+        ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+        setenv("SBX_IMAGE_DIR", tmpdir, 1);
+}
+
+static void teardown_tmp(void) {
+        int fd = open("/tmp", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        (void) sbx_tree_rm_rf_at(fd, tmpdir + 5);
+        close(fd);
+}
+
+static void write_file(const char *path, const char *text) {
+        FILE *f = fopen(path, "we");
+        ck_assert_ptr_nonnull(f);
+        fputs(text, f);
+        fclose(f);
+}
+
+START_TEST(test_ref_parse_defaults_tag_latest_and_strips_docker_io) {
+        struct sbx_image_ref r;
+
+        ck_assert_int_eq(sbx_image_ref_parse("openclaw-sandbox:bookworm-slim", &r, NULL), 0);
+        ck_assert_str_eq(r.name, "openclaw-sandbox");
+        ck_assert_str_eq(r.tag, "bookworm-slim");
+        ck_assert_int_eq(sbx_image_ref_parse("debian", &r, NULL), 0);
+        ck_assert_str_eq(r.tag, "latest");
+        ck_assert_int_eq(sbx_image_ref_parse("docker.io/library/debian:12", &r, NULL), 0);
+        ck_assert_str_eq(r.name, "debian");
+        ck_assert_int_eq(sbx_image_ref_parse("docker.io/me/tool:1.0", &r, NULL), 0);
+        ck_assert_str_eq(r.name, "me/tool");
+        ck_assert_int_eq(sbx_image_ref_parse("registry.local:5000/team/img", &r, NULL), 0);
+        ck_assert_str_eq(r.name, "registry.local:5000/team/img");
+        ck_assert_str_eq(r.tag, "latest");
+}
+END_TEST
+
+START_TEST(test_ref_parse_rejects_bad_names) {
+        static const char *const bad[] = {"",     "Upper:1", "a/../b",      "/abs",    "a//b", "x:",
+                                          "x:-t", "x:a/b",   "x@sha256:00", ".hidden", "a b"};
+        struct sbx_image_ref r;
+        sbx_error e = {};
+
+        for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+                ck_assert_msg(sbx_image_ref_parse(bad[i], &r, &e) == -EINVAL, "accepted '%s'", bad[i]);
+}
+END_TEST
+
+START_TEST(test_store_dir_precedence) {
+        char p[4096];
+
+        setenv("SBX_IMAGE_DIR", "/x/y", 1);
+        ck_assert_int_eq(sbx_image_store_dir(p, sizeof(p), NULL), 0);
+        ck_assert_str_eq(p, "/x/y");
+        setenv("SBX_IMAGE_DIR", "relative", 1);
+        ck_assert_int_eq(sbx_image_store_dir(p, sizeof(p), NULL), -EINVAL);
+        unsetenv("SBX_IMAGE_DIR");
+        setenv("XDG_DATA_HOME", "/xdg", 1);
+        ck_assert_int_eq(sbx_image_store_dir(p, sizeof(p), NULL), 0);
+        ck_assert_str_eq(p, geteuid() == 0 ? "/var/lib/sbx/images" : "/xdg/sbx/images");
+}
+END_TEST
+
+START_TEST(test_resolve_missing_image_says_no_such_image_and_how) {
+        char p[4096];
+        sbx_error e = {};
+
+        ck_assert_int_eq(sbx_image_resolve("nothere", p, sizeof(p), NULL, &e), -ENOENT);
+        ck_assert_ptr_nonnull(strstr(e.msg, "No such image: nothere:latest"));
+        ck_assert_ptr_nonnull(strstr(e.msg, "sbx rootfs build nothere:latest"));
+        ck_assert_ptr_nonnull(strstr(e.msg, "sbx rootfs import"));
+}
+END_TEST
+
+START_TEST(test_resolve_returns_rootfs_and_config) {
+        struct sbx_image_config cfg = {};
+        char p[4096], want[4096], dir[4096];
+        sbx_error e = {};
+
+        snprintf(dir, sizeof(dir), "%s/images", tmpdir);
+        ck_assert_int_eq(mkdir(dir, 0700), 0);
+        snprintf(dir, sizeof(dir), "%s/images/team+img@v1", tmpdir);
+        ck_assert_int_eq(mkdir(dir, 0700), 0);
+        snprintf(want, sizeof(want), "%s/rootfs", dir);
+        ck_assert_int_eq(mkdir(want, 0755), 0);
+        snprintf(p, sizeof(p), "%s/image.json", dir);
+        write_file(
+                p,
+                "{\"ref\":\"team/img:v1\",\"layers\":[],\"config\":{\"Env\":[\"A=1\",\"B=2\"],"
+                "\"WorkingDir\":\"/home/sandbox\",\"User\":\"sandbox\",\"Cmd\":[\"sleep\",\"infinity\"]}}");
+        ck_assert_int_eq(sbx_image_resolve("team/img:v1", p, sizeof(p), &cfg, &e), 0);
+        ck_assert_str_eq(p, want);
+        ck_assert_str_eq(cfg.env[0], "A=1");
+        ck_assert_str_eq(cfg.env[1], "B=2");
+        ck_assert_ptr_null(cfg.env[2]);
+        ck_assert_str_eq(cfg.working_dir, "/home/sandbox");
+        ck_assert_str_eq(cfg.user, "sandbox");
+        ck_assert_str_eq(cfg.cmd[1], "infinity");
+        ck_assert_ptr_null(cfg.entrypoint);
+        sbx_image_config_done(&cfg);
+        /* a too-small buffer is an error, never a truncated path */
+        ck_assert_int_eq(sbx_image_resolve("team/img:v1", p, 8, NULL, &e), -ENAMETOOLONG);
+        /* the same name with another tag is a different image */
+        ck_assert_int_eq(sbx_image_resolve("team/img", p, sizeof(p), NULL, &e), -ENOENT);
+}
+END_TEST
+
+START_TEST(test_resolve_corrupt_record_is_an_error) {
+        char p[4096];
+        sbx_error e = {};
+
+        snprintf(p, sizeof(p), "%s/images", tmpdir);
+        mkdir(p, 0700);
+        snprintf(p, sizeof(p), "%s/images/bad@latest", tmpdir);
+        mkdir(p, 0700);
+        snprintf(p, sizeof(p), "%s/images/bad@latest/image.json", tmpdir);
+        write_file(p, "{\"ref\": ");
+        ck_assert_int_eq(sbx_image_resolve("bad", p, sizeof(p), NULL, &e), -EBADMSG);
+        ck_assert_ptr_nonnull(strstr(e.msg, "not valid JSON"));
+}
+END_TEST
+
+START_TEST(test_apt_mirror_from_deb822_and_list) {
+        char p[4096], m[512];
+
+        snprintf(p, sizeof(p), "%s/etc", tmpdir);
+        mkdir(p, 0755);
+        snprintf(p, sizeof(p), "%s/etc/apt", tmpdir);
+        mkdir(p, 0755);
+        snprintf(p, sizeof(p), "%s/etc/apt/sources.list.d", tmpdir);
+        mkdir(p, 0755);
+        snprintf(p, sizeof(p), "%s/etc/apt/sources.list.d/debian.sources", tmpdir);
+        write_file(
+                p,
+                "Types: deb\n# comment\nURIs: http://security.example/debian-security\nSuites: "
+                "bookworm-security\n\n"
+                "Types: deb deb-src\nURIs: http://mirror.example/debian\nSuites: bookworm bookworm-updates\n"
+                "Components: main\n");
+        setenv("SBX_APT_ROOT", tmpdir, 1);
+        ck_assert_int_eq(sbx_apt_mirror("bookworm", m, sizeof(m), NULL), 0);
+        ck_assert_str_eq(m, "http://mirror.example/debian");
+        ck_assert_int_eq(sbx_apt_mirror("trixie", m, sizeof(m), NULL), -ENOENT);
+        snprintf(p, sizeof(p), "%s/etc/apt/sources.list", tmpdir);
+        write_file(p, "# x\ndeb [signed-by=/k.gpg] https://list.example/debian trixie main\n");
+        ck_assert_int_eq(sbx_apt_mirror("trixie", m, sizeof(m), NULL), 0);
+        ck_assert_str_eq(m, "https://list.example/debian");
+        unsetenv("SBX_APT_ROOT");
+}
+END_TEST
+
+START_TEST(test_path_normalize_refuses_escapes) {
+        char out[4096];
+
+        ck_assert_int_eq(sbx_path_normalize("./a//b/./c/", out, sizeof(out), NULL), 0);
+        ck_assert_str_eq(out, "a/b/c");
+        ck_assert_int_eq(sbx_path_normalize("./", out, sizeof(out), NULL), 0);
+        ck_assert_str_eq(out, "");
+        ck_assert_int_eq(sbx_path_normalize("..data/x", out, sizeof(out), NULL), 0);
+        ck_assert_int_eq(sbx_path_normalize("a/../b", out, sizeof(out), NULL), -EPERM);
+        ck_assert_int_eq(sbx_path_normalize("..", out, sizeof(out), NULL), -EPERM);
+        ck_assert_int_eq(sbx_path_normalize("/etc/passwd", out, sizeof(out), NULL), -EPERM);
+        ck_assert_int_eq(sbx_path_normalize("a/b", out, 3, NULL), -ENAMETOOLONG);
+}
+END_TEST
+
+int main(void) {
+        Suite *s = suite_create("image");
+        TCase *names = tcase_create("names"), *store = tcase_create("store");
+        SRunner *sr;
+        int failed;
+
+        tcase_add_test(names, test_ref_parse_defaults_tag_latest_and_strips_docker_io);
+        tcase_add_test(names, test_ref_parse_rejects_bad_names);
+        tcase_add_test(names, test_path_normalize_refuses_escapes);
+        tcase_add_checked_fixture(store, setup_tmp, teardown_tmp);
+        tcase_add_test(store, test_store_dir_precedence);
+        tcase_add_test(store, test_resolve_missing_image_says_no_such_image_and_how);
+        tcase_add_test(store, test_resolve_returns_rootfs_and_config);
+        tcase_add_test(store, test_resolve_corrupt_record_is_an_error);
+        tcase_add_test(store, test_apt_mirror_from_deb822_and_list);
+        suite_add_tcase(s, names);
+        suite_add_tcase(s, store);
+        sr = srunner_create(s);
+        srunner_set_tap(sr, "-");
+        srunner_run_all(sr, CK_SILENT);
+        failed = srunner_ntests_failed(sr);
+        srunner_free(sr);
+        return failed ? 1 : 0;
+}

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: MIT */
+/* Unit tests for the parent<->child sync records (runtime/sync.c). */
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "sync.h"
+
+/* A child that fails before reading #1 exits with our record unread in its
+ * queue: the first recv then sees ECONNRESET, and its error record must
+ * still arrive (it names the failing step for the user). */
+START_TEST(test_sync_error_record_survives_unread_peer_queue) {
+        int fds[2];
+        sbx_sync_msg m;
+        sbx_error e = { .code = -ENOENT };
+        pid_t pid;
+
+        ck_assert_int_eq(sbx_sync_pair(fds, NULL), 0);
+        pid = fork();
+        ck_assert_int_ge(pid, 0);
+        if (pid == 0) {
+                close(fds[0]);
+                strcpy(e.msg, "mount: open new root '/x'");
+                sbx_sync_send(fds[1], 3, SBX_SYNC_ERROR, 125, &e);
+                _exit(125);
+        }
+        close(fds[1]);
+        ck_assert_int_eq(sbx_sync_send(fds[0], 1, SBX_SYNC_MAPS_WRITTEN, 0, NULL), 0);
+        waitpid(pid, NULL, 0);
+        ck_assert_int_eq(sbx_sync_recv(fds[0], 1000, &m), 0);
+        ck_assert_uint_eq(m.type, SBX_SYNC_ERROR);
+        ck_assert_int_eq(m.status, 125);
+        ck_assert_int_eq(m.error.code, -ENOENT);
+        ck_assert_str_eq(m.error.msg, "mount: open new root '/x'");
+        ck_assert_int_eq(sbx_sync_recv(fds[0], 1000, &m), -EPIPE);
+        close(fds[0]);
+}
+END_TEST
+
+START_TEST(test_sync_passes_an_fd_and_times_out) {
+        int fds[2], passed = -1, devnull;
+        sbx_sync_msg m;
+        struct stat a, b;
+
+        ck_assert_int_eq(sbx_sync_pair(fds, NULL), 0);
+        ck_assert_int_eq(sbx_sync_recv(fds[0], 0, &m), -ETIMEDOUT);
+        ck_assert_int_eq(sbx_sync_recv(fds[0], 10, &m), -ETIMEDOUT);
+        devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+        ck_assert_int_eq(sbx_sync_send_fd(fds[1], 2, SBX_SYNC_PTY, devnull), 0);
+        ck_assert_int_eq(sbx_sync_recv_fd(fds[0], 1000, &m, &passed), 0);
+        ck_assert_uint_eq(m.type, SBX_SYNC_PTY);
+        ck_assert_int_ge(passed, 0);
+        ck_assert_int_eq(fcntl(passed, F_GETFD) & FD_CLOEXEC, FD_CLOEXEC);
+        ck_assert_int_eq(fstat(passed, &a), 0);
+        ck_assert_int_eq(fstat(devnull, &b), 0);
+        ck_assert_uint_eq(a.st_rdev, b.st_rdev);
+        close(fds[1]);
+        ck_assert_int_eq(sbx_sync_recv(fds[0], 1000, &m), -EPIPE);
+        close(passed);
+        close(devnull);
+        close(fds[0]);
+}
+END_TEST
+
+START_TEST(test_sync_socket_is_cloexec_seqpacket) {
+        int fds[2], type;
+        socklen_t len = sizeof(type);
+
+        ck_assert_int_eq(sbx_sync_pair(fds, NULL), 0);
+        ck_assert_int_eq(fcntl(fds[0], F_GETFD) & FD_CLOEXEC, FD_CLOEXEC);
+        ck_assert_int_eq(fcntl(fds[1], F_GETFD) & FD_CLOEXEC, FD_CLOEXEC);
+        ck_assert_int_eq(getsockopt(fds[0], SOL_SOCKET, SO_TYPE, &type, &len), 0);
+        ck_assert_int_eq(type, SOCK_SEQPACKET);
+        close(fds[0]);
+        close(fds[1]);
+}
+END_TEST
+
+int main(void) {
+        Suite *s = suite_create("sync");
+        TCase *tc = tcase_create("records");
+        SRunner *sr;
+        int failed;
+
+        tcase_set_timeout(tc, 10);
+        tcase_add_test(tc, test_sync_error_record_survives_unread_peer_queue);
+        tcase_add_test(tc, test_sync_passes_an_fd_and_times_out);
+        tcase_add_test(tc, test_sync_socket_is_cloexec_seqpacket);
+        suite_add_tcase(s, tc);
+        sr = srunner_create(s);
+        srunner_set_tap(sr, "-");
+        srunner_run_all(sr, CK_SILENT);
+        failed = srunner_ntests_failed(sr);
+        srunner_free(sr);
+        return failed ? 1 : 0;
+}
