@@ -8,9 +8,11 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "hosts.h"
 #include "macro.h"
 #include "config.h"
 #include "resolve.h"
+#include "net.h"
 #include "run-config.h"
 #include "run-policy.h"
 #include <sys/stat.h>
@@ -41,9 +43,11 @@ static void run_usage(FILE *f) {
               "      --bind SRC[:DST[:ro|rw]]  bind a host path (read-write unless :ro)\n"
               "      --ro-bind SRC[:DST]   same as --bind SRC:DST:ro\n"
               "      --writable-root       do not make the root tmpfs read-only\n"
-              "      --dns ADDR            nameserver line in /etc/resolv.conf\n"
-              "      --add-host NAME:IP    line in /etc/hosts\n"
-              "      --network none        an empty network namespace with lo up (the only mode)\n"
+              "      --network none|bridge none (default): only lo; bridge: egress through NAT\n"
+              "                            (root: veth on the sbx0 bridge; otherwise pasta)\n"
+              "      --dns ADDR            nameserver line in /etc/resolv.conf (repeatable)\n"
+              "      --add-host NAME:IP|NAME:host-gateway  line in /etc/hosts (repeatable);\n"
+              "                            host-gateway = the host's loopback, seen from the sandbox\n"
               "      --memory SIZE --memory-swap SIZE --pids-limit N --cpus N   cgroup v2 limits\n"
               "      --limits best-effort  run even if limits cannot be enforced\n"
               "      --seccomp-profile FILE  a Docker-format seccomp profile instead of the default\n"
@@ -173,16 +177,26 @@ static int apply_option(sbx_run_config *c, int opt, const char *arg, bool *tty_s
                 c->read_only_root = false;
                 return 0;
         case OPT_DNS:
+                r = sbx_dns_parse(arg, e);
+                if (r < 0)
+                        return sbx_error_wrap(e, "--dns"), r;
                 return sbx_run_config_add_dns(c, arg);
-        case OPT_ADD_HOST:
-                if (!strchr(arg, ':') || strpbrk(arg, "\n\t "))
-                        return sbx_error_set(e, -EINVAL, "--add-host '%s': expected NAME:IP", arg);
+        case OPT_ADD_HOST: {
+                sbx_extra_host h;
+                r = sbx_extra_host_parse(arg, &h, e);
+                if (r < 0)
+                        return sbx_error_wrap(e, "--add-host"), r;
                 return sbx_run_config_add_extra_host(c, arg);
-        case OPT_NETWORK:
-                if (strcmp(arg, "none"))
-                        return sbx_error_set(e, -EINVAL, "--network '%s': only 'none' is supported", arg);
-                c->network = SBX_NETWORK_NONE;
+        }
+        case OPT_NETWORK: {
+                bool bridge;
+                /* the CLI has no dangerouslyAllowContainerNamespaceJoin */
+                r = sbx_net_mode_parse(arg, false, &bridge, e);
+                if (r < 0)
+                        return sbx_error_wrap(e, "--network"), -EINVAL;
+                c->network = bridge ? SBX_NETWORK_BRIDGE : SBX_NETWORK_NONE;
                 return 0;
+        }
         case OPT_MEMORY:
         case OPT_MEMORY_SWAP:
                 if (opt == OPT_MEMORY_SWAP && !strcmp(arg, "-1")) {

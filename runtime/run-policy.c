@@ -12,7 +12,7 @@
  *   docker.tmpfs          -> tmpfs (replaces the launcher defaults)
  *   docker.binds          -> binds, after OpenClaw's bind safety checks; ":ro" among the
  *                            options makes a bind read-only, other options (z, Z, rw) are ignored
- *   docker.network        -> only "none" exists in sbx; anything else is refused
+ *   docker.network        -> none | bridge (sbx_net_mode_parse); host, container:* refused
  *   docker.dns/extraHosts -> resolv.conf / hosts lines
  *   docker.ulimits        -> rlimits
  *   docker.memory/memorySwap/pidsLimit/cpus -> cgroup limits
@@ -29,6 +29,7 @@
 #include "bind-safety.h"
 #include "macro.h"
 #include "run-policy.h"
+#include "net.h"
 
 static void add_note(sbx_strv *notes, const char *msg) {
         if (notes)
@@ -149,14 +150,16 @@ int sbx_policy_to_run_config(const sbx_resolved *r, sbx_run_config *c, sbx_strv 
         char msg[512];
         int k;
 
-        /* network first: refusing is the only safe answer to a mode sbx does not have */
-        if (d->network && strcmp(d->network, "none") != 0)
-                return sbx_error_set(
-                        e, -EINVAL,
-                        "docker.network \"%s\": sbx only runs sandboxes without a network (\"none\"); "
-                        "set agents.*.sandbox.docker.network to \"none\"",
-                        d->network);
-        c->network = SBX_NETWORK_NONE;
+        /* network first: "none" and "bridge" exist; host, container:NAME without a
+         * live sandbox and anything else are refused naming the value (issue 7). */
+        if (d->network) {
+                bool bridge = false;
+                k = sbx_net_mode_parse(d->network, d->allow_ns_join == SBX_TRUE, &bridge, e);
+                if (k < 0)
+                        return sbx_error_wrap(e, "docker.network");
+                c->network = bridge ? SBX_NETWORK_BRIDGE : SBX_NETWORK_NONE;
+        } else
+                c->network = SBX_NETWORK_NONE;
         c->read_only_root = d->read_only_root != SBX_FALSE;
 
         free(c->workspace);

@@ -118,8 +118,8 @@ J
         check "an explicit flag overrides the config" 0 "^SBX_POLICY_TEST=flag$" \
                 "$SBX" run --no-tty --config "$T/run.json" --agent main -e SBX_POLICY_TEST=flag -- \
                 /bin/sh -c 'echo SBX_POLICY_TEST=$SBX_POLICY_TEST'
-        echo "{ agents: { defaults: { sandbox: { mode: 'all', docker: { network: 'bridge' } } } } }" >"$T/net.json"
-        check "run refuses a network sbx cannot provide, naming the key" 2 'docker.network "bridge"' \
+        echo "{ agents: { defaults: { sandbox: { mode: 'all', docker: { network: 'container:peer', dangerouslyAllowContainerNamespaceJoin: true } } } } }" >"$T/net.json"
+        check "run refuses a network sbx cannot provide, naming the key" 2 "docker.network: network 'container:peer'" \
                 "$SBX" run --no-tty --config "$T/net.json" --agent main -- /bin/true
         echo "{ agents: { defaults: { sandbox: { mode: 'all', docker: { binds: ['/etc:/hostetc:ro'] } } } } }" >"$T/bind.json"
         check "run refuses a blocked bind source (OpenClaw's bind safety)" 2 \
