@@ -6,7 +6,10 @@
 set -u
 extra=()
 [ "${1:-}" = "--extra" ] && extra=(--extra)
+# The corpus and checker from ../shared/conformance when it sits beside the
+# clone (CI), else the project's own copy in tests/conformance/corpus/.
 dir="${SBX_CONFORMANCE_DIR:-${SBX_SOURCE_ROOT:-.}/../shared/conformance}"
+[ -f "$dir/openclaw-2026.9.6.jsonl" ] || dir="${SBX_SOURCE_ROOT:-.}/tests/conformance/corpus"
 cases="$dir/openclaw-2026.9.6.jsonl"
 if [ ! -f "$cases" ] || [ ! -f "$dir/check.sh" ]; then
         echo "1..0 # SKIP conformance corpus not found at $dir (shared/ must sit beside the clone)"
