@@ -261,3 +261,32 @@ int sbx_exec_decide_prepare(sbx_plan *p, const sbx_run_config *c, sbx_exec_verdi
         }
         return landlock_request(p, c, &v, &a, reterr);
 }
+
+int sbx_exec_resolve_joined(sbx_plan *p, sbx_error *reterr) {
+        _cleanup_(sbx_view_done) sbx_view v = {};
+        sbx_exec_target *t;
+        int fd, r;
+
+        /* After setns(): our root is the sandbox's root, every mount of it
+         * reachable from there; the view is that one tree. */
+        fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0)
+                return sbx_error_set(reterr, -errno, "exec: open the sandbox root"), SBX_EXIT_FAILURE;
+        if (sbx_view_add(&v, "/", fd, NULL, false) < 0)
+                return sbx_error_set(reterr, -ENOMEM, "exec: out of memory"), SBX_EXIT_FAILURE;
+        t = p->exec_target = malloc(sizeof(*t));
+        if (!t)
+                return sbx_error_set(reterr, -ENOMEM, "exec: out of memory"), SBX_EXIT_FAILURE;
+        r = sbx_exec_resolve(&v, p->argv[0], p->path_env, p->workdir, t, reterr);
+        if (r == -ENOENT || r == -ENOTDIR || r == -ELOOP)
+                return SBX_EXIT_NOT_FOUND;
+        if (r == -EACCES || r == -ENOEXEC)
+                return SBX_EXIT_CANNOT_EXEC;
+        if (r < 0)
+                return SBX_EXIT_FAILURE;
+        p->exec_fd = t->chain[t->n_chain - 1].fd;
+        p->exec_argv = sbx_exec_argv(t, p->argv);
+        if (!p->exec_argv)
+                return sbx_error_set(reterr, -ENOMEM, "exec: out of memory"), SBX_EXIT_FAILURE;
+        return 0;
+}

@@ -6,6 +6,7 @@
  * parent resolved and decided on (exec-decide.c). */
 #pragma once
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "plan.h"
@@ -25,6 +26,8 @@ typedef struct sbx_exec_plan {
         char *const *exec_argv;          /* argv for exec_fd (#! rewrite done) */
         const sbx_landlock *landlock;    /* NULL: none */
         int setup_sh_fd;                 /* setupCommand's /bin/sh, decided in the parent */
+        bool parent_outside_pidns;       /* sbx exec (join.c): the parent is outside our pid ns, so a
+                                          * non-zero getppid() after PR_SET_PDEATHSIG means it died */
 } sbx_exec_plan;
 
 /* Parent: argv, env, workdir, rlimits and hostname into the plan. */

@@ -129,6 +129,10 @@ int sbx_plan_prepare_decided(const sbx_run_config *c, sbx_plan **ret, sbx_exec_v
  * decide, open the exec fd, build the Landlock ruleset (exec-decide.c). */
 int sbx_exec_decide_prepare(sbx_plan *p, const sbx_run_config *c, sbx_exec_verdict *ret_verdict,
                             sbx_error *reterr);
+/* sbx exec, after setns() into a live sandbox: resolve the command in its
+ * root and set exec_fd/exec_argv. Returns 0 or the exit status (127, 126,
+ * 125) with reterr filled. */
+int sbx_exec_resolve_joined(sbx_plan *p, sbx_error *reterr);
 /* Closes every fd, removes the state dir. NULL-safe. Returns NULL. */
 sbx_plan *sbx_plan_free(sbx_plan *p);
 static inline void sbx_plan_freep(sbx_plan **p) {
