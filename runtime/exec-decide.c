@@ -193,6 +193,42 @@ static int not_runnable(sbx_exec_verdict *v, int r, const char *name, const sbx_
         return r;
 }
 
+static int landlock_request(sbx_plan *p, const sbx_run_config *c, const sbx_view *v, const allow_set *a,
+                            sbx_error *reterr);
+
+static int own_binary(sbx_plan *p, const sbx_run_config *c, sbx_view *v, allow_set *a, sbx_exec_verdict *ret,
+                      sbx_error *reterr) {
+        sbx_exec_target *t = p->exec_target = malloc(sizeof(*t));
+        int r;
+
+        if (!t)
+                return sbx_error_set(reterr, -ENOMEM, "exec: out of memory");
+        sbx_exec_target_init(t);
+        t->n_chain = 1;
+        t->chain[0].fd = fcntl(c->exec_fd, F_DUPFD_CLOEXEC, 3);
+        snprintf(t->chain[0].path, sizeof(t->chain[0].path), "%s", c->argv[0]);
+        if (t->chain[0].fd < 0)
+                return sbx_error_set(reterr, -errno, "exec: duplicate the fd of '%s'", c->argv[0]);
+        *ret = (sbx_exec_verdict) { .decided = true, .allow = true };
+        snprintf(ret->file, sizeof(ret->file), "%s", c->argv[0]);
+        snprintf(ret->rule, sizeof(ret->rule), "sbx's own binary, opened by sbx");
+        p->exec_fd = t->chain[0].fd;
+        p->exec_argv = sbx_exec_argv(t, p->argv);
+        if (!p->exec_argv)
+                return sbx_error_set(reterr, -ENOMEM, "exec: out of memory");
+        if (c->read_only_fs) {
+                r = writable_places(p, reterr);
+                if (r < 0)
+                        return r;
+        }
+        for (size_t i = 0; i < c->n_exec_allow && i < MAX_PATTERNS; i++)
+                if (prepare_pattern(a, v, p, c->exec_allow[i]) < 0)
+                        return sbx_error_set(reterr, -ENOMEM, "exec: out of memory");
+        /* its own execute right: the init must start under an allowlist too */
+        t->loader.fd = fcntl(c->exec_fd, F_DUPFD_CLOEXEC, 3);
+        return landlock_request(p, c, v, a, reterr);
+}
+
 int sbx_exec_decide_prepare(sbx_plan *p, const sbx_run_config *c, sbx_exec_verdict *ret_verdict,
                             sbx_error *reterr) {
         _cleanup_(sbx_view_done) sbx_view v = {};
@@ -204,6 +240,9 @@ int sbx_exec_decide_prepare(sbx_plan *p, const sbx_run_config *c, sbx_exec_verdi
 
         if (c->n_exec_allow > MAX_PATTERNS)
                 return sbx_error_set(reterr, -E2BIG, "%s: more than %d patterns", rules.key, MAX_PATTERNS);
+        /* sbx's own binary (sbx-init), opened by sbx: nothing to look up or decide. */
+        if (c->exec_fd_set)
+                return own_binary(p, c, &v, &a, ret_verdict, reterr);
         /* 0. Every exec refused (the exec tool removed, security deny): no
          *    lookup can change that, and a missing command must not hide it. */
         if (c->exec_refused_rule) {

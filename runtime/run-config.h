@@ -129,6 +129,11 @@ typedef struct sbx_run_config {
         bool landlock_best_effort;            /* run without Landlock rules it cannot enforce, saying so */
         char *audit_log;                      /* NULL = <state base>/audit.jsonl */
         const char *agent, *session, *scope_key;  /* for the audit log, not owned */
+        /* An executable sbx itself opened (sbx-init of a persistent sandbox):
+         * run this fd, with argv, instead of looking argv[0] up in the sandbox.
+         * Not owned; not subject to the exec allowlist (sbx's own binary). */
+        bool exec_fd_set;
+        int exec_fd;
 } sbx_run_config;
 
 void sbx_run_config_init(sbx_run_config *c);

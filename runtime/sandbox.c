@@ -729,6 +729,8 @@ static int start_locked(sbx_record *rec, sbx_error *reterr) {
         /* init: pid 1 with the sandbox's restrictions, in "/", no tty. */
         snprintf(argv0, sizeof(argv0), "/proc/self/fd/%d", init_fd);
         cfg.argv = argv;
+        cfg.exec_fd_set = true;          /* issue 6: run this fd, not a lookup in the sandbox */
+        cfg.exec_fd = init_fd;
         free(cfg.workdir);
         free(cfg.state_dir);
         cfg.workdir = strdup("/");
