@@ -130,9 +130,8 @@ static int apply_option(sbx_run_config *c, int opt, const char *arg, bool *tty_s
         case 'u':
                 return sbx_parse_user(arg, &c->uid, &c->gid, e);
         case OPT_HOSTNAME:
-                if (!arg[0] || strlen(arg) > 64 || strpbrk(arg, "/ \t\n"))
-                        return sbx_error_set(e, -EINVAL, "--hostname '%s': invalid", arg);
-                return set_str(&c->hostname, arg);
+                r = sbx_check_hostname("--hostname", arg, e);
+                return r < 0 ? r : set_str(&c->hostname, arg);
         case OPT_ULIMIT:
                 r = sbx_parse_ulimit(arg, &rl, e);
                 return r < 0 ? r : sbx_run_config_add_rlimit(c, &rl);
@@ -158,11 +157,11 @@ static int apply_option(sbx_run_config *c, int opt, const char *arg, bool *tty_s
                 c->read_only_root = false;
                 return 0;
         case OPT_DNS:
-                return sbx_run_config_add_dns(c, arg);
+                r = sbx_check_ip("--dns", arg, e);
+                return r < 0 ? r : sbx_run_config_add_dns(c, arg);
         case OPT_ADD_HOST:
-                if (!strchr(arg, ':') || strpbrk(arg, "\n\t "))
-                        return sbx_error_set(e, -EINVAL, "--add-host '%s': expected NAME:IP", arg);
-                return sbx_run_config_add_extra_host(c, arg);
+                r = sbx_check_extra_host("--add-host", arg, e);
+                return r < 0 ? r : sbx_run_config_add_extra_host(c, arg);
         case OPT_NETWORK:
                 if (strcmp(arg, "none"))
                         return sbx_error_set(e, -EINVAL, "--network '%s': only 'none' is supported", arg);

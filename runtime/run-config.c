@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* struct sbx_run_config: defaults, parsers for the option specs, appenders. */
 #include <ctype.h>
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -285,6 +286,58 @@ static int strv_add(char ***v, size_t *n, const char *s) {
 
 int sbx_run_config_add_env(sbx_run_config *c, const char *kv) {
         return strv_add(&c->envv, &c->n_env, kv);
+}
+
+/* RFC 1123 host name: dot-separated labels of [A-Za-z0-9-], 1..63 bytes,
+ * not starting or ending with '-'; at most 64 bytes in all (the UTS limit). */
+static bool hostname_ok(const char *n) {
+        size_t label = 0, len = strlen(n);
+
+        if (len == 0 || len > 64)
+                return false;
+        for (size_t i = 0; i <= len; i++) {
+                char ch = n[i];
+                if (ch == '.' || ch == '\0') {
+                        if (label == 0 || label > 63 || n[i - 1] == '-')
+                                return false;
+                        label = 0;
+                        continue;
+                }
+                if (!isalnum((unsigned char) ch) && ch != '-')
+                        return false;
+                if (ch == '-' && label == 0)
+                        return false;
+                label++;
+        }
+        return true;
+}
+
+int sbx_check_hostname(const char *option, const char *name, sbx_error *reterr) {
+        if (!hostname_ok(name))
+                return sbx_error_set(reterr, -EINVAL, "%s '%s': not a valid host name "
+                                     "(letters, digits, '-' and '.', at most 64 bytes)", option, name);
+        return 0;
+}
+
+int sbx_check_ip(const char *option, const char *ip, sbx_error *reterr) {
+        unsigned char buf[sizeof(struct in6_addr)];
+
+        if (inet_pton(AF_INET, ip, buf) != 1 && inet_pton(AF_INET6, ip, buf) != 1)
+                return sbx_error_set(reterr, -EINVAL, "%s '%s': not an IPv4 or IPv6 address", option, ip);
+        return 0;
+}
+
+int sbx_check_extra_host(const char *option, const char *line, sbx_error *reterr) {
+        const char *colon = strchr(line, ':');
+        char name[65];
+
+        if (!colon || (size_t) (colon - line) >= sizeof(name))
+                return sbx_error_set(reterr, -EINVAL, "%s '%s': expected NAME:IP", option, line);
+        memcpy(name, line, colon - line);
+        name[colon - line] = '\0';
+        if (!hostname_ok(name))
+                return sbx_error_set(reterr, -EINVAL, "%s '%s': not a valid host name '%s'", option, line, name);
+        return sbx_check_ip(option, colon + 1, reterr);
 }
 
 int sbx_run_config_add_dns(sbx_run_config *c, const char *ns) {
