@@ -131,6 +131,6 @@ else
 fi
 
 sleep 0.2
-is "no sandbox process left" "$(pgrep -u "$(id -u)" -fc 'sbx run' || true)" 0
+is "no sandbox process left" "$(pgrep -u "$(id -u)" -fc "^$SBX run" || true)" 0
 is "no run directory left in the state dir" "$(leftovers)" ""
 done_testing
