@@ -34,6 +34,8 @@ bad() {
         fi
 }
 
+# one good run first: the persistent base of the state dir (like /run/sbx) exists
+"$SBX" run -- /bin/true
 for v in "" "$nonutf" "$TMP/none/../../x" "/$huge" /etc/passwd; do bad --rootfs "$v" -- '--rootfs'; done
 for v in "" "$nonutf" "$TMP/none/../x" "/$huge" /etc/passwd; do bad --workspace "$v" '--workspace'; done
 for v in "" -1 "$nonutf" "../rw" "$huge" RW; do bad --workspace-access "$v" '--workspace-access'; done
