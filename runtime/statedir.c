@@ -100,7 +100,11 @@ static void collect_stale(int bfd, bool nobody_creating) {
                                 remove_run_dir(bfd, de->d_name);
                         continue;
                 }
-                if (flock(lfd, LOCK_EX | LOCK_NB) == 0)
+                /* An unlocked lock is a dead run, or one whose creator has
+                 * made the file but not yet flocked it: only the first when
+                 * nobody holds ".create" (or the dir is old). */
+                if (flock(lfd, LOCK_EX | LOCK_NB) == 0 &&
+                    (nobody_creating || (fstat(lfd, &st) == 0 && st.st_mtime + 60 < time(NULL))))
                         remove_run_dir(bfd, de->d_name);
                 close(lfd);
         }
