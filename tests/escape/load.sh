@@ -22,8 +22,11 @@ end=$(( $(date +%s) + SECS ))
 mkdir "$TMP/w"
 worker() {
         local i=$1 n=0 f=0 out
+        local pause
         while [ "$(date +%s)" -lt "$end" ]; do
-                out=$(timeout -k 5 60 "$SBX" run --ro-bind "$SBX_PROBE:/sbx-probe" -- /bin/sh -c "/sbx-probe fds | wc -l; sleep 0.1; : $marker" 2>&1)
+                # every 8th run lingers a second, so that the monitor sees live sbx processes
+                pause=0.1; [ $(( (n + i) % 8 )) = 0 ] && pause=1
+                out=$(timeout -k 5 60 "$SBX" run --ro-bind "$SBX_PROBE:/sbx-probe" -- /bin/sh -c "/sbx-probe fds | wc -l; sleep $pause; : $marker" 2>&1)
                 if [ "$?" = 0 ] && [ "$out" = 3 ]; then n=$((n + 1)); else f=$((f + 1)); echo "$out" | head -3 >> "$TMP/w/err.$i"; fi
         done
         echo "$n $f" > "$TMP/w/res.$i"
