@@ -176,17 +176,6 @@ static int apply_option(sbx_run_config *c, int opt, const char *arg, bool *tty_s
                 c->read_only_root = false;
                 return 0;
         case OPT_DNS:
-<<<<<<< HEAD
-                r = sbx_check_ip("--dns", arg, e);
-                return r < 0 ? r : sbx_run_config_add_dns(c, arg);
-        case OPT_ADD_HOST:
-                r = sbx_check_extra_host("--add-host", arg, e);
-                return r < 0 ? r : sbx_run_config_add_extra_host(c, arg);
-        case OPT_NETWORK:
-                if (strcmp(arg, "none"))
-                        return sbx_error_set(e, -EINVAL, "--network '%s': only 'none' is supported", arg);
-                c->network = SBX_NETWORK_NONE;
-=======
                 r = sbx_dns_parse(arg, e);
                 if (r < 0)
                         return sbx_error_wrap(e, "--dns"), r;
@@ -205,7 +194,6 @@ static int apply_option(sbx_run_config *c, int opt, const char *arg, bool *tty_s
                 if (r < 0)
                         return sbx_error_wrap(e, "--network"), -EINVAL;
                 c->network = bridge ? SBX_NETWORK_BRIDGE : SBX_NETWORK_NONE;
->>>>>>> main
                 return 0;
         }
         case OPT_MEMORY:

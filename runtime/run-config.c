@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* struct sbx_run_config: defaults, parsers for the option specs, appenders. */
 #include <ctype.h>
-#include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -317,27 +316,6 @@ int sbx_check_hostname(const char *option, const char *name, sbx_error *reterr) 
                 return sbx_error_set(reterr, -EINVAL, "%s '%s': not a valid host name "
                                      "(letters, digits, '-' and '.', at most 64 bytes)", option, name);
         return 0;
-}
-
-int sbx_check_ip(const char *option, const char *ip, sbx_error *reterr) {
-        unsigned char buf[sizeof(struct in6_addr)];
-
-        if (inet_pton(AF_INET, ip, buf) != 1 && inet_pton(AF_INET6, ip, buf) != 1)
-                return sbx_error_set(reterr, -EINVAL, "%s '%s': not an IPv4 or IPv6 address", option, ip);
-        return 0;
-}
-
-int sbx_check_extra_host(const char *option, const char *line, sbx_error *reterr) {
-        const char *colon = strchr(line, ':');
-        char name[65];
-
-        if (!colon || (size_t) (colon - line) >= sizeof(name))
-                return sbx_error_set(reterr, -EINVAL, "%s '%s': expected NAME:IP", option, line);
-        memcpy(name, line, colon - line);
-        name[colon - line] = '\0';
-        if (!hostname_ok(name))
-                return sbx_error_set(reterr, -EINVAL, "%s '%s': not a valid host name '%s'", option, line, name);
-        return sbx_check_ip(option, colon + 1, reterr);
 }
 
 int sbx_run_config_add_dns(sbx_run_config *c, const char *ns) {

@@ -124,12 +124,9 @@ int sbx_run_config_add_env(sbx_run_config *c, const char *kv);
 int sbx_run_config_add_bind(sbx_run_config *c, const sbx_bind *b);
 int sbx_run_config_add_tmpfs(sbx_run_config *c, const sbx_tmpfs *t);
 int sbx_run_config_add_rlimit(sbx_run_config *c, const sbx_rlimit *r);
-/* Validators for values that end up in generated files (hostname, /etc/hosts,
- * /etc/resolv.conf): reject anything that could inject a line or is not what
- * it claims to be; the message names OPTION (e.g. "--dns"). */
-int sbx_check_hostname(const char *option, const char *name, sbx_error *reterr);  /* RFC 1123 */
-int sbx_check_ip(const char *option, const char *ip, sbx_error *reterr);          /* IPv4 or IPv6 */
-int sbx_check_extra_host(const char *option, const char *line, sbx_error *reterr); /* NAME:IP */
+/* The sandbox's host name (it lands in the UTS namespace and /etc/hosts):
+ * RFC 1123, so no line can be injected; the message names OPTION. */
+int sbx_check_hostname(const char *option, const char *name, sbx_error *reterr);
 int sbx_run_config_add_dns(sbx_run_config *c, const char *ns);
 int sbx_run_config_add_extra_host(sbx_run_config *c, const char *line);
 
