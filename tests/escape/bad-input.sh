@@ -17,7 +17,7 @@ state_snapshot() { ls -A "$(state_base)" 2>/dev/null | sort | tr '\n' ' '; }
 bad() {
         local opt=$1 val=$2 re=$3 err rc before_s before_m
         before_s=$(state_snapshot)
-        before_m=$(mount_count)
+        before_m=$(our_mounts)
         err=$(timeout -k 5 30 "$SBX" run "$opt" "$val" -- /bin/true 2>&1 >/dev/null); rc=$?
         local shown
         shown=$(printf '%q' "$val" | cut -c1-40)
@@ -25,7 +25,7 @@ bad() {
                 not_ok "$opt $shown: exit 2 or 125"; printf '#   got: %s (%s)\n' "$rc" "${err:0:200}"
         elif ! printf '%s' "$err" | grep -Eq -- "$re"; then
                 not_ok "$opt $shown: the message names the input"; printf '#   got: %s\n#  want: /%s/\n' "${err:0:300}" "$re"
-        elif [ "$(state_snapshot)" != "$before_s" ] || [ "$(mount_count)" != "$before_m" ]; then
+        elif [ "$(state_snapshot)" != "$before_s" ] || [ "$(our_mounts)" != "$before_m" ]; then
                 not_ok "$opt $shown: nothing created (state dir, mounts)"
         elif [ "$(printf '%s' "$err" | wc -c)" -gt 12000 ]; then
                 not_ok "$opt $shown: the message is bounded"
@@ -58,7 +58,7 @@ for v in "" -1 x "$nonutf" "1.1.1.1${nl}options ndots:15" "$huge" 1.1.1.1.1 "::1
 for v in "" a a:b "$nonutf:1.2.3.4" "a b:1.2.3.4" "-a:1.2.3.4" "a:1.2.3.4${nl}x" "$huge:1.2.3.4" "a:999.1.1.1"; do
         bad --add-host "$v" '--add-host'
 done
-for v in "" host bridge "$nonutf" "$huge" "container:x"; do bad --network "$v" '--network'; done
+for v in "" host "$nonutf" "$huge" "container:x" "bridge:x"; do bad --network "$v" '--network'; done
 for opt in --memory --pids-limit --cpus --timeout; do
         for v in "" -1 0 abc "$nonutf" $hugenum 1e99 nan; do bad $opt "$v" -- "$opt"; done
 done
@@ -104,14 +104,14 @@ like "500 --tmpfs mounts: either all work or a clear refusal" "$rc|$out" '^(0\||
 # --- config paths: sbx check / sbx explain (the policy engine, issue 3)
 if "$SBX" check --help >/dev/null 2>&1; then
         printf '{ agents: { defaults: { sandbox: { mode: "all", docker: { dns: ["1.1.1.1\\noptions x"] } } } } }' > "$TMP/dns.json5"
-        printf '{ agents: { defaults: { sandbox: { docker: { memory: -1 } } } } }' > "$TMP/neg.json5"
+        printf '{ agents: { defaults: { sandbox: { mode: "all", docker: { memory: -1 } } } } }' > "$TMP/neg.json5"
         printf '{ agents: { defaults: { sandbox: { workspaceRoot: "../../../../etc" } } } }' > "$TMP/trav.json5"
         printf '{ "a": "\xff\xfe" }' > "$TMP/nonutf.json5"
         python3 -c 'print("[" * 100000 + "]" * 100000)' > "$TMP/deep.json5"
         head -c 30000000 /dev/zero | tr '\0' ' ' > "$TMP/huge.json5"
         printf '{ agents: ' > "$TMP/trunc.json5"
-        for f in "$TMP/dns.json5" "$TMP/neg.json5" "$TMP/nonutf.json5" "$TMP/deep.json5" "$TMP/huge.json5" \
-                 "$TMP/trunc.json5" /nonexistent /etc /dev/zero; do
+        # files that are not a readable openclaw.json at all: check and explain refuse
+        for f in "$TMP/nonutf.json5" "$TMP/deep.json5" "$TMP/huge.json5" "$TMP/trunc.json5" /nonexistent /etc /dev/zero; do
                 for cmd in check explain; do
                         before_s=$(state_snapshot)
                         err=$(timeout -k 5 60 "$SBX" $cmd --config "$f" 2>&1 >/dev/null); rc=$?
@@ -125,6 +125,24 @@ if "$SBX" check --help >/dev/null 2>&1; then
                                 ok "sbx $cmd --config $(basename "$f"): exit $rc, names the file"
                         fi
                 done
+        done
+        # values OpenClaw's schema accepts (so `sbx check` may too) but that
+        # would inject lines or make no sense: `sbx run --config` refuses them
+        printf '{ agents: { defaults: { sandbox: { mode: "all", docker: { extraHosts: ["a:1.2.3.4\\n6.6.6.6 evil"] } } } } }' > "$TMP/hosts.json5"
+        printf '{ agents: { defaults: { sandbox: { mode: "all", docker: { pidsLimit: -5 } } } } }' > "$TMP/pids.json5"
+        for pair in "dns.json5 dns" "neg.json5 memory" "hosts.json5 extraHosts" "pids.json5 pids"; do
+                set -- $pair
+                before_s=$(state_snapshot)
+                err=$(timeout -k 5 60 "$SBX" run --config "$TMP/$1" --agent main --session s1 -- /bin/true 2>&1 >/dev/null); rc=$?
+                if [[ "$rc" != 2 && "$rc" != 125 ]]; then
+                        not_ok "sbx run --config $1: exit 2 or 125"; echo "#   got: $rc ${err:0:200}"
+                elif ! printf '%s' "$err" | grep -iq -- "$2"; then
+                        not_ok "sbx run --config $1: the message names $2"; echo "#   got: ${err:0:300}"
+                elif [ "$(state_snapshot)" != "$before_s" ]; then
+                        not_ok "sbx run --config $1: nothing created"
+                else
+                        ok "sbx run --config $1: exit $rc, names $2"
+                fi
         done
         err=$("$SBX" check --config "$TMP/trav.json5" 2>&1); rc=$?
         like "sbx check: a relative workspaceRoot with .. is refused or resolved, never silently used" "$rc|$err" '^(0|2)\|'

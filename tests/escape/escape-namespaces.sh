@@ -51,12 +51,12 @@ is "chroot-escape: chroot . && cd ../../.. fails at chroot" \
         "$(tsbx -- /bin/sh -c 'cd /tmp && chroot . /bin/true 2>/dev/null; echo $?')" 125
 
 # --- mount propagation, sandbox -> host
-before=$(mount_count)
+before=$(our_mounts)
 tsbx --tmpfs /scratch -- /bin/sh -c 'sleep 1' & spid=$!
 sleep 0.5
-is "propagation-out: no sandbox mount appears on the host while it runs" "$(mount_count)" "$before"
+is "propagation-out: no sandbox mount appears on the host while it runs" "$(our_mounts)" "$before"
 wait $spid
-is "propagation-out: none after" "$(mount_count)" "$before"
+is "propagation-out: none after" "$(our_mounts)" "$before"
 
 # --- mount propagation, host -> sandbox: a mount made under a bound dir after start
 if is_root; then

@@ -66,7 +66,6 @@ like "without prlimit64/setrlimit, --ulimit nofile=64 is applied or refused (125
 is "no run directory left after the fault matrix" "$(leftovers)" ""
 
 # --- 3. kill -9 of sbx at launch and teardown stages
-our_mounts() { grep -c -e "$TMP" -e "$XDG_RUNTIME_DIR" /proc/self/mountinfo; }
 before_m=$(our_mounts)
 marker="sbx-k9-$$"
 for delay in 0 0.001 0.002 0.005 0.01 0.02 0.03 0.05 0.08 0.12 0.2; do

@@ -19,3 +19,7 @@ echo "host-secret-$$" > "$SECRET_DIR/secret"
 chmod 644 "$SECRET_DIR/secret"
 # run with a timeout so that nothing hangs: tsbx [OPTIONS] -- CMD
 tsbx() { timeout -k 5 60 "$SBX" run --ro-bind "$SBX_PROBE:/sbx-probe" "$@"; }
+# Mounts under our own dirs: other users of the host mount and unmount too,
+# so the whole table is not a stable measure. (sbx's mounts would live under
+# the state dir, our binds' sources under $TMP.)
+our_mounts() { grep -c -e "$TMP" -e "$XDG_RUNTIME_DIR" -e " /scratch " /proc/self/mountinfo; }

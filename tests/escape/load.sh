@@ -13,8 +13,6 @@ cg_count() { find /sys/fs/cgroup -maxdepth 6 -type d -name 'run-*' 2>/dev/null |
 mem_avail() { awk '$1 == "MemAvailable:" { print $2 }' /proc/meminfo; }
 
 "$SBX" run -- /bin/true   # warm caches
-# other users of this host mount and unmount too: count only mounts under our dirs
-our_mounts() { grep -c -e "$TMP" -e "$XDG_RUNTIME_DIR" /proc/self/mountinfo; }
 before_m=$(our_mounts)
 before_cg=$(cg_count)
 before_mem=$(mem_avail)
