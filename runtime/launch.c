@@ -25,6 +25,7 @@
 #include "config.h"      /* HAVE_CLONE_INTO_CGROUP */
 #include "cli.h"
 #include "exec.h"
+#include "launch.h"
 #include "macro.h"
 #include "mount.h"
 #include "netns.h"
@@ -121,6 +122,10 @@ static _Noreturn void child_main(const sbx_plan *p, int sync_fd, const sigset_t 
         }
         /* rlimits, session, capabilities, no_new_privs, fds, seccomp, exec. */
         sbx_exec_plan_from(p, &ep);
+        /* setupCommand: once, fully set up and restricted like the workload,
+         * before it; a failure fails the run (and the parent removes it all). */
+        if (p->setup_command && sbx_exec_setup_command_child(&ep, p->setup_command, &err) < 0)
+                child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
         ep.tty_fd = slave;
         status = sbx_exec_setup_child(&ep, &err);
         child_fail(sync_fd, status, &err);
@@ -293,5 +298,53 @@ int sbx_run(const sbx_run_config *c, sbx_error *reterr) {
         (void) sigprocmask(SIG_SETMASK, &oldmask, NULL);
         if (status < 0)
                 return SBX_EXIT_FAILURE;
+        return child_error(sync_parent, status, reterr);
+}
+
+/* ---- persistent sandboxes (sandbox.c): the launch without supervision ---- */
+
+int sbx_assert_single_threaded(sbx_error *reterr) {
+        return assert_single_threaded(reterr);
+}
+
+/* clone3 + id maps, as sbx_run() does; the caller waits for its pid 1 in its
+ * own way (sbx-init reports readiness on a pipe) and, if the child died,
+ * reads the error record with sbx_launch_child_error(). */
+int sbx_launch_start(sbx_plan *p, const sigset_t *oldmask, int *ret_pidfd, int *ret_sync, sbx_error *reterr) {
+        _cleanup_(pidfd_killp) int pidfd = -EBADF;
+        _cleanup_close_ int sync_parent = -EBADF, sync_child = -EBADF, procfd = -EBADF;
+        int fds[2], r;
+        pid_t pid;
+
+        r = sbx_sync_pair(fds, reterr);
+        if (r < 0)
+                return r;
+        sync_parent = fds[0];
+        sync_child = fds[1];
+        pid = spawn(p, sync_child, sync_parent, oldmask, &pidfd, reterr);
+        if (pid < 0)
+                return pid;
+        closep(&sync_child);
+        /* As in sbx_run(): maps (root) and the network, then #1. */
+        if (p->privileged || p->net.kind != SBX_NET_KIND_NONE) {
+                procfd = open_proc_pid(pid, reterr);
+                if (procfd < 0)
+                        return procfd;
+                r = p->privileged ? sbx_userns_write_maps(p, procfd, reterr) : 0;
+                if (r >= 0)
+                        r = sbx_net_attach_proc(&p->net, pid, procfd, reterr);
+                if (r < 0)
+                        return r;
+                /* #1: release the child. */
+                r = sbx_sync_send(sync_parent, 1, SBX_SYNC_MAPS_WRITTEN, 0, NULL);
+                if (r < 0)
+                        return sbx_error_set(reterr, r, "sync #1: release the child");
+        }
+        *ret_pidfd = TAKE_FD(pidfd);
+        *ret_sync = TAKE_FD(sync_parent);
+        return 0;
+}
+
+int sbx_launch_child_error(int sync_parent, int status, sbx_error *reterr) {
         return child_error(sync_parent, status, reterr);
 }
