@@ -263,3 +263,13 @@ int cli_run(int argc, char **argv) {
         }
         return r;
 }
+
+/* Shared with cli-sandbox.c: sbx create and sbx run --name take the same
+ * sandbox options as sbx run. */
+const struct option *sbx_cli_run_options(void) {
+        return options;
+}
+
+int sbx_cli_run_apply(sbx_run_config *c, int opt, const char *arg, bool *tty_set, sbx_error *e) {
+        return apply_option(c, opt, arg, tty_set, e);
+}

@@ -17,3 +17,26 @@ int cli_check(int argc, char **argv);     /* cli-policy.c */
 int cli_migrate(int argc, char **argv);   /* cli-policy.c */
 int cli_doctor(int argc, char **argv);    /* cli-doctor.c */
 int cli_rootfs(int argc, char **argv);    /* cli-rootfs.c */
+
+/* persistent sandboxes (issue 4): cli-sandbox.c */
+int cli_run_dispatch(int argc, char **argv); /* sbx run: --name/--scope -> persistent, else cli_run */
+int cli_create(int argc, char **argv);
+int cli_exec(int argc, char **argv);
+int cli_ls(int argc, char **argv);
+int cli_start(int argc, char **argv);
+int cli_stop(int argc, char **argv);
+int cli_rm(int argc, char **argv);
+int cli_pause(int argc, char **argv);        /* pause and unpause */
+int cli_prune(int argc, char **argv);
+int cli_recreate(int argc, char **argv);
+int cli_diff(int argc, char **argv);
+int cli_commit(int argc, char **argv);
+int cli_reset(int argc, char **argv);
+
+/* cli-run.c, shared with cli-sandbox.c */
+#include <errno.h>
+#include <getopt.h>
+#include <stdbool.h>
+#include "run-config.h"
+const struct option *sbx_cli_run_options(void);
+int sbx_cli_run_apply(sbx_run_config *c, int opt, const char *arg, bool *tty_set, sbx_error *e);

@@ -195,6 +195,9 @@ int sbx_exec_setup_child(const sbx_exec_plan *e, sbx_error *reterr) {
         /* Credential changes clear the parent-death signal: set it again. */
         if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
                 return sbx_error_set(reterr, -errno, "prctl(PR_SET_PDEATHSIG)"), SBX_EXIT_FAILURE;
+        /* ... and if the parent died before it was set, we were reparented. */
+        if (e->parent_outside_pidns && getppid() != 0)
+                return sbx_error_set(reterr, -ESRCH, "the sbx exec client exited"), SBX_EXIT_FAILURE;
         if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
                 return sbx_error_set(reterr, -errno, "prctl(PR_SET_NO_NEW_PRIVS)"), SBX_EXIT_FAILURE;
         /* Nothing but stdio crosses exec; the sync socket is CLOEXEC already. */

@@ -5,6 +5,7 @@
  * -> close_range sweep -> command lookup -> chdir -> seccomp -> execveat. */
 #pragma once
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "plan.h"
@@ -20,6 +21,8 @@ typedef struct sbx_exec_plan {
         uint32_t uid, gid;
         const sbx_bpf *bpf;
         int tty_fd;                      /* pty slave: becomes fds 0-2 and the ctty; -EBADF = inherit */
+        bool parent_outside_pidns;       /* sbx exec (join.c): the parent is outside our pid ns, so a
+                                          * non-zero getppid() after PR_SET_PDEATHSIG means it died */
 } sbx_exec_plan;
 
 /* Parent: argv, env, workdir, rlimits and hostname into the plan. */

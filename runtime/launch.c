@@ -25,6 +25,7 @@
 #include "config.h"      /* HAVE_CLONE_INTO_CGROUP */
 #include "cli.h"
 #include "exec.h"
+#include "launch.h"
 #include "macro.h"
 #include "mount.h"
 #include "netns.h"
@@ -288,5 +289,50 @@ int sbx_run(const sbx_run_config *c, sbx_error *reterr) {
         (void) sigprocmask(SIG_SETMASK, &oldmask, NULL);
         if (status < 0)
                 return SBX_EXIT_FAILURE;
+        return child_error(sync_parent, status, reterr);
+}
+
+/* ---- persistent sandboxes (sandbox.c): the launch without supervision ---- */
+
+int sbx_assert_single_threaded(sbx_error *reterr) {
+        return assert_single_threaded(reterr);
+}
+
+/* clone3 + id maps, as sbx_run() does; the caller waits for its pid 1 in its
+ * own way (sbx-init reports readiness on a pipe) and, if the child died,
+ * reads the error record with sbx_launch_child_error(). */
+int sbx_launch_start(sbx_plan *p, const sigset_t *oldmask, int *ret_pidfd, int *ret_sync, sbx_error *reterr) {
+        _cleanup_(pidfd_killp) int pidfd = -EBADF;
+        _cleanup_close_ int sync_parent = -EBADF, sync_child = -EBADF, procfd = -EBADF;
+        int fds[2], r;
+        pid_t pid;
+
+        r = sbx_sync_pair(fds, reterr);
+        if (r < 0)
+                return r;
+        sync_parent = fds[0];
+        sync_child = fds[1];
+        pid = spawn(p, sync_child, sync_parent, oldmask, &pidfd, reterr);
+        if (pid < 0)
+                return pid;
+        closep(&sync_child);
+        if (p->privileged) {
+                procfd = open_proc_pid(pid, reterr);
+                if (procfd < 0)
+                        return procfd;
+                r = sbx_userns_write_maps(p, procfd, reterr);
+                if (r < 0)
+                        return r;
+                /* #1: release the child. */
+                r = sbx_sync_send(sync_parent, 1, SBX_SYNC_MAPS_WRITTEN, 0, NULL);
+                if (r < 0)
+                        return sbx_error_set(reterr, r, "sync #1: release the child");
+        }
+        *ret_pidfd = TAKE_FD(pidfd);
+        *ret_sync = TAKE_FD(sync_parent);
+        return 0;
+}
+
+int sbx_launch_child_error(int sync_parent, int status, sbx_error *reterr) {
         return child_error(sync_parent, status, reterr);
 }

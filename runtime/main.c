@@ -14,7 +14,20 @@ struct command {
 };
 
 static const struct command commands[] = {
-        { "run",     cli_run,     "run a command in a new sandbox" },
+        { "run",     cli_run_dispatch, "run a command in a new sandbox (--name NAME: in a persistent one)" },
+        { "create",  cli_create,  "create a persistent sandbox" },
+        { "exec",    cli_exec,    "run a command in a running persistent sandbox" },
+        { "ls",      cli_ls,      "list persistent sandboxes" },
+        { "start",   cli_start,   "start a stopped sandbox" },
+        { "stop",    cli_stop,    "stop a sandbox (keeps its record and workspace)" },
+        { "rm",      cli_rm,      "remove a sandbox (keeps its workspace)" },
+        { "pause",   cli_pause,   "suspend every process of a sandbox" },
+        { "unpause", cli_pause,   "resume a paused sandbox" },
+        { "prune",   cli_prune,   "remove idle, old or crashed sandboxes" },
+        { "recreate", cli_recreate, "rebuild sandboxes from their configuration" },
+        { "diff",    cli_diff,    "list a sandbox's workspace changes (--workspace-mode overlay)" },
+        { "commit",  cli_commit,  "apply a sandbox's workspace changes to the real workspace" },
+        { "reset",   cli_reset,   "discard a sandbox's workspace changes" },
         { "explain", cli_explain, "show the resolved sandbox settings and tool policy" },
         { "check",   cli_check,   "validate an openclaw.json" },
         { "migrate", cli_migrate, "rewrite a legacy openclaw.json to the current shape" },

@@ -1,0 +1,97 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Persistent sandboxes (issue 4): warm `sbx exec NAME -- /bin/true` vs
+# `nsenter` into the same seven namespaces vs a cold
+# `sbx run -- /bin/true`, paired and interleaved (one of each per round, the
+# order rotated), N rounds, medians and ratios; the init's RSS/PSS; the time
+# to create M idle sandboxes and what they cost in memory.
+#
+#   bench/bench-exec.sh [-n N] [-m M] [SBX]
+set -u
+N=200
+M=200
+while [ $# -gt 0 ]; do
+        case $1 in
+        -n) N=$2; shift 2 ;;
+        -m) M=$2; shift 2 ;;
+        -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
+        *) SBX=$1; shift ;;
+        esac
+done
+top=$(cd "$(dirname "$0")/.." && pwd)
+SBX=${SBX:-$top/build/sbx}
+[ -x "$SBX" ] || { echo "bench: $SBX is not built (ninja -C build)" >&2; exit 1; }
+command -v nsenter >/dev/null || { echo "bench: nsenter (util-linux) is needed" >&2; exit 1; }
+STATE=$(mktemp -d /dev/shm/sbx-bench.XXXXXX 2>/dev/null || mktemp -d)
+WS=$(mktemp -d)
+chmod 711 "$STATE"
+trap '"$SBX" rm --state-dir "$STATE" -f $("$SBX" ls --state-dir "$STATE" -q) >/dev/null 2>&1; rm -rf "$STATE" "$WS"' EXIT
+export SBX_WORKSPACE_ROOT=$WS
+sbx() { "$SBX" "$1" --state-dir "$STATE" "${@:2}"; }
+
+median() { sort -n | awk '{a[NR]=$1} END {if (NR == 0) print 0; else if (NR % 2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
+us() { local t=${EPOCHREALTIME/./}; echo "${t#0}"; }
+
+sbx create warm >/dev/null || exit 1
+pid=$(sbx ls --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["initPid"])')
+nsenter_cmd=(nsenter -t "$pid" -U -m -p -n -i -u -C --preserve-credentials /bin/true)
+"${nsenter_cmd[@]}" || { echo "bench: nsenter into pid $pid failed" >&2; exit 1; }
+
+: > "$STATE/exec.t"; : > "$STATE/nsenter.t"; : > "$STATE/run.t"; : > "$STATE/ratio.t"
+for i in $(seq "$N"); do
+        order=(exec nsenter run)
+        order=("${order[@]:$((i % 3))}" "${order[@]:0:$((i % 3))}")
+        declare -A t=()
+        for name in "${order[@]}"; do
+                t0=$(us)
+                case $name in
+                exec) "$SBX" exec --state-dir "$STATE" warm -- /bin/true ;;
+                nsenter) "${nsenter_cmd[@]}" ;;
+                run) "$SBX" run --state-dir "$STATE" -- /bin/true ;;
+                esac
+                t1=$(us)
+                t[$name]=$((t1 - t0))
+                echo "${t[$name]}" >> "$STATE/$name.t"
+        done
+        awk -v e="${t[exec]}" -v n="${t[nsenter]}" -v r="${t[run]}" 'BEGIN {printf "%.4f %.4f\n", e/n, e/r}' >> "$STATE/ratio.t"
+done
+me=$(median < "$STATE/exec.t"); mn=$(median < "$STATE/nsenter.t"); mr=$(median < "$STATE/run.t")
+rn=$(cut -d' ' -f1 "$STATE/ratio.t" | median); rr=$(cut -d' ' -f2 "$STATE/ratio.t" | median)
+printf 'rounds: %d (%s)\n' "$N" "$( [ "$(id -u)" = 0 ] && echo root || echo rootless)"
+printf 'warm sbx exec /bin/true   median %7.2f ms\n' "$(awk -v x="$me" 'BEGIN{print x/1000}')"
+printf 'nsenter /bin/true         median %7.2f ms\n' "$(awk -v x="$mn" 'BEGIN{print x/1000}')"
+printf 'cold sbx run /bin/true    median %7.2f ms\n' "$(awk -v x="$mr" 'BEGIN{print x/1000}')"
+printf 'exec/nsenter (paired)     median %7.2f x\n' "$rn"
+printf 'exec/cold run (paired)    median %7.2f x\n' "$rr"
+printf 'init VmRSS %s KiB, Pss %s KiB\n' "$(awk '/VmRSS/ {print $2}' /proc/$pid/status)" \
+        "$(awk '/^Pss:/ {print $2}' /proc/$pid/smaps_rollup)"
+
+# M idle sandboxes
+avail() { awk '/MemAvailable/ {print $2}' /proc/meminfo; }
+m0=$(avail)
+t0=$(us)
+for i in $(seq "$M"); do
+        c0=$(us)
+        "$SBX" create --state-dir "$STATE" "idle$i" >/dev/null || { echo "bench: create idle$i failed" >&2; break; }
+        echo $(( $(us) - c0 )) >> "$STATE/create.t"
+done
+t1=$(us)
+m1=$(avail)
+rss=0
+for p in $(sbx ls --json | python3 -c 'import json,sys; print(" ".join(str(s["initPid"]) for s in json.load(sys.stdin)))'); do
+        rss=$((rss + $(awk '/^Pss:/ {print $2}' /proc/$p/smaps_rollup)))
+done
+printf 'create %d idle sandboxes: %.1f s total, median %.1f ms each; extrapolated 1000: %.0f s\n' "$M" \
+        "$(awk -v x=$((t1 - t0)) 'BEGIN{print x/1e6}')" "$(awk -v x="$(median < "$STATE/create.t")" 'BEGIN{print x/1000}')" \
+        "$(awk -v x=$((t1 - t0)) -v m="$M" 'BEGIN{print x/1e6*1000/m}')"
+printf 'memory: MemAvailable dropped %d KiB (%d KiB per sandbox, kernel objects included); init PSS total %d KiB\n' \
+        $((m0 - m1)) $(((m0 - m1) / M)) "$rss"
+t0=$(us)
+is=$("$SBX" exec --state-dir "$STATE" "idle$M" -- echo ok)
+printf 'exec into the last of %d sandboxes: %s in %.1f ms\n' "$M" "$is" "$(awk -v x=$(( $(us) - t0 )) 'BEGIN{print x/1000}')"
+t0=$(us)
+"$SBX" ls --state-dir "$STATE" >/dev/null
+printf 'sbx ls of %d sandboxes: %.1f ms\n' "$((M + 1))" "$(awk -v x=$(( $(us) - t0 )) 'BEGIN{print x/1000}')"
+t0=$(us)
+"$SBX" rm --state-dir "$STATE" -f $("$SBX" ls --state-dir "$STATE" -q) >/dev/null
+printf 'rm -f of %d sandboxes: %.1f s\n' "$((M + 1))" "$(awk -v x=$(( $(us) - t0 )) 'BEGIN{print x/1e6}')"

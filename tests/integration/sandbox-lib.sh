@@ -1,0 +1,37 @@
+# SPDX-License-Identifier: MIT
+# Helpers for the persistent-sandbox tests (issue 4), on top of lib.sh.
+. "$(dirname "$0")/lib.sh"
+
+# Every test uses its own state root, so parallel lanes and leftovers of
+# other tests never meet.
+export SBX_STATE="$TMP/state"
+sbx() { "$SBX" "$1" --state-dir "$SBX_STATE" "${@:2}"; }
+# For `... &`: the background job is sbx itself (signals reach it), not a subshell.
+sbx_exec_bg() { exec "$SBX" exec --state-dir "$SBX_STATE" "$@"; }
+sbx_create() { "$SBX" create --state-dir "$SBX_STATE" "$@"; }
+sbx_run() { "$SBX" run --state-dir "$SBX_STATE" "$@"; }
+WS_ROOT="$TMP/ws"
+mkdir -p "$WS_ROOT"
+export SBX_WORKSPACE_ROOT="$WS_ROOT"
+ROOT="$SBX_STATE/sandboxes"
+
+# A json field of one sandbox from `sbx ls --json`: field NAME KEY
+field() {
+        sbx ls --json | python3 -c 'import json,sys
+for s in json.load(sys.stdin):
+    if s["name"] == sys.argv[1]: print(s[sys.argv[2]])' "$1" "$2"
+}
+# Is the host pid alive (and not a zombie)?
+alive() { [ -n "$1" ] && [ "$1" != 0 ] && [ -e "/proc/$1" ] && ! grep -q '^State:.*Z' "/proc/$1/status" 2>/dev/null; }
+# Live processes whose command line contains TEXT (zombies do not count:
+# this host's pid 1 does not reap orphans).
+live_count() {
+        local n=0 p
+        for p in $(pgrep -f "$1" || true); do alive "$p" && n=$((n + 1)); done
+        echo $n
+}
+gone() { for _ in $(seq 50); do [ "$(live_count "$1")" = 0 ] && return 0; sleep 0.1; done; return 1; }
+# mounts of the host whose line mentions TEXT
+host_mounts() { grep -c -- "$1" /proc/self/mountinfo || true; }
+# mtime games need GNU touch
+age_busy() { touch -d "$2" "$ROOT/$1/busy"; }

@@ -1,0 +1,98 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Concurrency (issue 4): N parallel `sbx run --name X` (create on first use,
+# exec afterwards) make exactly one sandbox and all succeed; parallel creates
+# of one name: one wins, the others fail cleanly; prune never removes a
+# sandbox with a running exec; idle/age rules.
+. "$(dirname "$0")/sandbox-lib.sh"
+
+inits() { local n=0 p; for p in $(pgrep -x sbx-init || true); do alive "$p" && n=$((n + 1)); done; echo $n; }
+inits_before=$(inits)
+
+N=12
+for i in $(seq $N); do
+        ( sbx_run --name shared -- sh -c "echo run-$i" > "$TMP/out.$i" 2>&1; echo $? > "$TMP/rc.$i" ) &
+done
+wait
+fails=0
+for i in $(seq $N); do
+        [ "$(cat "$TMP/rc.$i")" = 0 ] && [ "$(cat "$TMP/out.$i")" = "run-$i" ] || fails=$((fails + 1))
+done
+is "$N parallel 'sbx run --name shared': all succeed with their own output" "$fails" 0
+is "... exactly one sandbox exists" "$(sbx ls -q | tr '\n' ' ')" "shared "
+n_inits=$(( $(inits) - inits_before ))
+is "... with exactly one init" "$n_inits" 1
+if [ "$n_inits" != 1 ]; then
+        for p in $(pgrep -x sbx-init); do echo "# sbx-init $p: $(ps -o ppid=,lstart=,stat= -p "$p")"; done
+        echo "# recorded: $(field shared initPid)"
+fi
+id1=$(field shared id)
+sbx_run --name shared -- true
+is "a later run --name reuses it (same id)" "$(field shared id)" "$id1"
+sbx_run --name shared -- sh -c 'exit 3'; rc=$?
+is "run --name: the command's exit status" "$rc" 3
+
+# parallel plain creates of one name: exactly one wins
+for i in $(seq 8); do ( sbx_create dup > /dev/null 2>&1; echo $? > "$TMP/crc.$i" ) & done
+wait
+is "8 parallel 'sbx create dup': exactly one succeeds" "$(cat "$TMP"/crc.* | grep -c '^0$')" 1
+is "... the others exit 1 (exists)" "$(cat "$TMP"/crc.* | grep -c '^1$')" 7
+
+# prune: idle and age rules, never with a running exec
+sbx_create idle >/dev/null
+sbx_create fresh >/dev/null
+age_busy idle "3 hours ago"
+age_busy shared "3 hours ago"
+age_busy dup "3 hours ago"
+"$SBX" exec --state-dir "$SBX_STATE" dup -- sleep 3 & execpid=$!
+sleep 0.5
+# the exec just touched dup's last-use time: make it old again
+age_busy dup "3 hours ago"
+sbx prune --idle-hours 2 --max-age-days 0 > "$TMP/pruned"
+is "prune --idle-hours 2 removes the idle ones, not one with a running exec" \
+        "$(sort "$TMP/pruned" | tr '\n' ' ')" "idle shared "
+is "... dup (busy) and fresh remain" "$(sbx ls -q | tr '\n' ' ')" "dup fresh "
+wait $execpid
+is "... and the running exec finished normally" "$?" 0
+sbx prune --idle-hours 0 --max-age-days 0 > "$TMP/pruned"
+is "prune with both rules 0 (disabled) removes nothing" "$(cat "$TMP/pruned")" ""
+python3 - "$ROOT/fresh/sandbox.json" <<'PY'
+import json, sys, time
+p = sys.argv[1]; d = json.load(open(p)); d["created_ms"] = int(time.time() * 1000) - 3 * 86400 * 1000
+json.dump(d, open(p, "w"))
+PY
+sbx prune --idle-hours 0 --max-age-days 2 --dry-run > "$TMP/pruned"
+is "prune --dry-run names what it would remove" "$(cat "$TMP/pruned")" "would remove fresh"
+sbx prune --idle-hours 0 --max-age-days 2 > "$TMP/pruned"
+is "prune --max-age-days 2 removes one created 3 days ago" "$(cat "$TMP/pruned")" fresh
+sbx rm -f dup >/dev/null
+is "no sbx-init left" "$(inits)" "$inits_before"
+is "no state left" "$(ls -A "$ROOT" | grep -v '^\.' || true)" ""
+
+# config hash and recreate
+sbx_create --config-hash aaa --label sbx.agent=main cfg >/dev/null
+is "--config-hash is recorded" "$(field cfg configHash)" aaa
+sbx exec cfg -- sh -c 'echo x > /tmp/marker'
+echo data > "$WS_ROOT/cfg/keep"
+old=$(field cfg id)
+sbx recreate --agent main >/dev/null
+like "recreate --agent: a new sandbox (new id)" "$(field cfg id)" '^[0-9a-f]{64}$'
+[ "$(field cfg id)" != "$old" ] && ok "... the id changed" || not_ok "... the id changed"
+sbx exec cfg -- cat /tmp/marker >/dev/null 2>&1; rc=$?
+is "... its processes and tmpfs are fresh" "$rc" 1
+is "... the workspace data stays" "$(sbx exec cfg -- cat /workspace/keep)" data
+is "... labels and hash are kept" "$(field cfg configHash)" aaa
+sbx rm -f cfg >/dev/null
+
+# a later run --name asking for another config: ls says changed, recreate applies it
+sbx_run --name chg -- true
+is "ls: config unchanged after the first run" "$(field chg configChanged)" False
+is "run --name with other options still runs in the existing sandbox" \
+        "$(sbx_run --name chg --hostname other -- hostname)" sbx
+is "ls: config changed" "$(field chg configChanged)" True
+like "ls table says changed" "$(sbx ls)" "chg .* changed"
+sbx recreate chg >/dev/null
+is "recreate applies the requested config" "$(sbx exec chg -- hostname)" other
+is "ls: config unchanged after recreate" "$(field chg configChanged)" False
+sbx rm -f chg >/dev/null
+done_testing
