@@ -112,6 +112,7 @@ export HOME=$T/home OPENCLAW_STATE_DIR=$T/state OPENCLAW_CONFIG_PATH=$T/openclaw
 export XDG_RUNTIME_DIR=$T/run TMPDIR=$T/tmp
 export MOCK_SCRIPTS=$SRC/tests/e2e/scripts.json MOCK_LOG=$T/mock.log
 unset OPENCLAW_GATEWAY_TOKEN OPENCLAW_PROFILE DOCKER_HOST DOCKER_CONTEXT
+: >"$MOCK_LOG"
 node "$SHARED/mockllm.mjs" "$T/mock.port" >"$T/mock.out" 2>&1 &
 MOCK_PID=$!
 for _ in $(seq 50); do [ -s "$T/mock.port" ] && break; sleep 0.1; done
