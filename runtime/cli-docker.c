@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../rootfs-tools/image.h"
@@ -145,7 +146,11 @@ static int docker_each(const sbx_docker_args *a, int (*fn)(const char *, sbx_err
                 if (r == -ENOENT)
                         no_such_container(a->pos[i]);
                 else if (r < 0)
-                        fprintf(stderr, "Error response from daemon: %s: %s\n", what, e.msg);
+                        fprintf(stderr, "Error response from daemon: %s: %s%s\n", what, e.msg,
+                                strstr(e.msg, "cannot be enforced")
+                                        ? " (docker: set SBX_DOCKER_LIMITS=best-effort in the caller's environment "
+                                          "at create, or drop the limit)"
+                                        : "");
                 else
                         printf("%s\n", a->pos[i]);
                 if (r < 0)
@@ -191,6 +196,8 @@ static int docker_rm(const sbx_docker_args *a) {
  * right here (same mount namespace, same user): OpenClaw compares the boot
  * id and mount namespace it prints with its own. Whoever can run this
  * already runs commands on the host as this user, so nothing is granted. */
+static void trace_self_exec(const sbx_docker_args *a);
+
 static int exec_on_host(const sbx_docker_args *a, char **envv, size_t n_env) {
         const char *wd = sbx_docker_opt_last(a, SBX_DF_WORKDIR);
 
@@ -208,6 +215,7 @@ static int exec_on_host(const sbx_docker_args *a, char **envv, size_t n_env) {
         if (!sbx_docker_opt_has(a, SBX_DF_INTERACTIVE) && !freopen("/dev/null", "r", stdin))
                 return DOCKER_EXIT_ERROR;
         fflush(stdout);
+        trace_self_exec(a);
         execvp(a->pos[1], a->pos + 1);
         fprintf(stderr, "OCI runtime exec failed: exec: \"%s\": %m\n", a->pos[1]);
         return errno == ENOENT ? SBX_EXIT_NOT_FOUND : SBX_EXIT_CANNOT_EXEC;
@@ -430,8 +438,8 @@ static int ps_filters(const sbx_docker_args *a, sbx_label *filter, size_t *n, ch
                 filter[*n].key = buf + used;
                 filter[*n].value = NULL;
                 if (eq) {
-                        buf[used + (size_t) (eq - v)] = '\0';
-                        filter[*n].value = buf + used + (size_t) (eq - v) + 1;
+                        *(char *) eq = '\0';
+                        filter[*n].value = (char *) eq + 1;
                 }
                 used += vl + 1;
                 (*n)++;
@@ -525,7 +533,66 @@ static int docker_version(const sbx_docker_args *a) {
 
 /* ------------------------------------------------------------- entry */
 
+static uint64_t now_us(void) {
+        struct timespec ts;
+
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return (uint64_t) ts.tv_sec * 1000000 + (uint64_t) ts.tv_nsec / 1000;
+}
+
+/* SBX_DOCKER_TRACE=FILE: one JSON line per call (argv, exit status, wall
+ * time in ms), the shape of ../shared/spec/docker-traces, for the bench and
+ * for debugging a client. */
+static void trace_call(int argc, char **argv, int rc, uint64_t t0) {
+        const char *path = getenv("SBX_DOCKER_TRACE");
+        _cleanup_json_ json_object *o = NULL;
+        json_object *av;
+        FILE *f;
+
+        if (!path || !*path)
+                return;
+        o = json_object_new_object();
+        av = json_object_new_array();
+        for (int i = 1; i < argc; i++)
+                json_object_array_add(av, json_object_new_string(argv[i]));
+        json_object_object_add(o, "argv", av);
+        json_object_object_add(o, "pid", json_object_new_int((int) getpid()));
+        json_object_object_add(o, "rc", json_object_new_int(rc));
+        json_object_object_add(o, "ms", json_object_new_double((double) (now_us() - t0) / 1000.0));
+        f = fopen(path, "ae");
+        if (!f)
+                return;
+        fprintf(f, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+        fclose(f);
+}
+
+static int docker_dispatch(int argc, char **argv);
+
+static uint64_t call_t0;
+static int call_argc;
+static char **call_argv;
+
+/* The self-probe's exec replaces this process: log it now (rc -1). */
+static void trace_self_exec(const sbx_docker_args *a) {
+        (void) a;
+        trace_call(call_argc, call_argv, -1, call_t0);
+}
+
 int cli_docker(int argc, char **argv) {
+        uint64_t t0 = now_us();
+        int r;
+
+        call_t0 = t0;
+        call_argc = argc;
+        call_argv = argv;
+        r = docker_dispatch(argc, argv);
+
+        fflush(stdout);
+        trace_call(argc, argv, r, t0);
+        return r;
+}
+
+static int docker_dispatch(int argc, char **argv) {
         sbx_docker_args *a = calloc(1, sizeof(sbx_docker_args));
         sbx_error e = {};
         int r;

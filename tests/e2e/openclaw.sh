@@ -111,6 +111,8 @@ like "docker version answers from sbx" "$(docker version --format '{{.Server.Ver
 export HOME=$T/home OPENCLAW_STATE_DIR=$T/state OPENCLAW_CONFIG_PATH=$T/openclaw.json NO_COLOR=1
 export XDG_RUNTIME_DIR=$T/run TMPDIR=$T/tmp
 export MOCK_SCRIPTS=$SRC/tests/e2e/scripts.json MOCK_LOG=$T/mock.log
+export SBX_DOCKER_TRACE=$T/docker.jsonl   # every docker call sbx answered: argv, rc, ms
+: >"$SBX_DOCKER_TRACE"
 unset OPENCLAW_GATEWAY_TOKEN OPENCLAW_PROFILE DOCKER_HOST DOCKER_CONTEXT
 : >"$MOCK_LOG"
 node "$SHARED/mockllm.mjs" "$T/mock.port" >"$T/mock.out" 2>&1 &
@@ -143,7 +145,8 @@ write_config initial
 # RESULTS to what the tools returned to the mock model, one per line.
 turn() {
         local before t0
-        before=$(wc -l <"$MOCK_LOG" 2>/dev/null || echo 0)
+        before=$(wc -l <"$MOCK_LOG")
+        DOCKER_BEFORE=$(wc -l <"$SBX_DOCKER_TRACE")
         t0=$(date +%s%N)
         timeout "$TURN_TIMEOUT" openclaw agent --local --agent "$1" --session-key "$2" \
                 --message "SCRIPT:$3" --json >"$T/turn-$3.out" 2>"$T/turn-$3.err"
@@ -155,7 +158,12 @@ for line in sys.stdin:
     e = json.loads(line)
     for r in e.get("lastToolResults", []):
         print(r.replace("\n", "\\n"))')
-        echo "# turn $3 ($1, $2): rc $TURN_RC, ${TURN_MS} ms"
+        DOCKER_SUMMARY=$(tail -n +"$((DOCKER_BEFORE + 1))" "$SBX_DOCKER_TRACE" | python3 -c '
+import json, sys
+calls = [json.loads(l) for l in sys.stdin]
+print("%d docker calls, %.0f ms in sbx (%s)" % (len(calls), sum(c["ms"] for c in calls),
+      ", ".join("%s %.0f" % (c["argv"][0], c["ms"]) for c in calls)))')
+        echo "# turn $3 ($1, $2): rc $TURN_RC, ${TURN_MS} ms; $DOCKER_SUMMARY"
         [ "$TURN_RC" = 0 ] || tail -5 "$T/turn-$3.err" | sed 's/^/#   /'
 }
 # sandboxes NAME-PREFIX: the sbx records as JSON lines name|id|state|labels
@@ -182,6 +190,7 @@ N1=${SB1%%|*}
 ID1=$(echo "$SB1" | cut -d'|' -f2)
 like "sbx exec into OpenClaw's sandbox sees the setup marker" "$("$SBX" exec "$N1" -- cat /tmp/setup-marker 2>&1)" '^setup-ran$'
 FIRST_MS=$TURN_MS
+FIRST_DOCKER=$DOCKER_SUMMARY
 
 # ---------------------------------------------------------------- 2. second exec, same sandbox
 turn family "$S1" e2
@@ -189,6 +198,7 @@ is "second exec: the turn succeeds" "$TURN_RC" 0
 like "second exec: output (pwd /workspace, uid 0, marker) reached the model" "$RESULTS" 'second\\n/workspace\\n0\\nsetup-ran\\nFOO=unset'
 is "second exec: the same sandbox (same id)" "$(by_session "$S1:" | cut -d'|' -f2)" "$ID1"
 SECOND_MS=$TURN_MS
+SECOND_DOCKER=$DOCKER_SUMMARY
 
 # ---------------------------------------------------------------- 3. a second session
 turn family "$S2" e1
@@ -263,6 +273,18 @@ like "before recreate sbx had OpenClaw's sandboxes" "$BEFORE" '^[4-9]$'
 is "after recreate --all sbx has no sandbox left" "$(sbx_ls | wc -l)" 0
 like "the workspaces survive removal (sbx never deletes workspace data)" "$(cat "$WS1/notes.txt" 2>&1)" '^goodbye'
 
-echo "# bench: first exec turn ${FIRST_MS} ms, second exec turn ${SECOND_MS} ms (whole openclaw agent --local turns)"
+# Bench: sbx's share of a turn vs the docker calls recorded in the traces
+# (a recording fake, not real Docker: its exec ran bwrap).
+trace_ms() {
+        [ -f "$1" ] && python3 -c '
+import json, sys
+calls = [json.loads(l) for l in open(sys.argv[1]) if "argv" in l]
+print("%d calls, %d ms" % (len(calls), sum(c.get("ms", 0) for c in calls)))' "$1"
+}
+TR=${SBX_DOCKER_TRACES:-$(dirname "$SHARED")/spec/docker-traces}
+echo "# bench: first exec (new session): turn ${FIRST_MS} ms; sbx: $FIRST_DOCKER"
+echo "# bench:   trace docker-trace-first-exec-new-session: $(trace_ms "$TR/docker-trace-first-exec-new-session.jsonl")"
+echo "# bench: second exec (same sandbox): turn ${SECOND_MS} ms; sbx: $SECOND_DOCKER"
+echo "# bench:   trace docker-trace-second-exec-same-session: $(trace_ms "$TR/docker-trace-second-exec-same-session.jsonl")"
 echo "1..$tap_n"
 exit $tap_failed
