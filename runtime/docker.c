@@ -407,6 +407,27 @@ static int apply_create_flag(sbx_docker_create *c, const sbx_docker_opt *o, char
         }
 }
 
+static size_t path_depth(const char *p) {
+        size_t n = 0;
+        for (; *p; p++)
+                n += *p == '/' && p[1] && p[1] != '/';
+        return n;
+}
+
+/* Like docker: a bind inside another is mounted after it, whatever the -v
+ * order (stable insertion sort by depth; a handful of binds). */
+static void sort_binds_parent_first(sbx_run_config *c) {
+        for (size_t i = 1; i < c->n_binds; i++) {
+                sbx_bind b = c->binds[i];
+                size_t j = i;
+                while (j > 0 && path_depth(c->binds[j - 1].dst) > path_depth(b.dst)) {
+                        c->binds[j] = c->binds[j - 1];
+                        j--;
+                }
+                c->binds[j] = b;
+        }
+}
+
 static json_object *strv_json(char *const *v, size_t n) {
         json_object *a = json_object_new_array();
         for (size_t i = 0; v && i < n; i++)
@@ -450,6 +471,7 @@ int sbx_docker_create_prepare(const sbx_docker_args *a, sbx_docker_create *ret, 
                 if (r < 0)
                         goto out;
         }
+        sort_binds_parent_first(&ret->config);
         if (ret->config.workspace_access == SBX_WORKSPACE_RO && !ret->config.workspace) {
                 r = sbx_error_set(reterr, -EINVAL, "internal: ro workspace without a dir");
                 goto out;

@@ -132,6 +132,14 @@ is "rm -f keeps the workspace" "$(cat "$T/ws/f.txt")" hello
 "$D" inspect c1 >/dev/null 2>&1
 is "removed: inspect exit 1" "$?" 1
 
+# ---- nested binds given child first are mounted parent first (docker does)
+"$D" create --name c3 --network none -v "$T/ws/skills:/workspace/skills:ro" -v "$T/ws:/workspace" "$IMAGE" >/dev/null
+"$D" start c3 >/dev/null
+mi=$("$D" exec c3 cat /proc/self/mountinfo)
+parent_id=$(echo "$mi" | awk '$5=="/workspace" {print $1}')
+is "nested bind: /workspace/skills sits on /workspace" "$(echo "$mi" | awk '$5=="/workspace/skills" {print $2}')" "$parent_id"
+"$D" rm -f c3 >/dev/null
+
 # ---- limits this host cannot enforce: strict, named
 if "$SBX" doctor --json 2>/dev/null | grep -q 'limits are refused'; then
         "$D" create --name c3 --memory 64m --network none "$IMAGE" >/dev/null 2>&1
