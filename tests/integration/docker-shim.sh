@@ -79,7 +79,7 @@ like "mountinfo: /workspace/skills is the host dir, ro" "$(echo "$mi" | awk '$5=
         " $T/ws/skills /workspace/skills ro,"
 is "mountinfo: exactly one mount at /workspace" "$(echo "$mi" | awk '$5=="/workspace"' | wc -l)" 1
 like "mountinfo: the tmpfs are there" "$(echo "$mi" | awk '$5=="/var/tmp" {print $9}')" '^tmpfs$'
-unlike "mountinfo: no host root in the sandbox" "$(echo "$mi" | awk '{print $5}')" '^/work'
+unlike "mountinfo: no host tree of this machine in the sandbox" "$(echo "$mi" | awk '{print $5}')" '^/work(/|$)'
 
 # ---- exec
 out=$("$D" exec -i -w /workspace --env-file "$T/create.env" -e X=1 c1 /bin/sh -lc 'pwd; id -u; echo $X $LANG; cat f.txt; echo w >new.txt' </dev/null)
@@ -123,7 +123,7 @@ is "ps --filter label=K=V --format {{.Names}} (-a: created too)" \
         "$("$D" ps -a --filter label=openclaw.sandboxBrowser=1 --format '{{.Names}}')" c2
 is "ps without -a: only running" "$("$D" ps --filter label=openclaw.sandboxBrowser=1 --format '{{.Names}}')" ""
 is "ps --filter label=K" "$("$D" ps -a --filter label=openclaw.sandbox --format '{{.Names}}')" c1
-like "sbx ls shows docker's containers with their labels" "$("$SBX" ls --json)" '"openclaw.configHash":"h1"'
+like "sbx ls shows docker's containers with their labels" "$("$SBX" ls --json)" '"openclaw.configHash": *"h1"'
 out=$("$D" rm c1 2>&1); rc=$?
 is "rm of a running container without -f: exit 1" "$rc" 1
 like "... docker's message" "$out" 'container is running'
