@@ -5,6 +5,7 @@
  * (docker-surface.md §0): "No such object/container/image", exit 1 for an
  * error from the "daemon", 125 when create fails, the command's own status
  * for exec. */
+#include <fcntl.h>
 #include <json-c/json.h>
 #include <signal.h>
 #include <stdio.h>
@@ -542,14 +543,23 @@ static uint64_t now_us(void) {
 
 /* SBX_DOCKER_TRACE=FILE: one JSON line per call (argv, exit status, wall
  * time in ms), the shape of ../shared/spec/docker-traces, for the bench and
- * for debugging a client. */
-static void trace_call(int argc, char **argv, int rc, uint64_t t0) {
+ * for debugging a client. Opened before anything else: exec joins the
+ * sandbox's mount namespace, where the file is not visible. */
+static int trace_fd = -EBADF;
+
+static void trace_open(void) {
         const char *path = getenv("SBX_DOCKER_TRACE");
+
+        if (path && *path)
+                trace_fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY, 0600);
+}
+
+static void trace_call(int argc, char **argv, int rc, uint64_t t0) {
         _cleanup_json_ json_object *o = NULL;
         json_object *av;
-        FILE *f;
+        const char *line;
 
-        if (!path || !*path)
+        if (trace_fd < 0)
                 return;
         o = json_object_new_object();
         av = json_object_new_array();
@@ -559,11 +569,9 @@ static void trace_call(int argc, char **argv, int rc, uint64_t t0) {
         json_object_object_add(o, "pid", json_object_new_int((int) getpid()));
         json_object_object_add(o, "rc", json_object_new_int(rc));
         json_object_object_add(o, "ms", json_object_new_double((double) (now_us() - t0) / 1000.0));
-        f = fopen(path, "ae");
-        if (!f)
-                return;
-        fprintf(f, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
-        fclose(f);
+        line = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+        (void) !write(trace_fd, line, strlen(line));
+        (void) !write(trace_fd, "\n", 1);
 }
 
 static int docker_dispatch(int argc, char **argv);
@@ -582,6 +590,7 @@ int cli_docker(int argc, char **argv) {
         uint64_t t0 = now_us();
         int r;
 
+        trace_open();
         call_t0 = t0;
         call_argc = argc;
         call_argv = argv;

@@ -222,7 +222,7 @@ like "apply_patch created the file in the sandbox workspace" "$(cat "$WS1/patche
 # ---------------------------------------------------------------- 5. background process
 turn family "$S1" proc1
 is "background process: the turn succeeds" "$TURN_RC" 0
-like "the background command was started and polled" "$RESULTS" 'tick-[0-9]'
+like "the background command's live output reached process poll/log" "$RESULTS" 'tick-[0-9]'
 like "while it ran, it was visible in the sandbox" "$RESULTS" 'running=[1-9]'
 like "after process kill, nothing of it is left in the sandbox" "$RESULTS" 'alive=0'
 is "sbx exec: no process of the killed command in the sandbox" \
