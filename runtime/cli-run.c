@@ -8,8 +8,14 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "hosts.h"
 #include "macro.h"
+#include "config.h"
+#include "resolve.h"
+#include "net.h"
 #include "run-config.h"
+#include "run-policy.h"
+#include <sys/stat.h>
 
 static void run_usage(FILE *f) {
         fputs("usage: sbx run [OPTIONS] -- CMD [ARGS...]\n"
@@ -18,6 +24,12 @@ static void run_usage(FILE *f) {
               "a read-only root (the host's /usr, /bin, /lib*, /sbin, or --rootfs); /workspace;\n"
               "no capabilities, no_new_privs, the default seccomp profile.\n"
               "\n"
+              "  --agent ID --session KEY  take the sandbox settings from openclaw.json as OpenClaw 2026.9.6\n"
+              "                            resolves them for that agent/session (see 'sbx explain'); the\n"
+              "                            options below, given explicitly, override them. A session OpenClaw\n"
+              "                            would run unsandboxed (mode \"off\") is still sandboxed, with a note.\n"
+              "      --subagent            evaluate the session as a sub-agent session\n"
+              "      --config FILE         openclaw.json (default: $OPENCLAW_CONFIG_PATH, ~/.openclaw/openclaw.json)\n"
               "  --rootfs DIR              use DIR as the (read-only) root instead of the host's /usr etc.\n"
               "  --workspace DIR           the directory behind /workspace (default: an empty per-run dir)\n"
               "  --workspace-access MODE   none: overlay, writes stay in the sandbox (default);\n"
@@ -31,9 +43,11 @@ static void run_usage(FILE *f) {
               "      --bind SRC[:DST[:ro|rw]]  bind a host path (read-write unless :ro)\n"
               "      --ro-bind SRC[:DST]   same as --bind SRC:DST:ro\n"
               "      --writable-root       do not make the root tmpfs read-only\n"
-              "      --dns ADDR            nameserver line in /etc/resolv.conf\n"
-              "      --add-host NAME:IP    line in /etc/hosts\n"
-              "      --network none        an empty network namespace with lo up (the only mode)\n"
+              "      --network none|bridge none (default): only lo; bridge: egress through NAT\n"
+              "                            (root: veth on the sbx0 bridge; otherwise pasta)\n"
+              "      --dns ADDR            nameserver line in /etc/resolv.conf (repeatable)\n"
+              "      --add-host NAME:IP|NAME:host-gateway  line in /etc/hosts (repeatable);\n"
+              "                            host-gateway = the host's loopback, seen from the sandbox\n"
               "      --memory SIZE --memory-swap SIZE --pids-limit N --cpus N   cgroup v2 limits\n"
               "      --limits best-effort  run even if limits cannot be enforced\n"
               "      --seccomp-profile FILE  a Docker-format seccomp profile instead of the default\n"
@@ -52,6 +66,7 @@ enum {
         OPT_ROOTFS = 256, OPT_WORKSPACE, OPT_WS_ACCESS, OPT_HOSTNAME, OPT_ULIMIT, OPT_TMPFS, OPT_BIND,
         OPT_RO_BIND, OPT_WRITABLE_ROOT, OPT_DNS, OPT_ADD_HOST, OPT_NETWORK, OPT_MEMORY, OPT_MEMORY_SWAP,
         OPT_PIDS, OPT_CPUS, OPT_LIMITS, OPT_SECCOMP, OPT_TIMEOUT, OPT_TTY, OPT_NO_TTY, OPT_STATE_DIR,
+        OPT_CONFIG, OPT_AGENT, OPT_SESSION, OPT_SUBAGENT,
 };
 
 static const struct option options[] = {
@@ -80,6 +95,10 @@ static const struct option options[] = {
         { "tty", no_argument, NULL, OPT_TTY },
         { "no-tty", no_argument, NULL, OPT_NO_TTY },
         { "state-dir", required_argument, NULL, OPT_STATE_DIR },
+        { "config", required_argument, NULL, OPT_CONFIG },
+        { "agent", required_argument, NULL, OPT_AGENT },
+        { "session", required_argument, NULL, OPT_SESSION },
+        { "subagent", no_argument, NULL, OPT_SUBAGENT },
         { "help", no_argument, NULL, 'h' },
         {}
 };
@@ -158,16 +177,26 @@ static int apply_option(sbx_run_config *c, int opt, const char *arg, bool *tty_s
                 c->read_only_root = false;
                 return 0;
         case OPT_DNS:
+                r = sbx_dns_parse(arg, e);
+                if (r < 0)
+                        return sbx_error_wrap(e, "--dns"), r;
                 return sbx_run_config_add_dns(c, arg);
-        case OPT_ADD_HOST:
-                if (!strchr(arg, ':') || strpbrk(arg, "\n\t "))
-                        return sbx_error_set(e, -EINVAL, "--add-host '%s': expected NAME:IP", arg);
+        case OPT_ADD_HOST: {
+                sbx_extra_host h;
+                r = sbx_extra_host_parse(arg, &h, e);
+                if (r < 0)
+                        return sbx_error_wrap(e, "--add-host"), r;
                 return sbx_run_config_add_extra_host(c, arg);
-        case OPT_NETWORK:
-                if (strcmp(arg, "none"))
-                        return sbx_error_set(e, -EINVAL, "--network '%s': only 'none' is supported", arg);
-                c->network = SBX_NETWORK_NONE;
+        }
+        case OPT_NETWORK: {
+                bool bridge;
+                /* the CLI has no dangerouslyAllowContainerNamespaceJoin */
+                r = sbx_net_mode_parse(arg, false, &bridge, e);
+                if (r < 0)
+                        return sbx_error_wrap(e, "--network"), -EINVAL;
+                c->network = bridge ? SBX_NETWORK_BRIDGE : SBX_NETWORK_NONE;
                 return 0;
+        }
         case OPT_MEMORY:
         case OPT_MEMORY_SWAP:
                 if (opt == OPT_MEMORY_SWAP && !strcmp(arg, "-1")) {
@@ -206,6 +235,11 @@ static int apply_option(sbx_run_config *c, int opt, const char *arg, bool *tty_s
                 c->tty = opt == OPT_TTY;
                 *tty_set = true;
                 return 0;
+        case OPT_CONFIG:
+        case OPT_AGENT:
+        case OPT_SESSION:
+        case OPT_SUBAGENT:
+                return 0; /* consumed by the policy pass */
         case OPT_STATE_DIR:
                 if (arg[0] != '/')
                         return sbx_error_set(e, -EINVAL, "--state-dir '%s': must be absolute", arg);
@@ -215,18 +249,89 @@ static int apply_option(sbx_run_config *c, int opt, const char *arg, bool *tty_s
         }
 }
 
+/* --agent/--session: the OpenClaw-resolved sandbox as the base of the run config.
+ * Returns 0 (nothing requested or applied), or an exit status. */
+static int apply_policy(int argc, char **argv, sbx_run_config *c, sbx_resolved *r) {
+        const char *config = NULL;
+        sbx_request req = {};
+        bool wanted = false;
+        int opt;
+
+        optind = 1;
+        opterr = 0;
+        while ((opt = getopt_long(argc, argv, "+he:w:u:", options, NULL)) != -1)
+                switch (opt) {
+                case OPT_CONFIG: config = optarg; break;
+                case OPT_AGENT: req.agent = optarg; wanted = true; break;
+                case OPT_SESSION: req.session = optarg; wanted = true; break;
+                case OPT_SUBAGENT: req.subagent = true; wanted = true; break;
+                default: break;
+                }
+        if (!wanted)
+                return 0;
+
+        _cleanup_free_ char *path = NULL;
+        sbx_config cfg = {};
+        sbx_config_diag diag = {};
+        sbx_strv notes = {};
+        sbx_error e = {};
+        char buf[SBX_ERROR_MSG_MAX];
+        int k = sbx_config_find(config, &path, &e);
+        if (k >= 0)
+                k = sbx_config_load(path, &cfg, &diag, &e);
+        if (k >= 0)
+                k = sbx_resolve(&cfg, &req, r, NULL, &e);
+        sbx_config_done(&cfg);
+        sbx_config_diag_done(&diag);
+        if (k < 0) {
+                fprintf(stderr, "sbx run: %s\n", sbx_error_text(&e, buf, sizeof(buf)));
+                return SBX_EXIT_USAGE;
+        }
+        if (!r->sandboxed)
+                fprintf(stderr, "sbx run: note: OpenClaw would run session %s of agent %s on the host (sandbox mode "
+                                "\"%s\"); sbx sandboxes it anyway with the agent's settings\n",
+                        r->session_key, r->agent_id, r->mode == SBX_MODE_OFF ? "off" : "non-main");
+        k = sbx_policy_to_run_config(r, c, &notes, &e);
+        for (size_t i = 0; i < notes.n; i++)
+                fprintf(stderr, "sbx run: note: %s\n", notes.v[i]);
+        sbx_strv_free(&notes);
+        if (k < 0) {
+                fprintf(stderr, "sbx run: agent %s: %s\n", r->agent_id, sbx_error_text(&e, buf, sizeof(buf)));
+                return SBX_EXIT_USAGE;
+        }
+        /* OpenClaw creates the sandbox workspace dir on first use; so do we (0700) */
+        if (c->workspace_access == SBX_WORKSPACE_NONE && c->workspace && mkdir(c->workspace, 0700) < 0 &&
+            errno != EEXIST) {
+                _cleanup_free_ char *parent = strdup(c->workspace);
+                for (char *p = parent ? parent + 1 : NULL; p && (p = strchr(p, '/')); p++) {
+                        *p = '\0';
+                        (void) mkdir(parent, 0700);
+                        *p = '/';
+                }
+                if (mkdir(c->workspace, 0700) < 0 && errno != EEXIST) {
+                        fprintf(stderr, "sbx run: cannot create the sandbox workspace %s: %m\n", c->workspace);
+                        return SBX_EXIT_FAILURE;
+                }
+        }
+        return 0;
+}
+
 static void print_notice(const char *msg) {
         fprintf(stderr, "sbx run: %s\n", msg);
 }
 
 int cli_run(int argc, char **argv) {
         _cleanup_(sbx_run_config_free) sbx_run_config c;
+        _cleanup_(sbx_resolved_done) sbx_resolved resolved = {};
         sbx_error err = {};
         char buf[SBX_ERROR_MSG_MAX + 64];
         bool tty_set = false;
         int opt, r;
 
         sbx_run_config_init(&c);
+        r = apply_policy(argc, argv, &c, &resolved);
+        if (r != 0)
+                return r;
         optind = 1;
         opterr = 0;
         while ((opt = getopt_long(argc, argv, "+he:w:u:", options, NULL)) != -1) {

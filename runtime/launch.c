@@ -91,12 +91,13 @@ static _Noreturn void child_main(const sbx_plan *p, int sync_fd, const sigset_t 
         /* Host directories, opened while we still have the creator's ids. */
         if (sbx_mount_open_child(p, &mfds, &err) < 0)
                 child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
-        /* #1: the id maps, from the parent (EOF = it died), or our own. */
-        if (!p->privileged) {
-                if (sbx_userns_write_own_maps(p, &err) < 0)
-                        child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
-        } else if (sbx_sync_recv(sync_fd, SYNC_TIMEOUT_MS, &msg) < 0 || msg.seq != 1 ||
-                   msg.type != SBX_SYNC_MAPS_WRITTEN)
+        /* #1: the id maps, from the parent (EOF = it died), or our own; with a
+         * network (issue 7) the parent also attaches it before sending #1. */
+        if (!p->privileged && sbx_userns_write_own_maps(p, &err) < 0)
+                child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
+        if ((p->privileged || p->net.kind != SBX_NET_KIND_NONE) &&
+            (sbx_sync_recv(sync_fd, SYNC_TIMEOUT_MS, &msg) < 0 || msg.seq != 1 ||
+             msg.type != SBX_SYNC_MAPS_WRITTEN))
                 _exit(SBX_EXIT_FAILURE);
         /* Become the setup identity inside the new user namespace. */
         if (sbx_userns_setup_child(p, &err) < 0)
@@ -255,12 +256,16 @@ int sbx_run(const sbx_run_config *c, sbx_error *reterr) {
         closep(&sync_child);
         /* Privileged: the maps name a subordinate range, which only we may
          * write, from the /proc/<pid> dirfd; then #1 releases the child.
-         * Unprivileged, the child maps itself and nobody waits for anybody. */
-        if (p->privileged) {
+         * Unprivileged, the child maps itself and nobody waits for anybody,
+         * unless there is a network to attach first (issue 7: eth0 on the
+         * bridge, or pasta), which goes into the child's namespace here. */
+        if (p->privileged || p->net.kind != SBX_NET_KIND_NONE) {
                 procfd = open_proc_pid(pid, reterr);
                 if (procfd < 0)
                         return SBX_EXIT_FAILURE;
-                r = sbx_userns_write_maps(p, procfd, reterr);
+                r = p->privileged ? sbx_userns_write_maps(p, procfd, reterr) : 0;
+                if (r >= 0)
+                        r = sbx_net_attach_proc(&p->net, pid, procfd, reterr);
                 if (r >= 0) {
                         r = sbx_sync_send(sync_parent, 1, SBX_SYNC_MAPS_WRITTEN, 0, NULL);
                         if (r < 0)

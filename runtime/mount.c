@@ -202,30 +202,6 @@ static const char *generated_etc[][2] = {
 /* The generated /etc files, in the order of generated_etc[]. */
 static int etc_contents(sbx_plan *p, const sbx_run_config *c, const char *contents[static 6], sbx_error *reterr) {
         const char *hostname = c->hostname ?: "sbx";
-        _cleanup_free_ char *hosts = NULL, *resolv = NULL;
-        size_t len = 0;
-        FILE *f;
-
-        f = open_memstream(&hosts, &len);
-        if (!f)
-                return sbx_error_set(reterr, -ENOMEM, "plan: out of memory");
-        fprintf(f, "127.0.0.1\tlocalhost %s\n::1\tlocalhost ip6-localhost ip6-loopback\n", hostname);
-        for (size_t i = 0; i < c->n_extra_hosts; i++) {
-                /* docker extraHosts "name:ip" */
-                const char *colon = strchr(c->extra_hosts[i], ':');
-                if (!colon)
-                        fprintf(f, "%s\n", c->extra_hosts[i]);
-                else
-                        fprintf(f, "%s\t%.*s\n", colon + 1, (int) (colon - c->extra_hosts[i]), c->extra_hosts[i]);
-        }
-        fclose(f);
-        f = open_memstream(&resolv, &len);
-        if (!f)
-                return sbx_error_set(reterr, -ENOMEM, "plan: out of memory");
-        for (size_t i = 0; i < c->n_dns; i++)
-                fprintf(f, "nameserver %s\n", c->dns[i]);
-        fclose(f);
-
         contents[0] = sbx_plan_strdupf(p, "root:x:0:0:root:/root:/bin/sh\n%s%s%s"
                                        "nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n",
                                        c->uid ? "sandbox:x:" : "",
@@ -234,8 +210,9 @@ static int etc_contents(sbx_plan *p, const sbx_run_config *c, const char *conten
         contents[1] = sbx_plan_strdupf(p, "root:x:0:\n%s%snogroup:x:65534:\n",
                                        c->gid ? sbx_plan_strdupf(p, "sandbox:x:%u:", c->gid) : "",
                                        c->gid ? "\n" : "");
-        contents[2] = sbx_plan_strdup(p, hosts);
-        contents[3] = sbx_plan_strdup(p, resolv);
+        /* hosts and resolv.conf come from the network plan (runtime/hosts.c) */
+        contents[2] = p->net.hosts;
+        contents[3] = p->net.resolv_conf;
         contents[4] = sbx_plan_strdupf(p, "%s\n", hostname);
         contents[5] = "passwd: files\ngroup: files\nhosts: files dns\n";
         for (size_t i = 0; i < 6; i++)

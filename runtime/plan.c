@@ -81,6 +81,8 @@ sbx_plan *sbx_plan_free(sbx_plan *p) {
         closep(&p->cgroup.dirfd);
         closep(&p->tty_fd);
         closep(&p->tty_master);
+        /* after the child is gone: removes veth/bridge/nft state or stops pasta */
+        sbx_net_cleanup(&p->net);
         sbx_statedir_cleanup(p);
         free(p->argv);
         free(p->envp);
@@ -102,6 +104,7 @@ int sbx_plan_prepare(const sbx_run_config *c, sbx_plan **ret, sbx_error *reterr)
                 return sbx_error_set(reterr, -ENOMEM, "plan: out of memory");
         p->state_fd = p->lock_fd = p->tty_fd = p->tty_master = p->sync_fd = -EBADF;
         p->cgroup.dirfd = -EBADF;
+        sbx_net_plan_init(&p->net);
         p->read_only_root = c->read_only_root;
         p->timeout_sec = c->timeout_sec;
 
@@ -114,6 +117,16 @@ int sbx_plan_prepare(const sbx_run_config *c, sbx_plan **ret, sbx_error *reterr)
         if (r < 0)
                 return r;
         r = sbx_statedir_chown(p, reterr);
+        if (r < 0)
+                return r;
+        /* Network before mounts: it decides the addresses /etc/hosts names
+         * (host-gateway) and, for bridge, creates the host side (issue 7). */
+        r = sbx_net_prepare(&(sbx_net_request) {
+                                .bridge = c->network == SBX_NETWORK_BRIDGE,
+                                .dns = c->dns, .n_dns = c->n_dns,
+                                .extra_hosts = c->extra_hosts, .n_extra_hosts = c->n_extra_hosts,
+                                .hostname = c->hostname ?: "sbx",
+                        }, &p->net, reterr);
         if (r < 0)
                 return r;
         /* The mount list: root, /etc, /proc, /dev, tmpfs, workspace, binds. */

@@ -13,6 +13,7 @@
 
 #include "cgroup.h"
 #include "error.h"
+#include "net.h"
 #include "run-config.h"
 #include "seccomp-filter.h"
 
@@ -95,6 +96,8 @@ typedef struct sbx_plan {
 
         int ignored_signals[64];         /* SIG_IGN in sbx, reset to SIG_DFL in the child */
         size_t n_ignored_signals;
+        sbx_net_plan net;                /* network (issue 7): host side + rendered /etc files */
+
         unsigned timeout_sec;
         int sync_fd;                     /* child's end of the sync socket (in the child) */
 } sbx_plan;

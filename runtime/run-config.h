@@ -32,7 +32,8 @@ typedef enum sbx_workspace_access {
 } sbx_workspace_access;
 
 typedef enum sbx_network_mode {
-        SBX_NETWORK_NONE,     /* new, empty network namespace with lo up (the only mode so far) */
+        SBX_NETWORK_NONE,     /* new, empty network namespace with lo up */
+        SBX_NETWORK_BRIDGE,   /* + eth0: veth on sbx0 with NAT as root, pasta otherwise (issue 7, net.h) */
         _SBX_NETWORK_MODE_MAX,
         _SBX_NETWORK_MODE_INVALID = -EINVAL,
 } sbx_network_mode;

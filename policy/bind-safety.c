@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: MIT */
+/* OpenClaw's bind-mount safety rules (validateSandboxSecurity), applied before a
+ * resolved sandbox is turned into a launch plan:
+ *   - blocked sources: '/', system dirs, the docker socket, home credential dirs;
+ *     checked as written (normalised) and again through the deepest existing
+ *     ancestor's realpath, so a symlinked parent cannot smuggle them in;
+ *   - reserved targets /workspace and /agent unless dangerouslyAllowReservedContainerTargets;
+ *   - sources outside the sandbox and agent workspaces unless
+ *     dangerouslyAllowExternalBindSources.
+ * Reads the filesystem (realpath) but changes nothing. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bind-safety.h"
+#include "macro.h"
+
+static const char *const BLOCKED[] = {
+        "/etc",
+        "/private/etc",
+        "/proc",
+        "/sys",
+        "/dev",
+        "/root",
+        "/boot",
+        "/run",
+        "/var/run",
+        "/private/var/run",
+        "/var/run/docker.sock",
+        "/private/var/run/docker.sock",
+        "/run/docker.sock",
+        NULL,
+};
+static const char *const HOME_CREDENTIALS[] = {
+        ".aws", ".cargo", ".config", ".docker", ".gnupg", ".netrc", ".npm", ".ssh", NULL,
+};
+
+static bool inside(const char *root, const char *p) {
+        size_t n = strlen(root);
+        if (!strcmp(root, "/"))
+                return true;
+        return !strncmp(p, root, n) && (p[n] == '\0' || p[n] == '/');
+}
+
+/* normalise: resolve . and .., collapse //, drop trailing / */
+static char *normalise(const char *p) {
+        size_t n = strlen(p), o = 0;
+        char *out = malloc(n + 2);
+        if (!out)
+                return NULL;
+        for (const char *s = p; *s;) {
+                while (*s == '/')
+                        s++;
+                if (!*s)
+                        break;
+                const char *e = strchr(s, '/');
+                size_t len = e ? (size_t) (e - s) : strlen(s);
+                if (len == 2 && s[0] == '.' && s[1] == '.') {
+                        while (o > 0 && out[o - 1] != '/')
+                                o--;
+                        if (o > 0)
+                                o--;
+                } else if (!(len == 1 && s[0] == '.')) {
+                        out[o++] = '/';
+                        memcpy(out + o, s, len);
+                        o += len;
+                }
+                s += len;
+        }
+        if (o == 0)
+                out[o++] = '/';
+        out[o] = '\0';
+        return out;
+}
+
+/* realpath of the deepest existing ancestor, with the missing tail re-appended */
+static char *canonical(const char *p) {
+        _cleanup_free_ char *cur = strdup(p);
+        char buf[PATH_MAX];
+        if (!cur)
+                return NULL;
+        for (;;) {
+                if (realpath(cur, buf)) {
+                        const char *tail = p + strlen(cur);
+                        char *r;
+                        if (asprintf(&r, "%s%s", strcmp(buf, "/") || !*tail ? buf : "", tail) < 0)
+                                return NULL;
+                        return r;
+                }
+                char *slash = strrchr(cur, '/');
+                if (!slash || slash == cur)
+                        return strdup(p);
+                *slash = '\0';
+        }
+}
+
+static const char *blocked_reason(const char *p, const char *home) {
+        if (!strcmp(p, "/"))
+                return "the host root";
+        for (size_t i = 0; BLOCKED[i]; i++)
+                if (inside(BLOCKED[i], p))
+                        return BLOCKED[i];
+        for (size_t i = 0; home && HOME_CREDENTIALS[i]; i++) {
+                char cred[PATH_MAX];
+                snprintf(cred, sizeof(cred), "%s/%s", home, HOME_CREDENTIALS[i]);
+                if (inside(cred, p))
+                        return "a home credential directory";
+        }
+        return NULL;
+}
+
+int sbx_check_bind_safety(const sbx_resolved *r, sbx_error *reterr) {
+        _cleanup_free_ char *home = sbx_home_dir();
+        _cleanup_free_ char *home_c = home ? canonical(home) : NULL;
+        const char *os_home = getenv("HOME");
+
+        for (size_t i = 0; i < r->docker.binds.n; i++) {
+                const char *spec = r->docker.binds.v[i];
+                _cleanup_free_ char *src = sbx_bind_source(spec);
+                if (!src)
+                        return -ENOMEM;
+                const char *rest = spec + strlen(src);
+                _cleanup_free_ char *dst = *rest == ':' ? strdup(rest + 1) : strdup(src);
+                if (!dst)
+                        return -ENOMEM;
+                char *colon = strchr(dst, ':');
+                if (colon)
+                        *colon = '\0';
+                _cleanup_free_ char *n = normalise(src), *c = n ? canonical(n) : NULL, *nd = normalise(dst);
+                if (!n || !c || !nd)
+                        return -ENOMEM;
+                const char *homes[] = {home, home_c, os_home};
+                for (size_t h = 0; h < ELEMENTSOF(homes); h++) {
+                        const char *why = blocked_reason(n, homes[h]) ?: blocked_reason(c, homes[h]);
+                        if (why)
+                                return sbx_error_set(
+                                        reterr, -EPERM,
+                                        "docker.binds[%zu] \"%s\": source is %s, which sandboxes may "
+                                        "never mount",
+                                        i, spec, why);
+                }
+                if (r->docker.allow_reserved_targets != SBX_TRUE &&
+                    (inside("/workspace", nd) || inside("/agent", nd)))
+                        return sbx_error_set(
+                                reterr, -EPERM,
+                                "docker.binds[%zu] \"%s\": target %s is reserved for the workspace "
+                                "(set docker.dangerouslyAllowReservedContainerTargets to allow it)",
+                                i, spec, nd);
+                if (r->docker.allow_external_binds != SBX_TRUE) {
+                        bool ok = false;
+                        const char *roots[] = {r->host_workspace_dir, r->agent_workspace_dir};
+                        for (size_t k = 0; k < ELEMENTSOF(roots); k++) {
+                                if (!roots[k])
+                                        continue;
+                                _cleanup_free_ char *rc = canonical(roots[k]);
+                                if (inside(roots[k], n) || (rc && inside(rc, c)))
+                                        ok = true;
+                        }
+                        if (!ok)
+                                return sbx_error_set(
+                                        reterr, -EPERM,
+                                        "docker.binds[%zu] \"%s\": source is outside the sandbox and agent "
+                                        "workspaces (set docker.dangerouslyAllowExternalBindSources to "
+                                        "allow it)",
+                                        i, spec);
+                }
+        }
+        return 0;
+}

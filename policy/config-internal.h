@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: MIT */
+/* Shared between the loader stages (config-*.c). Not for other modules: no json-c
+ * type may leak out of policy/config-*.c. */
+#pragma once
+
+#include <json-c/json.h>
+
+#include "config.h"
+
+#ifndef MIN
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
+#endif
+
+#define JPATH_DEPTH 32
+
+typedef struct jpath {
+        char buf[512];
+        size_t len;
+        size_t stack[JPATH_DEPTH];
+        size_t depth;
+} jpath;
+
+void jpath_push_key(jpath *p, const char *key);
+void jpath_push_index(jpath *p, size_t i);
+void jpath_pop(jpath *p);
+const char *jpath_str(const jpath *p);
+
+struct vctx {
+        sbx_config_diag *diag;
+        bool retained_default; /* the migration kept a legacy default=true owner */
+        jpath path;
+        bool oom;
+};
+
+void issue(struct vctx *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void note(sbx_config_diag *d, const char *msg);
+
+/* config-migrate.c: OpenClaw's load-time migrations, in place. *ret_retained is the
+ * legacy default agent kept for data ownership (may stay NULL). changes (may be NULL)
+ * receives a line per rewrite, for 'sbx migrate'. */
+int sbx_config_migrate_tree(struct json_object *root, sbx_config_diag *diag, char **ret_retained,
+                            sbx_strv *changes);
+/* config-validate.c */
+void sbx_config_validate_tree(struct json_object *root, struct vctx *v);
+/* config-include.c: replace every "$include" (relative to config_path's directory, never
+ * outside it); *root may be replaced by a new tree. */
+int sbx_config_resolve_includes(struct json_object **root, const char *config_path, sbx_error *reterr);
+/* config-copy.c */
+int sbx_config_copy_tree(struct json_object *root, sbx_config *ret);
+
+static inline struct json_object *jget(struct json_object *o, const char *key) {
+        struct json_object *v = NULL;
+        if (!json_object_is_type(o, json_type_object))
+                return NULL;
+        return json_object_object_get_ex(o, key, &v) ? v : NULL;
+}
+
+static inline bool jhas(struct json_object *o, const char *key) {
+        return json_object_is_type(o, json_type_object) && json_object_object_get_ex(o, key, NULL);
+}

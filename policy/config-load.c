@@ -1,0 +1,488 @@
+/* SPDX-License-Identifier: MIT */
+/* openclaw.json -> struct sbx_config, in OpenClaw 2026.9.6's order:
+ *   1. read (size-capped) and parse JSON5 into a json-c tree;
+ *   2. substitute ${VAR};
+ *   3. load-time migrations (session.mainKey, agents.list -> agents.entries, retired
+ *      default markers), each reported as a note like OpenClaw's;
+ *   4. strict validation of every section sbx uses, each issue naming its JSON path;
+ *   5. copy into plain C structs and drop the tree.
+ * Sections sbx does not use are accepted untouched (only their key names are checked,
+ * against the 2026.9.6 schema, because OpenClaw's root object is strict). */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "config-internal.h"
+#include "json5.h"
+#include "macro.h"
+#include "resolve.h"
+
+/* ---- small containers ---- */
+
+void sbx_strv_free(sbx_strv *l) {
+        if (!l)
+                return;
+        for (size_t i = 0; i < l->n; i++)
+                free(l->v[i]);
+        free(l->v);
+        *l = (sbx_strv){};
+}
+
+int sbx_strv_push(sbx_strv *l, const char *s) {
+        char **nv = realloc(l->v, (l->n + 2) * sizeof(char *));
+        if (!nv)
+                return -ENOMEM;
+        l->v = nv;
+        l->v[l->n] = strdup(s ?: "");
+        if (!l->v[l->n])
+                return -ENOMEM;
+        l->n++;
+        l->v[l->n] = NULL;
+        l->set = true;
+        return 0;
+}
+
+bool sbx_strv_contains(const sbx_strv *l, const char *s) {
+        for (size_t i = 0; l && i < l->n; i++)
+                if (!strcmp(l->v[i], s))
+                        return true;
+        return false;
+}
+
+/* ---- JSON paths for messages: a.b[0]["odd key"] ---- */
+
+void jpath_push_key(jpath *p, const char *key) {
+        size_t before = p->len;
+        bool ident = key[0] && !isdigit((unsigned char) key[0]);
+        for (const char *c = key; *c && ident; c++)
+                if (!isalnum((unsigned char) *c) && *c != '_' && *c != '$' && *c != '-')
+                        ident = false;
+        int n;
+        if (ident)
+                n = snprintf(p->buf + p->len, sizeof(p->buf) - p->len, "%s%s", p->len ? "." : "", key);
+        else
+                n = snprintf(p->buf + p->len, sizeof(p->buf) - p->len, "[\"%s\"]", key);
+        if (n > 0)
+                p->len = MIN(p->len + (size_t) n, sizeof(p->buf) - 1);
+        p->stack[p->depth < JPATH_DEPTH ? p->depth : JPATH_DEPTH - 1] = before;
+        p->depth++;
+}
+
+void jpath_push_index(jpath *p, size_t i) {
+        size_t before = p->len;
+        int n = snprintf(p->buf + p->len, sizeof(p->buf) - p->len, "[%zu]", i);
+        if (n > 0)
+                p->len = MIN(p->len + (size_t) n, sizeof(p->buf) - 1);
+        p->stack[p->depth < JPATH_DEPTH ? p->depth : JPATH_DEPTH - 1] = before;
+        p->depth++;
+}
+
+void jpath_pop(jpath *p) {
+        if (p->depth == 0)
+                return;
+        p->depth--;
+        p->len = p->stack[p->depth < JPATH_DEPTH ? p->depth : JPATH_DEPTH - 1];
+        p->buf[p->len] = '\0';
+}
+
+const char *jpath_str(const jpath *p) {
+        return p->len ? p->buf : "<root>";
+}
+
+void issue(struct vctx *v, const char *fmt, ...) {
+        char msg[768], line[1024];
+        va_list ap;
+
+        va_start(ap, fmt);
+        vsnprintf(msg, sizeof(msg), fmt, ap);
+        va_end(ap);
+        snprintf(line, sizeof(line), "%s: %s", jpath_str(&v->path), msg);
+        if (sbx_strv_push(&v->diag->issues, line) < 0)
+                v->oom = true;
+}
+
+void note(sbx_config_diag *d, const char *msg) {
+        if (d)
+                (void) sbx_strv_push(&d->notes, msg);
+}
+
+/* ---- config file discovery ---- */
+
+static char *path_join(const char *a, const char *b) {
+        char *r;
+        if (asprintf(&r, "%s/%s", a, b) < 0)
+                return NULL;
+        return r;
+}
+
+int sbx_config_find(const char *explicit_path, char **ret, sbx_error *reterr) {
+        const char *e;
+        _cleanup_free_ char *state = NULL, *cand = NULL;
+
+        if (explicit_path) {
+                *ret = strdup(explicit_path);
+                return *ret ? 0 : sbx_error_set(reterr, -ENOMEM, "out of memory");
+        }
+        e = getenv("OPENCLAW_CONFIG_PATH");
+        if (e && *e) {
+                *ret = sbx_expand_user_path(e);
+                return *ret ? 0 : sbx_error_set(reterr, -ENOMEM, "out of memory");
+        }
+        state = sbx_state_dir();
+        if (!state)
+                return sbx_error_set(reterr, -ENOMEM, "out of memory");
+        cand = path_join(state, "openclaw.json");
+        if (!cand)
+                return sbx_error_set(reterr, -ENOMEM, "out of memory");
+        if (access(cand, F_OK) == 0) {
+                *ret = TAKE_PTR(cand);
+                return 0;
+        }
+        free(cand);
+        cand = sbx_expand_user_path("~/.openclaw/openclaw.json");
+        if (cand && access(cand, F_OK) == 0) {
+                *ret = TAKE_PTR(cand);
+                return 0;
+        }
+        *ret = NULL;
+        return 0;
+}
+
+/* ---- reading ---- */
+
+static int read_file(const char *path, char **ret, size_t *ret_len, sbx_error *reterr) {
+        _cleanup_close_ int fd = -EBADF;
+        _cleanup_free_ char *buf = NULL;
+        struct stat st;
+        size_t len = 0;
+
+        fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+        if (fd < 0)
+                return sbx_error_set(reterr, -errno, "cannot open config '%s': %m", path);
+        if (fstat(fd, &st) < 0)
+                return sbx_error_set(reterr, -errno, "cannot stat config '%s': %m", path);
+        if (!S_ISREG(st.st_mode))
+                return sbx_error_set(reterr, -EINVAL, "config '%s' is not a regular file", path);
+        if (st.st_size > (off_t) SBX_CONFIG_MAX_SIZE)
+                return sbx_error_set(reterr, -EFBIG, "config '%s' is larger than %u bytes", path,
+                                     SBX_CONFIG_MAX_SIZE);
+        buf = malloc(SBX_CONFIG_MAX_SIZE + 1);
+        if (!buf)
+                return sbx_error_set(reterr, -ENOMEM, "out of memory");
+        for (;;) {
+                ssize_t n = read(fd, buf + len, SBX_CONFIG_MAX_SIZE + 1 - len);
+                if (n < 0) {
+                        if (errno == EINTR)
+                                continue;
+                        return sbx_error_set(reterr, -errno, "cannot read config '%s': %m", path);
+                }
+                if (n == 0)
+                        break;
+                len += (size_t) n;
+                if (len > SBX_CONFIG_MAX_SIZE)
+                        return sbx_error_set(reterr, -EFBIG, "config '%s' is larger than %u bytes", path,
+                                             SBX_CONFIG_MAX_SIZE);
+        }
+        buf[len] = '\0';
+        *ret = TAKE_PTR(buf);
+        *ret_len = len;
+        return 0;
+}
+
+/* ---- ${VAR} substitution (upper-case names only; $${VAR} escapes) ---- */
+
+static char *substitute_env(const char *s) {
+        size_t cap = strlen(s) + 1, n = 0;
+        char *o = malloc(cap);
+        if (!o)
+                return NULL;
+        for (const char *p = s; *p;) {
+                const char *add = p;
+                size_t addlen = 1, skip = 1;
+                char name[256];
+                if (p[0] == '$' && p[1] == '$' && p[2] == '{') {
+                        add = p + 1;
+                        addlen = 1;
+                        skip = 2;
+                } else if (p[0] == '$' && p[1] == '{') {
+                        const char *q = p + 2;
+                        size_t k = 0;
+                        if ((*q >= 'A' && *q <= 'Z') || *q == '_')
+                                while (((*q >= 'A' && *q <= 'Z') || (*q >= '0' && *q <= '9') || *q == '_') &&
+                                       k < sizeof(name) - 1)
+                                        name[k++] = *q++;
+                        name[k] = '\0';
+                        if (k > 0 && *q == '}') {
+                                const char *val = getenv(name);
+                                if (val) {
+                                        add = val;
+                                        addlen = strlen(val);
+                                        skip = (size_t) (q + 1 - p);
+                                }
+                        }
+                }
+                if (n + addlen + 1 > cap) {
+                        cap = (cap + addlen) * 2;
+                        char *no = realloc(o, cap);
+                        if (!no) {
+                                free(o);
+                                return NULL;
+                        }
+                        o = no;
+                }
+                memcpy(o + n, add, addlen);
+                n += addlen;
+                p += skip;
+        }
+        o[n] = '\0';
+        return o;
+}
+
+static int walk_substitute(struct json_object *o) {
+        if (json_object_is_type(o, json_type_object)) {
+                json_object_object_foreach(o, k, v) {
+                        if (json_object_is_type(v, json_type_string) &&
+                            strstr(json_object_get_string(v), "${")) {
+                                _cleanup_free_ char *s = substitute_env(json_object_get_string(v));
+                                if (!s)
+                                        return -ENOMEM;
+                                json_object_object_add(o, k, json_object_new_string(s));
+                        } else if (walk_substitute(v) < 0)
+                                return -ENOMEM;
+                }
+        } else if (json_object_is_type(o, json_type_array)) {
+                for (size_t i = 0; i < json_object_array_length(o); i++) {
+                        struct json_object *v = json_object_array_get_idx(o, i);
+                        if (json_object_is_type(v, json_type_string) &&
+                            strstr(json_object_get_string(v), "${")) {
+                                _cleanup_free_ char *s = substitute_env(json_object_get_string(v));
+                                if (!s)
+                                        return -ENOMEM;
+                                json_object_array_put_idx(o, i, json_object_new_string(s));
+                        } else if (walk_substitute(v) < 0)
+                                return -ENOMEM;
+                }
+        }
+        return 0;
+}
+
+/* ---- materialisation: "~" in path-like fields (OpenClaw's normalizeConfigPaths) ----
+ * A string under a key ending in dir/path/paths/file/root/workspace (any case), or an
+ * element of a "paths"/"pathPrepend" array, that starts with "~" (after trimming) is
+ * replaced by its resolved absolute path. Everything else stays as written. */
+
+static bool path_key(const char *k) {
+        static const char *const suffixes[] = {"dir", "path", "paths", "file", "root", "workspace"};
+        size_t n = strlen(k);
+        for (size_t i = 0; i < ELEMENTSOF(suffixes); i++) {
+                size_t m = strlen(suffixes[i]);
+                if (n >= m && !strcasecmp(k + n - m, suffixes[i]))
+                        return true;
+        }
+        return false;
+}
+
+static bool tilde_value(struct json_object *v) {
+        if (!json_object_is_type(v, json_type_string))
+                return false;
+        _cleanup_free_ char *t = sbx_strdup_trim(json_object_get_string(v));
+        return t && t[0] == '~' && (t[1] == '\0' || t[1] == '/' || t[1] == '\\');
+}
+
+static int expand_paths(struct json_object *o) {
+        if (json_object_is_type(o, json_type_array)) {
+                for (size_t i = 0; i < json_object_array_length(o); i++)
+                        if (expand_paths(json_object_array_get_idx(o, i)) < 0)
+                                return -ENOMEM;
+                return 0;
+        }
+        if (!json_object_is_type(o, json_type_object))
+                return 0;
+        json_object_object_foreach(o, k, v) {
+                if (tilde_value(v) && path_key(k)) {
+                        _cleanup_free_ char *p = sbx_expand_user_path(json_object_get_string(v));
+                        if (!p)
+                                return -ENOMEM;
+                        json_object_object_add(o, k, json_object_new_string(p));
+                } else if (json_object_is_type(v, json_type_array) &&
+                           (!strcmp(k, "paths") || !strcmp(k, "pathPrepend"))) {
+                        for (size_t i = 0; i < json_object_array_length(v); i++) {
+                                struct json_object *e = json_object_array_get_idx(v, i);
+                                if (!tilde_value(e))
+                                        continue;
+                                _cleanup_free_ char *p = sbx_expand_user_path(json_object_get_string(e));
+                                if (!p)
+                                        return -ENOMEM;
+                                json_object_array_put_idx(v, i, json_object_new_string(p));
+                        }
+                } else if (expand_paths(v) < 0)
+                        return -ENOMEM;
+        }
+        return 0;
+}
+
+/* ---- the pipeline ---- */
+
+static int load_tree(struct json_object *root, sbx_config *ret, sbx_config_diag *diag, sbx_error *reterr) {
+        _cleanup_free_ char *retained = NULL;
+        struct vctx v = {.diag = diag};
+        int r;
+
+        if (!json_object_is_type(root, json_type_object)) {
+                issue(&v, "Invalid input: expected object, received %s",
+                      root ? json_type_to_name(json_object_get_type(root)) : "null");
+                goto invalid;
+        }
+        if (walk_substitute(root) < 0)
+                return sbx_error_set(reterr, -ENOMEM, "out of memory");
+        r = sbx_config_migrate_tree(root, diag, &retained, NULL);
+        if (r < 0)
+                return sbx_error_set(reterr, r, "migrating the config");
+        v.retained_default = retained != NULL;
+        sbx_config_validate_tree(root, &v);
+        if (v.oom)
+                return sbx_error_set(reterr, -ENOMEM, "out of memory");
+        if (diag->issues.n > 0)
+                goto invalid;
+        if (expand_paths(root) < 0)
+                return sbx_error_set(reterr, -ENOMEM, "out of memory");
+        r = sbx_config_copy_tree(root, ret);
+        if (r < 0)
+                return sbx_error_set(reterr, r, "copying the config");
+        ret->retained_default = TAKE_PTR(retained);
+        return 0;
+invalid:
+        return sbx_error_set(reterr, -EINVAL, "invalid config: %s%s", diag->issues.v[0],
+                             diag->issues.n > 1 ? " (and more, see 'sbx check')" : "");
+}
+
+static int load_text_at(const char *text, size_t len, const char *path, sbx_config *ret, sbx_config_diag *diag,
+                        sbx_error *reterr) {
+        sbx_config_diag local = {};
+        struct json_object *root = NULL;
+        int r;
+
+        if (!diag)
+                diag = &local;
+        *ret = (sbx_config){};
+        if (!text) {
+                /* no file: OpenClaw's defaults, i.e. the migrated empty object */
+                root = json_object_new_object();
+                if (!root)
+                        return sbx_error_set(reterr, -ENOMEM, "out of memory");
+        } else {
+                r = sbx_json5_parse(text, len, &root, reterr);
+                if (r < 0) {
+                        diag->parse_error = true;
+                        sbx_error_wrap(reterr, "JSON5 parse error");
+                        sbx_config_diag_done(&local);
+                        return r;
+                }
+        }
+        r = sbx_config_resolve_includes(&root, path, reterr);
+        if (r < 0) {
+                json_object_put(root);
+                sbx_config_diag_done(&local);
+                return r;
+        }
+        r = load_tree(root, ret, diag, reterr);
+        json_object_put(root);
+        sbx_config_diag_done(&local);
+        if (r < 0)
+                sbx_config_done(ret);
+        return r;
+}
+
+int sbx_config_load_text(const char *text, size_t len, sbx_config *ret, sbx_config_diag *diag,
+                         sbx_error *reterr) {
+        return load_text_at(text, len, NULL, ret, diag, reterr);
+}
+
+int sbx_config_load(const char *path, sbx_config *ret, sbx_config_diag *diag, sbx_error *reterr) {
+        _cleanup_free_ char *text = NULL;
+        size_t len = 0;
+        int r;
+
+        if (path) {
+                r = read_file(path, &text, &len, reterr);
+                if (r < 0)
+                        return r;
+        }
+        r = load_text_at(text, len, path, ret, diag, reterr);
+        if (r < 0) {
+                if (path)
+                        sbx_error_wrap(reterr, "%s", path);
+                return r;
+        }
+        if (path) {
+                ret->path = strdup(path);
+                if (!ret->path) {
+                        sbx_config_done(ret);
+                        return sbx_error_set(reterr, -ENOMEM, "out of memory");
+                }
+        }
+        return 0;
+}
+
+void sbx_config_diag_done(sbx_config_diag *d) {
+        if (!d)
+                return;
+        sbx_strv_free(&d->notes);
+        sbx_strv_free(&d->issues);
+}
+
+/* ---- sbx migrate ---- */
+
+static char *pretty(struct json_object *o) {
+        const char *s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+                                                                  JSON_C_TO_STRING_NOSLASHESCAPE);
+        char *r;
+        if (!s || asprintf(&r, "%s\n", s) < 0)
+                return NULL;
+        return r;
+}
+
+int sbx_config_canonical_text(const char *text, size_t len, char **ret) {
+        struct json_object *root = NULL;
+        int r = sbx_json5_parse(text, len, &root, NULL);
+        if (r < 0)
+                return r;
+        *ret = pretty(root);
+        json_object_put(root);
+        return *ret ? 0 : -ENOMEM;
+}
+
+int sbx_config_migrate_text(const char *text, size_t len, char **ret, sbx_strv *ret_changes,
+                            sbx_error *reterr) {
+        struct json_object *root = NULL;
+        _cleanup_free_ char *retained = NULL;
+        int r;
+
+        *ret_changes = (sbx_strv){};
+        r = sbx_json5_parse(text, len, &root, reterr);
+        if (r < 0)
+                return sbx_error_wrap(reterr, "JSON5 parse error");
+        if (!json_object_is_type(root, json_type_object)) {
+                json_object_put(root);
+                return sbx_error_set(reterr, -EINVAL, "<root>: expected an object");
+        }
+        r = sbx_config_migrate_tree(root, NULL, &retained, ret_changes);
+        if (r >= 0) {
+                *ret = pretty(root);
+                if (!*ret)
+                        r = -ENOMEM;
+        }
+        json_object_put(root);
+        if (r < 0)
+                return sbx_error_set(reterr, r, "migrating");
+        return (int) ret_changes->n;
+}

@@ -1,0 +1,1072 @@
+/* SPDX-License-Identifier: MIT */
+/* Strict validation of the migrated tree, following the OpenClaw 2026.9.6 schema for
+ * the sections sbx uses (agents.*.sandbox, tools.*, agents.entries.*.tools, session);
+ * other sections only get their key names checked. Every issue names its JSON path
+ * and uses OpenClaw's wording so that users can search for it. */
+#include <ctype.h>
+#include <math.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config-internal.h"
+#include "macro.h"
+#include "resolve.h"
+#include "tools.h"
+
+static const char *const ROOT_KEYS[] = {
+        "$schema",
+        "meta",
+        "env",
+        "wizard",
+        "diagnostics",
+        "logging",
+        "update",
+        "telemetry",
+        "browser",
+        "ui",
+        "secrets",
+        "auth",
+        "accessGroups",
+        "acp",
+        "models",
+        "nodeHost",
+        "agents",
+        "worktreeRoot",
+        "worktreeAcceleration",
+        "tools",
+        "security",
+        "bindings",
+        "broadcast",
+        "attachments",
+        "messages",
+        "tts",
+        "commands",
+        "approvals",
+        "session",
+        "cron",
+        "transcripts",
+        "hooks",
+        "channels",
+        "discovery",
+        "talk",
+        "gateway",
+        "cloudWorkers",
+        "desktop",
+        "memory",
+        "mcp",
+        "skills",
+        "plugins",
+        "surfaces",
+        "proxy",
+        NULL,
+};
+static const char *const AGENTS_KEYS[] = {"ownership", "defaults", "entries", NULL};
+static const char *const DEFAULTS_KEYS[] = {
+        "params",
+        "model",
+        "modelSelectionScope",
+        "utilityModel",
+        "decisionModel",
+        "imageModel",
+        "mediaModels",
+        "voiceModel",
+        "pdfModel",
+        "pdfMaxMb",
+        "pdfMaxPages",
+        "models",
+        "modelPolicy",
+        "workspace",
+        "cwd",
+        "skills",
+        "silentReply",
+        "repoRoot",
+        "skipBootstrap",
+        "skipOptionalBootstrapFiles",
+        "contextInjection",
+        "bootstrapMaxChars",
+        "bootstrapTotalMaxChars",
+        "experimental",
+        "userTimezone",
+        "startupContext",
+        "contextPruning",
+        "compaction",
+        "embeddedAgent",
+        "thinkingDefault",
+        "fastModeDefault",
+        "verboseDefault",
+        "toolProgressDetail",
+        "reasoningDefault",
+        "elevatedDefault",
+        "blockStreamingDefault",
+        "blockStreamingBreak",
+        "timeoutSeconds",
+        "mediaMaxMb",
+        "imageMaxDimensionPx",
+        "imageQuality",
+        "typingIntervalSeconds",
+        "systemAgent",
+        "authInheritance",
+        "sessionStore",
+        "maxConcurrent",
+        "subagents",
+        "contextLimits",
+        "blockStreamingChunk",
+        "blockStreamingCoalesce",
+        "humanDelay",
+        "typingMode",
+        "heartbeat",
+        "sandbox",
+        NULL,
+};
+static const char *const ENTRY_KEYS[] = {
+        "default",
+        "name",
+        "description",
+        "workspace",
+        "cwd",
+        "agentDir",
+        "model",
+        "utilityModel",
+        "decisionModel",
+        "models",
+        "modelPolicy",
+        "thinkingDefault",
+        "verboseDefault",
+        "toolProgressDetail",
+        "reasoningDefault",
+        "fastModeDefault",
+        "contextInjection",
+        "bootstrapMaxChars",
+        "bootstrapTotalMaxChars",
+        "experimental",
+        "skills",
+        "subagents",
+        "embeddedAgent",
+        "params",
+        "runtime",
+        "memory",
+        "humanDelay",
+        "typingMode",
+        "tts",
+        "skillsLimits",
+        "contextLimits",
+        "heartbeat",
+        "identity",
+        "groupChat",
+        "sandbox",
+        "tools",
+        NULL,
+};
+static const char *const TOOLS_KEYS[] = {
+        "profile",       "allow",         "alsoAllow",      "deny",       "byProvider",
+        "toolsBySender", "web",           "github",         "media",      "links",
+        "sessions",      "loopDetection", "toolSearch",     "codeMode",   "swarm",
+        "message",       "agentToAgent",  "elevated",       "exec",       "fs",
+        "subagents",     "sandbox",       "sessions_spawn", "updatePlan", NULL,
+};
+static const char *const AGENT_TOOLS_KEYS[] = {
+        "profile",  "allow", "alsoAllow", "deny", "byProvider",    "toolsBySender", "codeMode", "swarm",
+        "elevated", "exec",  "github",    "fs",   "loopDetection", "message",       "sandbox",  NULL,
+};
+static const char *const SESSION_KEYS[] = {
+        "scope",          "dmScope",       "groupScope",  "notifyOnCreate",
+        "identityLinks",  "resetTriggers", "reset",       "resetByType",
+        "resetByChannel", "store",         "mainKey",     "sendPolicy",
+        "threadBindings", "sharing",       "maintenance", NULL,
+};
+static const char *const SANDBOX_KEYS[] = {
+        "mode",
+        "backend",
+        "workspaceAccess",
+        "sessionToolsVisibility",
+        "scope",
+        "workspaceRoot",
+        "docker",
+        "ssh",
+        "browser",
+        "prune",
+        NULL,
+};
+static const char *const DOCKER_KEYS[] = {
+        "image",
+        "containerPrefix",
+        "workdir",
+        "readOnlyRoot",
+        "tmpfs",
+        "network",
+        "user",
+        "capDrop",
+        "env",
+        "setupCommand",
+        "pidsLimit",
+        "memory",
+        "memorySwap",
+        "cpus",
+        "gpus",
+        "ulimits",
+        "seccompProfile",
+        "apparmorProfile",
+        "dns",
+        "extraHosts",
+        "binds",
+        "dangerouslyAllowReservedContainerTargets",
+        "dangerouslyAllowExternalBindSources",
+        "dangerouslyAllowContainerNamespaceJoin",
+        NULL,
+};
+static const char *const BROWSER_KEYS[] = {
+        "enabled",          "image",     "containerPrefix",    "network",  "cdpPort",
+        "cdpSourceRange",   "vncPort",   "noVncPort",          "headless", "noVncEnabled",
+        "allowHostControl", "autoStart", "autoStartTimeoutMs", "binds",    NULL,
+};
+static const char *const PRUNE_KEYS[] = {"idleHours", "maxAgeDays", NULL};
+static const char *const SSH_KEYS[] = {
+        "target",         "command",         "workspaceRoot",   "strictHostKeyChecking",
+        "updateHostKeys", "identityFile",    "certificateFile", "knownHostsFile",
+        "identityData",   "certificateData", "knownHostsData",  NULL,
+};
+static const char *const POLICY_KEYS[] = {"allow", "alsoAllow", "deny", NULL};
+static const char *const PROVIDER_POLICY_KEYS[] = {"allow", "alsoAllow", "deny", "profile", NULL};
+static const char *const ELEVATED_KEYS[] = {"enabled", "allowFrom", NULL};
+static const char *const SUBAGENTS_KEYS[] = {
+        "delegationMode",      "allowAgents", "maxConcurrent",     "maxSpawnDepth",
+        "maxChildrenPerAgent", "archiveAfterMinutes", "model",     "thinking",
+        "runTimeoutSeconds",   "announceTimeoutMs",   "requireAgentId", NULL,
+};
+static const char *const WRAP_TOOLS_KEYS[] = {"tools", NULL};
+
+static const char *const MODES[] = {"off", "non-main", "all", NULL};
+static const char *const SCOPES[] = {"session", "agent", "shared", NULL};
+static const char *const ACCESSES[] = {"none", "ro", "rw", NULL};
+static const char *const PROFILES[] = {"minimal", "coding", "messaging", "full", NULL};
+static const char *const VISIBILITY[] = {"spawned", "all", NULL};
+
+static bool in_list(const char *const *l, const char *s) {
+        for (; *l; l++)
+                if (!strcmp(*l, s))
+                        return true;
+        return false;
+}
+
+static const char *tname(struct json_object *o) {
+        if (!o)
+                return "null";
+        switch (json_object_get_type(o)) {
+        case json_type_boolean:
+                return "boolean";
+        case json_type_double:
+        case json_type_int:
+                return "number";
+        case json_type_string:
+                return "string";
+        case json_type_array:
+                return "array";
+        case json_type_object:
+                return "object";
+        case json_type_null:
+                return "null";
+        default:
+                return "unknown";
+        }
+}
+
+static bool is_num(struct json_object *o) {
+        return json_object_is_type(o, json_type_int) || json_object_is_type(o, json_type_double);
+}
+
+static bool expect(struct vctx *v, struct json_object *o, json_type t, const char *name) {
+        if (json_object_is_type(o, t) && o)
+                return true;
+        if (t == json_type_double && is_num(o))
+                return true;
+        issue(v, "Invalid input: expected %s, received %s", name, tname(o));
+        return false;
+}
+
+/* Shapes of the clawdbot era that 2026.9.6 rejects: say what replaced them. */
+static const char *legacy_hint(const jpath *p, const char *key) {
+        if (p->len == 0 && !strcmp(key, "agent"))
+                return "top-level agent.* is now agents.defaults.*";
+        if (p->len == 0 && !strcmp(key, "routing"))
+                return "routing.agents.<id> is now agents.entries.<id>";
+        if (!strcmp(key, "perSession"))
+                return "sandbox.perSession is now sandbox.scope (true: \"session\", false: \"shared\")";
+        if (!strcmp(p->buf, "agents") && !strcmp(key, "list"))
+                return "agents.list[] is now agents.entries.<id>; it is migrated only when it is the only "
+                       "roster and "
+                       "every id is already canonical";
+        return NULL;
+}
+
+/* Checks an object's key names; returns false (after an issue) when it is not an object. */
+static bool check_object(struct vctx *v, struct json_object *o, const char *const *keys) {
+        char extra[512] = "", hints[512] = "";
+        size_t n = 0;
+
+        if (!expect(v, o, json_type_object, "object"))
+                return false;
+        if (!keys)
+                return true;
+        json_object_object_foreach(o, k, val) {
+                (void) val;
+                if (in_list(keys, k))
+                        continue;
+                size_t l = strlen(extra);
+                snprintf(extra + l, sizeof(extra) - l, "%s\"%s\"", n ? ", " : "", k);
+                n++;
+                const char *h = legacy_hint(&v->path, k);
+                if (h) {
+                        l = strlen(hints);
+                        snprintf(hints + l, sizeof(hints) - l, "%s%s", l ? "; " : "", h);
+                }
+        }
+        if (n)
+                issue(v, "Unrecognized key%s: %s%s%s%s", n > 1 ? "s" : "", extra,
+                      hints[0] ? " (legacy: " : "", hints, hints[0] ? "; run 'sbx migrate')" : "");
+        return true;
+}
+
+/* Calls fn on each present member of o that is listed. */
+/* FIELD bodies nest (an inner 'f' is the inner member), so shadowing is intended here */
+#pragma GCC diagnostic ignored "-Wshadow"
+#define FIELD(v, o, key, ...)                                                                               \
+        do {                                                                                                \
+                struct json_object *_f;                                                                     \
+                if (json_object_object_get_ex((o), (key), &_f)) {                                           \
+                        struct json_object *f = _f;                                                         \
+                        jpath_push_key(&(v)->path, (key));                                                  \
+                        __VA_ARGS__;                                                                        \
+                        jpath_pop(&(v)->path);                                                              \
+                        (void) f;                                                                           \
+                }                                                                                           \
+        } while (0)
+
+static void v_string(struct vctx *v, struct json_object *o, bool nonempty) {
+        if (expect(v, o, json_type_string, "string") && nonempty && json_object_get_string_len(o) == 0)
+                issue(v, "Too small: expected string to have >=1 characters");
+}
+
+static void v_bool(struct vctx *v, struct json_object *o) {
+        expect(v, o, json_type_boolean, "boolean");
+}
+
+static void v_enum(struct vctx *v, struct json_object *o, const char *const *vals) {
+        if (json_object_is_type(o, json_type_string) && in_list(vals, json_object_get_string(o)))
+                return;
+        char allowed[256] = "";
+        for (size_t i = 0; vals[i]; i++) {
+                size_t l = strlen(allowed);
+                snprintf(allowed + l, sizeof(allowed) - l, "%s\"%s\"", i ? ", " : "", vals[i]);
+        }
+        issue(v, "Invalid input (allowed: %s)", allowed);
+}
+
+enum { NUM_ANY, NUM_POSITIVE, NUM_NONNEG };
+
+static void v_number(struct vctx *v, struct json_object *o, bool integer, int range) {
+        if (!is_num(o)) {
+                issue(v, "Invalid input: expected %s, received %s", integer ? "int" : "number", tname(o));
+                return;
+        }
+        double d = json_object_get_double(o);
+        if (!isfinite(d)) {
+                issue(v, "Invalid input: expected %s, received %s", integer ? "int" : "number",
+                      isnan(d) ? "NaN" : "Infinity");
+                return;
+        }
+        if (integer && (d != floor(d) || fabs(d) > 9007199254740991.0)) {
+                issue(v, "Invalid input: expected int, received number");
+                return;
+        }
+        if (range == NUM_POSITIVE && !(d > 0))
+                issue(v, "Too small: expected number to be >0");
+        else if (range == NUM_NONNEG && d < 0)
+                issue(v, "Too small: expected number to be >=0 (minimum: 0)");
+}
+
+static void v_string_array(struct vctx *v, struct json_object *o) {
+        if (!expect(v, o, json_type_array, "array"))
+                return;
+        for (size_t i = 0; i < json_object_array_length(o); i++) {
+                jpath_push_index(&v->path, i);
+                v_string(v, json_object_array_get_idx(o, i), false);
+                jpath_pop(&v->path);
+        }
+}
+
+static void v_string_or_number(struct vctx *v, struct json_object *o) {
+        if (!json_object_is_type(o, json_type_string) && !is_num(o))
+                issue(v, "Invalid input: expected string | number, received %s", tname(o));
+}
+
+/* ---- tool policies ---- */
+
+static size_t arr_len(struct json_object *o, const char *key) {
+        struct json_object *a = jget(o, key);
+        return json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
+}
+
+static void v_policy_lists(struct vctx *v, struct json_object *o, const char *conflict_msg) {
+        FIELD(v, o, "allow", v_string_array(v, f));
+        FIELD(v, o, "alsoAllow", v_string_array(v, f));
+        FIELD(v, o, "deny", v_string_array(v, f));
+        if (arr_len(o, "allow") > 0 && arr_len(o, "alsoAllow") > 0)
+                issue(v, "%s", conflict_msg);
+}
+
+static const char CONFLICT_POLICY[] =
+        "tools policy cannot set both allow and alsoAllow in the same scope (merge alsoAllow into allow, "
+        "or remove allow and use profile + alsoAllow)";
+
+static void v_tool_policy(struct vctx *v, struct json_object *o) {
+        if (check_object(v, o, POLICY_KEYS))
+                v_policy_lists(v, o, CONFLICT_POLICY);
+}
+
+static void v_wrapped_policy(struct vctx *v, struct json_object *o) {
+        if (check_object(v, o, WRAP_TOOLS_KEYS))
+                FIELD(v, o, "tools", v_tool_policy(v, f));
+}
+
+static void v_by_provider(struct vctx *v, struct json_object *o) {
+        if (!check_object(v, o, NULL))
+                return;
+        json_object_object_foreach(o, k, p) {
+                jpath_push_key(&v->path, k);
+                if (check_object(v, p, PROVIDER_POLICY_KEYS)) {
+                        FIELD(v, p, "profile", v_enum(v, f, PROFILES));
+                        v_policy_lists(
+                                v, p,
+                                "tools.byProvider policy cannot set both allow and alsoAllow in the same "
+                                "scope (merge alsoAllow into allow, or remove allow and use profile + "
+                                "alsoAllow)");
+                }
+                jpath_pop(&v->path);
+        }
+}
+
+static void v_tools_by_sender(struct vctx *v, struct json_object *o) {
+        if (!check_object(v, o, NULL))
+                return;
+        json_object_object_foreach(o, k, p) {
+                jpath_push_key(&v->path, k);
+                v_tool_policy(v, p);
+                jpath_pop(&v->path);
+        }
+}
+
+static void v_elevated(struct vctx *v, struct json_object *o) {
+        if (!check_object(v, o, ELEVATED_KEYS))
+                return;
+        FIELD(v, o, "enabled", v_bool(v, f));
+        FIELD(v, o, "allowFrom", {
+                if (check_object(v, f, NULL)) {
+                        json_object_object_foreach(f, k, a) {
+                                jpath_push_key(&v->path, k);
+                                if (expect(v, a, json_type_array, "array"))
+                                        for (size_t i = 0; i < json_object_array_length(a); i++) {
+                                                jpath_push_index(&v->path, i);
+                                                v_string_or_number(v, json_object_array_get_idx(a, i));
+                                                jpath_pop(&v->path);
+                                        }
+                                jpath_pop(&v->path);
+                        }
+                }
+        });
+}
+
+static const char *const EXEC_KEYS[] = {
+        "host",
+        "mode",
+        "security",
+        "ask",
+        "node",
+        "pathPrepend",
+        "safeBins",
+        "strictInlineEval",
+        "commandHighlighting",
+        "grantExpiryDays",
+        "safeBinTrustedDirs",
+        "safeBinProfiles",
+        "reviewer",
+        "backgroundMs",
+        "approvalRunningNoticeMs",
+        "timeoutSeconds",
+        "cleanupMs",
+        "notifyOnExit",
+        "notifyOnExitEmptySuccess",
+        "applyPatch",
+        NULL,
+};
+static const char *const EXEC_HOSTS[] = {"auto", "sandbox", "gateway", "node", NULL};
+static const char *const EXEC_MODES[] = {"deny", "allowlist", "ask", "auto", "full", NULL};
+static const char *const EXEC_SECURITY[] = {"deny", "allowlist", "full", NULL};
+static const char *const EXEC_ASK[] = {"off", "on-miss", "always", NULL};
+static const char *const APPLY_PATCH_KEYS[] = {"enabled", "workspaceOnly", "allowModels", NULL};
+static const char *const FS_KEYS[] = {"workspaceOnly", NULL};
+
+/* tools.exec: the host/approval settings; checked because exec is what sbx runs */
+static void v_exec(struct vctx *v, struct json_object *o) {
+        if (!check_object(v, o, EXEC_KEYS))
+                return;
+        FIELD(v, o, "host", v_enum(v, f, EXEC_HOSTS));
+        FIELD(v, o, "mode", v_enum(v, f, EXEC_MODES));
+        FIELD(v, o, "security", v_enum(v, f, EXEC_SECURITY));
+        FIELD(v, o, "ask", v_enum(v, f, EXEC_ASK));
+        FIELD(v, o, "node", v_string(v, f, false));
+        FIELD(v, o, "pathPrepend", v_string_array(v, f));
+        FIELD(v, o, "safeBins", v_string_array(v, f));
+        FIELD(v, o, "safeBinTrustedDirs", v_string_array(v, f));
+        static const char *const bools[] = {"strictInlineEval", "commandHighlighting", "notifyOnExit",
+                                            "notifyOnExitEmptySuccess", NULL};
+        for (size_t i = 0; bools[i]; i++)
+                FIELD(v, o, bools[i], v_bool(v, f));
+        static const char *const nums[] = {"grantExpiryDays", "backgroundMs", "approvalRunningNoticeMs",
+                                           "timeoutSeconds",  "cleanupMs",    NULL};
+        for (size_t i = 0; nums[i]; i++)
+                FIELD(v, o, nums[i], v_number(v, f, false, NUM_ANY));
+        FIELD(v, o, "applyPatch", {
+                if (check_object(v, f, APPLY_PATCH_KEYS)) {
+                        FIELD(v, f, "enabled", v_bool(v, f));
+                        FIELD(v, f, "workspaceOnly", v_bool(v, f));
+                        FIELD(v, f, "allowModels", v_string_array(v, f));
+                }
+        });
+}
+
+static void v_tools(struct vctx *v, struct json_object *o, bool agent) {
+        if (!check_object(v, o, agent ? AGENT_TOOLS_KEYS : TOOLS_KEYS))
+                return;
+        FIELD(v, o, "profile", v_enum(v, f, PROFILES));
+        v_policy_lists(
+                v, o,
+                agent ? "agent tools cannot set both allow and alsoAllow in the same scope (merge "
+                        "alsoAllow into allow, or remove allow and use profile + alsoAllow)"
+                      : "tools cannot set both allow and alsoAllow in the same scope (merge alsoAllow "
+                        "into allow, or remove allow and use profile + alsoAllow)");
+        FIELD(v, o, "byProvider", v_by_provider(v, f));
+        FIELD(v, o, "toolsBySender", v_tools_by_sender(v, f));
+        FIELD(v, o, "elevated", v_elevated(v, f));
+        FIELD(v, o, "sandbox", v_wrapped_policy(v, f));
+        FIELD(v, o, "exec", v_exec(v, f));
+        FIELD(v, o, "fs", {
+                if (check_object(v, f, FS_KEYS))
+                        FIELD(v, f, "workspaceOnly", v_bool(v, f));
+        });
+        if (!agent)
+                FIELD(v, o, "subagents", v_wrapped_policy(v, f));
+}
+
+/* ---- sandbox ---- */
+
+static void v_binds(struct vctx *v, struct json_object *o) {
+        if (!expect(v, o, json_type_array, "array"))
+                return;
+        for (size_t i = 0; i < json_object_array_length(o); i++) {
+                struct json_object *b = json_object_array_get_idx(o, i);
+                jpath_push_index(&v->path, i);
+                if (!expect(v, b, json_type_string, "string")) {
+                        jpath_pop(&v->path);
+                        continue;
+                }
+                const char *s = json_object_get_string(b);
+                _cleanup_free_ char *t = sbx_strdup_trim(s);
+                if (!t || !*t)
+                        issue(v, "Sandbox security: bind mount entry must be a non-empty string.");
+                else {
+                        _cleanup_free_ char *src = sbx_bind_source(s);
+                        if (src && !sbx_bind_source_absolute(src))
+                                issue(v,
+                                      "Sandbox security: bind mount \"%s\" uses a non-absolute source path "
+                                      "\"%s\". "
+                                      "Only absolute POSIX or Windows drive-letter paths are supported for "
+                                      "sandbox "
+                                      "binds.",
+                                      s, src);
+                }
+                jpath_pop(&v->path);
+        }
+}
+
+static bool ieq(const char *a, const char *b) {
+        _cleanup_free_ char *t = sbx_strdup_trim(a);
+        return t && strcasecmp(t, b) == 0;
+}
+
+static void v_docker(struct vctx *v, struct json_object *o) {
+        if (!check_object(v, o, DOCKER_KEYS))
+                return;
+        static const char *const strs[] = {"image", "containerPrefix", "workdir",         "network",
+                                           "user",  "seccompProfile",  "apparmorProfile", NULL};
+        for (size_t i = 0; strs[i]; i++)
+                FIELD(v, o, strs[i], v_string(v, f, false));
+        static const char *const arrs[] = {"tmpfs", "capDrop", "dns", "extraHosts", NULL};
+        for (size_t i = 0; arrs[i]; i++)
+                FIELD(v, o, arrs[i], v_string_array(v, f));
+        static const char *const bools[] = {"readOnlyRoot", "dangerouslyAllowReservedContainerTargets",
+                                            "dangerouslyAllowExternalBindSources",
+                                            "dangerouslyAllowContainerNamespaceJoin", NULL};
+        for (size_t i = 0; bools[i]; i++)
+                FIELD(v, o, bools[i], v_bool(v, f));
+        FIELD(v, o, "env", {
+                if (check_object(v, f, NULL)) {
+                        json_object_object_foreach(f, k, e) {
+                                jpath_push_key(&v->path, k);
+                                v_string(v, e, false);
+                                jpath_pop(&v->path);
+                        }
+                }
+        });
+        FIELD(v, o, "setupCommand", {
+                if (json_object_is_type(f, json_type_array))
+                        v_string_array(v, f);
+                else if (!json_object_is_type(f, json_type_string))
+                        issue(v, "Invalid input: expected string | array, received %s", tname(f));
+        });
+        FIELD(v, o, "pidsLimit", v_number(v, f, true, NUM_POSITIVE));
+        FIELD(v, o, "memory", v_string_or_number(v, f));
+        FIELD(v, o, "memorySwap", v_string_or_number(v, f));
+        FIELD(v, o, "cpus", v_number(v, f, false, NUM_POSITIVE));
+        FIELD(v, o, "gpus", v_string(v, f, true));
+        FIELD(v, o, "ulimits", {
+                if (check_object(v, f, NULL)) {
+                        json_object_object_foreach(f, k, u) {
+                                jpath_push_key(&v->path, k);
+                                if (json_object_is_type(u, json_type_object)) {
+                                        static const char *const sh[] = {"soft", "hard", NULL};
+                                        if (check_object(v, u, sh)) {
+                                                FIELD(v, u, "soft", v_number(v, f, true, NUM_NONNEG));
+                                                FIELD(v, u, "hard", v_number(v, f, true, NUM_NONNEG));
+                                        }
+                                } else
+                                        v_string_or_number(v, u);
+                                jpath_pop(&v->path);
+                        }
+                }
+        });
+        FIELD(v, o, "binds", v_binds(v, f));
+
+        /* the security refinements (zod superRefine on the docker object) */
+        struct json_object *net = jget(o, "network");
+        if (json_object_is_type(net, json_type_string)) {
+                _cleanup_free_ char *t = sbx_strdup_trim(json_object_get_string(net));
+                bool join = json_object_get_boolean(jget(o, "dangerouslyAllowContainerNamespaceJoin"));
+                jpath_push_key(&v->path, "network");
+                if (t && !strcasecmp(t, "host"))
+                        issue(v, "Sandbox security: network mode \"host\" is blocked. Use \"bridge\" or "
+                                 "\"none\" "
+                                 "instead.");
+                else if (t && !strncasecmp(t, "container:", 10) && !join)
+                        issue(v,
+                              "Sandbox security: network mode \"container:*\" is blocked by default. Use a "
+                              "custom bridge network, or set dangerouslyAllowContainerNamespaceJoin=true "
+                              "only "
+                              "when you fully trust this runtime.");
+                jpath_pop(&v->path);
+        }
+        struct json_object *sp = jget(o, "seccompProfile"), *ap = jget(o, "apparmorProfile");
+        if (json_object_is_type(sp, json_type_string) && ieq(json_object_get_string(sp), "unconfined")) {
+                jpath_push_key(&v->path, "seccompProfile");
+                issue(v, "Sandbox security: seccomp profile \"unconfined\" is blocked. Use a custom seccomp "
+                         "profile file or omit this setting.");
+                jpath_pop(&v->path);
+        }
+        if (json_object_is_type(ap, json_type_string) && ieq(json_object_get_string(ap), "unconfined")) {
+                jpath_push_key(&v->path, "apparmorProfile");
+                issue(v,
+                      "Sandbox security: AppArmor profile \"unconfined\" is blocked. Use a named AppArmor "
+                      "profile or omit this setting.");
+                jpath_pop(&v->path);
+        }
+}
+
+static void v_browser(struct vctx *v, struct json_object *o) {
+        if (!check_object(v, o, BROWSER_KEYS))
+                return;
+        static const char *const strs[] = {"image", "containerPrefix", "network", "cdpSourceRange", NULL};
+        for (size_t i = 0; strs[i]; i++)
+                FIELD(v, o, strs[i], v_string(v, f, false));
+        static const char *const bools[] = {"enabled",          "headless",  "noVncEnabled",
+                                            "allowHostControl", "autoStart", NULL};
+        for (size_t i = 0; bools[i]; i++)
+                FIELD(v, o, bools[i], v_bool(v, f));
+        static const char *const ints[] = {"cdpPort", "vncPort", "noVncPort", "autoStartTimeoutMs", NULL};
+        for (size_t i = 0; ints[i]; i++)
+                FIELD(v, o, ints[i], v_number(v, f, true, NUM_POSITIVE));
+        FIELD(v, o, "binds", v_binds(v, f));
+        struct json_object *net = jget(o, "network");
+        if (json_object_is_type(net, json_type_string) && ieq(json_object_get_string(net), "host")) {
+                jpath_push_key(&v->path, "network");
+                issue(v, "Sandbox security: browser network mode \"host\" is blocked. Use \"bridge\" or a "
+                         "custom "
+                         "bridge network instead.");
+                jpath_pop(&v->path);
+        }
+}
+
+static void v_sandbox(struct vctx *v, struct json_object *o) {
+        if (!check_object(v, o, SANDBOX_KEYS))
+                return;
+        FIELD(v, o, "mode", v_enum(v, f, MODES));
+        FIELD(v, o, "backend", v_string(v, f, true));
+        FIELD(v, o, "workspaceAccess", v_enum(v, f, ACCESSES));
+        FIELD(v, o, "sessionToolsVisibility", v_enum(v, f, VISIBILITY));
+        FIELD(v, o, "scope", v_enum(v, f, SCOPES));
+        FIELD(v, o, "workspaceRoot", v_string(v, f, false));
+        FIELD(v, o, "docker", v_docker(v, f));
+        FIELD(v, o, "browser", v_browser(v, f));
+        FIELD(v, o, "prune", {
+                if (check_object(v, f, PRUNE_KEYS)) {
+                        FIELD(v, f, "idleHours", v_number(v, f, true, NUM_NONNEG));
+                        FIELD(v, f, "maxAgeDays", v_number(v, f, true, NUM_NONNEG));
+                }
+        });
+        FIELD(v, o, "ssh", {
+                if (check_object(v, f, SSH_KEYS)) {
+                        static const char *const strs[] = {"target",
+                                                           "command",
+                                                           "workspaceRoot",
+                                                           "identityFile",
+                                                           "certificateFile",
+                                                           "knownHostsFile",
+                                                           NULL};
+                        for (size_t i = 0; strs[i]; i++)
+                                FIELD(v, f, strs[i], v_string(v, f, true));
+                        FIELD(v, f, "strictHostKeyChecking", v_bool(v, f));
+                        FIELD(v, f, "updateHostKeys", v_bool(v, f));
+                }
+        });
+        struct json_object *bnet = jget(jget(o, "browser"), "network");
+        if (json_object_is_type(bnet, json_type_string)) {
+                _cleanup_free_ char *t = sbx_strdup_trim(json_object_get_string(bnet));
+                if (t && !strncasecmp(t, "container:", 10) &&
+                    !json_object_get_boolean(
+                            jget(jget(o, "docker"), "dangerouslyAllowContainerNamespaceJoin"))) {
+                        jpath_push_key(&v->path, "browser");
+                        jpath_push_key(&v->path, "network");
+                        issue(v,
+                              "Sandbox security: browser network mode \"container:*\" is blocked by "
+                              "default. "
+                              "Set sandbox.docker.dangerouslyAllowContainerNamespaceJoin=true only when you "
+                              "fully trust this runtime.");
+                        jpath_pop(&v->path);
+                        jpath_pop(&v->path);
+                }
+        }
+}
+
+/* ---- agents ---- */
+
+static bool valid_entry_key(const char *k) {
+        size_t n = strlen(k);
+        if (n < 1 || n > 64)
+                return false;
+        if (!isalnum((unsigned char) k[0]) && k[0] != '_')
+                return false;
+        for (size_t i = 1; i < n; i++)
+                if (!isalnum((unsigned char) k[i]) && k[i] != '_' && k[i] != '-')
+                        return false;
+        return true;
+}
+
+static void v_entry(struct vctx *v, struct json_object *e) {
+        if (!check_object(v, e, ENTRY_KEYS))
+                return;
+        FIELD(v, e, "default", v_bool(v, f));
+        FIELD(v, e, "workspace", v_string(v, f, false));
+        FIELD(v, e, "name", v_string(v, f, false));
+        FIELD(v, e, "sandbox", v_sandbox(v, f));
+        FIELD(v, e, "tools", v_tools(v, f, true));
+}
+
+static void v_entries(struct vctx *v, struct json_object *entries, bool explicit_owner) {
+        size_t n = 0, marked = 0;
+
+        if (!check_object(v, entries, NULL))
+                return;
+        json_object_object_foreach(entries, k, e) {
+                jpath_push_key(&v->path, k);
+                if (!valid_entry_key(k))
+                        issue(v, "Invalid agent id");
+                v_entry(v, e);
+                n++;
+                if (json_object_is_type(jget(e, "default"), json_type_boolean) &&
+                    json_object_get_boolean(jget(e, "default")))
+                        marked++;
+                /* keys that normalise to the same id */
+                _cleanup_free_ char *id = sbx_normalize_agent_id(k);
+                struct json_object_iter it;
+                json_object_object_foreachC(entries, it) {
+                        if (!strcmp(it.key, k))
+                                break;
+                        _cleanup_free_ char *other = sbx_normalize_agent_id(it.key);
+                        if (id && other && !strcmp(id, other)) {
+                                issue(v,
+                                      "agents.entries keys \"%s\" and \"%s\" resolve to the same agent id "
+                                      "\"%s\"; "
+                                      "rename one key so each agent has a unique id",
+                                      it.key, k, id);
+                                break;
+                        }
+                }
+                jpath_pop(&v->path);
+        }
+        if (n == 0)
+                issue(v, "agents.entries must contain at least one configured agent");
+        if (marked > 1)
+                issue(v, "agents.entries must contain at most one default=true entry (found %zu)", marked);
+        jpath_pop(&v->path); /* the next two are reported at agents.ownership */
+        jpath_push_key(&v->path, "ownership");
+        if (explicit_owner && marked > 0)
+                issue(v, "agents.ownership=explicit cannot be combined with a legacy default=true marker");
+        if (n > 1 && marked == 0 && !explicit_owner && !v->retained_default)
+                issue(v,
+                      "multi-agent rosters require agents.ownership=\"explicit\" or one legacy default=true "
+                      "marker; add agents.ownership=\"explicit\" or run openclaw doctor");
+        jpath_pop(&v->path);
+        jpath_push_key(&v->path, "entries");
+}
+
+static void v_agents(struct vctx *v, struct json_object *a) {
+        if (!check_object(v, a, AGENTS_KEYS))
+                return;
+        FIELD(v, a, "ownership", {
+                if (!json_object_is_type(f, json_type_string) ||
+                    strcmp(json_object_get_string(f), "explicit"))
+                        issue(v, "Invalid input: expected \"explicit\"");
+        });
+        FIELD(v, a, "defaults", {
+                if (check_object(v, f, DEFAULTS_KEYS)) {
+                        FIELD(v, f, "workspace", v_string(v, f, false));
+                        FIELD(v, f, "sandbox", v_sandbox(v, f));
+                        FIELD(v, f, "subagents", {
+                                if (check_object(v, f, SUBAGENTS_KEYS))
+                                        FIELD(v, f, "maxSpawnDepth", {
+                                                v_number(v, f, true, NUM_POSITIVE);
+                                                if (is_num(f) && json_object_get_double(f) > 5)
+                                                        issue(v, "Too big: expected number to be <=5");
+                                        });
+                        });
+                }
+        });
+        bool explicit_owner = json_object_is_type(jget(a, "ownership"), json_type_string) &&
+                              !strcmp(json_object_get_string(jget(a, "ownership")), "explicit");
+        FIELD(v, a, "entries", v_entries(v, f, explicit_owner));
+        if (!jhas(a, "entries")) {
+                jpath_push_key(&v->path, "entries");
+                issue(v, "agents.entries must contain at least one configured agent");
+                jpath_pop(&v->path);
+        }
+}
+
+/* docker.env must survive the line-based env-file transport (docker/podman backends). */
+static bool portable_env_name(const char *k) {
+        if (!(isalpha((unsigned char) k[0]) || k[0] == '_'))
+                return false;
+        for (const char *c = k; *c; c++)
+                if (!isalnum((unsigned char) *c) && *c != '_')
+                        return false;
+        return true;
+}
+
+static void v_env_entries(struct vctx *v, struct json_object *env, const char *backend,
+                          const char *entry_id) {
+        json_object_object_foreach(env, k, val) {
+                if (!json_object_is_type(val, json_type_string))
+                        continue;
+                const char *s = json_object_get_string(val);
+                size_t len = (size_t) json_object_get_string_len(val);
+                bool bad_name = !portable_env_name(k);
+                bool bad_val = strpbrk(s, "\r\n") || strlen(s) != len;
+                if (!bad_name && !bad_val)
+                        continue;
+                jpath p = v->path;
+                v->path = (jpath){};
+                jpath_push_key(&v->path, "agents");
+                if (entry_id) {
+                        jpath_push_key(&v->path, "entries");
+                        jpath_push_key(&v->path, entry_id);
+                } else
+                        jpath_push_key(&v->path, "defaults");
+                jpath_push_key(&v->path, "sandbox");
+                jpath_push_key(&v->path, "docker");
+                jpath_push_key(&v->path, "env");
+                jpath_push_key(&v->path, k);
+                if (bad_name)
+                        issue(v,
+                              "%s sandbox backend requires portable environment names and single-line, "
+                              "non-NUL "
+                              "values because the secure env-file transport is line-delimited. Rename key "
+                              "\"%s\" "
+                              "to use letters, digits, and underscores without a leading digit. "
+                              "SSH/OpenShell "
+                              "backends may keep multiline values. Run openclaw doctor to report the "
+                              "invalid "
+                              "path; manual remediation is required.",
+                              backend, k);
+                else
+                        issue(v,
+                              "%s sandbox backend requires portable environment names and single-line, "
+                              "non-NUL "
+                              "values because the secure env-file transport is line-delimited. Use a "
+                              "single-line, "
+                              "non-NUL value for key \"%s\", or deliver multiline material through a "
+                              "mounted file "
+                              "or custom image. SSH/OpenShell backends may keep multiline values. Run "
+                              "openclaw "
+                              "doctor to report the invalid path; manual remediation is required.",
+                              backend, k);
+                v->path = p;
+        }
+}
+
+static char *backend_of(struct json_object *sandbox, struct json_object *defaults_sandbox) {
+        struct json_object *b = jget(sandbox, "backend");
+        _cleanup_free_ char *t =
+                json_object_is_type(b, json_type_string) ? sbx_strdup_trim(json_object_get_string(b)) : NULL;
+        if (t && *t)
+                return TAKE_PTR(t);
+        b = jget(defaults_sandbox, "backend");
+        free(t);
+        t = json_object_is_type(b, json_type_string) ? sbx_strdup_trim(json_object_get_string(b)) : NULL;
+        if (t && *t)
+                return TAKE_PTR(t);
+        return strdup("docker");
+}
+
+static void v_container_env(struct vctx *v, struct json_object *root) {
+        struct json_object *agents = jget(root, "agents"), *ds = jget(jget(agents, "defaults"), "sandbox");
+        struct json_object *denv = jget(jget(ds, "docker"), "env"), *entries = jget(agents, "entries");
+        bool any = false;
+
+        if (json_object_is_type(entries, json_type_object)) {
+                json_object_object_foreach(entries, id, e) {
+                        (void) id;
+                        struct json_object *s = jget(e, "sandbox");
+                        struct json_object *env = jget(jget(s, "docker"), "env");
+                        any = true;
+                        _cleanup_free_ char *backend = backend_of(s, ds);
+                        if (!backend || (strcmp(backend, "docker") && strcmp(backend, "podman")))
+                                continue;
+                        const char *bname = strcmp(backend, "podman") ? "Docker" : "Podman";
+                        struct json_object *sc = jget(s, "scope") ?: jget(ds, "scope");
+                        bool shared = json_object_is_type(sc, json_type_string) &&
+                                      !strcmp(json_object_get_string(sc), "shared");
+                        if (json_object_is_type(denv, json_type_object)) {
+                                /* defaults keys the agent does not override */
+                                json_object_object_foreach(denv, k, val) {
+                                        (void) val;
+                                        if (!shared && json_object_is_type(env, json_type_object) &&
+                                            jhas(env, k))
+                                                continue;
+                                        struct json_object *one = json_object_new_object();
+                                        json_object_object_add(one, k, json_object_get(val));
+                                        v_env_entries(v, one, bname, NULL);
+                                        json_object_put(one);
+                                }
+                        }
+                        if (!shared && json_object_is_type(env, json_type_object))
+                                v_env_entries(v, env, bname, id);
+                }
+        }
+        if (!any && json_object_is_type(denv, json_type_object)) {
+                _cleanup_free_ char *backend = backend_of(NULL, ds);
+                if (backend && (!strcmp(backend, "docker") || !strcmp(backend, "podman")))
+                        v_env_entries(v, denv, strcmp(backend, "podman") ? "Docker" : "Podman", NULL);
+        }
+}
+
+/* channels.<id>: bundled channel ids and the two metadata keys. Each channel's own schema
+ * belongs to its plugin; sbx checks only the part it reads, groups.<id>.tools, as the
+ * 2026.9.6 plugins do (measured against the real OpenClaw): some channels have no
+ * "groups", some have groups without "tools". */
+static const char *const CHANNELS_WITHOUT_GROUPS[] = {
+        "nostr", "msteams", "nextcloud-talk", "raft", "a2a", "zalo", "sms", "tlon", "discord", "reef", "slack",
+        NULL,
+};
+static const char *const CHANNELS_GROUPS_WITHOUT_TOOLS[] = {
+        "googlechat", "buzz", "mattermost", "line", "clickclack", NULL,
+};
+
+static void v_channel(struct vctx *v, const char *id, struct json_object *ch) {
+        struct json_object *groups = jget(ch, "groups");
+        if (!groups)
+                return;
+        if (in_list(CHANNELS_WITHOUT_GROUPS, id)) {
+                issue(v, "invalid config: must not have additional properties: \"groups\"");
+                return;
+        }
+        if (!json_object_is_type(groups, json_type_object))
+                return;
+        jpath_push_key(&v->path, "groups");
+        json_object_object_foreach(groups, gid, g) {
+                jpath_push_key(&v->path, gid);
+                if (in_list(CHANNELS_GROUPS_WITHOUT_TOOLS, id) && jhas(g, "tools"))
+                        issue(v, "invalid config: must not have additional properties: \"tools\"");
+                else if (jhas(g, "tools")) {
+                        jpath_push_key(&v->path, "tools");
+                        v_tool_policy(v, jget(g, "tools"));
+                        jpath_pop(&v->path);
+                }
+                jpath_pop(&v->path);
+        }
+        jpath_pop(&v->path);
+}
+
+static void v_channels(struct vctx *v, struct json_object *o) {
+        static const char *const extra[] = {"defaults", "modelByChannel", "qa-channel", NULL};
+        if (!check_object(v, o, NULL))
+                return;
+        json_object_object_foreach(o, k, val) {
+                _cleanup_free_ char *t = sbx_strdup_trim(k);
+                if (!t || !*t || in_list(extra, t))
+                        continue;
+                jpath_push_key(&v->path, t);
+                if (!in_list(sbx_channel_tools, t))
+                        issue(v, "unknown channel id: %s", t);
+                else if (json_object_is_type(val, json_type_object))
+                        v_channel(v, t, val);
+                jpath_pop(&v->path);
+        }
+}
+
+static void dedup_issues(sbx_config_diag *d) {
+        size_t o = 0;
+        for (size_t i = 0; i < d->issues.n; i++) {
+                bool dup = false;
+                for (size_t j = 0; j < o; j++)
+                        if (!strcmp(d->issues.v[j], d->issues.v[i]))
+                                dup = true;
+                if (dup)
+                        free(d->issues.v[i]);
+                else
+                        d->issues.v[o++] = d->issues.v[i];
+        }
+        d->issues.n = o;
+        if (d->issues.v)
+                d->issues.v[o] = NULL;
+}
+
+void sbx_config_validate_tree(struct json_object *root, struct vctx *v) {
+        size_t before = v->diag->issues.n;
+
+        if (!check_object(v, root, ROOT_KEYS))
+                return;
+        FIELD(v, root, "agents", v_agents(v, f));
+        FIELD(v, root, "tools", v_tools(v, f, false));
+        FIELD(v, root, "session", {
+                if (check_object(v, f, SESSION_KEYS)) {
+                        FIELD(v, f, "mainKey", v_string(v, f, false));
+                        FIELD(v, f, "scope", {
+                                static const char *const sc[] = {"per-sender", "global", NULL};
+                                v_enum(v, f, sc);
+                        });
+                }
+        });
+        FIELD(v, root, "channels", v_channels(v, f));
+        if (v->diag->issues.n == before)
+                v_container_env(v, root);
+        dedup_issues(v->diag);
+}

@@ -1,0 +1,406 @@
+/* SPDX-License-Identifier: MIT */
+/* Naming rules shared by the resolver: agent ids, paths, slugs, scope keys,
+ * container names and session-key shapes (OpenClaw 2026.9.6). */
+#include <ctype.h>
+#include <errno.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "macro.h"
+#include "resolve.h"
+#include "sha256.h"
+
+static bool js_space(unsigned char c) {
+        return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+char *sbx_strdup_trim(const char *s) {
+        if (!s)
+                return NULL;
+        while (js_space((unsigned char) *s))
+                s++;
+        size_t n = strlen(s);
+        while (n > 0 && js_space((unsigned char) s[n - 1]))
+                n--;
+        return strndup(s, n);
+}
+
+char *sbx_strdup_lower(const char *s) {
+        char *r = s ? strdup(s) : NULL;
+        for (char *c = r; c && *c; c++)
+                *c = (char) tolower((unsigned char) *c);
+        return r;
+}
+
+static bool valid_id(const char *s) {
+        size_t n = strlen(s);
+        if (n < 1 || n > 64 || !isalnum((unsigned char) s[0]))
+                return false;
+        for (size_t i = 0; i < n; i++)
+                if (!isalnum((unsigned char) s[i]) && s[i] != '_' && s[i] != '-')
+                        return false;
+        return true;
+}
+
+char *sbx_normalize_agent_id(const char *s) {
+        _cleanup_free_ char *t = sbx_strdup_trim(s ?: "");
+        if (!t)
+                return NULL;
+        for (char *c = t; *c; c++)
+                *c = (char) tolower((unsigned char) *c);
+        if (valid_id(t))
+                return TAKE_PTR(t);
+        /* replace runs of other characters with '-', strip dashes at the ends, cut to 64 */
+        size_t n = strlen(t), o = 0;
+        char *r = malloc(n + 1);
+        if (!r)
+                return NULL;
+        bool run = false;
+        for (size_t i = 0; i < n; i++) {
+                unsigned char c = (unsigned char) t[i];
+                if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-') {
+                        r[o++] = (char) c;
+                        run = false;
+                } else if (!run) {
+                        r[o++] = '-';
+                        run = true;
+                }
+        }
+        r[o] = '\0';
+        size_t start = 0;
+        while (r[start] == '-')
+                start++;
+        memmove(r, r + start, o - start + 1);
+        o -= start;
+        while (o > 0 && r[o - 1] == '-')
+                r[--o] = '\0';
+        if (o > 64)
+                r[64] = '\0';
+        if (!*r) {
+                free(r);
+                return strdup("main");
+        }
+        return r;
+}
+
+char *sbx_home_dir(void) {
+        const char *h = getenv("OPENCLAW_HOME");
+        if (h && *h && strcmp(h, "undefined") && strcmp(h, "null")) {
+                _cleanup_free_ char *t = sbx_strdup_trim(h);
+                if (t && *t) {
+                        if (t[0] == '~' && (t[1] == '\0' || t[1] == '/')) {
+                                const char *oh = getenv("HOME");
+                                char *r;
+                                if (oh && asprintf(&r, "%s%s", oh, t + 1) >= 0)
+                                        return r;
+                        }
+                        return TAKE_PTR(t);
+                }
+        }
+        h = getenv("HOME");
+        if (h && *h)
+                return sbx_strdup_trim(h);
+        struct passwd *pw = getpwuid(getuid());
+        return strdup(pw && pw->pw_dir ? pw->pw_dir : "/");
+}
+
+/* node's path.resolve for POSIX: absolute against the cwd, '.', '..' and '//' removed */
+static char *path_resolve(const char *p) {
+        _cleanup_free_ char *joined = NULL;
+        if (p[0] != '/') {
+                _cleanup_free_ char *cwd = getcwd(NULL, 0);
+                if (asprintf(&joined, "%s/%s", cwd ?: "/", p) < 0)
+                        return NULL;
+        } else
+                joined = strdup(p);
+        if (!joined)
+                return NULL;
+        size_t n = strlen(joined);
+        char *out = malloc(n + 2);
+        if (!out)
+                return NULL;
+        size_t o = 0;
+        const char *s = joined;
+        while (*s) {
+                while (*s == '/')
+                        s++;
+                if (!*s)
+                        break;
+                const char *e = strchr(s, '/');
+                size_t len = e ? (size_t) (e - s) : strlen(s);
+                if (len == 1 && s[0] == '.') {
+                } else if (len == 2 && s[0] == '.' && s[1] == '.') {
+                        while (o > 0 && out[o - 1] != '/')
+                                o--;
+                        if (o > 0)
+                                o--;
+                } else {
+                        out[o++] = '/';
+                        memcpy(out + o, s, len);
+                        o += len;
+                }
+                s += len;
+        }
+        if (o == 0)
+                out[o++] = '/';
+        out[o] = '\0';
+        return out;
+}
+
+char *sbx_expand_user_path(const char *p) {
+        _cleanup_free_ char *t = sbx_strdup_trim(p ?: "");
+        if (!t)
+                return NULL;
+        if (!*t)
+                return TAKE_PTR(t);
+        if (t[0] == '~' && (t[1] == '\0' || t[1] == '/' || t[1] == '\\')) {
+                _cleanup_free_ char *home = sbx_home_dir(), *x = NULL;
+                if (!home || asprintf(&x, "%s%s", home, t + 1) < 0)
+                        return NULL;
+                return path_resolve(x);
+        }
+        return path_resolve(t);
+}
+
+char *sbx_state_dir(void) {
+        const char *s = getenv("OPENCLAW_STATE_DIR");
+        if (s && *s) {
+                _cleanup_free_ char *t = sbx_strdup_trim(s);
+                if (t && *t)
+                        return sbx_expand_user_path(t);
+        }
+        return sbx_expand_user_path("~/.openclaw");
+}
+
+char *sbx_default_agent_workspace(void) {
+        const char *w = getenv("OPENCLAW_WORKSPACE_DIR"), *s = getenv("OPENCLAW_STATE_DIR");
+        const char *profile = getenv("OPENCLAW_PROFILE");
+        char *r = NULL;
+
+        if (w && *w) {
+                _cleanup_free_ char *t = sbx_strdup_trim(w);
+                if (t && *t)
+                        return path_resolve(t);
+        }
+        if (s && *s) {
+                _cleanup_free_ char *t = sbx_strdup_trim(s), *st = NULL;
+                if (t && *t) {
+                        st = sbx_state_dir();
+                        if (st && asprintf(&r, "%s/workspace", st) < 0)
+                                r = NULL;
+                        return r;
+                }
+        }
+        if (profile && *profile) {
+                _cleanup_free_ char *t = sbx_strdup_trim(profile);
+                if (t && *t && strcasecmp(t, "default") != 0) {
+                        _cleanup_free_ char *home = sbx_home_dir();
+                        if (home && asprintf(&r, "%s/.openclaw-%s/workspace", home, t) < 0)
+                                r = NULL;
+                        return r;
+                }
+        }
+        return sbx_expand_user_path("~/.openclaw/workspace");
+}
+
+static bool has_workspace_suffix(const char *k) {
+        size_t n = strlen(k);
+        if (n < 11 + 32)
+                return false;
+        const char *s = k + n - 43;
+        if (strncasecmp(s, ":workspace:", 11) != 0)
+                return false;
+        for (size_t i = 11; i < 43; i++)
+                if (!isxdigit((unsigned char) s[i]))
+                        return false;
+        return true;
+}
+
+char *sbx_slugify_session_key(const char *key) {
+        _cleanup_free_ char *t = sbx_strdup_trim(key ?: "");
+        char hex[65], *r;
+
+        if (!t)
+                return NULL;
+        if (!*t) {
+                free(t);
+                t = strdup("session");
+                if (!t)
+                        return NULL;
+        }
+        sbx_sha256_hex(t, strlen(t), hex);
+        if (has_workspace_suffix(t)) {
+                if (asprintf(&r, "workspace-%.32s", hex) < 0)
+                        return NULL;
+                return r;
+        }
+        size_t n = strlen(t), o = 0;
+        _cleanup_free_ char *base = malloc(n + 1);
+        if (!base)
+                return NULL;
+        bool run = false;
+        for (size_t i = 0; i < n; i++) {
+                unsigned char c = (unsigned char) tolower((unsigned char) t[i]);
+                if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-') {
+                        base[o++] = (char) c;
+                        run = false;
+                } else if (!run) {
+                        base[o++] = '-';
+                        run = true;
+                }
+        }
+        base[o] = '\0';
+        size_t start = 0;
+        while (base[start] == '-')
+                start++;
+        char *b = base + start;
+        size_t bl = strlen(b);
+        while (bl > 0 && b[bl - 1] == '-')
+                b[--bl] = '\0';
+        if (bl > 32)
+                b[32] = '\0';
+        if (asprintf(&r, "%s-%.8s", *b ? b : "session", hex) < 0)
+                return NULL;
+        return r;
+}
+
+static bool workspace_slug(const char *s) {
+        if (strncasecmp(s, "workspace-", 10) != 0 || strlen(s) != 42)
+                return false;
+        for (size_t i = 10; i < 42; i++)
+                if (!isxdigit((unsigned char) s[i]))
+                        return false;
+        return true;
+}
+
+char *sbx_container_name(const char *prefix, const char *slug) {
+        _cleanup_free_ char *full = NULL;
+        char hex[65], *r;
+
+        if (asprintf(&full, "%s%s", prefix, slug) < 0)
+                return NULL;
+        if (strlen(full) <= 63)
+                return TAKE_PTR(full);
+        sbx_sha256_hex(full, strlen(full), hex);
+        if (workspace_slug(slug)) {
+                int budget = 63 - (int) (1 + strlen(slug) + 1 + 12);
+                if (budget < 0)
+                        budget = 0;
+                if (asprintf(&r, "%.*s-%s-%.12s", budget, prefix, slug, hex) < 0)
+                        return NULL;
+                return r;
+        }
+        if (asprintf(&r, "%.50s-%.12s", full, hex) < 0)
+                return NULL;
+        return r;
+}
+
+char *sbx_scope_key(sbx_scope scope, const char *session_key, const char *agent_workspace_dir,
+                    const char *agent_id) {
+        _cleanup_free_ char *t = sbx_strdup_trim(session_key ?: ""), *ws = NULL, *id = NULL;
+        char hex[65], *r;
+
+        if (!t)
+                return NULL;
+        if (scope == SBX_SCOPE_SHARED)
+                return strdup("shared");
+        if (!*t) {
+                free(t);
+                t = strdup("main");
+                if (!t)
+                        return NULL;
+        }
+        ws = sbx_expand_user_path(agent_workspace_dir);
+        if (!ws)
+                return NULL;
+        sbx_sha256_hex(ws, strlen(ws), hex);
+        if (scope == SBX_SCOPE_SESSION) {
+                if (asprintf(&r, "%s:workspace:%.32s", t, hex) < 0)
+                        return NULL;
+                return r;
+        }
+        if (agent_id)
+                id = sbx_normalize_agent_id(agent_id);
+        else {
+                bool malformed;
+                _cleanup_free_ char *raw = sbx_session_key_agent(t, &malformed);
+                id = sbx_normalize_agent_id(raw ?: "main");
+        }
+        if (!id || asprintf(&r, "agent:%s:workspace:%.32s", id, hex) < 0)
+                return NULL;
+        return r;
+}
+
+char *sbx_bind_source(const char *bind) {
+        size_t skip = 0;
+        if (isalpha((unsigned char) bind[0]) && bind[1] == ':' && (bind[2] == '/' || bind[2] == '\\'))
+                skip = 2;
+        const char *c = strchr(bind + skip, ':');
+        return c ? strndup(bind, (size_t) (c - bind)) : strdup(bind);
+}
+
+bool sbx_bind_source_absolute(const char *src) {
+        if (!strncmp(src, "\\\\?\\", 4) || !strncmp(src, "//?/", 4))
+                src += 4;
+        return src[0] == '/' ||
+               (isalpha((unsigned char) src[0]) && src[1] == ':' && (src[2] == '/' || src[2] == '\\'));
+}
+
+/* parseAgentSessionKey: case-folded, "agent:<id>:<rest>" with non-empty id and rest
+ * that does not start with ':' */
+char *sbx_session_key_agent(const char *key, bool *ret_malformed) {
+        _cleanup_free_ char *t = sbx_strdup_trim(key ?: "");
+        *ret_malformed = false;
+        if (!t || !*t)
+                return NULL;
+        if (strncasecmp(t, "agent:", 6) != 0)
+                return NULL;
+        char *end = strchr(t + 6, ':');
+        if (!end) {
+                *ret_malformed = true;
+                return NULL;
+        }
+        _cleanup_free_ char *id = strndup(t + 6, (size_t) (end - (t + 6)));
+        _cleanup_free_ char *idt = sbx_strdup_trim(id);
+        const char *rest = end + 1;
+        if (!idt || !*idt || !*rest || rest[0] == ':') {
+                *ret_malformed = true;
+                return NULL;
+        }
+        return sbx_strdup_lower(idt);
+}
+
+static const char *key_rest(const char *lower) {
+        if (strncmp(lower, "agent:", 6) != 0)
+                return lower;
+        const char *e = strchr(lower + 6, ':');
+        return e && e[1] && e[1] != ':' ? e + 1 : lower;
+}
+
+unsigned sbx_subagent_depth(const char *session_key) {
+        _cleanup_free_ char *t = sbx_strdup_trim(session_key ?: ""), *l = NULL;
+        unsigned n = 0;
+        if (!t || !*t || !(l = sbx_strdup_lower(t)))
+                return 0;
+        /* like JS /(^|:)subagent:/g: a match consumes its leading ':' */
+        const char *rest = key_rest(l), *consumed = rest;
+        for (const char *p = rest; (p = strstr(p, "subagent:")); p++)
+                if (p == rest || (p[-1] == ':' && p - 1 >= consumed)) {
+                        n++;
+                        consumed = p + 9;
+                }
+        return n;
+}
+
+bool sbx_is_subagent_key(const char *session_key) {
+        _cleanup_free_ char *t = sbx_strdup_trim(session_key ?: ""), *l = NULL;
+        if (!t || !*t || !(l = sbx_strdup_lower(t)))
+                return false;
+        if (!strncmp(l, "subagent:", 9))
+                return true;
+        return !strncmp(key_rest(l), "subagent:", 9) && strncmp(l, "agent:", 6) == 0;
+}

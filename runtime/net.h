@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: MIT */
+/* Sandbox networking (issue 7): the network modes beyond "none".
+ *
+ *   none    the launcher's new, empty network namespace with only lo (default)
+ *   bridge  as root: a veth pair per sandbox on the sbx-owned bridge sbx0, with
+ *           masquerading NAT set up by net-bridge.c / nft.c;
+ *           unprivileged: pasta (Debian package passt) attached to the
+ *           sandbox's namespace by net-pasta.c
+ *   host    refused (OpenClaw refuses it: it would share the host's network)
+ *   container:NAME  only with dangerouslyAllowContainerNamespaceJoin, and then
+ *           only into a live persistent sandbox (not implemented yet: refused)
+ *
+ * Flow (STYLE §A.5): sbx_net_prepare() in the parent before clone (validates,
+ * decides addresses, creates host-side objects, renders /etc/hosts and
+ * /etc/resolv.conf), sbx_net_attach() in the parent once the child's network
+ * namespace exists and before the child is released, sbx_net_cleanup() at
+ * teardown. The child itself does nothing network-specific beyond lo. */
+#pragma once
+
+#include <netinet/in.h>
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "error.h"
+
+/* IFNAMSIZ without <net/if.h>, which clashes with <linux/if.h> in netns.c */
+#define SBX_IFNAMSIZ 16
+
+typedef enum sbx_net_kind {
+        SBX_NET_KIND_NONE,
+        SBX_NET_KIND_BRIDGE,             /* root: veth + sbx0 + nft NAT */
+        SBX_NET_KIND_PASTA,              /* unprivileged: pasta */
+        _SBX_NET_KIND_MAX,
+        _SBX_NET_KIND_INVALID = -EINVAL,
+} sbx_net_kind;
+
+/* What the caller asks for; strings are borrowed for the duration of prepare. */
+typedef struct sbx_net_request {
+        bool bridge;                     /* false: none */
+        char *const *dns;
+        size_t n_dns;
+        char *const *extra_hosts;        /* docker.extraHosts: "host:ip" | "host:host-gateway" */
+        size_t n_extra_hosts;
+        const char *hostname;            /* NULL: no hostname line in /etc/hosts */
+} sbx_net_request;
+
+typedef struct sbx_net_plan {
+        sbx_net_kind kind;
+        bool host_gateway;               /* extraHosts asks for host-gateway */
+        char gateway_addr[INET_ADDRSTRLEN]; /* where host-gateway points ("" none) */
+
+        /* rendered files for the sandbox's /etc (malloc'd, owned by the plan) */
+        char *hosts;
+        char *resolv_conf;
+        char *hostname_file;
+
+        /* bridge */
+        char bridge[SBX_IFNAMSIZ];
+        char host_if[SBX_IFNAMSIZ];          /* host end of the veth, on the bridge */
+        char peer_if[SBX_IFNAMSIZ];          /* the other end, "eth0" once in the sandbox */
+        struct in_addr addr, gateway;
+        unsigned prefixlen, mtu;
+        int bridge_lock;                 /* flock held from prepare until attach is done */
+
+        /* pasta */
+        char pasta_if[SBX_IFNAMSIZ];         /* host interface pasta copies */
+        struct in_addr pasta_gw;
+        pid_t pasta_pid;
+        int pasta_pidfd;
+        char pasta_record[256];          /* state file naming pasta for a later gc */
+} sbx_net_plan;
+
+/* "none" | "bridge" -> *ret_bridge; "host", "container:NAME" and anything else
+ * are refused with a message naming the value (-EINVAL, -EPERM, -ENOENT). */
+int sbx_net_mode_parse(const char *value, bool allow_container_join, bool *ret_bridge,
+                       sbx_error *reterr);
+/* Validation of dns/extraHosts alone (for the CLI before anything is created). */
+int sbx_net_request_validate(const sbx_net_request *req, sbx_error *reterr);
+
+void sbx_net_plan_init(sbx_net_plan *p);
+int sbx_net_prepare(const sbx_net_request *req, sbx_net_plan *p, sbx_error *reterr);
+/* child: the sandbox's pid (pasta joins its namespaces by pid); netns_fd: an
+ * fd of its network namespace (e.g. /proc/PID/ns/net opened via the pidfd). */
+int sbx_net_attach(sbx_net_plan *p, pid_t child, int netns_fd, sbx_error *reterr);
+/* The same with the namespace taken from a /proc/<pid> dirfd. */
+int sbx_net_attach_proc(sbx_net_plan *p, pid_t child, int proc_pid_fd, sbx_error *reterr);
+/* Removes everything prepare/attach created; safe on a half-prepared plan and
+ * twice. Frees the rendered files. */
+void sbx_net_cleanup(sbx_net_plan *p);
+/* Removes what SIGKILLed runs left behind (stale veths, a bridge without
+ * ports and its nft table, orphaned pasta processes of this user). */
+int sbx_net_gc(sbx_error *reterr);
+
+/* net-bridge.c */
+int sbx_bridge_prepare(sbx_net_plan *p, sbx_error *reterr);
+int sbx_bridge_attach(sbx_net_plan *p, int netns_fd, sbx_error *reterr);
+void sbx_bridge_cleanup(sbx_net_plan *p);
+int sbx_bridge_gc(sbx_error *reterr);
+
+/* net-pasta.c */
+int sbx_pasta_prepare(sbx_net_plan *p, sbx_error *reterr);
+int sbx_pasta_attach(sbx_net_plan *p, pid_t child, sbx_error *reterr);
+void sbx_pasta_cleanup(sbx_net_plan *p);
+int sbx_pasta_gc(sbx_error *reterr);

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# TAP wrapper around ../shared/conformance/check.sh: one test line per case id.
+#   run-conformance.sh [--extra]
+# Needs $SBX (the built binary) and $SBX_SOURCE_ROOT; the corpus lives in
+# $SBX_SOURCE_ROOT/../shared/conformance (CI keeps shared/ beside the clone).
+set -u
+extra=()
+[ "${1:-}" = "--extra" ] && extra=(--extra)
+# The corpus and checker from ../shared/conformance when it sits beside the
+# clone (CI), else the project's own copy in tests/conformance/corpus/.
+dir="${SBX_CONFORMANCE_DIR:-${SBX_SOURCE_ROOT:-.}/../shared/conformance}"
+[ -f "$dir/openclaw-2026.9.6.jsonl" ] || dir="${SBX_SOURCE_ROOT:-.}/tests/conformance/corpus"
+cases="$dir/openclaw-2026.9.6.jsonl"
+if [ ! -f "$cases" ] || [ ! -f "$dir/check.sh" ]; then
+        echo "1..0 # SKIP conformance corpus not found at $dir (shared/ must sit beside the clone)"
+        exit 0
+fi
+if ! command -v python3 >/dev/null; then
+        echo "1..0 # SKIP python3 (needed by check.sh) is not installed"
+        exit 0
+fi
+tmp="$(mktemp)"
+trap 'rm -f "$tmp"' EXIT
+bash "$dir/check.sh" "$SBX" "$cases" "${extra[@]}" >"$tmp" 2>&1
+python3 - "$cases" "$tmp" "${extra[*]:-plain}" <<'PY'
+import json, re, sys
+cases, outfile, mode = sys.argv[1], sys.argv[2], sys.argv[3]
+out = open(outfile, encoding="utf-8", errors="replace").read()
+fails = {}
+for line in out.splitlines():
+    m = re.match(r"^FAIL (c\d+) (.*)$", line)
+    if m:
+        fails.setdefault(m.group(1), m.group(2))
+ids = [json.loads(l)["id"] for l in open(cases) if l.strip()]
+summary = [l for l in out.splitlines() if re.match(r"^\d+ passed, \d+ failed$", l)]
+if not summary:
+    last = out.strip().splitlines()[-1] if out.strip() else "no output"
+    print("Bail out! check.sh did not finish: " + last)
+    sys.exit(1)
+print(f"1..{len(ids)}")
+for n, cid in enumerate(ids, 1):
+    if cid in fails:
+        print(f"not ok {n} - {cid} ({mode}): {fails[cid]}")
+    else:
+        print(f"ok {n} - {cid} ({mode})")
+print("# " + summary[-1])
+PY

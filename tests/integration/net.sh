@@ -1,0 +1,223 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Networking (issue 7): none, bridge (root: veth + sbx0 + nft NAT; rootless:
+# pasta), dns, extraHosts, host-gateway, refusals, cleanup.
+#
+# No traffic leaves this machine: the test makes two network namespaces,
+#   H ("host", where sbx runs)  up0 10.77.0.1/24, default via 10.77.0.2
+#   R ("remote")                down0 10.77.0.2/24, 10.99.0.1/32 on lo
+# R serves 10.99.0.1:8080 (replies "peer=<client address>", so NAT is visible)
+# and H serves its own loopback 127.0.0.1:9090 (for host-gateway). Every
+# address used exists only inside these namespaces; both are deleted at exit.
+#
+#   harness ($1) or NET_RUNNER=harness sandboxes made by tests/helpers/sbx-net-harness
+#                       (the network library around a bare unshare)
+#   NET_RUNNER=sbx      sandboxes made by `sbx run` (the default)
+set -u
+tap_n=0
+tap_failed=0
+ok() { tap_n=$((tap_n + 1)); echo "ok $tap_n - $*"; }
+not_ok() { tap_n=$((tap_n + 1)); tap_failed=1; echo "not ok $tap_n - $*"; }
+skip() { tap_n=$((tap_n + 1)); echo "ok $tap_n # SKIP $*"; }
+is() {
+        if [ "$2" = "$3" ]; then ok "$1"; else
+                not_ok "$1"; printf '#   got: %s\n#  want: %s\n' "$2" "$3" | sed 's/^/# /' | head -30
+        fi
+}
+like() {
+        if printf '%s\n' "$2" | grep -Eq -- "$3"; then ok "$1"; else
+                not_ok "$1"; printf '#   got: %s\n#  want: /%s/\n' "$2" "$3" | head -30
+        fi
+}
+unlike() {
+        if printf '%s\n' "$2" | grep -Eq -- "$3"; then
+                not_ok "$1"; printf '#   got: %s\n#  must not match: /%s/\n' "$2" "$3" | head -30
+        else ok "$1"; fi
+}
+done_testing() { echo "1..$tap_n"; exit $tap_failed; }
+
+runner=${1:-${NET_RUNNER:-sbx}}
+if [ "$(id -u)" != 0 ]; then
+        echo "1..0 # SKIP needs root to make the test's own network namespaces (ip netns add)"
+        exit 77
+fi
+for t in ip socat nft timeout setpriv unshare; do
+        if ! command -v $t >/dev/null; then
+                echo "1..0 # SKIP '$t' is missing (Debian: iproute2 socat nftables coreutils util-linux)"
+                exit 77
+        fi
+done
+if [ "$runner" = harness ]; then
+        RUN=("${SBX_NET_HARNESS:?}")
+else
+        RUN=("${SBX:?}" run)
+fi
+
+H=sbxtH-$$
+R=sbxtR-$$
+TMP=$(mktemp -d /tmp/sbx-net-test.XXXXXX)
+chmod 755 "$TMP"
+cleanup() {
+        for ns in $H $R; do
+                ip netns pids $ns 2>/dev/null | xargs -r kill -9 2>/dev/null
+                ip netns del $ns 2>/dev/null
+        done
+        rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+ip netns add $H && ip netns add $R || { echo "1..0 # SKIP cannot create network namespaces"; exit 77; }
+ip -n $H link add up0 type veth peer name down0 netns $R
+ip -n $H addr add 10.77.0.1/24 dev up0
+ip -n $H link set up0 up
+ip -n $H link set lo up
+ip -n $R addr add 10.77.0.2/24 dev down0
+ip -n $R link set down0 up
+ip -n $R link set lo up
+ip -n $R addr add 10.99.0.1/32 dev lo
+ip -n $H route add default via 10.77.0.2
+# servers (killed with their namespaces)
+setsid -f ip netns exec $R socat TCP-LISTEN:8080,bind=10.99.0.1,fork,reuseaddr \
+        SYSTEM:'echo peer=$SOCAT_PEERADDR' </dev/null >/dev/null 2>&1
+setsid -f ip netns exec $H socat TCP-LISTEN:9090,bind=127.0.0.1,fork,reuseaddr \
+        SYSTEM:'echo loop=$SOCAT_PEERADDR' </dev/null >/dev/null 2>&1
+for i in $(seq 50); do
+        ip netns exec $R ss -ltn | grep -q 10.99.0.1:8080 && ip netns exec $H ss -ltn | grep -q 127.0.0.1:9090 && break
+        sleep 0.1
+done
+
+# What the host namespace holds; must be identical after every run.
+snapshot() {
+        ip netns exec $H sh -c 'ip -br link; ip -br addr; ip route; ip rule;
+                nft list ruleset; cat /proc/sys/net/ipv4/ip_forward' 2>&1 | sed 's/@if[0-9]*//'
+}
+before=$(snapshot)
+
+# sb OPTIONS -- CMD...: a sandbox inside H
+sb() { timeout 30 ip netns exec $H "${RUN[@]}" "$@"; }
+# a TCP round trip from inside a sandbox: fetch HOST PORT
+FETCH='exec 3<>/dev/tcp/$0/$1 && timeout 3 cat <&3'
+# the same for connections that may hang (dropped SYN): give up after 4 s
+FETCH_T='timeout 4 bash -c "exec 3<>/dev/tcp/$0/$1 && timeout 3 cat <&3" "$0" "$1"'
+
+# ---- refusals (exit 2, value named, nothing created) ----
+out=$(sb --network host -- true 2>&1); rc=$?
+is "--network host is refused with exit 2" "$rc" 2
+like "the refusal names 'host'" "$out" "'host'"
+out=$(sb --network container:other -- true 2>&1); rc=$?
+is "--network container:NAME is refused with exit 2" "$rc" 2
+like "the refusal names dangerouslyAllowContainerNamespaceJoin" "$out" "dangerouslyAllowContainerNamespaceJoin"
+out=$(sb --network wifi -- true 2>&1); rc=$?
+is "an unknown network mode is refused with exit 2" "$rc" 2
+like "the error names the value" "$out" "'wifi'"
+out=$(sb --network bridge --add-host 'no-colon' -- true 2>&1); rc=$?
+is "a malformed --add-host is refused with exit 2" "$rc" 2
+like "the error names the entry" "$out" "no-colon"
+out=$(sb --network bridge --dns 10.0.0.300 -- true 2>&1); rc=$?
+is "a malformed --dns is refused with exit 2" "$rc" 2
+out=$(sb --network none --add-host gw:host-gateway -- true 2>&1); rc=$?
+is "host-gateway with network none is refused with exit 2" "$rc" 2
+is "refusals leave the host namespace as it was" "$(snapshot)" "$before"
+
+# ---- none ----
+out=$(sb --network none -- bash -c "$FETCH" 10.99.0.1 8080 2>&1); rc=$?
+like "network none: connect fails with ENETUNREACH" "$out" "Network is unreachable"
+out=$(sb --network none -- cat /proc/net/dev 2>&1)
+is "network none: only lo exists" "$(printf '%s\n' "$out" | awk -F: 'NR>2 {gsub(/ /,"",$1); print $1}')" "lo"
+
+# ---- bridge as root ----
+if ! nft list tables >/dev/null 2>&1; then
+        for d in "reaches the server" "dns/extraHosts" "host-gateway" "no IPv6" "isolation" "warm runs" "clash" "stale"; do
+                skip "bridge $d: nftables does not work here"
+        done
+else
+        out=$(sb --network bridge -- bash -c "$FETCH" 10.99.0.1 8080 2>&1)
+        is "bridge: the sandbox reaches the server, which sees the host's address (NAT)" "$out" "peer=10.77.0.1"
+        is "bridge: afterwards the host has exactly its links, addresses, routes and nft rules" "$(snapshot)" "$before"
+
+        out=$(sb --network bridge --dns 10.99.0.53 --dns fd00::53 --add-host db:10.1.2.3 \
+                --add-host gw:host-gateway -- sh -c 'cat /etc/resolv.conf /etc/hosts' 2>&1)
+        like "bridge: --dns lands in /etc/resolv.conf" "$out" "^nameserver 10.99.0.53$"
+        like "bridge: every --dns, IPv6 too" "$out" "^nameserver fd00::53$"
+        like "bridge: --add-host lands in /etc/hosts" "$out" "^10.1.2.3	db$"
+        like "bridge: host-gateway resolves to the bridge address" "$out" "^10.237.0.1	gw$"
+
+        out=$(sb --network bridge --add-host gw:host-gateway -- bash -c "$FETCH" gw 9090 2>&1)
+        like "bridge: host-gateway connects to the host's loopback" "$out" "^loop="
+        out=$(sb --network bridge -- bash -c "$FETCH_T" 10.237.0.1 9090 2>&1); rc=$?
+        unlike "bridge: without host-gateway the host is not reachable" "$out" "^loop="
+
+        # isolation: A listens, B tries; the host (positive control) can connect.
+        setsid -f ip netns exec $H "${RUN[@]}" --network bridge -- bash -c \
+                'awk '\''$2=="sbx"{print $1}'\'' /etc/hosts; exec timeout 8 socat TCP-LISTEN:7000,fork SYSTEM:"echo from-a"' \
+                </dev/null >"$TMP/a.out" 2>&1
+        for i in $(seq 50); do [ -s "$TMP/a.out" ] && break; sleep 0.1; done
+        a_ip=$(head -1 "$TMP/a.out")
+        sleep 0.5
+        is "no IPv6 on the host side of the bridge (nft filters IPv4 only)" \
+                "$(ip -n $H -6 addr show dev sbx0 2>&1)" ""
+        ctl=$(ip netns exec $H timeout 3 bash -c "$FETCH" "$a_ip" 7000 2>&1)
+        is "isolation: sandbox A ($a_ip) serves (reached from the host)" "$ctl" "from-a"
+        out=$(sb --network bridge -- bash -c "$FETCH_T" "$a_ip" 7000 2>&1)
+        unlike "isolation: a second sandbox on the bridge cannot reach A" "$out" "from-a"
+        # A keeps the bridge alive: ended runs leave their veth to the kernel,
+        # and the next runs collect the ones that are still there
+        n_ok=0
+        for i in 1 2 3 4 5; do sb --network bridge -- true >/dev/null 2>&1 && n_ok=$((n_ok + 1)); done
+        is "while a bridged sandbox runs, 5 more bridged runs in a row all finish" "$n_ok" 5
+        for i in $(seq 100); do ip -n $H link show sbx0 >/dev/null 2>&1 || break; sleep 0.1; done
+        is "isolation: after both ended the host namespace is as before" "$(snapshot)" "$before"
+
+        out=$(SBX_BRIDGE_SUBNET=10.77.0.0/24 sb --network bridge -- true 2>&1); rc=$?
+        is "a bridge range that clashes with a host route is refused (exit 125)" "$rc" 125
+        like "the error names the clashing route and SBX_BRIDGE_SUBNET" "$out" "10.77.0.0/24.*SBX_BRIDGE_SUBNET"
+        is "the refused run left nothing behind" "$(snapshot)" "$before"
+
+        # stale state from a SIGKILLed run is removed by the next run
+        setsid -f ip netns exec $H "${RUN[@]}" --network bridge -- sleep 20 </dev/null >/dev/null 2>&1
+        for i in $(seq 50); do ip -n $H link show sbx0 >/dev/null 2>&1 && break; sleep 0.1; done
+        sleep 0.3
+        # kill -9 the launcher (sbx's sandbox dies with it by PDEATHSIG; the
+        # harness has none, so its child goes first)
+        ip netns pids $H | while read -r p; do
+                case "$(cat /proc/$p/comm 2>/dev/null)" in
+                sbx-net-harness) pkill -9 -P "$p"; kill -9 "$p";;
+                sbx) kill -9 "$p";;
+                esac
+        done
+        sleep 0.5
+        stale=$(ip -n $H -br link show sbx0 2>/dev/null | wc -l)
+        sb --network bridge -- true >/dev/null 2>&1
+        is "after kill -9 the bridge stays ($stale) until the next run, which removes it" "$(snapshot)" "$before"
+fi
+
+# ---- rootless: pasta ----
+if ! command -v pasta >/dev/null; then
+        for i in 1 2 3 4; do skip "rootless: pasta (Debian package passt) is not installed"; done
+else
+        # pasta opens /dev/net/tun as the user. This machine's node may be 0600
+        # (no udev); give the test a private 0666 node instead of changing the host's.
+        rl() {
+                timeout 30 unshare -m --propagation private sh -c '
+                        mount -t tmpfs -o mode=755 tmpfs /dev/net && mknod -m 666 /dev/net/tun c 10 200 &&
+                        exec ip netns exec "$0" setpriv --reuid=65534 --regid=65534 --clear-groups \
+                                env -i PATH=/usr/bin:/bin HOME=/ TMPDIR=/tmp "$@"' "$H" "${RUN[@]}" "$@"
+        }
+        out=$(rl --network bridge -- bash -c "$FETCH" 10.99.0.1 8080 2>&1)
+        if printf '%s' "$out" | grep -q 'pasta exited\|tun'; then
+                for i in 1 2 3 4; do skip "rootless: pasta cannot run here: $(printf '%s' "$out" | head -1)"; done
+        else
+                is "rootless (pasta): the sandbox reaches the server" "$out" "peer=10.77.0.1"
+                out=$(rl --network bridge --add-host gw:host-gateway -- bash -c \
+                        'grep -w gw /etc/hosts; '"$FETCH" gw 9090 2>&1)
+                like "rootless: host-gateway is the gateway pasta maps to the host" "$out" "^10.77.0.2	gw"
+                like "rootless: host-gateway connects to the host's loopback" "$out" "loop=127.0.0.1"
+                out=$(rl --network bridge -- bash -c "$FETCH_T" 10.77.0.2 9090 2>&1)
+                unlike "rootless: without host-gateway the gateway is not the host's loopback" "$out" "loop="
+        fi
+        sleep 0.3
+        is "rootless: no pasta process is left" "$(ps -o pid=,stat=,comm= -u 65534 | awk '$2 !~ /Z/ && $3 ~ /^(pasta|passt)/')" ""
+        is "rootless: the host namespace is as before" "$(snapshot)" "$before"
+fi
+
+done_testing

@@ -1,0 +1,554 @@
+/* SPDX-License-Identifier: MIT */
+/* Unit tests of the policy engine (policy/): one test per rule of OpenClaw 2026.9.6
+ * that sbx reproduces. Pure functions, so CK_FORK only isolates crashes here. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "json5.h"
+#include "resolve.h"
+#include "sha256.h"
+#include "tools.h"
+
+static void set_env(void) {
+        setenv("HOME", "/tmp/sbx-unit-home", 1);
+        unsetenv("OPENCLAW_STATE_DIR");
+        unsetenv("OPENCLAW_HOME");
+        unsetenv("OPENCLAW_PROFILE");
+        unsetenv("OPENCLAW_WORKSPACE_DIR");
+        unsetenv("OPENCLAW_CONFIG_PATH");
+}
+
+/* load + resolve; returns 0 or the negative errno, filling *ret */
+static int resolve_text(const char *cfg_text, const char *agent, const char *session, bool sub,
+                        sbx_resolved *ret, sbx_config_diag *diag) {
+        sbx_config c = {};
+        sbx_error e = {};
+        sbx_request req = {.agent = agent, .session = session, .subagent = sub};
+        int r;
+
+        set_env();
+        r = sbx_config_load_text(cfg_text, strlen(cfg_text), &c, diag, &e);
+        if (r < 0)
+                return r;
+        r = sbx_resolve(&c, &req, ret, NULL, &e);
+        sbx_config_done(&c);
+        return r;
+}
+
+static bool tool_allowed(const sbx_resolved *r, const char *tool) {
+        for (size_t i = 0; i < SBX_N_CORE_TOOLS; i++)
+                if (!strcmp(sbx_core_tools[i], tool))
+                        return r->tools[i].allowed;
+        ck_abort_msg("no tool %s", tool);
+        return false;
+}
+
+static const sbx_tool_verdict *verdict(const sbx_resolved *r, const char *tool) {
+        for (size_t i = 0; i < SBX_N_CORE_TOOLS; i++)
+                if (!strcmp(sbx_core_tools[i], tool))
+                        return &r->tools[i];
+        return NULL;
+}
+
+/* the first validation issue for a config, or NULL when it is valid */
+static char *first_issue(const char *cfg_text) {
+        sbx_config c = {};
+        sbx_config_diag d = {};
+        sbx_error e = {};
+        char *r = NULL;
+
+        set_env();
+        if (sbx_config_load_text(cfg_text, strlen(cfg_text), &c, &d, &e) < 0)
+                r = strdup(d.issues.n ? d.issues.v[0] : e.msg);
+        sbx_config_done(&c);
+        sbx_config_diag_done(&d);
+        return r;
+}
+
+/* ---- normalisation ---- */
+
+START_TEST(test_agent_id_normalisation) {
+        static const char *const cases[][2] = {
+                {"main", "main"},  {" Work ", "work"}, {"ops_1-x", "ops_1-x"},
+                {"M@in!", "m-in"}, {"!!!", "main"},    {"", "main"},
+                {"-lead", "lead"}, {"a  b", "a-b"},    {"Ünïcode", "n-code"},
+        };
+        for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+                char *n = sbx_normalize_agent_id(cases[i][0]);
+                ck_assert_str_eq(n, cases[i][1]);
+                free(n);
+        }
+}
+END_TEST
+
+START_TEST(test_tool_name_normalisation_and_aliases) {
+        static const char *const cases[][2] = {
+                {" Read ", "read"},      {"BASH", "exec"},         {"apply-patch", "apply_patch"},
+                {"cron", "automations"}, {"Group:FS", "group:fs"},
+        };
+        for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+                char *n = sbx_tool_normalize(cases[i][0]);
+                ck_assert_str_eq(n, cases[i][1]);
+                free(n);
+        }
+}
+END_TEST
+
+START_TEST(test_tool_groups_and_glob) {
+        const char *const *fs = sbx_tool_group("group:fs");
+        ck_assert_ptr_nonnull(fs);
+        ck_assert_str_eq(fs[0], "ls");
+        ck_assert_ptr_null(sbx_tool_group("group:plugins"));
+        ck_assert(sbx_glob_match("web_*", "web_fetch"));
+        ck_assert(sbx_glob_match("*_search", "memory_search"));
+        ck_assert(!sbx_glob_match("sessions_?", "sessions_x")); /* '?' is literal */
+        ck_assert(sbx_glob_match("*", "anything"));
+        ck_assert(!sbx_glob_match("exec", "exec2"));
+}
+END_TEST
+
+/* ---- session keys ---- */
+
+START_TEST(test_session_key_agent_and_subagent_depth) {
+        bool bad;
+        char *a = sbx_session_key_agent("agent:Work:main", &bad);
+        ck_assert_str_eq(a, "work");
+        ck_assert(!bad);
+        free(a);
+        ck_assert_ptr_null(sbx_session_key_agent("agent:main", &bad));
+        ck_assert(bad); /* malformed agent key */
+        ck_assert_ptr_null(sbx_session_key_agent("global", &bad));
+        ck_assert(!bad);
+        ck_assert_uint_eq(sbx_subagent_depth("agent:main:subagent:a:subagent:b"), 2);
+        ck_assert_uint_eq(sbx_subagent_depth("agent:main:main"), 0);
+        ck_assert(sbx_is_subagent_key("subagent:x"));
+        ck_assert(sbx_is_subagent_key("agent:main:SubAgent:x"));
+        ck_assert(!sbx_is_subagent_key("agent:main:cron:subagent:x"));
+}
+END_TEST
+
+START_TEST(test_non_main_is_exact_and_case_sensitive) {
+        const char *cfg = "{agents:{defaults:{sandbox:{mode:'non-main'}}}}";
+        sbx_resolved r = {};
+        ck_assert_int_eq(resolve_text(cfg, NULL, "main", false, &r, NULL), 0);
+        ck_assert(!r.sandboxed);
+        ck_assert_str_eq(r.session_key, "agent:main:main");
+        sbx_resolved_done(&r);
+        ck_assert_int_eq(resolve_text(cfg, NULL, "agent:MAIN:Main", false, &r, NULL), 0);
+        ck_assert(r.sandboxed);
+        sbx_resolved_done(&r);
+        ck_assert_int_eq(resolve_text(cfg, NULL, "agent:main:main:thread:1", false, &r, NULL), 0);
+        ck_assert(r.sandboxed);
+        sbx_resolved_done(&r);
+        ck_assert_int_eq(resolve_text(cfg, NULL, "Home", false, &r, NULL), 0);
+        ck_assert_str_eq(r.session_key, "agent:main:home"); /* short names are agent:<id>:<lower> */
+        sbx_resolved_done(&r);
+}
+END_TEST
+
+START_TEST(test_subagent_rewrite_and_role) {
+        sbx_resolved r = {};
+        ck_assert_int_eq(resolve_text("{}", "main", NULL, true, &r, NULL), 0);
+        ck_assert_str_eq(r.session_key, "agent:main:subagent:00000000-0000-4000-8000-0000000000aa");
+        ck_assert_str_eq(r.subagent_role, "orchestrator"); /* default maxSpawnDepth 5 */
+        ck_assert(!tool_allowed(&r, "session_status"));
+        ck_assert(tool_allowed(&r, "sessions_spawn"));
+        sbx_resolved_done(&r);
+        ck_assert_int_eq(resolve_text("{agents:{defaults:{subagents:{maxSpawnDepth:1}}}}", "main", NULL,
+                                      true, &r, NULL),
+                         0);
+        ck_assert_str_eq(r.subagent_role, "leaf");
+        ck_assert(!tool_allowed(&r, "sessions_spawn"));
+        ck_assert_str_eq(verdict(&r, "sessions_spawn")->layer, "subagent tools.allow");
+        sbx_resolved_done(&r);
+}
+END_TEST
+
+/* ---- slugs, scope keys, names ---- */
+
+START_TEST(test_slug_rule) {
+        char *s = sbx_slugify_session_key("agent:main");
+        ck_assert_str_eq(s, "agent-main-f331f052");
+        free(s);
+        s = sbx_slugify_session_key("agent:main:main");
+        ck_assert_str_eq(s, "agent-main-main-6d9217fe");
+        free(s);
+        s = sbx_slugify_session_key("   ");
+        ck_assert(!strncmp(s, "session-", 8));
+        free(s);
+        /* workspace-qualified keys slug to workspace-<32 hex of the key> */
+        s = sbx_slugify_session_key("agent:x:workspace:0123456789abcdef0123456789abcdef");
+        ck_assert(!strncmp(s, "workspace-", 10));
+        ck_assert_uint_eq(strlen(s), 42);
+        free(s);
+}
+END_TEST
+
+START_TEST(test_scope_key_and_container_name) {
+        char hex[65];
+        char *k = sbx_scope_key(SBX_SCOPE_SHARED, "agent:a:main", "/w", "a");
+        ck_assert_str_eq(k, "shared");
+        free(k);
+        sbx_sha256_hex("/w", strlen("/w"), hex);
+        k = sbx_scope_key(SBX_SCOPE_AGENT, "agent:a:main", "/w", "A");
+        char want[128];
+        snprintf(want, sizeof(want), "agent:a:workspace:%.32s", hex);
+        ck_assert_str_eq(k, want);
+        free(k);
+        k = sbx_scope_key(SBX_SCOPE_SESSION, " agent:a:X ", "/w", "a");
+        snprintf(want, sizeof(want), "agent:a:X:workspace:%.32s", hex);
+        ck_assert_str_eq(k, want); /* session scope keeps the key's case */
+        free(k);
+        char *n = sbx_container_name("openclaw-sbx-", "shared");
+        ck_assert_str_eq(n, "openclaw-sbx-shared");
+        free(n);
+        n = sbx_container_name("a-very-long-container-prefix-that-eats-the-budget-",
+                               "workspace-0123456789abcdef0123456789abcdef");
+        ck_assert_uint_eq(strlen(n), 63);
+        ck_assert(strstr(n, "-workspace-0123456789abcdef0123456789abcdef-") != NULL); /* identity kept */
+        free(n);
+}
+END_TEST
+
+START_TEST(test_sha256_known_vector) {
+        char hex[65];
+        sbx_sha256_hex("abc", strlen("abc"), hex);
+        ck_assert_str_eq(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+}
+END_TEST
+
+/* ---- merge rules ---- */
+
+START_TEST(test_docker_env_ulimit_bind_merge) {
+        const char *cfg = "{agents:{defaults:{sandbox:{mode:'all',docker:{env:{A:'1'},ulimits:{nofile:{soft:"
+                          "1,hard:2}},"
+                          "binds:['/d:/d']}}},entries:{main:{sandbox:{docker:{env:{B:'2'},ulimits:{nproc:5},"
+                          "binds:['/a:/a:ro'],image:'x'}}}}}}";
+        sbx_resolved r = {};
+        ck_assert_int_eq(resolve_text(cfg, "main", NULL, false, &r, NULL), 0);
+        ck_assert_uint_eq(r.docker.env.n, 2); /* defaults env replaces LANG; agent keys merged */
+        ck_assert_str_eq(r.docker.env.v[0].key, "A");
+        ck_assert_str_eq(r.docker.env.v[1].key, "B");
+        ck_assert_uint_eq(r.docker.ulimits.n, 2);
+        ck_assert_uint_eq(r.docker.binds.n, 2);
+        ck_assert_str_eq(r.docker.binds.v[0], "/d:/d"); /* defaults first */
+        ck_assert_str_eq(r.docker.image, "x");
+        ck_assert_uint_eq(r.n_mounts, 3);
+        ck_assert(!r.mounts[2].writable);
+        sbx_resolved_done(&r);
+}
+END_TEST
+
+START_TEST(test_shared_scope_ignores_agent_docker_and_prune) {
+        const char *cfg = "{agents:{defaults:{sandbox:{mode:'all',scope:'shared',docker:{image:'g'}}},"
+                          "entries:{main:{sandbox:{docker:{image:'a',env:{X:'1'}},prune:{idleHours:1}}}}}}";
+        sbx_resolved r = {};
+        ck_assert_int_eq(resolve_text(cfg, "main", NULL, false, &r, NULL), 0);
+        ck_assert_str_eq(r.docker.image, "g");
+        ck_assert_uint_eq(r.docker.env.n, 1);
+        ck_assert_str_eq(r.docker.env.v[0].key, "LANG");
+        ck_assert(r.prune_idle_hours == 24);
+        ck_assert_str_eq(r.scope_key, "shared");
+        ck_assert_str_eq(r.container_name, "openclaw-sbx-shared");
+        sbx_resolved_done(&r);
+}
+END_TEST
+
+START_TEST(test_defaults_and_setup_command_join) {
+        sbx_resolved r = {};
+        ck_assert_int_eq(
+                resolve_text("{agents:{defaults:{sandbox:{docker:{setupCommand:['a','b'],gpus:'  '}}}}}",
+                             NULL, NULL, false, &r, NULL),
+                0);
+        ck_assert_int_eq(r.mode, SBX_MODE_OFF);
+        ck_assert_int_eq(r.scope, SBX_SCOPE_AGENT);
+        ck_assert_str_eq(r.docker.setup_command, "a\nb");
+        ck_assert_ptr_null(r.docker.gpus); /* blank gpus is unset */
+        ck_assert_str_eq(r.workspace_root, "/tmp/sbx-unit-home/.openclaw/sandboxes");
+        ck_assert_str_eq(r.agent_workspace_dir, "/tmp/sbx-unit-home/.openclaw/workspace");
+        ck_assert(!r.sandboxed);
+        ck_assert_ptr_null(r.container_name);
+        sbx_resolved_done(&r);
+}
+END_TEST
+
+/* ---- pipeline ---- */
+
+START_TEST(test_pipeline_deny_wins_and_no_grant_back) {
+        const char *cfg = "{tools:{allow:['read','exec'],deny:['exec']},agents:{entries:{main:{tools:{allow:"
+                          "['*']}}}}}";
+        sbx_resolved r = {};
+        ck_assert_int_eq(resolve_text(cfg, NULL, NULL, false, &r, NULL), 0);
+        ck_assert(tool_allowed(&r, "read"));
+        ck_assert(!tool_allowed(&r, "exec"));
+        ck_assert_str_eq(verdict(&r, "exec")->layer, "tools.allow");
+        ck_assert_str_eq(verdict(&r, "exec")->key, "tools.deny");
+        ck_assert(!tool_allowed(&r, "browser")); /* the agent's '*' gives nothing back */
+        ck_assert_str_eq(verdict(&r, "browser")->key, "tools.allow");
+        sbx_resolved_done(&r);
+}
+END_TEST
+
+START_TEST(test_write_allows_apply_patch_but_deny_write_does_not_deny_it) {
+        sbx_resolved r = {};
+        ck_assert_int_eq(resolve_text("{tools:{allow:['write']}}", NULL, NULL, false, &r, NULL), 0);
+        ck_assert(tool_allowed(&r, "apply_patch"));
+        sbx_resolved_done(&r);
+        ck_assert_int_eq(resolve_text("{tools:{deny:['write']}}", NULL, NULL, false, &r, NULL), 0);
+        ck_assert(tool_allowed(&r, "apply_patch"));
+        ck_assert(!tool_allowed(&r, "write"));
+        sbx_resolved_done(&r);
+}
+END_TEST
+
+START_TEST(test_sandbox_defaults_and_explicit_allow_lifts_default_deny) {
+        sbx_resolved r = {};
+        ck_assert_int_eq(
+                resolve_text("{agents:{defaults:{sandbox:{mode:'all'}}}}", NULL, NULL, false, &r, NULL), 0);
+        size_t n = 0;
+        for (size_t i = 0; i < SBX_N_CORE_TOOLS; i++)
+                n += r.tools[i].allowed;
+        ck_assert_uint_eq(n, 16);
+        ck_assert(!tool_allowed(&r, "browser"));
+        ck_assert_str_eq(r.sandbox_deny_source, "default");
+        sbx_resolved_done(&r);
+        ck_assert_int_eq(resolve_text("{agents:{defaults:{sandbox:{mode:'all'}}},tools:{sandbox:{tools:{"
+                                      "alsoAllow:['browser']}}}}",
+                                      NULL, NULL, false, &r, NULL),
+                         0);
+        ck_assert(tool_allowed(&r, "browser"));
+        ck_assert_str_eq(r.sandbox_allow_source, "global");
+        sbx_resolved_done(&r);
+}
+END_TEST
+
+START_TEST(test_profiles) {
+        sbx_resolved r = {};
+        ck_assert_int_eq(resolve_text("{tools:{profile:'minimal'}}", NULL, NULL, false, &r, NULL), 0);
+        ck_assert(tool_allowed(&r, "session_status"));
+        ck_assert(tool_allowed(&r, "gateway"));
+        ck_assert(!tool_allowed(&r, "read"));
+        ck_assert_str_eq(verdict(&r, "read")->layer, "tools.profile (minimal)");
+        sbx_resolved_done(&r);
+        ck_assert_int_eq(resolve_text("{tools:{profile:'messaging',alsoAllow:['read']}}", NULL, NULL, false,
+                                      &r, NULL),
+                         0);
+        ck_assert(tool_allowed(&r, "read"));
+        ck_assert(tool_allowed(&r, "message"));
+        ck_assert(!tool_allowed(&r, "exec"));
+        sbx_resolved_done(&r);
+}
+END_TEST
+
+START_TEST(test_channel_group_policy) {
+        const char *cfg = "{channels:{telegram:{groups:{'-100':{tools:{deny:['exec']}},'*':{tools:{deny:['"
+                          "read']}}}}}}";
+        sbx_resolved r = {};
+        ck_assert_int_eq(resolve_text(cfg, NULL, "agent:main:telegram:group:-100", false, &r, NULL), 0);
+        ck_assert(!tool_allowed(&r, "exec"));
+        ck_assert(tool_allowed(&r, "read"));
+        sbx_resolved_done(&r);
+        ck_assert_int_eq(resolve_text(cfg, NULL, "agent:main:telegram:group:-200", false, &r, NULL), 0);
+        ck_assert(tool_allowed(&r, "exec"));
+        ck_assert(!tool_allowed(&r, "read")); /* the "*" group */
+        sbx_resolved_done(&r);
+}
+END_TEST
+
+/* ---- validation ---- */
+
+static void expect_issue(const char *cfg, const char *prefix) {
+        char *i = first_issue(cfg);
+        ck_assert_msg(i != NULL, "config accepted: %s", cfg);
+        ck_assert_msg(!strncmp(i, prefix, strlen(prefix)), "issue '%s' does not start with '%s'", i, prefix);
+        free(i);
+}
+
+START_TEST(test_validation_errors_name_the_path) {
+        expect_issue("{agents:{defaults:{sandbox:{scope:'sesion'}}}}",
+                     "agents.defaults.sandbox.scope: Invalid input");
+        expect_issue("{agents:{entries:{main:{sandbox:{docker:{network:'HOST'}}}}}}",
+                     "agents.entries.main.sandbox.docker.network: Sandbox security: network mode \"host\"");
+        expect_issue("{agents:{defaults:{sandbox:{docker:{network:'container:x'}}}}}",
+                     "agents.defaults.sandbox.docker.network:");
+        expect_issue("{agents:{defaults:{sandbox:{docker:{seccompProfile:'Unconfined'}}}}}",
+                     "agents.defaults.sandbox.docker.seccompProfile:");
+        expect_issue("{agents:{defaults:{sandbox:{docker:{binds:['data:/data']}}}}}",
+                     "agents.defaults.sandbox.docker.binds[0]: Sandbox security: bind mount \"data:/data\" "
+                     "uses a "
+                     "non-absolute");
+        expect_issue("{agents:{defaults:{sandbox:{prune:{idleHours:1.5}}}}}",
+                     "agents.defaults.sandbox.prune.idleHours: Invalid input: expected int");
+        expect_issue("{agents:{defaults:{sandbox:{prune:{maxAgeDays:-1}}}}}",
+                     "agents.defaults.sandbox.prune.maxAgeDays: Too small");
+        expect_issue("{agents:{defaults:{sandbox:{docker:{pidsLimit:0}}}}}",
+                     "agents.defaults.sandbox.docker.pidsLimit:");
+        expect_issue("{tools:{sandbox:{tools:{allow:['a'],alsoAllow:['b']}}}}",
+                     "tools.sandbox.tools: tools policy cannot set both allow and alsoAllow");
+        expect_issue("{tools:{profile:'superuser'}}", "tools.profile: Invalid input (allowed:");
+        expect_issue(
+                "{agents:{defaults:{sandbox:{docker:{env:{'1ABC':'x'}}}}}}",
+                "agents.defaults.sandbox.docker.env[\"1ABC\"]: Docker sandbox backend requires portable");
+        expect_issue("{agents:{entries:{main:{sandbox:{docker:{env:{M:'a\\nb'}}}}}}}",
+                     "agents.entries.main.sandbox.docker.env.M:");
+        expect_issue("{agents:{defaults:{sandbox:{isolation:'strict'}}}}",
+                     "agents.defaults.sandbox: Unrecognized key: \"isolation\"");
+        expect_issue("{agents:{entries:{a:{default:true},b:{default:true}}}}",
+                     "agents.entries: agents.entries must contain at most one default=true entry (found 2)");
+        expect_issue("{agents:{entries:{a:{},b:{}}}}", "agents.ownership: multi-agent rosters require");
+        expect_issue("{channels:{teams:{}}}", "channels.teams: unknown channel id: teams");
+        expect_issue("{channels:{discord:{groups:{}}}}",
+                     "channels.discord: invalid config: must not have additional properties: \"groups\"");
+        expect_issue("{channels:{line:{groups:{g:{tools:{}}}}}}", "channels.line.groups.g: invalid config");
+        expect_issue("{agents:{defaults:{subagents:{maxSpawnDepth:6}}}}",
+                     "agents.defaults.subagents.maxSpawnDepth: Too big");
+        expect_issue("{tools:{exec:{host:'nowhere'}}}", "tools.exec.host: Invalid input");
+}
+END_TEST
+
+START_TEST(test_legacy_shapes_rejected_with_path) {
+        expect_issue("{agent:{sandbox:{mode:'all'}}}", "<root>: Unrecognized key: \"agent\"");
+        expect_issue("{routing:{agents:{w:{}}}}", "<root>: Unrecognized key: \"routing\"");
+        expect_issue("{agents:{defaults:{sandbox:{perSession:true}}}}",
+                     "agents.defaults.sandbox: Unrecognized key: \"perSession\"");
+        expect_issue("{agents:{entries:{main:{}},list:[{id:'x'}]}}", "agents: Unrecognized key: \"list\"");
+        char *ok = first_issue("{session:{store:'x'},models:{}}");
+        ck_assert_ptr_null(ok); /* unused sections are accepted */
+}
+END_TEST
+
+/* ---- migration ---- */
+
+START_TEST(test_list_migrates_to_entries_with_notes) {
+        sbx_config_diag d = {};
+        sbx_resolved r = {};
+        ck_assert_int_eq(
+                resolve_text("{agents:{list:[{id:'main',default:true},{id:'work',sandbox:{mode:'all'}}]}}",
+                             "work", NULL, false, &r, &d),
+                0);
+        ck_assert(sbx_strv_contains(&d.notes, "Moved agents.list to keyed agents.entries."));
+        ck_assert(sbx_strv_contains(&d.notes, "Removed retired agents.entries.*.default markers."));
+        ck_assert_uint_eq(r.known_agents.n, 2);
+        ck_assert(r.sandboxed);
+        ck_assert_str_eq(r.agent_workspace_dir, "/tmp/sbx-unit-home/.openclaw/workspace-work");
+        sbx_resolved_done(&r);
+        sbx_config_diag_done(&d);
+}
+END_TEST
+
+START_TEST(test_migrate_rewrites_legacy_shapes) {
+        const char *in = "{agent:{sandbox:{mode:'all',perSession:true}},routing:{agents:{Work:{tools:{allow:"
+                         "['read']}}}}}";
+        char *out = NULL;
+        sbx_strv changes = {};
+        sbx_error e = {};
+        ck_assert_int_gt(sbx_config_migrate_text(in, strlen(in), &out, &changes, &e), 0);
+        sbx_config c = {};
+        sbx_config_diag d = {};
+        set_env();
+        ck_assert_msg(sbx_config_load_text(out, strlen(out), &c, &d, &e) == 0,
+                      "migrated config invalid: %s\n%s", e.msg, out);
+        ck_assert_int_eq(c.defaults_sandbox.scope, SBX_SCOPE_SESSION);
+        ck_assert_uint_eq(c.n_agents, 1);
+        ck_assert_str_eq(c.agents[0].id, "work");
+        sbx_config_done(&c);
+        sbx_config_diag_done(&d);
+        sbx_strv_free(&changes);
+        free(out);
+}
+END_TEST
+
+/* ---- JSON5 ---- */
+
+START_TEST(test_json5_syntax) {
+        struct json_object *o = NULL;
+        sbx_error e = {};
+        const char *ok = "// c\n{a:1,'b':'x\\\ny',c:0x1F,d:+6,e:.25,f:[1,2,],g:Infinity,/* x */h:null,}";
+        ck_assert_int_eq(sbx_json5_parse(ok, strlen(ok), &o, &e), 0);
+        ck_assert_int_eq(json_object_get_int(json_object_object_get(o, "c")), 31);
+        ck_assert_str_eq(json_object_get_string(json_object_object_get(o, "b")), "xy");
+        json_object_put(o);
+        ck_assert_int_lt(sbx_json5_parse("", 0, &o, &e), 0);
+        ck_assert_int_lt(sbx_json5_parse("{} {}", 5, &o, &e), 0);
+        ck_assert_int_lt(sbx_json5_parse("{a:1", 4, &o, &e), 0);
+        ck_assert_msg(strstr(e.msg, "line 1") != NULL, "no line/col in '%s'", e.msg);
+}
+END_TEST
+
+START_TEST(test_config_discovery_order) {
+        char dir[] = "/tmp/sbx-unit-find-XXXXXX";
+        char path[256], *found = NULL;
+        sbx_error e = {};
+
+        ck_assert_ptr_nonnull(mkdtemp(dir));
+        set_env();
+        setenv("HOME", dir, 1);
+        ck_assert_int_eq(sbx_config_find(NULL, &found, &e), 0);
+        ck_assert_ptr_null(found); /* no file: OpenClaw's defaults */
+        snprintf(path, sizeof(path), "%s/.openclaw", dir);
+        ck_assert_int_eq(mkdir(path, 0700), 0);
+        snprintf(path, sizeof(path), "%s/.openclaw/openclaw.json", dir);
+        FILE *f = fopen(path, "w");
+        ck_assert_ptr_nonnull(f);
+        fputs("{}", f);
+        fclose(f);
+        ck_assert_int_eq(sbx_config_find(NULL, &found, &e), 0);
+        ck_assert_str_eq(found, path);
+        free(found);
+        setenv("OPENCLAW_CONFIG_PATH", "/nonexistent/x.json", 1);
+        ck_assert_int_eq(sbx_config_find(NULL, &found, &e), 0);
+        ck_assert_str_eq(found, "/nonexistent/x.json");
+        free(found);
+        ck_assert_int_eq(sbx_config_find("/explicit.json", &found, &e), 0);
+        ck_assert_str_eq(found, "/explicit.json");
+        free(found);
+        unlink(path);
+        snprintf(path, sizeof(path), "%s/.openclaw", dir);
+        rmdir(path);
+        rmdir(dir);
+}
+END_TEST
+
+static Suite *suite(void) {
+        Suite *s = suite_create("policy");
+        TCase *t = tcase_create("rules");
+        tcase_add_test(t, test_agent_id_normalisation);
+        tcase_add_test(t, test_tool_name_normalisation_and_aliases);
+        tcase_add_test(t, test_tool_groups_and_glob);
+        tcase_add_test(t, test_session_key_agent_and_subagent_depth);
+        tcase_add_test(t, test_non_main_is_exact_and_case_sensitive);
+        tcase_add_test(t, test_subagent_rewrite_and_role);
+        tcase_add_test(t, test_slug_rule);
+        tcase_add_test(t, test_scope_key_and_container_name);
+        tcase_add_test(t, test_sha256_known_vector);
+        tcase_add_test(t, test_docker_env_ulimit_bind_merge);
+        tcase_add_test(t, test_shared_scope_ignores_agent_docker_and_prune);
+        tcase_add_test(t, test_defaults_and_setup_command_join);
+        tcase_add_test(t, test_pipeline_deny_wins_and_no_grant_back);
+        tcase_add_test(t, test_write_allows_apply_patch_but_deny_write_does_not_deny_it);
+        tcase_add_test(t, test_sandbox_defaults_and_explicit_allow_lifts_default_deny);
+        tcase_add_test(t, test_profiles);
+        tcase_add_test(t, test_channel_group_policy);
+        tcase_add_test(t, test_validation_errors_name_the_path);
+        tcase_add_test(t, test_legacy_shapes_rejected_with_path);
+        tcase_add_test(t, test_list_migrates_to_entries_with_notes);
+        tcase_add_test(t, test_migrate_rewrites_legacy_shapes);
+        tcase_add_test(t, test_json5_syntax);
+        tcase_add_test(t, test_config_discovery_order);
+        suite_add_tcase(s, t);
+        return s;
+}
+
+int main(void) {
+        SRunner *sr = srunner_create(suite());
+        srunner_set_tap(sr, "-");
+        srunner_run_all(sr, CK_NORMAL);
+        int failed = srunner_ntests_failed(sr);
+        srunner_free(sr);
+        return failed ? 1 : 0;
+}
