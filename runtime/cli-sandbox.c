@@ -17,6 +17,8 @@
 
 #include "cli.h"
 #include "macro.h"
+#include "resolve.h"
+#include "run-policy.h"
 #include "sandbox.h"
 
 #define SANDBOX_OPT_BASE 1000
@@ -828,7 +830,8 @@ int cli_recreate(int argc, char **argv) {
                 printf("usage: sbx recreate (--all | --agent ID | --session KEY | NAME...)\n\n"
                        "Rebuild sandboxes from their recorded configuration (rm -f + create with the\n"
                        "same name, labels and workspace): processes end, workspace data stays.\n"
-                       "--agent/--session select OpenClaw sandboxes by their labels.\n");
+                       "--agent/--session select the sandboxes 'sbx run --scope' made for that agent or\n"
+                       "session (labels sbx.agent, sbx.session).\n");
                 return argc < 2 ? SBX_EXIT_USAGE : 0;
         }
         if (!strcmp(argv[1], "--all"))
@@ -837,7 +840,7 @@ int cli_recreate(int argc, char **argv) {
                 filter.key = (char *) "sbx.agent";
                 filter.value = argv[2];
         } else if (!strcmp(argv[1], "--session") && argc == 3) {
-                filter.key = (char *) "openclaw.sessionKey";
+                filter.key = (char *) "sbx.session";
                 filter.value = argv[2];
         } else {
                 for (int i = 1; i < argc; i++) {
@@ -868,23 +871,125 @@ int cli_recreate(int argc, char **argv) {
 
 int cli_run_oneshot_rm(int argc, char **argv);
 
+/* The value of --OPT X / --OPT=X before "--", or NULL. */
+static const char *scan_opt(int argc, char **argv, const char *opt) {
+        size_t n = strlen(opt);
+
+        for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+                if (!strcmp(argv[i], opt) && i + 1 < argc)
+                        return argv[i + 1];
+                if (!strncmp(argv[i], opt, n) && argv[i][n] == '=')
+                        return argv[i] + n + 1;
+        }
+        return NULL;
+}
+
+static bool scan_flag(int argc, char **argv, const char *opt) {
+        for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+                if (!strcmp(argv[i], opt))
+                        return true;
+        return false;
+}
+
+/* --scope S [--agent A] [--session K] [--config F]: openclaw.json, resolved as
+ * OpenClaw 2026.9.6 does with the scope forced to S, gives the sandbox's
+ * name (OpenClaw's container name), its configuration and its labels. The
+ * explicit sbx options are applied on top afterwards. */
+static int scope_prepare(int argc, char **argv, create_args *a, sbx_resolved *res) {
+        static const char *const scopes[] = { "session", "agent", "shared" };
+        const char *scope_s = scan_opt(argc, argv, "--scope");
+        sbx_request req = { .agent = scan_opt(argc, argv, "--agent"), .session = scan_opt(argc, argv, "--session"),
+                            .subagent = scan_flag(argc, argv, "--subagent") };
+        _cleanup_free_ char *path = NULL;
+        sbx_config cfg = {};
+        sbx_config_diag diag = {};
+        sbx_strv notes = {};
+        sbx_error e = {};
+        int scope = -1, r;
+
+        for (int i = 0; i < 3; i++)
+                if (scope_s && !strcmp(scope_s, scopes[i]))
+                        scope = i;
+        if (scope < 0) {
+                fprintf(stderr, "sbx run: --scope '%s': expected session, agent or shared\n", scope_s ?: "");
+                return SBX_EXIT_USAGE;
+        }
+        r = sbx_config_find(scan_opt(argc, argv, "--config"), &path, &e);
+        if (r >= 0)
+                r = sbx_config_load(path, &cfg, &diag, &e);
+        if (r >= 0) {
+                /* --scope wins over agents.defaults.sandbox.scope and the agent's own. */
+                cfg.defaults_sandbox.scope = scope;
+                for (size_t i = 0; i < cfg.n_agents; i++)
+                        cfg.agents[i].sandbox.scope = scope;
+                r = sbx_resolve(&cfg, &req, res, NULL, &e);
+        }
+        sbx_config_done(&cfg);
+        sbx_config_diag_done(&diag);
+        if (r < 0)
+                return fail("run", &e, SBX_EXIT_USAGE);
+        if (!res->container_name || !res->host_workspace_dir)
+                return fprintf(stderr, "sbx run: agent %s: no sandbox container name (sandbox.backend '%s')\n",
+                               res->agent_id, res->backend ?: ""), SBX_EXIT_USAGE;
+        r = sbx_policy_to_run_config(res, &a->c, &notes, &e);
+        for (size_t i = 0; i < notes.n; i++)
+                fprintf(stderr, "sbx run: note: %s\n", notes.v[i]);
+        sbx_strv_free(&notes);
+        if (r < 0)
+                return fprintf(stderr, "sbx run: agent %s: %s\n", res->agent_id, e.msg), SBX_EXIT_USAGE;
+        /* workspaceAccess none: OpenClaw's per-scope sandbox workspace, kept
+         * across recreates, mounted read-write; with --workspace-mode overlay
+         * the agent's real workspace under an overlay instead. */
+        if (res->workspace_access == SBX_ACCESS_NONE) {
+                bool overlay = scan_opt(argc, argv, "--workspace-mode") &&
+                               !strcmp(scan_opt(argc, argv, "--workspace-mode"), "overlay");
+                const char *ws = overlay ? res->agent_workspace_dir : res->host_workspace_dir;
+                r = mkdir_p(ws);
+                if (r < 0)
+                        return fprintf(stderr, "sbx run: workspace '%s': %s\n", ws, strerror(-r)), SBX_EXIT_FAILURE;
+                free(a->c.workspace);
+                a->c.workspace = strdup(ws);
+                if (!a->c.workspace)
+                        return SBX_EXIT_FAILURE;
+                a->c.workspace_access = overlay ? SBX_WORKSPACE_NONE : SBX_WORKSPACE_RW;
+        }
+        a->ws_access_set = true;
+        a->name = res->container_name;
+        a->o.image = res->docker.image;
+        struct { const char *k, *v; } labels[] = {
+                { "openclaw.sandbox", "1" }, { "openclaw.sessionKey", res->scope_key },
+                { "sbx.agent", res->agent_id }, { "sbx.session", res->session_key }, { "sbx.scope", scopes[scope] },
+        };
+        for (size_t i = 0; i < ELEMENTSOF(labels); i++) {
+                a->labels[a->n_labels].key = strdup(labels[i].k);
+                a->labels[a->n_labels].value = (char *) labels[i].v;
+                if (!a->labels[a->n_labels++].key)
+                        return SBX_EXIT_FAILURE;
+        }
+        return 0;
+}
+
 /* sbx run --name NAME [sandbox options] -- CMD: create NAME on first use
  * (in parallel: exactly one creates, the others wait and join), then exec. */
 int cli_run_persistent(int argc, char **argv) {
         _cleanup_(create_args_done) create_args a = { .o.start = true, .o.exist_ok = true };
+        _cleanup_(sbx_resolved_done) sbx_resolved res = {};
         sbx_exec_request req = { .uid = SBX_ID_UNSET, .gid = SBX_ID_UNSET };
+        const char *name_opt = scan_opt(argc, argv, "--name");
         sbx_error err = {};
         int r, cmd;
 
         sbx_run_config_init(&a.c);
+        if (scan_opt(argc, argv, "--scope")) {
+                r = scope_prepare(argc, argv, &a, &res);
+                if (r)
+                        return r;
+        }
         r = parse_create(&a, argc, argv, "run", create_usage);
         if (r < 0)
                 return r == -256 ? 0 : -r;
-        if (a.scope) {
-                fprintf(stderr, "sbx run: --scope needs the policy engine (openclaw.json), which this build does "
-                                "not have yet; use --name NAME\n");
-                return SBX_EXIT_USAGE;
-        }
+        if (a.scope && name_opt)
+                a.name = name_opt;
         if (r >= argc) {
                 fprintf(stderr, "sbx run: no command given (usage: sbx run --name NAME [OPTIONS] -- CMD...)\n");
                 return SBX_EXIT_USAGE;
@@ -893,7 +998,7 @@ int cli_run_persistent(int argc, char **argv) {
                 fprintf(stderr, "sbx run: --name '%s': use [a-zA-Z0-9][a-zA-Z0-9_.-]*\n", a.name);
                 return SBX_EXIT_USAGE;
         }
-        if (default_workspace(&a, &err) < 0)
+        if (!a.scope && default_workspace(&a, &err) < 0)
                 return fail("run", &err, SBX_EXIT_FAILURE);
         a.o.labels = a.labels;
         a.o.n_labels = a.n_labels;
@@ -926,7 +1031,10 @@ int cli_run_dispatch(int argc, char **argv) {
                                "      --label KEY=VALUE --workspace-mode overlay --workspace-root DIR\n"
                                "                            as for sbx create, used when NAME is created\n"
                                "      --rm                  one-shot (the default without --name)\n"
-                               "      --scope/--agent/--session  need the policy engine (not in this build)\n");
+                               "      --scope session|agent|shared [--agent ID] [--session KEY] [--config FILE]\n"
+                               "                            the sandbox OpenClaw would use for that scope, from\n"
+                               "                            openclaw.json: its container name, settings and labels;\n"
+                               "                            created on first use, exec'd into afterwards\n");
                         return r;
                 }
         for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {

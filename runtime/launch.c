@@ -321,11 +321,14 @@ int sbx_launch_start(sbx_plan *p, const sigset_t *oldmask, int *ret_pidfd, int *
         if (pid < 0)
                 return pid;
         closep(&sync_child);
-        if (p->privileged) {
+        /* As in sbx_run(): maps (root) and the network, then #1. */
+        if (p->privileged || p->net.kind != SBX_NET_KIND_NONE) {
                 procfd = open_proc_pid(pid, reterr);
                 if (procfd < 0)
                         return procfd;
-                r = sbx_userns_write_maps(p, procfd, reterr);
+                r = p->privileged ? sbx_userns_write_maps(p, procfd, reterr) : 0;
+                if (r >= 0)
+                        r = sbx_net_attach_proc(&p->net, pid, procfd, reterr);
                 if (r < 0)
                         return r;
                 /* #1: release the child. */

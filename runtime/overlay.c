@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -33,10 +34,17 @@ static int idmap_userns(uid_t uid_in, uid_t uid_out, gid_t gid_in, gid_t gid_out
         int fd = -EBADF, r = 0;
         pid_t pid;
 
+        pid_t parent = getpid();
+
         pid = sys_clone3(&args);
         if (pid < 0)
                 return sbx_error_set(reterr, -errno, "workspace rw: clone a user namespace for the idmap");
         if (pid == 0) {
+                /* Hold nothing of sbx (its lock fds among them) and never
+                 * outlive it, even if it is killed before it kills us. */
+                (void) close_range(0, ~0U, 0);
+                if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0 || getppid() != parent)
+                        _exit(0);
                 for (;;)
                         pause();
         }

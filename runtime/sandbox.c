@@ -899,6 +899,12 @@ static int canonical_config(sbx_run_config *c, sbx_workspace_mode mode, sbx_erro
                         return sbx_error_set(reterr, -EINVAL, "--workspace-mode overlay: needs --workspace DIR");
                 c->workspace_access = SBX_WORKSPACE_NONE;
         }
+        /* The network's host side (veth/NAT or pasta) lives as long as the
+         * process that set it up; a detached sandbox has none yet. */
+        if (c->network != SBX_NETWORK_NONE)
+                return sbx_error_set(reterr, -EOPNOTSUPP,
+                                     "--network: persistent sandboxes support only 'none' so far "
+                                     "(docker.network \"none\", OpenClaw's default)");
         if (c->workspace) {
                 canon = realpath(c->workspace, NULL);
                 if (!canon)

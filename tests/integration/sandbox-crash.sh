@@ -37,7 +37,7 @@ done
 sbx rm -f $(sbx ls -q) >/dev/null 2>&1
 is "after rm -f of the survivors: no sbx-init left" "$(inits)" "$inits_before"
 is "... no state dir left" "$(state_names)" ""
-is "... no host mount left" "$(mount_count)" "$mounts_before"
+is "... no host mount left under the test's dirs" "$(host_mounts "$TMP")" 0
 
 # --- a leftover of a create killed right after mkdir (no lock file yet)
 mkdir -p "$ROOT/half"
@@ -74,7 +74,7 @@ gone "sleep 31501" && ok "init killed: the sandbox's processes die with it" || n
 is "ls shows the sandbox stopped" "$(field st state)" stopped
 sbx exec st -- true 2>/dev/null; rc=$?
 is "exec into it fails cleanly (125)" "$rc" 125
-is "host mount table as before" "$(mount_count)" "$mounts_before"
+is "no host mount under the test's state or workspace dirs" "$(host_mounts "$TMP")" 0
 sbx prune --idle-hours 0 --max-age-days 0 > "$TMP/pruned"
 is "prune removes a sandbox whose init crashed" "$(cat "$TMP/pruned")" st
 is "... no state dir left" "$(state_names)" ""
