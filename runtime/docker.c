@@ -353,8 +353,8 @@ static int apply_create_flag(sbx_docker_create *c, const sbx_docker_opt *o, char
         case SBX_DF_NETWORK:
                 if (strcmp(o->value, "none"))
                         return sbx_error_set(reterr, -EINVAL,
-                                             "--network '%s': sbx sandboxes have no network access (only "
-                                             "'none'); set docker.network to \"none\"",
+                                             "--network '%s': sbx's persistent sandboxes support only 'none' "
+                                             "for now; set docker.network to \"none\"",
                                              o->value);
                 return 0;
         case SBX_DF_USER:
