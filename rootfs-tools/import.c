@@ -14,8 +14,6 @@
  *   5. take the store lock, rename new layers into layers/, the images into
  *      images/<key>.
  */
-#include <archive.h>
-#include <archive_entry.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/openat2.h>
@@ -26,6 +24,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "archive-dl.h"
 #include "macro.h"
 #include "sha256.h"
 #include "store.h"
@@ -124,8 +123,13 @@ static void archive_freep(struct archive **a) {
 
 static int extract_stream(struct blob_reader *b, int rootfd, const struct sbx_extract_opts *o,
                           struct sbx_extract_stats *stats, sbx_error *reterr) {
-        _cleanup_(archive_freep) struct archive *a = archive_read_new();
+        _cleanup_(archive_freep) struct archive *a = NULL;
+        int r;
 
+        r = sbx_archive_load(reterr);    /* libarchive is loaded on first use */
+        if (r < 0)
+                return r;
+        a = archive_read_new();
         if (!a)
                 return sbx_error_set(reterr, -ENOMEM, "out of memory");
         archive_read_support_filter_all(a);

@@ -21,8 +21,6 @@
  *  - Symlink targets are stored verbatim: they are data for the sandbox,
  *    resolved later inside the sandbox's own root, never by this code.
  */
-#include <archive.h>
-#include <archive_entry.h>
 #include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -31,6 +29,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "archive-dl.h"
 #include "macro.h"
 #include "tree.h"
 

@@ -31,18 +31,25 @@ static void run_usage(FILE *f) {
               "      --subagent            evaluate the session as a sub-agent session\n"
               "      --config FILE         openclaw.json (default: $OPENCLAW_CONFIG_PATH, ~/.openclaw/openclaw.json)\n"
               "  --rootfs DIR              use DIR as the (read-only) root instead of the host's /usr etc.\n"
+              "  --image NAME[:TAG]        an image from the store ('sbx rootfs ls') as the root; its Env\n"
+              "                            (under --env), WorkingDir and User are the defaults\n"
               "  --workspace DIR           the directory behind /workspace (default: an empty per-run dir)\n"
               "  --workspace-access MODE   none: overlay, writes stay in the sandbox (default);\n"
               "                            ro: DIR read-only at /workspace and /agent; rw: DIR itself, writable\n"
               "  -e, --env KEY=VALUE       set a variable (the environment is otherwise clean)\n"
               "  -w, --workdir DIR         working directory inside (default /workspace)\n"
-              "  -u, --user UID[:GID]      numeric user inside (default 0:0, with no capabilities)\n"
+              "  -u, --user UID[:GID]      numeric user inside (default 0:0 or the image's User; no capabilities)\n"
               "      --hostname NAME       hostname inside (default sbx)\n"
               "      --ulimit NAME=SOFT[:HARD]  e.g. nofile=1024:2048, nproc=256, core=0\n"
               "      --tmpfs PATH[:size=SIZE,mode=MODE]  replaces the default /tmp /var/tmp /run tmpfs\n"
               "      --bind SRC[:DST[:ro|rw]]  bind a host path (read-write unless :ro)\n"
               "      --ro-bind SRC[:DST]   same as --bind SRC:DST:ro\n"
-              "      --writable-root       do not make the root tmpfs read-only\n"
+              "      --writable-root       with --rootfs/--image: a per-run overlay upper layer over the\n"
+              "                            image (the image never changes); else the root tmpfs stays writable\n"
+              "      --root-layer-dir DIR  with --writable-root: keep the upper layer in DIR/upper (+ DIR/work)\n"
+              "                            across runs (a persistent sandbox's root) instead of per run\n"
+              "      --setup-command CMD   run `sh -lc CMD` once inside the sandbox before CMD; its output\n"
+              "                            goes to stderr; failure: exit 125, nothing is left behind\n"
               "      --network none|bridge none (default): only lo; bridge: egress through NAT\n"
               "                            (root: veth on the sbx0 bridge; otherwise pasta)\n"
               "      --dns ADDR            nameserver line in /etc/resolv.conf (repeatable)\n"
@@ -67,10 +74,14 @@ enum {
         OPT_RO_BIND, OPT_WRITABLE_ROOT, OPT_DNS, OPT_ADD_HOST, OPT_NETWORK, OPT_MEMORY, OPT_MEMORY_SWAP,
         OPT_PIDS, OPT_CPUS, OPT_LIMITS, OPT_SECCOMP, OPT_TIMEOUT, OPT_TTY, OPT_NO_TTY, OPT_STATE_DIR,
         OPT_CONFIG, OPT_AGENT, OPT_SESSION, OPT_SUBAGENT,
+        OPT_IMAGE, OPT_SETUP_COMMAND, OPT_ROOT_LAYER_DIR,
 };
 
 static const struct option options[] = {
         { "rootfs", required_argument, NULL, OPT_ROOTFS },
+        { "image", required_argument, NULL, OPT_IMAGE },
+        { "setup-command", required_argument, NULL, OPT_SETUP_COMMAND },
+        { "root-layer-dir", required_argument, NULL, OPT_ROOT_LAYER_DIR },
         { "workspace", required_argument, NULL, OPT_WORKSPACE },
         { "workspace-access", required_argument, NULL, OPT_WS_ACCESS },
         { "env", required_argument, NULL, 'e' },
@@ -147,7 +158,16 @@ static int apply_option(sbx_run_config *c, int opt, const char *arg, bool *tty_s
                         return sbx_error_set(e, -EINVAL, "--workdir '%s': must be absolute", arg);
                 return set_str(&c->workdir, arg);
         case 'u':
+                c->user_set = true;
                 return sbx_parse_user(arg, &c->uid, &c->gid, e);
+        case OPT_ROOT_LAYER_DIR:
+                if (arg[0] != '/' || strpbrk(arg, ",:"))
+                        return sbx_error_set(e, -EINVAL, "--root-layer-dir '%s': must be absolute, without ',' or ':'", arg);
+                return set_str(&c->root_layer_dir, arg);
+        case OPT_SETUP_COMMAND:
+                if (!arg[0])
+                        return sbx_error_set(e, -EINVAL, "--setup-command: empty command");
+                return set_str(&c->setup_command, arg);
         case OPT_HOSTNAME:
                 if (!arg[0] || strlen(arg) > 64 || strpbrk(arg, "/ \t\n"))
                         return sbx_error_set(e, -EINVAL, "--hostname '%s': invalid", arg);
@@ -326,6 +346,7 @@ int cli_run(int argc, char **argv) {
         sbx_error err = {};
         char buf[SBX_ERROR_MSG_MAX + 64];
         bool tty_set = false;
+        const char *image = NULL;
         int opt, r;
 
         sbx_run_config_init(&c);
@@ -343,6 +364,10 @@ int cli_run(int argc, char **argv) {
                         fprintf(stderr, "sbx run: bad option '%s' (see 'sbx run --help')\n", argv[optind - 1]);
                         return SBX_EXIT_USAGE;
                 }
+                if (opt == OPT_IMAGE) {
+                        image = optarg;
+                        continue;
+                }
                 r = apply_option(&c, opt, optarg, &tty_set, &err);
                 if (r < 0) {
                         if (r == -ENOMEM)
@@ -354,6 +379,15 @@ int cli_run(int argc, char **argv) {
         if (optind >= argc) {
                 fprintf(stderr, "sbx run: no command given (usage: sbx run [OPTIONS] -- CMD [ARGS...])\n");
                 return SBX_EXIT_USAGE;
+        }
+        if (image && c.rootfs) {
+                fprintf(stderr, "sbx run: --image and --rootfs: give one of them\n");
+                return SBX_EXIT_USAGE;
+        }
+        /* After every option: explicit --env/--workdir/--user win over the image. */
+        if (image && sbx_run_config_apply_image(&c, image, &err) < 0) {
+                fprintf(stderr, "sbx run: --image: %s\n", sbx_error_text(&err, buf, sizeof(buf)));
+                return SBX_EXIT_FAILURE;
         }
         c.argv = argv + optind;
         c.notice = print_notice;

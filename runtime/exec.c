@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <signal.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "caps.h"
@@ -61,6 +62,8 @@ int sbx_exec_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr) {
                         p->path_env = p->envp[i] + 5;
 
         p->workdir = sbx_plan_strdup(p, c->workdir ?: "/workspace");
+        if (c->setup_command && !(p->setup_command = sbx_plan_strdup(p, c->setup_command)))
+                return sbx_error_set(reterr, -ENOMEM, "plan: out of memory");
         p->hostname = sbx_plan_strdup(p, c->hostname ?: "sbx");
         if (!p->workdir || !p->hostname || p->workdir[0] != '/')
                 return sbx_error_set(reterr, -EINVAL, "--workdir '%s': must be an absolute path", c->workdir ?: "");
@@ -227,4 +230,36 @@ int sbx_exec_setup_child(const sbx_exec_plan *e, sbx_error *reterr) {
         if (r == -ENOENT)
                 return fail(reterr, SBX_EXIT_NOT_FOUND, r, "exec", path);
         return fail(reterr, SBX_EXIT_CANNOT_EXEC, r, "exec", path);
+}
+
+int sbx_exec_setup_command_child(const sbx_exec_plan *e, const char *cmd, sbx_error *reterr) {
+        char *const argv[] = { (char *) "/bin/sh", (char *) "-lc", (char *) cmd, NULL };
+        sbx_exec_plan se = *e;
+        int status, r;
+        pid_t pid;
+
+        se.argv = argv;
+        se.tty_fd = -EBADF;
+        pid = fork();
+        if (pid < 0)
+                return sbx_error_set(reterr, -errno, "setupCommand: fork");
+        if (pid == 0) {
+                sbx_error ignored;
+                int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+                /* The workload's stdin is not the setup's; its output is log. */
+                if (null < 0 || dup2(null, STDIN_FILENO) < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+                        _exit(SBX_EXIT_FAILURE);
+                _exit(sbx_exec_setup_child(&se, &ignored));
+        }
+        while ((r = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
+                ;
+        if (r < 0)
+                return sbx_error_set(reterr, -errno, "setupCommand: wait");
+        if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+                return 0;
+        if (WIFSIGNALED(status))
+                return sbx_error_set(reterr, -ECANCELED, "setupCommand '%.120s' killed by signal %d", cmd,
+                                     WTERMSIG(status));
+        return sbx_error_set(reterr, -ECANCELED, "setupCommand '%.120s' failed with exit status %d", cmd,
+                             WEXITSTATUS(status));
 }

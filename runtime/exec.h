@@ -34,3 +34,13 @@ void sbx_exec_plan_from(const sbx_plan *p, sbx_exec_plan *ret);
  * exit status sbx should report (125 setup, 126 not executable, 127 not
  * found). Async-signal-safe, no allocation. */
 int sbx_exec_setup_child(const sbx_exec_plan *e, sbx_error *reterr);
+
+/* setupCommand (issue 8), child side, inside the sandbox's namespaces with
+ * its mounts and network in place: fork, run `/bin/sh -lc cmd` through
+ * sbx_exec_setup_child() (the same user, capabilities, no_new_privs, seccomp
+ * and workdir as the workload), stdin /dev/null, stdout and stderr on our
+ * fd 2, and wait for it. 0 when it exited 0; else a negative errno with
+ * reterr naming setupCommand and the exit status or signal. Used by `sbx
+ * run` before the command, and callable by a persistent sandbox's create.
+ * Async-signal-safe, no allocation. */
+int sbx_exec_setup_command_child(const sbx_exec_plan *e, const char *cmd, sbx_error *reterr);

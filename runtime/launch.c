@@ -122,6 +122,10 @@ static _Noreturn void child_main(const sbx_plan *p, int sync_fd, const sigset_t 
         }
         /* rlimits, session, capabilities, no_new_privs, fds, seccomp, exec. */
         sbx_exec_plan_from(p, &ep);
+        /* setupCommand: once, fully set up and restricted like the workload,
+         * before it; a failure fails the run (and the parent removes it all). */
+        if (p->setup_command && sbx_exec_setup_command_child(&ep, p->setup_command, &err) < 0)
+                child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
         ep.tty_fd = slave;
         status = sbx_exec_setup_child(&ep, &err);
         child_fail(sync_fd, status, &err);

@@ -151,7 +151,8 @@ static int prepare_host_root(sbx_plan *p, sbx_error *reterr) {
 
 /* --rootfs DIR: every top-level entry read-only, except what sbx provides. */
 static int prepare_rootfs(sbx_plan *p, const char *rootfs, sbx_error *reterr) {
-        static const char *const skip[] = { "dev", "proc", "sys", "tmp", "run", "workspace", "agent" };
+        /* etc: an overlay, see prepare_etc() */
+        static const char *const skip[] = { "dev", "proc", "sys", "tmp", "run", "workspace", "agent", "etc" };
         _cleanup_free_ char *canon = realpath(rootfs, NULL);
         struct dirent **names = NULL;
         int n, r = 0;
@@ -221,6 +222,29 @@ static int etc_contents(sbx_plan *p, const sbx_run_config *c, const char *conten
         return 0;
 }
 
+/* A writable root's generated /etc file goes into the overlay's upper
+ * layer (replacing what an earlier run of a persistent sandbox left). */
+static int write_upper_etc(sbx_plan *p, const char *name, const char *contents, sbx_error *reterr) {
+        _cleanup_close_ int dfd = -EBADF, fd = -EBADF;
+        size_t len = strlen(contents);
+        char path[PATH_MAX];
+
+        snprintf(path, sizeof(path), "%s/etc", p->root_overlay.upper);
+        if (mkdir(path, 0755) < 0 && errno != EEXIST)
+                return sbx_error_set(reterr, -errno, "--writable-root: create '%s'", path);
+        dfd = open(path, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (dfd < 0)
+                return sbx_error_set(reterr, -errno, "--writable-root: open '%s'", path);
+        (void) unlinkat(dfd, name, 0);
+        fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+        if (fd < 0 || write(fd, contents, len) != (ssize_t) len)
+                return sbx_error_set(reterr, errno ? -errno : -EIO, "--writable-root: write '%s/%s'", path, name);
+        if (p->privileged && (fchown(fd, p->host_uid, p->host_gid) < 0 ||
+                              fchownat(dfd, "", p->host_uid, p->host_gid, AT_EMPTY_PATH) < 0))
+                return sbx_error_set(reterr, -errno, "--writable-root: chown '%s/%s'", path, name);
+        return 0;
+}
+
 /* Minimal /etc: the sandbox user, hosts, resolv.conf, hostname. Nothing
  * from the host's /etc except what is public and needed to run programs. */
 static int prepare_etc(sbx_plan *p, const sbx_run_config *c, const char *rootfs, sbx_error *reterr) {
@@ -245,12 +269,49 @@ static int prepare_etc(sbx_plan *p, const sbx_run_config *c, const char *rootfs,
                                      SBX_MNT_RO | SBX_MNT_NOSUID | SBX_MNT_NODEV | SBX_MNT_OPTIONAL, reterr);
                 return r;
         }
-        /* --rootfs: the image's /etc stays; ours are bound over the files it has. */
-        for (size_t i = 0; i < ELEMENTSOF(contents); i++) {
+        /* --rootfs: the image's /etc stays (its users, groups and nsswitch.conf
+         * too: an image's User is resolved against them); the network files
+         * are ours. Read-only root: /etc is a read-only overlay (two lower
+         * layers, no upper) of our files over the image's, so they are there
+         * even where the image has none (docker-save images rarely do). A
+         * writable root gets them in its upper layer. */
+        if (!p->root_overlay.upper) {
+                char img_etc[PATH_MAX], gen_etc[PATH_MAX];
+                sbx_mount_op *op;
+                struct stat st;
+
+                for (size_t i = 2; i < 5; i++) {
+                        char name[64];
+                        snprintf(name, sizeof(name), "etc/%s", generated_etc[i][0]);
+                        r = sbx_statedir_write(p, name, contents[i], reterr);
+                        if (r < 0)
+                                return r;
+                }
+                if ((size_t) snprintf(img_etc, sizeof(img_etc), "%s/etc", rootfs) >= sizeof(img_etc) ||
+                    (size_t) snprintf(gen_etc, sizeof(gen_etc), "%.*s/etc", PATH_MAX - 64, p->state_dir) >= sizeof(gen_etc))
+                        return sbx_error_set(reterr, -ENAMETOOLONG, "--rootfs '%s': path too long", rootfs);
+                if (lstat(img_etc, &st) < 0 || !S_ISDIR(st.st_mode))
+                        /* no /etc in the image: ours alone, read-only */
+                        return add_bind(p, gen_etc, "etc", SBX_MNT_RO | SBX_MNT_NOSUID | SBX_MNT_NODEV, reterr);
+                op = sbx_plan_add_mount(p, SBX_MOUNT_OVERLAY, "etc", reterr);
+                if (!op)
+                        return -ENOMEM;
+                op->src = op->what = sbx_plan_strdup(p, img_etc);
+                op->upper = sbx_plan_strdup(p, gen_etc);    /* the top lower layer; no work dir */
+                op->flags = SBX_MNT_RO | SBX_MNT_NOSUID | SBX_MNT_NODEV;
+                return op->src && op->upper ? 0 : sbx_error_set(reterr, -ENOMEM, "plan: out of memory");
+        }
+        for (size_t i = 2; i < 5; i++) {
                 char name[64], src[PATH_MAX], probe[PATH_MAX];
                 struct stat st;
 
                 snprintf(name, sizeof(name), "etc/%s", generated_etc[i][0]);
+                if (p->root_overlay.upper) {
+                        r = write_upper_etc(p, generated_etc[i][0], contents[i], reterr);
+                        if (r < 0)
+                                return r;
+                        continue;
+                }
                 r = sbx_statedir_write(p, name, contents[i], reterr);
                 if (r < 0)
                         return r;
@@ -363,7 +424,8 @@ int sbx_mount_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr) {
                 rootfs = realpath(c->rootfs, NULL);
                 if (!rootfs)
                         return sbx_error_set(reterr, -errno, "--rootfs '%s'", c->rootfs);
-                r = prepare_rootfs(p, rootfs, reterr);
+                /* writable: one overlay over the whole image; else read-only binds */
+                r = c->read_only_root ? prepare_rootfs(p, rootfs, reterr) : sbx_overlay_prepare_root(p, c, rootfs, reterr);
         } else
                 r = prepare_host_root(p, reterr);
         if (r < 0)
@@ -551,6 +613,17 @@ static int do_overlay(int rootfd, const sbx_mount_op *op, sbx_mount_fds *fds) {
         char data[160];
         int r;
 
+        if (!op->work) {
+                /* read-only, two lower layers: ours (etc_top) over the image's */
+                if (fds->etc_top < 0 || fds->etc_bottom < 0)
+                        return -EBADF;
+                snprintf(data, sizeof(data), "lowerdir=/proc/self/fd/%d:/proc/self/fd/%d,userxattr",
+                         fds->etc_top, fds->etc_bottom);
+                r = do_fs(rootfd, op, "overlay", data);
+                close_fd(&fds->etc_top);
+                close_fd(&fds->etc_bottom);
+                return r;
+        }
         if (op->flags & SBX_MNT_LOWER_IN_ROOT) {
                 fds->lower = open_in_root(rootfd, op->dst, O_PATH | O_DIRECTORY);
                 if (fds->lower < 0)
@@ -689,18 +762,43 @@ static const char *const kind_names[_SBX_MOUNT_KIND_MAX] = {
 };
 
 int sbx_mount_open_child(const sbx_plan *p, sbx_mount_fds *ret, sbx_error *reterr) {
-        sbx_mount_fds f = { .root_dir = -EBADF, .lower = -EBADF, .upper = -EBADF, .work = -EBADF };
+        sbx_mount_fds f = { .root_dir = -EBADF, .lower = -EBADF, .upper = -EBADF, .work = -EBADF,
+                            .root_lower = -EBADF, .root_upper = -EBADF, .root_work = -EBADF,
+                            .etc_top = -EBADF, .etc_bottom = -EBADF };
 
         f.root_dir = open_host_dir(p->root_dir);
         if (f.root_dir < 0)
                 return sbx_error_set(reterr, -errno, "mount: open new root '%s'", p->root_dir);
+        if (p->root_overlay.upper) {
+                const char *bad = NULL;
+                if (p->root_overlay.lower_tree < 0 && (f.root_lower = open_host_dir(p->root_overlay.lower)) < 0)
+                        bad = p->root_overlay.lower;
+                else if ((f.root_upper = open_host_dir(p->root_overlay.upper)) < 0)
+                        bad = p->root_overlay.upper;
+                else if ((f.root_work = open_host_dir(p->root_overlay.work)) < 0)
+                        bad = p->root_overlay.work;
+                if (bad) {
+                        int r = -errno;
+                        close_fd(&f.root_dir);
+                        close_fd(&f.root_lower);
+                        close_fd(&f.root_upper);
+                        return sbx_error_set(reterr, r, "mount: root overlay layer '%s'", bad);
+                }
+        }
         for (size_t i = 0; i < p->n_mounts; i++) {
                 const sbx_mount_op *op = &p->mounts[i];
                 const char *bad = NULL;
 
                 if (op->kind != SBX_MOUNT_OVERLAY)
                         continue;
-                if (f.upper >= 0)
+                if (!op->work) {
+                        if (f.etc_top >= 0)
+                                bad = "a second read-only overlay";
+                        else if ((f.etc_top = open_host_dir(op->upper)) < 0)
+                                bad = op->upper;
+                        else if ((f.etc_bottom = open_host_dir(op->src)) < 0)
+                                bad = op->src;
+                } else if (f.upper >= 0)
                         bad = "a second overlay";
                 else if (!(op->flags & SBX_MNT_LOWER_IN_ROOT) && (f.lower = open_host_dir(op->src)) < 0)
                         bad = op->src;
@@ -709,8 +807,13 @@ int sbx_mount_open_child(const sbx_plan *p, sbx_mount_fds *ret, sbx_error *reter
                 else if ((f.work = open_host_dir(op->work)) < 0)
                         bad = op->work;
                 if (bad) {
-                        int r = f.upper >= 0 && !strcmp(bad, "a second overlay") ? -EINVAL : -errno;
+                        int r = !strncmp(bad, "a second", 8) ? -EINVAL : -errno;
                         close_fd(&f.root_dir);
+                        close_fd(&f.etc_top);
+                        close_fd(&f.etc_bottom);
+                        close_fd(&f.root_lower);
+                        close_fd(&f.root_upper);
+                        close_fd(&f.root_work);
                         close_fd(&f.lower);
                         close_fd(&f.upper);
                         close_fd(&f.work);
@@ -749,6 +852,51 @@ static int mount_root_tmpfs(sbx_mount_fds *fds, sbx_error *reterr) {
         return mnt;
 }
 
+/* --writable-root over a rootfs: the overlay of the image and our layers is
+ * the new root, attached on fds->root_dir like the tmpfs otherwise. Layers
+ * are named by fds opened before the id switch (no path text in options). */
+static int mount_root_overlay(const sbx_plan *p, sbx_mount_fds *fds, sbx_error *reterr) {
+        int lower = p->root_overlay.lower_tree >= 0 ? p->root_overlay.lower_tree : fds->root_lower;
+        char l[32], u[32], w[32];
+        int fs, mnt, r = 0;
+
+        /* overlayfs takes no detached mount as a layer: attach the idmapped
+         * image where the root goes; the overlay is stacked on top of it. */
+        if (p->root_overlay.lower_tree >= 0 &&
+            move_mount(lower, "", fds->root_dir, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
+                return sbx_error_set(reterr, -errno, "mount: attach the idmapped image '%s'", p->root_overlay.lower);
+        fd_path(l, lower);
+        fd_path(u, fds->root_upper);
+        fd_path(w, fds->root_work);
+        fs = fsopen("overlay", FSOPEN_CLOEXEC);
+        if (fs < 0)
+                return sbx_error_set(reterr, -errno, "mount: fsopen overlay for the root");
+        if (fsconfig(fs, FSCONFIG_SET_STRING, "lowerdir", l, 0) < 0 ||
+            fsconfig(fs, FSCONFIG_SET_STRING, "upperdir", u, 0) < 0 ||
+            fsconfig(fs, FSCONFIG_SET_STRING, "workdir", w, 0) < 0 ||
+            fsconfig(fs, FSCONFIG_SET_FLAG, "userxattr", NULL, 0) < 0 ||
+            (p->root_overlay.is_volatile && fsconfig(fs, FSCONFIG_SET_FLAG, "volatile", NULL, 0) < 0) ||
+            fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
+                r = -errno;
+        mnt = r < 0 ? -1 : fsmount(fs, FSMOUNT_CLOEXEC, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
+        if (r == 0 && mnt < 0)
+                r = -errno;
+        close(fs);
+        close_fd(&fds->root_lower);
+        close_fd(&fds->root_upper);
+        close_fd(&fds->root_work);
+        if (r < 0)
+                return sbx_error_set(reterr, r, "mount: overlay of '%s' (upper '%s') as the root",
+                                     p->root_overlay.lower, p->root_overlay.upper);
+        if (move_mount(mnt, "", fds->root_dir, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0) {
+                r = -errno;
+                close(mnt);
+                return sbx_error_set(reterr, r, "mount: attach the root overlay");
+        }
+        close_fd(&fds->root_dir);
+        return mnt;
+}
+
 int sbx_mount_setup_child(const sbx_plan *p, sbx_mount_fds *fds, sbx_error *reterr) {
         int rootfd, r;
 
@@ -756,7 +904,7 @@ int sbx_mount_setup_child(const sbx_plan *p, sbx_mount_fds *fds, sbx_error *rete
         if (mount(NULL, "/", NULL, MS_PRIVATE | MS_REC, NULL) < 0)
                 return sbx_error_set(reterr, -errno, "mount: make / private");
         /* 2. A fresh tmpfs is the new root; its mount fd is our handle on it. */
-        rootfd = mount_root_tmpfs(fds, reterr);
+        rootfd = p->root_overlay.upper ? mount_root_overlay(p, fds, reterr) : mount_root_tmpfs(fds, reterr);
         if (rootfd < 0)
                 return rootfd;
         /* 3-5. The plan: rootfs, /etc, /dev, /proc, tmpfs, /workspace, binds. */

@@ -28,7 +28,8 @@
 
 /* A throwaway user namespace whose map sends `inside` (the dir owner's host
  * id) to `outside` (the sandbox user's host id), as an fd for MOUNT_ATTR_IDMAP. */
-static int idmap_userns(uid_t uid_in, uid_t uid_out, gid_t gid_in, gid_t gid_out, sbx_error *reterr) {
+static int idmap_userns(uid_t uid_in, uid_t uid_out, gid_t gid_in, gid_t gid_out, uint32_t count,
+                        sbx_error *reterr) {
         struct clone_args args = { .flags = CLONE_NEWUSER, .exit_signal = SIGCHLD };
         char path[64], map[64];
         int fd = -EBADF, r = 0;
@@ -52,7 +53,7 @@ static int idmap_userns(uid_t uid_in, uid_t uid_out, gid_t gid_in, gid_t gid_out
         for (int i = 0; i < 2 && r == 0; i++) {
                 _cleanup_close_ int mfd = -EBADF;
                 snprintf(path, sizeof(path), "/proc/%d/%s", pid, files[i]);
-                snprintf(map, sizeof(map), "%u %u 1\n", i ? gid_in : uid_in, i ? gid_out : uid_out);
+                snprintf(map, sizeof(map), "%u %u %u\n", i ? gid_in : uid_in, i ? gid_out : uid_out, count);
                 mfd = open(path, O_WRONLY | O_CLOEXEC);
                 if (mfd < 0 || write(mfd, map, strlen(map)) < 0)
                         r = sbx_error_set(reterr, -errno, "workspace rw: write %s", path);
@@ -94,7 +95,7 @@ static int prepare_idmapped(sbx_plan *p, const char *ws, const char *const *dsts
 
         if (stat(ws, &st) < 0)
                 return sbx_error_set(reterr, -errno, "--workspace '%s': stat", ws);
-        userns = idmap_userns(st.st_uid, p->host_uid + p->uid, st.st_gid, p->host_gid + p->gid, reterr);
+        userns = idmap_userns(st.st_uid, p->host_uid + p->uid, st.st_gid, p->host_gid + p->gid, 1, reterr);
         if (userns < 0)
                 return userns;
         for (size_t i = 0; i < n; i++) {
@@ -179,4 +180,59 @@ int sbx_overlay_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr)
         default:
                 return sbx_error_set(reterr, -EINVAL, "--workspace-access: invalid value");
         }
+}
+
+static int mkdir_layer(const char *path, unsigned mode, bool may_exist, uid_t u, gid_t g, bool chown_it,
+                       sbx_error *reterr) {
+        if (mkdir(path, mode) < 0 && !(may_exist && errno == EEXIST))
+                return sbx_error_set(reterr, -errno, "--writable-root: create '%s'", path);
+        if (chown_it && chown(path, u, g) < 0)
+                return sbx_error_set(reterr, -errno, "--writable-root: chown '%s' to the sandbox ids", path);
+        return 0;
+}
+
+/* --writable-root over a rootfs (readOnlyRoot: false): the root is an
+ * overlay, lower = the image, upper/work = root-upper/root-work in the
+ * per-run state dir or upper/work in c->root_layer_dir (a persistent
+ * sandbox's). The image is never written: overlayfs only writes the upper.
+ * As root the sandbox runs on subordinate ids, to which the image's host
+ * ids mean nothing (copy-up could not give a copied file its owner): the
+ * lower layer is an idmapped clone of the image (its ids 0..N-1 shown as
+ * the sandbox's), made here where we hold CAP_SYS_ADMIN over the file
+ * system. Unprivileged only the caller's own files are mapped, so only an
+ * image the caller owns (say, imported by them) is fully writable. */
+int sbx_overlay_prepare_root(sbx_plan *p, const sbx_run_config *c, const char *rootfs, sbx_error *reterr) {
+        const char *dir = c->root_layer_dir ?: p->state_dir;
+        bool persistent = c->root_layer_dir, priv = p->privileged;
+        int r;
+
+        if (dir[0] != '/' || strpbrk(dir, ",:"))
+                return sbx_error_set(reterr, -EINVAL, "root layer dir '%s': must be absolute, without ',' or ':'", dir);
+        p->root_overlay.lower = sbx_plan_strdup(p, rootfs);
+        p->root_overlay.upper = sbx_plan_strdupf(p, "%s/%s", dir, persistent ? "upper" : "root-upper");
+        p->root_overlay.work = sbx_plan_strdupf(p, "%s/%s", dir, persistent ? "work" : "root-work");
+        if (!p->root_overlay.lower || !p->root_overlay.upper || !p->root_overlay.work)
+                return sbx_error_set(reterr, -ENOMEM, "plan: out of memory");
+        p->root_overlay.is_volatile = !persistent;
+        if (persistent && mkdir_layer(dir, 0711, true, 0, 0, false, reterr) < 0)
+                return reterr->code;
+        /* The upper's root is the sandbox's "/": owned by sandbox root. */
+        r = mkdir_layer(p->root_overlay.upper, 0755, persistent, p->host_uid, p->host_gid, priv, reterr);
+        if (r >= 0)
+                r = mkdir_layer(p->root_overlay.work, 0700, persistent, p->host_uid, p->host_gid, priv, reterr);
+        if (r < 0 || !priv)
+                return r;
+        _cleanup_close_ int userns = idmap_userns(0, p->host_uid, 0, p->host_gid, p->map_count, reterr);
+        if (userns < 0)
+                return userns;
+        /* read-only too: nothing but overlayfs reads it, and it never writes a lower layer */
+        struct mount_attr attr = { .attr_set = MOUNT_ATTR_IDMAP | MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
+                                               MOUNT_ATTR_NODEV, .userns_fd = userns };
+        _cleanup_close_ int tree = open_tree(AT_FDCWD, rootfs, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_SYMLINK_NOFOLLOW);
+        if (tree < 0)
+                return sbx_error_set(reterr, -errno, "--writable-root: clone mount of '%s'", rootfs);
+        if (mount_setattr(tree, "", AT_EMPTY_PATH, &attr, sizeof(attr)) < 0)
+                return sbx_error_set(reterr, -errno, "--writable-root: idmap '%s' to the sandbox ids", rootfs);
+        p->root_overlay.lower_tree = TAKE_FD(tree);
+        return 0;
 }

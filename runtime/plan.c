@@ -83,6 +83,7 @@ sbx_plan *sbx_plan_free(sbx_plan *p) {
         closep(&p->tty_master);
         /* after the child is gone: removes veth/bridge/nft state or stops pasta */
         sbx_net_cleanup(&p->net);
+        closep(&p->root_overlay.lower_tree);
         sbx_statedir_cleanup(p);
         free(p->argv);
         free(p->envp);
@@ -103,7 +104,7 @@ int sbx_plan_prepare(const sbx_run_config *c, sbx_plan **ret, sbx_error *reterr)
         if (!p)
                 return sbx_error_set(reterr, -ENOMEM, "plan: out of memory");
         p->state_fd = p->lock_fd = p->tty_fd = p->tty_master = p->sync_fd = -EBADF;
-        p->cgroup.dirfd = -EBADF;
+        p->cgroup.dirfd = p->root_overlay.lower_tree = -EBADF;
         sbx_net_plan_init(&p->net);
         p->read_only_root = c->read_only_root;
         p->timeout_sec = c->timeout_sec;
@@ -140,10 +141,11 @@ int sbx_plan_prepare(const sbx_run_config *c, sbx_plan **ret, sbx_error *reterr)
         r = sbx_caps_prepare(p, reterr);
         if (r < 0)
                 return r;
-        /* seccomp BPF compiled here, never in the child (STYLE §E.18). */
+        /* seccomp BPF compiled here, never in the child (STYLE §E.18). Its
+         * messages already start with "seccomp" and name the profile file. */
         r = sbx_seccomp_compile(&c->seccomp, &p->bpf, reterr);
         if (r < 0)
-                return sbx_error_wrap(reterr, "seccomp profile");
+                return r;
         /* cgroup last: it creates a kernel object that teardown must remove. */
         /* named after the run dir ("run-XXXXXX"): unique while the run lives */
         r = sbx_cgroup_prepare(strrchr(p->state_dir, '/') + 1, &c->limits, &p->cgroup, reterr);

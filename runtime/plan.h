@@ -74,6 +74,13 @@ typedef struct sbx_plan {
         sbx_mount_op *mounts;
         size_t n_mounts;
         bool read_only_root;
+        /* --writable-root over a rootfs (overlay.c): the root is an overlay of
+         * the image (lower), upper and work; upper == NULL: a tmpfs root. */
+        struct {
+                const char *lower, *upper, *work;
+                int lower_tree;          /* as root: the image, idmapped to the sandbox ids */
+                bool is_volatile;        /* per-run layers: no syncs needed */
+        } root_overlay;
         char **owned;                    /* every string the plan allocated */
         size_t n_owned;
 
@@ -83,6 +90,7 @@ typedef struct sbx_plan {
         char **envp;                     /* NULL-terminated, built by the parent */
         const char *path_env;            /* the sandbox's PATH value for command lookup */
         const char *workdir;
+        const char *setup_command;       /* setupCommand, NULL = none */
         sbx_rlimit rlimits[SBX_RLIMITS_MAX];
         size_t n_rlimits;
         int cap_last;                    /* /proc/sys/kernel/cap_last_cap */

@@ -34,6 +34,8 @@ void sbx_run_config_free(sbx_run_config *c) {
         free(c->workdir);
         free(c->hostname);
         free(c->state_dir);
+        free(c->root_layer_dir);
+        free(c->setup_command);
         strv_free(c->envv, c->n_env);
         strv_free(c->dns, c->n_dns);
         strv_free(c->extra_hosts, c->n_extra_hosts);

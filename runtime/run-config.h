@@ -63,6 +63,11 @@ typedef struct sbx_run_config {
          * read-only on a fresh tmpfs). */
         char *rootfs;
         bool read_only_root;                  /* default true */
+        /* read_only_root false with a rootfs: the image is the lower layer of an
+         * overlay whose upper/work dirs live here. NULL = "root-upper" and
+         * "root-work" in the per-run state dir (gone with the run); a persistent
+         * sandbox points it at its own state dir (upper + work created inside). */
+        char *root_layer_dir;
 
         /* Workspace: NULL = an empty per-run dir. */
         char *workspace;
@@ -75,6 +80,7 @@ typedef struct sbx_run_config {
         size_t n_env;
         char *workdir;                        /* NULL = /workspace */
         uint32_t uid, gid;                    /* sandbox user; default 0:0 (no capabilities) */
+        bool user_set;                        /* uid/gid given explicitly (an image's User yields) */
         char *hostname;                       /* NULL = "sbx" */
 
         sbx_rlimit rlimits[SBX_RLIMITS_MAX];
@@ -97,6 +103,10 @@ typedef struct sbx_run_config {
 
         sbx_limits limits;
         sbx_seccomp_opts seccomp;
+
+        /* setupCommand: run once with `sh -lc` inside the new sandbox, after its
+         * mounts and network are up and before argv; a failure fails the run. */
+        char *setup_command;
 
         unsigned timeout_sec;                 /* 0 = none */
         char *state_dir;                      /* NULL = $XDG_RUNTIME_DIR/sbx, /run/sbx, /tmp/sbx-$UID */
@@ -126,6 +136,12 @@ int sbx_run_config_add_tmpfs(sbx_run_config *c, const sbx_tmpfs *t);
 int sbx_run_config_add_rlimit(sbx_run_config *c, const sbx_rlimit *r);
 int sbx_run_config_add_dns(sbx_run_config *c, const char *ns);
 int sbx_run_config_add_extra_host(sbx_run_config *c, const char *line);
+
+/* --image NAME[:TAG] (runtime/image-run.c): resolve through the image store,
+ * set rootfs, merge the image's Env under envv, take its WorkingDir unless
+ * workdir is set and its User unless user_set. -ENOENT + "No such image: ..."
+ * (with the command that builds or imports it) when missing. */
+int sbx_run_config_apply_image(sbx_run_config *c, const char *name, sbx_error *reterr);
 
 /* Run it: plan, clone3, supervise, tear down. Returns the exit status per the
  * contract in runtime/ERRORS.md (125 with *reterr filled when sbx failed). */

@@ -18,7 +18,8 @@
  *   docker.memory/memorySwap/pidsLimit/cpus -> cgroup limits
  *   docker.seccompProfile -> a Docker-format profile file layered under sbx's rules
  *   docker.capDrop        -> sbx always drops every capability (stricter than any capDrop)
- *   docker.apparmorProfile, gpus, setupCommand, image -> not applied (noted)
+ *   docker.setupCommand   -> setup_command (run once before the command)
+ *   docker.apparmorProfile, gpus, image -> not applied (noted)
  */
 #include <errno.h>
 #include <stdio.h>
@@ -187,6 +188,7 @@ int sbx_policy_to_run_config(const sbx_resolved *r, sbx_run_config *c, sbx_strv 
         }
         if (d->user && (k = sbx_parse_user(d->user, &c->uid, &c->gid, e)) < 0)
                 return sbx_error_wrap(e, "docker.user");
+        c->user_set = d->user != NULL;
         for (size_t i = 0; i < d->env.n; i++) {
                 _cleanup_free_ char *kv = NULL;
                 if (asprintf(&kv, "%s=%s", d->env.v[i].key, d->env.v[i].val) < 0 ||
@@ -210,8 +212,9 @@ int sbx_policy_to_run_config(const sbx_resolved *r, sbx_run_config *c, sbx_strv 
                          d->apparmor_profile);
                 add_note(notes, msg);
         }
-        if (d->setup_command)
-                add_note(notes, "docker.setupCommand is not run by sbx run");
+        /* setupCommand: once, in the new sandbox, before the command (launch.c) */
+        if (d->setup_command && !(c->setup_command = strdup(d->setup_command)))
+                return sbx_error_set(e, -ENOMEM, "out of memory");
         if (d->gpus)
                 add_note(notes, "docker.gpus is not supported; no GPU is passed through");
         if (!d->user)
