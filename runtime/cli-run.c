@@ -169,9 +169,8 @@ static int apply_option(sbx_run_config *c, int opt, const char *arg, bool *tty_s
                         return sbx_error_set(e, -EINVAL, "--setup-command: empty command");
                 return set_str(&c->setup_command, arg);
         case OPT_HOSTNAME:
-                if (!arg[0] || strlen(arg) > 64 || strpbrk(arg, "/ \t\n"))
-                        return sbx_error_set(e, -EINVAL, "--hostname '%s': invalid", arg);
-                return set_str(&c->hostname, arg);
+                r = sbx_check_hostname("--hostname", arg, e);
+                return r < 0 ? r : set_str(&c->hostname, arg);
         case OPT_ULIMIT:
                 r = sbx_parse_ulimit(arg, &rl, e);
                 return r < 0 ? r : sbx_run_config_add_rlimit(c, &rl);

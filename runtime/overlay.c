@@ -38,6 +38,10 @@ static int idmap_userns(uid_t uid_in, uid_t uid_out, gid_t gid_in, gid_t gid_out
         pid_t parent = getpid();
 
         pid = sys_clone3(&args);
+        if (pid < 0 && errno == ENOSYS)
+                /* No clone3 (old kernel, or a filter around us): clone() makes
+                 * the same throwaway namespace; nothing here needs clone3. */
+                pid = (pid_t) syscall(SYS_clone, (unsigned long) (CLONE_NEWUSER | SIGCHLD), NULL, NULL, NULL, NULL);
         if (pid < 0)
                 return sbx_error_set(reterr, -errno, "workspace rw: clone a user namespace for the idmap");
         if (pid == 0) {

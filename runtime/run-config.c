@@ -289,6 +289,37 @@ int sbx_run_config_add_env(sbx_run_config *c, const char *kv) {
         return strv_add(&c->envv, &c->n_env, kv);
 }
 
+/* RFC 1123 host name: dot-separated labels of [A-Za-z0-9-], 1..63 bytes,
+ * not starting or ending with '-'; at most 64 bytes in all (the UTS limit). */
+static bool hostname_ok(const char *n) {
+        size_t label = 0, len = strlen(n);
+
+        if (len == 0 || len > 64)
+                return false;
+        for (size_t i = 0; i <= len; i++) {
+                char ch = n[i];
+                if (ch == '.' || ch == '\0') {
+                        if (label == 0 || label > 63 || n[i - 1] == '-')
+                                return false;
+                        label = 0;
+                        continue;
+                }
+                if (!isalnum((unsigned char) ch) && ch != '-')
+                        return false;
+                if (ch == '-' && label == 0)
+                        return false;
+                label++;
+        }
+        return true;
+}
+
+int sbx_check_hostname(const char *option, const char *name, sbx_error *reterr) {
+        if (!hostname_ok(name))
+                return sbx_error_set(reterr, -EINVAL, "%s '%s': not a valid host name "
+                                     "(letters, digits, '-' and '.', at most 64 bytes)", option, name);
+        return 0;
+}
+
 int sbx_run_config_add_dns(sbx_run_config *c, const char *ns) {
         return strv_add(&c->dns, &c->n_dns, ns);
 }

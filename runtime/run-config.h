@@ -134,6 +134,9 @@ int sbx_run_config_add_env(sbx_run_config *c, const char *kv);
 int sbx_run_config_add_bind(sbx_run_config *c, const sbx_bind *b);
 int sbx_run_config_add_tmpfs(sbx_run_config *c, const sbx_tmpfs *t);
 int sbx_run_config_add_rlimit(sbx_run_config *c, const sbx_rlimit *r);
+/* The sandbox's host name (it lands in the UTS namespace and /etc/hosts):
+ * RFC 1123, so no line can be injected; the message names OPTION. */
+int sbx_check_hostname(const char *option, const char *name, sbx_error *reterr);
 int sbx_run_config_add_dns(sbx_run_config *c, const char *ns);
 int sbx_run_config_add_extra_host(sbx_run_config *c, const char *line);
 

@@ -55,10 +55,27 @@ static int base_dir(const sbx_run_config *c, char *buf, size_t len) {
         return 0;
 }
 
+static void remove_all_but_lock(int state_fd);
+
+/* Remove one run dir, its lock file last: a collector killed half-way leaves
+ * a dir that still has its (unlocked) lock, which the next run collects. */
+static void remove_run_dir(int bfd, const char *name) {
+        int fd = openat(bfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+        if (fd >= 0) {
+                remove_all_but_lock(fd);
+                close(fd);
+        }
+        (void) sbx_rm_rf_at(bfd, name);
+}
+
 /* Remove run dirs whose sbx died without cleaning up (SIGKILL): a live run
- * holds an exclusive flock on its run dir's "lock" file for its whole life. A dir without
- * a lock file is being created right now, unless it is older than a minute. */
-static void collect_stale(int bfd) {
+ * holds an exclusive flock on its run dir's "lock" file for its whole life.
+ * A dir without a lock file is either being created (its creator holds a
+ * shared flock on the base dir's ".create" file from mkdtemp until its lock
+ * exists) or was left by a run killed at that moment or while removing its
+ * own dir: removed when we can take ".create" exclusively. */
+static void collect_stale(int bfd, bool nobody_creating) {
         DIR *d;
         struct dirent *de;
         int dfd = fcntl(bfd, F_DUPFD_CLOEXEC, 3);
@@ -79,12 +96,16 @@ static void collect_stale(int bfd) {
                 lfd = openat(bfd, lock, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
                 if (lfd < 0) {
                         if (errno == ENOENT && fstatat(bfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-                            st.st_mtime + 60 < time(NULL))
-                                (void) sbx_rm_rf_at(bfd, de->d_name);
+                            (nobody_creating || st.st_mtime + 60 < time(NULL)))
+                                remove_run_dir(bfd, de->d_name);
                         continue;
                 }
-                if (flock(lfd, LOCK_EX | LOCK_NB) == 0)
-                        (void) sbx_rm_rf_at(bfd, de->d_name);
+                /* An unlocked lock is a dead run, or one whose creator has
+                 * made the file but not yet flocked it: only the first when
+                 * nobody holds ".create" (or the dir is old). */
+                if (flock(lfd, LOCK_EX | LOCK_NB) == 0 &&
+                    (nobody_creating || (fstat(lfd, &st) == 0 && st.st_mtime + 60 < time(NULL))))
+                        remove_run_dir(bfd, de->d_name);
                 close(lfd);
         }
         closedir(d);
@@ -92,7 +113,7 @@ static void collect_stale(int bfd) {
 
 int sbx_statedir_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr) {
         char base[PATH_MAX];
-        _cleanup_close_ int bfd = -EBADF;
+        _cleanup_close_ int bfd = -EBADF, create_fd = -EBADF;
         struct stat st;
 
         base_dir(c, base, sizeof(base));
@@ -109,7 +130,12 @@ int sbx_statedir_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr
                 return sbx_error_set(reterr, -EPERM,
                                      "state dir '%s': must be owned by uid %u and not group/world-writable",
                                      base, (unsigned) geteuid());
-        collect_stale(bfd);
+        /* ".create": exclusive while collecting, shared from mkdtemp until
+         * our lock exists (see collect_stale); released on any exit. */
+        create_fd = openat(bfd, ".create", O_RDONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+        collect_stale(bfd, create_fd >= 0 && flock(create_fd, LOCK_EX | LOCK_NB) == 0);
+        if (create_fd >= 0 && flock(create_fd, LOCK_SH) < 0)
+                return sbx_error_set(reterr, -errno, "state dir: lock '%s/.create'", base);
         snprintf(p->state_dir, sizeof(p->state_dir), "%s/run-XXXXXX", base);
         if (!mkdtemp(p->state_dir)) {
                 int r = -errno;
@@ -209,6 +235,22 @@ int sbx_rm_rf_at(int dirfd, const char *name) {
         return r;
 }
 
+static void remove_all_but_lock(int state_fd) {
+        DIR *d;
+        struct dirent *de;
+        int dfd = state_fd >= 0 ? fcntl(state_fd, F_DUPFD_CLOEXEC, 3) : -1;
+
+        if (dfd < 0 || !(d = fdopendir(dfd))) {
+                if (dfd >= 0)
+                        close(dfd);
+                return;
+        }
+        while ((de = readdir(d)))
+                if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") && strcmp(de->d_name, "lock"))
+                        (void) sbx_rm_rf_at(state_fd, de->d_name);
+        closedir(d);
+}
+
 void sbx_statedir_cleanup(sbx_plan *p) {
         if (p->state_dir[0]) {
                 _cleanup_close_ int parent = -EBADF;
@@ -217,6 +259,11 @@ void sbx_statedir_cleanup(sbx_plan *p) {
 
                 snprintf(dir, sizeof(dir), "%s", p->state_dir);
                 slash = strrchr(dir, '/');
+                /* Everything but the lock first: if sbx is killed while it
+                 * removes the tree, the dir still has its (now unlocked) lock
+                 * file and the next run collects it at once, instead of it
+                 * looking like a run being created for a minute. */
+                remove_all_but_lock(p->state_fd);
                 if (slash) {
                         *slash = '\0';
                         parent = open(dir[0] ? dir : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/keyctl.h>
+#include <linux/vm_sockets.h>
 #include <arpa/inet.h>
 #include <net/if.h>
 #include <stdbool.h>
@@ -16,7 +17,12 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <sys/mount.h>
+#include <sys/ptrace.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/un.h>
 #include <sys/syscall.h>
 #include <sched.h>
 #include <sys/utsname.h>
@@ -147,6 +153,27 @@ static int try_syscall(const char *name) {
                 { "getcwd", SYS_getcwd, { 1, 4096 } },                      /* EFAULT */
                 { "clone3", SYS_clone3, { 1, 0 } },                         /* EINVAL */
                 { "close", SYS_close, { -1 } },                             /* EBADF */
+                /* issue 10 (escape suite): root outside gets the errno in the comment */
+                { "reboot", SYS_reboot, { 0, 0, 0, 0 } },                   /* EINVAL (bad magic) */
+                { "clock_settime", SYS_clock_settime, { -1, 1 } },          /* EINVAL */
+                { "settimeofday", SYS_settimeofday, { 1, 0 } },             /* EFAULT */
+                { "kexec_file_load", SYS_kexec_file_load, { -1, -1, 0, 0, -1 } }, /* EINVAL */
+                { "finit_module", SYS_finit_module, { -1, 0, 0 } },         /* EBADF */
+                { "delete_module", SYS_delete_module, { 1, 0 } },           /* EFAULT */
+                { "chroot", SYS_chroot, { 1 } },                            /* EFAULT */
+                { "name_to_handle_at", SYS_name_to_handle_at, { -1, 1, 1, 1, 0 } }, /* EFAULT/EBADF */
+                { "swapon", SYS_swapon, { 1, 0 } },                         /* EFAULT */
+                { "acct", SYS_acct, { 1 } },                                /* EFAULT */
+                { "process_vm_readv", SYS_process_vm_readv, { 0, 0, 0, 0, 0, 1 } }, /* EINVAL */
+                { "kcmp", SYS_kcmp, { -1, -1, 0, 0, 0 } },                  /* ESRCH/EINVAL */
+                { "fsopen", SYS_fsopen, { 1, 0 } },                         /* EFAULT */
+                { "open_tree", SYS_open_tree, { -1, 1, 0 } },               /* EFAULT/EBADF */
+                { "move_mount", SYS_move_mount, { -1, 1, -1, 1, 0 } },      /* EFAULT/EBADF */
+                { "mount_setattr", SYS_mount_setattr, { -1, 1, 0, 1, 0 } }, /* EINVAL */
+                { "quotactl", SYS_quotactl, { 0, 1, 0, 0 } },               /* EFAULT */
+                { "iopl", SYS_iopl, { 4 } },                                /* EINVAL */
+                { "ioperm", SYS_ioperm, { 0, 1, 1 } },                      /* EPERM w/o CAP_SYS_RAWIO */
+                { "lookup_dcookie", SYS_lookup_dcookie, { 0, 1, 0 } },      /* EFAULT/ENOSYS */
         };
 
         for (size_t i = 0; i < sizeof(calls) / sizeof(calls[0]); i++)
@@ -160,14 +187,137 @@ static int try_syscall(const char *name) {
 static int sock(const char *fam) {
         int f = !strcmp(fam, "inet") ? AF_INET : !strcmp(fam, "inet6") ? AF_INET6 :
                 !strcmp(fam, "unix") ? AF_UNIX : !strcmp(fam, "netlink") ? AF_NETLINK :
-                !strcmp(fam, "packet") ? AF_PACKET : -1;
-        int t = f == AF_PACKET || f == AF_NETLINK ? SOCK_RAW : SOCK_STREAM;
+                !strcmp(fam, "packet") ? AF_PACKET : !strcmp(fam, "raw") ? AF_INET :
+                !strcmp(fam, "vsock") ? AF_VSOCK : -1;
+        int t = f == AF_PACKET || f == AF_NETLINK || !strcmp(fam, "raw") ? SOCK_RAW : SOCK_STREAM;
+        int proto = !strcmp(fam, "raw") ? IPPROTO_ICMP : 0;
 
         if (f < 0) {
                 fprintf(stderr, "sbx-probe: unknown family %s\n", fam);
                 return 2;
         }
-        return result(socket(f, t | SOCK_CLOEXEC, 0));
+        return result(socket(f, t | SOCK_CLOEXEC, proto));
+}
+
+/* Abstract unix socket address "\0NAME". */
+static socklen_t abstract_addr(const char *name, struct sockaddr_un *sa) {
+        size_t n = strnlen(name, sizeof(sa->sun_path) - 1);
+
+        memset(sa, 0, sizeof(*sa));
+        sa->sun_family = AF_UNIX;
+        memcpy(sa->sun_path + 1, name, n);
+        return (socklen_t) (offsetof(struct sockaddr_un, sun_path) + 1 + n);
+}
+
+static int connect_abstract(const char *name) {
+        struct sockaddr_un sa;
+        socklen_t len = abstract_addr(name, &sa);
+        int s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+        if (s < 0)
+                return result(-1);
+        return result(connect(s, (struct sockaddr *) &sa, len));
+}
+
+/* A listener for the host side of the network tests: prints "ready", then
+ * accepts (and closes) connections until killed. */
+static int listen_on(const char *kind, const char *arg) {
+        int s;
+
+        if (!strcmp(kind, "abstract")) {
+                struct sockaddr_un sa;
+                socklen_t len = abstract_addr(arg, &sa);
+                s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+                if (s < 0 || bind(s, (struct sockaddr *) &sa, len) < 0)
+                        return result(-1);
+        } else {
+                struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons(atoi(arg)),
+                                          .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+                s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+                if (s < 0 || setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &(int) { 1 }, sizeof(int)) < 0 ||
+                    bind(s, (struct sockaddr *) &sa, sizeof(sa)) < 0)
+                        return result(-1);
+        }
+        if (listen(s, 64) < 0)
+                return result(-1);
+        printf("ready\n");
+        fflush(stdout);
+        for (;;) {
+                int c = accept4(s, NULL, NULL, SOCK_CLOEXEC);
+                if (c >= 0)
+                        close(c);
+        }
+}
+
+/* open_by_handle_at on PATH's own handle (the "shocker" attack's primitive). */
+static int by_handle(const char *path) {
+        struct { struct file_handle h; unsigned char b[MAX_HANDLE_SZ]; } fh = { .h.handle_bytes = MAX_HANDLE_SZ };
+        int mnt_id, mfd, fd;
+
+        if (name_to_handle_at(AT_FDCWD, path, &fh.h, &mnt_id, 0) < 0)
+                return result(-1);
+        mfd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (mfd < 0)
+                return result(-1);
+        fd = open_by_handle_at(mfd, &fh.h, O_RDONLY | O_CLOEXEC);
+        return result(fd);
+}
+
+/* Count how many of something can be had before the kernel says no; print
+ * "N ERRNO" (or "N OK" when the cap was reached). */
+static int exhaust_fds(int cap) {
+        int n = 0;
+
+        for (; n < cap; n++)
+                if (open("/dev/null", O_RDONLY | O_CLOEXEC) < 0) {
+                        printf("%d %s\n", n, strerrorname_np(errno));
+                        return 1;
+                }
+        printf("%d OK\n", n);
+        return 0;
+}
+
+static int exhaust_procs(int cap) {
+        static pid_t pids[4096];
+        int n = 0, e = 0;
+
+        if (cap > 4096)
+                cap = 4096;
+        for (; n < cap; n++) {
+                pid_t p = fork();
+                if (p == 0) {
+                        pause();
+                        _exit(0);
+                }
+                if (p < 0) {
+                        e = errno;
+                        break;
+                }
+                pids[n] = p;
+        }
+        /* Only our own children: never kill(0) (outside, that is the test's group). */
+        for (int i = 0; i < n; i++)
+                kill(pids[i], SIGKILL);
+        while (wait(NULL) > 0)
+                ;
+        printf("%d %s\n", n, e ? strerrorname_np(e) : "OK");
+        return e ? 1 : 0;
+}
+
+static int fill(const char *path, long cap_kib) {
+        char buf[65536] = {};
+        long n = 0;
+        int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+        if (fd < 0)
+                return result(-1);
+        for (; n < cap_kib; n += 64)
+                if (write(fd, buf, sizeof(buf)) < 0) {
+                        printf("%ld %s\n", n, strerrorname_np(errno));
+                        return 1;
+                }
+        printf("%ld OK\n", n);
+        return 0;
 }
 
 static int connect_inet(const char *ip, int port) {
@@ -202,7 +352,11 @@ static void usage(void) {
         fputs("usage: sbx-probe caps|uidmap|mounts|ifaces|pidns|fds|env|hostname|tty|userns\n"
               "       sbx-probe try-syscall NAME | open PATH | read PATH | write PATH TEXT | mkdir PATH\n"
               "       sbx-probe socket inet|inet6|unix|netlink|packet | connect IP PORT\n"
-              "       sbx-probe exec PATH [ARGS...] | exit N | segv | sleep N | wait-signal | tiocsti\n",
+              "       sbx-probe exec PATH [ARGS...] | exit N | segv | sleep N | wait-signal | tiocsti\n"
+              "       sbx-probe ids | cwd | kill PID SIG | ptrace PID | mknod PATH | link OLD NEW\n"
+              "       sbx-probe handle PATH | write-open PATH | umount PATH | mount-tmpfs PATH\n"
+              "       sbx-probe connect-abstract NAME | listen tcp PORT | listen abstract NAME\n"
+              "       sbx-probe exhaust-fds CAP | exhaust-procs CAP | fill PATH CAP_KIB\n",
               stderr);
 }
 
@@ -240,6 +394,21 @@ int main(int argc, char **argv) {
         if (!strcmp(c, "tiocsti")) {
                 char ch = 'x';
                 return result(ioctl(0, TIOCSTI, &ch));
+        }
+        if (!strcmp(c, "ids")) {
+                uid_t r, e, ss;
+                gid_t gr, ge, gs;
+                getresuid(&r, &e, &ss);
+                getresgid(&gr, &ge, &gs);
+                printf("ruid=%u euid=%u suid=%u rgid=%u egid=%u sgid=%u\n", r, e, ss, gr, ge, gs);
+                return 0;
+        }
+        if (!strcmp(c, "cwd")) {
+                char b[4096];
+                if (!getcwd(b, sizeof(b)))
+                        return result(-1);
+                printf("%s\n", b);
+                return 0;
         }
         if (!strcmp(c, "wait-signal"))
                 return wait_signal();
@@ -288,6 +457,38 @@ int main(int argc, char **argv) {
         }
         if (!strcmp(c, "exit"))
                 return atoi(argv[2]);
+        if (!strcmp(c, "kill") && argc > 3)
+                return result(kill(atoi(argv[2]), atoi(argv[3])));
+        if (!strcmp(c, "ptrace")) {
+                pid_t pid = atoi(argv[2]);
+                if (ptrace(PTRACE_ATTACH, pid, 0, 0) < 0)
+                        return result(-1);
+                waitpid(pid, NULL, __WALL);
+                ptrace(PTRACE_DETACH, pid, 0, 0);
+                return result(0);
+        }
+        if (!strcmp(c, "mknod"))
+                return result(mknod(argv[2], S_IFCHR | 0666, makedev(1, 3)));
+        if (!strcmp(c, "link") && argc > 3)
+                return result(link(argv[2], argv[3]));
+        if (!strcmp(c, "handle"))
+                return by_handle(argv[2]);
+        if (!strcmp(c, "write-open"))
+                return result(open(argv[2], O_WRONLY | O_CLOEXEC));
+        if (!strcmp(c, "umount"))
+                return result(umount2(argv[2], MNT_DETACH));
+        if (!strcmp(c, "mount-tmpfs"))
+                return result(mount("none", argv[2], "tmpfs", 0, NULL));
+        if (!strcmp(c, "connect-abstract"))
+                return connect_abstract(argv[2]);
+        if (!strcmp(c, "listen") && argc > 3)
+                return listen_on(argv[2], argv[3]);
+        if (!strcmp(c, "exhaust-fds"))
+                return exhaust_fds(atoi(argv[2]));
+        if (!strcmp(c, "exhaust-procs"))
+                return exhaust_procs(atoi(argv[2]));
+        if (!strcmp(c, "fill") && argc > 3)
+                return fill(argv[2], atol(argv[3]));
         if (!strcmp(c, "sleep")) {
                 sleep(atoi(argv[2]));
                 return 0;

@@ -2,6 +2,7 @@
 /* Unit tests for the parent<->child sync records (runtime/sync.c). */
 #include <check.h>
 #include <errno.h>
+#include <poll.h>
 #include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -26,6 +27,10 @@ START_TEST(test_sync_error_record_survives_unread_peer_queue) {
         ck_assert_int_ge(pid, 0);
         if (pid == 0) {
                 close(fds[0]);
+                /* Wait until the parent's record is queued (but leave it
+                 * unread), else a fast child exits first and the parent's
+                 * send sees EPIPE (seen under ASan). */
+                (void) poll(&(struct pollfd) { .fd = fds[1], .events = POLLIN }, 1, 5000);
                 strcpy(e.msg, "mount: open new root '/x'");
                 sbx_sync_send(fds[1], 3, SBX_SYNC_ERROR, 125, &e);
                 _exit(125);

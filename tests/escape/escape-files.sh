@@ -1,0 +1,110 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Escape suite (issue 10): reaching host files outside the granted mounts,
+# writing where the sandbox may only read, and what leaks through fds and cwd.
+. "$(dirname "$0")/lib.sh"
+
+ws="$TMP/ws"
+mkdir -m 755 "$ws"
+echo inside > "$ws/file"
+secret="$SECRET_DIR/secret"
+
+# --- direct path: the host secret's own path does not exist inside
+control "the host can read the secret" "$("$SBX_PROBE" read "$secret")" "host-secret-$$"
+is "host-file-direct-path: ENOENT inside" "$(tsbx -- /sbx-probe open "$secret")" ENOENT
+
+# --- .. out of /workspace (and out of a bind)
+is "dotdot-out-of-workspace: /workspace/../../..$secret is ENOENT" \
+        "$(tsbx --workspace "$ws" -- /sbx-probe open "/workspace/../../..$secret")" ENOENT
+is "dotdot-out-of-bind: /data/../..$secret is ENOENT" \
+        "$(tsbx --ro-bind "$ws:/data" -- /sbx-probe open "/data/../..$secret")" ENOENT
+
+# --- symlinks planted in the workspace pointing outside
+ln -s "$secret" "$ws/abs-link"
+ln -s "../../../../../../../..$secret" "$ws/rel-link"
+ln -s / "$ws/root-link"
+control "the planted symlink reaches the secret on the host" "$(cat "$ws/abs-link")" "host-secret-$$"
+for m in none ro rw; do
+        is "symlink-planted-absolute ($m): resolves inside, ENOENT" \
+                "$(tsbx --workspace "$ws" --workspace-access $m -- /sbx-probe open /workspace/abs-link)" ENOENT
+        is "symlink-planted-relative ($m): resolves inside, ENOENT" \
+                "$(tsbx --workspace "$ws" --workspace-access $m -- /sbx-probe open /workspace/rel-link)" ENOENT
+        is "symlink-planted-to-root ($m): /workspace/root-link$secret is ENOENT" \
+                "$(tsbx --workspace "$ws" --workspace-access $m -- /sbx-probe open "/workspace/root-link$secret")" ENOENT
+done
+# a bind whose source is a symlink: the source is resolved on the host by sbx
+# (the caller's choice), its destination inside cannot be redirected out
+is "bind-destination-through-symlink: --bind onto a symlinked place inside stays inside" \
+        "$(tsbx --workspace "$ws" --bind "$SECRET_DIR:/workspace/root-link/x" -- /sbx-probe read /x/secret 2>&1 | tail -1)" \
+        "host-secret-$$"
+is "... and nothing appeared on the host under the symlink's target" "$(ls -A / | grep -c '^x$')" 0
+
+# --- hard links: the sandbox cannot link a file from another mount into the workspace
+is "hardlink-from-rootfs-into-workspace: EXDEV" \
+        "$(tsbx --workspace "$ws" --workspace-access rw -- /sbx-probe link /usr/bin/env /workspace/env)" EXDEV
+control "the same link(2) within one filesystem works" \
+        "$(tsbx --workspace "$ws" --workspace-access rw -- /sbx-probe link /workspace/file /workspace/file2)" OK
+rm -f "$ws/file2"
+
+# --- /proc/*/root and /proc/*/cwd
+is "proc-1-root: /proc/1/root$secret is ENOENT (pid 1 is the sandbox)" \
+        "$(tsbx -- /sbx-probe open "/proc/1/root$secret")" ENOENT
+sleep 60 & host_pid=$!
+control "outside, /proc/<pid>/root of a host process reaches the secret" "$("$SBX_PROBE" open "/proc/$host_pid/root$secret")" OK
+is "proc-hostpid-root: /proc/<host pid>/root is ENOENT" "$(tsbx -- /sbx-probe open "/proc/$host_pid/root$secret")" ENOENT
+is "proc-hostpid-cwd: /proc/<host pid>/cwd is ENOENT" "$(tsbx -- /sbx-probe open "/proc/$host_pid/cwd")" ENOENT
+kill $host_pid; wait $host_pid 2>/dev/null
+is "proc-self-root: /proc/self/root$secret is ENOENT" "$(tsbx -- /sbx-probe open "/proc/self/root$secret")" ENOENT
+
+# --- leaked cwd: start sbx from inside the secret dir
+out=$(cd "$SECRET_DIR" && tsbx -w / -- /sbx-probe open secret)
+is "leaked-cwd: a relative path from the caller's cwd is ENOENT inside" "$out" ENOENT
+is "leaked-cwd: /proc/1/cwd is the workdir, not the caller's cwd" \
+        "$(cd "$SECRET_DIR" && tsbx -w /tmp -- /bin/readlink /proc/1/cwd)" /tmp
+control "outside, the relative path works from that cwd" "$(cd "$SECRET_DIR" && "$SBX_PROBE" open secret)" OK
+
+# --- leaked fds: an fd of a host file open in the caller
+exec 7<"$secret" 8<"$SECRET_DIR"
+is "leaked-fd: /proc/self/fd/7 (host secret open in the caller) is ENOENT" "$(tsbx -- /sbx-probe open /proc/self/fd/7)" ENOENT
+is "leaked-fd: openat via fd 8 (host dir open in the caller) fails" "$(tsbx -- /bin/sh -c 'cat <&8' 2>&1 | grep -c host-secret)" 0
+control "outside, fd 7 reads the secret" "$("$SBX_PROBE" read /proc/self/fd/7)" "host-secret-$$"
+exec 7<&- 8<&-
+
+# --- open_by_handle_at ("shocker")
+if is_root; then
+        control "outside (root), open_by_handle_at opens a file from its handle" "$("$SBX_PROBE" handle /etc/hostname)" OK
+else
+        control "outside, open_by_handle_at" "" "" "needs CAP_DAC_READ_SEARCH outside"
+fi
+is "open-by-handle-at (shocker): name_to_handle_at is refused with EPERM" "$(tsbx -- /sbx-probe handle /sbx-probe)" EPERM
+is "open-by-handle-at: a forged handle is refused with EPERM" "$(tsbx -- /sbx-probe try-syscall open_by_handle_at)" EPERM
+
+# --- writes to read-only places
+is "write-ro-bind: EROFS" "$(tsbx --ro-bind "$ws:/data" -- /sbx-probe write /data/file x)" EROFS
+is "write-ro-workspace: EROFS" "$(tsbx --workspace "$ws" --workspace-access ro -- /sbx-probe write /workspace/file x)" EROFS
+is "write-ro-bind: the host file is unchanged" "$(cat "$ws/file")" inside
+for p in /x /usr/bin/sbx-x /etc/passwd /bin/sh /lib/x; do
+        is "write-image-root: $p is EROFS" "$(tsbx -- /sbx-probe write "$p" x)" EROFS
+done
+is "write-root-tmpfs-mkdir: a new top-level dir is EROFS" "$(tsbx -- /sbx-probe mkdir /newdir)" EROFS
+rootfs="$TMP/rootfs"
+mkdir -p "$rootfs/bin" "$rootfs/etc"
+cp "$SBX_PROBE" "$rootfs/bin/sbx-probe"
+echo image > "$rootfs/etc/f"
+is "write-image-rootfs: the --rootfs image is EROFS" "$(timeout 60 "$SBX" run --rootfs "$rootfs" -- /bin/sbx-probe write /etc/f x)" EROFS
+is "write-image-rootfs: the image is unchanged" "$(cat "$rootfs/etc/f")" image
+control "a write to /tmp inside works" "$(tsbx -- /sbx-probe write /tmp/x x)" OK
+
+# --- /proc/self/exe overwrite (CVE-2019-5736): the sbx binary is unchanged
+sum_before=$(sha256sum < "$SBX")
+is "proc-self-exe-overwrite: pid 1 is the command, sbx never runs inside" "$(tsbx -- /bin/sh -c 'readlink /proc/1/exe')" /usr/bin/dash
+like "proc-self-exe-overwrite: /proc/self/exe (a host file, unmapped owner) cannot be opened for writing" \
+        "$(tsbx -- /sbx-probe write-open /proc/self/exe)" '^(EACCES|EROFS)$'
+is "proc-self-exe-overwrite: a program the sandbox owns: ETXTBSY while it runs" \
+        "$(tsbx --workspace "$ws" --workspace-access rw -- /bin/sh -c 'cp /sbx-probe /workspace/p && /workspace/p write-open /proc/self/exe; rm -f /workspace/p')" ETXTBSY
+out=$(timeout 60 "$SBX" run --ro-bind "$SBX:/sbx" --ro-bind "$SBX_PROBE:/sbx-probe" -- /sbx-probe write-open /sbx)
+like "proc-self-exe-overwrite: a bind of the sbx binary is not writable" "$out" '^(EACCES|EROFS)$'
+is "proc-self-exe-overwrite: the host's sbx binary is unchanged" "$(sha256sum < "$SBX")" "$sum_before"
+
+is "no run directory left in the state dir" "$(leftovers)" ""
+done_testing

@@ -1,0 +1,115 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Escape suite (issue 10): privileged kernel interfaces, sockets, devices,
+# setuid binaries, terminal injection.
+. "$(dirname "$0")/lib.sh"
+
+# --- privileged kernel interfaces: the call with arguments that make an
+# allowed call fail harmlessly; inside, the filter's EPERM. Root outside gets
+# the harmless errno (the control); unprivileged outside the kernel's own
+# capability check may answer EPERM too, so the control is skipped there.
+for pair in "keyctl EOPNOTSUPP" "add_key EFAULT" "request_key EFAULT" "bpf EINVAL" \
+            "perf_event_open EFAULT" "userfaultfd EINVAL" "io_uring_setup EFAULT" \
+            "init_module -" "finit_module -" "delete_module -" "kexec_load -" "kexec_file_load -" \
+            "reboot EINVAL" "clock_settime EFAULT" "settimeofday EFAULT" "swapon EFAULT" "acct EFAULT" \
+            "process_vm_readv EINVAL" "kcmp ESRCH" "quotactl EFAULT" "iopl -" "ioperm -" \
+            "open_by_handle_at EFAULT" "name_to_handle_at EFAULT"; do
+        set -- $pair
+        out=$("$SBX_PROBE" try-syscall "$1")
+        if [ "$2" = - ]; then
+                # modules/kexec/iopl may be compiled out (ENOSYS) or capability-checked
+                like "control: outside, $1 fails only for lack of support or privilege" "$out" '^(ENOSYS|EPERM|EFAULT|EBADF|EINVAL|ENOEXEC)$'
+        elif is_root; then
+                control "outside (root), $1 with bad arguments fails with $2" "$out" "$2"
+        elif [ "$out" != EPERM ]; then
+                control "outside (unprivileged), $1 with bad arguments fails with $2" "$out" "$2"
+        else
+                control "outside, $1" "" "" "unprivileged outside, the kernel may answer EPERM itself"
+        fi
+        is "kernel-$1: refused with EPERM inside" "$(tsbx -- /sbx-probe try-syscall "$1")" EPERM
+done
+
+# --- sockets: raw, packet, vsock refused; netlink opens but cannot change anything
+for fam in raw packet vsock; do
+        if is_root; then
+                control "outside (root), a $fam socket opens" "$("$SBX_PROBE" socket $fam)" OK
+        else
+                control "outside, $fam socket" "" "" "needs CAP_NET_RAW outside"
+        fi
+        is "socket-$fam: refused with EPERM" "$(tsbx -- /sbx-probe socket $fam)" EPERM
+done
+control "inside, ordinary inet and unix sockets open" "$(tsbx -- /sbx-probe socket inet)$(tsbx -- /sbx-probe socket unix)" OKOK
+if command -v ip >/dev/null; then
+        is "socket-netlink: changing a link through rtnetlink is refused (no CAP_NET_ADMIN)" \
+                "$("$SBX" run -- /bin/sh -c 'ip link set lo down 2>&1 | grep -c "Operation not permitted"')" 1
+        is "socket-netlink: adding a link is refused" \
+                "$("$SBX" run -- /bin/sh -c 'ip link add sbx0 type dummy 2>&1 | grep -c "Operation not permitted"')" 1
+else
+        skip "no ip(8) on this host"
+fi
+
+# --- devices
+is "mknod: a char device node is refused with EPERM" "$(tsbx -- /sbx-probe mknod /tmp/null)" EPERM
+is "mknod: in the workspace too" "$(tsbx -- /sbx-probe mknod /workspace/null)" EPERM
+is "device-host-disk: /dev/vda-like nodes are absent (ENOENT)" "$(tsbx -- /sbx-probe open /dev/vda)$(tsbx -- /sbx-probe open /dev/sda)" ENOENTENOENT
+is "device-host-mem: /dev/mem, /dev/kmsg, /dev/console absent" \
+        "$(for d in mem kmsg console; do tsbx -- /sbx-probe open /dev/$d; done | tr '\n' ' ')" "ENOENT ENOENT ENOENT "
+if is_root; then
+        ws="$TMP/dev"
+        mkdir -m 755 "$ws"
+        mknod -m 666 "$ws/null" c 1 3
+        control "outside, the planted device node opens for writing" "$("$SBX_PROBE" write-open "$ws/null")" OK
+        for m in none ro rw; do
+                is "device-planted ($m): a device node in the workspace cannot be opened (nodev): EACCES" \
+                        "$(tsbx --workspace "$ws" --workspace-access $m -- /sbx-probe write-open /workspace/null)" EACCES
+        done
+else
+        skip "device-planted: making a device node needs root"
+fi
+
+# --- setuid binaries: no_new_privs and nosuid mounts
+rootfs="$TMP/rootfs"
+mkdir -p "$rootfs/bin" "$rootfs/etc"
+cp "$SBX_PROBE" "$rootfs/bin/probe"
+cp "$SBX_PROBE" "$rootfs/bin/suid"
+chmod 4755 "$rootfs/bin/suid"
+if is_root; then
+        cp "$SBX_PROBE" "$TMP/suid-nobody"
+        chown 65534 "$TMP/suid-nobody"
+        chmod 4755 "$TMP/suid-nobody"
+        control "outside, a setuid binary does change the euid" \
+                "$(setpriv --reuid 1000 --regid 1000 --clear-groups "$TMP/suid-nobody" ids)" \
+                "ruid=1000 euid=65534 suid=65534 rgid=1000 egid=1000 sgid=1000"
+else
+        control "outside, setuid" "" "" "needs root to make a setuid binary of another user"
+fi
+is "setuid-in-image: a setuid-root binary of the image runs with the caller's ids" \
+        "$(timeout 60 "$SBX" run --rootfs "$rootfs" -u 1000:1000 -- /bin/suid ids)" \
+        "ruid=1000 euid=1000 suid=1000 rgid=1000 egid=1000 sgid=1000"
+ws="$TMP/ws"
+mkdir -m 755 "$ws"
+cp "$SBX_PROBE" "$ws/suid"
+chmod 4755 "$ws/suid"
+for m in none ro rw; do
+        is "setuid-in-workspace ($m): runs with the caller's ids" \
+                "$(tsbx --workspace "$ws" --workspace-access $m -u 1000:1000 -- /workspace/suid ids)" \
+                "ruid=1000 euid=1000 suid=1000 rgid=1000 egid=1000 sgid=1000"
+done
+is "setuid: NoNewPrivs is set for the workload" "$(tsbx -- /sbx-probe caps | awk '$1 == "NoNewPrivs" { print $2 }')" 1
+
+# --- terminal injection (TIOCSTI) on the caller's tty: a pty from script(1)
+if command -v script >/dev/null && script -qec true /dev/null >/dev/null 2>&1; then
+        control "outside, TIOCSTI on the controlling tty works" \
+                "$(script -qec "$SBX_PROBE tiocsti" /dev/null | tr -dc 'A-Z\n' | tail -1)" OK
+        is "tiocsti (--no-tty, the caller's tty inherited): refused with EPERM" \
+                "$(script -qec "timeout --foreground 60 $SBX run --ro-bind $SBX_PROBE:/sbx-probe --no-tty -- /sbx-probe tiocsti" /dev/null | tr -dc 'A-Z\n' | tail -1)" EPERM
+        is "tiocsti (--tty, sbx's own pty): refused with EPERM" \
+                "$(script -qec "timeout --foreground 60 $SBX run --ro-bind $SBX_PROBE:/sbx-probe --tty -- /sbx-probe tiocsti" /dev/null | tr -dc 'A-Z\n' | tail -1)" EPERM
+        is "tiocsti: the command runs in its own session (no controlling tty shared)" \
+                "$(script -qec "timeout --foreground 60 $SBX run --no-tty -- /bin/sh -c 'ps -o tty= -p \$\$'" /dev/null | tr -d '\r ' | tail -1)" "?"
+else
+        skip "tiocsti: script(1) cannot make a pty here"
+fi
+
+is "no run directory left in the state dir" "$(leftovers)" ""
+done_testing

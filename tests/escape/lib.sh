@@ -1,0 +1,25 @@
+# SPDX-License-Identifier: MIT
+# Shared helpers of the escape suite (sourced): the integration TAP helpers
+# plus what the attacks need. Each subtest is one named attack; the outcome
+# asserted is the specific errno (or observation) that proves it was blocked,
+# and where possible a positive control runs the same probe where the
+# restriction does not apply, so that the test can fail.
+. "$(dirname "${BASH_SOURCE[0]}")/../integration/lib.sh"
+is_root() { [ "$(id -u)" = 0 ]; }
+# control DESC GOT WANT: a positive control; when it cannot be made (not root)
+# the reason is printed as a SKIP, never a pass.
+control() {
+        local desc=$1 got=$2 want=$3 why=${4:-}
+        if [ -n "$why" ]; then skip "control: $desc ($why)"; else is "control: $desc" "$got" "$want"; fi
+}
+# A per-test secret on the host, outside every bind.
+SECRET_DIR=$(mktemp -d "$TMP/secret.XXXXXX")
+chmod 755 "$SECRET_DIR"
+echo "host-secret-$$" > "$SECRET_DIR/secret"
+chmod 644 "$SECRET_DIR/secret"
+# run with a timeout so that nothing hangs: tsbx [OPTIONS] -- CMD
+tsbx() { timeout -k 5 60 "$SBX" run --ro-bind "$SBX_PROBE:/sbx-probe" "$@"; }
+# Mounts under our own dirs: other users of the host mount and unmount too,
+# so the whole table is not a stable measure. (sbx's mounts would live under
+# the state dir, our binds' sources under $TMP.)
+our_mounts() { grep -c -e "$TMP" -e "$XDG_RUNTIME_DIR" -e " /scratch " /proc/self/mountinfo; }
