@@ -17,6 +17,7 @@ int cli_check(int argc, char **argv);     /* cli-policy.c */
 int cli_migrate(int argc, char **argv);   /* cli-policy.c */
 int cli_doctor(int argc, char **argv);    /* cli-doctor.c */
 int cli_rootfs(int argc, char **argv);    /* cli-rootfs.c */
+int cli_docker(int argc, char **argv);    /* cli-docker.c: argv[0] is "docker" (issue 9) */
 
 /* persistent sandboxes (issue 4): cli-sandbox.c */
 int cli_run_dispatch(int argc, char **argv); /* sbx run: --name/--scope -> persistent, else cli_run */

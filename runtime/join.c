@@ -49,6 +49,7 @@
 
 #include "caps.h"
 #include "cli.h"
+#include "config.h"
 #include "exec.h"
 #include "launch.h"
 #include "macro.h"

