@@ -146,7 +146,10 @@ int sbx_statedir_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr
         if (p->state_fd < 0)
                 return sbx_error_set(reterr, -errno, "state dir: open '%s'", p->state_dir);
         p->lock_fd = openat(p->state_fd, "lock", O_RDONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-        if (p->lock_fd < 0 || flock(p->lock_fd, LOCK_EX | LOCK_NB) < 0)
+        /* Blocking: another run's collect_stale() may hold this fresh lock for
+         * a moment (it probes with LOCK_NB, sees our shared ".create" and lets
+         * go without removing anything). Found by tests/escape/load.sh. */
+        if (p->lock_fd < 0 || flock(p->lock_fd, LOCK_EX) < 0)
                 return sbx_error_set(reterr, -errno, "state dir: lock '%s/lock'", p->state_dir);
         if (fchmod(p->state_fd, 0711) < 0)
                 return sbx_error_set(reterr, -errno, "state dir: chmod '%s'", p->state_dir);
