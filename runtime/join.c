@@ -176,24 +176,6 @@ static _Noreturn void child_main(const sbx_exec_plan *ep, int sync_fd, const sig
         _exit(status);
 }
 
-static bool relay(int from, int to) {
-        char buf[4096];
-        ssize_t n = read(from, buf, sizeof(buf));
-
-        if (n <= 0)
-                return n < 0 && (errno == EAGAIN || errno == EINTR);
-        for (ssize_t off = 0; off < n;) {
-                ssize_t w = write(to, buf + off, n - off);
-                if (w < 0) {
-                        if (errno == EINTR || errno == EAGAIN)
-                                continue;
-                        return false;
-                }
-                off += w;
-        }
-        return true;
-}
-
 /* Forward signals to the command's process group, relay the pty, reap. */
 static int supervise(int pidfd, pid_t pid, int master, sbx_error *reterr) {
         _cleanup_close_ int sfd = -EBADF;
@@ -247,15 +229,15 @@ static int supervise(int pidfd, pid_t pid, int master, sbx_error *reterr) {
                         }
                 }
                 if (pfd[3].revents & (POLLIN | POLLHUP | POLLERR))
-                        out_open = relay(master, STDOUT_FILENO);
+                        out_open = sbx_relay(master, STDOUT_FILENO);
                 if (pfd[2].revents & (POLLIN | POLLHUP | POLLERR))
-                        in_open = relay(STDIN_FILENO, master);
+                        in_open = sbx_relay(STDIN_FILENO, master);
                 if (pfd[0].revents & POLLIN) {
                         while (out_open) {
                                 struct pollfd m = { .fd = master, .events = POLLIN };
                                 if (poll(&m, 1, 0) <= 0 || !(m.revents & POLLIN))
                                         break;
-                                out_open = relay(master, STDOUT_FILENO);
+                                out_open = sbx_relay(master, STDOUT_FILENO);
                         }
                         break;
                 }

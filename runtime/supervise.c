@@ -95,7 +95,7 @@ static long long now_ms(void) {
 }
 
 /* Copy what is readable from `from` to `to`; false on EOF/error. */
-static bool relay(int from, int to) {
+bool sbx_relay(int from, int to) {
         char buf[4096];
         ssize_t n = read(from, buf, sizeof(buf));
 
@@ -153,7 +153,7 @@ static void drain_master(supervisor *s) {
                 struct pollfd m = { .fd = s->p->tty_master, .events = POLLIN };
                 if (poll(&m, 1, 0) <= 0 || !(m.revents & POLLIN))
                         break;
-                s->master_open = relay(s->p->tty_master, STDOUT_FILENO);
+                s->master_open = sbx_relay(s->p->tty_master, STDOUT_FILENO);
         }
 }
 
@@ -230,9 +230,9 @@ int sbx_supervise(sbx_plan *p, int pidfd, sbx_error *reterr) {
                 if (pfd[1].revents & POLLIN)
                         forward_signals(&s);
                 if (pfd[3].revents & (POLLIN | POLLHUP | POLLERR))
-                        s.master_open = relay(p->tty_master, STDOUT_FILENO);
+                        s.master_open = sbx_relay(p->tty_master, STDOUT_FILENO);
                 if (pfd[2].revents & (POLLIN | POLLHUP | POLLERR)) {
-                        s.stdin_open = relay(STDIN_FILENO, p->tty_master);
+                        s.stdin_open = sbx_relay(STDIN_FILENO, p->tty_master);
                         if (!s.stdin_open)
                                 send_eof(p->tty_master);
                 }

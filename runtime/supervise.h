@@ -19,3 +19,6 @@ int sbx_supervise_block_signals(sigset_t *ret_old);
 /* Parent: run until the sandbox's pid 1 exits; return the exit status
  * (the command's, 128+N for signal N, SBX_EXIT_TIMEOUT on --timeout). */
 int sbx_supervise(sbx_plan *p, int pidfd, sbx_error *reterr);
+
+/* Copy what is readable from `from` to `to`; false on EOF or error (pty relays). */
+bool sbx_relay(int from, int to);
