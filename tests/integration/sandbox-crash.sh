@@ -5,7 +5,6 @@
 # no mount, no cgroup, no state is left, and workspace data survives.
 . "$(dirname "$0")/sandbox-lib.sh"
 
-inits() { local n=0 p; for p in $(pgrep -x sbx-init || true); do alive "$p" && n=$((n + 1)); done; echo $n; }
 state_names() { ls -A "$ROOT" 2>/dev/null | grep -v '^\.' | sort | tr '\n' ' '; }
 inits_before=$(inits)
 mounts_before=$(mount_count)
@@ -28,14 +27,14 @@ for n in $(sbx ls -q); do
         [ "$s" = running ] || [ "$s" = stopped ] || [ "$s" = created ] || not_ok "$n: unexpected state $s"
 done
 running=$(sbx ls --json | python3 -c 'import json,sys; print(sum(1 for s in json.load(sys.stdin) if s["state"]=="running"))')
-is "every live sbx-init belongs to a listed running sandbox" "$(( $(inits) - inits_before ))" "$running"
+is "every live sbx-init belongs to a listed running sandbox" "$(( $(inits_settle $((inits_before + running))) - inits_before ))" "$running"
 for n in $(sbx ls -q); do
         if [ "$(field "$n" state)" = running ]; then
                 is "a create that finished before the kill works: $n" "$(sbx exec "$n" -- echo ok)" ok
         fi
 done
 sbx rm -f $(sbx ls -q) >/dev/null 2>&1
-is "after rm -f of the survivors: no sbx-init left" "$(inits)" "$inits_before"
+is "after rm -f of the survivors: no sbx-init left" "$(inits_settle "$inits_before")" "$inits_before"
 is "... no state dir left" "$(state_names)" ""
 is "... no host mount left under the test's dirs" "$(host_mounts "$TMP")" 0
 
@@ -63,7 +62,7 @@ done
 ok "SIGKILL of sbx start at 6 points: the sandbox is running or stopped, never half"
 sbx start st >/dev/null 2>&1
 is "... and starts again" "$(sbx exec st -- cat /workspace/file)" precious
-is "... with one init" "$(( $(inits) - inits_before ))" 1
+is "... with one init" "$(( $(inits_settle $((inits_before + 1))) - inits_before ))" 1
 
 # --- SIGKILL of init
 sbx exec st -- sh -c 'sleep 31501 >/dev/null 2>&1 &'
@@ -78,7 +77,7 @@ is "no host mount under the test's state or workspace dirs" "$(host_mounts "$TMP
 sbx prune --idle-hours 0 --max-age-days 0 > "$TMP/pruned"
 is "prune removes a sandbox whose init crashed" "$(cat "$TMP/pruned")" st
 is "... no state dir left" "$(state_names)" ""
-is "... no sbx-init left" "$(inits)" "$inits_before"
+is "... no sbx-init left" "$(inits_settle "$inits_before")" "$inits_before"
 is "... the workspace data stays" "$(cat "$WS_ROOT/st/file")" precious
 
 # --- SIGKILL of init, then a create of the same name reuses nothing stale
@@ -87,6 +86,6 @@ kill -KILL "$(field again initPid)"; sleep 0.3
 sbx_run --name again -- echo revived > "$TMP/out" 2>&1
 is "run --name on a sandbox whose init died restarts it" "$(cat "$TMP/out")" revived
 sbx rm -f again >/dev/null
-is "no sbx-init left at the end" "$(inits)" "$inits_before"
+is "no sbx-init left at the end" "$(inits_settle "$inits_before")" "$inits_before"
 is "no state left at the end" "$(state_names)" ""
 done_testing

@@ -22,7 +22,23 @@ for s in json.load(sys.stdin):
     if s["name"] == sys.argv[1]: print(s[sys.argv[2]])' "$1" "$2"
 }
 # Is the host pid alive (and not a zombie)?
-alive() { [ -n "$1" ] && [ "$1" != 0 ] && [ -e "/proc/$1" ] && ! grep -q '^State:.*Z' "/proc/$1/status" 2>/dev/null; }
+# Alive = exists and is neither a zombie nor exiting (status read once, so a
+# process reaped between two reads is not counted).
+alive() {
+        local st
+        [ -n "$1" ] && [ "$1" != 0 ] || return 1
+        st=$(grep '^State:' "/proc/$1/status" 2>/dev/null) || return 1
+        case "$st" in *Z*|*X*) return 1 ;; esac
+}
+# Live sbx-init processes on the host.
+inits() { local n=0 p; for p in $(pgrep -x sbx-init || true); do alive "$p" && n=$((n + 1)); done; echo $n; }
+# inits, polled for up to 5 s until it equals $1: an init being killed takes a
+# moment to exit under load, while a leaked one still fails the comparison.
+inits_settle() {
+        local n i
+        for i in $(seq 50); do n=$(inits); [ "$n" = "$1" ] && break; sleep 0.1; done
+        echo "$n"
+}
 # Live processes whose command line contains TEXT (zombies do not count:
 # this host's pid 1 does not reap orphans).
 live_count() {

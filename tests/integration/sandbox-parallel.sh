@@ -6,7 +6,6 @@
 # sandbox with a running exec; idle/age rules.
 . "$(dirname "$0")/sandbox-lib.sh"
 
-inits() { local n=0 p; for p in $(pgrep -x sbx-init || true); do alive "$p" && n=$((n + 1)); done; echo $n; }
 inits_before=$(inits)
 
 N=12
@@ -20,7 +19,7 @@ for i in $(seq $N); do
 done
 is "$N parallel 'sbx run --name shared': all succeed with their own output" "$fails" 0
 is "... exactly one sandbox exists" "$(sbx ls -q | tr '\n' ' ')" "shared "
-n_inits=$(( $(inits) - inits_before ))
+n_inits=$(( $(inits_settle $((inits_before + 1))) - inits_before ))
 is "... with exactly one init" "$n_inits" 1
 if [ "$n_inits" != 1 ]; then
         for p in $(pgrep -x sbx-init); do echo "# sbx-init $p: $(ps -o ppid=,lstart=,stat= -p "$p")"; done
@@ -66,7 +65,7 @@ is "prune --dry-run names what it would remove" "$(cat "$TMP/pruned")" "would re
 sbx prune --idle-hours 0 --max-age-days 2 > "$TMP/pruned"
 is "prune --max-age-days 2 removes one created 3 days ago" "$(cat "$TMP/pruned")" fresh
 sbx rm -f dup >/dev/null
-is "no sbx-init left" "$(inits)" "$inits_before"
+is "no sbx-init left" "$(inits_settle "$inits_before")" "$inits_before"
 is "no state left" "$(ls -A "$ROOT" | grep -v '^\.' || true)" ""
 
 # config hash and recreate
