@@ -37,7 +37,7 @@ static void docker_usage(FILE *f) {
               "The subset of the docker CLI that OpenClaw drives, on sbx persistent sandboxes\n"
               "(an OpenClaw container is an sbx sandbox: 'sbx ls' lists it).\n"
               "\n"
-              "  create [OPTIONS] IMAGE [CMD...]   --name --init --label/-l --read-only --tmpfs --network none\n"
+              "  create [OPTIONS] IMAGE [CMD...]   --name --init --label/-l --read-only --tmpfs --network\n"
               "                                    --user/-u --cap-drop --security-opt --dns --add-host\n"
               "                                    --pids-limit --memory/-m --memory-swap --cpus --ulimit\n"
               "                                    --workdir/-w -v SRC:DST[:ro|rw|z|Z] -e --env-file --hostname\n"
@@ -54,7 +54,9 @@ static void docker_usage(FILE *f) {
               "{{ index .Config.Labels \"k\" }}, {{range .Config.Env}}{{println .}}{{end}}, ...\n"
               "Resource limits (--memory, --memory-swap, --cpus, --pids-limit) are enforced or\n"
               "create fails (exit 125); SBX_DOCKER_LIMITS=best-effort runs without the ones this\n"
-              "host cannot enforce. --network accepts only none. See README.md, \"OpenClaw via docker\".\n",
+              "host cannot enforce. --network: none, bridge (root: veth + NAT; otherwise pasta) or\n"
+              "container:NAME (root only); host and named networks are refused.\n"
+              "See README.md, \"OpenClaw via docker\".\n",
               f);
 }
 

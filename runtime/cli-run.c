@@ -51,8 +51,12 @@ static void run_usage(FILE *f) {
               "                            across runs (a persistent sandbox's root) instead of per run\n"
               "      --setup-command CMD   run `sh -lc CMD` once inside the sandbox before CMD; its output\n"
               "                            goes to stderr; failure: exit 125, nothing is left behind\n"
-              "      --network none|bridge none (default): only lo; bridge: egress through NAT\n"
-              "                            (root: veth on the sbx0 bridge; otherwise pasta)\n"
+              "      --network MODE        none (default): only lo; bridge: egress through NAT\n"
+              "                            (root: veth on the sbx0 bridge; otherwise pasta);\n"
+              "                            container:NAME: the network namespace of the running\n"
+              "                            persistent sandbox NAME (root only; needs the next option)\n"
+              "      --dangerously-allow-container-namespace-join  allow --network container:NAME\n"
+              "                            (OpenClaw's dangerouslyAllowContainerNamespaceJoin)\n"
               "      --dns ADDR            nameserver line in /etc/resolv.conf (repeatable)\n"
               "      --add-host NAME:IP|NAME:host-gateway  line in /etc/hosts (repeatable);\n"
               "                            host-gateway = the host's loopback, seen from the sandbox\n"
@@ -92,7 +96,7 @@ enum {
         OPT_PIDS, OPT_CPUS, OPT_LIMITS, OPT_SECCOMP, OPT_TIMEOUT, OPT_TTY, OPT_NO_TTY, OPT_STATE_DIR,
         OPT_EXEC_ALLOW, OPT_READ_ONLY_FS, OPT_DENY_NET_SOCKETS, OPT_LANDLOCK, OPT_AUDIT_LOG,
         OPT_EXEC_APPROVALS, OPT_CONFIG, OPT_AGENT, OPT_SESSION, OPT_SUBAGENT,
-        OPT_IMAGE, OPT_SETUP_COMMAND, OPT_ROOT_LAYER_DIR,
+        OPT_IMAGE, OPT_SETUP_COMMAND, OPT_ROOT_LAYER_DIR, OPT_ALLOW_NS_JOIN,
 };
 
 static const struct option options[] = {
@@ -114,6 +118,7 @@ static const struct option options[] = {
         { "dns", required_argument, NULL, OPT_DNS },
         { "add-host", required_argument, NULL, OPT_ADD_HOST },
         { "network", required_argument, NULL, OPT_NETWORK },
+        { "dangerously-allow-container-namespace-join", no_argument, NULL, OPT_ALLOW_NS_JOIN },
         { "memory", required_argument, NULL, OPT_MEMORY },
         { "memory-swap", required_argument, NULL, OPT_MEMORY_SWAP },
         { "pids-limit", required_argument, NULL, OPT_PIDS },
@@ -231,15 +236,13 @@ static int apply_option(sbx_run_config *c, int opt, const char *arg, bool *tty_s
                         return sbx_error_wrap(e, "--add-host"), r;
                 return sbx_run_config_add_extra_host(c, arg);
         }
-        case OPT_NETWORK: {
-                bool bridge;
-                /* the CLI has no dangerouslyAllowContainerNamespaceJoin */
-                r = sbx_net_mode_parse(arg, false, &bridge, e);
-                if (r < 0)
-                        return sbx_error_wrap(e, "--network"), -EINVAL;
-                c->network = bridge ? SBX_NETWORK_BRIDGE : SBX_NETWORK_NONE;
+        case OPT_NETWORK:
+                /* container:NAME: the override is checked once all options are in */
+                r = sbx_run_config_set_network(c, arg, true, e);
+                return r < 0 ? (sbx_error_wrap(e, "--network"), -EINVAL) : 0;
+        case OPT_ALLOW_NS_JOIN:
+                c->allow_container_join = true;
                 return 0;
-        }
         case OPT_MEMORY:
         case OPT_MEMORY_SWAP:
                 if (opt == OPT_MEMORY_SWAP && !strcmp(arg, "-1")) {
@@ -430,6 +433,10 @@ int cli_run(int argc, char **argv) {
         }
         if (image && c.rootfs) {
                 fprintf(stderr, "sbx run: --image and --rootfs: give one of them\n");
+                return SBX_EXIT_USAGE;
+        }
+        if (sbx_run_config_check_network(&c, &err) < 0) {
+                fprintf(stderr, "sbx run: --network: %s\n", sbx_error_text(&err, buf, sizeof(buf)));
                 return SBX_EXIT_USAGE;
         }
         /* After every option: explicit --env/--workdir/--user win over the image. */

@@ -219,6 +219,11 @@ static int parse_create(create_args *a, int argc, char **argv, const char *cmd, 
                         return -SBX_EXIT_USAGE;
                 }
         }
+        if (sbx_run_config_check_network(&a->c, &err) < 0) {
+                sbx_error_wrap(&err, "--network");
+                fail(cmd, &err, 0);
+                return -SBX_EXIT_USAGE;
+        }
         if (a->c.state_dir && set_state_dir(a->c.state_dir, cmd))
                 return -SBX_EXIT_USAGE;
         return optind;
@@ -519,6 +524,10 @@ static json_object *sandbox_to_json(sbx_sandbox *s) {
         json_object_object_add(o, "workspace", s->workspace ? json_object_new_string(s->workspace) : NULL);
         json_object_object_add(o, "workspaceMode",
                                json_object_new_string(sbx_workspace_mode_to_string(s->workspace_mode)));
+        json_object_object_add(o, "network", json_object_new_string(sbx_network_mode_to_string(s->config.network)));
+        json_object_object_add(o, "networkContainer", s->config.network_container
+                                                              ? json_object_new_string(s->config.network_container)
+                                                              : NULL);
         json_object_object_add(o, "initPid", json_object_new_int(s->init_pid));
         json_object_object_add(o, "runningExecs", json_object_new_int((int) s->running_execs));
         json_object_object_add(o, "stateDir", json_object_new_string(s->state_dir));

@@ -351,11 +351,13 @@ static int apply_create_flag(sbx_docker_create *c, const sbx_docker_opt *o, char
                 return 0;
         }
         case SBX_DF_NETWORK:
-                if (strcmp(o->value, "none"))
-                        return sbx_error_set(reterr, -EINVAL,
-                                             "--network '%s': sbx's persistent sandboxes support only 'none' "
-                                             "for now; set docker.network to \"none\"",
-                                             o->value);
+                /* none | bridge | container:NAME (the docker CLI takes
+                 * container: as is; OpenClaw checked its override), host and
+                 * other names refused naming the value */
+                r = sbx_run_config_set_network(cfg, o->value, true, reterr);
+                if (r < 0)
+                        return sbx_error_wrap(reterr, "--network"), r;
+                cfg->allow_container_join = cfg->network == SBX_NETWORK_CONTAINER;
                 return 0;
         case SBX_DF_USER:
                 json_object_object_add(meta, "User", json_object_new_string(o->value));
@@ -597,8 +599,18 @@ static json_object *meta_get(json_object *meta, const char *key, json_object *fa
         return fallback;
 }
 
+/* HostConfig.NetworkMode as docker shows it: none, bridge, container:NAME */
+static const char *network_mode(const sbx_run_config *c, char *buf, size_t len) {
+        if (c->network == SBX_NETWORK_CONTAINER) {
+                snprintf(buf, len, "container:%s", c->network_container ?: "");
+                return buf;
+        }
+        return c->network == SBX_NETWORK_BRIDGE ? "bridge" : "none";
+}
+
 void *sbx_docker_inspect_json(const sbx_sandbox *s) {
         _cleanup_json_ json_object *meta = meta_load(s);
+        char mode[SBX_SANDBOX_NAME_MAX + 80];
         json_object *o = json_object_new_object(), *state = json_object_new_object(), *cfg = json_object_new_object(),
                     *host = json_object_new_object(), *labels = json_object_new_object(), *cmd;
         const char *status;
@@ -647,7 +659,8 @@ void *sbx_docker_inspect_json(const sbx_sandbox *s) {
         json_object_object_add(o, "Name", json_object_new_string(name));
         json_object_object_add(host, "Tmpfs", tmpfs_json(s, meta));
         json_object_object_add(host, "ReadonlyRootfs", json_object_new_boolean(s->config.read_only_root));
-        json_object_object_add(host, "NetworkMode", json_object_new_string("none"));
+        json_object_object_add(host, "NetworkMode", json_object_new_string(network_mode(&s->config, mode,
+                                                                                       sizeof(mode))));
         json_object_object_add(o, "HostConfig", host);
         json_object_object_add(o, "Mounts", mounts_json(s, meta));
         for (size_t i = 0; i < s->n_labels; i++)

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <poll.h>
+#include <sched.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -84,7 +85,7 @@ static _Noreturn void child_main(const sbx_plan *p, int sync_fd, const sigset_t 
         sigprocmask(SIG_SETMASK, oldmask, NULL);
         /* Loopback up (CAP_NET_ADMIN) and the hostname (CAP_SYS_ADMIN in the
          * uts ns) need no id mapping: do them while the parent writes the maps. */
-        if (sbx_netns_setup_child(p, &err) < 0)
+        if (p->net.kind != SBX_NET_KIND_JOIN && sbx_netns_setup_child(p, &err) < 0)
                 child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
         if (sethostname(p->hostname, strlen(p->hostname)) < 0) {
                 sbx_error_set(&err, -errno, "--hostname: sethostname '%s'", p->hostname);
@@ -154,6 +155,7 @@ static void pidfd_killp(int *pidfd) {
 /* One clone3 with every namespace; the cgroup is entered atomically. */
 static int spawn(sbx_plan *p, int sync_child, int sync_parent, const sigset_t *oldmask, int *ret_pidfd,
                  sbx_error *reterr) {
+        _cleanup_close_ int own_net = -EBADF;
         int pidfd = -EBADF;
         struct clone_args args = {
                 .flags = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC |
@@ -172,6 +174,17 @@ static int spawn(sbx_plan *p, int sync_child, int sync_parent, const sigset_t *o
         if (p->cgroup.dirfd >= 0)
                 return sbx_error_set(reterr, -EOPNOTSUPP, "clone3: built without CLONE_INTO_CGROUP");
 #endif
+        /* network container:NAME: the child is born in NAME's network
+         * namespace. Only the launcher (host credentials) may enter it, so it
+         * does, clones without CLONE_NEWNET, and returns to its own. */
+        if (p->net.kind == SBX_NET_KIND_JOIN) {
+                own_net = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+                if (own_net < 0)
+                        return sbx_error_set(reterr, -errno, "network container: open /proc/self/ns/net");
+                if (setns(p->net.join_fd, CLONE_NEWNET) < 0)
+                        return sbx_error_set(reterr, -errno, "network container: enter the network namespace");
+                args.flags &= ~(uint64_t) CLONE_NEWNET;
+        }
         pid = sys_clone3(&args);
         if (pid < 0 && errno == ENOSYS) {
                 /* No clone3 (old kernel, or a seccomp filter around us): clone()
@@ -182,6 +195,13 @@ static int spawn(sbx_plan *p, int sync_child, int sync_parent, const sigset_t *o
                         return sbx_error_set(reterr, -ENOSYS,
                                              "clone3 is not available: cannot start the sandbox inside its cgroup");
                 pid = syscall(SYS_clone, (unsigned long) (args.flags | SIGCHLD), NULL, &pidfd, NULL, NULL);
+        }
+        if (pid != 0 && own_net >= 0 && setns(own_net, CLONE_NEWNET) < 0) {
+                /* Never go on in a sandbox's network: kill the child, fail. */
+                int e = -errno;
+                if (pid > 0)
+                        pidfd_killp(&pidfd);
+                return sbx_error_set(reterr, e, "network container: return to the launcher's network namespace");
         }
         if (pid < 0)
                 return sbx_error_set(reterr, -errno, "clone3 (user, mount, pid, net, ipc, uts, cgroup namespaces)");

@@ -485,17 +485,26 @@ int sbx_bridge_prepare(sbx_net_plan *p, sbx_error *reterr) {
  * peer made directly in the sandbox as eth0, the host end on the bridge
  * (isolated port, no IPv6), then eth0 configured from inside (address, up,
  * default route). */
-int sbx_bridge_attach(sbx_net_plan *p, int netns_fd, sbx_error *reterr) {
+int sbx_bridge_attach(sbx_net_plan *p, pid_t child, int netns_fd, sbx_error *reterr) {
         _cleanup_(sbx_rtnl_closep) sbx_rtnl *host = NULL, *sb = NULL;
         sbx_link_change ch = SBX_LINK_CHANGE_INIT, up = SBX_LINK_CHANGE_INIT;
         const char *iso = getenv("SBX_BRIDGE_ISOLATE");
         char alias[128], ip[INET_ADDRSTRLEN];
+        /* The owner whose death makes the veth stale: this launcher for a
+         * one-shot run, the sandbox's pid 1 for a persistent sandbox (which
+         * outlives us); the host end is named after it, so names stay unique
+         * among live owners. */
+        pid_t owner = p->persistent ? child : getpid();
+        unsigned long long start = proc_starttime(owner);
         sbx_link_info br, l;
         int k;
 
+        if (start == 0)
+                return sbx_error_set(reterr, -ESRCH, "network bridge: the sandbox's process %d is gone",
+                                     (int) owner);
+        snprintf(p->host_if, sizeof(p->host_if), "sbxv%d", (int) owner);
         inet_ntop(AF_INET, &p->addr, ip, sizeof(ip));
-        snprintf(alias, sizeof(alias), ALIAS_VETH " pid=%d start=%llu ip=%s", (int) getpid(),
-                 proc_starttime(getpid()), ip);
+        snprintf(alias, sizeof(alias), ALIAS_VETH " pid=%d start=%llu ip=%s", (int) owner, start, ip);
         k = sbx_rtnl_open(&host, reterr);
         if (k >= 0)
                 k = sbx_rtnl_link_get(host, BRIDGE_NAME, &br, reterr);

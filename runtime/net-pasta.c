@@ -219,6 +219,25 @@ void sbx_pasta_cleanup(sbx_net_plan *p) {
         p->pasta_pid = 0;
 }
 
+/* Alive = exists and is not a zombie: the pid 1 of a persistent sandbox
+ * that its own sbx just killed is a zombie until that sbx reaps it. */
+static bool sandbox_alive(pid_t pid) {
+        char path[64], buf[512], *p;
+        _cleanup_close_ int fd = -EBADF;
+        ssize_t n;
+
+        snprintf(path, sizeof(path), "/proc/%d/stat", (int) pid);
+        fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+                return errno != ENOENT && errno != ESRCH;
+        n = read(fd, buf, sizeof(buf) - 1);
+        if (n <= 0)
+                return false;
+        buf[n] = '\0';
+        p = strrchr(buf, ')');
+        return !p || (p[1] && p[2] != 'Z' && p[2] != 'X');
+}
+
 /* pasta-<sandbox pid>.pid records whose sandbox is gone: stop that pasta. */
 int sbx_pasta_gc(sbx_error *reterr) {
         char dir[200];
@@ -239,7 +258,7 @@ int sbx_pasta_gc(sbx_error *reterr) {
 
                 if (sscanf(de->d_name, "pasta-%d.pid", &spid) != 1 || spid <= 1)
                         continue;
-                if (kill(spid, 0) == 0 || errno != ESRCH)
+                if (sandbox_alive(spid))
                         continue;
                 snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
                 if (read_pid(path, &pid) >= 0 && is_pasta(pid))

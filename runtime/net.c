@@ -6,40 +6,49 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "hosts.h"
 #include "macro.h"
 #include "net.h"
 
-int sbx_net_mode_parse(const char *value, bool allow_container_join, bool *ret_bridge,
+int sbx_net_mode_parse(const char *value, bool allow_container_join, const char **ret_container,
                        sbx_error *reterr) {
-        if (!value || strcmp(value, "none") == 0) {
-                *ret_bridge = false;
-                return 0;
-        }
-        if (strcmp(value, "bridge") == 0) {
-                *ret_bridge = true;
-                return 0;
-        }
-        if (strcmp(value, "host") == 0)
+        if (ret_container)
+                *ret_container = NULL;
+        if (!value || strcmp(value, "none") == 0)
+                return SBX_NET_MODE_NONE;
+        if (strcmp(value, "bridge") == 0)
+                return SBX_NET_MODE_BRIDGE;
+        if (strcasecmp(value, "host") == 0)
                 return sbx_error_set(reterr, -EINVAL,
-                                     "network 'host' is refused: it would give the sandbox the host's "
-                                     "network namespace (OpenClaw refuses it too); use 'none' or 'bridge'");
-        if (strncmp(value, "container:", 10) == 0) {
+                                     "network '%s' is refused: it would give the sandbox the host's "
+                                     "network namespace (OpenClaw refuses it too); use 'none' or 'bridge'",
+                                     value);
+        if (strncasecmp(value, "container:", 10) == 0) {
                 if (!allow_container_join)
                         return sbx_error_set(reterr, -EPERM,
                                              "network '%s' joins another sandbox's network namespace; "
                                              "it needs dangerouslyAllowContainerNamespaceJoin", value);
-                return sbx_error_set(reterr, -ENOENT,
-                                     "network '%s': joining requires a live sandbox named '%s', and "
-                                     "there is none (persistent sandboxes are not implemented yet)",
-                                     value, value + 10);
+                if (!value[10])
+                        return sbx_error_set(reterr, -EINVAL, "network '%s': no sandbox named after "
+                                             "'container:'", value);
+                if (ret_container)
+                        *ret_container = value + 10;
+                return SBX_NET_MODE_CONTAINER;
         }
-        return sbx_error_set(reterr, -EINVAL, "network '%s' is not a known mode (none, bridge)", value);
+        return sbx_error_set(reterr, -EINVAL,
+                             "network '%s' is not a known mode (none, bridge, container:NAME)", value);
 }
 
 int sbx_net_request_validate(const sbx_net_request *req, sbx_error *reterr) {
+        /* As docker: a joined namespace has its owner's names and servers. */
+        if (req->join && (req->n_dns > 0 || req->n_extra_hosts > 0))
+                return sbx_error_set(reterr, -EINVAL,
+                                     "network 'container:%s': dns and extraHosts cannot be set for a sandbox "
+                                     "that joins another one's network (set them on '%s')",
+                                     req->join_name ?: "?", req->join_name ?: "?");
         for (size_t i = 0; i < req->n_dns; i++) {
                 int k = sbx_dns_parse(req->dns[i], reterr);
                 if (k < 0)
@@ -61,7 +70,7 @@ int sbx_net_request_validate(const sbx_net_request *req, sbx_error *reterr) {
 
 void sbx_net_plan_init(sbx_net_plan *p) {
         *p = (sbx_net_plan) { .kind = SBX_NET_KIND_NONE, .pasta_pidfd = -EBADF,
-                              .bridge_lock = -EBADF };
+                              .bridge_lock = -EBADF, .join_fd = -EBADF };
 }
 
 static int render_files(const sbx_net_request *req, sbx_net_plan *p, sbx_error *reterr) {
@@ -92,8 +101,15 @@ int sbx_net_prepare(const sbx_net_request *req, sbx_net_plan *p, sbx_error *rete
 
         sbx_net_plan_init(p);
         k = sbx_net_request_validate(req, reterr);
-        if (k < 0)
+        if (k < 0) {
+                if (req->join && req->join_fd >= 0)
+                        close(req->join_fd);
                 return k;
+        }
+        if (req->join) {
+                p->kind = SBX_NET_KIND_JOIN;
+                p->join_fd = req->join_fd;
+        }
         p->host_gateway = req->bridge && sbx_extra_hosts_want_gateway(req->extra_hosts,
                                                                       req->n_extra_hosts);
         if (req->bridge) {
@@ -117,9 +133,10 @@ int sbx_net_prepare(const sbx_net_request *req, sbx_net_plan *p, sbx_error *rete
 int sbx_net_attach(sbx_net_plan *p, pid_t child, int netns_fd, sbx_error *reterr) {
         switch (p->kind) {
         case SBX_NET_KIND_NONE:
+        case SBX_NET_KIND_JOIN:
                 return 0;
         case SBX_NET_KIND_BRIDGE:
-                return sbx_bridge_attach(p, netns_fd, reterr);
+                return sbx_bridge_attach(p, child, netns_fd, reterr);
         case SBX_NET_KIND_PASTA:
                 return sbx_pasta_attach(p, child, reterr);
         case _SBX_NET_KIND_MAX:
@@ -132,7 +149,7 @@ int sbx_net_attach(sbx_net_plan *p, pid_t child, int netns_fd, sbx_error *reterr
 int sbx_net_attach_proc(sbx_net_plan *p, pid_t child, int proc_pid_fd, sbx_error *reterr) {
         _cleanup_close_ int nsfd = -EBADF;
 
-        if (p->kind == SBX_NET_KIND_NONE)
+        if (p->kind == SBX_NET_KIND_NONE || p->kind == SBX_NET_KIND_JOIN)
                 return 0;
         nsfd = openat(proc_pid_fd, "ns/net", O_RDONLY | O_CLOEXEC);
         if (nsfd < 0)
@@ -148,10 +165,29 @@ void sbx_net_cleanup(sbx_net_plan *p) {
         else if (p->kind == SBX_NET_KIND_PASTA)
                 sbx_pasta_cleanup(p);
         p->kind = SBX_NET_KIND_NONE;
+        closep(&p->join_fd);
+        p->join_fd = -EBADF;
         free(p->hosts);
         free(p->resolv_conf);
         free(p->hostname_file);
         p->hosts = p->resolv_conf = p->hostname_file = NULL;
+}
+
+void sbx_net_release(sbx_net_plan *p) {
+        if (!p)
+                return;
+        if (p->kind == SBX_NET_KIND_BRIDGE) {
+                /* attach closed the lock; the veth is the sandbox's now */
+                p->bridge[0] = p->host_if[0] = '\0';
+        } else if (p->kind == SBX_NET_KIND_PASTA) {
+                /* pasta lives on; its record (named after the sandbox's
+                 * pid 1) lets sbx_pasta_gc() stop it once the sandbox is gone */
+                closep(&p->pasta_pidfd);
+                p->pasta_pidfd = -EBADF;
+                p->pasta_record[0] = '\0';
+                p->pasta_pid = 0;
+        }
+        sbx_net_cleanup(p);
 }
 
 int sbx_net_gc(sbx_error *reterr) {

@@ -7,14 +7,22 @@
  *           unprivileged: pasta (Debian package passt) attached to the
  *           sandbox's namespace by net-pasta.c
  *   host    refused (OpenClaw refuses it: it would share the host's network)
- *   container:NAME  only with dangerouslyAllowContainerNamespaceJoin, and then
- *           only into a live persistent sandbox (not implemented yet: refused)
+ *   container:NAME  only with dangerouslyAllowContainerNamespaceJoin: the
+ *           network namespace of the live persistent sandbox NAME, entered
+ *           by the launcher before clone (root only; see launch.c)
  *
  * Flow (STYLE §A.5): sbx_net_prepare() in the parent before clone (validates,
  * decides addresses, creates host-side objects, renders /etc/hosts and
  * /etc/resolv.conf), sbx_net_attach() in the parent once the child's network
  * namespace exists and before the child is released, sbx_net_cleanup() at
- * teardown. The child itself does nothing network-specific beyond lo. */
+ * teardown. The child itself does nothing network-specific beyond lo.
+ *
+ * Persistent sandboxes (sandbox.c): the host side must outlive the sbx that
+ * made it. With `persistent` set before attach, the veth is owned (in its
+ * alias) by the sandbox's pid 1 instead of the launcher, and the pasta record
+ * names that pid already; sbx_net_release() then drops this process's
+ * ownership, and sbx_net_gc() after the sandbox's init is gone removes what
+ * is left (stale veth, unused bridge + nft table, orphaned pasta). */
 #pragma once
 
 #include <netinet/in.h>
@@ -30,6 +38,7 @@ typedef enum sbx_net_kind {
         SBX_NET_KIND_NONE,
         SBX_NET_KIND_BRIDGE,             /* root: veth + sbx0 + nft NAT */
         SBX_NET_KIND_PASTA,              /* unprivileged: pasta */
+        SBX_NET_KIND_JOIN,               /* container:NAME: that sandbox's namespace (join_fd) */
         _SBX_NET_KIND_MAX,
         _SBX_NET_KIND_INVALID = -EINVAL,
 } sbx_net_kind;
@@ -37,6 +46,9 @@ typedef enum sbx_net_kind {
 /* What the caller asks for; strings are borrowed for the duration of prepare. */
 typedef struct sbx_net_request {
         bool bridge;                     /* false: none */
+        bool join;                       /* container:NAME: join_fd is its network namespace */
+        int join_fd;                     /* (taken by prepare, also on failure) */
+        const char *join_name;           /* NAME, for messages */
         char *const *dns;
         size_t n_dns;
         char *const *extra_hosts;        /* docker.extraHosts: "host:ip" | "host:host-gateway" */
@@ -46,6 +58,7 @@ typedef struct sbx_net_request {
 
 typedef struct sbx_net_plan {
         sbx_net_kind kind;
+        bool persistent;                 /* host side owned by the sandbox's pid 1, not by us */
         bool host_gateway;               /* extraHosts asks for host-gateway */
         char gateway_addr[INET_ADDRSTRLEN]; /* where host-gateway points ("" none) */
 
@@ -62,6 +75,10 @@ typedef struct sbx_net_plan {
         unsigned prefixlen, mtu;
         int bridge_lock;                 /* flock held from prepare until attach is done */
 
+        /* container:NAME: the launcher enters this namespace before clone3
+         * (and clones without CLONE_NEWNET); owned by the plan */
+        int join_fd;
+
         /* pasta */
         char pasta_if[SBX_IFNAMSIZ];         /* host interface pasta copies */
         struct in_addr pasta_gw;
@@ -70,9 +87,12 @@ typedef struct sbx_net_plan {
         char pasta_record[256];          /* state file naming pasta for a later gc */
 } sbx_net_plan;
 
-/* "none" | "bridge" -> *ret_bridge; "host", "container:NAME" and anything else
- * are refused with a message naming the value (-EINVAL, -EPERM, -ENOENT). */
-int sbx_net_mode_parse(const char *value, bool allow_container_join, bool *ret_bridge,
+/* "none" | "bridge" | "container:NAME" (the latter only with
+ * allow_container_join; *ret_container then points at NAME inside value).
+ * "host" and anything else are refused with a message naming the value
+ * (-EINVAL, -EPERM). Returns SBX_NET_MODE_*. */
+enum { SBX_NET_MODE_NONE, SBX_NET_MODE_BRIDGE, SBX_NET_MODE_CONTAINER };
+int sbx_net_mode_parse(const char *value, bool allow_container_join, const char **ret_container,
                        sbx_error *reterr);
 /* Validation of dns/extraHosts alone (for the CLI before anything is created). */
 int sbx_net_request_validate(const sbx_net_request *req, sbx_error *reterr);
@@ -87,13 +107,16 @@ int sbx_net_attach_proc(sbx_net_plan *p, pid_t child, int proc_pid_fd, sbx_error
 /* Removes everything prepare/attach created; safe on a half-prepared plan and
  * twice. Frees the rendered files. */
 void sbx_net_cleanup(sbx_net_plan *p);
+/* A persistent sandbox started: its host side is now the sandbox's (owned by
+ * its pid 1), so forget it without removing anything. Frees the files. */
+void sbx_net_release(sbx_net_plan *p);
 /* Removes what SIGKILLed runs left behind (stale veths, a bridge without
  * ports and its nft table, orphaned pasta processes of this user). */
 int sbx_net_gc(sbx_error *reterr);
 
 /* net-bridge.c */
 int sbx_bridge_prepare(sbx_net_plan *p, sbx_error *reterr);
-int sbx_bridge_attach(sbx_net_plan *p, int netns_fd, sbx_error *reterr);
+int sbx_bridge_attach(sbx_net_plan *p, pid_t child, int netns_fd, sbx_error *reterr);
 void sbx_bridge_cleanup(sbx_net_plan *p);
 int sbx_bridge_gc(sbx_error *reterr);
 

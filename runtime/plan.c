@@ -15,6 +15,7 @@
 #include "macro.h"
 #include "mount.h"
 #include "plan.h"
+#include "sandbox.h"
 #include "statedir.h"
 #include "supervise.h"
 #include "userns.h"
@@ -101,6 +102,29 @@ sbx_plan *sbx_plan_free(sbx_plan *p) {
         return NULL;
 }
 
+/* network container:NAME: the network namespace of the running persistent
+ * sandbox NAME, opened now so the decision and the namespace cannot drift
+ * apart. Root only: entering a namespace that another sandbox's user
+ * namespace owns takes CAP_SYS_ADMIN in the host's (see launch.c). */
+static int plan_join_target(const sbx_run_config *c, int *ret_fd, sbx_error *reterr) {
+        int r;
+
+        if (c->network != SBX_NETWORK_CONTAINER)
+                return 0;
+        r = sbx_run_config_check_network(c, reterr);
+        if (r < 0)
+                return r;
+        if (geteuid() != 0)
+                return sbx_error_set(reterr, -EPERM,
+                                     "network 'container:%s': joining another sandbox's network needs root "
+                                     "(its namespace belongs to that sandbox's user namespace); use 'bridge'",
+                                     c->network_container);
+        r = sbx_sandbox_open_netns(c->network_container, ret_fd, reterr);
+        if (r < 0)
+                return sbx_error_wrap(reterr, "network 'container:%s'", c->network_container), r;
+        return 0;
+}
+
 /* config -> plan, one facility at a time; each step only reads the config and
  * what earlier steps put into the plan. */
 int sbx_plan_prepare(const sbx_run_config *c, sbx_plan **ret, sbx_error *reterr) {
@@ -112,6 +136,7 @@ int sbx_plan_prepare(const sbx_run_config *c, sbx_plan **ret, sbx_error *reterr)
 int sbx_plan_prepare_decided(const sbx_run_config *c, sbx_plan **ret, sbx_exec_verdict *ret_verdict,
                              sbx_error *reterr) {
         _cleanup_(sbx_plan_freep) sbx_plan *p = NULL;
+        _cleanup_close_ int join_fd = -EBADF;
         int r;
 
         *ret_verdict = (sbx_exec_verdict) {};
@@ -139,8 +164,14 @@ int sbx_plan_prepare_decided(const sbx_run_config *c, sbx_plan **ret, sbx_exec_v
                 return r;
         /* Network before mounts: it decides the addresses /etc/hosts names
          * (host-gateway) and, for bridge, creates the host side (issue 7). */
+        r = plan_join_target(c, &join_fd, reterr);
+        if (r < 0)
+                return r;
         r = sbx_net_prepare(&(sbx_net_request) {
                                 .bridge = c->network == SBX_NETWORK_BRIDGE,
+                                .join = c->network == SBX_NETWORK_CONTAINER,
+                                .join_fd = TAKE_FD(join_fd),
+                                .join_name = c->network_container,
                                 .dns = c->dns, .n_dns = c->n_dns,
                                 .extra_hosts = c->extra_hosts, .n_extra_hosts = c->n_extra_hosts,
                                 .hostname = c->hostname ?: "sbx",

@@ -8,6 +8,7 @@
 #include <sys/resource.h>
 
 #include "macro.h"
+#include "net.h"
 #include "run-config.h"
 
 void sbx_run_config_init(sbx_run_config *c) {
@@ -36,6 +37,7 @@ void sbx_run_config_free(sbx_run_config *c) {
         free(c->state_dir);
         free(c->root_layer_dir);
         free(c->setup_command);
+        free(c->network_container);
         strv_free(c->envv, c->n_env);
         strv_free(c->dns, c->n_dns);
         strv_free(c->extra_hosts, c->n_extra_hosts);
@@ -275,6 +277,55 @@ sbx_workspace_access sbx_workspace_access_from_string(const char *s) {
 
 const char *sbx_workspace_access_to_string(sbx_workspace_access a) {
         return a >= 0 && a < _SBX_WORKSPACE_ACCESS_MAX ? access_names[a] : NULL;
+}
+
+static const char *const network_names[_SBX_NETWORK_MODE_MAX] = {
+        [SBX_NETWORK_NONE] = "none",
+        [SBX_NETWORK_BRIDGE] = "bridge",
+        [SBX_NETWORK_CONTAINER] = "container",
+};
+
+sbx_network_mode sbx_network_mode_from_string(const char *s) {
+        for (int i = 0; i < _SBX_NETWORK_MODE_MAX; i++)
+                if (s && !strcmp(s, network_names[i]))
+                        return i;
+        return _SBX_NETWORK_MODE_INVALID;
+}
+
+const char *sbx_network_mode_to_string(sbx_network_mode m) {
+        return m >= 0 && m < _SBX_NETWORK_MODE_MAX ? network_names[m] : NULL;
+}
+
+/* network container:NAME needs dangerouslyAllowContainerNamespaceJoin, given
+ * in any order with --network: checked once every option is in. */
+int sbx_run_config_check_network(const sbx_run_config *c, sbx_error *reterr) {
+        if (c->network == SBX_NETWORK_CONTAINER && !c->allow_container_join)
+                return sbx_error_set(reterr, -EPERM,
+                                     "network 'container:%s' joins another sandbox's network namespace; "
+                                     "it needs dangerouslyAllowContainerNamespaceJoin "
+                                     "(--dangerously-allow-container-namespace-join)",
+                                     c->network_container ?: "");
+        return 0;
+}
+
+/* --network VALUE (also docker.network): mode and, for container:NAME, the name. */
+int sbx_run_config_set_network(sbx_run_config *c, const char *value, bool allow_container_join,
+                               sbx_error *reterr) {
+        const char *name = NULL;
+        int mode = sbx_net_mode_parse(value, allow_container_join, &name, reterr);
+
+        if (mode < 0)
+                return mode;
+        free(c->network_container);
+        c->network_container = NULL;
+        if (mode == SBX_NET_MODE_CONTAINER) {
+                c->network_container = strdup(name);
+                if (!c->network_container)
+                        return sbx_error_set(reterr, -ENOMEM, "out of memory");
+                c->network = SBX_NETWORK_CONTAINER;
+        } else
+                c->network = mode == SBX_NET_MODE_BRIDGE ? SBX_NETWORK_BRIDGE : SBX_NETWORK_NONE;
+        return 0;
 }
 
 static int strv_add(char ***v, size_t *n, const char *s) {

@@ -34,6 +34,7 @@ typedef enum sbx_workspace_access {
 typedef enum sbx_network_mode {
         SBX_NETWORK_NONE,     /* new, empty network namespace with lo up */
         SBX_NETWORK_BRIDGE,   /* + eth0: veth on sbx0 with NAT as root, pasta otherwise (issue 7, net.h) */
+        SBX_NETWORK_CONTAINER, /* the network namespace of the persistent sandbox network_container */
         _SBX_NETWORK_MODE_MAX,
         _SBX_NETWORK_MODE_INVALID = -EINVAL,
 } sbx_network_mode;
@@ -96,6 +97,8 @@ typedef struct sbx_run_config {
         /* Network. dns: nameserver addresses for resolv.conf; extra_hosts: "name:ip"
          * lines (docker.extraHosts) appended to /etc/hosts. */
         sbx_network_mode network;
+        char *network_container;              /* SBX_NETWORK_CONTAINER: the sandbox's name or id */
+        bool allow_container_join;            /* dangerouslyAllowContainerNamespaceJoin */
         char **dns;
         size_t n_dns;
         char **extra_hosts;
@@ -146,6 +149,14 @@ int sbx_parse_tmpfs(const char *spec, sbx_tmpfs *ret, sbx_error *reterr);       
 int sbx_parse_bind(const char *spec, sbx_bind *ret, sbx_error *reterr);            /* SRC:DST[:ro|rw] */
 int sbx_parse_env(const char *spec, sbx_error *reterr);                            /* K=V validation */
 int sbx_parse_user(const char *spec, uint32_t *ret_uid, uint32_t *ret_gid, sbx_error *reterr);
+sbx_network_mode sbx_network_mode_from_string(const char *s);
+const char *sbx_network_mode_to_string(sbx_network_mode m);
+/* --network / docker.network VALUE: "none", "bridge", "container:NAME" (the
+ * latter is checked against allow_container_join; the CLI passes true and
+ * checks later with sbx_run_config_check_network(), order-free). */
+int sbx_run_config_set_network(sbx_run_config *c, const char *value, bool allow_container_join,
+                               sbx_error *reterr);
+int sbx_run_config_check_network(const sbx_run_config *c, sbx_error *reterr);
 sbx_workspace_access sbx_workspace_access_from_string(const char *s);
 const char *sbx_workspace_access_to_string(sbx_workspace_access a);
 

@@ -12,7 +12,7 @@
  *   docker.tmpfs          -> tmpfs (replaces the launcher defaults)
  *   docker.binds          -> binds, after OpenClaw's bind safety checks; ":ro" among the
  *                            options makes a bind read-only, other options (z, Z, rw) are ignored
- *   docker.network        -> none | bridge (sbx_net_mode_parse); host, container:* refused
+ *   docker.network        -> none | bridge | container:NAME (sbx_run_config_set_network); host refused
  *   docker.dns/extraHosts -> resolv.conf / hosts lines
  *   docker.ulimits        -> rlimits
  *   docker.memory/memorySwap/pidsLimit/cpus -> cgroup limits
@@ -151,16 +151,13 @@ int sbx_policy_to_run_config(const sbx_resolved *r, sbx_run_config *c, sbx_strv 
         char msg[512];
         int k;
 
-        /* network first: "none" and "bridge" exist; host, container:NAME without a
-         * live sandbox and anything else are refused naming the value (issue 7). */
-        if (d->network) {
-                bool bridge = false;
-                k = sbx_net_mode_parse(d->network, d->allow_ns_join == SBX_TRUE, &bridge, e);
-                if (k < 0)
-                        return sbx_error_wrap(e, "docker.network");
-                c->network = bridge ? SBX_NETWORK_BRIDGE : SBX_NETWORK_NONE;
-        } else
-                c->network = SBX_NETWORK_NONE;
+        /* network first: "none", "bridge" and, with
+         * dangerouslyAllowContainerNamespaceJoin, "container:NAME" exist; host
+         * and anything else are refused naming the value (issue 7). */
+        c->allow_container_join = d->allow_ns_join == SBX_TRUE;
+        k = sbx_run_config_set_network(c, d->network, c->allow_container_join, e);
+        if (k < 0)
+                return sbx_error_wrap(e, "docker.network");
         c->read_only_root = d->read_only_root != SBX_FALSE;
 
         free(c->workspace);

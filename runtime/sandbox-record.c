@@ -62,7 +62,7 @@ static int str_copy(char **dst, const char *src) {
 int sbx_run_config_copy(sbx_run_config *d, const sbx_run_config *s) {
         *d = *s;
         d->argv = NULL;
-        d->rootfs = d->workspace = d->workdir = d->hostname = d->state_dir = NULL;
+        d->rootfs = d->workspace = d->workdir = d->hostname = d->state_dir = d->network_container = NULL;
         d->envv = d->dns = d->extra_hosts = NULL;
         d->n_env = d->n_dns = d->n_extra_hosts = d->n_binds = d->n_tmpfs = 0;
         d->binds = NULL;
@@ -71,6 +71,7 @@ int sbx_run_config_copy(sbx_run_config *d, const sbx_run_config *s) {
         if (str_copy(&d->rootfs, s->rootfs) < 0 || str_copy(&d->workspace, s->workspace) < 0 ||
             str_copy(&d->workdir, s->workdir) < 0 || str_copy(&d->hostname, s->hostname) < 0 ||
             str_copy(&d->state_dir, s->state_dir) < 0 ||
+            str_copy(&d->network_container, s->network_container) < 0 ||
             str_copy((char **) &d->seccomp.profile_path, s->seccomp.profile_path) < 0 ||
             strv_copy(&d->envv, &d->n_env, s->envv, s->n_env) < 0 ||
             strv_copy(&d->dns, &d->n_dns, s->dns, s->n_dns) < 0 ||
@@ -138,6 +139,13 @@ static json_object *config_to_json(const sbx_run_config *c) {
                 json_object_array_add(a, b);
         }
         json_object_object_add(o, "binds", a);
+        /* only when not "none": the hashes of older records stay valid */
+        if (c->network != SBX_NETWORK_NONE)
+                json_object_object_add(o, "network", json_object_new_string(sbx_network_mode_to_string(c->network)));
+        if (c->network == SBX_NETWORK_CONTAINER) {
+                json_object_object_add(o, "network_container", jstr(c->network_container));
+                json_object_object_add(o, "allow_container_join", json_object_new_boolean(c->allow_container_join));
+        }
         json_object_object_add(o, "dns", jstrv(c->dns, c->n_dns));
         json_object_object_add(o, "extra_hosts", jstrv(c->extra_hosts, c->n_extra_hosts));
         l = json_object_new_object();
@@ -249,6 +257,18 @@ static int config_from_json(json_object *o, sbx_run_config *c) {
             (r = get_strv(o, "extra_hosts", &c->extra_hosts, &c->n_extra_hosts)) < 0)
                 return r;
         c->read_only_root = get_bool(o, "read_only_root", true, &err);
+        if ((r = get_str(o, "network", &s)) < 0)
+                return r;
+        c->network = s ? sbx_network_mode_from_string(s) : SBX_NETWORK_NONE;
+        free(s);
+        s = NULL;
+        if (c->network < 0)
+                return -EBADMSG;
+        if ((r = get_str(o, "network_container", &c->network_container)) < 0)
+                return r;
+        c->allow_container_join = get_bool(o, "allow_container_join", false, &err);
+        if (c->network == SBX_NETWORK_CONTAINER && !c->network_container)
+                return -EBADMSG;
         if ((r = get_str(o, "workspace_access", &s)) < 0)
                 return r;
         c->workspace_access = s ? sbx_workspace_access_from_string(s) : SBX_WORKSPACE_NONE;

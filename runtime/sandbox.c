@@ -42,6 +42,7 @@
 #include "config.h"
 #include "launch.h"
 #include "macro.h"
+#include "net.h"
 #include "plan.h"
 #include "sandbox-internal.h"
 #include "statedir.h"
@@ -287,6 +288,10 @@ static void remove_cgroup(sbx_record *rec) {
 static void teardown_runtime(sbx_record *rec) {
         kill_init(rec);
         remove_cgroup(rec);
+        /* init is gone, so its veth (or pasta) is stale: remove it, and the
+         * bridge + nft table if no other sandbox uses them (issue 7) */
+        if (rec->s.config.network == SBX_NETWORK_BRIDGE)
+                (void) sbx_net_gc(NULL);
         rec->s.init_pid = 0;
         rec->s.init_start_time = 0;
         rec->starting = false;
@@ -466,6 +471,41 @@ int sbx_sandbox_lookup(const char *ref, sbx_sandbox **ret, sbx_error *reterr) {
         if (r < 0)
                 return r;
         *ret = &rec->s;
+        return 0;
+}
+
+int sbx_sandbox_open_netns(const char *ref, int *ret_fd, sbx_error *reterr) {
+        _cleanup_(sbx_record_freep) sbx_record *rec = NULL;
+        _cleanup_close_ int lockfd = -EBADF, pidfd = -EBADF, nsfd = -EBADF;
+        char name[SBX_SANDBOX_NAME_MAX + 1], path[64];
+        int r;
+
+        r = sbx_sandbox_resolve(ref, name, reterr);
+        if (r < 0)
+                return r;
+        /* Never wait here: the one holding it may be our own create. */
+        lockfd = sbx_sandbox_lock(name, SBX_LOCK_FILE, LOCK_SH | LOCK_NB, reterr);
+        if (lockfd == -EWOULDBLOCK)
+                return sbx_error_set(reterr, -EBUSY,
+                                     "sandbox '%s' is being created, started or removed (a sandbox cannot "
+                                     "join its own network)", name);
+        if (lockfd < 0)
+                return lockfd == -ENOENT ? sbx_error_set(reterr, -ENOENT, "No such sandbox: %s", ref) : lockfd;
+        r = sbx_record_load(name, &rec, reterr);
+        if (r < 0 || !rec->complete)
+                return sbx_error_set(reterr, -ENOENT, "No such sandbox: %s", ref);
+        pidfd = rec->s.state == SBX_SANDBOX_RUNNING || rec->s.state == SBX_SANDBOX_PAUSED
+                        ? sbx_init_pidfd(rec->s.init_pid, rec->s.init_start_time) : -ESRCH;
+        if (pidfd < 0)
+                return sbx_error_set(reterr, -ESRCH, "sandbox '%s' is not running (start it first)", name);
+        snprintf(path, sizeof(path), "/proc/%d/ns/net", (int) rec->s.init_pid);
+        nsfd = open(path, O_RDONLY | O_CLOEXEC);
+        if (nsfd < 0)
+                return sbx_error_set(reterr, -errno, "sandbox '%s': open %s", name, path);
+        /* still the recorded init after the open: the namespace is its */
+        if (sys_pidfd_send_signal(pidfd, 0) < 0)
+                return sbx_error_set(reterr, -ESRCH, "sandbox '%s' stopped while being joined", name);
+        *ret_fd = TAKE_FD(nsfd);
         return 0;
 }
 
@@ -783,6 +823,8 @@ static int start_locked(sbx_record *rec, sbx_error *reterr) {
                 return sbx_error_set(reterr, -errno, "open /dev/null");
         if (sbx_supervise_block_signals(&oldmask) < 0)
                 return sbx_error_set(reterr, -errno, "sigprocmask");
+        /* The network's host side is owned by init, not by us (net.h). */
+        p->net.persistent = true;
         r = stdio_swap(&saved, go_r, ready_w, devnull);
         if (r >= 0)
                 r = sbx_launch_start(p, &oldmask, &pidfd, &sync_parent, reterr);
@@ -834,8 +876,10 @@ static int start_locked(sbx_record *rec, sbx_error *reterr) {
                 (void) sys_pidfd_send_signal(pidfd, SIGKILL);
                 return r;
         }
-        /* The cgroup now belongs to the sandbox, not to this plan. */
+        /* The cgroup and the network's host side now belong to the sandbox,
+         * not to this plan; teardown_runtime() removes them. */
         p->cgroup.path[0] = '\0';
+        sbx_net_release(&p->net);
         return 0;
 }
 
@@ -901,12 +945,6 @@ static int canonical_config(sbx_run_config *c, sbx_workspace_mode mode, sbx_erro
                         return sbx_error_set(reterr, -EINVAL, "--workspace-mode overlay: needs --workspace DIR");
                 c->workspace_access = SBX_WORKSPACE_NONE;
         }
-        /* The network's host side (veth/NAT or pasta) lives as long as the
-         * process that set it up; a detached sandbox has none yet. */
-        if (c->network != SBX_NETWORK_NONE)
-                return sbx_error_set(reterr, -EOPNOTSUPP,
-                                     "--network: persistent sandboxes support only 'none' so far "
-                                     "(docker.network \"none\", OpenClaw's default)");
         if (c->workspace) {
                 canon = realpath(c->workspace, NULL);
                 if (!canon)
@@ -1161,7 +1199,10 @@ int sbx_sandbox_remove(const char *ref, bool force, sbx_error *reterr) {
         rootlock = lock_root(LOCK_EX, reterr);
         if (rootlock < 0)
                 return rootlock;
-        return remove_locked(name, force, false, reterr);
+        r = remove_locked(name, force, false, reterr);
+        /* also what SIGKILLed runs and sandboxes left on the host (issue 7) */
+        (void) sbx_net_gc(NULL);
+        return r;
 }
 
 static int set_paused(const char *ref, bool pause, sbx_error *reterr) {
@@ -1243,6 +1284,9 @@ int sbx_sandbox_prune(const sbx_prune_opts *o, char ***ret_names, size_t *ret_n,
                 }
         }
         sbx_sandbox_list_free(list, n);
+        /* what crashed sandboxes and SIGKILLed runs left on the host (issue 7) */
+        if (!o->dry_run)
+                (void) sbx_net_gc(NULL);
         if (ret_names) {
                 *ret_names = names;
                 *ret_n = names ? removed : 0;

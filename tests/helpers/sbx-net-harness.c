@@ -103,7 +103,8 @@ int main(int argc, char **argv) {
         while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1)
                 switch (c) {
                 case 'n':
-                        k = sbx_net_mode_parse(optarg, false, &req.bridge, &err);
+                        k = sbx_net_mode_parse(optarg, false, NULL, &err);
+                        req.bridge = k == SBX_NET_MODE_BRIDGE;
                         if (k < 0) {
                                 fprintf(stderr, "sbx-net-harness: --network: %s\n", err.msg);
                                 return 2;

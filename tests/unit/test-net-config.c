@@ -12,38 +12,52 @@
 #include "net.h"
 
 START_TEST(test_net_mode_none_and_bridge_are_accepted) {
-        bool b = true;
-        ck_assert_int_eq(sbx_net_mode_parse("none", false, &b, NULL), 0);
-        ck_assert(!b);
-        ck_assert_int_eq(sbx_net_mode_parse("bridge", false, &b, NULL), 0);
-        ck_assert(b);
+        const char *name = "x";
+        ck_assert_int_eq(sbx_net_mode_parse("none", false, &name, NULL), SBX_NET_MODE_NONE);
+        ck_assert_ptr_null(name);
+        ck_assert_int_eq(sbx_net_mode_parse(NULL, false, NULL, NULL), SBX_NET_MODE_NONE);
+        ck_assert_int_eq(sbx_net_mode_parse("bridge", false, NULL, NULL), SBX_NET_MODE_BRIDGE);
 }
 END_TEST
 
 START_TEST(test_net_mode_host_is_refused_naming_it) {
         sbx_error e = {};
-        bool b;
-        ck_assert_int_eq(sbx_net_mode_parse("host", true, &b, &e), -EINVAL);
+        ck_assert_int_eq(sbx_net_mode_parse("host", true, NULL, &e), -EINVAL);
         ck_assert_ptr_nonnull(strstr(e.msg, "'host'"));
+        /* OpenClaw checks case-insensitively */
+        ck_assert_int_eq(sbx_net_mode_parse("HOST", true, NULL, &e), -EINVAL);
+        ck_assert_ptr_nonnull(strstr(e.msg, "'HOST'"));
 }
 END_TEST
 
 START_TEST(test_net_mode_container_needs_the_dangerous_flag) {
         sbx_error e = {};
-        bool b;
-        ck_assert_int_eq(sbx_net_mode_parse("container:peer", false, &b, &e), -EPERM);
+        const char *name = NULL;
+        ck_assert_int_eq(sbx_net_mode_parse("container:peer", false, &name, &e), -EPERM);
         ck_assert_ptr_nonnull(strstr(e.msg, "dangerouslyAllowContainerNamespaceJoin"));
-        /* with it: still refused, no live sandbox of that name can exist yet */
-        ck_assert_int_eq(sbx_net_mode_parse("container:peer", true, &b, &e), -ENOENT);
-        ck_assert_ptr_nonnull(strstr(e.msg, "'peer'"));
+        ck_assert_int_eq(sbx_net_mode_parse("Container:peer", false, &name, &e), -EPERM);
+        /* with it: the name of the sandbox to join */
+        ck_assert_int_eq(sbx_net_mode_parse("container:peer", true, &name, &e), SBX_NET_MODE_CONTAINER);
+        ck_assert_str_eq(name, "peer");
+        ck_assert_int_eq(sbx_net_mode_parse("container:", true, &name, &e), -EINVAL);
 }
 END_TEST
 
 START_TEST(test_net_mode_unknown_is_an_error_naming_the_value) {
         sbx_error e = {};
-        bool b;
-        ck_assert_int_eq(sbx_net_mode_parse("macvlan", false, &b, &e), -EINVAL);
+        ck_assert_int_eq(sbx_net_mode_parse("macvlan", false, NULL, &e), -EINVAL);
         ck_assert_ptr_nonnull(strstr(e.msg, "'macvlan'"));
+}
+END_TEST
+
+START_TEST(test_net_join_refuses_dns_and_extra_hosts) {
+        char *dns[] = { "10.0.0.53", NULL };
+        sbx_net_request req = { .join = true, .join_fd = -1, .join_name = "peer", .dns = dns, .n_dns = 1 };
+        sbx_error e = {};
+        ck_assert_int_eq(sbx_net_request_validate(&req, &e), -EINVAL);
+        ck_assert_ptr_nonnull(strstr(e.msg, "container:peer"));
+        req.n_dns = 0;
+        ck_assert_int_eq(sbx_net_request_validate(&req, &e), 0);
 }
 END_TEST
 
@@ -135,6 +149,7 @@ int main(void) {
         tcase_add_test(tc, test_net_mode_host_is_refused_naming_it);
         tcase_add_test(tc, test_net_mode_container_needs_the_dangerous_flag);
         tcase_add_test(tc, test_net_mode_unknown_is_an_error_naming_the_value);
+        tcase_add_test(tc, test_net_join_refuses_dns_and_extra_hosts);
         tcase_add_test(tc, test_extra_host_forms);
         tcase_add_test(tc, test_dns_must_be_an_address);
         tcase_add_test(tc, test_hosts_render_resolves_host_gateway);
