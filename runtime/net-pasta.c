@@ -261,8 +261,15 @@ int sbx_pasta_gc(sbx_error *reterr) {
                 if (sandbox_alive(spid))
                         continue;
                 snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-                if (read_pid(path, &pid) >= 0 && is_pasta(pid))
+                if (read_pid(path, &pid) >= 0 && is_pasta(pid)) {
+                        _cleanup_close_ int pidfd = (int) syscall(SYS_pidfd_open, pid, 0);
+                        struct pollfd pfd = { pidfd, POLLIN, 0 };
+
                         (void) kill(pid, SIGKILL);
+                        /* gone when we return: rm/prune leave nothing running */
+                        if (pidfd >= 0)
+                                (void) poll(&pfd, 1, 2000);
+                }
                 (void) unlink(path);
         }
         closedir(d);

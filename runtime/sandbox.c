@@ -1199,10 +1199,8 @@ int sbx_sandbox_remove(const char *ref, bool force, sbx_error *reterr) {
         rootlock = lock_root(LOCK_EX, reterr);
         if (rootlock < 0)
                 return rootlock;
-        r = remove_locked(name, force, false, reterr);
-        /* also what SIGKILLed runs and sandboxes left on the host (issue 7) */
-        (void) sbx_net_gc(NULL);
-        return r;
+        /* a bridged sandbox's host side goes in teardown_runtime() (issue 7) */
+        return remove_locked(name, force, false, reterr);
 }
 
 static int set_paused(const char *ref, bool pause, sbx_error *reterr) {
