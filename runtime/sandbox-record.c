@@ -63,6 +63,11 @@ int sbx_run_config_copy(sbx_run_config *d, const sbx_run_config *s) {
         *d = *s;
         d->argv = NULL;
         d->rootfs = d->workspace = d->workdir = d->hostname = d->state_dir = d->network_container = NULL;
+        /* every owned pointer is copied, none shared: both copies are freed */
+        d->root_layer_dir = d->setup_command = d->audit_log = NULL;
+        d->exec_allow_key = d->exec_refused_rule = d->exec_refused_key = NULL;
+        d->exec_allow = NULL;
+        d->n_exec_allow = 0;
         d->envv = d->dns = d->extra_hosts = NULL;
         d->n_env = d->n_dns = d->n_extra_hosts = d->n_binds = d->n_tmpfs = 0;
         d->binds = NULL;
@@ -72,6 +77,12 @@ int sbx_run_config_copy(sbx_run_config *d, const sbx_run_config *s) {
             str_copy(&d->workdir, s->workdir) < 0 || str_copy(&d->hostname, s->hostname) < 0 ||
             str_copy(&d->state_dir, s->state_dir) < 0 ||
             str_copy(&d->network_container, s->network_container) < 0 ||
+            str_copy(&d->root_layer_dir, s->root_layer_dir) < 0 ||
+            str_copy(&d->setup_command, s->setup_command) < 0 || str_copy(&d->audit_log, s->audit_log) < 0 ||
+            str_copy(&d->exec_allow_key, s->exec_allow_key) < 0 ||
+            str_copy(&d->exec_refused_rule, s->exec_refused_rule) < 0 ||
+            str_copy(&d->exec_refused_key, s->exec_refused_key) < 0 ||
+            strv_copy(&d->exec_allow, &d->n_exec_allow, s->exec_allow, s->n_exec_allow) < 0 ||
             str_copy((char **) &d->seccomp.profile_path, s->seccomp.profile_path) < 0 ||
             strv_copy(&d->envv, &d->n_env, s->envv, s->n_env) < 0 ||
             strv_copy(&d->dns, &d->n_dns, s->dns, s->n_dns) < 0 ||
