@@ -216,6 +216,19 @@ static int own_binary(sbx_plan *p, const sbx_run_config *c, sbx_view *v, allow_s
         p->exec_argv = sbx_exec_argv(t, p->argv);
         if (!p->exec_argv)
                 return sbx_error_set(reterr, -ENOMEM, "exec: out of memory");
+        /* The sandbox's file system as the plan builds it: for the allowlist's
+         * patterns and setupCommand's shell (sbx create --setup-command). */
+        if (c->n_exec_allow > 0 || p->setup_command) {
+                r = sbx_view_from_plan(p, v, reterr);
+                if (r < 0)
+                        return r;
+        }
+        if (p->setup_command) {
+                char shp[PATH_MAX];
+                r = sbx_view_resolve(v, "/bin/sh", "/", shp, &p->setup_sh_fd);
+                if (r < 0)
+                        return sbx_error_set(reterr, r, "setupCommand: resolve /bin/sh in the sandbox");
+        }
         if (c->read_only_fs) {
                 r = writable_places(p, reterr);
                 if (r < 0)

@@ -153,5 +153,15 @@ sbx unpause lazy >/dev/null
 like "unpause: processes run" "$(grep State: /proc/$p/status)" "sleeping|S"
 sbx rm -f lazy >/dev/null
 gone "sleep 31406" && ok "rm -f of a sandbox: its processes are gone" || not_ok "rm -f: processes gone"
+# --setup-command and --exec-allow on a persistent sandbox: the setup ran
+# once in it, the record's strings are its own (no double free)
+sbx_create --setup-command 'touch /tmp/setup-ran' --exec-allow '/usr/bin/*' --exec-allow '/bin/*' setup >/dev/null 2>"$TMP/setup.err"; rc=$?
+is "create --setup-command --exec-allow: exit 0" "$rc" 0
+is "create --setup-command: the setup ran inside before the first exec" "$(sbx exec setup -- ls /tmp 2>&1)" setup-ran
+sbx rm -f setup >/dev/null
+out=$(sbx_create --setup-command 'exit 3' failing 2>&1); rc=$?
+is "create with a failing --setup-command: exit 125" "$rc" 125
+like "the error names the setupCommand and its status" "$out" "setupCommand 'exit 3' failed with exit status 3"
+is "the failed create left no sandbox" "$(sbx ls -q)" ""
 is "nothing left in the state root" "$(ls -A "$ROOT" | grep -v '^\.' || true)" ""
 done_testing
