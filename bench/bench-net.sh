@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # Start-up cost of networking (issue 7): `sbx run -- true` with --network none
+# vs bridge, and `sbx create` + `sbx rm -f` of a persistent sandbox with none
 # vs bridge, paired (alternating in one loop, so drift hits both alike),
 # medians in milliseconds. Runs inside a network namespace made for the
 # bench ("host" with one veth uplink and a default route), so nothing on the
@@ -15,12 +16,21 @@
 #   bridge (warm)        root: another bridged sandbox keeps sbx0 alive, so a
 #                        run only adds its veth pair (the common case under load)
 #   none / pasta         unprivileged (uid 65534): none vs pasta
+#   create (persistent)  root: `sbx create NAME` + `sbx rm -f NAME`, none vs
+#                        bridge; the only bridged sandbox, so sbx0 and the nft
+#                        table come with its create and go with its rm
 set -eu
 N=${1:-30}
 SBX=${SBX:-$(cd "$(dirname "$0")/.." && pwd)/build/sbx}
 [ "$(id -u)" = 0 ] || { echo "bench-net: needs root (it makes its own network namespace)" >&2; exit 1; }
 H=sbxbench-$$
+S=   # the persistent sandboxes' state dir
 cleanup() {
+        if [ -n "$S" ]; then
+                "$SBX" ls --state-dir "$S" -q 2>/dev/null |
+                        xargs -r ip netns exec $H "$SBX" rm --state-dir "$S" -f >/dev/null 2>&1 || true
+                rm -rf "$S"
+        fi
         ip netns pids $H 2>/dev/null | xargs -r kill -9 2>/dev/null || true
         ip netns del $H 2>/dev/null || true
 }
@@ -56,6 +66,18 @@ for i in $(seq "$N"); do
         ms inH "$SBX" run --network none -- true >>"$T/none"
         ms inH "$SBX" run --network bridge -- true >>"$T/cold"
 done
+# persistent: create + rm -f (private state dir and workspace root)
+S=$(mktemp -d /dev/shm/sbx-bench-net.XXXXXX 2>/dev/null || mktemp -d)
+chmod 711 "$S"
+export SBX_WORKSPACE_ROOT=$T/ws
+create_rm() { # create_rm MODE NAME
+        inH "$SBX" create --state-dir "$S" --network "$1" "$2" >/dev/null &&
+                inH "$SBX" rm --state-dir "$S" -f "$2" >/dev/null
+}
+for i in $(seq "$N"); do
+        ms create_rm none pn >>"$T/pnone"
+        ms create_rm bridge pb >>"$T/pbridge"
+done
 # keep the bridge alive with one long-running bridged sandbox
 setsid -f ip netns exec $H "$SBX" run --network bridge -- sleep 600 </dev/null >/dev/null 2>&1
 for _ in $(seq 50); do ip -n $H link show sbx0 >/dev/null 2>&1 && break; sleep 0.1; done
@@ -79,4 +101,6 @@ if [ $pasta_ok = 1 ]; then
 else
         echo "uid 65534: pasta cannot run here (skipped)"
 fi
+echo "sbx create NAME + sbx rm -f NAME (persistent), median of $N paired runs (ms)"
+printf '%-28s %8s   %-28s %8s\n' "root: create none" "$(median <"$T/pnone")" "root: create bridge" "$(median <"$T/pbridge")"
 rm -rf "$T"

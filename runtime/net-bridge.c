@@ -45,6 +45,7 @@
 #define BRIDGE_NAME "sbx0"
 #define BRIDGE_DEFAULT_SUBNET "10.237.0.0/16"
 #define ALIAS_BRIDGE "sbx:bridge"
+#define ALIAS_BRIDGE_INIT "sbx:bridge-init"   /* while bridge_create() runs */
 #define ALIAS_VETH "sbx:veth"
 #define LOCK_DIR "/run/sbx"
 #define LOCK_PATH LOCK_DIR "/net.lock"
@@ -307,7 +308,9 @@ static int bridge_create(sbx_rtnl *r, const subnet *sn, struct in_addr gw, sbx_l
         k = sbx_nft_setup(BRIDGE_NAME, sn->text, gwtext, hostgw, reterr);
         if (k < 0)
                 return k;
-        snprintf(alias, sizeof(alias), ALIAS_BRIDGE " subnet=%s%s", sn->text,
+        /* "being made" until every step below is done: a bridge left by a
+         * kill in between is recognised and discarded (bridge_half_made) */
+        snprintf(alias, sizeof(alias), ALIAS_BRIDGE_INIT " subnet=%s%s", sn->text,
                  restore_fwd ? " fwd=restore" : "");
         k = sbx_rtnl_bridge_add(r, BRIDGE_NAME, alias, reterr);
         if (k < 0) {
@@ -338,11 +341,39 @@ static int bridge_create(sbx_rtnl *r, const subnet *sn, struct in_addr gw, sbx_l
                         goto fail;
                 }
         }
+        snprintf(alias, sizeof(alias), ALIAS_BRIDGE " subnet=%s%s", sn->text, restore_fwd ? " fwd=restore" : "");
+        k = sbx_rtnl_link_set_alias(r, BRIDGE_NAME, alias, reterr);
+        if (k < 0)
+                goto fail;
         return 0;
 fail:
         (void) sbx_nft_remove(NULL);
         (void) sbx_rtnl_link_del(r, ret->ifindex, NULL);
         return k;
+}
+
+/* A bridge whose bridge_create() did not finish (its sbx was killed): in
+ * sbx's link group without an alias yet, or still "being made". It has no
+ * port (ports come only after a finished create). */
+static bool bridge_half_made(const sbx_link_info *br) {
+        return (br->group == SBX_LINK_GROUP && !br->alias[0]) ||
+               strncmp(br->alias, ALIAS_BRIDGE_INIT, strlen(ALIAS_BRIDGE_INIT)) == 0;
+}
+
+/* Lock held. The table goes first, as in bridge_create()'s failure path. */
+static int bridge_discard_half_made(sbx_rtnl *r, const sbx_link_info *br, sbx_error *reterr) {
+        int k;
+
+        k = sbx_nft_remove(reterr);
+        if (k < 0)
+                return k;
+        k = sbx_rtnl_link_del(r, br->ifindex, reterr);
+        if (k < 0)
+                return k;
+        /* It was 0 before that create (which may or may not have set it). */
+        if (strstr(br->alias, " fwd=restore"))
+                return write_sysctl("/proc/sys/net/ipv4/ip_forward", "0");
+        return 0;
 }
 
 /* Remove bridge, table and our ip_forward change if no port is left; ports
@@ -360,7 +391,11 @@ static int bridge_remove_if_unused(sbx_rtnl *r, sbx_error *reterr) {
                         return sbx_nft_remove(reterr);
                 return 0;
         }
-        if (k < 0 || strncmp(br.alias, ALIAS_BRIDGE, strlen(ALIAS_BRIDGE)) != 0)
+        if (k < 0)
+                return 0;
+        if (bridge_half_made(&br))
+                return bridge_discard_half_made(r, &br, reterr);
+        if (strncmp(br.alias, ALIAS_BRIDGE " ", strlen(ALIAS_BRIDGE) + 1) != 0)
                 return 0;
         s.bridge_ifindex = br.ifindex;
         k = sbx_rtnl_links(r, scan_link, &s, reterr);
@@ -383,6 +418,12 @@ static int bridge_ensure(sbx_rtnl *r, const subnet *sn, struct in_addr gw, sbx_l
         int k;
 
         k = sbx_rtnl_link_get(r, BRIDGE_NAME, ret, reterr);
+        if (k >= 0 && bridge_half_made(ret)) {
+                k = bridge_discard_half_made(r, ret, reterr);
+                if (k < 0)
+                        return k;
+                k = -ENODEV;
+        }
         if (k == -ENODEV)
                 return bridge_create(r, sn, gw, ret, reterr);
         if (k < 0)

@@ -196,6 +196,10 @@ static void link_parse(const struct nlmsghdr *m, sbx_link_info *l) {
                         if (plen >= 4)
                                 l->master = (int) mnl_attr_get_u32(a);
                         break;
+                case IFLA_GROUP:
+                        if (plen >= 4)
+                                l->group = mnl_attr_get_u32(a);
+                        break;
                 case IFLA_LINKINFO:
                         link_parse_linkinfo(a, l);
                         break;
@@ -260,7 +264,7 @@ int sbx_rtnl_link_get(sbx_rtnl *r, const char *name, sbx_link_info *ret, sbx_err
         return 0;
 }
 
-static int rtnl_set_alias(sbx_rtnl *r, const char *name, const char *alias, sbx_error *reterr) {
+int sbx_rtnl_link_set_alias(sbx_rtnl *r, const char *name, const char *alias, sbx_error *reterr) {
         char buf[MNL_SOCKET_BUFFER_SIZE];
         struct nlmsghdr *nlh = rtnl_msg(r, buf, RTM_SETLINK, 0);
         struct ifinfomsg *ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
@@ -284,6 +288,7 @@ int sbx_rtnl_bridge_add(sbx_rtnl *r, const char *name, const char *alias, sbx_er
 
         ifi->ifi_family = AF_UNSPEC;
         mnl_attr_put_strz(nlh, IFLA_IFNAME, name);
+        mnl_attr_put_u32(nlh, IFLA_GROUP, SBX_LINK_GROUP);
         li = mnl_attr_nest_start(nlh, IFLA_LINKINFO);
         mnl_attr_put_strz(nlh, IFLA_INFO_KIND, "bridge");
         mnl_attr_nest_end(nlh, li);
@@ -293,7 +298,7 @@ int sbx_rtnl_bridge_add(sbx_rtnl *r, const char *name, const char *alias, sbx_er
                 return k;
         }
         /* IFLA_IFALIAS is only honoured by a change, not in a create request. */
-        return alias ? rtnl_set_alias(r, name, alias, reterr) : 0;
+        return alias ? sbx_rtnl_link_set_alias(r, name, alias, reterr) : 0;
 }
 
 int sbx_rtnl_veth_add(sbx_rtnl *r, const char *name, const char *peer, int peer_netns_fd,
@@ -331,7 +336,7 @@ int sbx_rtnl_veth_add(sbx_rtnl *r, const char *name, const char *peer, int peer_
         /* veth ignores IFLA_IFALIAS in the create request, so set it afterwards,
          * on this end only: the peer moves into the sandbox, which need not
          * learn our bookkeeping. */
-        return alias ? rtnl_set_alias(r, name, alias, reterr) : 0;
+        return alias ? sbx_rtnl_link_set_alias(r, name, alias, reterr) : 0;
         return 0;
 }
 

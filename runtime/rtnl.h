@@ -35,7 +35,13 @@ typedef struct sbx_link_info {
         char name[IFNAMSIZ];
         char kind[16];                   /* "bridge", "veth", ... ("" unknown) */
         char alias[128];                 /* IFLA_IFALIAS ("" none) */
+        unsigned group;                  /* IFLA_GROUP (0 = the default group) */
 } sbx_link_info;
+
+/* The link group sbx puts its bridge in at creation (IFLA_GROUP is honoured in
+ * a create request, the alias only afterwards): a bridge killed between the
+ * two is still recognisable as sbx's. "sbx" in ASCII. */
+#define SBX_LINK_GROUP 0x736278u
 
 typedef struct sbx_route_info {
         struct in_addr dst;
@@ -57,6 +63,7 @@ int sbx_rtnl_routes4(sbx_rtnl *r, sbx_route_cb cb, void *userdata, sbx_error *re
 int sbx_rtnl_link_get(sbx_rtnl *r, const char *name, sbx_link_info *ret, sbx_error *reterr);
 
 int sbx_rtnl_bridge_add(sbx_rtnl *r, const char *name, const char *alias, sbx_error *reterr);
+int sbx_rtnl_link_set_alias(sbx_rtnl *r, const char *name, const char *alias, sbx_error *reterr);
 /* A veth pair: name in the socket's namespace, peer in peer_netns_fd (-1: the
  * same), mtu on both (0 = default), alias on the first end only. Creating the
  * peer in its namespace directly avoids a later move (which waits for RCU). */

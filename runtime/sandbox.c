@@ -1105,8 +1105,14 @@ int sbx_sandbox_create(const char *name, const sbx_run_config *c, const sbx_sand
                 (void) remove_state(name, NULL);
         }
         r = create_state(rec, &lockfd, reterr);
-        if (r == 0 && opts->start)
+        if (r == 0 && opts->start) {
                 r = start_locked(rec, reterr);
+                /* -EEXIST and -ENOENT tell the caller about NAME itself ("exists",
+                 * exit 1); a start that failed on something else (a link in the
+                 * way, a network container that is missing) is sbx failing. */
+                if (r == -EEXIST || r == -ENOENT)
+                        r = -EIO;
+        }
         if (r < 0) {
                 /* Nothing half-created is left behind. */
                 teardown_runtime(rec);

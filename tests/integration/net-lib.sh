@@ -1,0 +1,130 @@
+# SPDX-License-Identifier: MIT
+# Shared by the network tests (sourced by net.sh and net-persist.sh): TAP
+# helpers, the test's own network namespaces and servers, snapshot() of the
+# "host" namespace, and the FETCH strings run inside sandboxes.
+#
+# No traffic leaves this machine: net_setup makes two network namespaces,
+#   H ("host", where sbx runs)  up0 10.77.0.1/24, default via 10.77.0.2
+#   R ("remote")                down0 10.77.0.2/24, 10.99.0.1/32 on lo
+# R serves 10.99.0.1:8080 (replies "peer=<client address>", so NAT is visible)
+# and H serves its own loopback 127.0.0.1:9090 (for host-gateway). Every
+# address used exists only inside these namespaces; both are deleted at exit
+# (after net_before_cleanup, if the script defines it).
+#
+# Order of use: . net-lib.sh; net_require; (the script's own checks); net_setup.
+set -u
+tap_n=0
+tap_failed=0
+ok() { tap_n=$((tap_n + 1)); echo "ok $tap_n - $*"; }
+not_ok() { tap_n=$((tap_n + 1)); tap_failed=1; echo "not ok $tap_n - $*"; }
+skip() { tap_n=$((tap_n + 1)); echo "ok $tap_n # SKIP $*"; }
+is() {
+        if [ "$2" = "$3" ]; then ok "$1"; else
+                not_ok "$1"; printf '#   got: %s\n#  want: %s\n' "$2" "$3" | sed 's/^/# /' | head -30
+        fi
+}
+like() {
+        if printf '%s\n' "$2" | grep -Eq -- "$3"; then ok "$1"; else
+                not_ok "$1"; printf '#   got: %s\n#  want: /%s/\n' "$2" "$3" | head -30
+        fi
+}
+unlike() {
+        if printf '%s\n' "$2" | grep -Eq -- "$3"; then
+                not_ok "$1"; printf '#   got: %s\n#  must not match: /%s/\n' "$2" "$3" | head -30
+        else ok "$1"; fi
+}
+done_testing() { echo "1..$tap_n"; exit $tap_failed; }
+
+# Root (for ip netns add) and the tools every network test uses, else exit 77.
+net_require() {
+        if [ "$(id -u)" != 0 ]; then
+                echo "1..0 # SKIP needs root to make the test's own network namespaces (ip netns add)"
+                exit 77
+        fi
+        for t in ip socat nft timeout setpriv unshare; do
+                if ! command -v $t >/dev/null; then
+                        echo "1..0 # SKIP '$t' is missing (Debian: iproute2 socat nftables coreutils util-linux)"
+                        exit 77
+                fi
+        done
+}
+
+H=sbxtH-$$
+R=sbxtR-$$
+TMP=
+cleanup() {
+        if declare -F net_before_cleanup >/dev/null; then net_before_cleanup; fi
+        for ns in $H $R; do
+                ip netns pids $ns 2>/dev/null | xargs -r kill -9 2>/dev/null
+                ip netns del $ns 2>/dev/null
+        done
+        [ -z "$TMP" ] || rm -rf "$TMP"
+}
+
+# The namespaces, the two servers, $TMP (0755) and $before = snapshot().
+net_setup() {
+        local i
+        TMP=$(mktemp -d /tmp/sbx-net-test.XXXXXX)
+        chmod 755 "$TMP"
+        trap cleanup EXIT
+
+        ip netns add $H && ip netns add $R || { echo "1..0 # SKIP cannot create network namespaces"; exit 77; }
+        ip -n $H link add up0 type veth peer name down0 netns $R
+        ip -n $H addr add 10.77.0.1/24 dev up0
+        ip -n $H link set up0 up
+        ip -n $H link set lo up
+        ip -n $R addr add 10.77.0.2/24 dev down0
+        ip -n $R link set down0 up
+        ip -n $R link set lo up
+        ip -n $R addr add 10.99.0.1/32 dev lo
+        ip -n $H route add default via 10.77.0.2
+        # servers (killed with their namespaces)
+        setsid -f ip netns exec $R socat TCP-LISTEN:8080,bind=10.99.0.1,fork,reuseaddr \
+                SYSTEM:'echo peer=$SOCAT_PEERADDR' </dev/null >/dev/null 2>&1
+        setsid -f ip netns exec $H socat TCP-LISTEN:9090,bind=127.0.0.1,fork,reuseaddr \
+                SYSTEM:'echo loop=$SOCAT_PEERADDR' </dev/null >/dev/null 2>&1
+        for i in $(seq 50); do
+                ip netns exec $R ss -ltn | grep -q 10.99.0.1:8080 && ip netns exec $H ss -ltn | grep -q 127.0.0.1:9090 && break
+                sleep 0.1
+        done
+        before=$(snapshot)
+}
+
+# What the host namespace holds; must be identical after every run.
+snapshot() {
+        ip netns exec $H sh -c 'ip -br link; ip -br addr; ip route; ip rule;
+                nft list ruleset; cat /proc/sys/net/ipv4/ip_forward' 2>&1 | sed 's/@if[0-9]*//'
+}
+# snapshot_is DESC: ok if H is as $before, polled for up to 5 s (the kernel
+# frees a dead sandbox's namespace asynchronously; a leak still fails), else
+# not ok with the difference.
+snapshot_is() {
+        local i now
+        for i in $(seq 50); do
+                now=$(snapshot)
+                [ "$now" = "$before" ] && break
+                sleep 0.1
+        done
+        if [ "$now" = "$before" ]; then ok "$1"; else
+                not_ok "$1"
+                diff <(printf '%s\n' "$before") <(printf '%s\n' "$now") | sed 's/^/#   /' | head -30
+        fi
+}
+
+# in_h_nobody [VAR=VALUE...] CMD...: CMD in H as uid/gid 65534 with a clean
+# environment (plus the VAR=VALUE given). pasta opens /dev/net/tun as the
+# user. This machine's node may be 0600 (no udev); give the test a private
+# 0666 node instead of changing the host's.
+in_h_nobody() {
+        timeout 30 unshare -m --propagation private sh -c '
+                mount -t tmpfs -o mode=755 tmpfs /dev/net && mknod -m 666 /dev/net/tun c 10 200 &&
+                exec ip netns exec "$0" setpriv --reuid=65534 --regid=65534 --clear-groups \
+                        env -i PATH=/usr/bin:/bin HOME=/ TMPDIR=/tmp "$@"' "$H" "$@"
+}
+# Live pasta/passt processes of uid 65534 (pid, stat, comm).
+nobody_pasta() { ps -o pid=,stat=,comm= -u 65534 | awk '$2 !~ /Z/ && $3 ~ /^(pasta|passt)/'; }
+
+# a TCP round trip from inside a sandbox: fetch HOST PORT
+FETCH='exec 3<>/dev/tcp/$0/$1 && timeout 3 cat <&3'
+# the same for connections that may hang (dropped SYN): give up after 4 s
+FETCH_T='timeout 4 bash -c "exec 3<>/dev/tcp/$0/$1 && timeout 3 cat <&3" "$0" "$1"'
