@@ -13,27 +13,7 @@
 #
 # Order of use: . net-lib.sh; net_require; (the script's own checks); net_setup.
 set -u
-tap_n=0
-tap_failed=0
-ok() { tap_n=$((tap_n + 1)); echo "ok $tap_n - $*"; }
-not_ok() { tap_n=$((tap_n + 1)); tap_failed=1; echo "not ok $tap_n - $*"; }
-skip() { tap_n=$((tap_n + 1)); echo "ok $tap_n # SKIP $*"; }
-is() {
-        if [ "$2" = "$3" ]; then ok "$1"; else
-                not_ok "$1"; printf '#   got: %s\n#  want: %s\n' "$2" "$3" | sed 's/^/# /' | head -30
-        fi
-}
-like() {
-        if printf '%s\n' "$2" | grep -Eq -- "$3"; then ok "$1"; else
-                not_ok "$1"; printf '#   got: %s\n#  want: /%s/\n' "$2" "$3" | head -30
-        fi
-}
-unlike() {
-        if printf '%s\n' "$2" | grep -Eq -- "$3"; then
-                not_ok "$1"; printf '#   got: %s\n#  must not match: /%s/\n' "$2" "$3" | head -30
-        else ok "$1"; fi
-}
-done_testing() { echo "1..$tap_n"; exit $tap_failed; }
+. "$(dirname "${BASH_SOURCE[0]}")/tap.sh"
 
 # Root (for ip netns add) and the tools every network test uses, else exit 77.
 net_require() {
@@ -52,22 +32,10 @@ net_require() {
 H=sbxtH-$$
 R=sbxtR-$$
 TMP=
-cleanup() {
-        if declare -F net_before_cleanup >/dev/null; then net_before_cleanup; fi
-        for ns in $H $R; do
-                ip netns pids $ns 2>/dev/null | xargs -r kill -9 2>/dev/null
-                ip netns del $ns 2>/dev/null
-        done
-        [ -z "$TMP" ] || rm -rf "$TMP"
-}
-
-# The namespaces, the two servers, $TMP (0755) and $before = snapshot().
-net_setup() {
+# H and R with their link, addresses, routes and the two servers (killed with
+# their namespaces); exit 77 if namespaces cannot be made.
+net_namespaces_up() {
         local i
-        TMP=$(mktemp -d /tmp/sbx-net-test.XXXXXX)
-        chmod 755 "$TMP"
-        trap cleanup EXIT
-
         ip netns add $H && ip netns add $R || { echo "1..0 # SKIP cannot create network namespaces"; exit 77; }
         ip -n $H link add up0 type veth peer name down0 netns $R
         ip -n $H addr add 10.77.0.1/24 dev up0
@@ -78,7 +46,6 @@ net_setup() {
         ip -n $R link set lo up
         ip -n $R addr add 10.99.0.1/32 dev lo
         ip -n $H route add default via 10.77.0.2
-        # servers (killed with their namespaces)
         setsid -f ip netns exec $R socat TCP-LISTEN:8080,bind=10.99.0.1,fork,reuseaddr \
                 SYSTEM:'echo peer=$SOCAT_PEERADDR' </dev/null >/dev/null 2>&1
         setsid -f ip netns exec $H socat TCP-LISTEN:9090,bind=127.0.0.1,fork,reuseaddr \
@@ -87,6 +54,26 @@ net_setup() {
                 ip netns exec $R ss -ltn | grep -q 10.99.0.1:8080 && ip netns exec $H ss -ltn | grep -q 127.0.0.1:9090 && break
                 sleep 0.1
         done
+}
+# Every process in them killed, both deleted.
+net_namespaces_down() {
+        for ns in $H $R; do
+                ip netns pids $ns 2>/dev/null | xargs -r kill -9 2>/dev/null
+                ip netns del $ns 2>/dev/null
+        done
+}
+net_cleanup() {
+        if declare -F net_before_cleanup >/dev/null; then net_before_cleanup; fi
+        net_namespaces_down
+        [ -z "$TMP" ] || rm -rf "$TMP"
+}
+
+# The namespaces, the two servers, $TMP (0755) and $before = snapshot().
+net_setup() {
+        TMP=$(mktemp -d /tmp/sbx-net-test.XXXXXX)
+        chmod 755 "$TMP"
+        trap net_cleanup EXIT
+        net_namespaces_up
         before=$(snapshot)
 }
 
