@@ -28,6 +28,7 @@
 
 #include "doctor.h"
 #include "macro.h"
+#include "tool-exec.h"
 
 #pragma GCC diagnostic ignored "-Wformat-truncation"
 
@@ -406,18 +407,41 @@ static bool in_path(const char *name, char *buf, size_t len) {
         return false;
 }
 
-static void check_pasta(sbx_doctor_report *rep) {
-        sbx_check *c = add(rep, "pasta", "pasta (user-mode networking)", false);
-        char p[PATH_MAX];
+/* network "bridge": as root the kernel bridge with nft NAT (the nft tool must
+ * work), otherwise pasta, which opens /dev/net/tun as the user. */
+static void check_bridge_net(sbx_doctor_report *rep) {
+        sbx_check *c = add(rep, "network-bridge", "network \"bridge\" (root: nft NAT; else pasta)", false);
+        const char *const nft_argv[] = { "nft", "list", "tables", NULL };
+        char p[PATH_MAX], err[200] = "";
+        int fd, k;
 
-        if (in_path("pasta", p, sizeof(p))) {
-                c->status = SBX_CHECK_OK;
-                DETAIL(c, "%s", p);
-        } else {
-                c->status = SBX_CHECK_WARN;
-                DETAIL(c, "pasta not found in PATH; network \"bridge\" is unavailable");
-                FIX(c, "apt-get install passt");
+        if (geteuid() == 0) {
+                k = sbx_tool_run(nft_argv, NULL, 5000, err, sizeof(err), NULL);
+                c->status = k == 0 ? SBX_CHECK_OK : SBX_CHECK_WARN;
+                if (k == 0)
+                        DETAIL(c, "nft works: veth on sbx0 with masquerading NAT");
+                else {
+                        DETAIL(c, "nft %s: %s", k < 0 ? "not found" : "fails", err[0] ? err : "(no message)");
+                        FIX(c, "apt-get install nftables (and a kernel with nf_tables)");
+                }
+                return;
         }
+        if (!in_path("pasta", p, sizeof(p))) {
+                c->status = SBX_CHECK_WARN;
+                DETAIL(c, "pasta not found in PATH");
+                FIX(c, "apt-get install passt");
+                return;
+        }
+        fd = open("/dev/net/tun", O_RDWR | O_CLOEXEC);
+        if (fd < 0) {
+                c->status = SBX_CHECK_WARN;
+                DETAIL(c, "%s found, but /dev/net/tun: %s", p, strerror(errno));
+                FIX(c, "make /dev/net/tun mode 0666 (Debian's udev rule does; chmod 0666 /dev/net/tun)");
+                return;
+        }
+        close(fd);
+        c->status = SBX_CHECK_OK;
+        DETAIL(c, "%s, /dev/net/tun usable", p);
 }
 
 static int count_subids(const char *file, const char *user, uid_t uid, unsigned long *ret) {
@@ -511,7 +535,7 @@ void sbx_doctor_run(sbx_doctor_report *ret) {
         check_seccomp(ret);
         check_landlock(ret);
         check_idmap(ret);
-        check_pasta(ret);
+        check_bridge_net(ret);
         check_subids(ret);
         check_clone3(ret);
         check_openat2(ret);

@@ -43,15 +43,23 @@ else
 fi
 t "every check has a known status, and a fix unless ok" has \
         'all(c["status"] in ("ok","warn","missing") and (c["status"]=="ok" or c["fix"]) for c in d["checks"]) or sys.exit(1)'
-for id in userns cgroup cgroup-delegation overlay-userns seccomp landlock idmapped-mounts pasta subids clone3 openat2; do
+for id in userns cgroup cgroup-delegation overlay-userns seccomp landlock idmapped-mounts network-bridge subids clone3 openat2; do
         t "check '$id' reported" has "[c for c in d['checks'] if c['id']=='$id'][0]['id']"
 done
 # independent probes of two checks
 if unshare -Ur true 2>/dev/null; then us=ok; else us=missing; fi
 t "userns verdict matches 'unshare -Ur true' ($us)" \
         [ "$(get '[c["status"] for c in d["checks"] if c["id"]=="userns"][0]')" != "$([ $us = ok ] && echo missing || echo ok)" ]
-if command -v pasta >/dev/null; then pa=ok; else pa=warn; fi
-t "pasta verdict matches PATH ($pa)" [ "$(get '[c["status"] for c in d["checks"] if c["id"]=="pasta"][0]')" = "$pa" ]
+# network bridge: as root nft must work; otherwise pasta on PATH and /dev/net/tun read-write
+if [ "$(id -u)" = 0 ]; then
+        if nft list tables >/dev/null 2>&1; then nb=ok; else nb=warn; fi
+        why="nft list tables"
+else
+        if command -v pasta >/dev/null && [ -r /dev/net/tun ] && [ -w /dev/net/tun ]; then nb=ok; else nb=warn; fi
+        why="pasta on PATH, /dev/net/tun rw"
+fi
+t "network-bridge verdict matches '$why' ($nb)" \
+        [ "$(get '[c["status"] for c in d["checks"] if c["id"]=="network-bridge"][0]')" = "$nb" ]
 "$SBX" doctor --bogus >/dev/null 2>&1; t "unknown option is a usage error (2)" [ $? = 2 ]
 t "--help exits 0 and mentions --json" sh -c '"$SBX" doctor --help | grep -q -- --json'
 t "no probe directory left in /tmp" sh -c '! ls -d /tmp/sbx-doctor-* 2>/dev/null | grep -q .'
