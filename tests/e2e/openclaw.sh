@@ -20,25 +20,8 @@ OC_VERSION=2026.9.6
 IMAGE=openclaw-sandbox:bookworm-slim
 TURN_TIMEOUT=240
 
-tap_n=0
-tap_failed=0
-ok() { tap_n=$((tap_n + 1)); echo "ok $tap_n - $*"; }
-not_ok() { tap_n=$((tap_n + 1)); tap_failed=1; echo "not ok $tap_n - $*"; }
-like() {
-        if printf '%s\n' "$2" | grep -Eq -- "$3"; then ok "$1"; else
-                not_ok "$1"; printf '#   got: %s\n#  want: /%s/\n' "$2" "$3" | head -30
-        fi
-}
-unlike() {
-        if printf '%s\n' "$2" | grep -Eq -- "$3"; then
-                not_ok "$1"; printf '#   got: %s\n#  must not match: /%s/\n' "$2" "$3" | head -30
-        else ok "$1"; fi
-}
-is() {
-        if [ "$2" = "$3" ]; then ok "$1"; else
-                not_ok "$1"; printf '#   got: %s\n#  want: %s\n' "$2" "$3" | head -30
-        fi
-}
+# TAP helpers, and the network namespaces of section 11 (net_namespaces_up/down)
+. "$SRC/tests/integration/net-lib.sh"
 bail() { echo "Bail out! $*"; exit 1; }
 
 SBX=$(readlink -f "$SBX")
@@ -277,44 +260,21 @@ like "the workspaces survive removal (sbx never deletes workspace data)" "$(cat 
 # ---------------------------------------------------------------- 11. docker.network bridge
 # An agent with docker.network "bridge", dns and extraHosts host-gateway
 # (OpenClaw's own way to let a sandboxed CLI reach the gateway host). sbx runs
-# inside network namespaces this test makes (H: the "host", R: a remote
-# server 10.99.0.1:8080), through a docker wrapper that enters H, so the
+# inside network namespaces this test makes (net-lib.sh: H the "host" with
+# 127.0.0.1:9090 answering loop=<client>, R a remote server 10.99.0.1:8080
+# answering peer=<client>), through a docker wrapper that enters H, so the
 # bridge, its NAT rules and every packet stay in them.
-H=sbxe2eH-$$
-R=sbxe2eR-$$
-net_cleanup() {
-        for ns in $H $R; do
-                ip netns pids $ns 2>/dev/null | xargs -r kill -9 2>/dev/null
-                ip netns del $ns 2>/dev/null
-        done
-}
 if [ "$(id -u)" != 0 ] || ! command -v socat >/dev/null || ! nft list tables >/dev/null 2>&1; then
-        for i in 1 2 3 4 5 6 7; do
-                echo "ok $((tap_n + 1)) # SKIP network bridge e2e: needs root, socat and nftables"; tap_n=$((tap_n + 1))
-        done
-elif ! ip netns add $H || ! ip netns add $R; then
-        for i in 1 2 3 4 5 6 7; do
-                echo "ok $((tap_n + 1)) # SKIP network bridge e2e: cannot create network namespaces"; tap_n=$((tap_n + 1))
-        done
+        for i in 1 2 3 4 5 6 7; do skip "network bridge e2e: needs root, socat and nftables"; done
 else
-        trap 'net_cleanup; cleanup' EXIT
-        ip -n $H link add up0 type veth peer name down0 netns $R
-        ip -n $H addr add 10.77.0.1/24 dev up0
-        ip -n $H link set up0 up
-        ip -n $H link set lo up
-        ip -n $R addr add 10.77.0.2/24 dev down0
-        ip -n $R link set down0 up
-        ip -n $R link set lo up
-        ip -n $R addr add 10.99.0.1/32 dev lo
-        ip -n $H route add default via 10.77.0.2
-        setsid -f ip netns exec $R socat TCP-LISTEN:8080,bind=10.99.0.1,fork,reuseaddr \
-                SYSTEM:'echo remote-peer=$SOCAT_PEERADDR' </dev/null >/dev/null 2>&1
-        setsid -f ip netns exec $H socat TCP-LISTEN:7311,bind=127.0.0.1,fork,reuseaddr \
-                SYSTEM:'echo host-loopback-ok' </dev/null >/dev/null 2>&1
+        trap 'net_namespaces_down; cleanup' EXIT
+        net_namespaces_up
         net_before=$(ip netns exec $H sh -c 'ip -br link; ip -br addr; ip route; nft list ruleset;
                 cat /proc/sys/net/ipv4/ip_forward' 2>&1 | sed 's/@if[0-9]*//')
         mkdir -p "$T/netbin"
-        printf '#!/bin/sh\nexec ip netns exec %s %s docker "$@"\n' "$H" "$SBX" >"$T/netbin/docker"
+        # only the network namespace: OpenClaw's self-probe (docker exec on the
+        # host) must see the host's mounts, which `ip netns exec` would change
+        printf '#!/bin/sh\nexec nsenter --net=/run/netns/%s %s docker "$@"\n' "$H" "$SBX" >"$T/netbin/docker"
         chmod 755 "$T/netbin/docker"
         python3 - "$OPENCLAW_CONFIG_PATH" <<'EOF2'
 import json, sys
@@ -332,9 +292,9 @@ EOF2
         like "network bridge: docker.dns is the sandbox's resolv.conf" "$RESULTS" 'nameserver 10\.77\.0\.53'
         like "network bridge: extraHosts host-gateway is the bridge address in /etc/hosts" "$RESULTS" \
                 '10\.237\.0\.1[[:space:]]+host\.docker\.internal'
-        like "network bridge: host.docker.internal reaches the host's loopback" "$RESULTS" 'host-loopback-ok'
+        like "network bridge: host.docker.internal reaches the host's loopback" "$RESULTS" 'loop=10\.237\.'
         like "network bridge: the remote server is reached through NAT (it sees the host's address)" \
-                "$RESULTS" 'remote-peer=10\.77\.0\.1'
+                "$RESULTS" 'peer=10\.77\.0\.1'
         NETSB=$(ip netns exec $H "$SBX" ls --json | python3 -c '
 import json, sys
 for s in json.load(sys.stdin):
@@ -345,7 +305,7 @@ for s in json.load(sys.stdin):
         is "network bridge: after docker rm -f, H has exactly the links, addresses, routes and rules it had" \
                 "$(ip netns exec $H sh -c 'ip -br link; ip -br addr; ip route; nft list ruleset;
                         cat /proc/sys/net/ipv4/ip_forward' 2>&1 | sed 's/@if[0-9]*//')" "$net_before"
-        net_cleanup
+        net_namespaces_down
 fi
 
 # Bench: sbx's share of a turn vs the docker calls recorded in the traces
