@@ -55,7 +55,7 @@ static void docker_usage(FILE *f) {
               "Resource limits (--memory, --memory-swap, --cpus, --pids-limit) are enforced or\n"
               "create fails (exit 125); SBX_DOCKER_LIMITS=best-effort runs without the ones this\n"
               "host cannot enforce. --network: none, bridge (root: veth + NAT; otherwise pasta) or\n"
-              "container:NAME (root only); host and named networks are refused.\n"
+              "container:NAME; host and named networks are refused.\n"
               "See README.md, \"OpenClaw via docker\".\n",
               f);
 }

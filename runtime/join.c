@@ -328,12 +328,14 @@ int sbx_sandbox_exec(const char *ref, const sbx_exec_request *req, sbx_error *re
         /* A sandbox on network container:NAME has NAME's network namespace,
          * owned by NAME's user namespace, not its own: once inside its user
          * namespace we would have no right to it. Enter it first, still with
-         * the host's credentials (only root makes such sandboxes). */
-        if (rec->s.config.network == SBX_NETWORK_CONTAINER && setns(initfd, CLONE_NEWNET) < 0)
+         * the host's credentials. (Without root such a sandbox shares NAME's
+         * user namespace, which owns that network: the one setns does.) */
+        bool net_first = rec->s.config.network == SBX_NETWORK_CONTAINER && geteuid() == 0;
+        if (net_first && setns(initfd, CLONE_NEWNET) < 0)
                 return sbx_error_set(reterr, -errno, "exec: setns into the network of sandbox '%s' (pid %d)",
                                      rec->s.name, (int) rec->s.init_pid),
                        SBX_EXIT_FAILURE;
-        if (setns(initfd, JOIN_NS_FLAGS & ~(rec->s.config.network == SBX_NETWORK_CONTAINER ? CLONE_NEWNET : 0)) < 0)
+        if (setns(initfd, JOIN_NS_FLAGS & ~(net_first ? CLONE_NEWNET : 0)) < 0)
                 return sbx_error_set(reterr, -errno, "exec: setns into sandbox '%s' (pid %d)", rec->s.name,
                                      (int) rec->s.init_pid),
                        SBX_EXIT_FAILURE;

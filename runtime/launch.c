@@ -96,7 +96,7 @@ static _Noreturn void child_main(const sbx_plan *p, int sync_fd, const sigset_t 
                 child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
         /* #1: the id maps, from the parent (EOF = it died), or our own; with a
          * network (issue 7) the parent also attaches it before sending #1. */
-        if (!p->privileged && sbx_userns_write_own_maps(p, &err) < 0)
+        if (!p->privileged && p->net.kind != SBX_NET_KIND_JOIN && sbx_userns_write_own_maps(p, &err) < 0)
                 child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
         if ((p->privileged || p->net.kind != SBX_NET_KIND_NONE) &&
             (sbx_sync_recv(sync_fd, SYNC_TIMEOUT_MS, &msg) < 0 || msg.seq != 1 ||
@@ -152,6 +152,90 @@ static void pidfd_killp(int *pidfd) {
         }
 }
 
+pid_t sbx_pidfd_pid(int pidfd) {
+        char path[64], line[128];
+        FILE *f;
+        pid_t pid = -1;
+
+        snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", pidfd);
+        f = fopen(path, "re");
+        if (!f)
+                return -1;
+        while (fgets(line, sizeof(line), f))
+                if (sscanf(line, "Pid: %d", &pid) == 1)
+                        break;
+        fclose(f);
+        return pid;
+}
+
+/* network container:NAME without root: NAME's network namespace belongs to
+ * NAME's user namespace, and only a process inside that one may enter it (an
+ * unprivileged launcher has no CAP_SYS_ADMIN of its own, and a fresh user
+ * namespace would have none over NAME's). So a short-lived helper enters
+ * NAME's user and network namespaces and clones the sandbox there, with its
+ * own mount, pid, ipc, uts and cgroup namespaces, as a child of ours
+ * (CLONE_PARENT); its pidfd comes back over a socket. The sandbox shares
+ * NAME's user namespace (its ids, no new map): joining is the dangerous,
+ * explicit opt-in this is for. */
+static int spawn_in_userns(sbx_plan *p, struct clone_args *args, int sync_child, int sync_parent,
+                           const sigset_t *oldmask, int *ret_pidfd, sbx_error *reterr) {
+        _cleanup_close_ int back_r = -EBADF, back_w = -EBADF, pidfd = -EBADF;
+        sbx_sync_msg msg;
+        siginfo_t info = {};
+        int fds[2], r;
+        pid_t helper, pid;
+
+        r = sbx_sync_pair(fds, reterr);
+        if (r < 0)
+                return r;
+        back_r = fds[0];
+        back_w = fds[1];
+        helper = fork();
+        if (helper < 0)
+                return sbx_error_set(reterr, -errno, "network container: fork");
+        if (helper == 0) {
+                int child_pidfd = -EBADF;
+                sbx_error err = {};
+                long c;
+
+                /* clone3 takes CLONE_PARENT only without an exit signal of its
+                 * own: the child gets ours (SIGCHLD), sent to our parent */
+                args->flags = (args->flags & ~(uint64_t) (CLONE_NEWUSER | CLONE_NEWNET)) | CLONE_PARENT;
+                args->exit_signal = 0;
+                args->pidfd = (uintptr_t) &child_pidfd;
+                if (setns(p->net.join_userns_fd, CLONE_NEWUSER) < 0 || setns(p->net.join_fd, CLONE_NEWNET) < 0) {
+                        sbx_error_set(&err, -errno, "network container: enter the sandbox's user and network namespaces");
+                        _exit(sbx_sync_send(back_w, 1, SBX_SYNC_ERROR, SBX_EXIT_FAILURE, &err) < 0);
+                }
+                c = sys_clone3(args);
+                if (c < 0) {
+                        sbx_error_set(&err, -errno, "network container: clone3 (mount, pid, ipc, uts, cgroup "
+                                      "namespaces) inside the sandbox's user namespace");
+                        _exit(sbx_sync_send(back_w, 1, SBX_SYNC_ERROR, SBX_EXIT_FAILURE, &err) < 0);
+                }
+                if (c == 0) {
+                        close(back_w);
+                        close(sync_parent);
+                        child_main(p, sync_child, oldmask);
+                }
+                _exit(sbx_sync_send_fd(back_w, 1, SBX_SYNC_MAPS_WRITTEN, child_pidfd) < 0);
+        }
+        closep(&back_w);
+        back_w = -EBADF;
+        r = sbx_sync_recv_fd(back_r, SYNC_TIMEOUT_MS, &msg, &pidfd);
+        (void) waitid(P_PID, (id_t) helper, &info, WEXITED);
+        if (r >= 0 && msg.type == SBX_SYNC_ERROR) {
+                *reterr = msg.error;
+                return reterr->code < 0 ? reterr->code : -EIO;
+        }
+        if (r < 0 || pidfd < 0 || (pid = sbx_pidfd_pid(pidfd)) <= 0)
+                return sbx_error_set(reterr, r < 0 ? r : -ECHILD,
+                                     "network container: no sandbox came back from the helper (status %d)",
+                                     info.si_status);
+        *ret_pidfd = TAKE_FD(pidfd);
+        return (int) pid;
+}
+
 /* One clone3 with every namespace; the cgroup is entered atomically. */
 static int spawn(sbx_plan *p, int sync_child, int sync_parent, const sigset_t *oldmask, int *ret_pidfd,
                  sbx_error *reterr) {
@@ -174,7 +258,9 @@ static int spawn(sbx_plan *p, int sync_child, int sync_parent, const sigset_t *o
         if (p->cgroup.dirfd >= 0)
                 return sbx_error_set(reterr, -EOPNOTSUPP, "clone3: built without CLONE_INTO_CGROUP");
 #endif
-        /* network container:NAME: the child is born in NAME's network
+        if (p->net.kind == SBX_NET_KIND_JOIN && p->net.join_userns_fd >= 0)
+                return spawn_in_userns(p, &args, sync_child, sync_parent, oldmask, ret_pidfd, reterr);
+        /* network container:NAME as root: the child is born in NAME's network
          * namespace. Only the launcher (host credentials) may enter it, so it
          * does, clones without CLONE_NEWNET, and returns to its own. */
         if (p->net.kind == SBX_NET_KIND_JOIN) {

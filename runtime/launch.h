@@ -17,3 +17,5 @@ int sbx_launch_start(sbx_plan *p, const sigset_t *oldmask, int *ret_pidfd, int *
 /* After the child exited with status: the setup error it reported, if any
  * (fills *reterr, returns the status sbx should report), else status. */
 int sbx_launch_child_error(int sync_parent, int status, sbx_error *reterr);
+/* The pid a pidfd refers to (from /proc/self/fdinfo), -1 if unknown. */
+pid_t sbx_pidfd_pid(int pidfd);

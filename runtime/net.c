@@ -70,7 +70,8 @@ int sbx_net_request_validate(const sbx_net_request *req, sbx_error *reterr) {
 
 void sbx_net_plan_init(sbx_net_plan *p) {
         *p = (sbx_net_plan) { .kind = SBX_NET_KIND_NONE, .pasta_pidfd = -EBADF,
-                              .bridge_lock = -EBADF, .join_fd = -EBADF };
+                              .bridge_lock = -EBADF, .join_fd = -EBADF,
+                              .join_userns_fd = -EBADF };
 }
 
 static int render_files(const sbx_net_request *req, sbx_net_plan *p, sbx_error *reterr) {
@@ -104,11 +105,14 @@ int sbx_net_prepare(const sbx_net_request *req, sbx_net_plan *p, sbx_error *rete
         if (k < 0) {
                 if (req->join && req->join_fd >= 0)
                         close(req->join_fd);
+                if (req->join && req->join_userns_fd >= 0)
+                        close(req->join_userns_fd);
                 return k;
         }
         if (req->join) {
                 p->kind = SBX_NET_KIND_JOIN;
                 p->join_fd = req->join_fd;
+                p->join_userns_fd = req->join_userns_fd;
         }
         p->host_gateway = req->bridge && sbx_extra_hosts_want_gateway(req->extra_hosts,
                                                                       req->n_extra_hosts);
@@ -166,7 +170,8 @@ void sbx_net_cleanup(sbx_net_plan *p) {
                 sbx_pasta_cleanup(p);
         p->kind = SBX_NET_KIND_NONE;
         closep(&p->join_fd);
-        p->join_fd = -EBADF;
+        closep(&p->join_userns_fd);
+        p->join_fd = p->join_userns_fd = -EBADF;
         free(p->hosts);
         free(p->resolv_conf);
         free(p->hostname_file);

@@ -9,7 +9,8 @@
  *   host    refused (OpenClaw refuses it: it would share the host's network)
  *   container:NAME  only with dangerouslyAllowContainerNamespaceJoin: the
  *           network namespace of the live persistent sandbox NAME, entered
- *           by the launcher before clone (root only; see launch.c)
+ *           by the launcher before clone (unprivileged: from inside NAME's
+ *           user namespace; see launch.c)
  *
  * Flow (STYLE §A.5): sbx_net_prepare() in the parent before clone (validates,
  * decides addresses, creates host-side objects, renders /etc/hosts and
@@ -48,6 +49,7 @@ typedef struct sbx_net_request {
         bool bridge;                     /* false: none */
         bool join;                       /* container:NAME: join_fd is its network namespace */
         int join_fd;                     /* (taken by prepare, also on failure) */
+        int join_userns_fd;              /* unprivileged: its user namespace (taken; -1 as root) */
         const char *join_name;           /* NAME, for messages */
         char *const *dns;
         size_t n_dns;
@@ -76,8 +78,11 @@ typedef struct sbx_net_plan {
         int bridge_lock;                 /* flock held from prepare until attach is done */
 
         /* container:NAME: the launcher enters this namespace before clone3
-         * (and clones without CLONE_NEWNET); owned by the plan */
+         * (and clones without CLONE_NEWNET); owned by the plan. Unprivileged,
+         * the sandbox is made inside NAME's user namespace (join_userns_fd),
+         * the only one that may enter NAME's network (see launch.c). */
         int join_fd;
+        int join_userns_fd;
 
         /* pasta */
         char pasta_if[SBX_IFNAMSIZ];         /* host interface pasta copies */

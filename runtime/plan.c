@@ -102,11 +102,31 @@ sbx_plan *sbx_plan_free(sbx_plan *p) {
         return NULL;
 }
 
+/* Is id inside one of the ranges of a uid_map/gid_map ("inside outside count")? */
+static bool id_mapped(int procfd, const char *file, uint32_t id) {
+        _cleanup_close_ int fd = openat(procfd, file, O_RDONLY | O_CLOEXEC);
+        char buf[4096], *line, *save = NULL;
+        unsigned long in, out, n;
+        ssize_t len;
+
+        if (fd < 0 || (len = read(fd, buf, sizeof(buf) - 1)) <= 0)
+                return false;
+        buf[len] = '\0';
+        for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+                if (sscanf(line, "%lu %lu %lu", &in, &out, &n) == 3 && id >= in && id - in < n)
+                        return true;
+        return false;
+}
+
 /* network container:NAME: the network namespace of the running persistent
  * sandbox NAME, opened now so the decision and the namespace cannot drift
- * apart. Root only: entering a namespace that another sandbox's user
- * namespace owns takes CAP_SYS_ADMIN in the host's (see launch.c). */
-static int plan_join_target(const sbx_run_config *c, int *ret_fd, sbx_error *reterr) {
+ * apart. As root the sandbox keeps its own user namespace and the launcher
+ * enters NAME's network for the clone; unprivileged only NAME's own user
+ * namespace may enter it, so the sandbox is made inside that one (it must
+ * then have a user NAME's maps know). See launch.c. */
+static int plan_join_target(const sbx_plan *p, const sbx_run_config *c, int *ret_net, int *ret_user,
+                            sbx_error *reterr) {
+        _cleanup_close_ int procfd = -EBADF, userfd = -EBADF;
         int r;
 
         if (c->network != SBX_NETWORK_CONTAINER)
@@ -114,14 +134,18 @@ static int plan_join_target(const sbx_run_config *c, int *ret_fd, sbx_error *ret
         r = sbx_run_config_check_network(c, reterr);
         if (r < 0)
                 return r;
-        if (geteuid() != 0)
-                return sbx_error_set(reterr, -EPERM,
-                                     "network 'container:%s': joining another sandbox's network needs root "
-                                     "(its namespace belongs to that sandbox's user namespace); use 'bridge'",
-                                     c->network_container);
-        r = sbx_sandbox_open_netns(c->network_container, ret_fd, reterr);
+        r = sbx_sandbox_open_ns(c->network_container, ret_net, &userfd, &procfd, reterr);
         if (r < 0)
                 return sbx_error_wrap(reterr, "network 'container:%s'", c->network_container), r;
+        if (p->privileged)
+                return 0;
+        if (!id_mapped(procfd, "uid_map", p->uid) || !id_mapped(procfd, "gid_map", p->gid))
+                return sbx_error_set(reterr, -EINVAL,
+                                     "network 'container:%s': without root the sandbox shares the user "
+                                     "namespace of '%s', which has no user %u:%u (give the same --user as '%s')",
+                                     c->network_container, c->network_container, (unsigned) p->uid,
+                                     (unsigned) p->gid, c->network_container);
+        *ret_user = TAKE_FD(userfd);
         return 0;
 }
 
@@ -136,7 +160,7 @@ int sbx_plan_prepare(const sbx_run_config *c, sbx_plan **ret, sbx_error *reterr)
 int sbx_plan_prepare_decided(const sbx_run_config *c, sbx_plan **ret, sbx_exec_verdict *ret_verdict,
                              sbx_error *reterr) {
         _cleanup_(sbx_plan_freep) sbx_plan *p = NULL;
-        _cleanup_close_ int join_fd = -EBADF;
+        _cleanup_close_ int join_fd = -EBADF, join_userns_fd = -EBADF;
         int r;
 
         *ret_verdict = (sbx_exec_verdict) {};
@@ -164,13 +188,14 @@ int sbx_plan_prepare_decided(const sbx_run_config *c, sbx_plan **ret, sbx_exec_v
                 return r;
         /* Network before mounts: it decides the addresses /etc/hosts names
          * (host-gateway) and, for bridge, creates the host side (issue 7). */
-        r = plan_join_target(c, &join_fd, reterr);
+        r = plan_join_target(p, c, &join_fd, &join_userns_fd, reterr);
         if (r < 0)
                 return r;
         r = sbx_net_prepare(&(sbx_net_request) {
                                 .bridge = c->network == SBX_NETWORK_BRIDGE,
                                 .join = c->network == SBX_NETWORK_CONTAINER,
                                 .join_fd = TAKE_FD(join_fd),
+                                .join_userns_fd = TAKE_FD(join_userns_fd),
                                 .join_name = c->network_container,
                                 .dns = c->dns, .n_dns = c->n_dns,
                                 .extra_hosts = c->extra_hosts, .n_extra_hosts = c->n_extra_hosts,

@@ -474,9 +474,9 @@ int sbx_sandbox_lookup(const char *ref, sbx_sandbox **ret, sbx_error *reterr) {
         return 0;
 }
 
-int sbx_sandbox_open_netns(const char *ref, int *ret_fd, sbx_error *reterr) {
+int sbx_sandbox_open_ns(const char *ref, int *ret_netns, int *ret_userns, int *ret_proc, sbx_error *reterr) {
         _cleanup_(sbx_record_freep) sbx_record *rec = NULL;
-        _cleanup_close_ int lockfd = -EBADF, pidfd = -EBADF, nsfd = -EBADF;
+        _cleanup_close_ int lockfd = -EBADF, pidfd = -EBADF, procfd = -EBADF, netfd = -EBADF, userfd = -EBADF;
         char name[SBX_SANDBOX_NAME_MAX + 1], path[64];
         int r;
 
@@ -498,14 +498,22 @@ int sbx_sandbox_open_netns(const char *ref, int *ret_fd, sbx_error *reterr) {
                         ? sbx_init_pidfd(rec->s.init_pid, rec->s.init_start_time) : -ESRCH;
         if (pidfd < 0)
                 return sbx_error_set(reterr, -ESRCH, "sandbox '%s' is not running (start it first)", name);
-        snprintf(path, sizeof(path), "/proc/%d/ns/net", (int) rec->s.init_pid);
-        nsfd = open(path, O_RDONLY | O_CLOEXEC);
-        if (nsfd < 0)
-                return sbx_error_set(reterr, -errno, "sandbox '%s': open %s", name, path);
-        /* still the recorded init after the open: the namespace is its */
+        snprintf(path, sizeof(path), "/proc/%d", (int) rec->s.init_pid);
+        procfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (procfd >= 0)
+                netfd = openat(procfd, "ns/net", O_RDONLY | O_CLOEXEC);
+        if (netfd >= 0)
+                userfd = openat(procfd, "ns/user", O_RDONLY | O_CLOEXEC);
+        if (userfd < 0)
+                return sbx_error_set(reterr, -errno, "sandbox '%s': open the namespaces of %s", name, path);
+        /* still the recorded init after the opens: the namespaces are its */
         if (sys_pidfd_send_signal(pidfd, 0) < 0)
                 return sbx_error_set(reterr, -ESRCH, "sandbox '%s' stopped while being joined", name);
-        *ret_fd = TAKE_FD(nsfd);
+        *ret_netns = TAKE_FD(netfd);
+        if (ret_userns)
+                *ret_userns = TAKE_FD(userfd);
+        if (ret_proc)
+                *ret_proc = TAKE_FD(procfd);
         return 0;
 }
 
@@ -646,21 +654,6 @@ static int open_init(sbx_error *reterr) {
         return fd;
 }
 
-static pid_t pidfd_pid(int pidfd) {
-        char path[64], line[128];
-        FILE *f;
-        pid_t pid = -1;
-
-        snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", pidfd);
-        f = fopen(path, "re");
-        if (!f)
-                return -1;
-        while (fgets(line, sizeof(line), f))
-                if (sscanf(line, "Pid: %d", &pid) == 1)
-                        break;
-        fclose(f);
-        return pid;
-}
 
 static int write_bpf(const char *dir, const sbx_bpf *bpf, sbx_error *reterr) {
         char tmp[PATH_MAX + 32], path[PATH_MAX + 32];
@@ -838,7 +831,7 @@ static int start_locked(sbx_record *rec, sbx_error *reterr) {
         /* Record the pid before anything else: from the moment init clears
          * its parent-death signal it outlives us, and a crash cleanup must
          * be able to find it. */
-        rec->s.init_pid = pidfd_pid(pidfd);
+        rec->s.init_pid = sbx_pidfd_pid(pidfd);
         if (rec->s.init_pid <= 0 || sbx_proc_start_time(rec->s.init_pid, &rec->s.init_start_time) < 0)
                 rec->s.init_start_time = 0;
         r = sbx_record_save(rec, reterr);

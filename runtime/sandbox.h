@@ -184,11 +184,12 @@ int sbx_sandbox_exec(const char *ref, const sbx_exec_request *req, sbx_error *re
 
 /* A record by ref (stale sandboxes are cleaned first and show as STOPPED). */
 int sbx_sandbox_lookup(const char *ref, sbx_sandbox **ret, sbx_error *reterr);
-/* network container:REF (issue 7): an fd of the network namespace of the
- * running sandbox REF (name or id). Fails with -ENOENT (no such sandbox),
+/* network container:REF (issue 7): fds of the network and user namespaces of
+ * the running sandbox REF (name or id), and of its init's /proc/<pid> (for
+ * its id maps; NULL: not wanted). Fails with -ENOENT (no such sandbox),
  * -ESRCH (not running), -EBUSY (being created, started or removed: also a
  * sandbox naming itself). */
-int sbx_sandbox_open_netns(const char *ref, int *ret_fd, sbx_error *reterr);
+int sbx_sandbox_open_ns(const char *ref, int *ret_netns, int *ret_userns, int *ret_proc, sbx_error *reterr);
 /* Every sandbox carrying all the filter labels (n_filter 0: all), by name. */
 int sbx_sandbox_list(const sbx_label *filter, size_t n_filter, sbx_sandbox ***ret, size_t *ret_n,
                      sbx_error *reterr);

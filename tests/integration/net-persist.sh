@@ -354,7 +354,7 @@ crashes() {
         is "... no sbx-init left" "$(inits_settle 0)" 0
 }
 
-# ==== container join: --network container:NAME (root only) ====
+# ==== container join as root: --network container:NAME (rootless: in rootless()) ====
 container_join() {
         created --network bridge ja
         is "join: a bridged sandbox ja: create exit 0" "$rc" 0
@@ -425,6 +425,28 @@ rootless() {
         like "rootless: the sandbox has the host's address (pasta)" "$n1" 'inet 10\.77\.0\.1/'
         is "rootless: a second exec sees the same network (namespace, addresses)" \
                 "$(nb exec r1 -- sh -c 'readlink /proc/self/ns/net; ip -4 -o addr show scope global' 2>&1)" "$n1"
+        # container join without root: r2 is made inside r1's user namespace
+        created nb --network container:r1 --dangerously-allow-container-namespace-join r2
+        is "rootless join: create --network container:r1 r2: exit 0" "$rc" 0
+        [ "$rc" = 0 ] || printf '%s\n' "$out" | sed 's/^/# /' | head -5
+        is "rootless join: r2 is in r1's network namespace, with its addresses" \
+                "$(nb exec r2 -- sh -c 'readlink /proc/self/ns/net; ip -4 -o addr show scope global' 2>&1)" "$n1"
+        is "rootless join: r2 reaches the server in R" "$(nb exec r2 -- bash -c "$FETCH" 10.99.0.1 8080 2>&1)" \
+                "peer=10.77.0.1"
+        unlike "rootless join: r2 has its own mount namespace" \
+                "$(nb exec r2 -- readlink /proc/self/ns/mnt 2>&1)" "^$(nb exec r1 -- readlink /proc/self/ns/mnt 2>&1)\$"
+        nb exec r1 -- sh -c 'setsid sleep 31407 </dev/null >/dev/null 2>&1 &'
+        SEEN='grep -l "sleep.31407" /proc/[0-9]*/cmdline 2>/dev/null | grep -vc self'
+        is "control: r1 sees its own background sleep" "$(nb exec r1 -- sh -c "$SEEN" 2>&1)" 1
+        is "rootless join: r2 does not see r1's processes (own pid namespace)" \
+                "$(nb exec r2 -- sh -c "$SEEN" 2>&1)" 0
+        is "rootless join: r2 has no capabilities" "$(nb exec r2 -- grep CapEff /proc/self/status 2>&1)" \
+                "CapEff:	0000000000000000"
+        created nb --user 1000 --network container:r1 --dangerously-allow-container-namespace-join r3
+        is "rootless join: a user r1's namespace does not map is refused (exit 2)" "$rc" 2
+        like "... naming the user and the sandbox" "$out" "no user 1000:1000.*--user"
+        out=$(nb rm -f r2 2>&1); rc=$?
+        is "rootless join: rm -f r2: exit 0" "$rc" 0
         out=$(nb rm -f r1 2>&1); rc=$?
         is "rootless: rm -f: exit 0" "$rc" 0
         for _ in $(seq 30); do [ -z "$(nobody_pasta)" ] && break; sleep 0.1; done
