@@ -119,8 +119,12 @@ J
                 "$SBX" run --no-tty --config "$T/run.json" --agent main -e SBX_POLICY_TEST=flag -- \
                 /bin/sh -c 'echo SBX_POLICY_TEST=$SBX_POLICY_TEST'
         echo "{ agents: { defaults: { sandbox: { mode: 'all', docker: { network: 'container:peer', dangerouslyAllowContainerNamespaceJoin: true } } } } }" >"$T/net.json"
-        check "run refuses a network sbx cannot provide, naming the key" 2 "docker.network: network 'container:peer'" \
+        check "run: network container:NAME with the override needs a running sandbox NAME (125, named)" 125 \
+                "network 'container:peer': No such sandbox: peer" \
                 "$SBX" run --no-tty --config "$T/net.json" --agent main -- /bin/true
+        echo "{ agents: { defaults: { sandbox: { mode: 'all', docker: { network: 'wifi' } } } } }" >"$T/net2.json"
+        check "run refuses a network sbx cannot provide, naming the key" 2 "docker.network: network 'wifi'" \
+                "$SBX" run --no-tty --config "$T/net2.json" --agent main -- /bin/true
         echo "{ agents: { defaults: { sandbox: { mode: 'all', docker: { binds: ['/etc:/hostetc:ro'] } } } } }" >"$T/bind.json"
         check "run refuses a blocked bind source (OpenClaw's bind safety)" 2 \
                 'docker.binds\[0\] "/etc:/hostetc:ro": source is /etc' \
