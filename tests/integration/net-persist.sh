@@ -436,7 +436,7 @@ rootless() {
         unlike "rootless join: r2 has its own mount namespace" \
                 "$(nb exec r2 -- readlink /proc/self/ns/mnt 2>&1)" "^$(nb exec r1 -- readlink /proc/self/ns/mnt 2>&1)\$"
         nb exec r1 -- sh -c 'setsid sleep 31407 </dev/null >/dev/null 2>&1 &'
-        SEEN='grep -l "sleep.31407" /proc/[0-9]*/cmdline 2>/dev/null | grep -vc self'
+        SEEN='for f in /proc/[0-9]*/cmdline; do tr "\\0" " " <"$f"; echo; done 2>/dev/null | grep -c "^[s]leep 31407"'
         is "control: r1 sees its own background sleep" "$(nb exec r1 -- sh -c "$SEEN" 2>&1)" 1
         is "rootless join: r2 does not see r1's processes (own pid namespace)" \
                 "$(nb exec r2 -- sh -c "$SEEN" 2>&1)" 0
