@@ -40,6 +40,7 @@
 #include "macro.h"
 #include "net.h"
 #include "nft.h"
+#include "proc.h"
 #include "rtnl.h"
 
 #define BRIDGE_NAME "sbx0"
@@ -95,29 +96,12 @@ static bool prefixes_overlap(struct in_addr a, unsigned alen, struct in_addr b, 
         return (ntohl(a.s_addr) & m) == (ntohl(b.s_addr) & m);
 }
 
-/* Start time (clock ticks after boot) of a live process, 0 if it is gone or a
- * zombie: a SIGKILLed launcher whose parent has not reaped it yet owns nothing. */
+/* Start time of a live process, 0 if it is gone or a zombie: a SIGKILLed
+ * launcher whose parent has not reaped it yet owns nothing. */
 static unsigned long long proc_starttime(pid_t pid) {
-        char path[64], buf[1024], *p, state;
-        unsigned long long t = 0;
-        ssize_t n;
-        int fd;
+        uint64_t t;
 
-        snprintf(path, sizeof(path), "/proc/%d/stat", (int) pid);
-        fd = open(path, O_RDONLY | O_CLOEXEC);
-        if (fd < 0)
-                return 0;
-        n = read(fd, buf, sizeof(buf) - 1);
-        close(fd);
-        if (n <= 0)
-                return 0;
-        buf[n] = '\0';
-        p = strrchr(buf, ')');
-        /* after ")": state is field 3, starttime field 22 */
-        if (!p || sscanf(p + 2, "%c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
-                         &state, &t) != 2 || state == 'Z' || state == 'X')
-                return 0;
-        return t;
+        return sbx_proc_start_time(pid, &t) < 0 ? 0 : (unsigned long long) t;
 }
 
 static bool owner_alive(const char *alias) {

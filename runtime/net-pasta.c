@@ -40,6 +40,7 @@
 
 #include "macro.h"
 #include "net.h"
+#include "proc.h"
 #include "rtnl.h"
 #include "tool-exec.h"
 
@@ -220,22 +221,13 @@ void sbx_pasta_cleanup(sbx_net_plan *p) {
 }
 
 /* Alive = exists and is not a zombie: the pid 1 of a persistent sandbox
- * that its own sbx just killed is a zombie until that sbx reaps it. */
+ * that its own sbx just killed is a zombie until that sbx reaps it. Unsure
+ * (no access) counts as alive: never stop a pasta that may be in use. */
 static bool sandbox_alive(pid_t pid) {
-        char path[64], buf[512], *p;
-        _cleanup_close_ int fd = -EBADF;
-        ssize_t n;
+        uint64_t t;
+        int r = sbx_proc_start_time(pid, &t);
 
-        snprintf(path, sizeof(path), "/proc/%d/stat", (int) pid);
-        fd = open(path, O_RDONLY | O_CLOEXEC);
-        if (fd < 0)
-                return errno != ENOENT && errno != ESRCH;
-        n = read(fd, buf, sizeof(buf) - 1);
-        if (n <= 0)
-                return false;
-        buf[n] = '\0';
-        p = strrchr(buf, ')');
-        return !p || (p[1] && p[2] != 'Z' && p[2] != 'X');
+        return r >= 0 || (r != -ENOENT && r != -ESRCH);
 }
 
 /* pasta-<sandbox pid>.pid records whose sandbox is gone: stop that pasta. */

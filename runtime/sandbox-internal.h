@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <limits.h>
 
+#include "proc.h"
 #include "sandbox.h"
 
 #define SBX_RECORD_FILE "sandbox.json"
@@ -50,7 +51,6 @@ int sbx_sandbox_resolve(const char *ref, char name[SBX_SANDBOX_NAME_MAX + 1], sb
 int sbx_sandbox_lock(const char *name, const char *file, int op, sbx_error *reterr);
 /* A pidfd for the recorded init, or -ESRCH if it is gone (or the pid was reused). */
 int sbx_init_pidfd(pid_t pid, uint64_t start_time);
-int sbx_proc_start_time(pid_t pid, uint64_t *ret);
 uint64_t sbx_now_ms(void);
 
 static inline void closedirp(DIR **d) {
