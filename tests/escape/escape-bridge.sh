@@ -5,41 +5,26 @@
 # where it can be made, a positive control that the same probe succeeds where
 # the restriction does not apply.
 #
-# Root: sbx runs inside a network namespace H made here ("the host": uplink
-# up0 10.77.0.1/24, default via 10.77.0.2, listeners on 0.0.0.0:$PA and
-# 127.0.0.1:$PL), so no rule or link touches the real host and no packet
-# leaves this machine. Rootless (pasta) runs as uid 65534 inside the same H.
+# Root: sbx runs inside network namespaces made here (net-lib.sh), so no rule
+# or link touches the real host and no packet leaves this machine. Rootless
+# (pasta) runs as uid 65534 inside the same H.
+# net-lib.sh first (its namespaces H and R), then the escape helpers (which
+# make $TMP): H is the "host" (up0 10.77.0.1/24, default via R at
+# 10.77.0.2), with 127.0.0.1:9090 on its loopback; we add 0.0.0.0:$PA.
+. "$(dirname "$0")/../integration/net-lib.sh"
 . "$(dirname "$0")/lib.sh"
 
 if ! is_root; then
         echo "1..0 # SKIP needs root to make the test's own network namespace (the rootless attacks run from the root test as uid 65534)"
         exit 77
 fi
-for t in ip nft socat setpriv unshare; do
-        command -v $t >/dev/null || { echo "1..0 # SKIP '$t' is missing (iproute2 nftables socat util-linux)"; exit 77; }
-done
-H=sbxeH-$$
+net_require
 PA=7301
-PL=7302
-cleanup() {
-        ip netns pids $H 2>/dev/null | xargs -r kill -9 2>/dev/null
-        ip netns del $H 2>/dev/null
-        rm -rf "$TMP"
-}
-trap cleanup EXIT
-ip netns add $H || { echo "1..0 # SKIP cannot create a network namespace"; exit 77; }
-ip -n $H link add up0 type veth peer name up1
-ip -n $H addr add 10.77.0.1/24 dev up0
-ip -n $H link set up0 up
-ip -n $H link set up1 up
-ip -n $H link set lo up
-ip -n $H route add default via 10.77.0.2
+PL=9090
+trap 'net_namespaces_down; rm -rf "$TMP" ${own_xdg:+"$own_xdg"}' EXIT
+net_namespaces_up
 setsid -f ip netns exec $H socat TCP-LISTEN:$PA,bind=0.0.0.0,fork,reuseaddr SYSTEM:'echo any' </dev/null >/dev/null 2>&1
-setsid -f ip netns exec $H socat TCP-LISTEN:$PL,bind=127.0.0.1,fork,reuseaddr SYSTEM:'echo loop' </dev/null >/dev/null 2>&1
-for i in $(seq 50); do
-        [ "$(ip netns exec $H ss -Hltn | grep -c -e ":$PA " -e ":$PL ")" = 2 ] && break
-        sleep 0.1
-done
+for i in $(seq 50); do ip netns exec $H ss -Hltn | grep -q ":$PA " && break; sleep 0.1; done
 # a bridged sandbox inside H: bsbx [OPTIONS] -- CMD
 bsbx() { timeout -k 5 60 ip netns exec $H "$SBX" run --ro-bind "$SBX_PROBE:/sbx-probe" --network bridge "$@"; }
 hprobe() { ip netns exec $H "$SBX_PROBE" "$@"; }
@@ -102,7 +87,7 @@ else
                 for i in 1 2 3; do skip "rootless: pasta cannot run here: $(printf '%s' "$out" | head -1)"; done
         else
                 is "pasta-own-loopback: 127.0.0.1:$PL inside is not the host's (-T none): ECONNREFUSED" "$out" ECONNREFUSED
-                is "pasta-gateway: without host-gateway the gateway 10.77.0.2:$PL is not the host's loopback" \
+                is "pasta-gateway: without host-gateway 10.77.0.2:$PL is the real gateway (nothing listens: ETIMEDOUT through pasta), not the host's loopback" \
                         "$(rl -- /sbx-probe connect 10.77.0.2 $PL 2>&1)" ETIMEDOUT
                 is "control: with host-gateway the same gateway address is the host's loopback" \
                         "$(rl --add-host gw:host-gateway -- /sbx-probe connect 10.77.0.2 $PL 2>&1)" OK
