@@ -528,6 +528,8 @@ static json_object *sandbox_to_json(sbx_sandbox *s) {
         json_object_object_add(o, "networkContainer", s->config.network_container
                                                               ? json_object_new_string(s->config.network_container)
                                                               : NULL);
+        json_object_object_add(o, "ipAddress", s->ip_address[0] ? json_object_new_string(s->ip_address) : NULL);
+        json_object_object_add(o, "gateway", s->gateway[0] ? json_object_new_string(s->gateway) : NULL);
         json_object_object_add(o, "initPid", json_object_new_int(s->init_pid));
         json_object_object_add(o, "runningExecs", json_object_new_int((int) s->running_execs));
         json_object_object_add(o, "stateDir", json_object_new_string(s->state_dir));

@@ -608,6 +608,23 @@ static const char *network_mode(const sbx_run_config *c, char *buf, size_t len) 
         return c->network == SBX_NETWORK_BRIDGE ? "bridge" : "none";
 }
 
+/* NetworkSettings as docker shows it for the modes sbx has: the bridge's
+ * address and gateway while running ("" otherwise, as docker does). */
+static json_object *network_settings(const sbx_sandbox *s) {
+        json_object *ns = json_object_new_object(), *nets = json_object_new_object(), *n;
+
+        json_object_object_add(ns, "IPAddress", json_object_new_string(s->ip_address));
+        json_object_object_add(ns, "Gateway", json_object_new_string(s->gateway));
+        if (s->config.network != SBX_NETWORK_CONTAINER) {
+                n = json_object_new_object();
+                json_object_object_add(n, "IPAddress", json_object_new_string(s->ip_address));
+                json_object_object_add(n, "Gateway", json_object_new_string(s->gateway));
+                json_object_object_add(nets, s->config.network == SBX_NETWORK_BRIDGE ? "bridge" : "none", n);
+        }
+        json_object_object_add(ns, "Networks", nets);
+        return ns;
+}
+
 void *sbx_docker_inspect_json(const sbx_sandbox *s) {
         _cleanup_json_ json_object *meta = meta_load(s);
         char mode[SBX_SANDBOX_NAME_MAX + 80];
@@ -662,6 +679,7 @@ void *sbx_docker_inspect_json(const sbx_sandbox *s) {
         json_object_object_add(host, "NetworkMode", json_object_new_string(network_mode(&s->config, mode,
                                                                                        sizeof(mode))));
         json_object_object_add(o, "HostConfig", host);
+        json_object_object_add(o, "NetworkSettings", network_settings(s));
         json_object_object_add(o, "Mounts", mounts_json(s, meta));
         for (size_t i = 0; i < s->n_labels; i++)
                 json_object_object_add(labels, s->labels[i].key, json_object_new_string(s->labels[i].value));

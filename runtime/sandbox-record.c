@@ -472,6 +472,8 @@ int sbx_record_save(const sbx_record *rec, sbx_error *reterr) {
         json_object_object_add(o, "cgroup", jstr(rec->cgroup));
         json_object_object_add(o, "init_pid", json_object_new_int64(s->init_pid));
         json_object_object_add(o, "init_start_time", json_object_new_uint64(s->init_start_time));
+        json_object_object_add(o, "ip_address", jstr(s->ip_address[0] ? s->ip_address : NULL));
+        json_object_object_add(o, "gateway", jstr(s->gateway[0] ? s->gateway : NULL));
         json_object_object_add(o, "config", config_to_json(&s->config));
 
         text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED);
@@ -494,7 +496,7 @@ static int record_parse(json_object *o, sbx_record *rec) {
         sbx_sandbox *s = &rec->s;
         json_object *v, *cfg;
         _cleanup_free_ char *name = NULL, *id = NULL, *state = NULL, *hash = NULL, *mode = NULL, *run = NULL,
-                            *cg = NULL;
+                            *cg = NULL, *ip = NULL, *gw = NULL;
         int err = 0, r;
 
         if (get_i64(o, "version", 0, &err) != SBX_RECORD_VERSION)
@@ -502,8 +504,13 @@ static int record_parse(json_object *o, sbx_record *rec) {
         if ((r = get_str(o, "name", &name)) < 0 || (r = get_str(o, "id", &id)) < 0 ||
             (r = get_str(o, "state", &state)) < 0 || (r = get_str(o, "config_hash", &hash)) < 0 ||
             (r = get_str(o, "workspace_mode", &mode)) < 0 || (r = get_str(o, "run_dir", &run)) < 0 ||
-            (r = get_str(o, "cgroup", &cg)) < 0 || (r = get_str(o, "image", &s->image)) < 0)
+            (r = get_str(o, "cgroup", &cg)) < 0 || (r = get_str(o, "image", &s->image)) < 0 ||
+            (r = get_str(o, "ip_address", &ip)) < 0 || (r = get_str(o, "gateway", &gw)) < 0)
                 return r;
+        if ((ip && strlen(ip) >= sizeof(s->ip_address)) || (gw && strlen(gw) >= sizeof(s->gateway)))
+                return -EBADMSG;
+        strcpy(s->ip_address, ip ?: "");
+        strcpy(s->gateway, gw ?: "");
         if (!name || !id || strlen(name) > SBX_SANDBOX_NAME_MAX || strlen(id) != SBX_SANDBOX_ID_LEN ||
             (hash && strlen(hash) > SBX_SANDBOX_HASH_MAX) || (run && strlen(run) >= sizeof(rec->run_dir)) ||
             (cg && strlen(cg) >= sizeof(rec->cgroup)))

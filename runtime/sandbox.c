@@ -21,6 +21,7 @@
  *   create, the whole state dir. Mounts need no cleanup: they exist only in
  *   the sandbox's mount namespace, which dies with its init. Workspace dirs
  *   are outside the state dir and are never removed. */
+#include <arpa/inet.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -264,6 +265,7 @@ static void teardown_runtime(sbx_record *rec) {
                 (void) sbx_net_gc(NULL);
         rec->s.init_pid = 0;
         rec->s.init_start_time = 0;
+        rec->s.ip_address[0] = rec->s.gateway[0] = '\0';
         rec->starting = false;
         rec->s.state = rec->s.started_ms ? SBX_SANDBOX_STOPPED : SBX_SANDBOX_CREATED;
 }
@@ -833,6 +835,10 @@ static int start_locked(sbx_record *rec, sbx_error *reterr) {
         rec->s.state = SBX_SANDBOX_RUNNING;
         rec->starting = false;
         rec->crashed = false;
+        /* what docker inspect's NetworkSettings and sbx ls show */
+        if (p->net.kind == SBX_NET_KIND_BRIDGE)
+                inet_ntop(AF_INET, &p->net.addr, rec->s.ip_address, sizeof(rec->s.ip_address));
+        snprintf(rec->s.gateway, sizeof(rec->s.gateway), "%s", p->net.gateway_addr);
         rec->s.started_ms = sbx_now_ms();
         r = sbx_record_save(rec, reterr);
         if (r < 0) {

@@ -110,6 +110,9 @@ typedef struct sbx_sandbox {
         pid_t init_pid;               /* host pid of the sandbox's pid 1, 0 when not running */
         uint64_t init_start_time;     /* /proc/<pid>/stat starttime (detects pid reuse) */
         unsigned running_execs;       /* execs in flight (0 or >0: "at least one") */
+        char ip_address[16];          /* network bridge as root: eth0's IPv4 address while
+                                       * running, "" otherwise (pasta copies the host's) */
+        char gateway[16];             /* its default gateway (= host-gateway), "" if none */
         sbx_run_config config;        /* the configuration it was created with (owned;
                                        * config.argv is NULL) */
 } sbx_sandbox;

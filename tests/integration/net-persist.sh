@@ -232,6 +232,8 @@ bridge_root() {
         is "... and the same network namespace" "$(netns a)" "$a_ns"
         out=$(sbxh exec a -- bash -c "$FETCH_T" 10.237.0.1 9090 2>&1)
         unlike "without host-gateway the host's loopback is not reachable" "$out" "^loop="
+        is "sbx ls --json: ipAddress and gateway are eth0's" "$(field a ipAddress) $(field a gateway)" \
+                "${a_addr%/*} 10.237.0.1"
         a_veth=$(host_veth a)
         like "the sandbox's veth ($a_veth) is a port of sbx0 in H" "$(ip -n "$H" -o link show dev "${a_veth:-none}" 2>&1)" ' master sbx0 '
 
@@ -395,6 +397,9 @@ docker_bridge() {
         dk start dk1 >"$TMP/dk.out" 2>&1; rc=$?
         is "docker start of the bridged container: exit 0" "$rc" 0
         is "... puts one veth on sbx0 in H" "$(ip -n "$H" -o link show master sbx0 2>/dev/null | wc -l)" 1
+        like "docker inspect NetworkSettings: the address on the bridge and its gateway" \
+                "$(dk inspect -f '{{.NetworkSettings.IPAddress}} {{.NetworkSettings.Networks.bridge.Gateway}}' dk1 2>&1)" \
+                '^10\.237\.[0-9]+\.[0-9]+ 10\.237\.0\.1$'
         dk rm -f dk1 >/dev/null 2>&1
         snapshot_is "docker rm -f: H as before"
 }
