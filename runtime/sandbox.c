@@ -175,7 +175,6 @@ int sbx_sandbox_lock(const char *name, const char *file, int op, sbx_error *rete
 
 /* ------------------------------------------------------------- processes */
 
-
 int sbx_init_pidfd(pid_t pid, uint64_t start_time) {
         uint64_t st;
         int fd;
