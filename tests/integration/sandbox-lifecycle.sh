@@ -128,7 +128,7 @@ like "... 'No such sandbox'" "$(cat "$TMP/err")" "No such sandbox"
 
 # --- rm -f racing exec: execs end cleanly (ok, killed, or no such sandbox)
 sbx_create race >/dev/null
-for i in $(seq 6); do (sbx exec race -- sleep 5 >/dev/null 2>&1; echo $? >> "$TMP/race") & done
+for i in $(seq 6); do (sbx exec race -- sleep 5.0314 >/dev/null 2>&1; echo $? >> "$TMP/race") & done
 sleep 0.3
 sbx rm -f race >/dev/null & rmpid=$!
 for i in $(seq 6); do (sbx exec race -- true >/dev/null 2>&1; echo $? >> "$TMP/race") & done
@@ -136,7 +136,7 @@ wait
 bad=$(grep -vxE '0|1|125|137' "$TMP/race" | tr '\n' ' ')
 is "rm -f racing 12 execs: every exec returns 0, 1, 125 or 137" "$bad" ""
 is "rm -f racing execs: the sandbox is gone" "$(ls -A "$ROOT" | grep -v '^\.' || true)" ""
-is "... and so are its processes" "$(live_count 'sleep 5')" 0
+is "... and so are its processes" "$(live_count 'sleep 5.0314')" 0
 
 # --- --no-start, then start; pause/unpause
 sbx_create --no-start --label a=b --label team=x lazy >/dev/null
