@@ -30,7 +30,9 @@ int sbx_net_mode_parse(const char *value, bool allow_container_join, const char 
                 if (!allow_container_join)
                         return sbx_error_set(reterr, -EPERM,
                                              "network '%s' joins another sandbox's network namespace; "
-                                             "it needs dangerouslyAllowContainerNamespaceJoin", value);
+                                             "it needs dangerouslyAllowContainerNamespaceJoin "
+                                             "(sbx run/create: --dangerously-allow-container-namespace-join)",
+                                             value);
                 if (!value[10])
                         return sbx_error_set(reterr, -EINVAL, "network '%s': no sandbox named after "
                                              "'container:'", value);

@@ -299,13 +299,16 @@ const char *sbx_network_mode_to_string(sbx_network_mode m) {
 /* network container:NAME needs dangerouslyAllowContainerNamespaceJoin, given
  * in any order with --network: checked once every option is in. */
 int sbx_run_config_check_network(const sbx_run_config *c, sbx_error *reterr) {
-        if (c->network == SBX_NETWORK_CONTAINER && !c->allow_container_join)
-                return sbx_error_set(reterr, -EPERM,
-                                     "network 'container:%s' joins another sandbox's network namespace; "
-                                     "it needs dangerouslyAllowContainerNamespaceJoin "
-                                     "(--dangerously-allow-container-namespace-join)",
-                                     c->network_container ?: "");
-        return 0;
+        _cleanup_free_ char *value = NULL;
+
+        if (c->network != SBX_NETWORK_CONTAINER || c->allow_container_join)
+                return 0;
+        if (asprintf(&value, "container:%s", c->network_container ?: "") < 0) {
+                value = NULL;
+                return sbx_error_set(reterr, -ENOMEM, "out of memory");
+        }
+        /* the refusal (and its message) is the parser's */
+        return sbx_net_mode_parse(value, false, NULL, reterr);
 }
 
 /* --network VALUE (also docker.network): mode and, for container:NAME, the name. */
