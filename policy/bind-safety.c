@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bind-safety.h"
-#include "macro.h"
+#include "policy.h"
+#include "util/util.h"
 
 static const char *const BLOCKED[] = {
         "/etc",

@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "config-internal.h"
-#include "macro.h"
-#include "resolve.h"
+#include "util/util.h"
+#include "policy.h"
 
 static int cp_str(struct json_object *o, const char *key, char **ret) {
         struct json_object *v = jget(o, key);

@@ -17,9 +17,8 @@
 #include <unistd.h>
 
 #include "config-internal.h"
-#include "json5.h"
-#include "macro.h"
-#include "resolve.h"
+#include "policy.h"
+#include "util/util.h"
 
 #define INCLUDE_MAX_DEPTH 10
 #define INCLUDE_MAX_BYTES (2u * 1024u * 1024u)

@@ -5,7 +5,7 @@
 
 #include <json-c/json.h>
 
-#include "config.h"
+#include "policy.h"
 
 #ifndef MIN
 #define MIN(a, b) ((a) < (b) ? (a) : (b))

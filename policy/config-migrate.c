@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "config-internal.h"
-#include "macro.h"
-#include "resolve.h"
+#include "util/util.h"
+#include "policy.h"
 
 static void change(sbx_strv *changes, sbx_config_diag *diag, const char *msg) {
         note(diag, msg);

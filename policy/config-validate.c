@@ -11,9 +11,8 @@
 #include <string.h>
 
 #include "config-internal.h"
-#include "macro.h"
-#include "resolve.h"
-#include "tools.h"
+#include "util/util.h"
+#include "policy.h"
 
 static const char *const ROOT_KEYS[] = {
         "$schema",

@@ -17,9 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json5.h"
+#include "policy.h"
 #include "json5-unicode.h"
-#include "macro.h"
+#include "util/util.h"
 
 #define EOI (-1) /* peek() at the end of the input */
 

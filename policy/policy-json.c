@@ -2,7 +2,7 @@
 #include <math.h>
 #include <stdint.h>
 
-#include "policy-json.h"
+#include "policy.h"
 
 static const char *const MODE_NAMES[] = {"off", "non-main", "all"};
 static const char *const SCOPE_NAMES[] = {"session", "agent", "shared"};

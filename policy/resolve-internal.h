@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #pragma once
 
-#include "resolve.h"
+#include "policy.h"
 
 const sbx_agent_config *sbx_find_agent(const sbx_config *c, const char *agent_id);
 /* resolve-sandbox.c: mode, scope, access, backend, root, docker, browser, prune */

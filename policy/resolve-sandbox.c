@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "macro.h"
+#include "util/util.h"
 #include "resolve-internal.h"
 
 static int dup_or(const char *a, const char *b, const char *def, char **ret) {

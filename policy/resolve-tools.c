@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "macro.h"
+#include "util/util.h"
 #include "resolve-internal.h"
 
 static const char *const DEFAULT_SANDBOX_ALLOW[] = {

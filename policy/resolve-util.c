@@ -10,9 +10,8 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "macro.h"
-#include "resolve.h"
-#include "sha256.h"
+#include "util/util.h"
+#include "policy.h"
 
 static bool js_space(unsigned char c) {
         return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';

@@ -14,10 +14,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "macro.h"
-#include "resolve.h"
+#include "util/util.h"
+#include "policy.h"
 #include "resolve-internal.h"
-#include "sha256.h"
 #include <stdint.h>
 
 static int known_agents(const sbx_config *c, sbx_strv *ret) {

@@ -3,9 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "macro.h"
-#include "resolve.h"
-#include "tools.h"
+#include "util/util.h"
+#include "policy.h"
 
 enum {
         P_MINIMAL = 1 << 0,

@@ -17,7 +17,7 @@
 #include <archive.h>
 #include <archive_entry.h>
 
-#include "error.h"
+#include "util/util.h"
 
 #define SBX_ARCHIVE_FUNCS(X)                                                                       \
         X(archive_entry_filetype) X(archive_entry_gid) X(archive_entry_hardlink)                   \

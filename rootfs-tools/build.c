@@ -22,7 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "macro.h"
+#include "util/util.h"
 #include "store.h"
 #include "tree.h"
 

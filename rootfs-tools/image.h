@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "error.h"
+#include "util/util.h"
 
 #define SBX_IMAGE_DEFAULT "openclaw-sandbox:bookworm-slim"
 #define SBX_IMAGE_NAME_MAX 256
@@ -44,24 +44,6 @@ int sbx_image_resolve(const char *name, char *ret_rootfs_path, size_t len, struc
                       sbx_error *reterr);
 
 /* Progress and notices from long operations; only CLI front ends render them. */
-enum sbx_progress_kind {
-        SBX_PROGRESS_PHASE,  /* a new phase starts: phase set */
-        SBX_PROGRESS_TICK,   /* counters moved */
-        SBX_PROGRESS_NOTICE, /* something the user should know: detail set */
-};
-struct sbx_progress_event {
-        enum sbx_progress_kind kind;
-        const char *phase;    /* "read", "layer", "flatten", "download", ... */
-        unsigned item, items; /* layer or package n of m (0 if unknown) */
-        uint64_t bytes;       /* bytes processed in this phase */
-        const char *detail;   /* digest, package or notice text */
-};
-struct sbx_progress {
-        void (*fn)(void *userdata, const struct sbx_progress_event *ev);
-        void *userdata;
-};
-void sbx_progress_emit(const struct sbx_progress *p, enum sbx_progress_kind kind, const char *phase,
-                       unsigned item, unsigned items, uint64_t bytes, const char *detail);
 
 /* Import a docker-save archive or OCI layout tarball from fd. name_override
  * (may be NULL) names the image instead of the archive's own tags. On success

@@ -25,8 +25,7 @@
 #include <unistd.h>
 
 #include "archive-dl.h"
-#include "macro.h"
-#include "sha256.h"
+#include "util/util.h"
 #include "store.h"
 #include "tree.h"
 

@@ -13,24 +13,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "macro.h"
+#include "util/util.h"
 #include "store.h"
 #include "tree.h"
 
-void sbx_progress_emit(const struct sbx_progress *p, enum sbx_progress_kind kind, const char *phase,
-                       unsigned item, unsigned items, uint64_t bytes, const char *detail) {
-        struct sbx_progress_event ev = {
-                .kind = kind,
-                .phase = phase,
-                .item = item,
-                .items = items,
-                .bytes = bytes,
-                .detail = detail,
-        };
-
-        if (p && p->fn)
-                p->fn(p->userdata, &ev);
-}
 
 static void strv_free(char **v) {
         if (!v)

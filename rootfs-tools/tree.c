@@ -30,7 +30,7 @@
 #include <unistd.h>
 
 #include "archive-dl.h"
-#include "macro.h"
+#include "util/util.h"
 #include "tree.h"
 
 static inline void closedirp(DIR **d) {

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "error.h"
+#include "util/util.h"
 #include "image.h"
 
 struct archive;

@@ -5,8 +5,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
-#include "config.h"
+#include "cli/cli.h"
+#include "launch/launch.h"
+#include "sandbox/sandbox.h"
+#include "build-config.h"
 
 struct command {
         const char *name;
@@ -48,6 +50,7 @@ static void usage(FILE *f) {
 }
 
 int main(int argc, char **argv) {
+        sbx_plan_set_container_opener(sbx_sandbox_open_ns);
         /* Installed or symlinked as "docker": the docker-compatible entry point. */
         if (argc > 0 && !strcmp(basename(argv[0]), "docker"))
                 return cli_docker(argc, argv);

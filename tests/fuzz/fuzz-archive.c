@@ -11,8 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "image.h"
-#include "tree.h"
+#include "rootfs-tools/image.h"
+#include "rootfs-tools/tree.h"
 
 static char store[64];
 static int tmpfd = -1;

@@ -7,9 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
-#include "policy-json.h"
-#include "resolve.h"
+#include "policy/policy.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
         setenv("HOME", "/tmp/sbx-fuzz-home", 1);

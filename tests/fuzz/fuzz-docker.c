@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "docker.h"
+#include "docker/docker.h"
 
 #define MAX_WORDS 512
 

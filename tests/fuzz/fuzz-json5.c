@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json5.h"
+#include "policy/policy.h"
 #include "../unit/json5-canon.h"
 
 static int utf8_valid(const unsigned char *s, size_t n) {

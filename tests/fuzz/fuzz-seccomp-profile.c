@@ -6,8 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "seccomp-filter.h"
-#include "seccomp-profile.h"
+#include "security/security.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* A minimal launcher around runtime/net.c for tests (issue 7): runs CMD in a
+/* A minimal launcher around runtime/net/net.c for tests (issue 7): runs CMD in a
  * new network + mount namespace (plus a user namespace when not root) with
  * the network sbx_net_prepare()/sbx_net_attach() give it, /etc/hosts and
  * /etc/resolv.conf bound over from the rendered text, then sbx_net_cleanup().
@@ -21,8 +21,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "net.h"
-#include "rtnl.h"
+#include "net/net.h"
+#include "net/rtnl.h"
 
 static void die_child(const char *what) {
         fprintf(stderr, "sbx-net-harness (child): %s: %s\n", what, strerror(errno));

@@ -9,7 +9,7 @@ set -u
 # sbx run with the probe at /sbx-probe: sbxp [OPTIONS] -- /sbx-probe ARGS
 sbxp() { "$SBX" run --ro-bind "$SBX_PROBE:/sbx-probe" "$@"; }
 
-# The state dir sbx uses for this caller (see runtime/statedir.c).
+# The state dir sbx uses for this caller (see runtime/launch/statedir.c).
 is_tmpfs() { [ "$(stat -f -c %T "$1" 2>/dev/null)" = tmpfs ]; }
 state_base() {
         if [ -n "${XDG_RUNTIME_DIR:-}" ] && [ -w "$XDG_RUNTIME_DIR" ]; then echo "$XDG_RUNTIME_DIR/sbx"

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json5.h"
+#include "policy/policy.h"
 #include "json5-canon.h"
 
 int main(void) {

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests for runtime/cgroup.c: Docker unit parsing, limit validation,
+/* Unit tests for runtime/cgroup/cgroup.c: Docker unit parsing, limit validation,
  * and the refusal / best-effort paths against this host's real cgroups. */
 #include <check.h>
 #include <errno.h>
@@ -10,7 +10,7 @@
 #include <linux/magic.h>
 #include <unistd.h>
 
-#include "cgroup.h"
+#include "cgroup/cgroup.h"
 
 #define MiB (1024LL * 1024)
 

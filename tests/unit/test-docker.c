@@ -9,8 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "docker.h"
-#include "macro.h"
+#include "docker/docker.h"
+#include "util/util.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Unit tests for issue 6: command resolution inside the sandbox view
- * (runtime/exec-resolve.c) and the allowlist matching and decision
- * (runtime/exec-allow.c). The view is built on real directories. */
+ * (runtime/security/exec-resolve.c) and the allowlist matching and decision
+ * (runtime/security/exec-allow.c). The view is built on real directories. */
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -11,8 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "exec-allow.h"
-#include "exec-resolve.h"
+#include "security/security.h"
 
 static char base[] = "/tmp/sbx-unit-exec.XXXXXX";
 static sbx_view view;

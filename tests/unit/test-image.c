@@ -10,8 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "image.h"
-#include "tree.h"
+#include "rootfs-tools/image.h"
+#include "rootfs-tools/tree.h"
 
 static char tmpdir[64];
 

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
-#include "json5.h"
+#include "build-config.h"
+#include "policy/policy.h"
 #include "json5-canon.h"
 
 static struct json_object *oracle; /* array of the oracle file's records */

@@ -8,8 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "hosts.h"
-#include "net.h"
+#include "net/net.h"
 
 START_TEST(test_net_mode_none_and_bridge_are_accepted) {
         const char *name = "x";

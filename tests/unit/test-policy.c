@@ -8,11 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "config.h"
-#include "json5.h"
-#include "resolve.h"
-#include "sha256.h"
-#include "tools.h"
+#include "policy/policy.h"
+#include "util/util.h"
 
 static void set_env(void) {
         setenv("HOME", "/tmp/sbx-unit-home", 1);

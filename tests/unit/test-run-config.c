@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests for the `sbx run` option specs (runtime/run-config.c). */
+/* Unit tests for the `sbx run` option specs (runtime/launch/run-config.c). */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 
-#include "run-config.h"
+#include "launch/launch.h"
 
 START_TEST(test_ulimit_soft_and_hard) {
         sbx_rlimit r;

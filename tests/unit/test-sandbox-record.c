@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests for persistent-sandbox records (runtime/sandbox-record.c,
+/* Unit tests for persistent-sandbox records (runtime/sandbox/sandbox-record.c,
  * sandbox.c): names, the config hash, record round trips, stale detection. */
 #include <check.h>
 #include <stdio.h>
@@ -8,8 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "macro.h"
-#include "sandbox-internal.h"
+#include "util/util.h"
+#include "sandbox/sandbox-internal.h"
 
 START_TEST(test_sandbox_names_follow_docker_rules) {
         static const char *const good[] = { "a", "box", "openclaw-sbx-workspace-0123", "A.b_c-d", "9lives" };

@@ -30,9 +30,8 @@
 #include <termios.h>
 #include <unistd.h>
 
-#include "seccomp-embedded.h"
-#include "seccomp-filter.h"
-#include "seccomp-profile.h"
+#include "security/seccomp-embedded.h"
+#include "security/security.h"
 
 #ifndef AF_VSOCK
 #define AF_VSOCK 40

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sha256.h"
+#include "util/util.h"
 
 static void expect(const char *msg, size_t len, const char *hex) {
         char got[SBX_SHA256_HEX_SIZE];

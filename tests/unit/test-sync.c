@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests for the parent<->child sync records (runtime/sync.c). */
+/* Unit tests for the parent<->child sync records (runtime/launch/sync.c). */
 #include <check.h>
 #include <errno.h>
 #include <poll.h>
@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "sync.h"
+#include "launch/launch.h"
 
 /* A child that fails before reading #1 exits with our record unread in its
  * queue: the first recv then sees ECONNRESET, and its error record must

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* Unit tests for the kernel rules derived from a resolved tool set
- * (runtime/tool-rules.c, issue 6): a pure function of sbx_resolved. */
+ * (runtime/agent/tool-rules.c, issue 6): a pure function of sbx_resolved. */
 #include <check.h>
 #include <string.h>
 
-#include "tool-rules.h"
-#include "tools.h"
+#include "agent/agent.h"
+#include "policy/policy.h"
 
 static void set_tool(sbx_resolved *r, const char *name, bool allowed, char *layer, char *key) {
         for (size_t i = 0; i < SBX_N_CORE_TOOLS; i++)

@@ -1,6 +1,6 @@
 #!/bin/bash
 # cgroup-suite.sh: runs INSIDE the cgroup-v2 guest (tests/vm/run-in-vm.sh) as
-# root, in one boot. Exercises runtime/cgroup.c through tests/vm/cgtest (the
+# root, in one boot. Exercises runtime/cgroup/cgroup.c through tests/vm/cgtest (the
 # launcher's sequence: prepare -> clone3 CLONE_INTO_CGROUP -> wait -> cleanup)
 # as root and as an unprivileged uid owning a delegated subtree, plus the
 # `sbx run --memory/--pids-limit/--cpus` checks once the launcher exists.

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* cgtest: drives runtime/cgroup.c the way the launcher does (prepare ->
+/* cgtest: drives runtime/cgroup/cgroup.c the way the launcher does (prepare ->
  * clone3(CLONE_INTO_CGROUP, .cgroup = dirfd) -> wait -> oom report ->
  * cleanup) with real workloads, inside the cgroup-v2 VM (tests/vm/).
  *
@@ -23,7 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cgroup.h"
+#include "cgroup/cgroup.h"
 
 #define MiB (1024LL * 1024)
 

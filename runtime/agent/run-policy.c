@@ -1,0 +1,221 @@
+/* SPDX-License-Identifier: MIT */
+/* Mapping of OpenClaw's resolved docker settings onto sbx's launcher:
+ *
+ *   docker.readOnlyRoot   -> read_only_root
+ *   workspaceAccess       -> none: the sandbox workspace dir, overlaid (writes stay in the run);
+ *                            ro: the agent workspace, read-only at /workspace and /agent;
+ *                            rw: the agent workspace itself, writable
+ *   docker.workdir        -> workdir
+ *   docker.user "u:g"     -> uid/gid (unset: 0:0 without capabilities, not the workspace owner)
+ *   docker.env            -> env, as written (2026.9.6 keeps explicitly configured names;
+ *                            values were checked single-line and NUL-free at load)
+ *   docker.tmpfs          -> tmpfs (replaces the launcher defaults)
+ *   docker.binds          -> binds, after OpenClaw's bind safety checks; ":ro" among the
+ *                            options makes a bind read-only, other options (z, Z, rw) are ignored
+ *   docker.network        -> none | bridge | container:NAME (sbx_run_config_set_network); host refused
+ *   docker.dns/extraHosts -> resolv.conf / hosts lines
+ *   docker.ulimits        -> rlimits
+ *   docker.memory/memorySwap/pidsLimit/cpus -> cgroup limits
+ *   docker.seccompProfile -> a Docker-format profile file layered under sbx's rules
+ *   docker.capDrop        -> sbx always drops every capability (stricter than any capDrop)
+ *   docker.setupCommand   -> setup_command (run once before the command)
+ *   docker.apparmorProfile, gpus, image -> not applied (noted)
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "policy/policy.h"
+#include "util/util.h"
+#include "agent.h"
+#include "net/net.h"
+
+static void add_note(sbx_strv *notes, const char *msg) {
+        if (notes)
+                (void) sbx_strv_push(notes, msg);
+}
+
+static int scalar_text(const sbx_scalar *s, char *buf, size_t len) {
+        if (s->is_str)
+                return snprintf(buf, len, "%s", s->str);
+        return snprintf(buf, len, "%.17g", s->num);
+}
+
+static int map_limits(const sbx_docker_config *d, sbx_run_config *c, sbx_error *e) {
+        char buf[64];
+
+        if (d->memory.set) {
+                scalar_text(&d->memory, buf, sizeof(buf));
+                if (sbx_parse_size(buf, &c->limits.memory) < 0 || c->limits.memory <= 0)
+                        return sbx_error_set(e, -EINVAL,
+                                             "docker.memory \"%s\": expected a size such as 512m", buf);
+        }
+        if (d->memory_swap.set) {
+                scalar_text(&d->memory_swap, buf, sizeof(buf));
+                if (!strcmp(buf, "-1"))
+                        c->limits.memory_swap = SBX_LIMIT_UNLIMITED;
+                else if (sbx_parse_size(buf, &c->limits.memory_swap) < 0 || c->limits.memory_swap <= 0)
+                        return sbx_error_set(e, -EINVAL, "docker.memorySwap \"%s\": expected a size or -1",
+                                             buf);
+        }
+        if (d->pids_limit.set && !d->pids_limit.is_str)
+                c->limits.pids = (int64_t) d->pids_limit.num;
+        if (d->cpus.set) {
+                scalar_text(&d->cpus, buf, sizeof(buf));
+                if (sbx_parse_cpus(buf, &c->limits.cpu_millis) < 0)
+                        return sbx_error_set(e, -EINVAL, "docker.cpus \"%s\": expected a positive number",
+                                             buf);
+        }
+        return 0;
+}
+
+static int map_ulimits(const sbx_docker_config *d, sbx_run_config *c, sbx_error *e) {
+        for (size_t i = 0; i < d->ulimits.n; i++) {
+                const sbx_ulimit *u = &d->ulimits.v[i];
+                char spec[160], v[64];
+                sbx_rlimit rl;
+                int r;
+
+                if (u->is_obj) {
+                        if (u->has_soft && u->has_hard)
+                                snprintf(spec, sizeof(spec), "%s=%.0f:%.0f", u->name, u->soft, u->hard);
+                        else
+                                snprintf(spec, sizeof(spec), "%s=%.0f", u->name,
+                                         u->has_soft ? u->soft : u->hard);
+                } else {
+                        scalar_text(&u->value, v, sizeof(v));
+                        snprintf(spec, sizeof(spec), "%s=%s", u->name, v);
+                }
+                r = sbx_parse_ulimit(spec, &rl, e);
+                if (r < 0)
+                        return sbx_error_wrap(e, "docker.ulimits.%s", u->name);
+                r = sbx_run_config_add_rlimit(c, &rl);
+                if (r < 0)
+                        return sbx_error_set(e, r, "docker.ulimits.%s", u->name);
+        }
+        return 0;
+}
+
+static int map_mounts(const sbx_resolved *r, sbx_run_config *c, sbx_error *e) {
+        const sbx_docker_config *d = &r->docker;
+        int k;
+
+        for (size_t i = 0; i < d->tmpfs.n; i++) {
+                sbx_tmpfs t;
+                k = sbx_parse_tmpfs(d->tmpfs.v[i], &t, e);
+                if (k < 0)
+                        return sbx_error_wrap(e, "docker.tmpfs[%zu]", i);
+                k = sbx_run_config_add_tmpfs(c, &t);
+                free(t.path);
+                if (k < 0)
+                        return sbx_error_set(e, k, "docker.tmpfs[%zu]", i);
+        }
+        c->tmpfs_set = true;
+
+        k = sbx_check_bind_safety(r, e);
+        if (k < 0)
+                return k;
+        for (size_t i = 0; i < d->binds.n; i++) {
+                const char *spec = d->binds.v[i];
+                _cleanup_free_ char *src = sbx_bind_source(spec);
+                if (!src)
+                        return -ENOMEM;
+                const char *rest = spec[strlen(src)] == ':' ? spec + strlen(src) + 1 : src;
+                _cleanup_free_ char *dst = strdup(rest);
+                if (!dst)
+                        return -ENOMEM;
+                char *opts = strchr(dst, ':');
+                bool ro = false;
+                if (opts) {
+                        *opts++ = '\0';
+                        for (char *tok = opts, *save = NULL; (tok = strtok_r(tok, ",", &save)); tok = NULL)
+                                if (!strcasecmp(tok, "ro"))
+                                        ro = true;
+                }
+                if (src[0] != '/' || dst[0] != '/')
+                        return sbx_error_set(e, -EINVAL,
+                                             "docker.binds[%zu] \"%s\": source and target must be absolute",
+                                             i, spec);
+                sbx_bind b = {.src = src, .dst = dst, .ro = ro};
+                k = sbx_run_config_add_bind(c, &b);
+                if (k < 0)
+                        return sbx_error_set(e, k, "docker.binds[%zu]", i);
+        }
+        return 0;
+}
+
+int sbx_policy_to_run_config(const sbx_resolved *r, sbx_run_config *c, sbx_strv *notes, sbx_error *e) {
+        const sbx_docker_config *d = &r->docker;
+        char msg[512];
+        int k;
+
+        /* network first: "none", "bridge" and, with
+         * dangerouslyAllowContainerNamespaceJoin, "container:NAME" exist; host
+         * and anything else are refused naming the value (issue 7). */
+        c->allow_container_join = d->allow_ns_join == SBX_TRUE;
+        k = sbx_run_config_set_network(c, d->network, c->allow_container_join, e);
+        if (k < 0)
+                return sbx_error_wrap(e, "docker.network");
+        c->read_only_root = d->read_only_root != SBX_FALSE;
+
+        free(c->workspace);
+        switch (r->workspace_access) {
+        case SBX_ACCESS_RW:
+                c->workspace = strdup(r->agent_workspace_dir);
+                c->workspace_access = SBX_WORKSPACE_RW;
+                break;
+        case SBX_ACCESS_RO:
+                c->workspace = strdup(r->agent_workspace_dir);
+                c->workspace_access = SBX_WORKSPACE_RO;
+                break;
+        case SBX_ACCESS_NONE:
+        default:
+                c->workspace = strdup(r->host_workspace_dir);
+                c->workspace_access = SBX_WORKSPACE_NONE;
+                break;
+        }
+        if (!c->workspace)
+                return sbx_error_set(e, -ENOMEM, "out of memory");
+        if (d->workdir) {
+                free(c->workdir);
+                if (!(c->workdir = strdup(d->workdir)))
+                        return sbx_error_set(e, -ENOMEM, "out of memory");
+        }
+        if (d->user && (k = sbx_parse_user(d->user, &c->uid, &c->gid, e)) < 0)
+                return sbx_error_wrap(e, "docker.user");
+        c->user_set = d->user != NULL;
+        for (size_t i = 0; i < d->env.n; i++) {
+                _cleanup_free_ char *kv = NULL;
+                if (asprintf(&kv, "%s=%s", d->env.v[i].key, d->env.v[i].val) < 0 ||
+                    sbx_run_config_add_env(c, kv) < 0)
+                        return sbx_error_set(e, -ENOMEM, "out of memory");
+        }
+        for (size_t i = 0; i < d->dns.n; i++)
+                if (sbx_run_config_add_dns(c, d->dns.v[i]) < 0)
+                        return sbx_error_set(e, -ENOMEM, "out of memory");
+        for (size_t i = 0; i < d->extra_hosts.n; i++)
+                if (sbx_run_config_add_extra_host(c, d->extra_hosts.v[i]) < 0)
+                        return sbx_error_set(e, -ENOMEM, "out of memory");
+        if ((k = map_ulimits(d, c, e)) < 0 || (k = map_limits(d, c, e)) < 0 || (k = map_mounts(r, c, e)) < 0)
+                return k;
+        c->seccomp.profile_path = d->seccomp_profile; /* borrowed: r outlives the run */
+
+        if (d->apparmor_profile) {
+                snprintf(msg, sizeof(msg),
+                         "docker.apparmorProfile \"%s\" is not applied (sbx uses seccomp, "
+                         "namespaces and no capabilities instead)",
+                         d->apparmor_profile);
+                add_note(notes, msg);
+        }
+        /* setupCommand: once, in the new sandbox, before the command (launch.c) */
+        if (d->setup_command && !(c->setup_command = strdup(d->setup_command)))
+                return sbx_error_set(e, -ENOMEM, "out of memory");
+        if (d->gpus)
+                add_note(notes, "docker.gpus is not supported; no GPU is passed through");
+        if (!d->user)
+                add_note(notes, "docker.user is unset: running as uid 0 inside the user namespace, with no "
+                                "capabilities (OpenClaw would use the workspace owner)");
+        return 0;
+}

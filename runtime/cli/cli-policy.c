@@ -1,0 +1,502 @@
+/* SPDX-License-Identifier: MIT */
+/* sbx explain / check / migrate: front ends of the policy engine (policy/).
+ * They load the config, call the pure resolver and print; nothing else. */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "policy/policy.h"
+#include "util/util.h"
+#include "agent/agent.h"
+
+#define MAX_U(a, b) ((a) > (b) ? (a) : (b))
+
+static const char *const MODE_NAMES[] = {"off", "non-main", "all"};
+static const char *const SCOPE_NAMES[] = {"session", "agent", "shared"};
+static const char *const ACCESS_NAMES[] = {"none", "ro", "rw"};
+
+static const char *resolve_code(int kind, const sbx_config_diag *d) {
+        switch (kind) {
+        case SBX_RESOLVE_UNKNOWN_AGENT:
+                return "UNKNOWN_AGENT";
+        case SBX_RESOLVE_AGENT_SELECTION_REQUIRED:
+                return "AGENT_SELECTION_REQUIRED";
+        case SBX_RESOLVE_MALFORMED_SESSION:
+                return "AGENT_SELECTION_REQUIRED";
+        default:
+                return d && d->parse_error ? "JSON5_PARSE" : "INVALID_CONFIG";
+        }
+}
+
+static int print_error(const char *cmd, bool json, const char *code, const sbx_error *e,
+                       const sbx_config_diag *d) {
+        char buf[SBX_ERROR_MSG_MAX];
+
+        fprintf(stderr, "sbx %s: %s\n", cmd, sbx_error_text(e, buf, sizeof(buf)));
+        for (size_t i = 1; d && i < d->issues.n; i++)
+                fprintf(stderr, "  %s\n", d->issues.v[i]);
+        if (json) {
+                struct json_object *o = json_object_new_object(), *issues = json_object_new_array();
+                json_object_object_add(o, "error", json_object_new_boolean(1));
+                json_object_object_add(o, "code", json_object_new_string(code));
+                json_object_object_add(o, "message", json_object_new_string(buf));
+                for (size_t i = 0; d && i < d->issues.n; i++)
+                        json_object_array_add(issues, json_object_new_string(d->issues.v[i]));
+                json_object_object_add(o, "issues", issues);
+                puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+                                                               JSON_C_TO_STRING_NOSLASHESCAPE));
+                json_object_put(o);
+        }
+        return SBX_EXIT_USAGE;
+}
+
+static int load(const char *cmd, const char *config, bool json, sbx_config *cfg, sbx_config_diag *diag) {
+        _cleanup_free_ char *path = NULL;
+        sbx_error e = {};
+        int r;
+
+        r = sbx_config_find(config, &path, &e);
+        if (r >= 0)
+                r = sbx_config_load(path, cfg, diag, &e);
+        if (r < 0)
+                return print_error(cmd, json, resolve_code(0, diag), &e, diag);
+        return 0;
+}
+
+static void explain_usage(FILE *f) {
+        fprintf(f, "usage: sbx explain [--config FILE] [--agent ID] [--session KEY] [--subagent] [--tool "
+                   "NAME] [--json]\n\n"
+                   "Show the sandbox settings and tool policy OpenClaw 2026.9.6 would apply to a session.\n"
+                   "  --config FILE   openclaw.json to read (default: $OPENCLAW_CONFIG_PATH,\n"
+                   "                  $OPENCLAW_STATE_DIR/openclaw.json, ~/.openclaw/openclaw.json)\n"
+                   "  --agent ID      agent id (default: from the session key, else the default agent)\n"
+                   "  --session KEY   session key or short name (default: the agent's main session)\n"
+                   "  --subagent      evaluate as a sub-agent session of that agent\n"
+                   "  --tool NAME     explain one tool only\n"
+                   "  --json          machine-readable output (fields of the conformance README)\n"
+                   "Exit status: 0 resolved, 2 invalid config or unknown agent/session.\n");
+}
+
+static void print_human(const sbx_resolved *r, const char *tool) {
+        printf("agent:      %s\nsession:    %s%s\n", r->agent_id, r->session_key,
+               r->subagent ? " (sub-agent)" : "");
+        printf("sandbox:    %s (mode=%s scope=%s workspaceAccess=%s backend=%s)\n",
+               r->sandboxed ? "yes" : "no, runs on the host", MODE_NAMES[r->mode], SCOPE_NAMES[r->scope],
+               ACCESS_NAMES[r->workspace_access], r->backend);
+        if (r->sandboxed) {
+                printf("workspace:  %s -> %s (%s)\n", r->host_workspace_dir, r->container_workdir ?: "-",
+                       r->workspace_source);
+                printf("network:    %s   readOnlyRoot: %s   image: %s\n", r->docker.network,
+                       r->docker.read_only_root == SBX_TRUE ? "yes" : "no", r->docker.image);
+                if (r->container_name)
+                        printf("container:  %s\n", r->container_name);
+        } else
+                printf("workspace:  %s\n", r->agent_workspace_dir);
+        printf("pipeline:  ");
+        for (size_t i = 0; i < r->n_layers; i++)
+                printf(" %s%s", i ? "-> " : "", r->layers[i].label);
+        printf("%s\n", r->n_layers ? "" : " (no restrictions)");
+        size_t allowed = 0;
+        for (size_t i = 0; i < SBX_N_CORE_TOOLS; i++)
+                allowed += r->tools[i].allowed;
+        if (tool) {
+                _cleanup_free_ char *n = sbx_tool_normalize(tool);
+                for (size_t i = 0; n && i < SBX_N_CORE_TOOLS; i++)
+                        if (!strcmp(sbx_core_tools[i], n)) {
+                                const sbx_tool_verdict *v = &r->tools[i];
+                                if (v->allowed)
+                                        printf("tool %s:  allowed\n", n);
+                                else
+                                        printf("tool %s:  removed by %s (%s)\n  to allow: %s\n", n, v->layer,
+                                               v->key, v->fix);
+                                return;
+                        }
+                printf("tool %s:  not a core tool of OpenClaw 2026.9.6\n", tool);
+                return;
+        }
+        printf("allowed (%zu):", allowed);
+        for (size_t i = 0; i < SBX_N_CORE_TOOLS; i++)
+                if (r->tools[i].allowed)
+                        printf(" %s", sbx_core_tools[i]);
+        printf("\n");
+        /* removed tools, grouped by the layer and key that removed them */
+        bool done[SBX_N_CORE_TOOLS] = {};
+        for (size_t i = 0; i < SBX_N_CORE_TOOLS; i++) {
+                const sbx_tool_verdict *v = &r->tools[i];
+                if (v->allowed || done[i])
+                        continue;
+                size_t n = 0;
+                for (size_t j = i; j < SBX_N_CORE_TOOLS; j++)
+                        n += !r->tools[j].allowed && !done[j] && !strcmp(r->tools[j].layer, v->layer) &&
+                             !strcmp(r->tools[j].key, v->key);
+                printf("removed by %s [%s] (%zu):", v->layer, v->key, n);
+                for (size_t j = i; j < SBX_N_CORE_TOOLS; j++)
+                        if (!r->tools[j].allowed && !done[j] && !strcmp(r->tools[j].layer, v->layer) &&
+                            !strcmp(r->tools[j].key, v->key)) {
+                                printf(" %s", sbx_core_tools[j]);
+                                done[j] = true;
+                        }
+                printf("\n  to allow %s: %s\n", n > 1 ? "one (e.g. the first)" : "it", v->fix);
+        }
+        printf("(sbx explain --tool NAME for one tool; --json for everything)\n");
+}
+
+int cli_explain(int argc, char **argv) {
+        static const struct option opts[] = {
+                {"config", required_argument, NULL, 'c'},  {"agent", required_argument, NULL, 'a'},
+                {"session", required_argument, NULL, 's'}, {"subagent", no_argument, NULL, 'S'},
+                {"tool", required_argument, NULL, 't'},    {"json", no_argument, NULL, 'j'},
+                {"help", no_argument, NULL, 'h'},          {},
+        };
+        const char *config = NULL, *tool = NULL;
+        sbx_request req = {};
+        bool json = false;
+        int c, kind = 0;
+
+        optind = 1;
+        while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1)
+                switch (c) {
+                case 'c':
+                        config = optarg;
+                        break;
+                case 'a':
+                        req.agent = optarg;
+                        break;
+                case 's':
+                        req.session = optarg;
+                        break;
+                case 'S':
+                        req.subagent = true;
+                        break;
+                case 't':
+                        tool = optarg;
+                        break;
+                case 'j':
+                        json = true;
+                        break;
+                case 'h':
+                        explain_usage(stdout);
+                        return 0;
+                default:
+                        explain_usage(stderr);
+                        return SBX_EXIT_USAGE;
+                }
+        if (optind < argc) {
+                fprintf(stderr, "sbx explain: unexpected argument '%s'\n", argv[optind]);
+                return SBX_EXIT_USAGE;
+        }
+
+        sbx_config cfg = {};
+        sbx_config_diag diag = {};
+        sbx_resolved r = {};
+        sbx_error e = {};
+        int ret = load("explain", config, json, &cfg, &diag);
+        if (ret != 0)
+                goto out;
+        if (sbx_resolve(&cfg, &req, &r, &kind, &e) < 0) {
+                ret = print_error("explain", json, resolve_code(kind, NULL), &e, NULL);
+                goto out;
+        }
+        for (size_t i = 0; !json && i < diag.notes.n; i++)
+                fprintf(stderr, "note: %s\n", diag.notes.v[i]);
+        if (json) {
+                struct json_object *o = sbx_resolved_to_json(&r, &diag);
+                /* issue 6: the kernel rules sbx run derives from this policy */
+                if (o && sbx_tool_rules_add_json(o, &r, NULL) < 0) {
+                        json_object_put(o);
+                        o = NULL;
+                }
+                if (!o) {
+                        fprintf(stderr, "sbx explain: out of memory\n");
+                        ret = SBX_EXIT_FAILURE;
+                        goto out;
+                }
+                puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+                                                               JSON_C_TO_STRING_NOSLASHESCAPE));
+                json_object_put(o);
+        } else {
+                print_human(&r, tool);
+                sbx_tool_rules_print(stdout, &r);   /* issue 6 */
+        }
+out:
+        sbx_resolved_done(&r);
+        sbx_config_done(&cfg);
+        sbx_config_diag_done(&diag);
+        return ret;
+}
+
+int cli_check(int argc, char **argv) {
+        static const struct option opts[] = {
+                {"config", required_argument, NULL, 'c'},
+                {"json", no_argument, NULL, 'j'},
+                {"help", no_argument, NULL, 'h'},
+                {},
+        };
+        const char *config = NULL;
+        bool json = false;
+        int c;
+
+        optind = 1;
+        while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1)
+                switch (c) {
+                case 'c':
+                        config = optarg;
+                        break;
+                case 'j':
+                        json = true;
+                        break;
+                case 'h':
+                        printf("usage: sbx check [--config FILE] [--json]\n\n"
+                               "Validate an openclaw.json as OpenClaw 2026.9.6 would: print migration "
+                               "notes\n"
+                               "and every error with its JSON path. Exit 0 valid, 2 invalid.\n");
+                        return 0;
+                default:
+                        return SBX_EXIT_USAGE;
+                }
+        _cleanup_free_ char *path = NULL;
+        sbx_config cfg = {};
+        sbx_config_diag diag = {};
+        sbx_error e = {};
+        int r = sbx_config_find(config, &path, &e);
+        if (r >= 0)
+                r = sbx_config_load(path, &cfg, &diag, &e);
+        if (json) {
+                struct json_object *o = json_object_new_object(), *a = json_object_new_array(),
+                                   *n = json_object_new_array();
+                char buf[SBX_ERROR_MSG_MAX];
+                json_object_object_add(o, "config", path ? json_object_new_string(path) : NULL);
+                json_object_object_add(o, "valid", json_object_new_boolean(r >= 0));
+                for (size_t i = 0; i < diag.issues.n; i++)
+                        json_object_array_add(a, json_object_new_string(diag.issues.v[i]));
+                if (r < 0 && diag.issues.n == 0)
+                        json_object_array_add(a,
+                                              json_object_new_string(sbx_error_text(&e, buf, sizeof(buf))));
+                for (size_t i = 0; i < diag.notes.n; i++)
+                        json_object_array_add(n, json_object_new_string(diag.notes.v[i]));
+                json_object_object_add(o, "errors", a);
+                json_object_object_add(o, "warnings", n);
+                puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+                                                               JSON_C_TO_STRING_NOSLASHESCAPE));
+                json_object_put(o);
+        } else {
+                for (size_t i = 0; i < diag.notes.n; i++)
+                        printf("warning: %s\n", diag.notes.v[i]);
+                if (r < 0) {
+                        char buf[SBX_ERROR_MSG_MAX];
+                        if (diag.issues.n == 0)
+                                fprintf(stderr, "error: %s\n", sbx_error_text(&e, buf, sizeof(buf)));
+                        for (size_t i = 0; i < diag.issues.n; i++)
+                                fprintf(stderr, "error: %s\n", diag.issues.v[i]);
+                } else
+                        printf("%s: valid (%zu agent%s)\n", path ?: "(no config file: OpenClaw defaults)",
+                               cfg.n_agents, cfg.n_agents == 1 ? "" : "s");
+        }
+        sbx_config_done(&cfg);
+        sbx_config_diag_done(&diag);
+        return r < 0 ? SBX_EXIT_USAGE : 0;
+}
+
+/* ---- migrate ---- */
+
+static int read_all(const char *path, char **ret, size_t *ret_len) {
+        _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+        struct stat st;
+        if (fd < 0 || fstat(fd, &st) < 0)
+                return -errno;
+        if (st.st_size > (off_t) SBX_CONFIG_MAX_SIZE)
+                return -EFBIG;
+        char *buf = malloc((size_t) st.st_size + 1);
+        size_t n = 0;
+        if (!buf)
+                return -ENOMEM;
+        while (n < (size_t) st.st_size) {
+                ssize_t k = read(fd, buf + n, (size_t) st.st_size - n);
+                if (k < 0 && errno == EINTR)
+                        continue;
+                if (k <= 0)
+                        break;
+                n += (size_t) k;
+        }
+        buf[n] = '\0';
+        *ret = buf;
+        *ret_len = n;
+        return 0;
+}
+
+static int write_file_atomic(const char *path, const char *data, mode_t mode) {
+        _cleanup_free_ char *tmp = NULL;
+        if (asprintf(&tmp, "%s.sbx-migrate.XXXXXX", path) < 0)
+                return -ENOMEM;
+        _cleanup_close_ int fd = mkostemp(tmp, O_CLOEXEC);
+        if (fd < 0)
+                return -errno;
+        size_t len = strlen(data), off = 0;
+        while (off < len) {
+                ssize_t k = write(fd, data + off, len - off);
+                if (k < 0 && errno == EINTR)
+                        continue;
+                if (k < 0) {
+                        int r = -errno;
+                        unlink(tmp);
+                        return r;
+                }
+                off += (size_t) k;
+        }
+        if (fchmod(fd, mode) < 0 || fsync(fd) < 0 || rename(tmp, path) < 0) {
+                int r = -errno;
+                unlink(tmp);
+                return r;
+        }
+        return 0;
+}
+
+/* a minimal line diff: lines only in the old text (-) and only in the new (+), in order */
+static void print_diff(const char *a, const char *b) {
+        sbx_strv la = {}, lb = {};
+        for (int pass = 0; pass < 2; pass++) {
+                const char *s = pass ? b : a;
+                sbx_strv *l = pass ? &lb : &la;
+                while (s && *s) {
+                        const char *e = strchr(s, '\n');
+                        size_t n = e ? (size_t) (e - s) : strlen(s);
+                        _cleanup_free_ char *line = strndup(s, n);
+                        if (line)
+                                (void) sbx_strv_push(l, line);
+                        s += n + (e ? 1 : 0);
+                }
+        }
+        /* LCS table over lines (configs are small) */
+        size_t n = la.n, m = lb.n;
+        unsigned *t = calloc((n + 1) * (m + 1), sizeof(unsigned));
+        if (t) {
+                for (size_t i = n; i-- > 0;)
+                        for (size_t j = m; j-- > 0;)
+                                t[i * (m + 1) + j] =
+                                        !strcmp(la.v[i], lb.v[j])
+                                                ? t[(i + 1) * (m + 1) + j + 1] + 1
+                                                : MAX_U(t[(i + 1) * (m + 1) + j], t[i * (m + 1) + j + 1]);
+                size_t i = 0, j = 0;
+                while (i < n || j < m) {
+                        if (i < n && j < m && !strcmp(la.v[i], lb.v[j])) {
+                                printf(" %s\n", la.v[i]);
+                                i++, j++;
+                        } else if (j < m && (i == n || t[i * (m + 1) + j + 1] >= t[(i + 1) * (m + 1) + j]))
+                                printf("+%s\n", lb.v[j++]);
+                        else
+                                printf("-%s\n", la.v[i++]);
+                }
+                free(t);
+        }
+        sbx_strv_free(&la);
+        sbx_strv_free(&lb);
+}
+
+int cli_migrate(int argc, char **argv) {
+        static const struct option opts[] = {
+                {"config", required_argument, NULL, 'c'},
+                {"write", no_argument, NULL, 'w'},
+                {"help", no_argument, NULL, 'h'},
+                {},
+        };
+        const char *config = NULL;
+        bool do_write = false;
+        int c, r;
+
+        optind = 1;
+        while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1)
+                switch (c) {
+                case 'c':
+                        config = optarg;
+                        break;
+                case 'w':
+                        do_write = true;
+                        break;
+                case 'h':
+                        printf("usage: sbx migrate [--config FILE] [--write]\n\n"
+                               "Rewrite legacy (clawdbot-era) shapes that OpenClaw 2026.9.6 rejects into "
+                               "the\n"
+                               "current shape: top-level agent.* -> agents.defaults, routing.agents.<id> "
+                               "->\n"
+                               "agents.entries.<id>, sandbox.perSession -> sandbox.scope, agents.list[] ->\n"
+                               "agents.entries. Prints the changes and a diff; --write replaces the file\n"
+                               "(keeping FILE.bak) after checking that the result validates.\n"
+                               "Comments and JSON5 formatting are not preserved in the rewritten file.\n"
+                               "Exit 0 done or nothing to do, 2 unreadable or still invalid.\n");
+                        return 0;
+                default:
+                        return SBX_EXIT_USAGE;
+                }
+        _cleanup_free_ char *path = NULL, *text = NULL, *out = NULL;
+        sbx_strv changes = {};
+        sbx_error e = {};
+        size_t len = 0;
+        r = sbx_config_find(config, &path, &e);
+        if (r < 0 || !path) {
+                fprintf(stderr, "sbx migrate: no config file found (use --config FILE)\n");
+                return SBX_EXIT_USAGE;
+        }
+        r = read_all(path, &text, &len);
+        if (r < 0) {
+                fprintf(stderr, "sbx migrate: cannot read '%s': %s\n", path, strerror(-r));
+                return SBX_EXIT_USAGE;
+        }
+        r = sbx_config_migrate_text(text, len, &out, &changes, &e);
+        if (r < 0) {
+                char buf[SBX_ERROR_MSG_MAX];
+                fprintf(stderr, "sbx migrate: %s: %s\n", path, sbx_error_text(&e, buf, sizeof(buf)));
+                return SBX_EXIT_USAGE;
+        }
+        if (changes.n == 0) {
+                printf("%s: already in the current shape, nothing to migrate\n", path);
+                sbx_strv_free(&changes);
+                return 0;
+        }
+        for (size_t i = 0; i < changes.n; i++)
+                printf("change: %s\n", changes.v[i]);
+        printf("--- %s\n+++ %s (migrated)\n", path, path);
+        _cleanup_free_ char *canon = NULL;
+        (void) sbx_config_canonical_text(text, len, &canon);
+        print_diff(canon ?: text, out);
+        sbx_strv_free(&changes);
+
+        /* the result must load cleanly before it may replace anything */
+        sbx_config cfg = {};
+        sbx_config_diag diag = {};
+        r = sbx_config_load_text(out, strlen(out), &cfg, &diag, &e);
+        if (r < 0) {
+                char buf[SBX_ERROR_MSG_MAX];
+                fprintf(stderr, "sbx migrate: the migrated config is still invalid: %s\n",
+                        sbx_error_text(&e, buf, sizeof(buf)));
+                for (size_t i = 1; i < diag.issues.n; i++)
+                        fprintf(stderr, "  %s\n", diag.issues.v[i]);
+                sbx_config_diag_done(&diag);
+                return SBX_EXIT_USAGE;
+        }
+        sbx_config_done(&cfg);
+        sbx_config_diag_done(&diag);
+        if (!do_write) {
+                printf("(dry run: pass --write to apply; a backup is kept as %s.bak)\n", path);
+                return 0;
+        }
+        _cleanup_free_ char *bak = NULL;
+        struct stat st;
+        if (asprintf(&bak, "%s.bak", path) < 0 || stat(path, &st) < 0)
+                return SBX_EXIT_FAILURE;
+        r = write_file_atomic(bak, text, st.st_mode & 07777);
+        if (r >= 0)
+                r = write_file_atomic(path, out, st.st_mode & 07777);
+        if (r < 0) {
+                fprintf(stderr, "sbx migrate: writing '%s': %s\n", path, strerror(-r));
+                return SBX_EXIT_FAILURE;
+        }
+        printf("wrote %s (backup: %s)\n", path, bak);
+        return 0;
+}

@@ -1,0 +1,490 @@
+/* SPDX-License-Identifier: MIT */
+/* The Go text/template subset docker's --format needs (docker-surface.md §2),
+ * evaluated over json-c data. Pure: no syscalls besides the output buffer.
+ *
+ *   text {{.A.B}} {{ index .M "k" }} {{json .X}} {{println .}} {{print .X}}
+ *   {{range .L}}...{{end}} {{- trim -}}  PIPE | json
+ *
+ * Go's rules kept: a missing map key prints "<no value>", JSON null prints
+ * "<nil>" (json prints null), booleans true/false, lists "[a b]", maps
+ * "map[k:v]" with sorted keys. Anything else is an error naming the action. */
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "docker.h"
+#include "util/util.h"
+
+#define MAX_DEPTH 16
+
+/* A value: a json-c object (NULL = JSON null) or "no value" (missing key). */
+typedef struct tval {
+        json_object *o;
+        bool missing;
+} tval;
+
+typedef struct tctx {
+        FILE *out;
+        const char *tmpl;
+        sbx_error *reterr;
+        int depth;
+} tctx;
+
+static int fail(tctx *t, const char *at, size_t len, const char *why) {
+        return sbx_error_set(t->reterr, -EINVAL, "--format: %s in '%.*s'", why, (int) (len < 80 ? len : 80), at);
+}
+
+/* .A.B.C from dot. Key match: exact, else case-insensitive (docker's
+ * typed structs answer .ID for "Id"). */
+static int field_path(tctx *t, tval dot, const char *p, size_t len, tval *ret) {
+        tval v = dot;
+        size_t i = 1; /* skip the first '.' */
+
+        if (len == 1) {
+                *ret = dot;
+                return 0;
+        }
+        while (i <= len) {
+                size_t j = i;
+                char key[256];
+                json_object *next = NULL;
+                bool found = false;
+
+                while (j < len && p[j] != '.')
+                        j++;
+                if (j == i || j - i >= sizeof(key))
+                        return fail(t, p, len, "bad field name");
+                memcpy(key, p + i, j - i);
+                key[j - i] = '\0';
+                if (v.missing || !v.o || !json_object_is_type(v.o, json_type_object)) {
+                        /* Go: a field of nil/missing is <no value>; of a non-map an error. */
+                        if (v.missing || !v.o) {
+                                *ret = (tval) { .missing = true };
+                                return 0;
+                        }
+                        return fail(t, p, len, "field of a non-object");
+                }
+                if (json_object_object_get_ex(v.o, key, &next))
+                        found = true;
+                else {
+                        json_object_object_foreach(v.o, k, val) if (!strcasecmp(k, key)) {
+                                next = val;
+                                found = true;
+                                break;
+                        }
+                }
+                v = found ? (tval) { .o = next } : (tval) { .missing = true };
+                i = j + 1;
+        }
+        *ret = v;
+        return 0;
+}
+
+static void print_json(FILE *out, json_object *o) {
+        const char *s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+        /* Go's encoder escapes <, > and & inside strings. */
+        for (; *s; s++) {
+                if (*s == '<')
+                        fputs("\\u003c", out);
+                else if (*s == '>')
+                        fputs("\\u003e", out);
+                else if (*s == '&')
+                        fputs("\\u0026", out);
+                else
+                        fputc(*s, out);
+        }
+}
+
+static int cmp_keys(const void *a, const void *b) {
+        return strcmp(*(const char *const *) a, *(const char *const *) b);
+}
+
+/* fmt's %v. */
+static void print_plain(FILE *out, tval v, int depth) {
+        if (v.missing) {
+                fputs("<no value>", out);
+                return;
+        }
+        if (!v.o) {
+                fputs("<nil>", out);
+                return;
+        }
+        switch (json_object_get_type(v.o)) {
+        case json_type_string:
+                fwrite(json_object_get_string(v.o), 1, (size_t) json_object_get_string_len(v.o), out);
+                break;
+        case json_type_boolean:
+                fputs(json_object_get_boolean(v.o) ? "true" : "false", out);
+                break;
+        case json_type_int:
+                fprintf(out, "%lld", (long long) json_object_get_int64(v.o));
+                break;
+        case json_type_double:
+                fprintf(out, "%g", json_object_get_double(v.o));
+                break;
+        case json_type_array:
+                fputc('[', out);
+                for (size_t i = 0; i < json_object_array_length(v.o); i++) {
+                        if (i)
+                                fputc(' ', out);
+                        if (depth < MAX_DEPTH)
+                                print_plain(out, (tval) { .o = json_object_array_get_idx(v.o, i) }, depth + 1);
+                }
+                fputc(']', out);
+                break;
+        case json_type_object: {
+                size_t n = (size_t) json_object_object_length(v.o), k = 0;
+                const char **keys = calloc(n + 1, sizeof(char *));
+                fputs("map[", out);
+                if (keys) {
+                        json_object_object_foreach(v.o, key, val) {
+                                (void) val;
+                                keys[k++] = key;
+                        }
+                        qsort(keys, k, sizeof(char *), cmp_keys);
+                        for (size_t i = 0; i < k; i++) {
+                                fprintf(out, "%s%s:", i ? " " : "", keys[i]);
+                                if (depth < MAX_DEPTH)
+                                        print_plain(out, (tval) { .o = json_object_object_get(v.o, keys[i]) },
+                                                    depth + 1);
+                        }
+                        free(keys);
+                }
+                fputc(']', out);
+                break;
+        }
+        case json_type_null:
+        default:
+                fputs("<nil>", out);
+                break;
+        }
+}
+
+/* One argument word: .Path, ., or "string" (returned as a temporary json
+ * string the caller puts via *ret_owned). */
+static const char *skip_ws(const char *p, const char *end) {
+        while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+                p++;
+        return p;
+}
+
+static int parse_word(tctx *t, const char **pp, const char *end, tval dot, tval *ret, json_object **owned) {
+        const char *p = *pp, *s = p;
+
+        if (p >= end)
+                return fail(t, s, 1, "missing argument");
+        if (*p == '"') {
+                char buf[512];
+                size_t n = 0;
+                for (p++; p < end && *p != '"'; p++) {
+                        if (*p == '\\' && p + 1 < end) {
+                                p++;
+                                buf[n] = *p == 'n' ? '\n' : *p == 't' ? '\t' : *p;
+                        } else
+                                buf[n] = *p;
+                        if (++n >= sizeof(buf))
+                                return fail(t, s, (size_t) (end - s), "string too long");
+                }
+                if (p >= end)
+                        return fail(t, s, (size_t) (end - s), "unterminated string");
+                *owned = json_object_new_string_len(buf, (int) n);
+                if (!*owned)
+                        return sbx_error_set(t->reterr, -ENOMEM, "out of memory");
+                *ret = (tval) { .o = *owned };
+                *pp = p + 1;
+                return 0;
+        }
+        if (*p == '.') {
+                while (p < end && *p != ' ' && *p != '\t' && *p != '|' && *p != ')')
+                        p++;
+                *pp = p;
+                return field_path(t, dot, s, (size_t) (p - s), ret);
+        }
+        while (p < end && *p != ' ')
+                p++;
+        return fail(t, s, (size_t) (p - s), "unsupported argument (only .Field, . and \"string\")");
+}
+
+/* index M "k" ["k2"...]: map key or array index; missing key = <no value>. */
+static int do_index(tctx *t, const char **pp, const char *end, tval dot, tval *ret, json_object **owned) {
+        json_object *key_owned = NULL;
+        tval v, k;
+        int r;
+
+        r = parse_word(t, pp, end, dot, &v, owned);
+        if (r < 0)
+                return r;
+        for (;;) {
+                *pp = skip_ws(*pp, end);
+                if (*pp >= end || **pp == '|')
+                        break;
+                r = parse_word(t, pp, end, dot, &k, &key_owned);
+                if (r < 0)
+                        return r;
+                if (!k.o || !json_object_is_type(k.o, json_type_string)) {
+                        json_object_put(key_owned);
+                        return fail(t, *pp, 1, "index key must be a string");
+                }
+                if (v.missing || !v.o)
+                        v = (tval) { .missing = true };
+                else if (json_object_is_type(v.o, json_type_object)) {
+                        json_object *n = NULL;
+                        v = json_object_object_get_ex(v.o, json_object_get_string(k.o), &n) ? (tval) { .o = n }
+                                                                                         : (tval) { .missing = true };
+                } else {
+                        json_object_put(key_owned);
+                        return fail(t, *pp, 1, "index of a non-map");
+                }
+                json_object_put(key_owned);
+                key_owned = NULL;
+        }
+        *ret = v;
+        return 0;
+}
+
+/* Evaluate "CMD ARGS | CMD..." and print its value. range gets the value
+ * back instead (ret_value). */
+static int eval_pipeline(tctx *t, const char *p, const char *end, tval dot, tval *ret_value, json_object **owned) {
+        tval v = { .missing = true };
+        bool have = false, printed_by_cmd = false;
+        int r;
+
+        p = skip_ws(p, end);
+        while (p < end) {
+                const char *w = p;
+                size_t wl;
+
+                while (p < end && *p != ' ' && *p != '\t' && *p != '|')
+                        p++;
+                wl = (size_t) (p - w);
+                p = skip_ws(p, end);
+                if (wl == 4 && !strncmp(w, "json", 4)) {
+                        if (!have) {
+                                r = parse_word(t, &p, end, dot, &v, owned);
+                                if (r < 0)
+                                        return r;
+                        }
+                        if (ret_value)
+                                return fail(t, w, (size_t) (end - w), "json cannot be ranged over");
+                        if (v.missing)
+                                fputs("null", t->out);
+                        else
+                                print_json(t->out, v.o);
+                        printed_by_cmd = true;
+                } else if (wl == 5 && !strncmp(w, "index", 5)) {
+                        if (have)
+                                return fail(t, w, (size_t) (end - w), "index in a pipe");
+                        r = do_index(t, &p, end, dot, &v, owned);
+                        if (r < 0)
+                                return r;
+                } else if ((wl == 7 && !strncmp(w, "println", 7)) || (wl == 5 && !strncmp(w, "print", 5))) {
+                        bool first = true;
+                        if (have) {
+                                print_plain(t->out, v, 0);
+                                first = false;
+                        }
+                        while (p < end && *p != '|') {
+                                json_object *o2 = NULL;
+                                tval a;
+                                r = parse_word(t, &p, end, dot, &a, &o2);
+                                if (r < 0)
+                                        return r;
+                                if (!first && wl == 7)
+                                        fputc(' ', t->out);
+                                print_plain(t->out, a, 0);
+                                json_object_put(o2);
+                                first = false;
+                                p = skip_ws(p, end);
+                        }
+                        if (wl == 7)
+                                fputc('\n', t->out);
+                        printed_by_cmd = true;
+                } else if (wl > 0 && (w[0] == '.' || w[0] == '"')) {
+                        if (have)
+                                return fail(t, w, (size_t) (end - w), "a value in a pipe");
+                        p = w;
+                        r = parse_word(t, &p, end, dot, &v, owned);
+                        if (r < 0)
+                                return r;
+                } else
+                        return fail(t, w, wl ?: (size_t) (end - w), "unsupported function or action");
+                have = true;
+                p = skip_ws(p, end);
+                if (p < end) {
+                        if (*p != '|' || printed_by_cmd)
+                                return fail(t, w, (size_t) (end - w), "unexpected text after the value");
+                        p = skip_ws(p + 1, end);
+                        if (p >= end)
+                                return fail(t, w, (size_t) (end - w), "empty pipe stage");
+                }
+        }
+        if (!have)
+                return fail(t, end, 0, "empty action");
+        if (ret_value)
+                *ret_value = v;
+        else if (!printed_by_cmd)
+                print_plain(t->out, v, 0);
+        return 0;
+}
+
+/* One action "{{...}}" starting at p: its inner text and where it ends. */
+typedef struct action {
+        const char *open;         /* "{{" */
+        const char *in, *in_end;  /* inside, trimmed of "-" markers and spaces */
+        const char *close_end;    /* after "}}" */
+        bool trim_left, trim_right;
+} action;
+
+static int next_action(tctx *t, const char *p, const char *end, action *ret) {
+        const char *o = NULL, *c;
+
+        for (const char *q = p; q + 1 < end; q++)
+                if (q[0] == '{' && q[1] == '{') {
+                        o = q;
+                        break;
+                }
+        if (!o)
+                return 0;
+        /* "}}" outside a string literal. */
+        bool in_str = false;
+        for (c = o + 2; c + 1 < end; c++) {
+                if (*c == '"' && c[-1] != '\\')
+                        in_str = !in_str;
+                if (!in_str && c[0] == '}' && c[1] == '}')
+                        break;
+        }
+        if (c + 1 >= end)
+                return fail(t, o, (size_t) (end - o), "unclosed action");
+        *ret = (action) { .open = o, .in = o + 2, .in_end = c, .close_end = c + 2 };
+        if (ret->in < ret->in_end && ret->in[0] == '-' &&
+            (ret->in + 1 == ret->in_end || ret->in[1] == ' ')) {
+                ret->trim_left = true;
+                ret->in++;
+        }
+        if (ret->in_end > ret->in && ret->in_end[-1] == '-' &&
+            (ret->in_end - 1 == ret->in || ret->in_end[-2] == ' ')) {
+                ret->trim_right = true;
+                ret->in_end--;
+        }
+        ret->in = skip_ws(ret->in, ret->in_end);
+        while (ret->in_end > ret->in && (ret->in_end[-1] == ' ' || ret->in_end[-1] == '\t'))
+                ret->in_end--;
+        return 1;
+}
+
+static bool is_keyword(const action *a, const char *kw) {
+        size_t n = strlen(kw);
+        return (size_t) (a->in_end - a->in) >= n && !strncmp(a->in, kw, n) &&
+               (a->in + n == a->in_end || a->in[n] == ' ');
+}
+
+static void emit_text(tctx *t, const char *s, const char *e, bool trim_start, bool trim_end) {
+        if (trim_start)
+                s = skip_ws(s, e);
+        if (trim_end)
+                while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n' || e[-1] == '\r'))
+                        e--;
+        fwrite(s, 1, (size_t) (e - s), t->out);
+}
+
+/* Find the {{end}} matching a {{range}} whose body starts at p. */
+static int find_end(tctx *t, const char *p, const char *end, action *ret_end) {
+        int nest = 0;
+        action a;
+        int r;
+
+        for (;;) {
+                r = next_action(t, p, end, &a);
+                if (r <= 0)
+                        return r < 0 ? r : fail(t, p, (size_t) (end - p), "range without end");
+                if (is_keyword(&a, "range"))
+                        nest++;
+                else if (is_keyword(&a, "end") && nest-- == 0) {
+                        *ret_end = a;
+                        return 0;
+                }
+                p = a.close_end;
+        }
+}
+
+static int run(tctx *t, const char *p, const char *end, tval dot, bool trim_start) {
+        action a;
+        int r;
+
+        if (++t->depth > MAX_DEPTH)
+                return fail(t, p, (size_t) (end - p), "nested too deeply");
+        for (;;) {
+                r = next_action(t, p, end, &a);
+                if (r < 0)
+                        return r;
+                if (r == 0) {
+                        emit_text(t, p, end, trim_start, false);
+                        break;
+                }
+                emit_text(t, p, a.open, trim_start, a.trim_left);
+                trim_start = a.trim_right;
+                if (is_keyword(&a, "range")) {
+                        json_object *owned = NULL;
+                        action e = {};
+                        tval v;
+                        r = eval_pipeline(t, a.in + 5, a.in_end, dot, &v, &owned);
+                        if (r >= 0)
+                                r = find_end(t, a.close_end, end, &e);
+                        if (r >= 0 && !v.missing && v.o && json_object_is_type(v.o, json_type_array)) {
+                                for (size_t i = 0; r >= 0 && i < json_object_array_length(v.o); i++)
+                                        r = run(t, a.close_end, e.open,
+                                                (tval) { .o = json_object_array_get_idx(v.o, i) }, a.trim_right);
+                        } else if (r >= 0 && !v.missing && v.o && json_object_is_type(v.o, json_type_object)) {
+                                json_object_object_foreach(v.o, k, val) {
+                                        (void) k;
+                                        if (r >= 0)
+                                                r = run(t, a.close_end, e.open, (tval) { .o = val }, a.trim_right);
+                                }
+                        } else if (r >= 0 && !v.missing && v.o)
+                                r = fail(t, a.in, (size_t) (a.in_end - a.in), "range over a non-list");
+                        json_object_put(owned);
+                        if (r < 0)
+                                return r;
+                        p = e.close_end;
+                        trim_start = e.trim_right;
+                        continue;
+                }
+                if (is_keyword(&a, "end") || is_keyword(&a, "if") || is_keyword(&a, "else") ||
+                    is_keyword(&a, "with") || is_keyword(&a, "define") || is_keyword(&a, "template"))
+                        return fail(t, a.open, (size_t) (a.close_end - a.open), "unsupported action");
+                if (a.in < a.in_end && a.in[0] == '/' )
+                        ; /* a comment */
+                else {
+                        json_object *owned = NULL;
+                        r = eval_pipeline(t, a.in, a.in_end, dot, NULL, &owned);
+                        json_object_put(owned);
+                        if (r < 0)
+                                return r;
+                }
+                p = a.close_end;
+        }
+        t->depth--;
+        return 0;
+}
+
+int sbx_docker_template(const char *tmpl, const void *data, char **ret, sbx_error *reterr) {
+        char *buf = NULL;
+        size_t len = 0;
+        tctx t = { .tmpl = tmpl, .reterr = reterr };
+        int r;
+
+        t.out = open_memstream(&buf, &len);
+        if (!t.out)
+                return sbx_error_set(reterr, -errno, "--format: out of memory");
+        r = run(&t, tmpl, tmpl + strlen(tmpl), (tval) { .o = (json_object *) data }, false);
+        if (fclose(t.out) != 0 && r >= 0)
+                r = sbx_error_set(reterr, -ENOMEM, "--format: out of memory");
+        if (r < 0) {
+                free(buf);
+                return r;
+        }
+        *ret = buf;
+        return 0;
+}

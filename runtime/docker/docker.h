@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: MIT */
+/* The docker-compatible entry point (issue 9): the subset of the docker CLI
+ * that OpenClaw 2026.9.6 drives (../shared/spec/docker-surface.md), mapped
+ * onto sbx's persistent sandboxes (runtime/sandbox/sandbox.h).
+ *
+ * Data flow, one direction: argv -> sbx_docker_args (docker-argv.c, pure)
+ * -> a command handler in cli-docker.c -> sbx_run_config / sbx_exec_request
+ * (docker.c) -> sandbox.h. Output goes the other way only as json-c objects
+ * shaped like `docker inspect` (docker.c) rendered by the Go-template subset
+ * (docker-template.c, pure). Nothing here prints; cli-docker.c does. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "util/util.h"
+#include "launch/launch.h"
+#include "sandbox/sandbox.h"
+
+typedef enum sbx_docker_verb {
+        SBX_DOCKER_CREATE,
+        SBX_DOCKER_START,
+        SBX_DOCKER_EXEC,
+        SBX_DOCKER_INSPECT,
+        SBX_DOCKER_IMAGE_INSPECT,
+        SBX_DOCKER_RM,
+        SBX_DOCKER_PS,
+        SBX_DOCKER_PAUSE,
+        SBX_DOCKER_UNPAUSE,
+        SBX_DOCKER_VERSION,
+        SBX_DOCKER_HELP,
+        _SBX_DOCKER_VERB_MAX,
+        _SBX_DOCKER_VERB_INVALID = -EINVAL,
+} sbx_docker_verb;
+
+/* Every flag the shim knows; which verb accepts which is in docker-argv.c. */
+typedef enum sbx_docker_flag {
+        SBX_DF_NAME, SBX_DF_INIT, SBX_DF_LABEL, SBX_DF_READ_ONLY, SBX_DF_TMPFS, SBX_DF_NETWORK,
+        SBX_DF_USER, SBX_DF_CAP_DROP, SBX_DF_SECURITY_OPT, SBX_DF_DNS, SBX_DF_ADD_HOST,
+        SBX_DF_PIDS_LIMIT, SBX_DF_MEMORY, SBX_DF_MEMORY_SWAP, SBX_DF_CPUS, SBX_DF_ULIMIT,
+        SBX_DF_WORKDIR, SBX_DF_VOLUME, SBX_DF_ENV, SBX_DF_ENV_FILE, SBX_DF_HOSTNAME,
+        SBX_DF_INTERACTIVE, SBX_DF_TTY, SBX_DF_DETACH, SBX_DF_FORMAT, SBX_DF_TYPE, SBX_DF_FORCE,
+        SBX_DF_ALL, SBX_DF_FILTER, SBX_DF_QUIET, SBX_DF_HELP,
+        _SBX_DF_MAX,
+        _SBX_DF_INVALID = -EINVAL,
+} sbx_docker_flag;
+
+typedef struct sbx_docker_opt {
+        sbx_docker_flag flag;
+        const char *value;        /* points into argv (or "true" for booleans) */
+} sbx_docker_opt;
+
+#define SBX_DOCKER_OPTS_MAX 256
+
+typedef struct sbx_docker_args {
+        sbx_docker_verb verb;
+        sbx_docker_opt opts[SBX_DOCKER_OPTS_MAX];
+        size_t n_opts;
+        char **pos;               /* positional arguments: into argv (create, exec) or posv */
+        size_t n_pos;
+        char *posv[SBX_DOCKER_OPTS_MAX];
+} sbx_docker_args;
+
+/* argv[0] is the verb ("create", "image", ...), as after "docker". Flags may
+ * come as --flag VALUE, --flag=VALUE, -f VALUE, -fVALUE, or combined short
+ * booleans (-it). For create and exec, flags end at the first positional
+ * (the image / the container), like docker. Unknown verbs and flags fail
+ * with -EINVAL and a message naming them. Pure: no syscalls. */
+int sbx_docker_parse(int argc, char **argv, sbx_docker_args *ret, sbx_error *reterr);
+const char *sbx_docker_flag_name(sbx_docker_flag f);
+/* The last value given for a flag, or NULL. */
+const char *sbx_docker_opt_last(const sbx_docker_args *a, sbx_docker_flag f);
+bool sbx_docker_opt_has(const sbx_docker_args *a, sbx_docker_flag f);
+
+/* Go text/template subset for --format: text, {{.A.B}}, {{json PIPE}},
+ * {{index .M "key"}}, {{println PIPE}}, {{range PIPE}}...{{end}} (with . =
+ * the element), {{- / -}} trimming. Field names match a JSON key exactly or
+ * case-insensitively (.ID and .Id both find "Id"). A missing key prints
+ * "<no value>", booleans true/false. data is a json-c object (void * so this
+ * header needs no json-c). *ret is malloc'd; no trailing newline is added. */
+int sbx_docker_template(const char *tmpl, const void *data, char **ret, sbx_error *reterr);
+
+/* An --env-file: KEY=VALUE lines; blank lines and lines starting with '#'
+ * are skipped; a bare KEY takes the value from environ (dropped if unset),
+ * as docker does. Values are taken verbatim (no quote processing). Appends
+ * "K=V" strings to *envv / *n_env (malloc'd). Names the file and line on
+ * error. Parses text (text_len bytes) already read; source = the file name. */
+int sbx_docker_env_parse(const char *text, size_t text_len, const char *source, char ***envv, size_t *n_env,
+                         sbx_error *reterr);
+int sbx_docker_env_file(const char *path, char ***envv, size_t *n_env, sbx_error *reterr);
+void sbx_docker_env_free(char **envv, size_t n);
+
+/* -v SRC:DST[:OPTS] with docker's option words; z/Z (SELinux relabel) are
+ * accepted and ignored, ro/rw set the access. */
+typedef struct sbx_docker_volume {
+        char src[4096];
+        char dst[4096];
+        char mode[64];            /* the option text as given ("ro,z"), for inspect's Mode */
+        bool ro;
+} sbx_docker_volume;
+int sbx_docker_parse_volume(const char *spec, sbx_docker_volume *ret, sbx_error *reterr);
+
+/* create: the parsed args -> a run config + sandbox options. Reads the
+ * --env-file(s) now (OpenClaw deletes them when the call returns), resolves
+ * the image. *ret_meta is the docker-only view (json-c object, caller puts)
+ * kept next to the record for inspect. */
+typedef struct sbx_docker_create {
+        sbx_run_config config;
+        sbx_label *labels;
+        size_t n_labels;
+        const char *name;         /* into argv */
+        const char *image;        /* into argv */
+        const char *config_hash;  /* the openclaw.configHash label, or NULL */
+        void *meta;               /* json_object *: Cmd, Volumes (Mode), Tmpfs, Image, User, Env */
+} sbx_docker_create;
+int sbx_docker_create_prepare(const sbx_docker_args *a, sbx_docker_create *ret, sbx_error *reterr);
+void sbx_docker_create_done(sbx_docker_create *c);
+
+/* The meta file next to a sandbox's record. */
+int sbx_docker_meta_save(const sbx_sandbox *s, const void *meta, sbx_error *reterr);
+
+/* `docker inspect`'s object for a sandbox (json_object *, caller puts). */
+void *sbx_docker_inspect_json(const sbx_sandbox *s);
+
+/* This host as a container (the Docker-outside-of-Docker self-probe):
+ * true if /.dockerenv or /run/.containerenv exists and ref is the hostname,
+ * the self id, or a 64-hex id from /proc/self/cgroup or mountinfo. */
+bool sbx_docker_is_self(const char *ref);
+/* The self id: sha256 of the boot id and hostname (stable per boot). */
+void sbx_docker_self_id(char ret[SBX_SANDBOX_ID_LEN + 1]);
+void *sbx_docker_self_inspect_json(void);

@@ -1,0 +1,222 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/keyctl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "launch.h"
+#include "util/util.h"
+
+#define DEFAULT_PATH "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+
+static int env_set(char **envp, size_t *n, const char *kv) {
+        size_t klen = strcspn(kv, "=");
+
+        for (size_t i = 0; i < *n; i++)
+                if (!strncmp(envp[i], kv, klen) && envp[i][klen] == '=') {
+                        envp[i] = (char *) kv;
+                        return 0;
+                }
+        envp[(*n)++] = (char *) kv;
+        return 0;
+}
+
+int sbx_exec_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr) {
+        size_t argc = 0, n = 0;
+        const char *term = getenv("TERM");
+
+        if (!c->argv || !c->argv[0] || !c->argv[0][0])
+                return sbx_error_set(reterr, -EINVAL, "no command given");
+        while (c->argv[argc])
+                argc++;
+        p->argv = calloc(argc + 1, sizeof(char *));
+        p->envp = calloc(c->n_env + 6, sizeof(char *));
+        if (!p->argv || !p->envp)
+                return sbx_error_set(reterr, -ENOMEM, "plan: out of memory");
+        memcpy(p->argv, c->argv, argc * sizeof(char *));
+
+        /* A clean environment: sane defaults, then exactly what was configured. */
+        env_set(p->envp, &n, "PATH=" DEFAULT_PATH);
+        env_set(p->envp, &n, c->uid == 0 ? "HOME=/root" : "HOME=/workspace");
+        env_set(p->envp, &n, "LANG=C.UTF-8");
+        if (c->tty)
+                env_set(p->envp, &n, sbx_plan_strdupf(p, "TERM=%s", term && *term && !strchr(term, '/') ? term : "xterm"));
+        for (size_t i = 0; i < c->n_env; i++)
+                env_set(p->envp, &n, c->envv[i]);
+        p->envp[n] = NULL;
+        p->path_env = DEFAULT_PATH;
+        for (size_t i = 0; i < n; i++)
+                if (!strncmp(p->envp[i], "PATH=", 5))
+                        p->path_env = p->envp[i] + 5;
+
+        p->workdir = sbx_plan_strdup(p, c->workdir ?: "/workspace");
+        if (c->setup_command && !(p->setup_command = sbx_plan_strdup(p, c->setup_command)))
+                return sbx_error_set(reterr, -ENOMEM, "plan: out of memory");
+        p->hostname = sbx_plan_strdup(p, c->hostname ?: "sbx");
+        if (!p->workdir || !p->hostname || p->workdir[0] != '/')
+                return sbx_error_set(reterr, -EINVAL, "--workdir '%s': must be an absolute path", c->workdir ?: "");
+        if (strlen(p->hostname) > 64)
+                return sbx_error_set(reterr, -EINVAL, "--hostname '%s': longer than 64 bytes", p->hostname);
+        memcpy(p->rlimits, c->rlimits, sizeof(p->rlimits));
+        p->n_rlimits = c->n_rlimits;
+        return 0;
+}
+
+void sbx_exec_plan_from(const sbx_plan *p, sbx_exec_plan *ret) {
+        *ret = (sbx_exec_plan) {
+                .argv = p->argv, .envp = p->envp, .path_env = p->path_env, .workdir = p->workdir,
+                .rlimits = p->rlimits, .n_rlimits = p->n_rlimits, .cap_last = p->cap_last,
+                .uid = p->uid, .gid = p->gid, .bpf = &p->bpf, .tty_fd = -EBADF,
+                .exec_fd = p->exec_fd, .exec_argv = p->exec_argv, .landlock = &p->landlock,
+                .setup_sh_fd = p->setup_sh_fd,
+        };
+}
+
+/* ---------------------------------------------------------------- child */
+
+/* Fallback when close_range() is missing: mark every fd >= 3 CLOEXEC. */
+static int cloexec_sweep_proc(void) {
+        char buf[1024];
+        int dfd = open("/proc/self/fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        long n;
+
+        if (dfd < 0)
+                return -errno;
+        while ((n = syscall(SYS_getdents64, dfd, buf, sizeof(buf))) > 0) {
+                for (long off = 0; off < n;) {
+                        struct { unsigned long long ino; long long off; unsigned short reclen; unsigned char type; char name[]; } *d =
+                                (void *) (buf + off);
+                        int fd = atoi(d->name);
+                        if (d->name[0] >= '0' && d->name[0] <= '9' && fd >= 3 && fd != dfd &&
+                            fcntl(fd, F_SETFD, FD_CLOEXEC) < 0) {
+                                close(dfd);
+                                return -errno;
+                        }
+                        off += d->reclen;
+                }
+        }
+        close(dfd);
+        return n < 0 ? -errno : 0;
+}
+
+/* A new session: no controlling terminal shared with the caller (TIOCSTI
+ * on the caller's tty needs it as ctty, or CAP_SYS_ADMIN); the pty, if any,
+ * becomes stdio and the ctty; a fresh anonymous session keyring. */
+static int new_session(const sbx_exec_plan *e, sbx_error *reterr) {
+        if (setsid() < 0)
+                return sbx_error_set(reterr, -errno, "setsid");
+        if (e->tty_fd >= 0) {
+                if (ioctl(e->tty_fd, TIOCSCTTY, 0) < 0)
+                        return sbx_error_set(reterr, -errno, "tty: make the pty the controlling terminal");
+                for (int i = 0; i < 3; i++)
+                        if (dup2(e->tty_fd, i) < 0)
+                                return sbx_error_set(reterr, -errno, "tty: dup2 onto fd %d", i);
+        }
+        if (syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, NULL) < 0 && errno != ENOSYS)
+                return sbx_error_set(reterr, -errno, "keyctl: join a new session keyring");
+        return 0;
+}
+
+static int fail(sbx_error *reterr, int status, int code, const char *step, const char *what) {
+        sbx_error_set(reterr, code, "%s '%s'", step, what);
+        return status;
+}
+
+int sbx_exec_setup_child(const sbx_exec_plan *e, sbx_error *reterr) {
+        int r;
+
+        /* rlimits while we may still raise hard limits in this user ns. */
+        for (size_t i = 0; i < e->n_rlimits; i++) {
+                struct rlimit rl = { .rlim_cur = e->rlimits[i].soft, .rlim_max = e->rlimits[i].hard };
+                if (setrlimit(e->rlimits[i].resource, &rl) < 0)
+                        return sbx_error_set(reterr, -errno, "--ulimit: setrlimit(%d)", e->rlimits[i].resource),
+                               SBX_EXIT_FAILURE;
+        }
+        if (new_session(e, reterr) < 0)
+                return SBX_EXIT_FAILURE;
+        /* Capabilities (and the user switch) before no_new_privs. */
+        r = sbx_caps_setup_child(e->cap_last, e->uid, e->gid, reterr);
+        if (r < 0)
+                return SBX_EXIT_FAILURE;
+        /* Credential changes clear the parent-death signal: set it again. */
+        if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
+                return sbx_error_set(reterr, -errno, "prctl(PR_SET_PDEATHSIG)"), SBX_EXIT_FAILURE;
+        /* ... and if the parent died before it was set, we were reparented. */
+        if (e->parent_outside_pidns && getppid() != 0)
+                return sbx_error_set(reterr, -ESRCH, "the sbx exec client exited"), SBX_EXIT_FAILURE;
+        if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+                return sbx_error_set(reterr, -errno, "prctl(PR_SET_NO_NEW_PRIVS)"), SBX_EXIT_FAILURE;
+        /* Landlock after no_new_privs (it requires it) and before seccomp (the
+         * filter need not allow landlock_*); binds this process and every
+         * descendant, whatever they exec. */
+        if (e->landlock && sbx_landlock_setup_child(e->landlock, reterr) < 0)
+                return SBX_EXIT_FAILURE;
+        /* Nothing but stdio crosses exec; the sync socket is CLOEXEC already. */
+        if (close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) < 0) {
+                r = cloexec_sweep_proc();
+                if (r < 0)
+                        return sbx_error_set(reterr, r, "close stray fds"), SBX_EXIT_FAILURE;
+        }
+        if (chdir(e->workdir) < 0)
+                return fail(reterr, SBX_EXIT_FAILURE, -errno, "--workdir: chdir", e->workdir);
+        if (e->exec_fd < 0)
+                return fail(reterr, SBX_EXIT_FAILURE, -EBADF, "exec: no decided command for", e->argv[0]);
+        /* seccomp last: the filter need not allow any setup call. */
+        r = sbx_seccomp_setup_child(e->bpf);
+        if (r < 0)
+                return sbx_error_set(reterr, r, "seccomp: install filter"), SBX_EXIT_FAILURE;
+        /* The file the parent resolved and decided on, not a path looked up
+         * again: #! scripts were rewritten to their interpreter already. */
+        execveat(e->exec_fd, "", e->exec_argv, e->envp, AT_EMPTY_PATH);
+        r = -errno;
+        if (r == -ENOENT)
+                return fail(reterr, SBX_EXIT_NOT_FOUND, r, "exec", e->exec_argv[0]);
+        return fail(reterr, SBX_EXIT_CANNOT_EXEC, r, "exec", e->exec_argv[0]);
+}
+
+int sbx_exec_setup_command_child(const sbx_exec_plan *e, const char *cmd, sbx_error *reterr) {
+        char *const argv[] = { (char *) "/bin/sh", (char *) "-lc", (char *) cmd, NULL };
+        sbx_exec_plan se = *e;
+        int status, r;
+        pid_t pid;
+
+        se.argv = se.exec_argv = argv;
+        se.exec_fd = e->setup_sh_fd;
+        se.tty_fd = -EBADF;
+        /* Operator config (docker.setupCommand), run before the workload: not
+         * an agent exec, so neither the exec allowlist nor the tool-derived
+         * Landlock rules apply to it; seccomp and everything else do. */
+        se.landlock = NULL;
+        pid = fork();
+        if (pid < 0)
+                return sbx_error_set(reterr, -errno, "setupCommand: fork");
+        if (pid == 0) {
+                sbx_error ignored;
+                int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+                /* The workload's stdin is not the setup's; its output is log. */
+                if (null < 0 || dup2(null, STDIN_FILENO) < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+                        _exit(SBX_EXIT_FAILURE);
+                _exit(sbx_exec_setup_child(&se, &ignored));
+        }
+        while ((r = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
+                ;
+        if (r < 0)
+                return sbx_error_set(reterr, -errno, "setupCommand: wait");
+        if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+                return 0;
+        if (WIFSIGNALED(status))
+                return sbx_error_set(reterr, -ECANCELED, "setupCommand '%.120s' killed by signal %d", cmd,
+                                     WTERMSIG(status));
+        return sbx_error_set(reterr, -ECANCELED, "setupCommand '%.120s' failed with exit status %d", cmd,
+                             WEXITSTATUS(status));
+}

@@ -1,0 +1,506 @@
+/* SPDX-License-Identifier: MIT */
+/* sbx run: parent_main() and child_main() as lists of named steps.
+ *
+ * The order in the child, stated once (STYLE §D.17):
+ *   lo up -> hostname (neither needs the id map, so they overlap the parent
+ *   writing it) -> open the host dirs (still with the creator's host ids) ->
+ *   id maps -> setup identity -> no nested user namespaces -> mounts ->
+ *   pty -> rlimits -> setsid + session keyring -> capabilities (bounding,
+ *   user switch, all sets) -> no_new_privs -> Landlock -> close_range sweep
+ *   -> seccomp -> execveat of the fd the parent decided on.
+ * seccomp is last so the filter need not allow any setup call. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <poll.h>
+#include <sched.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "build-config.h"      /* HAVE_CLONE_INTO_CGROUP */
+#include "security/security.h"
+#include "launch.h"
+#include "util/util.h"
+#include "mount.h"
+#include "netns.h"
+#include "userns.h"
+
+#define SYNC_TIMEOUT_MS 30000
+
+/* The launcher must be single-threaded: clone3 copies only the caller, and
+ * a lock held by another thread would be held forever in the child. */
+static int assert_single_threaded(sbx_error *reterr) {
+        char line[256];
+        FILE *f = fopen("/proc/self/status", "re");
+        int threads = -1;
+
+        if (!f)
+                return sbx_error_set(reterr, -errno, "startup: read /proc/self/status");
+        while (fgets(line, sizeof(line), f))
+                if (sscanf(line, "Threads: %d", &threads) == 1)
+                        break;
+        fclose(f);
+        if (threads != 1)
+                return sbx_error_set(reterr, -EDEADLK, "startup: sbx must be single-threaded (found %d threads)", threads);
+        return 0;
+}
+
+static _Noreturn void child_fail(int sync_fd, int status, const sbx_error *e) {
+        /* #3: report the failing step, then die with a distinct status. */
+        (void) sbx_sync_send(sync_fd, 3, SBX_SYNC_ERROR, status, e);
+        _exit(status);
+}
+
+static _Noreturn void child_main(const sbx_plan *p, int sync_fd, const sigset_t *oldmask) {
+        sbx_error err = {};
+        sbx_sync_msg msg;
+        sbx_exec_plan ep;
+        sbx_mount_fds mfds;
+        int status, master = -EBADF, slave = -EBADF;
+
+        /* Die with sbx. If sbx died before this, its end of the sync socket
+         * is closed already: check, since getppid() is 0 in a new pid ns. */
+        if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
+                child_fail(sync_fd, SBX_EXIT_FAILURE, &(sbx_error) { -errno, "prctl(PR_SET_PDEATHSIG)" });
+        if (poll(&(struct pollfd) { .fd = sync_fd, .events = POLLIN }, 1, 0) > 0 &&
+            recv(sync_fd, &msg, sizeof(msg), MSG_PEEK | MSG_DONTWAIT) == 0)
+                _exit(SBX_EXIT_FAILURE);
+        /* Default dispositions and mask: the workload starts clean. Handlers
+         * do not survive exec, ignored signals do: reset those. */
+        for (size_t i = 0; i < p->n_ignored_signals; i++)
+                (void) signal(p->ignored_signals[i], SIG_DFL);
+        sigprocmask(SIG_SETMASK, oldmask, NULL);
+        /* Loopback up (CAP_NET_ADMIN) and the hostname (CAP_SYS_ADMIN in the
+         * uts ns) need no id mapping: do them while the parent writes the maps. */
+        if (p->net.kind != SBX_NET_KIND_JOIN && sbx_netns_setup_child(p, &err) < 0)
+                child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
+        if (sethostname(p->hostname, strlen(p->hostname)) < 0) {
+                sbx_error_set(&err, -errno, "--hostname: sethostname '%s'", p->hostname);
+                child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
+        }
+        /* Host directories, opened while we still have the creator's ids. */
+        if (sbx_mount_open_child(p, &mfds, &err) < 0)
+                child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
+        /* #1: the id maps, from the parent (EOF = it died), or our own; with a
+         * network (issue 7) the parent also attaches it before sending #1. */
+        if (!p->privileged && p->net.kind != SBX_NET_KIND_JOIN && sbx_userns_write_own_maps(p, &err) < 0)
+                child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
+        if ((p->privileged || p->net.kind != SBX_NET_KIND_NONE) &&
+            (sbx_sync_recv(sync_fd, SYNC_TIMEOUT_MS, &msg) < 0 || msg.seq != 1 ||
+             msg.type != SBX_SYNC_MAPS_WRITTEN))
+                _exit(SBX_EXIT_FAILURE);
+        /* Become the setup identity inside the new user namespace. */
+        if (sbx_userns_setup_child(p, &err) < 0)
+                child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
+        if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
+                child_fail(sync_fd, SBX_EXIT_FAILURE, &(sbx_error) { -errno, "prctl(PR_SET_PDEATHSIG)" });
+        /* No nested user namespaces, enforced by the kernel (needs ns root). */
+        if (sbx_userns_forbid_nesting_child(&err) < 0)
+                child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
+        /* Mounts first: they need CAP_SYS_ADMIN in our namespaces. */
+        if (sbx_mount_setup_child(p, &mfds, &err) < 0)
+                child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
+        /* #2: a terminal from our own devpts; the parent relays the master. */
+        if (p->tty) {
+                if (sbx_tty_setup_child(p->uid, p->gid, &master, &slave, &err) < 0)
+                        child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
+                if (sbx_sync_send_fd(sync_fd, 2, SBX_SYNC_PTY, master) < 0) {
+                        sbx_error_set(&err, -errno, "sync #2: pass the pty to the parent");
+                        child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
+                }
+                close(master);
+        }
+        /* rlimits, session, capabilities, no_new_privs, fds, seccomp, exec. */
+        sbx_exec_plan_from(p, &ep);
+        /* setupCommand: once, fully set up and restricted like the workload,
+         * before it; a failure fails the run (and the parent removes it all). */
+        if (p->setup_command && sbx_exec_setup_command_child(&ep, p->setup_command, &err) < 0)
+                child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
+        ep.tty_fd = slave;
+        status = sbx_exec_setup_child(&ep, &err);
+        child_fail(sync_fd, status, &err);
+}
+
+static int open_proc_pid(pid_t pid, sbx_error *reterr) {
+        char path[32];
+        int fd;
+
+        snprintf(path, sizeof(path), "/proc/%d", (int) pid);
+        fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        return fd < 0 ? sbx_error_set(reterr, -errno, "open %s", path) : fd;
+}
+
+static void pidfd_killp(int *pidfd) {
+        if (*pidfd >= 0) {
+                siginfo_t info;
+                (void) sys_pidfd_send_signal(*pidfd, SIGKILL);
+                (void) waitid(P_PIDFD, *pidfd, &info, WEXITED);
+                close(*pidfd);
+        }
+}
+
+pid_t sbx_pidfd_pid(int pidfd) {
+        char path[64], line[128];
+        FILE *f;
+        pid_t pid = -1;
+
+        snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", pidfd);
+        f = fopen(path, "re");
+        if (!f)
+                return -1;
+        while (fgets(line, sizeof(line), f))
+                if (sscanf(line, "Pid: %d", &pid) == 1)
+                        break;
+        fclose(f);
+        return pid;
+}
+
+/* network container:NAME without root: NAME's network namespace belongs to
+ * NAME's user namespace, and only a process inside that one may enter it (an
+ * unprivileged launcher has no CAP_SYS_ADMIN of its own, and a fresh user
+ * namespace would have none over NAME's). So a short-lived helper enters
+ * NAME's user and network namespaces and clones the sandbox there, with its
+ * own mount, pid, ipc, uts and cgroup namespaces, as a child of ours
+ * (CLONE_PARENT); its pidfd comes back over a socket. The sandbox shares
+ * NAME's user namespace (its ids, no new map): joining is the dangerous,
+ * explicit opt-in this is for. */
+static int spawn_in_userns(sbx_plan *p, struct clone_args *args, int sync_child, int sync_parent,
+                           const sigset_t *oldmask, int *ret_pidfd, sbx_error *reterr) {
+        _cleanup_close_ int back_r = -EBADF, back_w = -EBADF, pidfd = -EBADF;
+        sbx_sync_msg msg;
+        siginfo_t info = {};
+        int fds[2], r;
+        pid_t helper, pid;
+
+        r = sbx_sync_pair(fds, reterr);
+        if (r < 0)
+                return r;
+        back_r = fds[0];
+        back_w = fds[1];
+        helper = fork();
+        if (helper < 0)
+                return sbx_error_set(reterr, -errno, "network container: fork");
+        if (helper == 0) {
+                int child_pidfd = -EBADF;
+                sbx_error err = {};
+                long c;
+
+                /* clone3 takes CLONE_PARENT only without an exit signal of its
+                 * own: the child gets ours (SIGCHLD), sent to our parent */
+                args->flags = (args->flags & ~(uint64_t) (CLONE_NEWUSER | CLONE_NEWNET)) | CLONE_PARENT;
+                args->exit_signal = 0;
+                args->pidfd = (uintptr_t) &child_pidfd;
+                if (setns(p->net.join_userns_fd, CLONE_NEWUSER) < 0 || setns(p->net.join_fd, CLONE_NEWNET) < 0) {
+                        sbx_error_set(&err, -errno, "network container: enter the sandbox's user and network namespaces");
+                        _exit(sbx_sync_send(back_w, 1, SBX_SYNC_ERROR, SBX_EXIT_FAILURE, &err) < 0);
+                }
+                c = sys_clone3(args);
+                if (c < 0) {
+                        sbx_error_set(&err, -errno, "network container: clone3 (mount, pid, ipc, uts, cgroup "
+                                      "namespaces) inside the sandbox's user namespace");
+                        _exit(sbx_sync_send(back_w, 1, SBX_SYNC_ERROR, SBX_EXIT_FAILURE, &err) < 0);
+                }
+                if (c == 0) {
+                        close(back_w);
+                        close(sync_parent);
+                        child_main(p, sync_child, oldmask);
+                }
+                _exit(sbx_sync_send_fd(back_w, 1, SBX_SYNC_MAPS_WRITTEN, child_pidfd) < 0);
+        }
+        closep(&back_w);
+        back_w = -EBADF;
+        r = sbx_sync_recv_fd(back_r, SYNC_TIMEOUT_MS, &msg, &pidfd);
+        (void) waitid(P_PID, (id_t) helper, &info, WEXITED);
+        if (r >= 0 && msg.type == SBX_SYNC_ERROR) {
+                *reterr = msg.error;
+                return reterr->code < 0 ? reterr->code : -EIO;
+        }
+        if (r < 0 || pidfd < 0 || (pid = sbx_pidfd_pid(pidfd)) <= 0)
+                return sbx_error_set(reterr, r < 0 ? r : -ECHILD,
+                                     "network container: no sandbox came back from the helper (status %d)",
+                                     info.si_status);
+        *ret_pidfd = TAKE_FD(pidfd);
+        return (int) pid;
+}
+
+/* One clone3 with every namespace; the cgroup is entered atomically. */
+static int spawn(sbx_plan *p, int sync_child, int sync_parent, const sigset_t *oldmask, int *ret_pidfd,
+                 sbx_error *reterr) {
+        _cleanup_close_ int own_net = -EBADF;
+        int pidfd = -EBADF;
+        struct clone_args args = {
+                .flags = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC |
+                         CLONE_NEWUTS | CLONE_NEWCGROUP | CLONE_PIDFD,
+                .pidfd = (uintptr_t) &pidfd,
+                .exit_signal = SIGCHLD,
+        };
+        long pid;
+
+#if HAVE_CLONE_INTO_CGROUP
+        if (p->cgroup.dirfd >= 0) {
+                args.flags |= CLONE_INTO_CGROUP;
+                args.cgroup = p->cgroup.dirfd;
+        }
+#else
+        if (p->cgroup.dirfd >= 0)
+                return sbx_error_set(reterr, -EOPNOTSUPP, "clone3: built without CLONE_INTO_CGROUP");
+#endif
+        if (p->net.kind == SBX_NET_KIND_JOIN && p->net.join_userns_fd >= 0)
+                return spawn_in_userns(p, &args, sync_child, sync_parent, oldmask, ret_pidfd, reterr);
+        /* network container:NAME as root: the child is born in NAME's network
+         * namespace. Only the launcher (host credentials) may enter it, so it
+         * does, clones without CLONE_NEWNET, and returns to its own. */
+        if (p->net.kind == SBX_NET_KIND_JOIN) {
+                own_net = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+                if (own_net < 0)
+                        return sbx_error_set(reterr, -errno, "network container: open /proc/self/ns/net");
+                if (setns(p->net.join_fd, CLONE_NEWNET) < 0)
+                        return sbx_error_set(reterr, -errno, "network container: enter the network namespace");
+                args.flags &= ~(uint64_t) CLONE_NEWNET;
+        }
+        pid = sys_clone3(&args);
+        if (pid < 0 && errno == ENOSYS) {
+                /* No clone3 (old kernel, or a seccomp filter around us): clone()
+                 * gives the same namespaces and pidfd, but cannot enter a cgroup
+                 * atomically, so with limits we refuse rather than start the
+                 * sandbox outside its cgroup for a moment. */
+                if (p->cgroup.dirfd >= 0)
+                        return sbx_error_set(reterr, -ENOSYS,
+                                             "clone3 is not available: cannot start the sandbox inside its cgroup");
+                pid = syscall(SYS_clone, (unsigned long) (args.flags | SIGCHLD), NULL, &pidfd, NULL, NULL);
+        }
+        if (pid != 0 && own_net >= 0 && setns(own_net, CLONE_NEWNET) < 0) {
+                /* Never go on in a sandbox's network: kill the child, fail. */
+                int e = -errno;
+                if (pid > 0)
+                        pidfd_killp(&pidfd);
+                return sbx_error_set(reterr, e, "network container: return to the launcher's network namespace");
+        }
+        if (pid < 0)
+                return sbx_error_set(reterr, -errno, "clone3 (user, mount, pid, net, ipc, uts, cgroup namespaces)");
+        if (pid == 0) {
+                close(sync_parent);
+                child_main(p, sync_child, oldmask);
+        }
+        *ret_pidfd = pidfd;
+        return (int) pid;
+}
+
+/* After the child is gone: the error record it left, if any (#3). */
+static int child_error(int sync_parent, int status, sbx_error *reterr) {
+        sbx_sync_msg msg;
+
+        if (sbx_sync_recv(sync_parent, 0, &msg) < 0 || msg.type != SBX_SYNC_ERROR)
+                return status;
+        *reterr = msg.error;
+        if (reterr->code == 0)
+                reterr->code = -EIO;
+        return msg.status > 0 && msg.status < 256 ? msg.status : SBX_EXIT_FAILURE;
+}
+
+/* --tty: #2 carries the pty master from the sandbox's devpts. */
+static int receive_pty(sbx_plan *p, int sync_parent, sbx_error *reterr) {
+        sbx_sync_msg msg;
+        int passed = -EBADF, r;
+
+        r = sbx_sync_recv_fd(sync_parent, SYNC_TIMEOUT_MS, &msg, &passed);
+        if (r == -EPIPE)
+                return 0;       /* died or failed before: supervise reaps it, child_error() reports */
+        if (r < 0)
+                return sbx_error_set(reterr, r, "sync #2: receive the pty");
+        if (msg.type == SBX_SYNC_ERROR) {
+                *reterr = msg.error;
+                return -EIO;
+        }
+        if (msg.type != SBX_SYNC_PTY || passed < 0)
+                return sbx_error_set(reterr, -EPROTO, "sync #2: bad pty record");
+        sbx_tty_attach(p, passed);
+        return 0;
+}
+
+/* The audit log (issue 6): opened first, so a refusal is logged too. */
+static int audit_open(const sbx_run_config *c, sbx_audit *a, sbx_error *reterr) {
+        char base[PATH_MAX];
+
+        *a = (sbx_audit) { .fd = -EBADF, .agent = c->agent, .session = c->session, .scope_key = c->scope_key };
+        sbx_statedir_base(c, base, sizeof(base));
+        return sbx_audit_open(a, c->audit_log, base, reterr);
+}
+
+static void audit_closep(sbx_audit *a) {
+        sbx_audit_close(a);
+}
+
+static void notice_unenforced(const sbx_run_config *c, const sbx_plan *p) {
+        char m[SBX_ERROR_MSG_MAX + 320];
+
+        /* --limits best-effort: never silently unlimited (issue 5). */
+        if (p->cgroup.unenforced[0] && c->notice) {
+                snprintf(m, sizeof(m), "warning: --limits best-effort: running without [%s]: %s",
+                         p->cgroup.unenforced, p->cgroup.unenforced_reason);
+                c->notice(m);
+        }
+        /* --landlock best-effort: never silently without the derived rules (issue 6). */
+        if (p->landlock.unenforced[0] && c->notice) {
+                snprintf(m, sizeof(m), "warning: --landlock best-effort: Landlock is not available, "
+                         "NOT enforced: %s", p->landlock.unenforced);
+                c->notice(m);
+        }
+}
+
+/* Decide, plan, log the decision. Returns 0 or the exit status. */
+static int plan_and_decide(const sbx_run_config *c, const sbx_audit *a, sbx_plan **ret, sbx_error *reterr) {
+        sbx_exec_verdict v;
+        int r;
+
+        r = sbx_plan_prepare_decided(c, ret, &v, reterr);
+        if (v.decided && sbx_audit_exec(a, c->argv, &v) < 0 && r >= 0)
+                r = sbx_error_set(reterr, -EIO, "--audit-log: write the exec record");
+        if (r >= 0)
+                return 0;
+        if (v.status)
+                return v.status;
+        r = r == -EINVAL ? SBX_EXIT_USAGE : SBX_EXIT_FAILURE;
+        /* allowed, then the rest of the plan failed: say so next to the decision */
+        (void) sbx_audit_setup_error(a, r, reterr);
+        return r;
+}
+
+int sbx_run(const sbx_run_config *c, sbx_error *reterr) {
+        _cleanup_(sbx_plan_freep) sbx_plan *p = NULL;
+        _cleanup_(pidfd_killp) int pidfd = -EBADF;
+        _cleanup_close_ int sync_parent = -EBADF, sync_child = -EBADF, procfd = -EBADF;
+        _cleanup_(audit_closep) sbx_audit audit = { .fd = -EBADF };
+        int fds[2], status, had, r;
+        char oom[128];
+        bool oom_kill = false;
+        sigset_t oldmask;
+        pid_t pid;
+
+        /* Single-threaded, or the child could inherit a held lock. */
+        r = assert_single_threaded(reterr);
+        if (r < 0)
+                return SBX_EXIT_FAILURE;
+        /* The audit log before any decision: refusals are logged too. */
+        r = audit_open(c, &audit, reterr);
+        if (r < 0)
+                return SBX_EXIT_FAILURE;
+        /* Everything decided and allocated before clone3, the exec first. */
+        status = plan_and_decide(c, &audit, &p, reterr);
+        if (status != 0)
+                return status;
+        notice_unenforced(c, p);
+        r = sbx_sync_pair(fds, reterr);
+        if (r < 0)
+                return SBX_EXIT_FAILURE;
+        sync_parent = fds[0];
+        sync_child = fds[1];
+        /* Block the forwarded signals now so none is lost before supervise. */
+        if (sbx_supervise_block_signals(&oldmask) < 0)
+                return sbx_error_set(reterr, -errno, "sigprocmask"), SBX_EXIT_FAILURE;
+        pid = spawn(p, sync_child, sync_parent, &oldmask, &pidfd, reterr);
+        if (pid < 0)
+                return SBX_EXIT_FAILURE;
+        closep(&sync_child);
+        (void) sbx_audit_start(&audit, pid, c->argv);
+        /* Privileged: the maps name a subordinate range, which only we may
+         * write, from the /proc/<pid> dirfd; then #1 releases the child.
+         * Unprivileged, the child maps itself and nobody waits for anybody,
+         * unless there is a network to attach first (issue 7: eth0 on the
+         * bridge, or pasta), which goes into the child's namespace here. */
+        if (p->privileged || p->net.kind != SBX_NET_KIND_NONE) {
+                procfd = open_proc_pid(pid, reterr);
+                if (procfd < 0)
+                        return SBX_EXIT_FAILURE;
+                r = p->privileged ? sbx_userns_write_maps(p, procfd, reterr) : 0;
+                if (r >= 0)
+                        r = sbx_net_attach_proc(&p->net, pid, procfd, reterr);
+                if (r >= 0) {
+                        r = sbx_sync_send(sync_parent, 1, SBX_SYNC_MAPS_WRITTEN, 0, NULL);
+                        if (r < 0)
+                                sbx_error_set(reterr, r, "sync #1: release the child");
+                }
+                if (r < 0) {
+                        /* The child may have failed first: its record says why. */
+                        siginfo_t info;
+                        (void) sys_pidfd_send_signal(pidfd, SIGKILL);
+                        (void) waitid(P_PIDFD, pidfd, &info, WEXITED);
+                        return child_error(sync_parent, SBX_EXIT_FAILURE, reterr);
+                }
+        }
+        if (p->tty && receive_pty(p, sync_parent, reterr) < 0)
+                return SBX_EXIT_FAILURE;
+        /* Running: wait, forward, relay. The child's CLOEXEC end closes at
+         * exec; we do not wake up for that, a setup or exec error (#3) is
+         * read once the child has exited. */
+        status = sbx_supervise(p, pidfd, reterr);
+        /* An OOM kill shows as SIGKILL; say why (before the cgroup goes away). */
+        if (status >= 0 && sbx_cgroup_oom_message(&p->cgroup, &c->limits, oom, sizeof(oom)) == 1) {
+                oom_kill = true;
+                if (c->notice)
+                        c->notice(oom);
+        }
+        (void) sigprocmask(SIG_SETMASK, &oldmask, NULL);
+        if (status < 0)
+                return SBX_EXIT_FAILURE;
+        had = reterr->code;     /* set by supervise on --timeout: not a setup error */
+        r = child_error(sync_parent, status, reterr);
+        if (r != status || reterr->code != had)
+                (void) sbx_audit_setup_error(&audit, r, reterr);
+        (void) sbx_audit_exit(&audit, r, status == SBX_EXIT_TIMEOUT, oom_kill ? oom : NULL);
+        return r;
+}
+
+/* ---- persistent sandboxes (sandbox.c): the launch without supervision ---- */
+
+int sbx_assert_single_threaded(sbx_error *reterr) {
+        return assert_single_threaded(reterr);
+}
+
+/* clone3 + id maps, as sbx_run() does; the caller waits for its pid 1 in its
+ * own way (sbx-init reports readiness on a pipe) and, if the child died,
+ * reads the error record with sbx_launch_child_error(). */
+int sbx_launch_start(sbx_plan *p, const sigset_t *oldmask, int *ret_pidfd, int *ret_sync, sbx_error *reterr) {
+        _cleanup_(pidfd_killp) int pidfd = -EBADF;
+        _cleanup_close_ int sync_parent = -EBADF, sync_child = -EBADF, procfd = -EBADF;
+        int fds[2], r;
+        pid_t pid;
+
+        r = sbx_sync_pair(fds, reterr);
+        if (r < 0)
+                return r;
+        sync_parent = fds[0];
+        sync_child = fds[1];
+        pid = spawn(p, sync_child, sync_parent, oldmask, &pidfd, reterr);
+        if (pid < 0)
+                return pid;
+        closep(&sync_child);
+        /* As in sbx_run(): maps (root) and the network, then #1. */
+        if (p->privileged || p->net.kind != SBX_NET_KIND_NONE) {
+                procfd = open_proc_pid(pid, reterr);
+                if (procfd < 0)
+                        return procfd;
+                r = p->privileged ? sbx_userns_write_maps(p, procfd, reterr) : 0;
+                if (r >= 0)
+                        r = sbx_net_attach_proc(&p->net, pid, procfd, reterr);
+                if (r < 0)
+                        return r;
+                /* #1: release the child. */
+                r = sbx_sync_send(sync_parent, 1, SBX_SYNC_MAPS_WRITTEN, 0, NULL);
+                if (r < 0)
+                        return sbx_error_set(reterr, r, "sync #1: release the child");
+        }
+        *ret_pidfd = TAKE_FD(pidfd);
+        *ret_sync = TAKE_FD(sync_parent);
+        return 0;
+}
+
+int sbx_launch_child_error(int sync_parent, int status, sbx_error *reterr) {
+        return child_error(sync_parent, status, reterr);
+}

@@ -1,0 +1,483 @@
+/* SPDX-License-Identifier: MIT */
+/* runtime/launch/launch.h: the public interface of runtime/launch/ (see ARCHITECTURE.md). */
+#pragma once
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <limits.h>
+#include <signal.h>
+
+#include "cgroup/cgroup.h"
+#include "util/util.h"
+#include "security/security.h"
+#include "net/net.h"
+
+/* ---- from run-config.h ---- */
+/* Everything `sbx run` can be told, as one plain C struct (issue 2).
+ *
+ * Data flow: CLI options (runtime/cli/cli-run.c) or openclaw.json (policy/, via the
+ * policy engine) -> struct sbx_run_config -> sbx_plan_prepare() -> clone3.
+ * No json-c here: the policy engine copies values in, and nothing in this
+ * struct points into a parser's memory.
+ *
+ * Ownership: every char * field and array (rootfs, workspace, workdir,
+ * hostname, state_dir, envv, dns, extra_hosts, binds, tmpfs) is malloc'd and
+ * freed by sbx_run_config_free(); use the sbx_run_config_add_* helpers or
+ * strdup() to fill them. Not owned: argv (points into the caller's argv) and
+ * seccomp.profile_path. */
+
+
+
+typedef enum sbx_workspace_access {
+        SBX_WORKSPACE_NONE,   /* /workspace = overlay over the dir, writes land in the per-run upper */
+        SBX_WORKSPACE_RO,     /* /workspace and /agent = the dir, read-only */
+        SBX_WORKSPACE_RW,     /* /workspace = the dir itself, writes go through */
+        _SBX_WORKSPACE_ACCESS_MAX,
+        _SBX_WORKSPACE_ACCESS_INVALID = -EINVAL,
+} sbx_workspace_access;
+
+typedef enum sbx_network_mode {
+        SBX_NETWORK_NONE,     /* new, empty network namespace with lo up */
+        SBX_NETWORK_BRIDGE,   /* + eth0: veth on sbx0 with NAT as root, pasta otherwise (issue 7, net.h) */
+        SBX_NETWORK_CONTAINER, /* the network namespace of the persistent sandbox network_container */
+        _SBX_NETWORK_MODE_MAX,
+        _SBX_NETWORK_MODE_INVALID = -EINVAL,
+} sbx_network_mode;
+
+typedef struct sbx_bind {
+        char *src;            /* host path (absolute) */
+        char *dst;            /* path in the sandbox (absolute) */
+        bool ro;
+} sbx_bind;
+
+typedef struct sbx_tmpfs {
+        char *path;           /* absolute path in the sandbox */
+        uint64_t size;        /* bytes, 0 = the kernel default (half of RAM) */
+        unsigned mode;        /* e.g. 01777 */
+} sbx_tmpfs;
+
+typedef struct sbx_rlimit {
+        int resource;         /* RLIMIT_* */
+        uint64_t soft, hard;  /* RLIM_INFINITY allowed */
+} sbx_rlimit;
+
+#define SBX_RLIMITS_MAX 16
+#define SBX_ID_UNSET ((uint32_t) -1)
+
+typedef struct sbx_run_config {
+        /* Root filesystem: NULL = the embedded default (host /usr, /bin, /lib*, /sbin
+         * read-only on a fresh tmpfs). */
+        char *rootfs;
+        bool read_only_root;                  /* default true */
+        /* read_only_root false with a rootfs: the image is the lower layer of an
+         * overlay whose upper/work dirs live here. NULL = "root-upper" and
+         * "root-work" in the per-run state dir (gone with the run); a persistent
+         * sandbox points it at its own state dir (upper + work created inside). */
+        char *root_layer_dir;
+
+        /* Workspace: NULL = an empty per-run dir. */
+        char *workspace;
+        sbx_workspace_access workspace_access;
+
+        /* Process. argv is NULL-terminated; envv holds "K=V" strings set on top of
+         * the sane defaults (PATH, HOME, LANG, TERM) which they may override. */
+        char **argv;
+        char **envv;
+        size_t n_env;
+        char *workdir;                        /* NULL = /workspace */
+        uint32_t uid, gid;                    /* sandbox user; default 0:0 (no capabilities) */
+        bool user_set;                        /* uid/gid given explicitly (an image's User yields) */
+        char *hostname;                       /* NULL = "sbx" */
+
+        sbx_rlimit rlimits[SBX_RLIMITS_MAX];
+        size_t n_rlimits;
+
+        /* Mounts. tmpfs NULL/0 = the defaults /tmp, /var/tmp, /run (docker.tmpfs). */
+        sbx_tmpfs *tmpfs;
+        size_t n_tmpfs;
+        bool tmpfs_set;                       /* true: tmpfs replaces the defaults */
+        sbx_bind *binds;
+        size_t n_binds;
+
+        /* Network. dns: nameserver addresses for resolv.conf; extra_hosts: "name:ip"
+         * lines (docker.extraHosts) appended to /etc/hosts. */
+        sbx_network_mode network;
+        char *network_container;              /* SBX_NETWORK_CONTAINER: the sandbox's name or id */
+        bool allow_container_join;            /* dangerouslyAllowContainerNamespaceJoin */
+        char **dns;
+        size_t n_dns;
+        char **extra_hosts;
+        size_t n_extra_hosts;
+
+        sbx_limits limits;
+        sbx_seccomp_opts seccomp;
+
+        /* setupCommand: run once with `sh -lc` inside the new sandbox, after its
+         * mounts and network are up and before argv; a failure fails the run. */
+        char *setup_command;
+
+        unsigned timeout_sec;                 /* 0 = none */
+        char *state_dir;                      /* NULL = $XDG_RUNTIME_DIR/sbx, /run/sbx, /tmp/sbx-$UID */
+        bool tty;                             /* give the sandbox its own pty (default: stdin is a tty) */
+        /* issue 5: notices for the user (limits not enforced under --limits
+         * best-effort, an OOM kill); the CLI prints them. NULL = dropped. */
+        void (*notice)(const char *msg);
+
+        /* issue 6: exec decided before fork, kernel-enforced derived rules, audit.
+         * exec_allow: OpenClaw allowlist patterns (owned, see exec-allow.h);
+         * exec_allow_key names their source for messages and the audit log
+         * ("--exec-allow", or the config key). */
+        bool read_only_fs;                    /* Landlock: no writes outside tmpfs and /dev */
+        char **exec_allow;
+        size_t n_exec_allow;
+        bool exec_allow_set;                  /* the allowlist is enforced (even when empty) */
+        char *exec_allow_key;                 /* owned; NULL = "--exec-allow" */
+        char *exec_refused_rule, *exec_refused_key;  /* owned; set: every exec refused (security deny,
+                                                      * exec tool removed by the tool policy) */
+        bool landlock_best_effort;            /* run without Landlock rules it cannot enforce, saying so */
+        char *audit_log;                      /* NULL = <state base>/audit.jsonl */
+        const char *agent, *session, *scope_key;  /* for the audit log, not owned */
+        /* An executable sbx itself opened (sbx-init of a persistent sandbox):
+         * run this fd, with argv, instead of looking argv[0] up in the sandbox.
+         * Not owned; not subject to the exec allowlist (sbx's own binary). */
+        bool exec_fd_set;
+        int exec_fd;
+} sbx_run_config;
+
+void sbx_run_config_init(sbx_run_config *c);
+void sbx_run_config_free(sbx_run_config *c);
+
+/* Parsers shared by the CLI and the policy engine. Each returns 0 or a negative
+ * errno and fills reterr naming the option/spec at fault. */
+int sbx_parse_ulimit(const char *spec, sbx_rlimit *ret, sbx_error *reterr);        /* nofile=1024[:2048] */
+int sbx_parse_tmpfs(const char *spec, sbx_tmpfs *ret, sbx_error *reterr);          /* /tmp[:size=64m,mode=1777] */
+int sbx_parse_bind(const char *spec, sbx_bind *ret, sbx_error *reterr);            /* SRC:DST[:ro|rw] */
+int sbx_parse_env(const char *spec, sbx_error *reterr);                            /* K=V validation */
+int sbx_parse_user(const char *spec, uint32_t *ret_uid, uint32_t *ret_gid, sbx_error *reterr);
+sbx_network_mode sbx_network_mode_from_string(const char *s);
+const char *sbx_network_mode_to_string(sbx_network_mode m);
+/* --network / docker.network VALUE: "none", "bridge", "container:NAME" (the
+ * latter is checked against allow_container_join; the CLI passes true and
+ * checks later with sbx_run_config_check_network(), order-free). */
+int sbx_run_config_set_network(sbx_run_config *c, const char *value, bool allow_container_join,
+                               sbx_error *reterr);
+int sbx_run_config_check_network(const sbx_run_config *c, sbx_error *reterr);
+sbx_workspace_access sbx_workspace_access_from_string(const char *s);
+const char *sbx_workspace_access_to_string(sbx_workspace_access a);
+
+/* Appenders (strdup their arguments). */
+int sbx_run_config_add_env(sbx_run_config *c, const char *kv);
+int sbx_run_config_add_bind(sbx_run_config *c, const sbx_bind *b);
+int sbx_run_config_add_tmpfs(sbx_run_config *c, const sbx_tmpfs *t);
+int sbx_run_config_add_rlimit(sbx_run_config *c, const sbx_rlimit *r);
+/* The sandbox's host name (it lands in the UTS namespace and /etc/hosts):
+ * RFC 1123, so no line can be injected; the message names OPTION. */
+int sbx_check_hostname(const char *option, const char *name, sbx_error *reterr);
+int sbx_run_config_add_dns(sbx_run_config *c, const char *ns);
+int sbx_run_config_add_extra_host(sbx_run_config *c, const char *line);
+int sbx_run_config_add_exec_allow(sbx_run_config *c, const char *pattern);
+
+/* --image NAME[:TAG] (runtime/launch/image-run.c): resolve through the image store,
+ * set rootfs, merge the image's Env under envv, take its WorkingDir unless
+ * workdir is set and its User unless user_set. -ENOENT + "No such image: ..."
+ * (with the command that builds or imports it) when missing. */
+int sbx_run_config_apply_image(sbx_run_config *c, const char *name, sbx_error *reterr);
+
+/* Run it: plan, clone3, supervise, tear down. Returns the exit status per the
+ * contract in runtime/ERRORS.md (125 with *reterr filled when sbx failed). */
+int sbx_run(const sbx_run_config *c, sbx_error *reterr);
+
+/* ---- from plan.h ---- */
+/* The launch plan: everything the child needs, decided and allocated in the
+ * parent before clone3 (STYLE §A.3). The child only reads it: no malloc, no
+ * JSON, no libseccomp after clone. A later `sbx exec` builds an sbx_exec_plan
+ * the same way and runs sbx_exec_setup_child() after setns(). */
+
+
+
+typedef enum sbx_mount_kind {
+        SBX_MOUNT_TMPFS,      /* fresh tmpfs at dst (data = options) */
+        SBX_MOUNT_BIND,       /* clone of src_fd (recursive) at dst, flags applied recursively */
+        SBX_MOUNT_DETACHED,   /* move the prepared detached tree src_fd (e.g. idmapped) to dst */
+        SBX_MOUNT_OVERLAY,    /* overlay at dst, data = "lowerdir=..,upperdir=..,workdir=..,userxattr" */
+        SBX_MOUNT_PROC,       /* proc of the new pid ns at dst */
+        SBX_MOUNT_DEVPTS,     /* devpts newinstance at dst, plus dev/ptmx symlink */
+        SBX_MOUNT_MQUEUE,     /* mqueue at dst */
+        SBX_MOUNT_SYMLINK,    /* symlink dst -> data */
+        SBX_MOUNT_DIR,        /* mkdir -p dst */
+        SBX_MOUNT_FILE,       /* create dst with contents data (in a tmpfs we own) */
+        SBX_MOUNT_MASK,       /* hide dst (/dev/null on files, empty ro tmpfs on dirs); skipped if absent */
+        SBX_MOUNT_READONLY,   /* make the mount at dst read-only (bind onto itself); skipped if absent */
+        _SBX_MOUNT_KIND_MAX,
+        _SBX_MOUNT_KIND_INVALID = -EINVAL,
+} sbx_mount_kind;
+
+enum {
+        SBX_MNT_RO       = 1 << 0,
+        SBX_MNT_NOSUID   = 1 << 1,
+        SBX_MNT_NODEV    = 1 << 2,
+        SBX_MNT_NOEXEC   = 1 << 3,
+        SBX_MNT_OPTIONAL = 1 << 4,   /* a missing source/target is not an error */
+        SBX_MNT_FILE     = 1 << 5,   /* the source is not a directory: bind onto a file */
+        SBX_MNT_LOWER_IN_ROOT = 1 << 6, /* OVERLAY: the lower layer is what is mounted at dst now */
+};
+
+typedef struct sbx_mount_op {
+        sbx_mount_kind kind;
+        unsigned flags;          /* SBX_MNT_* */
+        int src_fd;              /* detached tree fd (DETACHED), else -EBADF */
+        const char *src;         /* host path (BIND/OVERLAY lower), canonical, opened by the
+                                  * child in its own mount ns with RESOLVE_NO_SYMLINKS */
+        const char *upper, *work; /* OVERLAY: host paths of the upper and work dirs */
+        const char *dst;         /* path relative to the new root, no leading '/' */
+        const char *data;        /* fs options, symlink target or file contents */
+        unsigned mode;           /* DIR/FILE mode */
+        const char *what;        /* for error messages: the host path or option behind this op */
+} sbx_mount_op;
+
+typedef struct sbx_plan {
+        /* identity */
+        char state_dir[PATH_MAX];        /* per-run dir, removed by sbx_plan_free */
+        int state_fd;                    /* O_DIRECTORY fd of state_dir */
+        int lock_fd;                     /* flock held while the run lives (stale-dir collection) */
+        const char *root_dir;            /* state_dir/root: where the new root is built */
+        bool privileged;                 /* host root: map a subordinate id range */
+        uid_t host_uid;                  /* first host id of the mapping */
+        gid_t host_gid;
+        uint32_t map_count;              /* ids mapped (1 unprivileged) */
+        uint32_t uid, gid;               /* sandbox user */
+        char uid_map[64], gid_map[64];   /* map text written by the parent */
+
+        /* mounts, in order */
+        sbx_mount_op *mounts;
+        size_t n_mounts;
+        bool read_only_root;
+        /* --writable-root over a rootfs (overlay.c): the root is an overlay of
+         * the image (lower), upper and work; upper == NULL: a tmpfs root. */
+        struct {
+                const char *lower, *upper, *work;
+                int lower_tree;          /* as root: the image, idmapped to the sandbox ids */
+                bool is_volatile;        /* per-run layers: no syncs needed */
+        } root_overlay;
+        char **owned;                    /* every string the plan allocated */
+        size_t n_owned;
+
+        /* process */
+        const char *hostname;
+        char **argv;                     /* NULL-terminated */
+        char **envp;                     /* NULL-terminated, built by the parent */
+        const char *path_env;            /* the sandbox's PATH value for command lookup */
+        const char *workdir;
+        const char *setup_command;       /* setupCommand, NULL = none */
+        sbx_rlimit rlimits[SBX_RLIMITS_MAX];
+        size_t n_rlimits;
+        int cap_last;                    /* /proc/sys/kernel/cap_last_cap */
+
+        /* kernel objects prepared in the parent */
+        sbx_bpf bpf;
+        sbx_cgroup cgroup;
+        bool tty;                        /* the sandbox gets a pty from its own devpts */
+        int tty_fd;                      /* child: the pty slave, -EBADF for none */
+        int tty_master;                  /* parent: the master, received over the sync socket */
+
+        int ignored_signals[64];         /* SIG_IGN in sbx, reset to SIG_DFL in the child */
+        size_t n_ignored_signals;
+        sbx_net_plan net;                /* network (issue 7): host side + rendered /etc files */
+
+        unsigned timeout_sec;
+        int sync_fd;                     /* child's end of the sync socket (in the child) */
+
+        /* issue 6: the exec decided in the parent (exec-decide.c) */
+        sbx_exec_target *exec_target;    /* the resolved command; owns the fds and paths below */
+        int exec_fd;                     /* O_PATH fd execveat runs (borrowed from exec_target) */
+        int setup_sh_fd;                 /* setupCommand: /bin/sh resolved in the sandbox, or -EBADF */
+        char **exec_argv;                /* argv for it, #! rewrite done; NULL-terminated */
+        sbx_landlock landlock;           /* ruleset built before clone3 */
+} sbx_plan;
+
+int sbx_plan_prepare(const sbx_run_config *c, sbx_plan **ret, sbx_error *reterr);
+/* The same, and the exec decision in *ret_verdict (filled whenever one was
+ * made, also on refusal: then the return is -EACCES and status 126). */
+int sbx_plan_prepare_decided(const sbx_run_config *c, sbx_plan **ret, sbx_exec_verdict *ret_verdict,
+                             sbx_error *reterr);
+/* Parent, after sbx_exec_prepare: resolve the command in the plan's view,
+ * decide, open the exec fd, build the Landlock ruleset (exec-decide.c). */
+/* network container:NAME needs NAME's network and user namespaces and its
+ * init's /proc/<pid>; only the persistent-sandbox layer above can find them
+ * (sandbox/sandbox.c: sbx_sandbox_open_ns). main.c hands that function to the
+ * launcher once at start-up, so the launcher never includes an upper layer.
+ * Unset, container:NAME fails with -ENOTSUP. */
+typedef int (*sbx_container_ns_opener)(const char *ref, int *ret_netns, int *ret_userns, int *ret_proc,
+                                       sbx_error *reterr);
+void sbx_plan_set_container_opener(sbx_container_ns_opener fn);
+/* The sandbox file system as the plan describes it (parent, before clone;
+ * exec-decide.c). */
+int sbx_view_from_plan(const sbx_plan *p, sbx_view *ret, sbx_error *reterr);
+int sbx_exec_decide_prepare(sbx_plan *p, const sbx_run_config *c, sbx_exec_verdict *ret_verdict,
+                            sbx_error *reterr);
+/* sbx exec, after setns() into a live sandbox: resolve the command in its
+ * root and set exec_fd/exec_argv. Returns 0 or the exit status (127, 126,
+ * 125) with reterr filled. */
+int sbx_exec_resolve_joined(sbx_plan *p, sbx_error *reterr);
+/* Closes every fd, removes the state dir. NULL-safe. Returns NULL. */
+sbx_plan *sbx_plan_free(sbx_plan *p);
+static inline void sbx_plan_freep(sbx_plan **p) {
+        if (*p)
+                *p = sbx_plan_free(*p);
+}
+
+/* Plan building blocks used by the facility *_prepare functions. */
+const char *sbx_plan_strdup(sbx_plan *p, const char *s);
+const char *sbx_plan_strdupf(sbx_plan *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+sbx_mount_op *sbx_plan_add_mount(sbx_plan *p, sbx_mount_kind kind, const char *dst, sbx_error *reterr);
+
+/* ---- from launch.h ---- */
+/* The launcher's steps that persistent sandboxes (sandbox.c) reuse. */
+
+
+
+/* -EDEADLK unless the process has exactly one thread (clone3/setns need it). */
+int sbx_assert_single_threaded(sbx_error *reterr);
+/* clone3 with every namespace, then the id maps (as sbx_run() does). The
+ * caller blocked the forwarded signals (oldmask is what the child restores).
+ * Returns 0 with the child's pidfd and the parent's end of the sync socket;
+ * the child runs the plan and execs its command without further handshake.
+ * On failure the child is killed and reaped. */
+int sbx_launch_start(sbx_plan *p, const sigset_t *oldmask, int *ret_pidfd, int *ret_sync, sbx_error *reterr);
+/* After the child exited with status: the setup error it reported, if any
+ * (fills *reterr, returns the status sbx should report), else status. */
+int sbx_launch_child_error(int sync_parent, int status, sbx_error *reterr);
+/* The pid a pidfd refers to (from /proc/self/fdinfo), -1 if unknown. */
+pid_t sbx_pidfd_pid(int pidfd);
+
+/* ---- from exec.h ---- */
+/* The last steps before the workload runs, shared by `sbx run` (after the
+ * mounts) and a future `sbx exec` (after setns into a running sandbox):
+ * rlimits -> setsid + session keyring -> capabilities + user -> no_new_privs
+ * -> Landlock -> close_range sweep -> chdir -> seccomp -> execveat of the fd the
+ * parent resolved and decided on (exec-decide.c). */
+
+
+
+typedef struct sbx_exec_plan {
+        char *const *argv;               /* NULL-terminated */
+        char *const *envp;               /* NULL-terminated */
+        const char *path_env;            /* PATH used to look argv[0] up, inside the sandbox */
+        const char *workdir;
+        const sbx_rlimit *rlimits;
+        size_t n_rlimits;
+        int cap_last;
+        uint32_t uid, gid;
+        const sbx_bpf *bpf;
+        int tty_fd;                      /* pty slave: becomes fds 0-2 and the ctty; -EBADF = inherit */
+        int exec_fd;                     /* issue 6: O_PATH fd decided on in the parent */
+        char *const *exec_argv;          /* argv for exec_fd (#! rewrite done) */
+        const sbx_landlock *landlock;    /* NULL: none */
+        int setup_sh_fd;                 /* setupCommand's /bin/sh, decided in the parent */
+        bool parent_outside_pidns;       /* sbx exec (join.c): the parent is outside our pid ns, so a
+                                          * non-zero getppid() after PR_SET_PDEATHSIG means it died */
+} sbx_exec_plan;
+
+/* Parent: argv, env, workdir, rlimits and hostname into the plan. */
+int sbx_exec_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr);
+/* The sbx_exec_plan view of a run plan. */
+void sbx_exec_plan_from(const sbx_plan *p, sbx_exec_plan *ret);
+
+/* Child: never returns on success. On failure fills *reterr and returns the
+ * exit status sbx should report (125 setup, 126 not executable, 127 not
+ * found). Async-signal-safe, no allocation. */
+int sbx_exec_setup_child(const sbx_exec_plan *e, sbx_error *reterr);
+
+/* setupCommand (issue 8), child side, inside the sandbox's namespaces with
+ * its mounts and network in place: fork, run `/bin/sh -lc cmd` through
+ * sbx_exec_setup_child() (the same user, capabilities, no_new_privs, seccomp
+ * and workdir as the workload), stdin /dev/null, stdout and stderr on our
+ * fd 2, and wait for it. 0 when it exited 0; else a negative errno with
+ * reterr naming setupCommand and the exit status or signal. Used by `sbx
+ * run` before the command, and callable by a persistent sandbox's create.
+ * Async-signal-safe, no allocation. */
+int sbx_exec_setup_command_child(const sbx_exec_plan *e, const char *cmd, sbx_error *reterr);
+
+/* ---- from caps.h ---- */
+/* Capabilities: every set emptied before exec, root made powerless. */
+
+
+int sbx_caps_prepare(sbx_plan *p, sbx_error *reterr);
+/* Child: lock securebits, drop the bounding set, switch to the sandbox user,
+ * clear ambient/inheritable/permitted/effective. Async-signal-safe. */
+int sbx_caps_setup_child(int cap_last, uint32_t uid, uint32_t gid, sbx_error *reterr);
+
+/* ---- from sync.h ---- */
+/* Parent <-> child handshake over one SOCK_SEQPACKET|SOCK_CLOEXEC pair
+ * (STYLE §D.14). Fixed-size records, numbered at both ends:
+ *   #1 parent -> child  SBX_SYNC_MAPS_WRITTEN  id maps are in place, go on
+ *   #2 child -> parent  SBX_SYNC_PTY           (--tty only) the master of a pty made in
+ *                                              the sandbox's own devpts, as SCM_RIGHTS
+ *   #3 child -> parent  SBX_SYNC_ERROR         setup or exec failed (status + sbx_error)
+ *      or EOF on the child's CLOEXEC end       the exec happened
+ * Every read has a timeout; EOF from the peer aborts. */
+
+
+
+enum {
+        SBX_SYNC_MAPS_WRITTEN = 1,
+        SBX_SYNC_ERROR = 2,
+        SBX_SYNC_PTY = 3,
+};
+
+typedef struct sbx_sync_msg {
+        uint32_t seq;           /* the sync point number */
+        uint32_t type;          /* SBX_SYNC_* */
+        int32_t status;         /* SBX_SYNC_ERROR: the exit status sbx should return */
+        sbx_error error;
+} sbx_sync_msg;
+
+int sbx_sync_pair(int ret_fds[2], sbx_error *reterr);
+/* Async-signal-safe. */
+int sbx_sync_send(int fd, uint32_t seq, uint32_t type, int status, const sbx_error *e);
+/* Same, passing pass_fd along with SCM_RIGHTS. */
+int sbx_sync_send_fd(int fd, uint32_t seq, uint32_t type, int pass_fd);
+/* 0 and *ret filled; -EPIPE on EOF; -ETIMEDOUT; -EPROTO on a bad record. */
+int sbx_sync_recv(int fd, int timeout_ms, sbx_sync_msg *ret);
+/* Same, and *ret_fd gets a passed fd (CLOEXEC) or -EBADF. */
+int sbx_sync_recv_fd(int fd, int timeout_ms, sbx_sync_msg *ret, int *ret_fd);
+
+/* ---- from supervise.h ---- */
+/* The parent while the sandbox runs: pidfd wait, signal forwarding, timeout,
+ * pty relay, exit status. */
+
+
+
+/* Parent, before clone3: whether the sandbox gets a terminal. */
+int sbx_supervise_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr);
+/* Child, after /dev/pts is mounted: a pty pair in the sandbox's own devpts.
+ * The slave is chowned to the sandbox user. Async-signal-safe. */
+int sbx_tty_setup_child(uint32_t uid, uint32_t gid, int *ret_master, int *ret_slave, sbx_error *reterr);
+/* Parent: adopt the master; copy the caller's termios and window size. */
+void sbx_tty_attach(sbx_plan *p, int master);
+/* Parent, before clone3: block the forwarded signals (the child unblocks). */
+int sbx_supervise_block_signals(sigset_t *ret_old);
+/* Parent: run until the sandbox's pid 1 exits; return the exit status
+ * (the command's, 128+N for signal N, SBX_EXIT_TIMEOUT on --timeout). */
+int sbx_supervise(sbx_plan *p, int pidfd, sbx_error *reterr);
+
+/* Copy what is readable from `from` to `to`; false on EOF or error (pty relays). */
+bool sbx_relay(int from, int to);
+
+/* ---- from statedir.h ---- */
+/* The per-run state directory: new-root mountpoint, overlay upper/work, the
+ * default empty workspace, generated /etc files. Removed after every run. */
+
+
+/* The base dir the run-* dirs (and audit.jsonl) live in. */
+int sbx_statedir_base(const sbx_run_config *c, char *buf, size_t len);
+int sbx_statedir_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr);
+int sbx_statedir_chown(sbx_plan *p, sbx_error *reterr);
+/* Write a file (contents) in the state dir, mode 0644. */
+int sbx_statedir_write(sbx_plan *p, const char *name, const char *contents, sbx_error *reterr);
+void sbx_statedir_cleanup(sbx_plan *p);
+/* Remove dirfd/name recursively, staying on one file system. */
+int sbx_rm_rf_at(int dirfd, const char *name);

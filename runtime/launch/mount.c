@@ -1,0 +1,938 @@
+/* SPDX-License-Identifier: MIT */
+/* Mount namespace, STYLE §D.16. The parent decides the list of operations;
+ * the child runs it against a fresh tmpfs and pivots into it.
+ *
+ * Why each step is safe:
+ *  - "/" is made MS_PRIVATE|MS_REC before anything else, so no mount made
+ *    here reaches the host and no host mount event reaches the sandbox.
+ *  - Host sources are re-opened by the child in its own mount namespace with
+ *    RESOLVE_NO_SYMLINKS (the parent canonicalised them), cloned with
+ *    open_tree(OPEN_TREE_CLONE|AT_RECURSIVE) and restricted with
+ *    mount_setattr(AT_RECURSIVE) *before* they become visible, so there is no
+ *    window where a read-only bind is writable and no submount escapes the
+ *    read-only flag (the failure mode of a non-recursive MS_REMOUNT).
+ *  - Every destination is resolved inside the new root with
+ *    RESOLVE_IN_ROOT|RESOLVE_NO_MAGICLINKS, so a symlink in a --rootfs cannot
+ *    point a mount at the host's tree. We then mount through the fd.
+ *  - pivot_root(".", ".") + umount2(MNT_DETACH) leaves no path to the old
+ *    root; chroot alone would be escapable.
+ *  - /proc gets Docker's masked and read-only paths; there is no /sys. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util/util.h"
+#include "mount.h"
+#include "launch.h"
+
+#define RESOLVE_ROOTED (RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS)
+
+static const char *const proc_masked[] = {
+        "proc/acpi", "proc/asound", "proc/interrupts", "proc/kcore", "proc/keys",
+        "proc/latency_stats", "proc/sched_debug", "proc/scsi", "proc/timer_list",
+        "proc/timer_stats",
+};
+static const char *const proc_readonly[] = {
+        "proc/bus", "proc/fs", "proc/irq", "proc/sys", "proc/sysrq-trigger",
+};
+
+/* ---------------------------------------------------------------- parent */
+
+/* As root the parent clones the source itself (open_tree, with the
+ * attributes applied before anything can see it) and the child only moves
+ * the detached tree in: the sandbox's mapped ids need no access to the path,
+ * and nothing is resolved twice. Unprivileged we cannot clone mounts in the
+ * host namespace, so the child re-opens the canonical path in its own.
+ * Note: a tree moved in this way carries no MNT_LOCK_* flags (those are set
+ * when mounts are *copied* into a less privileged namespace), so sandbox
+ * root with CAP_SYS_ADMIN in its user namespace could remount it writable.
+ * The workload never has it (empty bounding set, locked securebits,
+ * no_new_privs, no nested user namespaces, seccomp refuses mount), and even
+ * then files owned by ids unmapped in the sandbox stay unwritable. */
+static int detach_source(const char *src, unsigned flags, sbx_error *reterr) {
+        struct mount_attr attr = { .attr_set = (flags & SBX_MNT_RO ? MOUNT_ATTR_RDONLY : 0) |
+                                               (flags & SBX_MNT_NOSUID ? MOUNT_ATTR_NOSUID : 0) |
+                                               (flags & SBX_MNT_NODEV ? MOUNT_ATTR_NODEV : 0) |
+                                               (flags & SBX_MNT_NOEXEC ? MOUNT_ATTR_NOEXEC : 0) };
+        int tree;
+
+        tree = open_tree(AT_FDCWD, src, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE | AT_SYMLINK_NOFOLLOW);
+        if (tree < 0)
+                return sbx_error_set(reterr, -errno, "bind '%s': clone mount", src);
+        if (attr.attr_set && mount_setattr(tree, "", AT_EMPTY_PATH | AT_RECURSIVE, &attr, sizeof(attr)) < 0) {
+                int r = -errno;
+                close(tree);
+                return sbx_error_set(reterr, r, "bind '%s': set mount attributes", src);
+        }
+        return tree;
+}
+
+static int add_bind(sbx_plan *p, const char *src, const char *dst, unsigned flags, sbx_error *reterr) {
+        struct stat st;
+        sbx_mount_op *op;
+        int tree = -EBADF;
+
+        if (stat(src, &st) < 0) {
+                if (errno == ENOENT && (flags & SBX_MNT_OPTIONAL))
+                        return 0;
+                return sbx_error_set(reterr, -errno, "bind '%s'", src);
+        }
+        if (!S_ISDIR(st.st_mode))
+                flags |= SBX_MNT_FILE;
+        if (p->privileged) {
+                tree = detach_source(src, flags, reterr);
+                if (tree < 0)
+                        return tree;
+        }
+        op = sbx_plan_add_mount(p, p->privileged ? SBX_MOUNT_DETACHED : SBX_MOUNT_BIND, dst, reterr);
+        if (!op) {
+                if (tree >= 0)
+                        close(tree);
+                return -ENOMEM;
+        }
+        op->src_fd = tree;
+        op->src = op->what = sbx_plan_strdup(p, src);
+        /* the parent applied the attributes already */
+        op->flags = p->privileged ? (flags & (SBX_MNT_FILE | SBX_MNT_OPTIONAL)) : flags;
+        return op->src ? 0 : sbx_error_set(reterr, -ENOMEM, "plan: out of memory");
+}
+
+static int add_simple(sbx_plan *p, sbx_mount_kind kind, const char *dst, const char *data,
+                      unsigned flags, unsigned mode, sbx_error *reterr) {
+        sbx_mount_op *op = sbx_plan_add_mount(p, kind, dst, reterr);
+
+        if (!op)
+                return -ENOMEM;
+        op->flags = flags;
+        op->mode = mode;
+        op->what = op->dst;
+        if (data && !(op->data = sbx_plan_strdup(p, data)))
+                return sbx_error_set(reterr, -ENOMEM, "plan: out of memory");
+        return 0;
+}
+
+/* The embedded default: host system dirs, read-only. On merged-/usr hosts
+ * /bin, /lib* and /sbin are symlinks into /usr: recreate them as symlinks. */
+static int prepare_host_root(sbx_plan *p, sbx_error *reterr) {
+        static const char *const dirs[] = { "usr", "bin", "sbin", "lib", "lib64", "lib32", "libx32" };
+        int r;
+
+        for (size_t i = 0; i < ELEMENTSOF(dirs); i++) {
+                char path[64], target[PATH_MAX];
+                struct stat st;
+                ssize_t n;
+
+                snprintf(path, sizeof(path), "/%s", dirs[i]);
+                if (lstat(path, &st) < 0)
+                        continue;
+                if (S_ISLNK(st.st_mode)) {
+                        n = readlink(path, target, sizeof(target) - 1);
+                        if (n < 0)
+                                return sbx_error_set(reterr, -errno, "root: readlink '%s'", path);
+                        target[n] = '\0';
+                        r = add_simple(p, SBX_MOUNT_SYMLINK, dirs[i], target, 0, 0, reterr);
+                } else if (S_ISDIR(st.st_mode))
+                        r = add_bind(p, path, dirs[i], SBX_MNT_RO | SBX_MNT_NOSUID | SBX_MNT_NODEV, reterr);
+                else
+                        continue;
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+/* --rootfs DIR: every top-level entry read-only, except what sbx provides. */
+static int prepare_rootfs(sbx_plan *p, const char *rootfs, sbx_error *reterr) {
+        /* etc: an overlay, see prepare_etc() */
+        static const char *const skip[] = { "dev", "proc", "sys", "tmp", "run", "workspace", "agent", "etc" };
+        _cleanup_free_ char *canon = realpath(rootfs, NULL);
+        struct dirent **names = NULL;
+        int n, r = 0;
+        struct stat st;
+
+        if (!canon)
+                return sbx_error_set(reterr, -errno, "--rootfs '%s'", rootfs);
+        if (stat(canon, &st) < 0 || !S_ISDIR(st.st_mode))
+                return sbx_error_set(reterr, -ENOTDIR, "--rootfs '%s': not a directory", rootfs);
+        n = scandir(canon, &names, NULL, alphasort);
+        if (n < 0)
+                return sbx_error_set(reterr, -errno, "--rootfs '%s': list", rootfs);
+        for (int i = 0; i < n; i++) {
+                const char *name = names[i]->d_name;
+                char path[PATH_MAX], target[PATH_MAX];
+                bool skipped = !strcmp(name, ".") || !strcmp(name, "..");
+                ssize_t len;
+
+                for (size_t k = 0; k < ELEMENTSOF(skip); k++)
+                        skipped = skipped || !strcmp(name, skip[k]);
+                if (skipped || r < 0)
+                        continue;
+                snprintf(path, sizeof(path), "%s/%s", canon, name);
+                if (lstat(path, &st) < 0)
+                        r = sbx_error_set(reterr, -errno, "--rootfs: stat '%s'", path);
+                else if (S_ISLNK(st.st_mode)) {
+                        len = readlink(path, target, sizeof(target) - 1);
+                        if (len < 0)
+                                r = sbx_error_set(reterr, -errno, "--rootfs: readlink '%s'", path);
+                        else {
+                                target[len] = '\0';
+                                r = add_simple(p, SBX_MOUNT_SYMLINK, name, target, 0, 0, reterr);
+                        }
+                } else if (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode))
+                        r = add_bind(p, path, name, SBX_MNT_RO | SBX_MNT_NOSUID | SBX_MNT_NODEV, reterr);
+        }
+        for (int i = 0; i < n; i++)
+                free(names[i]);
+        free(names);
+        return r;
+}
+
+static const char *generated_etc[][2] = {
+        { "passwd", NULL }, { "group", NULL }, { "hosts", NULL },
+        { "resolv.conf", NULL }, { "hostname", NULL }, { "nsswitch.conf", NULL },
+};
+
+/* The generated /etc files, in the order of generated_etc[]. */
+static int etc_contents(sbx_plan *p, const sbx_run_config *c, const char *contents[static 6], sbx_error *reterr) {
+        const char *hostname = c->hostname ?: "sbx";
+        contents[0] = sbx_plan_strdupf(p, "root:x:0:0:root:/root:/bin/sh\n%s%s%s"
+                                       "nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n",
+                                       c->uid ? "sandbox:x:" : "",
+                                       c->uid ? sbx_plan_strdupf(p, "%u:%u:sandbox:/workspace:/bin/sh", c->uid, c->gid) : "",
+                                       c->uid ? "\n" : "");
+        contents[1] = sbx_plan_strdupf(p, "root:x:0:\n%s%snogroup:x:65534:\n",
+                                       c->gid ? sbx_plan_strdupf(p, "sandbox:x:%u:", c->gid) : "",
+                                       c->gid ? "\n" : "");
+        /* hosts and resolv.conf come from the network plan (runtime/net/hosts.c) */
+        contents[2] = p->net.hosts;
+        contents[3] = p->net.resolv_conf;
+        contents[4] = sbx_plan_strdupf(p, "%s\n", hostname);
+        contents[5] = "passwd: files\ngroup: files\nhosts: files dns\n";
+        for (size_t i = 0; i < 6; i++)
+                if (!contents[i])
+                        return sbx_error_set(reterr, -ENOMEM, "plan: out of memory");
+        return 0;
+}
+
+/* A writable root's generated /etc file goes into the overlay's upper
+ * layer (replacing what an earlier run of a persistent sandbox left). */
+static int write_upper_etc(sbx_plan *p, const char *name, const char *contents, sbx_error *reterr) {
+        _cleanup_close_ int dfd = -EBADF, fd = -EBADF;
+        size_t len = strlen(contents);
+        char path[PATH_MAX];
+
+        snprintf(path, sizeof(path), "%s/etc", p->root_overlay.upper);
+        if (mkdir(path, 0755) < 0 && errno != EEXIST)
+                return sbx_error_set(reterr, -errno, "--writable-root: create '%s'", path);
+        dfd = open(path, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (dfd < 0)
+                return sbx_error_set(reterr, -errno, "--writable-root: open '%s'", path);
+        (void) unlinkat(dfd, name, 0);
+        fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+        if (fd < 0 || write(fd, contents, len) != (ssize_t) len)
+                return sbx_error_set(reterr, errno ? -errno : -EIO, "--writable-root: write '%s/%s'", path, name);
+        if (p->privileged && (fchown(fd, p->host_uid, p->host_gid) < 0 ||
+                              fchownat(dfd, "", p->host_uid, p->host_gid, AT_EMPTY_PATH) < 0))
+                return sbx_error_set(reterr, -errno, "--writable-root: chown '%s/%s'", path, name);
+        return 0;
+}
+
+/* Minimal /etc: the sandbox user, hosts, resolv.conf, hostname. Nothing
+ * from the host's /etc except what is public and needed to run programs. */
+static int prepare_etc(sbx_plan *p, const sbx_run_config *c, const char *rootfs, sbx_error *reterr) {
+        const char *contents[ELEMENTSOF(generated_etc)];
+        int r;
+
+        r = etc_contents(p, c, contents, reterr);
+        if (r < 0)
+                return r;
+        if (!rootfs) {
+                r = add_simple(p, SBX_MOUNT_DIR, "etc", NULL, 0, 0755, reterr);
+                for (size_t i = 0; r >= 0 && i < ELEMENTSOF(contents); i++) {
+                        char dst[64];
+                        snprintf(dst, sizeof(dst), "etc/%s", generated_etc[i][0]);
+                        r = add_simple(p, SBX_MOUNT_FILE, dst, contents[i], 0, 0644, reterr);
+                }
+                if (r >= 0)
+                        r = add_bind(p, "/etc/alternatives", "etc/alternatives",
+                                     SBX_MNT_RO | SBX_MNT_NOSUID | SBX_MNT_NODEV | SBX_MNT_OPTIONAL, reterr);
+                if (r >= 0)
+                        r = add_bind(p, "/etc/ld.so.cache", "etc/ld.so.cache",
+                                     SBX_MNT_RO | SBX_MNT_NOSUID | SBX_MNT_NODEV | SBX_MNT_OPTIONAL, reterr);
+                return r;
+        }
+        /* --rootfs: the image's /etc stays (its users, groups and nsswitch.conf
+         * too: an image's User is resolved against them); the network files
+         * are ours. Read-only root: /etc is a read-only overlay (two lower
+         * layers, no upper) of our files over the image's, so they are there
+         * even where the image has none (docker-save images rarely do). A
+         * writable root gets them in its upper layer. */
+        if (!p->root_overlay.upper) {
+                char img_etc[PATH_MAX], gen_etc[PATH_MAX];
+                sbx_mount_op *op;
+                struct stat st;
+
+                for (size_t i = 2; i < 5; i++) {
+                        char name[64];
+                        snprintf(name, sizeof(name), "etc/%s", generated_etc[i][0]);
+                        r = sbx_statedir_write(p, name, contents[i], reterr);
+                        if (r < 0)
+                                return r;
+                }
+                if ((size_t) snprintf(img_etc, sizeof(img_etc), "%s/etc", rootfs) >= sizeof(img_etc) ||
+                    (size_t) snprintf(gen_etc, sizeof(gen_etc), "%.*s/etc", PATH_MAX - 64, p->state_dir) >= sizeof(gen_etc))
+                        return sbx_error_set(reterr, -ENAMETOOLONG, "--rootfs '%s': path too long", rootfs);
+                if (lstat(img_etc, &st) < 0 || !S_ISDIR(st.st_mode))
+                        /* no /etc in the image: ours alone, read-only */
+                        return add_bind(p, gen_etc, "etc", SBX_MNT_RO | SBX_MNT_NOSUID | SBX_MNT_NODEV, reterr);
+                op = sbx_plan_add_mount(p, SBX_MOUNT_OVERLAY, "etc", reterr);
+                if (!op)
+                        return -ENOMEM;
+                op->src = op->what = sbx_plan_strdup(p, img_etc);
+                op->upper = sbx_plan_strdup(p, gen_etc);    /* the top lower layer; no work dir */
+                op->flags = SBX_MNT_RO | SBX_MNT_NOSUID | SBX_MNT_NODEV;
+                return op->src && op->upper ? 0 : sbx_error_set(reterr, -ENOMEM, "plan: out of memory");
+        }
+        for (size_t i = 2; i < 5; i++) {
+                char name[64], src[PATH_MAX], probe[PATH_MAX];
+                struct stat st;
+
+                snprintf(name, sizeof(name), "etc/%s", generated_etc[i][0]);
+                if (p->root_overlay.upper) {
+                        r = write_upper_etc(p, generated_etc[i][0], contents[i], reterr);
+                        if (r < 0)
+                                return r;
+                        continue;
+                }
+                r = sbx_statedir_write(p, name, contents[i], reterr);
+                if (r < 0)
+                        return r;
+                if ((size_t) snprintf(probe, sizeof(probe), "%s/%s", rootfs, name) >= sizeof(probe))
+                        return sbx_error_set(reterr, -ENAMETOOLONG, "--rootfs '%s': path too long", rootfs);
+                if (lstat(probe, &st) < 0 || !S_ISREG(st.st_mode))
+                        continue;
+                if ((size_t) snprintf(src, sizeof(src), "%.*s/%s", PATH_MAX - 64, p->state_dir, name) >= sizeof(src))
+                        return sbx_error_set(reterr, -ENAMETOOLONG, "state dir '%s': path too long", p->state_dir);
+                r = add_bind(p, src, name, SBX_MNT_RO | SBX_MNT_NOSUID | SBX_MNT_NODEV, reterr);
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+/* Minimal /dev: a few host device nodes (nosuid, noexec binds), our own
+ * devpts and shm. */
+static int prepare_dev(sbx_plan *p, sbx_error *reterr) {
+        static const char *const nodes[] = { "null", "zero", "full", "random", "urandom", "tty" };
+        static const char *const links[][2] = {
+                { "dev/ptmx", "pts/ptmx" }, { "dev/fd", "/proc/self/fd" },
+                { "dev/stdin", "/proc/self/fd/0" }, { "dev/stdout", "/proc/self/fd/1" },
+                { "dev/stderr", "/proc/self/fd/2" },
+        };
+        int r;
+
+        /* /dev is a directory of the (read-only) root tmpfs rather than a
+         * tmpfs of its own: nothing needs to create files there (shm and pts
+         * are their own mounts), and a tmpfs superblock costs more than the
+         * rest of /dev together. */
+        r = add_simple(p, SBX_MOUNT_DIR, "dev", NULL, 0, 0755, reterr);
+        for (size_t i = 0; r >= 0 && i < ELEMENTSOF(nodes); i++) {
+                char src[32], dst[32];
+                snprintf(src, sizeof(src), "/dev/%s", nodes[i]);
+                snprintf(dst, sizeof(dst), "dev/%s", nodes[i]);
+                r = add_bind(p, src, dst, SBX_MNT_NOSUID | SBX_MNT_NOEXEC, reterr);
+        }
+        if (r >= 0)
+                r = add_simple(p, SBX_MOUNT_DEVPTS, "dev/pts", "newinstance,ptmxmode=0666,mode=0620",
+                               SBX_MNT_NOSUID | SBX_MNT_NOEXEC, 0755, reterr);
+        for (size_t i = 0; r >= 0 && i < ELEMENTSOF(links); i++)
+                r = add_simple(p, SBX_MOUNT_SYMLINK, links[i][0], links[i][1], 0, 0, reterr);
+        if (r >= 0)
+                r = add_simple(p, SBX_MOUNT_TMPFS, "dev/shm", "mode=1777,size=64m",
+                               SBX_MNT_NOSUID | SBX_MNT_NODEV | SBX_MNT_NOEXEC, 01777, reterr);
+        return r;
+}
+
+static int prepare_proc(sbx_plan *p, sbx_error *reterr) {
+        int r = add_simple(p, SBX_MOUNT_PROC, "proc", NULL, SBX_MNT_NOSUID | SBX_MNT_NODEV | SBX_MNT_NOEXEC,
+                           0555, reterr);
+
+        for (size_t i = 0; r >= 0 && i < ELEMENTSOF(proc_masked); i++)
+                r = add_simple(p, SBX_MOUNT_MASK, proc_masked[i], NULL, SBX_MNT_OPTIONAL, 0, reterr);
+        for (size_t i = 0; r >= 0 && i < ELEMENTSOF(proc_readonly); i++)
+                r = add_simple(p, SBX_MOUNT_READONLY, proc_readonly[i], NULL, SBX_MNT_OPTIONAL, 0, reterr);
+        return r;
+}
+
+static int prepare_tmpfs(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr) {
+        static const sbx_tmpfs defaults[] = {
+                { .path = (char *) "/tmp", .size = 512ull << 20, .mode = 01777 },
+                { .path = (char *) "/var/tmp", .size = 512ull << 20, .mode = 01777 },
+                { .path = (char *) "/run", .size = 16ull << 20, .mode = 0755 },
+        };
+        const sbx_tmpfs *list = c->tmpfs_set ? c->tmpfs : defaults;
+        size_t n = c->tmpfs_set ? c->n_tmpfs : ELEMENTSOF(defaults);
+        int r;
+
+        for (size_t i = 0; i < n; i++) {
+                char data[64];
+                if (list[i].size)
+                        snprintf(data, sizeof(data), "mode=%o,size=%llu", list[i].mode,
+                                 (unsigned long long) list[i].size);
+                else
+                        snprintf(data, sizeof(data), "mode=%o", list[i].mode);
+                /* The defaults are optional (an image without /var/tmp still runs);
+                 * what the user asked for is not. */
+                r = add_simple(p, SBX_MOUNT_TMPFS, list[i].path, data,
+                               SBX_MNT_NOSUID | SBX_MNT_NODEV | (c->tmpfs_set ? 0 : SBX_MNT_OPTIONAL),
+                               list[i].mode, reterr);
+                if (r < 0)
+                        return r;
+                p->mounts[p->n_mounts - 1].what = sbx_plan_strdupf(p, "--tmpfs %s", list[i].path);
+        }
+        return 0;
+}
+
+static int prepare_binds(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr) {
+        for (size_t i = 0; i < c->n_binds; i++) {
+                _cleanup_free_ char *canon = realpath(c->binds[i].src, NULL);
+                int r;
+
+                if (!canon)
+                        return sbx_error_set(reterr, -errno, "--bind '%s'", c->binds[i].src);
+                r = add_bind(p, canon, c->binds[i].dst,
+                             SBX_MNT_NOSUID | SBX_MNT_NODEV | (c->binds[i].ro ? SBX_MNT_RO : 0), reterr);
+                if (r < 0)
+                        return sbx_error_wrap(reterr, "--bind");
+        }
+        return 0;
+}
+
+int sbx_mount_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr) {
+        _cleanup_free_ char *rootfs = NULL;
+        int r;
+
+        if (c->rootfs) {
+                rootfs = realpath(c->rootfs, NULL);
+                if (!rootfs)
+                        return sbx_error_set(reterr, -errno, "--rootfs '%s'", c->rootfs);
+                /* writable: one overlay over the whole image; else read-only binds */
+                r = c->read_only_root ? prepare_rootfs(p, rootfs, reterr) : sbx_overlay_prepare_root(p, c, rootfs, reterr);
+        } else
+                r = prepare_host_root(p, reterr);
+        if (r < 0)
+                return r;
+        /* /dev before /proc: masking binds /dev/null over files in /proc. */
+        r = prepare_etc(p, c, rootfs, reterr);
+        if (r >= 0)
+                r = prepare_dev(p, reterr);
+        if (r >= 0)
+                r = prepare_proc(p, reterr);
+        if (r >= 0)
+                r = prepare_tmpfs(p, c, reterr);
+        if (r >= 0)
+                r = sbx_overlay_prepare(p, c, reterr);
+        if (r >= 0)
+                r = prepare_binds(p, c, reterr);
+        return r;
+}
+
+/* ----------------------------------------------------------------- child */
+
+static void fd_path(char buf[static 32], int fd) {
+        snprintf(buf, 32, "/proc/self/fd/%d", fd);
+}
+
+/* Split "a/b/c" into parent "a/b" (or ".") and leaf "c". */
+static void split_path(const char *path, char dir[static PATH_MAX], const char **ret_leaf) {
+        const char *slash = strrchr(path, '/');
+
+        if (!slash) {
+                strcpy(dir, ".");
+                *ret_leaf = path;
+                return;
+        }
+        snprintf(dir, PATH_MAX, "%.*s", (int) (slash - path), path);
+        *ret_leaf = slash + 1;
+}
+
+static int open_in_root(int rootfd, const char *path, int flags) {
+        return sys_openat2(rootfd, path[0] ? path : ".", flags | O_CLOEXEC, RESOLVE_ROOTED);
+}
+
+/* mkdir -p inside the new root; every prefix resolved with RESOLVE_IN_ROOT. */
+static int mkdir_in_root(int rootfd, const char *path, unsigned mode) {
+        char prefix[PATH_MAX];
+        size_t len = strlen(path);
+
+        if (len >= sizeof(prefix))
+                return -ENAMETOOLONG;
+        for (size_t i = 0; i <= len; i++) {
+                if (path[i] != '/' && path[i] != '\0')
+                        continue;
+                if (i == 0)
+                        continue;
+                memcpy(prefix, path, i);
+                prefix[i] = '\0';
+                char dir[PATH_MAX];
+                const char *leaf;
+                split_path(prefix, dir, &leaf);
+                int dfd = open_in_root(rootfd, dir, O_PATH | O_DIRECTORY);
+                if (dfd < 0)
+                        return -errno;
+                int r = mkdirat(dfd, leaf, mode);
+                int e = errno;
+                close(dfd);
+                if (r < 0 && e != EEXIST)
+                        return -e;
+        }
+        return 0;
+}
+
+static int create_file_in_root(int rootfd, const char *path, const char *data, unsigned mode) {
+        char dir[PATH_MAX];
+        const char *leaf;
+        int dfd, fd, r;
+
+        /* An existing file (say, in a read-only --rootfs) is a fine mountpoint. */
+        fd = open_in_root(rootfd, path, O_PATH | O_NOFOLLOW);
+        if (fd >= 0) {
+                close(fd);
+                return data ? -EEXIST : 0;
+        }
+        split_path(path, dir, &leaf);
+        r = mkdir_in_root(rootfd, dir, 0755);
+        if (r < 0 && strcmp(dir, "."))
+                return r;
+        dfd = open_in_root(rootfd, dir, O_PATH | O_DIRECTORY);
+        if (dfd < 0)
+                return -errno;
+        fd = openat(dfd, leaf, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, mode);
+        r = fd < 0 ? -errno : 0;
+        close(dfd);
+        if (fd >= 0) {
+                size_t len = data ? strlen(data) : 0;
+                if (len && write(fd, data, len) != (ssize_t) len)
+                        r = -EIO;
+                close(fd);
+        }
+        return r;
+}
+
+static unsigned attr_flags(unsigned flags) {
+        return (flags & SBX_MNT_RO ? MOUNT_ATTR_RDONLY : 0) | (flags & SBX_MNT_NOSUID ? MOUNT_ATTR_NOSUID : 0) |
+               (flags & SBX_MNT_NODEV ? MOUNT_ATTR_NODEV : 0) | (flags & SBX_MNT_NOEXEC ? MOUNT_ATTR_NOEXEC : 0);
+}
+
+static unsigned long ms_flags(unsigned flags) {
+        return (flags & SBX_MNT_RO ? MS_RDONLY : 0) | (flags & SBX_MNT_NOSUID ? MS_NOSUID : 0) |
+               (flags & SBX_MNT_NODEV ? MS_NODEV : 0) | (flags & SBX_MNT_NOEXEC ? MS_NOEXEC : 0);
+}
+
+/* Attach tree (a detached mount) at dst inside the root, applying flags. */
+static int attach_tree(int rootfd, int tree, const char *dst, unsigned flags, bool file) {
+        struct mount_attr attr = { .attr_set = attr_flags(flags) };
+        int tfd, r;
+
+        if (attr.attr_set && mount_setattr(tree, "", AT_EMPTY_PATH | AT_RECURSIVE, &attr, sizeof(attr)) < 0)
+                return -errno;
+        r = file ? create_file_in_root(rootfd, dst, NULL, 0644) : mkdir_in_root(rootfd, dst, 0755);
+        if (r < 0)
+                return r;
+        tfd = open_in_root(rootfd, dst, O_PATH | (file ? O_NOFOLLOW : O_DIRECTORY));
+        if (tfd < 0)
+                return -errno;
+        r = move_mount(tree, "", tfd, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0 ? -errno : 0;
+        close(tfd);
+        return r;
+}
+
+static int do_bind(int rootfd, const sbx_mount_op *op) {
+        struct stat st;
+        int sfd, tree, r;
+
+        sfd = sys_openat2(AT_FDCWD, op->src, O_PATH | O_CLOEXEC, RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
+        if (sfd < 0)
+                return (errno == ENOENT && (op->flags & SBX_MNT_OPTIONAL)) ? 0 : -errno;
+        if (fstat(sfd, &st) < 0 || (!!S_ISDIR(st.st_mode) == !!(op->flags & SBX_MNT_FILE))) {
+                close(sfd);
+                return -ENOTDIR;   /* changed type since the parent looked */
+        }
+        tree = open_tree(sfd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH | AT_RECURSIVE);
+        r = tree < 0 ? -errno : 0;
+        close(sfd);
+        if (r < 0)
+                return r;
+        r = attach_tree(rootfd, tree, op->dst, op->flags, op->flags & SBX_MNT_FILE);
+        close(tree);
+        return r;
+}
+
+static int do_fs(int rootfd, const sbx_mount_op *op, const char *fstype, const char *data) {
+        char target[32];
+        int tfd, r;
+
+        r = mkdir_in_root(rootfd, op->dst, op->mode);
+        /* an optional mount whose place a read-only --rootfs lacks is skipped */
+        if (r < 0 && (op->flags & SBX_MNT_OPTIONAL) && (r == -EROFS || r == -ENOENT))
+                return 0;
+        if (r < 0)
+                return r;
+        tfd = open_in_root(rootfd, op->dst, O_PATH | O_DIRECTORY);
+        if (tfd < 0)
+                return -errno;
+        fd_path(target, tfd);
+        r = mount(fstype, target, fstype, ms_flags(op->flags), data) < 0 ? -errno : 0;
+        close(tfd);
+        return r;
+}
+
+static int open_host_dir(const char *path) {
+        return sys_openat2(AT_FDCWD, path, O_PATH | O_DIRECTORY | O_CLOEXEC, RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
+}
+
+/* Overlay options name the layers as /proc/self/fd/N of fds opened here, so
+ * no user-controlled path text (',' ':' '\\') ever reaches the option string. */
+static void close_fd(int *fd) {
+        if (*fd >= 0)
+                close(*fd);
+        *fd = -EBADF;
+}
+
+/* Overlay options name the layers as /proc/self/fd/N of fds opened here, so
+ * no user-controlled path text (',' ':' '\\') ever reaches the option string. */
+static int do_overlay(int rootfd, const sbx_mount_op *op, sbx_mount_fds *fds) {
+        char data[160];
+        int r;
+
+        if (!op->work) {
+                /* read-only, two lower layers: ours (etc_top) over the image's */
+                if (fds->etc_top < 0 || fds->etc_bottom < 0)
+                        return -EBADF;
+                snprintf(data, sizeof(data), "lowerdir=/proc/self/fd/%d:/proc/self/fd/%d,userxattr",
+                         fds->etc_top, fds->etc_bottom);
+                r = do_fs(rootfd, op, "overlay", data);
+                close_fd(&fds->etc_top);
+                close_fd(&fds->etc_bottom);
+                return r;
+        }
+        if (op->flags & SBX_MNT_LOWER_IN_ROOT) {
+                fds->lower = open_in_root(rootfd, op->dst, O_PATH | O_DIRECTORY);
+                if (fds->lower < 0)
+                        return -errno;
+        }
+        if (fds->lower < 0 || fds->upper < 0 || fds->work < 0)
+                return -EBADF;
+        snprintf(data, sizeof(data),
+                 "lowerdir=/proc/self/fd/%d,upperdir=/proc/self/fd/%d,workdir=/proc/self/fd/%d,userxattr,volatile",
+                 fds->lower, fds->upper, fds->work);
+        r = do_fs(rootfd, op, "overlay", data);
+        close_fd(&fds->lower);
+        close_fd(&fds->upper);
+        close_fd(&fds->work);
+        return r;
+}
+
+static int do_mask(int rootfd, const sbx_mount_op *op) {
+        struct stat st;
+        char target[32];
+        int tfd, r;
+
+        tfd = open_in_root(rootfd, op->dst, O_PATH | O_NOFOLLOW);
+        if (tfd < 0)
+                return errno == ENOENT ? 0 : -errno;
+        if (fstat(tfd, &st) < 0)
+                r = -errno;
+        else if (S_ISDIR(st.st_mode)) {
+                fd_path(target, tfd);
+                r = mount("tmpfs", target, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
+                          "size=0,nr_inodes=1,mode=0555") < 0 ? -errno : 0;
+        } else {
+                int nfd = open_in_root(rootfd, "dev/null", O_PATH), tree = -1;
+                r = 0;
+                if (nfd < 0)
+                        r = -errno;
+                else {
+                        tree = open_tree(nfd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH);
+                        if (tree < 0)
+                                r = -errno;
+                        close(nfd);
+                }
+                if (r == 0) {
+                        struct mount_attr attr = { .attr_set = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC };
+                        if (mount_setattr(tree, "", AT_EMPTY_PATH, &attr, sizeof(attr)) < 0 ||
+                            move_mount(tree, "", tfd, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
+                                r = -errno;
+                }
+                if (tree >= 0)
+                        close(tree);
+        }
+        close(tfd);
+        return r;
+}
+
+static int do_readonly(int rootfd, const sbx_mount_op *op) {
+        struct mount_attr attr = { .attr_set = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV };
+        int tfd, tree, r = 0;
+
+        tfd = open_in_root(rootfd, op->dst, O_PATH | O_NOFOLLOW);
+        if (tfd < 0)
+                return errno == ENOENT ? 0 : -errno;
+        tree = open_tree(tfd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH | AT_RECURSIVE);
+        if (tree < 0 ||
+            mount_setattr(tree, "", AT_EMPTY_PATH | AT_RECURSIVE, &attr, sizeof(attr)) < 0 ||
+            move_mount(tree, "", tfd, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
+                r = -errno;
+        if (tree >= 0)
+                close(tree);
+        close(tfd);
+        return r;
+}
+
+static int do_symlink(int rootfd, const sbx_mount_op *op) {
+        char dir[PATH_MAX];
+        const char *leaf;
+        int dfd, r;
+
+        split_path(op->dst, dir, &leaf);
+        if (strcmp(dir, ".")) {
+                r = mkdir_in_root(rootfd, dir, 0755);
+                if (r < 0)
+                        return r;
+        }
+        dfd = open_in_root(rootfd, dir, O_PATH | O_DIRECTORY);
+        if (dfd < 0)
+                return -errno;
+        r = symlinkat(op->data, dfd, leaf) < 0 && errno != EEXIST ? -errno : 0;
+        close(dfd);
+        return r;
+}
+
+static int run_op(int rootfd, const sbx_mount_op *op, sbx_mount_fds *fds) {
+
+        switch (op->kind) {
+        case SBX_MOUNT_TMPFS:
+                return do_fs(rootfd, op, "tmpfs", op->data);
+        case SBX_MOUNT_BIND:
+                return do_bind(rootfd, op);
+        case SBX_MOUNT_DETACHED:
+                /* Made by the parent in an anonymous mount namespace: it can
+                 * only be moved (not cloned) into ours, once. */
+                return attach_tree(rootfd, op->src_fd, op->dst, op->flags, op->flags & SBX_MNT_FILE);
+        case SBX_MOUNT_OVERLAY:
+                return do_overlay(rootfd, op, fds);
+        case SBX_MOUNT_PROC:
+                return do_fs(rootfd, op, "proc", NULL);
+        case SBX_MOUNT_DEVPTS:
+                return do_fs(rootfd, op, "devpts", op->data);
+        case SBX_MOUNT_MQUEUE:
+                return do_fs(rootfd, op, "mqueue", NULL);
+        case SBX_MOUNT_SYMLINK:
+                return do_symlink(rootfd, op);
+        case SBX_MOUNT_DIR:
+                return mkdir_in_root(rootfd, op->dst, op->mode);
+        case SBX_MOUNT_FILE:
+                return create_file_in_root(rootfd, op->dst, op->data, op->mode);
+        case SBX_MOUNT_MASK:
+                return do_mask(rootfd, op);
+        case SBX_MOUNT_READONLY:
+                return do_readonly(rootfd, op);
+        case _SBX_MOUNT_KIND_MAX:
+        case _SBX_MOUNT_KIND_INVALID:
+        default:
+                return -EINVAL;
+        }
+}
+
+static const char *const kind_names[_SBX_MOUNT_KIND_MAX] = {
+        [SBX_MOUNT_TMPFS] = "mount tmpfs", [SBX_MOUNT_BIND] = "bind",
+        [SBX_MOUNT_DETACHED] = "attach idmapped mount", [SBX_MOUNT_OVERLAY] = "mount overlay",
+        [SBX_MOUNT_PROC] = "mount proc", [SBX_MOUNT_DEVPTS] = "mount devpts",
+        [SBX_MOUNT_MQUEUE] = "mount mqueue", [SBX_MOUNT_SYMLINK] = "symlink",
+        [SBX_MOUNT_DIR] = "mkdir", [SBX_MOUNT_FILE] = "create file",
+        [SBX_MOUNT_MASK] = "mask", [SBX_MOUNT_READONLY] = "make read-only",
+};
+
+int sbx_mount_open_child(const sbx_plan *p, sbx_mount_fds *ret, sbx_error *reterr) {
+        sbx_mount_fds f = { .root_dir = -EBADF, .lower = -EBADF, .upper = -EBADF, .work = -EBADF,
+                            .root_lower = -EBADF, .root_upper = -EBADF, .root_work = -EBADF,
+                            .etc_top = -EBADF, .etc_bottom = -EBADF };
+
+        f.root_dir = open_host_dir(p->root_dir);
+        if (f.root_dir < 0)
+                return sbx_error_set(reterr, -errno, "mount: open new root '%s'", p->root_dir);
+        if (p->root_overlay.upper) {
+                const char *bad = NULL;
+                if (p->root_overlay.lower_tree < 0 && (f.root_lower = open_host_dir(p->root_overlay.lower)) < 0)
+                        bad = p->root_overlay.lower;
+                else if ((f.root_upper = open_host_dir(p->root_overlay.upper)) < 0)
+                        bad = p->root_overlay.upper;
+                else if ((f.root_work = open_host_dir(p->root_overlay.work)) < 0)
+                        bad = p->root_overlay.work;
+                if (bad) {
+                        int r = -errno;
+                        close_fd(&f.root_dir);
+                        close_fd(&f.root_lower);
+                        close_fd(&f.root_upper);
+                        return sbx_error_set(reterr, r, "mount: root overlay layer '%s'", bad);
+                }
+        }
+        for (size_t i = 0; i < p->n_mounts; i++) {
+                const sbx_mount_op *op = &p->mounts[i];
+                const char *bad = NULL;
+
+                if (op->kind != SBX_MOUNT_OVERLAY)
+                        continue;
+                if (!op->work) {
+                        if (f.etc_top >= 0)
+                                bad = "a second read-only overlay";
+                        else if ((f.etc_top = open_host_dir(op->upper)) < 0)
+                                bad = op->upper;
+                        else if ((f.etc_bottom = open_host_dir(op->src)) < 0)
+                                bad = op->src;
+                } else if (f.upper >= 0)
+                        bad = "a second overlay";
+                else if (!(op->flags & SBX_MNT_LOWER_IN_ROOT) && (f.lower = open_host_dir(op->src)) < 0)
+                        bad = op->src;
+                else if ((f.upper = open_host_dir(op->upper)) < 0)
+                        bad = op->upper;
+                else if ((f.work = open_host_dir(op->work)) < 0)
+                        bad = op->work;
+                if (bad) {
+                        int r = !strncmp(bad, "a second", 8) ? -EINVAL : -errno;
+                        close_fd(&f.root_dir);
+                        close_fd(&f.etc_top);
+                        close_fd(&f.etc_bottom);
+                        close_fd(&f.root_lower);
+                        close_fd(&f.root_upper);
+                        close_fd(&f.root_work);
+                        close_fd(&f.lower);
+                        close_fd(&f.upper);
+                        close_fd(&f.work);
+                        return sbx_error_set(reterr, r, "mount: overlay layer '%s' for '/%s'", bad, op->dst);
+                }
+        }
+        *ret = f;
+        return 0;
+}
+
+/* A fresh tmpfs, attached on fds->root_dir; returns the fd of its root. */
+static int mount_root_tmpfs(sbx_mount_fds *fds, sbx_error *reterr) {
+        int fs, mnt;
+
+        fs = fsopen("tmpfs", FSOPEN_CLOEXEC);
+        if (fs < 0)
+                return sbx_error_set(reterr, -errno, "mount: fsopen tmpfs for the root");
+        if (fsconfig(fs, FSCONFIG_SET_STRING, "mode", "0755", 0) < 0 ||
+            fsconfig(fs, FSCONFIG_SET_STRING, "size", "1m", 0) < 0 ||
+            fsconfig(fs, FSCONFIG_SET_STRING, "nr_inodes", "4096", 0) < 0 ||
+            fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0) {
+                int r = -errno;
+                close(fs);
+                return sbx_error_set(reterr, r, "mount: create the root tmpfs");
+        }
+        mnt = fsmount(fs, FSMOUNT_CLOEXEC, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
+        close(fs);
+        if (mnt < 0)
+                return sbx_error_set(reterr, -errno, "mount: fsmount the root tmpfs");
+        if (move_mount(mnt, "", fds->root_dir, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0) {
+                int r = -errno;
+                close(mnt);
+                return sbx_error_set(reterr, r, "mount: attach the root tmpfs");
+        }
+        close_fd(&fds->root_dir);
+        return mnt;
+}
+
+/* --writable-root over a rootfs: the overlay of the image and our layers is
+ * the new root, attached on fds->root_dir like the tmpfs otherwise. Layers
+ * are named by fds opened before the id switch (no path text in options). */
+static int mount_root_overlay(const sbx_plan *p, sbx_mount_fds *fds, sbx_error *reterr) {
+        int lower = p->root_overlay.lower_tree >= 0 ? p->root_overlay.lower_tree : fds->root_lower;
+        char l[32], u[32], w[32];
+        int fs, mnt, r = 0;
+
+        /* overlayfs takes no detached mount as a layer: attach the idmapped
+         * image where the root goes; the overlay is stacked on top of it. */
+        if (p->root_overlay.lower_tree >= 0 &&
+            move_mount(lower, "", fds->root_dir, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
+                return sbx_error_set(reterr, -errno, "mount: attach the idmapped image '%s'", p->root_overlay.lower);
+        fd_path(l, lower);
+        fd_path(u, fds->root_upper);
+        fd_path(w, fds->root_work);
+        fs = fsopen("overlay", FSOPEN_CLOEXEC);
+        if (fs < 0)
+                return sbx_error_set(reterr, -errno, "mount: fsopen overlay for the root");
+        if (fsconfig(fs, FSCONFIG_SET_STRING, "lowerdir", l, 0) < 0 ||
+            fsconfig(fs, FSCONFIG_SET_STRING, "upperdir", u, 0) < 0 ||
+            fsconfig(fs, FSCONFIG_SET_STRING, "workdir", w, 0) < 0 ||
+            fsconfig(fs, FSCONFIG_SET_FLAG, "userxattr", NULL, 0) < 0 ||
+            (p->root_overlay.is_volatile && fsconfig(fs, FSCONFIG_SET_FLAG, "volatile", NULL, 0) < 0) ||
+            fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
+                r = -errno;
+        mnt = r < 0 ? -1 : fsmount(fs, FSMOUNT_CLOEXEC, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
+        if (r == 0 && mnt < 0)
+                r = -errno;
+        close(fs);
+        close_fd(&fds->root_lower);
+        close_fd(&fds->root_upper);
+        close_fd(&fds->root_work);
+        if (r < 0)
+                return sbx_error_set(reterr, r, "mount: overlay of '%s' (upper '%s') as the root",
+                                     p->root_overlay.lower, p->root_overlay.upper);
+        if (move_mount(mnt, "", fds->root_dir, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0) {
+                r = -errno;
+                close(mnt);
+                return sbx_error_set(reterr, r, "mount: attach the root overlay");
+        }
+        close_fd(&fds->root_dir);
+        return mnt;
+}
+
+int sbx_mount_setup_child(const sbx_plan *p, sbx_mount_fds *fds, sbx_error *reterr) {
+        int rootfd, r;
+
+        /* 1. Nothing propagates either way from here on. */
+        if (mount(NULL, "/", NULL, MS_PRIVATE | MS_REC, NULL) < 0)
+                return sbx_error_set(reterr, -errno, "mount: make / private");
+        /* 2. A fresh tmpfs is the new root; its mount fd is our handle on it. */
+        rootfd = p->root_overlay.upper ? mount_root_overlay(p, fds, reterr) : mount_root_tmpfs(fds, reterr);
+        if (rootfd < 0)
+                return rootfd;
+        /* 3-5. The plan: rootfs, /etc, /dev, /proc, tmpfs, /workspace, binds. */
+        for (size_t i = 0; i < p->n_mounts; i++) {
+                const sbx_mount_op *op = &p->mounts[i];
+                r = run_op(rootfd, op, fds);
+                if (r < 0) {
+                        close(rootfd);
+                        return sbx_error_set(reterr, r, "mount: %s '/%s'%s%s%s", kind_names[op->kind], op->dst,
+                                             op->src ? " from '" : "", op->src ?: "", op->src ? "'" : "");
+                }
+        }
+        /* 6. pivot_root(".", "."): the old root ends up stacked on "/" and is
+         *    detached at once; it was private since step 1. */
+        if (fchdir(rootfd) < 0 || sys_pivot_root(".", ".") < 0) {
+                r = -errno;
+                close(rootfd);
+                return sbx_error_set(reterr, r, "mount: pivot_root into '%s'", p->root_dir);
+        }
+        close(rootfd);
+        if (umount2(".", MNT_DETACH) < 0)
+                return sbx_error_set(reterr, -errno, "mount: detach the old root");
+        if (chdir("/") < 0)
+                return sbx_error_set(reterr, -errno, "mount: chdir /");
+        /* 7. Read-only root last: every mountpoint exists now. */
+        if (p->read_only_root) {
+                struct mount_attr attr = { .attr_set = MOUNT_ATTR_RDONLY };
+                if (mount_setattr(AT_FDCWD, "/", 0, &attr, sizeof(attr)) < 0)
+                        return sbx_error_set(reterr, -errno, "mount: make / read-only");
+        }
+        return 0;
+}

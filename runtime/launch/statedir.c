@@ -1,0 +1,280 @@
+/* SPDX-License-Identifier: MIT */
+/* Per-run state directory under $XDG_RUNTIME_DIR/sbx, /run/sbx (root),
+ * /dev/shm/sbx-$UID or /tmp/sbx-$UID (base_dir() says which). One run, run-XXXXXX/:
+ *   root/   mountpoint of the sandbox's tmpfs root (in the child's mount ns only)
+ *   upper/  work/   overlay layers of /workspace (none mode)
+ *   lower/  the empty default workspace
+ *   etc/    generated files bound over a --rootfs's /etc
+ * The directory is 0711 so the sandbox's mapped ids can reach the children
+ * they own, and it never holds secrets. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/magic.h>
+#include <stdbool.h>
+#include <sys/file.h>
+#include <sys/vfs.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util/util.h"
+#include "launch.h"
+
+static bool is_tmpfs(const char *path) {
+        struct statfs sfs;
+
+        return statfs(path, &sfs) == 0 && (sfs.f_type == TMPFS_MAGIC || sfs.f_type == RAMFS_MAGIC);
+}
+
+/* Per-run state is volatile by nature, so it belongs on a tmpfs: the
+ * overlay's upper/work dirs are created, used and removed within one run,
+ * and on a disk file system the metadata traffic costs more than the rest
+ * of the launch. Order: --state-dir; $XDG_RUNTIME_DIR/sbx; as root /run/sbx
+ * when /run is a tmpfs (standard); /dev/shm/sbx-$UID when /dev/shm is one;
+ * else /run/sbx (root) or /tmp/sbx-$UID. */
+int sbx_statedir_base(const sbx_run_config *c, char *buf, size_t len) {
+        const char *xdg = getenv("XDG_RUNTIME_DIR");
+        unsigned uid = (unsigned) geteuid();
+
+        if (c->state_dir)
+                snprintf(buf, len, "%s", c->state_dir);
+        else if (xdg && xdg[0] == '/' && access(xdg, W_OK | X_OK) == 0)
+                snprintf(buf, len, "%s/sbx", xdg);
+        else if (uid == 0 && is_tmpfs("/run"))
+                snprintf(buf, len, "/run/sbx");
+        else if (is_tmpfs("/dev/shm") && access("/dev/shm", W_OK | X_OK) == 0)
+                snprintf(buf, len, "/dev/shm/sbx-%u", uid);
+        else if (uid == 0)
+                snprintf(buf, len, "/run/sbx");
+        else
+                snprintf(buf, len, "/tmp/sbx-%u", uid);
+        return 0;
+}
+
+static void remove_all_but_lock(int state_fd);
+
+/* Remove one run dir, its lock file last: a collector killed half-way leaves
+ * a dir that still has its (unlocked) lock, which the next run collects. */
+static void remove_run_dir(int bfd, const char *name) {
+        int fd = openat(bfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+        if (fd >= 0) {
+                remove_all_but_lock(fd);
+                close(fd);
+        }
+        (void) sbx_rm_rf_at(bfd, name);
+}
+
+/* Remove run dirs whose sbx died without cleaning up (SIGKILL): a live run
+ * holds an exclusive flock on its run dir's "lock" file for its whole life.
+ * A dir without a lock file is either being created (its creator holds a
+ * shared flock on the base dir's ".create" file from mkdtemp until its lock
+ * exists) or was left by a run killed at that moment or while removing its
+ * own dir: removed when we can take ".create" exclusively. */
+static void collect_stale(int bfd, bool nobody_creating) {
+        DIR *d;
+        struct dirent *de;
+        int dfd = fcntl(bfd, F_DUPFD_CLOEXEC, 3);
+
+        if (dfd < 0 || !(d = fdopendir(dfd))) {
+                if (dfd >= 0)
+                        close(dfd);
+                return;
+        }
+        while ((de = readdir(d))) {
+                char lock[NAME_MAX + 8];
+                struct stat st;
+                int lfd;
+
+                if (strncmp(de->d_name, "run-", 4))
+                        continue;
+                snprintf(lock, sizeof(lock), "%s/lock", de->d_name);
+                lfd = openat(bfd, lock, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+                if (lfd < 0) {
+                        if (errno == ENOENT && fstatat(bfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+                            (nobody_creating || st.st_mtime + 60 < time(NULL)))
+                                remove_run_dir(bfd, de->d_name);
+                        continue;
+                }
+                /* An unlocked lock is a dead run, or one whose creator has
+                 * made the file but not yet flocked it: only the first when
+                 * nobody holds ".create" (or the dir is old). */
+                if (flock(lfd, LOCK_EX | LOCK_NB) == 0 &&
+                    (nobody_creating || (fstat(lfd, &st) == 0 && st.st_mtime + 60 < time(NULL))))
+                        remove_run_dir(bfd, de->d_name);
+                close(lfd);
+        }
+        closedir(d);
+}
+
+int sbx_statedir_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr) {
+        char base[PATH_MAX];
+        _cleanup_close_ int bfd = -EBADF, create_fd = -EBADF;
+        struct stat st;
+
+        sbx_statedir_base(c, base, sizeof(base));
+        if (base[0] != '/' || strlen(base) > PATH_MAX - 64 || strpbrk(base, ",:"))
+                return sbx_error_set(reterr, -EINVAL, "state dir '%s': must be an absolute path without ',' or ':'", base);
+        if (mkdir(base, 0711) < 0 && errno != EEXIST)
+                return sbx_error_set(reterr, -errno, "state dir: create '%s'", base);
+        bfd = open(base, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (bfd < 0)
+                return sbx_error_set(reterr, -errno, "state dir: open '%s'", base);
+        if (fstat(bfd, &st) < 0)
+                return sbx_error_set(reterr, -errno, "state dir: stat '%s'", base);
+        if (st.st_uid != geteuid() || (st.st_mode & 022))
+                return sbx_error_set(reterr, -EPERM,
+                                     "state dir '%s': must be owned by uid %u and not group/world-writable",
+                                     base, (unsigned) geteuid());
+        /* ".create": exclusive while collecting, shared from mkdtemp until
+         * our lock exists (see collect_stale); released on any exit. */
+        create_fd = openat(bfd, ".create", O_RDONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+        collect_stale(bfd, create_fd >= 0 && flock(create_fd, LOCK_EX | LOCK_NB) == 0);
+        if (create_fd >= 0 && flock(create_fd, LOCK_SH) < 0)
+                return sbx_error_set(reterr, -errno, "state dir: lock '%s/.create'", base);
+        snprintf(p->state_dir, sizeof(p->state_dir), "%s/run-XXXXXX", base);
+        if (!mkdtemp(p->state_dir)) {
+                int r = -errno;
+                p->state_dir[0] = '\0';
+                return sbx_error_set(reterr, r, "state dir: create a run directory in '%s'", base);
+        }
+        p->state_fd = open(p->state_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (p->state_fd < 0)
+                return sbx_error_set(reterr, -errno, "state dir: open '%s'", p->state_dir);
+        p->lock_fd = openat(p->state_fd, "lock", O_RDONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        /* Blocking: another run's collect_stale() may hold this fresh lock for
+         * a moment (it probes with LOCK_NB, sees our shared ".create" and lets
+         * go without removing anything). Found by tests/escape/load.sh. */
+        if (p->lock_fd < 0 || flock(p->lock_fd, LOCK_EX) < 0)
+                return sbx_error_set(reterr, -errno, "state dir: lock '%s/lock'", p->state_dir);
+        if (fchmod(p->state_fd, 0711) < 0)
+                return sbx_error_set(reterr, -errno, "state dir: chmod '%s'", p->state_dir);
+        static const char *const subdirs[] = { "root", "upper", "work", "lower", "etc" };
+        for (size_t i = 0; i < ELEMENTSOF(subdirs); i++)
+                if (mkdirat(p->state_fd, subdirs[i], 0755) < 0)
+                        return sbx_error_set(reterr, -errno, "state dir: create '%s/%s'", p->state_dir, subdirs[i]);
+        p->root_dir = sbx_plan_strdupf(p, "%s/root", p->state_dir);
+        if (!p->root_dir)
+                return sbx_error_set(reterr, -ENOMEM, "state dir: out of memory");
+        return 0;
+}
+
+/* As root the sandbox runs on subordinate ids: give the layers it writes to
+ * the sandbox user (upper, lower) and the mounter, sandbox root (work). */
+int sbx_statedir_chown(sbx_plan *p, sbx_error *reterr) {
+        uid_t u = p->host_uid + (p->privileged ? p->uid : 0);
+        gid_t g = p->host_gid + (p->privileged ? p->gid : 0);
+
+        if (!p->privileged)
+                return 0;
+        if (fchownat(p->state_fd, "upper", u, g, AT_SYMLINK_NOFOLLOW) < 0 ||
+            fchownat(p->state_fd, "lower", u, g, AT_SYMLINK_NOFOLLOW) < 0 ||
+            fchownat(p->state_fd, "work", p->host_uid, p->host_gid, AT_SYMLINK_NOFOLLOW) < 0 ||
+            fchownat(p->state_fd, "root", p->host_uid, p->host_gid, AT_SYMLINK_NOFOLLOW) < 0)
+                return sbx_error_set(reterr, -errno, "state dir: chown layers in '%s' to the sandbox ids", p->state_dir);
+        return 0;
+}
+
+int sbx_statedir_write(sbx_plan *p, const char *name, const char *contents, sbx_error *reterr) {
+        _cleanup_close_ int fd = -EBADF;
+        size_t len = strlen(contents);
+
+        fd = openat(p->state_fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+        if (fd < 0 || write(fd, contents, len) != (ssize_t) len)
+                return sbx_error_set(reterr, errno ? -errno : -EIO, "state dir: write '%s/%s'", p->state_dir, name);
+        return 0;
+}
+
+static int rm_rf_children(int fd, dev_t dev) {
+        DIR *d;
+        struct dirent *de;
+        int r = 0;
+
+        d = fdopendir(fd);
+        if (!d) {
+                close(fd);
+                return -errno;
+        }
+        while ((de = readdir(d))) {
+                struct stat st;
+                if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+                        continue;
+                if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+                        continue;
+                if (S_ISDIR(st.st_mode) && st.st_dev == dev) {
+                        int q = sbx_rm_rf_at(dirfd(d), de->d_name);
+                        if (q < 0 && r == 0)
+                                r = q;
+                } else if (!S_ISDIR(st.st_mode) && unlinkat(dirfd(d), de->d_name, 0) < 0 && r == 0)
+                        r = -errno;
+        }
+        closedir(d);
+        return r;
+}
+
+int sbx_rm_rf_at(int dirfd, const char *name) {
+        struct stat st;
+        int fd, r;
+
+        if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+                return errno == ENOENT ? 0 : -errno;
+        if (!S_ISDIR(st.st_mode))
+                return RET_NERRNO(unlinkat(dirfd, name, 0));
+        fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0 && errno == EACCES) {
+                /* overlay's work/work is mode 000 */
+                (void) fchmodat(dirfd, name, 0700, 0);
+                fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        }
+        if (fd < 0)
+                return -errno;
+        r = rm_rf_children(fd, st.st_dev);
+        if (unlinkat(dirfd, name, AT_REMOVEDIR) < 0 && r == 0)
+                r = -errno;
+        return r;
+}
+
+static void remove_all_but_lock(int state_fd) {
+        DIR *d;
+        struct dirent *de;
+        int dfd = state_fd >= 0 ? fcntl(state_fd, F_DUPFD_CLOEXEC, 3) : -1;
+
+        if (dfd < 0 || !(d = fdopendir(dfd))) {
+                if (dfd >= 0)
+                        close(dfd);
+                return;
+        }
+        while ((de = readdir(d)))
+                if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") && strcmp(de->d_name, "lock"))
+                        (void) sbx_rm_rf_at(state_fd, de->d_name);
+        closedir(d);
+}
+
+void sbx_statedir_cleanup(sbx_plan *p) {
+        if (p->state_dir[0]) {
+                _cleanup_close_ int parent = -EBADF;
+                char dir[PATH_MAX];
+                char *slash;
+
+                snprintf(dir, sizeof(dir), "%s", p->state_dir);
+                slash = strrchr(dir, '/');
+                /* Everything but the lock first: if sbx is killed while it
+                 * removes the tree, the dir still has its (now unlocked) lock
+                 * file and the next run collects it at once, instead of it
+                 * looking like a run being created for a minute. */
+                remove_all_but_lock(p->state_fd);
+                if (slash) {
+                        *slash = '\0';
+                        parent = open(dir[0] ? dir : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+                        if (parent >= 0)
+                                (void) sbx_rm_rf_at(parent, slash + 1);
+                }
+                p->state_dir[0] = '\0';
+        }
+        closep(&p->state_fd);
+        closep(&p->lock_fd);
+}

@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: MIT */
+/* Id maps. Sandbox uid 0 is never host uid 0:
+ *  - as host root we map sandbox 0..65535 onto a subordinate range (root's
+ *    entry in /etc/subuid and /etc/subgid, else SBX_FALLBACK_ID_BASE), so
+ *    nothing in the sandbox owns a host file it was not given;
+ *  - unprivileged we can only map ourselves: the caller becomes the sandbox
+ *    user (uid 0 by default, with every capability dropped before exec).
+ * setgroups is denied before gid_map is written (CVE-2014-8989); as root the
+ * parent also drops its supplementary groups before clone3 so that host gid 0
+ * is not carried into the sandbox as a supplementary group. */
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util/util.h"
+#include "userns.h"
+
+/* Root's range in /etc/subuid-style file: "root:100000:65536" or "0:...". */
+static int read_subid(const char *file, unsigned long *ret_base) {
+        _cleanup_free_ char *line = NULL;
+        size_t n = 0;
+        FILE *f = fopen(file, "re");
+        int r = -ENOENT;
+
+        if (!f)
+                return -errno;
+        while (getline(&line, &n, f) > 0) {
+                char name[64];
+                unsigned long base, count;
+                if (sscanf(line, "%63[^:]:%lu:%lu", name, &base, &count) != 3)
+                        continue;
+                if ((strcmp(name, "root") && strcmp(name, "0")) || count < SBX_ID_COUNT || base == 0 ||
+                    base > 0xFFFFFFFFul - SBX_ID_COUNT)
+                        continue;
+                *ret_base = base;
+                r = 0;
+                break;
+        }
+        fclose(f);
+        return r;
+}
+
+int sbx_userns_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr) {
+        p->uid = c->uid;
+        p->gid = c->gid;
+        p->privileged = geteuid() == 0;
+        if (p->privileged) {
+                unsigned long ub = SBX_FALLBACK_ID_BASE, gb = SBX_FALLBACK_ID_BASE;
+                (void) read_subid("/etc/subuid", &ub);
+                (void) read_subid("/etc/subgid", &gb);
+                p->host_uid = ub;
+                p->host_gid = gb;
+                p->map_count = SBX_ID_COUNT;
+                snprintf(p->uid_map, sizeof(p->uid_map), "0 %lu %u\n", ub, SBX_ID_COUNT);
+                snprintf(p->gid_map, sizeof(p->gid_map), "0 %lu %u\n", gb, SBX_ID_COUNT);
+                /* See the comment at the top: no host gid 0 inside. */
+                if (setgroups(0, NULL) < 0)
+                        return sbx_error_set(reterr, -errno, "user namespace: drop supplementary groups");
+        } else {
+                p->host_uid = geteuid();
+                p->host_gid = getegid();
+                p->map_count = 1;
+                snprintf(p->uid_map, sizeof(p->uid_map), "%u %u 1\n", p->uid, (unsigned) p->host_uid);
+                snprintf(p->gid_map, sizeof(p->gid_map), "%u %u 1\n", p->gid, (unsigned) p->host_gid);
+        }
+        return 0;
+}
+
+static int write_at(int dirfd, const char *name, const char *text, sbx_error *reterr) {
+        _cleanup_close_ int fd = openat(dirfd, name, O_WRONLY | O_CLOEXEC);
+        size_t len = strlen(text);
+
+        if (fd < 0)
+                return sbx_error_set(reterr, -errno, "user namespace: open /proc/<pid>/%s", name);
+        if (write(fd, text, len) != (ssize_t) len)
+                return sbx_error_set(reterr, -errno, "user namespace: write /proc/<pid>/%s '%.*s'",
+                                     name, (int) strcspn(text, "\n"), text);
+        return 0;
+}
+
+int sbx_userns_write_maps(const sbx_plan *p, int proc_pid_fd, sbx_error *reterr) {
+        int r;
+
+        r = write_at(proc_pid_fd, "uid_map", p->uid_map, reterr);
+        if (r < 0)
+                return r;
+        r = write_at(proc_pid_fd, "setgroups", "deny", reterr);
+        if (r < 0)
+                return r;
+        return write_at(proc_pid_fd, "gid_map", p->gid_map, reterr);
+}
+
+int sbx_userns_write_own_maps(const sbx_plan *p, sbx_error *reterr) {
+        int fd, r;
+
+        fd = open("/proc/self", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0)
+                return sbx_error_set(reterr, -errno, "user namespace: open /proc/self");
+        r = sbx_userns_write_maps(p, fd, reterr);
+        close(fd);
+        return r;
+}
+
+int sbx_userns_setup_child(const sbx_plan *p, sbx_error *reterr) {
+        /* Privileged: become sandbox root (host_uid), so files made during setup
+         * are owned by mapped ids. Capabilities in the new user namespace are
+         * kept: the old ids (host 0) were not this namespace's root. */
+        uid_t u = p->privileged ? 0 : p->uid;
+        gid_t g = p->privileged ? 0 : p->gid;
+
+        if (sys_setresgid(g, g, g) < 0)
+                return sbx_error_set(reterr, -errno, "user namespace: setresgid(%u)", (unsigned) g);
+        if (sys_setresuid(u, u, u) < 0)
+                return sbx_error_set(reterr, -errno, "user namespace: setresuid(%u)", (unsigned) u);
+        return 0;
+}
+
+/* user.max_user_namespaces is a per-user-namespace limit: 0 in ours means
+ * nothing in the sandbox can create a user namespace (ENOSPC), the way in to
+ * capabilities over fresh mount/net/... namespaces, whatever the seccomp
+ * profile allows. The host's value is untouched. */
+int sbx_userns_forbid_nesting_child(sbx_error *reterr) {
+        int fd = open("/proc/sys/user/max_user_namespaces", O_WRONLY | O_CLOEXEC);
+
+        if (fd < 0 || write(fd, "0", 1) != 1) {
+                int r = -errno;
+                if (fd >= 0)
+                        close(fd);
+                return sbx_error_set(reterr, r, "user namespace: write 0 to /proc/sys/user/max_user_namespaces");
+        }
+        close(fd);
+        return 0;
+}

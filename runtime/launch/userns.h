@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: MIT */
+/* User namespace: id maps decided in the parent, written from /proc/<pid>. */
+#pragma once
+
+#include "launch.h"
+
+/* Fallback subordinate range for root when /etc/subuid has no entry for root
+ * (documented in README.md): 65536 ids at this base. */
+#define SBX_FALLBACK_ID_BASE 1879048192u
+#define SBX_ID_COUNT 65536u
+
+int sbx_userns_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr);
+/* Parent, after clone3: uid_map -> setgroups=deny -> gid_map via the pid's /proc dirfd. */
+int sbx_userns_write_maps(const sbx_plan *p, int proc_pid_fd, sbx_error *reterr);
+/* Child, unprivileged: write our own single-id maps (allowed for the
+ * namespace's creator mapping only its own ids). */
+int sbx_userns_write_own_maps(const sbx_plan *p, sbx_error *reterr);
+/* Child, as namespace root: no nested user namespaces (kernel-enforced,
+ * per user namespace, independent of the seccomp profile). */
+int sbx_userns_forbid_nesting_child(sbx_error *reterr);
+/* Child, after the maps: become the setup identity (ns root when mapped). */
+int sbx_userns_setup_child(const sbx_plan *p, sbx_error *reterr);

@@ -1,0 +1,203 @@
+/* SPDX-License-Identifier: MIT */
+/* Sandbox networking: mode parsing, refusals and the dispatch to the bridge
+ * (root) or pasta (unprivileged) backend. See net.h. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "net.h"
+#include "util/util.h"
+
+int sbx_net_mode_parse(const char *value, bool allow_container_join, const char **ret_container,
+                       sbx_error *reterr) {
+        if (ret_container)
+                *ret_container = NULL;
+        if (!value || strcmp(value, "none") == 0)
+                return SBX_NET_MODE_NONE;
+        if (strcmp(value, "bridge") == 0)
+                return SBX_NET_MODE_BRIDGE;
+        if (strcasecmp(value, "host") == 0)
+                return sbx_error_set(reterr, -EINVAL,
+                                     "network '%s' is refused: it would give the sandbox the host's "
+                                     "network namespace (OpenClaw refuses it too); use 'none' or 'bridge'",
+                                     value);
+        if (strncasecmp(value, "container:", 10) == 0) {
+                if (!allow_container_join)
+                        return sbx_error_set(reterr, -EPERM,
+                                             "network '%s' joins another sandbox's network namespace; "
+                                             "it needs dangerouslyAllowContainerNamespaceJoin "
+                                             "(sbx run/create: --dangerously-allow-container-namespace-join)",
+                                             value);
+                if (!value[10])
+                        return sbx_error_set(reterr, -EINVAL, "network '%s': no sandbox named after "
+                                             "'container:'", value);
+                if (ret_container)
+                        *ret_container = value + 10;
+                return SBX_NET_MODE_CONTAINER;
+        }
+        return sbx_error_set(reterr, -EINVAL,
+                             "network '%s' is not a known mode (none, bridge, container:NAME)", value);
+}
+
+int sbx_net_request_validate(const sbx_net_request *req, sbx_error *reterr) {
+        /* As docker: a joined namespace has its owner's names and servers. */
+        if (req->join && (req->n_dns > 0 || req->n_extra_hosts > 0))
+                return sbx_error_set(reterr, -EINVAL,
+                                     "network 'container:%s': dns and extraHosts cannot be set for a sandbox "
+                                     "that joins another one's network (set them on '%s')",
+                                     req->join_name ?: "?", req->join_name ?: "?");
+        for (size_t i = 0; i < req->n_dns; i++) {
+                int k = sbx_dns_parse(req->dns[i], reterr);
+                if (k < 0)
+                        return k;
+        }
+        for (size_t i = 0; i < req->n_extra_hosts; i++) {
+                sbx_extra_host h;
+                int k = sbx_extra_host_parse(req->extra_hosts[i], &h, reterr);
+                if (k < 0)
+                        return k;
+                if (h.host_gateway && !req->bridge)
+                        return sbx_error_set(reterr, -EINVAL,
+                                             "extraHosts entry '%s': host-gateway needs network 'bridge' "
+                                             "(with 'none' there is no host to reach)",
+                                             req->extra_hosts[i]);
+        }
+        return 0;
+}
+
+void sbx_net_plan_init(sbx_net_plan *p) {
+        *p = (sbx_net_plan) { .kind = SBX_NET_KIND_NONE, .pasta_pidfd = -EBADF,
+                              .bridge_lock = -EBADF, .join_fd = -EBADF,
+                              .join_userns_fd = -EBADF };
+}
+
+static int render_files(const sbx_net_request *req, sbx_net_plan *p, sbx_error *reterr) {
+        char self[INET_ADDRSTRLEN];
+        const char *self_addr = NULL;
+        int k;
+
+        if (p->kind == SBX_NET_KIND_BRIDGE && inet_ntop(AF_INET, &p->addr, self, sizeof(self)))
+                self_addr = self;
+        k = sbx_hosts_render(req->hostname, self_addr, p->gateway_addr[0] ? p->gateway_addr : NULL,
+                             req->extra_hosts, req->n_extra_hosts, &p->hosts, reterr);
+        if (k < 0)
+                return k;
+        /* With 'none' there is nothing to ask, so only explicit dns goes in. */
+        k = sbx_resolv_render(req->dns, req->n_dns, p->kind != SBX_NET_KIND_NONE, NULL,
+                              &p->resolv_conf, reterr);
+        if (k < 0)
+                return k;
+        if (req->hostname && asprintf(&p->hostname_file, "%s\n", req->hostname) < 0) {
+                p->hostname_file = NULL;
+                return sbx_error_set(reterr, -ENOMEM, "render /etc/hostname");
+        }
+        return 0;
+}
+
+int sbx_net_prepare(const sbx_net_request *req, sbx_net_plan *p, sbx_error *reterr) {
+        int k;
+
+        sbx_net_plan_init(p);
+        k = sbx_net_request_validate(req, reterr);
+        if (k < 0) {
+                if (req->join && req->join_fd >= 0)
+                        close(req->join_fd);
+                if (req->join && req->join_userns_fd >= 0)
+                        close(req->join_userns_fd);
+                return k;
+        }
+        if (req->join) {
+                p->kind = SBX_NET_KIND_JOIN;
+                p->join_fd = req->join_fd;
+                p->join_userns_fd = req->join_userns_fd;
+        }
+        p->host_gateway = req->bridge && sbx_extra_hosts_want_gateway(req->extra_hosts,
+                                                                      req->n_extra_hosts);
+        if (req->bridge) {
+                /* Root gets the kernel bridge; anyone else the user-mode pasta. */
+                p->kind = geteuid() == 0 ? SBX_NET_KIND_BRIDGE : SBX_NET_KIND_PASTA;
+                k = p->kind == SBX_NET_KIND_BRIDGE ? sbx_bridge_prepare(p, reterr)
+                                                   : sbx_pasta_prepare(p, reterr);
+                if (k < 0) {
+                        p->kind = SBX_NET_KIND_NONE;
+                        return k;
+                }
+        }
+        k = render_files(req, p, reterr);
+        if (k < 0) {
+                sbx_net_cleanup(p);
+                return k;
+        }
+        return 0;
+}
+
+int sbx_net_attach(sbx_net_plan *p, pid_t child, int netns_fd, sbx_error *reterr) {
+        switch (p->kind) {
+        case SBX_NET_KIND_NONE:
+        case SBX_NET_KIND_JOIN:
+                return 0;
+        case SBX_NET_KIND_BRIDGE:
+                return sbx_bridge_attach(p, child, netns_fd, reterr);
+        case SBX_NET_KIND_PASTA:
+                return sbx_pasta_attach(p, child, reterr);
+        case _SBX_NET_KIND_MAX:
+        case _SBX_NET_KIND_INVALID:
+        default:
+                return sbx_error_set(reterr, -EINVAL, "network: bad plan");
+        }
+}
+
+int sbx_net_attach_proc(sbx_net_plan *p, pid_t child, int proc_pid_fd, sbx_error *reterr) {
+        _cleanup_close_ int nsfd = -EBADF;
+
+        if (p->kind == SBX_NET_KIND_NONE || p->kind == SBX_NET_KIND_JOIN)
+                return 0;
+        nsfd = openat(proc_pid_fd, "ns/net", O_RDONLY | O_CLOEXEC);
+        if (nsfd < 0)
+                return sbx_error_set(reterr, negative_errno(), "network: open /proc/%d/ns/net", (int) child);
+        return sbx_net_attach(p, child, nsfd, reterr);
+}
+
+void sbx_net_cleanup(sbx_net_plan *p) {
+        if (!p)
+                return;
+        if (p->kind == SBX_NET_KIND_BRIDGE)
+                sbx_bridge_cleanup(p);
+        else if (p->kind == SBX_NET_KIND_PASTA)
+                sbx_pasta_cleanup(p);
+        p->kind = SBX_NET_KIND_NONE;
+        closep(&p->join_fd);
+        closep(&p->join_userns_fd);
+        p->join_fd = p->join_userns_fd = -EBADF;
+        free(p->hosts);
+        free(p->resolv_conf);
+        free(p->hostname_file);
+        p->hosts = p->resolv_conf = p->hostname_file = NULL;
+}
+
+void sbx_net_release(sbx_net_plan *p) {
+        if (!p)
+                return;
+        if (p->kind == SBX_NET_KIND_BRIDGE) {
+                /* attach closed the lock; the veth is the sandbox's now */
+                p->bridge[0] = p->host_if[0] = '\0';
+        } else if (p->kind == SBX_NET_KIND_PASTA) {
+                /* pasta lives on; its record (named after the sandbox's
+                 * pid 1) lets sbx_pasta_gc() stop it once the sandbox is gone */
+                closep(&p->pasta_pidfd);
+                p->pasta_pidfd = -EBADF;
+                p->pasta_record[0] = '\0';
+                p->pasta_pid = 0;
+        }
+        sbx_net_cleanup(p);
+}
+
+int sbx_net_gc(sbx_error *reterr) {
+        if (geteuid() == 0)
+                return sbx_bridge_gc(reterr);
+        return sbx_pasta_gc(reterr);
+}

@@ -1,0 +1,396 @@
+/* SPDX-License-Identifier: MIT */
+/* sbx exec: run a command inside a live sandbox.
+ *
+ * Steps (client = this sbx process):
+ *   1. locks: busy (LOCK_SH, whole life: prune skips us) then the sandbox
+ *      lock (LOCK_SH until the command runs: rm -f waits, then kills it);
+ *   2. everything decided before the fork: argv/env/workdir/user/rlimits
+ *      (sbx_exec_prepare, as for the first process), the seccomp BPF the
+ *      sandbox was started with (compiled at start, read from its state dir),
+ *      the cgroup dirfd, a pidfd of the sandbox's init checked against its
+ *      recorded start time (a reused pid is never joined);
+ *   3. setns(pidfd, USER|MNT|PID|NET|IPC|UTS|CGROUP) in one call (kernel
+ *      >= 5.8): all or nothing, no half-joined state. The client itself joins
+ *      (it is single-threaded and about to do nothing but supervise); its
+ *      pid namespace for children becomes the sandbox's;
+ *   4. clone3 into the cgroup (CLONE_INTO_CGROUP): the child is in every
+ *      namespace and the cgroup from its first instruction;
+ *   5. child: PR_SET_PDEATHSIG(SIGKILL) and a ppid check (the client is
+ *      outside the child's pid ns, so getppid() is 0 while it lives), then
+ *      the launcher's own final steps, sbx_exec_setup_child(): rlimits,
+ *      setsid, keyring, caps + user, no_new_privs, fd sweep, chdir, seccomp,
+ *      execveat. The sync socket reports a failure or closes on exec;
+ *   6. client: forward SIGINT/SIGTERM/SIGHUP to the command's process group
+ *      (a second copy escalates to SIGKILL), relay the pty with -t, return
+ *      the exit status. If the client is killed, PR_SET_PDEATHSIG kills the
+ *      command.
+ * Why joining is safe: the joined process has full capabilities in the
+ * sandbox's user namespace only until sbx_exec_setup_child() drops them all
+ * (bounding set included) and installs the same filter as pid 1; it never
+ * holds an fd of the host beyond stdio (close_range sweep), and as root the
+ * supplementary groups are dropped before setns. */
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "launch/launch.h"
+#include "build-config.h"
+#include "util/util.h"
+#include "sandbox-internal.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+/* LeakSanitizer checks at exit from a helper it forks, which would be born in
+ * the sandbox's pid namespace (after setns) and could not attach to us: it
+ * spins forever. Check for leaks before joining instead; that disables the
+ * check at exit. */
+void __lsan_do_leak_check(void);
+#define leak_check_before_setns() __lsan_do_leak_check()
+#else
+#define leak_check_before_setns() do {} while (0)
+#endif
+
+#define JOIN_TIMEOUT_MS 30000
+#define JOIN_NS_FLAGS (CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWCGROUP)
+
+static int load_bpf(const char *dir, const sbx_run_config *c, sbx_bpf *ret, sbx_error *reterr) {
+        char path[PATH_MAX + 32];
+        _cleanup_close_ int fd = -EBADF;
+        struct stat st;
+
+        snprintf(path, sizeof(path), "%s/%s", dir, SBX_BPF_FILE);
+        fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+        if (fd < 0)
+                /* Not started by this version: compile it as the start did. */
+                return sbx_seccomp_compile(&c->seccomp, ret, reterr);
+        if (fstat(fd, &st) < 0 || st.st_size <= 0 || st.st_size % sizeof(struct sock_filter) ||
+            st.st_size / sizeof(struct sock_filter) > 0xffff)
+                return sbx_error_set(reterr, -EBADMSG, "seccomp filter '%s': bad size", path);
+        ret->insns = malloc(st.st_size);
+        if (!ret->insns)
+                return sbx_error_set(reterr, -ENOMEM, "out of memory");
+        if (pread(fd, ret->insns, st.st_size, 0) != st.st_size) {
+                sbx_bpf_free(ret);
+                return sbx_error_set(reterr, -EIO, "seccomp filter '%s': read", path);
+        }
+        ret->len = (unsigned short) (st.st_size / sizeof(struct sock_filter));
+        return 0;
+}
+
+/* The exec plan: the sandbox's config with the request's overrides, run
+ * through the launcher's own sbx_exec_prepare. */
+static int prepare(const sbx_record *rec, const sbx_exec_request *req, sbx_plan **ret, sbx_error *reterr) {
+        _cleanup_(sbx_plan_freep) sbx_plan *p = calloc(1, sizeof(sbx_plan));
+        _cleanup_free_ char **env = NULL;
+        sbx_run_config v = rec->s.config;      /* a view: nothing here is freed */
+        int r;
+
+        if (!p)
+                return sbx_error_set(reterr, -ENOMEM, "out of memory");
+        p->state_fd = p->tty_fd = p->tty_master = p->sync_fd = p->cgroup.dirfd = -EBADF;
+        p->exec_fd = p->setup_sh_fd = -EBADF;   /* issue 6: set after setns (sbx_exec_resolve_joined) */
+        sbx_landlock_init(&p->landlock);
+        env = calloc(v.n_env + req->n_env + 1, sizeof(char *));
+        if (!env)
+                return sbx_error_set(reterr, -ENOMEM, "out of memory");
+        for (size_t i = 0; i < v.n_env; i++)
+                env[i] = v.envv[i];
+        for (size_t i = 0; i < req->n_env; i++) {
+                r = sbx_parse_env(req->envv[i], reterr);
+                if (r < 0)
+                        return r;
+                env[v.n_env + i] = req->envv[i];
+        }
+        v.envv = env;
+        v.n_env += req->n_env;
+        v.argv = (char **) req->argv;
+        if (req->workdir)
+                v.workdir = (char *) req->workdir;
+        if (req->uid != SBX_ID_UNSET) {
+                v.uid = req->uid;
+                v.gid = req->gid != SBX_ID_UNSET ? req->gid : req->uid;
+        }
+        v.tty = req->tty;
+        p->uid = v.uid;
+        p->gid = v.gid;
+        r = sbx_exec_prepare(p, &v, reterr);
+        if (r < 0)
+                return r;
+        r = sbx_caps_prepare(p, reterr);
+        if (r < 0)
+                return r;
+        r = load_bpf(rec->s.state_dir, &v, &p->bpf, reterr);
+        if (r < 0)
+                return r;
+        if (rec->cgroup[0]) {
+                p->cgroup.dirfd = open(rec->cgroup, O_PATH | O_DIRECTORY | O_CLOEXEC);
+                if (p->cgroup.dirfd < 0)
+                        return sbx_error_set(reterr, -errno, "sandbox cgroup '%s'", rec->cgroup);
+        }
+        *ret = TAKE_PTR(p);
+        return 0;
+}
+
+static _Noreturn void child_main(const sbx_exec_plan *ep, int sync_fd, const sigset_t *oldmask, bool stdin_null) {
+        sbx_error err = {};
+        int status, fd;
+
+        /* Die with the client; ppid 0 = it is alive (it is outside our pid ns). */
+        if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0 || getppid() != 0)
+                _exit(SBX_EXIT_FAILURE);
+        for (int s = 1; s < _NSIG; s++)
+                if (s != SIGKILL && s != SIGSTOP)
+                        (void) signal(s, SIG_DFL);
+        sigprocmask(SIG_SETMASK, oldmask, NULL);
+        if (stdin_null && ep->tty_fd < 0) {
+                fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+                if (fd < 0 || dup2(fd, STDIN_FILENO) < 0) {
+                        sbx_error_set(&err, -errno, "stdin: open /dev/null in the sandbox");
+                        (void) sbx_sync_send(sync_fd, 1, SBX_SYNC_ERROR, SBX_EXIT_FAILURE, &err);
+                        _exit(SBX_EXIT_FAILURE);
+                }
+                close(fd);
+        }
+        status = sbx_exec_setup_child(ep, &err);
+        /* #1: the failing step (success closes the CLOEXEC socket instead). */
+        (void) sbx_sync_send(sync_fd, 1, SBX_SYNC_ERROR, status, &err);
+        _exit(status);
+}
+
+/* Forward signals to the command's process group, relay the pty, reap. */
+static int supervise(int pidfd, pid_t pid, int master, sbx_error *reterr) {
+        _cleanup_close_ int sfd = -EBADF;
+        bool in_open = master >= 0, out_open = master >= 0, raw = false;
+        struct termios saved;
+        siginfo_t info = {};
+        int last_sig = 0;
+        sigset_t set;
+
+        sigemptyset(&set);
+        sigaddset(&set, SIGINT);
+        sigaddset(&set, SIGTERM);
+        sigaddset(&set, SIGHUP);
+        sigaddset(&set, SIGWINCH);
+        sfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+        if (sfd < 0)
+                return sbx_error_set(reterr, -errno, "exec: signalfd");
+        if (master >= 0 && tcgetattr(STDIN_FILENO, &saved) == 0) {
+                struct termios tio = saved;
+                cfmakeraw(&tio);
+                raw = tcsetattr(STDIN_FILENO, TCSANOW, &tio) == 0;
+        }
+        for (;;) {
+                struct pollfd pfd[4] = {
+                        { .fd = pidfd, .events = POLLIN },
+                        { .fd = sfd, .events = POLLIN },
+                        { .fd = in_open ? STDIN_FILENO : -1, .events = POLLIN },
+                        { .fd = out_open ? master : -1, .events = POLLIN },
+                };
+                if (poll(pfd, 4, -1) < 0) {
+                        if (errno == EINTR)
+                                continue;
+                        break;
+                }
+                if (pfd[1].revents & POLLIN) {
+                        struct signalfd_siginfo si;
+                        while (read(sfd, &si, sizeof(si)) == sizeof(si)) {
+                                int sig = (int) si.ssi_signo;
+                                if (sig == SIGWINCH) {
+                                        struct winsize ws;
+                                        if (master >= 0 && ioctl(STDIN_FILENO, TIOCGWINSZ, &ws) == 0)
+                                                (void) ioctl(master, TIOCSWINSZ, &ws);
+                                        continue;
+                                }
+                                if (sig == last_sig)
+                                        sig = SIGKILL;
+                                last_sig = (int) si.ssi_signo;
+                                /* The group (setsid made it pid's), else the process. */
+                                if (kill(-pid, sig) < 0)
+                                        (void) sys_pidfd_send_signal(pidfd, sig);
+                        }
+                }
+                if (pfd[3].revents & (POLLIN | POLLHUP | POLLERR))
+                        out_open = sbx_relay(master, STDOUT_FILENO);
+                if (pfd[2].revents & (POLLIN | POLLHUP | POLLERR))
+                        in_open = sbx_relay(STDIN_FILENO, master);
+                if (pfd[0].revents & POLLIN) {
+                        while (out_open) {
+                                struct pollfd m = { .fd = master, .events = POLLIN };
+                                if (poll(&m, 1, 0) <= 0 || !(m.revents & POLLIN))
+                                        break;
+                                out_open = sbx_relay(master, STDOUT_FILENO);
+                        }
+                        break;
+                }
+        }
+        if (raw)
+                (void) tcsetattr(STDIN_FILENO, TCSANOW, &saved);
+        if (waitid(P_PIDFD, pidfd, &info, WEXITED) < 0)
+                return sbx_error_set(reterr, -errno, "exec: waitid");
+        return info.si_code == CLD_EXITED ? info.si_status : 128 + info.si_status;
+}
+
+/* Lock, load, check: the sandbox runs and its init is the recorded one. */
+static int open_sandbox(const char *ref, sbx_record **ret, int *ret_busy, int *ret_lock, int *ret_pidfd,
+                        sbx_error *reterr) {
+        _cleanup_(sbx_record_freep) sbx_record *rec = NULL;
+        _cleanup_close_ int busy = -EBADF, lockfd = -EBADF, pidfd = -EBADF;
+        char name[SBX_SANDBOX_NAME_MAX + 1];
+        int r;
+
+        r = sbx_sandbox_resolve(ref, name, reterr);
+        if (r < 0)
+                return r;
+        busy = sbx_sandbox_lock(name, SBX_BUSY_FILE, LOCK_SH, reterr);
+        if (busy >= 0)
+                lockfd = sbx_sandbox_lock(name, SBX_LOCK_FILE, LOCK_SH, reterr);
+        if (busy == -ENOENT || lockfd == -ENOENT)
+                return sbx_error_set(reterr, -ENOENT, "No such sandbox: %s", ref);
+        if (busy < 0 || lockfd < 0)
+                return busy < 0 ? busy : lockfd;
+        r = sbx_record_load(name, &rec, reterr);
+        if (r < 0)
+                return r == -ENOENT ? sbx_error_set(reterr, -ENOENT, "No such sandbox: %s", ref) : r;
+        if (!rec->complete || rec->s.state != SBX_SANDBOX_RUNNING)
+                return sbx_error_set(reterr, -ESRCH, "sandbox '%s' is not running (it is %s)", name,
+                                     !rec->complete ? "being created" : sbx_sandbox_state_to_string(rec->s.state));
+        pidfd = sbx_init_pidfd(rec->s.init_pid, rec->s.init_start_time);
+        if (pidfd < 0)
+                return sbx_error_set(reterr, -ESRCH,
+                                     "sandbox '%s' is not running: its init (pid %d) exited; 'sbx start %s' restarts it",
+                                     name, (int) rec->s.init_pid, name);
+        /* last used = the busy file's mtime */
+        (void) futimens(busy, NULL);
+        *ret = TAKE_PTR(rec);
+        *ret_busy = TAKE_FD(busy);
+        *ret_lock = TAKE_FD(lockfd);
+        *ret_pidfd = TAKE_FD(pidfd);
+        return 0;
+}
+
+int sbx_sandbox_exec(const char *ref, const sbx_exec_request *req, sbx_error *reterr) {
+        _cleanup_(sbx_record_freep) sbx_record *rec = NULL;
+        _cleanup_(sbx_plan_freep) sbx_plan *p = NULL;
+        _cleanup_close_ int busy = -EBADF, lockfd = -EBADF, initfd = -EBADF, childfd = -EBADF,
+                            sync_parent = -EBADF, sync_child = -EBADF, master = -EBADF, slave = -EBADF;
+        struct clone_args args = { .flags = CLONE_PIDFD, .exit_signal = SIGCHLD };
+        sbx_exec_plan ep;
+        sbx_sync_msg msg;
+        sigset_t oldmask;
+        int fds[2], r, status;
+        bool privileged;
+        long pid;
+
+        if (!req || !req->argv || !req->argv[0])
+                return sbx_error_set(reterr, -EINVAL, "exec: no command given"), SBX_EXIT_USAGE;
+        r = sbx_assert_single_threaded(reterr);
+        if (r < 0)
+                return SBX_EXIT_FAILURE;
+        /* 1-2. locks, record, init pidfd; the plan, BPF and cgroup fd. */
+        r = open_sandbox(ref, &rec, &busy, &lockfd, &initfd, reterr);
+        if (r < 0)
+                return SBX_EXIT_FAILURE;
+        r = prepare(rec, req, &p, reterr);
+        if (r < 0)
+                return r == -EINVAL ? SBX_EXIT_USAGE : SBX_EXIT_FAILURE;
+        r = sbx_sync_pair(fds, reterr);
+        if (r < 0)
+                return SBX_EXIT_FAILURE;
+        sync_parent = fds[0];
+        sync_child = fds[1];
+        /* As root: no host groups (gid 0) carried into the sandbox. */
+        privileged = geteuid() == 0;
+        if (privileged && setgroups(0, NULL) < 0)
+                return sbx_error_set(reterr, -errno, "exec: drop supplementary groups"), SBX_EXIT_FAILURE;
+        if (sbx_supervise_block_signals(&oldmask) < 0)
+                return sbx_error_set(reterr, -errno, "exec: sigprocmask"), SBX_EXIT_FAILURE;
+        /* 3. every namespace at once. */
+        leak_check_before_setns();
+        /* A sandbox on network container:NAME has NAME's network namespace,
+         * owned by NAME's user namespace, not its own: once inside its user
+         * namespace we would have no right to it. Enter it first, still with
+         * the host's credentials. (Without root such a sandbox shares NAME's
+         * user namespace, which owns that network: the one setns does.) */
+        bool net_first = rec->s.config.network == SBX_NETWORK_CONTAINER && geteuid() == 0;
+        if (net_first && setns(initfd, CLONE_NEWNET) < 0)
+                return sbx_error_set(reterr, -errno, "exec: setns into the network of sandbox '%s' (pid %d)",
+                                     rec->s.name, (int) rec->s.init_pid),
+                       SBX_EXIT_FAILURE;
+        if (setns(initfd, JOIN_NS_FLAGS & ~(net_first ? CLONE_NEWNET : 0)) < 0)
+                return sbx_error_set(reterr, -errno, "exec: setns into sandbox '%s' (pid %d)", rec->s.name,
+                                     (int) rec->s.init_pid),
+                       SBX_EXIT_FAILURE;
+        /* As root our host uid 0 has no id in the sandbox: become its root
+         * (capabilities in its user namespace are kept), so what we create
+         * (the pty) is owned by mapped ids. */
+        if (privileged && (sys_setresgid(0, 0, 0) < 0 || sys_setresuid(0, 0, 0) < 0))
+                return sbx_error_set(reterr, -errno, "exec: become the sandbox's root"), SBX_EXIT_FAILURE;
+        /* -t: a pty from the sandbox's own devpts (we see its /dev now). */
+        if (req->tty && sbx_tty_setup_child(p->uid, p->gid, &master, &slave, reterr) < 0)
+                return SBX_EXIT_FAILURE;
+        if (master >= 0)
+                sbx_tty_attach(p, TAKE_FD(master));
+        /* issue 6: the command resolved now, inside the sandbox's root, and run by fd. */
+        r = sbx_exec_resolve_joined(p, reterr);
+        if (r != 0)
+                return r;
+        sbx_exec_plan_from(p, &ep);
+        ep.tty_fd = slave;
+        ep.parent_outside_pidns = true;
+        /* 4. the child starts inside the cgroup. */
+#if HAVE_CLONE_INTO_CGROUP
+        if (p->cgroup.dirfd >= 0) {
+                args.flags |= CLONE_INTO_CGROUP;
+                args.cgroup = p->cgroup.dirfd;
+        }
+#else
+        if (p->cgroup.dirfd >= 0)
+                return sbx_error_set(reterr, -EOPNOTSUPP, "exec: built without CLONE_INTO_CGROUP"), SBX_EXIT_FAILURE;
+#endif
+        args.pidfd = (uintptr_t) &childfd;
+        pid = sys_clone3(&args);
+        if (pid < 0)
+                return sbx_error_set(reterr, -errno, "exec: clone3 into sandbox '%s'", rec->s.name), SBX_EXIT_FAILURE;
+        if (pid == 0) {
+                close(sync_parent);
+                /* 5. */
+                child_main(&ep, sync_child, &oldmask, req->stdin_mode != SBX_STDIN_INHERIT);
+        }
+        closep(&sync_child);
+        closep(&slave);
+        /* #1: an error record, or EOF once the exec closed the child's end. */
+        r = sbx_sync_recv(sync_parent, JOIN_TIMEOUT_MS, &msg);
+        if (r == 0 && msg.type == SBX_SYNC_ERROR) {
+                siginfo_t info;
+                *reterr = msg.error;
+                if (reterr->code == 0)
+                        reterr->code = -EIO;
+                (void) waitid(P_PIDFD, childfd, &info, WEXITED);
+                return msg.status > 0 && msg.status < 256 ? msg.status : SBX_EXIT_FAILURE;
+        }
+        if (r != -EPIPE) {
+                siginfo_t info;
+                (void) sys_pidfd_send_signal(childfd, SIGKILL);
+                (void) waitid(P_PIDFD, childfd, &info, WEXITED);
+                return sbx_error_set(reterr, r < 0 ? r : -EPROTO, "exec: sync #1"), SBX_EXIT_FAILURE;
+        }
+        /* Running: rm may take the sandbox from here on (and kill us with it). */
+        closep(&lockfd);
+        /* 6. */
+        status = supervise(childfd, (pid_t) pid, p->tty_master, reterr);
+        (void) sigprocmask(SIG_SETMASK, &oldmask, NULL);
+        return status < 0 ? SBX_EXIT_FAILURE : status;
+}

@@ -1,0 +1,499 @@
+/* SPDX-License-Identifier: MIT */
+/* Reviewable workspace changes (--workspace-mode overlay): /workspace is an
+ * overlay whose lower layer is the real workspace and whose upper layer lives
+ * in the sandbox's state dir. diff reads the upper from the host; commit
+ * applies it to the real workspace; reset drops it.
+ *
+ * What the upper layer holds (overlayfs, userxattr mode, as the sandbox
+ * mounts it inside its user namespace):
+ *   - a file, symlink or dir: added, or replacing the lower entry;
+ *   - a whiteout (char device 0:0, or a file with user.overlay.whiteout):
+ *     the lower entry was deleted;
+ *   - a dir with user.overlay.opaque=y: the lower dir's entries are hidden
+ *     (it was deleted and made again).
+ * A rename inside the sandbox shows up as a whiteout plus an addition.
+ *
+ * Why commit is safe against a hostile upper layer:
+ *   - every path in the real workspace is resolved with openat2(
+ *     RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS): no
+ *     symlink (in the workspace or planted by the sandbox) is ever followed,
+ *     so nothing outside the workspace is written or removed;
+ *   - the upper layer is read the same way, and files are opened O_NOFOLLOW;
+ *   - files are written to a temp file in the target dir, then renamed over
+ *     the old entry: a reader (or an interrupted commit) sees the old or the
+ *     new file, never half of one; a symlink is replaced, not written through;
+ *   - set-id bits are dropped; devices, fifos and sockets are not committed. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include "util/util.h"
+#include "sandbox-internal.h"
+#include "launch/launch.h"
+
+#define RESOLVE_SAFE (RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS)
+
+typedef struct change_list {
+        sbx_change *v;
+        size_t n;
+} change_list;
+
+void sbx_changes_free(sbx_change *c, size_t n) {
+        for (size_t i = 0; c && i < n; i++)
+                free(c[i].path);
+        free(c);
+}
+
+static int add_change(change_list *l, const char *path, sbx_change_kind kind, mode_t mode, mode_t old_mode,
+                      bool content) {
+        sbx_change *n = realloc(l->v, sizeof(*n) * (l->n + 1));
+
+        if (!n)
+                return -ENOMEM;
+        l->v = n;
+        n[l->n] = (sbx_change) { .path = strdup(path), .kind = kind, .mode = mode, .old_mode = old_mode,
+                                 .content_changed = content };
+        if (!n[l->n].path)
+                return -ENOMEM;
+        l->n++;
+        return 0;
+}
+
+static int open_beneath(int rootfd, const char *rel, int flags) {
+        return sys_openat2(rootfd, rel[0] ? rel : ".", flags | O_CLOEXEC, RESOLVE_SAFE);
+}
+
+static bool xattr_is(int dirfd, const char *name, const char *attr, const char *want) {
+        char path[64], val[8];
+        ssize_t n;
+        int fd = sys_openat2(dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC, RESOLVE_SAFE);
+
+        if (fd < 0)
+                return false;
+        snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+        n = getxattr(path, attr, val, sizeof(val) - 1);
+        close(fd);
+        if (n < 0)
+                return false;
+        val[n] = '\0';
+        return !want || !strcmp(val, want);
+}
+
+static bool is_opaque(int dirfd, const char *name) {
+        return xattr_is(dirfd, name, "user.overlay.opaque", "y") || xattr_is(dirfd, name, "trusted.overlay.opaque", "y");
+}
+
+static bool is_whiteout(int dirfd, const char *name, const struct stat *st) {
+        if (S_ISCHR(st->st_mode) && st->st_rdev == 0)
+                return true;
+        return S_ISREG(st->st_mode) && st->st_size == 0 &&
+               (xattr_is(dirfd, name, "user.overlay.whiteout", NULL) ||
+                xattr_is(dirfd, name, "trusted.overlay.whiteout", NULL));
+}
+
+static bool same_bytes(int a, int b) {
+        char x[8192], y[8192];
+
+        for (;;) {
+                ssize_t n = read(a, x, sizeof(x)), m;
+                if (n < 0)
+                        return false;
+                m = read(b, y, (size_t) n ? (size_t) n : 1);
+                if (n == 0)
+                        return m == 0;
+                if (m != n || memcmp(x, y, (size_t) n))
+                        return false;
+        }
+}
+
+/* Does the upper entry differ from the lower one (both lstat'ed)? */
+static bool content_differs(int up_dir, int low_dir, const char *name, const struct stat *u, const struct stat *l) {
+        if ((u->st_mode & S_IFMT) != (l->st_mode & S_IFMT))
+                return true;
+        if (S_ISLNK(u->st_mode)) {
+                char a[PATH_MAX], b[PATH_MAX];
+                ssize_t na = readlinkat(up_dir, name, a, sizeof(a)), nb = readlinkat(low_dir, name, b, sizeof(b));
+                return na != nb || na < 0 || memcmp(a, b, (size_t) na);
+        }
+        if (S_ISREG(u->st_mode)) {
+                int fa, fb;
+                bool same;
+                if (u->st_size != l->st_size)
+                        return true;
+                fa = openat(up_dir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+                fb = openat(low_dir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+                same = fa >= 0 && fb >= 0 && same_bytes(fa, fb);
+                if (fa >= 0)
+                        close(fa);
+                if (fb >= 0)
+                        close(fb);
+                return !same;
+        }
+        return false;
+}
+
+/* Everything under a lower dir that an opaque upper dir hides. */
+static int hidden_lower(change_list *l, int low_dir, const char *rel, int up_dir, sbx_error *reterr) {
+        _cleanup_(closedirp) DIR *d = NULL;
+        struct dirent *de;
+        int fd = openat(low_dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+        if (fd < 0 || !(d = fdopendir(fd))) {
+                if (fd >= 0)
+                        close(fd);
+                return 0;
+        }
+        while ((de = readdir(d))) {
+                char path[PATH_MAX + 256];
+                struct stat st, ust;
+                if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+                        continue;
+                if (fstatat(up_dir, de->d_name, &ust, AT_SYMLINK_NOFOLLOW) == 0)
+                        continue;     /* the upper has its own entry there */
+                if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+                        continue;
+                if (snprintf(path, sizeof(path), "%s%s%s", rel, rel[0] ? "/" : "", de->d_name) >= (int) sizeof(path))
+                        return sbx_error_set(reterr, -ENAMETOOLONG, "diff: path too long under '%s'", rel);
+                if (add_change(l, path, SBX_CHANGE_DELETED, 0, st.st_mode, true) < 0)
+                        return sbx_error_set(reterr, -ENOMEM, "out of memory");
+        }
+        return 0;
+}
+
+static int walk(change_list *l, int up_dir, int low_dir, const char *rel, sbx_error *reterr) {
+        _cleanup_(closedirp) DIR *d = NULL;
+        struct dirent *de;
+        int fd = openat(up_dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC), r;
+
+        if (fd < 0)
+                return sbx_error_set(reterr, -errno, "diff: open upper dir '%s'", rel[0] ? rel : ".");
+        d = fdopendir(fd);
+        if (!d) {
+                close(fd);
+                return sbx_error_set(reterr, -errno, "diff: read upper dir '%s'", rel);
+        }
+        while ((de = readdir(d))) {
+                char path[PATH_MAX + 256];
+                struct stat u, lo;
+                bool have_lower;
+
+                if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+                        continue;
+                if (fstatat(dirfd(d), de->d_name, &u, AT_SYMLINK_NOFOLLOW) < 0)
+                        continue;
+                if (snprintf(path, sizeof(path), "%s%s%s", rel, rel[0] ? "/" : "", de->d_name) >= (int) sizeof(path))
+                        return sbx_error_set(reterr, -ENAMETOOLONG, "diff: path too long under '%s'", rel);
+                have_lower = low_dir >= 0 && fstatat(low_dir, de->d_name, &lo, AT_SYMLINK_NOFOLLOW) == 0;
+                if (is_whiteout(dirfd(d), de->d_name, &u)) {
+                        if (have_lower && add_change(l, path, SBX_CHANGE_DELETED, 0, lo.st_mode, true) < 0)
+                                return sbx_error_set(reterr, -ENOMEM, "out of memory");
+                        continue;
+                }
+                if (!have_lower)
+                        r = add_change(l, path, SBX_CHANGE_ADDED, u.st_mode, 0, true);
+                else if (S_ISDIR(u.st_mode) && S_ISDIR(lo.st_mode))
+                        r = (u.st_mode & 07777) != (lo.st_mode & 07777)
+                                ? add_change(l, path, SBX_CHANGE_MODIFIED, u.st_mode, lo.st_mode, false)
+                                : 0;
+                else {
+                        bool content = content_differs(dirfd(d), low_dir, de->d_name, &u, &lo);
+                        r = content || (u.st_mode & 07777) != (lo.st_mode & 07777)
+                                ? add_change(l, path, SBX_CHANGE_MODIFIED, u.st_mode, lo.st_mode, content)
+                                : 0;
+                }
+                if (r < 0)
+                        return sbx_error_set(reterr, -ENOMEM, "out of memory");
+                if (S_ISDIR(u.st_mode)) {
+                        _cleanup_close_ int sub_up = openat(dirfd(d), de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+                        _cleanup_close_ int sub_low = -EBADF;
+                        bool opaque = is_opaque(dirfd(d), de->d_name);
+                        if (sub_up < 0)
+                                return sbx_error_set(reterr, -errno, "diff: open upper dir '%s'", path);
+                        if (have_lower && S_ISDIR(lo.st_mode))
+                                sub_low = openat(low_dir, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+                        /* Opaque: lower entries the upper lacks are deleted; the
+                         * ones it has are compared as usual. */
+                        if (opaque && sub_low >= 0) {
+                                r = hidden_lower(l, sub_low, path, sub_up, reterr);
+                                if (r < 0)
+                                        return r;
+                        }
+                        r = walk(l, sub_up, sub_low, path, reterr);
+                        if (r < 0)
+                                return r;
+                }
+        }
+        return 0;
+}
+
+static int cmp_change(const void *a, const void *b) {
+        return strcmp(((const sbx_change *) a)->path, ((const sbx_change *) b)->path);
+}
+
+/* The record, and fds of the upper and lower roots. */
+static int open_layers(const char *ref, sbx_sandbox **ret_s, int *ret_up, int *ret_low, sbx_error *reterr) {
+        _cleanup_(sbx_sandbox_freep) sbx_sandbox *s = NULL;
+        int r, up, low;
+
+        r = sbx_sandbox_lookup(ref, &s, reterr);
+        if (r < 0)
+                return r;
+        if (s->config.workspace_access != SBX_WORKSPACE_NONE || !s->workspace)
+                return sbx_error_set(reterr, -ENOTSUP,
+                                     "sandbox '%s' was not created with --workspace-mode overlay: its writes go "
+                                     "straight to '%s'",
+                                     s->name, s->workspace ?: "its workspace");
+        if (!s->upper_dir)
+                return sbx_error_set(reterr, -ENOENT, "sandbox '%s' has no changes (never started)", s->name);
+        up = open(s->upper_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (up < 0)
+                return sbx_error_set(reterr, -errno, "sandbox '%s': open upper layer '%s'", s->name, s->upper_dir);
+        low = open(s->workspace, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (low < 0) {
+                r = -errno;
+                close(up);
+                return sbx_error_set(reterr, r, "sandbox '%s': open workspace '%s'", s->name, s->workspace);
+        }
+        *ret_up = up;
+        *ret_low = low;
+        *ret_s = TAKE_PTR(s);
+        return 0;
+}
+
+int sbx_sandbox_diff(const char *ref, sbx_change **ret, size_t *ret_n, sbx_error *reterr) {
+        _cleanup_(sbx_sandbox_freep) sbx_sandbox *s = NULL;
+        _cleanup_close_ int up = -EBADF, low = -EBADF;
+        change_list l = {};
+        int r;
+
+        r = open_layers(ref, &s, &up, &low, reterr);
+        if (r < 0)
+                return r;
+        r = walk(&l, up, low, "", reterr);
+        if (r < 0) {
+                sbx_changes_free(l.v, l.n);
+                return r;
+        }
+        if (l.n)
+                qsort(l.v, l.n, sizeof(*l.v), cmp_change);
+        *ret = l.v;
+        *ret_n = l.n;
+        return (int) l.n;
+}
+
+/* ---------------------------------------------------------------- commit */
+
+static void split(const char *path, char *dir, size_t len, const char **leaf) {
+        const char *slash = strrchr(path, '/');
+
+        if (!slash) {
+                snprintf(dir, len, "%s", "");
+                *leaf = path;
+        } else {
+                snprintf(dir, len, "%.*s", (int) (slash - path), path);
+                *leaf = slash + 1;
+        }
+}
+
+static int copy_fd(int from, int to) {
+        char buf[65536];
+
+        for (;;) {
+                ssize_t n = read(from, buf, sizeof(buf));
+                if (n < 0)
+                        return -errno;
+                if (n == 0)
+                        return 0;
+                for (ssize_t off = 0; off < n;) {
+                        ssize_t w = write(to, buf + off, (size_t) (n - off));
+                        if (w < 0)
+                                return -errno;
+                        off += w;
+                }
+        }
+}
+
+/* Replace dir/leaf with the temp entry tmp (a dir in the way is removed). */
+static int replace(int dfd, const char *tmp, const char *leaf) {
+        struct stat st;
+
+        if (renameat(dfd, tmp, dfd, leaf) == 0)
+                return 0;
+        if ((errno == EISDIR || errno == ENOTEMPTY || errno == EEXIST) &&
+            fstatat(dfd, leaf, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode)) {
+                int r = sbx_rm_rf_at(dfd, leaf);
+                if (r < 0)
+                        return r;
+                return RET_NERRNO(renameat(dfd, tmp, dfd, leaf));
+        }
+        return -errno;
+}
+
+static int apply_one(const sbx_change *c, int up, int low, uid_t owner, gid_t group, sbx_error *reterr) {
+        char dir[PATH_MAX], tmp[64];
+        const char *leaf;
+        _cleanup_close_ int udir = -EBADF, ldir = -EBADF;
+        struct stat st, lst;
+        mode_t perm;
+        int r;
+
+        split(c->path, dir, sizeof(dir), &leaf);
+        ldir = open_beneath(low, dir, O_RDONLY | O_DIRECTORY);
+        if (ldir < 0)
+                return sbx_error_set(reterr, -errno, "commit '%s': open '%s' in the workspace without following "
+                                     "symlinks", c->path, dir[0] ? dir : ".");
+        if (c->kind == SBX_CHANGE_DELETED) {
+                if (fstatat(ldir, leaf, &lst, AT_SYMLINK_NOFOLLOW) < 0)
+                        return errno == ENOENT ? 0 : sbx_error_set(reterr, -errno, "commit: stat '%s'", c->path);
+                r = S_ISDIR(lst.st_mode) ? sbx_rm_rf_at(ldir, leaf) : RET_NERRNO(unlinkat(ldir, leaf, 0));
+                return r < 0 ? sbx_error_set(reterr, r, "commit: delete '%s'", c->path) : 0;
+        }
+        udir = open_beneath(up, dir, O_RDONLY | O_DIRECTORY);
+        if (udir < 0 || fstatat(udir, leaf, &st, AT_SYMLINK_NOFOLLOW) < 0)
+                return sbx_error_set(reterr, -errno, "commit '%s': read the upper layer", c->path);
+        perm = st.st_mode & 01777;        /* no set-id bits */
+        /* An existing entry keeps its owner; a new one gets the workspace's. */
+        if (fstatat(ldir, leaf, &lst, AT_SYMLINK_NOFOLLOW) == 0) {
+                owner = lst.st_uid;
+                group = lst.st_gid;
+        }
+        if (S_ISDIR(st.st_mode)) {
+                if (fstatat(ldir, leaf, &lst, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISDIR(lst.st_mode) &&
+                    unlinkat(ldir, leaf, 0) < 0)
+                        return sbx_error_set(reterr, -errno, "commit: replace '%s' with a directory", c->path);
+                if (mkdirat(ldir, leaf, 0700) < 0 && errno != EEXIST)
+                        return sbx_error_set(reterr, -errno, "commit: mkdir '%s'", c->path);
+                if (fchmodat(ldir, leaf, perm, 0) < 0)
+                        return sbx_error_set(reterr, -errno, "commit: chmod '%s'", c->path);
+                if (geteuid() == 0)
+                        (void) fchownat(ldir, leaf, owner, group, AT_SYMLINK_NOFOLLOW);
+                return 0;
+        }
+        snprintf(tmp, sizeof(tmp), ".sbx-commit.%d.%u", (int) getpid(), (unsigned) random());
+        if (S_ISLNK(st.st_mode)) {
+                char target[PATH_MAX];
+                ssize_t n = readlinkat(udir, leaf, target, sizeof(target) - 1);
+                if (n < 0)
+                        return sbx_error_set(reterr, -errno, "commit: readlink '%s'", c->path);
+                target[n] = '\0';
+                /* Copied as a link, never resolved. */
+                if (symlinkat(target, ldir, tmp) < 0)
+                        return sbx_error_set(reterr, -errno, "commit: symlink '%s'", c->path);
+                if (geteuid() == 0)
+                        (void) fchownat(ldir, tmp, owner, group, AT_SYMLINK_NOFOLLOW);
+        } else if (S_ISREG(st.st_mode)) {
+                _cleanup_close_ int in = openat(udir, leaf, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+                _cleanup_close_ int out = -EBADF;
+                if (in < 0)
+                        return sbx_error_set(reterr, -errno, "commit: open '%s' in the upper layer", c->path);
+                out = openat(ldir, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+                if (out < 0)
+                        return sbx_error_set(reterr, -errno, "commit: create a temp file for '%s'", c->path);
+                r = copy_fd(in, out);
+                if (r >= 0 && geteuid() == 0 && fchown(out, owner, group) < 0)
+                        r = -errno;
+                if (r >= 0 && (fchmod(out, perm) < 0 || fsync(out) < 0))
+                        r = -errno;
+                if (r < 0) {
+                        (void) unlinkat(ldir, tmp, 0);
+                        return sbx_error_set(reterr, r, "commit: write '%s'", c->path);
+                }
+        } else
+                return sbx_error_set(reterr, -EOPNOTSUPP, "commit '%s': not a file, directory or symlink", c->path);
+        r = replace(ldir, tmp, leaf);
+        if (r < 0) {
+                (void) unlinkat(ldir, tmp, 0);
+                return sbx_error_set(reterr, r, "commit: rename into place '%s'", c->path);
+        }
+        return 0;
+}
+
+static bool selected(const char *path, char *const *paths, size_t n) {
+        if (n == 0)
+                return true;
+        for (size_t i = 0; i < n; i++) {
+                const char *p = paths[i];
+                size_t len;
+                while (*p == '/')
+                        p++;
+                if (!strncmp(p, "workspace/", 10))
+                        p += 10;
+                len = strlen(p);
+                while (len > 0 && p[len - 1] == '/')
+                        len--;
+                if (len == 0 || (!strncmp(path, p, len) && (path[len] == '\0' || path[len] == '/')))
+                        return true;
+        }
+        return false;
+}
+
+int sbx_sandbox_commit(const char *ref, char *const *paths, size_t n_paths, sbx_error *reterr) {
+        _cleanup_(sbx_sandbox_freep) sbx_sandbox *s = NULL;
+        _cleanup_close_ int up = -EBADF, low = -EBADF;
+        sbx_change *changes = NULL;
+        size_t n = 0;
+        struct stat root;
+        int r, applied = 0;
+
+        r = sbx_sandbox_diff(ref, &changes, &n, reterr);
+        if (r < 0)
+                return r;
+        r = open_layers(ref, &s, &up, &low, reterr);
+        if (r < 0 || fstat(low, &root) < 0) {
+                sbx_changes_free(changes, n);
+                return r < 0 ? r : sbx_error_set(reterr, -errno, "commit: stat the workspace");
+        }
+        /* Additions and modifications parents first, then deletions children first. */
+        for (size_t i = 0; r >= 0 && i < n; i++)
+                if (changes[i].kind != SBX_CHANGE_DELETED && selected(changes[i].path, paths, n_paths)) {
+                        r = apply_one(&changes[i], up, low, root.st_uid, root.st_gid, reterr);
+                        applied += r >= 0;
+                }
+        for (size_t i = n; r >= 0 && i > 0; i--)
+                if (changes[i - 1].kind == SBX_CHANGE_DELETED && selected(changes[i - 1].path, paths, n_paths)) {
+                        r = apply_one(&changes[i - 1], up, low, root.st_uid, root.st_gid, reterr);
+                        applied += r >= 0;
+                }
+        sbx_changes_free(changes, n);
+        if (r >= 0)
+                (void) syncfs(low);
+        return r < 0 ? r : applied;
+}
+
+int sbx_sandbox_reset(const char *ref, sbx_error *reterr) {
+        _cleanup_(sbx_sandbox_freep) sbx_sandbox *s = NULL;
+        _cleanup_(closedirp) DIR *d = NULL;
+        _cleanup_close_ int up = -EBADF, low = -EBADF;
+        struct dirent *de;
+        bool running;
+        int r;
+
+        r = open_layers(ref, &s, &up, &low, reterr);
+        if (r < 0)
+                return r;
+        /* The upper layer must not change under a mounted overlay. */
+        running = s->state == SBX_SANDBOX_RUNNING || s->state == SBX_SANDBOX_PAUSED;
+        if (running) {
+                r = sbx_sandbox_stop(s->name, 2, reterr);
+                if (r < 0)
+                        return r;
+        }
+        d = fdopendir(TAKE_FD(up));
+        if (!d)
+                return sbx_error_set(reterr, -errno, "reset: read the upper layer");
+        while ((de = readdir(d)))
+                if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
+                        r = sbx_rm_rf_at(dirfd(d), de->d_name);
+                        if (r < 0)
+                                return sbx_error_set(reterr, r, "reset: remove '%s' from the upper layer", de->d_name);
+                }
+        if (running)
+                return sbx_sandbox_start(s->name, reterr);
+        return 0;
+}

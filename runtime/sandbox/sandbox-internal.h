@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: MIT */
+/* Shared between sandbox.c (lifecycle), sandbox-record.c (the JSON record),
+ * join.c (sbx exec) and sandbox-diff.c (overlay review). Not an API. */
+#pragma once
+
+#include <dirent.h>
+#include <limits.h>
+
+#include "util/util.h"
+#include "sandbox.h"
+
+#define SBX_RECORD_FILE "sandbox.json"
+#define SBX_LOCK_FILE "lock"
+#define SBX_BUSY_FILE "busy"
+#define SBX_BPF_FILE "seccomp.bpf"
+#define SBX_RECORD_VERSION 1
+
+/* What sandbox.json holds beyond the public record. */
+typedef struct sbx_record {
+        sbx_sandbox s;                /* public part; s.state_dir set by the loader */
+        bool complete;                /* false while create runs: a crash leaves it false */
+        bool starting;                /* true while start runs: init may not be recorded yet */
+        bool crashed;                 /* init died without being stopped */
+        char run_dir[32];             /* "run-XXXXXX" inside the state dir, "" if none */
+        char cgroup[PATH_MAX];        /* cgroup path, "" if none */
+} sbx_record;
+
+/* <root>/<name> into buf. */
+int sbx_sandbox_dir(const char *name, char *buf, size_t len);
+int sbx_record_load(const char *name, sbx_record **ret, sbx_error *reterr);
+/* Atomic: temp file + fsync + rename. */
+int sbx_record_save(const sbx_record *r, sbx_error *reterr);
+sbx_record *sbx_record_free(sbx_record *r);
+static inline void sbx_record_freep(sbx_record **r) {
+        if (*r)
+                *r = sbx_record_free(*r);
+}
+/* Deep copy of a run config (argv not copied). */
+int sbx_run_config_copy(sbx_run_config *dst, const sbx_run_config *src);
+/* Canonical JSON text of a config (for the hash), malloc'd. */
+char *sbx_run_config_to_json_text(const sbx_run_config *c);
+/* The mounts the config produces, as they appear inside. */
+int sbx_record_fill_mounts(sbx_sandbox *s);
+
+/* The configuration a later create asked for (requested.json). */
+int sbx_record_save_requested(const char *name, const sbx_run_config *c, const char *hash, sbx_error *reterr);
+int sbx_record_load_requested(const char *name, sbx_run_config *ret, char hash[SBX_SANDBOX_HASH_MAX + 1]);
+/* Resolve a ref (name, id, id prefix) to a name. */
+int sbx_sandbox_resolve(const char *ref, char name[SBX_SANDBOX_NAME_MAX + 1], sbx_error *reterr);
+/* Open <dir>/<file> and flock it; -ENOENT if it (or the sandbox) is gone. */
+int sbx_sandbox_lock(const char *name, const char *file, int op, sbx_error *reterr);
+/* A pidfd for the recorded init, or -ESRCH if it is gone (or the pid was reused). */
+int sbx_init_pidfd(pid_t pid, uint64_t start_time);
+uint64_t sbx_now_ms(void);
+
+static inline void closedirp(DIR **d) {
+        if (*d) {
+                closedir(*d);
+                *d = NULL;
+        }
+}

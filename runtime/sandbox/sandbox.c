@@ -1,0 +1,1300 @@
+/* SPDX-License-Identifier: MIT */
+/* Persistent sandboxes: names, locks, create/start/stop/rm/pause, lookup,
+ * list, prune, recreate, crash cleanup. See sandbox.h for the layout.
+ *
+ * Locks, always taken in this order (never the reverse, so no deadlock):
+ *   <root>/.lock   LOCK_EX  create and rm (the name space), leftover cleanup
+ *   <name>/busy    LOCK_SH  held by every exec for its whole life; prune needs
+ *                           LOCK_EX|LOCK_NB, so it never removes a busy sandbox
+ *   <name>/lock    LOCK_EX  state changes (start, stop, rm, pause, crash cleanup)
+ *                  LOCK_SH  exec while it joins (so rm cannot pull the
+ *                           namespaces away halfway)
+ * A lock file that was unlinked while we waited for it (rm won the race) has
+ * st_nlink 0: we report "no such sandbox" instead of using a dead sandbox.
+ *
+ * Crash safety: every step that creates something records it first:
+ *   record (complete=false) -> run dir + cgroup (starting=true) -> init pid
+ *   -> running. Whoever next holds the sandbox lock with LOCK_EX and finds
+ *   complete=false or starting=true knows the creator died (it held the lock
+ *   for the whole operation), kills the recorded init (pid + start time, so a
+ *   reused pid is never hit), removes the cgroup and, for an unfinished
+ *   create, the whole state dir. Mounts need no cleanup: they exist only in
+ *   the sandbox's mount namespace, which dies with its init. Workspace dirs
+ *   are outside the state dir and are never removed. */
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <linux/magic.h>
+#include <sys/syscall.h>
+#include <sys/vfs.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "build-config.h"
+#include "launch/launch.h"
+#include "util/util.h"
+#include "net/net.h"
+#include "sandbox-internal.h"
+
+#define INIT_READY_TIMEOUT_MS 10000
+#define BY_ID ".by-id"
+
+static char root_buf[PATH_MAX];
+
+int sbx_sandbox_root_set(const char *dir, sbx_error *reterr) {
+        if (!dir) {
+                root_buf[0] = '\0';
+                return 0;
+        }
+        if (dir[0] != '/' || strlen(dir) > PATH_MAX - 256 || strpbrk(dir, ",:"))
+                return sbx_error_set(reterr, -EINVAL, "--state-dir '%s': must be an absolute path without ',' or ':'",
+                                     dir);
+        snprintf(root_buf, sizeof(root_buf), "%s", dir);
+        return 0;
+}
+
+static bool is_tmpfs(const char *path) {
+        struct statfs sfs;
+
+        return statfs(path, &sfs) == 0 && (sfs.f_type == TMPFS_MAGIC || sfs.f_type == RAMFS_MAGIC);
+}
+
+/* <the launcher's state base>/sandboxes (same order as statedir.c). */
+const char *sbx_sandbox_root(void) {
+        const char *xdg = getenv("XDG_RUNTIME_DIR");
+        unsigned uid = (unsigned) geteuid();
+
+        if (root_buf[0])
+                return root_buf;
+        if (xdg && xdg[0] == '/' && access(xdg, W_OK | X_OK) == 0)
+                snprintf(root_buf, sizeof(root_buf), "%s/sbx/sandboxes", xdg);
+        else if (uid == 0 && is_tmpfs("/run"))
+                snprintf(root_buf, sizeof(root_buf), "/run/sbx/sandboxes");
+        else if (is_tmpfs("/dev/shm") && access("/dev/shm", W_OK | X_OK) == 0)
+                snprintf(root_buf, sizeof(root_buf), "/dev/shm/sbx-%u/sandboxes", uid);
+        else if (uid == 0)
+                snprintf(root_buf, sizeof(root_buf), "/run/sbx/sandboxes");
+        else
+                snprintf(root_buf, sizeof(root_buf), "/tmp/sbx-%u/sandboxes", uid);
+        return root_buf;
+}
+
+bool sbx_sandbox_name_valid(const char *name) {
+        size_t n = name ? strlen(name) : 0;
+
+        if (n == 0 || n > SBX_SANDBOX_NAME_MAX)
+                return false;
+        for (size_t i = 0; i < n; i++) {
+                char ch = name[i];
+                bool alnum = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9');
+                if (!alnum && (i == 0 || (ch != '_' && ch != '.' && ch != '-')))
+                        return false;
+        }
+        return true;
+}
+
+/* mkdir one level, then insist it is ours and not writable by others. */
+static int make_private_dir(const char *path, sbx_error *reterr) {
+        struct stat st;
+
+        if (mkdir(path, 0711) < 0 && errno != EEXIST)
+                return sbx_error_set(reterr, -errno, "state dir: create '%s'", path);
+        if (lstat(path, &st) < 0)
+                return sbx_error_set(reterr, -errno, "state dir: stat '%s'", path);
+        if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 022))
+                return sbx_error_set(reterr, -EPERM,
+                                     "state dir '%s': must be a directory owned by uid %u and not group/world-writable",
+                                     path, (unsigned) geteuid());
+        return 0;
+}
+
+static int ensure_root(sbx_error *reterr) {
+        char path[PATH_MAX];
+        char *slash;
+        int r;
+
+        snprintf(path, sizeof(path), "%s", sbx_sandbox_root());
+        slash = strrchr(path, '/');
+        if (slash && slash != path) {
+                *slash = '\0';
+                r = make_private_dir(path, reterr);
+                if (r < 0)
+                        return r;
+                *slash = '/';
+        }
+        r = make_private_dir(path, reterr);
+        if (r < 0)
+                return r;
+        snprintf(path + strlen(path), sizeof(path) - strlen(path), "/" BY_ID);
+        return make_private_dir(path, reterr);
+}
+
+static int lock_file(const char *path, int op, bool create, sbx_error *reterr) {
+        _cleanup_close_ int fd = -EBADF;
+        struct stat st;
+
+        fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW | (create ? O_CREAT : 0), 0600);
+        if (fd < 0)
+                return errno == ENOENT ? -ENOENT : sbx_error_set(reterr, -errno, "lock '%s'", path);
+        if (flock(fd, op) < 0)
+                return errno == EWOULDBLOCK ? -EWOULDBLOCK : sbx_error_set(reterr, -errno, "lock '%s'", path);
+        /* Removed while we waited: the sandbox is gone. */
+        if (fstat(fd, &st) < 0 || st.st_nlink == 0)
+                return -ENOENT;
+        return TAKE_FD(fd);
+}
+
+static int lock_root(int op, sbx_error *reterr) {
+        char path[PATH_MAX];
+
+        snprintf(path, sizeof(path), "%s/.lock", sbx_sandbox_root());
+        return lock_file(path, op, true, reterr);
+}
+
+int sbx_sandbox_lock(const char *name, const char *file, int op, sbx_error *reterr) {
+        char path[PATH_MAX];
+
+        if (snprintf(path, sizeof(path), "%s/%s/%s", sbx_sandbox_root(), name, file) >= (int) sizeof(path))
+                return sbx_error_set(reterr, -ENAMETOOLONG, "sandbox '%s': path too long", name);
+        return lock_file(path, op, false, reterr);
+}
+
+/* ------------------------------------------------------------- processes */
+
+int sbx_init_pidfd(pid_t pid, uint64_t start_time) {
+        uint64_t st;
+        int fd;
+
+        if (pid <= 0)
+                return -ESRCH;
+        fd = (int) syscall(SYS_pidfd_open, pid, 0);
+        if (fd < 0)
+                return -ESRCH;
+        /* Checked after the pidfd exists: if it matches now, the pidfd is
+         * the recorded process and stays so (a pidfd never moves to a new
+         * process with the same number). */
+        if (sbx_proc_start_time(pid, &st) < 0 || st != start_time) {
+                close(fd);
+                return -ESRCH;
+        }
+        return fd;
+}
+
+static bool pidfd_wait(int pidfd, int timeout_ms) {
+        struct pollfd p = { .fd = pidfd, .events = POLLIN };
+
+        return poll(&p, 1, timeout_ms) > 0;
+}
+
+/* Every process in the sandbox's pid namespace (host pids), via /proc. */
+static int for_each_sandbox_pid(pid_t init_pid, int sig) {
+        char path[300], ns[64], other[64];
+        _cleanup_(closedirp) DIR *d = NULL;
+        struct dirent *de;
+        ssize_t n;
+
+        snprintf(path, sizeof(path), "/proc/%d/ns/pid", (int) init_pid);
+        n = readlink(path, ns, sizeof(ns) - 1);
+        if (n < 0)
+                return -errno;
+        ns[n] = '\0';
+        d = opendir("/proc");
+        if (!d)
+                return -errno;
+        while ((de = readdir(d))) {
+                if (de->d_name[0] < '0' || de->d_name[0] > '9')
+                        continue;
+                snprintf(path, sizeof(path), "/proc/%s/ns/pid", de->d_name);
+                n = readlink(path, other, sizeof(other) - 1);
+                if (n < 0)
+                        continue;
+                other[n] = '\0';
+                if (!strcmp(ns, other))
+                        (void) kill(atoi(de->d_name), sig);
+        }
+        return 0;
+}
+
+/* ------------------------------------------------------------- teardown */
+
+/* Kill the recorded init (if it is still that process) and wait for it. */
+static void kill_init(sbx_record *rec) {
+        _cleanup_close_ int pidfd = sbx_init_pidfd(rec->s.init_pid, rec->s.init_start_time);
+
+        if (pidfd < 0)
+                return;
+        (void) sys_pidfd_send_signal(pidfd, SIGKILL);
+        (void) pidfd_wait(pidfd, 10000);
+}
+
+static void remove_cgroup(sbx_record *rec) {
+        sbx_cgroup cg = { .dirfd = -EBADF };
+
+        if (!rec->cgroup[0])
+                return;
+        snprintf(cg.path, sizeof(cg.path), "%s", rec->cgroup);
+        (void) sbx_cgroup_cleanup(&cg);
+        /* The interim cgroup.c has no teardown: do the minimum ourselves. */
+        (void) rmdir(rec->cgroup);
+        rec->cgroup[0] = '\0';
+}
+
+/* The sandbox no longer runs: kill what is left, drop the cgroup. The run
+ * dir stays (it holds the overlay upper: uncommitted work). */
+static void teardown_runtime(sbx_record *rec) {
+        kill_init(rec);
+        remove_cgroup(rec);
+        /* init is gone, so its veth (or pasta) is stale: remove it, and the
+         * bridge + nft table if no other sandbox uses them (issue 7) */
+        if (rec->s.config.network == SBX_NETWORK_BRIDGE)
+                (void) sbx_net_gc(NULL);
+        rec->s.init_pid = 0;
+        rec->s.init_start_time = 0;
+        rec->s.ip_address[0] = rec->s.gateway[0] = '\0';
+        rec->starting = false;
+        rec->s.state = rec->s.started_ms ? SBX_SANDBOX_STOPPED : SBX_SANDBOX_CREATED;
+}
+
+static int remove_state(const char *name, const char *id) {
+        _cleanup_close_ int rootfd = open(sbx_sandbox_root(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        char link[SBX_SANDBOX_ID_LEN + 16];
+
+        if (rootfd < 0)
+                return -errno;
+        if (id && id[0]) {
+                snprintf(link, sizeof(link), BY_ID "/%s", id);
+                (void) unlinkat(rootfd, link, 0);
+        }
+        return sbx_rm_rf_at(rootfd, name);
+}
+
+/* With the sandbox lock held exclusively: make the record tell the truth.
+ * Returns -ENOENT if it was an unfinished create and is now gone. */
+static int refresh_locked(sbx_record *rec, sbx_error *reterr) {
+        bool alive;
+        _cleanup_close_ int pidfd = -EBADF;
+
+        if (!rec->complete) {
+                /* Its creator held this lock until done: it died. */
+                teardown_runtime(rec);
+                (void) remove_state(rec->s.name, rec->s.id);
+                return -ENOENT;
+        }
+        if (rec->s.state != SBX_SANDBOX_RUNNING && rec->s.state != SBX_SANDBOX_PAUSED && !rec->starting)
+                return 0;
+        pidfd = sbx_init_pidfd(rec->s.init_pid, rec->s.init_start_time);
+        alive = pidfd >= 0;
+        if (alive && !rec->starting)
+                return 0;
+        /* init died (crashed: killed, OOM, or its sbx start was killed). */
+        rec->crashed = !rec->starting || !alive;
+        teardown_runtime(rec);
+        return sbx_record_save(rec, reterr);
+}
+
+/* Without the exclusive lock: just report what is true. */
+static void refresh_readonly(sbx_record *rec) {
+        _cleanup_close_ int pidfd = -EBADF;
+
+        if (rec->s.state != SBX_SANDBOX_RUNNING && rec->s.state != SBX_SANDBOX_PAUSED)
+                return;
+        pidfd = sbx_init_pidfd(rec->s.init_pid, rec->s.init_start_time);
+        if (pidfd < 0) {
+                rec->s.state = SBX_SANDBOX_STOPPED;
+                rec->crashed = true;
+                rec->s.init_pid = 0;
+        }
+}
+
+static unsigned count_execs(const char *name) {
+        int fd = sbx_sandbox_lock(name, SBX_BUSY_FILE, LOCK_EX | LOCK_NB, NULL);
+
+        if (fd >= 0) {
+                close(fd);
+                return 0;
+        }
+        return fd == -EWOULDBLOCK ? 1 : 0;
+}
+
+/* Load a record and clean it if stale. *ret_lockfd (may be NULL) receives the
+ * sandbox lock, held LOCK_EX when exclusive is true. */
+static int load_fresh(const char *name, bool exclusive, sbx_record **ret, int *ret_lockfd, sbx_error *reterr) {
+        _cleanup_(sbx_record_freep) sbx_record *rec = NULL;
+        _cleanup_close_ int lockfd = -EBADF;
+        bool ex = true;
+        int r;
+
+        lockfd = sbx_sandbox_lock(name, SBX_LOCK_FILE, LOCK_EX | (exclusive ? 0 : LOCK_NB), reterr);
+        if (lockfd == -EWOULDBLOCK) {
+                /* Someone is changing it: wait for them, then only read. */
+                ex = false;
+                lockfd = sbx_sandbox_lock(name, SBX_LOCK_FILE, LOCK_SH, reterr);
+        }
+        if (lockfd == -ENOENT)
+                return sbx_error_set(reterr, -ENOENT, "No such sandbox: %s", name);
+        if (lockfd < 0)
+                return lockfd;
+        r = sbx_record_load(name, &rec, reterr);
+        if (r == -ENOENT || r == -EBADMSG) {
+                /* A create that died before its first record. */
+                if (ex)
+                        (void) remove_state(name, NULL);
+                return sbx_error_set(reterr, -ENOENT, "No such sandbox: %s", name);
+        }
+        if (r < 0)
+                return r;
+        if (ex) {
+                r = refresh_locked(rec, reterr);
+                if (r == -ENOENT)
+                        return sbx_error_set(reterr, -ENOENT, "No such sandbox: %s", name);
+                if (r < 0)
+                        return r;
+        } else {
+                if (!rec->complete)
+                        return sbx_error_set(reterr, -ENOENT, "No such sandbox: %s", name);
+                refresh_readonly(rec);
+        }
+        rec->s.running_execs = count_execs(name);
+        *ret = TAKE_PTR(rec);
+        if (ret_lockfd)
+                *ret_lockfd = TAKE_FD(lockfd);
+        return 0;
+}
+
+/* ------------------------------------------------------------- lookup */
+
+static bool is_hex(const char *s) {
+        if (!*s)
+                return false;
+        for (; *s; s++)
+                if (!((*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'f')))
+                        return false;
+        return true;
+}
+
+int sbx_sandbox_resolve(const char *ref, char name[SBX_SANDBOX_NAME_MAX + 1], sbx_error *reterr) {
+        char path[PATH_MAX], target[SBX_SANDBOX_NAME_MAX + 8];
+        _cleanup_(closedirp) DIR *d = NULL;
+        struct dirent *de;
+        struct stat st;
+        size_t len = ref ? strlen(ref) : 0;
+        int found = 0;
+        ssize_t n;
+
+        if (!ref || !*ref)
+                return sbx_error_set(reterr, -EINVAL, "no sandbox name or id given");
+        /* 1. a name */
+        if (sbx_sandbox_name_valid(ref) && snprintf(path, sizeof(path), "%s/%s", sbx_sandbox_root(), ref) > 0 &&
+            lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+                snprintf(name, SBX_SANDBOX_NAME_MAX + 1, "%s", ref);
+                return 0;
+        }
+        if (!is_hex(ref) || len > SBX_SANDBOX_ID_LEN)
+                return sbx_error_set(reterr, -ENOENT, "No such sandbox: %s", ref);
+        /* 2. an id or an unambiguous id prefix (the by-id index) */
+        snprintf(path, sizeof(path), "%s/" BY_ID, sbx_sandbox_root());
+        d = opendir(path);
+        if (!d)
+                return sbx_error_set(reterr, -ENOENT, "No such sandbox: %s", ref);
+        while ((de = readdir(d))) {
+                if (strncmp(de->d_name, ref, len) || strlen(de->d_name) != SBX_SANDBOX_ID_LEN)
+                        continue;
+                n = readlinkat(dirfd(d), de->d_name, target, sizeof(target) - 1);
+                if (n <= 0)
+                        continue;
+                target[n] = '\0';
+                if (found++ == 0)
+                        snprintf(name, SBX_SANDBOX_NAME_MAX + 1, "%.*s", SBX_SANDBOX_NAME_MAX,
+                                 target + (strncmp(target, "../", 3) ? 0 : 3));
+                if (len == SBX_SANDBOX_ID_LEN)
+                        break;
+        }
+        if (found == 0)
+                return sbx_error_set(reterr, -ENOENT, "No such sandbox: %s", ref);
+        if (found > 1)
+                return sbx_error_set(reterr, -ENOTUNIQ, "sandbox id prefix '%s' is ambiguous", ref);
+        return 0;
+}
+
+int sbx_sandbox_lookup(const char *ref, sbx_sandbox **ret, sbx_error *reterr) {
+        char name[SBX_SANDBOX_NAME_MAX + 1];
+        sbx_record *rec = NULL;
+        int r;
+
+        r = sbx_sandbox_resolve(ref, name, reterr);
+        if (r < 0)
+                return r;
+        r = load_fresh(name, false, &rec, NULL, reterr);
+        if (r < 0)
+                return r;
+        *ret = &rec->s;
+        return 0;
+}
+
+int sbx_sandbox_open_ns(const char *ref, int *ret_netns, int *ret_userns, int *ret_proc, sbx_error *reterr) {
+        _cleanup_(sbx_record_freep) sbx_record *rec = NULL;
+        _cleanup_close_ int lockfd = -EBADF, pidfd = -EBADF, procfd = -EBADF, netfd = -EBADF, userfd = -EBADF;
+        char name[SBX_SANDBOX_NAME_MAX + 1], path[64];
+        int r;
+
+        r = sbx_sandbox_resolve(ref, name, reterr);
+        if (r < 0)
+                return r;
+        /* Never wait here: the one holding it may be our own create. */
+        lockfd = sbx_sandbox_lock(name, SBX_LOCK_FILE, LOCK_SH | LOCK_NB, reterr);
+        if (lockfd == -EWOULDBLOCK)
+                return sbx_error_set(reterr, -EBUSY,
+                                     "sandbox '%s' is being created, started or removed (a sandbox cannot "
+                                     "join its own network)", name);
+        if (lockfd < 0)
+                return lockfd == -ENOENT ? sbx_error_set(reterr, -ENOENT, "No such sandbox: %s", ref) : lockfd;
+        r = sbx_record_load(name, &rec, reterr);
+        if (r < 0 || !rec->complete)
+                return sbx_error_set(reterr, -ENOENT, "No such sandbox: %s", ref);
+        pidfd = rec->s.state == SBX_SANDBOX_RUNNING || rec->s.state == SBX_SANDBOX_PAUSED
+                        ? sbx_init_pidfd(rec->s.init_pid, rec->s.init_start_time) : -ESRCH;
+        if (pidfd < 0)
+                return sbx_error_set(reterr, -ESRCH, "sandbox '%s' is not running (start it first)", name);
+        snprintf(path, sizeof(path), "/proc/%d", (int) rec->s.init_pid);
+        procfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (procfd >= 0)
+                netfd = openat(procfd, "ns/net", O_RDONLY | O_CLOEXEC);
+        if (netfd >= 0)
+                userfd = openat(procfd, "ns/user", O_RDONLY | O_CLOEXEC);
+        if (userfd < 0)
+                return sbx_error_set(reterr, -errno, "sandbox '%s': open the namespaces of %s", name, path);
+        /* still the recorded init after the opens: the namespaces are its */
+        if (sys_pidfd_send_signal(pidfd, 0) < 0)
+                return sbx_error_set(reterr, -ESRCH, "sandbox '%s' stopped while being joined", name);
+        *ret_netns = TAKE_FD(netfd);
+        if (ret_userns)
+                *ret_userns = TAKE_FD(userfd);
+        if (ret_proc)
+                *ret_proc = TAKE_FD(procfd);
+        return 0;
+}
+
+static bool labels_match(const sbx_sandbox *s, const sbx_label *filter, size_t n) {
+        for (size_t i = 0; i < n; i++) {
+                const char *v = sbx_sandbox_label(s, filter[i].key);
+                if (!v || (filter[i].value && strcmp(v, filter[i].value)))
+                        return false;
+        }
+        return true;
+}
+
+static int cmp_names(const void *a, const void *b) {
+        return strcmp((*(sbx_sandbox *const *) a)->name, (*(sbx_sandbox *const *) b)->name);
+}
+
+/* Leftovers no command can reach any more: dirs without a lock file (a
+ * create killed right after mkdir) and dangling by-id links. Only when no
+ * create or rm runs (root lock free). */
+static void sweep_leftovers(void) {
+        _cleanup_close_ int rootlock = lock_root(LOCK_EX | LOCK_NB, NULL);
+        _cleanup_(closedirp) DIR *d = NULL;
+        char path[PATH_MAX];
+        struct dirent *de;
+        struct stat st;
+
+        if (rootlock < 0)
+                return;
+        d = opendir(sbx_sandbox_root());
+        while (d && (de = readdir(d)))
+                if (de->d_name[0] != '.' && sbx_sandbox_name_valid(de->d_name) &&
+                    snprintf(path, sizeof(path), "%s/" SBX_LOCK_FILE, de->d_name) > 0 &&
+                    fstatat(dirfd(d), path, &st, AT_SYMLINK_NOFOLLOW) < 0 && errno == ENOENT)
+                        (void) sbx_rm_rf_at(dirfd(d), de->d_name);
+        closedirp(&d);
+        snprintf(path, sizeof(path), "%s/" BY_ID, sbx_sandbox_root());
+        d = opendir(path);
+        while (d && (de = readdir(d)))
+                if (de->d_name[0] != '.' && fstatat(dirfd(d), de->d_name, &st, 0) < 0 && errno == ENOENT)
+                        (void) unlinkat(dirfd(d), de->d_name, 0);
+}
+
+int sbx_sandbox_list(const sbx_label *filter, size_t n_filter, sbx_sandbox ***ret, size_t *ret_n,
+                     sbx_error *reterr) {
+        _cleanup_(closedirp) DIR *d = NULL;
+        sbx_sandbox **list = NULL;
+        size_t n = 0;
+        struct dirent *de;
+
+        *ret = NULL;
+        *ret_n = 0;
+        d = opendir(sbx_sandbox_root());
+        if (!d)
+                return errno == ENOENT ? 0 : sbx_error_set(reterr, -errno, "list '%s'", sbx_sandbox_root());
+        sweep_leftovers();
+        while ((de = readdir(d))) {
+                sbx_record *rec = NULL;
+                sbx_sandbox **nl;
+
+                if (de->d_name[0] == '.' || !sbx_sandbox_name_valid(de->d_name))
+                        continue;
+                if (load_fresh(de->d_name, false, &rec, NULL, NULL) < 0)
+                        continue;
+                if (!labels_match(&rec->s, filter, n_filter)) {
+                        sbx_record_free(rec);
+                        continue;
+                }
+                nl = realloc(list, sizeof(*nl) * (n + 1));
+                if (!nl) {
+                        sbx_record_free(rec);
+                        sbx_sandbox_list_free(list, n);
+                        return sbx_error_set(reterr, -ENOMEM, "out of memory");
+                }
+                list = nl;
+                list[n++] = &rec->s;
+        }
+        if (n)
+                qsort(list, n, sizeof(*list), cmp_names);
+        *ret = list;
+        *ret_n = n;
+        return (int) n;
+}
+
+/* ------------------------------------------------------------- hashing */
+
+int sbx_sandbox_config_hash(const sbx_run_config *c, char ret[SBX_SANDBOX_HASH_MAX + 1]) {
+        _cleanup_free_ char *text = sbx_run_config_to_json_text(c);
+        uint64_t h1 = 0xcbf29ce484222325ull, h2 = 0x84222325cbf29ce4ull;
+
+        if (!text)
+                return -ENOMEM;
+        /* Two FNV-1a lanes: a change detector, not a security boundary. */
+        for (const unsigned char *p = (const unsigned char *) text; *p; p++) {
+                h1 = (h1 ^ *p) * 0x100000001b3ull;
+                h2 = (h2 ^ (*p + 0x5bu)) * 0x100000001b3ull;
+        }
+        snprintf(ret, SBX_SANDBOX_HASH_MAX + 1, "%016llx%016llx", (unsigned long long) h1, (unsigned long long) h2);
+        return 0;
+}
+
+int sbx_sandbox_check_config(sbx_sandbox *s, const sbx_run_config *c, const char *config_hash) {
+        char h[SBX_SANDBOX_HASH_MAX + 1];
+
+        if (!config_hash) {
+                int r = sbx_sandbox_config_hash(c, h);
+                if (r < 0)
+                        return r;
+                config_hash = h;
+        }
+        s->config_changed = strcmp(s->config_hash, config_hash) != 0;
+        return s->config_changed;
+}
+
+/* ------------------------------------------------------------- start */
+
+/* sbx-init sits next to the sbx binary (build tree: runtime/sbx-init) or in
+ * libexecdir. Opened O_PATH in the parent; the child execs it through
+ * /proc/self/fd/N, so nothing of the host needs to be mounted for it. */
+static int open_init(sbx_error *reterr) {
+        char exe[PATH_MAX], path[PATH_MAX + 32];
+        const char *cands[] = { "sbx-init", "runtime/sbx-init", NULL };
+        ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+        int fd;
+
+        if (n > 0) {
+                exe[n] = '\0';
+                *strrchr(exe, '/') = '\0';
+                for (size_t i = 0; cands[i]; i++) {
+                        snprintf(path, sizeof(path), "%s/%s", exe, cands[i]);
+                        fd = open(path, O_PATH | O_CLOEXEC);
+                        if (fd >= 0)
+                                return fd;
+                }
+        }
+        fd = open(SBX_LIBEXECDIR "/sbx-init", O_PATH | O_CLOEXEC);
+        if (fd < 0)
+                return sbx_error_set(reterr, -errno, "sbx-init not found next to sbx or in '%s'", SBX_LIBEXECDIR);
+        return fd;
+}
+
+
+static int write_bpf(const char *dir, const sbx_bpf *bpf, sbx_error *reterr) {
+        char tmp[PATH_MAX + 32], path[PATH_MAX + 32];
+        _cleanup_close_ int fd = -EBADF;
+        size_t len = (size_t) bpf->len * sizeof(*bpf->insns);
+
+        snprintf(tmp, sizeof(tmp), "%s/.%s.XXXXXX", dir, SBX_BPF_FILE);
+        snprintf(path, sizeof(path), "%s/%s", dir, SBX_BPF_FILE);
+        fd = mkostemp(tmp, O_CLOEXEC);
+        if (fd < 0 || write(fd, bpf->insns, len) != (ssize_t) len || fchmod(fd, 0600) < 0 || rename(tmp, path) < 0) {
+                int r = errno ? -errno : -EIO;
+                (void) unlink(tmp);
+                return sbx_error_set(reterr, r, "write compiled seccomp filter '%s'", path);
+        }
+        return 0;
+}
+
+/* The overlay upper (uncommitted work) survives stop/start. Before the new
+ * plan: park it as <dir>/upper.keep and drop the old run dir (the launcher
+ * collects run dirs nobody holds, and that one is nobody's now); after the
+ * plan: move it into the new run dir, where the child mounts it. */
+static int stash_upper(const char *dir, const char *old_run, sbx_error *reterr) {
+        _cleanup_close_ int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        char from[64];
+        struct stat st;
+
+        if (dfd < 0)
+                return sbx_error_set(reterr, -errno, "open '%s'", dir);
+        if (!old_run[0])
+                return 0;
+        snprintf(from, sizeof(from), "%s/upper", old_run);
+        if (fstatat(dfd, "upper.keep", &st, AT_SYMLINK_NOFOLLOW) < 0 &&
+            fstatat(dfd, from, &st, AT_SYMLINK_NOFOLLOW) == 0 && renameat(dfd, from, dfd, "upper.keep") < 0)
+                return sbx_error_set(reterr, -errno, "keep the workspace changes: move '%s/%s'", dir, from);
+        (void) sbx_rm_rf_at(dfd, old_run);
+        return 0;
+}
+
+static int restore_upper(const char *dir, const char *new_run, sbx_error *reterr) {
+        _cleanup_close_ int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        char to[64];
+        struct stat st;
+
+        if (dfd < 0)
+                return sbx_error_set(reterr, -errno, "open '%s'", dir);
+        if (fstatat(dfd, "upper.keep", &st, AT_SYMLINK_NOFOLLOW) < 0)
+                return 0;
+        snprintf(to, sizeof(to), "%s/upper", new_run);
+        if (unlinkat(dfd, to, AT_REMOVEDIR) < 0 || renameat(dfd, "upper.keep", dfd, to) < 0)
+                return sbx_error_set(reterr, -errno, "keep the workspace changes: move '%s/upper.keep'", dir);
+        return 0;
+}
+
+typedef struct saved_stdio {
+        int fd[3];
+} saved_stdio;
+
+static int stdio_swap(saved_stdio *s, int in, int out, int err) {
+        const int to[3] = { in, out, err };
+
+        for (int i = 0; i < 3; i++)
+                s->fd[i] = fcntl(i, F_DUPFD_CLOEXEC, 3);
+        for (int i = 0; i < 3; i++)
+                if (dup2(to[i], i) < 0)
+                        return -errno;
+        return 0;
+}
+
+static void stdio_restore(saved_stdio *s) {
+        for (int i = 0; i < 3; i++)
+                if (s->fd[i] >= 0) {
+                        (void) dup2(s->fd[i], i);
+                        close(s->fd[i]);
+                        s->fd[i] = -1;
+                } else
+                        close(i);
+}
+
+/* Launch init for a record (sandbox lock held LOCK_EX). On success the
+ * record says running and names init's pid and start time. */
+static int start_locked(sbx_record *rec, sbx_error *reterr) {
+        _cleanup_(sbx_plan_freep) sbx_plan *p = NULL;
+        _cleanup_close_ int init_fd = -EBADF, pidfd = -EBADF, ready_r = -EBADF, ready_w = -EBADF, devnull = -EBADF,
+                            sync_parent = -EBADF, go_r = -EBADF, go_w = -EBADF;
+        _cleanup_(sbx_run_config_free) sbx_run_config cfg = {};
+        char argv0[32], dir[PATH_MAX], ready = 0;
+        char *argv[2] = { argv0, NULL };
+        const char *run;
+        saved_stdio saved;
+        sigset_t oldmask;
+        int fds[2], r;
+        ssize_t n;
+
+        r = sbx_assert_single_threaded(reterr);
+        if (r < 0)
+                return r;
+        init_fd = open_init(reterr);
+        if (init_fd < 0)
+                return init_fd;
+        snprintf(dir, sizeof(dir), "%s", rec->s.state_dir);
+        r = sbx_run_config_copy(&cfg, &rec->s.config);
+        free((char *) cfg.seccomp.profile_path);
+        cfg.seccomp.profile_path = rec->s.config.seccomp.profile_path;
+        if (r < 0)
+                return sbx_error_set(reterr, r, "out of memory");
+        /* init: pid 1 with the sandbox's restrictions, in "/", no tty. */
+        snprintf(argv0, sizeof(argv0), "/proc/self/fd/%d", init_fd);
+        cfg.argv = argv;
+        cfg.exec_fd_set = true;          /* issue 6: run this fd, not a lookup in the sandbox */
+        cfg.exec_fd = init_fd;
+        free(cfg.workdir);
+        free(cfg.state_dir);
+        cfg.workdir = strdup("/");
+        cfg.state_dir = strdup(dir);
+        cfg.tty = false;
+        cfg.timeout_sec = 0;
+        if (!cfg.workdir || !cfg.state_dir)
+                return sbx_error_set(reterr, -ENOMEM, "out of memory");
+
+        r = stash_upper(dir, rec->run_dir, reterr);
+        if (r < 0)
+                return r;
+        rec->run_dir[0] = '\0';
+        /* The launcher's plan: mounts, maps, seccomp BPF, cgroup; its run dir
+         * is created inside our state dir. */
+        r = sbx_plan_prepare(&cfg, &p, reterr);
+        if (r < 0)
+                return sbx_error_wrap(reterr, "sandbox '%s'", rec->s.name);
+        run = strrchr(p->state_dir, '/') + 1;
+        r = restore_upper(dir, run, reterr);
+        if (r < 0)
+                return r;
+        /* Record what now exists before anything can die with it. */
+        snprintf(rec->run_dir, sizeof(rec->run_dir), "%s", run);
+        /* From here the run dir is the sandbox's (it may hold carried-over
+         * workspace changes): the plan must not remove it on failure. */
+        p->state_dir[0] = '\0';
+        snprintf(rec->cgroup, sizeof(rec->cgroup), "%s", p->cgroup.path);
+        rec->starting = true;
+        rec->s.init_pid = 0;
+        r = sbx_record_save(rec, reterr);
+        if (r < 0)
+                return r;
+        /* Every exec installs exactly this filter. */
+        r = write_bpf(dir, &p->bpf, reterr);
+        if (r < 0)
+                return r;
+
+        /* init's stdio: a pipe for our "go", one for its "ready", /dev/null. */
+        if (pipe2(fds, O_CLOEXEC) < 0)
+                return sbx_error_set(reterr, -errno, "pipe");
+        ready_r = fds[0];
+        ready_w = fds[1];
+        if (pipe2(fds, O_CLOEXEC) < 0)
+                return sbx_error_set(reterr, -errno, "pipe");
+        go_r = fds[0];
+        go_w = fds[1];
+        devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
+        if (devnull < 0)
+                return sbx_error_set(reterr, -errno, "open /dev/null");
+        if (sbx_supervise_block_signals(&oldmask) < 0)
+                return sbx_error_set(reterr, -errno, "sigprocmask");
+        /* The network's host side is owned by init, not by us (net.h). */
+        p->net.persistent = true;
+        r = stdio_swap(&saved, go_r, ready_w, devnull);
+        if (r >= 0)
+                r = sbx_launch_start(p, &oldmask, &pidfd, &sync_parent, reterr);
+        stdio_restore(&saved);
+        (void) sigprocmask(SIG_SETMASK, &oldmask, NULL);
+        closep(&ready_w);
+        closep(&go_r);
+        if (r < 0)
+                return sbx_error_wrap(reterr, "sandbox '%s': start init", rec->s.name);
+
+        /* Record the pid before anything else: from the moment init clears
+         * its parent-death signal it outlives us, and a crash cleanup must
+         * be able to find it. */
+        rec->s.init_pid = sbx_pidfd_pid(pidfd);
+        if (rec->s.init_pid <= 0 || sbx_proc_start_time(rec->s.init_pid, &rec->s.init_start_time) < 0)
+                rec->s.init_start_time = 0;
+        r = sbx_record_save(rec, reterr);
+        if (r < 0) {
+                (void) sys_pidfd_send_signal(pidfd, SIGKILL);
+                return r;
+        }
+        /* "G": init may outlive us now. "R" = it runs and cleared its
+         * parent-death signal; EOF = the child died during setup: its
+         * error record says why. */
+        (void) write(go_w, "G", 1);
+        closep(&go_w);
+        struct pollfd pfd = { .fd = ready_r, .events = POLLIN };
+        n = poll(&pfd, 1, INIT_READY_TIMEOUT_MS) > 0 ? read(ready_r, &ready, 1) : -1;
+        if (n != 1 || ready != 'R') {
+                siginfo_t info = {};
+                (void) sys_pidfd_send_signal(pidfd, SIGKILL);
+                (void) waitid(P_PIDFD, pidfd, &info, WEXITED);
+                if (n == 0 && sbx_launch_child_error(sync_parent, 0, reterr) != 0)
+                        return sbx_error_wrap(reterr, "sandbox '%s': start init", rec->s.name);
+                return sbx_error_set(reterr, n == 0 ? -ECHILD : -ETIMEDOUT, "sandbox '%s': init did not start",
+                                     rec->s.name);
+        }
+        if (rec->s.init_start_time == 0 &&
+            sbx_proc_start_time(rec->s.init_pid, &rec->s.init_start_time) < 0) {
+                (void) sys_pidfd_send_signal(pidfd, SIGKILL);
+                return sbx_error_set(reterr, -ESRCH, "sandbox '%s': init exited at once", rec->s.name);
+        }
+        rec->s.state = SBX_SANDBOX_RUNNING;
+        rec->starting = false;
+        rec->crashed = false;
+        /* what docker inspect's NetworkSettings and sbx ls show */
+        if (p->net.kind == SBX_NET_KIND_BRIDGE)
+                inet_ntop(AF_INET, &p->net.addr, rec->s.ip_address, sizeof(rec->s.ip_address));
+        snprintf(rec->s.gateway, sizeof(rec->s.gateway), "%s", p->net.gateway_addr);
+        rec->s.started_ms = sbx_now_ms();
+        r = sbx_record_save(rec, reterr);
+        if (r < 0) {
+                (void) sys_pidfd_send_signal(pidfd, SIGKILL);
+                return r;
+        }
+        /* The cgroup and the network's host side now belong to the sandbox,
+         * not to this plan; teardown_runtime() removes them. */
+        p->cgroup.path[0] = '\0';
+        sbx_net_release(&p->net);
+        return 0;
+}
+
+static void touch_busy(const char *name) {
+        char path[PATH_MAX];
+
+        snprintf(path, sizeof(path), "%s/%s/" SBX_BUSY_FILE, sbx_sandbox_root(), name);
+        (void) utimensat(AT_FDCWD, path, NULL, 0);
+}
+
+int sbx_sandbox_start(const char *ref, sbx_error *reterr) {
+        _cleanup_(sbx_record_freep) sbx_record *rec = NULL;
+        _cleanup_close_ int lockfd = -EBADF;
+        char name[SBX_SANDBOX_NAME_MAX + 1];
+        int r;
+
+        r = sbx_sandbox_resolve(ref, name, reterr);
+        if (r < 0)
+                return r;
+        r = load_fresh(name, true, &rec, &lockfd, reterr);
+        if (r < 0)
+                return r;
+        if (rec->s.state == SBX_SANDBOX_RUNNING || rec->s.state == SBX_SANDBOX_PAUSED)
+                return 0;
+        r = start_locked(rec, reterr);
+        if (r < 0) {
+                teardown_runtime(rec);
+                (void) sbx_record_save(rec, NULL);
+                return r;
+        }
+        touch_busy(name);
+        return 0;
+}
+
+/* ------------------------------------------------------------- create */
+
+static int validate_opts(const char *name, const sbx_sandbox_opts *o, sbx_error *reterr) {
+        if (!sbx_sandbox_name_valid(name))
+                return sbx_error_set(reterr, -EINVAL,
+                                     "sandbox name '%s': use 1-%d characters of [a-zA-Z0-9_.-], starting with a "
+                                     "letter or digit",
+                                     name ?: "", SBX_SANDBOX_NAME_MAX);
+        for (size_t i = 0; i < o->n_labels; i++) {
+                const char *k = o->labels[i].key;
+                if (!k || !*k || strchr(k, '=') || strpbrk(k, "\n\r\t") ||
+                    (o->labels[i].value && strpbrk(o->labels[i].value, "\n\r")))
+                        return sbx_error_set(reterr, -EINVAL, "--label '%s': invalid key or value", k ?: "");
+        }
+        if (o->config_hash && (strlen(o->config_hash) > SBX_SANDBOX_HASH_MAX || strpbrk(o->config_hash, "\n\"")))
+                return sbx_error_set(reterr, -EINVAL, "config hash: longer than %d characters or not text",
+                                     SBX_SANDBOX_HASH_MAX);
+        if (o->workspace_mode < 0 || o->workspace_mode >= _SBX_WORKSPACE_MODE_MAX)
+                return sbx_error_set(reterr, -EINVAL, "--workspace-mode: invalid value");
+        return 0;
+}
+
+/* The record's config: host paths canonical, so inspect shows real sources. */
+static int canonical_config(sbx_run_config *c, sbx_workspace_mode mode, sbx_error *reterr) {
+        char *canon;
+
+        if (mode == SBX_WORKSPACE_MODE_OVERLAY) {
+                if (!c->workspace)
+                        return sbx_error_set(reterr, -EINVAL, "--workspace-mode overlay: needs --workspace DIR");
+                c->workspace_access = SBX_WORKSPACE_NONE;
+        }
+        if (c->workspace) {
+                canon = realpath(c->workspace, NULL);
+                if (!canon)
+                        return sbx_error_set(reterr, -errno, "--workspace '%s'", c->workspace);
+                free(c->workspace);
+                c->workspace = canon;
+        }
+        for (size_t i = 0; i < c->n_binds; i++) {
+                canon = realpath(c->binds[i].src, NULL);
+                if (!canon)
+                        return sbx_error_set(reterr, -errno, "--bind '%s'", c->binds[i].src);
+                free(c->binds[i].src);
+                c->binds[i].src = canon;
+        }
+        if (c->rootfs) {
+                canon = realpath(c->rootfs, NULL);
+                if (!canon)
+                        return sbx_error_set(reterr, -errno, "--rootfs '%s'", c->rootfs);
+                free(c->rootfs);
+                c->rootfs = canon;
+        }
+        if (c->seccomp.profile_path && c->seccomp.profile_path[0] != '/') {
+                canon = realpath(c->seccomp.profile_path, NULL);
+                if (!canon)
+                        return sbx_error_set(reterr, -errno, "--seccomp-profile '%s'", c->seccomp.profile_path);
+                free((char *) c->seccomp.profile_path);
+                c->seccomp.profile_path = canon;
+        }
+        free(c->state_dir);
+        c->state_dir = NULL;
+        return 0;
+}
+
+static int new_record(const char *name, const sbx_run_config *c, const sbx_sandbox_opts *o, sbx_record **ret,
+                      sbx_error *reterr) {
+        _cleanup_(sbx_record_freep) sbx_record *rec = calloc(1, sizeof(sbx_record));
+        unsigned char rnd[SBX_SANDBOX_ID_LEN / 2];
+        char dir[PATH_MAX];
+        int r;
+
+        if (!rec)
+                return sbx_error_set(reterr, -ENOMEM, "out of memory");
+        snprintf(rec->s.name, sizeof(rec->s.name), "%s", name);
+        if (getrandom(rnd, sizeof(rnd), 0) != (ssize_t) sizeof(rnd))
+                return sbx_error_set(reterr, -errno, "getrandom");
+        for (size_t i = 0; i < sizeof(rnd); i++)
+                snprintf(rec->s.id + 2 * i, 3, "%02x", rnd[i]);
+        rec->s.state = SBX_SANDBOX_CREATED;
+        rec->s.created_ms = sbx_now_ms();
+        rec->s.workspace_mode = o->workspace_mode;
+        r = sbx_run_config_copy(&rec->s.config, c);
+        if (r < 0)
+                return sbx_error_set(reterr, r, "out of memory");
+        r = canonical_config(&rec->s.config, o->workspace_mode, reterr);
+        if (r < 0)
+                return r;
+        if (o->config_hash)
+                snprintf(rec->s.config_hash, sizeof(rec->s.config_hash), "%s", o->config_hash);
+        else if (sbx_sandbox_config_hash(&rec->s.config, rec->s.config_hash) < 0)
+                return sbx_error_set(reterr, -ENOMEM, "out of memory");
+        rec->s.labels = calloc(o->n_labels + 1, sizeof(sbx_label));
+        if (!rec->s.labels || (o->image && !(rec->s.image = strdup(o->image))))
+                return sbx_error_set(reterr, -ENOMEM, "out of memory");
+        for (size_t i = 0; i < o->n_labels; i++) {
+                /* A repeated key: the last one wins, as in docker. */
+                size_t k = 0;
+                while (k < rec->s.n_labels && strcmp(rec->s.labels[k].key, o->labels[i].key))
+                        k++;
+                if (k == rec->s.n_labels) {
+                        rec->s.labels[k].key = strdup(o->labels[i].key);
+                        rec->s.n_labels++;
+                }
+                free(rec->s.labels[k].value);
+                rec->s.labels[k].value = strdup(o->labels[i].value ?: "");
+                if (!rec->s.labels[k].key || !rec->s.labels[k].value)
+                        return sbx_error_set(reterr, -ENOMEM, "out of memory");
+        }
+        sbx_sandbox_dir(name, dir, sizeof(dir));
+        rec->s.state_dir = strdup(dir);
+        if (!rec->s.state_dir || (rec->s.config.workspace && !(rec->s.workspace = strdup(rec->s.config.workspace))))
+                return sbx_error_set(reterr, -ENOMEM, "out of memory");
+        *ret = TAKE_PTR(rec);
+        return 0;
+}
+
+/* mkdir <name>, its lock (taken) and busy files, the record, the id link. */
+static int create_state(sbx_record *rec, int *ret_lockfd, sbx_error *reterr) {
+        char path[PATH_MAX + 64], link[PATH_MAX];
+        _cleanup_close_ int fd = -EBADF;
+        int r;
+
+        if (mkdir(rec->s.state_dir, 0711) < 0)
+                return sbx_error_set(reterr, -errno, "sandbox '%s': create '%s'", rec->s.name, rec->s.state_dir);
+        snprintf(path, sizeof(path), "%s/" SBX_LOCK_FILE, rec->s.state_dir);
+        *ret_lockfd = lock_file(path, LOCK_EX, true, reterr);
+        if (*ret_lockfd < 0)
+                return *ret_lockfd;
+        snprintf(path, sizeof(path), "%s/" SBX_BUSY_FILE, rec->s.state_dir);
+        fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        if (fd < 0)
+                return sbx_error_set(reterr, -errno, "sandbox '%s': create '%s'", rec->s.name, path);
+        r = sbx_record_save(rec, reterr);
+        if (r < 0)
+                return r;
+        snprintf(link, sizeof(link), "%s/" BY_ID "/%s", sbx_sandbox_root(), rec->s.id);
+        snprintf(path, sizeof(path), "../%s", rec->s.name);
+        if (symlink(path, link) < 0)
+                return sbx_error_set(reterr, -errno, "sandbox '%s': id link '%s'", rec->s.name, link);
+        return 0;
+}
+
+int sbx_sandbox_create(const char *name, const sbx_run_config *c, const sbx_sandbox_opts *opts,
+                       char ret_id[SBX_SANDBOX_ID_LEN + 1], sbx_error *reterr) {
+        _cleanup_(sbx_record_freep) sbx_record *rec = NULL;
+        _cleanup_close_ int rootlock = -EBADF, lockfd = -EBADF;
+        sbx_sandbox_opts none = {};
+        struct stat st;
+        int r;
+
+        opts = opts ?: &none;
+        r = validate_opts(name, opts, reterr);
+        if (r < 0)
+                return r;
+        r = ensure_root(reterr);
+        if (r < 0)
+                return r;
+        /* One create/rm at a time: N parallel create-or-exec make one sandbox. */
+        rootlock = lock_root(LOCK_EX, reterr);
+        if (rootlock < 0)
+                return rootlock;
+        r = new_record(name, c, opts, &rec, reterr);
+        if (r < 0)
+                return r;
+        if (lstat(rec->s.state_dir, &st) == 0) {
+                _cleanup_(sbx_record_freep) sbx_record *old = NULL;
+                r = load_fresh(name, true, &old, &lockfd, NULL);
+                if (r == 0) {
+                        if (!opts->exist_ok)
+                                return sbx_error_set(reterr, -EEXIST, "sandbox '%s' already exists (id %.12s)", name,
+                                                     old->s.id);
+                        /* Asked for another configuration: keep it for ls and recreate. */
+                        if (strcmp(old->s.config_hash, rec->s.config_hash))
+                                (void) sbx_record_save_requested(name, &rec->s.config, rec->s.config_hash, NULL);
+                        if (opts->start && old->s.state != SBX_SANDBOX_RUNNING && old->s.state != SBX_SANDBOX_PAUSED) {
+                                r = start_locked(old, reterr);
+                                if (r < 0) {
+                                        teardown_runtime(old);
+                                        (void) sbx_record_save(old, NULL);
+                                        return r;
+                                }
+                        }
+                        if (ret_id)
+                                memcpy(ret_id, old->s.id, SBX_SANDBOX_ID_LEN + 1);
+                        return 1;
+                }
+                /* A leftover of a create that died: clear it and go on. */
+                closep(&lockfd);
+                (void) remove_state(name, NULL);
+        }
+        r = create_state(rec, &lockfd, reterr);
+        if (r == 0 && opts->start) {
+                r = start_locked(rec, reterr);
+                /* -EEXIST and -ENOENT tell the caller about NAME itself ("exists",
+                 * exit 1); a start that failed on something else (a link in the
+                 * way, a network container that is missing) is sbx failing. */
+                if (r == -EEXIST || r == -ENOENT)
+                        r = -EIO;
+        }
+        if (r < 0) {
+                /* Nothing half-created is left behind. */
+                teardown_runtime(rec);
+                (void) remove_state(name, rec->s.id);
+                return r;
+        }
+        rec->complete = true;
+        r = sbx_record_save(rec, reterr);
+        if (r < 0) {
+                teardown_runtime(rec);
+                (void) remove_state(name, rec->s.id);
+                return r;
+        }
+        touch_busy(name);
+        if (ret_id)
+                memcpy(ret_id, rec->s.id, SBX_SANDBOX_ID_LEN + 1);
+        return 0;
+}
+
+/* ------------------------------------------------------------- stop/rm */
+
+static int stop_locked(sbx_record *rec, unsigned timeout_sec, bool kill_now) {
+        _cleanup_close_ int pidfd = sbx_init_pidfd(rec->s.init_pid, rec->s.init_start_time);
+
+        if (pidfd >= 0) {
+                if (rec->s.state == SBX_SANDBOX_PAUSED)
+                        (void) for_each_sandbox_pid(rec->s.init_pid, SIGCONT);
+                /* init answers SIGTERM by stopping everything (see init.c). */
+                if (kill_now || sys_pidfd_send_signal(pidfd, SIGTERM) < 0 ||
+                    !pidfd_wait(pidfd, (int) (timeout_sec ? timeout_sec : 1) * 1000)) {
+                        (void) sys_pidfd_send_signal(pidfd, SIGKILL);
+                        (void) pidfd_wait(pidfd, 10000);
+                }
+        }
+        teardown_runtime(rec);
+        rec->crashed = false;
+        return 0;
+}
+
+int sbx_sandbox_stop(const char *ref, unsigned timeout_sec, sbx_error *reterr) {
+        _cleanup_(sbx_record_freep) sbx_record *rec = NULL;
+        _cleanup_close_ int lockfd = -EBADF;
+        char name[SBX_SANDBOX_NAME_MAX + 1];
+        int r;
+
+        r = sbx_sandbox_resolve(ref, name, reterr);
+        if (r < 0)
+                return r;
+        r = load_fresh(name, true, &rec, &lockfd, reterr);
+        if (r < 0)
+                return r;
+        if (rec->s.state != SBX_SANDBOX_RUNNING && rec->s.state != SBX_SANDBOX_PAUSED)
+                return 0;
+        stop_locked(rec, timeout_sec, false);
+        return sbx_record_save(rec, reterr);
+}
+
+/* Root lock held. idle_only: skip (-EBUSY) if an exec runs. */
+static int remove_locked(const char *name, bool force, bool idle_only, sbx_error *reterr) {
+        _cleanup_(sbx_record_freep) sbx_record *rec = NULL;
+        _cleanup_close_ int lockfd = -EBADF, busy = -EBADF;
+        int r;
+
+        r = load_fresh(name, true, &rec, &lockfd, reterr);
+        if (r < 0)
+                return r;
+        if (idle_only) {
+                busy = sbx_sandbox_lock(name, SBX_BUSY_FILE, LOCK_EX | LOCK_NB, NULL);
+                if (busy < 0)
+                        return sbx_error_set(reterr, -EBUSY, "sandbox '%s' has a running exec", name);
+        }
+        if ((rec->s.state == SBX_SANDBOX_RUNNING || rec->s.state == SBX_SANDBOX_PAUSED) && !force)
+                return sbx_error_set(reterr, -EBUSY,
+                                     "sandbox '%s' is running: stop it first or remove it with -f (force)", name);
+        stop_locked(rec, 0, true);
+        r = remove_state(name, rec->s.id);
+        if (r < 0)
+                return sbx_error_set(reterr, r, "sandbox '%s': remove '%s'", name, rec->s.state_dir);
+        return 0;
+}
+
+int sbx_sandbox_remove(const char *ref, bool force, sbx_error *reterr) {
+        _cleanup_close_ int rootlock = -EBADF;
+        char name[SBX_SANDBOX_NAME_MAX + 1];
+        int r;
+
+        r = sbx_sandbox_resolve(ref, name, reterr);
+        if (r < 0)
+                return r;
+        rootlock = lock_root(LOCK_EX, reterr);
+        if (rootlock < 0)
+                return rootlock;
+        /* a bridged sandbox's host side goes in teardown_runtime() (issue 7) */
+        return remove_locked(name, force, false, reterr);
+}
+
+static int set_paused(const char *ref, bool pause, sbx_error *reterr) {
+        _cleanup_(sbx_record_freep) sbx_record *rec = NULL;
+        _cleanup_close_ int lockfd = -EBADF;
+        char name[SBX_SANDBOX_NAME_MAX + 1];
+        int r;
+
+        r = sbx_sandbox_resolve(ref, name, reterr);
+        if (r < 0)
+                return r;
+        r = load_fresh(name, true, &rec, &lockfd, reterr);
+        if (r < 0)
+                return r;
+        if (rec->s.state != (pause ? SBX_SANDBOX_RUNNING : SBX_SANDBOX_PAUSED))
+                return sbx_error_set(reterr, rec->s.state == SBX_SANDBOX_STOPPED || rec->s.state == SBX_SANDBOX_CREATED
+                                                     ? -ESRCH : -EALREADY,
+                                     "sandbox '%s' is %s", name, sbx_sandbox_state_to_string(rec->s.state));
+        /* No freezer here (cgroup v2 may be absent): stop every process. Two
+         * passes catch what forked during the first. */
+        for (int pass = 0; pass < (pause ? 2 : 1); pass++) {
+                r = for_each_sandbox_pid(rec->s.init_pid, pause ? SIGSTOP : SIGCONT);
+                if (r < 0)
+                        return sbx_error_set(reterr, r, "sandbox '%s': signal its processes", name);
+        }
+        rec->s.state = pause ? SBX_SANDBOX_PAUSED : SBX_SANDBOX_RUNNING;
+        return sbx_record_save(rec, reterr);
+}
+
+int sbx_sandbox_pause(const char *ref, sbx_error *reterr) {
+        return set_paused(ref, true, reterr);
+}
+
+int sbx_sandbox_unpause(const char *ref, sbx_error *reterr) {
+        return set_paused(ref, false, reterr);
+}
+
+/* ------------------------------------------------------------- prune */
+
+int sbx_sandbox_prune(const sbx_prune_opts *o, char ***ret_names, size_t *ret_n, sbx_error *reterr) {
+        sbx_sandbox **list = NULL;
+        char **names = NULL;
+        size_t n = 0, removed = 0;
+        uint64_t now = sbx_now_ms();
+        int r;
+
+        if (ret_names) {
+                *ret_names = NULL;
+                *ret_n = 0;
+        }
+        r = sbx_sandbox_list(o->filter, o->n_filter, &list, &n, reterr);
+        if (r < 0)
+                return r;
+        for (size_t i = 0; i < n; i++) {
+                const sbx_sandbox *s = list[i];
+                const sbx_record *rec = (const sbx_record *) s;
+                bool idle = o->idle_hours > 0 && now - s->last_used_ms > (uint64_t) (o->idle_hours * 3600e3);
+                bool old = o->max_age_days > 0 && now - s->created_ms > (uint64_t) (o->max_age_days * 86400e3);
+                _cleanup_close_ int rootlock = -EBADF;
+
+                if (!idle && !old && !rec->crashed)
+                        continue;
+                if (o->dry_run)
+                        r = 0;
+                else {
+                        rootlock = lock_root(LOCK_EX, NULL);
+                        r = remove_locked(s->name, true, true, NULL);
+                }
+                if (r < 0)
+                        continue;
+                removed++;
+                if (ret_names) {
+                        char **nn = realloc(names, sizeof(char *) * (removed + 1));
+                        if (nn) {
+                                names = nn;
+                                names[removed - 1] = strdup(s->name);
+                                names[removed] = NULL;
+                        }
+                }
+        }
+        sbx_sandbox_list_free(list, n);
+        /* what crashed sandboxes and SIGKILLed runs left on the host (issue 7) */
+        if (!o->dry_run)
+                (void) sbx_net_gc(NULL);
+        if (ret_names) {
+                *ret_names = names;
+                *ret_n = names ? removed : 0;
+        }
+        return (int) removed;
+}
+
+/* ------------------------------------------------------------- recreate */
+
+int sbx_sandbox_recreate(const char *ref, const sbx_run_config *c, const char *config_hash, sbx_error *reterr) {
+        _cleanup_(sbx_sandbox_freep) sbx_sandbox *s = NULL;
+        sbx_sandbox_opts o;
+        char name[SBX_SANDBOX_NAME_MAX + 1];
+        int r;
+
+        _cleanup_(sbx_run_config_free) sbx_run_config requested = {};
+        char requested_hash[SBX_SANDBOX_HASH_MAX + 1];
+        bool have_requested;
+
+        r = sbx_sandbox_lookup(ref, &s, reterr);
+        if (r < 0)
+                return r;
+        snprintf(name, sizeof(name), "%s", s->name);
+        have_requested = !c && sbx_record_load_requested(name, &requested, requested_hash) == 0;
+        if (have_requested) {
+                c = &requested;
+                config_hash = config_hash ?: requested_hash;
+        }
+        o = (sbx_sandbox_opts) {
+                .labels = s->labels, .n_labels = s->n_labels, .image = s->image,
+                .workspace_mode = s->workspace_mode, .start = true,
+                /* An explicit hash, or the old one when the config is unchanged. */
+                .config_hash = config_hash ?: (c ? NULL : s->config_hash),
+        };
+        r = sbx_sandbox_remove(name, true, reterr);
+        if (r < 0)
+                return r;
+        r = sbx_sandbox_create(name, c ?: &s->config, &o, NULL, reterr);
+        if (have_requested) {
+                free((char *) requested.seccomp.profile_path);
+                requested.seccomp.profile_path = NULL;
+        }
+        return r < 0 ? r : 0;
+}

@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: MIT */
+/* Persistent sandboxes (issue 4): the in-process API behind `sbx create/exec/ls/
+ * stop/rm/prune/recreate/diff/commit/reset` and the docker-compatible shim
+ * (issue 9). Plain C structs in, plain C structs out; nothing prints.
+ *
+ * A sandbox is a tiny init process (pid 1 of the sandbox's pid namespace,
+ * runtime/sandbox/init.c) plus a state directory:
+ *
+ *   <root>/<name>/sandbox.json   the record (atomically replaced, see below)
+ *   <root>/<name>/lock           flock: LOCK_EX for state changes, LOCK_SH to join
+ *   <root>/<name>/busy           flock: every running exec holds LOCK_SH on it
+ *   <root>/<name>/seccomp.bpf    the compiled filter every exec installs
+ *   <root>/<name>/run-XXXXXX/    the launcher's per-run dir (root mountpoint,
+ *                                overlay upper/work of --workspace-mode overlay)
+ *   <root>/.lock                 flock: LOCK_EX while a name is created/removed
+ *
+ * <root> is $XDG_RUNTIME_DIR/sbx/sandboxes, /run/sbx/sandboxes as root,
+ * /tmp/sbx-$UID/sandboxes otherwise (sbx_sandbox_root_set() overrides it).
+ * Workspace data lives outside <root> (the configured workspace dir) and is
+ * never deleted by stop, rm, prune or crash cleanup.
+ *
+ * Every mount of a sandbox exists only in its own mount namespace, which dies
+ * with its init: a dead init leaves no host mount behind, only its state dir
+ * and (with limits) its cgroup, which the next command touching the sandbox
+ * removes ("stale" sandboxes are cleaned on lookup, list, prune and create).
+ *
+ * Return values follow runtime/ERRORS.md: 0 / a count on success, a negative
+ * errno with *reterr filled on failure. Errnos callers can rely on:
+ *   -ENOENT    no sandbox of that name or id ("No such container")
+ *   -ENOTUNIQ  an id prefix matches more than one sandbox
+ *   -EEXIST    create: the name is taken (and !exist_ok)
+ *   -EBUSY     rm without force of a running sandbox; prune skips busy ones
+ *   -EINVAL    bad name, label, option or config (reterr names it)
+ *   -ESRCH     the sandbox is not running (exec, pause)
+ */
+#pragma once
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "util/util.h"
+#include "launch/launch.h"
+
+#define SBX_SANDBOX_NAME_MAX 128      /* docker: [a-zA-Z0-9][a-zA-Z0-9_.-]* */
+#define SBX_SANDBOX_ID_LEN 64         /* lowercase hex */
+#define SBX_SANDBOX_HASH_MAX 128      /* config hash text (sha256 hex = 64) */
+
+typedef enum sbx_sandbox_state {
+        SBX_SANDBOX_CREATED,          /* record exists, never started (docker create) */
+        SBX_SANDBOX_RUNNING,          /* init alive */
+        SBX_SANDBOX_PAUSED,           /* init alive, every process stopped */
+        SBX_SANDBOX_STOPPED,          /* init gone (stopped, or died: then cleaned) */
+        _SBX_SANDBOX_STATE_MAX,
+        _SBX_SANDBOX_STATE_INVALID = -EINVAL,
+} sbx_sandbox_state;
+
+typedef enum sbx_workspace_mode {
+        SBX_WORKSPACE_MODE_DIRECT,    /* /workspace as config.workspace_access says */
+        SBX_WORKSPACE_MODE_OVERLAY,   /* /workspace = overlay: lower = the real workspace,
+                                       * upper in the sandbox state; see sbx_sandbox_diff() */
+        _SBX_WORKSPACE_MODE_MAX,
+        _SBX_WORKSPACE_MODE_INVALID = -EINVAL,
+} sbx_workspace_mode;
+
+typedef struct sbx_label {
+        char *key;                    /* non-empty, no '=' and no control characters */
+        char *value;                  /* may be empty */
+} sbx_label;
+
+/* One mount as it is really mounted in the sandbox (what `inspect .Mounts`
+ * and `/proc/self/mountinfo` inside must agree on). */
+typedef enum sbx_sandbox_mount_type {
+        SBX_SANDBOX_MOUNT_BIND,       /* src = host path */
+        SBX_SANDBOX_MOUNT_TMPFS,      /* src = NULL, options = "mode=1777,size=..." */
+        SBX_SANDBOX_MOUNT_OVERLAY,    /* /workspace in overlay mode: src = the lower (real) dir */
+        _SBX_SANDBOX_MOUNT_TYPE_MAX,
+        _SBX_SANDBOX_MOUNT_TYPE_INVALID = -EINVAL,
+} sbx_sandbox_mount_type;
+
+typedef struct sbx_sandbox_mount {
+        sbx_sandbox_mount_type type;
+        char *src;                    /* absolute host path, NULL for tmpfs */
+        char *dst;                    /* absolute path in the sandbox */
+        bool rw;
+        char *options;                /* tmpfs options, else NULL */
+} sbx_sandbox_mount;
+
+typedef struct sbx_sandbox {
+        char name[SBX_SANDBOX_NAME_MAX + 1];
+        char id[SBX_SANDBOX_ID_LEN + 1];
+        sbx_sandbox_state state;
+        uint64_t created_ms;          /* CLOCK_REALTIME, milliseconds */
+        uint64_t started_ms;          /* last start, 0 if never */
+        uint64_t last_used_ms;        /* last create/start/exec */
+        sbx_label *labels;
+        size_t n_labels;
+        char config_hash[SBX_SANDBOX_HASH_MAX + 1];  /* given at create, or computed */
+        bool config_changed;          /* a later create/run asked for another config
+                                       * (exist_ok); sbx_sandbox_check_config() sets it too */
+        char *image;                  /* as given at create (informational), may be NULL */
+        sbx_sandbox_mount *mounts;    /* binds, workspace, tmpfs: in mount order */
+        size_t n_mounts;
+        sbx_workspace_mode workspace_mode;
+        char *workspace;              /* host dir behind /workspace, NULL if none */
+        char *state_dir;              /* <root>/<name> */
+        char *upper_dir;              /* overlay mode: the upper layer on the host, else NULL */
+        pid_t init_pid;               /* host pid of the sandbox's pid 1, 0 when not running */
+        uint64_t init_start_time;     /* /proc/<pid>/stat starttime (detects pid reuse) */
+        unsigned running_execs;       /* execs in flight (0 or >0: "at least one") */
+        char ip_address[16];          /* network bridge as root: eth0's IPv4 address while
+                                       * running, "" otherwise (pasta copies the host's) */
+        char gateway[16];             /* its default gateway (= host-gateway), "" if none */
+        sbx_run_config config;        /* the configuration it was created with (owned;
+                                       * config.argv is NULL) */
+} sbx_sandbox;
+
+typedef struct sbx_sandbox_opts {
+        const sbx_label *labels;      /* copied */
+        size_t n_labels;
+        const char *config_hash;      /* NULL: computed from the config */
+        const char *image;            /* NULL: none (informational) */
+        sbx_workspace_mode workspace_mode;
+        bool start;                   /* start init now (sbx create); false = docker create */
+        bool exist_ok;                /* the name exists: return its id and 1 (not -EEXIST);
+                                       * if the config differs it is recorded as requested
+                                       * (ls: changed; recreate applies it) */
+} sbx_sandbox_opts;
+
+typedef enum sbx_stdin_mode {
+        SBX_STDIN_NULL,               /* /dev/null (docker exec without -i) */
+        SBX_STDIN_INHERIT,            /* the caller's stdin (docker exec -i) */
+        _SBX_STDIN_MODE_MAX,
+        _SBX_STDIN_MODE_INVALID = -EINVAL,
+} sbx_stdin_mode;
+
+typedef struct sbx_exec_request {
+        char *const *argv;            /* NULL-terminated, required */
+        char *const *envv;            /* "K=V", on top of the sandbox's environment */
+        size_t n_env;
+        const char *workdir;          /* NULL: the sandbox's workdir (default /workspace) */
+        uint32_t uid, gid;            /* SBX_ID_UNSET: the sandbox's user */
+        bool tty;                     /* a pty from the sandbox's devpts (docker exec -t) */
+        sbx_stdin_mode stdin_mode;
+} sbx_exec_request;
+
+typedef struct sbx_prune_opts {
+        double idle_hours;            /* remove if last used longer ago; 0 disables */
+        double max_age_days;          /* remove if created longer ago; 0 disables */
+        const sbx_label *filter;      /* only sandboxes carrying all these labels */
+        size_t n_filter;
+        bool dry_run;
+} sbx_prune_opts;
+
+/* Where records live; NULL restores the default. Not thread-safe (sbx is
+ * single-threaded). */
+int sbx_sandbox_root_set(const char *dir, sbx_error *reterr);
+const char *sbx_sandbox_root(void);
+
+/* Names: 1..128 chars of [a-zA-Z0-9_.-], starting alphanumeric. */
+bool sbx_sandbox_name_valid(const char *name);
+
+/* Create a sandbox from a config (argv ignored; config.workdir/uid/env are
+ * the defaults for every exec). Copies c. With opts->start, init is running
+ * when this returns. Writes the 64-hex id into ret_id (may be NULL).
+ * Returns 0 when it created one, 1 when exist_ok found it already there. */
+int sbx_sandbox_create(const char *name, const sbx_run_config *c, const sbx_sandbox_opts *opts,
+                       char ret_id[SBX_SANDBOX_ID_LEN + 1], sbx_error *reterr);
+
+/* ref = a name, a full id, or an unambiguous id prefix. */
+int sbx_sandbox_start(const char *ref, sbx_error *reterr);          /* running already: 0 */
+int sbx_sandbox_stop(const char *ref, unsigned timeout_sec, sbx_error *reterr); /* SIGTERM, then SIGKILL */
+int sbx_sandbox_remove(const char *ref, bool force, sbx_error *reterr);
+int sbx_sandbox_pause(const char *ref, sbx_error *reterr);
+int sbx_sandbox_unpause(const char *ref, sbx_error *reterr);
+
+/* Run a command inside a running sandbox: setns into all of its namespaces,
+ * its cgroup, the same caps drop / no_new_privs / seccomp / rlimits as the
+ * first process. stdout/stderr (and stdin with SBX_STDIN_INHERIT) pass
+ * through; SIGINT/SIGTERM/SIGHUP to the caller go to the command's process
+ * group; if the caller dies the command is killed. Returns the command's
+ * exit status (128+N if killed by signal N, 125/126/127 per ERRORS.md with
+ * *reterr filled). Must be called from a single-threaded process; it forks. */
+int sbx_sandbox_exec(const char *ref, const sbx_exec_request *req, sbx_error *reterr);
+
+/* A record by ref (stale sandboxes are cleaned first and show as STOPPED). */
+int sbx_sandbox_lookup(const char *ref, sbx_sandbox **ret, sbx_error *reterr);
+/* network container:REF (issue 7): fds of the network and user namespaces of
+ * the running sandbox REF (name or id), and of its init's /proc/<pid> (for
+ * its id maps; NULL: not wanted). Fails with -ENOENT (no such sandbox),
+ * -ESRCH (not running), -EBUSY (being created, started or removed: also a
+ * sandbox naming itself). */
+int sbx_sandbox_open_ns(const char *ref, int *ret_netns, int *ret_userns, int *ret_proc, sbx_error *reterr);
+/* Every sandbox carrying all the filter labels (n_filter 0: all), by name. */
+int sbx_sandbox_list(const sbx_label *filter, size_t n_filter, sbx_sandbox ***ret, size_t *ret_n,
+                     sbx_error *reterr);
+sbx_sandbox *sbx_sandbox_free(sbx_sandbox *s);
+void sbx_sandbox_list_free(sbx_sandbox **l, size_t n);
+static inline void sbx_sandbox_freep(sbx_sandbox **s) {
+        if (*s)
+                *s = sbx_sandbox_free(*s);
+}
+
+/* Label value of a record, NULL if absent. */
+const char *sbx_sandbox_label(const sbx_sandbox *s, const char *key);
+/* Set s->config_changed: does c (plus opts->config_hash, if given) hash
+ * differently from what the sandbox was created with? */
+int sbx_sandbox_check_config(sbx_sandbox *s, const sbx_run_config *c, const char *config_hash);
+/* The hash sbx records when none is given (hex, NUL-terminated). */
+int sbx_sandbox_config_hash(const sbx_run_config *c, char ret[SBX_SANDBOX_HASH_MAX + 1]);
+
+/* Remove what prune's rules select and nothing with a running exec. Returns
+ * the number removed; names of the removed ones in *ret_names (may be NULL;
+ * free each and the array). */
+int sbx_sandbox_prune(const sbx_prune_opts *opts, char ***ret_names, size_t *ret_n, sbx_error *reterr);
+
+/* Rebuild: rm -f + create, keeping name, labels and workspace, from c when
+ * not NULL, else from the config a later create asked for (config_changed),
+ * else from the recorded one. */
+int sbx_sandbox_recreate(const char *ref, const sbx_run_config *c, const char *config_hash,
+                         sbx_error *reterr);
+
+/* ---- reviewable workspace changes (--workspace-mode overlay) ---- */
+
+typedef enum sbx_change_kind {
+        SBX_CHANGE_ADDED,
+        SBX_CHANGE_MODIFIED,          /* content, symlink target, type or permissions */
+        SBX_CHANGE_DELETED,
+        _SBX_CHANGE_KIND_MAX,
+        _SBX_CHANGE_KIND_INVALID = -EINVAL,
+} sbx_change_kind;
+
+typedef struct sbx_change {
+        char *path;                   /* relative to /workspace, no leading '/' */
+        sbx_change_kind kind;
+        mode_t mode;                  /* new type+permissions (0 for DELETED) */
+        mode_t old_mode;              /* in the real workspace (0 for ADDED) */
+        bool content_changed;         /* MODIFIED: the bytes (or link target) differ */
+} sbx_change;
+
+/* Changes in the upper layer against the real workspace, sorted by path.
+ * -ENOTSUP if the sandbox is not in overlay mode. */
+int sbx_sandbox_diff(const char *ref, sbx_change **ret, size_t *ret_n, sbx_error *reterr);
+void sbx_changes_free(sbx_change *c, size_t n);
+/* Apply the changes (all, or those at/under paths) to the real workspace:
+ * per file write-temp + rename, deletions, permissions; never follows a
+ * symlink in the workspace. Returns the number of changes applied. */
+int sbx_sandbox_commit(const char *ref, char *const *paths, size_t n_paths, sbx_error *reterr);
+/* Discard the upper layer (restarts a running sandbox: its processes end). */
+int sbx_sandbox_reset(const char *ref, sbx_error *reterr);
+
+const char *sbx_sandbox_state_to_string(sbx_sandbox_state s);
+const char *sbx_workspace_mode_to_string(sbx_workspace_mode m);
+sbx_workspace_mode sbx_workspace_mode_from_string(const char *s);

@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <fcntl.h>
+#include <json-c/json.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "security.h"
+#include "util/util.h"
+
+static void json_putp(json_object **o) {
+        if (*o)
+                json_object_put(*o);
+}
+
+int sbx_audit_open(sbx_audit *a, const char *path, const char *base, sbx_error *reterr) {
+        char def[PATH_MAX];
+        int fd;
+
+        if (!path) {
+                if (snprintf(def, sizeof(def), "%s/audit.jsonl", base) >= (int) sizeof(def))
+                        return sbx_error_set(reterr, -ENAMETOOLONG, "--audit-log: state dir '%s' too long", base);
+                if (mkdir(base, 0711) < 0 && errno != EEXIST)
+                        return sbx_error_set(reterr, -errno, "--audit-log: create the state dir '%s'", base);
+                path = def;
+        }
+        fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0600);
+        if (fd < 0)
+                return sbx_error_set(reterr, -errno, "--audit-log: open '%s'", path);
+        a->fd = fd;
+        return 0;
+}
+
+void sbx_audit_close(sbx_audit *a) {
+        closep(&a->fd);
+        a->fd = -EBADF;
+}
+
+static json_object *str_or_null(const char *s) {
+        return s ? json_object_new_string(s) : NULL;
+}
+
+static json_object *record(const sbx_audit *a, const char *event) {
+        struct timespec ts;
+        struct tm tm;
+        char t[64];
+        json_object *o = json_object_new_object();
+
+        clock_gettime(CLOCK_REALTIME, &ts);
+        gmtime_r(&ts.tv_sec, &tm);
+        strftime(t, sizeof(t), "%Y-%m-%dT%H:%M:%S", &tm);
+        snprintf(t + strlen(t), sizeof(t) - strlen(t), ".%03ldZ", ts.tv_nsec / 1000000);
+        json_object_object_add(o, "time", json_object_new_string(t));
+        json_object_object_add(o, "event", json_object_new_string(event));
+        json_object_object_add(o, "agent", str_or_null(a->agent));
+        json_object_object_add(o, "session", str_or_null(a->session));
+        json_object_object_add(o, "scopeKey", str_or_null(a->scope_key));
+        return o;
+}
+
+static json_object *argv_array(char *const *argv) {
+        json_object *arr = json_object_new_array();
+
+        for (size_t i = 0; argv && argv[i]; i++)
+                json_object_array_add(arr, json_object_new_string(argv[i]));
+        return arr;
+}
+
+/* One line, one write(2) on an O_APPEND fd: records from concurrent runs
+ * do not interleave. */
+static int emit(const sbx_audit *a, json_object *o) {
+        const char *s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+        size_t n = strlen(s);
+        char buf[16384];
+
+        if (n + 2 > sizeof(buf))
+                return -E2BIG;
+        memcpy(buf, s, n);
+        buf[n++] = '\n';
+        return write(a->fd, buf, n) == (ssize_t) n ? 0 : -EIO;
+}
+
+int sbx_audit_exec(const sbx_audit *a, char *const *argv, const sbx_exec_verdict *v) {
+        _cleanup_(json_putp) json_object *o = NULL;
+
+        if (a->fd < 0)
+                return 0;
+        o = record(a, "exec");
+        json_object_object_add(o, "argv", argv_array(argv));
+        json_object_object_add(o, "resolved", v->file[0] ? json_object_new_string(v->file) : NULL);
+        json_object_object_add(o, "decision", json_object_new_string(v->allow ? "allow" : "deny"));
+        json_object_object_add(o, "rule", json_object_new_string(v->rule));
+        json_object_object_add(o, "configKey", v->key[0] ? json_object_new_string(v->key) : NULL);
+        return emit(a, o);
+}
+
+int sbx_audit_start(const sbx_audit *a, int pid, char *const *argv) {
+        _cleanup_(json_putp) json_object *o = NULL;
+
+        if (a->fd < 0)
+                return 0;
+        o = record(a, "start");
+        json_object_object_add(o, "pid", json_object_new_int(pid));
+        json_object_object_add(o, "argv", argv_array(argv));
+        return emit(a, o);
+}
+
+int sbx_audit_exit(const sbx_audit *a, int status, bool timed_out, const char *oom_message) {
+        _cleanup_(json_putp) json_object *o = NULL;
+        int r = 0;
+
+        if (a->fd < 0)
+                return 0;
+        if (timed_out) {
+                _cleanup_(json_putp) json_object *t = record(a, "timeout");
+                r = emit(a, t);
+        }
+        if (oom_message) {
+                _cleanup_(json_putp) json_object *m = record(a, "oom");
+                json_object_object_add(m, "message", json_object_new_string(oom_message));
+                r = emit(a, m) ?: r;
+        }
+        if (!timed_out && status == 128 + SIGSYS) {
+                _cleanup_(json_putp) json_object *k = record(a, "seccomp-kill");
+                json_object_object_add(k, "signal", json_object_new_int(SIGSYS));
+                r = emit(a, k) ?: r;
+        }
+        o = record(a, "exit");
+        if (timed_out)
+                json_object_object_add(o, "signal", json_object_new_int(SIGKILL));
+        else if (status > 128 && status < 128 + 65)
+                json_object_object_add(o, "signal", json_object_new_int(status - 128));
+        else
+                json_object_object_add(o, "exitCode", json_object_new_int(status));
+        json_object_object_add(o, "status", json_object_new_int(status));
+        return emit(a, o) ?: r;
+}
+
+int sbx_audit_setup_error(const sbx_audit *a, int status, const sbx_error *e) {
+        _cleanup_(json_putp) json_object *o = NULL;
+
+        if (a->fd < 0)
+                return 0;
+        o = record(a, "setup-error");
+        json_object_object_add(o, "message", json_object_new_string(e->msg));
+        json_object_object_add(o, "status", json_object_new_int(status));
+        return emit(a, o);
+}

@@ -1,0 +1,445 @@
+/* SPDX-License-Identifier: MIT */
+/* Seccomp for the sandbox: profile rules -> two classic-BPF programs in the
+ * parent (libseccomp), raw seccomp(2) in the child. See seccomp-filter.h and
+ * seccomp-profiles/README.md.
+ *
+ * The two programs, and why there are two:
+ *
+ *   base   the embedded default profile (seccomp-profiles/default.json) or
+ *          the user's Docker-format profile (docker.seccompProfile), with a
+ *          six-instruction prefix that answers ENOSYS for syscall numbers
+ *          newer than any the profile names (see prepend_enosys_stub()).
+ *   layer  sbx's always-on rules (always-on.json) plus the derived rules the
+ *          tool policy asked for (derived-no-network.json), default allow.
+ *
+ * The kernel runs every filter attached to a task and applies the most
+ * restrictive action (kill-process < kill-thread < trap < errno < ... <
+ * allow; Documentation/userspace-api/seccomp_filter.rst, "Return values"), so
+ * whatever the base profile allows, a syscall the layer refuses stays
+ * refused. Putting the layer's rules into the same libseccomp context instead
+ * would depend on libseccomp's rule-merging order and would fail outright when
+ * a profile already has an unconditional rule for the same syscall.
+ */
+#include <errno.h>
+#include <linux/seccomp.h>
+#include <seccomp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "util/util.h"
+#include "security.h"
+
+/* Room reserved in front of the base program for the ENOSYS prefix. */
+#define ENOSYS_STUB_LEN 6
+/* x86_64's x32 ABI marks its syscall numbers with this bit. */
+#define X32_SYSCALL_BIT 0x40000000U
+
+static void seccomp_releasep(scmp_filter_ctx *ctx) {
+        if (*ctx)
+                seccomp_release(*ctx);
+}
+
+static int ctx_new(uint32_t default_action, const sbx_seccomp_profile *arches, scmp_filter_ctx *ret,
+                   sbx_error *reterr) {
+        _cleanup_(seccomp_releasep) scmp_filter_ctx ctx = NULL;
+        int r;
+
+        ctx = seccomp_init(default_action);
+        if (!ctx)
+                return sbx_error_set(reterr, -EINVAL,
+                                     "seccomp: cannot create a filter with default action 0x%x",
+                                     default_action);
+        /* A syscall from an ABI the filter does not list (x32, int 0x80 from
+         * a 64-bit process) is an attack or a foreign binary: kill it,
+         * visibly (exit contract: killed by SIGSYS). */
+        r = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS);
+        if (r < 0)
+                return sbx_error_set(reterr, r, "seccomp: set bad-architecture action");
+        /* The launcher sets no_new_privs itself; export ignores this anyway. */
+        r = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_NNP, 0);
+        if (r < 0)
+                return sbx_error_set(reterr, r, "seccomp: clear NNP attribute");
+        /* A binary tree instead of a linear scan over ~350 allowed syscalls. */
+        r = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2);
+        if (r < 0)
+                return sbx_error_set(reterr, r, "seccomp: enable binary-tree optimisation");
+        for (size_t i = 0; i < arches->n_arches; i++) {
+                r = seccomp_arch_add(ctx, arches->arches[i]);
+                if (r < 0 && r != -EEXIST)
+                        return sbx_error_set(reterr, r, "seccomp: add architecture 0x%x", arches->arches[i]);
+        }
+        *ret = TAKE_PTR(ctx);
+        return 0;
+}
+
+static int ctx_add_profile(scmp_filter_ctx ctx, uint32_t default_action, const sbx_seccomp_profile *p,
+                           sbx_error *reterr) {
+        for (size_t i = 0; i < p->n_rules; i++) {
+                const sbx_seccomp_rule *rule = &p->rules[i];
+                int r;
+
+                /* Naming a syscall with the default action documents it (and
+                 * raises max_nr) but needs no rule; libseccomp refuses one. */
+                if (rule->action == default_action)
+                        continue;
+                r = seccomp_rule_add_array(ctx, rule->action, rule->nr, rule->n_args,
+                                           rule->n_args ? rule->args : NULL);
+                if (r < 0)
+                        return sbx_error_set(reterr, r,
+                                             "seccomp profile '%s': syscalls[%u]: libseccomp refused the "
+                                             "rule for '%s' (conflicting or invalid comparisons?)",
+                                             p->origin, rule->entry, rule->name);
+        }
+        return 0;
+}
+
+/* Export ctx as BPF into a fresh buffer with `front` free instructions first. */
+static int export_bpf(scmp_filter_ctx ctx, size_t front, struct sock_filter **ret_insns, size_t *ret_len,
+                      sbx_error *reterr) {
+        _cleanup_close_ int fd = -EBADF;
+        _cleanup_free_ struct sock_filter *insns = NULL;
+        struct stat st;
+        size_t n;
+        int r;
+
+        fd = memfd_create("sbx-bpf", MFD_CLOEXEC);
+        if (fd < 0)
+                return sbx_error_set(reterr, -errno, "seccomp: memfd_create");
+        r = seccomp_export_bpf(ctx, fd);
+        if (r < 0)
+                return sbx_error_set(reterr, r, "seccomp: export BPF");
+        if (fstat(fd, &st) < 0)
+                return sbx_error_set(reterr, -errno, "seccomp: fstat exported BPF");
+        if (st.st_size <= 0 || st.st_size % sizeof(struct sock_filter))
+                return sbx_error_set(reterr, -EIO, "seccomp: exported BPF has %lld bytes",
+                                     (long long) st.st_size);
+        n = st.st_size / sizeof(struct sock_filter);
+        if (n + front > BPF_MAXINSNS)
+                return sbx_error_set(reterr, -E2BIG, "seccomp: BPF program of %zu instructions, limit %d",
+                                     n + front, BPF_MAXINSNS);
+        insns = calloc(n + front, sizeof(struct sock_filter));
+        if (!insns)
+                return sbx_error_set(reterr, -ENOMEM, "seccomp: out of memory");
+        if (pread(fd, insns + front, st.st_size, 0) != st.st_size)
+                return sbx_error_set(reterr, -EIO, "seccomp: read back exported BPF");
+        *ret_insns = TAKE_PTR(insns);
+        *ret_len = n + front;
+        return 0;
+}
+
+/* Whether syscalls newer than the profile should get ENOSYS: only for
+ * deny-by-default profiles (an allow-list that does not know a syscall
+ * would refuse it; ENOSYS lets libc fall back, as runc does), never for
+ * allow-by-default ones, whose unknown syscalls stay allowed. */
+static bool wants_enosys_stub(const sbx_seccomp_profile *p) {
+        uint32_t kind = p->default_action & SECCOMP_RET_ACTION_FULL;
+
+        return p->max_nr >= 0 && kind != SCMP_ACT_ALLOW && kind != SCMP_ACT_LOG &&
+               p->default_action != SCMP_ACT_ERRNO(ENOSYS);
+}
+
+/* Fill the ENOSYS_STUB_LEN reserved instructions in front of the base program:
+ *
+ *   0  ld  [arch]
+ *   1  jeq #native            ? 2 : 6      other ABIs: the base program decides
+ *   2  ld  [nr]
+ *   3  jge #X32_SYSCALL_BIT   ? 6 : 4      x32: the base program kills it
+ *   4  jge #max_nr + 1        ? 5 : 6
+ *   5  ret ERRNO(ENOSYS)                   newer than every name in the profile
+ *   6  (base program)
+ *
+ * Jump offsets are relative to the next instruction; the base program's own
+ * jumps are relative too, so prepending does not disturb them. */
+static void prepend_enosys_stub(struct sock_filter *insns, int max_nr) {
+        const struct sock_filter stub[ENOSYS_STUB_LEN] = {
+                BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+                BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, seccomp_arch_native(), 0, 4),
+                BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+                BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, X32_SYSCALL_BIT, 2, 0),
+                BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, (uint32_t) max_nr + 1, 0, 1),
+                BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+        };
+
+        memcpy(insns, stub, sizeof(stub));
+}
+
+static int store(struct sock_filter **dst_insns, unsigned short *dst_len, struct sock_filter *insns,
+                 size_t len) {
+        *dst_insns = insns;
+        *dst_len = (unsigned short) len;
+        return 0;
+}
+
+static int compile_base(const sbx_seccomp_profile *p, sbx_bpf *out, sbx_error *reterr) {
+        _cleanup_(seccomp_releasep) scmp_filter_ctx ctx = NULL;
+        struct sock_filter *insns;
+        bool stub = wants_enosys_stub(p);
+        size_t len;
+        int r;
+
+        r = ctx_new(p->default_action, p, &ctx, reterr);
+        if (r < 0)
+                return r;
+        r = ctx_add_profile(ctx, p->default_action, p, reterr);
+        if (r < 0)
+                return r;
+        r = export_bpf(ctx, stub ? ENOSYS_STUB_LEN : 0, &insns, &len, reterr);
+        if (r < 0)
+                return r;
+        if (stub)
+                prepend_enosys_stub(insns, p->max_nr);
+        return store(&out->insns, &out->len, insns, len);
+}
+
+static int compile_layer(const sbx_seccomp_profile *arches, const sbx_seccomp_profile *const *parts,
+                         size_t n_parts, bool no_network, sbx_bpf *out, sbx_error *reterr) {
+        _cleanup_(seccomp_releasep) scmp_filter_ctx ctx = NULL;
+        struct sock_filter *insns;
+        size_t len;
+        int r;
+
+        /* Same ABIs as the base, or the layer would kill what the user's
+         * profile deliberately admitted. */
+        r = ctx_new(SCMP_ACT_ALLOW, arches, &ctx, reterr);
+        if (r < 0)
+                return r;
+        for (size_t i = 0; i < n_parts; i++) {
+                if (parts[i]->default_action != SCMP_ACT_ALLOW)
+                        return sbx_error_set(
+                                reterr, -EINVAL,
+                                "seccomp profile '%s': a layer must have defaultAction SCMP_ACT_ALLOW",
+                                parts[i]->origin);
+                r = ctx_add_profile(ctx, SCMP_ACT_ALLOW, parts[i], reterr);
+                if (r < 0)
+                        return r;
+        }
+        /* A profile that admits i386 (allow_foreign_arches) also admits its
+         * socketcall(2) multiplexer, whose socket family sits in memory the
+         * filter cannot read: with the network denied it is refused whole
+         * (AF_UNIX included) for those ABIs. The native ABI has no
+         * socketcall, so this adds nothing to the default filters. */
+        if (no_network && arches->n_arches > 0) {
+                r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT), SCMP_SYS(socketcall), 0);
+                if (r < 0)
+                        return sbx_error_set(reterr, r, "seccomp: refuse socketcall for compat ABIs");
+        }
+        r = export_bpf(ctx, 0, &insns, &len, reterr);
+        if (r < 0)
+                return r;
+        return store(&out->layer_insns, &out->layer_len, insns, len);
+}
+
+int sbx_seccomp_compile_profile(const sbx_seccomp_profile *p, sbx_bpf *ret, sbx_error *reterr) {
+        _cleanup_(sbx_bpf_free) sbx_bpf bpf = {};
+        int r;
+
+        r = compile_base(p, &bpf, reterr);
+        if (r < 0)
+                return r;
+        *ret = bpf;
+        bpf = (sbx_bpf){};
+        return 0;
+}
+
+typedef struct profiles {
+        sbx_seccomp_profile base, always_on, no_network;
+        bool have_no_network;
+} profiles;
+
+static void profiles_done(profiles *ps) {
+        sbx_seccomp_profile_done(&ps->base);
+        sbx_seccomp_profile_done(&ps->always_on);
+        sbx_seccomp_profile_done(&ps->no_network);
+}
+
+static int load_profiles(const sbx_seccomp_opts *opts, profiles *ps, sbx_error *reterr) {
+        unsigned flags = opts && opts->allow_foreign_arches ? SBX_SECCOMP_PARSE_ALLOW_FOREIGN_ARCHES : 0;
+        int r;
+
+        if (opts && opts->profile_path)
+                r = sbx_seccomp_profile_load_file(opts->profile_path, flags, &ps->base, reterr);
+        else
+                r = sbx_seccomp_profile_load_embedded("default", &ps->base, reterr);
+        if (r < 0)
+                return r;
+        r = sbx_seccomp_profile_load_embedded("always-on", &ps->always_on, reterr);
+        if (r < 0)
+                return r;
+        if (opts && opts->deny_inet_sockets) {
+                r = sbx_seccomp_profile_load_embedded("derived-no-network", &ps->no_network, reterr);
+                if (r < 0)
+                        return r;
+                ps->have_no_network = true;
+        }
+        return 0;
+}
+
+int sbx_seccomp_compile_uncached(const sbx_seccomp_opts *opts, sbx_bpf *ret, sbx_error *reterr) {
+        _cleanup_(profiles_done) profiles ps = {};
+        _cleanup_(sbx_bpf_free) sbx_bpf bpf = {};
+        const sbx_seccomp_profile *parts[2];
+        int r;
+
+        r = load_profiles(opts, &ps, reterr);
+        if (r < 0)
+                return r;
+        r = compile_base(&ps.base, &bpf, reterr);
+        if (r < 0)
+                return r;
+        parts[0] = &ps.always_on;
+        parts[1] = &ps.no_network;
+        r = compile_layer(&ps.base, parts, ps.have_no_network ? 2 : 1, ps.have_no_network, &bpf, reterr);
+        if (r < 0)
+                return r;
+        *ret = bpf;
+        bpf = (sbx_bpf){};
+        return 0;
+}
+
+#ifdef SBX_SECCOMP_GENERATOR
+int sbx_seccomp_compile(const sbx_seccomp_opts *opts, sbx_bpf *ret, sbx_error *reterr) {
+        return sbx_seccomp_compile_uncached(opts, ret, reterr);
+}
+#else
+#include "seccomp-precompiled.h"
+
+static int copy_insns(const struct sock_filter *src, unsigned short len, struct sock_filter **ret,
+                      sbx_error *reterr) {
+        *ret = malloc(len * sizeof(*src));
+        if (!*ret)
+                return sbx_error_set(reterr, -ENOMEM, "seccomp: out of memory");
+        memcpy(*ret, src, len * sizeof(*src));
+        return 0;
+}
+
+/* The embedded profiles do not depend on anything at run time (no minKernel
+ * gates, native ABI only), so their BPF is compiled once at build time by
+ * seccomp-profiles/gen-bpf.c with this very code, saving ~2 ms of libseccomp
+ * work per sandbox. test_precompiled_bpf_matches_runtime_compile guards
+ * that the two stay identical. A user profile is always compiled here. */
+int sbx_seccomp_compile(const sbx_seccomp_opts *opts, sbx_bpf *ret, sbx_error *reterr) {
+        _cleanup_(sbx_bpf_free) sbx_bpf bpf = {};
+        bool no_network = opts && opts->deny_inet_sockets;
+        int r;
+
+        if (opts && opts->profile_path)
+                return sbx_seccomp_compile_uncached(opts, ret, reterr);
+        r = copy_insns(sbx_precompiled_base, sbx_precompiled_base_len, &bpf.insns, reterr);
+        if (r < 0)
+                return r;
+        bpf.len = sbx_precompiled_base_len;
+        r = copy_insns(no_network ? sbx_precompiled_layer_no_network : sbx_precompiled_layer,
+                       no_network ? sbx_precompiled_layer_no_network_len : sbx_precompiled_layer_len,
+                       &bpf.layer_insns, reterr);
+        if (r < 0)
+                return r;
+        bpf.layer_len = no_network ? sbx_precompiled_layer_no_network_len : sbx_precompiled_layer_len;
+        *ret = bpf;
+        bpf = (sbx_bpf){};
+        return 0;
+}
+#endif
+
+void sbx_bpf_free(sbx_bpf *bpf) {
+        if (!bpf)
+                return;
+        free(bpf->insns);
+        free(bpf->layer_insns);
+        *bpf = (sbx_bpf){};
+}
+
+/* Child side: async-signal-safe, no allocation, nothing but two syscalls.
+ *
+ * The layer goes first: it allows seccomp(2) by default, whereas a user's base
+ * profile might refuse it, which would make a second install fail. Precedence
+ * does not depend on the order (most restrictive action wins); only between
+ * two ERRNO verdicts does the newer filter's errno win, so the base profile's
+ * errno is the one a process sees when both refuse. */
+int sbx_seccomp_setup_child(const sbx_bpf *bpf) {
+        struct sock_fprog layer = {.len = bpf->layer_len, .filter = bpf->layer_insns};
+        struct sock_fprog base = {.len = bpf->len, .filter = bpf->insns};
+
+        if (!bpf->insns || bpf->len == 0)
+                return -EINVAL;
+        if (bpf->layer_insns && bpf->layer_len > 0 &&
+            syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &layer) < 0)
+                return -errno;
+        if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &base) < 0)
+                return -errno;
+        return 0;
+}
+
+/* ---- introspection ---- */
+
+/* The unconditional action of p for nr, or -1 when argument filters decide. */
+static int64_t profile_verdict(const sbx_seccomp_profile *p, int nr, bool stub) {
+        int64_t verdict = p->default_action;
+        bool seen = false;
+
+        for (size_t i = 0; i < p->n_rules; i++) {
+                if (p->rules[i].nr != nr)
+                        continue;
+                if (p->rules[i].n_args > 0)
+                        return -1;
+                verdict = p->rules[i].action;
+                seen = true;
+        }
+        if (!seen && stub && nr > p->max_nr)
+                return SCMP_ACT_ERRNO(ENOSYS);
+        return verdict;
+}
+
+int sbx_seccomp_list_restricted(const sbx_seccomp_opts *opts, sbx_seccomp_verdict **ret, size_t *ret_n,
+                                sbx_error *reterr) {
+        _cleanup_(profiles_done) profiles ps = {};
+        _cleanup_free_ sbx_seccomp_verdict *v = NULL;
+        const int max_nr = 1024;
+        size_t n = 0;
+        int r;
+
+        r = load_profiles(opts, &ps, reterr);
+        if (r < 0)
+                return r;
+        v = calloc(max_nr, sizeof(*v));
+        if (!v)
+                return sbx_error_set(reterr, -ENOMEM, "seccomp: out of memory");
+        for (int nr = 0; nr < max_nr; nr++) {
+                _cleanup_free_ char *name = seccomp_syscall_resolve_num_arch(seccomp_arch_native(), nr);
+                const sbx_seccomp_profile *layer[2] = {&ps.always_on, &ps.no_network};
+                sbx_seccomp_verdict e = {.nr = nr};
+                int64_t base;
+
+                if (!name)
+                        continue;
+                base = profile_verdict(&ps.base, nr, wants_enosys_stub(&ps.base));
+                e.conditional = base < 0;
+                e.action = base < 0 ? SCMP_ACT_ALLOW : (unsigned) base;
+                for (size_t i = 0; i < (ps.have_no_network ? 2u : 1u); i++) {
+                        int64_t l = profile_verdict(layer[i], nr, false);
+
+                        if (l == SCMP_ACT_ALLOW)
+                                continue;
+                        if (!e.conditional && (e.action & SECCOMP_RET_ACTION_FULL) != SCMP_ACT_ALLOW)
+                                continue; /* the base already refuses it outright */
+                        e.always_on = true;
+                        if (l < 0)
+                                e.conditional = true;
+                        else {
+                                e.action = (unsigned) l;
+                                e.conditional = false;
+                        }
+                }
+                if (!e.conditional && (e.action & SECCOMP_RET_ACTION_FULL) == SCMP_ACT_ALLOW)
+                        continue;
+                snprintf(e.name, sizeof(e.name), "%s", name);
+                v[n++] = e;
+        }
+        *ret = TAKE_PTR(v);
+        *ret_n = n;
+        return 0;
+}

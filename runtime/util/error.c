@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "util.h"
+
+int sbx_error_set(sbx_error *e, int code, const char *fmt, ...) {
+        va_list ap;
+
+        if (code > 0)
+                code = -code;
+        if (code == 0)
+                code = -EINVAL;
+        if (!e)
+                return code;
+        e->code = code;
+        va_start(ap, fmt);
+        vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+        va_end(ap);
+        return code;
+}
+
+int sbx_error_wrap(sbx_error *e, const char *fmt, ...) {
+        char prefix[SBX_ERROR_MSG_MAX], old[SBX_ERROR_MSG_MAX];
+        va_list ap;
+
+        if (!e)
+                return -EINVAL;
+        va_start(ap, fmt);
+        vsnprintf(prefix, sizeof(prefix), fmt, ap);
+        va_end(ap);
+        memcpy(old, e->msg, sizeof(old));
+        old[sizeof(old) - 1] = '\0';
+        /* Truncation is acceptable: the message is for humans and stays NUL-terminated. */
+        size_t n = strnlen(prefix, sizeof(e->msg) - 3);
+        memcpy(e->msg, prefix, n);
+        memcpy(e->msg + n, ": ", 2);
+        n += 2;
+        size_t m = strnlen(old, sizeof(e->msg) - n - 1);
+        memcpy(e->msg + n, old, m);
+        e->msg[n + m] = '\0';
+        return e->code;
+}
+
+const char *sbx_error_text(const sbx_error *e, char *buf, unsigned len) {
+        if (!e || e->code == 0) {
+                snprintf(buf, len, "unknown error");
+                return buf;
+        }
+        if (e->msg[0] == '\0')
+                snprintf(buf, len, "%s", strerror(-e->code));
+        else
+                snprintf(buf, len, "%s", e->msg);
+        return buf;
+}

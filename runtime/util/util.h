@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: MIT */
+/* runtime/util/util.h: the public interface of runtime/util/ (see ARCHITECTURE.md). */
+#pragma once
+
+#include <errno.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <linux/openat2.h>
+#include <linux/sched.h>
+#include <sys/syscall.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <stddef.h>
+
+
+/* ---- from macro.h ---- */
+/* Small helpers shared by every module: cleanup attributes, ownership
+ * transfer and errno wrapping (systemd-style, see ../shared/STYLE.md §C). */
+
+
+#define _cleanup_(f) __attribute__((cleanup(f)))
+#define _unused_ __attribute__((unused))
+#define _printf_(a, b) __attribute__((format(printf, a, b)))
+
+#define ELEMENTSOF(x) (sizeof(x) / sizeof((x)[0]))
+
+static inline void freep(void *p) {
+        free(*(void **) p);
+}
+#define _cleanup_free_ _cleanup_(freep)
+
+static inline void closep(int *fd) {
+        if (*fd >= 0) {
+                int saved = errno;
+                close(*fd);
+                errno = saved;
+        }
+}
+#define _cleanup_close_ _cleanup_(closep)
+
+/* Hand ownership over: returns the value and leaves the variable empty. */
+#define TAKE_PTR(p)                            \
+        ({                                     \
+                __typeof__(p) _tp = (p);       \
+                (p) = NULL;                    \
+                _tp;                           \
+        })
+#define TAKE_FD(fd)                            \
+        ({                                     \
+                int _tf = (fd);                \
+                (fd) = -EBADF;                 \
+                _tf;                           \
+        })
+
+/* libc result (-1 + errno) -> negative errno. */
+#define RET_NERRNO(expr)                       \
+        ({                                     \
+                long _r = (long) (expr);       \
+                _r < 0 ? -errno : (int) _r;    \
+        })
+
+static inline int negative_errno(void) {
+        return errno > 0 ? -errno : -EIO;
+}
+
+/* ---- from syscalls.h ---- */
+/* Raw wrappers for calls glibc 2.36 lacks or wraps in ways unsafe after a raw
+ * clone3 (setxid broadcast). All async-signal-safe. */
+
+
+static inline int sys_openat2(int dirfd, const char *path, unsigned long long flags,
+                              unsigned long long resolve) {
+        struct open_how how = { .flags = flags, .resolve = resolve };
+        return (int) syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
+}
+
+static inline long sys_clone3(struct clone_args *args) {
+        return syscall(SYS_clone3, args, sizeof(*args));
+}
+
+static inline int sys_pivot_root(const char *new_root, const char *put_old) {
+        return (int) syscall(SYS_pivot_root, new_root, put_old);
+}
+
+static inline int sys_setresuid(uid_t r, uid_t e, uid_t s) {
+        return (int) syscall(SYS_setresuid, r, e, s);
+}
+
+static inline int sys_setresgid(gid_t r, gid_t e, gid_t s) {
+        return (int) syscall(SYS_setresgid, r, e, s);
+}
+
+static inline int sys_pidfd_send_signal(int pidfd, int sig) {
+        return (int) syscall(SYS_pidfd_send_signal, pidfd, sig, NULL, 0);
+}
+
+/* ---- from error.h ---- */
+/* Heap-free error records; see runtime/ERRORS.md for the contract. */
+
+
+/* Exit statuses of sbx (runtime/ERRORS.md), shared by every layer. */
+enum {
+        SBX_EXIT_USAGE = 2,        /* bad usage / invalid configuration */
+        SBX_EXIT_FAILURE = 125,    /* sbx itself failed */
+        SBX_EXIT_CANNOT_EXEC = 126,/* not executable, or refused by policy */
+        SBX_EXIT_NOT_FOUND = 127,  /* command not found in the sandbox */
+        SBX_EXIT_TIMEOUT = 124,    /* sbx run --timeout expired; the sandbox was killed */
+};
+
+#define SBX_ERROR_MSG_MAX 512
+
+typedef struct sbx_error {
+        int code;                       /* negative errno, 0 = no error */
+        char msg[SBX_ERROR_MSG_MAX];    /* "outer: inner: detail" */
+} sbx_error;
+
+/* Fill *e (may be NULL) and return code (a negative errno). Async-signal-safe
+ * enough for the forked child: vsnprintf on a fixed buffer, no allocation. */
+int sbx_error_set(sbx_error *e, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Prefix context: "ctx: <old msg>". Returns e->code. */
+int sbx_error_wrap(sbx_error *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The message with the errno text appended when useful. */
+const char *sbx_error_text(const sbx_error *e, char *buf, unsigned len);
+
+/* ---- from proc.h ---- */
+/* The start time of a live process (clock ticks after boot, field 22 of
+ * /proc/PID/stat): identifies it across pid reuse. -ESRCH for a zombie (dead
+ * for our purposes), -ENOENT if there is no such process, else -errno/-EIO. */
+int sbx_proc_start_time(pid_t pid, uint64_t *ret);
+
+/* ---- from tool-exec.h ---- */
+/* Running a host tool (nft, pasta) from the launcher, issue 7: found in the
+ * system directories only (never through $PATH), with a fixed environment,
+ * stdin fed from a string, stdout discarded and the first part of stderr kept
+ * for the error message. */
+
+
+
+/* Absolute path of tool in /usr/sbin, /usr/bin, /sbin, /bin; -ENOENT if absent. */
+int sbx_tool_find(const char *tool, char *ret_path, size_t len);
+/* argv[0] is the tool's name; input may be NULL. Returns the exit status
+ * (>= 0) or a negative errno; errbuf gets the tool's stderr (trimmed). Kills
+ * the tool after timeout_ms. */
+int sbx_tool_run(const char *const *argv, const char *input, unsigned timeout_ms,
+                 char *errbuf, size_t errlen, sbx_error *reterr);
+
+/* ---- from sha256.h ---- */
+/* A compact SHA-256 (FIPS 180-4) for verifying image layer digests. */
+
+
+#define SBX_SHA256_DIGEST_SIZE 32
+#define SBX_SHA256_HEX_SIZE 65 /* 64 hex digits + NUL */
+
+struct sbx_sha256 {
+        uint32_t h[8];
+        uint64_t length; /* bytes hashed so far */
+        uint8_t block[64];
+        size_t fill; /* bytes waiting in block */
+};
+
+void sbx_sha256_init(struct sbx_sha256 *s);
+void sbx_sha256_update(struct sbx_sha256 *s, const void *data, size_t len);
+void sbx_sha256_final(struct sbx_sha256 *s, uint8_t ret_digest[SBX_SHA256_DIGEST_SIZE]);
+/* Finish and write the lower-case hex digest into ret_hex (65 bytes). */
+void sbx_sha256_final_hex(struct sbx_sha256 *s, char ret_hex[SBX_SHA256_HEX_SIZE]);
+/* One-shot helper. */
+void sbx_sha256_hex(const void *data, size_t len, char ret_hex[SBX_SHA256_HEX_SIZE]);
+
+/* ---- string vectors (strv.c) ---- */
+/* A NULL-terminated vector with its count; set: the list was given (even empty). */
+typedef struct sbx_strv {
+        char **v;
+        size_t n;
+        bool set; /* the array was present (even empty) */
+} sbx_strv;
+void sbx_strv_free(sbx_strv *l);
+int sbx_strv_push(sbx_strv *l, const char *s);
+bool sbx_strv_contains(const sbx_strv *l, const char *s);
+
+/* ---- progress of long operations (progress.c): image import/build report
+ * phases, counters and notices through a callback; the library never prints. */
+enum sbx_progress_kind {
+        SBX_PROGRESS_PHASE,  /* a new phase starts: phase set */
+        SBX_PROGRESS_TICK,   /* counters moved */
+        SBX_PROGRESS_NOTICE, /* something the user should know: detail set */
+};
+struct sbx_progress_event {
+        enum sbx_progress_kind kind;
+        const char *phase;    /* "read", "layer", "flatten", "download", ... */
+        unsigned item, items; /* layer or package n of m (0 if unknown) */
+        uint64_t bytes;       /* bytes processed in this phase */
+        const char *detail;   /* digest, package or notice text */
+};
+struct sbx_progress {
+        void (*fn)(void *userdata, const struct sbx_progress_event *ev);
+        void *userdata;
+};
+void sbx_progress_emit(const struct sbx_progress *p, enum sbx_progress_kind kind, const char *phase,
+                       unsigned item, unsigned items, uint64_t bytes, const char *detail);

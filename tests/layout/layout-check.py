@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""Layering check (ARCHITECTURE.md): prints TAP, fails when
+
+ 1. a folder includes a header of a folder on its own or a higher layer
+    (same-layer folders are independent of each other);
+ 2. code outside a folder includes anything of it but its one public header;
+ 3. a folder's source tree has an include cycle between folders;
+ 4. a source folder is missing from the table below (a new folder must be
+    given its layer here and a line in ARCHITECTURE.md).
+
+Tests (tests/) may include any header: unit tests reach internals on purpose.
+"""
+import os, re, sys
+
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# folder -> (layer, public header)
+LAYERS = {
+    "runtime/util": (0, "util.h"),
+    "policy": (1, "policy.h"),
+    "rootfs-tools": (1, "image.h"),
+    "runtime/security": (1, "security.h"),
+    "runtime/cgroup": (1, "cgroup.h"),
+    "runtime/net": (1, "net.h"),
+    "runtime/launch": (2, "launch.h"),
+    "runtime/sandbox": (3, "sandbox.h"),
+    "runtime/agent": (3, "agent.h"),
+    "runtime/cli": (4, "cli.h"),
+    "runtime/docker": (5, "docker.h"),
+    "runtime": (6, None),            # main.c: the entry point
+    "seccomp-profiles": (6, None),   # gen-bpf.c: a build-time tool over security/
+}
+INC = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+
+
+def folder_of(path):
+    return os.path.dirname(os.path.relpath(path, TOP))
+
+
+def resolve(inc, includer):
+    d = os.path.dirname(includer)
+    for base in (d, os.path.join(TOP, "runtime"), TOP):
+        p = os.path.normpath(os.path.join(base, inc))
+        if os.path.exists(p):
+            return p
+    return None
+
+
+def main():
+    files = []
+    for root in ("runtime", "policy", "rootfs-tools", "seccomp-profiles"):
+        for dp, _, fns in os.walk(os.path.join(TOP, root)):
+            files += [os.path.join(dp, f) for f in fns if f.endswith((".c", ".h"))]
+    problems, edges = [], {}
+    for f in sorted(files):
+        src = folder_of(f)
+        if src not in LAYERS:
+            problems.append(f"{src}: a source folder without a layer in tests/layout/layout-check.py")
+            continue
+        for inc in INC.findall(open(f, encoding="utf-8", errors="replace").read()):
+            p = resolve(inc, f)
+            if p is None:
+                continue  # generated (build-config.h, seccomp-*.c outputs)
+            dst = folder_of(p)
+            if dst == src or dst not in LAYERS:
+                continue
+            rel = os.path.relpath(f, TOP)
+            if LAYERS[dst][0] >= LAYERS[src][0]:
+                problems.append(f"{rel}: includes {os.path.relpath(p, TOP)} (layer {LAYERS[dst][0]} "
+                                f"from layer {LAYERS[src][0]}: lower layers never include upper ones)")
+            if os.path.basename(p) != LAYERS[dst][1]:
+                problems.append(f"{rel}: includes {os.path.relpath(p, TOP)}, not {dst}/{LAYERS[dst][1]} "
+                                f"(the folder's public header)")
+            edges.setdefault(src, set()).add(dst)
+    # cycles between folders (implied by rule 1, checked on its own all the same)
+    state = {}
+
+    def visit(n, stack):
+        state[n] = 1
+        for m in edges.get(n, ()):
+            if state.get(m) == 1:
+                problems.append("include cycle: " + " -> ".join(stack + [n, m]))
+            elif m not in state:
+                visit(m, stack + [n])
+        state[n] = 2
+    for n in list(edges):
+        if n not in state:
+            visit(n, [])
+    print("1..2")
+    print(f"ok 1 - {len(files)} source files in {len(LAYERS)} folders scanned")
+    if problems:
+        for p in problems:
+            print("# " + p)
+        print(f"not ok 2 - layering: {len(problems)} violation(s)")
+        return 1
+    print("ok 2 - layering: every include goes to a lower layer's public header; no cycle")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
