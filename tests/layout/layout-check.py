@@ -6,7 +6,8 @@
  2. code outside a folder includes anything of it but its one public header;
  3. a folder's source tree has an include cycle between folders;
  4. a source folder is missing from the table below (a new folder must be
-    given its layer here and a line in ARCHITECTURE.md).
+    given its layer here and a line in ARCHITECTURE.md);
+ 5. ARCHITECTURE.md does not name a folder of the table.
 
 Tests (tests/) may include any header: unit tests reach internals on purpose.
 """
@@ -85,14 +86,22 @@ def main():
     for n in list(edges):
         if n not in state:
             visit(n, [])
-    print("1..2")
+    arch = open(os.path.join(TOP, "ARCHITECTURE.md"), encoding="utf-8").read()
+    unnamed = [d for d in LAYERS if d != "runtime" and f"`{d}/" not in arch]
+    print("1..3")
     print(f"ok 1 - {len(files)} source files in {len(LAYERS)} folders scanned")
     if problems:
         for p in problems:
             print("# " + p)
         print(f"not ok 2 - layering: {len(problems)} violation(s)")
+        print("ok 3 - ARCHITECTURE.md names every folder" if not unnamed else
+              f"not ok 3 - ARCHITECTURE.md names every folder: missing {', '.join(unnamed)}")
         return 1
     print("ok 2 - layering: every include goes to a lower layer's public header; no cycle")
+    if unnamed:
+        print(f"not ok 3 - ARCHITECTURE.md names every folder: missing {', '.join(unnamed)}")
+        return 1
+    print("ok 3 - ARCHITECTURE.md names every folder")
     return 0
 
 
