@@ -595,12 +595,12 @@ int sbx_sandbox_check_config(sbx_sandbox *s, const sbx_run_config *c, const char
 
 /* ------------------------------------------------------------- start */
 
-/* sbx-init sits next to the sbx binary (build tree: runtime/sbx-init) or in
+/* sbx-init sits next to the sbx binary (build tree: runtime/sandbox/sbx-init) or in
  * libexecdir. Opened O_PATH in the parent; the child execs it through
  * /proc/self/fd/N, so nothing of the host needs to be mounted for it. */
 static int open_init(sbx_error *reterr) {
         char exe[PATH_MAX], path[PATH_MAX + 32];
-        const char *cands[] = { "sbx-init", "runtime/sbx-init", NULL };
+        const char *cands[] = { "sbx-init", "runtime/sandbox/sbx-init", NULL };
         ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
         int fd;
 
