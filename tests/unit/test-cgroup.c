@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Unit tests for runtime/cgroup/cgroup.c: Docker unit parsing, limit validation,
  * and the refusal / best-effort paths against this host's real cgroups. */
-#include <check.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +10,7 @@
 #include <unistd.h>
 
 #include "cgroup/cgroup.h"
+#include "unit.h"
 
 #define MiB (1024LL * 1024)
 
@@ -262,28 +262,13 @@ START_TEST(test_name_cannot_escape_base) {
 END_TEST
 
 int main(void) {
-        Suite *s = suite_create("cgroup");
-        TCase *tc = tcase_create("core");
-        SRunner *sr;
-        int failed;
+        const TTest *tests[] = { test_parse_size_docker_units, test_parse_size_rejects_garbage,
+                                 test_parse_cpus, test_format_size_docker_style,
+                                 test_no_limits_creates_nothing, test_cgroup_root_env_outside_mount_refused,
+                                 test_name_cannot_escape_base,
+                                 test_memory_swap_without_memory_is_config_error, test_limit_ranges_rejected,
+                                 test_refuses_unenforceable_memory_limit,
+                                 test_best_effort_records_unenforced };
 
-        tcase_set_timeout(tc, 30);
-        tcase_add_test(tc, test_parse_size_docker_units);
-        tcase_add_test(tc, test_parse_size_rejects_garbage);
-        tcase_add_test(tc, test_parse_cpus);
-        tcase_add_test(tc, test_format_size_docker_style);
-        tcase_add_test(tc, test_no_limits_creates_nothing);
-        tcase_add_test(tc, test_cgroup_root_env_outside_mount_refused);
-        tcase_add_test(tc, test_name_cannot_escape_base);
-        tcase_add_test(tc, test_memory_swap_without_memory_is_config_error);
-        tcase_add_test(tc, test_limit_ranges_rejected);
-        tcase_add_test(tc, test_refuses_unenforceable_memory_limit);
-        tcase_add_test(tc, test_best_effort_records_unenforced);
-        suite_add_tcase(s, tc);
-        sr = srunner_create(s);
-        srunner_set_tap(sr, "-");
-        srunner_run_all(sr, CK_SILENT);
-        failed = srunner_ntests_failed(sr);
-        srunner_free(sr);
-        return failed ? 1 : 0;
+        return unit_main("cgroup", "core", 30, CK_SILENT, tests, UNIT_N(tests));
 }

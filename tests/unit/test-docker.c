@@ -2,7 +2,6 @@
 /* Unit tests for the docker entry point's pure parts (issue 9): the argv
  * parser, the Go-template subset for --format (every template of
  * docker-surface.md §2 against docker-shaped data), env files, -v specs. */
-#include <check.h>
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +10,7 @@
 
 #include "docker/docker.h"
 #include "util/util.h"
+#include "unit.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -276,30 +276,13 @@ START_TEST(test_volume_specs) {
 }
 END_TEST
 
-static Suite *suite(void) {
-        Suite *s = suite_create("docker");
-        TCase *tc = tcase_create("core");
-
-        tcase_add_test(tc, test_argv_create_in_openclaw_order);
-        tcase_add_test(tc, test_argv_exec_flags_stop_at_container);
-        tcase_add_test(tc, test_argv_f_means_format_or_force_by_verb);
-        tcase_add_test(tc, test_argv_unknown_flags_and_verbs_are_named);
-        tcase_add_test(tc, test_template_every_openclaw_format);
-        tcase_add_test(tc, test_template_go_conventions);
-        tcase_add_test(tc, test_env_file_docker_rules);
-        tcase_add_test(tc, test_env_file_read_from_disk);
-        tcase_add_test(tc, test_volume_specs);
-        suite_add_tcase(s, tc);
-        return s;
-}
-
 int main(void) {
-        SRunner *sr = srunner_create(suite());
-        int failed;
+        const TTest *tests[] = { test_argv_create_in_openclaw_order, test_argv_exec_flags_stop_at_container,
+                                 test_argv_f_means_format_or_force_by_verb,
+                                 test_argv_unknown_flags_and_verbs_are_named,
+                                 test_template_every_openclaw_format, test_template_go_conventions,
+                                 test_env_file_docker_rules, test_env_file_read_from_disk,
+                                 test_volume_specs };
 
-        srunner_set_tap(sr, "-");
-        srunner_run_all(sr, CK_NORMAL);
-        failed = srunner_ntests_failed(sr);
-        srunner_free(sr);
-        return failed ? 1 : 0;
+        return unit_main("docker", "core", 0, CK_NORMAL, tests, UNIT_N(tests));
 }

@@ -2,7 +2,6 @@
 /* Unit tests for issue 6: command resolution inside the sandbox view
  * (runtime/security/exec-resolve.c) and the allowlist matching and decision
  * (runtime/security/exec-allow.c). The view is built on real directories. */
-#include <check.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -12,19 +11,16 @@
 #include <unistd.h>
 
 #include "security/security.h"
+#include "unit.h"
 
 static char base[] = "/tmp/sbx-unit-exec.XXXXXX";
 static sbx_view view;
 
 static void put(const char *rel, const char *text, mode_t mode) {
         char p[PATH_MAX];
-        FILE *f;
 
         snprintf(p, sizeof(p), "%s/%s", base, rel);
-        f = fopen(p, "we");
-        ck_assert_ptr_nonnull(f);
-        fputs(text, f);
-        fclose(f);
+        unit_write_file(p, text);
         ck_assert_int_eq(chmod(p, mode), 0);
 }
 
@@ -75,11 +71,8 @@ static void setup(void) {
 }
 
 static void teardown(void) {
-        char cmd[PATH_MAX + 16];
-
         sbx_view_done(&view);
-        snprintf(cmd, sizeof(cmd), "rm -rf '%s'", base);
-        (void) system(cmd);
+        unit_rm_rf(base);
 }
 
 static int resolve(const char *path, char out[static PATH_MAX]) {
@@ -230,10 +223,8 @@ END_TEST
 
 int main(void) {
         Suite *s = suite_create("exec-policy");
-        TCase *tc = tcase_create("resolve");
-        TCase *tm = tcase_create("allowlist");
-        SRunner *sr;
-        int failed;
+        TCase *tc = unit_tcase(s, "resolve", 0);
+        TCase *tm = unit_tcase(s, "allowlist", 0);
 
         tcase_add_checked_fixture(tc, setup, teardown);
         tcase_add_test(tc, test_resolve_follows_symlinks_within_the_view);
@@ -244,12 +235,5 @@ int main(void) {
         tcase_add_test(tm, test_glob_semantics_match_openclaw);
         tcase_add_test(tm, test_allowlist_matching_rules);
         tcase_add_test(tm, test_decide_on_every_file_of_the_chain);
-        suite_add_tcase(s, tc);
-        suite_add_tcase(s, tm);
-        sr = srunner_create(s);
-        srunner_set_tap(sr, "-");
-        srunner_run_all(sr, CK_NORMAL);
-        failed = srunner_ntests_failed(sr);
-        srunner_free(sr);
-        return failed ? 1 : 0;
+        return unit_run(s, CK_NORMAL);
 }

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Image names, store location, resolution for the launcher, apt mirror
  * discovery and entry-name normalisation (rootfs-tools/). */
-#include <check.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -12,6 +11,7 @@
 
 #include "rootfs-tools/image.h"
 #include "rootfs-tools/tree.h"
+#include "unit.h"
 
 static char tmpdir[64];
 
@@ -22,16 +22,7 @@ static void setup_tmp(void) {
 }
 
 static void teardown_tmp(void) {
-        int fd = open("/tmp", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        (void) sbx_tree_rm_rf_at(fd, tmpdir + 5);
-        close(fd);
-}
-
-static void write_file(const char *path, const char *text) {
-        FILE *f = fopen(path, "we");
-        ck_assert_ptr_nonnull(f);
-        fputs(text, f);
-        fclose(f);
+        unit_rm_rf(tmpdir);
 }
 
 START_TEST(test_ref_parse_defaults_tag_latest_and_strips_docker_io) {
@@ -101,7 +92,7 @@ START_TEST(test_resolve_returns_rootfs_and_config) {
         snprintf(want, sizeof(want), "%s/rootfs", dir);
         ck_assert_int_eq(mkdir(want, 0755), 0);
         snprintf(p, sizeof(p), "%s/image.json", dir);
-        write_file(
+        unit_write_file(
                 p,
                 "{\"ref\":\"team/img:v1\",\"layers\":[],\"config\":{\"Env\":[\"A=1\",\"B=2\"],"
                 "\"WorkingDir\":\"/home/sandbox\",\"User\":\"sandbox\",\"Cmd\":[\"sleep\",\"infinity\"]}}");
@@ -131,7 +122,7 @@ START_TEST(test_resolve_corrupt_record_is_an_error) {
         snprintf(p, sizeof(p), "%s/images/bad@latest", tmpdir);
         mkdir(p, 0700);
         snprintf(p, sizeof(p), "%s/images/bad@latest/image.json", tmpdir);
-        write_file(p, "{\"ref\": ");
+        unit_write_file(p, "{\"ref\": ");
         ck_assert_int_eq(sbx_image_resolve("bad", p, sizeof(p), NULL, &e), -EBADMSG);
         ck_assert_ptr_nonnull(strstr(e.msg, "not valid JSON"));
 }
@@ -147,7 +138,7 @@ START_TEST(test_apt_mirror_from_deb822_and_list) {
         snprintf(p, sizeof(p), "%s/etc/apt/sources.list.d", tmpdir);
         mkdir(p, 0755);
         snprintf(p, sizeof(p), "%s/etc/apt/sources.list.d/debian.sources", tmpdir);
-        write_file(
+        unit_write_file(
                 p,
                 "Types: deb\n# comment\nURIs: http://security.example/debian-security\nSuites: "
                 "bookworm-security\n\n"
@@ -158,7 +149,7 @@ START_TEST(test_apt_mirror_from_deb822_and_list) {
         ck_assert_str_eq(m, "http://mirror.example/debian");
         ck_assert_int_eq(sbx_apt_mirror("trixie", m, sizeof(m), NULL), -ENOENT);
         snprintf(p, sizeof(p), "%s/etc/apt/sources.list", tmpdir);
-        write_file(p, "# x\ndeb [signed-by=/k.gpg] https://list.example/debian trixie main\n");
+        unit_write_file(p, "# x\ndeb [signed-by=/k.gpg] https://list.example/debian trixie main\n");
         ck_assert_int_eq(sbx_apt_mirror("trixie", m, sizeof(m), NULL), 0);
         ck_assert_str_eq(m, "https://list.example/debian");
         unsetenv("SBX_APT_ROOT");
@@ -182,9 +173,7 @@ END_TEST
 
 int main(void) {
         Suite *s = suite_create("image");
-        TCase *names = tcase_create("names"), *store = tcase_create("store");
-        SRunner *sr;
-        int failed;
+        TCase *names = unit_tcase(s, "names", 0), *store = unit_tcase(s, "store", 0);
 
         tcase_add_test(names, test_ref_parse_defaults_tag_latest_and_strips_docker_io);
         tcase_add_test(names, test_ref_parse_rejects_bad_names);
@@ -195,12 +184,5 @@ int main(void) {
         tcase_add_test(store, test_resolve_returns_rootfs_and_config);
         tcase_add_test(store, test_resolve_corrupt_record_is_an_error);
         tcase_add_test(store, test_apt_mirror_from_deb822_and_list);
-        suite_add_tcase(s, names);
-        suite_add_tcase(s, store);
-        sr = srunner_create(s);
-        srunner_set_tap(sr, "-");
-        srunner_run_all(sr, CK_SILENT);
-        failed = srunner_ntests_failed(sr);
-        srunner_free(sr);
-        return failed ? 1 : 0;
+        return unit_run(s, CK_SILENT);
 }

@@ -3,7 +3,6 @@
  * (OpenClaw's parser) answered for the same inputs (json5/oracle.jsonl), plus what the oracle
  * cannot show: json-c types, invalid UTF-8, limits, the API contract. Leaks on error paths are
  * caught by running this under ASan (the sanitizers lane) or valgrind (see meson.build). */
-#include <check.h>
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
@@ -14,6 +13,7 @@
 #include "build-config.h"
 #include "policy/policy.h"
 #include "json5-canon.h"
+#include "unit.h"
 
 static struct json_object *oracle; /* array of the oracle file's records */
 
@@ -383,9 +383,8 @@ static int load_oracle(void) {
 
 int main(void) {
         Suite *s = suite_create("json5");
-        TCase *tc = tcase_create("json5");
-        SRunner *sr;
-        int failed;
+        TCase *tc = unit_tcase(s, "json5", 60);
+        int status;
 
         if (load_oracle() < 0)
                 return 1;
@@ -400,14 +399,7 @@ int main(void) {
         tcase_add_test(tc, test_json5_error_contract);
         tcase_add_test(tc, test_json5_error_messages_say_what_was_expected);
         tcase_add_test(tc, test_json5_error_deep_in_tree_frees_everything);
-        tcase_set_timeout(tc, 60);
-        suite_add_tcase(s, tc);
-
-        sr = srunner_create(s);
-        srunner_set_tap(sr, "-");
-        srunner_run_all(sr, CK_SILENT);
-        failed = srunner_ntests_failed(sr);
-        srunner_free(sr);
+        status = unit_run(s, CK_SILENT);
         json_object_put(oracle);
-        return failed ? 1 : 0;
+        return status;
 }

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Unit tests for the pure parts of the network facility (issue 7): mode
  * refusals, extraHosts/dns parsing, /etc/hosts and resolv.conf rendering. */
-#include <check.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +8,7 @@
 #include <unistd.h>
 
 #include "net/net.h"
+#include "unit.h"
 
 START_TEST(test_net_mode_none_and_bridge_are_accepted) {
         const char *name = "x";
@@ -139,26 +139,14 @@ START_TEST(test_net_prepare_none_renders_without_touching_the_host) {
 END_TEST
 
 int main(void) {
-        Suite *s = suite_create("net-config");
-        TCase *tc = tcase_create("parse");
-        SRunner *sr;
-        int failed;
+        const TTest *tests[] = { test_net_mode_none_and_bridge_are_accepted,
+                                 test_net_mode_host_is_refused_naming_it,
+                                 test_net_mode_container_needs_the_dangerous_flag,
+                                 test_net_mode_unknown_is_an_error_naming_the_value,
+                                 test_net_join_refuses_dns_and_extra_hosts, test_extra_host_forms,
+                                 test_dns_must_be_an_address, test_hosts_render_resolves_host_gateway,
+                                 test_resolv_render_filters_loopback_resolvers,
+                                 test_net_prepare_none_renders_without_touching_the_host };
 
-        tcase_add_test(tc, test_net_mode_none_and_bridge_are_accepted);
-        tcase_add_test(tc, test_net_mode_host_is_refused_naming_it);
-        tcase_add_test(tc, test_net_mode_container_needs_the_dangerous_flag);
-        tcase_add_test(tc, test_net_mode_unknown_is_an_error_naming_the_value);
-        tcase_add_test(tc, test_net_join_refuses_dns_and_extra_hosts);
-        tcase_add_test(tc, test_extra_host_forms);
-        tcase_add_test(tc, test_dns_must_be_an_address);
-        tcase_add_test(tc, test_hosts_render_resolves_host_gateway);
-        tcase_add_test(tc, test_resolv_render_filters_loopback_resolvers);
-        tcase_add_test(tc, test_net_prepare_none_renders_without_touching_the_host);
-        suite_add_tcase(s, tc);
-        sr = srunner_create(s);
-        srunner_set_tap(sr, "-");
-        srunner_run_all(sr, CK_SILENT);
-        failed = srunner_ntests_failed(sr);
-        srunner_free(sr);
-        return failed ? 1 : 0;
+        return unit_main("net-config", "parse", 0, CK_SILENT, tests, UNIT_N(tests));
 }

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Unit tests of the policy engine (policy/): one test per rule of OpenClaw 2026.9.6
  * that sbx reproduces. Pure functions, so CK_FORK only isolates crashes here. */
-#include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +9,7 @@
 
 #include "policy/policy.h"
 #include "util/util.h"
+#include "unit.h"
 
 static void set_env(void) {
         setenv("HOME", "/tmp/sbx-unit-home", 1);
@@ -511,41 +511,22 @@ START_TEST(test_config_discovery_order) {
 }
 END_TEST
 
-static Suite *suite(void) {
-        Suite *s = suite_create("policy");
-        TCase *t = tcase_create("rules");
-        tcase_add_test(t, test_agent_id_normalisation);
-        tcase_add_test(t, test_tool_name_normalisation_and_aliases);
-        tcase_add_test(t, test_tool_groups_and_glob);
-        tcase_add_test(t, test_session_key_agent_and_subagent_depth);
-        tcase_add_test(t, test_non_main_is_exact_and_case_sensitive);
-        tcase_add_test(t, test_subagent_rewrite_and_role);
-        tcase_add_test(t, test_slug_rule);
-        tcase_add_test(t, test_scope_key_and_container_name);
-        tcase_add_test(t, test_sha256_known_vector);
-        tcase_add_test(t, test_docker_env_ulimit_bind_merge);
-        tcase_add_test(t, test_shared_scope_ignores_agent_docker_and_prune);
-        tcase_add_test(t, test_defaults_and_setup_command_join);
-        tcase_add_test(t, test_pipeline_deny_wins_and_no_grant_back);
-        tcase_add_test(t, test_write_allows_apply_patch_but_deny_write_does_not_deny_it);
-        tcase_add_test(t, test_sandbox_defaults_and_explicit_allow_lifts_default_deny);
-        tcase_add_test(t, test_profiles);
-        tcase_add_test(t, test_channel_group_policy);
-        tcase_add_test(t, test_validation_errors_name_the_path);
-        tcase_add_test(t, test_legacy_shapes_rejected_with_path);
-        tcase_add_test(t, test_list_migrates_to_entries_with_notes);
-        tcase_add_test(t, test_migrate_rewrites_legacy_shapes);
-        tcase_add_test(t, test_json5_syntax);
-        tcase_add_test(t, test_config_discovery_order);
-        suite_add_tcase(s, t);
-        return s;
-}
-
 int main(void) {
-        SRunner *sr = srunner_create(suite());
-        srunner_set_tap(sr, "-");
-        srunner_run_all(sr, CK_NORMAL);
-        int failed = srunner_ntests_failed(sr);
-        srunner_free(sr);
-        return failed ? 1 : 0;
+        const TTest *tests[] = { test_agent_id_normalisation, test_tool_name_normalisation_and_aliases,
+                                 test_tool_groups_and_glob, test_session_key_agent_and_subagent_depth,
+                                 test_non_main_is_exact_and_case_sensitive, test_subagent_rewrite_and_role,
+                                 test_slug_rule, test_scope_key_and_container_name, test_sha256_known_vector,
+                                 test_docker_env_ulimit_bind_merge,
+                                 test_shared_scope_ignores_agent_docker_and_prune,
+                                 test_defaults_and_setup_command_join,
+                                 test_pipeline_deny_wins_and_no_grant_back,
+                                 test_write_allows_apply_patch_but_deny_write_does_not_deny_it,
+                                 test_sandbox_defaults_and_explicit_allow_lifts_default_deny, test_profiles,
+                                 test_channel_group_policy, test_validation_errors_name_the_path,
+                                 test_legacy_shapes_rejected_with_path,
+                                 test_list_migrates_to_entries_with_notes,
+                                 test_migrate_rewrites_legacy_shapes, test_json5_syntax,
+                                 test_config_discovery_order };
+
+        return unit_main("policy", "rules", 0, CK_NORMAL, tests, UNIT_N(tests));
 }

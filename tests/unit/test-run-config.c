@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* Unit tests for the `sbx run` option specs (runtime/launch/run-config.c). */
-#include <check.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 
 #include "launch/launch.h"
+#include "unit.h"
 
 START_TEST(test_ulimit_soft_and_hard) {
         sbx_rlimit r;
@@ -138,24 +138,9 @@ START_TEST(test_config_appenders_override_rlimits) {
 END_TEST
 
 int main(void) {
-        Suite *s = suite_create("run-config");
-        TCase *tc = tcase_create("parse");
-        SRunner *sr;
-        int failed;
+        const TTest *tests[] = { test_ulimit_soft_and_hard, test_ulimit_rejects_bad_specs, test_tmpfs_specs,
+                                 test_tmpfs_rejects_bad_specs, test_env_specs, test_bind_and_user_specs,
+                                 test_workspace_access_names, test_config_appenders_override_rlimits };
 
-        tcase_add_test(tc, test_ulimit_soft_and_hard);
-        tcase_add_test(tc, test_ulimit_rejects_bad_specs);
-        tcase_add_test(tc, test_tmpfs_specs);
-        tcase_add_test(tc, test_tmpfs_rejects_bad_specs);
-        tcase_add_test(tc, test_env_specs);
-        tcase_add_test(tc, test_bind_and_user_specs);
-        tcase_add_test(tc, test_workspace_access_names);
-        tcase_add_test(tc, test_config_appenders_override_rlimits);
-        suite_add_tcase(s, tc);
-        sr = srunner_create(s);
-        srunner_set_tap(sr, "-");
-        srunner_run_all(sr, CK_SILENT);
-        failed = srunner_ntests_failed(sr);
-        srunner_free(sr);
-        return failed ? 1 : 0;
+        return unit_main("run-config", "parse", 0, CK_SILENT, tests, UNIT_N(tests));
 }

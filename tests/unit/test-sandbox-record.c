@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Unit tests for persistent-sandbox records (runtime/sandbox/sandbox-record.c,
  * sandbox.c): names, the config hash, record round trips, stale detection. */
-#include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +9,7 @@
 
 #include "util/util.h"
 #include "sandbox/sandbox-internal.h"
+#include "unit.h"
 
 START_TEST(test_sandbox_names_follow_docker_rules) {
         static const char *const good[] = { "a", "box", "openclaw-sbx-workspace-0123", "A.b_c-d", "9lives" };
@@ -117,8 +117,7 @@ START_TEST(test_record_round_trip) {
         fputs("{\"version\": 1, \"name\": \"rt\"", f);
         fclose(f);
         ck_assert_int_eq(sbx_record_load("rt", &back, &e), -EBADMSG);
-        snprintf(dir, sizeof(dir), "rm -rf '%s'", root);
-        ck_assert_int_eq(system(dir), 0);
+        unit_rm_rf(root);
 }
 END_TEST
 
@@ -136,25 +135,10 @@ START_TEST(test_init_pidfd_refuses_a_reused_pid) {
 }
 END_TEST
 
-static Suite *suite(void) {
-        Suite *s = suite_create("sandbox-record");
-        TCase *tc = tcase_create("core");
-
-        tcase_add_test(tc, test_sandbox_names_follow_docker_rules);
-        tcase_add_test(tc, test_config_hash_tracks_every_setting);
-        tcase_add_test(tc, test_record_round_trip);
-        tcase_add_test(tc, test_init_pidfd_refuses_a_reused_pid);
-        suite_add_tcase(s, tc);
-        return s;
-}
-
 int main(void) {
-        SRunner *sr = srunner_create(suite());
-        int failed;
+        const TTest *tests[] = { test_sandbox_names_follow_docker_rules,
+                                 test_config_hash_tracks_every_setting, test_record_round_trip,
+                                 test_init_pidfd_refuses_a_reused_pid };
 
-        srunner_set_tap(sr, "-");
-        srunner_run_all(sr, CK_NORMAL);
-        failed = srunner_ntests_failed(sr);
-        srunner_free(sr);
-        return failed ? 1 : 0;
+        return unit_main("sandbox-record", "core", 0, CK_NORMAL, tests, UNIT_N(tests));
 }

@@ -7,7 +7,6 @@
  * directions (STYLE.md rule 23): before the filter the call fails harmlessly
  * with an errno the kernel gives (EINVAL, EFAULT, ENOTTY, ...), after it with
  * the errno only the filter gives. */
-#include <check.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <json-c/json.h>
@@ -32,6 +31,7 @@
 
 #include "security/seccomp-embedded.h"
 #include "security/security.h"
+#include "unit.h"
 
 #ifndef AF_VSOCK
 #define AF_VSOCK 40
@@ -822,24 +822,21 @@ static Suite *seccomp_suite(void) {
         Suite *s = suite_create("seccomp");
         TCase *tc;
 
-        tc = tcase_create("lint");
+        tc = unit_tcase(s, "lint", 0);
         tcase_add_test(tc, test_profiles_lint_sorted_unique_resolvable_with_reasons);
         tcase_add_test(tc, test_profiles_embedded_parse_strictly);
         tcase_add_test(tc, test_default_profile_refuses_docker_refusals_and_more);
         tcase_add_test(tc, test_precompiled_bpf_matches_runtime_compile);
-        suite_add_tcase(s, tc);
 
-        tc = tcase_create("compiler");
+        tc = unit_tcase(s, "compiler", 0);
         tcase_add_test(tc, test_compile_unknown_syscall_is_error_naming_it);
         tcase_add_test(tc, test_compile_bad_or_unsupported_action_is_error);
         tcase_add_test(tc, test_compile_foreign_arch_is_error_unless_allowed);
         tcase_add_test(tc, test_compile_rejects_malformed_json);
         tcase_add_test(tc, test_compile_evaluates_docker_includes_excludes);
         tcase_add_test(tc, test_compile_user_profile_file_errors_name_the_path);
-        suite_add_tcase(s, tc);
 
-        tc = tcase_create("enforce");
-        tcase_set_timeout(tc, 30);
+        tc = unit_tcase(s, "enforce", 30);
         tcase_add_test(tc, test_default_refuses_kernel_surface_with_eperm);
         tcase_add_test(tc, test_default_refuses_namespaces_and_mounts);
         tcase_add_test(tc, test_default_clone3_gets_enosys_and_fork_still_works);
@@ -855,18 +852,12 @@ static Suite *seccomp_suite(void) {
         tcase_add_test(tc, test_docker_style_profile_compiles_and_gates_entries);
         tcase_add_test(tc, test_docker_style_profile_with_compat_arches_when_allowed);
         tcase_add_test(tc, test_compat_arches_cannot_bypass_network_denial);
-        suite_add_tcase(s, tc);
         return s;
 }
 
 int main(void) {
-        SRunner *sr = srunner_create(seccomp_suite());
-        int failed;
-
-        srunner_set_fork_status(sr, CK_FORK);
-        srunner_set_tap(sr, "-");
-        srunner_run_all(sr, CK_SILENT);
-        failed = srunner_ntests_failed(sr);
-        srunner_free(sr);
-        return failed == 0 ? 0 : 1;
+        /* every test installs filters or forks: each runs in a process of its own, whatever
+         * CK_FORK says */
+        setenv("CK_FORK", "yes", 1);
+        return unit_run(seccomp_suite(), CK_SILENT);
 }

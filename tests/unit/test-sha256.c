@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* SHA-256 against the FIPS 180-4 / NIST example vectors. */
-#include <check.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util/util.h"
+#include "unit.h"
 
 static void expect(const char *msg, size_t len, const char *hex) {
         char got[SBX_SHA256_HEX_SIZE];
@@ -64,19 +64,8 @@ START_TEST(test_sha256_padding_boundaries_match_oneshot) {
 END_TEST
 
 int main(void) {
-        Suite *s = suite_create("sha256");
-        TCase *tc = tcase_create("vectors");
-        SRunner *sr;
-        int failed;
+        const TTest *tests[] = { test_sha256_nist_vectors, test_sha256_million_a_in_odd_chunks,
+                                 test_sha256_padding_boundaries_match_oneshot };
 
-        tcase_add_test(tc, test_sha256_nist_vectors);
-        tcase_add_test(tc, test_sha256_million_a_in_odd_chunks);
-        tcase_add_test(tc, test_sha256_padding_boundaries_match_oneshot);
-        suite_add_tcase(s, tc);
-        sr = srunner_create(s);
-        srunner_set_tap(sr, "-");
-        srunner_run_all(sr, CK_SILENT);
-        failed = srunner_ntests_failed(sr);
-        srunner_free(sr);
-        return failed ? 1 : 0;
+        return unit_main("sha256", "vectors", 0, CK_SILENT, tests, UNIT_N(tests));
 }

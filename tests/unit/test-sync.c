@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: MIT */
 /* Unit tests for the parent<->child sync records (runtime/launch/sync.c). */
-#include <check.h>
 #include <errno.h>
 #include <poll.h>
 #include <fcntl.h>
@@ -11,6 +10,7 @@
 #include <unistd.h>
 
 #include "launch/launch.h"
+#include "unit.h"
 
 /* A child that fails before reading #1 exits with our record unread in its
  * queue: the first recv then sees ECONNRESET, and its error record must
@@ -91,20 +91,9 @@ START_TEST(test_sync_socket_is_cloexec_seqpacket) {
 END_TEST
 
 int main(void) {
-        Suite *s = suite_create("sync");
-        TCase *tc = tcase_create("records");
-        SRunner *sr;
-        int failed;
+        const TTest *tests[] = { test_sync_error_record_survives_unread_peer_queue,
+                                 test_sync_passes_an_fd_and_times_out,
+                                 test_sync_socket_is_cloexec_seqpacket };
 
-        tcase_set_timeout(tc, 10);
-        tcase_add_test(tc, test_sync_error_record_survives_unread_peer_queue);
-        tcase_add_test(tc, test_sync_passes_an_fd_and_times_out);
-        tcase_add_test(tc, test_sync_socket_is_cloexec_seqpacket);
-        suite_add_tcase(s, tc);
-        sr = srunner_create(s);
-        srunner_set_tap(sr, "-");
-        srunner_run_all(sr, CK_SILENT);
-        failed = srunner_ntests_failed(sr);
-        srunner_free(sr);
-        return failed ? 1 : 0;
+        return unit_main("sync", "records", 10, CK_SILENT, tests, UNIT_N(tests));
 }

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* Unit tests for the kernel rules derived from a resolved tool set
  * (runtime/agent/tool-rules.c, issue 6): a pure function of sbx_resolved. */
-#include <check.h>
 #include <string.h>
 
 #include "agent/agent.h"
 #include "policy/policy.h"
+#include "unit.h"
 
 static void set_tool(sbx_resolved *r, const char *name, bool allowed, char *layer, char *key) {
         for (size_t i = 0; i < SBX_N_CORE_TOOLS; i++)
@@ -85,20 +85,9 @@ START_TEST(test_socket_denial_needs_no_network_tool_and_network_none) {
 END_TEST
 
 int main(void) {
-        Suite *s = suite_create("tool-rules");
-        TCase *tc = tcase_create("derive");
-        SRunner *sr;
-        int failed;
+        const TTest *tests[] = { test_all_tools_derive_no_restriction, test_exec_removed_names_layer_and_key,
+                                 test_read_only_needs_every_fs_write_tool_removed,
+                                 test_socket_denial_needs_no_network_tool_and_network_none };
 
-        tcase_add_test(tc, test_all_tools_derive_no_restriction);
-        tcase_add_test(tc, test_exec_removed_names_layer_and_key);
-        tcase_add_test(tc, test_read_only_needs_every_fs_write_tool_removed);
-        tcase_add_test(tc, test_socket_denial_needs_no_network_tool_and_network_none);
-        suite_add_tcase(s, tc);
-        sr = srunner_create(s);
-        srunner_set_tap(sr, "-");
-        srunner_run_all(sr, CK_NORMAL);
-        failed = srunner_ntests_failed(sr);
-        srunner_free(sr);
-        return failed ? 1 : 0;
+        return unit_main("tool-rules", "derive", 0, CK_NORMAL, tests, UNIT_N(tests));
 }
