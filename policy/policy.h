@@ -274,6 +274,7 @@ typedef struct sbx_tool_verdict {
         bool allowed;
         char *layer; /* step label that removed it, NULL when allowed */
         char *key;   /* config key (or built-in list) responsible */
+        bool denied; /* key is a deny list that matched (else: an allow list that does not list it) */
         char *fix;   /* the smallest change that would allow it */
 } sbx_tool_verdict;
 

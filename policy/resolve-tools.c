@@ -443,6 +443,7 @@ static int explain_block(const sbx_config *c, sbx_resolved *r, const sbx_policy_
                 key = named;
         }
         v->layer = strdup(l->label);
+        v->denied = why == SBX_BLOCK_DENY;
         if (!strcmp(l->label, "subagent tools.allow") && why == SBX_BLOCK_DENY) {
                 bool configured = c->tools.subagents.deny.set && matches_any(&c->tools.subagents.deny, tool);
                 if (configured) {

@@ -156,8 +156,13 @@ void sbx_tool_rules_print(FILE *f, const sbx_resolved *r) {
         fprintf(f, "derived rules (sbx run --agent):\n");
         if (t.exec_allowed)
                 fprintf(f, "  exec:            allowed, decided before fork on the resolved file\n");
-        else
-                fprintf(f, "  exec:            REFUSED (126): %s [%s]\n", t.exec_rule, t.exec_key);
+        else {
+                /* human text names the list first: "denied by <deny list>", never
+                 * "removed by <...>.tools.allow" (the JSON rule keeps its shape) */
+                const sbx_tool_verdict *v = verdict(r, "exec");
+                fprintf(f, "  exec:            REFUSED (126): tool policy: 'exec' (alias bash) %s %s (pipeline step %s)\n",
+                        v->denied ? "denied by" : "not allowed by", v->key ?: "?", v->layer ?: "?");
+        }
         fprintf(f, "  read-only fs:    %s (Landlock%s): %s\n", t.read_only_fs ? "yes" : "no",
                 t.read_only_fs && abi < 1 ? ", NOT available here: sbx run refuses" : "", t.read_only_why);
         fprintf(f, "  no inet sockets: %s (seccomp): %s\n", t.deny_inet_sockets ? "yes" : "no", t.sockets_why);

@@ -84,6 +84,13 @@ static void explain_usage(FILE *f) {
                    "Exit status: 0 resolved, 2 invalid config or unknown agent/session.\n");
 }
 
+/* How a removed tool was removed: a deny list matched it, or an allow list
+ * (a profile, an allowlist) does not list it. The key that follows is that
+ * list, so the line never reads as if an allow list removed a tool. */
+static const char *removed_how(const sbx_tool_verdict *v) {
+        return v->denied ? "denied by" : "not allowed by";
+}
+
 static void print_human(const sbx_resolved *r, const char *tool) {
         printf("agent:      %s\nsession:    %s%s\n", r->agent_id, r->session_key,
                r->subagent ? " (sub-agent)" : "");
@@ -114,8 +121,8 @@ static void print_human(const sbx_resolved *r, const char *tool) {
                                 if (v->allowed)
                                         printf("tool %s:  allowed\n", n);
                                 else
-                                        printf("tool %s:  removed by %s (%s)\n  to allow: %s\n", n, v->layer,
-                                               v->key, v->fix);
+                                        printf("tool %s:  %s %s (pipeline step %s)\n  to allow: %s\n", n,
+                                               removed_how(v), v->key, v->layer, v->fix);
                                 return;
                         }
                 printf("tool %s:  not a core tool of OpenClaw 2026.9.6\n", tool);
@@ -136,7 +143,7 @@ static void print_human(const sbx_resolved *r, const char *tool) {
                 for (size_t j = i; j < SBX_N_CORE_TOOLS; j++)
                         n += !r->tools[j].allowed && !done[j] && !strcmp(r->tools[j].layer, v->layer) &&
                              !strcmp(r->tools[j].key, v->key);
-                printf("removed by %s [%s] (%zu):", v->layer, v->key, n);
+                printf("%s %s (pipeline step %s) (%zu):", removed_how(v), v->key, v->layer, n);
                 for (size_t j = i; j < SBX_N_CORE_TOOLS; j++)
                         if (!r->tools[j].allowed && !done[j] && !strcmp(r->tools[j].layer, v->layer) &&
                             !strcmp(r->tools[j].key, v->key)) {

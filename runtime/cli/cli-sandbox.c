@@ -615,14 +615,20 @@ int cli_ls(int argc, char **argv) {
                 for (size_t i = 0; i < n; i++)
                         printf("%s\n", list[i]->name);
         } else {
-                printf("%-24s %-12s %-9s %-9s %-9s %-7s %-5s %s\n", "NAME", "ID", "STATE", "CREATED", "USED",
+                /* The NAME column is as wide as the longest name (docker widens
+                 * its columns the same way), so every row stays aligned. */
+                int w = 24;
+                for (size_t i = 0; i < n; i++)
+                        if ((int) strlen(list[i]->name) > w)
+                                w = (int) strlen(list[i]->name);
+                printf("%-*s %-12s %-9s %-9s %-9s %-7s %-5s %s\n", w, "NAME", "ID", "STATE", "CREATED", "USED",
                        "CONFIG", "EXECS", "WORKSPACE");
                 for (size_t i = 0; i < n; i++) {
                         sbx_sandbox *s = list[i];
                         char created[32], used[32];
                         fmt_age(s->created_ms, created, sizeof(created));
                         fmt_age(s->last_used_ms, used, sizeof(used));
-                        printf("%-24s %-12.12s %-9s %-9s %-9s %-7s %-5u %s%s\n", s->name, s->id,
+                        printf("%-*s %-12.12s %-9s %-9s %-9s %-7s %-5u %s%s\n", w, s->name, s->id,
                                sbx_sandbox_state_to_string(s->state), created, used,
                                s->config_changed ? "changed" : "ok", s->running_execs, s->workspace ?: "-",
                                s->workspace_mode == SBX_WORKSPACE_MODE_OVERLAY ? " (overlay)" : "");
@@ -714,24 +720,67 @@ int cli_stop(int argc, char **argv) {
         return each_ref(argc - 1, argv + 1, "stop", "sbx stop [-t SECONDS] NAME...", do_stop, &timeout);
 }
 
+/* sbx rm --all: every sandbox (the running ones need -f). */
+static int rm_all(bool force) {
+        sbx_sandbox **list = NULL;
+        size_t n = 0;
+        sbx_error err = {};
+        int status = 0, r;
+
+        r = sbx_sandbox_list(NULL, 0, &list, &n, &err);
+        if (r < 0)
+                return fail("rm", &err, SBX_EXIT_FAILURE);
+        for (size_t i = 0; i < n; i++) {
+                sbx_error e = {};
+                r = sbx_sandbox_remove(list[i]->name, force, &e);
+                if (r < 0)
+                        status = fail("rm", &e, errno_status(r));
+                else
+                        printf("%s\n", list[i]->name);
+        }
+        sbx_sandbox_list_free(list, n);
+        return status;
+}
+
 int cli_rm(int argc, char **argv) {
-        bool force = false;
-        int r = take_state_dir(&argc, &argv, "rm");
+        static const struct option opts[] = {
+                { "force", no_argument, NULL, 'f' }, { "all", no_argument, NULL, 'a' },
+                { "help", no_argument, NULL, 'h' },  {}
+        };
+        bool force = false, all = false;
+        int opt, r = take_state_dir(&argc, &argv, "rm");
 
         if (r)
                 return r;
-        if (want_help(argc, argv)) {
-                printf("usage: sbx rm [-f] NAME...\n\n"
-                       "Remove sandboxes: state dir, overlay changes, cgroup. A running one needs -f\n"
-                       "(its processes are killed). The workspace directory is never removed.\n");
-                return 0;
+        optind = 1;
+        opterr = 0;
+        while ((opt = getopt_long(argc, argv, "+fh", opts, NULL)) != -1) {
+                switch (opt) {
+                case 'h':
+                        printf("usage: sbx rm [-f] NAME...\n"
+                               "       sbx rm [-f] --all\n\n"
+                               "Remove sandboxes: state dir, overlay changes, cgroup. A running one needs -f\n"
+                               "(its processes are killed). The workspace directory is never removed.\n"
+                               "--all removes every sandbox 'sbx ls' lists.\n");
+                        return 0;
+                case 'f':
+                        force = true;
+                        break;
+                case 'a':
+                        all = true;
+                        break;
+                default:
+                        fprintf(stderr, "sbx rm: bad option '%s' (see 'sbx rm --help')\n", argv[optind - 1]);
+                        return SBX_EXIT_USAGE;
+                }
         }
-        if (argc >= 2 && (!strcmp(argv[1], "-f") || !strcmp(argv[1], "--force"))) {
-                force = true;
-                argv++;
-                argc--;
+        if (all && optind < argc) {
+                fprintf(stderr, "sbx rm: --all and a NAME: give one of them\n");
+                return SBX_EXIT_USAGE;
         }
-        return each_ref(argc - 1, argv + 1, "rm", "sbx rm [-f] NAME...", do_rm, &force);
+        if (all)
+                return rm_all(force);
+        return each_ref(argc - optind, argv + optind, "rm", "sbx rm [-f] NAME... | sbx rm [-f] --all", do_rm, &force);
 }
 
 int cli_pause(int argc, char **argv) {

@@ -595,12 +595,15 @@ int sbx_sandbox_check_config(sbx_sandbox *s, const sbx_run_config *c, const char
 
 /* ------------------------------------------------------------- start */
 
-/* sbx-init sits next to the sbx binary (build tree: runtime/sandbox/sbx-init) or in
+/* sbx-init, in this order: next to the sbx binary (a copied pair), in the
+ * build tree (build/sbx + build/runtime/sandbox/sbx-init), in the installed
+ * layout relative to the binary (PREFIX/bin/sbx + PREFIX/libexec/sbx/sbx-init,
+ * so an installed tree still works when moved), then the configured
  * libexecdir. Opened O_PATH in the parent; the child execs it through
  * /proc/self/fd/N, so nothing of the host needs to be mounted for it. */
 static int open_init(sbx_error *reterr) {
-        char exe[PATH_MAX], path[PATH_MAX + 32];
-        const char *cands[] = { "sbx-init", "runtime/sandbox/sbx-init", NULL };
+        char exe[PATH_MAX], path[PATH_MAX + 64];
+        const char *cands[] = { "sbx-init", "runtime/sandbox/sbx-init", SBX_LIBEXECDIR_FROM_BINDIR "/sbx-init", NULL };
         ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
         int fd;
 
@@ -613,10 +616,16 @@ static int open_init(sbx_error *reterr) {
                         if (fd >= 0)
                                 return fd;
                 }
-        }
+        } else
+                snprintf(exe, sizeof(exe), "(unknown)");
         fd = open(SBX_LIBEXECDIR "/sbx-init", O_PATH | O_CLOEXEC);
         if (fd < 0)
-                return sbx_error_set(reterr, -errno, "sbx-init not found next to sbx or in '%s'", SBX_LIBEXECDIR);
+                return sbx_error_set(reterr, -errno,
+                                     "sbx-init not found next to sbx ('%s/sbx-init'), in '%s/" SBX_LIBEXECDIR_FROM_BINDIR
+                                     "' or in '" SBX_LIBEXECDIR "': install sbx with 'meson setup build --prefix "
+                                     "PREFIX && ninja -C build install' (sbx-init goes to PREFIX/libexec/sbx), or "
+                                     "copy build/runtime/sandbox/sbx-init next to the sbx binary",
+                                     exe, exe);
         return fd;
 }
 

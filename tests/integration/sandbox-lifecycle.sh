@@ -164,4 +164,26 @@ is "create with a failing --setup-command: exit 125" "$rc" 125
 like "the error names the setupCommand and its status" "$out" "setupCommand 'exit 3' failed with exit status 3"
 is "the failed create left no sandbox" "$(sbx ls -q)" ""
 is "nothing left in the state root" "$(ls -A "$ROOT" | grep -v '^\.' || true)" ""
+# --- ls keeps its columns aligned with a long name; rm --all
+long=a-very-long-sandbox-name-that-is-longer-than-the-name-column-of-ls
+sbx_create --no-start "$long" >/dev/null
+sbx_create --no-start short >/dev/null
+sbx_create short2 >/dev/null
+out=$(sbx ls)
+cols=$(awk 'NR == 1 { print index($0, "ID") } NR > 1 { print index($0, $2) }' <<<"$out" | sort -u)
+is "ls: the ID column starts at one offset on every row despite a long name" "$(wc -l <<<"$cols")" 1
+like "ls: the long name is shown whole" "$out" "$long "
+sbx rm --all >/dev/null 2>"$TMP/err"; rc=$?
+is "rm --all without -f: a running sandbox makes it fail (exit 125)" "$rc" 125
+is "rm --all without -f: the stopped ones are gone, the running one stays" "$(sbx ls -q)" short2
+sbx rm -f --all short2 >/dev/null 2>"$TMP/err"; rc=$?
+is "rm --all with a NAME: bad usage" "$rc" 2
+like "... saying to give one of them" "$(cat "$TMP/err")" "give one of them"
+out=$(sbx rm -f --all); rc=$?
+is "rm -f --all: exit 0" "$rc" 0
+is "rm -f --all: prints each removed name" "$out" short2
+is "rm -f --all: no sandbox is left" "$(sbx ls -q)" ""
+is "rm -f --all: nothing left in the state root" "$(ls -A "$ROOT" | grep -v '^\.' || true)" ""
+is "rm -f --all with nothing to remove: exit 0" "$(sbx rm -f --all; echo $?)" 0
+sbx rm --bogus x 2>/dev/null; is "rm with an unknown option: bad usage (2)" "$?" 2
 done_testing

@@ -56,8 +56,17 @@ check "check rejects top-level agent.* naming the modern key" 2 \
         "$SBX" check --config "$T/legacy.json"
 check "explain: main session of a non-main agent is not sandboxed" 0 "sandbox: +no, runs on the host" \
         "$SBX" explain --config "$T/valid.json" --agent main
-check "explain: the agent deny names its layer and key" 0 \
-        'removed by agents.work.tools.allow \[agents.entries.work.tools.deny\] \(1\): exec' \
+check "explain: the agent deny names the deny list, then its pipeline step" 0 \
+        'denied by agents.entries.work.tools.deny \(pipeline step agents.work.tools.allow\) \(1\): exec' \
+        "$SBX" explain --config "$T/valid.json" --agent work
+check "explain --tool: the deny list, not the allow step, removed it" 0 \
+        'tool exec:  denied by agents.entries.work.tools.deny \(pipeline step agents.work.tools.allow\)' \
+        "$SBX" explain --config "$T/valid.json" --agent work --tool exec
+check "explain: a tool missing from an allow list reads 'not allowed by' that list" 0 \
+        'not allowed by tools.sandbox.tools.allow \(built-in default\) \(pipeline step sandbox tools.allow\)' \
+        "$SBX" explain --config "$T/valid.json" --agent work
+check "explain: the derived exec rule names the deny list too" 0 \
+        "REFUSED \(126\): tool policy: 'exec' \(alias bash\) denied by agents.entries.work.tools.deny \(pipeline step" \
         "$SBX" explain --config "$T/valid.json" --agent work
 check "explain --tool says how to allow a removed tool" 0 \
         'to allow: remove the entry matching "exec" from agents.entries.work.tools.deny' \
