@@ -119,6 +119,75 @@ static int get_u64(parse_ctx *c, json_object *o, const char *jpath, uint64_t max
         return 0;
 }
 
+/* JPATH.KEY into p2 (KEY alone at the top level, JPATH NULL). */
+static void path_join(char p2[static PATH_LEN], const char *jpath, const char *key) {
+        if (jpath)
+                snprintf(p2, PATH_LEN, "%s.%s", jpath, key);
+        else
+                snprintf(p2, PATH_LEN, "%s", key);
+}
+
+/* An object with no keys outside allowed[] (NULL-terminated). */
+static int want_object(parse_ctx *c, json_object *o, const char *jpath, const char *const *allowed) {
+        int r = want_type(c, o, json_type_object, jpath);
+
+        return r < 0 ? r : check_keys(c, o, jpath, allowed);
+}
+
+/* The member KEY of O, which must be there, as get_string() reads it; its path is left in p2. */
+static int get_member_string(parse_ctx *c, json_object *o, const char *jpath, const char *key, size_t max,
+                             char p2[static PATH_LEN], const char **ret) {
+        json_object *v;
+
+        path_join(p2, jpath, key);
+        if (!json_object_object_get_ex(o, key, &v))
+                return perr(c, -EINVAL, p2, "missing");
+        return get_string(c, v, p2, max, ret);
+}
+
+/* Calls each() on every element of the array ARR at JPATH, with the element's path ("JPATH[i]"). */
+typedef int (*element_fn)(parse_ctx *c, json_object *e, const char *jpath, size_t i, void *userdata);
+static int each_element(parse_ctx *c, json_object *arr, const char *jpath, element_fn each, void *userdata) {
+        char p2[PATH_LEN];
+        int r;
+
+        r = want_type(c, arr, json_type_array, jpath);
+        if (r < 0)
+                return r;
+        for (size_t i = 0; i < json_object_array_length(arr); i++) {
+                snprintf(p2, sizeof(p2), "%s[%zu]", jpath, i);
+                r = each(c, json_object_array_get_idx(arr, i), p2, i, userdata);
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+/* Calls each() on every element of the array ARR at JPATH, each a string of at most MAX bytes. */
+typedef int (*string_fn)(parse_ctx *c, const char *s, const char *jpath, void *userdata);
+typedef struct each_string_ctx {
+        size_t max;
+        string_fn each;
+        void *userdata;
+} each_string_ctx;
+
+static int each_string_element(parse_ctx *c, json_object *e, const char *jpath, size_t i, void *userdata) {
+        each_string_ctx *x = userdata;
+        const char *s;
+        int r;
+
+        (void) i;
+        r = get_string(c, e, jpath, x->max, &s);
+        return r < 0 ? r : x->each(c, s, jpath, x->userdata);
+}
+
+static int each_string(parse_ctx *c, json_object *arr, const char *jpath, size_t max, string_fn each,
+                       void *userdata) {
+        each_string_ctx x = {.max = max, .each = each, .userdata = userdata};
+
+        return each_element(c, arr, jpath, each_string_element, &x);
+}
+
 /* "SCMP_ARCH_X86_64" -> libseccomp token, 0 if unknown. */
 static uint32_t arch_from_name(const char *name) {
         char lower[32];
@@ -135,9 +204,10 @@ static uint32_t arch_from_name(const char *name) {
         return seccomp_arch_resolve_name(lower);
 }
 
-static int add_arch(parse_ctx *c, const char *name, const char *jpath) {
+static int add_arch(parse_ctx *c, const char *name, const char *jpath, void *userdata) {
         uint32_t arch = arch_from_name(name);
 
+        (void) userdata;
         if (arch == 0)
                 return perr(c, -EINVAL, jpath, "unknown architecture '%.40s'", name);
         if (arch == seccomp_arch_native())
@@ -157,80 +227,49 @@ static int add_arch(parse_ctx *c, const char *name, const char *jpath) {
 }
 
 static int parse_architectures(parse_ctx *c, json_object *arr) {
-        char jpath[PATH_LEN];
+        return each_string(c, arr, "architectures", 32, add_arch, NULL);
+}
+
+/* One of archMap[].subArchitectures: known, and added when its entry is the native one. */
+static int add_sub_arch(parse_ctx *c, const char *sub, const char *jpath, void *userdata) {
+        uint32_t arch = *(const uint32_t *) userdata;
+
+        if (arch_from_name(sub) == 0)
+                return perr(c, -EINVAL, jpath, "unknown architecture '%.40s'", sub);
+        if (arch != seccomp_arch_native())
+                return 0;
+        return add_arch(c, sub, jpath, NULL);
+}
+
+static int parse_arch_map_entry(parse_ctx *c, json_object *e, const char *jpath, size_t i, void *userdata) {
+        static const char *const keys[] = {"architecture", "subArchitectures", NULL};
+        char p2[PATH_LEN];
+        json_object *subs;
+        const char *name;
+        uint32_t arch;
         int r;
 
-        r = want_type(c, arr, json_type_array, "architectures");
+        (void) i;
+        (void) userdata;
+        r = want_object(c, e, jpath, keys);
         if (r < 0)
                 return r;
-        for (size_t i = 0; i < json_object_array_length(arr); i++) {
-                const char *s;
-
-                snprintf(jpath, sizeof(jpath), "architectures[%zu]", i);
-                r = get_string(c, json_object_array_get_idx(arr, i), jpath, 32, &s);
-                if (r < 0)
-                        return r;
-                r = add_arch(c, s, jpath);
-                if (r < 0)
-                        return r;
-        }
-        return 0;
+        r = get_member_string(c, e, jpath, "architecture", 32, p2, &name);
+        if (r < 0)
+                return r;
+        arch = arch_from_name(name);
+        if (arch == 0)
+                return perr(c, -EINVAL, p2, "unknown architecture '%.40s'", name);
+        if (!json_object_object_get_ex(e, "subArchitectures", &subs) || !subs)
+                return 0;
+        path_join(p2, jpath, "subArchitectures");
+        return each_string(c, subs, p2, 32, add_sub_arch, &arch);
 }
 
 /* archMap: only the entry for the native architecture is used (the others
  * describe what Docker does on other hosts), but all must be well-formed. */
 static int parse_arch_map(parse_ctx *c, json_object *arr) {
-        static const char *const keys[] = {"architecture", "subArchitectures", NULL};
-        char jpath[PATH_LEN];
-        int r;
-
-        r = want_type(c, arr, json_type_array, "archMap");
-        if (r < 0)
-                return r;
-        for (size_t i = 0; i < json_object_array_length(arr); i++) {
-                json_object *e = json_object_array_get_idx(arr, i), *a, *subs;
-                const char *name;
-                uint32_t arch;
-
-                snprintf(jpath, sizeof(jpath), "archMap[%zu]", i);
-                r = want_type(c, e, json_type_object, jpath);
-                if (r < 0)
-                        return r;
-                r = check_keys(c, e, jpath, keys);
-                if (r < 0)
-                        return r;
-                snprintf(jpath, sizeof(jpath), "archMap[%zu].architecture", i);
-                if (!json_object_object_get_ex(e, "architecture", &a))
-                        return perr(c, -EINVAL, jpath, "missing");
-                r = get_string(c, a, jpath, 32, &name);
-                if (r < 0)
-                        return r;
-                arch = arch_from_name(name);
-                if (arch == 0)
-                        return perr(c, -EINVAL, jpath, "unknown architecture '%.40s'", name);
-                if (!json_object_object_get_ex(e, "subArchitectures", &subs) || !subs)
-                        continue;
-                snprintf(jpath, sizeof(jpath), "archMap[%zu].subArchitectures", i);
-                r = want_type(c, subs, json_type_array, jpath);
-                if (r < 0)
-                        return r;
-                for (size_t j = 0; j < json_object_array_length(subs); j++) {
-                        const char *sub;
-
-                        snprintf(jpath, sizeof(jpath), "archMap[%zu].subArchitectures[%zu]", i, j);
-                        r = get_string(c, json_object_array_get_idx(subs, j), jpath, 32, &sub);
-                        if (r < 0)
-                                return r;
-                        if (arch_from_name(sub) == 0)
-                                return perr(c, -EINVAL, jpath, "unknown architecture '%.40s'", sub);
-                        if (arch != seccomp_arch_native())
-                                continue;
-                        r = add_arch(c, sub, jpath);
-                        if (r < 0)
-                                return r;
-                }
-        }
-        return 0;
+        return each_element(c, arr, "archMap", parse_arch_map_entry, NULL);
 }
 
 static int parse_action(parse_ctx *c, const char *s, bool have_errno, uint64_t errno_ret, const char *jpath,
@@ -316,32 +355,28 @@ static bool arch_name_is_native(const char *s) {
         }
 }
 
-/* One includes/excludes object: returns 1 if any condition matches this host,
- * 0 if none does (an empty object matches nothing), <0 on error. For includes
- * the caller wants every present condition true; see below. */
 /* caps: an array of known capability names. */
-static int check_caps(parse_ctx *c, json_object *v, const char *jpath) {
-        char p2[PATH_LEN];
-        int r;
+static int check_cap(parse_ctx *c, const char *s, const char *jpath, void *userdata) {
+        cap_value_t cap;
 
-        snprintf(p2, sizeof(p2), "%s.caps", jpath);
-        r = want_type(c, v, json_type_array, p2);
-        if (r < 0)
-                return r;
-        for (size_t i = 0; i < json_object_array_length(v); i++) {
-                const char *s;
-                cap_value_t cap;
-
-                snprintf(p2, sizeof(p2), "%s.caps[%zu]", jpath, i);
-                r = get_string(c, json_object_array_get_idx(v, i), p2, 40, &s);
-                if (r < 0)
-                        return r;
-                if (!startswith(s, "CAP_") || cap_from_name(s, &cap) < 0)
-                        return perr(c, -EINVAL, p2, "unknown capability '%s'", s);
-        }
+        (void) userdata;
+        if (!startswith(s, "CAP_") || cap_from_name(s, &cap) < 0)
+                return perr(c, -EINVAL, jpath, "unknown capability '%s'", s);
         return 0;
 }
 
+static int note_native_arch(parse_ctx *c, const char *s, const char *jpath, void *userdata) {
+        bool *native = userdata;
+
+        (void) c;
+        (void) jpath;
+        *native = *native || arch_name_is_native(s);
+        return 0;
+}
+
+/* One includes/excludes object: returns 1 if the entry applies on this host
+ * as far as this object says (every present condition, read as includes or
+ * excludes), 0 if not, <0 on error. */
 static int parse_filter(parse_ctx *c, json_object *o, const char *jpath, bool includes) {
         static const char *const keys[] = {"arches", "caps", "minKernel", NULL};
         char p2[PATH_LEN];
@@ -349,15 +384,13 @@ static int parse_filter(parse_ctx *c, json_object *o, const char *jpath, bool in
         bool applies = true;
         int r;
 
-        r = want_type(c, o, json_type_object, jpath);
-        if (r < 0)
-                return r;
-        r = check_keys(c, o, jpath, keys);
+        r = want_object(c, o, jpath, keys);
         if (r < 0)
                 return r;
 
         if (json_object_object_get_ex(o, "caps", &v) && v) {
-                r = check_caps(c, v, jpath);
+                path_join(p2, jpath, "caps");
+                r = each_string(c, v, p2, 40, check_cap, NULL);
                 if (r < 0)
                         return r;
                 /* sbx holds no capabilities: "only with CAP_X" never applies,
@@ -368,19 +401,10 @@ static int parse_filter(parse_ctx *c, json_object *o, const char *jpath, bool in
         if (json_object_object_get_ex(o, "arches", &v) && v) {
                 bool native = false;
 
-                snprintf(p2, sizeof(p2), "%s.arches", jpath);
-                r = want_type(c, v, json_type_array, p2);
+                path_join(p2, jpath, "arches");
+                r = each_string(c, v, p2, 32, note_native_arch, &native);
                 if (r < 0)
                         return r;
-                for (size_t i = 0; i < json_object_array_length(v); i++) {
-                        const char *s;
-
-                        snprintf(p2, sizeof(p2), "%s.arches[%zu]", jpath, i);
-                        r = get_string(c, json_object_array_get_idx(v, i), p2, 32, &s);
-                        if (r < 0)
-                                return r;
-                        native = native || arch_name_is_native(s);
-                }
                 if (json_object_array_length(v) > 0 && (includes ? !native : native))
                         applies = false;
         }
@@ -388,7 +412,7 @@ static int parse_filter(parse_ctx *c, json_object *o, const char *jpath, bool in
                 const char *s;
                 unsigned want;
 
-                snprintf(p2, sizeof(p2), "%s.minKernel", jpath);
+                path_join(p2, jpath, "minKernel");
                 r = get_string(c, v, p2, 16, &s);
                 if (r < 0)
                         return r;
@@ -417,29 +441,23 @@ static int parse_arg(parse_ctx *c, json_object *o, const char *jpath, struct scm
         const char *op;
         int r;
 
-        r = want_type(c, o, json_type_object, jpath);
+        r = want_object(c, o, jpath, keys);
         if (r < 0)
                 return r;
-        r = check_keys(c, o, jpath, keys);
-        if (r < 0)
-                return r;
-        snprintf(p2, sizeof(p2), "%s.index", jpath);
+        path_join(p2, jpath, "index");
         if (!json_object_object_get_ex(o, "index", &v))
                 return perr(c, -EINVAL, p2, "missing");
         r = get_u64(c, v, p2, 5, &index);
         if (r < 0)
                 return r;
-        snprintf(p2, sizeof(p2), "%s.value", jpath);
+        path_join(p2, jpath, "value");
         if (json_object_object_get_ex(o, "value", &v) && (r = get_u64(c, v, p2, UINT64_MAX, &value)) < 0)
                 return r;
-        snprintf(p2, sizeof(p2), "%s.valueTwo", jpath);
+        path_join(p2, jpath, "valueTwo");
         if (json_object_object_get_ex(o, "valueTwo", &v) &&
             (r = get_u64(c, v, p2, UINT64_MAX, &value_two)) < 0)
                 return r;
-        snprintf(p2, sizeof(p2), "%s.op", jpath);
-        if (!json_object_object_get_ex(o, "op", &v))
-                return perr(c, -EINVAL, p2, "missing");
-        r = get_string(c, v, p2, 32, &op);
+        r = get_member_string(c, o, jpath, "op", 32, p2, &op);
         if (r < 0)
                 return r;
         for (size_t i = 0; i < ELEMENTSOF(ops); i++)
@@ -475,28 +493,6 @@ static int push_rule(parse_ctx *c, const sbx_seccomp_rule *rule, const char *jpa
         return 0;
 }
 
-/* Resolve one name; an unknown name is an error, never skipped. */
-static int add_name(parse_ctx *c, json_object *n, const char *jpath, bool applies,
-                    const sbx_seccomp_rule *tmpl) {
-        sbx_seccomp_rule rule = *tmpl;
-        const char *s;
-        int nr, r;
-
-        r = get_string(c, n, jpath, sizeof(rule.name) - 1, &s);
-        if (r < 0)
-                return r;
-        nr = seccomp_syscall_resolve_name(s);
-        if (nr == __NR_SCMP_ERROR)
-                return perr(c, -EINVAL, jpath, "unknown syscall '%s'", s);
-        if (!applies)
-                return 0;
-        if (nr > c->p->max_nr)
-                c->p->max_nr = nr;
-        rule.nr = nr;
-        strcpy(rule.name, s);
-        return push_rule(c, &rule, jpath);
-}
-
 /* comment, group, reason: free text (Docker's own profile has "comment": ""). */
 static int check_entry_text(parse_ctx *c, json_object *e, const char *jpath) {
         static const char *const text_keys[] = {"comment", "group", "reason"};
@@ -507,7 +503,7 @@ static int check_entry_text(parse_ctx *c, json_object *e, const char *jpath) {
         for (size_t i = 0; i < ELEMENTSOF(text_keys); i++) {
                 if (!json_object_object_get_ex(e, text_keys[i], &v))
                         continue;
-                snprintf(p2, sizeof(p2), "%s.%s", jpath, text_keys[i]);
+                path_join(p2, jpath, text_keys[i]);
                 r = want_type(c, v, json_type_string, p2);
                 if (r < 0)
                         return r;
@@ -517,8 +513,9 @@ static int check_entry_text(parse_ctx *c, json_object *e, const char *jpath) {
         return 0;
 }
 
-/* action + errnoRet -> tmpl->action. */
-static int parse_entry_action(parse_ctx *c, json_object *e, const char *jpath, sbx_seccomp_rule *tmpl) {
+/* An action and its errno (ERRNO_KEY and ACTION_KEY of O, at JPATH; NULL at the top level). */
+static int parse_action_of(parse_ctx *c, json_object *o, const char *jpath, const char *errno_key,
+                           const char *action_key, uint32_t *ret) {
         char p2[PATH_LEN];
         json_object *v;
         uint64_t errno_ret = 0;
@@ -526,42 +523,36 @@ static int parse_entry_action(parse_ctx *c, json_object *e, const char *jpath, s
         const char *s;
         int r;
 
-        snprintf(p2, sizeof(p2), "%s.errnoRet", jpath);
-        if (json_object_object_get_ex(e, "errnoRet", &v) && v) {
+        if (json_object_object_get_ex(o, errno_key, &v) && v) {
+                path_join(p2, jpath, errno_key);
                 r = get_u64(c, v, p2, 4095, &errno_ret);
                 if (r < 0)
                         return r;
                 have_errno = true;
         }
-        snprintf(p2, sizeof(p2), "%s.action", jpath);
-        if (!json_object_object_get_ex(e, "action", &v))
-                return perr(c, -EINVAL, p2, "missing");
-        r = get_string(c, v, p2, 40, &s);
+        r = get_member_string(c, o, jpath, action_key, 40, p2, &s);
         if (r < 0)
                 return r;
-        return parse_action(c, s, have_errno, errno_ret, p2, &tmpl->action);
+        return parse_action(c, s, have_errno, errno_ret, p2, ret);
+}
+
+static int parse_entry_arg(parse_ctx *c, json_object *a, const char *jpath, size_t i, void *userdata) {
+        sbx_seccomp_rule *tmpl = userdata;
+
+        (void) i;
+        return parse_arg(c, a, jpath, &tmpl->args[tmpl->n_args++]);
 }
 
 static int parse_entry_args(parse_ctx *c, json_object *e, const char *jpath, sbx_seccomp_rule *tmpl) {
         char p2[PATH_LEN];
         json_object *v;
-        int r;
 
         if (!json_object_object_get_ex(e, "args", &v) || !v)
                 return 0;
-        snprintf(p2, sizeof(p2), "%s.args", jpath);
-        r = want_type(c, v, json_type_array, p2);
-        if (r < 0)
-                return r;
-        if (json_object_array_length(v) > ELEMENTSOF(tmpl->args))
+        path_join(p2, jpath, "args");
+        if (json_object_is_type(v, json_type_array) && json_object_array_length(v) > ELEMENTSOF(tmpl->args))
                 return perr(c, -E2BIG, p2, "more than %zu comparisons", ELEMENTSOF(tmpl->args));
-        for (size_t i = 0; i < json_object_array_length(v); i++) {
-                snprintf(p2, sizeof(p2), "%s.args[%zu]", jpath, i);
-                r = parse_arg(c, json_object_array_get_idx(v, i), p2, &tmpl->args[tmpl->n_args++]);
-                if (r < 0)
-                        return r;
-        }
-        return 0;
+        return each_element(c, v, p2, parse_entry_arg, tmpl);
 }
 
 /* includes/excludes: 1 if the entry applies on this host, 0 if not. */
@@ -576,7 +567,7 @@ static int entry_applies(parse_ctx *c, json_object *e, const char *jpath) {
 
                 if (!json_object_object_get_ex(e, key, &v) || !v)
                         continue;
-                snprintf(p2, sizeof(p2), "%s.%s", jpath, key);
+                path_join(p2, jpath, key);
                 r = parse_filter(c, v, p2, inc);
                 if (r < 0)
                         return r;
@@ -585,58 +576,73 @@ static int entry_applies(parse_ctx *c, json_object *e, const char *jpath) {
         return applies;
 }
 
+/* Resolve one name; an unknown name is an error, never skipped. */
+typedef struct name_ctx {
+        bool applies;
+        const sbx_seccomp_rule *tmpl;
+} name_ctx;
+
+static int add_name(parse_ctx *c, json_object *n, const char *jpath, size_t i, void *userdata) {
+        const name_ctx *x = userdata;
+        sbx_seccomp_rule rule = *x->tmpl;
+        const char *s;
+        int nr, r;
+
+        (void) i;
+        r = get_string(c, n, jpath, sizeof(rule.name) - 1, &s);
+        if (r < 0)
+                return r;
+        nr = seccomp_syscall_resolve_name(s);
+        if (nr == __NR_SCMP_ERROR)
+                return perr(c, -EINVAL, jpath, "unknown syscall '%s'", s);
+        if (!x->applies)
+                return 0;
+        if (nr > c->p->max_nr)
+                c->p->max_nr = nr;
+        rule.nr = nr;
+        strcpy(rule.name, s);
+        return push_rule(c, &rule, jpath);
+}
+
 /* name or names[]: one rule per syscall. */
 static int parse_entry_names(parse_ctx *c, json_object *e, const char *jpath, bool applies,
                              const sbx_seccomp_rule *tmpl) {
+        name_ctx x = {.applies = applies, .tmpl = tmpl};
         char p2[PATH_LEN];
         json_object *names = NULL, *name = NULL;
-        int r;
 
         json_object_object_get_ex(e, "names", &names);
         json_object_object_get_ex(e, "name", &name);
         if (names && name)
                 return perr(c, -EINVAL, jpath, "both 'name' and 'names' given");
         if (name) {
-                snprintf(p2, sizeof(p2), "%s.name", jpath);
-                return add_name(c, name, p2, applies, tmpl);
+                path_join(p2, jpath, "name");
+                return add_name(c, name, p2, 0, &x);
         }
-        snprintf(p2, sizeof(p2), "%s.names", jpath);
+        path_join(p2, jpath, "names");
         if (!names)
                 return perr(c, -EINVAL, p2, "missing (no syscall named)");
-        r = want_type(c, names, json_type_array, p2);
-        if (r < 0)
-                return r;
-        if (json_object_array_length(names) == 0)
+        if (json_object_is_type(names, json_type_array) && json_object_array_length(names) == 0)
                 return perr(c, -EINVAL, p2, "empty");
-        for (size_t i = 0; i < json_object_array_length(names); i++) {
-                snprintf(p2, sizeof(p2), "%s.names[%zu]", jpath, i);
-                r = add_name(c, json_object_array_get_idx(names, i), p2, applies, tmpl);
-                if (r < 0)
-                        return r;
-        }
-        return 0;
+        return each_element(c, names, p2, add_name, &x);
 }
 
-static int parse_entry(parse_ctx *c, json_object *e, unsigned idx) {
+static int parse_entry(parse_ctx *c, json_object *e, const char *jpath, size_t idx, void *userdata) {
         static const char *const keys[] = {
                 "action",   "args", "comment", "errnoRet", "excludes", "group",
                 "includes", "name", "names",   "reason",   NULL,
         };
-        sbx_seccomp_rule tmpl = {.entry = idx};
-        char jpath[PATH_LEN];
+        sbx_seccomp_rule tmpl = {.entry = (unsigned) idx};
         int r, applies;
 
-        snprintf(jpath, sizeof(jpath), "syscalls[%u]", idx);
-        r = want_type(c, e, json_type_object, jpath);
-        if (r < 0)
-                return r;
-        r = check_keys(c, e, jpath, keys);
+        (void) userdata;
+        r = want_object(c, e, jpath, keys);
         if (r < 0)
                 return r;
         r = check_entry_text(c, e, jpath);
         if (r < 0)
                 return r;
-        r = parse_entry_action(c, e, jpath, &tmpl);
+        r = parse_action_of(c, e, jpath, "errnoRet", "action", &tmpl.action);
         if (r < 0)
                 return r;
         r = parse_entry_args(c, e, jpath, &tmpl);
@@ -672,15 +678,9 @@ static int parse_root(parse_ctx *c, json_object *root) {
                 "flags",   "listenerMetadata", "listenerPath", "syscalls",      NULL,
         };
         json_object *v;
-        uint64_t errno_ret = 0;
-        bool have_errno = false;
-        const char *s;
         int r;
 
-        r = want_type(c, root, json_type_object, "$");
-        if (r < 0)
-                return r;
-        r = check_keys(c, root, "$", keys);
+        r = want_object(c, root, "$", keys);
         if (r < 0)
                 return r;
         r = reject_unsupported(c, root);
@@ -689,18 +689,7 @@ static int parse_root(parse_ctx *c, json_object *root) {
         if (json_object_object_get_ex(root, "comment", &v) &&
             (r = want_type(c, v, json_type_string, "comment")) < 0)
                 return r;
-        if (json_object_object_get_ex(root, "defaultErrnoRet", &v) && v) {
-                r = get_u64(c, v, "defaultErrnoRet", 4095, &errno_ret);
-                if (r < 0)
-                        return r;
-                have_errno = true;
-        }
-        if (!json_object_object_get_ex(root, "defaultAction", &v))
-                return perr(c, -EINVAL, "defaultAction", "missing");
-        r = get_string(c, v, "defaultAction", 40, &s);
-        if (r < 0)
-                return r;
-        r = parse_action(c, s, have_errno, errno_ret, "defaultAction", &c->p->default_action);
+        r = parse_action_of(c, root, NULL, "defaultErrnoRet", "defaultAction", &c->p->default_action);
         if (r < 0)
                 return r;
         if (json_object_object_get_ex(root, "architectures", &v) && v && (r = parse_architectures(c, v)) < 0)
@@ -709,15 +698,7 @@ static int parse_root(parse_ctx *c, json_object *root) {
                 return r;
         if (!json_object_object_get_ex(root, "syscalls", &v) || !v)
                 return 0;
-        r = want_type(c, v, json_type_array, "syscalls");
-        if (r < 0)
-                return r;
-        for (size_t i = 0; i < json_object_array_length(v); i++) {
-                r = parse_entry(c, json_object_array_get_idx(v, i), (unsigned) i);
-                if (r < 0)
-                        return r;
-        }
-        return 0;
+        return each_element(c, v, "syscalls", parse_entry, NULL);
 }
 
 static void json_tokener_freep(json_tokener **t) {
@@ -819,28 +800,27 @@ void sbx_seccomp_profile_done(sbx_seccomp_profile *p) {
 }
 
 const char *sbx_seccomp_action_to_string(uint32_t action, char *buf, size_t len) {
-        switch (action & SECCOMP_RET_ACTION_FULL) {
-        case SCMP_ACT_ALLOW:
-                snprintf(buf, len, "allow");
-                break;
-        case SCMP_ACT_LOG:
-                snprintf(buf, len, "log");
-                break;
-        case SCMP_ACT_TRAP:
-                snprintf(buf, len, "trap (SIGSYS)");
-                break;
-        case SCMP_ACT_KILL_PROCESS:
-                snprintf(buf, len, "kill process (SIGSYS)");
-                break;
-        case SCMP_ACT_KILL_THREAD:
-                snprintf(buf, len, "kill thread (SIGSYS)");
-                break;
-        case SCMP_ACT_ERRNO(0):
+        static const struct {
+                uint32_t action;
+                const char *text;
+        } table[] = {
+                {SCMP_ACT_ALLOW, "allow"},
+                {SCMP_ACT_LOG, "log"},
+                {SCMP_ACT_TRAP, "trap (SIGSYS)"},
+                {SCMP_ACT_KILL_PROCESS, "kill process (SIGSYS)"},
+                {SCMP_ACT_KILL_THREAD, "kill thread (SIGSYS)"},
+        };
+        uint32_t kind = action & SECCOMP_RET_ACTION_FULL;
+
+        if (kind == SCMP_ACT_ERRNO(0)) {
                 snprintf(buf, len, "errno %s", strerrorname_np(action & 0xffff) ?: "?");
-                break;
-        default:
-                snprintf(buf, len, "action 0x%08x", action);
-                break;
+                return buf;
         }
+        for (size_t i = 0; i < ELEMENTSOF(table); i++)
+                if (kind == table[i].action) {
+                        snprintf(buf, len, "%s", table[i].text);
+                        return buf;
+                }
+        snprintf(buf, len, "action 0x%08x", action);
         return buf;
 }
