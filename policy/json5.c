@@ -406,15 +406,7 @@ static int read_escape(struct parser *ps, struct strbuf *s) {
                 advance(ps);
                 return 0;
         case EOI:
-        case '1':
-        case '2':
-        case '3':
-        case '4':
-        case '5':
-        case '6':
-        case '7':
-        case '8':
-        case '9':
+        case '1' ... '9':
                 return fail_char(ps, "\\1..\\9 escapes are not allowed");
         default: /* any other character stands for itself */
                 return put_cp(ps, s, (uint32_t) advance(ps));
@@ -646,101 +638,84 @@ static int enter(struct parser *ps) {
         return 0;
 }
 
-static int read_object(struct parser *ps, struct json_object **ret) {
-        _cleanup_json_ struct json_object *obj = NULL;
+/* One member of an object, "key: value", into OBJ. */
+static int read_member(struct parser *ps, struct json_object *obj) {
+        _cleanup_json_ struct json_object *val = NULL;
+        _cleanup_free_ char *key = NULL;
         int r;
 
-        r = enter(ps);
+        r = read_key(ps, &key);
         if (r < 0)
                 return r;
-        obj = json_object_new_object();
-        if (!obj)
-                return sbx_error_set(ps->reterr, -ENOMEM, "out of memory");
-
         r = skip_blank(ps);
         if (r < 0)
                 return r;
-        while (peek(ps) != '}') {
-                _cleanup_json_ struct json_object *val = NULL;
-                _cleanup_free_ char *key = NULL;
-
-                r = read_key(ps, &key);
-                if (r < 0)
-                        return r;
-                r = skip_blank(ps);
-                if (r < 0)
-                        return r;
-                if (peek(ps) != ':')
-                        return fail_char(ps, "expected ':' after the key");
-                advance(ps);
-                r = skip_blank(ps);
-                if (r < 0)
-                        return r;
-                r = read_value(ps, &val);
-                if (r < 0)
-                        return r;
-                /* an existing key keeps its place and takes the new value: JSON.parse's rule */
-                if (json_object_object_add(obj, key, val) < 0)
-                        return sbx_error_set(ps->reterr, -ENOMEM, "out of memory");
-                val = NULL;
-
-                r = skip_blank(ps);
-                if (r < 0)
-                        return r;
-                if (peek(ps) == '}')
-                        break;
-                if (peek(ps) != ',')
-                        return fail_char(ps, "expected ',' or '}'");
-                advance(ps);
-                r = skip_blank(ps); /* one trailing comma: ",}" ends the object */
-                if (r < 0)
-                        return r;
-        }
+        if (peek(ps) != ':')
+                return fail_char(ps, "expected ':' after the key");
         advance(ps);
-        ps->depth--;
-        *ret = TAKE_PTR(obj);
+        r = skip_blank(ps);
+        if (r < 0)
+                return r;
+        r = read_value(ps, &val);
+        if (r < 0)
+                return r;
+        /* an existing key keeps its place and takes the new value: JSON.parse's rule */
+        if (json_object_object_add(obj, key, val) < 0)
+                return sbx_error_set(ps->reterr, -ENOMEM, "out of memory");
+        val = NULL;
         return 0;
 }
 
-static int read_array(struct parser *ps, struct json_object **ret) {
-        _cleanup_json_ struct json_object *arr = NULL;
+/* One element of an array into ARR. */
+static int read_element(struct parser *ps, struct json_object *arr) {
+        _cleanup_json_ struct json_object *val = NULL;
+        int r;
+
+        r = read_value(ps, &val);
+        if (r < 0)
+                return r;
+        if (json_object_array_add(arr, val) < 0)
+                return sbx_error_set(ps->reterr, -ENOMEM, "out of memory");
+        val = NULL;
+        return 0;
+}
+
+/* An object or an array (OBJECT says which; at its '{' or '['): members or elements separated by
+ * ',', one trailing comma allowed (",}" and ",]" end it). */
+static int read_container(struct parser *ps, bool object, struct json_object **ret) {
+        _cleanup_json_ struct json_object *c = NULL;
+        const char close = object ? '}' : ']';
         int r;
 
         r = enter(ps);
         if (r < 0)
                 return r;
-        arr = json_object_new_array();
-        if (!arr)
+        c = object ? json_object_new_object() : json_object_new_array();
+        if (!c)
                 return sbx_error_set(ps->reterr, -ENOMEM, "out of memory");
 
         r = skip_blank(ps);
         if (r < 0)
                 return r;
-        while (peek(ps) != ']') {
-                _cleanup_json_ struct json_object *val = NULL;
-
-                r = read_value(ps, &val);
+        while (peek(ps) != close) {
+                r = object ? read_member(ps, c) : read_element(ps, c);
                 if (r < 0)
                         return r;
-                if (json_object_array_add(arr, val) < 0)
-                        return sbx_error_set(ps->reterr, -ENOMEM, "out of memory");
-                val = NULL;
-
                 r = skip_blank(ps);
                 if (r < 0)
                         return r;
-                if (peek(ps) == ']')
+                if (peek(ps) == close)
                         break;
                 if (peek(ps) != ',')
-                        return fail_char(ps, "expected ',' or ']'");
+                        return fail_char(ps, object ? "expected ',' or '}'" : "expected ',' or ']'");
                 advance(ps);
-                r = skip_blank(ps); /* one trailing comma: ",]" ends the array */
+                r = skip_blank(ps);
                 if (r < 0)
                         return r;
         }
         advance(ps);
         ps->depth--;
-        *ret = TAKE_PTR(arr);
+        *ret = TAKE_PTR(c);
         return 0;
 }
 
@@ -753,9 +728,9 @@ static int read_value(struct parser *ps, struct json_object **ret) {
 
         switch (peek(ps)) {
         case '{':
-                return read_object(ps, ret);
+                return read_container(ps, true, ret);
         case '[':
-                return read_array(ps, ret);
+                return read_container(ps, false, ret);
         case '"':
         case '\'':
                 r = read_string(ps, &len);
@@ -786,15 +761,7 @@ static int read_value(struct parser *ps, struct json_object **ret) {
         case '-':
         case '.':
         case '0':
-        case '1':
-        case '2':
-        case '3':
-        case '4':
-        case '5':
-        case '6':
-        case '7':
-        case '8':
-        case '9':
+        case '1' ... '9':
                 return read_number(ps, ret);
         default:
                 return fail_char(ps, "expected a value");
