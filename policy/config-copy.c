@@ -233,6 +233,14 @@ static int cp_tools(struct json_object *o, sbx_tools_config *t) {
                 return -ENOMEM;
         t->has_exec = jget(o, "exec") != NULL;
         t->has_fs = jget(o, "fs") != NULL;
+        struct json_object *ex = jget(o, "exec");
+        if (!json_object_is_type(ex, json_type_object))
+                return 0;
+        t->safe_bins_set = jget(ex, "safeBins") != NULL;
+        t->safe_bin_dirs_set = jget(ex, "safeBinTrustedDirs") != NULL;
+        if (cp_str(ex, "security", &t->exec_security) < 0 || cp_strv(ex, "safeBins", &t->safe_bins) < 0 ||
+            cp_strv(ex, "safeBinTrustedDirs", &t->safe_bin_dirs) < 0)
+                return -ENOMEM;
         return 0;
 }
 
@@ -375,6 +383,9 @@ static void tools_done(sbx_tools_config *t) {
         lists_done(&t->sandbox);
         lists_done(&t->subagents);
         lists_done(&t->sender_wildcard);
+        free(t->exec_security);
+        sbx_strv_free(&t->safe_bins);
+        sbx_strv_free(&t->safe_bin_dirs);
 }
 
 void sbx_config_done(sbx_config *c) {

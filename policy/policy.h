@@ -138,6 +138,10 @@ typedef struct sbx_tools_config {
         sbx_tool_lists subagents;       /* .subagents.tools (top level only) */
         sbx_tool_lists sender_wildcard; /* .toolsBySender["*"]: applies when no sender matches */
         bool has_exec, has_fs;
+        /* .exec (spec §5.1): NULL / unset when not written */
+        char *exec_security;            /* "deny" | "allowlist" | "full" */
+        sbx_strv safe_bins, safe_bin_dirs;
+        bool safe_bins_set, safe_bin_dirs_set;
 } sbx_tools_config;
 
 typedef struct sbx_agent_config {
@@ -305,6 +309,13 @@ typedef struct sbx_resolved {
         sbx_strv sandbox_allow, sandbox_deny;
         const char *sandbox_allow_source, *sandbox_deny_source; /* agent | global | default */
         char *sandbox_allow_key, *sandbox_deny_key;
+
+        /* tools.exec (spec §5.1), agent value over the global one, field by field.
+         * exec_security NULL: not configured (OpenClaw does not enforce its sandbox
+         * default, so neither does sbx). Keys name where each value came from. */
+        char *exec_security, *exec_security_key;
+        sbx_strv safe_bins, safe_bin_dirs;
+        char *safe_bins_key, *safe_bin_dirs_key;
 
         sbx_policy_layer *layers; /* the pipeline as applied, in order */
         size_t n_layers;

@@ -412,6 +412,51 @@ static int resolve_layout(const sbx_config *c, const sbx_agent_config *a, sbx_re
         return 0;
 }
 
+/* tools.exec.{security,safeBins,safeBinTrustedDirs}: the agent's value
+ * replaces the global one field by field (resolveExecConfig, spec §5.1). */
+static int strv_dup(sbx_strv *dst, const sbx_strv *src) {
+        for (size_t i = 0; i < src->n; i++)
+                if (sbx_strv_push(dst, src->v[i]) < 0)
+                        return -ENOMEM;
+        return 0;
+}
+
+static char *exec_key(const sbx_agent_config *a, const char *field) {
+        char *k = NULL;
+
+        int n = a ? asprintf(&k, "agents.entries.%s.tools.exec.%s", a->id, field) :
+                    asprintf(&k, "tools.exec.%s", field);
+        if (n < 0)
+                return NULL;
+        return k;
+}
+
+static int resolve_exec_security(const sbx_config *c, const sbx_agent_config *a, sbx_resolved *r) {
+        const sbx_agent_config *as = a && a->tools.exec_security ? a : NULL;
+        const sbx_agent_config *ab = a && a->tools.safe_bins_set ? a : NULL;
+        const sbx_agent_config *ad = a && a->tools.safe_bin_dirs_set ? a : NULL;
+        const char *sec = as ? a->tools.exec_security : c->tools.exec_security;
+
+        if (sec) {
+                r->exec_security = strdup(sec);
+                r->exec_security_key = exec_key(as, "security");
+                if (!r->exec_security || !r->exec_security_key)
+                        return -ENOMEM;
+        }
+        if (ab || c->tools.safe_bins_set) {
+                r->safe_bins_key = exec_key(ab, "safeBins");
+                if (!r->safe_bins_key || strv_dup(&r->safe_bins, ab ? &a->tools.safe_bins : &c->tools.safe_bins) < 0)
+                        return -ENOMEM;
+        }
+        if (ad || c->tools.safe_bin_dirs_set) {
+                r->safe_bin_dirs_key = exec_key(ad, "safeBinTrustedDirs");
+                if (!r->safe_bin_dirs_key ||
+                    strv_dup(&r->safe_bin_dirs, ad ? &a->tools.safe_bin_dirs : &c->tools.safe_bin_dirs) < 0)
+                        return -ENOMEM;
+        }
+        return 0;
+}
+
 int sbx_resolve(const sbx_config *c, const sbx_request *req, sbx_resolved *ret, int *ret_kind,
                 sbx_error *reterr) {
         sbx_resolved r = {};
@@ -442,6 +487,9 @@ int sbx_resolve(const sbx_config *c, const sbx_request *req, sbx_resolved *ret, 
         if (k < 0)
                 goto fail;
         k = sbx_resolve_tool_policy(c, a, &r);
+        if (k < 0)
+                goto fail;
+        k = resolve_exec_security(c, a, &r);
         if (k < 0)
                 goto fail;
         *ret = r;
@@ -478,6 +526,12 @@ void sbx_resolved_done(sbx_resolved *r) {
         free(r->mounts);
         sbx_strv_free(&r->sandbox_allow);
         sbx_strv_free(&r->sandbox_deny);
+        free(r->exec_security);
+        free(r->exec_security_key);
+        sbx_strv_free(&r->safe_bins);
+        sbx_strv_free(&r->safe_bin_dirs);
+        free(r->safe_bins_key);
+        free(r->safe_bin_dirs_key);
         free(r->sandbox_allow_key);
         free(r->sandbox_deny_key);
         for (size_t i = 0; i < r->n_layers; i++)

@@ -21,6 +21,7 @@ static const struct command commands[] = {
         { "create",  cli_create,  "create a persistent sandbox" },
         { "exec",    cli_exec,    "run a command in a running persistent sandbox" },
         { "ls",      cli_ls,      "list persistent sandboxes" },
+        { "inspect", cli_inspect, "show a sandbox's record, its policy and rules (JSON)" },
         { "start",   cli_start,   "start a stopped sandbox" },
         { "stop",    cli_stop,    "stop a sandbox (keeps its record and workspace)" },
         { "rm",      cli_rm,      "remove a sandbox (keeps its workspace)" },

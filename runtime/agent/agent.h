@@ -101,3 +101,15 @@ int sbx_tool_rules_apply(sbx_run_config *c, const sbx_resolved *r, const char *a
 int sbx_tool_rules_add_json(struct json_object *o, const sbx_resolved *r, const char *approvals_path);
 /* sbx explain (human): the derived rules, one line each. */
 void sbx_tool_rules_print(FILE *f, const sbx_resolved *r);
+
+/* ---- from sandbox-rules.c ---- */
+/* Persistent sandboxes (issue 14): the rules the operator explicitly
+ * configured for the agent (tool pipeline, tools.exec.security + safeBins +
+ * safeBinTrustedDirs, the exec-approvals allowlist), into c. Unset
+ * tools.exec.security: no exec restriction. */
+int sbx_sandbox_rules_apply(sbx_run_config *c, const sbx_resolved *r, const char *approvals_path,
+                            sbx_error *reterr);
+/* sbx explain: which case applies and why. */
+void sbx_sandbox_rules_explain(FILE *f, const sbx_resolved *r);
+/* sbx explain --json: adds "sandboxExec" to o. */
+int sbx_sandbox_rules_add_json(struct json_object *o, const sbx_resolved *r);

@@ -216,7 +216,7 @@ int cli_explain(int argc, char **argv) {
         if (json) {
                 struct json_object *o = sbx_resolved_to_json(&r, &diag);
                 /* issue 6: the kernel rules sbx run derives from this policy */
-                if (o && sbx_tool_rules_add_json(o, &r, NULL) < 0) {
+                if (o && (sbx_tool_rules_add_json(o, &r, NULL) < 0 || sbx_sandbox_rules_add_json(o, &r) < 0)) {
                         json_object_put(o);
                         o = NULL;
                 }
@@ -231,6 +231,7 @@ int cli_explain(int argc, char **argv) {
         } else {
                 print_human(&r, tool);
                 sbx_tool_rules_print(stdout, &r);   /* issue 6 */
+                sbx_sandbox_rules_explain(stdout, &r);   /* issue 14 */
         }
 out:
         sbx_resolved_done(&r);

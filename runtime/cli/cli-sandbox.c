@@ -101,11 +101,13 @@ typedef struct create_args {
         const char *ws_root;
         bool ws_access_set, rm;
         const char *scope, *agent, *session;
+        sbx_sandbox_policy policy;    /* --scope: whose rules (strings not owned but config_path) */
 } create_args;
 
 static void create_args_done(create_args *a) {
         for (size_t i = 0; i < a->n_labels; i++)
                 free(a->labels[i].key);
+        free(a->policy.config_path);
         sbx_run_config_free(&a->c);
 }
 
@@ -292,6 +294,10 @@ static void create_usage(FILE *f) {
               "  --label KEY=VALUE         a label (repeatable; 'sbx ls --filter label=KEY=VALUE')\n"
               "  --config-hash HASH        record HASH as the configuration hash (default: computed)\n"
               "  --image REF               record the image reference (shown by ls)\n"
+              "  --scope session|agent|shared [--agent ID] [--session KEY] [--config FILE]\n"
+              "                            the sandbox OpenClaw would use for that scope (name, settings,\n"
+              "                            labels) and the agent's rules for every exec in it (see 'sbx\n"
+              "                            explain'); 'sbx inspect NAME' shows them and their hash\n"
               "  --no-start                only create the record (start with 'sbx start NAME')\n"
               "  --state-dir DIR           runtime state root (default $XDG_RUNTIME_DIR/sbx,\n"
               "                            /run/sbx as root, /tmp/sbx-$UID)\n"
@@ -299,17 +305,26 @@ static void create_usage(FILE *f) {
               f);
 }
 
+static int scope_prepare(int argc, char **argv, create_args *a, sbx_resolved *res);
+static const char *scan_opt(int argc, char **argv, const char *opt);
+
 int cli_create(int argc, char **argv) {
         _cleanup_(create_args_done) create_args a = { .o.start = true };
+        _cleanup_(sbx_resolved_done) sbx_resolved res = {};
         char id[SBX_SANDBOX_ID_LEN + 1];
         sbx_error err = {};
         int r;
 
         sbx_run_config_init(&a.c);
+        if (scan_opt(argc, argv, "--scope")) {
+                r = scope_prepare(argc, argv, &a, &res);
+                if (r)
+                        return r;
+        }
         r = parse_create(&a, argc, argv, "create", create_usage);
         if (r < 0)
                 return r == -256 ? 0 : -r;
-        if (r < argc && !a.name)
+        if (r < argc && (!a.name || res.container_name == a.name))
                 a.name = argv[r++];
         if (!a.name || r != argc) {
                 fprintf(stderr, "sbx create: expected exactly one NAME (usage: sbx create [OPTIONS] NAME)\n");
@@ -320,7 +335,7 @@ int cli_create(int argc, char **argv) {
                         a.name, SBX_SANDBOX_NAME_MAX);
                 return SBX_EXIT_USAGE;
         }
-        if (default_workspace(&a, &err) < 0)
+        if (!res.container_name && default_workspace(&a, &err) < 0)
                 return fail("create", &err, SBX_EXIT_FAILURE);
         a.o.labels = a.labels;
         a.o.n_labels = a.n_labels;
@@ -548,6 +563,8 @@ static json_object *sandbox_to_json(sbx_sandbox *s) {
                 json_object_array_add(mounts, m);
         }
         json_object_object_add(o, "mounts", mounts);
+        /* issue 14: whose rules it enforces, which, and their hash */
+        json_object_object_add(o, "policy", sbx_sandbox_policy_json(s));
         return o;
 }
 
@@ -630,12 +647,45 @@ int cli_ls(int argc, char **argv) {
                         fmt_age(s->last_used_ms, used, sizeof(used));
                         printf("%-*s %-12.12s %-9s %-9s %-9s %-7s %-5u %s%s\n", w, s->name, s->id,
                                sbx_sandbox_state_to_string(s->state), created, used,
-                               s->config_changed ? "changed" : "ok", s->running_execs, s->workspace ?: "-",
+                               s->policy_stale ? "stale" : s->config_changed ? "changed" : "ok", s->running_execs, s->workspace ?: "-",
                                s->workspace_mode == SBX_WORKSPACE_MODE_OVERLAY ? " (overlay)" : "");
                 }
         }
         sbx_sandbox_list_free(list, n);
         return 0;
+}
+
+/* sbx inspect NAME...: the full record of each, as ls --json shows it. */
+int cli_inspect(int argc, char **argv) {
+        json_object *a;
+        int status = 0, r;
+
+        r = take_state_dir(&argc, &argv, "inspect");
+        if (r)
+                return r;
+        if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+                printf("usage: sbx inspect NAME...\n\n"
+                       "Print each sandbox as JSON (an array, as 'sbx ls --json'), with its policy: the\n"
+                       "agent and scope key it was created for, the rules it enforces (exec allowlist or\n"
+                       "deny, read-only workspace, socket deny), their hash, and whether the current\n"
+                       "openclaw.json derives other rules (stale: 'sbx recreate' applies them).\n"
+                       "\"policy\": \"none\" when it was created without an agent.\n");
+                return argc < 2 ? SBX_EXIT_USAGE : 0;
+        }
+        a = json_object_new_array();
+        for (int i = 1; i < argc; i++) {
+                _cleanup_(sbx_sandbox_freep) sbx_sandbox *s = NULL;
+                sbx_error err = {};
+                r = sbx_sandbox_lookup(argv[i], &s, &err);
+                if (r < 0) {
+                        status = fail("inspect", &err, errno_status(r));
+                        continue;
+                }
+                json_object_array_add(a, sandbox_to_json(s));
+        }
+        printf("%s\n", json_object_to_json_string_ext(a, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED));
+        json_object_put(a);
+        return status;
 }
 
 /* ------------------------------------------------------------ simple verbs */
@@ -997,6 +1047,13 @@ static int scope_prepare(int argc, char **argv, create_args *a, sbx_resolved *re
         sbx_strv_free(&notes);
         if (r < 0)
                 return fprintf(stderr, "sbx run: agent %s: %s\n", res->agent_id, e.msg), SBX_EXIT_USAGE;
+        /* issue 14: the agent's rules, for the whole sandbox and every exec into it */
+        r = sbx_sandbox_rules_apply(&a->c, res, NULL, &e);
+        if (r < 0)
+                return fprintf(stderr, "sbx run: agent %s: %s\n", res->agent_id, e.msg), SBX_EXIT_USAGE;
+        a->policy = (sbx_sandbox_policy) { .agent = res->agent_id, .session = res->session_key,
+                                           .scope_key = res->scope_key, .config_path = TAKE_PTR(path) };
+        a->o.policy = &a->policy;
         /* workspaceAccess none: OpenClaw's per-scope sandbox workspace, kept
          * across recreates, mounted read-write; with --workspace-mode overlay
          * the agent's real workspace under an overlay instead. */

@@ -17,6 +17,7 @@ int cli_run_dispatch(int argc, char **argv); /* sbx run: --name/--scope -> persi
 int cli_create(int argc, char **argv);
 int cli_exec(int argc, char **argv);
 int cli_ls(int argc, char **argv);
+int cli_inspect(int argc, char **argv);
 int cli_start(int argc, char **argv);
 int cli_stop(int argc, char **argv);
 int cli_rm(int argc, char **argv);
@@ -34,3 +35,19 @@ int cli_reset(int argc, char **argv);
 #include "launch/launch.h"
 const struct option *sbx_cli_run_options(void);
 int sbx_cli_run_apply(sbx_run_config *c, int opt, const char *arg, bool *tty_set, sbx_error *e);
+
+/* cli-agent-rules.c (issue 14), shared with the docker front end. */
+#include "sandbox/sandbox.h"
+/* The agent's rules from openclaw.json into c, and whose they are into *ret
+ * (owned: cli_policy_free). find: look the config up as OpenClaw does
+ * (config_path = an explicit one or NULL); else read config_path (NULL:
+ * OpenClaw's defaults). The agent is `agent`, else the one of scope_key
+ * ("agent:<id>[:...]"), else the default. Returns 1 with rules, 0 when find
+ * found no config (policy none), <0 when the config cannot be read or
+ * resolved (reterr names the file and key). */
+int cli_agent_rules(const char *config_path, bool find, const char *scope_key, const char *agent,
+                    const char *session, sbx_run_config *c, sbx_sandbox_policy *ret, sbx_error *reterr);
+void cli_policy_free(sbx_sandbox_policy *p);
+/* The rules s's agent gets now (a fresh config holding only them) and their
+ * hash. 0: s has no policy; 1: *now filled (sbx_run_config_free it). */
+int cli_policy_now(const sbx_sandbox *s, sbx_run_config *now, char hash[SBX_POLICY_HASH_LEN + 1], sbx_error *reterr);

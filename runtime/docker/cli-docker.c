@@ -90,6 +90,7 @@ static int print_objects(const char *fmt, json_object *arr) {
 
 static int docker_create(const sbx_docker_args *a) {
         _cleanup_(sbx_docker_create_done) sbx_docker_create c = {};
+        _cleanup_(cli_policy_free) sbx_sandbox_policy policy = {};
         _cleanup_(sbx_sandbox_freep) sbx_sandbox *s = NULL;
         char id[SBX_SANDBOX_ID_LEN + 1], gen[32];
         sbx_sandbox_opts opts = {};
@@ -101,13 +102,24 @@ static int docker_create(const sbx_docker_args *a) {
                 fprintf(stderr, "Error response from daemon: %s\n", e.msg);
                 return DOCKER_EXIT_CREATE;
         }
+        /* issue 14: a container OpenClaw creates for a scope gets its agent's
+         * rules; no config or no label: none. A config that cannot be read
+         * fails the create (never a silently unrestricted sandbox). */
+        for (size_t i = 0; i < c.n_labels; i++)
+                if (!strcmp(c.labels[i].key, "openclaw.sessionKey")) {
+                        r = cli_agent_rules(NULL, true, c.labels[i].value, NULL, NULL, &c.config, &policy, &e);
+                        if (r < 0) {
+                                fprintf(stderr, "Error response from daemon: sbx policy: %s\n", e.msg);
+                                return DOCKER_EXIT_CREATE;
+                        }
+                }
         if (!c.name) {
                 sbx_docker_self_id(id);
                 snprintf(gen, sizeof(gen), "docker-%.12s%04x", id, (unsigned) getpid() & 0xffff);
                 c.name = gen;
         }
         opts = (sbx_sandbox_opts) { .labels = c.labels, .n_labels = c.n_labels, .config_hash = c.config_hash,
-                                    .image = c.image, .start = false };
+                                    .image = c.image, .start = false, .policy = &policy };
         r = sbx_sandbox_create(c.name, &c.config, &opts, id, &e);
         if (r == -EEXIST) {
                 fprintf(stderr, "Error response from daemon: Conflict. The container name \"/%s\" is already in use "

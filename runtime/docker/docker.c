@@ -691,6 +691,9 @@ void *sbx_docker_inspect_json(const sbx_sandbox *s) {
                                json_object_new_string(s->config.workdir ?: "/workspace"));
         json_object_object_add(cfg, "Labels", labels);
         json_object_object_add(o, "Config", cfg);
+        /* issue 14: sbx's own key (docker has none by that name): the policy,
+         * its rules and hash ({"policy": "none"} without an agent) */
+        json_object_object_add(o, "Sbx", sbx_sandbox_policy_json(s));
         return o;
 }
 

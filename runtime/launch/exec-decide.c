@@ -224,10 +224,19 @@ static int landlock_request(sbx_plan *p, const sbx_run_config *c, const sbx_view
 
 /* The places that stay writable under --read-only-fs: every tmpfs, and /dev
  * (device nodes such as /dev/null, the pty, /dev/shm). */
-static int writable_places(sbx_plan *p, sbx_error *reterr) {
+static int writable_places(sbx_plan *p, const char *const *joined, size_t n_joined, sbx_error *reterr) {
         sbx_landlock *l = &p->landlock;
 
         l->writable[l->n_writable++] = "/dev";
+        /* a joined exec: the live sandbox's tmpfs mounts, from its record */
+        for (size_t i = 0; i < n_joined; i++) {
+                if (l->n_writable >= SBX_LANDLOCK_MAX_WRITABLE)
+                        return sbx_error_set(reterr, -E2BIG, "landlock: too many tmpfs mounts");
+                l->writable_optional[l->n_writable] = true;
+                l->writable[l->n_writable] = sbx_plan_strdup(p, joined[i]);
+                if (!l->writable[l->n_writable++])
+                        return sbx_error_set(reterr, -ENOMEM, "exec: out of memory");
+        }
         for (size_t i = 0; i < p->n_mounts; i++) {
                 const sbx_mount_op *op = &p->mounts[i];
                 if (op->kind != SBX_MOUNT_TMPFS)
@@ -293,7 +302,7 @@ static int own_binary(sbx_plan *p, const sbx_run_config *c, sbx_view *v, allow_s
                         return sbx_error_set(reterr, r, "setupCommand: resolve /bin/sh in the sandbox");
         }
         if (c->read_only_fs) {
-                r = writable_places(p, reterr);
+                r = writable_places(p, NULL, 0, reterr);
                 if (r < 0)
                         return r;
         }
@@ -305,50 +314,45 @@ static int own_binary(sbx_plan *p, const sbx_run_config *c, sbx_view *v, allow_s
         return landlock_request(p, c, v, a, reterr);
 }
 
-int sbx_exec_decide_prepare(sbx_plan *p, const sbx_run_config *c, sbx_exec_verdict *ret_verdict,
-                            sbx_error *reterr) {
-        _cleanup_(sbx_view_done) sbx_view v = {};
+/* Every exec refused (the exec tool removed, security deny): no lookup can
+ * change that, and a missing command must not hide it. */
+static int refuse_all(const sbx_exec_rules *rules, const char *name, sbx_exec_verdict *ret_verdict,
+                      sbx_error *reterr) {
+        sbx_exec_target none;
+
+        sbx_exec_target_init(&none);
+        sbx_exec_decide(rules, &none, ret_verdict);
+        snprintf(ret_verdict->file, sizeof(ret_verdict->file), "%s", name);
+        ret_verdict->status = SBX_EXIT_CANNOT_EXEC;
+        return sbx_error_set(reterr, -EACCES, "exec refused by policy: %s (%s)", ret_verdict->rule,
+                             ret_verdict->key);
+}
+
+/* Steps 2-5 in a view of the sandbox: resolve, decide, exec fd + argv,
+ * setupCommand's shell, Landlock. joined: the writable tmpfs paths of a live
+ * sandbox (a joined exec has no mount plan). */
+static int decide_in_view(sbx_plan *p, const sbx_run_config *c, const sbx_view *v, sbx_exec_rules *rules,
+                          const char *const *joined, size_t n_joined, sbx_exec_verdict *ret_verdict,
+                          sbx_error *reterr) {
         _cleanup_(allow_set_done) allow_set a = {};
-        sbx_exec_rules rules = { .active = c->exec_allow_set, .key = c->exec_allow_key ?: "--exec-allow",
-                                 .refuse_all_rule = c->exec_refused_rule, .refuse_all_key = c->exec_refused_key };
         sbx_exec_target *t;
         int r;
 
-        if (c->n_exec_allow > MAX_PATTERNS)
-                return sbx_error_set(reterr, -E2BIG, "%s: more than %d patterns", rules.key, MAX_PATTERNS);
-        /* sbx's own binary (sbx-init), opened by sbx: nothing to look up or decide. */
-        if (c->exec_fd_set)
-                return own_binary(p, c, &v, &a, ret_verdict, reterr);
-        /* 0. Every exec refused (the exec tool removed, security deny): no
-         *    lookup can change that, and a missing command must not hide it. */
-        if (c->exec_refused_rule) {
-                sbx_exec_target none;
-                sbx_exec_target_init(&none);
-                sbx_exec_decide(&rules, &none, ret_verdict);
-                snprintf(ret_verdict->file, sizeof(ret_verdict->file), "%s", p->argv[0]);
-                ret_verdict->status = SBX_EXIT_CANNOT_EXEC;
-                return sbx_error_set(reterr, -EACCES, "exec refused by policy: %s (%s)", ret_verdict->rule,
-                                     ret_verdict->key);
-        }
-        /* 1. The sandbox's file system as the plan will build it. */
-        r = sbx_view_from_plan(p, &v, reterr);
-        if (r < 0)
-                return r;
         /* 2. The command, its #! interpreters and its loader, resolved in it. */
         t = p->exec_target = malloc(sizeof(*t));
         if (!t)
                 return sbx_error_set(reterr, -ENOMEM, "exec: out of memory");
-        r = sbx_exec_resolve(&v, p->argv[0], p->path_env, p->workdir, t, reterr);
+        r = sbx_exec_resolve(v, p->argv[0], p->path_env, p->workdir, t, reterr);
         if (r < 0)
                 return not_runnable(ret_verdict, r, p->argv[0], reterr);
         /* 3. The decision, on the resolved files. */
         for (size_t i = 0; i < c->n_exec_allow; i++)
-                if (prepare_pattern(&a, &v, p, c->exec_allow[i]) < 0)
+                if (prepare_pattern(&a, v, p, c->exec_allow[i]) < 0)
                         return sbx_error_set(reterr, -ENOMEM, "exec: out of memory");
-        rules.patterns = a.pat;
-        rules.n_patterns = a.n;
-        rules.resolved = (const char *const *) a.resolved;
-        sbx_exec_decide(&rules, t, ret_verdict);
+        rules->patterns = a.pat;
+        rules->n_patterns = a.n;
+        rules->resolved = (const char *const *) a.resolved;
+        sbx_exec_decide(rules, t, ret_verdict);
         if (!ret_verdict->allow) {
                 ret_verdict->status = SBX_EXIT_CANNOT_EXEC;
                 if (ret_verdict->key[0] && !strstr(ret_verdict->rule, ret_verdict->key))
@@ -364,24 +368,65 @@ int sbx_exec_decide_prepare(sbx_plan *p, const sbx_run_config *c, sbx_exec_verdi
         /* 4b. setupCommand's shell, resolved the same way (operator config: not decided on). */
         if (p->setup_command) {
                 char shp[PATH_MAX];
-                r = sbx_view_resolve(&v, "/bin/sh", "/", shp, &p->setup_sh_fd);
+                r = sbx_view_resolve(v, "/bin/sh", "/", shp, &p->setup_sh_fd);
                 if (r < 0)
                         return sbx_error_set(reterr, r, "setupCommand: resolve /bin/sh in the sandbox");
         }
         /* 5. Landlock: the ruleset now, the tmpfs rules in the child. */
         if (c->read_only_fs) {
-                r = writable_places(p, reterr);
+                r = writable_places(p, joined, n_joined, reterr);
                 if (r < 0)
                         return r;
         }
-        return landlock_request(p, c, &v, &a, reterr);
+        return landlock_request(p, c, v, &a, reterr);
 }
 
-int sbx_exec_resolve_joined(sbx_plan *p, sbx_error *reterr) {
+static sbx_exec_rules rules_of(const sbx_run_config *c) {
+        return (sbx_exec_rules) { .active = c->exec_allow_set, .key = c->exec_allow_key ?: "--exec-allow",
+                                  .refuse_all_rule = c->exec_refused_rule, .refuse_all_key = c->exec_refused_key };
+}
+
+int sbx_exec_decide_prepare(sbx_plan *p, const sbx_run_config *c, sbx_exec_verdict *ret_verdict,
+                            sbx_error *reterr) {
         _cleanup_(sbx_view_done) sbx_view v = {};
-        sbx_exec_target *t;
+        _cleanup_(allow_set_done) allow_set a = {};
+        sbx_exec_rules rules = rules_of(c);
+        int r;
+
+        if (c->n_exec_allow > MAX_PATTERNS)
+                return sbx_error_set(reterr, -E2BIG, "%s: more than %d patterns", rules.key, MAX_PATTERNS);
+        /* sbx's own binary (sbx-init), opened by sbx: nothing to look up or decide. */
+        if (c->exec_fd_set)
+                return own_binary(p, c, &v, &a, ret_verdict, reterr);
+        /* 0. */
+        if (c->exec_refused_rule)
+                return refuse_all(&rules, p->argv[0], ret_verdict, reterr);
+        /* 1. The sandbox's file system as the plan will build it. */
+        r = sbx_view_from_plan(p, &v, reterr);
+        if (r < 0)
+                return r;
+        return decide_in_view(p, c, &v, &rules, NULL, 0, ret_verdict, reterr);
+}
+
+static int exit_status_of(const sbx_exec_verdict *v) {
+        if (v->decided && !v->allow)
+                return v->status ?: SBX_EXIT_CANNOT_EXEC;
+        return SBX_EXIT_FAILURE;
+}
+
+int sbx_exec_resolve_joined(sbx_plan *p, const sbx_run_config *c, const char *const *writable, size_t n_writable,
+                            sbx_exec_verdict *ret_verdict, sbx_error *reterr) {
+        _cleanup_(sbx_view_done) sbx_view v = {};
+        sbx_exec_rules rules = rules_of(c);
         int fd, r;
 
+        *ret_verdict = (sbx_exec_verdict) {};
+        if (c->n_exec_allow > MAX_PATTERNS)
+                return sbx_error_set(reterr, -E2BIG, "%s: more than %d patterns", rules.key, MAX_PATTERNS),
+                       SBX_EXIT_FAILURE;
+        /* 0. as for the first process: decided before anything starts */
+        if (c->exec_refused_rule)
+                return refuse_all(&rules, p->argv[0], ret_verdict, reterr), SBX_EXIT_CANNOT_EXEC;
         /* After setns(): our root is the sandbox's root, every mount of it
          * reachable from there; the view is that one tree. */
         fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
@@ -389,19 +434,6 @@ int sbx_exec_resolve_joined(sbx_plan *p, sbx_error *reterr) {
                 return sbx_error_set(reterr, -errno, "exec: open the sandbox root"), SBX_EXIT_FAILURE;
         if (sbx_view_add(&v, "/", fd, NULL, false) < 0)
                 return sbx_error_set(reterr, -ENOMEM, "exec: out of memory"), SBX_EXIT_FAILURE;
-        t = p->exec_target = malloc(sizeof(*t));
-        if (!t)
-                return sbx_error_set(reterr, -ENOMEM, "exec: out of memory"), SBX_EXIT_FAILURE;
-        r = sbx_exec_resolve(&v, p->argv[0], p->path_env, p->workdir, t, reterr);
-        if (r == -ENOENT || r == -ENOTDIR || r == -ELOOP)
-                return SBX_EXIT_NOT_FOUND;
-        if (r == -EACCES || r == -ENOEXEC)
-                return SBX_EXIT_CANNOT_EXEC;
-        if (r < 0)
-                return SBX_EXIT_FAILURE;
-        p->exec_fd = t->chain[t->n_chain - 1].fd;
-        p->exec_argv = sbx_exec_argv(t, p->argv);
-        if (!p->exec_argv)
-                return sbx_error_set(reterr, -ENOMEM, "exec: out of memory"), SBX_EXIT_FAILURE;
-        return 0;
+        r = decide_in_view(p, c, &v, &rules, writable, n_writable, ret_verdict, reterr);
+        return r < 0 ? exit_status_of(ret_verdict) : 0;
 }

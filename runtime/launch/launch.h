@@ -319,9 +319,13 @@ int sbx_view_from_plan(const sbx_plan *p, sbx_view *ret, sbx_error *reterr);
 int sbx_exec_decide_prepare(sbx_plan *p, const sbx_run_config *c, sbx_exec_verdict *ret_verdict,
                             sbx_error *reterr);
 /* sbx exec, after setns() into a live sandbox: resolve the command in its
- * root and set exec_fd/exec_argv. Returns 0 or the exit status (127, 126,
- * 125) with reterr filled. */
-int sbx_exec_resolve_joined(sbx_plan *p, sbx_error *reterr);
+ * root, decide on it against c's rules (exec refused / allowlist, issue 14),
+ * set exec_fd/exec_argv and build the same Landlock ruleset as the sandbox's
+ * init has (a domain does not follow setns; writable: the sandbox's tmpfs
+ * paths, for read_only_fs). Returns 0 or the exit status (127, 126, 125)
+ * with reterr filled; *ret_verdict is filled whenever a decision was made. */
+int sbx_exec_resolve_joined(sbx_plan *p, const sbx_run_config *c, const char *const *writable, size_t n_writable,
+                            sbx_exec_verdict *ret_verdict, sbx_error *reterr);
 /* Closes every fd, removes the state dir. NULL-safe. Returns NULL. */
 sbx_plan *sbx_plan_free(sbx_plan *p);
 static inline void sbx_plan_freep(sbx_plan **p) {

@@ -287,6 +287,10 @@ int sbx_sandbox_exec(const char *ref, const sbx_exec_request *req, sbx_error *re
         _cleanup_close_ int busy = -EBADF, lockfd = -EBADF, initfd = -EBADF, childfd = -EBADF,
                             sync_parent = -EBADF, sync_child = -EBADF, master = -EBADF, slave = -EBADF;
         struct clone_args args = { .flags = CLONE_PIDFD, .exit_signal = SIGCHLD };
+        _cleanup_(sbx_audit_close) sbx_audit audit = { .fd = -EBADF };
+        const char *writable[SBX_LANDLOCK_MAX_WRITABLE - 1];
+        size_t n_writable = 0;
+        sbx_exec_verdict verdict = {};
         sbx_exec_plan ep;
         sbx_sync_msg msg;
         sigset_t oldmask;
@@ -306,6 +310,18 @@ int sbx_sandbox_exec(const char *ref, const sbx_exec_request *req, sbx_error *re
         r = prepare(rec, req, &p, reterr);
         if (r < 0)
                 return r == -EINVAL ? SBX_EXIT_USAGE : SBX_EXIT_FAILURE;
+        /* issue 14: a sandbox with a policy logs every decision in its state dir */
+        if (rec->s.policy.agent) {
+                r = sbx_audit_open(&audit, NULL, rec->s.state_dir, reterr);
+                if (r < 0)
+                        return SBX_EXIT_FAILURE;
+                audit.agent = rec->s.policy.agent;
+                audit.session = rec->s.policy.session;
+                audit.scope_key = rec->s.policy.scope_key;
+        }
+        for (size_t i = 0; i < rec->s.n_mounts && n_writable < ELEMENTSOF(writable); i++)
+                if (rec->s.mounts[i].type == SBX_SANDBOX_MOUNT_TMPFS)
+                        writable[n_writable++] = rec->s.mounts[i].dst;
         r = sbx_sync_pair(fds, reterr);
         if (r < 0)
                 return SBX_EXIT_FAILURE;
@@ -343,8 +359,11 @@ int sbx_sandbox_exec(const char *ref, const sbx_exec_request *req, sbx_error *re
                 return SBX_EXIT_FAILURE;
         if (master >= 0)
                 sbx_tty_attach(p, TAKE_FD(master));
-        /* issue 6: the command resolved now, inside the sandbox's root, and run by fd. */
-        r = sbx_exec_resolve_joined(p, reterr);
+        /* issue 6: the command resolved now, inside the sandbox's root, and run by fd;
+         * issue 14: decided on against the sandbox's rules, under its Landlock ruleset. */
+        r = sbx_exec_resolve_joined(p, &rec->s.config, writable, n_writable, &verdict, reterr);
+        if (verdict.decided)
+                (void) sbx_audit_exec(&audit, req->argv, &verdict);
         if (r != 0)
                 return r;
         sbx_exec_plan_from(p, &ep);

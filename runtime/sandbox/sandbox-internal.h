@@ -25,6 +25,15 @@ typedef struct sbx_record {
         char cgroup[PATH_MAX];        /* cgroup path, "" if none */
 } sbx_record;
 
+/* sandbox-policy.c (issue 14) */
+struct json_object;
+void sbx_sandbox_policy_done(sbx_sandbox_policy *p);
+int sbx_sandbox_policy_copy(sbx_sandbox_policy *d, const sbx_sandbox_policy *s);
+void sbx_rules_config_add(struct json_object *o, const sbx_run_config *c);
+int sbx_rules_config_parse(struct json_object *o, sbx_run_config *c);
+struct json_object *sbx_policy_record_json(const sbx_sandbox *s);
+int sbx_policy_record_parse(struct json_object *o, sbx_sandbox *s);
+
 /* <root>/<name> into buf. */
 int sbx_sandbox_dir(const char *name, char *buf, size_t len);
 int sbx_record_load(const char *name, sbx_record **ret, sbx_error *reterr);

@@ -168,6 +168,7 @@ static json_object *config_to_json(const sbx_run_config *c) {
         json_object_object_add(o, "limits", l);
         json_object_object_add(o, "seccomp_profile", jstr(c->seccomp.profile_path));
         json_object_object_add(o, "deny_inet_sockets", json_object_new_boolean(c->seccomp.deny_inet_sockets));
+        sbx_rules_config_add(o, c);
         return o;
 }
 
@@ -334,7 +335,8 @@ static int config_from_json(json_object *o, sbx_run_config *c) {
                 c->limits.best_effort = get_bool(l, "best_effort", false, &err);
         }
         c->seccomp.deny_inet_sockets = get_bool(o, "deny_inet_sockets", false, &err);
-        return err;
+        r = sbx_rules_config_parse(o, c);
+        return r < 0 ? r : err;
 }
 
 /* ---------------------------------------------------------------- record */
@@ -475,6 +477,8 @@ int sbx_record_save(const sbx_record *rec, sbx_error *reterr) {
         json_object_object_add(o, "ip_address", jstr(s->ip_address[0] ? s->ip_address : NULL));
         json_object_object_add(o, "gateway", jstr(s->gateway[0] ? s->gateway : NULL));
         json_object_object_add(o, "config", config_to_json(&s->config));
+        if (s->policy.agent)
+                json_object_object_add(o, "policy", sbx_policy_record_json(s));
 
         text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED);
         len = strlen(text);
@@ -551,6 +555,9 @@ static int record_parse(json_object *o, sbx_record *rec) {
         r = config_from_json(cfg, &s->config);
         if (r < 0)
                 return r;
+        r = sbx_policy_record_parse(o, s);
+        if (r < 0)
+                return r;
         return err;
 }
 
@@ -613,6 +620,7 @@ static void sandbox_done(sbx_sandbox *s) {
         free(s->workspace);
         free(s->state_dir);
         free(s->upper_dir);
+        sbx_sandbox_policy_done(&s->policy);
         free((char *) s->config.seccomp.profile_path);
         s->config.seccomp.profile_path = NULL;
         sbx_run_config_free(&s->config);

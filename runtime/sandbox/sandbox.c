@@ -977,6 +977,11 @@ static int new_record(const char *name, const sbx_run_config *c, const sbx_sandb
                 snprintf(rec->s.config_hash, sizeof(rec->s.config_hash), "%s", o->config_hash);
         else if (sbx_sandbox_config_hash(&rec->s.config, rec->s.config_hash) < 0)
                 return sbx_error_set(reterr, -ENOMEM, "out of memory");
+        /* issue 14: whose rules, and their hash */
+        if (sbx_sandbox_policy_copy(&rec->s.policy, o->policy) < 0)
+                return sbx_error_set(reterr, -ENOMEM, "out of memory");
+        if (rec->s.policy.agent)
+                sbx_sandbox_policy_hash(&rec->s.policy, &rec->s.config, rec->s.policy_hash);
         rec->s.labels = calloc(o->n_labels + 1, sizeof(sbx_label));
         if (!rec->s.labels || (o->image && !(rec->s.image = strdup(o->image))))
                 return sbx_error_set(reterr, -ENOMEM, "out of memory");
@@ -1293,7 +1298,7 @@ int sbx_sandbox_recreate(const char *ref, const sbx_run_config *c, const char *c
         }
         o = (sbx_sandbox_opts) {
                 .labels = s->labels, .n_labels = s->n_labels, .image = s->image,
-                .workspace_mode = s->workspace_mode, .start = true,
+                .workspace_mode = s->workspace_mode, .start = true, .policy = &s->policy,
                 /* An explicit hash, or the old one when the config is unchanged. */
                 .config_hash = config_hash ?: (c ? NULL : s->config_hash),
         };

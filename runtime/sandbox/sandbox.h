@@ -88,6 +88,19 @@ typedef struct sbx_sandbox_mount {
         char *options;                /* tmpfs options, else NULL */
 } sbx_sandbox_mount;
 
+/* Whose rules a sandbox enforces (issue 14): the OpenClaw agent and scope it
+ * was created for. agent NULL: no policy ("policy: none", today's behaviour).
+ * The rules themselves are in config (read_only_fs, exec_allow*,
+ * exec_refused_*, seccomp.deny_inet_sockets). */
+typedef struct sbx_sandbox_policy {
+        char *agent;                  /* the resolved agent id */
+        char *session;                /* the session key it was resolved for */
+        char *scope_key;              /* OpenClaw's scope key (openclaw.sessionKey) */
+        char *config_path;            /* the openclaw.json read, NULL: OpenClaw's defaults */
+} sbx_sandbox_policy;
+
+#define SBX_POLICY_HASH_LEN 64        /* sha256 hex */
+
 typedef struct sbx_sandbox {
         char name[SBX_SANDBOX_NAME_MAX + 1];
         char id[SBX_SANDBOX_ID_LEN + 1];
@@ -115,6 +128,10 @@ typedef struct sbx_sandbox {
         char gateway[16];             /* its default gateway (= host-gateway), "" if none */
         sbx_run_config config;        /* the configuration it was created with (owned;
                                        * config.argv is NULL) */
+        sbx_sandbox_policy policy;    /* issue 14: owned */
+        char policy_hash[SBX_POLICY_HASH_LEN + 1];  /* of identity + rules, "" with no policy */
+        bool policy_stale;            /* the current openclaw.json derives other rules
+                                       * (set by sbx_sandbox_mark_policy(); recreate clears it) */
 } sbx_sandbox;
 
 typedef struct sbx_sandbox_opts {
@@ -122,6 +139,7 @@ typedef struct sbx_sandbox_opts {
         size_t n_labels;
         const char *config_hash;      /* NULL: computed from the config */
         const char *image;            /* NULL: none (informational) */
+        const sbx_sandbox_policy *policy; /* issue 14: NULL = no policy (copied) */
         sbx_workspace_mode workspace_mode;
         bool start;                   /* start init now (sbx create); false = docker create */
         bool exist_ok;                /* the name exists: return its id and 1 (not -EEXIST);
@@ -202,6 +220,17 @@ static inline void sbx_sandbox_freep(sbx_sandbox **s) {
         if (*s)
                 *s = sbx_sandbox_free(*s);
 }
+
+/* issue 14: the policy hash of identity + the rules in c (sha256 hex). */
+void sbx_sandbox_policy_hash(const sbx_sandbox_policy *p, const sbx_run_config *c,
+                             char ret[SBX_POLICY_HASH_LEN + 1]);
+/* A json_object: {"policy": "none"} or {"policy": "openclaw", agent, session,
+ * scopeKey, config, hash, stale, rules: {...}} (for ls --json, inspect, the
+ * docker inspect Sbx key). Caller puts it. */
+void *sbx_sandbox_policy_json(const sbx_sandbox *s);
+/* Record that the current config derives rules hashing to current_hash:
+ * sets/clears policy_stale in the record. Returns 1 when stale. */
+int sbx_sandbox_mark_policy(const char *ref, const char *current_hash, sbx_error *reterr);
 
 /* Label value of a record, NULL if absent. */
 const char *sbx_sandbox_label(const sbx_sandbox *s, const char *key);
