@@ -61,7 +61,9 @@ int cli_agent_rules(const char *config_path, bool find, const char *scope_key, c
         ret->agent = TAKE_PTR(res.agent_id);
         ret->session = TAKE_PTR(res.session_key);
         ret->scope_key = scope_key ? strdup(scope_key) : TAKE_PTR(res.scope_key);
-        ret->config_path = TAKE_PTR(path);
+        ret->config_path = path ? realpath(path, NULL) : NULL;
+        if (path && !ret->config_path)
+                return sbx_error_set(reterr, -errno, "%s", path);
         if (!ret->agent || !ret->scope_key)
                 return sbx_error_set(reterr, -ENOMEM, "out of memory");
         return 1;

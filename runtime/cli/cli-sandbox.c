@@ -1052,7 +1052,10 @@ static int scope_prepare(int argc, char **argv, create_args *a, sbx_resolved *re
         if (r < 0)
                 return fprintf(stderr, "sbx run: agent %s: %s\n", res->agent_id, e.msg), SBX_EXIT_USAGE;
         a->policy = (sbx_sandbox_policy) { .agent = res->agent_id, .session = res->session_key,
-                                           .scope_key = res->scope_key, .config_path = TAKE_PTR(path) };
+                                           .scope_key = res->scope_key,
+                                           .config_path = path ? realpath(path, NULL) : NULL };
+        if (path && !a->policy.config_path)
+                return fprintf(stderr, "sbx run: %s: %s\n", path, strerror(errno)), SBX_EXIT_FAILURE;
         a->o.policy = &a->policy;
         /* workspaceAccess none: OpenClaw's per-scope sandbox workspace, kept
          * across recreates, mounted read-write; with --workspace-mode overlay

@@ -288,6 +288,7 @@ int sbx_sandbox_exec(const char *ref, const sbx_exec_request *req, sbx_error *re
                             sync_parent = -EBADF, sync_child = -EBADF, master = -EBADF, slave = -EBADF;
         struct clone_args args = { .flags = CLONE_PIDFD, .exit_signal = SIGCHLD };
         _cleanup_(sbx_audit_close) sbx_audit audit = { .fd = -EBADF };
+        _cleanup_close_ int procfd = -EBADF;
         const char *writable[SBX_LANDLOCK_MAX_WRITABLE - 1];
         size_t n_writable = 0;
         sbx_exec_verdict verdict = {};
@@ -333,6 +334,12 @@ int sbx_sandbox_exec(const char *ref, const sbx_exec_request *req, sbx_error *re
                 return sbx_error_set(reterr, -errno, "exec: drop supplementary groups"), SBX_EXIT_FAILURE;
         if (sbx_supervise_block_signals(&oldmask) < 0)
                 return sbx_error_set(reterr, -errno, "exec: sigprocmask"), SBX_EXIT_FAILURE;
+        /* The command's #! line and ELF loader are read through our own
+         * /proc/self/fd: the sandbox's /proc will not show us. */
+        procfd = open("/proc/self/fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (procfd < 0)
+                return sbx_error_set(reterr, -errno, "exec: open /proc/self/fd"), SBX_EXIT_FAILURE;
+        sbx_exec_resolve_set_proc_fd_dir(procfd);
         /* 3. every namespace at once. */
         leak_check_before_setns();
         /* A sandbox on network container:NAME has NAME's network namespace,

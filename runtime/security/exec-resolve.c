@@ -301,13 +301,25 @@ static int lookup_command(const sbx_view *v, const char *name, const char *path_
         return denied ? -EACCES : -ENOENT;
 }
 
+static int proc_fd_dir = AT_FDCWD;
+
+void sbx_exec_resolve_set_proc_fd_dir(int dirfd) {
+        proc_fd_dir = dirfd >= 0 ? dirfd : AT_FDCWD;
+}
+
 static int read_head(int opath_fd, void *buf, size_t len, off_t off) {
         char proc[64];
         _cleanup_close_ int fd = -EBADF;
         ssize_t n;
 
-        snprintf(proc, sizeof(proc), "/proc/self/fd/%d", opath_fd);
-        fd = open(proc, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+        /* an O_PATH fd is reopened for reading through procfs: our own
+         * /proc/self/fd, or the dir sbx exec opened before it joined a
+         * sandbox (whose /proc does not show us) */
+        if (proc_fd_dir == AT_FDCWD)
+                snprintf(proc, sizeof(proc), "/proc/self/fd/%d", opath_fd);
+        else
+                snprintf(proc, sizeof(proc), "%d", opath_fd);
+        fd = openat(proc_fd_dir, proc, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
         if (fd < 0)
                 return -errno;
         n = pread(fd, buf, len, off);

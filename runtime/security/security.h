@@ -279,6 +279,10 @@ int sbx_exec_resolve(const sbx_view *v, const char *name, const char *path_env, 
  * interpreter as /dev/fd/N. argv[0] is kept for plain binaries. NULL-terminated,
  * pointers into t and argv; free() the array only. */
 char **sbx_exec_argv(const sbx_exec_target *t, char *const *argv);
+/* Where O_PATH fds are reopened to read their head (#!, ELF): an fd of our
+ * /proc/self/fd opened before setns() into a sandbox (its /proc does not
+ * show us); -1: /proc/self/fd (the default). */
+void sbx_exec_resolve_set_proc_fd_dir(int dirfd);
 
 /* ---- from exec-allow.h ---- */
 /* The exec decision (issue 6): a pure function of the resolved command and
