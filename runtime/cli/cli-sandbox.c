@@ -524,6 +524,23 @@ static void fmt_age(uint64_t then_ms, char *buf, size_t len) {
                 snprintf(buf, len, "%llud ago", (unsigned long long) d / 86400);
 }
 
+/* issue 14: does the current openclaw.json derive other rules? (stale:
+ * recreate applies them). Recorded, so every reader of the record sees it. */
+static void check_policy(sbx_sandbox *s) {
+        _cleanup_(sbx_run_config_free) sbx_run_config now = {};
+        char hash[SBX_POLICY_HASH_LEN + 1];
+        sbx_error e = {};
+        int r;
+
+        if (!s->policy.agent)
+                return;
+        r = cli_policy_now(s, &now, hash, &e);
+        /* a config that cannot be read now counts as changed */
+        r = sbx_sandbox_mark_policy(s->name, r > 0 ? hash : "unreadable", NULL);
+        if (r >= 0)
+                s->policy_stale = r > 0;
+}
+
 static json_object *sandbox_to_json(sbx_sandbox *s) {
         json_object *o = json_object_new_object(), *labels = json_object_new_object(), *mounts = json_object_new_array();
 
@@ -622,6 +639,8 @@ int cli_ls(int argc, char **argv) {
                 free(filter[i].key);
         if (r < 0)
                 return fail("ls", &err, SBX_EXIT_FAILURE);
+        for (size_t i = 0; i < n; i++)
+                check_policy(list[i]);
         if (json) {
                 json_object *a = json_object_new_array();
                 for (size_t i = 0; i < n; i++)
@@ -681,6 +700,7 @@ int cli_inspect(int argc, char **argv) {
                         status = fail("inspect", &err, errno_status(r));
                         continue;
                 }
+                check_policy(s);
                 json_object_array_add(a, sandbox_to_json(s));
         }
         printf("%s\n", json_object_to_json_string_ext(a, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED));

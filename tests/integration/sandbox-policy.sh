@@ -89,11 +89,45 @@ like "... with EACCES (Landlock)" "$out" "Permission denied"
 out=$(sbx exec "$r" -- sh -c 'echo x > /tmp/f && cat /tmp/f' 2>&1)
 is "reader: /tmp stays writable" "$out" x
 
+# the config changes: the sandbox is flagged stale, recreate clears it
+is "before the change: not stale" "$(sbx inspect "$name" | pol stale)" False
+sed -i "s/safeBins: \['ls', 'cat'\]/safeBins: ['ls']/" "$cfg"
+is "config changed: inspect flags the sandbox stale" "$(sbx inspect "$name" | pol stale)" True
+like "ls shows it stale" "$(sbx ls)" "$name .* stale "
+sbx rm -f "$name" >/dev/null
+id=$(mk --agent lister --session agent:lister:t1)
+is "created again: the new rules, not stale" "$(sbx inspect "$name" | pol stale)" False
+out=$(sbx exec "$name" -- cat /etc/hostname 2>&1); rc=$?
+is "the new rules hold (cat removed from safeBins)" "$rc" 126
+
 # no agent: today's behaviour, shown as policy none
 sbx_create plain >/dev/null
 is "no agent: policy none" "$(sbx inspect plain | pol policy)" none
 out=$(sbx exec plain -- id -u 2>&1); rc=$?
 is "no agent: any command runs" "$rc" 0
+
+# the drop-in: docker create with OpenClaw's openclaw.sessionKey label
+IMAGE=openclaw-sandbox:bookworm-slim
+if "$SBX" rootfs inspect "$IMAGE" >/dev/null 2>&1; then
+        mkdir -p "$TMP/bin"
+        ln -sf "$(readlink -f "$SBX")" "$TMP/bin/docker"
+        D="$TMP/bin/docker"
+        echo '{ agents: ' >"$TMP/bad.json"
+        out=$(OPENCLAW_CONFIG_PATH=$TMP/bad.json "$D" create --name dk1 \
+              --label openclaw.sessionKey=agent:lister:main "$IMAGE" sleep infinity 2>&1); rc=$?
+        is "docker create, invalid openclaw.json: exit 125" "$rc" 125
+        like "... with the config error" "$out" "bad.json"
+        out=$(OPENCLAW_CONFIG_PATH=$cfg "$D" create --name dk2 --label openclaw.sessionKey=agent:lister:main \
+              "$IMAGE" sleep infinity 2>&1); rc=$?
+        is "docker create with the label: created" "$rc" 0
+        like "docker inspect: the Sbx key has the policy hash" "$("$D" inspect -f '{{json .Sbx}}' dk2)" '"hash": ?"[0-9a-f]{64}"'
+        "$D" rm -f dk2 >/dev/null 2>&1
+else
+        skip "image $IMAGE not built here (the e2e lane builds it): docker create checks"
+        skip "image $IMAGE not built here"
+        skip "image $IMAGE not built here"
+        skip "image $IMAGE not built here"
+fi
 
 sbx rm -f --all >/dev/null 2>&1 || for n in $(sbx ls -q); do sbx rm -f "$n" >/dev/null; done
 done_testing
