@@ -62,101 +62,26 @@ static const char *const ROOT_KEYS[] = {
         NULL,
 };
 static const char *const AGENTS_KEYS[] = {"ownership", "defaults", "entries", NULL};
+/* defaults keys known and not checked (the checked ones are in the table of fields) */
 static const char *const DEFAULTS_KEYS[] = {
-        "params",
-        "model",
-        "modelSelectionScope",
-        "utilityModel",
-        "decisionModel",
-        "imageModel",
-        "mediaModels",
-        "voiceModel",
-        "pdfModel",
-        "pdfMaxMb",
-        "pdfMaxPages",
-        "models",
-        "modelPolicy",
-        "workspace",
-        "cwd",
-        "skills",
-        "silentReply",
-        "repoRoot",
-        "skipBootstrap",
-        "skipOptionalBootstrapFiles",
-        "contextInjection",
-        "bootstrapMaxChars",
-        "bootstrapTotalMaxChars",
-        "experimental",
-        "userTimezone",
-        "startupContext",
-        "contextPruning",
-        "compaction",
-        "embeddedAgent",
-        "thinkingDefault",
-        "fastModeDefault",
-        "verboseDefault",
-        "toolProgressDetail",
-        "reasoningDefault",
-        "elevatedDefault",
-        "blockStreamingDefault",
-        "blockStreamingBreak",
-        "timeoutSeconds",
-        "mediaMaxMb",
-        "imageMaxDimensionPx",
-        "imageQuality",
-        "typingIntervalSeconds",
-        "systemAgent",
-        "authInheritance",
-        "sessionStore",
-        "maxConcurrent",
-        "subagents",
-        "contextLimits",
-        "blockStreamingChunk",
-        "blockStreamingCoalesce",
-        "humanDelay",
-        "typingMode",
-        "heartbeat",
-        "sandbox",
-        NULL,
+        "params", "model", "modelSelectionScope", "utilityModel", "decisionModel", "imageModel",
+        "mediaModels", "voiceModel", "pdfModel", "pdfMaxMb", "pdfMaxPages", "models", "modelPolicy", "cwd",
+        "skills", "silentReply", "repoRoot", "skipBootstrap", "skipOptionalBootstrapFiles",
+        "contextInjection", "bootstrapMaxChars", "bootstrapTotalMaxChars", "experimental", "userTimezone",
+        "startupContext", "contextPruning", "compaction", "embeddedAgent", "thinkingDefault",
+        "fastModeDefault", "verboseDefault", "toolProgressDetail", "reasoningDefault", "elevatedDefault",
+        "blockStreamingDefault", "blockStreamingBreak", "timeoutSeconds", "mediaMaxMb",
+        "imageMaxDimensionPx", "imageQuality", "typingIntervalSeconds", "systemAgent", "authInheritance",
+        "sessionStore", "maxConcurrent", "contextLimits", "blockStreamingChunk", "blockStreamingCoalesce",
+        "humanDelay", "typingMode", "heartbeat", NULL,
 };
+/* entry keys known and not checked (the checked ones are in the table of fields) */
 static const char *const ENTRY_KEYS[] = {
-        "default",
-        "name",
-        "description",
-        "workspace",
-        "cwd",
-        "agentDir",
-        "model",
-        "utilityModel",
-        "decisionModel",
-        "models",
-        "modelPolicy",
-        "thinkingDefault",
-        "verboseDefault",
-        "toolProgressDetail",
-        "reasoningDefault",
-        "fastModeDefault",
-        "contextInjection",
-        "bootstrapMaxChars",
-        "bootstrapTotalMaxChars",
-        "experimental",
-        "skills",
-        "subagents",
-        "embeddedAgent",
-        "params",
-        "runtime",
-        "memory",
-        "humanDelay",
-        "typingMode",
-        "tts",
-        "skillsLimits",
-        "contextLimits",
-        "heartbeat",
-        "identity",
-        "groupChat",
-        "sandbox",
-        "tools",
-        NULL,
+        "description", "cwd", "agentDir", "model", "utilityModel", "decisionModel", "models", "modelPolicy",
+        "thinkingDefault", "verboseDefault", "toolProgressDetail", "reasoningDefault", "fastModeDefault",
+        "contextInjection", "bootstrapMaxChars", "bootstrapTotalMaxChars", "experimental", "skills",
+        "subagents", "embeddedAgent", "params", "runtime", "memory", "humanDelay", "typingMode", "tts",
+        "skillsLimits", "contextLimits", "heartbeat", "identity", "groupChat", NULL,
 };
 static const char *const TOOLS_KEYS[] = {
         "profile",       "allow",         "alsoAllow",      "deny",       "byProvider",
@@ -175,64 +100,15 @@ static const char *const SESSION_KEYS[] = {
         "resetByChannel", "store",         "mainKey",     "sendPolicy",
         "threadBindings", "sharing",       "maintenance", NULL,
 };
-static const char *const SANDBOX_KEYS[] = {
-        "mode",
-        "backend",
-        "workspaceAccess",
-        "sessionToolsVisibility",
-        "scope",
-        "workspaceRoot",
-        "docker",
-        "ssh",
-        "browser",
-        "prune",
-        NULL,
-};
-static const char *const DOCKER_KEYS[] = {
-        "image",
-        "containerPrefix",
-        "workdir",
-        "readOnlyRoot",
-        "tmpfs",
-        "network",
-        "user",
-        "capDrop",
-        "env",
-        "setupCommand",
-        "pidsLimit",
-        "memory",
-        "memorySwap",
-        "cpus",
-        "gpus",
-        "ulimits",
-        "seccompProfile",
-        "apparmorProfile",
-        "dns",
-        "extraHosts",
-        "binds",
-        "dangerouslyAllowReservedContainerTargets",
-        "dangerouslyAllowExternalBindSources",
-        "dangerouslyAllowContainerNamespaceJoin",
-        NULL,
-};
-static const char *const BROWSER_KEYS[] = {
-        "enabled",          "image",     "containerPrefix",    "network",  "cdpPort",
-        "cdpSourceRange",   "vncPort",   "noVncPort",          "headless", "noVncEnabled",
-        "allowHostControl", "autoStart", "autoStartTimeoutMs", "binds",    NULL,
-};
-static const char *const PRUNE_KEYS[] = {"idleHours", "maxAgeDays", NULL};
-static const char *const SSH_KEYS[] = {
-        "target",         "command",         "workspaceRoot",   "strictHostKeyChecking",
-        "updateHostKeys", "identityFile",    "certificateFile", "knownHostsFile",
-        "identityData",   "certificateData", "knownHostsData",  NULL,
-};
+/* ssh keys known and not checked (the checked ones are in the table of fields) */
+static const char *const SSH_KEYS[] = {"identityData", "certificateData", "knownHostsData", NULL};
 static const char *const POLICY_KEYS[] = {"allow", "alsoAllow", "deny", NULL};
 static const char *const PROVIDER_POLICY_KEYS[] = {"allow", "alsoAllow", "deny", "profile", NULL};
 static const char *const ELEVATED_KEYS[] = {"enabled", "allowFrom", NULL};
+/* subagents keys known and not checked (the checked ones are in the table of fields) */
 static const char *const SUBAGENTS_KEYS[] = {
-        "delegationMode",      "allowAgents", "maxConcurrent",     "maxSpawnDepth",
-        "maxChildrenPerAgent", "archiveAfterMinutes", "model",     "thinking",
-        "runTimeoutSeconds",   "announceTimeoutMs",   "requireAgentId", NULL,
+        "delegationMode", "allowAgents", "maxConcurrent", "maxChildrenPerAgent", "archiveAfterMinutes",
+        "model", "thinking", "runTimeoutSeconds", "announceTimeoutMs", "requireAgentId", NULL,
 };
 static const char *const WRAP_TOOLS_KEYS[] = {"tools", NULL};
 
@@ -299,18 +175,51 @@ static const char *legacy_hint(const jpath *p, const char *key) {
         return NULL;
 }
 
-/* Checks an object's key names; returns false (after an issue) when it is not an object. */
-static bool check_object(struct vctx *v, struct json_object *o, const char *const *keys) {
+/* What a member must be, for the tables of fields below (one row a key, checked in order). */
+enum vkind {
+        V_STRING,           /* any string */
+        V_NONEMPTY,         /* a string of at least one character */
+        V_BOOL,
+        V_ENUM,             /* one of .values */
+        V_STRINGS,          /* an array of strings */
+        V_NUMBER,           /* any finite number */
+        V_NUMBER_POSITIVE,  /* > 0 */
+        V_INT_POSITIVE,     /* an integer > 0 */
+        V_INT_NONNEG,       /* an integer >= 0 */
+        V_STRING_OR_NUMBER,
+        V_CHECK,            /* .check says */
+};
+
+struct vfield {
+        const char *key;
+        enum vkind kind;
+        const char *const *values;
+        void (*check)(struct vctx *v, struct json_object *o);
+};
+
+static bool known_key(const char *const *keys, const struct vfield *fields, const char *k) {
+        if (keys && in_list(keys, k))
+                return true;
+        for (; fields && fields->key; fields++)
+                if (!strcmp(fields->key, k))
+                        return true;
+        return false;
+}
+
+/* Checks an object's key names: those of KEYS and of FIELDS (any when both are NULL); returns false
+ * (after an issue) when it is not an object. */
+static bool check_members(struct vctx *v, struct json_object *o, const char *const *keys,
+                          const struct vfield *fields) {
         char extra[512] = "", hints[512] = "";
         size_t n = 0;
 
         if (!expect(v, o, json_type_object, "object"))
                 return false;
-        if (!keys)
+        if (!keys && !fields)
                 return true;
         json_object_object_foreach(o, k, val) {
                 (void) val;
-                if (in_list(keys, k))
+                if (known_key(keys, fields, k))
                         continue;
                 size_t l = strlen(extra);
                 snprintf(extra + l, sizeof(extra) - l, "%s\"%s\"", n ? ", " : "", k);
@@ -327,6 +236,10 @@ static bool check_object(struct vctx *v, struct json_object *o, const char *cons
         return true;
 }
 
+static bool check_object(struct vctx *v, struct json_object *o, const char *const *keys) {
+        return check_members(v, o, keys, NULL);
+}
+
 /* Calls fn on each present member of o that is listed. */
 /* FIELD bodies nest (an inner 'f' is the inner member), so shadowing is intended here */
 #pragma GCC diagnostic ignored "-Wshadow"
@@ -340,6 +253,33 @@ static bool check_object(struct vctx *v, struct json_object *o, const char *cons
                         jpath_pop(&(v)->path);                                                              \
                         (void) f;                                                                           \
                 }                                                                                           \
+        } while (0)
+
+/* Runs the body on each member of o, an object (else an issue), with its key pushed on the path:
+ * 'k' is the key, 'm' the member. */
+#define MEMBERS(v, o, ...)                                                                                  \
+        do {                                                                                                \
+                if (check_object((v), (o), NULL)) {                                                         \
+                        json_object_object_foreach((o), k, m) {                                             \
+                                jpath_push_key(&(v)->path, k);                                              \
+                                __VA_ARGS__;                                                                \
+                                jpath_pop(&(v)->path);                                                      \
+                                (void) m;                                                                   \
+                        }                                                                                   \
+                }                                                                                           \
+        } while (0)
+
+/* Runs the body on each element 'e' of a, an array (else an issue), with its index pushed. */
+#define ELEMENTS(v, a, ...)                                                                                 \
+        do {                                                                                                \
+                if (expect((v), (a), json_type_array, "array"))                                             \
+                        for (size_t _i = 0; _i < json_object_array_length(a); _i++) {                       \
+                                struct json_object *e = json_object_array_get_idx((a), _i);                 \
+                                jpath_push_index(&(v)->path, _i);                                           \
+                                __VA_ARGS__;                                                                \
+                                jpath_pop(&(v)->path);                                                      \
+                                (void) e;                                                                   \
+                        }                                                                                   \
         } while (0)
 
 static void v_string(struct vctx *v, struct json_object *o, bool nonempty) {
@@ -386,18 +326,69 @@ static void v_number(struct vctx *v, struct json_object *o, bool integer, int ra
 }
 
 static void v_string_array(struct vctx *v, struct json_object *o) {
-        if (!expect(v, o, json_type_array, "array"))
-                return;
-        for (size_t i = 0; i < json_object_array_length(o); i++) {
-                jpath_push_index(&v->path, i);
-                v_string(v, json_object_array_get_idx(o, i), false);
-                jpath_pop(&v->path);
-        }
+        ELEMENTS(v, o, v_string(v, e, false));
 }
 
 static void v_string_or_number(struct vctx *v, struct json_object *o) {
         if (!json_object_is_type(o, json_type_string) && !is_num(o))
                 issue(v, "Invalid input: expected string | number, received %s", tname(o));
+}
+
+static void v_value(struct vctx *v, struct json_object *o, const struct vfield *d) {
+        static const struct {
+                bool integer;
+                int range;
+        } numbers[] = {
+                [V_NUMBER] = {false, NUM_ANY},
+                [V_NUMBER_POSITIVE] = {false, NUM_POSITIVE},
+                [V_INT_POSITIVE] = {true, NUM_POSITIVE},
+                [V_INT_NONNEG] = {true, NUM_NONNEG},
+        };
+
+        switch (d->kind) {
+        case V_STRING:
+        case V_NONEMPTY:
+                v_string(v, o, d->kind == V_NONEMPTY);
+                break;
+        case V_BOOL:
+                v_bool(v, o);
+                break;
+        case V_ENUM:
+                v_enum(v, o, d->values);
+                break;
+        case V_STRINGS:
+                v_string_array(v, o);
+                break;
+        case V_NUMBER:
+        case V_NUMBER_POSITIVE:
+        case V_INT_POSITIVE:
+        case V_INT_NONNEG:
+                v_number(v, o, numbers[d->kind].integer, numbers[d->kind].range);
+                break;
+        case V_STRING_OR_NUMBER:
+                v_string_or_number(v, o);
+                break;
+        case V_CHECK:
+        default:
+                d->check(v, o);
+                break;
+        }
+}
+
+/* Checks each member of o that FIELDS (ended by a NULL key) lists, in the table's order. */
+static void v_fields(struct vctx *v, struct json_object *o, const struct vfield *fields) {
+        for (; fields->key; fields++)
+                FIELD(v, o, fields->key, v_value(v, f, fields));
+}
+
+/* An object with no keys but those of FIELDS, which are checked, and of KEYS (may be NULL), which are
+ * known and not checked. */
+static bool v_object(struct vctx *v, struct json_object *o, const char *const *keys,
+                     const struct vfield *fields) {
+        if (!check_members(v, o, keys, fields))
+                return false;
+        v_fields(v, o, fields);
+        return true;
 }
 
 /* ---- tool policies ---- */
@@ -430,112 +421,70 @@ static void v_wrapped_policy(struct vctx *v, struct json_object *o) {
 }
 
 static void v_by_provider(struct vctx *v, struct json_object *o) {
-        if (!check_object(v, o, NULL))
-                return;
-        json_object_object_foreach(o, k, p) {
-                jpath_push_key(&v->path, k);
-                if (check_object(v, p, PROVIDER_POLICY_KEYS)) {
-                        FIELD(v, p, "profile", v_enum(v, f, PROFILES));
+        MEMBERS(v, o, {
+                if (check_object(v, m, PROVIDER_POLICY_KEYS)) {
+                        FIELD(v, m, "profile", v_enum(v, f, PROFILES));
                         v_policy_lists(
-                                v, p,
+                                v, m,
                                 "tools.byProvider policy cannot set both allow and alsoAllow in the same "
                                 "scope (merge alsoAllow into allow, or remove allow and use profile + "
                                 "alsoAllow)");
                 }
-                jpath_pop(&v->path);
-        }
+        });
 }
 
 static void v_tools_by_sender(struct vctx *v, struct json_object *o) {
-        if (!check_object(v, o, NULL))
-                return;
-        json_object_object_foreach(o, k, p) {
-                jpath_push_key(&v->path, k);
-                v_tool_policy(v, p);
-                jpath_pop(&v->path);
-        }
+        MEMBERS(v, o, v_tool_policy(v, m));
 }
 
 static void v_elevated(struct vctx *v, struct json_object *o) {
         if (!check_object(v, o, ELEVATED_KEYS))
                 return;
         FIELD(v, o, "enabled", v_bool(v, f));
-        FIELD(v, o, "allowFrom", {
-                if (check_object(v, f, NULL)) {
-                        json_object_object_foreach(f, k, a) {
-                                jpath_push_key(&v->path, k);
-                                if (expect(v, a, json_type_array, "array"))
-                                        for (size_t i = 0; i < json_object_array_length(a); i++) {
-                                                jpath_push_index(&v->path, i);
-                                                v_string_or_number(v, json_object_array_get_idx(a, i));
-                                                jpath_pop(&v->path);
-                                        }
-                                jpath_pop(&v->path);
-                        }
-                }
-        });
+        FIELD(v, o, "allowFrom", MEMBERS(v, f, ELEMENTS(v, m, v_string_or_number(v, e))));
 }
 
-static const char *const EXEC_KEYS[] = {
-        "host",
-        "mode",
-        "security",
-        "ask",
-        "node",
-        "pathPrepend",
-        "safeBins",
-        "strictInlineEval",
-        "commandHighlighting",
-        "grantExpiryDays",
-        "safeBinTrustedDirs",
-        "safeBinProfiles",
-        "reviewer",
-        "backgroundMs",
-        "approvalRunningNoticeMs",
-        "timeoutSeconds",
-        "cleanupMs",
-        "notifyOnExit",
-        "notifyOnExitEmptySuccess",
-        "applyPatch",
-        NULL,
-};
+/* exec keys known and not checked (the checked ones are in the table of fields) */
+static const char *const EXEC_KEYS[] = {"safeBinProfiles", "reviewer", NULL};
 static const char *const EXEC_HOSTS[] = {"auto", "sandbox", "gateway", "node", NULL};
 static const char *const EXEC_MODES[] = {"deny", "allowlist", "ask", "auto", "full", NULL};
 static const char *const EXEC_SECURITY[] = {"deny", "allowlist", "full", NULL};
 static const char *const EXEC_ASK[] = {"off", "on-miss", "always", NULL};
-static const char *const APPLY_PATCH_KEYS[] = {"enabled", "workspaceOnly", "allowModels", NULL};
-static const char *const FS_KEYS[] = {"workspaceOnly", NULL};
+
+static void v_apply_patch(struct vctx *v, struct json_object *o) {
+        static const struct vfield fields[] = {
+                {"enabled", V_BOOL}, {"workspaceOnly", V_BOOL}, {"allowModels", V_STRINGS}, {NULL}
+        };
+        v_object(v, o, NULL, fields);
+}
 
 /* tools.exec: the host/approval settings; checked because exec is what sbx runs */
 static void v_exec(struct vctx *v, struct json_object *o) {
-        if (!check_object(v, o, EXEC_KEYS))
-                return;
-        FIELD(v, o, "host", v_enum(v, f, EXEC_HOSTS));
-        FIELD(v, o, "mode", v_enum(v, f, EXEC_MODES));
-        FIELD(v, o, "security", v_enum(v, f, EXEC_SECURITY));
-        FIELD(v, o, "ask", v_enum(v, f, EXEC_ASK));
-        FIELD(v, o, "node", v_string(v, f, false));
-        FIELD(v, o, "pathPrepend", v_string_array(v, f));
-        FIELD(v, o, "safeBins", v_string_array(v, f));
-        FIELD(v, o, "safeBinTrustedDirs", v_string_array(v, f));
-        static const char *const bools[] = {"strictInlineEval", "commandHighlighting", "notifyOnExit",
-                                            "notifyOnExitEmptySuccess", NULL};
-        for (size_t i = 0; bools[i]; i++)
-                FIELD(v, o, bools[i], v_bool(v, f));
-        static const char *const nums[] = {"grantExpiryDays", "backgroundMs", "approvalRunningNoticeMs",
-                                           "timeoutSeconds",  "cleanupMs",    NULL};
-        for (size_t i = 0; nums[i]; i++)
-                FIELD(v, o, nums[i], v_number(v, f, false, NUM_ANY));
-        FIELD(v, o, "applyPatch", {
-                if (check_object(v, f, APPLY_PATCH_KEYS)) {
-                        FIELD(v, f, "enabled", v_bool(v, f));
-                        FIELD(v, f, "workspaceOnly", v_bool(v, f));
-                        FIELD(v, f, "allowModels", v_string_array(v, f));
-                }
-        });
+        static const struct vfield fields[] = {
+                {"host", V_ENUM, EXEC_HOSTS}, {"mode", V_ENUM, EXEC_MODES},
+                {"security", V_ENUM, EXEC_SECURITY}, {"ask", V_ENUM, EXEC_ASK}, {"node", V_STRING},
+                {"pathPrepend", V_STRINGS}, {"safeBins", V_STRINGS}, {"safeBinTrustedDirs", V_STRINGS},
+                {"strictInlineEval", V_BOOL}, {"commandHighlighting", V_BOOL}, {"notifyOnExit", V_BOOL},
+                {"notifyOnExitEmptySuccess", V_BOOL}, {"grantExpiryDays", V_NUMBER},
+                {"backgroundMs", V_NUMBER}, {"approvalRunningNoticeMs", V_NUMBER},
+                {"timeoutSeconds", V_NUMBER}, {"cleanupMs", V_NUMBER},
+                {"applyPatch", V_CHECK, NULL, v_apply_patch}, {NULL}
+        };
+        v_object(v, o, EXEC_KEYS, fields);
+}
+
+static void v_fs(struct vctx *v, struct json_object *o) {
+        static const struct vfield fields[] = {{"workspaceOnly", V_BOOL}, {NULL}};
+        v_object(v, o, NULL, fields);
 }
 
 static void v_tools(struct vctx *v, struct json_object *o, bool agent) {
+        static const struct vfield fields[] = {
+                {"byProvider", V_CHECK, NULL, v_by_provider},
+                {"toolsBySender", V_CHECK, NULL, v_tools_by_sender},
+                {"elevated", V_CHECK, NULL, v_elevated}, {"sandbox", V_CHECK, NULL, v_wrapped_policy},
+                {"exec", V_CHECK, NULL, v_exec}, {"fs", V_CHECK, NULL, v_fs}, {NULL}
+        };
         if (!check_object(v, o, agent ? AGENT_TOOLS_KEYS : TOOLS_KEYS))
                 return;
         FIELD(v, o, "profile", v_enum(v, f, PROFILES));
@@ -545,48 +494,37 @@ static void v_tools(struct vctx *v, struct json_object *o, bool agent) {
                         "alsoAllow into allow, or remove allow and use profile + alsoAllow)"
                       : "tools cannot set both allow and alsoAllow in the same scope (merge alsoAllow "
                         "into allow, or remove allow and use profile + alsoAllow)");
-        FIELD(v, o, "byProvider", v_by_provider(v, f));
-        FIELD(v, o, "toolsBySender", v_tools_by_sender(v, f));
-        FIELD(v, o, "elevated", v_elevated(v, f));
-        FIELD(v, o, "sandbox", v_wrapped_policy(v, f));
-        FIELD(v, o, "exec", v_exec(v, f));
-        FIELD(v, o, "fs", {
-                if (check_object(v, f, FS_KEYS))
-                        FIELD(v, f, "workspaceOnly", v_bool(v, f));
-        });
+        v_fields(v, o, fields);
         if (!agent)
                 FIELD(v, o, "subagents", v_wrapped_policy(v, f));
 }
 
+static void v_agent_tools(struct vctx *v, struct json_object *o) {
+        v_tools(v, o, true);
+}
+
 /* ---- sandbox ---- */
 
-static void v_binds(struct vctx *v, struct json_object *o) {
-        if (!expect(v, o, json_type_array, "array"))
+static void v_bind(struct vctx *v, struct json_object *b) {
+        if (!expect(v, b, json_type_string, "string"))
                 return;
-        for (size_t i = 0; i < json_object_array_length(o); i++) {
-                struct json_object *b = json_object_array_get_idx(o, i);
-                jpath_push_index(&v->path, i);
-                if (!expect(v, b, json_type_string, "string")) {
-                        jpath_pop(&v->path);
-                        continue;
-                }
-                const char *s = json_object_get_string(b);
-                _cleanup_free_ char *t = sbx_strdup_trim(s);
-                if (!t || !*t)
-                        issue(v, "Sandbox security: bind mount entry must be a non-empty string.");
-                else {
-                        _cleanup_free_ char *src = sbx_bind_source(s);
-                        if (src && !sbx_bind_source_absolute(src))
-                                issue(v,
-                                      "Sandbox security: bind mount \"%s\" uses a non-absolute source path "
-                                      "\"%s\". "
-                                      "Only absolute POSIX or Windows drive-letter paths are supported for "
-                                      "sandbox "
-                                      "binds.",
-                                      s, src);
-                }
-                jpath_pop(&v->path);
+        const char *s = json_object_get_string(b);
+        _cleanup_free_ char *t = sbx_strdup_trim(s);
+        if (!t || !*t)
+                issue(v, "Sandbox security: bind mount entry must be a non-empty string.");
+        else {
+                _cleanup_free_ char *src = sbx_bind_source(s);
+                if (src && !sbx_bind_source_absolute(src))
+                        issue(v,
+                              "Sandbox security: bind mount \"%s\" uses a non-absolute source path \"%s\". "
+                              "Only absolute POSIX or Windows drive-letter paths are supported for sandbox "
+                              "binds.",
+                              s, src);
         }
+}
+
+static void v_binds(struct vctx *v, struct json_object *o) {
+        ELEMENTS(v, o, v_bind(v, e));
 }
 
 static bool ieq(const char *a, const char *b) {
@@ -594,58 +532,47 @@ static bool ieq(const char *a, const char *b) {
         return t && strcasecmp(t, b) == 0;
 }
 
+/* docker.ulimits.<name>: a string, a number or {soft, hard} */
+static void v_ulimit(struct vctx *v, struct json_object *u) {
+        static const struct vfield fields[] = {{"soft", V_INT_NONNEG}, {"hard", V_INT_NONNEG}, {NULL}};
+
+        if (!json_object_is_type(u, json_type_object))
+                v_string_or_number(v, u);
+        else
+                v_object(v, u, NULL, fields);
+}
+
+static void v_ulimits(struct vctx *v, struct json_object *o) {
+        MEMBERS(v, o, v_ulimit(v, m));
+}
+
+static void v_env_strings(struct vctx *v, struct json_object *o) {
+        MEMBERS(v, o, v_string(v, m, false));
+}
+
+static void v_setup_command(struct vctx *v, struct json_object *o) {
+        if (json_object_is_type(o, json_type_array))
+                v_string_array(v, o);
+        else if (!json_object_is_type(o, json_type_string))
+                issue(v, "Invalid input: expected string | array, received %s", tname(o));
+}
+
 static void v_docker(struct vctx *v, struct json_object *o) {
-        if (!check_object(v, o, DOCKER_KEYS))
+        static const struct vfield fields[] = {
+                {"image", V_STRING}, {"containerPrefix", V_STRING}, {"workdir", V_STRING},
+                {"network", V_STRING}, {"user", V_STRING}, {"seccompProfile", V_STRING},
+                {"apparmorProfile", V_STRING}, {"tmpfs", V_STRINGS}, {"capDrop", V_STRINGS},
+                {"dns", V_STRINGS}, {"extraHosts", V_STRINGS}, {"readOnlyRoot", V_BOOL},
+                {"dangerouslyAllowReservedContainerTargets", V_BOOL},
+                {"dangerouslyAllowExternalBindSources", V_BOOL},
+                {"dangerouslyAllowContainerNamespaceJoin", V_BOOL}, {"env", V_CHECK, NULL, v_env_strings},
+                {"setupCommand", V_CHECK, NULL, v_setup_command}, {"pidsLimit", V_INT_POSITIVE},
+                {"memory", V_STRING_OR_NUMBER}, {"memorySwap", V_STRING_OR_NUMBER},
+                {"cpus", V_NUMBER_POSITIVE}, {"gpus", V_NONEMPTY}, {"ulimits", V_CHECK, NULL, v_ulimits},
+                {"binds", V_CHECK, NULL, v_binds}, {NULL}
+        };
+        if (!v_object(v, o, NULL, fields))
                 return;
-        static const char *const strs[] = {"image", "containerPrefix", "workdir",         "network",
-                                           "user",  "seccompProfile",  "apparmorProfile", NULL};
-        for (size_t i = 0; strs[i]; i++)
-                FIELD(v, o, strs[i], v_string(v, f, false));
-        static const char *const arrs[] = {"tmpfs", "capDrop", "dns", "extraHosts", NULL};
-        for (size_t i = 0; arrs[i]; i++)
-                FIELD(v, o, arrs[i], v_string_array(v, f));
-        static const char *const bools[] = {"readOnlyRoot", "dangerouslyAllowReservedContainerTargets",
-                                            "dangerouslyAllowExternalBindSources",
-                                            "dangerouslyAllowContainerNamespaceJoin", NULL};
-        for (size_t i = 0; bools[i]; i++)
-                FIELD(v, o, bools[i], v_bool(v, f));
-        FIELD(v, o, "env", {
-                if (check_object(v, f, NULL)) {
-                        json_object_object_foreach(f, k, e) {
-                                jpath_push_key(&v->path, k);
-                                v_string(v, e, false);
-                                jpath_pop(&v->path);
-                        }
-                }
-        });
-        FIELD(v, o, "setupCommand", {
-                if (json_object_is_type(f, json_type_array))
-                        v_string_array(v, f);
-                else if (!json_object_is_type(f, json_type_string))
-                        issue(v, "Invalid input: expected string | array, received %s", tname(f));
-        });
-        FIELD(v, o, "pidsLimit", v_number(v, f, true, NUM_POSITIVE));
-        FIELD(v, o, "memory", v_string_or_number(v, f));
-        FIELD(v, o, "memorySwap", v_string_or_number(v, f));
-        FIELD(v, o, "cpus", v_number(v, f, false, NUM_POSITIVE));
-        FIELD(v, o, "gpus", v_string(v, f, true));
-        FIELD(v, o, "ulimits", {
-                if (check_object(v, f, NULL)) {
-                        json_object_object_foreach(f, k, u) {
-                                jpath_push_key(&v->path, k);
-                                if (json_object_is_type(u, json_type_object)) {
-                                        static const char *const sh[] = {"soft", "hard", NULL};
-                                        if (check_object(v, u, sh)) {
-                                                FIELD(v, u, "soft", v_number(v, f, true, NUM_NONNEG));
-                                                FIELD(v, u, "hard", v_number(v, f, true, NUM_NONNEG));
-                                        }
-                                } else
-                                        v_string_or_number(v, u);
-                                jpath_pop(&v->path);
-                        }
-                }
-        });
-        FIELD(v, o, "binds", v_binds(v, f));
 
         /* the security refinements (zod superRefine on the docker object) */
         struct json_object *net = jget(o, "network");
@@ -682,19 +609,15 @@ static void v_docker(struct vctx *v, struct json_object *o) {
 }
 
 static void v_browser(struct vctx *v, struct json_object *o) {
-        if (!check_object(v, o, BROWSER_KEYS))
+        static const struct vfield fields[] = {
+                {"image", V_STRING}, {"containerPrefix", V_STRING}, {"network", V_STRING},
+                {"cdpSourceRange", V_STRING}, {"enabled", V_BOOL}, {"headless", V_BOOL},
+                {"noVncEnabled", V_BOOL}, {"allowHostControl", V_BOOL}, {"autoStart", V_BOOL},
+                {"cdpPort", V_INT_POSITIVE}, {"vncPort", V_INT_POSITIVE}, {"noVncPort", V_INT_POSITIVE},
+                {"autoStartTimeoutMs", V_INT_POSITIVE}, {"binds", V_CHECK, NULL, v_binds}, {NULL}
+        };
+        if (!v_object(v, o, NULL, fields))
                 return;
-        static const char *const strs[] = {"image", "containerPrefix", "network", "cdpSourceRange", NULL};
-        for (size_t i = 0; strs[i]; i++)
-                FIELD(v, o, strs[i], v_string(v, f, false));
-        static const char *const bools[] = {"enabled",          "headless",  "noVncEnabled",
-                                            "allowHostControl", "autoStart", NULL};
-        for (size_t i = 0; bools[i]; i++)
-                FIELD(v, o, bools[i], v_bool(v, f));
-        static const char *const ints[] = {"cdpPort", "vncPort", "noVncPort", "autoStartTimeoutMs", NULL};
-        for (size_t i = 0; ints[i]; i++)
-                FIELD(v, o, ints[i], v_number(v, f, true, NUM_POSITIVE));
-        FIELD(v, o, "binds", v_binds(v, f));
         struct json_object *net = jget(o, "network");
         if (json_object_is_type(net, json_type_string) && ieq(json_object_get_string(net), "host")) {
                 jpath_push_key(&v->path, "network");
@@ -705,38 +628,33 @@ static void v_browser(struct vctx *v, struct json_object *o) {
         }
 }
 
+static void v_prune(struct vctx *v, struct json_object *o) {
+        static const struct vfield fields[] = {
+                {"idleHours", V_INT_NONNEG}, {"maxAgeDays", V_INT_NONNEG}, {NULL}
+        };
+        v_object(v, o, NULL, fields);
+}
+
+static void v_ssh(struct vctx *v, struct json_object *o) {
+        static const struct vfield fields[] = {
+                {"target", V_NONEMPTY}, {"command", V_NONEMPTY}, {"workspaceRoot", V_NONEMPTY},
+                {"identityFile", V_NONEMPTY}, {"certificateFile", V_NONEMPTY},
+                {"knownHostsFile", V_NONEMPTY}, {"strictHostKeyChecking", V_BOOL},
+                {"updateHostKeys", V_BOOL}, {NULL}
+        };
+        v_object(v, o, SSH_KEYS, fields);
+}
+
 static void v_sandbox(struct vctx *v, struct json_object *o) {
-        if (!check_object(v, o, SANDBOX_KEYS))
+        static const struct vfield fields[] = {
+                {"mode", V_ENUM, MODES}, {"backend", V_NONEMPTY}, {"workspaceAccess", V_ENUM, ACCESSES},
+                {"sessionToolsVisibility", V_ENUM, VISIBILITY}, {"scope", V_ENUM, SCOPES},
+                {"workspaceRoot", V_STRING}, {"docker", V_CHECK, NULL, v_docker},
+                {"browser", V_CHECK, NULL, v_browser}, {"prune", V_CHECK, NULL, v_prune},
+                {"ssh", V_CHECK, NULL, v_ssh}, {NULL}
+        };
+        if (!v_object(v, o, NULL, fields))
                 return;
-        FIELD(v, o, "mode", v_enum(v, f, MODES));
-        FIELD(v, o, "backend", v_string(v, f, true));
-        FIELD(v, o, "workspaceAccess", v_enum(v, f, ACCESSES));
-        FIELD(v, o, "sessionToolsVisibility", v_enum(v, f, VISIBILITY));
-        FIELD(v, o, "scope", v_enum(v, f, SCOPES));
-        FIELD(v, o, "workspaceRoot", v_string(v, f, false));
-        FIELD(v, o, "docker", v_docker(v, f));
-        FIELD(v, o, "browser", v_browser(v, f));
-        FIELD(v, o, "prune", {
-                if (check_object(v, f, PRUNE_KEYS)) {
-                        FIELD(v, f, "idleHours", v_number(v, f, true, NUM_NONNEG));
-                        FIELD(v, f, "maxAgeDays", v_number(v, f, true, NUM_NONNEG));
-                }
-        });
-        FIELD(v, o, "ssh", {
-                if (check_object(v, f, SSH_KEYS)) {
-                        static const char *const strs[] = {"target",
-                                                           "command",
-                                                           "workspaceRoot",
-                                                           "identityFile",
-                                                           "certificateFile",
-                                                           "knownHostsFile",
-                                                           NULL};
-                        for (size_t i = 0; strs[i]; i++)
-                                FIELD(v, f, strs[i], v_string(v, f, true));
-                        FIELD(v, f, "strictHostKeyChecking", v_bool(v, f));
-                        FIELD(v, f, "updateHostKeys", v_bool(v, f));
-                }
-        });
         struct json_object *bnet = jget(jget(o, "browser"), "network");
         if (json_object_is_type(bnet, json_type_string)) {
                 _cleanup_free_ char *t = sbx_strdup_trim(json_object_get_string(bnet));
@@ -771,13 +689,11 @@ static bool valid_entry_key(const char *k) {
 }
 
 static void v_entry(struct vctx *v, struct json_object *e) {
-        if (!check_object(v, e, ENTRY_KEYS))
-                return;
-        FIELD(v, e, "default", v_bool(v, f));
-        FIELD(v, e, "workspace", v_string(v, f, false));
-        FIELD(v, e, "name", v_string(v, f, false));
-        FIELD(v, e, "sandbox", v_sandbox(v, f));
-        FIELD(v, e, "tools", v_tools(v, f, true));
+        static const struct vfield fields[] = {
+                {"default", V_BOOL}, {"workspace", V_STRING}, {"name", V_STRING},
+                {"sandbox", V_CHECK, NULL, v_sandbox}, {"tools", V_CHECK, NULL, v_agent_tools}, {NULL}
+        };
+        v_object(v, e, ENTRY_KEYS, fields);
 }
 
 static void v_entries(struct vctx *v, struct json_object *entries, bool explicit_owner) {
@@ -828,7 +744,22 @@ static void v_entries(struct vctx *v, struct json_object *entries, bool explicit
         jpath_push_key(&v->path, "entries");
 }
 
+static void v_max_spawn_depth(struct vctx *v, struct json_object *o) {
+        v_number(v, o, true, NUM_POSITIVE);
+        if (is_num(o) && json_object_get_double(o) > 5)
+                issue(v, "Too big: expected number to be <=5");
+}
+
+static void v_subagents(struct vctx *v, struct json_object *o) {
+        static const struct vfield fields[] = {{"maxSpawnDepth", V_CHECK, NULL, v_max_spawn_depth}, {NULL}};
+        v_object(v, o, SUBAGENTS_KEYS, fields);
+}
+
 static void v_agents(struct vctx *v, struct json_object *a) {
+        static const struct vfield defaults[] = {
+                {"workspace", V_STRING}, {"sandbox", V_CHECK, NULL, v_sandbox},
+                {"subagents", V_CHECK, NULL, v_subagents}, {NULL}
+        };
         if (!check_object(v, a, AGENTS_KEYS))
                 return;
         FIELD(v, a, "ownership", {
@@ -836,20 +767,7 @@ static void v_agents(struct vctx *v, struct json_object *a) {
                     strcmp(json_object_get_string(f), "explicit"))
                         issue(v, "Invalid input: expected \"explicit\"");
         });
-        FIELD(v, a, "defaults", {
-                if (check_object(v, f, DEFAULTS_KEYS)) {
-                        FIELD(v, f, "workspace", v_string(v, f, false));
-                        FIELD(v, f, "sandbox", v_sandbox(v, f));
-                        FIELD(v, f, "subagents", {
-                                if (check_object(v, f, SUBAGENTS_KEYS))
-                                        FIELD(v, f, "maxSpawnDepth", {
-                                                v_number(v, f, true, NUM_POSITIVE);
-                                                if (is_num(f) && json_object_get_double(f) > 5)
-                                                        issue(v, "Too big: expected number to be <=5");
-                                        });
-                        });
-                }
-        });
+        FIELD(v, a, "defaults", v_object(v, f, DEFAULTS_KEYS, defaults));
         bool explicit_owner = json_object_is_type(jget(a, "ownership"), json_type_string) &&
                               !strcmp(json_object_get_string(jget(a, "ownership")), "explicit");
         FIELD(v, a, "entries", v_entries(v, f, explicit_owner));
