@@ -425,26 +425,43 @@ oom:
         return -ENOMEM;
 }
 
-int sbx_image_resolve(const char *name, char *ret_rootfs_path, size_t len, struct sbx_image_config *ret_cfg,
-                      sbx_error *reterr) {
-        _cleanup_json_ json_object *rec = NULL;
-        struct sbx_image_ref ref;
-        char store[PATH_MAX], key[SBX_IMAGE_KEY_MAX], path[PATH_MAX];
-        struct stat st;
+/* The image NAME: its parsed name, its record and the path of its root directory. */
+static int open_image(const char *name, struct sbx_image_ref *ref, json_object **ret_rec,
+                      char ret_rootfs[static PATH_MAX], sbx_error *reterr) {
+        char store[PATH_MAX], key[SBX_IMAGE_KEY_MAX];
         int r;
 
-        r = sbx_image_ref_parse(name, &ref, reterr);
+        r = sbx_image_ref_parse(name, ref, reterr);
         if (r < 0)
                 return r;
         r = sbx_image_store_dir(store, sizeof(store), reterr);
         if (r < 0)
                 return r;
-        r = load_record(store, &ref, &rec, reterr);
+        r = load_record(store, ref, ret_rec, reterr);
         if (r < 0)
                 return r;
-        sbx_image_ref_key(&ref, key);
-        if (snprintf(path, sizeof(path), "%s/images/%s/rootfs", store, key) >= (int) sizeof(path) ||
-            strlen(path) >= len)
+        sbx_image_ref_key(ref, key);
+        if (snprintf(ret_rootfs, PATH_MAX, "%s/images/%s/rootfs", store, key) >= PATH_MAX) {
+                json_object_put(*ret_rec);
+                *ret_rec = NULL;
+                return sbx_error_set(reterr, -ENAMETOOLONG, "image %s:%s: rootfs path too long", ref->name,
+                                     ref->tag);
+        }
+        return 0;
+}
+
+int sbx_image_resolve(const char *name, char *ret_rootfs_path, size_t len, struct sbx_image_config *ret_cfg,
+                      sbx_error *reterr) {
+        _cleanup_json_ json_object *rec = NULL;
+        struct sbx_image_ref ref;
+        char path[PATH_MAX];
+        struct stat st;
+        int r;
+
+        r = open_image(name, &ref, &rec, path, reterr);
+        if (r < 0)
+                return r;
+        if (strlen(path) >= len)
                 return sbx_error_set(reterr, -ENAMETOOLONG, "image %s:%s: rootfs path too long", ref.name,
                                      ref.tag);
         if (lstat(path, &st) < 0 || !S_ISDIR(st.st_mode))
@@ -506,20 +523,12 @@ int sbx_image_list(void **ret_json_array, sbx_error *reterr) {
 int sbx_image_inspect(const char *name, void **ret_json_object, sbx_error *reterr) {
         json_object *rec = NULL;
         struct sbx_image_ref ref;
-        char store[PATH_MAX], key[SBX_IMAGE_KEY_MAX], p[PATH_MAX];
+        char p[PATH_MAX];
         int r;
 
-        r = sbx_image_ref_parse(name, &ref, reterr);
+        r = open_image(name, &ref, &rec, p, reterr);
         if (r < 0)
                 return r;
-        r = sbx_image_store_dir(store, sizeof(store), reterr);
-        if (r < 0)
-                return r;
-        r = load_record(store, &ref, &rec, reterr);
-        if (r < 0)
-                return r;
-        sbx_image_ref_key(&ref, key);
-        snprintf(p, sizeof(p), "%s/images/%s/rootfs", store, key);
         json_object_object_add(rec, "rootfs", json_object_new_string(p));
         *ret_json_object = rec;
         return 0;
