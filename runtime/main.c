@@ -22,6 +22,7 @@ static const struct command commands[] = {
         { "exec",    cli_exec,    "run a command in a running persistent sandbox" },
         { "ls",      cli_ls,      "list persistent sandboxes" },
         { "inspect", cli_inspect, "show a sandbox's record, its policy and rules (JSON)" },
+        { "logs",    cli_logs,    "show every exec in a sandbox created for an agent (--exec)" },
         { "start",   cli_start,   "start a stopped sandbox" },
         { "stop",    cli_stop,    "stop a sandbox (keeps its record and workspace)" },
         { "rm",      cli_rm,      "remove a sandbox (keeps its workspace)" },

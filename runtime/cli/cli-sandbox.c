@@ -708,6 +708,83 @@ int cli_inspect(int argc, char **argv) {
         return status;
 }
 
+/* sbx logs --exec NAME: the sandbox's exec records (issue 14). */
+int cli_logs(int argc, char **argv) {
+        _cleanup_(sbx_sandbox_freep) sbx_sandbox *s = NULL;
+        const char *ref = NULL;
+        bool json = false, exec = false;
+        char path[PATH_MAX + 32], line[65536];
+        sbx_error err = {};
+        FILE *f;
+        int r;
+
+        r = take_state_dir(&argc, &argv, "logs");
+        if (r)
+                return r;
+        for (int i = 1; i < argc; i++) {
+                if (!strcmp(argv[i], "--exec"))
+                        exec = true;
+                else if (!strcmp(argv[i], "--json"))
+                        json = true;
+                else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+                        printf("usage: sbx logs --exec [--json] NAME\n\n"
+                               "Every exec in a sandbox created for an agent (sbx create --scope, docker create\n"
+                               "with openclaw.sessionKey): the commands sbx exec decided before fork (event\n"
+                               "exec) and every execve/execveat of their process trees, grandchildren\n"
+                               "included, as the exec log's seccomp listener saw them (event exec-seen): time,\n"
+                               "pid, decision, path, argv. --json: the JSON Lines records as stored.\n");
+                        return 0;
+                } else if (!ref && argv[i][0] != '-')
+                        ref = argv[i];
+                else {
+                        fprintf(stderr, "sbx logs: unexpected argument '%s'\n", argv[i]);
+                        return SBX_EXIT_USAGE;
+                }
+        }
+        if (!ref || !exec) {
+                fprintf(stderr, "sbx logs: usage: sbx logs --exec [--json] NAME\n");
+                return SBX_EXIT_USAGE;
+        }
+        r = sbx_sandbox_lookup(ref, &s, &err);
+        if (r < 0)
+                return fail("logs", &err, errno_status(r));
+        if (!s->policy.agent) {
+                fprintf(stderr, "sbx logs: sandbox '%s' has no policy (policy: none): its execs are not logged\n",
+                        s->name);
+                return SBX_EXIT_USAGE;
+        }
+        snprintf(path, sizeof(path), "%s/audit.jsonl", s->state_dir);
+        f = fopen(path, "re");
+        if (!f)
+                return errno == ENOENT ? 0 : (fprintf(stderr, "sbx logs: %s: %s\n", path, strerror(errno)), 1);
+        while (fgets(line, sizeof(line), f)) {
+                json_object *o, *v;
+                const char *ev;
+                if (json) {
+                        fputs(line, stdout);
+                        continue;
+                }
+                o = json_tokener_parse(line);
+                ev = o && json_object_object_get_ex(o, "event", &v) ? json_object_get_string(v) : "";
+                if (!strcmp(ev, "exec") || !strcmp(ev, "exec-seen")) {
+                        json_object *t = NULL, *pid = NULL, *d = NULL, *p = NULL, *a = NULL;
+                        json_object_object_get_ex(o, "time", &t);
+                        json_object_object_get_ex(o, "pid", &pid);
+                        json_object_object_get_ex(o, "decision", &d);
+                        json_object_object_get_ex(o, "resolved", &p);
+                        if (!p)
+                                json_object_object_get_ex(o, "path", &p);
+                        json_object_object_get_ex(o, "argv", &a);
+                        printf("%s %-7s %-9s %-24s %s\n", json_object_get_string(t),
+                               pid ? json_object_get_string(pid) : "sbx", json_object_get_string(d),
+                               p ? json_object_get_string(p) : "-", a ? json_object_to_json_string(a) : "[]");
+                }
+                json_object_put(o);
+        }
+        fclose(f);
+        return 0;
+}
+
 /* ------------------------------------------------------------ simple verbs */
 
 static int each_ref(int argc, char **argv, const char *cmd, const char *usage,

@@ -18,6 +18,7 @@ int cli_create(int argc, char **argv);
 int cli_exec(int argc, char **argv);
 int cli_ls(int argc, char **argv);
 int cli_inspect(int argc, char **argv);
+int cli_logs(int argc, char **argv);
 int cli_start(int argc, char **argv);
 int cli_stop(int argc, char **argv);
 int cli_rm(int argc, char **argv);

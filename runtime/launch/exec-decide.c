@@ -112,7 +112,7 @@ static const char *home_of(const sbx_plan *p) {
         return "/";
 }
 
-static int prepare_pattern(allow_set *a, const sbx_view *v, const sbx_plan *p, const char *in) {
+static int prepare_pattern(allow_set *a, const sbx_view *v, const char *home, const char *in) {
         char buf[PATH_MAX], canon[PATH_MAX];
         size_t i = a->n;
         int fd, r;
@@ -120,7 +120,7 @@ static int prepare_pattern(allow_set *a, const sbx_view *v, const sbx_plan *p, c
         a->file_fd[i] = a->dir_fd[i] = -EBADF;
         a->resolved[i] = a->dir_path[i] = NULL;
         if (in[0] == '~' && (in[1] == '/' || !in[1]))
-                snprintf(buf, sizeof(buf), "%s%s", home_of(p), in + 1);
+                snprintf(buf, sizeof(buf), "%s%s", home, in + 1);
         else
                 snprintf(buf, sizeof(buf), "%s", in);
         if (!strcmp(buf, "*"))
@@ -307,7 +307,7 @@ static int own_binary(sbx_plan *p, const sbx_run_config *c, sbx_view *v, allow_s
                         return r;
         }
         for (size_t i = 0; i < c->n_exec_allow && i < MAX_PATTERNS; i++)
-                if (prepare_pattern(a, v, p, c->exec_allow[i]) < 0)
+                if (prepare_pattern(a, v, home_of(p), c->exec_allow[i]) < 0)
                         return sbx_error_set(reterr, -ENOMEM, "exec: out of memory");
         /* its own execute right: the init must start under an allowlist too */
         t->loader.fd = fcntl(c->exec_fd, F_DUPFD_CLOEXEC, 3);
@@ -347,7 +347,7 @@ static int decide_in_view(sbx_plan *p, const sbx_run_config *c, const sbx_view *
                 return not_runnable(ret_verdict, r, p->argv[0], reterr);
         /* 3. The decision, on the resolved files. */
         for (size_t i = 0; i < c->n_exec_allow; i++)
-                if (prepare_pattern(&a, v, p, c->exec_allow[i]) < 0)
+                if (prepare_pattern(&a, v, home_of(p), c->exec_allow[i]) < 0)
                         return sbx_error_set(reterr, -ENOMEM, "exec: out of memory");
         rules->patterns = a.pat;
         rules->n_patterns = a.n;
@@ -436,4 +436,55 @@ int sbx_exec_resolve_joined(sbx_plan *p, const sbx_run_config *c, const char *co
                 return sbx_error_set(reterr, -ENOMEM, "exec: out of memory"), SBX_EXIT_FAILURE;
         r = decide_in_view(p, c, &v, &rules, writable, n_writable, ret_verdict, reterr);
         return r < 0 ? exit_status_of(ret_verdict) : 0;
+}
+
+/* The home the sandbox's processes get (for "~" in patterns): HOME from the
+ * config's environment, else the launcher's default. */
+static const char *config_home(const sbx_run_config *c) {
+        for (size_t i = 0; i < c->n_env; i++)
+                if (!strncmp(c->envv[i], "HOME=", 5))
+                        return c->envv[i] + 5;
+        return "/root";
+}
+
+int sbx_exec_decide_path(const sbx_run_config *c, int root_fd, const char *path, const char *cwd,
+                         sbx_exec_verdict *ret) {
+        _cleanup_(sbx_view_done) sbx_view v = {};
+        _cleanup_(allow_set_done) allow_set a = {};
+        sbx_exec_rules rules = rules_of(c);
+        sbx_exec_target t;
+        sbx_error e = {};
+        char rel[PATH_MAX];
+        int fd, r;
+
+        *ret = (sbx_exec_verdict) {};
+        sbx_exec_target_init(&t);
+        if (c->exec_refused_rule) {
+                (void) refuse_all(&rules, path, ret, &e);
+                return 0;
+        }
+        fd = fcntl(root_fd, F_DUPFD_CLOEXEC, 3);
+        if (fd < 0)
+                return -errno;
+        if (sbx_view_add(&v, "/", fd, NULL, false) < 0)
+                return -ENOMEM;
+        /* execve does no PATH lookup: a bare name is relative to cwd */
+        snprintf(rel, sizeof(rel), "%s%s", strchr(path, '/') ? "" : "./", path);
+        r = sbx_exec_resolve(&v, rel, "", cwd, &t, &e);
+        if (r < 0) {
+                r = not_runnable(ret, r, path, &e);
+                sbx_exec_target_done(&t);
+                return ret->decided ? 0 : r;
+        }
+        for (size_t i = 0; i < c->n_exec_allow && i < MAX_PATTERNS; i++)
+                if (prepare_pattern(&a, &v, config_home(c), c->exec_allow[i]) < 0) {
+                        sbx_exec_target_done(&t);
+                        return -ENOMEM;
+                }
+        rules.patterns = a.pat;
+        rules.n_patterns = a.n;
+        rules.resolved = (const char *const *) a.resolved;
+        sbx_exec_decide(&rules, &t, ret);
+        sbx_exec_target_done(&t);
+        return 0;
 }

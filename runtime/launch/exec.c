@@ -171,6 +171,16 @@ int sbx_exec_setup_child(const sbx_exec_plan *e, sbx_error *reterr) {
                 return fail(reterr, SBX_EXIT_FAILURE, -errno, "--workdir: chdir", e->workdir);
         if (e->exec_fd < 0)
                 return fail(reterr, SBX_EXIT_FAILURE, -EBADF, "exec: no decided command for", e->argv[0]);
+        /* issue 14: the exec log's filter, and its listener out to the parent. */
+        if (e->notify_insns) {
+                int lfd = sbx_seccomp_exec_notify_child(e->notify_insns, e->notify_len);
+                if (lfd < 0)
+                        return sbx_error_set(reterr, lfd, "seccomp: install the exec log filter"), SBX_EXIT_FAILURE;
+                r = sbx_sync_send_fd(e->notify_sock, 1, SBX_SYNC_LISTENER, lfd);
+                close(lfd);
+                if (r < 0)
+                        return sbx_error_set(reterr, r, "seccomp: hand the exec log listener out"), SBX_EXIT_FAILURE;
+        }
         /* seccomp last: the filter need not allow any setup call. */
         r = sbx_seccomp_setup_child(e->bpf);
         if (r < 0)

@@ -326,6 +326,18 @@ int sbx_exec_decide_prepare(sbx_plan *p, const sbx_run_config *c, sbx_exec_verdi
  * with reterr filled; *ret_verdict is filled whenever a decision was made. */
 int sbx_exec_resolve_joined(sbx_plan *p, const sbx_run_config *c, const char *const *writable, size_t n_writable,
                             sbx_exec_verdict *ret_verdict, sbx_error *reterr);
+/* issue 14: the verdict c's rules give to an exec a sandboxed process asked
+ * for (the exec log): path (relative: to cwd, a sandbox path) resolved in
+ * the view whose root is root_fd (/proc/<pid>/root). Pure but for reads.
+ * 0 with *ret filled (decided), or a negative errno. */
+int sbx_exec_decide_path(const sbx_run_config *c, int root_fd, const char *path, const char *cwd,
+                         sbx_exec_verdict *ret);
+/* issue 14: start the exec log's listener process for one joined exec
+ * (exec-listen.c): parent, before setns. *ret_sock is where the listener fd
+ * the child sends (SBX_SYNC_LISTENER) is to be passed on; closing it without
+ * doing so ends the listener. c (its exec rules) and audit are copied by the
+ * fork. */
+int sbx_exec_listener_start(const sbx_run_config *c, const sbx_audit *audit, int *ret_sock, sbx_error *reterr);
 /* Closes every fd, removes the state dir. NULL-safe. Returns NULL. */
 sbx_plan *sbx_plan_free(sbx_plan *p);
 static inline void sbx_plan_freep(sbx_plan **p) {
@@ -383,6 +395,13 @@ typedef struct sbx_exec_plan {
         int setup_sh_fd;                 /* setupCommand's /bin/sh, decided in the parent */
         bool parent_outside_pidns;       /* sbx exec (join.c): the parent is outside our pid ns, so a
                                           * non-zero getppid() after PR_SET_PDEATHSIG means it died */
+        /* issue 14: the exec log. Set: install this filter with a new
+         * listener just before seccomp and send the listener over
+         * notify_sock (SBX_SYNC_LISTENER); the parent hands it to the exec
+         * listener (exec-listen.c), so our own execveat is the first exec seen. */
+        const struct sock_filter *notify_insns;
+        unsigned short notify_len;
+        int notify_sock;
 } sbx_exec_plan;
 
 /* Parent: argv, env, workdir, rlimits and hostname into the plan. */
@@ -430,6 +449,7 @@ enum {
         SBX_SYNC_MAPS_WRITTEN = 1,
         SBX_SYNC_ERROR = 2,
         SBX_SYNC_PTY = 3,
+        SBX_SYNC_LISTENER = 4,  /* issue 14: child -> parent, the exec log's seccomp listener (SCM_RIGHTS) */
 };
 
 typedef struct sbx_sync_msg {

@@ -284,11 +284,14 @@ static int open_sandbox(const char *ref, sbx_record **ret, int *ret_busy, int *r
 int sbx_sandbox_exec(const char *ref, const sbx_exec_request *req, sbx_error *reterr) {
         _cleanup_(sbx_record_freep) sbx_record *rec = NULL;
         _cleanup_(sbx_plan_freep) sbx_plan *p = NULL;
+        _cleanup_close_ int lfd = -EBADF;
         _cleanup_close_ int busy = -EBADF, lockfd = -EBADF, initfd = -EBADF, childfd = -EBADF,
                             sync_parent = -EBADF, sync_child = -EBADF, master = -EBADF, slave = -EBADF;
         struct clone_args args = { .flags = CLONE_PIDFD, .exit_signal = SIGCHLD };
         _cleanup_(sbx_audit_close) sbx_audit audit = { .fd = -EBADF };
-        _cleanup_close_ int procfd = -EBADF;
+        _cleanup_close_ int procfd = -EBADF, listener_sock = -EBADF;
+        _cleanup_free_ struct sock_filter *notify = NULL;
+        unsigned short notify_len = 0;
         const char *writable[SBX_LANDLOCK_MAX_WRITABLE - 1];
         size_t n_writable = 0;
         sbx_exec_verdict verdict = {};
@@ -319,6 +322,14 @@ int sbx_sandbox_exec(const char *ref, const sbx_exec_request *req, sbx_error *re
                 audit.agent = rec->s.policy.agent;
                 audit.session = rec->s.policy.session;
                 audit.scope_key = rec->s.policy.scope_key;
+        }
+        /* ... and sees every exec of the command's tree (the exec log) */
+        if (rec->s.policy.agent) {
+                r = sbx_seccomp_compile_exec_notify(&notify, &notify_len, reterr);
+                if (r >= 0)
+                        r = sbx_exec_listener_start(&rec->s.config, &audit, &listener_sock, reterr);
+                if (r < 0)
+                        return SBX_EXIT_FAILURE;
         }
         for (size_t i = 0; i < rec->s.n_mounts && n_writable < ELEMENTSOF(writable); i++)
                 if (rec->s.mounts[i].type == SBX_SANDBOX_MOUNT_TMPFS)
@@ -376,6 +387,9 @@ int sbx_sandbox_exec(const char *ref, const sbx_exec_request *req, sbx_error *re
         sbx_exec_plan_from(p, &ep);
         ep.tty_fd = slave;
         ep.parent_outside_pidns = true;
+        ep.notify_insns = notify;
+        ep.notify_len = notify_len;
+        ep.notify_sock = sync_child;
         /* 4. the child starts inside the cgroup. */
 #if HAVE_CLONE_INTO_CGROUP
         if (p->cgroup.dirfd >= 0) {
@@ -397,8 +411,24 @@ int sbx_sandbox_exec(const char *ref, const sbx_exec_request *req, sbx_error *re
         }
         closep(&sync_child);
         closep(&slave);
-        /* #1: an error record, or EOF once the exec closed the child's end. */
-        r = sbx_sync_recv(sync_parent, JOIN_TIMEOUT_MS, &msg);
+        /* #1: an error record, or EOF once the exec closed the child's end;
+         * before that, with the exec log, the listener: passed on at once
+         * (the command's own execveat waits for it). */
+        r = sbx_sync_recv_fd(sync_parent, JOIN_TIMEOUT_MS, &msg, &lfd);
+        if (r == 0 && msg.type == SBX_SYNC_LISTENER) {
+                if (lfd < 0 || listener_sock < 0 ||
+                    sbx_sync_send_fd(listener_sock, 1, SBX_SYNC_LISTENER, lfd) < 0) {
+                        siginfo_t info;
+                        (void) sys_pidfd_send_signal(childfd, SIGKILL);
+                        (void) waitid(P_PIDFD, childfd, &info, WEXITED);
+                        return sbx_error_set(reterr, -EPROTO, "exec: hand the exec log listener over"),
+                               SBX_EXIT_FAILURE;
+                }
+                closep(&lfd);
+                closep(&listener_sock);
+                r = sbx_sync_recv(sync_parent, JOIN_TIMEOUT_MS, &msg);
+        }
+        closep(&lfd);
         if (r == 0 && msg.type == SBX_SYNC_ERROR) {
                 siginfo_t info;
                 *reterr = msg.error;

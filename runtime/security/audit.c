@@ -99,6 +99,27 @@ int sbx_audit_exec(const sbx_audit *a, char *const *argv, const sbx_exec_verdict
         return emit(a, o);
 }
 
+int sbx_audit_exec_seen(const sbx_audit *a, int pid, const char *path, char *const *argv, bool argv_truncated,
+                        const sbx_exec_verdict *v) {
+        _cleanup_(json_putp) json_object *o = NULL;
+
+        if (a->fd < 0)
+                return 0;
+        o = record(a, "exec-seen");
+        json_object_object_add(o, "pid", json_object_new_int(pid));
+        json_object_object_add(o, "path", json_object_new_string(path));
+        json_object_object_add(o, "argv", argv_array(argv));
+        if (argv_truncated)
+                json_object_object_add(o, "argvTruncated", json_object_new_boolean(true));
+        json_object_object_add(o, "resolved", v->file[0] ? json_object_new_string(v->file) : NULL);
+        json_object_object_add(o, "decision", json_object_new_string(v->allow ? "allow" :
+                                                                     v->status == SBX_EXIT_NOT_FOUND ? "not-found" :
+                                                                     "deny"));
+        json_object_object_add(o, "rule", json_object_new_string(v->rule));
+        json_object_object_add(o, "configKey", v->key[0] ? json_object_new_string(v->key) : NULL);
+        return emit(a, o);
+}
+
 int sbx_audit_start(const sbx_audit *a, int pid, char *const *argv) {
         _cleanup_(json_putp) json_object *o = NULL;
 

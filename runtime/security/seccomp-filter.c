@@ -443,3 +443,43 @@ int sbx_seccomp_list_restricted(const sbx_seccomp_opts *opts, sbx_seccomp_verdic
         *ret_n = n;
         return 0;
 }
+
+/* ---- the exec log filter (issue 14) ---- */
+
+int sbx_seccomp_compile_exec_notify(struct sock_filter **ret, unsigned short *ret_len, sbx_error *reterr) {
+        _cleanup_(seccomp_releasep) scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+        static const char *const calls[] = { "execve", "execveat" };
+        size_t len;
+        int r;
+
+        if (!ctx)
+                return sbx_error_set(reterr, -ENOMEM, "seccomp: exec log filter: out of memory");
+        /* foreign ABIs: the sandbox's filter kills them unless its profile
+         * allows them; then they are logged too */
+        r = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_ALLOW);
+        if (r >= 0)
+                r = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_NNP, 0);
+        if (r < 0)
+                return sbx_error_set(reterr, r, "seccomp: exec log filter: attributes");
+#if defined(__x86_64__)
+        (void) seccomp_arch_add(ctx, SCMP_ARCH_X86);
+        (void) seccomp_arch_add(ctx, SCMP_ARCH_X32);
+#endif
+        for (size_t i = 0; i < ELEMENTSOF(calls); i++) {
+                r = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, seccomp_syscall_resolve_name(calls[i]), 0);
+                if (r < 0)
+                        return sbx_error_set(reterr, r, "seccomp: exec log filter: rule for %s", calls[i]);
+        }
+        r = export_bpf(ctx, 0, ret, &len, reterr);
+        if (r < 0)
+                return r;
+        *ret_len = (unsigned short) len;
+        return 0;
+}
+
+int sbx_seccomp_exec_notify_child(const struct sock_filter *insns, unsigned short len) {
+        struct sock_fprog prog = { .len = len, .filter = (struct sock_filter *) insns };
+        long fd = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);
+
+        return fd < 0 ? -errno : (int) fd;
+}

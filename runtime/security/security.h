@@ -57,6 +57,16 @@ void sbx_bpf_free(sbx_bpf *bpf);
  * negative errno. */
 int sbx_seccomp_setup_child(const sbx_bpf *bpf);
 
+/* issue 14: the exec log filter. SECCOMP_RET_USER_NOTIF for execve and
+ * execveat (native ABI and, on x86-64, x32 and i386), everything else
+ * allowed (the sandbox's own filter decides the rest). Parent; free() *ret. */
+int sbx_seccomp_compile_exec_notify(struct sock_filter **ret, unsigned short *ret_len, sbx_error *reterr);
+/* Child, async-signal-safe: install it with a new listener (no_new_privs
+ * set). Returns the listener fd (O_CLOEXEC) or a negative errno. Once the
+ * listener is closed by everyone holding it, every execve/execveat of this
+ * process tree fails with ENOSYS: exec fails closed. */
+int sbx_seccomp_exec_notify_child(const struct sock_filter *insns, unsigned short len);
+
 /* Added: what the compiled filters do to each syscall the native ABI has
  * (for `sbx explain`/doctor). Parent only. */
 typedef struct sbx_seccomp_verdict {
@@ -358,6 +368,11 @@ typedef struct sbx_audit {
 int sbx_audit_open(sbx_audit *a, const char *path, const char *base, sbx_error *reterr);
 void sbx_audit_close(sbx_audit *a);
 int sbx_audit_exec(const sbx_audit *a, char *const *argv, const sbx_exec_verdict *v);
+/* issue 14: an execve/execveat the seccomp listener saw in a sandbox (event
+ * "exec-seen"): pid (host), the path as asked, argv (bounded), the verdict of
+ * the sandbox's rules on the file it resolves to. */
+int sbx_audit_exec_seen(const sbx_audit *a, int pid, const char *path, char *const *argv, bool argv_truncated,
+                        const sbx_exec_verdict *v);
 int sbx_audit_start(const sbx_audit *a, int pid, char *const *argv);
 /* status: sbx's exit status; raw: the workload's (code, or 128+signal). */
 int sbx_audit_exit(const sbx_audit *a, int status, bool timed_out, const char *oom_message);

@@ -69,6 +69,40 @@ audit="$ROOT/$name/audit.jsonl"
 like "audit: the allowed exec" "$(cat "$audit")" '"argv":\["ls","/workspace"\].*"decision":"allow"'
 like "audit: the refused exec, with agent and scope key" "$(cat "$audit")" '"agent":"lister".*"argv":\["id"\].*"decision":"deny"'
 
+# the exec log: every execve/execveat of the tree, grandchildren included
+logs=$(sbx logs --exec "$name")
+like "logs --exec: the grandchild sh ran, with its pid and verdict" "$logs" '^[0-9T:.Z-]+ [0-9]+ +deny +/usr/bin/id +\[ "id" \]'
+like "logs --exec: the allowed grandchild" "$logs" ' [0-9]+ +allow +/usr/bin/ls '
+like "logs --exec: the decision sbx exec made before fork" "$logs" ' sbx +deny +/usr/bin/id'
+like "audit: exec-seen records carry pid, path and argv" "$(cat "$audit")" '"event":"exec-seen".*"pid":[0-9]+,"path":"/bin/id","argv":\["id"\]'
+# the listener's process is ours: the one holding this sandbox's audit log
+listener_of() {
+        local p
+        for p in $(pgrep -x sbx-exec-log); do
+                ls -l "/proc/$p/fd" 2>/dev/null | grep -q "$ROOT/$1/audit.jsonl" && echo "$p"
+        done
+}
+sbx exec "$name" -- sh -c 'i=0; while [ $i -lt 3000000 ]; do i=$((i+1)); done; ls / >/dev/null; echo "ls: $?"' \
+        >"$TMP/fc.out" 2>&1 &
+fc=$!
+l=""
+for i in $(seq 50); do l=$(listener_of "$name"); [ -n "$l" ] && break; sleep 0.1; done
+if [ -n "$l" ]; then
+        ok "the exec log's listener runs outside the sandbox (host pid $l)"
+        like "... it holds the seccomp listener" "$(ls -l "/proc/$l/fd" 2>/dev/null)" "seccomp notify"
+        kill "$l"
+        wait "$fc"
+        like "listener killed: the next exec fails closed (ENOSYS)" "$(cat "$TMP/fc.out")" "ls: Function not implemented"
+else
+        not_ok "the exec log's listener runs outside the sandbox"
+        skip "no listener"
+        skip "no listener"
+        wait "$fc"
+fi
+is "no listener left behind once the tree is gone" "$(listener_of "$name")" ""
+out=$(sbx logs --exec plain-missing 2>&1); rc=$?
+is "logs of a missing sandbox: exit 1" "$rc" 1
+
 # security deny: every exec refused; the exec tool denied: the same (the seed's hole)
 id=$(mk --agent denier --session agent:denier:t1)
 d=$(sbx ls --json | python3 -c 'import json,sys; print([s["name"] for s in json.load(sys.stdin) if s["policy"].get("agent")=="denier"][0])')
@@ -105,6 +139,11 @@ sbx_create plain >/dev/null
 is "no agent: policy none" "$(sbx inspect plain | pol policy)" none
 out=$(sbx exec plain -- id -u 2>&1); rc=$?
 is "no agent: any command runs" "$rc" 0
+out=$(sbx logs --exec plain 2>&1); rc=$?
+is "no agent: no exec log (usage error)" "$rc" 2
+like "... saying why" "$out" "policy: none"
+unlike "no agent: no exec log listener" "$(listener_of plain)" "[0-9]"
+
 
 # the drop-in: docker create with OpenClaw's openclaw.sessionKey label
 IMAGE=openclaw-sandbox:bookworm-slim

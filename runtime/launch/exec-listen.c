@@ -1,0 +1,245 @@
+/* SPDX-License-Identifier: MIT */
+/* The exec log (issue 14): a seccomp user-notification listener that sees
+ * every execve/execveat of a joined exec's process tree, grandchildren
+ * included, and logs it with pid, path, argv (bounded) and the verdict of
+ * the sandbox's rules.
+ *
+ * Who holds the listener: a small process forked by `sbx exec` before it
+ * joins the sandbox, so it lives in the host's namespaces, outside every
+ * restriction of the sandbox, and is never reachable from inside (the
+ * sandbox's init never holds it: init is inside). It outlives the client
+ * (background processes of the exec keep being logged) and exits when the
+ * kernel reports the filter unused (POLLHUP: the whole tree is gone). If it
+ * dies, the kernel fails every later execve/execveat of the tree with ENOSYS:
+ * exec fails closed.
+ *
+ * Landlock stays the boundary: what the listener reads from the target's
+ * memory can change after it read it (TOCTOU, see SECURITY.md), so its
+ * verdict is a record, not the enforcement. It answers CONTINUE for an
+ * allowed exec, and EACCES for one the rules refuse (the same answer the
+ * kernel's Landlock check would give, earlier; a path swapped after our read
+ * still meets Landlock). */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/seccomp.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "util/util.h"
+#include "security/security.h"
+#include "launch.h"
+
+#define ARGV_MAX 32            /* arguments logged per exec */
+#define ARG_MAX_LEN 256        /* bytes logged per argument */
+
+#ifndef SECCOMP_IOCTL_NOTIF_RECV
+#define SECCOMP_IOCTL_NOTIF_RECV SECCOMP_IOWR(0, struct seccomp_notif)
+#define SECCOMP_IOCTL_NOTIF_SEND SECCOMP_IOWR(1, struct seccomp_notif_resp)
+#define SECCOMP_IOCTL_NOTIF_ID_VALID SECCOMP_IOW(2, __u64)
+#endif
+#ifndef SECCOMP_USER_NOTIF_FLAG_CONTINUE
+#define SECCOMP_USER_NOTIF_FLAG_CONTINUE (1UL << 0)
+#endif
+
+/* A NUL-terminated string of the target at addr, read page by page (a
+ * string may end just before an unmapped page). */
+static int read_str(int mem, uint64_t addr, char *buf, size_t len) {
+        size_t got = 0;
+
+        if (!addr)
+                return -EFAULT;
+        while (got + 1 < len) {
+                size_t chunk = 4096 - ((addr + got) & 4095);
+                ssize_t n;
+                if (chunk > len - 1 - got)
+                        chunk = len - 1 - got;
+                n = pread(mem, buf + got, chunk, (off_t) (addr + got));
+                if (n <= 0)
+                        return -EFAULT;
+                if (memchr(buf + got, '\0', (size_t) n))
+                        return 0;
+                got += (size_t) n;
+        }
+        buf[len - 1] = '\0';
+        return 1;       /* truncated */
+}
+
+typedef struct seen {
+        char path[PATH_MAX];
+        char args[ARGV_MAX][ARG_MAX_LEN];
+        char *argv[ARGV_MAX + 1];
+        bool truncated;
+        char cwd[PATH_MAX];
+} seen;
+
+/* path and argv of one execve/execveat, from /proc/<pid>/mem. */
+static int read_exec(const struct seccomp_notif *n, seen *s) {
+        char p[64];
+        _cleanup_close_ int mem = -EBADF;
+        bool at = n->data.nr != (int) SYS_execve;
+        uint64_t path = n->data.args[at ? 1 : 0], argv = n->data.args[at ? 2 : 1];
+        ssize_t k;
+        size_t i;
+
+        snprintf(p, sizeof(p), "/proc/%u/mem", n->pid);
+        mem = open(p, O_RDONLY | O_CLOEXEC);
+        if (mem < 0)
+                return -errno;
+        if (read_str(mem, path, s->path, sizeof(s->path)) < 0)
+                s->path[0] = '\0';
+        /* execveat(fd, "", AT_EMPTY_PATH): the file is the fd */
+        if (at && !s->path[0] && (int) n->data.args[0] >= 0) {
+                snprintf(p, sizeof(p), "/proc/%u/fd/%d", n->pid, (int) n->data.args[0]);
+                k = readlink(p, s->path, sizeof(s->path) - 1);
+                s->path[k > 0 ? k : 0] = '\0';
+        }
+        for (i = 0; argv && i < ARGV_MAX; i++) {
+                uint64_t ptr = 0;
+                if (pread(mem, &ptr, sizeof(ptr), (off_t) (argv + i * sizeof(ptr))) != sizeof(ptr) || !ptr)
+                        break;
+                if (read_str(mem, ptr, s->args[i], ARG_MAX_LEN) != 0)
+                        s->truncated = true;
+                s->argv[i] = s->args[i];
+        }
+        if (i == ARGV_MAX)
+                s->truncated = true;
+        s->argv[i] = NULL;
+        snprintf(p, sizeof(p), "/proc/%u/cwd", n->pid);
+        k = readlink(p, s->cwd, sizeof(s->cwd) - 1);
+        if (k <= 0 || s->cwd[0] != '/')
+                snprintf(s->cwd, sizeof(s->cwd), "/");
+        else
+                s->cwd[k] = '\0';
+        return 0;
+}
+
+static void answer(int lfd, const struct seccomp_notif *n, struct seccomp_notif_resp *resp, bool allow) {
+        memset(resp, 0, sizeof(*resp));
+        resp->id = n->id;
+        if (allow)
+                resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+        else
+                resp->error = -EACCES;
+        (void) ioctl(lfd, SECCOMP_IOCTL_NOTIF_SEND, resp);
+}
+
+static void handle(int lfd, const sbx_run_config *c, const sbx_audit *audit, struct seccomp_notif *n,
+                   struct seccomp_notif_resp *resp, seen *s) {
+        sbx_exec_verdict v = {};
+        _cleanup_close_ int root = -EBADF;
+        char p[64];
+
+        memset(s, 0, sizeof(*s));
+        if (read_exec(n, s) < 0 || ioctl(lfd, SECCOMP_IOCTL_NOTIF_ID_VALID, &n->id) < 0) {
+                /* gone, or its memory unreadable: nothing to log; let the
+                 * kernel (Landlock) decide, the request may be dead anyway */
+                answer(lfd, n, resp, true);
+                return;
+        }
+        snprintf(p, sizeof(p), "/proc/%u/root", n->pid);
+        root = open(p, O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (root < 0 || sbx_exec_decide_path(c, root, s->path, s->cwd, &v) < 0 || !v.decided) {
+                v = (sbx_exec_verdict) { .decided = true, .allow = true };
+                snprintf(v.rule, sizeof(v.rule), "not resolved by the exec log: left to Landlock");
+        }
+        (void) sbx_audit_exec_seen(audit, (int) n->pid, s->path, s->argv, s->truncated, &v);
+        /* not found / not executable: the kernel says so itself */
+        answer(lfd, n, resp, v.allow || v.status == SBX_EXIT_NOT_FOUND);
+}
+
+static _Noreturn void listener_main(int sock, const sbx_run_config *c, const sbx_audit *audit) {
+        struct seccomp_notif_sizes sizes = {};
+        struct seccomp_notif *n;
+        struct seccomp_notif_resp *resp;
+        sbx_sync_msg msg;
+        seen *s;
+        int lfd = -EBADF, nul;
+
+        /* Its own session (terminal signals are for the command), quiet stdio
+         * (never hold the caller's pipes open), no fd but ours. */
+        (void) setsid();
+        (void) prctl(PR_SET_NAME, "sbx-exec-log", 0, 0, 0);
+        for (int sig = 1; sig < _NSIG; sig++)
+                if (sig != SIGKILL && sig != SIGSTOP)
+                        (void) signal(sig, sig == SIGPIPE || sig == SIGINT || sig == SIGHUP ? SIG_IGN : SIG_DFL);
+        nul = open("/dev/null", O_RDWR | O_CLOEXEC);
+        for (int i = 0; nul >= 0 && i < 3; i++)
+                (void) dup2(nul, i);
+        sbx_exec_resolve_set_proc_fd_dir(-1);
+        if (sbx_sync_recv_fd(sock, -1, &msg, &lfd) < 0 || msg.type != SBX_SYNC_LISTENER || lfd < 0)
+                _exit(0);       /* the exec never got that far */
+        close(sock);
+        if (syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &sizes) < 0)
+                _exit(1);
+        n = calloc(1, sizes.seccomp_notif > sizeof(*n) ? sizes.seccomp_notif : sizeof(*n));
+        resp = calloc(1, sizes.seccomp_notif_resp > sizeof(*resp) ? sizes.seccomp_notif_resp : sizeof(*resp));
+        s = malloc(sizeof(*s));
+        if (!n || !resp || !s)
+                _exit(1);
+        for (;;) {
+                struct pollfd pfd = { .fd = lfd, .events = POLLIN };
+                if (poll(&pfd, 1, -1) < 0) {
+                        if (errno == EINTR)
+                                continue;
+                        _exit(1);
+                }
+                if (!(pfd.revents & POLLIN)) {
+                        if (pfd.revents & (POLLHUP | POLLERR))
+                                _exit(0);       /* every process of the tree is gone */
+                        continue;
+                }
+                memset(n, 0, sizes.seccomp_notif);
+                if (ioctl(lfd, SECCOMP_IOCTL_NOTIF_RECV, n) < 0)
+                        continue;       /* ENOENT: the target died meanwhile */
+                handle(lfd, c, audit, n, resp, s);
+        }
+}
+
+int sbx_exec_listener_start(const sbx_run_config *c, const sbx_audit *audit, int *ret_sock, sbx_error *reterr) {
+        int fds[2], r;
+        pid_t pid;
+
+        r = sbx_sync_pair(fds, reterr);
+        if (r < 0)
+                return r;
+        /* A double fork: the listener is nobody's child we wait for, and
+         * outlives us if the exec left processes behind. */
+        pid = fork();
+        if (pid < 0) {
+                r = -errno;
+                close(fds[0]);
+                close(fds[1]);
+                return sbx_error_set(reterr, r, "exec log: fork the listener");
+        }
+        if (pid == 0) {
+                close(fds[0]);
+                if (fork() != 0)
+                        _exit(0);
+                /* keep only the socket and the audit log */
+                unsigned lo = (unsigned) fds[1], hi = audit->fd >= 0 ? (unsigned) audit->fd : lo;
+                if (lo > hi) {
+                        unsigned t = lo;
+                        lo = hi;
+                        hi = t;
+                }
+                if (lo > 3)
+                        (void) close_range(3, lo - 1, 0);
+                if (hi > lo + 1)
+                        (void) close_range(lo + 1, hi - 1, 0);
+                (void) close_range(hi + 1, ~0U, 0);
+                listener_main(fds[1], c, audit);
+        }
+        close(fds[1]);
+        while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+                ;
+        *ret_sock = fds[0];
+        return 0;
+}
