@@ -24,6 +24,8 @@ static int view_add_op(sbx_view *v, const sbx_mount_op *op, sbx_error *reterr) {
         case SBX_MOUNT_OVERLAY:
                 if (op->kind == SBX_MOUNT_OVERLAY && (op->flags & SBX_MNT_LOWER_IN_ROOT))
                         return 0;       /* the lower layer is what the view has there already */
+                if (op->kind == SBX_MOUNT_OVERLAY && !op->src)
+                        return sbx_view_add(v, op->dst, -EBADF, NULL, false);  /* empty default workspace */
                 fd = op->src_fd >= 0 ? fcntl(op->src_fd, F_DUPFD_CLOEXEC, 3) :
                                        open(op->src, O_PATH | O_CLOEXEC);
                 if (fd < 0) {

@@ -81,6 +81,11 @@ typedef struct sbx_run_config {
         /* Workspace: NULL = an empty per-run dir. */
         char *workspace;
         sbx_workspace_access workspace_access;
+        /* A persistent sandbox: the "none" overlay's upper/work stay in the run
+         * dir (sbx diff/commit read them). Otherwise they live on a tmpfs the
+         * child makes and that goes with the run: nothing of the workload's
+         * writes touches the state dir's file system (ext4: journal traffic). */
+        bool keep_layers;
 
         /* Process. argv is NULL-terminated; envv holds "K=V" strings set on top of
          * the sane defaults (PATH, HOME, LANG, TERM) which they may override. */
@@ -223,6 +228,9 @@ enum {
         SBX_MNT_OPTIONAL = 1 << 4,   /* a missing source/target is not an error */
         SBX_MNT_FILE     = 1 << 5,   /* the source is not a directory: bind onto a file */
         SBX_MNT_LOWER_IN_ROOT = 1 << 6, /* OVERLAY: the lower layer is what is mounted at dst now */
+        SBX_MNT_SCRATCH  = 1 << 7,   /* OVERLAY: upper and work on a tmpfs the child makes (gone with
+                                      * it), attached on `upper` (a dir in the run dir); src NULL =
+                                      * an empty lower dir there too */
 };
 
 typedef struct sbx_mount_op {

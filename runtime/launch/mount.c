@@ -612,7 +612,7 @@ static int do_overlay(int rootfd, const sbx_mount_op *op, sbx_mount_fds *fds) {
         char data[160];
         int r;
 
-        if (!op->work) {
+        if (!op->work && !(op->flags & SBX_MNT_SCRATCH)) {
                 /* read-only, two lower layers: ours (etc_top) over the image's */
                 if (fds->etc_top < 0 || fds->etc_bottom < 0)
                         return -EBADF;
@@ -790,7 +790,7 @@ int sbx_mount_open_child(const sbx_plan *p, sbx_mount_fds *ret, sbx_error *reter
 
                 if (op->kind != SBX_MOUNT_OVERLAY)
                         continue;
-                if (!op->work) {
+                if (!op->work && !(op->flags & SBX_MNT_SCRATCH)) {
                         if (f.etc_top >= 0)
                                 bad = "a second read-only overlay";
                         else if ((f.etc_top = open_host_dir(op->upper)) < 0)
@@ -799,11 +799,11 @@ int sbx_mount_open_child(const sbx_plan *p, sbx_mount_fds *ret, sbx_error *reter
                                 bad = op->src;
                 } else if (f.upper >= 0)
                         bad = "a second overlay";
-                else if (!(op->flags & SBX_MNT_LOWER_IN_ROOT) && (f.lower = open_host_dir(op->src)) < 0)
+                else if (!(op->flags & SBX_MNT_LOWER_IN_ROOT) && op->src && (f.lower = open_host_dir(op->src)) < 0)
                         bad = op->src;
                 else if ((f.upper = open_host_dir(op->upper)) < 0)
                         bad = op->upper;
-                else if ((f.work = open_host_dir(op->work)) < 0)
+                else if (op->work && (f.work = open_host_dir(op->work)) < 0)
                         bad = op->work;
                 if (bad) {
                         int r = !strncmp(bad, "a second", 8) ? -EINVAL : -errno;
@@ -820,6 +820,38 @@ int sbx_mount_open_child(const sbx_plan *p, sbx_mount_fds *ret, sbx_error *reter
                 }
         }
         *ret = f;
+        return 0;
+}
+
+/* SBX_MNT_SCRATCH: a tmpfs attached on fds->upper (the run dir's "upper",
+ * in our mount namespace only) holding the overlay's upper and work dirs
+ * (and an empty lower for the default workspace), which replace fds->upper,
+ * work (and lower). Nothing reaches the state dir's file system, and it all
+ * goes with the mount namespace. The upper (the workspace's root) and the
+ * empty lower belong to the sandbox user, as the state-dir layers do. */
+static int mount_scratch(const sbx_plan *p, const sbx_mount_op *op, sbx_mount_fds *fds, sbx_error *reterr) {
+        _cleanup_close_ int fs = -EBADF, mnt = -EBADF;
+        const char *step = "fsopen";
+
+        if (fds->upper < 0)
+                return sbx_error_set(reterr, -EBADF, "mount: workspace scratch: no mountpoint");
+        fs = fsopen("tmpfs", FSOPEN_CLOEXEC);
+        if (fs < 0 || (step = "create", fsconfig(fs, FSCONFIG_SET_STRING, "mode", "0700", 0) < 0) ||
+            fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0 ||
+            (step = "fsmount", mnt = fsmount(fs, FSMOUNT_CLOEXEC, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV)) < 0 ||
+            (step = "attach", move_mount(mnt, "", fds->upper, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH)) < 0 ||
+            (step = "mkdir", mkdirat(mnt, "upper", 0755)) < 0 || mkdirat(mnt, "work", 0700) < 0 ||
+            fchownat(mnt, "upper", p->uid, p->gid, AT_SYMLINK_NOFOLLOW) < 0 ||
+            (!op->src && (mkdirat(mnt, "lower", 0755) < 0 ||
+                          fchownat(mnt, "lower", p->uid, p->gid, AT_SYMLINK_NOFOLLOW) < 0)))
+                return sbx_error_set(reterr, -errno, "mount: workspace scratch tmpfs: %s", step);
+        close_fd(&fds->upper);
+        fds->upper = openat(mnt, "upper", O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        fds->work = openat(mnt, "work", O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (!op->src && !(op->flags & SBX_MNT_LOWER_IN_ROOT))
+                fds->lower = openat(mnt, "lower", O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (fds->upper < 0 || fds->work < 0 || (!op->src && fds->lower < 0))
+                return sbx_error_set(reterr, -errno, "mount: workspace scratch tmpfs: open layers");
         return 0;
 }
 
@@ -909,6 +941,13 @@ int sbx_mount_setup_child(const sbx_plan *p, sbx_mount_fds *fds, sbx_error *rete
         /* 3-5. The plan: rootfs, /etc, /dev, /proc, tmpfs, /workspace, binds. */
         for (size_t i = 0; i < p->n_mounts; i++) {
                 const sbx_mount_op *op = &p->mounts[i];
+                if (op->kind == SBX_MOUNT_OVERLAY && (op->flags & SBX_MNT_SCRATCH)) {
+                        r = mount_scratch(p, op, fds, reterr);
+                        if (r < 0) {
+                                close(rootfd);
+                                return r;
+                        }
+                }
                 r = run_op(rootfd, op, fds);
                 if (r < 0) {
                         close(rootfd);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* /workspace (and /agent), with OpenClaw's workspaceAccess meaning:
- *   none: overlay, lower = the workspace dir, upper/work in the per-run state
- *         dir (userxattr, as we mount inside a user namespace): the sandbox
- *         writes freely, the host dir never changes;
+ *   none: overlay, lower = the workspace dir (or an empty dir), upper/work
+ *         on a tmpfs the child makes (a persistent sandbox: in its run dir,
+ *         where sbx diff reads them); userxattr, as we mount inside a user
+ *         namespace: the sandbox writes freely, the host dir never changes;
  *   ro:   the dir read-only at /workspace and at /agent;
  *   rw:   the dir itself, writes go through. As root the sandbox runs on
  *         subordinate ids, so the dir is attached through an idmapped mount
@@ -139,7 +140,9 @@ int sbx_overlay_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr)
                         return sbx_error_set(reterr, -errno, "--workspace '%s'", c->workspace);
                 if (stat(ws, &st) < 0 || !S_ISDIR(st.st_mode))
                         return sbx_error_set(reterr, -ENOTDIR, "--workspace '%s': not a directory", c->workspace);
-        } else if (asprintf(&ws, "%s/lower", p->state_dir) < 0)
+        } else if (!c->keep_layers && c->workspace_access == SBX_WORKSPACE_NONE)
+                ws = NULL;      /* an empty dir on the child's scratch tmpfs */
+        else if (asprintf(&ws, "%s/lower", p->state_dir) < 0)
                 return sbx_error_set(reterr, -ENOMEM, "plan: out of memory");
 
         /* As root the sandbox's ids are not the owner's: go through idmapped
@@ -159,13 +162,21 @@ int sbx_overlay_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr)
                 op = sbx_plan_add_mount(p, SBX_MOUNT_OVERLAY, "workspace", reterr);
                 if (!op)
                         return -ENOMEM;
-                op->src = op->what = sbx_plan_strdup(p, ws);
+                op->src = op->what = ws ? sbx_plan_strdup(p, ws) : NULL;
                 if (idmap)
                         op->flags |= SBX_MNT_LOWER_IN_ROOT;
                 op->upper = sbx_plan_strdupf(p, "%s/upper", p->state_dir);
-                op->work = sbx_plan_strdupf(p, "%s/work", p->state_dir);
                 op->flags |= SBX_MNT_NOSUID | SBX_MNT_NODEV;
-                if (!op->src || !op->upper || !op->work)
+                if (c->keep_layers)
+                        op->work = sbx_plan_strdupf(p, "%s/work", p->state_dir);
+                else {
+                        /* upper/work (and the default lower) on a tmpfs of the
+                         * child's, mounted on "upper" in its mount ns only */
+                        op->flags |= SBX_MNT_SCRATCH;
+                        if (!ws)
+                                op->what = "the default empty workspace";
+                }
+                if ((ws && !op->src) || !op->upper || (c->keep_layers && !op->work))
                         return sbx_error_set(reterr, -ENOMEM, "plan: out of memory");
                 return 0;
         case SBX_WORKSPACE_RO:

@@ -2,9 +2,11 @@
 /* Per-run state directory under $XDG_RUNTIME_DIR/sbx, /run/sbx (root),
  * /dev/shm/sbx-$UID or /tmp/sbx-$UID (base_dir() says which). One run, run-XXXXXX/:
  *   root/   mountpoint of the sandbox's tmpfs root (in the child's mount ns only)
- *   upper/  work/   overlay layers of /workspace (none mode)
- *   lower/  the empty default workspace
- *   etc/    generated files bound over a --rootfs's /etc
+ *   upper/  the /workspace overlay's upper layer (persistent sandbox), or where
+ *           the child mounts its scratch tmpfs holding upper/work (one-shot run)
+ *   work/   the overlay's work dir (persistent sandbox only)
+ *   lower/  the empty default workspace (persistent sandbox, or ro/rw mode)
+ *   etc/    generated files bound over a --rootfs's /etc (--rootfs only)
  * The directory is 0711 so the sandbox's mapped ids can reach the children
  * they own, and it never holds secrets. */
 #include <dirent.h>
@@ -153,10 +155,22 @@ int sbx_statedir_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr
                 return sbx_error_set(reterr, -errno, "state dir: lock '%s/lock'", p->state_dir);
         if (fchmod(p->state_fd, 0711) < 0)
                 return sbx_error_set(reterr, -errno, "state dir: chmod '%s'", p->state_dir);
-        static const char *const subdirs[] = { "root", "upper", "work", "lower", "etc" };
+        /* Only what this run uses: on a disk file system each costs journal
+         * traffic twice (made here, removed at the end). "upper" is the
+         * workspace's upper layer, or where the child mounts its scratch
+         * tmpfs (see sbx_overlay_prepare). */
+        bool default_ws = !c->workspace, none = c->workspace_access == SBX_WORKSPACE_NONE;
+        const struct { const char *name; bool used; } subdirs[] = {
+                { "root", true },
+                { "upper", true },
+                { "work", none && c->keep_layers },
+                { "lower", default_ws && (c->keep_layers || !none) },
+                { "etc", c->rootfs != NULL },
+        };
         for (size_t i = 0; i < ELEMENTSOF(subdirs); i++)
-                if (mkdirat(p->state_fd, subdirs[i], 0755) < 0)
-                        return sbx_error_set(reterr, -errno, "state dir: create '%s/%s'", p->state_dir, subdirs[i]);
+                if (subdirs[i].used && mkdirat(p->state_fd, subdirs[i].name, 0755) < 0)
+                        return sbx_error_set(reterr, -errno, "state dir: create '%s/%s'", p->state_dir,
+                                             subdirs[i].name);
         p->root_dir = sbx_plan_strdupf(p, "%s/root", p->state_dir);
         if (!p->root_dir)
                 return sbx_error_set(reterr, -ENOMEM, "state dir: out of memory");
@@ -171,11 +185,15 @@ int sbx_statedir_chown(sbx_plan *p, sbx_error *reterr) {
 
         if (!p->privileged)
                 return 0;
-        if (fchownat(p->state_fd, "upper", u, g, AT_SYMLINK_NOFOLLOW) < 0 ||
-            fchownat(p->state_fd, "lower", u, g, AT_SYMLINK_NOFOLLOW) < 0 ||
-            fchownat(p->state_fd, "work", p->host_uid, p->host_gid, AT_SYMLINK_NOFOLLOW) < 0 ||
-            fchownat(p->state_fd, "root", p->host_uid, p->host_gid, AT_SYMLINK_NOFOLLOW) < 0)
-                return sbx_error_set(reterr, -errno, "state dir: chown layers in '%s' to the sandbox ids", p->state_dir);
+        const struct { const char *name; uid_t u; gid_t g; } layers[] = {
+                { "upper", u, g }, { "lower", u, g },
+                { "work", p->host_uid, p->host_gid }, { "root", p->host_uid, p->host_gid },
+        };
+        for (size_t i = 0; i < ELEMENTSOF(layers); i++)
+                if (fchownat(p->state_fd, layers[i].name, layers[i].u, layers[i].g, AT_SYMLINK_NOFOLLOW) < 0 &&
+                    errno != ENOENT)    /* not made for this run */
+                        return sbx_error_set(reterr, -errno, "state dir: chown layers in '%s' to the sandbox ids",
+                                             p->state_dir);
         return 0;
 }
 

@@ -745,6 +745,7 @@ static int start_locked(sbx_record *rec, sbx_error *reterr) {
         cfg.state_dir = strdup(dir);
         cfg.tty = false;
         cfg.timeout_sec = 0;
+        cfg.keep_layers = true;         /* the workspace's upper outlives init: diff, commit, restart */
         if (!cfg.workdir || !cfg.state_dir)
                 return sbx_error_set(reterr, -ENOMEM, "out of memory");
 

@@ -30,6 +30,22 @@ like "none: the lower dir's files are visible" "$("$SBX" run --workspace "$ws" -
 out=$(sbxp -u 1000:1000 --workspace "$ws" -- /sbx-probe write /workspace/by-user x)
 is "none: --user 1000 can write at the workspace top" "$out" OK
 is "none: no upper layer survives the run" "$(leftovers)" ""
+# The upper/work layers of a one-shot run are on a tmpfs of the sandbox's own
+# (issue 16): while it runs, its run dir on the host holds the lock and two
+# empty mountpoints, and what the workload writes is nowhere in the state dir.
+sd="$TMP/statedir"; mkdir -m 700 "$sd"
+"$SBX" run --state-dir "$sd" --workspace "$ws" -- /bin/sh -c \
+        'printf "%s-%s" scratch data > /workspace/marker; sleep 2' & bg=$!
+for _ in $(seq 100); do [ -n "$(ls -A "$sd"/run-*/upper 2>/dev/null)" ] || [ -e "$sd"/run-*/root ] && break; sleep 0.05; done
+sleep 0.3
+is "none: the run dir holds only lock, root and upper" "$(cd "$sd"/run-* 2>/dev/null && ls -A | sort | tr '\n' ' ')" "lock root upper "
+is "none: the host's upper dir is an empty mountpoint" "$(ls -A "$sd"/run-*/upper 2>&1)" ""
+is "none: the workload's writes are not in the state dir" "$(grep -rl scratch-data "$sd" 2>/dev/null)" ""
+kill "$bg" 2>/dev/null; wait "$bg" 2>/dev/null
+is "none: the run dir is gone after the run" "$(ls -A "$sd" | grep '^run-')" ""
+out=$(sbxp --state-dir "$sd" -u 1000:1000 -- /bin/sh -c 'echo x > /workspace/f && stat -c "%u %a" /workspace /workspace/f')
+is "none, default workspace: the scratch upper belongs to the sandbox user" "$out" "1000 755
+1000 644"
 
 # --- ro
 out=$(sbxp --workspace "$ws" --workspace-access ro -- /sbx-probe write /workspace/x x)
