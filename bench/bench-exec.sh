@@ -3,17 +3,15 @@
 # Persistent sandboxes (issue 4): warm `sbx exec NAME -- /bin/true` vs
 # `nsenter` into the same seven namespaces vs a cold
 # `sbx run -- /bin/true`, paired and interleaved (one of each per round, the
-# order rotated), N rounds, medians and ratios; the init's RSS/PSS; the time
-# to create M idle sandboxes and what they cost in memory.
+# order rotated), N rounds, medians and ratios; the init's RSS/PSS. (Many
+# idle sandboxes: bench-scale.sh.)
 #
-#   bench/bench-exec.sh [-n N] [-m M] [SBX]
+#   bench/bench-exec.sh [-n N] [SBX]
 set -u
 N=200
-M=200
 while [ $# -gt 0 ]; do
         case $1 in
         -n) N=$2; shift 2 ;;
-        -m) M=$2; shift 2 ;;
         -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
         *) SBX=$1; shift ;;
         esac
@@ -65,33 +63,4 @@ printf 'exec/nsenter (paired)     median %7.2f x\n' "$rn"
 printf 'exec/cold run (paired)    median %7.2f x\n' "$rr"
 printf 'init VmRSS %s KiB, Pss %s KiB\n' "$(awk '/VmRSS/ {print $2}' /proc/$pid/status)" \
         "$(awk '/^Pss:/ {print $2}' /proc/$pid/smaps_rollup)"
-
-# M idle sandboxes
-avail() { awk '/MemAvailable/ {print $2}' /proc/meminfo; }
-m0=$(avail)
-t0=$(us)
-for i in $(seq "$M"); do
-        c0=$(us)
-        "$SBX" create --state-dir "$STATE" "idle$i" >/dev/null || { echo "bench: create idle$i failed" >&2; break; }
-        echo $(( $(us) - c0 )) >> "$STATE/create.t"
-done
-t1=$(us)
-m1=$(avail)
-rss=0
-for p in $(sbx ls --json | python3 -c 'import json,sys; print(" ".join(str(s["initPid"]) for s in json.load(sys.stdin)))'); do
-        rss=$((rss + $(awk '/^Pss:/ {print $2}' /proc/$p/smaps_rollup)))
-done
-printf 'create %d idle sandboxes: %.1f s total, median %.1f ms each; extrapolated 1000: %.0f s\n' "$M" \
-        "$(awk -v x=$((t1 - t0)) 'BEGIN{print x/1e6}')" "$(awk -v x="$(median < "$STATE/create.t")" 'BEGIN{print x/1000}')" \
-        "$(awk -v x=$((t1 - t0)) -v m="$M" 'BEGIN{print x/1e6*1000/m}')"
-printf 'memory: MemAvailable dropped %d KiB (%d KiB per sandbox, kernel objects included); init PSS total %d KiB\n' \
-        $((m0 - m1)) $(((m0 - m1) / M)) "$rss"
-t0=$(us)
-is=$("$SBX" exec --state-dir "$STATE" "idle$M" -- echo ok)
-printf 'exec into the last of %d sandboxes: %s in %.1f ms\n' "$M" "$is" "$(awk -v x=$(( $(us) - t0 )) 'BEGIN{print x/1000}')"
-t0=$(us)
-"$SBX" ls --state-dir "$STATE" >/dev/null
-printf 'sbx ls of %d sandboxes: %.1f ms\n' "$((M + 1))" "$(awk -v x=$(( $(us) - t0 )) 'BEGIN{print x/1000}')"
-t0=$(us)
-"$SBX" rm --state-dir "$STATE" -f $("$SBX" ls --state-dir "$STATE" -q) >/dev/null
-printf 'rm -f of %d sandboxes: %.1f s\n' "$((M + 1))" "$(awk -v x=$(( $(us) - t0 )) 'BEGIN{print x/1e6}')"
+# Many idle sandboxes (create rate, memory, ls, exec into the last, rm): bench-scale.sh.
