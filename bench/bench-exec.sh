@@ -16,9 +16,8 @@ while [ $# -gt 0 ]; do
         *) SBX=$1; shift ;;
         esac
 done
-top=$(cd "$(dirname "$0")/.." && pwd)
-SBX=${SBX:-$top/build/sbx}
-[ -x "$SBX" ] || { echo "bench: $SBX is not built (ninja -C build)" >&2; exit 1; }
+. "$(dirname "$0")/lib.sh"
+bench_sbx "${SBX:-}"
 command -v nsenter >/dev/null || { echo "bench: nsenter (util-linux) is needed" >&2; exit 1; }
 STATE=$(mktemp -d /dev/shm/sbx-bench.XXXXXX 2>/dev/null || mktemp -d)
 WS=$(mktemp -d)
@@ -27,7 +26,6 @@ trap '"$SBX" rm --state-dir "$STATE" -f $("$SBX" ls --state-dir "$STATE" -q) >/d
 export SBX_WORKSPACE_ROOT=$WS
 sbx() { "$SBX" "$1" --state-dir "$STATE" "${@:2}"; }
 
-median() { sort -n | awk '{a[NR]=$1} END {if (NR == 0) print 0; else if (NR % 2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
 us() { local t=${EPOCHREALTIME/./}; echo "${t#0}"; }
 
 sbx create warm >/dev/null || exit 1

@@ -33,10 +33,8 @@ while [ $# -gt 0 ]; do
         *) SBX=$1; shift ;;
         esac
 done
-top=$(cd "$(dirname "$0")/.." && pwd)
-SBX=${SBX:-$top/build/sbx}
-[ -x "$SBX" ] || { echo "bench: $SBX is not built (ninja -C build)" >&2; exit 1; }
-SBX=$(realpath "$SBX")
+. "$(dirname "$0")/lib.sh"
+bench_sbx "${SBX:-}"
 [ "$(id -u)" = 0 ] || { echo "bench: run as root" >&2; exit 1; }
 "$SBX" rootfs inspect "$IMAGE" >/dev/null 2>&1 ||
         { echo "bench: image $IMAGE not found (sbx rootfs build)" >&2; exit 1; }
@@ -109,7 +107,6 @@ later_pair() {  # later_pair NAME I: prints "docker-exec sbx-exec" in us, order 
 
 cold() { local t0 t1; t0=$(now_us); "$SBX" run -- /bin/true || exit 1; t1=$(now_us); echo $((t1 - t0)); }
 
-median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 
 echo "# $(uname -r), $(nproc) cpus, load $(cut -d' ' -f1-3 /proc/loadavg), state on $STATE_FS ($T), $(date -u +%FT%TZ)"
 S=$T/rounds

@@ -1,10 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# Cold start of a fully isolated /bin/true: sbx run vs unshare vs bwrap,
-# paired and interleaved (one of each per round, order rotated), N rounds,
-# medians and ratios to unshare. As root it also runs the same comparison
-# rootless, as the unprivileged user sbx-ci (created by the integration tests'
-# as-unpriv.sh, or here) through setpriv.
+# Cold start of a fully isolated /bin/true: sbx run vs unshare vs bwrap (and,
+# as root where installed, crun and runc on an OCI bundle with the same view),
+# paired and interleaved (one of each per round, order rotated), N rounds:
+# each tool's median and the median of its per-round ratios to unshare. As
+# root it also runs the comparison rootless (sbx, unshare, bwrap), as the
+# unprivileged user sbx-ci (created by the integration tests' as-unpriv.sh,
+# or here) through setpriv.
 #
 #   bench/bench-run.sh [-n N] [--mode root|rootless|both] [SBX]
 set -u
@@ -14,14 +16,12 @@ while [ $# -gt 0 ]; do
         case $1 in
         -n) N=$2; shift 2 ;;
         --mode) MODE=$2; shift 2 ;;
-        -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
         *) SBX=$1; shift ;;
         esac
 done
-top=$(cd "$(dirname "$0")/.." && pwd)
-SBX=${SBX:-$top/build/sbx}
-[ -x "$SBX" ] || { echo "bench: $SBX is not built (ninja -C build)" >&2; exit 1; }
-SBX=$(realpath "$SBX")
+. "$(dirname "$0")/lib.sh"
+bench_sbx "${SBX:-}"
 
 # bwrap with the same view sbx gives: host /usr etc. read-only, merged-usr symlinks.
 bwrap_args=(--unshare-all --die-with-parent --new-session)
@@ -31,46 +31,86 @@ for d in usr bin sbin lib lib64 lib32 libx32; do
 done
 bwrap_args+=(--proc /proc --dev /dev --tmpfs /tmp --tmpfs /var/tmp --tmpfs /run)
 
-run_round() {   # prints "sbx unshare bwrap" in microseconds for one round
-        local i=$1 t0 t1 name
+# crun and runc (root only, where installed): an OCI bundle with the same
+# view (host /usr read-only, merged-/usr symlinks, /proc, /dev, tmpfs), the
+# runtime's default namespaces (pid, net, ipc, uts, mount) plus cgroup.
+tools=(sbx unshare bwrap)
+bundle=
+if [ "$(id -u)" = 0 ] && [ -z "${BENCH_INNER:-}" -o "${BENCH_LABEL:-}" = root ]; then
+        for rt in crun runc; do
+                command -v $rt >/dev/null || continue
+                if [ -z "$bundle" ]; then
+                        bundle=$(mktemp -d /dev/shm/sbx-bench-oci.XXXXXX)
+                        mkdir -p "$bundle/rootfs/usr" "$bundle/rootfs/proc" "$bundle/rootfs/dev" \
+                                "$bundle/rootfs/tmp" "$bundle/rootfs/etc"
+                        for d in bin sbin lib lib64 lib32 libx32; do
+                                [ -L /$d ] && ln -s "$(readlink /$d)" "$bundle/rootfs/$d"
+                        done
+                        python3 - "$bundle/config.json" <<'PY'
+import json, sys
+c = {"ociVersion": "1.0.2", "root": {"path": "rootfs", "readonly": True},
+     "process": {"terminal": False, "user": {"uid": 0, "gid": 0}, "args": ["/bin/true"], "cwd": "/",
+                 "env": ["PATH=/usr/bin:/bin"], "noNewPrivileges": True,
+                 "capabilities": {k: [] for k in ("bounding", "effective", "permitted", "inheritable", "ambient")}},
+     "mounts": [{"destination": "/proc", "type": "proc", "source": "proc"},
+                {"destination": "/dev", "type": "tmpfs", "source": "tmpfs", "options": ["nosuid", "mode=755"]},
+                {"destination": "/tmp", "type": "tmpfs", "source": "tmpfs", "options": ["nosuid", "nodev"]},
+                {"destination": "/usr", "type": "bind", "source": "/usr", "options": ["rbind", "ro"]}],
+     "linux": {"namespaces": [{"type": t} for t in ("pid", "network", "ipc", "uts", "mount", "cgroup")],
+               "maskedPaths": ["/proc/kcore", "/proc/keys"], "readonlyPaths": ["/proc/sys"]}}
+json.dump(c, open(sys.argv[1], "w"))
+PY
+                        trap 'rm -rf "$bundle"' EXIT
+                fi
+                # the cgroup-v1 notice crun prints on this hybrid host is the only stderr
+                if $rt run --bundle "$bundle" "bench-$$-probe" >/dev/null 2>&1; then tools+=($rt)
+                else echo "# $rt: cannot run the bundle here, left out" >&2; fi
+        done
+fi
+
+run_round() {   # prints one time per tool (microseconds, in tools' order) for one round
+        local i=$1 t0 t1 name k=${#tools[@]}
         local -A us
-        local order=(sbx unshare bwrap)
+        local order=("${tools[@]}")
         # rotate the order each round so no tool always runs first
-        order=("${order[@]:$((i % 3))}" "${order[@]:0:$((i % 3))}")
+        order=("${order[@]:$((i % k))}" "${order[@]:0:$((i % k))}")
         for name in "${order[@]}"; do
                 t0=$EPOCHREALTIME
                 case $name in
                 sbx) "$SBX" run -- /bin/true ;;
                 unshare) unshare -Urmpnif --mount-proc /bin/true ;;
                 bwrap) bwrap "${bwrap_args[@]}" /bin/true ;;
+                crun|runc) $name run --bundle "$bundle" "bench-$$-$i" >/dev/null 2>&1 ;;
                 esac
                 t1=$EPOCHREALTIME
                 us[$name]=$(( (${t1/./} - ${t0/./}) ))
         done
-        echo "${us[sbx]} ${us[unshare]} ${us[bwrap]}"
+        for name in "${tools[@]}"; do printf '%s ' "${us[$name]}"; done
+        echo
 }
 
-median() { sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
-
 bench() {       # bench LABEL: N interleaved rounds in the current identity
-        local f
+        local f c=1
         f=$(mktemp)
         for _ in 1 2 3 4 5; do run_round 0 >/dev/null; done       # warm the page cache
         for i in $(seq "$N"); do run_round "$i" >> "$f"; done
-        local s u b
-        s=$(awk '{ print $1 }' "$f" | median)
-        u=$(awk '{ print $2 }' "$f" | median)
-        b=$(awk '{ print $3 }' "$f" | median)
+        printf '%-9s N=%-4d load %s\n' "$1" "$N" "$(cut -d' ' -f1-3 /proc/loadavg)"
+        for name in "${tools[@]}"; do
+                # unshare is column 2: the median of per-round ratios, and the ratio of medians
+                printf '  %-8s %7.2f ms  paired %5.2fx  (medians %5.2fx)\n' "$name" \
+                        "$(awk -v c=$c '{ print $c / 1000 }' "$f" | median)" \
+                        "$(awk -v c=$c '{ print $c / $2 }' "$f" | median)" \
+                        "$(awk -v c=$c '{ print $c }' "$f" | median | awk -v u="$(awk '{ print $2 }' "$f" | median)" '{ print $1 / u }')"
+                c=$((c + 1))
+        done
         rm -f "$f"
-        awk -v l="$1" -v n="$N" -v s="$s" -v u="$u" -v b="$b" 'BEGIN {
-                printf "%-9s N=%-4d  sbx %7.2f ms (%.2fx)   unshare %7.2f ms (1.00x)   bwrap %7.2f ms (%.2fx)\n",
-                       l, n, s / 1000, s / u, u / 1000, b / 1000, b / u }'
 }
 
 if [ "${1:-}" = --inner ]; then shift; fi
 if [ "${BENCH_INNER:-}" = 1 ]; then bench "$BENCH_LABEL"; exit 0; fi
 
 echo "# $(uname -r), $(nproc) cpus, $(date -u +%FT%TZ)"
+[ -n "$bundle" ] || [ "$(id -u)" != 0 ] || echo "# crun/runc: not installed, left out"
 if [ "$(id -u)" = 0 ]; then
         [ "$MODE" = rootless ] || BENCH_INNER=1 BENCH_LABEL=root bench root
         if [ "$MODE" != root ]; then

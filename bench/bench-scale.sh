@@ -28,14 +28,11 @@ while [ $# -gt 0 ]; do
         esac
 done
 [ ${#SIZES[@]} -gt 0 ] || SIZES=(1 100 1000)
-top=$(cd "$(dirname "$0")/.." && pwd)
-SBX=${SBX:-$top/build/sbx}
-[ -x "$SBX" ] || { echo "bench: $SBX is not built (ninja -C build)" >&2; exit 1; }
-SBX=$(realpath "$SBX")
+. "$(dirname "$0")/lib.sh"
+bench_sbx "${SBX:-}"
 [ "$(id -u)" = 0 ] || { echo "bench: run as root" >&2; exit 1; }
 
 us() { local t=${EPOCHREALTIME/./}; echo "${t#0}"; }
-median() { sort -g | awk '{a[NR]=$1} END {if (NR == 0) print 0; else if (NR % 2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
 avail() { awk '/MemAvailable/ {print $2}' /proc/meminfo; }
 
 # Our own memory group, under the one we were started in (never above it).
