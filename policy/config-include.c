@@ -104,27 +104,10 @@ static int load_file(struct inc *in, const char *spec, const char *base, int dep
                 return sbx_error_set(in->err, -ELOOP, "$include \"%s\": more than %d levels", spec,
                                      INCLUDE_MAX_DEPTH);
 
-        _cleanup_close_ int fd = open(norm, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-        struct stat st;
-        if (fd < 0 || fstat(fd, &st) < 0)
-                return sbx_error_set(in->err, -errno, "$include \"%s\": cannot read %s: %m", spec, norm);
-        if (!S_ISREG(st.st_mode) || st.st_size > (off_t) INCLUDE_MAX_BYTES)
-                return sbx_error_set(in->err, -EFBIG,
-                                     "$include \"%s\": not a regular file of at most %u bytes", spec,
-                                     INCLUDE_MAX_BYTES);
-        text = malloc((size_t) st.st_size + 1);
-        if (!text)
-                return -ENOMEM;
-        size_t len = 0;
-        while (len < (size_t) st.st_size) {
-                ssize_t k = read(fd, text + len, (size_t) st.st_size - len);
-                if (k < 0 && errno == EINTR)
-                        continue;
-                if (k <= 0)
-                        break;
-                len += (size_t) k;
-        }
-        text[len] = '\0';
+        size_t len;
+        r = sbx_read_file("included file", norm, INCLUDE_MAX_BYTES, &text, &len, in->err);
+        if (r < 0)
+                return sbx_error_wrap(in->err, "$include \"%s\"", spec);
         r = sbx_json5_parse(text, len, &parsed, in->err);
         if (r < 0)
                 return sbx_error_wrap(in->err, "$include \"%s\"", spec);

@@ -128,45 +128,6 @@ int sbx_config_find(const char *explicit_path, char **ret, sbx_error *reterr) {
 
 /* ---- reading ---- */
 
-static int read_file(const char *path, char **ret, size_t *ret_len, sbx_error *reterr) {
-        _cleanup_close_ int fd = -EBADF;
-        _cleanup_free_ char *buf = NULL;
-        struct stat st;
-        size_t len = 0;
-
-        fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-        if (fd < 0)
-                return sbx_error_set(reterr, -errno, "cannot open config '%s': %m", path);
-        if (fstat(fd, &st) < 0)
-                return sbx_error_set(reterr, -errno, "cannot stat config '%s': %m", path);
-        if (!S_ISREG(st.st_mode))
-                return sbx_error_set(reterr, -EINVAL, "config '%s' is not a regular file", path);
-        if (st.st_size > (off_t) SBX_CONFIG_MAX_SIZE)
-                return sbx_error_set(reterr, -EFBIG, "config '%s' is larger than %u bytes", path,
-                                     SBX_CONFIG_MAX_SIZE);
-        buf = malloc(SBX_CONFIG_MAX_SIZE + 1);
-        if (!buf)
-                return sbx_error_set(reterr, -ENOMEM, "out of memory");
-        for (;;) {
-                ssize_t n = read(fd, buf + len, SBX_CONFIG_MAX_SIZE + 1 - len);
-                if (n < 0) {
-                        if (errno == EINTR)
-                                continue;
-                        return sbx_error_set(reterr, -errno, "cannot read config '%s': %m", path);
-                }
-                if (n == 0)
-                        break;
-                len += (size_t) n;
-                if (len > SBX_CONFIG_MAX_SIZE)
-                        return sbx_error_set(reterr, -EFBIG, "config '%s' is larger than %u bytes", path,
-                                             SBX_CONFIG_MAX_SIZE);
-        }
-        buf[len] = '\0';
-        *ret = TAKE_PTR(buf);
-        *ret_len = len;
-        return 0;
-}
-
 /* ---- ${VAR} substitution (upper-case names only; $${VAR} escapes) ---- */
 
 static char *substitute_env(const char *s) {
@@ -382,7 +343,7 @@ int sbx_config_load(const char *path, sbx_config *ret, sbx_config_diag *diag, sb
         int r;
 
         if (path) {
-                r = read_file(path, &text, &len, reterr);
+                r = sbx_read_file("config", path, SBX_CONFIG_MAX_SIZE, &text, &len, reterr);
                 if (r < 0)
                         return r;
         }

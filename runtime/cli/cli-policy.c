@@ -314,58 +314,6 @@ int cli_check(int argc, char **argv) {
 
 /* ---- migrate ---- */
 
-static int read_all(const char *path, char **ret, size_t *ret_len) {
-        _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
-        struct stat st;
-        if (fd < 0 || fstat(fd, &st) < 0)
-                return -errno;
-        if (st.st_size > (off_t) SBX_CONFIG_MAX_SIZE)
-                return -EFBIG;
-        char *buf = malloc((size_t) st.st_size + 1);
-        size_t n = 0;
-        if (!buf)
-                return -ENOMEM;
-        while (n < (size_t) st.st_size) {
-                ssize_t k = read(fd, buf + n, (size_t) st.st_size - n);
-                if (k < 0 && errno == EINTR)
-                        continue;
-                if (k <= 0)
-                        break;
-                n += (size_t) k;
-        }
-        buf[n] = '\0';
-        *ret = buf;
-        *ret_len = n;
-        return 0;
-}
-
-static int write_file_atomic(const char *path, const char *data, mode_t mode) {
-        _cleanup_free_ char *tmp = NULL;
-        if (asprintf(&tmp, "%s.sbx-migrate.XXXXXX", path) < 0)
-                return -ENOMEM;
-        _cleanup_close_ int fd = mkostemp(tmp, O_CLOEXEC);
-        if (fd < 0)
-                return -errno;
-        size_t len = strlen(data), off = 0;
-        while (off < len) {
-                ssize_t k = write(fd, data + off, len - off);
-                if (k < 0 && errno == EINTR)
-                        continue;
-                if (k < 0) {
-                        int r = -errno;
-                        unlink(tmp);
-                        return r;
-                }
-                off += (size_t) k;
-        }
-        if (fchmod(fd, mode) < 0 || fsync(fd) < 0 || rename(tmp, path) < 0) {
-                int r = -errno;
-                unlink(tmp);
-                return r;
-        }
-        return 0;
-}
-
 /* a minimal line diff: lines only in the old text (-) and only in the new (+), in order */
 static void print_diff(const char *a, const char *b) {
         sbx_strv la = {}, lb = {};
@@ -451,9 +399,10 @@ int cli_migrate(int argc, char **argv) {
                 fprintf(stderr, "sbx migrate: no config file found (use --config FILE)\n");
                 return SBX_EXIT_USAGE;
         }
-        r = read_all(path, &text, &len);
+        r = sbx_read_file("config", path, SBX_CONFIG_MAX_SIZE, &text, &len, &e);
         if (r < 0) {
-                fprintf(stderr, "sbx migrate: cannot read '%s': %s\n", path, strerror(-r));
+                char buf[SBX_ERROR_MSG_MAX];
+                fprintf(stderr, "sbx migrate: %s\n", sbx_error_text(&e, buf, sizeof(buf)));
                 return SBX_EXIT_USAGE;
         }
         r = sbx_config_migrate_text(text, len, &out, &changes, &e);
@@ -498,9 +447,9 @@ int cli_migrate(int argc, char **argv) {
         struct stat st;
         if (asprintf(&bak, "%s.bak", path) < 0 || stat(path, &st) < 0)
                 return SBX_EXIT_FAILURE;
-        r = write_file_atomic(bak, text, st.st_mode & 07777);
+        r = sbx_write_file_atomic(bak, text, len, st.st_mode & 07777, true);
         if (r >= 0)
-                r = write_file_atomic(path, out, st.st_mode & 07777);
+                r = sbx_write_file_atomic(path, out, strlen(out), st.st_mode & 07777, true);
         if (r < 0) {
                 fprintf(stderr, "sbx migrate: writing '%s': %s\n", path, strerror(-r));
                 return SBX_EXIT_FAILURE;

@@ -503,12 +503,14 @@ out:
 /* ------------------------------------------------------------- meta + inspect */
 
 int sbx_docker_meta_save(const sbx_sandbox *s, const void *meta, sbx_error *reterr) {
-        char path[4096], tmp[4200];
+        const char *text = json_object_to_json_string_ext((json_object *) meta, JSON_C_TO_STRING_PLAIN);
+        char path[4096];
+        int r;
 
         snprintf(path, sizeof(path), "%s/" META_FILE, s->state_dir);
-        snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-        if (json_object_to_file_ext(tmp, (json_object *) meta, JSON_C_TO_STRING_PLAIN) < 0 || rename(tmp, path) < 0)
-                return sbx_error_set(reterr, -EIO, "sandbox '%s': write %s", s->name, path);
+        r = sbx_write_file_atomic(path, text, strlen(text), 0644, false);
+        if (r < 0)
+                return sbx_error_set(reterr, r, "sandbox '%s': write %s", s->name, path);
         return 0;
 }
 

@@ -448,10 +448,9 @@ int sbx_record_save(const sbx_record *rec, sbx_error *reterr) {
         const sbx_sandbox *s = &rec->s;
         _cleanup_json_ json_object *o = json_object_new_object();
         json_object *labels = json_object_new_object();
-        char dir[PATH_MAX], tmp[PATH_MAX + 32], path[PATH_MAX + 32];
-        _cleanup_close_ int fd = -EBADF;
-        const char *text;
-        size_t len;
+        char dir[PATH_MAX], path[PATH_MAX + 32];
+        _cleanup_free_ char *text = NULL;
+        int r;
 
         if (sbx_sandbox_dir(s->name, dir, sizeof(dir)) < 0)
                 return sbx_error_set(reterr, -ENAMETOOLONG, "sandbox '%s': path too long", s->name);
@@ -480,19 +479,13 @@ int sbx_record_save(const sbx_record *rec, sbx_error *reterr) {
         if (s->policy.agent)
                 json_object_object_add(o, "policy", sbx_policy_record_json(s));
 
-        text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED);
-        len = strlen(text);
-        snprintf(tmp, sizeof(tmp), "%s/.%s.XXXXXX", dir, SBX_RECORD_FILE);
+        if (asprintf(&text, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+                                                                            JSON_C_TO_STRING_SPACED)) < 0)
+                return sbx_error_set(reterr, -ENOMEM, "out of memory");
         snprintf(path, sizeof(path), "%s/%s", dir, SBX_RECORD_FILE);
-        fd = mkostemp(tmp, O_CLOEXEC);
-        if (fd < 0)
-                return sbx_error_set(reterr, -errno, "sandbox '%s': write record in '%s'", s->name, dir);
-        if (write(fd, text, len) != (ssize_t) len || write(fd, "\n", 1) != 1 || fchmod(fd, 0644) < 0 ||
-            fdatasync(fd) < 0 || rename(tmp, path) < 0) {
-                int r = errno ? -errno : -EIO;
-                (void) unlink(tmp);
+        r = sbx_write_file_atomic(path, text, strlen(text), 0644, true);
+        if (r < 0)
                 return sbx_error_set(reterr, r, "sandbox '%s': write record '%s'", s->name, path);
-        }
         return 0;
 }
 
@@ -661,25 +654,19 @@ const char *sbx_sandbox_label(const sbx_sandbox *s, const char *key) {
 
 int sbx_record_save_requested(const char *name, const sbx_run_config *c, const char *hash, sbx_error *reterr) {
         _cleanup_json_ json_object *o = json_object_new_object();
-        char dir[PATH_MAX], tmp[PATH_MAX + 32], path[PATH_MAX + 32];
-        _cleanup_close_ int fd = -EBADF;
+        char dir[PATH_MAX], path[PATH_MAX + 32];
         const char *text;
-        size_t len;
+        int r;
 
         if (sbx_sandbox_dir(name, dir, sizeof(dir)) < 0)
                 return sbx_error_set(reterr, -ENAMETOOLONG, "sandbox '%s': path too long", name);
         json_object_object_add(o, "config_hash", jstr(hash));
         json_object_object_add(o, "config", config_to_json(c));
         text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
-        len = strlen(text);
-        snprintf(tmp, sizeof(tmp), "%s/.%s.XXXXXX", dir, SBX_REQUESTED_FILE);
         snprintf(path, sizeof(path), "%s/%s", dir, SBX_REQUESTED_FILE);
-        fd = mkostemp(tmp, O_CLOEXEC);
-        if (fd < 0 || write(fd, text, len) != (ssize_t) len || fchmod(fd, 0644) < 0 || rename(tmp, path) < 0) {
-                int r = errno ? -errno : -EIO;
-                (void) unlink(tmp);
+        r = sbx_write_file_atomic(path, text, strlen(text), 0644, false);
+        if (r < 0)
                 return sbx_error_set(reterr, r, "sandbox '%s': write '%s'", name, path);
-        }
         return 0;
 }
 

@@ -631,18 +631,13 @@ static int open_init(sbx_error *reterr) {
 
 
 static int write_bpf(const char *dir, const sbx_bpf *bpf, sbx_error *reterr) {
-        char tmp[PATH_MAX + 32], path[PATH_MAX + 32];
-        _cleanup_close_ int fd = -EBADF;
-        size_t len = (size_t) bpf->len * sizeof(*bpf->insns);
+        char path[PATH_MAX + 32];
+        int r;
 
-        snprintf(tmp, sizeof(tmp), "%s/.%s.XXXXXX", dir, SBX_BPF_FILE);
         snprintf(path, sizeof(path), "%s/%s", dir, SBX_BPF_FILE);
-        fd = mkostemp(tmp, O_CLOEXEC);
-        if (fd < 0 || write(fd, bpf->insns, len) != (ssize_t) len || fchmod(fd, 0600) < 0 || rename(tmp, path) < 0) {
-                int r = errno ? -errno : -EIO;
-                (void) unlink(tmp);
+        r = sbx_write_file_atomic(path, bpf->insns, (size_t) bpf->len * sizeof(*bpf->insns), 0600, false);
+        if (r < 0)
                 return sbx_error_set(reterr, r, "write compiled seccomp filter '%s'", path);
-        }
         return 0;
 }
 

@@ -751,30 +751,14 @@ int sbx_seccomp_profile_parse(const char *buf, size_t len, const char *origin, u
 
 int sbx_seccomp_profile_load_file(const char *path, unsigned flags, sbx_seccomp_profile *ret,
                                   sbx_error *reterr) {
-        _cleanup_close_ int fd = -EBADF;
         _cleanup_free_ char *buf = NULL;
-        struct stat st;
-        ssize_t n;
+        size_t n;
+        int r;
 
-        fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-        if (fd < 0)
-                return sbx_error_set(reterr, -errno, "seccomp profile '%s': open", path);
-        if (fstat(fd, &st) < 0)
-                return sbx_error_set(reterr, -errno, "seccomp profile '%s': stat", path);
-        if (!S_ISREG(st.st_mode))
-                return sbx_error_set(reterr, -EINVAL, "seccomp profile '%s': not a regular file", path);
-        if (st.st_size > SBX_SECCOMP_PROFILE_SIZE_MAX)
-                return sbx_error_set(reterr, -EFBIG, "seccomp profile '%s': larger than %d bytes", path,
-                                     SBX_SECCOMP_PROFILE_SIZE_MAX);
-        buf = malloc((size_t) st.st_size + 1);
-        if (!buf)
-                return sbx_error_set(reterr, -ENOMEM, "seccomp profile '%s': out of memory", path);
-        n = read(fd, buf, (size_t) st.st_size + 1);
-        if (n < 0)
-                return sbx_error_set(reterr, -errno, "seccomp profile '%s': read", path);
-        if (n != st.st_size)
-                return sbx_error_set(reterr, -EIO, "seccomp profile '%s': changed while being read", path);
-        return sbx_seccomp_profile_parse(buf, (size_t) n, path, flags, ret, reterr);
+        r = sbx_read_file("seccomp profile", path, SBX_SECCOMP_PROFILE_SIZE_MAX, &buf, &n, reterr);
+        if (r < 0)
+                return r;
+        return sbx_seccomp_profile_parse(buf, n, path, flags, ret, reterr);
 }
 
 int sbx_seccomp_profile_load_embedded(const char *name, sbx_seccomp_profile *ret, sbx_error *reterr) {

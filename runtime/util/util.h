@@ -168,6 +168,17 @@ void sbx_sha256_final_hex(struct sbx_sha256 *s, char ret_hex[SBX_SHA256_HEX_SIZE
 /* One-shot helper. */
 void sbx_sha256_hex(const void *data, size_t len, char ret_hex[SBX_SHA256_HEX_SIZE]);
 
+/* ---- whole files (file.c) ---- */
+/* Reads PATH, which must be a regular file of at most MAX bytes, into a NUL-terminated buffer
+ * (*ret, freed by the caller; *ret_len bytes). Errors name the file as WHAT 'PATH' ("config",
+ * "seccomp profile"): -EINVAL not a regular file, -EFBIG too large, else -errno. */
+int sbx_read_file(const char *what, const char *path, size_t max, char **ret, size_t *ret_len,
+                  sbx_error *reterr);
+/* Writes LEN bytes of DATA to PATH through a temporary file beside it renamed over PATH: a reader
+ * sees the old file or the new one, never a part. MODE: the new file's; SYNC: on disk before the
+ * rename. -errno on failure, nothing left behind. */
+int sbx_write_file_atomic(const char *path, const void *data, size_t len, mode_t mode, bool sync);
+
 /* ---- string vectors (strv.c) ---- */
 /* A NULL-terminated vector with its count; set: the list was given (even empty). */
 typedef struct sbx_strv {

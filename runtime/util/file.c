@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: MIT */
+/* Whole files: read one that must be a regular file of bounded size; write one so that a reader
+ * sees the old content or the new, never a part. */
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "util.h"
+
+int sbx_read_file(const char *what, const char *path, size_t max, char **ret, size_t *ret_len,
+                  sbx_error *reterr) {
+        _cleanup_close_ int fd = -EBADF;
+        _cleanup_free_ char *buf = NULL;
+        struct stat st;
+        size_t len = 0, cap;
+
+        fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+        if (fd < 0)
+                return sbx_error_set(reterr, -errno, "cannot open %s '%s': %m", what, path);
+        if (fstat(fd, &st) < 0)
+                return sbx_error_set(reterr, -errno, "cannot stat %s '%s': %m", what, path);
+        if (!S_ISREG(st.st_mode))
+                return sbx_error_set(reterr, -EINVAL, "%s '%s' is not a regular file", what, path);
+        if (st.st_size > (off_t) max)
+                return sbx_error_set(reterr, -EFBIG, "%s '%s' is larger than %zu bytes", what, path, max);
+        /* one byte more than the size: a file that grows meanwhile is seen to */
+        cap = (size_t) st.st_size + 1;
+        buf = malloc(cap + 1);
+        if (!buf)
+                return sbx_error_set(reterr, -ENOMEM, "out of memory");
+        for (;;) {
+                ssize_t n;
+
+                if (len == cap) {
+                        size_t more = cap * 2 > max + 1 ? max + 1 : cap * 2;
+                        char *b = realloc(buf, more + 1);
+
+                        if (!b)
+                                return sbx_error_set(reterr, -ENOMEM, "out of memory");
+                        buf = b;
+                        cap = more;
+                }
+                n = read(fd, buf + len, cap - len);
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n < 0)
+                        return sbx_error_set(reterr, -errno, "cannot read %s '%s': %m", what, path);
+                if (n == 0)
+                        break;
+                len += (size_t) n;
+                if (len > max)
+                        return sbx_error_set(reterr, -EFBIG, "%s '%s' is larger than %zu bytes", what, path,
+                                             max);
+        }
+        buf[len] = '\0';
+        *ret = TAKE_PTR(buf);
+        *ret_len = len;
+        return 0;
+}
+
+int sbx_write_file_atomic(const char *path, const void *data, size_t len, mode_t mode, bool sync) {
+        _cleanup_free_ char *tmp = NULL;
+        _cleanup_close_ int fd = -EBADF;
+        const char *base = strrchr(path, '/');
+        int r = 0;
+
+        /* the temporary file beside PATH (a rename does not cross file systems), hidden */
+        if (asprintf(&tmp, "%.*s.%s.XXXXXX", base ? (int) (base + 1 - path) : 0, path,
+                     base ? base + 1 : path) < 0)
+                return -ENOMEM;
+        fd = mkostemp(tmp, O_CLOEXEC);
+        if (fd < 0)
+                return -errno;
+        for (size_t off = 0; off < len && r == 0;) {
+                ssize_t k = write(fd, (const char *) data + off, len - off);
+
+                if (k < 0 && errno != EINTR)
+                        r = -errno;
+                else if (k > 0)
+                        off += (size_t) k;
+        }
+        if (r == 0 && (fchmod(fd, mode) < 0 || (sync && fdatasync(fd) < 0) || rename(tmp, path) < 0))
+                r = -errno;
+        if (r < 0)
+                (void) unlink(tmp);
+        return r;
+}
