@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "oci/oci.h"
 #include "launch/launch.h"
 #include "sandbox/sandbox.h"
 #include "build-config.h"
@@ -39,6 +40,7 @@ static const struct command commands[] = {
         { "doctor",  cli_doctor,  "report what this host supports" },
         { "rootfs",  cli_rootfs,  "build, import, list and remove images" },
         { "docker",  cli_docker,  "the docker CLI subset OpenClaw uses (also: sbx installed as 'docker')" },
+        { "oci",     cli_oci,     "an OCI runtime with runc's command line (also: sbx installed as 'sbx-runc')" },
 };
 
 static void usage(FILE *f) {
@@ -56,6 +58,9 @@ int main(int argc, char **argv) {
         /* Installed or symlinked as "docker": the docker-compatible entry point. */
         if (argc > 0 && !strcmp(basename(argv[0]), "docker"))
                 return cli_docker(argc, argv);
+        /* Installed or symlinked as "sbx-runc": the OCI runtime (runc's CLI). */
+        if (argc > 0 && !strcmp(basename(argv[0]), "sbx-runc"))
+                return cli_oci(argc, argv);
         if (argc < 2) {
                 usage(stderr);
                 return SBX_EXIT_USAGE;
