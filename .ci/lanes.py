@@ -8,6 +8,7 @@ Lanes (run in this order; name some to run only those):
   conformance         ../shared/conformance through `sbx explain --json` build/
   escape              named escape regression tests, root + unpriv      build/
   vm                  cgroup-v2 limits inside a throwaway QEMU guest    build/
+  oci                 sbx-runc under podman, containerd, OCI checks     build/
   e2e                 the real OpenClaw driving sbx as `docker`         build/
   sanitizers          unit + integration + conformance, ASan+UBSan      build-asan/
   fuzz                a short libFuzzer run of every parser             build-fuzz/
@@ -25,6 +26,7 @@ LANES = [
     ("conformance", "build", [], ["conformance"]),
     ("escape", "build", [], ["escape"]),
     ("vm", "build", [], ["vm"]),
+    ("oci", "build", [], ["oci"]),
     ("e2e", "build", [], ["e2e"]),
     ("sanitizers", "build-asan",
      ["-Db_sanitize=address,undefined", "-Db_lundef=false", "-Dbuildtype=debug"],
