@@ -127,41 +127,7 @@ void sbx_image_ref_key(const struct sbx_image_ref *ref, char ret[SBX_IMAGE_KEY_M
 /* ---- the store directory ---- */
 
 int sbx_image_store_dir(char *ret, size_t len, sbx_error *reterr) {
-        const char *e = getenv("SBX_IMAGE_DIR"), *x, *home;
-        int n;
-
-        if (e && *e)
-                n = snprintf(ret, len, "%s", e);
-        else if (geteuid() == 0)
-                n = snprintf(ret, len, "/var/lib/sbx/images");
-        else if ((x = getenv("XDG_DATA_HOME")) && x[0] == '/')
-                n = snprintf(ret, len, "%s/sbx/images", x);
-        else if ((home = getenv("HOME")) && home[0] == '/')
-                n = snprintf(ret, len, "%s/.local/share/sbx/images", home);
-        else
-                return sbx_error_set(reterr, -ENOENT, "no image store: set SBX_IMAGE_DIR or HOME");
-        if (n < 0 || (size_t) n >= len)
-                return sbx_error_set(reterr, -ENAMETOOLONG, "image store path too long");
-        if (ret[0] != '/')
-                return sbx_error_set(reterr, -EINVAL, "SBX_IMAGE_DIR '%s' must be an absolute path", ret);
-        return 0;
-}
-
-static int mkdir_p(const char *path, mode_t mode) {
-        char buf[PATH_MAX];
-
-        if (snprintf(buf, sizeof(buf), "%s", path) >= (int) sizeof(buf))
-                return -ENAMETOOLONG;
-        for (char *p = buf + 1; *p; p++)
-                if (*p == '/') {
-                        *p = '\0';
-                        if (mkdir(buf, mode) < 0 && errno != EEXIST)
-                                return -errno;
-                        *p = '/';
-                }
-        if (mkdir(buf, mode) < 0 && errno != EEXIST)
-                return -errno;
-        return 0;
+        return sbx_data_dir("images", "SBX_IMAGE_DIR", ret, len, reterr);
 }
 
 int sbx_store_open(char *ret_path, size_t len, sbx_error *reterr) {
@@ -175,7 +141,7 @@ int sbx_store_open(char *ret_path, size_t len, sbx_error *reterr) {
          * is a subordinate uid that must reach images/<key>/rootfs to bind it.
          * tmp/ stays private; nothing in the store is secret beyond what the
          * image's own modes protect. */
-        r = mkdir_p(ret_path, 0755);
+        r = sbx_mkdir_p(ret_path, 0755);
         if (r < 0)
                 return sbx_error_set(reterr, r, "create image store '%s'", ret_path);
         fd = open(ret_path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -227,77 +193,6 @@ int sbx_store_mktemp(int storefd, char *ret_rel, size_t len, sbx_error *reterr) 
 }
 
 /* ---- records ---- */
-
-int sbx_json_read_at(int dirfd, const char *path, size_t max, bool in_root, json_object **ret,
-                     sbx_error *reterr) {
-        struct open_how how = {
-                .flags = O_RDONLY | O_CLOEXEC,
-                .resolve = in_root ? RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS : RESOLVE_NO_SYMLINKS,
-        };
-        _cleanup_close_ int fd = -EBADF;
-        _cleanup_free_ char *buf = NULL;
-        json_tokener *tok;
-        json_object *o;
-        struct stat st;
-        size_t n = 0;
-        ssize_t k;
-
-        fd = (int) syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
-        if (fd < 0)
-                return sbx_error_set(reterr, -errno, "open '%s': %s", path, strerror(errno));
-        if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
-                return sbx_error_set(reterr, -EBADMSG, "'%s' is not a regular file", path);
-        if ((uint64_t) st.st_size > max)
-                return sbx_error_set(reterr, -EFBIG, "'%s' is larger than %zu bytes", path, max);
-        buf = malloc((size_t) st.st_size + 1);
-        if (!buf)
-                return sbx_error_set(reterr, -ENOMEM, "out of memory");
-        while (n < (size_t) st.st_size && (k = read(fd, buf + n, (size_t) st.st_size - n)) > 0)
-                n += (size_t) k;
-        buf[n] = '\0';
-        tok = json_tokener_new_ex(64);
-        if (!tok)
-                return sbx_error_set(reterr, -ENOMEM, "out of memory");
-        json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
-        o = json_tokener_parse_ex(tok, buf, (int) n);
-        if (!o || json_tokener_get_error(tok) != json_tokener_success || tok->char_offset != (int) n) {
-                enum json_tokener_error je = json_tokener_get_error(tok);
-                int r = sbx_error_set(reterr, -EBADMSG, "'%s' is not valid JSON: %s", path,
-                                      je == json_tokener_continue  ? "unexpected end of input"
-                                      : je == json_tokener_success ? "trailing data after the value"
-                                                                   : json_tokener_error_desc(je));
-                if (o)
-                        json_object_put(o);
-                json_tokener_free(tok);
-                return r;
-        }
-        json_tokener_free(tok);
-        *ret = o;
-        return 0;
-}
-
-int sbx_json_strv(json_object *arr, char ***ret) {
-        char **v;
-        size_t n;
-
-        *ret = NULL;
-        if (!arr || !json_object_is_type(arr, json_type_array))
-                return 0;
-        n = json_object_array_length(arr);
-        v = calloc(n + 1, sizeof(char *));
-        if (!v)
-                return -ENOMEM;
-        for (size_t i = 0; i < n; i++) {
-                json_object *s = json_object_array_get_idx(arr, i);
-                v[i] = strdup(json_object_is_type(s, json_type_string) ? json_object_get_string(s) : "");
-                if (!v[i]) {
-                        strv_free(v);
-                        return -ENOMEM;
-                }
-        }
-        *ret = v;
-        return 0;
-}
 
 static int write_file_at(int dirfd, const char *name, const char *data) {
         _cleanup_close_ int fd =

@@ -31,8 +31,4 @@ void sbx_image_ref_key(const struct sbx_image_ref *ref, char ret[SBX_IMAGE_KEY_M
  * record as image.json first; replaces an older image of the same name. */
 int sbx_store_commit_image(int storefd, const char *workrel, const struct sbx_image_ref *ref,
                            json_object *record, sbx_error *reterr);
-/* Read and parse a small JSON file (at most max bytes) relative to dirfd. */
-int sbx_json_read_at(int dirfd, const char *path, size_t max, bool in_root, json_object **ret,
-                     sbx_error *reterr);
-/* A JSON array of strings -> NULL-terminated strv (NULL if not an array). */
-int sbx_json_strv(json_object *arr, char ***ret);
+/* sbx_json_read_at(), sbx_json_strv(): util.h */

@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "oci/oci.h"
 #include "launch/launch.h"
 #include "sandbox/sandbox.h"
 #include "build-config.h"
@@ -39,8 +38,8 @@ static const struct command commands[] = {
         { "migrate", cli_migrate, "rewrite a legacy openclaw.json to the current shape" },
         { "doctor",  cli_doctor,  "report what this host supports" },
         { "rootfs",  cli_rootfs,  "build, import, list and remove images" },
+        { "network", cli_network, "create, list, inspect, update and remove named networks" },
         { "docker",  cli_docker,  "the docker CLI subset OpenClaw uses (also: sbx installed as 'docker')" },
-        { "oci",     cli_oci,     "an OCI runtime with runc's command line (also: sbx installed as 'sbx-runc')" },
 };
 
 static void usage(FILE *f) {
@@ -58,9 +57,6 @@ int main(int argc, char **argv) {
         /* Installed or symlinked as "docker": the docker-compatible entry point. */
         if (argc > 0 && !strcmp(basename(argv[0]), "docker"))
                 return cli_docker(argc, argv);
-        /* Installed or symlinked as "sbx-runc": the OCI runtime (runc's CLI). */
-        if (argc > 0 && !strcmp(basename(argv[0]), "sbx-runc"))
-                return cli_oci(argc, argv);
         if (argc < 2) {
                 usage(stderr);
                 return SBX_EXIT_USAGE;

@@ -557,6 +557,8 @@ static json_object *sandbox_to_json(sbx_sandbox *s) {
         json_object_object_add(o, "workspaceMode",
                                json_object_new_string(sbx_workspace_mode_to_string(s->workspace_mode)));
         json_object_object_add(o, "network", json_object_new_string(sbx_network_mode_to_string(s->config.network)));
+        json_object_object_add(o, "networkName", s->config.network_name
+                                                         ? json_object_new_string(s->config.network_name) : NULL);
         json_object_object_add(o, "networkContainer", s->config.network_container
                                                               ? json_object_new_string(s->config.network_container)
                                                               : NULL);

@@ -11,6 +11,11 @@ int cli_migrate(int argc, char **argv);   /* cli-policy.c */
 int cli_doctor(int argc, char **argv);    /* cli-doctor.c */
 int cli_rootfs(int argc, char **argv);    /* cli-rootfs.c */
 int cli_docker(int argc, char **argv);    /* cli-docker.c: argv[0] is "docker" (issue 9) */
+int cli_network(int argc, char **argv);   /* cli-network.c: sbx network (issue 18) */
+/* `docker network ...` (argv[0] "network"): docker's output shapes; fn renders --format. */
+struct sbx_error;
+typedef int (*sbx_cli_template_fn)(const char *tmpl, const void *data, char **ret, struct sbx_error *e);
+int cli_network_docker(int argc, char **argv, sbx_cli_template_fn fn);
 
 /* persistent sandboxes (issue 4): cli-sandbox.c */
 int cli_run_dispatch(int argc, char **argv); /* sbx run: --name/--scope -> persistent, else cli_run */

@@ -622,6 +622,11 @@ static int docker_dispatch(int argc, char **argv) {
         /* argv[0] is "docker" (argv[0] dispatch or 'sbx docker'). */
         if (!a)
                 return DOCKER_EXIT_ERROR;
+        /* docker network create/ls/inspect/rm: the records sbx network keeps (issue 18) */
+        if (argc > 1 && !strcmp(argv[1], "network")) {
+                free(a);
+                return cli_network_docker(argc - 1, argv + 1, sbx_docker_template);
+        }
         if (sbx_docker_parse(argc - 1, argv + 1, a, &e) < 0) {
                 fprintf(stderr, "%s\n", e.msg);
                 free(a);

@@ -606,6 +606,8 @@ static const char *network_mode(const sbx_run_config *c, char *buf, size_t len) 
                 snprintf(buf, len, "container:%s", c->network_container ?: "");
                 return buf;
         }
+        if (c->network_name)
+                return c->network_name;
         return c->network == SBX_NETWORK_BRIDGE ? "bridge" : "none";
 }
 
@@ -620,7 +622,8 @@ static json_object *network_settings(const sbx_sandbox *s) {
                 n = json_object_new_object();
                 json_object_object_add(n, "IPAddress", json_object_new_string(s->ip_address));
                 json_object_object_add(n, "Gateway", json_object_new_string(s->gateway));
-                json_object_object_add(nets, s->config.network == SBX_NETWORK_BRIDGE ? "bridge" : "none", n);
+                json_object_object_add(nets, s->config.network_name ? s->config.network_name
+                                             : s->config.network == SBX_NETWORK_BRIDGE ? "bridge" : "none", n);
         }
         json_object_object_add(ns, "Networks", nets);
         return ns;

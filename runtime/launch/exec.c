@@ -9,7 +9,6 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/statfs.h>
 #include <signal.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -81,41 +80,6 @@ void sbx_exec_plan_from(const sbx_plan *p, sbx_exec_plan *ret) {
                 .exec_fd = p->exec_fd, .exec_argv = p->exec_argv, .landlock = &p->landlock,
                 .setup_sh_fd = p->setup_sh_fd,
         };
-        /* a file decided in the sandbox (not sbx's own binary, opened by name) */
-        if (!p->exec_fd_own && p->exec_target && p->exec_target->n_chain > 0 &&
-            p->exec_target->chain[p->exec_target->n_chain - 1].path[0] == '/')
-                ret->exec_path = p->exec_target->chain[p->exec_target->n_chain - 1].path;
-}
-
-#define OVERLAYFS_MAGIC 0x794c7630
-
-/* The decided file, reopened by its sandbox path from inside the sandbox: the
- * fd the parent opened belongs to the parent's mounts, so exec'ing it would
- * make /proc/self/exe name (and reopen) the host's file, past a read-only
- * bind or an overlay. The one found must be the one decided on: the same
- * inode (through an overlay: the same inode number, size and mtime, as
- * overlayfs reports the lower file's). Returns the fd to run or -errno. */
-static int reopen_in_sandbox(const sbx_exec_plan *e) {
-        struct stat want, got;
-        struct statfs fs;
-        int fd;
-
-        if (!e->exec_path)
-                return e->exec_fd;
-        fd = sys_openat2(AT_FDCWD, e->exec_path, O_PATH | O_CLOEXEC, RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
-        if (fd < 0)
-                return -errno;
-        if (fstat(e->exec_fd, &want) < 0 || fstat(fd, &got) < 0 || !S_ISREG(got.st_mode))
-                goto changed;
-        if (want.st_dev == got.st_dev && want.st_ino == got.st_ino)
-                return fd;
-        if (fstatfs(fd, &fs) == 0 && fs.f_type == OVERLAYFS_MAGIC && want.st_ino == got.st_ino &&
-            want.st_size == got.st_size && want.st_mtim.tv_sec == got.st_mtim.tv_sec &&
-            want.st_mtim.tv_nsec == got.st_mtim.tv_nsec)
-                return fd;
-changed:
-        close(fd);
-        return -ESTALE;
 }
 
 /* ---------------------------------------------------------------- child */
@@ -158,8 +122,7 @@ static int new_session(const sbx_exec_plan *e, sbx_error *reterr) {
                         if (dup2(e->tty_fd, i) < 0)
                                 return sbx_error_set(reterr, -errno, "tty: dup2 onto fd %d", i);
         }
-        if ((!e->proc || e->proc->new_keyring) && syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, NULL) < 0 &&
-            errno != ENOSYS)
+        if (syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, NULL) < 0 && errno != ENOSYS)
                 return sbx_error_set(reterr, -errno, "keyctl: join a new session keyring");
         return 0;
 }
@@ -169,63 +132,8 @@ static int fail(sbx_error *reterr, int status, int code, const char *step, const
         return status;
 }
 
-/* An OCI container's argv[0]: a path, or looked up in the process's PATH
- * inside the container (as runc does); no allocation. */
-static int exec_container(const sbx_exec_plan *e) {
-        const char *name = e->argv[0], *path = e->path_env;
-        char buf[PATH_MAX];
-        int last = ENOENT;
-
-        if (strchr(name, '/')) {
-                execve(name, e->argv, e->envp);
-                return -errno;
-        }
-        while (path && *path) {
-                size_t len = strcspn(path, ":");
-                if (len + strlen(name) + 2 <= sizeof(buf)) {
-                        memcpy(buf, len ? path : ".", len ? len : 1);
-                        buf[len ? len : 1] = '/';
-                        strcpy(buf + (len ? len : 1) + 1, name);
-                        execve(buf, e->argv, e->envp);
-                        if (errno != ENOENT && errno != ENOTDIR)
-                                last = errno;
-                }
-                path += len + (path[len] == ':');
-        }
-        return -last;
-}
-
-/* An OCI container after its credentials: exactly the spec's process. */
-static int exec_container_rest(const sbx_exec_plan *e, sbx_error *reterr) {
-        const sbx_container_proc *pr = e->proc;
-        int r;
-
-        if (pr->no_new_privs && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
-                return sbx_error_set(reterr, -errno, "process.noNewPrivileges"), SBX_EXIT_FAILURE;
-        if (pr->umask >= 0)
-                umask((mode_t) pr->umask);
-        if (close_range(3 + (unsigned) pr->preserve_fds, ~0U, CLOSE_RANGE_CLOEXEC) < 0) {
-                r = cloexec_sweep_proc();
-                if (r < 0)
-                        return sbx_error_set(reterr, r, "close stray fds"), SBX_EXIT_FAILURE;
-        }
-        if (chdir(e->workdir) < 0)
-                return fail(reterr, SBX_EXIT_FAILURE, -errno, "process.cwd: chdir", e->workdir);
-        /* seccomp last; without no_new_privs the filter needs CAP_SYS_ADMIN,
-         * which the spec's sets may have dropped: the kernel says so */
-        if (pr->no_new_privs && e->bpf && e->bpf->len) {
-                r = sbx_seccomp_setup_child(e->bpf);
-                if (r < 0)
-                        return sbx_error_set(reterr, r, "linux.seccomp: install filter"), SBX_EXIT_FAILURE;
-        }
-        r = exec_container(e);
-        if (r == -ENOENT)
-                return fail(reterr, SBX_EXIT_NOT_FOUND, r, "exec: process.args[0]", e->argv[0]);
-        return fail(reterr, SBX_EXIT_CANNOT_EXEC, r, "exec: process.args[0]", e->argv[0]);
-}
-
 int sbx_exec_setup_child(const sbx_exec_plan *e, sbx_error *reterr) {
-        int r, exec_fd;
+        int r;
 
         /* rlimits while we may still raise hard limits in this user ns. */
         for (size_t i = 0; i < e->n_rlimits; i++) {
@@ -236,19 +144,10 @@ int sbx_exec_setup_child(const sbx_exec_plan *e, sbx_error *reterr) {
         }
         if (new_session(e, reterr) < 0)
                 return SBX_EXIT_FAILURE;
-        /* A container without no_new_privs: the filter goes in while we
-         * still have CAP_SYS_ADMIN (as runc does), so it also covers the
-         * credential calls below; the profiles allow them. */
-        if (e->proc && !e->proc->no_new_privs && e->bpf && e->bpf->len &&
-            (r = sbx_seccomp_setup_child(e->bpf)) < 0)
-                return sbx_error_set(reterr, r, "linux.seccomp: install filter"), SBX_EXIT_FAILURE;
         /* Capabilities (and the user switch) before no_new_privs. */
-        r = e->proc ? sbx_caps_setup_container_child(e->cap_last, e->proc, reterr)
-                    : sbx_caps_setup_child(e->cap_last, e->uid, e->gid, reterr);
+        r = sbx_caps_setup_child(e->cap_last, e->uid, e->gid, reterr);
         if (r < 0)
                 return SBX_EXIT_FAILURE;
-        if (e->proc)
-                return exec_container_rest(e, reterr);
         /* Credential changes clear the parent-death signal: set it again. */
         if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
                 return sbx_error_set(reterr, -errno, "prctl(PR_SET_PDEATHSIG)"), SBX_EXIT_FAILURE;
@@ -272,12 +171,6 @@ int sbx_exec_setup_child(const sbx_exec_plan *e, sbx_error *reterr) {
                 return fail(reterr, SBX_EXIT_FAILURE, -errno, "--workdir: chdir", e->workdir);
         if (e->exec_fd < 0)
                 return fail(reterr, SBX_EXIT_FAILURE, -EBADF, "exec: no decided command for", e->argv[0]);
-        exec_fd = reopen_in_sandbox(e);
-        if (exec_fd == -ESTALE)
-                return fail(reterr, SBX_EXIT_CANNOT_EXEC, exec_fd,
-                            "exec: the file changed between the decision and the exec:", e->exec_path);
-        if (exec_fd < 0)
-                return fail(reterr, SBX_EXIT_CANNOT_EXEC, exec_fd, "exec: reopen in the sandbox", e->exec_path);
         /* issue 14: the exec log's filter, and its listener out to the parent. */
         if (e->notify_insns) {
                 int lfd = sbx_seccomp_exec_notify_child(e->notify_insns, e->notify_len);
@@ -294,7 +187,7 @@ int sbx_exec_setup_child(const sbx_exec_plan *e, sbx_error *reterr) {
                 return sbx_error_set(reterr, r, "seccomp: install filter"), SBX_EXIT_FAILURE;
         /* The file the parent resolved and decided on, not a path looked up
          * again: #! scripts were rewritten to their interpreter already. */
-        execveat(exec_fd, "", e->exec_argv, e->envp, AT_EMPTY_PATH);
+        execveat(e->exec_fd, "", e->exec_argv, e->envp, AT_EMPTY_PATH);
         r = -errno;
         if (r == -ENOENT)
                 return fail(reterr, SBX_EXIT_NOT_FOUND, r, "exec", e->exec_argv[0]);
@@ -309,7 +202,6 @@ int sbx_exec_setup_command_child(const sbx_exec_plan *e, const char *cmd, sbx_er
 
         se.argv = se.exec_argv = argv;
         se.exec_fd = e->setup_sh_fd;
-        se.exec_path = NULL;    /* /bin/sh as resolved in the parent */
         se.tty_fd = -EBADF;
         /* Operator config (docker.setupCommand), run before the workload: not
          * an agent exec, so neither the exec allowlist nor the tool-derived

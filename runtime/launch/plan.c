@@ -153,19 +153,6 @@ static int plan_join_target(const sbx_plan *p, const sbx_run_config *c, int *ret
         return 0;
 }
 
-sbx_plan *sbx_plan_new(void) {
-        sbx_plan *p = calloc(1, sizeof(*p));
-
-        if (!p)
-                return NULL;
-        p->state_fd = p->lock_fd = p->tty_fd = p->tty_master = p->sync_fd = -EBADF;
-        p->cgroup.dirfd = p->root_overlay.lower_tree = -EBADF;
-        p->exec_fd = p->setup_sh_fd = -EBADF;
-        sbx_landlock_init(&p->landlock);
-        sbx_net_plan_init(&p->net);
-        return p;
-}
-
 /* config -> plan, one facility at a time; each step only reads the config and
  * what earlier steps put into the plan. */
 int sbx_plan_prepare(const sbx_run_config *c, sbx_plan **ret, sbx_error *reterr) {
@@ -178,12 +165,18 @@ int sbx_plan_prepare_decided(const sbx_run_config *c, sbx_plan **ret, sbx_exec_v
                              sbx_error *reterr) {
         _cleanup_(sbx_plan_freep) sbx_plan *p = NULL;
         _cleanup_close_ int join_fd = -EBADF, join_userns_fd = -EBADF;
+        char audit_path[PATH_MAX] = "";
         int r;
 
         *ret_verdict = (sbx_exec_verdict) {};
-        p = sbx_plan_new();
+        p = calloc(1, sizeof(*p));
         if (!p)
                 return sbx_error_set(reterr, -ENOMEM, "plan: out of memory");
+        p->state_fd = p->lock_fd = p->tty_fd = p->tty_master = p->sync_fd = -EBADF;
+        p->cgroup.dirfd = p->root_overlay.lower_tree = -EBADF;
+        p->exec_fd = p->setup_sh_fd = -EBADF;
+        sbx_landlock_init(&p->landlock);
+        sbx_net_plan_init(&p->net);
         p->read_only_root = c->read_only_root;
         p->timeout_sec = c->timeout_sec;
 
@@ -203,12 +196,22 @@ int sbx_plan_prepare_decided(const sbx_run_config *c, sbx_plan **ret, sbx_exec_v
         r = plan_join_target(p, c, &join_fd, &join_userns_fd, reterr);
         if (r < 0)
                 return r;
+        /* the audit log an allowlist network's resolver writes to (issue 18) */
+        if (!c->audit_log) {
+                sbx_statedir_base(c, audit_path, sizeof(audit_path));
+                if (strlen(audit_path) + sizeof("/audit.jsonl") <= sizeof(audit_path))
+                        strcat(audit_path, "/audit.jsonl");
+        }
         r = sbx_net_prepare(&(sbx_net_request) {
                                 .bridge = c->network == SBX_NETWORK_BRIDGE,
                                 .join = c->network == SBX_NETWORK_CONTAINER,
                                 .join_fd = TAKE_FD(join_fd),
                                 .join_userns_fd = TAKE_FD(join_userns_fd),
                                 .join_name = c->network_container,
+                                .network_name = c->network_name,
+                                .audit_path = c->audit_log ?: audit_path,
+                                .audit_agent = c->agent, .audit_session = c->session,
+                                .audit_scope = c->scope_key, .audit_sandbox = c->hostname,
                                 .dns = c->dns, .n_dns = c->n_dns,
                                 .extra_hosts = c->extra_hosts, .n_extra_hosts = c->n_extra_hosts,
                                 .hostname = c->hostname ?: "sbx",

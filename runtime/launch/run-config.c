@@ -38,6 +38,7 @@ void sbx_run_config_free(sbx_run_config *c) {
         free(c->root_layer_dir);
         free(c->setup_command);
         free(c->network_container);
+        free(c->network_name);
         strv_free(c->envv, c->n_env);
         strv_free(c->dns, c->n_dns);
         strv_free(c->extra_hosts, c->n_extra_hosts);
@@ -320,8 +321,14 @@ int sbx_run_config_set_network(sbx_run_config *c, const char *value, bool allow_
         if (mode < 0)
                 return mode;
         free(c->network_container);
-        c->network_container = NULL;
-        if (mode == SBX_NET_MODE_CONTAINER) {
+        free(c->network_name);
+        c->network_container = c->network_name = NULL;
+        if (mode == SBX_NET_MODE_NAMED) {
+                c->network_name = strdup(name);
+                if (!c->network_name)
+                        return sbx_error_set(reterr, -ENOMEM, "out of memory");
+                c->network = SBX_NETWORK_BRIDGE;
+        } else if (mode == SBX_NET_MODE_CONTAINER) {
                 c->network_container = strdup(name);
                 if (!c->network_container)
                         return sbx_error_set(reterr, -ENOMEM, "out of memory");

@@ -146,7 +146,7 @@ static int read_sysctl_char(const char *path) {
         return c;
 }
 
-static int net_lock(sbx_error *reterr) {
+int sbx_net_lock(sbx_error *reterr) {
         int fd;
 
         if (mkdir(LOCK_DIR, 0755) < 0 && errno != EEXIST)
@@ -479,7 +479,7 @@ int sbx_bridge_prepare(sbx_net_plan *p, sbx_error *reterr) {
         if (k < 0)
                 return k;
         /* serialise with every other sbx creating or removing bridge state */
-        lock = net_lock(reterr);
+        lock = sbx_net_lock(reterr);
         if (lock < 0)
                 return lock;
         k = sbx_rtnl_open(&r, reterr);
@@ -544,6 +544,10 @@ int sbx_bridge_attach(sbx_net_plan *p, pid_t child, int netns_fd, sbx_error *ret
                 k = sbx_rtnl_link_set(host, l.ifindex, &ch, reterr);
         if (k >= 0)
                 k = sbx_rtnl_brport_isolate(host, l.ifindex, !(iso && strcmp(iso, "0") == 0), reterr);
+        /* an allowlist network: its rules and resolver before the child runs,
+         * under the lock (a stale veth name's state is not removed meanwhile) */
+        if (k >= 0 && p->egress)
+                k = sbx_egress_attach(p, child, netns_fd, owner, start, l.ifindex, reterr);
         /* the veth carries its address in its alias now: others may allocate */
         closep(&p->bridge_lock);
         p->bridge_lock = -EBADF;
@@ -575,7 +579,7 @@ void sbx_bridge_cleanup(sbx_net_plan *p) {
                 /* prepared, never attached: we still hold the lock */
                 lock = TAKE_FD(p->bridge_lock);
         } else
-                lock = net_lock(NULL);
+                lock = sbx_net_lock(NULL);
         if (sbx_rtnl_open(&r, NULL) < 0)
                 return;
         /* ports of launchers that are gone must not keep the bridge alive */
@@ -600,7 +604,7 @@ int sbx_bridge_gc(sbx_error *reterr) {
         _cleanup_close_ int lock = -EBADF;
         int k;
 
-        lock = net_lock(reterr);
+        lock = sbx_net_lock(reterr);
         if (lock < 0)
                 return lock;
         k = sbx_rtnl_open(&r, reterr);

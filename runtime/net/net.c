@@ -12,6 +12,19 @@
 #include "net.h"
 #include "util/util.h"
 
+static int access_network(const char *name, sbx_error *reterr) {
+        sbx_network n;
+        int k = sbx_network_load(name, &n, reterr);
+
+        if (k == -ENOENT)
+                sbx_error_set(reterr, -EINVAL, "network '%s' not found: it is neither a mode (none, bridge, "
+                              "container:NAME) nor a network 'sbx network ls' lists", name);
+        if (k < 0)
+                return k;
+        sbx_network_done(&n);
+        return 0;
+}
+
 int sbx_net_mode_parse(const char *value, bool allow_container_join, const char **ret_container,
                        sbx_error *reterr) {
         if (ret_container)
@@ -39,8 +52,16 @@ int sbx_net_mode_parse(const char *value, bool allow_container_join, const char 
                         *ret_container = value + 10;
                 return SBX_NET_MODE_CONTAINER;
         }
-        return sbx_error_set(reterr, -EINVAL,
-                             "network '%s' is not a known mode (none, bridge, container:NAME)", value);
+        if (sbx_network_name_check(value, NULL) < 0)
+                return sbx_error_set(reterr, -EINVAL,
+                                     "network '%s' is neither a mode (none, bridge, container:NAME) nor a "
+                                     "network name", value);
+        /* unknown: a usage error (exit 2), as an unknown mode */
+        if (access_network(value, reterr) < 0)
+                return -EINVAL;
+        if (ret_container)
+                *ret_container = value;
+        return SBX_NET_MODE_NAMED;
 }
 
 int sbx_net_request_validate(const sbx_net_request *req, sbx_error *reterr) {
@@ -70,12 +91,12 @@ int sbx_net_request_validate(const sbx_net_request *req, sbx_error *reterr) {
 }
 
 void sbx_net_plan_init(sbx_net_plan *p) {
-        *p = (sbx_net_plan) { .kind = SBX_NET_KIND_NONE, .pasta_pidfd = -EBADF,
+        *p = (sbx_net_plan) { .kind = SBX_NET_KIND_NONE, .pasta_pidfd = -EBADF, .dns_pidfd = -EBADF,
                               .bridge_lock = -EBADF, .join_fd = -EBADF,
                               .join_userns_fd = -EBADF };
 }
 
-static int render_files(const sbx_net_request *req, sbx_net_plan *p, sbx_error *reterr) {
+static int render_files(const sbx_net_request *req, const sbx_strv *dns, sbx_net_plan *p, sbx_error *reterr) {
         char self[INET_ADDRSTRLEN];
         const char *self_addr = NULL;
         int k;
@@ -86,9 +107,16 @@ static int render_files(const sbx_net_request *req, sbx_net_plan *p, sbx_error *
                              req->extra_hosts, req->n_extra_hosts, &p->hosts, reterr);
         if (k < 0)
                 return k;
-        /* With 'none' there is nothing to ask, so only explicit dns goes in. */
-        k = sbx_resolv_render(req->dns, req->n_dns, p->kind != SBX_NET_KIND_NONE, NULL,
-                              &p->resolv_conf, reterr);
+        /* With 'none' there is nothing to ask, so only explicit dns goes in.
+         * On an allowlist network only sbx's resolver answers. */
+        if (p->egress) {
+                char *const ours[] = { (char *) SBX_EGRESS_RESOLVER, NULL };
+                k = sbx_resolv_render(ours, 1, false, NULL, &p->resolv_conf, reterr);
+        } else if (req->n_dns == 0 && dns->n > 0)
+                k = sbx_resolv_render(dns->v, dns->n, false, NULL, &p->resolv_conf, reterr);
+        else
+                k = sbx_resolv_render(req->dns, req->n_dns, p->kind != SBX_NET_KIND_NONE, NULL,
+                                      &p->resolv_conf, reterr);
         if (k < 0)
                 return k;
         if (req->hostname && asprintf(&p->hostname_file, "%s\n", req->hostname) < 0) {
@@ -98,10 +126,53 @@ static int render_files(const sbx_net_request *req, sbx_net_plan *p, sbx_error *
         return 0;
 }
 
+/* A named network: its record decides egress; the audit identity is kept
+ * for its resolver. */
+static int named_prepare(const sbx_net_request *req, sbx_net_plan *p, sbx_network *n, sbx_error *reterr) {
+        int k;
+
+        k = sbx_network_load(req->network_name, n, reterr);
+        if (k < 0)
+                return k;
+        snprintf(p->network, sizeof(p->network), "%s", n->name);
+        p->egress = sbx_network_enforced(n);
+        if (!p->egress)
+                return 0;
+        if (geteuid() != 0)
+                return sbx_error_set(reterr, -EPERM,
+                                     "network '%s' has an egress allowlist, which sbx enforces only as root "
+                                     "(unprivileged sandboxes reach the network through pasta, which cannot "
+                                     "filter by destination); run as root or use a network without "
+                                     "--egress-allow/--internal", n->name);
+        if (req->n_dns > 0)
+                return sbx_error_set(reterr, -EINVAL,
+                                     "network '%s' has an egress allowlist: names resolve only through sbx's "
+                                     "resolver, so dns cannot be set for the sandbox (set the network's "
+                                     "upstream with 'sbx network create --dns')", n->name);
+        if (sbx_extra_hosts_want_gateway(req->extra_hosts, req->n_extra_hosts))
+                return sbx_error_set(reterr, -EINVAL,
+                                     "network '%s' has an egress allowlist: extraHosts host-gateway would "
+                                     "reach the host around it", n->name);
+#define COPY(f, v) snprintf(p->f, sizeof(p->f), "%s", (v) ?: "")
+        COPY(audit_path, req->audit_path);
+        COPY(audit_agent, req->audit_agent);
+        COPY(audit_session, req->audit_session);
+        COPY(audit_scope, req->audit_scope);
+        COPY(audit_sandbox, req->audit_sandbox);
+#undef COPY
+        return 0;
+}
+
 int sbx_net_prepare(const sbx_net_request *req, sbx_net_plan *p, sbx_error *reterr) {
+        _cleanup_(sbx_network_done) sbx_network named = {};
         int k;
 
         sbx_net_plan_init(p);
+        if (req->network_name && req->bridge) {
+                k = named_prepare(req, p, &named, reterr);
+                if (k < 0)
+                        return k;
+        }
         k = sbx_net_request_validate(req, reterr);
         if (k < 0) {
                 if (req->join && req->join_fd >= 0)
@@ -127,7 +198,8 @@ int sbx_net_prepare(const sbx_net_request *req, sbx_net_plan *p, sbx_error *rete
                         return k;
                 }
         }
-        k = render_files(req, p, reterr);
+        k = render_files(req, &named.dns, p, reterr);
+        sbx_network_done(&named);
         if (k < 0) {
                 sbx_net_cleanup(p);
                 return k;
@@ -165,6 +237,7 @@ int sbx_net_attach_proc(sbx_net_plan *p, pid_t child, int proc_pid_fd, sbx_error
 void sbx_net_cleanup(sbx_net_plan *p) {
         if (!p)
                 return;
+        sbx_egress_cleanup(p);
         if (p->kind == SBX_NET_KIND_BRIDGE)
                 sbx_bridge_cleanup(p);
         else if (p->kind == SBX_NET_KIND_PASTA)
@@ -182,6 +255,7 @@ void sbx_net_cleanup(sbx_net_plan *p) {
 void sbx_net_release(sbx_net_plan *p) {
         if (!p)
                 return;
+        sbx_egress_release(p);
         if (p->kind == SBX_NET_KIND_BRIDGE) {
                 /* attach closed the lock; the veth is the sandbox's now */
                 p->bridge[0] = p->host_if[0] = '\0';

@@ -39,6 +39,81 @@
 
 
 
+/* ---- named networks (network.c, issue 18) ----
+ * `sbx network create NAME` records a network in sbx's state
+ * (<data dir>/networks/NAME.json, $SBX_NETWORK_DIR overrides the directory).
+ * A sandbox on it is on the bridge like 'bridge'; with an egress allowlist
+ * (or --internal) its egress is enforced (egress.c, dns.c): names resolve
+ * only through sbx's forwarder for it, which answers only allowed names, and
+ * packets leave only to the addresses those answers returned (for their
+ * TTL) or to the allowed ranges. */
+#define SBX_NETWORK_NAME_MAX 64
+
+typedef struct sbx_egress_rule {
+        bool cidr;                       /* --egress-allow-cidr */
+        bool wildcard;                   /* "*.host": any name below host, never host itself */
+        char host[254];                  /* lower case, no trailing dot */
+        struct in_addr net;              /* cidr */
+        unsigned prefixlen;
+        uint16_t port;                   /* 0: any */
+} sbx_egress_rule;
+
+typedef struct sbx_network {
+        char name[SBX_NETWORK_NAME_MAX + 1];
+        char id[65];
+        char created[32];
+        bool internal;                   /* no egress at all */
+        sbx_strv allow;                  /* HOST[:PORT] | *.DOMAIN[:PORT] */
+        sbx_strv allow_cidr;             /* A.B.C.D[/LEN][:PORT] */
+        sbx_strv dns;                    /* upstream servers of the forwarder (default: the host's) */
+} sbx_network;
+
+int sbx_network_name_check(const char *name, sbx_error *reterr);
+/* One allowlist entry; errors name the flag and the entry. */
+int sbx_egress_rule_parse(const char *spec, bool cidr, sbx_egress_rule *ret, sbx_error *reterr);
+/* name (lower case, no trailing dot) is allowed by the host rule r. */
+bool sbx_egress_rule_matches(const sbx_egress_rule *r, const char *name);
+/* Egress is limited (allowlist or internal): the forwarder and nft rules apply. */
+bool sbx_network_enforced(const sbx_network *n);
+int sbx_network_validate(const sbx_network *n, sbx_error *reterr);
+void sbx_network_done(sbx_network *n);
+struct json_object *sbx_network_to_json(const sbx_network *n);
+int sbx_network_from_json(struct json_object *o, sbx_network *ret, sbx_error *reterr);
+int sbx_network_dir(char *ret, size_t len, sbx_error *reterr);
+/* -ENOENT with a message naming NAME and `sbx network ls`. */
+int sbx_network_load(const char *name, sbx_network *ret, sbx_error *reterr);
+/* create: a new record (id and created set here; -EEXIST if the name is
+ * taken); else replace the existing record (-ENOENT if there is none). */
+int sbx_network_save(sbx_network *n, bool create, sbx_error *reterr);
+int sbx_network_remove(const char *name, sbx_error *reterr);
+/* Every valid record, sorted by name. */
+int sbx_network_list(sbx_network **ret, size_t *n, sbx_error *reterr);
+void sbx_network_list_free(sbx_network *v, size_t n);
+
+/* ---- the egress resolver's messages (dns-msg.c) ---- */
+#define SBX_DNS_CHAIN_MAX 8              /* names in one CNAME chain */
+typedef struct sbx_dns_query {
+        uint16_t id, qtype, qclass, edns_size;
+        bool rd, edns;
+        char name[254];                  /* lower case, no trailing dot */
+} sbx_dns_query;
+typedef struct sbx_dns_addr {
+        struct in_addr addr;
+        uint32_t ttl;
+} sbx_dns_addr;
+/* A query with one question whose labels are [A-Za-z0-9_-] (else -EBADMSG). */
+int sbx_dns_query_parse(const uint8_t *m, size_t n, sbx_dns_query *ret);
+/* sbx's upstream query for q (id, RD, one question); 0 if cap is too small. */
+size_t sbx_dns_query_build(const sbx_dns_query *q, uint16_t id, uint8_t *out, size_t cap);
+/* A reply with no records and rcode (3 NXDOMAIN, 0 NODATA, 2 SERVFAIL, 5 REFUSED). */
+size_t sbx_dns_reply_rcode(const sbx_dns_query *q, unsigned rcode, uint8_t *out, size_t cap);
+/* The sandbox's reply from upstream's (m, n, which must answer upstream_id
+ * and q's question): CNAME/A records of q->name's chain only; the A records'
+ * addresses and TTLs in addrs. */
+int sbx_dns_answer_rebuild(const sbx_dns_query *q, uint16_t upstream_id, const uint8_t *m, size_t n,
+                           uint8_t *out, size_t cap, size_t *ret_len, sbx_dns_addr *addrs, size_t max_addrs,
+                           size_t *ret_addrs);
+
 /* IFNAMSIZ without <net/if.h>, which clashes with <linux/if.h> in netns.c */
 #define SBX_IFNAMSIZ 16
 
@@ -63,6 +138,9 @@ typedef struct sbx_net_request {
         char *const *extra_hosts;        /* docker.extraHosts: "host:ip" | "host:host-gateway" */
         size_t n_extra_hosts;
         const char *hostname;            /* NULL: no hostname line in /etc/hosts */
+        const char *network_name;        /* a named network (bridge must be set), NULL: none */
+        /* for the egress resolver's audit records (any may be NULL) */
+        const char *audit_path, *audit_agent, *audit_session, *audit_scope, *audit_sandbox;
 } sbx_net_request;
 
 typedef struct sbx_net_plan {
@@ -97,13 +175,26 @@ typedef struct sbx_net_plan {
         pid_t pasta_pid;
         int pasta_pidfd;
         char pasta_record[256];          /* state file naming pasta for a later gc */
+
+        /* a named network (issue 18); egress: its allowlist is enforced (root) */
+        char network[SBX_NETWORK_NAME_MAX + 1];
+        bool egress;
+        bool egress_set;                 /* nft chain/sets made */
+        pid_t dns_pid;                   /* the resolver (dns.c) */
+        pid_t egress_owner;              /* the veth's owner, for sbx_egress_remove() */
+        uint64_t egress_owner_start;
+        int dns_pidfd;
+        char audit_path[4096];
+        char audit_agent[128], audit_session[256], audit_scope[256], audit_sandbox[128];
 } sbx_net_plan;
 
 /* "none" | "bridge" | "container:NAME" (the latter only with
- * allow_container_join; *ret_container then points at NAME inside value).
+ * allow_container_join; *ret_container then points at NAME inside value) |
+ * the name of a network `sbx network create` made (*ret_container = value;
+ * an unknown name is refused naming it and `sbx network ls`).
  * "host" and anything else are refused with a message naming the value
  * (-EINVAL, -EPERM). Returns SBX_NET_MODE_*. */
-enum { SBX_NET_MODE_NONE, SBX_NET_MODE_BRIDGE, SBX_NET_MODE_CONTAINER };
+enum { SBX_NET_MODE_NONE, SBX_NET_MODE_BRIDGE, SBX_NET_MODE_CONTAINER, SBX_NET_MODE_NAMED };
 int sbx_net_mode_parse(const char *value, bool allow_container_join, const char **ret_container,
                        sbx_error *reterr);
 /* Validation of dns/extraHosts alone (for the CLI before anything is created). */
@@ -131,6 +222,33 @@ int sbx_bridge_prepare(sbx_net_plan *p, sbx_error *reterr);
 int sbx_bridge_attach(sbx_net_plan *p, pid_t child, int netns_fd, sbx_error *reterr);
 void sbx_bridge_cleanup(sbx_net_plan *p);
 int sbx_bridge_gc(sbx_error *reterr);
+
+/* egress.c: a sandbox on a network with an allowlist (root) */
+#define SBX_EGRESS_RESOLVER "127.0.0.53"
+int sbx_egress_attach(sbx_net_plan *p, pid_t child, int netns_fd, pid_t owner, uint64_t owner_start,
+                      int ifindex, sbx_error *reterr);
+void sbx_egress_cleanup(sbx_net_plan *p);
+void sbx_egress_release(sbx_net_plan *p);
+/* Remove a sandbox's egress state (lock taken), unless a live veth of
+ * another owner has its name or address now. */
+int sbx_egress_remove(const char *ifname, struct in_addr addr, pid_t owner, uint64_t owner_start);
+/* net-bridge.c: the lock every change of sbx's host network state takes */
+int sbx_net_lock(sbx_error *reterr);
+
+/* dns.c: the resolver process; the fds are the caller's (the process has copies) */
+typedef struct sbx_dns_forwarder {
+        const char *network;             /* the record it follows */
+        const char *ifname;              /* the sandbox's host veth: names its nft chain and sets */
+        struct in_addr addr;             /* the sandbox's address */
+        unsigned log_group;              /* nflog group of its refused connections */
+        pid_t owner;                     /* the veth's owner (alias pid=, start=) */
+        uint64_t owner_start;
+        int sandbox_pidfd;               /* it ends when this process does */
+        int udp_fd, tcp_fd;              /* bound in the sandbox's namespace */
+        const char *audit_path;          /* JSONL, NULL: none */
+        const char *agent, *session, *scope_key, *sandbox;
+} sbx_dns_forwarder;
+int sbx_dns_forwarder_start(const sbx_dns_forwarder *f, pid_t *ret_pid, sbx_error *reterr);
 
 /* net-pasta.c */
 int sbx_pasta_prepare(sbx_net_plan *p, sbx_error *reterr);

@@ -22,6 +22,7 @@
  * every base chain), so a host firewall that drops forwarding still wins. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "nft.h"
@@ -97,6 +98,125 @@ int sbx_nft_remove(sbx_error *reterr) {
         static const char *const argv[] = { "nft", "-f", "-", NULL };
 
         return nft_run(argv,
-                       "add table ip " SBX_NFT_TABLE "\ndelete table ip " SBX_NFT_TABLE "\n",
+                       "add table ip " SBX_NFT_TABLE "\ndelete table ip " SBX_NFT_TABLE "\n"
+                       "add table bridge " SBX_NFT_TABLE "\ndelete table bridge " SBX_NFT_TABLE "\n",
                        "remove nftables table ip " SBX_NFT_TABLE, reterr);
+}
+
+/* ---- per-sandbox egress (issue 18) ----
+ * A base chain egress_fwd (forward hook, before the NAT table's forward
+ * chain) sends a sandbox's forwarded packets, keyed by its host veth name
+ * (which the sandbox cannot change), to its own chain e_IF:
+ *   established/related accept; daddr in @a_IF (addresses the resolver
+ *   returned, each with its TTL) accept; daddr . port in @p_IF (same, for
+ *   HOST:PORT entries) accept; the CIDR entries; log to nflog group G
+ *   (audit); reject (admin-prohibited: the connect fails at once).
+ * Sandboxes not in the map (plain bridge) are untouched. Everything for one
+ * sandbox is made and replaced in one transaction. */
+
+static int nft_script(const char *script, const char *what, sbx_error *reterr) {
+        static const char *const argv[] = { "nft", "-f", "-", NULL };
+
+        return nft_run(argv, script, what, reterr);
+}
+
+#define T "ip " SBX_NFT_TABLE " "
+#define B "bridge " SBX_NFT_TABLE " "
+
+/* The chain's rules, replacing what it had. */
+static char *chain_body(const char *ifname, const char *rules, unsigned log_group) {
+        char *b = NULL;
+
+        if (asprintf(&b,
+                     "flush chain " T "e_%1$s\n"
+                     "add rule " T "e_%1$s ct state established,related accept\n"
+                     "add rule " T "e_%1$s ip daddr @a_%1$s accept\n"
+                     "add rule " T "e_%1$s meta l4proto { tcp, udp } ip daddr . th dport @p_%1$s accept\n"
+                     "%2$s"
+                     "add rule " T "e_%1$s ct state new log group %3$u\n"
+                     "add rule " T "e_%1$s reject with icmp type admin-prohibited\n",
+                     ifname, rules, log_group) < 0)
+                return NULL;
+        return b;
+}
+
+int sbx_nft_egress_setup(const char *ifname, const char *addr, const char *rules, unsigned log_group,
+                         sbx_error *reterr) {
+        _cleanup_free_ char *body = chain_body(ifname, rules, log_group), *script = NULL;
+
+        if (!body || asprintf(&script,
+                              /* the sandbox's own address only, no IPv6, from its bridge port */
+                              "add table bridge " SBX_NFT_TABLE "\n"
+                              "add map " B "ports { type ifname : verdict; }\n"
+                              "add chain " B "prerouting { type filter hook prerouting priority -200; "
+                              "policy accept; }\n"
+                              "flush chain " B "prerouting\n"
+                              "add rule " B "prerouting iifname vmap @ports\n"
+                              "add chain " B "s_%1$s\n"
+                              "flush chain " B "s_%1$s\n"
+                              "add rule " B "s_%1$s ether type ip ip saddr != %2$s drop\n"
+                              "add rule " B "s_%1$s ether type ip6 drop\n"
+                              "add element " B "ports { \"%1$s\" : jump s_%1$s }\n"
+                              "delete element " B "ports { \"%1$s\" }\n"
+                              "add element " B "ports { \"%1$s\" : jump s_%1$s }\n"
+                              /* its forwarded packets to its chain */
+                              "add map " T "egress { type ipv4_addr : verdict; }\n"
+                              "add chain " T "egress_fwd { type filter hook forward priority -1; policy accept; }\n"
+                              "flush chain " T "egress_fwd\n"
+                              "add rule " T "egress_fwd ip saddr vmap @egress\n"
+                              "add set " T "a_%1$s { type ipv4_addr; flags timeout; }\n"
+                              "add set " T "p_%1$s { type ipv4_addr . inet_service; flags timeout; }\n"
+                              "flush set " T "a_%1$s\n"
+                              "flush set " T "p_%1$s\n"
+                              "add chain " T "e_%1$s\n"
+                              "%3$s"
+                              "add element " T "egress { %2$s : jump e_%1$s }\n"
+                              "delete element " T "egress { %2$s }\n"
+                              "add element " T "egress { %2$s : jump e_%1$s }\n",
+                              ifname, addr, body) < 0)
+                return sbx_error_set(reterr, -ENOMEM, "out of memory");
+        return nft_script(script, "set up the sandbox's egress rules", reterr);
+}
+
+int sbx_nft_egress_update(const char *ifname, const char *rules, unsigned log_group, const char *elements,
+                          sbx_error *reterr) {
+        _cleanup_free_ char *body = chain_body(ifname, rules, log_group), *script = NULL;
+
+        if (!body || asprintf(&script, "flush set " T "a_%1$s\nflush set " T "p_%1$s\n%2$s%3$s", ifname, body,
+                              elements ?: "") < 0)
+                return sbx_error_set(reterr, -ENOMEM, "out of memory");
+        return nft_script(script, "replace the sandbox's egress rules", reterr);
+}
+
+int sbx_nft_egress_allow(const char *elements, sbx_error *reterr) {
+        return nft_script(elements, "allow the resolved addresses", reterr);
+}
+
+int sbx_nft_egress_remove(const char *ifname, const char *addr, sbx_error *reterr) {
+        _cleanup_free_ char *script = NULL;
+
+        /* "add" before each "delete": the script works whatever is left */
+        if (asprintf(&script,
+                     "add map " T "egress { type ipv4_addr : verdict; }\n"
+                     "add chain " T "e_%1$s\n"
+                     "add element " T "egress { %2$s : jump e_%1$s }\n"
+                     "delete element " T "egress { %2$s }\n"
+                     "flush chain " T "e_%1$s\n"
+                     "delete chain " T "e_%1$s\n"
+                     "add set " T "a_%1$s { type ipv4_addr; flags timeout; }\n"
+                     "delete set " T "a_%1$s\n"
+                     "add set " T "p_%1$s { type ipv4_addr . inet_service; flags timeout; }\n"
+                     "delete set " T "p_%1$s\n"
+                     "add table bridge " SBX_NFT_TABLE "\n"
+                     "add map " B "ports { type ifname : verdict; }\n"
+                     "add chain " B "s_%1$s\n"
+                     "add element " B "ports { \"%1$s\" : jump s_%1$s }\n"
+                     "delete element " B "ports { \"%1$s\" }\n"
+                     "flush chain " B "s_%1$s\n"
+                     "delete chain " B "s_%1$s\n",
+                     ifname, addr) < 0)
+                return sbx_error_set(reterr, -ENOMEM, "out of memory");
+        if (sbx_nft_present(NULL) != 1)
+                return 0;
+        return nft_script(script, "remove the sandbox's egress rules", reterr);
 }

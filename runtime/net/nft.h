@@ -18,5 +18,21 @@ int sbx_nft_setup(const char *bridge, const char *subnet, const char *gw, const 
                   sbx_error *reterr);
 /* 1 if table ip sbx exists, 0 if not. */
 int sbx_nft_present(sbx_error *reterr);
-/* Delete table ip sbx (absent is fine). */
+/* Delete table ip sbx and table bridge sbx (absent is fine). */
 int sbx_nft_remove(sbx_error *reterr);
+
+/* Per-sandbox egress (issue 18): forwarded packets from the sandbox's address
+ * go to its chain e_IF (IF: its host veth); a bridge-family table (also
+ * named sbx) drops frames from its port with another source address or
+ * IPv6, so the address cannot be forged around the chain.
+ * rules: extra "add rule ip sbx e_IF ... accept" lines (the CIDR entries);
+ * log_group: the nflog group refused new connections are logged to.
+ * setup makes (or replaces) set, chain and map element; update replaces the
+ * rules, empties the sets and adds elements (a script of "add element" lines,
+ * may be NULL); allow runs an "add element" script; remove deletes it all. */
+int sbx_nft_egress_setup(const char *ifname, const char *addr, const char *rules, unsigned log_group,
+                         sbx_error *reterr);
+int sbx_nft_egress_update(const char *ifname, const char *rules, unsigned log_group, const char *elements,
+                          sbx_error *reterr);
+int sbx_nft_egress_allow(const char *elements, sbx_error *reterr);
+int sbx_nft_egress_remove(const char *ifname, const char *addr, sbx_error *reterr);

@@ -62,7 +62,7 @@ static int str_copy(char **dst, const char *src) {
 int sbx_run_config_copy(sbx_run_config *d, const sbx_run_config *s) {
         *d = *s;
         d->argv = NULL;
-        d->rootfs = d->workspace = d->workdir = d->hostname = d->state_dir = d->network_container = NULL;
+        d->rootfs = d->workspace = d->workdir = d->hostname = d->state_dir = d->network_container = d->network_name = NULL;
         /* every owned pointer is copied, none shared: both copies are freed */
         d->root_layer_dir = d->setup_command = d->audit_log = NULL;
         d->exec_allow_key = d->exec_refused_rule = d->exec_refused_key = NULL;
@@ -77,6 +77,7 @@ int sbx_run_config_copy(sbx_run_config *d, const sbx_run_config *s) {
             str_copy(&d->workdir, s->workdir) < 0 || str_copy(&d->hostname, s->hostname) < 0 ||
             str_copy(&d->state_dir, s->state_dir) < 0 ||
             str_copy(&d->network_container, s->network_container) < 0 ||
+            str_copy(&d->network_name, s->network_name) < 0 ||
             str_copy(&d->root_layer_dir, s->root_layer_dir) < 0 ||
             str_copy(&d->setup_command, s->setup_command) < 0 || str_copy(&d->audit_log, s->audit_log) < 0 ||
             str_copy(&d->exec_allow_key, s->exec_allow_key) < 0 ||
@@ -153,6 +154,8 @@ static json_object *config_to_json(const sbx_run_config *c) {
         /* only when not "none": the hashes of older records stay valid */
         if (c->network != SBX_NETWORK_NONE)
                 json_object_object_add(o, "network", json_object_new_string(sbx_network_mode_to_string(c->network)));
+        if (c->network_name)
+                json_object_object_add(o, "network_name", jstr(c->network_name));
         if (c->network == SBX_NETWORK_CONTAINER) {
                 json_object_object_add(o, "network_container", jstr(c->network_container));
                 json_object_object_add(o, "allow_container_join", json_object_new_boolean(c->allow_container_join));
@@ -276,7 +279,8 @@ static int config_from_json(json_object *o, sbx_run_config *c) {
         s = NULL;
         if (c->network < 0)
                 return -EBADMSG;
-        if ((r = get_str(o, "network_container", &c->network_container)) < 0)
+        if ((r = get_str(o, "network_container", &c->network_container)) < 0 ||
+            (r = get_str(o, "network_name", &c->network_name)) < 0)
                 return r;
         c->allow_container_join = get_bool(o, "allow_container_join", false, &err);
         if (c->network == SBX_NETWORK_CONTAINER && !c->network_container)

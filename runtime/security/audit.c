@@ -46,15 +46,10 @@ static json_object *str_or_null(const char *s) {
 }
 
 static json_object *record(const sbx_audit *a, const char *event) {
-        struct timespec ts;
-        struct tm tm;
         char t[64];
         json_object *o = json_object_new_object();
 
-        clock_gettime(CLOCK_REALTIME, &ts);
-        gmtime_r(&ts.tv_sec, &tm);
-        strftime(t, sizeof(t), "%Y-%m-%dT%H:%M:%S", &tm);
-        snprintf(t + strlen(t), sizeof(t) - strlen(t), ".%03ldZ", ts.tv_nsec / 1000000);
+        sbx_time_rfc3339_ms(t, sizeof(t));
         json_object_object_add(o, "time", json_object_new_string(t));
         json_object_object_add(o, "event", json_object_new_string(event));
         json_object_object_add(o, "agent", str_or_null(a->agent));

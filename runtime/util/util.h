@@ -146,6 +146,24 @@ int sbx_tool_find(const char *tool, char *ret_path, size_t len);
 int sbx_tool_run(const char *const *argv, const char *input, unsigned timeout_ms,
                  char *errbuf, size_t errlen, sbx_error *reterr);
 
+/* ---- from json.c ---- */
+/* Now as RFC 3339 UTC with milliseconds ("2026-01-02T03:04:05.678Z"), for JSONL records. */
+void sbx_time_rfc3339_ms(char *buf, size_t len);
+/* Persistent state (images, networks): $ENV if set, else /var/lib/sbx/WHAT
+ * as root, $XDG_DATA_HOME/sbx/WHAT or ~/.local/share/sbx/WHAT otherwise. */
+int sbx_data_dir(const char *what, const char *env, char *ret, size_t len, sbx_error *reterr);
+/* mkdir -p (existing directories are fine); -errno. */
+int sbx_mkdir_p(const char *path, mode_t mode);
+/* Read and parse a small JSON file (at most max bytes) relative to dirfd,
+ * strictly (one value, UTF-8, nothing after it). */
+struct json_object;
+int sbx_json_read_at(int dirfd, const char *path, size_t max, bool in_root, struct json_object **ret,
+                     sbx_error *reterr);
+/* Write o to path atomically and durably (sbx_write_file_atomic) with mode. */
+int sbx_json_write(const char *path, struct json_object *o, mode_t mode, sbx_error *reterr);
+/* A JSON array of strings -> NULL-terminated strv (NULL if not an array). */
+int sbx_json_strv(struct json_object *arr, char ***ret);
+
 /* ---- from sha256.h ---- */
 /* A compact SHA-256 (FIPS 180-4) for verifying image layer digests. */
 

@@ -1,0 +1,440 @@
+/* SPDX-License-Identifier: MIT */
+/* sbx network: create, ls, inspect, update, rm named networks (issue 18), and
+ * the same records as `docker network ...` for the docker drop-in. The
+ * records and the allowlist rules are runtime/net's (network.c). */
+#include <errno.h>
+#include <getopt.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "net/net.h"
+#include "sandbox/sandbox.h"
+#include "util/util.h"
+
+static const char usage_text[] =
+        "usage: sbx network COMMAND ...\n"
+        "\n"
+        "  create NAME [--egress-allow HOST[:PORT][,...]] [--egress-allow-cidr CIDR[:PORT][,...]]\n"
+        "         [--dns IP] [--internal]\n"
+        "        a network on sbx's bridge. Without --egress-allow* and --internal its sandboxes\n"
+        "        reach anywhere (as 'bridge'). With them, egress is an allowlist: names resolve\n"
+        "        only through sbx's resolver, which answers allowed names only (HOST exactly;\n"
+        "        *.DOMAIN any name below DOMAIN, never DOMAIN itself), and packets leave only\n"
+        "        to the addresses those answers returned (for their TTL) or to the CIDRs;\n"
+        "        :PORT limits an entry to that TCP/UDP port. --internal: no egress at all.\n"
+        "        --dns: the resolver's upstream server (default: the host's). Root only for\n"
+        "        an allowlist (rootless sandboxes on such a network are refused).\n"
+        "  update NAME [--egress-allow LIST] [--egress-allow-cidr LIST] [--internal|--no-internal]\n"
+        "        replace the given lists; running sandboxes on NAME follow within a second\n"
+        "  ls [--json] [-q]      list networks\n"
+        "  inspect NAME...       print network records as a JSON array\n"
+        "  rm NAME...            remove networks no sandbox uses\n"
+        "\n"
+        "Select one with 'sbx run/create --network NAME' or docker.network: \"NAME\" in\n"
+        "openclaw.json. Records are in $SBX_NETWORK_DIR, else /var/lib/sbx/networks as root,\n"
+        "else ${XDG_DATA_HOME:-~/.local/share}/sbx/networks.\n";
+
+enum { OPT_ALLOW = 0x100, OPT_ALLOW_CIDR, OPT_DNS, OPT_INTERNAL, OPT_NO_INTERNAL, OPT_JSON, OPT_DRIVER,
+       OPT_LABEL, OPT_OPT };
+
+static const struct option network_options[] = {
+        { "egress-allow", required_argument, NULL, OPT_ALLOW },
+        { "egress-allow-cidr", required_argument, NULL, OPT_ALLOW_CIDR },
+        { "dns", required_argument, NULL, OPT_DNS },
+        { "internal", no_argument, NULL, OPT_INTERNAL },
+        { "no-internal", no_argument, NULL, OPT_NO_INTERNAL },
+        { "json", no_argument, NULL, OPT_JSON },
+        { "quiet", no_argument, NULL, 'q' },
+        { "format", required_argument, NULL, 'f' },
+        { "force", no_argument, NULL, 'F' },
+        /* docker network create's flags that a bridge network accepts as is */
+        { "driver", required_argument, NULL, OPT_DRIVER },
+        { "label", required_argument, NULL, OPT_LABEL },
+        { "opt", required_argument, NULL, OPT_OPT },
+        { "help", no_argument, NULL, 'h' },
+        {}
+};
+
+typedef struct net_args {
+        bool docker;
+        bool json, quiet, internal_set, internal;
+        const char *format;
+        sbx_strv allow, allow_cidr, dns;
+        bool allow_set, allow_cidr_set;
+} net_args;
+
+static void json_putp(json_object **o) {
+        if (*o)
+                json_object_put(*o);
+}
+#define _cleanup_json_object_ _cleanup_(json_putp)
+
+static int fail(const net_args *a, const sbx_error *e) {
+        char buf[SBX_ERROR_MSG_MAX + 64];
+
+        if (a->docker) {
+                fprintf(stderr, "Error response from daemon: %s\n", sbx_error_text(e, buf, sizeof(buf)));
+                return 1;
+        }
+        fprintf(stderr, "sbx network: %s\n", sbx_error_text(e, buf, sizeof(buf)));
+        return e->code == -EINVAL ? SBX_EXIT_USAGE : SBX_EXIT_FAILURE;
+}
+
+/* "a,b,c" appended entry by entry (empty entries skipped: "" clears a list) */
+static int push_list(sbx_strv *l, const char *arg) {
+        _cleanup_free_ char *copy = strdup(arg);
+        char *save = NULL;
+
+        if (!copy)
+                return -ENOMEM;
+        for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
+                if (*t && sbx_strv_push(l, t) < 0)
+                        return -ENOMEM;
+        return 0;
+}
+
+static int args_parse(int argc, char **argv, net_args *a, sbx_error *e) {
+        int opt, k = 0;
+
+        optind = 1;
+        opterr = 0;
+        while ((opt = getopt_long(argc, argv, "qf:h", network_options, NULL)) != -1) {
+                switch (opt) {
+                case OPT_ALLOW:
+                        a->allow_set = true;
+                        k = push_list(&a->allow, optarg);
+                        break;
+                case OPT_ALLOW_CIDR:
+                        a->allow_cidr_set = true;
+                        k = push_list(&a->allow_cidr, optarg);
+                        break;
+                case OPT_DNS:
+                        k = sbx_strv_push(&a->dns, optarg);
+                        break;
+                case OPT_INTERNAL:
+                case OPT_NO_INTERNAL:
+                        a->internal_set = true;
+                        a->internal = opt == OPT_INTERNAL;
+                        break;
+                case OPT_JSON:
+                        a->json = true;
+                        break;
+                case 'q':
+                        a->quiet = true;
+                        break;
+                case 'f':
+                        a->format = optarg;
+                        break;
+                case 'F':
+                        break;
+                case OPT_DRIVER:
+                        if (strcmp(optarg, "bridge") != 0)
+                                return sbx_error_set(e, -EINVAL, "--driver '%s': only 'bridge' is supported",
+                                                     optarg);
+                        break;
+                case OPT_LABEL:
+                case OPT_OPT:
+                        break;
+                case 'h':
+                        fputs(usage_text, stdout);
+                        return 1;
+                default:
+                        return sbx_error_set(e, -EINVAL, "unknown option '%s' (see 'sbx network --help')",
+                                             argv[optind - 1]);
+                }
+                if (k < 0)
+                        return sbx_error_set(e, k, "out of memory");
+        }
+        return 0;
+}
+
+static void args_done(net_args *a) {
+        sbx_strv_free(&a->allow);
+        sbx_strv_free(&a->allow_cidr);
+        sbx_strv_free(&a->dns);
+}
+
+static void strv_move(sbx_strv *dst, sbx_strv *src) {
+        sbx_strv_free(dst);
+        *dst = *src;
+        *src = (sbx_strv) {};
+}
+
+/* docker network inspect's shape */
+static json_object *docker_json(const sbx_network *n) {
+        json_object *o = json_object_new_object(), *opts = json_object_new_object();
+
+        json_object_object_add(o, "Name", json_object_new_string(n->name));
+        json_object_object_add(o, "Id", json_object_new_string(n->id));
+        json_object_object_add(o, "Created", json_object_new_string(n->created));
+        json_object_object_add(o, "Scope", json_object_new_string("local"));
+        json_object_object_add(o, "Driver", json_object_new_string("bridge"));
+        json_object_object_add(o, "EnableIPv6", json_object_new_boolean(false));
+        json_object_object_add(o, "Internal", json_object_new_boolean(n->internal));
+        json_object_object_add(o, "Attachable", json_object_new_boolean(false));
+        json_object_object_add(o, "Ingress", json_object_new_boolean(false));
+        json_object_object_add(o, "Containers", json_object_new_object());
+        if (n->allow.n) {
+                _cleanup_free_ char *s = NULL;
+                for (size_t i = 0; i < n->allow.n; i++) {
+                        char *t = NULL;
+                        if (asprintf(&t, "%s%s%s", s ?: "", s ? "," : "", n->allow.v[i]) < 0)
+                                break;
+                        free(s);
+                        s = t;
+                }
+                json_object_object_add(opts, "sbx.egress-allow", json_object_new_string(s ?: ""));
+        }
+        json_object_object_add(o, "Options", opts);
+        json_object_object_add(o, "Labels", json_object_new_object());
+        json_object_object_add(o, "sbx", sbx_network_to_json(n));
+        return o;
+}
+
+static int print_template(const char *tmpl, json_object *o, sbx_error *e);
+
+static int net_create(int argc, char **argv, net_args *a) {
+        sbx_network n = {};
+        sbx_error e = {};
+        int k;
+
+        if (argc != 1) {
+                sbx_error_set(&e, -EINVAL, "create: expected one NAME, got %d", argc);
+                return fail(a, &e);
+        }
+        if (strlen(argv[0]) >= sizeof(n.name)) {
+                sbx_error_set(&e, -EINVAL, "network name '%s' is longer than %d", argv[0], SBX_NETWORK_NAME_MAX);
+                return fail(a, &e);
+        }
+        snprintf(n.name, sizeof(n.name), "%s", argv[0]);
+        n.internal = a->internal;
+        strv_move(&n.allow, &a->allow);
+        strv_move(&n.allow_cidr, &a->allow_cidr);
+        strv_move(&n.dns, &a->dns);
+        k = sbx_network_save(&n, true, &e);
+        if (k < 0) {
+                sbx_network_done(&n);
+                return fail(a, &e);
+        }
+        printf("%s\n", a->docker ? n.id : n.name);
+        sbx_network_done(&n);
+        return 0;
+}
+
+static int net_update(int argc, char **argv, net_args *a) {
+        sbx_network n = {};
+        sbx_error e = {};
+        int k;
+
+        if (argc != 1) {
+                sbx_error_set(&e, -EINVAL, "update: expected one NAME, got %d", argc);
+                return fail(a, &e);
+        }
+        k = sbx_network_load(argv[0], &n, &e);
+        if (k < 0)
+                return fail(a, &e);
+        if (a->internal_set)
+                n.internal = a->internal;
+        if (a->allow_set)
+                strv_move(&n.allow, &a->allow);
+        if (a->allow_cidr_set)
+                strv_move(&n.allow_cidr, &a->allow_cidr);
+        if (a->dns.n)
+                strv_move(&n.dns, &a->dns);
+        k = sbx_network_save(&n, false, &e);
+        sbx_network_done(&n);
+        if (k < 0)
+                return fail(a, &e);
+        return 0;
+}
+
+static int net_ls(net_args *a) {
+        _cleanup_json_object_ json_object *arr = json_object_new_array();
+        sbx_network *v = NULL;
+        size_t n = 0;
+        sbx_error e = {};
+        int k;
+
+        k = sbx_network_list(&v, &n, &e);
+        if (k < 0)
+                return fail(a, &e);
+        if (a->docker && !a->format && !a->quiet)
+                printf("%-14s %-20s %-8s %s\n", "NETWORK ID", "NAME", "DRIVER", "SCOPE");
+        if (a->docker && !a->format) {
+                /* docker lists its predefined networks too */
+                static const char *const builtin[][2] = { { "bridge", "bridge" }, { "none", "null" } };
+                for (size_t i = 0; i < ELEMENTSOF(builtin); i++) {
+                        char id[SBX_SHA256_HEX_SIZE];
+                        sbx_sha256_hex(builtin[i][0], strlen(builtin[i][0]), id);
+                        if (a->quiet)
+                                printf("%.12s\n", id);
+                        else
+                                printf("%-14.12s %-20s %-8s %s\n", id, builtin[i][0], builtin[i][1], "local");
+                }
+        }
+        for (size_t i = 0; i < n; i++) {
+                if (a->json) {
+                        json_object_array_add(arr, sbx_network_to_json(&v[i]));
+                } else if (a->format) {
+                        _cleanup_json_object_ json_object *o = docker_json(&v[i]);
+                        if (print_template(a->format, o, &e) < 0) {
+                                sbx_network_list_free(v, n);
+                                return fail(a, &e);
+                        }
+                } else if (a->quiet && a->docker)
+                        printf("%.12s\n", v[i].id);
+                else if (a->quiet)
+                        printf("%s\n", v[i].name);
+                else if (a->docker)
+                        printf("%-14.12s %-20s %-8s %s\n", v[i].id, v[i].name, "bridge", "local");
+                else
+                        printf("%-20s %-10s %zu names, %zu ranges\n", v[i].name,
+                               v[i].internal ? "none" : sbx_network_enforced(&v[i]) ? "allowlist" : "any",
+                               v[i].allow.n, v[i].allow_cidr.n);
+        }
+        if (!a->docker && !a->json && !a->quiet && n == 0)
+                fprintf(stderr, "no networks ('sbx network create NAME' makes one)\n");
+        if (a->json)
+                printf("%s\n", json_object_to_json_string_ext(arr, JSON_C_TO_STRING_PRETTY |
+                                                                           JSON_C_TO_STRING_NOSLASHESCAPE));
+        sbx_network_list_free(v, n);
+        return 0;
+}
+
+static sbx_cli_template_fn template_fn;
+
+static int print_template(const char *tmpl, json_object *o, sbx_error *e) {
+        _cleanup_free_ char *out = NULL;
+        int k;
+
+        if (!template_fn)
+                return sbx_error_set(e, -EINVAL, "--format is for 'docker network' (sbx network: --json)");
+        k = template_fn(tmpl, o, &out, e);
+
+        if (k < 0)
+                return k;
+        printf("%s\n", out);
+        return 0;
+}
+
+static int net_inspect(int argc, char **argv, net_args *a) {
+        _cleanup_json_object_ json_object *arr = json_object_new_array();
+        sbx_error e = {};
+        int r = 0;
+
+        if (argc < 1) {
+                sbx_error_set(&e, -EINVAL, "inspect: expected NAME...");
+                return fail(a, &e);
+        }
+        for (int i = 0; i < argc; i++) {
+                sbx_network n;
+                if (sbx_network_load(argv[i], &n, &e) < 0) {
+                        if (a->docker)
+                                sbx_error_set(&e, -ENOENT, "network %s not found", argv[i]);
+                        r = fail(a, &e);
+                        continue;
+                }
+                json_object *o = a->docker ? docker_json(&n) : sbx_network_to_json(&n);
+                if (a->format) {
+                        if (print_template(a->format, o, &e) < 0)
+                                r = fail(a, &e);
+                        json_object_put(o);
+                } else
+                        json_object_array_add(arr, o);
+                sbx_network_done(&n);
+        }
+        if (!a->format)
+                printf("%s\n", json_object_to_json_string_ext(arr, JSON_C_TO_STRING_PRETTY |
+                                                                           JSON_C_TO_STRING_NOSLASHESCAPE));
+        return r;
+}
+
+/* A network a sandbox record names cannot go (docker: "has active endpoints"). */
+static int network_in_use(const char *name, char *who, size_t len) {
+        sbx_sandbox **l = NULL;
+        size_t n = 0;
+        int found = 0;
+
+        if (sbx_sandbox_list(NULL, 0, &l, &n, NULL) < 0)
+                return 0;
+        for (size_t i = 0; i < n && !found; i++)
+                if (l[i]->config.network_name && strcmp(l[i]->config.network_name, name) == 0) {
+                        snprintf(who, len, "%s", l[i]->name);
+                        found = 1;
+                }
+        sbx_sandbox_list_free(l, n);
+        return found;
+}
+
+static int net_rm(int argc, char **argv, net_args *a) {
+        sbx_error e = {};
+        char who[SBX_SANDBOX_NAME_MAX + 1];
+        int r = 0;
+
+        if (argc < 1) {
+                sbx_error_set(&e, -EINVAL, "rm: expected NAME...");
+                return fail(a, &e);
+        }
+        for (int i = 0; i < argc; i++) {
+                if (sbx_network_name_check(argv[i], &e) >= 0 && network_in_use(argv[i], who, sizeof(who))) {
+                        sbx_error_set(&e, -EBUSY, "error while removing network: network %s has active "
+                                      "endpoints (sandbox '%s' uses it; remove it first)", argv[i], who);
+                        r = fail(a, &e);
+                        continue;
+                }
+                if (sbx_network_remove(argv[i], &e) < 0) {
+                        r = fail(a, &e);
+                        continue;
+                }
+                if (a->docker)
+                        printf("%s\n", argv[i]);
+        }
+        return r;
+}
+
+static int network_main(int argc, char **argv, bool docker) {
+        net_args a = { .docker = docker };
+        const char *cmd = argc > 1 ? argv[1] : NULL;
+        sbx_error e = {};
+        int k, r;
+
+        if (!cmd || !strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+                fputs(usage_text, cmd ? stdout : stderr);
+                return cmd ? 0 : (docker ? 1 : SBX_EXIT_USAGE);
+        }
+        k = args_parse(argc - 1, argv + 1, &a, &e);
+        if (k != 0) {
+                args_done(&a);
+                return k > 0 ? 0 : fail(&a, &e);
+        }
+        argc -= 1 + optind;
+        argv += 1 + optind;
+        if (!strcmp(cmd, "create"))
+                r = net_create(argc, argv, &a);
+        else if (!strcmp(cmd, "update") && !docker)
+                r = net_update(argc, argv, &a);
+        else if (!strcmp(cmd, "ls") || !strcmp(cmd, "list"))
+                r = net_ls(&a);
+        else if (!strcmp(cmd, "inspect"))
+                r = net_inspect(argc, argv, &a);
+        else if (!strcmp(cmd, "rm") || !strcmp(cmd, "remove"))
+                r = net_rm(argc, argv, &a);
+        else {
+                sbx_error_set(&e, -EINVAL, "unknown command '%s' (create, %sls, inspect, rm)", cmd,
+                              docker ? "" : "update, ");
+                r = fail(&a, &e);
+        }
+        args_done(&a);
+        return r;
+}
+
+int cli_network(int argc, char **argv) {
+        return network_main(argc, argv, false);
+}
+
+int cli_network_docker(int argc, char **argv, sbx_cli_template_fn fn) {
+        template_fn = fn;
+        return network_main(argc, argv, true);
+}

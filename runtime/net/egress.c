@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: MIT */
+/* A sandbox on a network with an egress allowlist (issue 18), as root: at
+ * attach, with the veth made and the child not yet released, its nft chain
+ * and sets (nft.c: everything refused until the resolver adds addresses),
+ * the resolver's sockets inside its network namespace (127.0.0.53:53, UDP
+ * and TCP; /etc/resolv.conf names only that), and the resolver process
+ * (dns.c). At cleanup the resolver is stopped and the nft state removed. */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "net.h"
+#include "nft.h"
+#include "rtnl.h"
+#include "util/util.h"
+
+/* nflog groups for refused connections: one per sandbox, from its veth's
+ * ifindex (unique among the host's live links) */
+#define LOG_GROUP_BASE 0x8000u
+
+static int listen_in(int netns_fd, int *ret_udp, int *ret_tcp, sbx_error *reterr) {
+        _cleanup_close_ int self = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC), udp = -EBADF, tcp = -EBADF;
+        struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons(53) };
+        int one = 1, k = 0;
+
+        if (self < 0)
+                return sbx_error_set(reterr, negative_errno(), "open /proc/self/ns/net");
+        inet_pton(AF_INET, SBX_EGRESS_RESOLVER, &sa.sin_addr);
+        if (setns(netns_fd, CLONE_NEWNET) < 0)
+                return sbx_error_set(reterr, negative_errno(), "setns into the sandbox network namespace");
+        udp = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+        tcp = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+        /* lo comes up later, in the child: bind before its address exists */
+        if (udp < 0 || tcp < 0 ||
+            setsockopt(udp, SOL_IP, IP_FREEBIND, &one, sizeof(one)) < 0 ||
+            setsockopt(tcp, SOL_IP, IP_FREEBIND, &one, sizeof(one)) < 0 ||
+            setsockopt(tcp, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) < 0 ||
+            bind(udp, (struct sockaddr *) &sa, sizeof(sa)) < 0 || bind(tcp, (struct sockaddr *) &sa, sizeof(sa)) < 0 ||
+            listen(tcp, 16) < 0)
+                k = negative_errno();
+        if (setns(self, CLONE_NEWNET) < 0)
+                abort();
+        if (k < 0)
+                return sbx_error_set(reterr, k, "egress resolver: listen on %s:53 in the sandbox",
+                                     SBX_EGRESS_RESOLVER);
+        *ret_udp = TAKE_FD(udp);
+        *ret_tcp = TAKE_FD(tcp);
+        return 0;
+}
+
+int sbx_egress_attach(sbx_net_plan *p, pid_t child, int netns_fd, pid_t owner, uint64_t owner_start,
+                      int ifindex, sbx_error *reterr) {
+        _cleanup_close_ int udp = -EBADF, tcp = -EBADF, pidfd = -EBADF;
+        unsigned group = LOG_GROUP_BASE | ((unsigned) ifindex & 0x7fffu);
+        char addr[INET_ADDRSTRLEN];
+        sbx_dns_forwarder f = {
+                .network = p->network,
+                .ifname = p->host_if,
+                .addr = p->addr,
+                .log_group = group,
+                .owner = owner,
+                .owner_start = owner_start,
+                .audit_path = p->audit_path[0] ? p->audit_path : NULL,
+                .agent = p->audit_agent[0] ? p->audit_agent : NULL,
+                .session = p->audit_session[0] ? p->audit_session : NULL,
+                .scope_key = p->audit_scope[0] ? p->audit_scope : NULL,
+                .sandbox = p->audit_sandbox[0] ? p->audit_sandbox : NULL,
+        };
+        int k;
+
+        inet_ntop(AF_INET, &p->addr, addr, sizeof(addr));
+        k = sbx_nft_egress_setup(p->host_if, addr, "", group, reterr);
+        if (k < 0)
+                return sbx_error_wrap(reterr, "network '%s'", p->network);
+        p->egress_set = true;
+        k = listen_in(netns_fd, &udp, &tcp, reterr);
+        if (k < 0)
+                return k;
+        pidfd = (int) syscall(SYS_pidfd_open, child, 0);
+        if (pidfd < 0)
+                return sbx_error_set(reterr, negative_errno(), "egress resolver: pidfd_open(%d)", (int) child);
+        f.udp_fd = udp;
+        f.tcp_fd = tcp;
+        f.sandbox_pidfd = pidfd;
+        k = sbx_dns_forwarder_start(&f, &p->dns_pid, reterr);
+        if (k < 0)
+                return k;
+        p->dns_pidfd = (int) syscall(SYS_pidfd_open, p->dns_pid, 0);
+        p->egress_owner = owner;
+        p->egress_owner_start = owner_start;
+        return 0;
+}
+
+typedef struct claim {
+        const char *ifname, *ip, *mine;
+        bool other;
+} claim;
+
+static int claim_link(const sbx_link_info *l, void *userdata) {
+        claim *c = userdata;
+        const char *ip = strstr(l->alias, " ip=");
+
+        if (strncmp(l->alias, "sbx:veth ", 9) != 0 || strstr(l->alias, c->mine))
+                return 0;
+        if (strcmp(l->name, c->ifname) == 0 || (ip && strcmp(ip + 4, c->ip) == 0))
+                c->other = true;
+        return 0;
+}
+
+int sbx_egress_remove(const char *ifname, struct in_addr addr, pid_t owner, uint64_t owner_start) {
+        _cleanup_(sbx_rtnl_closep) sbx_rtnl *r = NULL;
+        _cleanup_close_ int lock = sbx_net_lock(NULL);
+        char ip[INET_ADDRSTRLEN], mine[64];
+        claim c = { .ifname = ifname, .ip = ip, .mine = mine };
+
+        inet_ntop(AF_INET, &addr, ip, sizeof(ip));
+        snprintf(mine, sizeof(mine), " pid=%d start=%llu ", (int) owner, (unsigned long long) owner_start);
+        /* A live veth of another owner with this name or address: its
+         * sandbox's rules are under these keys now; leave them. */
+        if (sbx_rtnl_open(&r, NULL) < 0 || sbx_rtnl_links(r, claim_link, &c, NULL) < 0 || c.other)
+                return 0;
+        return sbx_nft_egress_remove(ifname, ip, NULL);
+}
+
+void sbx_egress_cleanup(sbx_net_plan *p) {
+        if (p->dns_pidfd >= 0) {
+                (void) sys_pidfd_send_signal(p->dns_pidfd, SIGKILL);
+                closep(&p->dns_pidfd);
+                p->dns_pidfd = -EBADF;
+        }
+        p->dns_pid = 0;
+        if (p->egress_set && p->host_if[0])
+                (void) sbx_egress_remove(p->host_if, p->addr, p->egress_owner, p->egress_owner_start);
+        p->egress_set = false;
+}
+
+void sbx_egress_release(sbx_net_plan *p) {
+        /* the resolver is the sandbox's now; it removes the state itself */
+        closep(&p->dns_pidfd);
+        p->dns_pidfd = -EBADF;
+        p->dns_pid = 0;
+        p->egress_set = false;
+}

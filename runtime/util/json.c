@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: MIT */
+/* Small JSON record files (image records, network records): strict reading
+ * with a size cap, atomic writing (temp + fsync + rename), and where sbx keeps
+ * persistent state. */
+#include <errno.h>
+#include <fcntl.h>
+#include <json-c/json.h>
+#include <limits.h>
+#include <linux/openat2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util.h"
+
+void sbx_time_rfc3339_ms(char *buf, size_t len) {
+        struct timespec ts;
+        struct tm tm;
+        size_t n;
+
+        clock_gettime(CLOCK_REALTIME, &ts);
+        gmtime_r(&ts.tv_sec, &tm);
+        n = strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm);
+        snprintf(buf + n, len - n, ".%03ldZ", ts.tv_nsec / 1000000);
+}
+
+int sbx_data_dir(const char *what, const char *env, char *ret, size_t len, sbx_error *reterr) {
+        const char *e = env ? getenv(env) : NULL, *x, *home;
+        int n;
+
+        if (e && *e)
+                n = snprintf(ret, len, "%s", e);
+        else if (geteuid() == 0)
+                n = snprintf(ret, len, "/var/lib/sbx/%s", what);
+        else if ((x = getenv("XDG_DATA_HOME")) && x[0] == '/')
+                n = snprintf(ret, len, "%s/sbx/%s", x, what);
+        else if ((home = getenv("HOME")) && home[0] == '/')
+                n = snprintf(ret, len, "%s/.local/share/sbx/%s", home, what);
+        else
+                return sbx_error_set(reterr, -ENOENT, "no %s directory: set %s or HOME", what, env ?: "HOME");
+        if (n < 0 || (size_t) n >= len)
+                return sbx_error_set(reterr, -ENAMETOOLONG, "%s directory path too long", what);
+        if (ret[0] != '/')
+                return sbx_error_set(reterr, -EINVAL, "%s '%s' must be an absolute path", env ?: what, ret);
+        return 0;
+}
+
+int sbx_mkdir_p(const char *path, mode_t mode) {
+        char buf[PATH_MAX];
+
+        if (snprintf(buf, sizeof(buf), "%s", path) >= (int) sizeof(buf))
+                return -ENAMETOOLONG;
+        for (char *p = buf + 1; *p; p++)
+                if (*p == '/') {
+                        *p = '\0';
+                        if (mkdir(buf, mode) < 0 && errno != EEXIST)
+                                return -errno;
+                        *p = '/';
+                }
+        if (mkdir(buf, mode) < 0 && errno != EEXIST)
+                return -errno;
+        return 0;
+}
+
+int sbx_json_read_at(int dirfd, const char *path, size_t max, bool in_root, json_object **ret,
+                     sbx_error *reterr) {
+        struct open_how how = {
+                .flags = O_RDONLY | O_CLOEXEC,
+                .resolve = in_root ? RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS : RESOLVE_NO_SYMLINKS,
+        };
+        _cleanup_close_ int fd = -EBADF;
+        _cleanup_free_ char *buf = NULL;
+        json_tokener *tok;
+        json_object *o;
+        struct stat st;
+        size_t n = 0;
+        ssize_t k;
+
+        fd = (int) syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
+        if (fd < 0)
+                return sbx_error_set(reterr, -errno, "open '%s': %s", path, strerror(errno));
+        if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+                return sbx_error_set(reterr, -EBADMSG, "'%s' is not a regular file", path);
+        if ((uint64_t) st.st_size > max)
+                return sbx_error_set(reterr, -EFBIG, "'%s' is larger than %zu bytes", path, max);
+        buf = malloc((size_t) st.st_size + 1);
+        if (!buf)
+                return sbx_error_set(reterr, -ENOMEM, "out of memory");
+        while (n < (size_t) st.st_size && (k = read(fd, buf + n, (size_t) st.st_size - n)) > 0)
+                n += (size_t) k;
+        buf[n] = '\0';
+        tok = json_tokener_new_ex(64);
+        if (!tok)
+                return sbx_error_set(reterr, -ENOMEM, "out of memory");
+        json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
+        o = json_tokener_parse_ex(tok, buf, (int) n);
+        if (!o || json_tokener_get_error(tok) != json_tokener_success || tok->char_offset != (int) n) {
+                enum json_tokener_error je = json_tokener_get_error(tok);
+                int r = sbx_error_set(reterr, -EBADMSG, "'%s' is not valid JSON: %s", path,
+                                      je == json_tokener_continue  ? "unexpected end of input"
+                                      : je == json_tokener_success ? "trailing data after the value"
+                                                                   : json_tokener_error_desc(je));
+                if (o)
+                        json_object_put(o);
+                json_tokener_free(tok);
+                return r;
+        }
+        json_tokener_free(tok);
+        *ret = o;
+        return 0;
+}
+
+int sbx_json_write(const char *path, json_object *o, mode_t mode, sbx_error *reterr) {
+        const char *text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+                                                                     JSON_C_TO_STRING_NOSLASHESCAPE);
+        int r = sbx_write_file_atomic(path, text, strlen(text), mode, true);
+
+        return r < 0 ? sbx_error_set(reterr, r, "write '%s'", path) : 0;
+}
+
+int sbx_json_strv(json_object *arr, char ***ret) {
+        char **v;
+        size_t n;
+
+        *ret = NULL;
+        if (!arr || !json_object_is_type(arr, json_type_array))
+                return 0;
+        n = json_object_array_length(arr);
+        v = calloc(n + 1, sizeof(char *));
+        if (!v)
+                return -ENOMEM;
+        for (size_t i = 0; i < n; i++) {
+                json_object *s = json_object_array_get_idx(arr, i);
+                v[i] = strdup(json_object_is_type(s, json_type_string) ? json_object_get_string(s) : "");
+                if (!v[i]) {
+                        for (size_t j = 0; j < i; j++)
+                                free(v[j]);
+                        free(v);
+                        return -ENOMEM;
+                }
+        }
+        *ret = v;
+        return 0;
+}
