@@ -42,6 +42,8 @@ int cli_agent_rules(const char *config_path, bool find, const char *scope_key, c
                         return 0;       /* no openclaw.json: policy none */
         } else if (config_path && !(path = strdup(config_path)))
                 return sbx_error_set(reterr, -ENOMEM, "out of memory");
+        /* before reading: a change after this point shows as a new stamp */
+        sbx_sandbox_policy_stamp(path, ret->config_stamp);
         r = sbx_config_load(path, &cfg, NULL, reterr);
         if (r < 0) {
                 sbx_config_done(&cfg);
@@ -93,5 +95,28 @@ int cli_policy_now(const sbx_sandbox *s, sbx_run_config *now, char hash[SBX_POLI
         }
         sbx_sandbox_policy_hash(&s->policy, now, hash);
         cli_policy_free(&id);
+        return 1;
+}
+
+int cli_exec_rules_now(const char *ref, sbx_run_config *now, sbx_error *reterr) {
+        _cleanup_(sbx_sandbox_freep) sbx_sandbox *s = NULL;
+        char stamp[96], hash[SBX_POLICY_HASH_LEN + 1];
+        int r;
+
+        if (sbx_sandbox_lookup(ref, &s, NULL) < 0 || !s->policy.agent)
+                return 0;       /* a missing sandbox: sbx_sandbox_exec says so */
+        /* the cheap check first: the file as it was when the rules were derived */
+        sbx_sandbox_policy_stamp(s->policy.config_path, stamp);
+        if (!s->policy_stale && !strcmp(stamp, s->policy.config_stamp))
+                return 0;
+        r = cli_policy_now(s, now, hash, reterr);
+        if (r <= 0)
+                return r;       /* unreadable now: the exec fails closed */
+        if (!strcmp(hash, s->policy_hash)) {
+                sbx_run_config_free(now);
+                sbx_run_config_init(now);
+                return 0;
+        }
+        (void) sbx_sandbox_mark_policy(s->name, hash, NULL);
         return 1;
 }

@@ -418,6 +418,7 @@ int cli_exec(int argc, char **argv) {
                 { "help", no_argument, NULL, 'h' }, {}
         };
         sbx_exec_request req = { .uid = SBX_ID_UNSET, .gid = SBX_ID_UNSET, .stdin_mode = SBX_STDIN_NULL };
+        _cleanup_(sbx_run_config_free) sbx_run_config now = {};
         char **envv = NULL;
         size_t n_env = 0;
         sbx_error err = {};
@@ -499,6 +500,13 @@ int cli_exec(int argc, char **argv) {
         req.argv = argv + optind;
         req.envv = envv;
         req.n_env = n_env;
+        /* issue 14: openclaw.json changed since create: its rules on top */
+        r = cli_exec_rules_now(name, &now, &err);
+        if (r < 0) {
+                strv_free_n(envv, n_env);
+                return fail("exec", &err, SBX_EXIT_FAILURE);
+        }
+        req.rules_now = r > 0 ? &now : NULL;
         r = sbx_sandbox_exec(name, &req, &err);
         strv_free_n(envv, n_env);
         if (err.code != 0 && (r == SBX_EXIT_FAILURE || r == SBX_EXIT_USAGE || r == SBX_EXIT_CANNOT_EXEC ||
@@ -1124,6 +1132,7 @@ static int scope_prepare(int argc, char **argv, create_args *a, sbx_resolved *re
                 return SBX_EXIT_USAGE;
         }
         r = sbx_config_find(scan_opt(argc, argv, "--config"), &path, &e);
+        sbx_sandbox_policy_stamp(path, a->policy.config_stamp);
         if (r >= 0)
                 r = sbx_config_load(path, &cfg, &diag, &e);
         if (r >= 0) {
@@ -1150,9 +1159,10 @@ static int scope_prepare(int argc, char **argv, create_args *a, sbx_resolved *re
         r = sbx_sandbox_rules_apply(&a->c, res, NULL, &e);
         if (r < 0)
                 return fprintf(stderr, "sbx run: agent %s: %s\n", res->agent_id, e.msg), SBX_EXIT_USAGE;
-        a->policy = (sbx_sandbox_policy) { .agent = res->agent_id, .session = res->session_key,
-                                           .scope_key = res->scope_key,
-                                           .config_path = path ? realpath(path, NULL) : NULL };
+        a->policy.agent = res->agent_id;
+        a->policy.session = res->session_key;
+        a->policy.scope_key = res->scope_key;
+        a->policy.config_path = path ? realpath(path, NULL) : NULL;
         if (path && !a->policy.config_path)
                 return fprintf(stderr, "sbx run: %s: %s\n", path, strerror(errno)), SBX_EXIT_FAILURE;
         a->o.policy = &a->policy;
@@ -1192,6 +1202,7 @@ static int scope_prepare(int argc, char **argv, create_args *a, sbx_resolved *re
  * (in parallel: exactly one creates, the others wait and join), then exec. */
 int cli_run_persistent(int argc, char **argv) {
         _cleanup_(create_args_done) create_args a = { .o.start = true, .o.exist_ok = true };
+        _cleanup_(sbx_run_config_free) sbx_run_config now = {};
         _cleanup_(sbx_resolved_done) sbx_resolved res = {};
         sbx_exec_request req = { .uid = SBX_ID_UNSET, .gid = SBX_ID_UNSET };
         const char *name_opt = scan_opt(argc, argv, "--name");
@@ -1229,6 +1240,10 @@ int cli_run_persistent(int argc, char **argv) {
         req.envv = NULL;
         req.tty = a.c.tty;
         req.stdin_mode = SBX_STDIN_INHERIT;
+        r = cli_exec_rules_now(a.name, &now, &err);
+        if (r < 0)
+                return fail("run", &err, SBX_EXIT_FAILURE);
+        req.rules_now = r > 0 ? &now : NULL;
         r = sbx_sandbox_exec(a.name, &req, &err);
         if (err.code != 0 && (r == SBX_EXIT_FAILURE || r == SBX_EXIT_CANNOT_EXEC || r == SBX_EXIT_NOT_FOUND))
                 return fail("run", &err, r);

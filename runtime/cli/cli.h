@@ -57,3 +57,8 @@ void cli_policy_free(sbx_sandbox_policy *p);
 /* The rules s's agent gets now (a fresh config holding only them) and their
  * hash. 0: s has no policy; 1: *now filled (sbx_run_config_free it). */
 int cli_policy_now(const sbx_sandbox *s, sbx_run_config *now, char hash[SBX_POLICY_HASH_LEN + 1], sbx_error *reterr);
+/* Before an exec into ref: the rules its agent gets now, when openclaw.json
+ * changed since create and derives other rules (1: *now filled, the sandbox
+ * recorded stale; 0: nothing to add; <0: the config cannot be read now, the
+ * exec must fail). *now must be sbx_run_config_init()ed; free it. */
+int cli_exec_rules_now(const char *ref, sbx_run_config *now, sbx_error *reterr);

@@ -255,6 +255,7 @@ static int exec_env(const sbx_docker_args *a, char ***envv, size_t *n_env) {
 
 static int docker_exec(const sbx_docker_args *a) {
         _cleanup_(sbx_sandbox_freep) sbx_sandbox *s = NULL;
+        _cleanup_(sbx_run_config_free) sbx_run_config now = {};
         const char *user = sbx_docker_opt_last(a, SBX_DF_USER);
         sbx_exec_request req = { .uid = SBX_ID_UNSET, .gid = SBX_ID_UNSET };
         char **envv = NULL;
@@ -303,6 +304,14 @@ static int docker_exec(const sbx_docker_args *a) {
         req.workdir = sbx_docker_opt_last(a, SBX_DF_WORKDIR);
         req.tty = sbx_docker_opt_has(a, SBX_DF_TTY);
         req.stdin_mode = sbx_docker_opt_has(a, SBX_DF_INTERACTIVE) ? SBX_STDIN_INHERIT : SBX_STDIN_NULL;
+        /* issue 14: openclaw.json changed since create: its rules on top; unreadable: refused */
+        r = cli_exec_rules_now(s->id, &now, &e);
+        if (r < 0) {
+                fprintf(stderr, "Error response from daemon: sbx policy: %s\n", e.msg);
+                r = DOCKER_EXIT_ERROR;
+                goto out;
+        }
+        req.rules_now = r > 0 ? &now : NULL;
         fflush(stdout);
         r = sbx_sandbox_exec(s->id, &req, &e);
         if (e.code < 0)

@@ -131,8 +131,8 @@ static void answer(int lfd, const struct seccomp_notif *n, struct seccomp_notif_
         (void) ioctl(lfd, SECCOMP_IOCTL_NOTIF_SEND, resp);
 }
 
-static void handle(int lfd, const sbx_run_config *c, const sbx_audit *audit, struct seccomp_notif *n,
-                   struct seccomp_notif_resp *resp, seen *s) {
+static void handle(int lfd, const sbx_run_config *c, const sbx_run_config *now, const sbx_audit *audit,
+                   struct seccomp_notif *n, struct seccomp_notif_resp *resp, seen *s) {
         sbx_exec_verdict v = {};
         _cleanup_close_ int root = -EBADF;
         char p[64];
@@ -150,12 +150,19 @@ static void handle(int lfd, const sbx_run_config *c, const sbx_audit *audit, str
                 v = (sbx_exec_verdict) { .decided = true, .allow = true };
                 snprintf(v.rule, sizeof(v.rule), "not resolved by the exec log: left to Landlock");
         }
+        /* a stale sandbox: the current rules too, the first refusal wins */
+        if (now && v.allow) {
+                sbx_exec_verdict w = {};
+                if (sbx_exec_decide_path(now, root, s->path, s->cwd, &w) == 0 && w.decided && !w.allow)
+                        v = w;
+        }
         (void) sbx_audit_exec_seen(audit, (int) n->pid, s->path, s->argv, s->truncated, &v);
         /* not found / not executable: the kernel says so itself */
         answer(lfd, n, resp, v.allow || v.status == SBX_EXIT_NOT_FOUND);
 }
 
-static _Noreturn void listener_main(int sock, const sbx_run_config *c, const sbx_audit *audit) {
+static _Noreturn void listener_main(int sock, const sbx_run_config *c, const sbx_run_config *now,
+                                    const sbx_audit *audit) {
         struct seccomp_notif_sizes sizes = {};
         struct seccomp_notif *n;
         struct seccomp_notif_resp *resp;
@@ -199,11 +206,12 @@ static _Noreturn void listener_main(int sock, const sbx_run_config *c, const sbx
                 memset(n, 0, sizes.seccomp_notif);
                 if (ioctl(lfd, SECCOMP_IOCTL_NOTIF_RECV, n) < 0)
                         continue;       /* ENOENT: the target died meanwhile */
-                handle(lfd, c, audit, n, resp, s);
+                handle(lfd, c, now, audit, n, resp, s);
         }
 }
 
-int sbx_exec_listener_start(const sbx_run_config *c, const sbx_audit *audit, int *ret_sock, sbx_error *reterr) {
+int sbx_exec_listener_start(const sbx_run_config *c, const sbx_run_config *now, const sbx_audit *audit, int *ret_sock,
+                            sbx_error *reterr) {
         int fds[2], r;
         pid_t pid;
 
@@ -235,7 +243,7 @@ int sbx_exec_listener_start(const sbx_run_config *c, const sbx_audit *audit, int
                 if (hi > lo + 1)
                         (void) close_range(lo + 1, hi - 1, 0);
                 (void) close_range(hi + 1, ~0U, 0);
-                listener_main(fds[1], c, audit);
+                listener_main(fds[1], c, now, audit);
         }
         close(fds[1]);
         while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)

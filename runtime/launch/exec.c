@@ -161,6 +161,9 @@ int sbx_exec_setup_child(const sbx_exec_plan *e, sbx_error *reterr) {
          * descendant, whatever they exec. */
         if (e->landlock && sbx_landlock_setup_child(e->landlock, reterr) < 0)
                 return SBX_EXIT_FAILURE;
+        /* a second domain: both must allow (issue 14, a stale sandbox) */
+        if (e->landlock_now && sbx_landlock_setup_child(e->landlock_now, reterr) < 0)
+                return SBX_EXIT_FAILURE;
         /* Nothing but stdio crosses exec; the sync socket is CLOEXEC already. */
         if (close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) < 0) {
                 r = cloexec_sweep_proc();
@@ -206,7 +209,7 @@ int sbx_exec_setup_command_child(const sbx_exec_plan *e, const char *cmd, sbx_er
         /* Operator config (docker.setupCommand), run before the workload: not
          * an agent exec, so neither the exec allowlist nor the tool-derived
          * Landlock rules apply to it; seccomp and everything else do. */
-        se.landlock = NULL;
+        se.landlock = se.landlock_now = NULL;
         pid = fork();
         if (pid < 0)
                 return sbx_error_set(reterr, -errno, "setupCommand: fork");

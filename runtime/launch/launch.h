@@ -344,9 +344,10 @@ int sbx_exec_decide_path(const sbx_run_config *c, int root_fd, const char *path,
 /* issue 14: start the exec log's listener process for one joined exec
  * (exec-listen.c): parent, before setns. *ret_sock is where the listener fd
  * the child sends (SBX_SYNC_LISTENER) is to be passed on; closing it without
- * doing so ends the listener. c (its exec rules) and audit are copied by the
- * fork. */
-int sbx_exec_listener_start(const sbx_run_config *c, const sbx_audit *audit, int *ret_sock, sbx_error *reterr);
+ * doing so ends the listener. c (its exec rules; now: the current ones of a
+ * stale sandbox, also applied, may be NULL) and audit are copied by the fork. */
+int sbx_exec_listener_start(const sbx_run_config *c, const sbx_run_config *now, const sbx_audit *audit, int *ret_sock,
+                            sbx_error *reterr);
 /* Closes every fd, removes the state dir. NULL-safe. Returns NULL. */
 sbx_plan *sbx_plan_free(sbx_plan *p);
 static inline void sbx_plan_freep(sbx_plan **p) {
@@ -401,6 +402,7 @@ typedef struct sbx_exec_plan {
         int exec_fd;                     /* issue 6: O_PATH fd decided on in the parent */
         char *const *exec_argv;          /* argv for exec_fd (#! rewrite done) */
         const sbx_landlock *landlock;    /* NULL: none */
+        const sbx_landlock *landlock_now; /* issue 14: a stale sandbox's current rules, stacked on top */
         int setup_sh_fd;                 /* setupCommand's /bin/sh, decided in the parent */
         bool parent_outside_pidns;       /* sbx exec (join.c): the parent is outside our pid ns, so a
                                           * non-zero getppid() after PR_SET_PDEATHSIG means it died */

@@ -144,6 +144,32 @@ static int prepare(const sbx_record *rec, const sbx_exec_request *req, sbx_plan 
         return 0;
 }
 
+/* A second plan for the same command (the current rules of a stale
+ * sandbox): process fields borrowed from p, its own exec target and Landlock. */
+static sbx_plan *plan_view(const sbx_plan *p) {
+        sbx_plan *v = calloc(1, sizeof(sbx_plan));
+
+        if (!v)
+                return NULL;
+        v->state_fd = v->tty_fd = v->tty_master = v->sync_fd = v->cgroup.dirfd = -EBADF;
+        v->exec_fd = v->setup_sh_fd = v->lock_fd = v->root_overlay.lower_tree = -EBADF;
+        sbx_landlock_init(&v->landlock);
+        v->argv = p->argv;
+        v->envp = p->envp;
+        v->path_env = p->path_env;
+        v->workdir = p->workdir;
+        v->uid = p->uid;
+        v->gid = p->gid;
+        return v;
+}
+
+static void plan_view_freep(sbx_plan **v) {
+        if (!*v)
+                return;
+        (*v)->argv = (*v)->envp = NULL;        /* borrowed */
+        *v = sbx_plan_free(*v);
+}
+
 static _Noreturn void child_main(const sbx_exec_plan *ep, int sync_fd, const sigset_t *oldmask, bool stdin_null) {
         sbx_error err = {};
         int status, fd;
@@ -284,6 +310,7 @@ static int open_sandbox(const char *ref, sbx_record **ret, int *ret_busy, int *r
 int sbx_sandbox_exec(const char *ref, const sbx_exec_request *req, sbx_error *reterr) {
         _cleanup_(sbx_record_freep) sbx_record *rec = NULL;
         _cleanup_(sbx_plan_freep) sbx_plan *p = NULL;
+        _cleanup_(plan_view_freep) sbx_plan *pnow = NULL;
         _cleanup_close_ int lfd = -EBADF;
         _cleanup_close_ int busy = -EBADF, lockfd = -EBADF, initfd = -EBADF, childfd = -EBADF,
                             sync_parent = -EBADF, sync_child = -EBADF, master = -EBADF, slave = -EBADF;
@@ -327,7 +354,7 @@ int sbx_sandbox_exec(const char *ref, const sbx_exec_request *req, sbx_error *re
         if (rec->s.policy.agent) {
                 r = sbx_seccomp_compile_exec_notify(&notify, &notify_len, reterr);
                 if (r >= 0)
-                        r = sbx_exec_listener_start(&rec->s.config, &audit, &listener_sock, reterr);
+                        r = sbx_exec_listener_start(&rec->s.config, req->rules_now, &audit, &listener_sock, reterr);
                 if (r < 0)
                         return SBX_EXIT_FAILURE;
         }
@@ -384,9 +411,23 @@ int sbx_sandbox_exec(const char *ref, const sbx_exec_request *req, sbx_error *re
                 (void) sbx_audit_exec(&audit, req->argv, &verdict);
         if (r != 0)
                 return r;
+        /* A stale sandbox: the current rules decide too and add their own
+         * Landlock domain on top (a change of openclaw.json only tightens
+         * until the sandbox is recreated). */
+        if (req->rules_now) {
+                pnow = plan_view(p);
+                if (!pnow)
+                        return sbx_error_set(reterr, -ENOMEM, "out of memory"), SBX_EXIT_FAILURE;
+                r = sbx_exec_resolve_joined(pnow, req->rules_now, writable, n_writable, &verdict, reterr);
+                if (verdict.decided && !verdict.allow)
+                        (void) sbx_audit_exec(&audit, req->argv, &verdict);
+                if (r != 0)
+                        return r;
+        }
         sbx_exec_plan_from(p, &ep);
         ep.tty_fd = slave;
         ep.parent_outside_pidns = true;
+        ep.landlock_now = pnow ? &pnow->landlock : NULL;
         ep.notify_insns = notify;
         ep.notify_len = notify_len;
         ep.notify_sock = sync_child;

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 
 #include "util/util.h"
 #include "sandbox-internal.h"
@@ -41,10 +42,20 @@ void sbx_sandbox_policy_done(sbx_sandbox_policy *p) {
         *p = (sbx_sandbox_policy) {};
 }
 
+void sbx_sandbox_policy_stamp(const char *path, char buf[96]) {
+        struct stat st;
+
+        buf[0] = '\0';
+        if (path && stat(path, &st) == 0)
+                snprintf(buf, 96, "%llu:%lld:%lld.%09ld", (unsigned long long) st.st_ino, (long long) st.st_size,
+                         (long long) st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+}
+
 int sbx_sandbox_policy_copy(sbx_sandbox_policy *d, const sbx_sandbox_policy *s) {
         *d = (sbx_sandbox_policy) {};
         if (!s || !s->agent)
                 return 0;
+        memcpy(d->config_stamp, s->config_stamp, sizeof(d->config_stamp));
         if (dup_or_null(&d->agent, s->agent) < 0 || dup_or_null(&d->session, s->session) < 0 ||
             dup_or_null(&d->scope_key, s->scope_key) < 0 || dup_or_null(&d->config_path, s->config_path) < 0) {
                 sbx_sandbox_policy_done(d);
@@ -151,6 +162,7 @@ json_object *sbx_policy_record_json(const sbx_sandbox *s) {
         json_object_object_add(o, "config_path", jstr(s->policy.config_path));
         json_object_object_add(o, "hash", jstr(s->policy_hash));
         json_object_object_add(o, "stale", json_object_new_boolean(s->policy_stale));
+        json_object_object_add(o, "config_stamp", jstr(s->policy.config_stamp));
         return o;
 }
 
@@ -171,6 +183,7 @@ int sbx_policy_record_parse(json_object *o, sbx_sandbox *s) {
             dup_or_null(&s->policy.scope_key, jget_str(v, "scope_key")) < 0 ||
             dup_or_null(&s->policy.config_path, jget_str(v, "config_path")) < 0)
                 return -ENOMEM;
+        snprintf(s->policy.config_stamp, sizeof(s->policy.config_stamp), "%s", jget_str(v, "config_stamp") ?: "");
         s->policy_stale = json_object_object_get_ex(v, "stale", &v) && json_object_get_boolean(v);
         return 0;
 }

@@ -976,8 +976,11 @@ static int new_record(const char *name, const sbx_run_config *c, const sbx_sandb
         /* issue 14: whose rules, and their hash */
         if (sbx_sandbox_policy_copy(&rec->s.policy, o->policy) < 0)
                 return sbx_error_set(reterr, -ENOMEM, "out of memory");
-        if (rec->s.policy.agent)
+        if (rec->s.policy.agent) {
                 sbx_sandbox_policy_hash(&rec->s.policy, &rec->s.config, rec->s.policy_hash);
+                if (!rec->s.policy.config_stamp[0])
+                        sbx_sandbox_policy_stamp(rec->s.policy.config_path, rec->s.policy.config_stamp);
+        }
         rec->s.labels = calloc(o->n_labels + 1, sizeof(sbx_label));
         if (!rec->s.labels || (o->image && !(rec->s.image = strdup(o->image))))
                 return sbx_error_set(reterr, -ENOMEM, "out of memory");

@@ -97,6 +97,8 @@ typedef struct sbx_sandbox_policy {
         char *session;                /* the session key it was resolved for */
         char *scope_key;              /* OpenClaw's scope key (openclaw.sessionKey) */
         char *config_path;            /* the openclaw.json read, NULL: OpenClaw's defaults */
+        char config_stamp[96];        /* its inode, size and mtime at create ("" none): an exec
+                                       * re-derives the rules only when it changed */
 } sbx_sandbox_policy;
 
 #define SBX_POLICY_HASH_LEN 64        /* sha256 hex */
@@ -162,6 +164,10 @@ typedef struct sbx_exec_request {
         uint32_t uid, gid;            /* SBX_ID_UNSET: the sandbox's user */
         bool tty;                     /* a pty from the sandbox's devpts (docker exec -t) */
         sbx_stdin_mode stdin_mode;
+        /* issue 14: the rules the sandbox's agent gets from openclaw.json now,
+         * when they differ from the recorded ones (stale): decided on and
+         * enforced on top of those (a change only tightens). NULL: none. */
+        const sbx_run_config *rules_now;
 } sbx_exec_request;
 
 typedef struct sbx_prune_opts {
@@ -221,6 +227,8 @@ static inline void sbx_sandbox_freep(sbx_sandbox **s) {
                 *s = sbx_sandbox_free(*s);
 }
 
+/* issue 14: "ino:size:mtime" of a config file into buf ("" if unreadable). */
+void sbx_sandbox_policy_stamp(const char *path, char buf[96]);
 /* issue 14: the policy hash of identity + the rules in c (sha256 hex). */
 void sbx_sandbox_policy_hash(const sbx_sandbox_policy *p, const sbx_run_config *c,
                              char ret[SBX_POLICY_HASH_LEN + 1]);

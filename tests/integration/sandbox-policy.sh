@@ -128,11 +128,26 @@ is "before the change: not stale" "$(sbx inspect "$name" | pol stale)" False
 sed -i "s/safeBins: \['ls', 'cat'\]/safeBins: ['ls']/" "$cfg"
 is "config changed: inspect flags the sandbox stale" "$(sbx inspect "$name" | pol stale)" True
 like "ls shows it stale" "$(sbx ls)" "$name .* stale "
+out=$(sbx exec "$name" -- cat /etc/hostname 2>&1); rc=$?
+is "stale: the new rules apply on top at once (cat refused, 126)" "$rc" 126
+like "... by the current config" "$out" "'/usr/bin/cat' matches no pattern"
+out=$(sbx exec "$name" -- sh -c 'cat /etc/hostname' 2>&1); rc=$?
+like "stale: grandchildren too (a second Landlock domain, EACCES)" "$out" "cat: Permission denied"
+out=$(sbx exec "$name" -- ls / 2>&1); rc=$?
+is "stale: what both allow still runs" "$rc" 0
 sbx rm -f "$name" >/dev/null
 id=$(mk --agent lister --session agent:lister:t1)
 is "created again: the new rules, not stale" "$(sbx inspect "$name" | pol stale)" False
 out=$(sbx exec "$name" -- cat /etc/hostname 2>&1); rc=$?
 is "the new rules hold (cat removed from safeBins)" "$rc" 126
+cp "$cfg" "$cfg.bak"
+echo '{ agents: ' >"$cfg"
+out=$(sbx exec "$name" -- ls / 2>&1); rc=$?
+is "openclaw.json unreadable now: the exec is refused (125), never unrestricted" "$rc" 125
+like "... with the config error" "$out" "openclaw.json"
+cp "$cfg.bak" "$cfg"
+out=$(sbx exec "$name" -- ls / 2>&1); rc=$?
+is "control: the same config again, the exec runs" "$rc" 0
 
 # no agent: today's behaviour, shown as policy none
 sbx_create plain >/dev/null
