@@ -287,6 +287,7 @@ static int own_binary(sbx_plan *p, const sbx_run_config *c, sbx_view *v, allow_s
         snprintf(ret->file, sizeof(ret->file), "%s", c->argv[0]);
         snprintf(ret->rule, sizeof(ret->rule), "sbx's own binary, opened by sbx");
         p->exec_fd = t->chain[0].fd;
+        p->exec_fd_own = true;
         p->exec_argv = sbx_exec_argv(t, p->argv);
         if (!p->exec_argv)
                 return sbx_error_set(reterr, -ENOMEM, "exec: out of memory");

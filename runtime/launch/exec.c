@@ -9,6 +9,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <signal.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -80,6 +81,41 @@ void sbx_exec_plan_from(const sbx_plan *p, sbx_exec_plan *ret) {
                 .exec_fd = p->exec_fd, .exec_argv = p->exec_argv, .landlock = &p->landlock,
                 .setup_sh_fd = p->setup_sh_fd,
         };
+        /* a file decided in the sandbox (not sbx's own binary, opened by name) */
+        if (!p->exec_fd_own && p->exec_target && p->exec_target->n_chain > 0 &&
+            p->exec_target->chain[p->exec_target->n_chain - 1].path[0] == '/')
+                ret->exec_path = p->exec_target->chain[p->exec_target->n_chain - 1].path;
+}
+
+#define OVERLAYFS_MAGIC 0x794c7630
+
+/* The decided file, reopened by its sandbox path from inside the sandbox: the
+ * fd the parent opened belongs to the parent's mounts, so exec'ing it would
+ * make /proc/self/exe name (and reopen) the host's file, past a read-only
+ * bind or an overlay. The one found must be the one decided on: the same
+ * inode (through an overlay: the same inode number, size and mtime, as
+ * overlayfs reports the lower file's). Returns the fd to run or -errno. */
+static int reopen_in_sandbox(const sbx_exec_plan *e) {
+        struct stat want, got;
+        struct statfs fs;
+        int fd;
+
+        if (!e->exec_path)
+                return e->exec_fd;
+        fd = sys_openat2(AT_FDCWD, e->exec_path, O_PATH | O_CLOEXEC, RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
+        if (fd < 0)
+                return -errno;
+        if (fstat(e->exec_fd, &want) < 0 || fstat(fd, &got) < 0 || !S_ISREG(got.st_mode))
+                goto changed;
+        if (want.st_dev == got.st_dev && want.st_ino == got.st_ino)
+                return fd;
+        if (fstatfs(fd, &fs) == 0 && fs.f_type == OVERLAYFS_MAGIC && want.st_ino == got.st_ino &&
+            want.st_size == got.st_size && want.st_mtim.tv_sec == got.st_mtim.tv_sec &&
+            want.st_mtim.tv_nsec == got.st_mtim.tv_nsec)
+                return fd;
+changed:
+        close(fd);
+        return -ESTALE;
 }
 
 /* ---------------------------------------------------------------- child */
@@ -133,7 +169,7 @@ static int fail(sbx_error *reterr, int status, int code, const char *step, const
 }
 
 int sbx_exec_setup_child(const sbx_exec_plan *e, sbx_error *reterr) {
-        int r;
+        int r, exec_fd;
 
         /* rlimits while we may still raise hard limits in this user ns. */
         for (size_t i = 0; i < e->n_rlimits; i++) {
@@ -174,6 +210,12 @@ int sbx_exec_setup_child(const sbx_exec_plan *e, sbx_error *reterr) {
                 return fail(reterr, SBX_EXIT_FAILURE, -errno, "--workdir: chdir", e->workdir);
         if (e->exec_fd < 0)
                 return fail(reterr, SBX_EXIT_FAILURE, -EBADF, "exec: no decided command for", e->argv[0]);
+        exec_fd = reopen_in_sandbox(e);
+        if (exec_fd == -ESTALE)
+                return fail(reterr, SBX_EXIT_CANNOT_EXEC, exec_fd,
+                            "exec: the file changed between the decision and the exec:", e->exec_path);
+        if (exec_fd < 0)
+                return fail(reterr, SBX_EXIT_CANNOT_EXEC, exec_fd, "exec: reopen in the sandbox", e->exec_path);
         /* issue 14: the exec log's filter, and its listener out to the parent. */
         if (e->notify_insns) {
                 int lfd = sbx_seccomp_exec_notify_child(e->notify_insns, e->notify_len);
@@ -190,7 +232,7 @@ int sbx_exec_setup_child(const sbx_exec_plan *e, sbx_error *reterr) {
                 return sbx_error_set(reterr, r, "seccomp: install filter"), SBX_EXIT_FAILURE;
         /* The file the parent resolved and decided on, not a path looked up
          * again: #! scripts were rewritten to their interpreter already. */
-        execveat(e->exec_fd, "", e->exec_argv, e->envp, AT_EMPTY_PATH);
+        execveat(exec_fd, "", e->exec_argv, e->envp, AT_EMPTY_PATH);
         r = -errno;
         if (r == -ENOENT)
                 return fail(reterr, SBX_EXIT_NOT_FOUND, r, "exec", e->exec_argv[0]);
@@ -205,6 +247,7 @@ int sbx_exec_setup_command_child(const sbx_exec_plan *e, const char *cmd, sbx_er
 
         se.argv = se.exec_argv = argv;
         se.exec_fd = e->setup_sh_fd;
+        se.exec_path = NULL;    /* /bin/sh as resolved in the parent */
         se.tty_fd = -EBADF;
         /* Operator config (docker.setupCommand), run before the workload: not
          * an agent exec, so neither the exec allowlist nor the tool-derived

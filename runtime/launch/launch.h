@@ -302,6 +302,7 @@ typedef struct sbx_plan {
         /* issue 6: the exec decided in the parent (exec-decide.c) */
         sbx_exec_target *exec_target;    /* the resolved command; owns the fds and paths below */
         int exec_fd;                     /* O_PATH fd execveat runs (borrowed from exec_target) */
+        bool exec_fd_own;                /* it is sbx's own binary (sbx-init), not a file of the sandbox */
         int setup_sh_fd;                 /* setupCommand: /bin/sh resolved in the sandbox, or -EBADF */
         char **exec_argv;                /* argv for it, #! rewrite done; NULL-terminated */
         sbx_landlock landlock;           /* ruleset built before clone3 */
@@ -401,6 +402,9 @@ typedef struct sbx_exec_plan {
         int tty_fd;                      /* pty slave: becomes fds 0-2 and the ctty; -EBADF = inherit */
         int exec_fd;                     /* issue 6: O_PATH fd decided on in the parent */
         char *const *exec_argv;          /* argv for exec_fd (#! rewrite done) */
+        const char *exec_path;           /* issue 14: exec_fd's canonical path in the sandbox; the child
+                                          * runs the file reopened there (the same inode, checked), so
+                                          * /proc/self/exe is the sandbox's view; NULL: exec_fd as is */
         const sbx_landlock *landlock;    /* NULL: none */
         const sbx_landlock *landlock_now; /* issue 14: a stale sandbox's current rules, stacked on top */
         int setup_sh_fd;                 /* setupCommand's /bin/sh, decided in the parent */

@@ -21,6 +21,7 @@
 #include <sys/ptrace.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/sysmacros.h>
 #include <sys/un.h>
 #include <sys/syscall.h>
@@ -362,7 +363,7 @@ static void usage(void) {
               "       sbx-probe socket inet|inet6|unix|netlink|packet | connect IP PORT\n"
               "       sbx-probe exec PATH [ARGS...] | exit N | segv | sleep N | wait-signal | tiocsti\n"
               "       sbx-probe x32 getpid\n"
-              "       sbx-probe ids | cwd | kill PID SIG | ptrace PID | mknod PATH | link OLD NEW\n"
+              "       sbx-probe ids | cwd | self-exe | kill PID SIG | ptrace PID | mknod PATH | link OLD NEW\n"
               "       sbx-probe handle PATH | write-open PATH | umount PATH | mount-tmpfs PATH\n"
               "       sbx-probe connect-abstract NAME | listen tcp PORT | listen abstract NAME\n"
               "       sbx-probe exhaust-fds CAP | exhaust-procs CAP | fill PATH CAP_KIB\n",
@@ -434,6 +435,17 @@ int main(int argc, char **argv) {
                 /* A fault's SIGSEGV kills even a pid namespace's init. */
                 volatile int *null = NULL;
                 return *null;
+        }
+        if (!strcmp(c, "self-exe")) {
+                /* issue 14: what /proc/self/exe names and which mount it is on */
+                char b[4096];
+                struct statvfs sv;
+                ssize_t n = readlink("/proc/self/exe", b, sizeof(b) - 1);
+                if (n < 0)
+                        return result(-1);
+                b[n] = '\0';
+                printf("%s %s\n", b, statvfs("/proc/self/exe", &sv) == 0 && (sv.f_flag & ST_RDONLY) ? "ro" : "rw");
+                return 0;
         }
         if (argc < 3) {
                 usage();

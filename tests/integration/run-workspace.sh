@@ -102,5 +102,18 @@ is "--rootfs without /var/tmp but an explicit --tmpfs /var/tmp: exit 125" "$rc" 
 like "... naming the mount" "$err" "/var/tmp"
 err=$("$SBX" run --rootfs "$rootfs/etc/hosts" -- /bin/true 2>&1); rc=$?
 is "--rootfs on a file exits 125" "$rc" 125
+# issue 14: the first command is the sandbox's file, not the host's: its
+# /proc/self/exe names the sandbox path, on the read-only mount, and cannot be
+# reopened for writing.
+exews=$TMP/exe-ws
+mkdir -p "$exews"
+cp "$SBX_PROBE" "$exews/probe"
+chmod 755 "$exews" "$exews/probe"
+is "/proc/self/exe of the first command: the sandbox path, on the ro workspace" \
+        "$("$SBX" run --no-tty --workspace "$exews" --workspace-access ro -- /workspace/probe self-exe)" "/workspace/probe ro"
+out=$("$SBX" run --no-tty --workspace "$exews" --workspace-access ro -- /workspace/probe write-open /proc/self/exe)
+like "... and it cannot be reopened for writing" "$out" "^(EROFS|ETXTBSY|EACCES)$"
+is "control: the same binary in a rw workspace is on a rw mount" \
+        "$("$SBX" run --no-tty --workspace "$exews" --workspace-access rw -- /workspace/probe self-exe)" "/workspace/probe rw"
 is "no run directory left in the state dir" "$(leftovers)" ""
 done_testing
