@@ -9,8 +9,15 @@ Lanes (run in this order; name some to run only those):
   escape              named escape regression tests, root + unpriv      build/
   vm                  cgroup-v2 limits inside a throwaway QEMU guest    build/
   e2e                 the real OpenClaw driving sbx as `docker`         build/
+  package             the .deb: built, installed in a clean root, used,     build/
+                      purged (~40 s; first run ~2 min: debootstrap, cached)
   sanitizers          unit + integration + conformance, ASan+UBSan      build-asan/
   fuzz                a short libFuzzer run of every parser             build-fuzz/
+
+Before the first lane that reads images (integration, integration-unpriv, e2e,
+sanitizers) the default image openclaw-sandbox:bookworm-slim is built into the
+default store with `build/sbx rootfs build` (root, ~145 s, once per machine),
+so no test skips for want of it.
 
 Counts are per TAP subtest where a test speaks TAP, else per test. A test that
 exits 77 (or a TAP `# SKIP`) is a skip, printed with its reason.
@@ -26,6 +33,7 @@ LANES = [
     ("escape", "build", [], ["escape"]),
     ("vm", "build", [], ["vm"]),
     ("e2e", "build", [], ["e2e"]),
+    ("package", "build", [], ["package"]),
     ("sanitizers", "build-asan",
      ["-Db_sanitize=address,undefined", "-Db_lundef=false", "-Dbuildtype=debug"],
      ["unit", "integration", "conformance"]),
@@ -135,6 +143,37 @@ def run_lane(name, builddir, opts, suites):
     return P, F, S
 
 
+# The image the tests of these lanes run in (run-image, rootfs-build, docker-shim,
+# e2e): made before the first lane, once per machine (the default store keeps it).
+IMAGE = "openclaw-sandbox:bookworm-slim"
+IMAGE_LANES = {"integration", "integration-unpriv", "e2e", "sanitizers"}
+
+
+def prepare_images(lanes):
+    """-> None when the images are there (or were built), else the reason."""
+    if not IMAGE_LANES & set(lanes):
+        return None
+    print(f"\n===== prepare: image {IMAGE} =====", flush=True)
+    err = setup("build", [])
+    if err:
+        return "build/ does not build:\n" + err
+    sbx = os.path.join(TOP, "build", "sbx")
+    if subprocess.run([sbx, "rootfs", "inspect", IMAGE], stdout=subprocess.DEVNULL,
+                      stderr=subprocess.DEVNULL).returncode == 0:
+        print(f"prepare: {IMAGE} present")
+        return None
+    if os.geteuid() != 0:
+        print(f"prepare: {IMAGE} not built: `sbx rootfs build` needs root (its tests say so)")
+        return None
+    t0 = time.time()
+    r = subprocess.run([sbx, "rootfs", "build"], stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, text=True)
+    if r.returncode != 0:
+        return f"`sbx rootfs build` ({IMAGE}) failed:\n" + r.stdout[-3000:]
+    print(f"prepare: built {IMAGE} ({time.time()-t0:.0f}s)", flush=True)
+    return None
+
+
 def main():
     want = [a for a in sys.argv[1:] if not a.startswith("-")]
     if "--help" in sys.argv or "-h" in sys.argv:
@@ -142,6 +181,11 @@ def main():
         return 0
     P = F = S = 0
     summary = []
+    err = prepare_images([l[0] for l in LANES if not want or l[0] in want])
+    if err:
+        print(err)
+        F += 1
+        summary.append(f"{'prepare':20} {0:5} passed {1:4} failed {0:4} skipped")
     for lane in LANES:
         if want and lane[0] not in want:
             continue

@@ -2,6 +2,7 @@
 """Build test image archives for tests/integration/rootfs-import.sh.
 
 usage: rootfs-mkarchive.py KIND OUT
+       rootfs-mkarchive.py tree OUT DIR NAME:TAG   (DIR as a one-layer docker image, user root)
 KIND: docker | oci | oci-index | traversal-dotdot | whiteout-dotdot | outer-symlink | manifest-escape | traversal-abs | through-symlink |
       hardlink-outside | bad-digest | truncated | bad-manifest | not-tar | no-name
 """
@@ -76,8 +77,8 @@ def outer(files):
     return buf.getvalue()
 
 
-def docker(layers, tags=("sbx-test/docker:v1",), corrupt=None, manifest_text=None):
-    cfg = dict(CONFIG, rootfs={"type": "layers", "diff_ids": ["sha256:" + sha(l) for l in layers]})
+def docker(layers, tags=("sbx-test/docker:v1",), corrupt=None, manifest_text=None, config=CONFIG):
+    cfg = dict(config, rootfs={"type": "layers", "diff_ids": ["sha256:" + sha(l) for l in layers]})
     cfgb = json.dumps(cfg).encode()
     files, paths = [], []
     for i, l in enumerate(layers):
@@ -131,6 +132,12 @@ def main():
     L = layers_default()
     if kind == "docker":
         data = docker(L)
+    elif kind == "tree":
+        buf = io.BytesIO()
+        with tarfile.open(fileobj=buf, mode="w", format=tarfile.PAX_FORMAT) as tf:
+            tf.add(sys.argv[3], arcname=".")
+        data = docker([buf.getvalue()], tags=(sys.argv[4],),
+                      config=dict(CONFIG, config=dict(CONFIG["config"], User="", WorkingDir="/")))
     elif kind == "oci":
         data = gzip.compress(oci(L), mtime=0)  # the whole tarball compressed, too
     elif kind == "oci-index":

@@ -8,17 +8,10 @@
 
 # A tiny image the caller owns: dash, cat and their libraries; its own /etc
 # (a marker user, a hostname, no hosts file).
+. "$(dirname "$0")/tiny-rootfs.sh"
 R=$TMP/rootfs
-mkdir -p "$R/usr/bin" "$R/etc" "$R/tmp" "$R/home/img" "$R/var/tmp"
-ln -s usr/bin "$R/bin"
-for b in /usr/bin/dash /usr/bin/cat; do
-        cp -L "$b" "$R/usr/bin/"
-        for lib in $(ldd "$b" | grep -o '/[^ ]*'); do
-                mkdir -p "$R$(dirname "$lib")"
-                cp -L "$lib" "$R$lib"
-        done
-done
-ln -s dash "$R/usr/bin/sh"
+tiny_rootfs "$R" /usr/bin/dash /usr/bin/cat
+mkdir -p "$R/home/img" "$R/var/tmp"
 printf 'root:x:0:0:root:/root:/bin/sh\nimguser:x:1234:1234::/home/img:/bin/sh\n' > "$R/etc/passwd"
 printf 'root:x:0:\nimggroup:x:1234:\n' > "$R/etc/group"
 echo img-hostname > "$R/etc/hostname"
