@@ -8,10 +8,6 @@ static const char *const MODE_NAMES[] = {"off", "non-main", "all"};
 static const char *const SCOPE_NAMES[] = {"session", "agent", "shared"};
 static const char *const ACCESS_NAMES[] = {"none", "ro", "rw"};
 
-static struct json_object *jstr(const char *s) {
-        return s ? json_object_new_string(s) : NULL;
-}
-
 static struct json_object *jnum(double d) {
         if (isfinite(d) && d == floor(d) && fabs(d) < 9007199254740992.0)
                 return json_object_new_int64((int64_t) d);
@@ -29,34 +25,29 @@ static struct json_object *jtri(sbx_tri t) {
 }
 
 static struct json_object *jstrv(const sbx_strv *l) {
-        if (!l->set)
-                return NULL;
-        struct json_object *a = json_object_new_array();
-        for (size_t i = 0; a && i < l->n; i++)
-                json_object_array_add(a, json_object_new_string(l->v[i]));
-        return a;
+        return l->set ? sbx_json_strings(l->v, l->n) : NULL;
 }
 
 static struct json_object *docker_json(const sbx_docker_config *d) {
         struct json_object *o = json_object_new_object(), *env = json_object_new_object(), *ul = NULL;
 
-        json_object_object_add(o, "image", jstr(d->image));
-        json_object_object_add(o, "containerPrefix", jstr(d->container_prefix));
-        json_object_object_add(o, "workdir", jstr(d->workdir));
+        json_object_object_add(o, "image", sbx_json_string(d->image));
+        json_object_object_add(o, "containerPrefix", sbx_json_string(d->container_prefix));
+        json_object_object_add(o, "workdir", sbx_json_string(d->workdir));
         json_object_object_add(o, "readOnlyRoot", jtri(d->read_only_root));
         json_object_object_add(o, "tmpfs", jstrv(&d->tmpfs));
-        json_object_object_add(o, "network", jstr(d->network));
-        json_object_object_add(o, "user", jstr(d->user));
+        json_object_object_add(o, "network", sbx_json_string(d->network));
+        json_object_object_add(o, "user", sbx_json_string(d->user));
         json_object_object_add(o, "capDrop", jstrv(&d->cap_drop));
         for (size_t i = 0; i < d->env.n; i++)
                 json_object_object_add(env, d->env.v[i].key, json_object_new_string(d->env.v[i].val));
         json_object_object_add(o, "env", env);
-        json_object_object_add(o, "setupCommand", jstr(d->setup_command));
+        json_object_object_add(o, "setupCommand", sbx_json_string(d->setup_command));
         json_object_object_add(o, "pidsLimit", jscalar(&d->pids_limit));
         json_object_object_add(o, "memory", jscalar(&d->memory));
         json_object_object_add(o, "memorySwap", jscalar(&d->memory_swap));
         json_object_object_add(o, "cpus", jscalar(&d->cpus));
-        json_object_object_add(o, "gpus", jstr(d->gpus));
+        json_object_object_add(o, "gpus", sbx_json_string(d->gpus));
         if (d->ulimits.set) {
                 ul = json_object_new_object();
                 for (size_t i = 0; i < d->ulimits.n; i++) {
@@ -74,8 +65,8 @@ static struct json_object *docker_json(const sbx_docker_config *d) {
                 }
         }
         json_object_object_add(o, "ulimits", ul);
-        json_object_object_add(o, "seccompProfile", jstr(d->seccomp_profile));
-        json_object_object_add(o, "apparmorProfile", jstr(d->apparmor_profile));
+        json_object_object_add(o, "seccompProfile", sbx_json_string(d->seccomp_profile));
+        json_object_object_add(o, "apparmorProfile", sbx_json_string(d->apparmor_profile));
         json_object_object_add(o, "dns", jstrv(&d->dns));
         json_object_object_add(o, "extraHosts", jstrv(&d->extra_hosts));
         json_object_object_add(o, "binds", jstrv(&d->binds));
@@ -89,11 +80,11 @@ static struct json_object *docker_json(const sbx_docker_config *d) {
 static struct json_object *browser_json(const sbx_browser_config *b) {
         struct json_object *o = json_object_new_object();
         json_object_object_add(o, "enabled", jtri(b->enabled));
-        json_object_object_add(o, "image", jstr(b->image));
-        json_object_object_add(o, "containerPrefix", jstr(b->container_prefix));
-        json_object_object_add(o, "network", jstr(b->network));
+        json_object_object_add(o, "image", sbx_json_string(b->image));
+        json_object_object_add(o, "containerPrefix", sbx_json_string(b->container_prefix));
+        json_object_object_add(o, "network", sbx_json_string(b->network));
         json_object_object_add(o, "cdpPort", jscalar(&b->cdp_port));
-        json_object_object_add(o, "cdpSourceRange", jstr(b->cdp_source_range));
+        json_object_object_add(o, "cdpSourceRange", sbx_json_string(b->cdp_source_range));
         json_object_object_add(o, "vncPort", jscalar(&b->vnc_port));
         json_object_object_add(o, "noVncPort", jscalar(&b->novnc_port));
         json_object_object_add(o, "headless", jtri(b->headless));
@@ -107,8 +98,8 @@ static struct json_object *browser_json(const sbx_browser_config *b) {
 
 static struct json_object *source_json(const char *source, const char *key) {
         struct json_object *o = json_object_new_object();
-        json_object_object_add(o, "source", jstr(source));
-        json_object_object_add(o, "key", jstr(key));
+        json_object_object_add(o, "source", sbx_json_string(source));
+        json_object_object_add(o, "key", sbx_json_string(key));
         return o;
 }
 
@@ -118,14 +109,15 @@ struct json_object *sbx_resolved_to_json(const sbx_resolved *r, const sbx_config
         if (!o)
                 return NULL;
         json_object_object_add(o, "error", json_object_new_boolean(0));
-        json_object_object_add(o, "agentId", jstr(r->agent_id));
+        json_object_object_add(o, "agentId", sbx_json_string(r->agent_id));
         json_object_object_add(o, "sandboxed", json_object_new_boolean(r->sandboxed));
-        json_object_object_add(o, "mode", jstr(MODE_NAMES[r->mode]));
-        json_object_object_add(o, "scope", jstr(SCOPE_NAMES[r->scope]));
-        json_object_object_add(o, "backend", jstr(r->backend));
-        json_object_object_add(o, "workspaceAccess", jstr(ACCESS_NAMES[r->workspace_access]));
-        json_object_object_add(o, "workspaceRoot", jstr(r->workspace_root));
-        json_object_object_add(o, "containerWorkdir", r->sandboxed ? jstr(r->container_workdir) : NULL);
+        json_object_object_add(o, "mode", sbx_json_string(MODE_NAMES[r->mode]));
+        json_object_object_add(o, "scope", sbx_json_string(SCOPE_NAMES[r->scope]));
+        json_object_object_add(o, "backend", sbx_json_string(r->backend));
+        json_object_object_add(o, "workspaceAccess", sbx_json_string(ACCESS_NAMES[r->workspace_access]));
+        json_object_object_add(o, "workspaceRoot", sbx_json_string(r->workspace_root));
+        json_object_object_add(o, "containerWorkdir",
+                               r->sandboxed ? sbx_json_string(r->container_workdir) : NULL);
         json_object_object_add(o, "docker", docker_json(&r->docker));
         t = json_object_new_object();
         json_object_object_add(t, "idleHours", jnum(r->prune_idle_hours));
@@ -137,33 +129,33 @@ struct json_object *sbx_resolved_to_json(const sbx_resolved *r, const sbx_config
                 json_object_object_add(t, sbx_core_tools[i], json_object_new_boolean(r->tools[i].allowed));
                 if (!r->tools[i].allowed) {
                         struct json_object *p = json_object_new_object();
-                        json_object_object_add(p, "layer", jstr(r->tools[i].layer));
-                        json_object_object_add(p, "key", jstr(r->tools[i].key));
-                        json_object_object_add(p, "fix", jstr(r->tools[i].fix));
+                        json_object_object_add(p, "layer", sbx_json_string(r->tools[i].layer));
+                        json_object_object_add(p, "key", sbx_json_string(r->tools[i].key));
+                        json_object_object_add(p, "fix", sbx_json_string(r->tools[i].fix));
                         json_object_object_add(prov, sbx_core_tools[i], p);
                 }
         }
         json_object_object_add(o, "tools", t);
 
         /* expect_extra */
-        json_object_object_add(o, "requestedSessionKey", jstr(r->requested_session_key));
-        json_object_object_add(o, "sessionKey", jstr(r->session_key));
+        json_object_object_add(o, "requestedSessionKey", sbx_json_string(r->requested_session_key));
+        json_object_object_add(o, "sessionKey", sbx_json_string(r->session_key));
         json_object_object_add(o, "subagent", json_object_new_boolean(r->subagent));
-        json_object_object_add(o, "mainSessionKey", jstr(r->main_session_key));
+        json_object_object_add(o, "mainSessionKey", sbx_json_string(r->main_session_key));
         json_object_object_add(o, "sandboxRequired", json_object_new_boolean(0));
         json_object_object_add(o, "knownAgents", jstrv(&r->known_agents));
-        json_object_object_add(o, "agentWorkspaceDir", jstr(r->agent_workspace_dir));
-        json_object_object_add(o, "scopeKey", jstr(r->scope_key));
-        json_object_object_add(o, "containerName", jstr(r->container_name));
-        json_object_object_add(o, "hostWorkspaceDir", jstr(r->host_workspace_dir));
-        json_object_object_add(o, "workspaceSource", jstr(r->workspace_source));
+        json_object_object_add(o, "agentWorkspaceDir", sbx_json_string(r->agent_workspace_dir));
+        json_object_object_add(o, "scopeKey", sbx_json_string(r->scope_key));
+        json_object_object_add(o, "containerName", sbx_json_string(r->container_name));
+        json_object_object_add(o, "hostWorkspaceDir", sbx_json_string(r->host_workspace_dir));
+        json_object_object_add(o, "workspaceSource", sbx_json_string(r->workspace_source));
         t = json_object_new_array();
         for (size_t i = 0; i < r->n_mounts; i++) {
                 struct json_object *m = json_object_new_object();
-                json_object_object_add(m, "hostRoot", jstr(r->mounts[i].host_root));
-                json_object_object_add(m, "containerRoot", jstr(r->mounts[i].container_root));
+                json_object_object_add(m, "hostRoot", sbx_json_string(r->mounts[i].host_root));
+                json_object_object_add(m, "containerRoot", sbx_json_string(r->mounts[i].container_root));
                 json_object_object_add(m, "writable", json_object_new_boolean(r->mounts[i].writable));
-                json_object_object_add(m, "source", jstr(r->mounts[i].source));
+                json_object_object_add(m, "source", sbx_json_string(r->mounts[i].source));
                 json_object_array_add(t, m);
         }
         json_object_object_add(o, "mounts", t);
@@ -187,7 +179,7 @@ struct json_object *sbx_resolved_to_json(const sbx_resolved *r, const sbx_config
         json_object_object_add(o, "channelTools", t);
 
         /* sbx's own additions */
-        json_object_object_add(o, "subagentRole", jstr(r->subagent_role));
+        json_object_object_add(o, "subagentRole", sbx_json_string(r->subagent_role));
         t = json_object_new_array();
         for (size_t i = 0; i < r->n_layers; i++)
                 json_object_array_add(t, json_object_new_string(r->layers[i].label));

@@ -333,13 +333,6 @@ static void clean_dir(int rootfd, const char *rel, const char *suffix) {
         closedir(d);
 }
 
-static json_object *strv_json(const char *const *v) {
-        json_object *a = json_object_new_array();
-        for (; *v; v++)
-                json_object_array_add(a, json_object_new_string(*v));
-        return a;
-}
-
 static json_object *build_record(const struct sbx_build_options *o, const struct sbx_image_ref *ref,
                                  const char *suite, const char *mirror, const char *packages,
                                  json_object *installed, json_object *setid) {
@@ -356,11 +349,11 @@ static json_object *build_record(const struct sbx_build_options *o, const struct
         json_object_object_add(rec, "requested_packages", json_object_new_string(packages));
         json_object_object_add(rec, "packages", installed);
         json_object_object_add(rec, "setuid_stripped", setid);
-        json_object_object_add(cfg, "Env", strv_json(env));
+        json_object_object_add(cfg, "Env", sbx_json_strings((char *const *) env, SIZE_MAX));
         snprintf(home, sizeof(home), "/home/%s", user);
         json_object_object_add(cfg, "WorkingDir", json_object_new_string(user[0] ? home : "/"));
         json_object_object_add(cfg, "User", json_object_new_string(user[0] ? user : "root"));
-        json_object_object_add(cfg, "Cmd", strv_json(cmd));
+        json_object_object_add(cfg, "Cmd", sbx_json_strings((char *const *) cmd, SIZE_MAX));
         json_object_object_add(rec, "config", cfg);
         json_object_object_add(rec, "architecture", json_object_new_string("amd64"));
         json_object_object_add(rec, "os", json_object_new_string("linux"));

@@ -113,14 +113,6 @@ void sbx_sandbox_rules_explain(FILE *f, const sbx_resolved *r) {
         }
 }
 
-static json_object *strv_json(const sbx_strv *v) {
-        json_object *a = json_object_new_array();
-
-        for (size_t i = 0; i < v->n; i++)
-                json_object_array_add(a, json_object_new_string(v->v[i]));
-        return a;
-}
-
 int sbx_sandbox_rules_add_json(json_object *o, const sbx_resolved *r) {
         json_object *x = json_object_new_object();
         const char *sec = r->exec_security;
@@ -133,9 +125,11 @@ int sbx_sandbox_rules_add_json(json_object *o, const sbx_resolved *r) {
                 !sec || !strcmp(sec, "full") ? "none: tools.exec.security is not deny or allowlist" :
                 !strcmp(sec, "deny") ? "every exec refused (126)" :
                 "exec allowlist: before fork (126) and Landlock (EACCES) for every process"));
-        json_object_object_add(x, "safeBins", r->safe_bins_key ? strv_json(&r->safe_bins) : NULL);
+        json_object_object_add(x, "safeBins",
+                               r->safe_bins_key ? sbx_json_strings(r->safe_bins.v, r->safe_bins.n) : NULL);
         json_object_object_add(x, "safeBinsKey", r->safe_bins_key ? json_object_new_string(r->safe_bins_key) : NULL);
-        json_object_object_add(x, "safeBinTrustedDirs", strv_json(&r->safe_bin_dirs));
+        json_object_object_add(x, "safeBinTrustedDirs",
+                               sbx_json_strings(r->safe_bin_dirs.v, r->safe_bin_dirs.n));
         json_object_object_add(o, "sandboxExec", x);
         return 0;
 }

@@ -362,13 +362,6 @@ static int docker_inspect(const sbx_docker_args *a) {
         return ret;
 }
 
-static json_object *strv_json(char *const *v) {
-        json_object *a = json_object_new_array();
-        for (size_t i = 0; v && v[i]; i++)
-                json_object_array_add(a, json_object_new_string(v[i]));
-        return a;
-}
-
 static json_object *image_json(const char *name, const char *rootfs, const struct sbx_image_config *cfg) {
         json_object *o = json_object_new_object(), *c = json_object_new_object(), *tags = json_object_new_array();
         char digest[SBX_SANDBOX_ID_LEN + 1], id[80];
@@ -394,9 +387,10 @@ static json_object *image_json(const char *name, const char *rootfs, const struc
         json_object_object_add(o, "Os", json_object_new_string("linux"));
         json_object_object_add(c, "User", json_object_new_string(cfg->user ?: ""));
         json_object_object_add(c, "WorkingDir", json_object_new_string(cfg->working_dir ?: ""));
-        json_object_object_add(c, "Cmd", cfg->cmd ? strv_json(cfg->cmd) : NULL);
-        json_object_object_add(c, "Entrypoint", cfg->entrypoint ? strv_json(cfg->entrypoint) : NULL);
-        json_object_object_add(c, "Env", strv_json(cfg->env));
+        json_object_object_add(c, "Cmd", cfg->cmd ? sbx_json_strings(cfg->cmd, SIZE_MAX) : NULL);
+        json_object_object_add(c, "Entrypoint",
+                               cfg->entrypoint ? sbx_json_strings(cfg->entrypoint, SIZE_MAX) : NULL);
+        json_object_object_add(c, "Env", sbx_json_strings(cfg->env, SIZE_MAX));
         json_object_object_add(c, "Labels", json_object_new_object());
         json_object_object_add(o, "Config", c);
         json_object_put(rec);

@@ -429,13 +429,6 @@ static void sort_binds_parent_first(sbx_run_config *c) {
         }
 }
 
-static json_object *strv_json(char *const *v, size_t n) {
-        json_object *a = json_object_new_array();
-        for (size_t i = 0; v && i < n; i++)
-                json_object_array_add(a, json_object_new_string(v[i]));
-        return a;
-}
-
 int sbx_docker_create_prepare(const sbx_docker_args *a, sbx_docker_create *ret, sbx_error *reterr) {
         char rootfs[4096];
         struct sbx_image_config icfg = {};
@@ -487,8 +480,8 @@ int sbx_docker_create_prepare(const sbx_docker_args *a, sbx_docker_create *ret, 
                         goto out;
                 }
         json_object_object_add(meta, "Image", json_object_new_string(ret->image));
-        json_object_object_add(meta, "Cmd", strv_json(a->pos + 1, a->n_pos - 1));
-        json_object_object_add(meta, "Env", strv_json(envv, n_env));
+        json_object_object_add(meta, "Cmd", sbx_json_strings(a->pos + 1, a->n_pos - 1));
+        json_object_object_add(meta, "Env", sbx_json_strings(envv, n_env));
         json_object_object_add(meta, "ReadonlyRootfs", json_object_new_boolean(ret->config.read_only_root));
         json_object_object_add(meta, "WorkingDir",
                                json_object_new_string(ret->config.workdir ?: icfg.working_dir ?: "/"));
@@ -689,7 +682,8 @@ void *sbx_docker_inspect_json(const sbx_sandbox *s) {
                 json_object_object_add(labels, s->labels[i].key, json_object_new_string(s->labels[i].value));
         json_object_object_add(cfg, "Hostname", json_object_new_string(s->config.hostname ?: "sbx"));
         json_object_object_add(cfg, "User", meta_get(meta, "User", json_object_new_string("")));
-        json_object_object_add(cfg, "Env", meta_get(meta, "Env", strv_json(s->config.envv, s->config.n_env)));
+        json_object_object_add(cfg, "Env",
+                               meta_get(meta, "Env", sbx_json_strings(s->config.envv, s->config.n_env)));
         json_object_object_add(cfg, "Cmd", cmd);
         json_object_object_add(cfg, "Image", json_object_new_string(s->image ?: ""));
         json_object_object_add(cfg, "WorkingDir",

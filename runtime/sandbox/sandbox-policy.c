@@ -18,10 +18,6 @@
 #include "util/util.h"
 #include "sandbox-internal.h"
 
-static json_object *jstr(const char *s) {
-        return s ? json_object_new_string(s) : NULL;
-}
-
 static const char *jget_str(json_object *o, const char *key) {
         json_object *v;
 
@@ -74,11 +70,11 @@ void sbx_rules_config_add(json_object *o, const sbx_run_config *c) {
                 for (size_t i = 0; i < c->n_exec_allow; i++)
                         json_object_array_add(a, json_object_new_string(c->exec_allow[i]));
                 json_object_object_add(o, "exec_allow", a);
-                json_object_object_add(o, "exec_allow_key", jstr(c->exec_allow_key));
+                json_object_object_add(o, "exec_allow_key", sbx_json_string(c->exec_allow_key));
         }
         if (c->exec_refused_rule) {
-                json_object_object_add(o, "exec_refused_rule", jstr(c->exec_refused_rule));
-                json_object_object_add(o, "exec_refused_key", jstr(c->exec_refused_key));
+                json_object_object_add(o, "exec_refused_rule", sbx_json_string(c->exec_refused_rule));
+                json_object_object_add(o, "exec_refused_key", sbx_json_string(c->exec_refused_key));
         }
         if (c->landlock_best_effort)
                 json_object_object_add(o, "landlock_best_effort", json_object_new_boolean(true));
@@ -119,15 +115,15 @@ static json_object *rules_json(const sbx_run_config *c) {
         json_object_object_add(o, "exec", json_object_new_string(c->exec_refused_rule ? "deny" :
                                                                  c->exec_allow_set ? "allowlist" : "unrestricted"));
         if (c->exec_refused_rule) {
-                json_object_object_add(o, "execRule", jstr(c->exec_refused_rule));
-                json_object_object_add(o, "execKey", jstr(c->exec_refused_key));
+                json_object_object_add(o, "execRule", sbx_json_string(c->exec_refused_rule));
+                json_object_object_add(o, "execKey", sbx_json_string(c->exec_refused_key));
         }
         if (c->exec_allow_set && !c->exec_refused_rule) {
                 a = json_object_new_array();
                 for (size_t i = 0; i < c->n_exec_allow; i++)
                         json_object_array_add(a, json_object_new_string(c->exec_allow[i]));
                 json_object_object_add(o, "execAllowlist", a);
-                json_object_object_add(o, "execAllowlistKey", jstr(c->exec_allow_key));
+                json_object_object_add(o, "execAllowlistKey", sbx_json_string(c->exec_allow_key));
         }
         json_object_object_add(o, "readOnlyWorkspace", json_object_new_boolean(c->read_only_fs));
         json_object_object_add(o, "denyInetSockets", json_object_new_boolean(c->seccomp.deny_inet_sockets));
@@ -140,8 +136,8 @@ void sbx_sandbox_policy_hash(const sbx_sandbox_policy *p, const sbx_run_config *
         json_object *o = json_object_new_object();
         const char *t;
 
-        json_object_object_add(o, "agent", jstr(p->agent));
-        json_object_object_add(o, "scopeKey", jstr(p->scope_key));
+        json_object_object_add(o, "agent", sbx_json_string(p->agent));
+        json_object_object_add(o, "scopeKey", sbx_json_string(p->scope_key));
         json_object_object_add(o, "rules", rules_json(c));
         t = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
         sbx_sha256_hex(t, strlen(t), ret);
@@ -156,13 +152,13 @@ json_object *sbx_policy_record_json(const sbx_sandbox *s) {
         if (!s->policy.agent)
                 return NULL;
         o = json_object_new_object();
-        json_object_object_add(o, "agent", jstr(s->policy.agent));
-        json_object_object_add(o, "session", jstr(s->policy.session));
-        json_object_object_add(o, "scope_key", jstr(s->policy.scope_key));
-        json_object_object_add(o, "config_path", jstr(s->policy.config_path));
-        json_object_object_add(o, "hash", jstr(s->policy_hash));
+        json_object_object_add(o, "agent", sbx_json_string(s->policy.agent));
+        json_object_object_add(o, "session", sbx_json_string(s->policy.session));
+        json_object_object_add(o, "scope_key", sbx_json_string(s->policy.scope_key));
+        json_object_object_add(o, "config_path", sbx_json_string(s->policy.config_path));
+        json_object_object_add(o, "hash", sbx_json_string(s->policy_hash));
         json_object_object_add(o, "stale", json_object_new_boolean(s->policy_stale));
-        json_object_object_add(o, "config_stamp", jstr(s->policy.config_stamp));
+        json_object_object_add(o, "config_stamp", sbx_json_string(s->policy.config_stamp));
         return o;
 }
 
@@ -196,11 +192,11 @@ void *sbx_sandbox_policy_json(const sbx_sandbox *s) {
                 return o;
         }
         json_object_object_add(o, "policy", json_object_new_string("openclaw"));
-        json_object_object_add(o, "agent", jstr(s->policy.agent));
-        json_object_object_add(o, "session", jstr(s->policy.session));
-        json_object_object_add(o, "scopeKey", jstr(s->policy.scope_key));
-        json_object_object_add(o, "config", jstr(s->policy.config_path));
-        json_object_object_add(o, "hash", jstr(s->policy_hash));
+        json_object_object_add(o, "agent", sbx_json_string(s->policy.agent));
+        json_object_object_add(o, "session", sbx_json_string(s->policy.session));
+        json_object_object_add(o, "scopeKey", sbx_json_string(s->policy.scope_key));
+        json_object_object_add(o, "config", sbx_json_string(s->policy.config_path));
+        json_object_object_add(o, "hash", sbx_json_string(s->policy_hash));
         json_object_object_add(o, "stale", json_object_new_boolean(s->policy_stale));
         json_object_object_add(o, "rules", rules_json(&s->config));
         return o;

@@ -99,30 +99,19 @@ int sbx_run_config_copy(sbx_run_config *d, const sbx_run_config *s) {
         return 0;
 }
 
-static json_object *jstr(const char *s) {
-        return s ? json_object_new_string(s) : NULL;
-}
-
-static json_object *jstrv(char *const *v, size_t n) {
-        json_object *a = json_object_new_array();
-
-        for (size_t i = 0; i < n; i++)
-                json_object_array_add(a, json_object_new_string(v[i]));
-        return a;
-}
-
 static json_object *config_to_json(const sbx_run_config *c) {
         json_object *o = json_object_new_object(), *a, *l;
 
-        json_object_object_add(o, "rootfs", jstr(c->rootfs));
+        json_object_object_add(o, "rootfs", sbx_json_string(c->rootfs));
         json_object_object_add(o, "read_only_root", json_object_new_boolean(c->read_only_root));
-        json_object_object_add(o, "workspace", jstr(c->workspace));
-        json_object_object_add(o, "workspace_access", jstr(sbx_workspace_access_to_string(c->workspace_access)));
-        json_object_object_add(o, "env", jstrv(c->envv, c->n_env));
-        json_object_object_add(o, "workdir", jstr(c->workdir));
+        json_object_object_add(o, "workspace", sbx_json_string(c->workspace));
+        json_object_object_add(o, "workspace_access",
+                               sbx_json_string(sbx_workspace_access_to_string(c->workspace_access)));
+        json_object_object_add(o, "env", sbx_json_strings(c->envv, c->n_env));
+        json_object_object_add(o, "workdir", sbx_json_string(c->workdir));
         json_object_object_add(o, "uid", json_object_new_int64(c->uid));
         json_object_object_add(o, "gid", json_object_new_int64(c->gid));
-        json_object_object_add(o, "hostname", jstr(c->hostname));
+        json_object_object_add(o, "hostname", sbx_json_string(c->hostname));
         a = json_object_new_array();
         for (size_t i = 0; i < c->n_rlimits; i++) {
                 json_object *r = json_object_new_object();
@@ -136,7 +125,7 @@ static json_object *config_to_json(const sbx_run_config *c) {
         a = json_object_new_array();
         for (size_t i = 0; i < c->n_tmpfs; i++) {
                 json_object *t = json_object_new_object();
-                json_object_object_add(t, "path", jstr(c->tmpfs[i].path));
+                json_object_object_add(t, "path", sbx_json_string(c->tmpfs[i].path));
                 json_object_object_add(t, "size", json_object_new_uint64(c->tmpfs[i].size));
                 json_object_object_add(t, "mode", json_object_new_int(c->tmpfs[i].mode));
                 json_object_array_add(a, t);
@@ -145,8 +134,8 @@ static json_object *config_to_json(const sbx_run_config *c) {
         a = json_object_new_array();
         for (size_t i = 0; i < c->n_binds; i++) {
                 json_object *b = json_object_new_object();
-                json_object_object_add(b, "src", jstr(c->binds[i].src));
-                json_object_object_add(b, "dst", jstr(c->binds[i].dst));
+                json_object_object_add(b, "src", sbx_json_string(c->binds[i].src));
+                json_object_object_add(b, "dst", sbx_json_string(c->binds[i].dst));
                 json_object_object_add(b, "ro", json_object_new_boolean(c->binds[i].ro));
                 json_object_array_add(a, b);
         }
@@ -155,13 +144,13 @@ static json_object *config_to_json(const sbx_run_config *c) {
         if (c->network != SBX_NETWORK_NONE)
                 json_object_object_add(o, "network", json_object_new_string(sbx_network_mode_to_string(c->network)));
         if (c->network_name)
-                json_object_object_add(o, "network_name", jstr(c->network_name));
+                json_object_object_add(o, "network_name", sbx_json_string(c->network_name));
         if (c->network == SBX_NETWORK_CONTAINER) {
-                json_object_object_add(o, "network_container", jstr(c->network_container));
+                json_object_object_add(o, "network_container", sbx_json_string(c->network_container));
                 json_object_object_add(o, "allow_container_join", json_object_new_boolean(c->allow_container_join));
         }
-        json_object_object_add(o, "dns", jstrv(c->dns, c->n_dns));
-        json_object_object_add(o, "extra_hosts", jstrv(c->extra_hosts, c->n_extra_hosts));
+        json_object_object_add(o, "dns", sbx_json_strings(c->dns, c->n_dns));
+        json_object_object_add(o, "extra_hosts", sbx_json_strings(c->extra_hosts, c->n_extra_hosts));
         l = json_object_new_object();
         json_object_object_add(l, "memory", json_object_new_int64(c->limits.memory));
         json_object_object_add(l, "memory_swap", json_object_new_int64(c->limits.memory_swap));
@@ -169,7 +158,7 @@ static json_object *config_to_json(const sbx_run_config *c) {
         json_object_object_add(l, "cpu_millis", json_object_new_int64(c->limits.cpu_millis));
         json_object_object_add(l, "best_effort", json_object_new_boolean(c->limits.best_effort));
         json_object_object_add(o, "limits", l);
-        json_object_object_add(o, "seccomp_profile", jstr(c->seccomp.profile_path));
+        json_object_object_add(o, "seccomp_profile", sbx_json_string(c->seccomp.profile_path));
         json_object_object_add(o, "deny_inet_sockets", json_object_new_boolean(c->seccomp.deny_inet_sockets));
         sbx_rules_config_add(o, c);
         return o;
@@ -459,26 +448,27 @@ int sbx_record_save(const sbx_record *rec, sbx_error *reterr) {
         if (sbx_sandbox_dir(s->name, dir, sizeof(dir)) < 0)
                 return sbx_error_set(reterr, -ENAMETOOLONG, "sandbox '%s': path too long", s->name);
         json_object_object_add(o, "version", json_object_new_int(SBX_RECORD_VERSION));
-        json_object_object_add(o, "name", jstr(s->name));
-        json_object_object_add(o, "id", jstr(s->id));
-        json_object_object_add(o, "state", jstr(sbx_sandbox_state_to_string(s->state)));
+        json_object_object_add(o, "name", sbx_json_string(s->name));
+        json_object_object_add(o, "id", sbx_json_string(s->id));
+        json_object_object_add(o, "state", sbx_json_string(sbx_sandbox_state_to_string(s->state)));
         json_object_object_add(o, "complete", json_object_new_boolean(rec->complete));
         json_object_object_add(o, "starting", json_object_new_boolean(rec->starting));
         json_object_object_add(o, "crashed", json_object_new_boolean(rec->crashed));
         json_object_object_add(o, "created_ms", json_object_new_uint64(s->created_ms));
         json_object_object_add(o, "started_ms", json_object_new_uint64(s->started_ms));
         for (size_t i = 0; i < s->n_labels; i++)
-                json_object_object_add(labels, s->labels[i].key, jstr(s->labels[i].value));
+                json_object_object_add(labels, s->labels[i].key, sbx_json_string(s->labels[i].value));
         json_object_object_add(o, "labels", labels);
-        json_object_object_add(o, "config_hash", jstr(s->config_hash));
-        json_object_object_add(o, "image", jstr(s->image));
-        json_object_object_add(o, "workspace_mode", jstr(sbx_workspace_mode_to_string(s->workspace_mode)));
-        json_object_object_add(o, "run_dir", jstr(rec->run_dir));
-        json_object_object_add(o, "cgroup", jstr(rec->cgroup));
+        json_object_object_add(o, "config_hash", sbx_json_string(s->config_hash));
+        json_object_object_add(o, "image", sbx_json_string(s->image));
+        json_object_object_add(o, "workspace_mode",
+                               sbx_json_string(sbx_workspace_mode_to_string(s->workspace_mode)));
+        json_object_object_add(o, "run_dir", sbx_json_string(rec->run_dir));
+        json_object_object_add(o, "cgroup", sbx_json_string(rec->cgroup));
         json_object_object_add(o, "init_pid", json_object_new_int64(s->init_pid));
         json_object_object_add(o, "init_start_time", json_object_new_uint64(s->init_start_time));
-        json_object_object_add(o, "ip_address", jstr(s->ip_address[0] ? s->ip_address : NULL));
-        json_object_object_add(o, "gateway", jstr(s->gateway[0] ? s->gateway : NULL));
+        json_object_object_add(o, "ip_address", sbx_json_string(s->ip_address[0] ? s->ip_address : NULL));
+        json_object_object_add(o, "gateway", sbx_json_string(s->gateway[0] ? s->gateway : NULL));
         json_object_object_add(o, "config", config_to_json(&s->config));
         if (s->policy.agent)
                 json_object_object_add(o, "policy", sbx_policy_record_json(s));
@@ -664,7 +654,7 @@ int sbx_record_save_requested(const char *name, const sbx_run_config *c, const c
 
         if (sbx_sandbox_dir(name, dir, sizeof(dir)) < 0)
                 return sbx_error_set(reterr, -ENAMETOOLONG, "sandbox '%s': path too long", name);
-        json_object_object_add(o, "config_hash", jstr(hash));
+        json_object_object_add(o, "config_hash", sbx_json_string(hash));
         json_object_object_add(o, "config", config_to_json(c));
         text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
         snprintf(path, sizeof(path), "%s/%s", dir, SBX_REQUESTED_FILE);

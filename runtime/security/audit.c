@@ -41,10 +41,6 @@ void sbx_audit_close(sbx_audit *a) {
         a->fd = -EBADF;
 }
 
-static json_object *str_or_null(const char *s) {
-        return s ? json_object_new_string(s) : NULL;
-}
-
 static json_object *record(const sbx_audit *a, const char *event) {
         char t[64];
         json_object *o = json_object_new_object();
@@ -52,18 +48,10 @@ static json_object *record(const sbx_audit *a, const char *event) {
         sbx_time_rfc3339_ms(t, sizeof(t));
         json_object_object_add(o, "time", json_object_new_string(t));
         json_object_object_add(o, "event", json_object_new_string(event));
-        json_object_object_add(o, "agent", str_or_null(a->agent));
-        json_object_object_add(o, "session", str_or_null(a->session));
-        json_object_object_add(o, "scopeKey", str_or_null(a->scope_key));
+        json_object_object_add(o, "agent", sbx_json_string(a->agent));
+        json_object_object_add(o, "session", sbx_json_string(a->session));
+        json_object_object_add(o, "scopeKey", sbx_json_string(a->scope_key));
         return o;
-}
-
-static json_object *argv_array(char *const *argv) {
-        json_object *arr = json_object_new_array();
-
-        for (size_t i = 0; argv && argv[i]; i++)
-                json_object_array_add(arr, json_object_new_string(argv[i]));
-        return arr;
 }
 
 /* One line, one write(2) on an O_APPEND fd: records from concurrent runs
@@ -80,17 +68,22 @@ static int emit(const sbx_audit *a, json_object *o) {
         return write(a->fd, buf, n) == (ssize_t) n ? 0 : -EIO;
 }
 
+/* What was decided: the resolved file, the decision, the rule and the config key behind it. */
+static void add_verdict(json_object *o, const sbx_exec_verdict *v, const char *decision) {
+        json_object_object_add(o, "resolved", sbx_json_string(v->file[0] ? v->file : NULL));
+        json_object_object_add(o, "decision", json_object_new_string(decision));
+        json_object_object_add(o, "rule", json_object_new_string(v->rule));
+        json_object_object_add(o, "configKey", sbx_json_string(v->key[0] ? v->key : NULL));
+}
+
 int sbx_audit_exec(const sbx_audit *a, char *const *argv, const sbx_exec_verdict *v) {
         _cleanup_(json_putp) json_object *o = NULL;
 
         if (a->fd < 0)
                 return 0;
         o = record(a, "exec");
-        json_object_object_add(o, "argv", argv_array(argv));
-        json_object_object_add(o, "resolved", v->file[0] ? json_object_new_string(v->file) : NULL);
-        json_object_object_add(o, "decision", json_object_new_string(v->allow ? "allow" : "deny"));
-        json_object_object_add(o, "rule", json_object_new_string(v->rule));
-        json_object_object_add(o, "configKey", v->key[0] ? json_object_new_string(v->key) : NULL);
+        json_object_object_add(o, "argv", sbx_json_strings(argv, SIZE_MAX));
+        add_verdict(o, v, v->allow ? "allow" : "deny");
         return emit(a, o);
 }
 
@@ -103,15 +96,10 @@ int sbx_audit_exec_seen(const sbx_audit *a, int pid, const char *path, char *con
         o = record(a, "exec-seen");
         json_object_object_add(o, "pid", json_object_new_int(pid));
         json_object_object_add(o, "path", json_object_new_string(path));
-        json_object_object_add(o, "argv", argv_array(argv));
+        json_object_object_add(o, "argv", sbx_json_strings(argv, SIZE_MAX));
         if (argv_truncated)
                 json_object_object_add(o, "argvTruncated", json_object_new_boolean(true));
-        json_object_object_add(o, "resolved", v->file[0] ? json_object_new_string(v->file) : NULL);
-        json_object_object_add(o, "decision", json_object_new_string(v->allow ? "allow" :
-                                                                     v->status == SBX_EXIT_NOT_FOUND ? "not-found" :
-                                                                     "deny"));
-        json_object_object_add(o, "rule", json_object_new_string(v->rule));
-        json_object_object_add(o, "configKey", v->key[0] ? json_object_new_string(v->key) : NULL);
+        add_verdict(o, v, v->allow ? "allow" : v->status == SBX_EXIT_NOT_FOUND ? "not-found" : "deny");
         return emit(a, o);
 }
 
@@ -122,7 +110,7 @@ int sbx_audit_start(const sbx_audit *a, int pid, char *const *argv) {
                 return 0;
         o = record(a, "start");
         json_object_object_add(o, "pid", json_object_new_int(pid));
-        json_object_object_add(o, "argv", argv_array(argv));
+        json_object_object_add(o, "argv", sbx_json_strings(argv, SIZE_MAX));
         return emit(a, o);
 }
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Small JSON record files (image records, network records): strict reading
- * with a size cap, atomic writing (temp + fsync + rename), and where sbx keeps
- * persistent state. */
+ * with a size cap, atomic writing (temp + fsync + rename), where sbx keeps
+ * persistent state, and the small builders every record and --json output uses. */
 #include <errno.h>
 #include <fcntl.h>
 #include <json-c/json.h>
@@ -145,4 +145,16 @@ int sbx_json_strv(json_object *arr, char ***ret) {
         }
         *ret = v;
         return 0;
+}
+
+struct json_object *sbx_json_string(const char *s) {
+        return s ? json_object_new_string(s) : NULL;
+}
+
+struct json_object *sbx_json_strings(char *const *v, size_t n) {
+        struct json_object *a = json_object_new_array();
+
+        for (size_t i = 0; a && v && i < n && v[i]; i++)
+                json_object_array_add(a, json_object_new_string(v[i]));
+        return a;
 }

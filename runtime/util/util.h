@@ -163,6 +163,11 @@ int sbx_json_read_at(int dirfd, const char *path, size_t max, bool in_root, stru
 int sbx_json_write(const char *path, struct json_object *o, mode_t mode, sbx_error *reterr);
 /* A JSON array of strings -> NULL-terminated strv (NULL if not an array). */
 int sbx_json_strv(struct json_object *arr, char ***ret);
+/* A JSON string; JSON null (NULL) for NULL. */
+struct json_object *sbx_json_string(const char *s);
+/* A JSON array of the strings V[0..N), ending early at a NULL entry (N = SIZE_MAX: a NULL-terminated
+ * vector); V NULL: an empty array. */
+struct json_object *sbx_json_strings(char *const *v, size_t n);
 
 /* ---- from sha256.h ---- */
 /* A compact SHA-256 (FIPS 180-4) for verifying image layer digests. */
