@@ -224,6 +224,18 @@ static int landlock_request(sbx_plan *p, const sbx_run_config *c, const sbx_view
         return r;
 }
 
+/* setupCommand's shell, /bin/sh of the sandbox's view, opened for the child to run by fd (the
+ * operator's config: not decided on). */
+static int resolve_setup_shell(sbx_plan *p, const sbx_view *v, sbx_error *reterr) {
+        char shp[PATH_MAX];
+        int r;
+
+        if (!p->setup_command)
+                return 0;
+        r = sbx_view_resolve(v, "/bin/sh", "/", shp, &p->setup_sh_fd);
+        return r < 0 ? sbx_error_set(reterr, r, "setupCommand: resolve /bin/sh in the sandbox") : 0;
+}
+
 /* The places that stay writable under --read-only-fs: every tmpfs, and /dev
  * (device nodes such as /dev/null, the pty, /dev/shm). */
 static int writable_places(sbx_plan *p, const char *const *joined, size_t n_joined, sbx_error *reterr) {
@@ -298,12 +310,9 @@ static int own_binary(sbx_plan *p, const sbx_run_config *c, sbx_view *v, allow_s
                 if (r < 0)
                         return r;
         }
-        if (p->setup_command) {
-                char shp[PATH_MAX];
-                r = sbx_view_resolve(v, "/bin/sh", "/", shp, &p->setup_sh_fd);
-                if (r < 0)
-                        return sbx_error_set(reterr, r, "setupCommand: resolve /bin/sh in the sandbox");
-        }
+        r = resolve_setup_shell(p, v, reterr);
+        if (r < 0)
+                return r;
         if (c->read_only_fs) {
                 r = writable_places(p, NULL, 0, reterr);
                 if (r < 0)
@@ -369,12 +378,9 @@ static int decide_in_view(sbx_plan *p, const sbx_run_config *c, const sbx_view *
         if (!p->exec_argv)
                 return sbx_error_set(reterr, -ENOMEM, "exec: out of memory");
         /* 4b. setupCommand's shell, resolved the same way (operator config: not decided on). */
-        if (p->setup_command) {
-                char shp[PATH_MAX];
-                r = sbx_view_resolve(v, "/bin/sh", "/", shp, &p->setup_sh_fd);
-                if (r < 0)
-                        return sbx_error_set(reterr, r, "setupCommand: resolve /bin/sh in the sandbox");
-        }
+        r = resolve_setup_shell(p, v, reterr);
+        if (r < 0)
+                return r;
         /* 5. Landlock: the ruleset now, the tmpfs rules in the child. */
         if (c->read_only_fs) {
                 r = writable_places(p, joined, n_joined, reterr);

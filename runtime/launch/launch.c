@@ -229,6 +229,31 @@ static int spawn_in_userns(sbx_plan *p, struct clone_args *args, int sync_child,
         return (int) pid;
 }
 
+/* Through PROCFD, the child's /proc/<pid>: the id maps (privileged: they name a subordinate range
+ * only we may write) and the network; then #1 releases the child. */
+static int release_child(sbx_plan *p, pid_t pid, int procfd, int sync_parent, sbx_error *reterr) {
+        int r = p->privileged ? sbx_userns_write_maps(p, procfd, reterr) : 0;
+
+        if (r >= 0)
+                r = sbx_net_attach_proc(&p->net, pid, procfd, reterr);
+        if (r < 0)
+                return r;
+        r = sbx_sync_send(sync_parent, 1, SBX_SYNC_MAPS_WRITTEN, 0, NULL);
+        return r < 0 ? sbx_error_set(reterr, r, "sync #1: release the child") : 0;
+}
+
+int sbx_clone_into_cgroup(const sbx_plan *p, struct clone_args *args) {
+#if HAVE_CLONE_INTO_CGROUP
+        if (p->cgroup.dirfd >= 0) {
+                args->flags |= CLONE_INTO_CGROUP;
+                args->cgroup = p->cgroup.dirfd;
+        }
+        return 0;
+#else
+        return p->cgroup.dirfd >= 0 ? -EOPNOTSUPP : 0;
+#endif
+}
+
 /* One clone3 with every namespace; the cgroup is entered atomically. */
 static int spawn(sbx_plan *p, int sync_child, int sync_parent, const sigset_t *oldmask, int *ret_pidfd,
                  sbx_error *reterr) {
@@ -242,15 +267,8 @@ static int spawn(sbx_plan *p, int sync_child, int sync_parent, const sigset_t *o
         };
         long pid;
 
-#if HAVE_CLONE_INTO_CGROUP
-        if (p->cgroup.dirfd >= 0) {
-                args.flags |= CLONE_INTO_CGROUP;
-                args.cgroup = p->cgroup.dirfd;
-        }
-#else
-        if (p->cgroup.dirfd >= 0)
+        if (sbx_clone_into_cgroup(p, &args) < 0)
                 return sbx_error_set(reterr, -EOPNOTSUPP, "clone3: built without CLONE_INTO_CGROUP");
-#endif
         if (p->net.kind == SBX_NET_KIND_JOIN && p->net.join_userns_fd >= 0)
                 return spawn_in_userns(p, &args, sync_child, sync_parent, oldmask, ret_pidfd, reterr);
         /* network container:NAME as root: the child is born in NAME's network
@@ -418,15 +436,7 @@ int sbx_run(const sbx_run_config *c, sbx_error *reterr) {
                 procfd = open_proc_pid(pid, reterr);
                 if (procfd < 0)
                         return SBX_EXIT_FAILURE;
-                r = p->privileged ? sbx_userns_write_maps(p, procfd, reterr) : 0;
-                if (r >= 0)
-                        r = sbx_net_attach_proc(&p->net, pid, procfd, reterr);
-                if (r >= 0) {
-                        r = sbx_sync_send(sync_parent, 1, SBX_SYNC_MAPS_WRITTEN, 0, NULL);
-                        if (r < 0)
-                                sbx_error_set(reterr, r, "sync #1: release the child");
-                }
-                if (r < 0) {
+                if (release_child(p, pid, procfd, sync_parent, reterr) < 0) {
                         /* The child may have failed first: its record says why. */
                         siginfo_t info;
                         (void) sys_pidfd_send_signal(pidfd, SIGKILL);
@@ -486,15 +496,9 @@ int sbx_launch_start(sbx_plan *p, const sigset_t *oldmask, int *ret_pidfd, int *
                 procfd = open_proc_pid(pid, reterr);
                 if (procfd < 0)
                         return procfd;
-                r = p->privileged ? sbx_userns_write_maps(p, procfd, reterr) : 0;
-                if (r >= 0)
-                        r = sbx_net_attach_proc(&p->net, pid, procfd, reterr);
+                r = release_child(p, pid, procfd, sync_parent, reterr);
                 if (r < 0)
                         return r;
-                /* #1: release the child. */
-                r = sbx_sync_send(sync_parent, 1, SBX_SYNC_MAPS_WRITTEN, 0, NULL);
-                if (r < 0)
-                        return sbx_error_set(reterr, r, "sync #1: release the child");
         }
         *ret_pidfd = TAKE_FD(pidfd);
         *ret_sync = TAKE_FD(sync_parent);

@@ -178,6 +178,12 @@ const char *sbx_workspace_access_to_string(sbx_workspace_access a);
 int sbx_run_config_add_env(sbx_run_config *c, const char *kv);
 int sbx_run_config_add_bind(sbx_run_config *c, const sbx_bind *b);
 int sbx_run_config_add_tmpfs(sbx_run_config *c, const sbx_tmpfs *t);
+/* The run's tmpfs mounts: those configured (--tmpfs, also none), else the defaults /tmp, /var/tmp
+ * and /run; *ret_n of them. */
+const sbx_tmpfs *sbx_run_config_tmpfs(const sbx_run_config *c, size_t *ret_n);
+/* T's mount options ("mode=1777,size=536870912"; without a size, the kernel's default). */
+#define SBX_TMPFS_OPTIONS_MAX 64
+void sbx_tmpfs_options(const sbx_tmpfs *t, char ret[static SBX_TMPFS_OPTIONS_MAX]);
 int sbx_run_config_add_rlimit(sbx_run_config *c, const sbx_rlimit *r);
 /* The sandbox's host name (it lands in the UTS namespace and /etc/hosts):
  * RFC 1123, so no line can be injected; the message names OPTION. */
@@ -484,6 +490,10 @@ int sbx_sync_recv(int fd, int timeout_ms, sbx_sync_msg *ret);
 /* Same, and *ret_fd gets a passed fd (CLOEXEC) or -EBADF. */
 int sbx_sync_recv_fd(int fd, int timeout_ms, sbx_sync_msg *ret, int *ret_fd);
 
+/* Sets ARGS so that clone3 starts the child inside the plan's cgroup, when it has one; -EOPNOTSUPP
+ * when sbx was built without CLONE_INTO_CGROUP. */
+int sbx_clone_into_cgroup(const sbx_plan *p, struct clone_args *args);
+
 /* ---- from supervise.h ---- */
 /* The parent while the sandbox runs: pidfd wait, signal forwarding, timeout,
  * pty relay, exit status. */
@@ -499,6 +509,9 @@ int sbx_tty_setup_child(uint32_t uid, uint32_t gid, int *ret_master, int *ret_sl
 void sbx_tty_attach(sbx_plan *p, int master);
 /* Parent, before clone3: block the forwarded signals (the child unblocks). */
 int sbx_supervise_block_signals(sigset_t *ret_old);
+/* A signalfd (CLOEXEC, non-blocking) for the signals a supervisor passes on to the command; they must
+ * be blocked. */
+int sbx_supervise_signalfd(void);
 /* Parent: run until the sandbox's pid 1 exits; return the exit status
  * (the command's, 128+N for signal N, SBX_EXIT_TIMEOUT on --timeout). */
 int sbx_supervise(sbx_plan *p, int pidfd, sbx_error *reterr);

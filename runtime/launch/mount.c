@@ -372,22 +372,14 @@ static int prepare_proc(sbx_plan *p, sbx_error *reterr) {
 }
 
 static int prepare_tmpfs(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr) {
-        static const sbx_tmpfs defaults[] = {
-                { .path = (char *) "/tmp", .size = 512ull << 20, .mode = 01777 },
-                { .path = (char *) "/var/tmp", .size = 512ull << 20, .mode = 01777 },
-                { .path = (char *) "/run", .size = 16ull << 20, .mode = 0755 },
-        };
-        const sbx_tmpfs *list = c->tmpfs_set ? c->tmpfs : defaults;
-        size_t n = c->tmpfs_set ? c->n_tmpfs : ELEMENTSOF(defaults);
+        size_t n;
+        const sbx_tmpfs *list = sbx_run_config_tmpfs(c, &n);
         int r;
 
         for (size_t i = 0; i < n; i++) {
-                char data[64];
-                if (list[i].size)
-                        snprintf(data, sizeof(data), "mode=%o,size=%llu", list[i].mode,
-                                 (unsigned long long) list[i].size);
-                else
-                        snprintf(data, sizeof(data), "mode=%o", list[i].mode);
+                char data[SBX_TMPFS_OPTIONS_MAX];
+
+                sbx_tmpfs_options(&list[i], data);
                 /* The defaults are optional (an image without /var/tmp still runs);
                  * what the user asked for is not. */
                 r = add_simple(p, SBX_MOUNT_TMPFS, list[i].path, data,
@@ -640,6 +632,21 @@ static int do_overlay(int rootfd, const sbx_mount_op *op, sbx_mount_fds *fds) {
         return r;
 }
 
+/* A clone of the mount at SRC (RECURSIVE: with the mounts below it), ATTR set on it before it is
+ * visible, moved onto TFD. */
+static int clone_onto(int src, bool recursive, struct mount_attr *attr, int tfd) {
+        unsigned rec = recursive ? AT_RECURSIVE : 0;
+        int tree, r = 0;
+
+        tree = open_tree(src, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH | rec);
+        if (tree < 0 || mount_setattr(tree, "", AT_EMPTY_PATH | rec, attr, sizeof(*attr)) < 0 ||
+            move_mount(tree, "", tfd, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
+                r = -errno;
+        if (tree >= 0)
+                close(tree);
+        return r;
+}
+
 static int do_mask(int rootfd, const sbx_mount_op *op) {
         struct stat st;
         char target[32];
@@ -655,24 +662,12 @@ static int do_mask(int rootfd, const sbx_mount_op *op) {
                 r = mount("tmpfs", target, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
                           "size=0,nr_inodes=1,mode=0555") < 0 ? -errno : 0;
         } else {
-                int nfd = open_in_root(rootfd, "dev/null", O_PATH), tree = -1;
-                r = 0;
-                if (nfd < 0)
-                        r = -errno;
-                else {
-                        tree = open_tree(nfd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH);
-                        if (tree < 0)
-                                r = -errno;
+                struct mount_attr attr = { .attr_set = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC };
+                int nfd = open_in_root(rootfd, "dev/null", O_PATH);
+
+                r = nfd < 0 ? -errno : clone_onto(nfd, false, &attr, tfd);
+                if (nfd >= 0)
                         close(nfd);
-                }
-                if (r == 0) {
-                        struct mount_attr attr = { .attr_set = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC };
-                        if (mount_setattr(tree, "", AT_EMPTY_PATH, &attr, sizeof(attr)) < 0 ||
-                            move_mount(tree, "", tfd, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
-                                r = -errno;
-                }
-                if (tree >= 0)
-                        close(tree);
         }
         close(tfd);
         return r;
@@ -680,18 +675,12 @@ static int do_mask(int rootfd, const sbx_mount_op *op) {
 
 static int do_readonly(int rootfd, const sbx_mount_op *op) {
         struct mount_attr attr = { .attr_set = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV };
-        int tfd, tree, r = 0;
+        int tfd, r;
 
         tfd = open_in_root(rootfd, op->dst, O_PATH | O_NOFOLLOW);
         if (tfd < 0)
                 return errno == ENOENT ? 0 : -errno;
-        tree = open_tree(tfd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH | AT_RECURSIVE);
-        if (tree < 0 ||
-            mount_setattr(tree, "", AT_EMPTY_PATH | AT_RECURSIVE, &attr, sizeof(attr)) < 0 ||
-            move_mount(tree, "", tfd, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
-                r = -errno;
-        if (tree >= 0)
-                close(tree);
+        r = clone_onto(tfd, true, &attr, tfd);
         close(tfd);
         return r;
 }

@@ -181,20 +181,16 @@ int sbx_plan_prepare_decided(const sbx_run_config *c, sbx_plan **ret, sbx_exec_v
         p->timeout_sec = c->timeout_sec;
 
         /* The per-run state dir first: everything else may put files in it. */
-        r = sbx_statedir_prepare(p, c, reterr);
-        if (r < 0)
+        if ((r = sbx_statedir_prepare(p, c, reterr)) < 0)
                 return r;
         /* Who we are on the host decides the id maps and who owns the state files. */
-        r = sbx_userns_prepare(p, c, reterr);
-        if (r < 0)
+        if ((r = sbx_userns_prepare(p, c, reterr)) < 0)
                 return r;
-        r = sbx_statedir_chown(p, reterr);
-        if (r < 0)
+        if ((r = sbx_statedir_chown(p, reterr)) < 0)
                 return r;
         /* Network before mounts: it decides the addresses /etc/hosts names
          * (host-gateway) and, for bridge, creates the host side (issue 7). */
-        r = plan_join_target(p, c, &join_fd, &join_userns_fd, reterr);
-        if (r < 0)
+        if ((r = plan_join_target(p, c, &join_fd, &join_userns_fd, reterr)) < 0)
                 return r;
         /* the audit log an allowlist network's resolver writes to (issue 18) */
         if (!c->audit_log) {
@@ -219,33 +215,26 @@ int sbx_plan_prepare_decided(const sbx_run_config *c, sbx_plan **ret, sbx_exec_v
         if (r < 0)
                 return r;
         /* The mount list: root, /etc, /proc, /dev, tmpfs, workspace, binds. */
-        r = sbx_mount_prepare(p, c, reterr);
-        if (r < 0)
+        if ((r = sbx_mount_prepare(p, c, reterr)) < 0)
                 return r;
         /* argv, env, workdir, rlimits, hostname. */
-        r = sbx_exec_prepare(p, c, reterr);
-        if (r < 0)
+        if ((r = sbx_exec_prepare(p, c, reterr)) < 0)
                 return r;
         /* The exec decision and the Landlock ruleset, before anything runs
          * and before the cgroup exists: a refusal leaves nothing behind. */
-        r = sbx_exec_decide_prepare(p, c, ret_verdict, reterr);
-        if (r < 0)
+        if ((r = sbx_exec_decide_prepare(p, c, ret_verdict, reterr)) < 0)
                 return r;
-        r = sbx_caps_prepare(p, reterr);
-        if (r < 0)
+        if ((r = sbx_caps_prepare(p, reterr)) < 0)
                 return r;
         /* seccomp BPF compiled here, never in the child (STYLE §E.18). Its
          * messages already start with "seccomp" and name the profile file. */
-        r = sbx_seccomp_compile(&c->seccomp, &p->bpf, reterr);
-        if (r < 0)
+        if ((r = sbx_seccomp_compile(&c->seccomp, &p->bpf, reterr)) < 0)
                 return r;
         /* cgroup last: it creates a kernel object that teardown must remove. */
         /* named after the run dir ("run-XXXXXX"): unique while the run lives */
-        r = sbx_cgroup_prepare(strrchr(p->state_dir, '/') + 1, &c->limits, &p->cgroup, reterr);
-        if (r < 0)
+        if ((r = sbx_cgroup_prepare(strrchr(p->state_dir, '/') + 1, &c->limits, &p->cgroup, reterr)) < 0)
                 return r;
-        r = sbx_supervise_prepare(p, c, reterr);
-        if (r < 0)
+        if ((r = sbx_supervise_prepare(p, c, reterr)) < 0)
                 return r;
         *ret = TAKE_PTR(p);
         return 0;

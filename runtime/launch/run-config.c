@@ -140,6 +140,24 @@ static bool path_ok(const char *p) {
 }
 
 /* Docker's --tmpfs: PATH[:size=64m,mode=1777]. */
+const sbx_tmpfs *sbx_run_config_tmpfs(const sbx_run_config *c, size_t *ret_n) {
+        static const sbx_tmpfs defaults[] = {
+                { .path = (char *) "/tmp", .size = 512ull << 20, .mode = 01777 },
+                { .path = (char *) "/var/tmp", .size = 512ull << 20, .mode = 01777 },
+                { .path = (char *) "/run", .size = 16ull << 20, .mode = 0755 },
+        };
+
+        *ret_n = c->tmpfs_set ? c->n_tmpfs : ELEMENTSOF(defaults);
+        return c->tmpfs_set ? c->tmpfs : defaults;
+}
+
+void sbx_tmpfs_options(const sbx_tmpfs *t, char ret[static SBX_TMPFS_OPTIONS_MAX]) {
+        if (t->size)
+                snprintf(ret, SBX_TMPFS_OPTIONS_MAX, "mode=%o,size=%llu", t->mode, (unsigned long long) t->size);
+        else
+                snprintf(ret, SBX_TMPFS_OPTIONS_MAX, "mode=%o", t->mode);
+}
+
 int sbx_parse_tmpfs(const char *spec, sbx_tmpfs *ret, sbx_error *reterr) {
         _cleanup_free_ char *copy = strdup(spec);
         char *opts, *tok, *save = NULL;

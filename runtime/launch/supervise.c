@@ -73,16 +73,28 @@ void sbx_tty_attach(sbx_plan *p, int master) {
                 (void) ioctl(master, TIOCSWINSZ, &ws);
 }
 
+/* The signals a supervisor passes on to the sandboxed command (SIGWINCH: the pty's size). */
+static void forwarded_signals(sigset_t *set) {
+        sigemptyset(set);
+        sigaddset(set, SIGINT);
+        sigaddset(set, SIGTERM);
+        sigaddset(set, SIGHUP);
+        sigaddset(set, SIGWINCH);
+}
+
 int sbx_supervise_block_signals(sigset_t *ret_old) {
         sigset_t set;
 
-        sigemptyset(&set);
-        sigaddset(&set, SIGINT);
-        sigaddset(&set, SIGTERM);
-        sigaddset(&set, SIGHUP);
-        sigaddset(&set, SIGWINCH);
+        forwarded_signals(&set);
         sigaddset(&set, SIGCHLD);
         return RET_NERRNO(sigprocmask(SIG_BLOCK, &set, ret_old));
+}
+
+int sbx_supervise_signalfd(void) {
+        sigset_t set;
+
+        forwarded_signals(&set);
+        return signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
 }
 
 static long long now_ms(void) {
@@ -174,17 +186,6 @@ static int kill_on_timeout(supervisor *s, sbx_error *reterr) {
         return SBX_EXIT_TIMEOUT;
 }
 
-static int open_signalfd(void) {
-        sigset_t set;
-
-        sigemptyset(&set);
-        sigaddset(&set, SIGINT);
-        sigaddset(&set, SIGTERM);
-        sigaddset(&set, SIGHUP);
-        sigaddset(&set, SIGWINCH);
-        return signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
-}
-
 int sbx_supervise(sbx_plan *p, int pidfd, sbx_error *reterr) {
         supervisor s = { .p = p, .pidfd = pidfd, .stdin_open = p->tty_master >= 0, .master_open = p->tty_master >= 0 };
         long long deadline = p->timeout_sec ? now_ms() + p->timeout_sec * 1000LL : 0;
@@ -192,7 +193,7 @@ int sbx_supervise(sbx_plan *p, int pidfd, sbx_error *reterr) {
         bool raw = false;
         int status;
 
-        s.sfd = open_signalfd();
+        s.sfd = sbx_supervise_signalfd();
         if (s.sfd < 0)
                 return sbx_error_set(reterr, -errno, "supervise: signalfd");
         /* With a pty the caller's terminal goes raw: the sandbox's pty does the line discipline. */

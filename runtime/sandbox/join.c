@@ -203,14 +203,8 @@ static int supervise(int pidfd, pid_t pid, int master, sbx_error *reterr) {
         struct termios saved;
         siginfo_t info = {};
         int last_sig = 0;
-        sigset_t set;
 
-        sigemptyset(&set);
-        sigaddset(&set, SIGINT);
-        sigaddset(&set, SIGTERM);
-        sigaddset(&set, SIGHUP);
-        sigaddset(&set, SIGWINCH);
-        sfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+        sfd = sbx_supervise_signalfd();
         if (sfd < 0)
                 return sbx_error_set(reterr, -errno, "exec: signalfd");
         if (master >= 0 && tcgetattr(STDIN_FILENO, &saved) == 0) {
@@ -432,15 +426,8 @@ int sbx_sandbox_exec(const char *ref, const sbx_exec_request *req, sbx_error *re
         ep.notify_len = notify_len;
         ep.notify_sock = sync_child;
         /* 4. the child starts inside the cgroup. */
-#if HAVE_CLONE_INTO_CGROUP
-        if (p->cgroup.dirfd >= 0) {
-                args.flags |= CLONE_INTO_CGROUP;
-                args.cgroup = p->cgroup.dirfd;
-        }
-#else
-        if (p->cgroup.dirfd >= 0)
+        if (sbx_clone_into_cgroup(p, &args) < 0)
                 return sbx_error_set(reterr, -EOPNOTSUPP, "exec: built without CLONE_INTO_CGROUP"), SBX_EXIT_FAILURE;
-#endif
         args.pidfd = (uintptr_t) &childfd;
         pid = sys_clone3(&args);
         if (pid < 0)

@@ -393,24 +393,16 @@ static int add_mount(sbx_sandbox *s, sbx_sandbox_mount_type type, const char *sr
 
 /* Mirrors runtime/launch/mount.c's order: tmpfs, /workspace (and /agent), binds. */
 int sbx_record_fill_mounts(sbx_sandbox *s) {
-        static const sbx_tmpfs defaults[] = {
-                { .path = (char *) "/tmp", .size = 512ull << 20, .mode = 01777 },
-                { .path = (char *) "/var/tmp", .size = 512ull << 20, .mode = 01777 },
-                { .path = (char *) "/run", .size = 16ull << 20, .mode = 0755 },
-        };
         const sbx_run_config *c = &s->config;
-        const sbx_tmpfs *list = c->tmpfs_set ? c->tmpfs : defaults;
-        size_t n = c->tmpfs_set ? c->n_tmpfs : ELEMENTSOF(defaults);
+        size_t n;
+        const sbx_tmpfs *list = sbx_run_config_tmpfs(c, &n);
         int r = 0;
 
         mounts_free(s);
         for (size_t i = 0; r >= 0 && i < n; i++) {
-                char opts[64];
-                if (list[i].size)
-                        snprintf(opts, sizeof(opts), "mode=%o,size=%llu", list[i].mode,
-                                 (unsigned long long) list[i].size);
-                else
-                        snprintf(opts, sizeof(opts), "mode=%o", list[i].mode);
+                char opts[SBX_TMPFS_OPTIONS_MAX];
+
+                sbx_tmpfs_options(&list[i], opts);
                 r = add_mount(s, SBX_SANDBOX_MOUNT_TMPFS, NULL, list[i].path, true, opts);
         }
         if (r >= 0 && c->workspace) {
