@@ -348,7 +348,7 @@ int sbx_sandbox_exec(const char *ref, const sbx_exec_request *req, sbx_error *re
         if (rec->s.policy.agent) {
                 r = sbx_seccomp_compile_exec_notify(&notify, &notify_len, reterr);
                 if (r >= 0)
-                        r = sbx_exec_listener_start(&rec->s.config, req->rules_now, &audit, &listener_sock, reterr);
+                        r = sbx_exec_listener_start(&rec->s.config, req->rules_now, &audit, true, &listener_sock, reterr);
                 if (r < 0)
                         return SBX_EXIT_FAILURE;
         }
