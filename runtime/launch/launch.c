@@ -551,8 +551,7 @@ int sbx_launch_start(sbx_plan *p, const sigset_t *oldmask, int *ret_pidfd, int *
                 procfd = open_proc_pid(pid, reterr);
                 if (procfd < 0)
                         return procfd;
-                r = release_child(p, pid, procfd, sync_parent, reterr);
-                if (r < 0)
+                if ((r = release_child(p, pid, procfd, sync_parent, reterr)) < 0)
                         return r;
         }
         *ret_pidfd = TAKE_FD(pidfd);

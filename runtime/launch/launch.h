@@ -515,6 +515,10 @@ int sbx_tty_setup_child(uint32_t uid, uint32_t gid, int *ret_master, int *ret_sl
 void sbx_tty_attach(sbx_plan *p, int master);
 /* Parent, before clone3: block the forwarded signals (the child unblocks). */
 int sbx_supervise_block_signals(sigset_t *ret_old);
+/* With a pty (MASTER >= 0), the caller's terminal (stdin) goes raw; true when it did, *saved then
+ * holds the settings to put back (tcsetattr) at the end. */
+struct termios;
+bool sbx_tty_make_raw(int master, struct termios *saved);
 /* A signalfd (CLOEXEC, non-blocking) for the signals a supervisor passes on to the command; they must
  * be blocked. */
 int sbx_supervise_signalfd(void);

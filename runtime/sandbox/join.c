@@ -207,11 +207,7 @@ static int supervise(int pidfd, pid_t pid, int master, sbx_error *reterr) {
         sfd = sbx_supervise_signalfd();
         if (sfd < 0)
                 return sbx_error_set(reterr, -errno, "exec: signalfd");
-        if (master >= 0 && tcgetattr(STDIN_FILENO, &saved) == 0) {
-                struct termios tio = saved;
-                cfmakeraw(&tio);
-                raw = tcsetattr(STDIN_FILENO, TCSANOW, &tio) == 0;
-        }
+        raw = sbx_tty_make_raw(master, &saved);
         for (;;) {
                 struct pollfd pfd[4] = {
                         { .fd = pidfd, .events = POLLIN },
