@@ -8,16 +8,24 @@
 #include "cli.h"
 #include "doctor.h"
 
-static void usage(FILE *f) {
-        fprintf(f, "usage: sbx doctor [--json]\n\n"
-                   "Probe what this host supports (user namespaces, cgroup v2 controllers and\n"
-                   "delegation, overlayfs in a user namespace, seccomp and user notification,\n"
-                   "Landlock, idmapped mounts, pasta, subordinate ids, clone3 CLONE_INTO_CGROUP,\n"
-                   "openat2) and what sbx will do about it. Each check is ok, warn or missing,\n"
-                   "with a fix where one exists.\n\n"
-                   "  --json   machine-readable output\n\n"
-                   "Exit status: 0, or 1 if a hard requirement is missing; 2 on bad usage.\n");
-}
+static const sbx_cli_opt doctor_opts[] = {
+        { "json", 0, NULL, 'j', "machine-readable output: ok, checks (id, title, status, required, detail, fix), "
+          "cgroup, landlock_abi", NULL },
+        SBX_CLI_OPT_HELP,
+        SBX_CLI_OPT_END
+};
+
+const sbx_cli_cmd sbx_cmd_doctor = {
+        .name = "doctor", .page = "sbx-doctor", .fn = cli_doctor, .positional = "",
+        .usage = "[--json]",
+        .summary = "report what this host supports",
+        .text = "Probe what this host supports (user namespaces, cgroup v2 controllers and delegation, overlayfs "
+                "in a user namespace, seccomp and user notification, Landlock, idmapped mounts, pasta, "
+                "subordinate ids, clone3 CLONE_INTO_CGROUP, openat2) and what sbx will do about it. Each check "
+                "is ok, warn or missing, with a fix where one exists.",
+        .opts = { doctor_opts, NULL },
+        .footer = "Exit status: 0, or 1 if a hard requirement is missing; 2 on bad usage.",
+};
 
 static json_object *report_json(const sbx_doctor_report *r) {
         json_object *o = json_object_new_object(), *a = json_object_new_array();
@@ -74,17 +82,28 @@ int cli_doctor(int argc, char **argv) {
         static sbx_doctor_report rep;
         bool json = false;
 
-        for (int i = 1; i < argc; i++) {
-                if (!strcmp(argv[i], "--json"))
+        sbx_cli_getopt g;
+        int opt;
+
+        sbx_cli_getopt_init(&g, sbx_cmd_doctor.opts, false);
+        optind = 1;
+        opterr = 0;
+        while ((opt = getopt_long(argc, argv, g.shortopts, g.longopts, NULL)) != -1) {
+                if (opt == 'j')
                         json = true;
-                else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-                        usage(stdout);
+                else if (opt == 'h') {
+                        sbx_cli_usage(stdout, &sbx_cmd_doctor);
                         return 0;
                 } else {
-                        fprintf(stderr, "sbx doctor: unknown option '%s'\n", argv[i]);
-                        usage(stderr);
+                        fprintf(stderr, "sbx doctor: unknown option '%s'\n", argv[optind - 1]);
+                        sbx_cli_usage(stderr, &sbx_cmd_doctor);
                         return SBX_EXIT_USAGE;
                 }
+        }
+        if (optind < argc) {
+                fprintf(stderr, "sbx doctor: unknown option '%s'\n", argv[optind]);
+                sbx_cli_usage(stderr, &sbx_cmd_doctor);
+                return SBX_EXIT_USAGE;
         }
         fflush(stdout);   /* the probes fork */
         sbx_doctor_run(&rep);

@@ -13,48 +13,59 @@
 #include "sandbox/sandbox.h"
 #include "util/util.h"
 
-static const char usage_text[] =
-        "usage: sbx network COMMAND ...\n"
-        "\n"
-        "  create NAME [--egress-allow HOST[:PORT][,...]] [--egress-allow-cidr CIDR[:PORT][,...]]\n"
-        "         [--dns IP] [--internal]\n"
-        "        a network on sbx's bridge. Without --egress-allow* and --internal its sandboxes\n"
-        "        reach anywhere (as 'bridge'). With them, egress is an allowlist: names resolve\n"
-        "        only through sbx's resolver, which answers allowed names only (HOST exactly;\n"
-        "        *.DOMAIN any name below DOMAIN, never DOMAIN itself), and packets leave only\n"
-        "        to the addresses those answers returned (for their TTL) or to the CIDRs;\n"
-        "        :PORT limits an entry to that TCP/UDP port. --internal: no egress at all.\n"
-        "        --dns: the resolver's upstream server (default: the host's). Root only for\n"
-        "        an allowlist (rootless sandboxes on such a network are refused).\n"
-        "  update NAME [--egress-allow LIST] [--egress-allow-cidr LIST] [--internal|--no-internal]\n"
-        "        replace the given lists; running sandboxes on NAME follow within a second\n"
-        "  ls [--json] [-q]      list networks\n"
-        "  inspect NAME...       print network records as a JSON array\n"
-        "  rm NAME...            remove networks no sandbox uses\n"
-        "\n"
-        "Select one with 'sbx run/create --network NAME' or docker.network: \"NAME\" in\n"
-        "openclaw.json. Records are in $SBX_NETWORK_DIR, else /var/lib/sbx/networks as root,\n"
-        "else ${XDG_DATA_HOME:-~/.local/share}/sbx/networks.\n";
-
 enum { OPT_ALLOW = 0x100, OPT_ALLOW_CIDR, OPT_DNS, OPT_INTERNAL, OPT_NO_INTERNAL, OPT_JSON, OPT_DRIVER,
        OPT_LABEL, OPT_OPT };
 
-static const struct option network_options[] = {
-        { "egress-allow", required_argument, NULL, OPT_ALLOW },
-        { "egress-allow-cidr", required_argument, NULL, OPT_ALLOW_CIDR },
-        { "dns", required_argument, NULL, OPT_DNS },
-        { "internal", no_argument, NULL, OPT_INTERNAL },
-        { "no-internal", no_argument, NULL, OPT_NO_INTERNAL },
-        { "json", no_argument, NULL, OPT_JSON },
-        { "quiet", no_argument, NULL, 'q' },
-        { "format", required_argument, NULL, 'f' },
-        { "force", no_argument, NULL, 'F' },
-        /* docker network create's flags that a bridge network accepts as is */
-        { "driver", required_argument, NULL, OPT_DRIVER },
-        { "label", required_argument, NULL, OPT_LABEL },
-        { "opt", required_argument, NULL, OPT_OPT },
-        { "help", no_argument, NULL, 'h' },
-        {}
+static const sbx_cli_opt network_opts[] = {
+        { "egress-allow", 0, "HOST[:PORT][,...]", OPT_ALLOW, "create/update: egress is an allowlist: names "
+          "resolve only through sbx's resolver, which answers allowed names only (HOST exactly; *.DOMAIN any "
+          "name below DOMAIN, never DOMAIN itself), and packets leave only to the addresses those answers "
+          "returned (for their TTL); :PORT limits an entry to that TCP/UDP port (repeatable; update: replaces "
+          "the list, '' clears it)", NULL },
+        { "egress-allow-cidr", 0, "CIDR[:PORT][,...]", OPT_ALLOW_CIDR, "create/update: addresses packets may "
+          "also leave to (repeatable; update: replaces the list)", NULL },
+        { "dns", 0, "IP", OPT_DNS, "create: the resolver's upstream server (default: the host's)", NULL },
+        { "internal", 0, NULL, OPT_INTERNAL, "create/update: no egress at all", NULL },
+        { "no-internal", 0, NULL, OPT_NO_INTERNAL, "update: egress again (as the lists say)", NULL },
+        { "json", 0, NULL, OPT_JSON, "ls: as JSON", NULL },
+        { "quiet", 'q', NULL, 'q', "ls: names only", NULL },
+        { "format", 'f', "FORMAT", 'f', "docker network ls/inspect: a Go template per network", NULL },
+        { "force", 0, NULL, 'F', "docker network rm: accepted", NULL },
+        SBX_CLI_SECTION("docker network create's flags a bridge network takes as they are"),
+        { "driver", 0, "DRIVER", OPT_DRIVER, "bridge (the only driver)", "bridge" },
+        { "label", 0, "KEY=VALUE", OPT_LABEL, "accepted, not recorded", NULL },
+        { "opt", 0, "KEY=VALUE", OPT_OPT, "accepted, not recorded", NULL },
+        SBX_CLI_OPT_HELP,
+        SBX_CLI_OPT_END
+};
+
+const sbx_cli_cmd sbx_cmd_network = {
+        .name = "network", .page = "sbx-network", .fn = cli_network, .positional = "create update ls inspect rm",
+        .usage = "create NAME [--egress-allow HOST[:PORT][,...]] [--egress-allow-cidr CIDR[:PORT][,...]] "
+                 "[--dns IP] [--internal]\n"
+                 "update NAME [--egress-allow LIST] [--egress-allow-cidr LIST] [--internal|--no-internal]\n"
+                 "ls [--json] [-q]\ninspect NAME...\nrm NAME...",
+        .summary = "create, list, inspect, update and remove named networks",
+        .text = "create: a network on sbx's bridge. Without --egress-allow* and --internal its sandboxes reach "
+                "anywhere (as 'bridge'). With them, egress is an allowlist (below). Root only for an allowlist "
+                "(rootless sandboxes on such a network are refused).\n\n"
+                "update: replace the given lists; running sandboxes on NAME follow within a second. ls: list "
+                "networks. inspect: print network records as a JSON array. rm: remove networks no sandbox "
+                "uses.\n\n"
+                "Select one with 'sbx run/create --network NAME' or docker.network: \"NAME\" in openclaw.json. "
+                "Records are in $SBX_NETWORK_DIR, else /var/lib/sbx/networks as root, else "
+                "${XDG_DATA_HOME:-~/.local/share}/sbx/networks.",
+        .opts = { network_opts, NULL },
+};
+
+const sbx_cli_cmd sbx_cmd_docker_network = {
+        .name = "docker network", .page = "sbx-docker", .positional = "create ls inspect rm",
+        .usage = "create [--driver bridge] NAME\nls [-q] [--format FORMAT]\ninspect [-f FORMAT] NAME...\n"
+                 "rm NAME...",
+        .summary = "the networks of 'sbx network', as docker shows them",
+        .text = "The records 'sbx network' keeps, in docker's output shapes ('sbx network' makes allowlist "
+                "networks; docker network create makes open ones).",
+        .opts = { network_opts, NULL },
 };
 
 typedef struct net_args {
@@ -96,11 +107,13 @@ static int push_list(sbx_strv *l, const char *arg) {
 }
 
 static int args_parse(int argc, char **argv, net_args *a, sbx_error *e) {
+        sbx_cli_getopt g;
         int opt, k = 0;
 
+        sbx_cli_getopt_init(&g, sbx_cmd_network.opts, false);
         optind = 1;
         opterr = 0;
-        while ((opt = getopt_long(argc, argv, "qf:h", network_options, NULL)) != -1) {
+        while ((opt = getopt_long(argc, argv, g.shortopts, g.longopts, NULL)) != -1) {
                 switch (opt) {
                 case OPT_ALLOW:
                         a->allow_set = true;
@@ -138,7 +151,7 @@ static int args_parse(int argc, char **argv, net_args *a, sbx_error *e) {
                 case OPT_OPT:
                         break;
                 case 'h':
-                        fputs(usage_text, stdout);
+                        sbx_cli_usage(stdout, a->docker ? &sbx_cmd_docker_network : &sbx_cmd_network);
                         return 1;
                 default:
                         return sbx_error_set(e, -EINVAL, "unknown option '%s' (see 'sbx network --help')",
@@ -401,7 +414,7 @@ static int network_main(int argc, char **argv, bool docker) {
         int k, r;
 
         if (!cmd || !strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
-                fputs(usage_text, cmd ? stdout : stderr);
+                sbx_cli_usage(cmd ? stdout : stderr, docker ? &sbx_cmd_docker_network : &sbx_cmd_network);
                 return cmd ? 0 : (docker ? 1 : SBX_EXIT_USAGE);
         }
         k = args_parse(argc - 1, argv + 1, &a, &e);

@@ -70,19 +70,68 @@ static int load(const char *cmd, const char *config, bool json, sbx_config *cfg,
         return 0;
 }
 
-static void explain_usage(FILE *f) {
-        fprintf(f, "usage: sbx explain [--config FILE] [--agent ID] [--session KEY] [--subagent] [--tool "
-                   "NAME] [--json]\n\n"
-                   "Show the sandbox settings and tool policy OpenClaw 2026.9.6 would apply to a session.\n"
-                   "  --config FILE   openclaw.json to read (default: $OPENCLAW_CONFIG_PATH,\n"
-                   "                  $OPENCLAW_STATE_DIR/openclaw.json, ~/.openclaw/openclaw.json)\n"
-                   "  --agent ID      agent id (default: from the session key, else the default agent)\n"
-                   "  --session KEY   session key or short name (default: the agent's main session)\n"
-                   "  --subagent      evaluate as a sub-agent session of that agent\n"
-                   "  --tool NAME     explain one tool only\n"
-                   "  --json          machine-readable output (fields of the conformance README)\n"
-                   "Exit status: 0 resolved, 2 invalid config or unknown agent/session.\n");
-}
+static const sbx_cli_opt config_opt[] = {
+        { "config", 0, "FILE", 'c', "openclaw.json to read (default: $OPENCLAW_CONFIG_PATH, "
+          "$OPENCLAW_STATE_DIR/openclaw.json, ~/.openclaw/openclaw.json)", "@file" },
+        SBX_CLI_OPT_HELP,
+        SBX_CLI_OPT_END
+};
+
+static const sbx_cli_opt explain_opts[] = {
+        { "agent", 0, "ID", 'a', "agent id (default: from the session key, else the default agent)", NULL },
+        { "session", 0, "KEY", 's', "session key or short name (default: the agent's main session)", NULL },
+        { "subagent", 0, NULL, 'S', "evaluate as a sub-agent session of that agent", NULL },
+        { "tool", 0, "NAME", 't', "explain one tool only", NULL },
+        { "json", 0, NULL, 'j', "machine-readable output (the fields of the conformance README)", NULL },
+        SBX_CLI_OPT_END
+};
+
+const sbx_cli_cmd sbx_cmd_explain = {
+        .name = "explain", .page = "sbx-policy", .fn = cli_explain, .positional = "",
+        .usage = "[--config FILE] [--agent ID] [--session KEY] [--subagent] [--tool NAME] [--json]",
+        .summary = "show the resolved sandbox settings and tool policy",
+        .text = "Show the sandbox settings and tool policy OpenClaw 2026.9.6 would apply to a session: whether "
+                "it is sandboxed, the workspace, network, image, the tool pipeline, the allowed tools, and for "
+                "each removed tool the list that removed it (\"denied by\" a deny list, \"not allowed by\" an "
+                "allow list or profile, with its pipeline step) and the smallest change that would allow it; "
+                "then the kernel rules sbx run derives from the policy.",
+        .opts = { explain_opts, config_opt, NULL },
+        .footer = "Exit status: 0 resolved, 2 invalid config or unknown agent/session.",
+};
+
+static const sbx_cli_opt check_opts[] = {
+        { "json", 0, NULL, 'j', "machine-readable output: config, valid, errors, warnings", NULL },
+        SBX_CLI_OPT_END
+};
+
+const sbx_cli_cmd sbx_cmd_check = {
+        .name = "check", .page = "sbx-policy", .fn = cli_check, .positional = "",
+        .usage = "[--config FILE] [--json]",
+        .summary = "validate an openclaw.json",
+        .text = "Validate an openclaw.json as OpenClaw 2026.9.6 would: print migration notes and every error "
+                "with its JSON path.",
+        .opts = { check_opts, config_opt, NULL },
+        .footer = "Exit status: 0 valid, 2 invalid.",
+};
+
+static const sbx_cli_opt migrate_opts[] = {
+        { "write", 0, NULL, 'w', "replace the file (keeping FILE.bak) after checking that the result validates",
+          NULL },
+        SBX_CLI_OPT_END
+};
+
+const sbx_cli_cmd sbx_cmd_migrate = {
+        .name = "migrate", .page = "sbx-policy", .fn = cli_migrate, .positional = "",
+        .usage = "[--config FILE] [--write]",
+        .summary = "rewrite a legacy openclaw.json to the current shape",
+        .text = "Rewrite legacy (clawdbot-era) shapes that OpenClaw 2026.9.6 rejects into the current shape: "
+                "top-level agent.* -> agents.defaults, routing.agents.<id> -> agents.entries.<id>, "
+                "sandbox.perSession -> sandbox.scope, agents.list[] -> agents.entries. Prints the changes and a "
+                "diff; --write replaces the file. Comments and JSON5 formatting are not preserved in the "
+                "rewritten file.",
+        .opts = { migrate_opts, config_opt, NULL },
+        .footer = "Exit status: 0 done or nothing to do, 2 unreadable or still invalid.",
+};
 
 /* How a removed tool was removed: a deny list matched it, or an allow list
  * (a profile, an allowlist) does not list it. The key that follows is that
@@ -156,19 +205,15 @@ static void print_human(const sbx_resolved *r, const char *tool) {
 }
 
 int cli_explain(int argc, char **argv) {
-        static const struct option opts[] = {
-                {"config", required_argument, NULL, 'c'},  {"agent", required_argument, NULL, 'a'},
-                {"session", required_argument, NULL, 's'}, {"subagent", no_argument, NULL, 'S'},
-                {"tool", required_argument, NULL, 't'},    {"json", no_argument, NULL, 'j'},
-                {"help", no_argument, NULL, 'h'},          {},
-        };
         const char *config = NULL, *tool = NULL;
         sbx_request req = {};
         bool json = false;
+        sbx_cli_getopt g;
         int c, kind = 0;
 
+        sbx_cli_getopt_init(&g, sbx_cmd_explain.opts, false);
         optind = 1;
-        while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1)
+        while ((c = getopt_long(argc, argv, g.shortopts, g.longopts, NULL)) != -1)
                 switch (c) {
                 case 'c':
                         config = optarg;
@@ -189,10 +234,10 @@ int cli_explain(int argc, char **argv) {
                         json = true;
                         break;
                 case 'h':
-                        explain_usage(stdout);
+                        sbx_cli_usage(stdout, &sbx_cmd_explain);
                         return 0;
                 default:
-                        explain_usage(stderr);
+                        sbx_cli_usage(stderr, &sbx_cmd_explain);
                         return SBX_EXIT_USAGE;
                 }
         if (optind < argc) {
@@ -241,18 +286,14 @@ out:
 }
 
 int cli_check(int argc, char **argv) {
-        static const struct option opts[] = {
-                {"config", required_argument, NULL, 'c'},
-                {"json", no_argument, NULL, 'j'},
-                {"help", no_argument, NULL, 'h'},
-                {},
-        };
         const char *config = NULL;
         bool json = false;
+        sbx_cli_getopt g;
         int c;
 
+        sbx_cli_getopt_init(&g, sbx_cmd_check.opts, false);
         optind = 1;
-        while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1)
+        while ((c = getopt_long(argc, argv, g.shortopts, g.longopts, NULL)) != -1)
                 switch (c) {
                 case 'c':
                         config = optarg;
@@ -261,10 +302,7 @@ int cli_check(int argc, char **argv) {
                         json = true;
                         break;
                 case 'h':
-                        printf("usage: sbx check [--config FILE] [--json]\n\n"
-                               "Validate an openclaw.json as OpenClaw 2026.9.6 would: print migration "
-                               "notes\n"
-                               "and every error with its JSON path. Exit 0 valid, 2 invalid.\n");
+                        sbx_cli_usage(stdout, &sbx_cmd_check);
                         return 0;
                 default:
                         return SBX_EXIT_USAGE;
@@ -356,18 +394,14 @@ static void print_diff(const char *a, const char *b) {
 }
 
 int cli_migrate(int argc, char **argv) {
-        static const struct option opts[] = {
-                {"config", required_argument, NULL, 'c'},
-                {"write", no_argument, NULL, 'w'},
-                {"help", no_argument, NULL, 'h'},
-                {},
-        };
         const char *config = NULL;
         bool do_write = false;
+        sbx_cli_getopt g;
         int c, r;
 
+        sbx_cli_getopt_init(&g, sbx_cmd_migrate.opts, false);
         optind = 1;
-        while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1)
+        while ((c = getopt_long(argc, argv, g.shortopts, g.longopts, NULL)) != -1)
                 switch (c) {
                 case 'c':
                         config = optarg;
@@ -376,16 +410,7 @@ int cli_migrate(int argc, char **argv) {
                         do_write = true;
                         break;
                 case 'h':
-                        printf("usage: sbx migrate [--config FILE] [--write]\n\n"
-                               "Rewrite legacy (clawdbot-era) shapes that OpenClaw 2026.9.6 rejects into "
-                               "the\n"
-                               "current shape: top-level agent.* -> agents.defaults, routing.agents.<id> "
-                               "->\n"
-                               "agents.entries.<id>, sandbox.perSession -> sandbox.scope, agents.list[] ->\n"
-                               "agents.entries. Prints the changes and a diff; --write replaces the file\n"
-                               "(keeping FILE.bak) after checking that the result validates.\n"
-                               "Comments and JSON5 formatting are not preserved in the rewritten file.\n"
-                               "Exit 0 done or nothing to do, 2 unreadable or still invalid.\n");
+                        sbx_cli_usage(stdout, &sbx_cmd_migrate);
                         return 0;
                 default:
                         return SBX_EXIT_USAGE;

@@ -13,25 +13,105 @@
 #include "rootfs-tools/image.h"
 #include "util/util.h"
 
-static const char usage_text[] =
-        "usage: sbx rootfs COMMAND ...\n"
-        "\n"
-        "  build [NAME] [--packages P1,P2,..] [--mirror URL] [--suite SUITE] [--user USER]\n"
-        "        [--print-mirror]\n"
-        "        debootstrap a Debian image (default " SBX_IMAGE_DEFAULT ", packages\n"
-        "        " SBX_BUILD_DEFAULT_PACKAGES ";\n"
-        "        --packages '' for minbase only; --user '' for no user; the mirror is the\n"
-        "        first apt source for SUITE, --print-mirror shows it). Needs root.\n"
-        "  import FILE|- [--name NAME[:TAG]]\n"
-        "        import a 'docker save' archive or an OCI image layout tarball\n"
-        "        (optionally gzip/xz/zstd compressed); - reads standard input\n"
-        "  ls [--json]        list images\n"
-        "  inspect NAME       print an image record as JSON\n"
-        "  rm NAME...         remove images (and layers no other image uses)\n"
-        "\n"
-        "NAME is name[:tag], tag 'latest' by default. The store is $SBX_IMAGE_DIR, else\n"
-        "/var/lib/sbx/images as root, else ${XDG_DATA_HOME:-~/.local/share}/sbx/images.\n"
-        "Progress: one updating line on a terminal, plain lines on stderr otherwise.\n";
+const sbx_cli_cmd sbx_cmd_rootfs = {
+        .name = "rootfs", .page = "sbx-rootfs", .fn = cli_rootfs, .positional = "",
+        .usage = "COMMAND ...",
+        .summary = "build, import, list and remove images",
+        .text = "The image store: images 'sbx run --image' and 'sbx create --image' use as the root. NAME is "
+                "name[:tag], tag 'latest' by default. The store is $SBX_IMAGE_DIR, else /var/lib/sbx/images as "
+                "root, else ${XDG_DATA_HOME:-~/.local/share}/sbx/images. Progress: one updating line on a "
+                "terminal, plain lines on stderr otherwise.",
+        .opts = { (const sbx_cli_opt[]) { SBX_CLI_OPT_HELP, SBX_CLI_OPT_END }, NULL },
+        .footer = "Commands: build, import, ls, inspect, rm ('sbx rootfs COMMAND --help').",
+};
+
+static const sbx_cli_opt help_only[] = { SBX_CLI_OPT_HELP, SBX_CLI_OPT_END };
+
+static const sbx_cli_opt build_opts[] = {
+        { "packages", 0, "P1,P2,..", 'p', "packages to install (default " SBX_BUILD_DEFAULT_PACKAGES "; '' for "
+          "minbase only)", NULL },
+        { "mirror", 0, "URL", 'm', "the Debian mirror (default: the first apt source for SUITE)", NULL },
+        { "suite", 0, "SUITE", 's', "the Debian suite (default bookworm)", NULL },
+        { "user", 0, "USER", 'u', "an unprivileged user the image gets ('' for none)", NULL },
+        { "print-mirror", 0, NULL, 'P', "print the mirror that would be used, build nothing", NULL },
+        SBX_CLI_OPT_HELP,
+        SBX_CLI_OPT_END
+};
+
+const sbx_cli_cmd sbx_cmd_rootfs_build = {
+        .name = "rootfs build", .page = "sbx-rootfs", .positional = "",
+        .usage = "[NAME] [--packages P1,P2,..] [--mirror URL] [--suite SUITE] [--user USER] [--print-mirror]",
+        .summary = "debootstrap a Debian image",
+        .text = "debootstrap a Debian image NAME (default " SBX_IMAGE_DEFAULT ") into the store. Needs root.",
+        .opts = { build_opts, NULL },
+};
+
+static const sbx_cli_opt import_opts[] = {
+        { "name", 0, "NAME[:TAG]", 'n', "the name to store the image under (default: the archive's own)", NULL },
+        SBX_CLI_OPT_HELP,
+        SBX_CLI_OPT_END
+};
+
+const sbx_cli_cmd sbx_cmd_rootfs_import = {
+        .name = "rootfs import", .page = "sbx-rootfs", .positional = "@file",
+        .usage = "FILE|- [--name NAME[:TAG]]",
+        .summary = "import a 'docker save' archive or an OCI image layout tarball",
+        .text = "Import a 'docker save' archive or an OCI image layout tarball (optionally gzip, xz or zstd "
+                "compressed); - reads standard input.",
+        .opts = { import_opts, NULL },
+};
+
+static const sbx_cli_opt ls_opts[] = {
+        { "json", 0, NULL, 'j', "the image records as JSON", NULL },
+        SBX_CLI_OPT_HELP,
+        SBX_CLI_OPT_END
+};
+
+const sbx_cli_cmd sbx_cmd_rootfs_ls = {
+        .name = "rootfs ls", .page = "sbx-rootfs", .positional = "",
+        .usage = "[--json]",
+        .summary = "list images",
+        .text = "List the images of the store: name, source, layers, creation time ('sbx rootfs list' is the "
+                "same).",
+        .opts = { ls_opts, NULL },
+};
+
+const sbx_cli_cmd sbx_cmd_rootfs_inspect = {
+        .name = "rootfs inspect", .page = "sbx-rootfs", .positional = "@image",
+        .usage = "NAME",
+        .summary = "print an image record as JSON",
+        .opts = { help_only, NULL },
+};
+
+const sbx_cli_cmd sbx_cmd_rootfs_rm = {
+        .name = "rootfs rm", .page = "sbx-rootfs", .positional = "@image",
+        .usage = "NAME...",
+        .summary = "remove images (and the layers no other image uses)",
+        .opts = { help_only, NULL },
+};
+
+/* getopt over a sub-command's table; --help handled. Returns optind, or -1
+ * with *status set. fn (may be NULL) takes each other option. */
+static int sub_opts(const sbx_cli_cmd *cmd, int argc, char **argv, int *status,
+                    int (*fn)(int opt, const char *arg, void *userdata), void *userdata) {
+        sbx_cli_getopt g;
+        int c;
+
+        sbx_cli_getopt_init(&g, cmd->opts, cmd->in_order);
+        optind = 1;
+        while ((c = getopt_long(argc, argv, g.shortopts, g.longopts, NULL)) >= 0) {
+                if (c == 'h') {
+                        sbx_cli_usage(stdout, cmd);
+                        *status = 0;
+                        return -1;
+                }
+                if (c == '?' || c == ':' || !fn || fn(c, optarg, userdata) < 0) {
+                        *status = SBX_EXIT_USAGE;
+                        return -1;
+                }
+        }
+        return optind;
+}
 
 static int fail(const sbx_error *e) {
         char buf[SBX_ERROR_MSG_MAX + 64];
@@ -101,47 +181,49 @@ static void render_end(struct render *r) {
 
 /* ---- commands ---- */
 
+struct build_args {
+        struct sbx_build_options o;
+        bool print_mirror;
+};
+
+static int build_opt(int c, const char *arg, void *userdata) {
+        struct build_args *b = userdata;
+
+        switch (c) {
+        case 'p':
+                b->o.packages = arg;
+                return 0;
+        case 'm':
+                b->o.mirror = arg;
+                return 0;
+        case 's':
+                b->o.suite = arg;
+                return 0;
+        case 'u':
+                b->o.user = arg;
+                return 0;
+        case 'P':
+                b->print_mirror = true;
+                return 0;
+        default:
+                return -EINVAL;
+        }
+}
+
 static int cmd_build(int argc, char **argv) {
-        static const struct option opts[] = {
-                {"packages", required_argument, NULL, 'p'},
-                {"mirror", required_argument, NULL, 'm'},
-                {"suite", required_argument, NULL, 's'},
-                {"user", required_argument, NULL, 'u'},
-                {"print-mirror", no_argument, NULL, 'P'},
-                {"help", no_argument, NULL, 'h'},
-                {},
-        };
-        struct sbx_build_options o = {};
+        struct build_args b = {};
+        struct sbx_build_options o;
         struct render rd = {.cmd = "build", .tty = isatty(2)};
         struct sbx_progress pg = {render_event, &rd};
         sbx_error e = {};
         time_t t0 = time(NULL);
-        bool print_mirror = false;
-        int c;
+        bool print_mirror;
+        int status = 0;
 
-        while ((c = getopt_long(argc, argv, "h", opts, NULL)) >= 0)
-                switch (c) {
-                case 'p':
-                        o.packages = optarg;
-                        break;
-                case 'm':
-                        o.mirror = optarg;
-                        break;
-                case 's':
-                        o.suite = optarg;
-                        break;
-                case 'u':
-                        o.user = optarg;
-                        break;
-                case 'P':
-                        print_mirror = true;
-                        break;
-                case 'h':
-                        fputs(usage_text, stdout);
-                        return 0;
-                default:
-                        return SBX_EXIT_USAGE;
-                }
+        if (sub_opts(&sbx_cmd_rootfs_build, argc, argv, &status, build_opt, &b) < 0)
+                return status;
+        o = b.o;
+        print_mirror = b.print_mirror;
         if (argc - optind > 1) {
                 fprintf(stderr, "sbx rootfs build: one NAME at most\n");
                 return SBX_EXIT_USAGE;
@@ -165,31 +247,24 @@ static int cmd_build(int argc, char **argv) {
         return 0;
 }
 
+static int import_opt(int c, const char *arg, void *userdata) {
+        if (c != 'n')
+                return -EINVAL;
+        *(const char **) userdata = arg;
+        return 0;
+}
+
 static int cmd_import(int argc, char **argv) {
-        static const struct option opts[] = {
-                {"name", required_argument, NULL, 'n'},
-                {"help", no_argument, NULL, 'h'},
-                {},
-        };
         struct render rd = {.cmd = "import", .tty = isatty(2)};
         struct sbx_progress pg = {render_event, &rd};
         const char *name = NULL;
         _cleanup_close_ int fd = -EBADF;
         unsigned count = 0;
         sbx_error e = {};
-        int c;
+        int status = 0;
 
-        while ((c = getopt_long(argc, argv, "h", opts, NULL)) >= 0)
-                switch (c) {
-                case 'n':
-                        name = optarg;
-                        break;
-                case 'h':
-                        fputs(usage_text, stdout);
-                        return 0;
-                default:
-                        return SBX_EXIT_USAGE;
-                }
+        if (sub_opts(&sbx_cmd_rootfs_import, argc, argv, &status, import_opt, &name) < 0)
+                return status;
         if (argc - optind != 1) {
                 fprintf(stderr, "sbx rootfs import: give one FILE, or - for standard input\n");
                 return SBX_EXIT_USAGE;
@@ -216,15 +291,22 @@ static int cmd_import(int argc, char **argv) {
         return 0;
 }
 
+static int flag_opt(int c, const char *arg, void *userdata) {
+        *(bool *) userdata = true;
+        return 0;
+}
+
 static int cmd_ls(int argc, char **argv) {
         json_object *arr = NULL;
-        bool json = argc > 1 && !strcmp(argv[1], "--json");
+        bool json = false;
         sbx_error e = {};
+        int status = 0, first = sub_opts(&sbx_cmd_rootfs_ls, argc, argv, &status, flag_opt, &json);
 
-        if (argc > 1 && !json) {
-                fputs(strcmp(argv[1], "--help") ? "usage: sbx rootfs ls [--json]\n" : usage_text,
-                      strcmp(argv[1], "--help") ? stderr : stdout);
-                return strcmp(argv[1], "--help") ? SBX_EXIT_USAGE : 0;
+        if (first < 0)
+                return status;
+        if (first < argc) {
+                fprintf(stderr, "usage: sbx rootfs ls [--json]\n");
+                return SBX_EXIT_USAGE;
         }
         if (sbx_image_list((void **) &arr, &e) < 0)
                 return fail(&e);
@@ -250,12 +332,15 @@ static int cmd_ls(int argc, char **argv) {
 static int cmd_inspect(int argc, char **argv) {
         json_object *rec = NULL;
         sbx_error e = {};
+        int status = 0, i = sub_opts(&sbx_cmd_rootfs_inspect, argc, argv, &status, NULL, NULL);
 
-        if (argc != 2) {
+        if (i < 0)
+                return status;
+        if (argc - i != 1) {
                 fprintf(stderr, "usage: sbx rootfs inspect NAME\n");
                 return SBX_EXIT_USAGE;
         }
-        if (sbx_image_inspect(argv[1], (void **) &rec, &e) < 0)
+        if (sbx_image_inspect(argv[i], (void **) &rec, &e) < 0)
                 return fail(&e);
         printf("%s\n", json_object_to_json_string_ext(rec, JSON_C_TO_STRING_PRETTY |
                                                                    JSON_C_TO_STRING_NOSLASHESCAPE));
@@ -264,13 +349,15 @@ static int cmd_inspect(int argc, char **argv) {
 }
 
 static int cmd_rm(int argc, char **argv) {
-        int ret = 0;
+        int ret = 0, status = 0, first = sub_opts(&sbx_cmd_rootfs_rm, argc, argv, &status, NULL, NULL);
 
-        if (argc < 2) {
+        if (first < 0)
+                return status;
+        if (first >= argc) {
                 fprintf(stderr, "usage: sbx rootfs rm NAME...\n");
                 return SBX_EXIT_USAGE;
         }
-        for (int i = 1; i < argc; i++) {
+        for (int i = first; i < argc; i++) {
                 sbx_error e = {};
                 if (sbx_image_remove(argv[i], &e) < 0)
                         ret = fail(&e);
@@ -278,6 +365,18 @@ static int cmd_rm(int argc, char **argv) {
                         printf("removed %s\n", argv[i]);
         }
         return ret;
+}
+
+/* sbx rootfs --help: the store, then every sub-command with its options. */
+static void rootfs_usage(FILE *f) {
+        const sbx_cli_cmd *subs[] = { &sbx_cmd_rootfs_build, &sbx_cmd_rootfs_import, &sbx_cmd_rootfs_ls,
+                                      &sbx_cmd_rootfs_inspect, &sbx_cmd_rootfs_rm };
+
+        sbx_cli_usage(f, &sbx_cmd_rootfs);
+        for (size_t i = 0; i < ELEMENTSOF(subs); i++) {
+                fputc('\n', f);
+                sbx_cli_usage(f, subs[i]);
+        }
 }
 
 int cli_rootfs(int argc, char **argv) {
@@ -290,11 +389,11 @@ int cli_rootfs(int argc, char **argv) {
         };
 
         if (argc < 2) {
-                fputs(usage_text, stderr);
+                rootfs_usage(stderr);
                 return SBX_EXIT_USAGE;
         }
         if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
-                fputs(usage_text, stdout);
+                rootfs_usage(stdout);
                 return 0;
         }
         for (size_t i = 0; i < ELEMENTSOF(sub); i++)

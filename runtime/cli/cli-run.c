@@ -15,79 +15,6 @@
 #include "launch/launch.h"
 #include <sys/stat.h>
 
-static void run_usage(FILE *f) {
-        fputs("usage: sbx run [OPTIONS] -- CMD [ARGS...]\n"
-              "\n"
-              "Run CMD in a new sandbox: new user, mount, pid, net, ipc, uts and cgroup namespaces;\n"
-              "a read-only root (the host's /usr, /bin, /lib*, /sbin, or --rootfs); /workspace;\n"
-              "no capabilities, no_new_privs, the default seccomp profile.\n"
-              "\n"
-              "  --agent ID --session KEY  take the sandbox settings from openclaw.json as OpenClaw 2026.9.6\n"
-              "                            resolves them for that agent/session (see 'sbx explain'); the\n"
-              "                            options below, given explicitly, override them. A session OpenClaw\n"
-              "                            would run unsandboxed (mode \"off\") is still sandboxed, with a note.\n"
-              "      --subagent            evaluate the session as a sub-agent session\n"
-              "      --config FILE         openclaw.json (default: $OPENCLAW_CONFIG_PATH, ~/.openclaw/openclaw.json)\n"
-              "  --rootfs DIR              use DIR as the (read-only) root instead of the host's /usr etc.\n"
-              "  --image NAME[:TAG]        an image from the store ('sbx rootfs ls') as the root; its Env\n"
-              "                            (under --env), WorkingDir and User are the defaults\n"
-              "  --workspace DIR           the directory behind /workspace (default: an empty per-run dir)\n"
-              "  --workspace-access MODE   none: overlay, writes stay in the sandbox (default);\n"
-              "                            ro: DIR read-only at /workspace and /agent; rw: DIR itself, writable\n"
-              "  -e, --env KEY=VALUE       set a variable (the environment is otherwise clean)\n"
-              "  -w, --workdir DIR         working directory inside (default /workspace)\n"
-              "  -u, --user UID[:GID]      numeric user inside (default 0:0 or the image's User; no capabilities)\n"
-              "      --hostname NAME       hostname inside (default sbx)\n"
-              "      --ulimit NAME=SOFT[:HARD]  e.g. nofile=1024:2048, nproc=256, core=0\n"
-              "      --tmpfs PATH[:size=SIZE,mode=MODE]  replaces the default /tmp /var/tmp /run tmpfs\n"
-              "      --bind SRC[:DST[:ro|rw]]  bind a host path (read-write unless :ro)\n"
-              "      --ro-bind SRC[:DST]   same as --bind SRC:DST:ro\n"
-              "      --writable-root       with --rootfs/--image: a per-run overlay upper layer over the\n"
-              "                            image (the image never changes); else the root tmpfs stays writable\n"
-              "      --root-layer-dir DIR  with --writable-root: keep the upper layer in DIR/upper (+ DIR/work)\n"
-              "                            across runs (a persistent sandbox's root) instead of per run\n"
-              "      --setup-command CMD   run `sh -lc CMD` once inside the sandbox before CMD; its output\n"
-              "                            goes to stderr; failure: exit 125, nothing is left behind\n"
-              "      --network MODE        none (default): only lo; bridge: egress through NAT\n"
-              "                            (root: veth on the sbx0 bridge; otherwise pasta);\n"
-              "                            container:NAME: the network namespace of the running\n"
-              "                            persistent sandbox NAME (needs the next option; without\n"
-              "                            root the sandbox also shares NAME's user namespace)\n"
-              "      --dangerously-allow-container-namespace-join  allow --network container:NAME\n"
-              "                            (OpenClaw's dangerouslyAllowContainerNamespaceJoin)\n"
-              "      --dns ADDR            nameserver line in /etc/resolv.conf (repeatable)\n"
-              "      --add-host NAME:IP|NAME:host-gateway  line in /etc/hosts (repeatable);\n"
-              "                            host-gateway = the host's loopback, seen from the sandbox\n"
-              "      --memory SIZE --memory-swap SIZE --pids-limit N --cpus N   cgroup v2 limits\n"
-              "      --limits best-effort  run even if limits cannot be enforced\n"
-              "      --seccomp-profile FILE  a Docker-format seccomp profile instead of the default\n"
-              "      --timeout SECONDS     kill the whole sandbox after SECONDS (exit status 124)\n"
-              "      --tty / --no-tty      give the sandbox its own pty (default: when stdin is a tty)\n"
-              "      --state-dir DIR       where per-run state lives (default $XDG_RUNTIME_DIR/sbx,\n"
-              "                            /run/sbx as root, /tmp/sbx-$UID)\n"
-              "\n"
-              "Exec policy and derived kernel rules (decided before any process is created):\n"
-              "      --exec-allow PATTERN  allow only matching executables (repeatable; OpenClaw allowlist\n"
-              "                            syntax: absolute path or glob with * ** ?, or '*'); decided on the\n"
-              "                            resolved file of CMD and of each #! interpreter, and enforced for\n"
-              "                            every exec in the sandbox with Landlock's execute right\n"
-              "      --read-only-fs        no writes except tmpfs and /dev, enforced with Landlock (EACCES),\n"
-              "                            also where the mount is writable (/workspace, --bind)\n"
-              "      --deny-network-sockets  seccomp refuses AF_INET/AF_INET6/AF_PACKET/AF_NETLINK sockets\n"
-              "      --landlock MODE       enforce (default): refuse to run when Landlock cannot enforce the\n"
-              "                            rules; best-effort: run without them, with a warning naming them\n"
-              "      --audit-log FILE      JSON Lines audit log (default: <state dir>/audit.jsonl)\n"
-              "      --exec-approvals FILE OpenClaw exec-approvals.json (default with --agent:\n"
-              "                            ~/.openclaw/exec-approvals.json if present): security deny refuses\n"
-              "                            every command, allowlist adds its patterns as --exec-allow\n"
-              "  -h, --help                this text\n"
-              "\n"
-              "Exit status: CMD's own; 128+N if killed by signal N; 124 timeout; 2 bad usage;\n"
-              "125 sbx failed (the message names the step and path); 126 not executable or refused by\n"
-              "the exec policy (the message names the rule); 127 not found.\n",
-              f);
-}
-
 enum {
         OPT_ROOTFS = 256, OPT_WORKSPACE, OPT_WS_ACCESS, OPT_HOSTNAME, OPT_ULIMIT, OPT_TMPFS, OPT_BIND,
         OPT_RO_BIND, OPT_WRITABLE_ROOT, OPT_DNS, OPT_ADD_HOST, OPT_NETWORK, OPT_MEMORY, OPT_MEMORY_SWAP,
@@ -97,48 +24,111 @@ enum {
         OPT_IMAGE, OPT_SETUP_COMMAND, OPT_ROOT_LAYER_DIR, OPT_ALLOW_NS_JOIN,
 };
 
-static const struct option options[] = {
-        { "rootfs", required_argument, NULL, OPT_ROOTFS },
-        { "image", required_argument, NULL, OPT_IMAGE },
-        { "setup-command", required_argument, NULL, OPT_SETUP_COMMAND },
-        { "root-layer-dir", required_argument, NULL, OPT_ROOT_LAYER_DIR },
-        { "workspace", required_argument, NULL, OPT_WORKSPACE },
-        { "workspace-access", required_argument, NULL, OPT_WS_ACCESS },
-        { "env", required_argument, NULL, 'e' },
-        { "workdir", required_argument, NULL, 'w' },
-        { "user", required_argument, NULL, 'u' },
-        { "hostname", required_argument, NULL, OPT_HOSTNAME },
-        { "ulimit", required_argument, NULL, OPT_ULIMIT },
-        { "tmpfs", required_argument, NULL, OPT_TMPFS },
-        { "bind", required_argument, NULL, OPT_BIND },
-        { "ro-bind", required_argument, NULL, OPT_RO_BIND },
-        { "writable-root", no_argument, NULL, OPT_WRITABLE_ROOT },
-        { "dns", required_argument, NULL, OPT_DNS },
-        { "add-host", required_argument, NULL, OPT_ADD_HOST },
-        { "network", required_argument, NULL, OPT_NETWORK },
-        { "dangerously-allow-container-namespace-join", no_argument, NULL, OPT_ALLOW_NS_JOIN },
-        { "memory", required_argument, NULL, OPT_MEMORY },
-        { "memory-swap", required_argument, NULL, OPT_MEMORY_SWAP },
-        { "pids-limit", required_argument, NULL, OPT_PIDS },
-        { "cpus", required_argument, NULL, OPT_CPUS },
-        { "limits", required_argument, NULL, OPT_LIMITS },
-        { "seccomp-profile", required_argument, NULL, OPT_SECCOMP },
-        { "timeout", required_argument, NULL, OPT_TIMEOUT },
-        { "tty", no_argument, NULL, OPT_TTY },
-        { "no-tty", no_argument, NULL, OPT_NO_TTY },
-        { "state-dir", required_argument, NULL, OPT_STATE_DIR },
-        { "exec-allow", required_argument, NULL, OPT_EXEC_ALLOW },
-        { "read-only-fs", no_argument, NULL, OPT_READ_ONLY_FS },
-        { "deny-network-sockets", no_argument, NULL, OPT_DENY_NET_SOCKETS },
-        { "landlock", required_argument, NULL, OPT_LANDLOCK },
-        { "audit-log", required_argument, NULL, OPT_AUDIT_LOG },
-        { "exec-approvals", required_argument, NULL, OPT_EXEC_APPROVALS },
-        { "config", required_argument, NULL, OPT_CONFIG },
-        { "agent", required_argument, NULL, OPT_AGENT },
-        { "session", required_argument, NULL, OPT_SESSION },
-        { "subagent", no_argument, NULL, OPT_SUBAGENT },
-        { "help", no_argument, NULL, 'h' },
-        {}
+/* The options of sbx run, and (with cli-sandbox.c's) of sbx create and sbx run --name. */
+const sbx_cli_opt sbx_run_opts[] = {
+        SBX_CLI_SECTION("OpenClaw policy"),
+        { "agent", 0, "ID", OPT_AGENT, "take the sandbox settings from openclaw.json as OpenClaw 2026.9.6 resolves "
+          "them for this agent (with --session: that session; see 'sbx explain'); the options below, given "
+          "explicitly, override them. A session OpenClaw would run unsandboxed (mode \"off\") is still "
+          "sandboxed, with a note", NULL },
+        { "session", 0, "KEY", OPT_SESSION, "the session key or short name whose settings to take (default: the "
+          "agent's main session)", NULL },
+        { "subagent", 0, NULL, OPT_SUBAGENT, "evaluate the session as a sub-agent session", NULL },
+        { "config", 0, "FILE", OPT_CONFIG, "openclaw.json (default: $OPENCLAW_CONFIG_PATH, "
+          "~/.openclaw/openclaw.json)", "@file" },
+        SBX_CLI_SECTION("Root and workspace"),
+        { "rootfs", 0, "DIR", OPT_ROOTFS, "use DIR as the (read-only) root instead of the host's /usr, /bin, "
+          "/lib*, /sbin", "@dir" },
+        { "image", 0, "NAME[:TAG]", OPT_IMAGE, "an image from the store ('sbx rootfs ls') as the root; its Env "
+          "(under --env), WorkingDir and User are the defaults", "@image" },
+        { "workspace", 0, "DIR", OPT_WORKSPACE, "the directory behind /workspace (sbx run: default an empty "
+          "per-run dir)", "@dir" },
+        { "workspace-access", 0, "MODE", OPT_WS_ACCESS, "none: an overlay, writes stay in the sandbox (sbx run's "
+          "default); ro: DIR read-only at /workspace and /agent; rw: DIR itself, writable", "none ro rw" },
+        { "writable-root", 0, NULL, OPT_WRITABLE_ROOT, "with --rootfs/--image: a per-run overlay upper layer "
+          "over the image (the image never changes); else the root tmpfs stays writable", NULL },
+        { "root-layer-dir", 0, "DIR", OPT_ROOT_LAYER_DIR, "with --writable-root: keep the upper layer in "
+          "DIR/upper (+ DIR/work) across runs (a persistent sandbox's root) instead of per run", "@dir" },
+        { "setup-command", 0, "CMD", OPT_SETUP_COMMAND, "run `sh -lc CMD` once inside the sandbox before CMD; "
+          "its output goes to stderr; failure: exit 125, nothing is left behind", NULL },
+        { "bind", 0, "SRC[:DST[:ro|rw]]", OPT_BIND, "bind a host path (read-write unless :ro; repeatable)",
+          "@file" },
+        { "ro-bind", 0, "SRC[:DST]", OPT_RO_BIND, "same as --bind SRC:DST:ro", "@file" },
+        { "tmpfs", 0, "PATH[:size=SIZE,mode=MODE]", OPT_TMPFS, "a tmpfs at PATH; replaces the default /tmp "
+          "/var/tmp /run tmpfs", NULL },
+        SBX_CLI_SECTION("Process"),
+        { "env", 'e', "KEY=VALUE", 'e', "set a variable (the environment is otherwise clean; repeatable)", NULL },
+        { "workdir", 'w', "DIR", 'w', "working directory inside (default /workspace)", NULL },
+        { "user", 'u', "UID[:GID]", 'u', "numeric user inside (default 0:0 or the image's User; no "
+          "capabilities either way)", NULL },
+        { "hostname", 0, "NAME", OPT_HOSTNAME, "hostname inside (default sbx)", NULL },
+        { "ulimit", 0, "NAME=SOFT[:HARD]", OPT_ULIMIT, "a resource limit, e.g. nofile=1024:2048, nproc=256, "
+          "core=0 (repeatable)", NULL },
+        { "timeout", 0, "SECONDS", OPT_TIMEOUT, "kill the whole sandbox after SECONDS (exit status 124)", NULL },
+        { "tty", 0, NULL, OPT_TTY, "give the sandbox its own pty (default: when stdin is a tty)", NULL },
+        { "no-tty", 0, NULL, OPT_NO_TTY, "no pty, even when stdin is a tty", NULL },
+        { "state-dir", 0, "DIR", OPT_STATE_DIR, "where run and sandbox state lives (default $XDG_RUNTIME_DIR/sbx, "
+          "/run/sbx as root, /tmp/sbx-$UID)", "@dir" },
+        SBX_CLI_SECTION("Network"),
+        { "network", 0, "MODE", OPT_NETWORK, "none (default): only lo; bridge: egress through NAT (root: veth "
+          "on the sbx0 bridge; otherwise pasta); container:NAME: the network namespace of the running "
+          "persistent sandbox NAME (needs --dangerously-allow-container-namespace-join; without root the "
+          "sandbox also shares NAME's user namespace); NAME: a network of 'sbx network' (its egress "
+          "allowlist)", "none bridge container:" },
+        { "dangerously-allow-container-namespace-join", 0, NULL, OPT_ALLOW_NS_JOIN, "allow --network "
+          "container:NAME (OpenClaw's dangerouslyAllowContainerNamespaceJoin)", NULL },
+        { "dns", 0, "ADDR", OPT_DNS, "a nameserver line in /etc/resolv.conf (repeatable)", NULL },
+        { "add-host", 0, "NAME:IP", OPT_ADD_HOST, "a line in /etc/hosts (repeatable); IP host-gateway = the "
+          "host's loopback, seen from the sandbox", NULL },
+        SBX_CLI_SECTION("Resource limits (cgroup v2)"),
+        { "memory", 0, "SIZE", OPT_MEMORY, "memory limit, e.g. 512m", NULL },
+        { "memory-swap", 0, "SIZE", OPT_MEMORY_SWAP, "memory + swap limit (-1: unlimited swap)", NULL },
+        { "pids-limit", 0, "N", OPT_PIDS, "at most N processes and threads", NULL },
+        { "cpus", 0, "N", OPT_CPUS, "CPU time, in CPUs (e.g. 0.5)", NULL },
+        { "limits", 0, "MODE", OPT_LIMITS, "strict (default): refuse to run when a limit cannot be enforced; "
+          "best-effort: run without it", "strict best-effort" },
+        SBX_CLI_SECTION("Exec policy and derived kernel rules (decided before any process is created)"),
+        { "exec-allow", 0, "PATTERN", OPT_EXEC_ALLOW, "allow only matching executables (repeatable; OpenClaw "
+          "allowlist syntax: absolute path or glob with * ** ?, or '*'); decided on the resolved file of CMD "
+          "and of each #! interpreter, and enforced for every exec in the sandbox with Landlock's execute "
+          "right", NULL },
+        { "read-only-fs", 0, NULL, OPT_READ_ONLY_FS, "no writes except tmpfs and /dev, enforced with Landlock "
+          "(EACCES), also where the mount is writable (/workspace, --bind)", NULL },
+        { "deny-network-sockets", 0, NULL, OPT_DENY_NET_SOCKETS, "seccomp refuses AF_INET, AF_INET6, AF_PACKET "
+          "and AF_NETLINK sockets", NULL },
+        { "landlock", 0, "MODE", OPT_LANDLOCK, "enforce (default): refuse to run when Landlock cannot enforce the "
+          "rules; best-effort: run without them, with a warning naming them", "enforce best-effort" },
+        { "seccomp-profile", 0, "FILE", OPT_SECCOMP, "a Docker-format seccomp profile instead of the default",
+          "@file" },
+        { "audit-log", 0, "FILE", OPT_AUDIT_LOG, "JSON Lines audit log (default: <state dir>/audit.jsonl)",
+          "@file" },
+        { "exec-approvals", 0, "FILE", OPT_EXEC_APPROVALS, "one-shot sbx run: OpenClaw exec-approvals.json "
+          "(default with --agent: "
+          "~/.openclaw/exec-approvals.json if present): security deny refuses every command, allowlist adds "
+          "its patterns as --exec-allow", "@file" },
+        SBX_CLI_OPT_HELP,
+        SBX_CLI_OPT_END
+};
+
+static const sbx_cli_opt *const run_tables[] = { sbx_run_opts, NULL };
+
+const sbx_cli_cmd sbx_cmd_run = {
+        .name = "run", .page = "sbx-run", .fn = cli_run_dispatch, .in_order = true, .positional = "@command",
+        .usage = "[OPTIONS] [--] CMD [ARGS...]\n--name NAME [OPTIONS] [--] CMD [ARGS...]\n"
+                 "--scope session|agent|shared [--agent ID] [--session KEY] [OPTIONS] [--] CMD [ARGS...]",
+        .summary = "run a command in a new sandbox (--name NAME: in a persistent one)",
+        .text = "Run CMD in a new sandbox: new user, mount, pid, net, ipc, uts and cgroup namespaces; a "
+                "read-only root (the host's /usr, /bin, /lib*, /sbin, or --rootfs/--image); /workspace; no "
+                "capabilities, no_new_privs, the default seccomp profile. The sandbox and everything in it "
+                "end with CMD.\n\n"
+                "With --name or --scope, CMD runs in a persistent sandbox instead (see sbx create): made with "
+                "these options on first use, exec'd into afterwards; parallel runs share one sandbox. --scope "
+                "takes the sandbox OpenClaw would use for that scope from openclaw.json: its container name, "
+                "settings and labels.",
+        .opts = { sbx_run_opts, sbx_persistent_opts, NULL },
+        .footer = "Exit status: CMD's own; 128+N if killed by signal N; 124 timeout; 2 bad usage; 125 sbx "
+                  "failed (the message names the step and path); 126 not executable or refused by the exec "
+                  "policy (the message names the rule); 127 not found.",
 };
 
 static int set_str(char **dst, const char *v) {
@@ -315,15 +305,18 @@ static int apply_option(sbx_run_config *c, int opt, const char *arg, bool *tty_s
 
 /* --agent/--session: the OpenClaw-resolved sandbox as the base of the run config.
  * Returns 0 (nothing requested or applied), or an exit status. */
-static int apply_policy(int argc, char **argv, sbx_run_config *c, sbx_resolved *r) {
+static int apply_policy(const char *cmd, const sbx_cli_opt *const *tables, int argc, char **argv,
+                        sbx_run_config *c, sbx_resolved *r) {
         const char *config = NULL;
         sbx_request req = {};
         bool wanted = false;
+        sbx_cli_getopt g;
         int opt;
 
+        sbx_cli_getopt_init(&g, tables, true);
         optind = 1;
         opterr = 0;
-        while ((opt = getopt_long(argc, argv, "+he:w:u:", options, NULL)) != -1)
+        while ((opt = getopt_long(argc, argv, g.shortopts, g.longopts, NULL)) != -1)
                 switch (opt) {
                 case OPT_CONFIG: config = optarg; break;
                 case OPT_AGENT: req.agent = optarg; wanted = true; break;
@@ -348,19 +341,19 @@ static int apply_policy(int argc, char **argv, sbx_run_config *c, sbx_resolved *
         sbx_config_done(&cfg);
         sbx_config_diag_done(&diag);
         if (k < 0) {
-                fprintf(stderr, "sbx run: %s\n", sbx_error_text(&e, buf, sizeof(buf)));
+                fprintf(stderr, "sbx %s: %s\n", cmd, sbx_error_text(&e, buf, sizeof(buf)));
                 return SBX_EXIT_USAGE;
         }
         if (!r->sandboxed)
-                fprintf(stderr, "sbx run: note: OpenClaw would run session %s of agent %s on the host (sandbox mode "
+                fprintf(stderr, "sbx %s: note: OpenClaw would run session %s of agent %s on the host (sandbox mode "
                                 "\"%s\"); sbx sandboxes it anyway with the agent's settings\n",
-                        r->session_key, r->agent_id, r->mode == SBX_MODE_OFF ? "off" : "non-main");
+                        cmd, r->session_key, r->agent_id, r->mode == SBX_MODE_OFF ? "off" : "non-main");
         k = sbx_policy_to_run_config(r, c, &notes, &e);
         for (size_t i = 0; i < notes.n; i++)
-                fprintf(stderr, "sbx run: note: %s\n", notes.v[i]);
+                fprintf(stderr, "sbx %s: note: %s\n", cmd, notes.v[i]);
         sbx_strv_free(&notes);
         if (k < 0) {
-                fprintf(stderr, "sbx run: agent %s: %s\n", r->agent_id, sbx_error_text(&e, buf, sizeof(buf)));
+                fprintf(stderr, "sbx %s: agent %s: %s\n", cmd, r->agent_id, sbx_error_text(&e, buf, sizeof(buf)));
                 return SBX_EXIT_USAGE;
         }
         /* OpenClaw creates the sandbox workspace dir on first use; so do we (0700) */
@@ -373,7 +366,7 @@ static int apply_policy(int argc, char **argv, sbx_run_config *c, sbx_resolved *
                         *p = '/';
                 }
                 if (mkdir(c->workspace, 0700) < 0 && errno != EEXIST) {
-                        fprintf(stderr, "sbx run: cannot create the sandbox workspace %s: %m\n", c->workspace);
+                        fprintf(stderr, "sbx %s: cannot create the sandbox workspace %s: %m\n", cmd, c->workspace);
                         return SBX_EXIT_FAILURE;
                 }
         }
@@ -392,17 +385,19 @@ int cli_run(int argc, char **argv) {
         const char *approvals = NULL;
         bool tty_set = false;
         const char *image = NULL;
+        sbx_cli_getopt g;
         int opt, r;
 
         sbx_run_config_init(&c);
-        r = apply_policy(argc, argv, &c, &resolved);
+        r = apply_policy("run", run_tables, argc, argv, &c, &resolved);
         if (r != 0)
                 return r;
+        sbx_cli_getopt_init(&g, run_tables, true);
         optind = 1;
         opterr = 0;
-        while ((opt = getopt_long(argc, argv, "+he:w:u:", options, NULL)) != -1) {
+        while ((opt = getopt_long(argc, argv, g.shortopts, g.longopts, NULL)) != -1) {
                 if (opt == 'h') {
-                        run_usage(stdout);
+                        sbx_cli_usage(stdout, &sbx_cmd_run);
                         return 0;
                 }
                 if (opt == '?' || opt == ':') {
@@ -464,10 +459,6 @@ int cli_run(int argc, char **argv) {
 
 /* Shared with cli-sandbox.c: sbx create and sbx run --name take the same
  * sandbox options as sbx run. */
-const struct option *sbx_cli_run_options(void) {
-        return options;
-}
-
 int sbx_cli_run_apply(sbx_run_config *c, int opt, const char *arg, bool *tty_set, sbx_error *e) {
         return apply_option(c, opt, arg, tty_set, e);
 }

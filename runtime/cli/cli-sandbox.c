@@ -24,22 +24,39 @@
 #define SANDBOX_OPT_BASE 1000
 
 enum {
-        OPT_NAME = SANDBOX_OPT_BASE, OPT_LABEL, OPT_WS_MODE, OPT_CONFIG_HASH, OPT_IMAGE, OPT_NO_START,
-        OPT_WS_ROOT, OPT_SB_STATE_DIR, OPT_RM, OPT_ENV_FILE, OPT_SCOPE, OPT_AGENT, OPT_SESSION,
+        OPT_NAME = SANDBOX_OPT_BASE, OPT_LABEL, OPT_WS_MODE, OPT_CONFIG_HASH, OPT_NO_START,
+        OPT_WS_ROOT, OPT_SB_STATE_DIR, OPT_RM, OPT_ENV_FILE, OPT_SCOPE, OPT_ALL, OPT_AGENT, OPT_SESSION,
+        OPT_JSON, OPT_NAME_STATUS, OPT_STAT, OPT_IDLE_HOURS, OPT_MAX_AGE_DAYS, OPT_EXEC,
 };
 
-static const struct option sandbox_options[] = {
-        { "name", required_argument, NULL, OPT_NAME },
-        { "label", required_argument, NULL, OPT_LABEL },
-        { "workspace-mode", required_argument, NULL, OPT_WS_MODE },
-        { "config-hash", required_argument, NULL, OPT_CONFIG_HASH },
-        { "image", required_argument, NULL, OPT_IMAGE },
-        { "no-start", no_argument, NULL, OPT_NO_START },
-        { "workspace-root", required_argument, NULL, OPT_WS_ROOT },
-        { "rm", no_argument, NULL, OPT_RM },
-        { "env-file", required_argument, NULL, OPT_ENV_FILE },
-        { "scope", required_argument, NULL, OPT_SCOPE },
-        {}
+const sbx_cli_opt sbx_persistent_opts[] = {
+        SBX_CLI_SECTION("Persistent sandboxes (sbx create; sbx run with --name or --scope)"),
+        { "name", 0, "NAME", OPT_NAME, "sbx run: run CMD in the sandbox NAME, made with these options on first "
+          "use; parallel runs share one sandbox (sbx create: the same as the NAME argument)", "@sandbox" },
+        { "scope", 0, "SCOPE", OPT_SCOPE, "the sandbox OpenClaw would use for this scope of --agent/--session "
+          "from openclaw.json (--config): its container name, settings and labels, and the agent's rules for "
+          "every exec in it ('sbx inspect NAME' shows them); sbx run: made on first use, exec'd into "
+          "afterwards", "session agent shared" },
+        { "rm", 0, NULL, OPT_RM, "sbx run: one-shot, no persistent sandbox (the default without --name)", NULL },
+        { "workspace-root", 0, "DIR", OPT_WS_ROOT, "without --workspace, the workspace is <workspace "
+          "root>/NAME (created; kept by rm and prune); the root defaults to $SBX_WORKSPACE_ROOT, "
+          "$XDG_DATA_HOME/sbx/workspaces, ~/.local/share/sbx/workspaces", "@dir" },
+        { "workspace-mode", 0, "MODE", OPT_WS_MODE, "direct (default): /workspace is the workspace itself; "
+          "overlay: an overlay over it, writes stay in the sandbox until 'sbx commit' ('sbx diff' shows "
+          "them, 'sbx reset' drops them)", "direct overlay" },
+        { "label", 0, "KEY=VALUE", OPT_LABEL, "a label (repeatable; 'sbx ls --filter label=KEY=VALUE')", NULL },
+        { "config-hash", 0, "HASH", OPT_CONFIG_HASH, "record HASH as the configuration hash (default: computed "
+          "from the options)", NULL },
+        { "no-start", 0, NULL, OPT_NO_START, "only create the record (start it with 'sbx start NAME')", NULL },
+        SBX_CLI_OPT_END
+};
+
+/* --state-dir and --help: every sandbox command but create (which has run's). */
+static const sbx_cli_opt common_opts[] = {
+        { "state-dir", 0, "DIR", OPT_SB_STATE_DIR, "the state root: sandboxes live in DIR/sandboxes (default "
+          "$XDG_RUNTIME_DIR/sbx, /run/sbx as root, /tmp/sbx-$UID; the same as sbx run's)", "@dir" },
+        SBX_CLI_OPT_HELP,
+        SBX_CLI_OPT_END
 };
 
 static int fail(const char *cmd, const sbx_error *e, int status) {
@@ -67,27 +84,51 @@ static int set_state_dir(const char *dir, const char *cmd) {
         return 0;
 }
 
-/* "--state-dir DIR" (the same as sbx run's) as the first option of any
- * sandbox command: sandboxes live in DIR/sandboxes. */
-static int take_state_dir(int *argc, char ***argv, const char *cmd) {
-        int r;
-
-        if (*argc >= 3 && !strcmp((*argv)[1], "--state-dir")) {
-                r = set_state_dir((*argv)[2], cmd);
-                if (r)
-                        return r;
-                (*argv)[2] = (*argv)[0];
-                *argv += 2;
-                *argc -= 2;
-        } else if (*argc >= 2 && !strncmp((*argv)[1], "--state-dir=", 12)) {
-                r = set_state_dir((*argv)[1] + 12, cmd);
-                if (r)
-                        return r;
-                (*argv)[1] = (*argv)[0];
-                *argv += 1;
-                *argc -= 1;
+/* The next option of a sandbox command (getopt over cmd's tables, set up by
+ * the caller with sbx_cli_getopt_init). --help and --state-dir are handled
+ * here. Returns the option, -1 after the last one, or -2 with *status set
+ * (0 after --help; 2 for a bad option or state dir). */
+static int next_opt(const sbx_cli_cmd *cmd, const sbx_cli_getopt *g, int argc, char **argv, int *status) {
+        for (;;) {
+                int opt = getopt_long(argc, argv, g->shortopts, g->longopts, NULL);
+                if (opt == 'h') {
+                        sbx_cli_usage(stdout, cmd);
+                        *status = 0;
+                        return -2;
+                }
+                if (opt == OPT_SB_STATE_DIR) {
+                        *status = set_state_dir(optarg, cmd->name);
+                        if (*status)
+                                return -2;
+                        continue;
+                }
+                if (opt == '?' || opt == ':') {
+                        fprintf(stderr, "sbx %s: bad option '%s' (see 'sbx %s --help')\n", cmd->name,
+                                argv[optind - 1], cmd->name);
+                        *status = SBX_EXIT_USAGE;
+                        return -2;
+                }
+                return opt;
         }
-        return 0;
+}
+
+/* Start parsing cmd's options (into g). */
+static void opts_begin(const sbx_cli_cmd *cmd, sbx_cli_getopt *g) {
+        sbx_cli_getopt_init(g, cmd->opts, cmd->in_order);
+        optind = 1;
+        opterr = 0;
+}
+
+/* A command with no options of its own: parse --state-dir/--help; returns
+ * optind, or -1 with *status set. */
+static int only_common_opts(const sbx_cli_cmd *cmd, int argc, char **argv, int *status) {
+        sbx_cli_getopt g;
+        int opt;
+
+        opts_begin(cmd, &g);
+        while ((opt = next_opt(cmd, &g, argc, argv, status)) >= 0)
+                ;   /* the table has no other option */
+        return opt == -2 ? -1 : optind;
 }
 
 /* ------------------------------------------------------------ create */
@@ -141,9 +182,6 @@ static int apply_sandbox_option(create_args *a, int opt, const char *arg, sbx_er
         case OPT_CONFIG_HASH:
                 a->o.config_hash = arg;
                 return 0;
-        case OPT_IMAGE:
-                a->o.image = arg;
-                return 0;
         case OPT_NO_START:
                 a->o.start = false;
                 return 0;
@@ -158,75 +196,94 @@ static int apply_sandbox_option(create_args *a, int opt, const char *arg, sbx_er
         case OPT_SCOPE:
                 a->scope = arg;
                 return 0;
-        case OPT_AGENT:
-                a->agent = arg;
-                return 0;
-        case OPT_SESSION:
-                a->session = arg;
-                return 0;
         default:
                 return sbx_error_set(e, -EINVAL, "unknown option");
         }
 }
 
-/* run's options + ours, in one getopt_long table. */
-static struct option *merged_options(int *ret_ws_access_val) {
-        const struct option *run = sbx_cli_run_options();
-        size_t n = 0, m = ELEMENTSOF(sandbox_options);
-        struct option *all;
+/* The options of sbx create and sbx run --name: run's, then ours. */
+static const sbx_cli_opt *const create_tables[] = { sbx_run_opts, sbx_persistent_opts, NULL };
 
-        while (run[n].name)
-                n++;
-        all = calloc(n + m, sizeof(*all));
-        if (!all)
-                return NULL;
-        memcpy(all, run, n * sizeof(*all));
-        memcpy(all + n, sandbox_options, m * sizeof(*all));
-        for (size_t i = 0; i < n; i++)
-                if (!strcmp(run[i].name, "workspace-access"))
-                        *ret_ws_access_val = run[i].val;
-        return all;
+/* sbx create / sbx run --name: --agent, --session, --subagent and --config
+ * choose the OpenClaw session of --scope; without it they would be ignored,
+ * so they are refused. Returns 0 or an exit status. */
+static int policy_needs_scope(const char *cmd, int argc, char **argv) {
+        static const char *const opts[] = { "--agent", "--session", "--subagent", "--config" };
+
+        for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+                for (size_t k = 0; k < ELEMENTSOF(opts); k++) {
+                        size_t n = strlen(opts[k]);
+                        if (!strncmp(argv[i], opts[k], n) && (!argv[i][n] || argv[i][n] == '=')) {
+                                fprintf(stderr, "sbx %s: %s chooses the OpenClaw session of --scope; give "
+                                                "--scope session|agent|shared too (or use sbx run %s for a "
+                                                "one-shot sandbox)\n", cmd, opts[k], opts[k]);
+                                return SBX_EXIT_USAGE;
+                        }
+                }
+        return 0;
 }
 
 /* Parse [OPTIONS] up to the first non-option (or "--"). Returns optind or a
- * negative exit status. */
-static int parse_create(create_args *a, int argc, char **argv, const char *cmd, void (*usage)(FILE *)) {
-        _cleanup_free_ struct option *all = NULL;
-        int ws_access_val = -1, opt, r;
+ * negative exit status (-256: --help was printed). */
+static int parse_create(create_args *a, int argc, char **argv, const sbx_cli_cmd *cmd) {
+        int image_val = sbx_cli_opt_val(sbx_run_opts, "image");
+        int ws_access_val = sbx_cli_opt_val(sbx_run_opts, "workspace-access");
+        int approvals_val = sbx_cli_opt_val(sbx_run_opts, "exec-approvals");
+        const char *image = NULL;   /* --image: the root (--scope records OpenClaw's image only) */
+        sbx_cli_getopt g;
+        int opt, r;
         bool tty_set = false;
         sbx_error err = {};
 
-        all = merged_options(&ws_access_val);
-        if (!all)
-                return -SBX_EXIT_FAILURE;
+        sbx_cli_getopt_init(&g, create_tables, true);
         optind = 1;
         opterr = 0;
-        while ((opt = getopt_long(argc, argv, "+he:w:u:", all, NULL)) != -1) {
+        while ((opt = getopt_long(argc, argv, g.shortopts, g.longopts, NULL)) != -1) {
                 if (opt == 'h') {
-                        usage(stdout);
+                        sbx_cli_usage(stdout, cmd);
                         return -256;
                 }
                 if (opt == '?' || opt == ':') {
-                        fprintf(stderr, "sbx %s: bad option '%s' (see 'sbx %s --help')\n", cmd, argv[optind - 1], cmd);
+                        fprintf(stderr, "sbx %s: bad option '%s' (see 'sbx %s --help')\n", cmd->name,
+                                argv[optind - 1], cmd->name);
+                        return -SBX_EXIT_USAGE;
+                }
+                if (opt == approvals_val) {
+                        fprintf(stderr, "sbx %s: --exec-approvals is for one-shot sbx run; a persistent sandbox "
+                                        "takes its agent's exec approvals with --scope\n", cmd->name);
                         return -SBX_EXIT_USAGE;
                 }
                 if (opt == ws_access_val)
                         a->ws_access_set = true;
+                if (opt == image_val) {
+                        /* the root, as for sbx run (applied after every option), and the record */
+                        image = a->o.image = optarg;
+                        continue;
+                }
                 r = opt >= SANDBOX_OPT_BASE ? apply_sandbox_option(a, opt, optarg, &err)
                                             : sbx_cli_run_apply(&a->c, opt, optarg, &tty_set, &err);
                 if (r < 0) {
                         if (r == -ENOMEM)
                                 sbx_error_set(&err, r, "out of memory");
-                        fail(cmd, &err, 0);
+                        fail(cmd->name, &err, 0);
                         return -SBX_EXIT_USAGE;
                 }
         }
         if (sbx_run_config_check_network(&a->c, &err) < 0) {
                 sbx_error_wrap(&err, "--network");
-                fail(cmd, &err, 0);
+                fail(cmd->name, &err, 0);
                 return -SBX_EXIT_USAGE;
         }
-        if (a->c.state_dir && set_state_dir(a->c.state_dir, cmd))
+        if (image && a->c.rootfs) {
+                fprintf(stderr, "sbx %s: --image and --rootfs: give one of them\n", cmd->name);
+                return -SBX_EXIT_USAGE;
+        }
+        if (image && sbx_run_config_apply_image(&a->c, image, &err) < 0) {
+                sbx_error_wrap(&err, "--image");
+                fail(cmd->name, &err, 0);
+                return -SBX_EXIT_FAILURE;
+        }
+        if (a->c.state_dir && set_state_dir(a->c.state_dir, cmd->name))
                 return -SBX_EXIT_USAGE;
         return optind;
 }
@@ -276,34 +333,24 @@ static int default_workspace(create_args *a, sbx_error *e) {
         return 0;
 }
 
-static void create_usage(FILE *f) {
-        fputs("usage: sbx create [OPTIONS] NAME\n"
-              "\n"
-              "Create a persistent sandbox NAME and start its init (pid 1 of its namespaces).\n"
-              "Later commands run in it with 'sbx exec NAME -- CMD'. Prints the 64-hex id.\n"
-              "Takes every sandbox option of 'sbx run' (see 'sbx run --help'; --timeout and\n"
-              "--tty apply to sbx run only), and:\n"
-              "  --workspace DIR           the directory behind /workspace (default:\n"
-              "                            <workspace root>/NAME, created; kept by rm and prune)\n"
-              "  --workspace-root DIR      default $SBX_WORKSPACE_ROOT, $XDG_DATA_HOME/sbx/workspaces,\n"
-              "                            ~/.local/share/sbx/workspaces\n"
-              "  --workspace-access MODE   rw (default for sbx create), ro, none (= overlay)\n"
-              "  --workspace-mode MODE     direct (default) or overlay: /workspace is an overlay over\n"
-              "                            DIR, writes stay in the sandbox until 'sbx commit'\n"
-              "                            ('sbx diff' shows them, 'sbx reset' drops them)\n"
-              "  --label KEY=VALUE         a label (repeatable; 'sbx ls --filter label=KEY=VALUE')\n"
-              "  --config-hash HASH        record HASH as the configuration hash (default: computed)\n"
-              "  --image REF               record the image reference (shown by ls)\n"
-              "  --scope session|agent|shared [--agent ID] [--session KEY] [--config FILE]\n"
-              "                            the sandbox OpenClaw would use for that scope (name, settings,\n"
-              "                            labels) and the agent's rules for every exec in it (see 'sbx\n"
-              "                            explain'); 'sbx inspect NAME' shows them and their hash\n"
-              "  --no-start                only create the record (start with 'sbx start NAME')\n"
-              "  --state-dir DIR           runtime state root (default $XDG_RUNTIME_DIR/sbx,\n"
-              "                            /run/sbx as root, /tmp/sbx-$UID)\n"
-              "Exit status: 0 created; 1 NAME exists; 2 bad usage; 125 sbx failed.\n",
-              f);
-}
+const sbx_cli_cmd sbx_cmd_create = {
+        .name = "create", .page = "sbx-sandbox", .fn = cli_create, .in_order = true, .positional = "",
+        .usage = "[OPTIONS] NAME",
+        .summary = "create a persistent sandbox",
+        .text = "Create a persistent sandbox NAME and start its init (pid 1 of its namespaces). Later commands "
+                "run in it with 'sbx exec NAME -- CMD'. Prints the 64-hex id.\n\n"
+                "It takes the options of sbx run (--timeout and --tty apply to sbx run only) and those of "
+                "persistent sandboxes. The workspace is --workspace DIR, else <workspace root>/NAME; sbx "
+                "create mounts it read-write unless --workspace-access says otherwise (rw is its default; "
+                "none = an overlay). --image NAME is the root, as for sbx run, and is recorded (sbx ls --json "
+                "shows it).\n\n"
+                "--scope session|agent|shared [--agent ID] [--session KEY] [--config FILE]: the sandbox "
+                "OpenClaw would use for that scope (name, settings, labels) and the agent's rules for every "
+                "exec in it (see 'sbx explain'); 'sbx inspect NAME' shows them and their hash. --agent, "
+                "--session, --subagent and --config need --scope here.",
+        .opts = { sbx_run_opts, sbx_persistent_opts, NULL },
+        .footer = "Exit status: 0 created; 1 NAME exists; 2 bad usage; 125 sbx failed.",
+};
 
 static int scope_prepare(int argc, char **argv, create_args *a, sbx_resolved *res);
 static const char *scan_opt(int argc, char **argv, const char *opt);
@@ -316,12 +363,11 @@ int cli_create(int argc, char **argv) {
         int r;
 
         sbx_run_config_init(&a.c);
-        if (scan_opt(argc, argv, "--scope")) {
-                r = scope_prepare(argc, argv, &a, &res);
-                if (r)
-                        return r;
-        }
-        r = parse_create(&a, argc, argv, "create", create_usage);
+        r = scan_opt(argc, argv, "--scope") ? scope_prepare(argc, argv, &a, &res)
+                                            : policy_needs_scope("create", argc, argv);
+        if (r)
+                return r;
+        r = parse_create(&a, argc, argv, &sbx_cmd_create);
         if (r < 0)
                 return r == -256 ? 0 : -r;
         if (r < argc && (!a.name || res.container_name == a.name))
@@ -348,22 +394,27 @@ int cli_create(int argc, char **argv) {
 
 /* ------------------------------------------------------------ exec */
 
-static void exec_usage(FILE *f) {
-        fputs("usage: sbx exec [OPTIONS] NAME [--] CMD [ARGS...]\n"
-              "\n"
-              "Run CMD inside the running sandbox NAME (a name, id or id prefix): its namespaces,\n"
-              "cgroup, capabilities (none), no_new_privs, seccomp filter and rlimits.\n"
-              "  -w, --workdir DIR     working directory (default: the sandbox's, /workspace)\n"
-              "  -e, --env KEY=VALUE   set a variable on top of the sandbox's environment\n"
-              "      --env-file FILE   KEY=VALUE lines (# comments; a bare KEY copies ours)\n"
-              "  -u, --user UID[:GID]  numeric user (default: the sandbox's)\n"
-              "  -i, --interactive     pass stdin through (default: /dev/null)\n"
-              "  -t, --tty             a terminal from the sandbox's devpts\n"
-              "Signals SIGINT/SIGTERM/SIGHUP go to CMD's process group; if sbx exec is killed,\n"
-              "CMD is killed. Exit status: CMD's; 128+N if killed by signal N; 1 no such\n"
-              "sandbox; 125 sbx failed or not running; 126 not executable; 127 not found.\n",
-              f);
-}
+static const sbx_cli_opt exec_opts[] = {
+        { "workdir", 'w', "DIR", 'w', "working directory (default: the sandbox's, /workspace)", NULL },
+        { "env", 'e', "KEY=VALUE", 'e', "set a variable on top of the sandbox's environment (repeatable)", NULL },
+        { "env-file", 0, "FILE", OPT_ENV_FILE, "KEY=VALUE lines (# comments; a bare KEY copies ours)", "@file" },
+        { "user", 'u', "UID[:GID]", 'u', "numeric user (default: the sandbox's)", NULL },
+        { "interactive", 'i', NULL, 'i', "pass stdin through (default: /dev/null)", NULL },
+        { "tty", 't', NULL, 't', "a terminal from the sandbox's devpts", NULL },
+        SBX_CLI_OPT_END
+};
+
+const sbx_cli_cmd sbx_cmd_exec = {
+        .name = "exec", .page = "sbx-sandbox", .fn = cli_exec, .in_order = true, .positional = "@sandbox",
+        .usage = "[OPTIONS] NAME [--] CMD [ARGS...]",
+        .summary = "run a command in a running persistent sandbox",
+        .text = "Run CMD inside the running sandbox NAME (a name, id or id prefix): its namespaces, cgroup, "
+                "capabilities (none), no_new_privs, seccomp filter and rlimits.",
+        .opts = { exec_opts, common_opts, NULL },
+        .footer = "Signals SIGINT/SIGTERM/SIGHUP go to CMD's process group; if sbx exec is killed, CMD is "
+                  "killed.\n\nExit status: CMD's; 128+N if killed by signal N; 1 no such sandbox; 125 sbx "
+                  "failed or not running; 126 not executable; 127 not found.",
+};
 
 static int read_env_file(const char *path, char ***envv, size_t *n, sbx_error *e) {
         _cleanup_free_ char *line = NULL;
@@ -411,31 +462,18 @@ static void strv_free_n(char **v, size_t n) {
 }
 
 int cli_exec(int argc, char **argv) {
-        static const struct option opts[] = {
-                { "workdir", required_argument, NULL, 'w' }, { "env", required_argument, NULL, 'e' },
-                { "env-file", required_argument, NULL, OPT_ENV_FILE }, { "user", required_argument, NULL, 'u' },
-                { "interactive", no_argument, NULL, 'i' }, { "tty", no_argument, NULL, 't' },
-                { "help", no_argument, NULL, 'h' }, {}
-        };
         sbx_exec_request req = { .uid = SBX_ID_UNSET, .gid = SBX_ID_UNSET, .stdin_mode = SBX_STDIN_NULL };
         _cleanup_(sbx_run_config_free) sbx_run_config now = {};
         char **envv = NULL;
         size_t n_env = 0;
         sbx_error err = {};
         const char *name;
-        int opt, r;
+        sbx_cli_getopt g;
+        int opt, r, status;
 
-        r = take_state_dir(&argc, &argv, "exec");
-        if (r)
-                return r;
-        optind = 1;
-        opterr = 0;
-        while ((opt = getopt_long(argc, argv, "+w:e:u:ith", opts, NULL)) != -1) {
+        opts_begin(&sbx_cmd_exec, &g);
+        while ((opt = next_opt(&sbx_cmd_exec, &g, argc, argv, &status)) >= 0) {
                 switch (opt) {
-                case 'h':
-                        exec_usage(stdout);
-                        strv_free_n(envv, n_env);
-                        return 0;
                 case 'w':
                         if (optarg[0] != '/') {
                                 fprintf(stderr, "sbx exec: --workdir '%s': must be absolute\n", optarg);
@@ -477,10 +515,12 @@ int cli_exec(int argc, char **argv) {
                         req.tty = true;
                         break;
                 default:
-                        fprintf(stderr, "sbx exec: bad option '%s' (see 'sbx exec --help')\n", argv[optind - 1]);
-                        strv_free_n(envv, n_env);
-                        return SBX_EXIT_USAGE;
+                        break;
                 }
+        }
+        if (opt == -2) {
+                strv_free_n(envv, n_env);
+                return status;
         }
         if (optind < argc && !strcmp(argv[optind], "--"))
                 optind++;
@@ -606,32 +646,36 @@ static int parse_filter(const char *spec, sbx_label *ret) {
         return ret->key && ret->key[0] ? 0 : -EINVAL;
 }
 
+static const sbx_cli_opt ls_opts[] = {
+        { "json", 'j', NULL, 'j', "every field as JSON (an array of objects)", NULL },
+        { "quiet", 'q', NULL, 'q', "names only, one a line", NULL },
+        { "filter", 'f', "label=KEY[=VALUE]", 'f', "only sandboxes with this label (and value; repeatable: all "
+          "must match)", NULL },
+        SBX_CLI_OPT_END
+};
+
+const sbx_cli_cmd sbx_cmd_ls = {
+        .name = "ls", .page = "sbx-sandbox", .fn = cli_ls, .positional = "",
+        .usage = "[--json] [-q] [--filter label=KEY[=VALUE]]...",
+        .summary = "list persistent sandboxes",
+        .text = "List persistent sandboxes: name, id, state, age, last use, whether the configuration changed "
+                "since creation (a later 'sbx run --name' asked for another one; 'sbx recreate NAME' applies "
+                "it), running execs, workspace. Sandboxes whose init died are cleaned up (processes, cgroup) "
+                "and shown as stopped (crashed). The NAME column is as wide as the longest name.",
+        .opts = { ls_opts, common_opts, NULL },
+};
+
 int cli_ls(int argc, char **argv) {
-        static const struct option opts[] = {
-                { "json", no_argument, NULL, 'j' }, { "filter", required_argument, NULL, 'f' },
-                { "quiet", no_argument, NULL, 'q' }, { "help", no_argument, NULL, 'h' }, {}
-        };
         sbx_label filter[16];
         size_t n_filter = 0, n = 0;
         sbx_sandbox **list = NULL;
         bool json = false, quiet = false;
         sbx_error err = {};
-        int opt, r;
+        sbx_cli_getopt g;
+        int opt, r, status;
 
-        r = take_state_dir(&argc, &argv, "ls");
-        if (r)
-                return r;
-        optind = 1;
-        opterr = 0;
-        while ((opt = getopt_long(argc, argv, "jf:qh", opts, NULL)) != -1) {
-                if (opt == 'h') {
-                        printf("usage: sbx ls [--json] [-q] [--filter label=KEY[=VALUE]]...\n\n"
-                               "List persistent sandboxes: state, age, last use, whether the configuration\n"
-                               "changed since creation (a later 'sbx run --name' asked for another one;\n"
-                               "'sbx recreate NAME' applies it), running execs. Sandboxes whose init died are\n"
-                               "cleaned up (processes, cgroup) and shown as stopped (crashed).\n");
-                        return 0;
-                }
+        opts_begin(&sbx_cmd_ls, &g);
+        while ((opt = next_opt(&sbx_cmd_ls, &g, argc, argv, &status)) >= 0) {
                 if (opt == 'j')
                         json = true;
                 else if (opt == 'q')
@@ -639,10 +683,20 @@ int cli_ls(int argc, char **argv) {
                 else if (opt == 'f' && n_filter < ELEMENTSOF(filter) && parse_filter(optarg, &filter[n_filter]) == 0)
                         n_filter++;
                 else {
-                        fprintf(stderr, "sbx ls: bad option or filter '%s' (expected --filter label=KEY[=VALUE])\n",
-                                argv[optind - 1]);
+                        fprintf(stderr, "sbx ls: bad filter '%s' (expected --filter label=KEY[=VALUE])\n", optarg);
+                        for (size_t i = 0; i < n_filter; i++)
+                                free(filter[i].key);
                         return SBX_EXIT_USAGE;
                 }
+        }
+        if (opt == -2) {
+                for (size_t i = 0; i < n_filter; i++)
+                        free(filter[i].key);
+                return status;
+        }
+        if (optind < argc) {
+                fprintf(stderr, "sbx ls: unexpected argument '%s'\n", argv[optind]);
+                return SBX_EXIT_USAGE;
         }
         r = sbx_sandbox_list(filter, n_filter, &list, &n, &err);
         for (size_t i = 0; i < n_filter; i++)
@@ -684,25 +738,32 @@ int cli_ls(int argc, char **argv) {
         return 0;
 }
 
+const sbx_cli_cmd sbx_cmd_inspect = {
+        .name = "inspect", .page = "sbx-sandbox", .fn = cli_inspect, .in_order = true, .positional = "@sandbox",
+        .usage = "NAME...",
+        .summary = "show a sandbox's record, its policy and rules (JSON)",
+        .text = "Print each sandbox as JSON (an array, as 'sbx ls --json'), with its policy: the agent and scope "
+                "key it was created for, the rules it enforces (exec allowlist or deny, read-only workspace, "
+                "socket deny), their hash, and whether the current openclaw.json derives other rules (stale: "
+                "'sbx recreate' applies them). \"policy\": \"none\" when it was created without an agent.",
+        .opts = { common_opts, NULL },
+};
+
 /* sbx inspect NAME...: the full record of each, as ls --json shows it. */
 int cli_inspect(int argc, char **argv) {
         json_object *a;
-        int status = 0, r;
+        char usage[256];
+        int status = 0, r, first = only_common_opts(&sbx_cmd_inspect, argc, argv, &status);
 
-        r = take_state_dir(&argc, &argv, "inspect");
-        if (r)
-                return r;
-        if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-                printf("usage: sbx inspect NAME...\n\n"
-                       "Print each sandbox as JSON (an array, as 'sbx ls --json'), with its policy: the\n"
-                       "agent and scope key it was created for, the rules it enforces (exec allowlist or\n"
-                       "deny, read-only workspace, socket deny), their hash, and whether the current\n"
-                       "openclaw.json derives other rules (stale: 'sbx recreate' applies them).\n"
-                       "\"policy\": \"none\" when it was created without an agent.\n");
-                return argc < 2 ? SBX_EXIT_USAGE : 0;
+        if (first < 0)
+                return status;
+        if (first >= argc) {
+                fprintf(stderr, "sbx inspect: no sandbox given (%s)\n",
+                        sbx_cli_usage_line(&sbx_cmd_inspect, usage, sizeof(usage)));
+                return SBX_EXIT_USAGE;
         }
         a = json_object_new_array();
-        for (int i = 1; i < argc; i++) {
+        for (int i = first; i < argc; i++) {
                 _cleanup_(sbx_sandbox_freep) sbx_sandbox *s = NULL;
                 sbx_error err = {};
                 r = sbx_sandbox_lookup(argv[i], &s, &err);
@@ -718,6 +779,23 @@ int cli_inspect(int argc, char **argv) {
         return status;
 }
 
+static const sbx_cli_opt logs_opts[] = {
+        { "exec", 0, NULL, OPT_EXEC, "the exec records (the only log there is; required)", NULL },
+        { "json", 0, NULL, OPT_JSON, "the JSON Lines records as stored", NULL },
+        SBX_CLI_OPT_END
+};
+
+const sbx_cli_cmd sbx_cmd_logs = {
+        .name = "logs", .page = "sbx-sandbox", .fn = cli_logs, .positional = "@sandbox",
+        .usage = "--exec [--json] NAME",
+        .summary = "show every exec in a sandbox created for an agent (--exec)",
+        .text = "Every exec in a sandbox created for an agent (sbx create --scope, docker create with "
+                "openclaw.sessionKey): the commands sbx exec decided before fork (event exec) and every "
+                "execve/execveat of their process trees, grandchildren included, as the exec log's seccomp "
+                "listener saw them (event exec-seen): time, pid, decision, path, argv.",
+        .opts = { logs_opts, common_opts, NULL },
+};
+
 /* sbx logs --exec NAME: the sandbox's exec records (issue 14). */
 int cli_logs(int argc, char **argv) {
         _cleanup_(sbx_sandbox_freep) sbx_sandbox *s = NULL;
@@ -725,31 +803,24 @@ int cli_logs(int argc, char **argv) {
         bool json = false, exec = false;
         char path[PATH_MAX + 32], line[65536];
         sbx_error err = {};
+        sbx_cli_getopt g;
         FILE *f;
-        int r;
+        int r, opt, status;
 
-        r = take_state_dir(&argc, &argv, "logs");
-        if (r)
-                return r;
-        for (int i = 1; i < argc; i++) {
-                if (!strcmp(argv[i], "--exec"))
+        opts_begin(&sbx_cmd_logs, &g);
+        while ((opt = next_opt(&sbx_cmd_logs, &g, argc, argv, &status)) >= 0) {
+                if (opt == OPT_EXEC)
                         exec = true;
-                else if (!strcmp(argv[i], "--json"))
+                else
                         json = true;
-                else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-                        printf("usage: sbx logs --exec [--json] NAME\n\n"
-                               "Every exec in a sandbox created for an agent (sbx create --scope, docker create\n"
-                               "with openclaw.sessionKey): the commands sbx exec decided before fork (event\n"
-                               "exec) and every execve/execveat of their process trees, grandchildren\n"
-                               "included, as the exec log's seccomp listener saw them (event exec-seen): time,\n"
-                               "pid, decision, path, argv. --json: the JSON Lines records as stored.\n");
-                        return 0;
-                } else if (!ref && argv[i][0] != '-')
-                        ref = argv[i];
-                else {
-                        fprintf(stderr, "sbx logs: unexpected argument '%s'\n", argv[i]);
-                        return SBX_EXIT_USAGE;
-                }
+        }
+        if (opt == -2)
+                return status;
+        if (optind < argc)
+                ref = argv[optind++];
+        if (optind < argc) {
+                fprintf(stderr, "sbx logs: unexpected argument '%s'\n", argv[optind]);
+                return SBX_EXIT_USAGE;
         }
         if (!ref || !exec) {
                 fprintf(stderr, "sbx logs: usage: sbx logs --exec [--json] NAME\n");
@@ -797,19 +868,21 @@ int cli_logs(int argc, char **argv) {
 
 /* ------------------------------------------------------------ simple verbs */
 
-static int each_ref(int argc, char **argv, const char *cmd, const char *usage,
+static int each_ref(int argc, char **argv, const sbx_cli_cmd *cmd,
                     int (*fn)(const char *ref, const void *arg, sbx_error *e), const void *arg) {
+        char usage[256];
         int status = 0;
 
         if (argc < 1) {
-                fprintf(stderr, "sbx %s: no sandbox given (usage: %s)\n", cmd, usage);
+                fprintf(stderr, "sbx %s: no sandbox given (%s)\n", cmd->name,
+                        sbx_cli_usage_line(cmd, usage, sizeof(usage)));
                 return SBX_EXIT_USAGE;
         }
         for (int i = 0; i < argc; i++) {
                 sbx_error err = {};
                 int r = fn(argv[i], arg, &err);
                 if (r < 0)
-                        status = fail(cmd, &err, errno_status(r));
+                        status = fail(cmd->name, &err, errno_status(r));
                 else
                         printf("%s\n", argv[i]);
         }
@@ -832,49 +905,54 @@ static int do_pause(const char *ref, const void *arg, sbx_error *e) {
         return *(const bool *) arg ? sbx_sandbox_pause(ref, e) : sbx_sandbox_unpause(ref, e);
 }
 
-static bool want_help(int argc, char **argv) {
-        for (int i = 1; i < argc; i++)
-                if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
-                        return true;
-        return false;
-}
+const sbx_cli_cmd sbx_cmd_start = {
+        .name = "start", .page = "sbx-sandbox", .fn = cli_start, .in_order = true, .positional = "@sandbox",
+        .usage = "NAME...",
+        .summary = "start a stopped sandbox",
+        .text = "Start the init of stopped or created sandboxes.",
+        .opts = { common_opts, NULL },
+};
 
 int cli_start(int argc, char **argv) {
-        int r = take_state_dir(&argc, &argv, "start");
+        int status, i = only_common_opts(&sbx_cmd_start, argc, argv, &status);
 
-        if (r)
-                return r;
-        if (want_help(argc, argv)) {
-                printf("usage: sbx start NAME...\n\nStart the init of stopped or created sandboxes.\n");
-                return 0;
-        }
-        return each_ref(argc - 1, argv + 1, "start", "sbx start NAME...", do_start, NULL);
+        if (i < 0)
+                return status;
+        return each_ref(argc - i, argv + i, &sbx_cmd_start, do_start, NULL);
 }
+
+static const sbx_cli_opt stop_opts[] = {
+        { "time", 't', "SECONDS", 't', "SIGKILL after SECONDS (0..3600, default 10)", NULL },
+        SBX_CLI_OPT_END
+};
+
+const sbx_cli_cmd sbx_cmd_stop = {
+        .name = "stop", .page = "sbx-sandbox", .fn = cli_stop, .in_order = true, .positional = "@sandbox",
+        .usage = "[-t SECONDS] NAME...",
+        .summary = "stop a sandbox (keeps its record and workspace)",
+        .text = "Stop sandboxes: SIGTERM to every process, SIGKILL after SECONDS (default 10). The record, "
+                "workspace and overlay changes stay; 'sbx start' restarts it.",
+        .opts = { stop_opts, common_opts, NULL },
+};
 
 int cli_stop(int argc, char **argv) {
         unsigned timeout = 10;
-        int r = take_state_dir(&argc, &argv, "stop");
+        sbx_cli_getopt g;
+        int opt, status;
 
-        if (r)
-                return r;
-        if (want_help(argc, argv)) {
-                printf("usage: sbx stop [-t SECONDS] NAME...\n\n"
-                       "Stop sandboxes: SIGTERM to every process, SIGKILL after SECONDS (default 10).\n"
-                       "The record, workspace and overlay changes stay; 'sbx start' restarts it.\n");
-                return 0;
-        }
-        if (argc >= 3 && (!strcmp(argv[1], "-t") || !strcmp(argv[1], "--time"))) {
+        opts_begin(&sbx_cmd_stop, &g);
+        while ((opt = next_opt(&sbx_cmd_stop, &g, argc, argv, &status)) >= 0) {
                 char *end;
-                unsigned long v = strtoul(argv[2], &end, 10);
-                if (*end || end == argv[2] || v > 3600) {
-                        fprintf(stderr, "sbx stop: -t '%s': expected seconds (0..3600)\n", argv[2]);
+                unsigned long v = strtoul(optarg, &end, 10);
+                if (*end || end == optarg || v > 3600 || optarg[0] == '-') {
+                        fprintf(stderr, "sbx stop: -t '%s': expected seconds (0..3600)\n", optarg);
                         return SBX_EXIT_USAGE;
                 }
                 timeout = (unsigned) v;
-                argv += 2;
-                argc -= 2;
         }
-        return each_ref(argc - 1, argv + 1, "stop", "sbx stop [-t SECONDS] NAME...", do_stop, &timeout);
+        if (opt == -2)
+                return status;
+        return each_ref(argc - optind, argv + optind, &sbx_cmd_stop, do_stop, &timeout);
 }
 
 /* sbx rm --all: every sandbox (the running ones need -f). */
@@ -899,60 +977,68 @@ static int rm_all(bool force) {
         return status;
 }
 
-int cli_rm(int argc, char **argv) {
-        static const struct option opts[] = {
-                { "force", no_argument, NULL, 'f' }, { "all", no_argument, NULL, 'a' },
-                { "help", no_argument, NULL, 'h' },  {}
-        };
-        bool force = false, all = false;
-        int opt, r = take_state_dir(&argc, &argv, "rm");
+static const sbx_cli_opt rm_opts[] = {
+        { "force", 'f', NULL, 'f', "remove running sandboxes too (their processes are killed)", NULL },
+        { "all", 0, NULL, OPT_ALL, "remove every sandbox 'sbx ls' lists (instead of NAMEs)", NULL },
+        SBX_CLI_OPT_END
+};
 
-        if (r)
-                return r;
-        optind = 1;
-        opterr = 0;
-        while ((opt = getopt_long(argc, argv, "+fh", opts, NULL)) != -1) {
-                switch (opt) {
-                case 'h':
-                        printf("usage: sbx rm [-f] NAME...\n"
-                               "       sbx rm [-f] --all\n\n"
-                               "Remove sandboxes: state dir, overlay changes, cgroup. A running one needs -f\n"
-                               "(its processes are killed). The workspace directory is never removed.\n"
-                               "--all removes every sandbox 'sbx ls' lists.\n");
-                        return 0;
-                case 'f':
+const sbx_cli_cmd sbx_cmd_rm = {
+        .name = "rm", .page = "sbx-sandbox", .fn = cli_rm, .in_order = true, .positional = "@sandbox",
+        .usage = "[-f] NAME...\n[-f] --all",
+        .summary = "remove a sandbox (keeps its workspace)",
+        .text = "Remove sandboxes: state dir, overlay changes, cgroup. A running one needs -f (its processes "
+                "are killed). The workspace directory is never removed.",
+        .opts = { rm_opts, common_opts, NULL },
+};
+
+int cli_rm(int argc, char **argv) {
+        bool force = false, all = false;
+        sbx_cli_getopt g;
+        int opt, status;
+
+        opts_begin(&sbx_cmd_rm, &g);
+        while ((opt = next_opt(&sbx_cmd_rm, &g, argc, argv, &status)) >= 0) {
+                if (opt == 'f')
                         force = true;
-                        break;
-                case 'a':
+                else if (opt == OPT_ALL)
                         all = true;
-                        break;
-                default:
-                        fprintf(stderr, "sbx rm: bad option '%s' (see 'sbx rm --help')\n", argv[optind - 1]);
-                        return SBX_EXIT_USAGE;
-                }
         }
+        if (opt == -2)
+                return status;
         if (all && optind < argc) {
                 fprintf(stderr, "sbx rm: --all and a NAME: give one of them\n");
                 return SBX_EXIT_USAGE;
         }
         if (all)
                 return rm_all(force);
-        return each_ref(argc - optind, argv + optind, "rm", "sbx rm [-f] NAME... | sbx rm [-f] --all", do_rm, &force);
+        return each_ref(argc - optind, argv + optind, &sbx_cmd_rm, do_rm, &force);
 }
+
+const sbx_cli_cmd sbx_cmd_pause = {
+        .name = "pause", .page = "sbx-sandbox", .fn = cli_pause, .in_order = true, .positional = "@sandbox",
+        .usage = "NAME...",
+        .summary = "suspend every process of a sandbox",
+        .text = "Suspend every process of the sandboxes (SIGSTOP to each; 'sbx unpause' sends SIGCONT).",
+        .opts = { common_opts, NULL },
+};
+
+const sbx_cli_cmd sbx_cmd_unpause = {
+        .name = "unpause", .page = "sbx-sandbox", .fn = cli_pause, .in_order = true, .positional = "@sandbox",
+        .usage = "NAME...",
+        .summary = "resume a paused sandbox",
+        .text = "Resume every process of paused sandboxes.",
+        .opts = { common_opts, NULL },
+};
 
 int cli_pause(int argc, char **argv) {
         bool pause = !strcmp(argv[0], "pause");
-        int r = take_state_dir(&argc, &argv, argv[0]);
+        const sbx_cli_cmd *cmd = pause ? &sbx_cmd_pause : &sbx_cmd_unpause;
+        int status, i = only_common_opts(cmd, argc, argv, &status);
 
-        if (r)
-                return r;
-        if (want_help(argc, argv)) {
-                printf("usage: sbx %s NAME...\n\n%s every process of the sandbox (SIGSTOP/SIGCONT).\n", argv[0],
-                       pause ? "Suspend" : "Resume");
-                return 0;
-        }
-        return each_ref(argc - 1, argv + 1, argv[0], pause ? "sbx pause NAME..." : "sbx unpause NAME...", do_pause,
-                        &pause);
+        if (i < 0)
+                return status;
+        return each_ref(argc - i, argv + i, cmd, do_pause, &pause);
 }
 
 /* ------------------------------------------------------------ prune */
@@ -965,47 +1051,53 @@ static int parse_double(const char *s, double *ret) {
         return errno || end == s || *end || *ret < 0 ? -EINVAL : 0;
 }
 
+static const sbx_cli_opt prune_opts[] = {
+        { "idle-hours", 0, "H", OPT_IDLE_HOURS, "remove sandboxes idle (no exec) longer than H hours (default 24; "
+          "0 disables the rule)", NULL },
+        { "max-age-days", 0, "D", OPT_MAX_AGE_DAYS, "remove sandboxes created more than D days ago (default 7; 0 "
+          "disables the rule)", NULL },
+        { "filter", 0, "label=KEY[=VALUE]", 'f', "only sandboxes with this label (repeatable)", NULL },
+        { "dry-run", 'n', NULL, 'n', "print what would be removed, remove nothing", NULL },
+        SBX_CLI_OPT_END
+};
+
+const sbx_cli_cmd sbx_cmd_prune = {
+        .name = "prune", .page = "sbx-sandbox", .fn = cli_prune, .positional = "",
+        .usage = "[--idle-hours H] [--max-age-days D] [--filter label=K[=V]] [--dry-run]",
+        .summary = "remove idle, old or crashed sandboxes",
+        .text = "Remove sandboxes idle (no exec) longer than H hours or created more than D days ago, "
+                "OpenClaw's prune rules. Sandboxes whose init crashed are removed too. A sandbox with a "
+                "running exec is never removed. Workspace directories are kept.",
+        .opts = { prune_opts, common_opts, NULL },
+};
+
 int cli_prune(int argc, char **argv) {
-        static const struct option opts[] = {
-                { "idle-hours", required_argument, NULL, 'i' }, { "max-age-days", required_argument, NULL, 'a' },
-                { "filter", required_argument, NULL, 'f' },      { "dry-run", no_argument, NULL, 'n' },
-                { "help", no_argument, NULL, 'h' },              {}
-        };
         sbx_prune_opts o = { .idle_hours = 24, .max_age_days = 7 };
         sbx_label filter[16];
         char **names = NULL;
         size_t n = 0;
         sbx_error err = {};
-        int opt, r;
+        sbx_cli_getopt g;
+        int opt, r, status;
 
-        r = take_state_dir(&argc, &argv, "prune");
-        if (r)
-                return r;
-        optind = 1;
-        opterr = 0;
         o.filter = filter;
-        while ((opt = getopt_long(argc, argv, "nh", opts, NULL)) != -1) {
+        opts_begin(&sbx_cmd_prune, &g);
+        while ((opt = next_opt(&sbx_cmd_prune, &g, argc, argv, &status)) >= 0) {
                 switch (opt) {
-                case 'h':
-                        printf("usage: sbx prune [--idle-hours H] [--max-age-days D] [--filter label=K[=V]] "
-                               "[--dry-run]\n\n"
-                               "Remove sandboxes idle (no exec) longer than H hours (default 24) or created\n"
-                               "more than D days ago (default 7), OpenClaw's prune rules; 0 disables a rule.\n"
-                               "Sandboxes whose init crashed are removed too. A sandbox with a running exec\n"
-                               "is never removed. Workspace directories are kept.\n");
-                        return 0;
-                case 'i':
-                case 'a':
-                        if (parse_double(optarg, opt == 'i' ? &o.idle_hours : &o.max_age_days) < 0) {
+                case OPT_IDLE_HOURS:
+                case OPT_MAX_AGE_DAYS:
+                        if (parse_double(optarg, opt == OPT_IDLE_HOURS ? &o.idle_hours : &o.max_age_days) < 0) {
                                 fprintf(stderr, "sbx prune: --%s '%s': expected a number >= 0\n",
-                                        opt == 'i' ? "idle-hours" : "max-age-days", optarg);
-                                return SBX_EXIT_USAGE;
+                                        opt == OPT_IDLE_HOURS ? "idle-hours" : "max-age-days", optarg);
+                                status = SBX_EXIT_USAGE;
+                                goto out;
                         }
                         break;
                 case 'f':
                         if (o.n_filter >= ELEMENTSOF(filter) || parse_filter(optarg, &filter[o.n_filter]) < 0) {
                                 fprintf(stderr, "sbx prune: --filter '%s': expected label=KEY[=VALUE]\n", optarg);
-                                return SBX_EXIT_USAGE;
+                                status = SBX_EXIT_USAGE;
+                                goto out;
                         }
                         o.n_filter++;
                         break;
@@ -1013,54 +1105,74 @@ int cli_prune(int argc, char **argv) {
                         o.dry_run = true;
                         break;
                 default:
-                        fprintf(stderr, "sbx prune: bad option '%s'\n", argv[optind - 1]);
-                        return SBX_EXIT_USAGE;
+                        break;
                 }
         }
+        if (opt == -2)
+                goto out;
+        if (optind < argc) {
+                fprintf(stderr, "sbx prune: unexpected argument '%s'\n", argv[optind]);
+                status = SBX_EXIT_USAGE;
+                goto out;
+        }
         r = sbx_sandbox_prune(&o, &names, &n, &err);
-        for (size_t i = 0; i < o.n_filter; i++)
-                free(filter[i].key);
-        if (r < 0)
-                return fail("prune", &err, SBX_EXIT_FAILURE);
+        status = r < 0 ? fail("prune", &err, SBX_EXIT_FAILURE) : 0;
         for (size_t i = 0; i < n; i++) {
                 printf("%s%s\n", o.dry_run ? "would remove " : "", names[i]);
                 free(names[i]);
         }
         free(names);
-        return 0;
+out:
+        for (size_t i = 0; i < o.n_filter; i++)
+                free(filter[i].key);
+        return status;
 }
 
 /* ------------------------------------------------------------ recreate */
+
+static const sbx_cli_opt recreate_opts[] = {
+        { "all", 0, NULL, OPT_ALL, "every sandbox", NULL },
+        { "agent", 0, "ID", OPT_AGENT, "the sandboxes 'sbx run --scope' made for agent ID (label sbx.agent)", NULL },
+        { "session", 0, "KEY", OPT_SESSION, "the sandboxes 'sbx run --scope' made for session KEY (label "
+          "sbx.session)", NULL },
+        SBX_CLI_OPT_END
+};
+
+const sbx_cli_cmd sbx_cmd_recreate = {
+        .name = "recreate", .page = "sbx-sandbox", .fn = cli_recreate, .in_order = true, .positional = "@sandbox",
+        .usage = "NAME...\n--all | --agent ID | --session KEY",
+        .summary = "rebuild sandboxes from their configuration",
+        .text = "Rebuild sandboxes from their recorded configuration (rm -f + create with the same name, labels "
+                "and workspace): processes end, workspace data stays. Give NAMEs or one selector.",
+        .opts = { recreate_opts, common_opts, NULL },
+};
 
 int cli_recreate(int argc, char **argv) {
         sbx_sandbox **list = NULL;
         size_t n = 0;
         sbx_label filter = {};
-        bool all = false;
-        int status = 0, r;
+        int selectors = 0, status = 0, r, opt;
         sbx_error err = {};
+        sbx_cli_getopt g;
+        char usage[256];
 
-        r = take_state_dir(&argc, &argv, "recreate");
-        if (r)
-                return r;
-        if (want_help(argc, argv) || argc < 2) {
-                printf("usage: sbx recreate (--all | --agent ID | --session KEY | NAME...)\n\n"
-                       "Rebuild sandboxes from their recorded configuration (rm -f + create with the\n"
-                       "same name, labels and workspace): processes end, workspace data stays.\n"
-                       "--agent/--session select the sandboxes 'sbx run --scope' made for that agent or\n"
-                       "session (labels sbx.agent, sbx.session).\n");
-                return argc < 2 ? SBX_EXIT_USAGE : 0;
+        opts_begin(&sbx_cmd_recreate, &g);
+        while ((opt = next_opt(&sbx_cmd_recreate, &g, argc, argv, &status)) >= 0) {
+                selectors++;
+                if (opt == OPT_AGENT || opt == OPT_SESSION) {
+                        filter.key = (char *) (opt == OPT_AGENT ? "sbx.agent" : "sbx.session");
+                        filter.value = optarg;
+                }
         }
-        if (!strcmp(argv[1], "--all"))
-                all = true;
-        else if (!strcmp(argv[1], "--agent") && argc == 3) {
-                filter.key = (char *) "sbx.agent";
-                filter.value = argv[2];
-        } else if (!strcmp(argv[1], "--session") && argc == 3) {
-                filter.key = (char *) "sbx.session";
-                filter.value = argv[2];
-        } else {
-                for (int i = 1; i < argc; i++) {
+        if (opt == -2)
+                return status;
+        if (selectors + (optind < argc) != 1) {
+                fprintf(stderr, "sbx recreate: give NAMEs, --all, --agent ID or --session KEY, one of them (%s)\n",
+                        sbx_cli_usage_line(&sbx_cmd_recreate, usage, sizeof(usage)));
+                return SBX_EXIT_USAGE;
+        }
+        if (optind < argc) {
+                for (int i = optind; i < argc; i++) {
                         r = sbx_sandbox_recreate(argv[i], NULL, NULL, &err);
                         if (r < 0)
                                 status = fail("recreate", &err, errno_status(r));
@@ -1072,7 +1184,6 @@ int cli_recreate(int argc, char **argv) {
         r = sbx_sandbox_list(filter.key ? &filter : NULL, filter.key ? 1 : 0, &list, &n, &err);
         if (r < 0)
                 return fail("recreate", &err, SBX_EXIT_FAILURE);
-        (void) all;
         for (size_t i = 0; i < n; i++) {
                 r = sbx_sandbox_recreate(list[i]->name, NULL, NULL, &err);
                 if (r < 0)
@@ -1210,12 +1321,11 @@ int cli_run_persistent(int argc, char **argv) {
         int r, cmd;
 
         sbx_run_config_init(&a.c);
-        if (scan_opt(argc, argv, "--scope")) {
-                r = scope_prepare(argc, argv, &a, &res);
-                if (r)
-                        return r;
-        }
-        r = parse_create(&a, argc, argv, "run", create_usage);
+        r = scan_opt(argc, argv, "--scope") ? scope_prepare(argc, argv, &a, &res)
+                                            : policy_needs_scope("run", argc, argv);
+        if (r)
+                return r;
+        r = parse_create(&a, argc, argv, &sbx_cmd_run);
         if (r < 0)
                 return r == -256 ? 0 : -r;
         if (a.scope && name_opt)
@@ -1257,19 +1367,8 @@ int cli_run_dispatch(int argc, char **argv) {
 
         for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
                 if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-                        int r = cli_run(argc, argv);
-                        printf("\n"
-                               "Persistent sandboxes (see 'sbx create --help'):\n"
-                               "      --name NAME           run CMD in the sandbox NAME, creating it (with these\n"
-                               "                            options) on first use; parallel runs share one sandbox\n"
-                               "      --label KEY=VALUE --workspace-mode overlay --workspace-root DIR\n"
-                               "                            as for sbx create, used when NAME is created\n"
-                               "      --rm                  one-shot (the default without --name)\n"
-                               "      --scope session|agent|shared [--agent ID] [--session KEY] [--config FILE]\n"
-                               "                            the sandbox OpenClaw would use for that scope, from\n"
-                               "                            openclaw.json: its container name, settings and labels;\n"
-                               "                            created on first use, exec'd into afterwards\n");
-                        return r;
+                        sbx_cli_usage(stdout, &sbx_cmd_run);
+                        return 0;
                 }
         for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
                 if (!strcmp(argv[i], "--rm"))
@@ -1344,6 +1443,23 @@ static void show_patch(const sbx_sandbox *s, const sbx_change *c) {
                 (void) waitpid(pid, NULL, 0);
 }
 
+static const sbx_cli_opt diff_opts[] = {
+        { "json", 0, NULL, OPT_JSON, "the changes as JSON (path, change, mode, oldMode, contentChanged)", NULL },
+        { "name-status", 0, NULL, OPT_NAME_STATUS, "only the A/M/D lines, no unified diff", NULL },
+        { "stat", 0, NULL, OPT_STAT, "the same as --name-status", NULL },
+        SBX_CLI_OPT_END
+};
+
+const sbx_cli_cmd sbx_cmd_diff = {
+        .name = "diff", .page = "sbx-sandbox", .fn = cli_diff, .positional = "@sandbox",
+        .usage = "[--json | --name-status] NAME",
+        .summary = "list a sandbox's workspace changes (--workspace-mode overlay)",
+        .text = "What the sandbox changed in its workspace (--workspace-mode overlay): A added, M modified "
+                "(content, type or permissions), D deleted; then a unified diff of each changed text file. A "
+                "rename is a D plus an A.",
+        .opts = { diff_opts, common_opts, NULL },
+};
+
 int cli_diff(int argc, char **argv) {
         _cleanup_(sbx_sandbox_freep) sbx_sandbox *s = NULL;
         bool json = false, patch = true;
@@ -1351,28 +1467,23 @@ int cli_diff(int argc, char **argv) {
         size_t n = 0;
         const char *ref = NULL;
         sbx_error err = {};
-        int r;
+        sbx_cli_getopt g;
+        int r, opt, status;
 
-        r = take_state_dir(&argc, &argv, "diff");
-        if (r)
-                return r;
-        for (int i = 1; i < argc; i++) {
-                if (!strcmp(argv[i], "--json"))
+        opts_begin(&sbx_cmd_diff, &g);
+        while ((opt = next_opt(&sbx_cmd_diff, &g, argc, argv, &status)) >= 0) {
+                if (opt == OPT_JSON)
                         json = true;
-                else if (!strcmp(argv[i], "--stat") || !strcmp(argv[i], "--name-status"))
+                else
                         patch = false;
-                else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-                        printf("usage: sbx diff [--json | --name-status] NAME\n\n"
-                               "What the sandbox changed in its workspace (--workspace-mode overlay):\n"
-                               "A added, M modified (content, type or permissions), D deleted; then a\n"
-                               "unified diff of each changed text file. A rename is a D plus an A.\n");
-                        return 0;
-                } else if (!ref && argv[i][0] != '-')
-                        ref = argv[i];
-                else {
-                        fprintf(stderr, "sbx diff: unexpected argument '%s'\n", argv[i]);
-                        return SBX_EXIT_USAGE;
-                }
+        }
+        if (opt == -2)
+                return status;
+        if (optind < argc)
+                ref = argv[optind++];
+        if (optind < argc) {
+                fprintf(stderr, "sbx diff: unexpected argument '%s'\n", argv[optind]);
+                return SBX_EXIT_USAGE;
         }
         if (!ref) {
                 fprintf(stderr, "sbx diff: no sandbox given (usage: sbx diff [--json] NAME)\n");
@@ -1411,42 +1522,58 @@ int cli_diff(int argc, char **argv) {
         return 0;
 }
 
+const sbx_cli_cmd sbx_cmd_commit = {
+        .name = "commit", .page = "sbx-sandbox", .fn = cli_commit, .in_order = true, .positional = "@sandbox",
+        .usage = "NAME [PATH...]",
+        .summary = "apply a sandbox's workspace changes to the real workspace",
+        .text = "Apply the sandbox's workspace changes (all, or those at or under PATHs, relative to /workspace) "
+                "to the real workspace, each file atomically (temp file + rename). Symlinks are copied as links "
+                "and never followed; set-id bits are dropped. The sandbox keeps running; 'sbx diff' is empty "
+                "afterwards.",
+        .opts = { common_opts, NULL },
+};
+
 int cli_commit(int argc, char **argv) {
         sbx_error err = {};
-        int r;
+        char usage[256];
+        int r, status, i = only_common_opts(&sbx_cmd_commit, argc, argv, &status);
 
-        r = take_state_dir(&argc, &argv, "commit");
-        if (r)
-                return r;
-        if (want_help(argc, argv) || argc < 2) {
-                printf("usage: sbx commit NAME [PATH...]\n\n"
-                       "Apply the sandbox's workspace changes (all, or those at or under PATHs,\n"
-                       "relative to /workspace) to the real workspace, each file atomically (temp file\n"
-                       "+ rename). Symlinks are copied as links and never followed; set-id bits are\n"
-                       "dropped. The sandbox keeps running; 'sbx diff' is empty afterwards.\n");
-                return argc < 2 ? SBX_EXIT_USAGE : 0;
+        if (i < 0)
+                return status;
+        if (i >= argc) {
+                fprintf(stderr, "sbx commit: no sandbox given (%s)\n",
+                        sbx_cli_usage_line(&sbx_cmd_commit, usage, sizeof(usage)));
+                return SBX_EXIT_USAGE;
         }
-        r = sbx_sandbox_commit(argv[1], argv + 2, (size_t) (argc - 2), &err);
+        r = sbx_sandbox_commit(argv[i], argv + i + 1, (size_t) (argc - i - 1), &err);
         if (r < 0)
                 return fail("commit", &err, r == -ENOTSUP ? SBX_EXIT_USAGE : errno_status(r));
         printf("%d change%s applied\n", r, r == 1 ? "" : "s");
         return 0;
 }
 
+const sbx_cli_cmd sbx_cmd_reset = {
+        .name = "reset", .page = "sbx-sandbox", .fn = cli_reset, .in_order = true, .positional = "@sandbox",
+        .usage = "NAME",
+        .summary = "discard a sandbox's workspace changes",
+        .text = "Discard the sandbox's workspace changes. A running sandbox is restarted (its processes end): "
+                "the overlay must not change under a live mount.",
+        .opts = { common_opts, NULL },
+};
+
 int cli_reset(int argc, char **argv) {
         sbx_error err = {};
-        int r;
+        char usage[256];
+        int r, status, i = only_common_opts(&sbx_cmd_reset, argc, argv, &status);
 
-        r = take_state_dir(&argc, &argv, "reset");
-        if (r)
-                return r;
-        if (want_help(argc, argv) || argc != 2) {
-                printf("usage: sbx reset NAME\n\n"
-                       "Discard the sandbox's workspace changes. A running sandbox is restarted (its\n"
-                       "processes end): the overlay must not change under a live mount.\n");
-                return argc != 2 ? SBX_EXIT_USAGE : 0;
+        if (i < 0)
+                return status;
+        if (argc - i != 1) {
+                fprintf(stderr, "sbx reset: expected one NAME (%s)\n",
+                        sbx_cli_usage_line(&sbx_cmd_reset, usage, sizeof(usage)));
+                return SBX_EXIT_USAGE;
         }
-        r = sbx_sandbox_reset(argv[1], &err);
+        r = sbx_sandbox_reset(argv[i], &err);
         if (r < 0)
                 return fail("reset", &err, r == -ENOTSUP ? SBX_EXIT_USAGE : errno_status(r));
         return 0;

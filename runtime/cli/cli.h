@@ -38,8 +38,8 @@ int cli_reset(int argc, char **argv);
 #include <errno.h>
 #include <getopt.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include "launch/launch.h"
-const struct option *sbx_cli_run_options(void);
 int sbx_cli_run_apply(sbx_run_config *c, int opt, const char *arg, bool *tty_set, sbx_error *e);
 
 /* cli-agent-rules.c (issue 14), shared with the docker front end. */
@@ -62,3 +62,88 @@ int cli_policy_now(const sbx_sandbox *s, sbx_run_config *now, char hash[SBX_POLI
  * recorded stale; 0: nothing to add; <0: the config cannot be read now, the
  * exec must fail). *now must be sbx_run_config_init()ed; free it. */
 int cli_exec_rules_now(const char *ref, sbx_run_config *now, sbx_error *reterr);
+
+/* ------------------------------------------------------------ option tables
+ * One table per command: every option with its argument name and help text.
+ * The getopt_long array a parser uses, its --help, the man pages and the
+ * bash/zsh completion are all made from these tables (cli-doc.c), so they
+ * cannot drift apart; tests/unit/test-cli-opts.c fails when an option has no
+ * help text. */
+
+typedef struct sbx_cli_opt {
+        const char *name;     /* long name without "--"; NULL: a section heading (help) or the end (both NULL) */
+        int short_name;       /* 'e', or 0 */
+        const char *arg;      /* argument name ("KEY=VALUE"), NULL for a flag */
+        int val;              /* what getopt_long returns */
+        const char *help;     /* wrapped when printed; "\n" forces a line break */
+        const char *values;   /* completion: "a b c" (the accepted words), "@file", "@dir", "@sandbox",
+                               * "@image", or NULL (anything) */
+} sbx_cli_opt;
+
+#define SBX_CLI_OPT_HELP { "help", 'h', NULL, 'h', "show this help and exit", NULL }
+#define SBX_CLI_OPT_END { NULL, 0, NULL, 0, NULL, NULL }
+#define SBX_CLI_SECTION(title) { NULL, 0, NULL, 0, title, NULL }
+
+typedef struct sbx_cli_cmd {
+        const char *name;       /* "run", "rootfs build", "docker create" */
+        const char *page;       /* the man page that describes it: "sbx-run", "sbx-sandbox", ... */
+        const char *usage;      /* after "sbx NAME": "[OPTIONS] -- CMD [ARGS...]"; "\n" separates forms */
+        const char *summary;    /* one line, lower case, no full stop (sbx --help, man NAME) */
+        const char *text;       /* what it does; "\n\n" separates paragraphs */
+        const sbx_cli_opt *opts[4]; /* option tables in order, NULL-terminated */
+        const char *footer;     /* after the options: notes, exit status */
+        const char *positional; /* completion of non-option words: "@sandbox", "@image", "@file", "@command" */
+        bool in_order;          /* options end at the first non-option word (getopt "+") */
+        int (*fn)(int argc, char **argv); /* NULL: a sub-command reached through its parent */
+} sbx_cli_cmd;
+
+/* The option tables of sbx run (cli-run.c) and of persistent sandboxes
+ * (cli-sandbox.c): sbx create and sbx run --name take both. */
+extern const sbx_cli_opt sbx_run_opts[], sbx_persistent_opts[];
+
+/* Every sbx command (cli-commands.c), NULL-terminated, in `sbx --help` order. */
+extern const sbx_cli_cmd *const sbx_cli_commands[];
+extern const sbx_cli_cmd sbx_cmd_run, sbx_cmd_create, sbx_cmd_exec, sbx_cmd_ls, sbx_cmd_inspect, sbx_cmd_logs,
+        sbx_cmd_start, sbx_cmd_stop,
+        sbx_cmd_rm, sbx_cmd_pause, sbx_cmd_unpause, sbx_cmd_prune, sbx_cmd_recreate, sbx_cmd_diff,
+        sbx_cmd_commit, sbx_cmd_reset, sbx_cmd_explain, sbx_cmd_check, sbx_cmd_migrate, sbx_cmd_doctor,
+        sbx_cmd_rootfs, sbx_cmd_rootfs_build, sbx_cmd_rootfs_import, sbx_cmd_rootfs_ls, sbx_cmd_rootfs_inspect,
+        sbx_cmd_rootfs_rm, sbx_cmd_network, sbx_cmd_docker_network;
+
+/* The getopt_long arrays of a list of tables (NULL-terminated), made once per
+ * parse: longopts ends with a zero entry; shortopts starts with '+' when
+ * in_order. */
+#define SBX_CLI_GETOPT_MAX 96
+typedef struct sbx_cli_getopt {
+        struct option longopts[SBX_CLI_GETOPT_MAX + 1];
+        char shortopts[2 * SBX_CLI_GETOPT_MAX + 2];
+} sbx_cli_getopt;
+void sbx_cli_getopt_init(sbx_cli_getopt *g, const sbx_cli_opt *const *tables, bool in_order);
+/* The options (not the headings) of c's tables, in order:
+ *   for (sbx_cli_iter it = {}; (o = sbx_cli_next_opt(c, &it)); ) ... */
+typedef struct sbx_cli_iter {
+        size_t table;
+        const sbx_cli_opt *next;
+} sbx_cli_iter;
+const sbx_cli_opt *sbx_cli_next_opt(const sbx_cli_cmd *c, sbx_cli_iter *it);
+/* The getopt value of the option NAME in table, or -1. */
+int sbx_cli_opt_val(const sbx_cli_opt *table, const char *name);
+
+/* --help of a command: usage lines, text, the options (wrapped), the footer. */
+void sbx_cli_usage(FILE *f, const sbx_cli_cmd *c);
+/* The first usage line only ("usage: sbx rm [-f] NAME..."), for error messages. */
+const char *sbx_cli_usage_line(const sbx_cli_cmd *c, char *buf, size_t len);
+
+/* Man pages and completion (cli-doc.c; run at build time by runtime/gendoc.c).
+ * cmds: NULL-terminated, every command the page or script covers. */
+typedef struct sbx_cli_page {
+        const char *name;       /* "sbx-run" */
+        const char *summary;    /* NAME section */
+        const char *text;       /* DESCRIPTION before the commands */
+        const char *see_also;   /* "sbx(1), sbx-sandbox(1)" */
+} sbx_cli_page;
+void sbx_cli_man(FILE *f, const sbx_cli_page *page, const sbx_cli_cmd *const *cmds, const char *version);
+/* sbx(1): the page's text and one line per top-level command, naming its page. */
+void sbx_cli_man_index(FILE *f, const sbx_cli_page *page, const sbx_cli_cmd *const *cmds, const char *version);
+void sbx_cli_bash_completion(FILE *f, const char *prog, const sbx_cli_cmd *const *cmds);
+void sbx_cli_zsh_completion(FILE *f, const char *prog, const sbx_cli_cmd *const *cmds);

@@ -30,33 +30,29 @@ static void json_putp(json_object **o) {
 }
 #define _cleanup_json_ _cleanup_(json_putp)
 
+const sbx_cli_cmd sbx_cmd_docker = {
+        .name = "docker", .page = "sbx-docker", .fn = cli_docker, .positional = "",
+        .usage = "COMMAND ...",
+        .summary = "the docker CLI subset OpenClaw uses (also: sbx installed as 'docker')",
+        .text = "The subset of the docker CLI that OpenClaw drives, on sbx persistent sandboxes (an OpenClaw "
+                "container is an sbx sandbox: 'sbx ls' lists it). 'sbx docker ARGS' and a program named "
+                "'docker' that is sbx (a symlink: sbx looks at argv[0]) are the same. sbx installs no such "
+                "symlink; make one in a directory early on PATH only where sbx should stand in for docker.\n\n"
+                "FORMAT: Go templates as docker: {{.State.Running}}, {{json .Mounts}}, "
+                "{{ index .Config.Labels \"k\" }}, {{range .Config.Env}}{{println .}}{{end}}, ...",
+        .opts = { (const sbx_cli_opt[]) { { "help", 0, NULL, 'h', "show this help and exit", NULL },
+                                          SBX_CLI_OPT_END }, NULL },
+        .footer = "See README.md, \"OpenClaw via docker\", and 'docker COMMAND --help'.",
+};
+
+/* docker --help: what it is, then one line per verb. */
 static void docker_usage(FILE *f) {
-        fputs("usage: docker COMMAND ...   (sbx's docker-compatible entry point; also 'sbx docker ...')\n"
-              "\n"
-              "The subset of the docker CLI that OpenClaw drives, on sbx persistent sandboxes\n"
-              "(an OpenClaw container is an sbx sandbox: 'sbx ls' lists it).\n"
-              "\n"
-              "  create [OPTIONS] IMAGE [CMD...]   --name --init --label/-l --read-only --tmpfs --network\n"
-              "                                    --user/-u --cap-drop --security-opt --dns --add-host\n"
-              "                                    --pids-limit --memory/-m --memory-swap --cpus --ulimit\n"
-              "                                    --workdir/-w -v SRC:DST[:ro|rw|z|Z] -e --env-file --hostname\n"
-              "  start NAME...                     start created/stopped sandboxes\n"
-              "  exec [-i] [-t] [-w DIR] [-e K=V] [--env-file F] [-u U] NAME CMD...\n"
-              "  inspect [-f FORMAT] [--type container] NAME...\n"
-              "  image inspect [-f FORMAT] IMAGE...   images of 'sbx rootfs'\n"
-              "  rm [-f] NAME...                   remove sandboxes (their workspace dirs stay)\n"
-              "  ps [-a] [--filter label=K[=V]] [--format FORMAT] [-q]\n"
-              "  pause NAME... / unpause NAME...\n"
-              "  version [-f FORMAT]\n"
-              "\n"
-              "FORMAT: Go templates as docker: {{.State.Running}}, {{json .Mounts}},\n"
-              "{{ index .Config.Labels \"k\" }}, {{range .Config.Env}}{{println .}}{{end}}, ...\n"
-              "Resource limits (--memory, --memory-swap, --cpus, --pids-limit) are enforced or\n"
-              "create fails (exit 125); SBX_DOCKER_LIMITS=best-effort runs without the ones this\n"
-              "host cannot enforce. --network: none, bridge (root: veth + NAT; otherwise pasta) or\n"
-              "container:NAME; host and named networks are refused.\n"
-              "See README.md, \"OpenClaw via docker\".\n",
-              f);
+        const sbx_cli_cmd *const *cmds = sbx_docker_commands();
+
+        sbx_cli_usage(f, &sbx_cmd_docker);
+        fputs("\nCommands:\n", f);
+        for (size_t i = 1; cmds[i]; i++)
+                fprintf(f, "  %-15s %s\n", cmds[i]->name + 7, cmds[i]->summary);
 }
 
 static int print_template(const char *fmt, json_object *o) {
@@ -636,7 +632,10 @@ static int docker_dispatch(int argc, char **argv) {
                 return DOCKER_EXIT_ERROR;
         }
         if (a->verb == SBX_DOCKER_HELP || sbx_docker_opt_has(a, SBX_DF_HELP)) {
-                docker_usage(stdout);
+                if (a->verb == SBX_DOCKER_HELP)
+                        docker_usage(stdout);
+                else
+                        sbx_cli_usage(stdout, sbx_docker_verb_command(a->verb));
                 free(a);
                 return 0;
         }

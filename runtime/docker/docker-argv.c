@@ -2,6 +2,7 @@
 /* docker argv -> sbx_docker_args. Pure: no syscalls, no allocation (the
  * result points into argv), so it is cheap to fuzz. The flag table is the
  * whole accepted surface; anything else is an error naming it. */
+#include <stdio.h>
 #include <string.h>
 
 #include "docker.h"
@@ -12,9 +13,11 @@
 typedef struct flag_def {
         const char *name;         /* long name without "--" */
         char short_name;          /* 0: none */
-        bool takes_arg;
+        const char *arg;          /* the argument's name; NULL: a boolean */
         sbx_docker_flag flag;
         unsigned verbs;           /* bit mask of sbx_docker_verb */
+        const char *help;         /* for --help, the man page (sbx-docker(1)) and completion */
+        const char *values;       /* completion (cli.h's sbx_cli_opt.values) */
 } flag_def;
 
 #define CREATE V(SBX_DOCKER_CREATE)
@@ -22,40 +25,54 @@ typedef struct flag_def {
 #define ALL_VERBS ((1u << _SBX_DOCKER_VERB_MAX) - 1)
 
 static const flag_def flags[] = {
-        { "name", 0, true, SBX_DF_NAME, CREATE },
-        { "init", 0, false, SBX_DF_INIT, CREATE },
-        { "label", 'l', true, SBX_DF_LABEL, CREATE },
-        { "read-only", 0, false, SBX_DF_READ_ONLY, CREATE },
-        { "tmpfs", 0, true, SBX_DF_TMPFS, CREATE },
-        { "network", 0, true, SBX_DF_NETWORK, CREATE },
-        { "net", 0, true, SBX_DF_NETWORK, CREATE },
-        { "user", 'u', true, SBX_DF_USER, CREATE | EXEC },
-        { "cap-drop", 0, true, SBX_DF_CAP_DROP, CREATE },
-        { "security-opt", 0, true, SBX_DF_SECURITY_OPT, CREATE },
-        { "dns", 0, true, SBX_DF_DNS, CREATE },
-        { "add-host", 0, true, SBX_DF_ADD_HOST, CREATE },
-        { "pids-limit", 0, true, SBX_DF_PIDS_LIMIT, CREATE },
-        { "memory", 'm', true, SBX_DF_MEMORY, CREATE },
-        { "memory-swap", 0, true, SBX_DF_MEMORY_SWAP, CREATE },
-        { "cpus", 0, true, SBX_DF_CPUS, CREATE },
-        { "ulimit", 0, true, SBX_DF_ULIMIT, CREATE },
-        { "workdir", 'w', true, SBX_DF_WORKDIR, CREATE | EXEC },
-        { "volume", 'v', true, SBX_DF_VOLUME, CREATE },
-        { "env", 'e', true, SBX_DF_ENV, CREATE | EXEC },
-        { "env-file", 0, true, SBX_DF_ENV_FILE, CREATE | EXEC },
-        { "hostname", 'h', true, SBX_DF_HOSTNAME, CREATE },
-        { "interactive", 'i', false, SBX_DF_INTERACTIVE, CREATE | EXEC },
-        { "tty", 't', false, SBX_DF_TTY, CREATE | EXEC },
-        { "detach", 'd', false, SBX_DF_DETACH, EXEC },
-        { "format", 'f', true, SBX_DF_FORMAT,
-          V(SBX_DOCKER_INSPECT) | V(SBX_DOCKER_IMAGE_INSPECT) | V(SBX_DOCKER_VERSION) },
-        { "format", 0, true, SBX_DF_FORMAT, V(SBX_DOCKER_PS) },
-        { "type", 0, true, SBX_DF_TYPE, V(SBX_DOCKER_INSPECT) },
-        { "force", 'f', false, SBX_DF_FORCE, V(SBX_DOCKER_RM) },
-        { "all", 'a', false, SBX_DF_ALL, V(SBX_DOCKER_PS) },
-        { "filter", 0, true, SBX_DF_FILTER, V(SBX_DOCKER_PS) },
-        { "quiet", 'q', false, SBX_DF_QUIET, V(SBX_DOCKER_PS) },
-        { "help", 0, false, SBX_DF_HELP, ALL_VERBS },
+        { "name", 0, "NAME", SBX_DF_NAME, CREATE, "the sandbox's name (default: generated)", NULL },
+        { "init", 0, NULL, SBX_DF_INIT, CREATE, "accepted: sbx-init is always pid 1 of a sandbox", NULL },
+        { "label", 'l', "KEY=VALUE", SBX_DF_LABEL, CREATE, "a label (repeatable; openclaw.configHash is also the "
+          "sandbox's configuration hash)", NULL },
+        { "read-only", 0, NULL, SBX_DF_READ_ONLY, CREATE, "a read-only root (--read-only=false: a writable one)",
+          NULL },
+        { "tmpfs", 0, "PATH[:OPTIONS]", SBX_DF_TMPFS, CREATE, "a tmpfs at PATH (size=, mode=)", NULL },
+        { "network", 0, "MODE", SBX_DF_NETWORK, CREATE, "none, bridge (root: veth + NAT; otherwise pasta), "
+          "container:NAME or NAME, a network of 'docker network'/'sbx network'; host is refused",
+          "none bridge container:" },
+        { "net", 0, "MODE", SBX_DF_NETWORK, CREATE, "the same as --network", "none bridge container:" },
+        { "user", 'u', "UID[:GID]", SBX_DF_USER, CREATE | EXEC, "numeric user inside", NULL },
+        { "cap-drop", 0, "CAP", SBX_DF_CAP_DROP, CREATE, "accepted: a sandbox has no capabilities at all", NULL },
+        { "security-opt", 0, "OPT", SBX_DF_SECURITY_OPT, CREATE, "no-new-privileges (always on), seccomp=FILE (a "
+          "Docker-format profile; unconfined is refused) or apparmor=unconfined (sbx loads no AppArmor profile)",
+          NULL },
+        { "dns", 0, "ADDR", SBX_DF_DNS, CREATE, "a nameserver line in /etc/resolv.conf (repeatable)", NULL },
+        { "add-host", 0, "HOST:IP", SBX_DF_ADD_HOST, CREATE, "a line in /etc/hosts (repeatable)", NULL },
+        { "pids-limit", 0, "N", SBX_DF_PIDS_LIMIT, CREATE, "at most N processes and threads (cgroup v2)", NULL },
+        { "memory", 'm', "SIZE", SBX_DF_MEMORY, CREATE, "memory limit (cgroup v2)", NULL },
+        { "memory-swap", 0, "SIZE", SBX_DF_MEMORY_SWAP, CREATE, "memory + swap limit (-1: unlimited swap)", NULL },
+        { "cpus", 0, "N", SBX_DF_CPUS, CREATE, "CPU time, in CPUs (cgroup v2)", NULL },
+        { "ulimit", 0, "NAME=SOFT[:HARD]", SBX_DF_ULIMIT, CREATE, "a resource limit (repeatable)", NULL },
+        { "workdir", 'w', "DIR", SBX_DF_WORKDIR, CREATE | EXEC, "working directory inside (absolute)", NULL },
+        { "volume", 'v', "SRC:DST[:ro|rw|z|Z]", SBX_DF_VOLUME, CREATE, "bind SRC at DST (repeatable; z/Z are "
+          "accepted and ignored)", "@file" },
+        { "env", 'e', "KEY=VALUE", SBX_DF_ENV, CREATE | EXEC, "set a variable (repeatable; a bare KEY copies "
+          "ours)", NULL },
+        { "env-file", 0, "FILE", SBX_DF_ENV_FILE, CREATE | EXEC, "KEY=VALUE lines", "@file" },
+        { "hostname", 'h', "NAME", SBX_DF_HOSTNAME, CREATE, "hostname inside", NULL },
+        { "interactive", 'i', NULL, SBX_DF_INTERACTIVE, CREATE | EXEC, "exec: pass stdin through (create: "
+          "accepted)", NULL },
+        { "tty", 't', NULL, SBX_DF_TTY, CREATE | EXEC, "exec: a terminal from the sandbox's devpts (create: "
+          "accepted)", NULL },
+        { "detach", 'd', NULL, SBX_DF_DETACH, EXEC, "refused: sbx exec always waits for the command", NULL },
+        { "format", 'f', "FORMAT", SBX_DF_FORMAT,
+          V(SBX_DOCKER_INSPECT) | V(SBX_DOCKER_IMAGE_INSPECT) | V(SBX_DOCKER_VERSION),
+          "render each object with a Go template, as docker does ({{.State.Running}}, {{json .Mounts}}, ...)",
+          NULL },
+        { "format", 0, "FORMAT", SBX_DF_FORMAT, V(SBX_DOCKER_PS), "render each sandbox with a Go template", NULL },
+        { "type", 0, "TYPE", SBX_DF_TYPE, V(SBX_DOCKER_INSPECT), "container (the only type sbx has)", "container" },
+        { "force", 'f', NULL, SBX_DF_FORCE, V(SBX_DOCKER_RM), "remove running sandboxes too; a missing one is "
+          "not an error", NULL },
+        { "all", 'a', NULL, SBX_DF_ALL, V(SBX_DOCKER_PS), "stopped sandboxes too", NULL },
+        { "filter", 0, "label=KEY[=VALUE]", SBX_DF_FILTER, V(SBX_DOCKER_PS), "only sandboxes with this label "
+          "(repeatable)", NULL },
+        { "quiet", 'q', NULL, SBX_DF_QUIET, V(SBX_DOCKER_PS), "ids only", NULL },
+        { "help", 0, NULL, SBX_DF_HELP, ALL_VERBS, "show this help and exit", NULL },
 };
 
 static const char *const verb_names[_SBX_DOCKER_VERB_MAX] = {
@@ -66,6 +83,69 @@ static const char *const verb_names[_SBX_DOCKER_VERB_MAX] = {
         [SBX_DOCKER_PAUSE] = "pause",     [SBX_DOCKER_UNPAUSE] = "unpause",
         [SBX_DOCKER_VERSION] = "version", [SBX_DOCKER_HELP] = "help",
 };
+
+static const struct verb_doc {
+        const char *usage, *summary, *text, *positional;
+} verb_docs[_SBX_DOCKER_VERB_MAX] = {
+        [SBX_DOCKER_CREATE] = { "[OPTIONS] IMAGE [CMD...]", "create a sandbox (not started)",
+                                "Create a persistent sandbox whose root is IMAGE (an image of 'sbx rootfs'; "
+                                "its Env are the defaults), not started, and print its id. Resource limits are enforced or create "
+                                "fails (exit 125); SBX_DOCKER_LIMITS=best-effort runs without the ones this "
+                                "host cannot enforce.", "@image" },
+        [SBX_DOCKER_START] = { "NAME...", "start created or stopped sandboxes", NULL, "@sandbox" },
+        [SBX_DOCKER_EXEC] = { "[OPTIONS] NAME CMD [ARGS...]", "run a command in a running sandbox",
+                              "Run CMD in the sandbox NAME, as sbx exec; exit status: CMD's.", "@sandbox" },
+        [SBX_DOCKER_INSPECT] = { "[-f FORMAT] [--type container] NAME...", "show sandboxes as docker inspect does",
+                                 NULL, "@sandbox" },
+        [SBX_DOCKER_IMAGE_INSPECT] = { "[-f FORMAT] IMAGE...", "show images of 'sbx rootfs' as docker does",
+                                       NULL, "@image" },
+        [SBX_DOCKER_RM] = { "[-f] NAME...", "remove sandboxes (their workspace dirs stay)", NULL, "@sandbox" },
+        [SBX_DOCKER_PS] = { "[-a] [--filter label=K[=V]] [--format FORMAT] [-q]", "list sandboxes", NULL, "" },
+        [SBX_DOCKER_PAUSE] = { "NAME...", "suspend every process of sandboxes", NULL, "@sandbox" },
+        [SBX_DOCKER_UNPAUSE] = { "NAME...", "resume paused sandboxes", NULL, "@sandbox" },
+        [SBX_DOCKER_VERSION] = { "[-f FORMAT]", "print client and server versions", NULL, "" },
+};
+
+const sbx_cli_cmd *const *sbx_docker_commands(void) {
+        static sbx_cli_opt opts[_SBX_DOCKER_VERB_MAX][ELEMENTSOF(flags) + 1];
+        static sbx_cli_cmd cmds[_SBX_DOCKER_VERB_MAX];
+        static char names[_SBX_DOCKER_VERB_MAX][32];
+        static const sbx_cli_cmd *list[_SBX_DOCKER_VERB_MAX + 2];
+        size_t n = 0;
+
+        if (list[0])
+                return list;
+        list[n++] = &sbx_cmd_docker;
+        for (int v = 0; v < _SBX_DOCKER_VERB_MAX; v++) {
+                size_t k = 0;
+                if (v == SBX_DOCKER_HELP)
+                        continue;
+                for (size_t i = 0; i < ELEMENTSOF(flags); i++)
+                        if (flags[i].verbs & V(v))
+                                opts[v][k++] = (sbx_cli_opt) { flags[i].name, flags[i].short_name, flags[i].arg,
+                                                               (int) flags[i].flag, flags[i].help, flags[i].values };
+                snprintf(names[v], sizeof(names[v]), "docker %s", verb_names[v]);
+                cmds[v] = (sbx_cli_cmd) { .name = names[v], .page = "sbx-docker", .usage = verb_docs[v].usage,
+                                          .summary = verb_docs[v].summary, .text = verb_docs[v].text,
+                                          .opts = { opts[v], NULL }, .positional = verb_docs[v].positional };
+                list[n++] = &cmds[v];
+        }
+        list[n++] = &sbx_cmd_docker_network;   /* cli-network.c: sbx network's records */
+        return list;
+}
+
+const sbx_cli_cmd *sbx_docker_verb_command(sbx_docker_verb verb) {
+        const sbx_cli_cmd *const *list = sbx_docker_commands();
+        char name[32];
+
+        if (verb < 0 || verb >= _SBX_DOCKER_VERB_MAX || verb == SBX_DOCKER_HELP)
+                return NULL;
+        snprintf(name, sizeof(name), "docker %s", verb_names[verb]);
+        for (size_t i = 0; list[i]; i++)
+                if (!strcmp(list[i]->name, name))
+                        return list[i];
+        return NULL;
+}
 
 const char *sbx_docker_flag_name(sbx_docker_flag f) {
         for (size_t i = 0; i < ELEMENTSOF(flags); i++)
@@ -119,7 +199,7 @@ static int parse_long(sbx_docker_args *a, int argc, char **argv, int *i, sbx_err
                 return sbx_error_set(reterr, -EINVAL, "docker %s: unknown flag: --%.*s (sbx implements the subset "
                                      "OpenClaw uses; see 'sbx docker %s --help')",
                                      verb_names[a->verb], (int) len, arg, verb_names[a->verb]);
-        if (!d->takes_arg) {
+        if (!d->arg) {
                 if (eq && bool_value(eq + 1, &value) < 0)
                         return sbx_error_set(reterr, -EINVAL, "docker %s: --%s: invalid boolean '%s'",
                                              verb_names[a->verb], d->name, eq + 1);
@@ -146,7 +226,7 @@ static int parse_short(sbx_docker_args *a, int argc, char **argv, int *i, sbx_er
                 if (!d)
                         return sbx_error_set(reterr, -EINVAL, "docker %s: unknown shorthand flag: '%c' in %s",
                                              verb_names[a->verb], *p, argv[*i]);
-                if (!d->takes_arg) {
+                if (!d->arg) {
                         r = push(a, d->flag, "true", reterr);
                         if (r < 0)
                                 return r;

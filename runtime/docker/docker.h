@@ -16,6 +16,7 @@
 #include "util/util.h"
 #include "launch/launch.h"
 #include "sandbox/sandbox.h"
+#include "cli/cli.h"
 
 typedef enum sbx_docker_verb {
         SBX_DOCKER_CREATE,
@@ -68,6 +69,14 @@ typedef struct sbx_docker_args {
  * with -EINVAL and a message naming them. Pure: no syscalls. */
 int sbx_docker_parse(int argc, char **argv, sbx_docker_args *ret, sbx_error *reterr);
 const char *sbx_docker_flag_name(sbx_docker_flag f);
+
+/* `docker` (cli-docker.c) and one command per verb, made from the parser's
+ * flag table (docker-argv.c): what --help, sbx-docker(1) and the completion
+ * show. NULL-terminated; the first is `docker` itself. */
+extern const sbx_cli_cmd sbx_cmd_docker;
+const sbx_cli_cmd *const *sbx_docker_commands(void);
+/* The command of one verb (NULL for SBX_DOCKER_HELP). */
+const sbx_cli_cmd *sbx_docker_verb_command(sbx_docker_verb verb);
 /* The last value given for a flag, or NULL. */
 const char *sbx_docker_opt_last(const sbx_docker_args *a, sbx_docker_flag f);
 bool sbx_docker_opt_has(const sbx_docker_args *a, sbx_docker_flag f);

@@ -83,6 +83,22 @@ out=$(SBX_IMAGE_DIR=$S "$SBX" run --image sbx-ci/tiny:nouser -u 0 -- /bin/sh -c 
 is "--image: with --user given the image's User is not looked up" "$out" ran
 out=$(SBX_IMAGE_DIR=$S "$SBX" run --image sbx-ci/tiny:1 --writable-root -u 0 -- /bin/sh -c 'echo w > /etc/w && cat /etc/w' 2>&1)
 is "--image --writable-root: sandbox root writes /etc of an image the caller owns" "$out" w
+# sbx create --image: the image is the persistent sandbox's root (as for
+# sbx run --image) and is recorded; --image with --rootfs is refused
+cs=(--state-dir "$TMP/cstate")
+export SBX_WORKSPACE_ROOT=$TMP/cws
+out=$(SBX_IMAGE_DIR=$S "$SBX" create "${cs[@]}" --image sbx-ci/tiny:1 -u 0 imgbox 2>&1); rc=$?
+is "create --image: exit 0" "$rc" 0
+is "create --image: exec runs in the image (its Env, no host /usr/bin/ls)" \
+        "$("$SBX" exec "${cs[@]}" imgbox -- /bin/sh -c 'test -e /usr/bin/ls || echo $FOO-no-ls' 2>&1)" img-no-ls
+is "create --image: ls --json records the image" \
+        "$("$SBX" ls "${cs[@]}" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["image"])')" sbx-ci/tiny:1
+"$SBX" rm "${cs[@]}" -f imgbox >/dev/null
+SBX_IMAGE_DIR=$S "$SBX" create "${cs[@]}" --image sbx-ci/tiny:1 --rootfs "$R" imgbox2 2>/dev/null
+is "create --image with --rootfs is a usage error" "$?" 2
+out=$(SBX_IMAGE_DIR=$S "$SBX" create "${cs[@]}" --image sbx-ci-no-such-image:1 imgbox3 2>&1); rc=$?
+like "create --image of a missing image: 125, naming it" "$rc $out" '^125 .*No such image: sbx-ci-no-such-image:1'
+is "... and nothing was created" "$("$SBX" ls "${cs[@]}" -q)" ""
 out=$(SBX_IMAGE_DIR=$S "$SBX" run --image sbx-ci/tiny:1 --writable-root -- /bin/sh -c 'echo w > /etc/w' 2>&1); rc=$?
 if [ "$(id -u)" = 0 ]; then
         like "--image --writable-root: the image's user 1234 cannot write /etc (owned by image root)" \
