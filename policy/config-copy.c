@@ -350,10 +350,7 @@ void sbx_docker_config_done(sbx_docker_config *d) {
 }
 
 void sbx_browser_config_done(sbx_browser_config *b) {
-        free(b->image);
-        free(b->container_prefix);
-        free(b->network);
-        free(b->cdp_source_range);
+        free_many(b->image, b->container_prefix, b->network, b->cdp_source_range);
         scalar_done(&b->cdp_port);
         scalar_done(&b->vnc_port);
         scalar_done(&b->novnc_port);
@@ -393,8 +390,7 @@ void sbx_config_done(sbx_config *c) {
                 return;
         free(c->path);
         for (size_t i = 0; i < c->n_agents; i++) {
-                free(c->agents[i].id);
-                free(c->agents[i].workspace);
+                free_many(c->agents[i].id, c->agents[i].workspace);
                 sandbox_done(&c->agents[i].sandbox);
                 tools_done(&c->agents[i].tools);
         }
@@ -404,8 +400,7 @@ void sbx_config_done(sbx_config *c) {
         sandbox_done(&c->defaults_sandbox);
         tools_done(&c->tools);
         for (size_t i = 0; i < c->n_groups; i++) {
-                free(c->groups[i].channel);
-                free(c->groups[i].group);
+                free_many(c->groups[i].channel, c->groups[i].group);
                 lists_done(&c->groups[i].tools);
                 lists_done(&c->groups[i].sender_wildcard);
         }

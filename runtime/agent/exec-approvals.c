@@ -20,16 +20,7 @@ static const char *const security_names[_SBX_EXEC_SECURITY_MAX] = {
         [SBX_EXEC_SECURITY_DENY] = "deny",
 };
 
-sbx_exec_security sbx_exec_security_from_string(const char *s) {
-        for (int i = 0; s && i < _SBX_EXEC_SECURITY_MAX; i++)
-                if (!strcmp(s, security_names[i]))
-                        return i;
-        return _SBX_EXEC_SECURITY_INVALID;
-}
-
-const char *sbx_exec_security_to_string(sbx_exec_security s) {
-        return s >= 0 && s < _SBX_EXEC_SECURITY_MAX ? security_names[s] : NULL;
-}
+SBX_DEFINE_NAME_TABLE(sbx_exec_security, sbx_exec_security, security_names)
 
 void sbx_exec_approvals_done(sbx_exec_approvals *a) {
         for (size_t i = 0; i < a->n_patterns; i++)

@@ -179,6 +179,11 @@ static int landlock_request(sbx_plan *p, const sbx_run_config *c, const sbx_view
         };
         int r;
 
+        /* A memfd is on no path Landlock rules cover: executable memfds
+         * would be a way around the allowlist. The pid namespace's sysctl
+         * can only be set by host root (the child, before its ids change). */
+        p->memfd_noexec = req.exec_restrict && p->privileged;
+
         if (req.exec_restrict) {
                 lt = malloc(sizeof(*lt));
                 if (!lt)

@@ -74,6 +74,7 @@ static int read_str(int mem, uint64_t addr, char *buf, size_t len) {
 
 typedef struct seen {
         char path[PATH_MAX];
+        bool by_fd;                     /* execveat(fd, "", AT_EMPTY_PATH): path is the fd's */
         char args[ARGV_MAX][ARG_MAX_LEN];
         char *argv[ARGV_MAX + 1];
         bool truncated;
@@ -100,6 +101,7 @@ static int read_exec(const struct seccomp_notif *n, seen *s) {
                 snprintf(p, sizeof(p), "/proc/%u/fd/%d", n->pid, (int) n->data.args[0]);
                 k = readlink(p, s->path, sizeof(s->path) - 1);
                 s->path[k > 0 ? k : 0] = '\0';
+                s->by_fd = true;
         }
         for (i = 0; argv && i < ARGV_MAX; i++) {
                 uint64_t ptr = 0;
@@ -112,7 +114,11 @@ static int read_exec(const struct seccomp_notif *n, seen *s) {
         if (i == ARGV_MAX)
                 s->truncated = true;
         s->argv[i] = NULL;
-        snprintf(p, sizeof(p), "/proc/%u/cwd", n->pid);
+        /* relative to a directory fd (execveat), else to the cwd */
+        if (at && s->path[0] != '/' && (int) n->data.args[0] >= 0)
+                snprintf(p, sizeof(p), "/proc/%u/fd/%d", n->pid, (int) n->data.args[0]);
+        else
+                snprintf(p, sizeof(p), "/proc/%u/cwd", n->pid);
         k = readlink(p, s->cwd, sizeof(s->cwd) - 1);
         if (k <= 0 || s->cwd[0] != '/')
                 snprintf(s->cwd, sizeof(s->cwd), "/");
@@ -131,8 +137,37 @@ static void answer(int lfd, const struct seccomp_notif *n, struct seccomp_notif_
         (void) ioctl(lfd, SECCOMP_IOCTL_NOTIF_SEND, resp);
 }
 
+/* Under an exec allowlist: a file Landlock's path rules cannot see. A memfd
+ * or a deleted file has no path in the sandbox's tree, and /proc/PID/fd/N,
+ * /proc/self/exe, /dev/fd/N are magic links to any open file (a memfd
+ * included). As root the kernel refuses executable memfds too
+ * (vm.memfd_noexec, launch.c); rootless this check is what stops them. */
+static bool off_tree(const seen *s, char *rule, size_t len) {
+        char abs[PATH_MAX * 2];
+
+        if (s->path[0] == '/')
+                snprintf(abs, sizeof(abs), "%s", s->path);
+        else
+                snprintf(abs, sizeof(abs), "%s/%s", s->cwd, s->path);
+        if (strstr(abs, " (deleted)") || !strncmp(abs, "/memfd:", 7) || (s->by_fd && s->path[0] != '/')) {
+                snprintf(rule, len, "exec allowlist: '%.200s' is not a file of the sandbox's tree (memfd or "
+                         "deleted): Landlock cannot grant it, so it is refused", abs);
+                return true;
+        }
+        if (!strncmp(abs, "/proc/", 6) || !strncmp(abs, "/dev/fd/", 8) || !strncmp(abs, "/dev/std", 8)) {
+                snprintf(rule, len, "exec allowlist: '%.200s' goes through a /proc magic link: refused "
+                         "(exec the file by its path)", abs);
+                return true;
+        }
+        return false;
+}
+
+static bool allowlist_on(const sbx_run_config *c) {
+        return c && c->exec_allow_set && !c->exec_refused_rule;
+}
+
 static void handle(int lfd, const sbx_run_config *c, const sbx_run_config *now, const sbx_audit *audit,
-                   struct seccomp_notif *n, struct seccomp_notif_resp *resp, seen *s) {
+                   bool log_all, struct seccomp_notif *n, struct seccomp_notif_resp *resp, seen *s) {
         sbx_exec_verdict v = {};
         _cleanup_close_ int root = -EBADF;
         char p[64];
@@ -150,19 +185,26 @@ static void handle(int lfd, const sbx_run_config *c, const sbx_run_config *now, 
                 v = (sbx_exec_verdict) { .decided = true, .allow = true };
                 snprintf(v.rule, sizeof(v.rule), "not resolved by the exec log: left to Landlock");
         }
+        if ((allowlist_on(c) || allowlist_on(now)) && off_tree(s, v.rule, sizeof(v.rule))) {
+                v.allow = false;
+                v.status = SBX_EXIT_CANNOT_EXEC;
+                snprintf(v.file, sizeof(v.file), "%s", s->path);
+                v.key[0] = '\0';
+        }
         /* a stale sandbox: the current rules too, the first refusal wins */
         if (now && v.allow) {
                 sbx_exec_verdict w = {};
                 if (sbx_exec_decide_path(now, root, s->path, s->cwd, &w) == 0 && w.decided && !w.allow)
                         v = w;
         }
-        (void) sbx_audit_exec_seen(audit, (int) n->pid, s->path, s->argv, s->truncated, &v);
+        if (log_all || !v.allow)
+                (void) sbx_audit_exec_seen(audit, (int) n->pid, s->path, s->argv, s->truncated, &v);
         /* not found / not executable: the kernel says so itself */
         answer(lfd, n, resp, v.allow || v.status == SBX_EXIT_NOT_FOUND);
 }
 
 static _Noreturn void listener_main(int sock, const sbx_run_config *c, const sbx_run_config *now,
-                                    const sbx_audit *audit) {
+                                    const sbx_audit *audit, bool log_all) {
         struct seccomp_notif_sizes sizes = {};
         struct seccomp_notif *n;
         struct seccomp_notif_resp *resp;
@@ -206,12 +248,12 @@ static _Noreturn void listener_main(int sock, const sbx_run_config *c, const sbx
                 memset(n, 0, sizes.seccomp_notif);
                 if (ioctl(lfd, SECCOMP_IOCTL_NOTIF_RECV, n) < 0)
                         continue;       /* ENOENT: the target died meanwhile */
-                handle(lfd, c, now, audit, n, resp, s);
+                handle(lfd, c, now, audit, log_all, n, resp, s);
         }
 }
 
-int sbx_exec_listener_start(const sbx_run_config *c, const sbx_run_config *now, const sbx_audit *audit, int *ret_sock,
-                            sbx_error *reterr) {
+int sbx_exec_listener_start(const sbx_run_config *c, const sbx_run_config *now, const sbx_audit *audit, bool log_all,
+                            int *ret_sock, sbx_error *reterr) {
         int fds[2], r;
         pid_t pid;
 
@@ -243,7 +285,7 @@ int sbx_exec_listener_start(const sbx_run_config *c, const sbx_run_config *now, 
                 if (hi > lo + 1)
                         (void) close_range(lo + 1, hi - 1, 0);
                 (void) close_range(hi + 1, ~0U, 0);
-                listener_main(fds[1], c, now, audit);
+                listener_main(fds[1], c, now, audit, log_all);
         }
         close(fds[1]);
         while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)

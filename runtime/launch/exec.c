@@ -79,7 +79,7 @@ void sbx_exec_plan_from(const sbx_plan *p, sbx_exec_plan *ret) {
                 .rlimits = p->rlimits, .n_rlimits = p->n_rlimits, .cap_last = p->cap_last,
                 .uid = p->uid, .gid = p->gid, .bpf = &p->bpf, .tty_fd = -EBADF,
                 .exec_fd = p->exec_fd, .exec_argv = p->exec_argv, .landlock = &p->landlock,
-                .setup_sh_fd = p->setup_sh_fd,
+                .setup_sh_fd = p->setup_sh_fd, .notify_insns = p->notify_insns, .notify_len = p->notify_len,
         };
         /* a file decided in the sandbox (not sbx's own binary, opened by name) */
         if (!p->exec_fd_own && p->exec_target && p->exec_target->n_chain > 0 &&
@@ -253,6 +253,7 @@ int sbx_exec_setup_command_child(const sbx_exec_plan *e, const char *cmd, sbx_er
          * an agent exec, so neither the exec allowlist nor the tool-derived
          * Landlock rules apply to it; seccomp and everything else do. */
         se.landlock = se.landlock_now = NULL;
+        se.notify_insns = NULL;         /* nor the exec log */
         pid = fork();
         if (pid < 0)
                 return sbx_error_set(reterr, -errno, "setupCommand: fork");

@@ -84,6 +84,20 @@ static _Noreturn void child_main(const sbx_plan *p, int sync_fd, const sigset_t 
                 sbx_error_set(&err, -errno, "--hostname: sethostname '%s'", p->hostname);
                 child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
         }
+        /* issue 14: no executable memfd in our pid namespace (an exec
+         * allowlist is on; sysctl writes need host root's ids, which we still
+         * have; the handler sets the value of our own pid namespace). */
+        if (p->memfd_noexec) {
+                int fd = open("/proc/sys/vm/memfd_noexec", O_WRONLY | O_CLOEXEC);
+                if (fd < 0 && errno != ENOENT)
+                        child_fail(sync_fd, SBX_EXIT_FAILURE,
+                                   &(sbx_error) { -errno, "exec allowlist: open /proc/sys/vm/memfd_noexec" });
+                if (fd >= 0 && write(fd, "2", 1) != 1)
+                        child_fail(sync_fd, SBX_EXIT_FAILURE,
+                                   &(sbx_error) { -errno, "exec allowlist: set vm.memfd_noexec=2" });
+                if (fd >= 0)
+                        close(fd);
+        }
         /* Host directories, opened while we still have the creator's ids. */
         if (sbx_mount_open_child(p, &mfds, &err) < 0)
                 child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
@@ -123,6 +137,7 @@ static _Noreturn void child_main(const sbx_plan *p, int sync_fd, const sigset_t 
         if (p->setup_command && sbx_exec_setup_command_child(&ep, p->setup_command, &err) < 0)
                 child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
         ep.tty_fd = slave;
+        ep.notify_sock = sync_fd;
         status = sbx_exec_setup_child(&ep, &err);
         child_fail(sync_fd, status, &err);
 }
@@ -342,6 +357,29 @@ static int receive_pty(sbx_plan *p, int sync_parent, sbx_error *reterr) {
         return 0;
 }
 
+/* issue 14: the exec log's listener, from the child (before its exec), on
+ * to the listener process. The child's failure before that: -EPIPE or its
+ * error record (child_error() reports it). */
+static int receive_listener(int sync_parent, int listener_sock, sbx_error *reterr) {
+        _cleanup_close_ int passed = -EBADF;
+        sbx_sync_msg msg;
+        int r;
+
+        r = sbx_sync_recv_fd(sync_parent, SYNC_TIMEOUT_MS, &msg, &passed);
+        if (r == -EPIPE)
+                return 0;       /* died before: supervise reaps it, child_error() reports */
+        if (r < 0)
+                return sbx_error_set(reterr, r, "sync: receive the exec log listener");
+        if (msg.type == SBX_SYNC_ERROR) {
+                *reterr = msg.error;
+                return -EIO;
+        }
+        if (msg.type != SBX_SYNC_LISTENER || passed < 0)
+                return sbx_error_set(reterr, -EPROTO, "sync: bad exec log record");
+        r = sbx_sync_send_fd(listener_sock, 1, SBX_SYNC_LISTENER, passed);
+        return r < 0 ? sbx_error_set(reterr, r, "exec log: hand the listener over") : 0;
+}
+
 /* The audit log (issue 6): opened first, so a refusal is logged too. */
 static int audit_open(const sbx_run_config *c, sbx_audit *a, sbx_error *reterr) {
         char base[PATH_MAX];
@@ -393,7 +431,7 @@ static int plan_and_decide(const sbx_run_config *c, const sbx_audit *a, sbx_plan
 int sbx_run(const sbx_run_config *c, sbx_error *reterr) {
         _cleanup_(sbx_plan_freep) sbx_plan *p = NULL;
         _cleanup_(pidfd_killp) int pidfd = -EBADF;
-        _cleanup_close_ int sync_parent = -EBADF, sync_child = -EBADF, procfd = -EBADF;
+        _cleanup_close_ int sync_parent = -EBADF, sync_child = -EBADF, procfd = -EBADF, listener_sock = -EBADF;
         _cleanup_(audit_closep) sbx_audit audit = { .fd = -EBADF };
         int fds[2], status, had, r;
         char oom[128];
@@ -414,6 +452,16 @@ int sbx_run(const sbx_run_config *c, sbx_error *reterr) {
         if (status != 0)
                 return status;
         notice_unenforced(c, p);
+        /* issue 14: under an exec allowlist, the exec log sees every exec of
+         * the tree and refuses what Landlock cannot see (memfds, the ELF
+         * loader run as a program); its listener lives outside the sandbox. */
+        if (c->exec_allow_set && !c->exec_refused_rule) {
+                r = sbx_seccomp_compile_exec_notify(&p->notify_insns, &p->notify_len, reterr);
+                if (r >= 0)
+                        r = sbx_exec_listener_start(c, NULL, &audit, false, &listener_sock, reterr);
+                if (r < 0)
+                        return SBX_EXIT_FAILURE;
+        }
         r = sbx_sync_pair(fds, reterr);
         if (r < 0)
                 return SBX_EXIT_FAILURE;
@@ -446,6 +494,13 @@ int sbx_run(const sbx_run_config *c, sbx_error *reterr) {
         }
         if (p->tty && receive_pty(p, sync_parent, reterr) < 0)
                 return SBX_EXIT_FAILURE;
+        if (p->notify_insns && receive_listener(sync_parent, listener_sock, reterr) < 0) {
+                siginfo_t info;
+                (void) sys_pidfd_send_signal(pidfd, SIGKILL);
+                (void) waitid(P_PIDFD, pidfd, &info, WEXITED);
+                return child_error(sync_parent, SBX_EXIT_FAILURE, reterr);
+        }
+        closep(&listener_sock);
         /* Running: wait, forward, relay. The child's CLOEXEC end closes at
          * exec; we do not wake up for that, a setup or exec error (#3) is
          * read once the child has exited. */
@@ -496,8 +551,7 @@ int sbx_launch_start(sbx_plan *p, const sigset_t *oldmask, int *ret_pidfd, int *
                 procfd = open_proc_pid(pid, reterr);
                 if (procfd < 0)
                         return procfd;
-                r = release_child(p, pid, procfd, sync_parent, reterr);
-                if (r < 0)
+                if ((r = release_child(p, pid, procfd, sync_parent, reterr)) < 0)
                         return r;
         }
         *ret_pidfd = TAKE_FD(pidfd);

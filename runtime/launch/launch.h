@@ -309,6 +309,10 @@ typedef struct sbx_plan {
         sbx_exec_target *exec_target;    /* the resolved command; owns the fds and paths below */
         int exec_fd;                     /* O_PATH fd execveat runs (borrowed from exec_target) */
         bool exec_fd_own;                /* it is sbx's own binary (sbx-init), not a file of the sandbox */
+        struct sock_filter *notify_insns; /* issue 14: the exec log's filter (owned), NULL: no exec log */
+        unsigned short notify_len;
+        bool memfd_noexec;               /* issue 14: under an exec allowlist, as host root: the pid ns's
+                                          * vm.memfd_noexec = 2 (Landlock does not see memfd files) */
         int setup_sh_fd;                 /* setupCommand: /bin/sh resolved in the sandbox, or -EBADF */
         char **exec_argv;                /* argv for it, #! rewrite done; NULL-terminated */
         sbx_landlock landlock;           /* ruleset built before clone3 */
@@ -352,9 +356,11 @@ int sbx_exec_decide_path(const sbx_run_config *c, int root_fd, const char *path,
  * (exec-listen.c): parent, before setns. *ret_sock is where the listener fd
  * the child sends (SBX_SYNC_LISTENER) is to be passed on; closing it without
  * doing so ends the listener. c (its exec rules; now: the current ones of a
- * stale sandbox, also applied, may be NULL) and audit are copied by the fork. */
-int sbx_exec_listener_start(const sbx_run_config *c, const sbx_run_config *now, const sbx_audit *audit, int *ret_sock,
-                            sbx_error *reterr);
+ * stale sandbox, also applied, may be NULL) and audit are copied by the fork.
+ * log_all: every exec (a sandbox's exec log), else only the refused ones
+ * (sbx run, whose own record is the decision before fork). */
+int sbx_exec_listener_start(const sbx_run_config *c, const sbx_run_config *now, const sbx_audit *audit, bool log_all,
+                            int *ret_sock, sbx_error *reterr);
 /* Closes every fd, removes the state dir. NULL-safe. Returns NULL. */
 sbx_plan *sbx_plan_free(sbx_plan *p);
 static inline void sbx_plan_freep(sbx_plan **p) {
@@ -509,6 +515,10 @@ int sbx_tty_setup_child(uint32_t uid, uint32_t gid, int *ret_master, int *ret_sl
 void sbx_tty_attach(sbx_plan *p, int master);
 /* Parent, before clone3: block the forwarded signals (the child unblocks). */
 int sbx_supervise_block_signals(sigset_t *ret_old);
+/* With a pty (MASTER >= 0), the caller's terminal (stdin) goes raw; true when it did, *saved then
+ * holds the settings to put back (tcsetattr) at the end. */
+struct termios;
+bool sbx_tty_make_raw(int master, struct termios *saved);
 /* A signalfd (CLOEXEC, non-blocking) for the signals a supervisor passes on to the command; they must
  * be blocked. */
 int sbx_supervise_signalfd(void);

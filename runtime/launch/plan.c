@@ -77,6 +77,7 @@ sbx_plan *sbx_plan_free(sbx_plan *p) {
                 free(p->exec_target);
         }
         free(p->exec_argv);
+        free(p->notify_insns);
         closep(&p->setup_sh_fd);
         sbx_landlock_cleanup(&p->landlock);
         sbx_bpf_free(&p->bpf);

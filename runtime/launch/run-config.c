@@ -30,27 +30,15 @@ static void strv_free(char **v, size_t n) {
 void sbx_run_config_free(sbx_run_config *c) {
         if (!c)
                 return;
-        free(c->rootfs);
-        free(c->workspace);
-        free(c->workdir);
-        free(c->hostname);
-        free(c->state_dir);
-        free(c->root_layer_dir);
-        free(c->setup_command);
-        free(c->network_container);
-        free(c->network_name);
+        free_many(c->rootfs, c->workspace, c->workdir, c->hostname, c->state_dir, c->root_layer_dir,
+                  c->setup_command, c->network_container, c->network_name, c->audit_log, c->exec_allow_key,
+                  c->exec_refused_rule, c->exec_refused_key);
         strv_free(c->envv, c->n_env);
         strv_free(c->dns, c->n_dns);
         strv_free(c->extra_hosts, c->n_extra_hosts);
         strv_free(c->exec_allow, c->n_exec_allow);
-        free(c->audit_log);
-        free(c->exec_allow_key);
-        free(c->exec_refused_rule);
-        free(c->exec_refused_key);
-        for (size_t i = 0; i < c->n_binds; i++) {
-                free(c->binds[i].src);
-                free(c->binds[i].dst);
-        }
+        for (size_t i = 0; i < c->n_binds; i++)
+                free_many(c->binds[i].src, c->binds[i].dst);
         free(c->binds);
         for (size_t i = 0; i < c->n_tmpfs; i++)
                 free(c->tmpfs[i].path);
@@ -287,16 +275,7 @@ static const char *const access_names[_SBX_WORKSPACE_ACCESS_MAX] = {
         [SBX_WORKSPACE_RW] = "rw",
 };
 
-sbx_workspace_access sbx_workspace_access_from_string(const char *s) {
-        for (int i = 0; i < _SBX_WORKSPACE_ACCESS_MAX; i++)
-                if (s && !strcmp(s, access_names[i]))
-                        return i;
-        return _SBX_WORKSPACE_ACCESS_INVALID;
-}
-
-const char *sbx_workspace_access_to_string(sbx_workspace_access a) {
-        return a >= 0 && a < _SBX_WORKSPACE_ACCESS_MAX ? access_names[a] : NULL;
-}
+SBX_DEFINE_NAME_TABLE(sbx_workspace_access, sbx_workspace_access, access_names)
 
 static const char *const network_names[_SBX_NETWORK_MODE_MAX] = {
         [SBX_NETWORK_NONE] = "none",
@@ -304,16 +283,7 @@ static const char *const network_names[_SBX_NETWORK_MODE_MAX] = {
         [SBX_NETWORK_CONTAINER] = "container",
 };
 
-sbx_network_mode sbx_network_mode_from_string(const char *s) {
-        for (int i = 0; i < _SBX_NETWORK_MODE_MAX; i++)
-                if (s && !strcmp(s, network_names[i]))
-                        return i;
-        return _SBX_NETWORK_MODE_INVALID;
-}
-
-const char *sbx_network_mode_to_string(sbx_network_mode m) {
-        return m >= 0 && m < _SBX_NETWORK_MODE_MAX ? network_names[m] : NULL;
-}
+SBX_DEFINE_NAME_TABLE(sbx_network_mode, sbx_network_mode, network_names)
 
 /* network container:NAME needs dangerouslyAllowContainerNamespaceJoin, given
  * in any order with --network: checked once every option is in. */

@@ -82,6 +82,17 @@ static void forwarded_signals(sigset_t *set) {
         sigaddset(set, SIGWINCH);
 }
 
+bool sbx_tty_make_raw(int master, struct termios *saved) {
+        struct termios tio;
+
+        /* the sandbox's pty does the line discipline */
+        if (master < 0 || tcgetattr(STDIN_FILENO, saved) < 0)
+                return false;
+        tio = *saved;
+        cfmakeraw(&tio);
+        return tcsetattr(STDIN_FILENO, TCSANOW, &tio) == 0;
+}
+
 int sbx_supervise_block_signals(sigset_t *ret_old) {
         sigset_t set;
 
@@ -196,12 +207,7 @@ int sbx_supervise(sbx_plan *p, int pidfd, sbx_error *reterr) {
         s.sfd = sbx_supervise_signalfd();
         if (s.sfd < 0)
                 return sbx_error_set(reterr, -errno, "supervise: signalfd");
-        /* With a pty the caller's terminal goes raw: the sandbox's pty does the line discipline. */
-        if (p->tty_master >= 0 && tcgetattr(STDIN_FILENO, &saved) == 0) {
-                struct termios tio = saved;
-                cfmakeraw(&tio);
-                raw = tcsetattr(STDIN_FILENO, TCSANOW, &tio) == 0;
-        }
+        raw = sbx_tty_make_raw(p->tty_master, &saved);
         for (;;) {
                 struct pollfd pfd[4] = {
                         { .fd = pidfd, .events = POLLIN },

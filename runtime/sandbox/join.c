@@ -207,11 +207,7 @@ static int supervise(int pidfd, pid_t pid, int master, sbx_error *reterr) {
         sfd = sbx_supervise_signalfd();
         if (sfd < 0)
                 return sbx_error_set(reterr, -errno, "exec: signalfd");
-        if (master >= 0 && tcgetattr(STDIN_FILENO, &saved) == 0) {
-                struct termios tio = saved;
-                cfmakeraw(&tio);
-                raw = tcsetattr(STDIN_FILENO, TCSANOW, &tio) == 0;
-        }
+        raw = sbx_tty_make_raw(master, &saved);
         for (;;) {
                 struct pollfd pfd[4] = {
                         { .fd = pidfd, .events = POLLIN },
@@ -348,7 +344,7 @@ int sbx_sandbox_exec(const char *ref, const sbx_exec_request *req, sbx_error *re
         if (rec->s.policy.agent) {
                 r = sbx_seccomp_compile_exec_notify(&notify, &notify_len, reterr);
                 if (r >= 0)
-                        r = sbx_exec_listener_start(&rec->s.config, req->rules_now, &audit, &listener_sock, reterr);
+                        r = sbx_exec_listener_start(&rec->s.config, req->rules_now, &audit, true, &listener_sock, reterr);
                 if (r < 0)
                         return SBX_EXIT_FAILURE;
         }

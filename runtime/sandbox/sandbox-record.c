@@ -340,30 +340,18 @@ static const char *const state_names[_SBX_SANDBOX_STATE_MAX] = {
 };
 
 const char *sbx_sandbox_state_to_string(sbx_sandbox_state s) {
-        return s >= 0 && s < _SBX_SANDBOX_STATE_MAX ? state_names[s] : NULL;
+        return sbx_index_to_name(state_names, ELEMENTSOF(state_names), s);
 }
 
 static sbx_sandbox_state state_from_string(const char *s) {
-        for (int i = 0; i < _SBX_SANDBOX_STATE_MAX; i++)
-                if (s && !strcmp(s, state_names[i]))
-                        return i;
-        return _SBX_SANDBOX_STATE_INVALID;
+        return sbx_name_to_index(state_names, ELEMENTSOF(state_names), s);
 }
 
 static const char *const mode_names[_SBX_WORKSPACE_MODE_MAX] = {
         [SBX_WORKSPACE_MODE_DIRECT] = "direct", [SBX_WORKSPACE_MODE_OVERLAY] = "overlay",
 };
 
-const char *sbx_workspace_mode_to_string(sbx_workspace_mode m) {
-        return m >= 0 && m < _SBX_WORKSPACE_MODE_MAX ? mode_names[m] : NULL;
-}
-
-sbx_workspace_mode sbx_workspace_mode_from_string(const char *s) {
-        for (int i = 0; i < _SBX_WORKSPACE_MODE_MAX; i++)
-                if (s && !strcmp(s, mode_names[i]))
-                        return i;
-        return _SBX_WORKSPACE_MODE_INVALID;
-}
+SBX_DEFINE_NAME_TABLE(sbx_workspace_mode, sbx_workspace_mode, mode_names)
 
 static void mounts_free(sbx_sandbox *s) {
         for (size_t i = 0; i < s->n_mounts; i++) {

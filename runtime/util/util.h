@@ -31,6 +31,14 @@ static inline void freep(void *p) {
 }
 #define _cleanup_free_ _cleanup_(freep)
 
+static inline void sbx_free_many(void *const *p, size_t n) {
+        for (size_t i = 0; i < n; i++)
+                free(p[i]);
+}
+/* free() of each argument: free_many(c->a, c->b, ...). */
+#define free_many(...) \
+        sbx_free_many((void *const[]) { __VA_ARGS__ }, ELEMENTSOF(((void *const[]) { __VA_ARGS__ })))
+
 static inline void closep(int *fd) {
         if (*fd >= 0) {
                 int saved = errno;
@@ -190,6 +198,22 @@ void sbx_sha256_final(struct sbx_sha256 *s, uint8_t ret_digest[SBX_SHA256_DIGEST
 void sbx_sha256_final_hex(struct sbx_sha256 *s, char ret_hex[SBX_SHA256_HEX_SIZE]);
 /* One-shot helper. */
 void sbx_sha256_hex(const void *data, size_t len, char ret_hex[SBX_SHA256_HEX_SIZE]);
+
+/* ---- enum <-> name tables (names.c) ---- */
+/* The index of S in NAMES[0..N) (an enum's names, indexed by its values), -EINVAL when it is not
+ * there or S is NULL. */
+int sbx_name_to_index(const char *const *names, size_t n, const char *s);
+/* NAMES[I], NULL when I is out of range. */
+const char *sbx_index_to_name(const char *const *names, size_t n, int i);
+/* Defines TYPE PREFIX_from_string(const char *) (-EINVAL for an unknown name) and
+ * const char *PREFIX_to_string(TYPE) (NULL for an unknown value) over NAMES, indexed by TYPE. */
+#define SBX_DEFINE_NAME_TABLE(prefix, type, names)                                                          \
+        type prefix##_from_string(const char *s) {                                                          \
+                return (type) sbx_name_to_index(names, ELEMENTSOF(names), s);                               \
+        }                                                                                                   \
+        const char *prefix##_to_string(type v) {                                                            \
+                return sbx_index_to_name(names, ELEMENTSOF(names), (int) v);                                \
+        }
 
 /* ---- whole files (file.c) ---- */
 /* Reads PATH, which must be a regular file of at most MAX bytes, into a NUL-terminated buffer

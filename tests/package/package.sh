@@ -87,6 +87,8 @@ is "dpkg-buildpackage -b -us -uc builds the package ($(( $(date +%s) - t0 ))s, f
 [ $rc -eq 0 ] || { tail -30 "$W/build.log" | sed 's/^/# /'; done_testing; }
 deb=$(ls "$OUT"/sbx_*.deb 2>/dev/null | head -1)
 like "... and it is sbx_VERSION_ARCH.deb" "${deb##*/}" '^sbx_[0-9][^_]*_[a-z0-9]+\.deb$'
+is "the package version (debian/changelog) is meson's project version" "$(dpkg-deb -f "$deb" Version)" \
+        "$(meson introspect --projectinfo "$BLD" | python3 -c 'import json, sys; print(json.load(sys.stdin)["version"])')"
 is "the source tree is unchanged by the package build (nothing newer outside build*/, .git)" \
         "$(find "$SRC" \( -path "$SRC/build*" -o -path "$SRC/.git" \) -prune -o -newer "$stamp" -print | head -5)" ""
 

@@ -1,0 +1,120 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Escape suite (issue 14): ways around an agent's rules in a persistent
+# sandbox (sbx create --scope + sbx exec, the path OpenClaw uses through the
+# drop-in) and in sbx run. Each attack runs from inside, as a grandchild of the
+# command sbx decided on, with a control that the same step is allowed where
+# the rule does not forbid it.
+. "$(dirname "$0")/lib.sh"
+
+if ! "$SBX" run --no-tty --read-only-fs -- /bin/true 2>/dev/null; then
+        echo "1..0 # SKIP Landlock is not available here (sbx doctor says why)"
+        exit 77
+fi
+export HOME=$TMP/home
+mkdir -p "$HOME/.openclaw"
+export XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-$TMP/run}
+STATE=$TMP/state
+cfg=$TMP/openclaw.json
+cat > "$cfg" <<'J'
+{ agents: { defaults: { sandbox: { mode: 'all', scope: 'session' } },
+            list: [ { id: 'main', default: true },
+                    { id: 'tight', tools: { exec: { security: 'allowlist', safeBins: ['ls', 'python3'] } } },
+                    { id: 'reader', tools: { deny: ['write', 'edit', 'apply_patch'] } } ] } }
+J
+# the exec approvals file's allowlist for that agent (spec §5.4): the probe
+cat > "$HOME/.openclaw/exec-approvals.json" <<'J'
+{ "version": 1, "agents": { "tight": { "allowlist": [ { "pattern": "/sbx-probe" } ] } } }
+J
+sx() { "$SBX" "$1" --state-dir "$STATE" "${@:2}"; }
+mk() {
+        sx create --scope session --config "$cfg" --ro-bind "$SBX_PROBE:/sbx-probe" "$@" >/dev/null 2>&1 &&
+                sx ls --json | python3 -c 'import json,sys
+print([s["name"] for s in json.load(sys.stdin) if s["policy"].get("agent")==sys.argv[1]][0])' "$2"
+}
+in_box() { timeout -k 5 60 "$SBX" exec --state-dir "$STATE" "$box" -- "$@" 2>&1; }
+
+box=$(mk --agent tight)
+if [ -z "$box" ]; then
+        not_ok "create the allowlist sandbox"
+        done_testing
+fi
+
+# --- the probe (approvals allowlist) runs; id (not allowed) is refused by the kernel
+control "an allowed grandchild runs (ls from the probe)" "$(in_box /sbx-probe exec /usr/bin/ls -d /)" "/"
+is "exec-denied-binary: /usr/bin/id from an allowed process: EACCES" "$(in_box /sbx-probe exec /usr/bin/id)" EACCES
+is "exec-dotdot-path: /usr/bin/../bin/id decided on the file: 126 before fork" \
+        "$(in_box /usr/bin/../bin/id >/dev/null; echo $?)" 126
+
+# --- copies, links, scripts written into /tmp
+is "exec-copied-binary: a copy of ls in /tmp is not ls: EACCES" \
+        "$(in_box sh -c 'python3 -c "import shutil; shutil.copy(\"/usr/bin/ls\", \"/tmp/ls2\")"; /sbx-probe exec /tmp/ls2 -d /')" EACCES
+is "exec-symlink-to-denied: /tmp/l -> /usr/bin/id: EACCES" \
+        "$(in_box sh -c 'python3 -c "import os; os.symlink(\"/usr/bin/id\", \"/tmp/l\")"; /sbx-probe exec /tmp/l')" EACCES
+control "a symlink to an allowed binary runs it" \
+        "$(in_box python3 -c 'import os; os.symlink("/usr/bin/ls", "/tmp/k"); os.execv("/tmp/k", ["ls", "-d", "/"])')" "/"
+is "exec-script-in-tmp: a #!/bin/sh script written to /tmp: EACCES" \
+        "$(in_box sh -c 'printf "#!/bin/sh\necho ran\n" > /tmp/s; python3 -c "import os; os.chmod(\"/tmp/s\", 0o755)"; /sbx-probe exec /tmp/s')" EACCES
+control "the same script read by the allowed shell runs" "$(in_box sh -c 'printf "echo ran\n" > /tmp/s2; sh /tmp/s2')" ran
+
+# --- what Landlock's path rules cannot see
+memfd='
+import os, sys
+fd = os.memfd_create("x", 0)
+os.write(fd, open("/usr/bin/id", "rb").read())
+try:
+    os.execve(fd if sys.argv[1] == "fd" else "/proc/self/fd/%d" % fd, ["id"], {})
+except OSError as e:
+    print(e.strerror)
+'
+is "exec-memfd: fexecve of a memfd holding id: refused" "$(in_box python3 -c "$memfd" fd)" "Permission denied"
+is "exec-memfd-proc-path: the same through /proc/self/fd: refused" "$(in_box python3 -c "$memfd" path)" "Permission denied"
+control "a memfd still works as memory" \
+        "$(in_box python3 -c 'import os; fd = os.memfd_create("x", 0); os.write(fd, b"ok"); print(os.pread(fd, 2, 0).decode())')" ok
+is "exec-proc-fd-of-allowed: even an allowed binary through /proc/self/fd: refused (no magic links)" \
+        "$(in_box python3 -c 'import os
+fd = os.open("/usr/bin/ls", os.O_RDONLY)
+try: os.execv("/proc/self/fd/%d" % fd, ["ls"])
+except OSError as e: print(e.strerror)')" "Permission denied"
+loader=$(readlink -f /lib64/ld-linux-x86-64.so.2 2>/dev/null || true)
+if [ -e /lib64/ld-linux-x86-64.so.2 ]; then
+        is "exec-loader-as-program: ld.so /usr/bin/id (the loader is executable for every binary): refused" \
+                "$(in_box /sbx-probe exec /lib64/ld-linux-x86-64.so.2 /usr/bin/id)" EACCES
+        out=$("$SBX" run --no-tty --ro-bind "$SBX_PROBE:/sbx-probe" --exec-allow /sbx-probe -- \
+              /sbx-probe exec /lib64/ld-linux-x86-64.so.2 /usr/bin/id 2>&1)
+        is "exec-loader-as-program (sbx run --exec-allow): refused" "$out" EACCES
+else
+        skip "no /lib64/ld-linux-x86-64.so.2 here"
+        skip "no /lib64/ld-linux-x86-64.so.2 here"
+fi
+out=$("$SBX" run --no-tty --exec-allow /usr/bin/python3 -- python3 -c "$memfd" fd 2>&1)
+is "exec-memfd (sbx run --exec-allow): refused" "$out" "Permission denied"
+
+# --- the exec log cannot be reached or silenced from inside
+is "listener-not-inside: no seccomp listener fd in the sandbox's processes" \
+        "$(in_box python3 -c 'import glob, os
+n = 0
+for f in glob.glob("/proc/[0-9]*/fd/*"):
+    try: n += "seccomp" in os.readlink(f)
+    except OSError: pass
+print(n)')" 0
+is "listener-not-inside: the listener's process is not in the sandbox" \
+        "$(in_box sh -c 'cat /proc/[0-9]*/comm 2>/dev/null' | grep -c sbx-exec-log)" 0
+
+# --- read-only workspace for an agent without write tools
+rbox=$(mk --agent reader)
+ws=$(sx inspect "$rbox" | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["workspace"])')
+box=$rbox
+for what in "write /workspace/new x" "mkdir /workspace/d"; do
+        # shellcheck disable=SC2086
+        is "ro-workspace: $what: EACCES (Landlock)" "$(in_box /sbx-probe $what)" EACCES
+done
+is "ro-workspace: a symlink into /workspace: EACCES" \
+        "$(in_box python3 -c 'import os
+try: os.symlink("/etc", "/workspace/h")
+except OSError as e: print(e.strerror)')" "Permission denied"
+is "ro-workspace: nothing reached the host workspace" "$(ls -A "$ws" | grep -c -e new -e '^d$' -e '^h$')" 0
+control "ro-workspace: /tmp stays writable" "$(in_box /sbx-probe write /tmp/f x)" OK
+
+sx ls -q | while read -r n; do sx rm -f "$n" >/dev/null 2>&1; done
+done_testing
