@@ -506,23 +506,13 @@ void sbx_resolved_done(sbx_resolved *r) {
                 return;
         free(r->agent_id);
         sbx_strv_free(&r->known_agents);
-        free(r->requested_session_key);
-        free(r->session_key);
-        free(r->main_session_key);
-        free(r->backend);
-        free(r->workspace_root);
-        free(r->ssh_workspace_root);
+        free_many(r->requested_session_key, r->session_key, r->main_session_key, r->backend, r->workspace_root,
+                  r->ssh_workspace_root, r->agent_workspace_dir, r->scope_key, r->container_name,
+                  r->host_workspace_dir, r->container_workdir);
         sbx_docker_config_done(&r->docker);
         sbx_browser_config_done(&r->browser);
-        free(r->agent_workspace_dir);
-        free(r->scope_key);
-        free(r->container_name);
-        free(r->host_workspace_dir);
-        free(r->container_workdir);
-        for (size_t i = 0; i < r->n_mounts; i++) {
-                free(r->mounts[i].host_root);
-                free(r->mounts[i].container_root);
-        }
+        for (size_t i = 0; i < r->n_mounts; i++)
+                free_many(r->mounts[i].host_root, r->mounts[i].container_root);
         free(r->mounts);
         sbx_strv_free(&r->sandbox_allow);
         sbx_strv_free(&r->sandbox_deny);

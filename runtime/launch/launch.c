@@ -337,24 +337,48 @@ static int child_error(int sync_parent, int status, sbx_error *reterr) {
         return msg.status > 0 && msg.status < 256 ? msg.status : SBX_EXIT_FAILURE;
 }
 
-/* --tty: #2 carries the pty master from the sandbox's devpts. */
-static int receive_pty(sbx_plan *p, int sync_parent, sbx_error *reterr) {
-        sbx_sync_msg msg;
-        int passed = -EBADF, r;
+/* The launch failed half-way: kill and reap the child; it may have failed first, and then its
+ * error record says why. */
+static int kill_child(int pidfd, int sync_parent, sbx_error *reterr) {
+        siginfo_t info;
 
+        (void) sys_pidfd_send_signal(pidfd, SIGKILL);
+        (void) waitid(P_PIDFD, pidfd, &info, WEXITED);
+        return child_error(sync_parent, SBX_EXIT_FAILURE, reterr);
+}
+
+/* A descriptor the child passes in a record of TYPE, in *ret_fd; -EBADF there when the child died
+ * or failed before (supervise reaps it, child_error() reports). STEP, WHAT and RECORD name it in
+ * messages. */
+static int receive_fd(int sync_parent, int type, const char *step, const char *what, const char *record,
+                      int *ret_fd, sbx_error *reterr) {
+        _cleanup_close_ int passed = -EBADF;
+        sbx_sync_msg msg;
+        int r;
+
+        *ret_fd = -EBADF;
         r = sbx_sync_recv_fd(sync_parent, SYNC_TIMEOUT_MS, &msg, &passed);
         if (r == -EPIPE)
-                return 0;       /* died or failed before: supervise reaps it, child_error() reports */
+                return 0;
         if (r < 0)
-                return sbx_error_set(reterr, r, "sync #2: receive the pty");
+                return sbx_error_set(reterr, r, "%s: receive %s", step, what);
         if (msg.type == SBX_SYNC_ERROR) {
                 *reterr = msg.error;
                 return -EIO;
         }
-        if (msg.type != SBX_SYNC_PTY || passed < 0)
-                return sbx_error_set(reterr, -EPROTO, "sync #2: bad pty record");
-        sbx_tty_attach(p, passed);
+        if ((int) msg.type != type || passed < 0)
+                return sbx_error_set(reterr, -EPROTO, "%s: bad %s record", step, record);
+        *ret_fd = TAKE_FD(passed);
         return 0;
+}
+
+/* --tty: #2 carries the pty master from the sandbox's devpts. */
+static int receive_pty(sbx_plan *p, int sync_parent, sbx_error *reterr) {
+        int fd, r = receive_fd(sync_parent, SBX_SYNC_PTY, "sync #2", "the pty", "pty", &fd, reterr);
+
+        if (r >= 0 && fd >= 0)
+                sbx_tty_attach(p, fd);
+        return r;
 }
 
 /* issue 14: the exec log's listener, from the child (before its exec), on
@@ -362,20 +386,12 @@ static int receive_pty(sbx_plan *p, int sync_parent, sbx_error *reterr) {
  * error record (child_error() reports it). */
 static int receive_listener(int sync_parent, int listener_sock, sbx_error *reterr) {
         _cleanup_close_ int passed = -EBADF;
-        sbx_sync_msg msg;
         int r;
 
-        r = sbx_sync_recv_fd(sync_parent, SYNC_TIMEOUT_MS, &msg, &passed);
-        if (r == -EPIPE)
-                return 0;       /* died before: supervise reaps it, child_error() reports */
-        if (r < 0)
-                return sbx_error_set(reterr, r, "sync: receive the exec log listener");
-        if (msg.type == SBX_SYNC_ERROR) {
-                *reterr = msg.error;
-                return -EIO;
-        }
-        if (msg.type != SBX_SYNC_LISTENER || passed < 0)
-                return sbx_error_set(reterr, -EPROTO, "sync: bad exec log record");
+        r = receive_fd(sync_parent, SBX_SYNC_LISTENER, "sync", "the exec log listener", "exec log", &passed,
+                       reterr);
+        if (r < 0 || passed < 0)
+                return r;
         r = sbx_sync_send_fd(listener_sock, 1, SBX_SYNC_LISTENER, passed);
         return r < 0 ? sbx_error_set(reterr, r, "exec log: hand the listener over") : 0;
 }
@@ -484,22 +500,13 @@ int sbx_run(const sbx_run_config *c, sbx_error *reterr) {
                 procfd = open_proc_pid(pid, reterr);
                 if (procfd < 0)
                         return SBX_EXIT_FAILURE;
-                if (release_child(p, pid, procfd, sync_parent, reterr) < 0) {
-                        /* The child may have failed first: its record says why. */
-                        siginfo_t info;
-                        (void) sys_pidfd_send_signal(pidfd, SIGKILL);
-                        (void) waitid(P_PIDFD, pidfd, &info, WEXITED);
-                        return child_error(sync_parent, SBX_EXIT_FAILURE, reterr);
-                }
+                if (release_child(p, pid, procfd, sync_parent, reterr) < 0)
+                        return kill_child(pidfd, sync_parent, reterr);
         }
         if (p->tty && receive_pty(p, sync_parent, reterr) < 0)
                 return SBX_EXIT_FAILURE;
-        if (p->notify_insns && receive_listener(sync_parent, listener_sock, reterr) < 0) {
-                siginfo_t info;
-                (void) sys_pidfd_send_signal(pidfd, SIGKILL);
-                (void) waitid(P_PIDFD, pidfd, &info, WEXITED);
-                return child_error(sync_parent, SBX_EXIT_FAILURE, reterr);
-        }
+        if (p->notify_insns && receive_listener(sync_parent, listener_sock, reterr) < 0)
+                return kill_child(pidfd, sync_parent, reterr);
         closep(&listener_sock);
         /* Running: wait, forward, relay. The child's CLOEXEC end closes at
          * exec; we do not wake up for that, a setup or exec error (#3) is
@@ -537,8 +544,7 @@ int sbx_launch_start(sbx_plan *p, const sigset_t *oldmask, int *ret_pidfd, int *
         int fds[2], r;
         pid_t pid;
 
-        r = sbx_sync_pair(fds, reterr);
-        if (r < 0)
+        if ((r = sbx_sync_pair(fds, reterr)) < 0)
                 return r;
         sync_parent = fds[0];
         sync_child = fds[1];
