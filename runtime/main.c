@@ -7,6 +7,7 @@
 
 #include "cli/cli.h"
 #include "docker/docker.h"
+#include "oci/oci.h"
 #include "launch/launch.h"
 #include "sandbox/sandbox.h"
 #include "build-config.h"
@@ -25,6 +26,7 @@ static void usage(FILE *f) {
                 if (sbx_cli_commands[i]->fn)
                         fprintf(f, "  %-10s %s\n", sbx_cli_commands[i]->name, sbx_cli_commands[i]->summary);
         fprintf(f, "  %-10s %s\n", sbx_cmd_docker.name, sbx_cmd_docker.summary);
+        fprintf(f, "  %-10s %s\n", "oci", "an OCI runtime with runc's command line (also: sbx installed as 'sbx-runc')");
         fprintf(f, "\n'sbx COMMAND --help' describes each command; man sbx, sbx-run, sbx-sandbox, sbx-policy,\n"
                    "sbx-rootfs, sbx-doctor and sbx-docker describe them all.\n"
                    "Exit status: the command's own; 128+N if killed by signal N;\n"
@@ -37,6 +39,9 @@ int main(int argc, char **argv) {
         /* Installed or symlinked as "docker": the docker-compatible entry point. */
         if (argc > 0 && !strcmp(basename(argv[0]), "docker"))
                 return cli_docker(argc, argv);
+        /* Installed or symlinked as "sbx-runc": the OCI runtime (runc's CLI). */
+        if (argc > 0 && !strcmp(basename(argv[0]), "sbx-runc"))
+                return cli_oci(argc, argv);
         if (argc < 2) {
                 usage(stderr);
                 return SBX_EXIT_USAGE;
@@ -49,6 +54,8 @@ int main(int argc, char **argv) {
                 printf("sbx %s\n", SBX_VERSION);
                 return 0;
         }
+        if (!strcmp(argv[1], "oci"))
+                return cli_oci(argc - 1, argv + 1);
         const sbx_cli_cmd *cmd = find_command(argv[1]);
         if (cmd)
                 return cmd->fn(argc - 1, argv + 1);

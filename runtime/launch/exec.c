@@ -158,7 +158,8 @@ static int new_session(const sbx_exec_plan *e, sbx_error *reterr) {
                         if (dup2(e->tty_fd, i) < 0)
                                 return sbx_error_set(reterr, -errno, "tty: dup2 onto fd %d", i);
         }
-        if (syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, NULL) < 0 && errno != ENOSYS)
+        if ((!e->proc || e->proc->new_keyring) && syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, NULL) < 0 &&
+            errno != ENOSYS)
                 return sbx_error_set(reterr, -errno, "keyctl: join a new session keyring");
         return 0;
 }
@@ -166,6 +167,61 @@ static int new_session(const sbx_exec_plan *e, sbx_error *reterr) {
 static int fail(sbx_error *reterr, int status, int code, const char *step, const char *what) {
         sbx_error_set(reterr, code, "%s '%s'", step, what);
         return status;
+}
+
+/* An OCI container's argv[0]: a path, or looked up in the process's PATH
+ * inside the container (as runc does); no allocation. */
+static int exec_container(const sbx_exec_plan *e) {
+        const char *name = e->argv[0], *path = e->path_env;
+        char buf[PATH_MAX];
+        int last = ENOENT;
+
+        if (strchr(name, '/')) {
+                execve(name, e->argv, e->envp);
+                return -errno;
+        }
+        while (path && *path) {
+                size_t len = strcspn(path, ":");
+                if (len + strlen(name) + 2 <= sizeof(buf)) {
+                        memcpy(buf, len ? path : ".", len ? len : 1);
+                        buf[len ? len : 1] = '/';
+                        strcpy(buf + (len ? len : 1) + 1, name);
+                        execve(buf, e->argv, e->envp);
+                        if (errno != ENOENT && errno != ENOTDIR)
+                                last = errno;
+                }
+                path += len + (path[len] == ':');
+        }
+        return -last;
+}
+
+/* An OCI container after its credentials: exactly the spec's process. */
+static int exec_container_rest(const sbx_exec_plan *e, sbx_error *reterr) {
+        const sbx_container_proc *pr = e->proc;
+        int r;
+
+        if (pr->no_new_privs && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+                return sbx_error_set(reterr, -errno, "process.noNewPrivileges"), SBX_EXIT_FAILURE;
+        if (pr->umask >= 0)
+                umask((mode_t) pr->umask);
+        if (close_range(3 + (unsigned) pr->preserve_fds, ~0U, CLOSE_RANGE_CLOEXEC) < 0) {
+                r = cloexec_sweep_proc();
+                if (r < 0)
+                        return sbx_error_set(reterr, r, "close stray fds"), SBX_EXIT_FAILURE;
+        }
+        if (chdir(e->workdir) < 0)
+                return fail(reterr, SBX_EXIT_FAILURE, -errno, "process.cwd: chdir", e->workdir);
+        /* seccomp last; without no_new_privs the filter needs CAP_SYS_ADMIN,
+         * which the spec's sets may have dropped: the kernel says so */
+        if (pr->no_new_privs && e->bpf && e->bpf->len) {
+                r = sbx_seccomp_setup_child(e->bpf);
+                if (r < 0)
+                        return sbx_error_set(reterr, r, "linux.seccomp: install filter"), SBX_EXIT_FAILURE;
+        }
+        r = exec_container(e);
+        if (r == -ENOENT)
+                return fail(reterr, SBX_EXIT_NOT_FOUND, r, "exec: process.args[0]", e->argv[0]);
+        return fail(reterr, SBX_EXIT_CANNOT_EXEC, r, "exec: process.args[0]", e->argv[0]);
 }
 
 int sbx_exec_setup_child(const sbx_exec_plan *e, sbx_error *reterr) {
@@ -180,10 +236,19 @@ int sbx_exec_setup_child(const sbx_exec_plan *e, sbx_error *reterr) {
         }
         if (new_session(e, reterr) < 0)
                 return SBX_EXIT_FAILURE;
+        /* A container without no_new_privs: the filter goes in while we
+         * still have CAP_SYS_ADMIN (as runc does), so it also covers the
+         * credential calls below; the profiles allow them. */
+        if (e->proc && !e->proc->no_new_privs && e->bpf && e->bpf->len &&
+            (r = sbx_seccomp_setup_child(e->bpf)) < 0)
+                return sbx_error_set(reterr, r, "linux.seccomp: install filter"), SBX_EXIT_FAILURE;
         /* Capabilities (and the user switch) before no_new_privs. */
-        r = sbx_caps_setup_child(e->cap_last, e->uid, e->gid, reterr);
+        r = e->proc ? sbx_caps_setup_container_child(e->cap_last, e->proc, reterr)
+                    : sbx_caps_setup_child(e->cap_last, e->uid, e->gid, reterr);
         if (r < 0)
                 return SBX_EXIT_FAILURE;
+        if (e->proc)
+                return exec_container_rest(e, reterr);
         /* Credential changes clear the parent-death signal: set it again. */
         if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
                 return sbx_error_set(reterr, -errno, "prctl(PR_SET_PDEATHSIG)"), SBX_EXIT_FAILURE;

@@ -29,6 +29,7 @@
 #include "util/util.h"
 #include "mount.h"
 #include "netns.h"
+#include "container.h"
 #include "userns.h"
 
 #define SYNC_TIMEOUT_MS 30000
@@ -59,6 +60,9 @@ static _Noreturn void child_fail(int sync_fd, int status, const sbx_error *e) {
 
 static _Noreturn void child_main(const sbx_plan *p, int sync_fd, const sigset_t *oldmask) {
         sbx_error err = {};
+
+        if (p->container)
+                sbx_container_child_main(p, sync_fd, oldmask);
         sbx_sync_msg msg;
         sbx_exec_plan ep;
         sbx_mount_fds mfds;
@@ -269,6 +273,66 @@ int sbx_clone_into_cgroup(const sbx_plan *p, struct clone_args *args) {
 #endif
 }
 
+/* An OCI container: the namespaces config.json asks for. Those it joins by
+ * path (all but user) are entered by the launcher around the clone3 and left
+ * again, as for network container:NAME below; the cgroup is entered
+ * atomically when given. */
+static int spawn_container(sbx_plan *p, struct clone_args *args, int cgroup_fd, int sync_child, int sync_parent,
+                           const sigset_t *oldmask, int *ret_pidfd, sbx_error *reterr) {
+        static const struct { int idx; int type; const char *file; } joinable[] = {
+                { SBX_CTR_NS_IPC, CLONE_NEWIPC, "ipc" }, { SBX_CTR_NS_UTS, CLONE_NEWUTS, "uts" },
+                { SBX_CTR_NS_NET, CLONE_NEWNET, "net" }, { SBX_CTR_NS_PID, CLONE_NEWPID, "pid_for_children" },
+                { SBX_CTR_NS_CGROUP, CLONE_NEWCGROUP, "cgroup" }, { SBX_CTR_NS_TIME, CLONE_NEWTIME, "time_for_children" },
+                { SBX_CTR_NS_MNT, CLONE_NEWNS, "mnt" },
+        };
+        const sbx_container *c = p->container;
+        int own[ELEMENTSOF(joinable)], r = 0, pidfd = -EBADF;
+        long pid = -1;
+
+        args->flags = p->clone_flags | CLONE_PIDFD;
+        args->pidfd = (uintptr_t) &pidfd;
+        if (cgroup_fd >= 0) {
+                args->flags |= CLONE_INTO_CGROUP;
+                args->cgroup = (uint64_t) cgroup_fd;
+        }
+        for (size_t i = 0; i < ELEMENTSOF(joinable); i++) {
+                char path[64];
+                own[i] = -EBADF;
+                if (c->join_fds[joinable[i].idx] < 0 || r < 0)
+                        continue;
+                snprintf(path, sizeof(path), "/proc/self/ns/%s", joinable[i].file);
+                own[i] = open(path, O_RDONLY | O_CLOEXEC);
+                if (own[i] < 0 || setns(c->join_fds[joinable[i].idx], joinable[i].type) < 0)
+                        r = sbx_error_set(reterr, -errno, "linux.namespaces: join the %s namespace", joinable[i].file);
+        }
+        if (r >= 0) {
+                pid = sys_clone3(args);
+                if (pid < 0)
+                        r = sbx_error_set(reterr, -errno, "clone3 (the namespaces in config.json)");
+                else if (pid == 0) {
+                        close(sync_parent);
+                        child_main(p, sync_child, oldmask);
+                }
+        }
+        /* back to our own namespaces, in reverse; a failure here is fatal */
+        for (size_t i = ELEMENTSOF(joinable); i-- > 0;) {
+                if (own[i] < 0)
+                        continue;
+                if (setns(own[i], joinable[i].type) < 0) {
+                        dprintf(STDERR_FILENO, "sbx: cannot return to the runtime's %s namespace\n", joinable[i].file);
+                        _exit(SBX_EXIT_FAILURE);
+                }
+                close(own[i]);
+        }
+        if (r < 0) {
+                if (pid > 0)
+                        pidfd_killp(&pidfd);
+                return r;
+        }
+        *ret_pidfd = pidfd;
+        return (int) pid;
+}
+
 /* One clone3 with every namespace; the cgroup is entered atomically. */
 static int spawn(sbx_plan *p, int sync_child, int sync_parent, const sigset_t *oldmask, int *ret_pidfd,
                  sbx_error *reterr) {
@@ -282,6 +346,8 @@ static int spawn(sbx_plan *p, int sync_child, int sync_parent, const sigset_t *o
         };
         long pid;
 
+        if (p->container)
+                return spawn_container(p, &args, p->container->cgroup_fd, sync_child, sync_parent, oldmask, ret_pidfd, reterr);
         if (sbx_clone_into_cgroup(p, &args) < 0)
                 return sbx_error_set(reterr, -EOPNOTSUPP, "clone3: built without CLONE_INTO_CGROUP");
         if (p->net.kind == SBX_NET_KIND_JOIN && p->net.join_userns_fd >= 0)
@@ -530,6 +596,11 @@ int sbx_run(const sbx_run_config *c, sbx_error *reterr) {
 }
 
 /* ---- persistent sandboxes (sandbox.c): the launch without supervision ---- */
+
+pid_t sbx_launch_spawn(sbx_plan *p, int sync_child, int sync_parent, const sigset_t *oldmask, int *ret_pidfd,
+                       sbx_error *reterr) {
+        return spawn(p, sync_child, sync_parent, oldmask, ret_pidfd, reterr);
+}
 
 int sbx_assert_single_threaded(sbx_error *reterr) {
         return assert_single_threaded(reterr);

@@ -223,6 +223,8 @@ typedef enum sbx_mount_kind {
         SBX_MOUNT_FILE,       /* create dst with contents data (in a tmpfs we own) */
         SBX_MOUNT_MASK,       /* hide dst (/dev/null on files, empty ro tmpfs on dirs); skipped if absent */
         SBX_MOUNT_READONLY,   /* make the mount at dst read-only (bind onto itself); skipped if absent */
+        SBX_MOUNT_FS,         /* container: mount(fstype, dst, ms_flags, data), then propagation */
+        SBX_MOUNT_DEVICE,     /* container: mknod dst (data: "c"/"b"/"p"), or bind the host node in a user ns */
         _SBX_MOUNT_KIND_MAX,
         _SBX_MOUNT_KIND_INVALID = -EINVAL,
 } sbx_mount_kind;
@@ -251,6 +253,13 @@ typedef struct sbx_mount_op {
         const char *data;        /* fs options, symlink target or file contents */
         unsigned mode;           /* DIR/FILE mode */
         const char *what;        /* for error messages: the host path or option behind this op */
+        /* container mounts (SBX_MOUNT_FS, and BIND/DETACHED from config.json) */
+        const char *fstype;
+        unsigned long ms_flags;  /* MS_* for mount(2) (FS) */
+        unsigned long propagation; /* MS_SHARED/SLAVE/PRIVATE/UNBINDABLE (| MS_REC), 0 = leave */
+        bool nonrecursive;       /* "bind" rather than "rbind" */
+        unsigned long dev;       /* DEVICE: makedev(major, minor) */
+        uint32_t dev_uid, dev_gid;
 } sbx_mount_op;
 
 typedef struct sbx_plan {
@@ -264,7 +273,8 @@ typedef struct sbx_plan {
         gid_t host_gid;
         uint32_t map_count;              /* ids mapped (1 unprivileged) */
         uint32_t uid, gid;               /* sandbox user */
-        char uid_map[64], gid_map[64];   /* map text written by the parent */
+        char uid_map[512], gid_map[512]; /* map text written by the parent */
+        bool setgroups_allow;            /* container with its own maps: keep setgroups(2) */
 
         /* mounts, in order */
         sbx_mount_op *mounts;
@@ -316,6 +326,12 @@ typedef struct sbx_plan {
         int setup_sh_fd;                 /* setupCommand: /bin/sh resolved in the sandbox, or -EBADF */
         char **exec_argv;                /* argv for it, #! rewrite done; NULL-terminated */
         sbx_landlock landlock;           /* ruleset built before clone3 */
+
+        /* An OCI container (container.c): NULL for sbx's own sandboxes. */
+        const struct sbx_container *container;
+        uint64_t clone_flags;            /* container: the namespaces to create */
+        const char *root_bind;           /* container: the rootfs, bound onto itself as the new root */
+        unsigned long root_propagation;  /* container: rootfsPropagation, 0 = private */
 } sbx_plan;
 
 int sbx_plan_prepare(const sbx_run_config *c, sbx_plan **ret, sbx_error *reterr);
@@ -429,6 +445,9 @@ typedef struct sbx_exec_plan {
         const struct sock_filter *notify_insns;
         unsigned short notify_len;
         int notify_sock;
+        /* An OCI container's process (container.c): exactly the spec's
+         * credentials instead of sbx's "no capabilities, no_new_privs". */
+        const struct sbx_container_proc *proc;
 } sbx_exec_plan;
 
 /* Parent: argv, env, workdir, rlimits and hostname into the plan. */
@@ -477,6 +496,10 @@ enum {
         SBX_SYNC_ERROR = 2,
         SBX_SYNC_PTY = 3,
         SBX_SYNC_LISTENER = 4,  /* issue 14: child -> parent, the exec log's seccomp listener (SCM_RIGHTS) */
+        /* OCI containers (container.c): */
+        SBX_SYNC_HOOKS = 5,      /* child -> parent: run prestart/createRuntime hooks now */
+        SBX_SYNC_CONTINUE = 6,   /* parent -> child: they passed */
+        SBX_SYNC_READY = 7,      /* child -> parent: set up, stopped before exec */
 };
 
 typedef struct sbx_sync_msg {
@@ -543,3 +566,89 @@ int sbx_statedir_write(sbx_plan *p, const char *name, const char *contents, sbx_
 void sbx_statedir_cleanup(sbx_plan *p);
 /* Remove dirfd/name recursively, staying on one file system. */
 int sbx_rm_rf_at(int dirfd, const char *name);
+
+/* ---- from container.c ---- */
+/* An OCI container (runtime-spec 1.0-1.2, used by runtime/oci): the plan is
+ * exactly what config.json says, no sbx defaults. The front end parses and
+ * validates config.json into this struct; the launcher makes the plan,
+ * clones, and the child sets the container up and stops before exec,
+ * reading one byte from wait_fd (the created -> running contract: `start`
+ * writes it). Every string is owned by the front end. */
+enum {
+        SBX_CTR_NS_USER, SBX_CTR_NS_MNT, SBX_CTR_NS_PID, SBX_CTR_NS_NET, SBX_CTR_NS_IPC,
+        SBX_CTR_NS_UTS, SBX_CTR_NS_CGROUP, SBX_CTR_NS_TIME, _SBX_CTR_NS_MAX,
+};
+
+typedef struct sbx_ctr_mount {
+        char *dst, *type, *src, *data;   /* data: the fs options left after the flags */
+        unsigned long flags;             /* MS_* (MS_BIND for bind/rbind) */
+        unsigned long propagation;
+        bool recursive;                  /* rbind */
+        const char *what;                /* "mounts[3]" for messages */
+} sbx_ctr_mount;
+
+typedef struct sbx_ctr_device {
+        char *path;
+        char type;                       /* 'c', 'b', 'u' (= c), 'p' */
+        uint32_t major, minor, mode, uid, gid;
+} sbx_ctr_device;
+
+typedef struct sbx_container_proc {
+        char **argv, **envp;             /* NULL-terminated */
+        const char *cwd;
+        uint32_t uid, gid;
+        uint32_t groups[64];
+        size_t n_groups;
+        int umask;                       /* -1: leave */
+        uint64_t caps[5];                /* bounding, effective, inheritable, permitted, ambient */
+        bool no_new_privs;
+        bool new_keyring;                /* a fresh session keyring (not --no-new-keyring) */
+        int preserve_fds;                /* fds 3 .. 3+n-1 cross exec */
+        const char *path_env;            /* PATH for argv[0] lookup, in the container */
+} sbx_container_proc;
+
+typedef struct sbx_container {
+        char *rootfs;                    /* absolute (bundle-relative resolved) */
+        bool rootfs_readonly;
+        unsigned long rootfs_propagation;
+        uint64_t clone_flags;            /* CLONE_NEW* to create */
+        int join_fds[_SBX_CTR_NS_MAX];   /* namespaces to join (by path), -EBADF = none */
+        char uid_map[512], gid_map[512]; /* "inner outer count\n" lines, "" = none */
+        sbx_ctr_mount *mounts;
+        size_t n_mounts;
+        char **masked, **readonly;
+        size_t n_masked, n_readonly;
+        sbx_ctr_device *devices;
+        size_t n_devices;
+        char **sysctl;                   /* "key=value" */
+        size_t n_sysctl;
+        char *hostname, *domainname;
+        sbx_rlimit rlimits[SBX_RLIMITS_MAX];
+        size_t n_rlimits;
+        bool oom_score_adj_set;
+        int oom_score_adj;
+        bool personality_set;
+        unsigned long personality;
+        bool terminal;
+        int wait_fd;                     /* the exec fifo, O_RDWR: read before exec; -EBADF = none */
+        int cgroup_fd;                   /* cgroup to clone into, -EBADF = ours */
+        sbx_bpf seccomp;                 /* compiled by the front end; len 0 = none */
+        sbx_container_proc proc;
+        /* Called in the parent when the child reached the createRuntime
+         * point (namespaces made, before its mounts): prestart and
+         * createRuntime hooks. Non-zero fails the create. NULL = none. */
+        int (*on_create_runtime)(void *userdata, pid_t pid, sbx_error *reterr);
+        void *userdata;
+} sbx_container;
+
+void sbx_container_init(sbx_container *c);
+
+/* Parent: plan, clone3 into the namespaces, id maps, wait until the child is
+ * set up and stopped before exec. *ret_pid, *ret_pidfd: the container's
+ * process; *ret_pty: the terminal's master (terminal), else -EBADF. On error
+ * nothing is left running. */
+int sbx_container_create(const sbx_container *c, pid_t *ret_pid, int *ret_pidfd, int *ret_pty,
+                         sbx_error *reterr);
+/* Child side of the credentials: bounding set, groups, user, capability
+ * sets, ambient. Async-signal-safe. */
+int sbx_caps_setup_container_child(int cap_last, const sbx_container_proc *proc, sbx_error *reterr);

@@ -546,6 +546,8 @@ static int attach_tree(int rootfd, int tree, const char *dst, unsigned flags, bo
         return r;
 }
 
+static int set_propagation(int rootfd, const sbx_mount_op *op);
+
 static int do_bind(int rootfd, const sbx_mount_op *op) {
         struct stat st;
         int sfd, tree, r;
@@ -557,14 +559,94 @@ static int do_bind(int rootfd, const sbx_mount_op *op) {
                 close(sfd);
                 return -ENOTDIR;   /* changed type since the parent looked */
         }
-        tree = open_tree(sfd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH | AT_RECURSIVE);
+        tree = open_tree(sfd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH |
+                                  (op->nonrecursive ? 0 : AT_RECURSIVE));
         r = tree < 0 ? -errno : 0;
         close(sfd);
         if (r < 0)
                 return r;
         r = attach_tree(rootfd, tree, op->dst, op->flags, op->flags & SBX_MNT_FILE);
         close(tree);
+        return r < 0 ? r : set_propagation(rootfd, op);
+}
+
+/* A container mount's propagation (config.json "rshared", "private", ...). */
+static int set_propagation(int rootfd, const sbx_mount_op *op) {
+        char target[32];
+        int tfd, r;
+
+        if (!op->propagation)
+                return 0;
+        tfd = open_in_root(rootfd, op->dst, O_PATH);
+        if (tfd < 0)
+                return -errno;
+        fd_path(target, tfd);
+        r = mount(NULL, target, NULL, op->propagation, NULL) < 0 ? -errno : 0;
+        close(tfd);
         return r;
+}
+
+/* config.json's mount of a file system type: the flags and data as given;
+ * a file system cannot be mounted on a file, so the mountpoint is a dir. */
+static int do_container_fs(int rootfd, const sbx_mount_op *op) {
+        char target[32];
+        int tfd, r;
+
+        r = mkdir_in_root(rootfd, op->dst, 0755);
+        if (r < 0)
+                return r;
+        tfd = open_in_root(rootfd, op->dst, O_PATH | O_DIRECTORY);
+        if (tfd < 0)
+                return -errno;
+        fd_path(target, tfd);
+        r = mount(op->src ?: op->fstype, target, op->fstype, op->ms_flags, op->data) < 0 ? -errno : 0;
+        /* proc/sysfs/mqueue refuse some flags at mount time in a user ns:
+         * apply read-only afterwards, as runc does */
+        if (r == 0 && (op->ms_flags & MS_RDONLY)) {
+                struct mount_attr attr = { .attr_set = MOUNT_ATTR_RDONLY };
+                (void) mount_setattr(tfd, "", AT_EMPTY_PATH, &attr, sizeof(attr));
+        }
+        close(tfd);
+        return r < 0 ? r : set_propagation(rootfd, op);
+}
+
+/* A device node: mknod as real root; in a user namespace (no mknod) the
+ * host's node is bound onto an empty file, as runc does. */
+static int do_device(int rootfd, const sbx_mount_op *op) {
+        char dir[PATH_MAX];
+        const char *leaf;
+        int dfd, r;
+
+        split_path(op->dst, dir, &leaf);
+        r = mkdir_in_root(rootfd, dir, 0755);
+        if (r < 0 && strcmp(dir, "."))
+                return r;
+        dfd = open_in_root(rootfd, dir, O_PATH | O_DIRECTORY);
+        if (dfd < 0)
+                return -errno;
+        (void) unlinkat(dfd, leaf, 0);
+        if (mknodat(dfd, leaf, op->mode, op->dev) == 0) {
+                r = fchownat(dfd, leaf, op->dev_uid, op->dev_gid, AT_SYMLINK_NOFOLLOW) < 0 ? -errno : 0;
+                if (r == 0)
+                        r = fchmodat(dfd, leaf, op->mode & 07777, 0) < 0 ? -errno : 0;
+                close(dfd);
+                return r;
+        }
+        if (errno != EPERM || !op->src) {
+                r = -errno;
+                close(dfd);
+                return r;
+        }
+        close(dfd);
+        /* bind the host node */
+        {
+                sbx_mount_op b = *op;
+                b.kind = SBX_MOUNT_BIND;
+                b.flags = SBX_MNT_FILE | SBX_MNT_NOSUID | SBX_MNT_NOEXEC;
+                b.nonrecursive = true;
+                b.propagation = 0;
+                return do_bind(rootfd, &b);
+        }
 }
 
 static int do_fs(int rootfd, const sbx_mount_op *op, const char *fstype, const char *data) {
@@ -733,6 +815,10 @@ static int run_op(int rootfd, const sbx_mount_op *op, sbx_mount_fds *fds) {
                 return do_mask(rootfd, op);
         case SBX_MOUNT_READONLY:
                 return do_readonly(rootfd, op);
+        case SBX_MOUNT_FS:
+                return do_container_fs(rootfd, op);
+        case SBX_MOUNT_DEVICE:
+                return do_device(rootfd, op);
         case _SBX_MOUNT_KIND_MAX:
         case _SBX_MOUNT_KIND_INVALID:
         default:
@@ -747,6 +833,7 @@ static const char *const kind_names[_SBX_MOUNT_KIND_MAX] = {
         [SBX_MOUNT_MQUEUE] = "mount mqueue", [SBX_MOUNT_SYMLINK] = "symlink",
         [SBX_MOUNT_DIR] = "mkdir", [SBX_MOUNT_FILE] = "create file",
         [SBX_MOUNT_MASK] = "mask", [SBX_MOUNT_READONLY] = "make read-only",
+        [SBX_MOUNT_FS] = "mount", [SBX_MOUNT_DEVICE] = "create device",
 };
 
 int sbx_mount_open_child(const sbx_plan *p, sbx_mount_fds *ret, sbx_error *reterr) {
@@ -917,14 +1004,31 @@ static int mount_root_overlay(const sbx_plan *p, sbx_mount_fds *fds, sbx_error *
         return mnt;
 }
 
+/* A container: its rootfs, bound onto itself (recursively), is the root. */
+static int mount_root_bind(sbx_mount_fds *fds, const char *path, sbx_error *reterr) {
+        int tree = open_tree(fds->root_dir, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH | AT_RECURSIVE);
+
+        if (tree < 0)
+                return sbx_error_set(reterr, -errno, "mount: bind the rootfs '%s'", path);
+        if (move_mount(tree, "", fds->root_dir, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0) {
+                int r = -errno;
+                close(tree);
+                return sbx_error_set(reterr, r, "mount: attach the rootfs '%s'", path);
+        }
+        close_fd(&fds->root_dir);
+        return tree;
+}
+
 int sbx_mount_setup_child(const sbx_plan *p, sbx_mount_fds *fds, sbx_error *reterr) {
         int rootfd, r;
 
-        /* 1. Nothing propagates either way from here on. */
-        if (mount(NULL, "/", NULL, MS_PRIVATE | MS_REC, NULL) < 0)
+        /* 1. Nothing propagates either way from here on (a container's
+         *    rootfsPropagation is applied once its tree is built). */
+        if (mount(NULL, "/", NULL, (p->root_propagation & MS_SLAVE ? MS_SLAVE : MS_PRIVATE) | MS_REC, NULL) < 0)
                 return sbx_error_set(reterr, -errno, "mount: make / private");
         /* 2. A fresh tmpfs is the new root; its mount fd is our handle on it. */
-        rootfd = p->root_overlay.upper ? mount_root_overlay(p, fds, reterr) : mount_root_tmpfs(fds, reterr);
+        rootfd = p->root_bind ? mount_root_bind(fds, p->root_bind, reterr)
+               : p->root_overlay.upper ? mount_root_overlay(p, fds, reterr) : mount_root_tmpfs(fds, reterr);
         if (rootfd < 0)
                 return rootfd;
         /* 3-5. The plan: rootfs, /etc, /dev, /proc, tmpfs, /workspace, binds. */
@@ -956,6 +1060,8 @@ int sbx_mount_setup_child(const sbx_plan *p, sbx_mount_fds *fds, sbx_error *rete
                 return sbx_error_set(reterr, -errno, "mount: detach the old root");
         if (chdir("/") < 0)
                 return sbx_error_set(reterr, -errno, "mount: chdir /");
+        if (p->root_propagation && mount(NULL, "/", NULL, p->root_propagation, NULL) < 0)
+                return sbx_error_set(reterr, -errno, "mount: rootfsPropagation of /");
         /* 7. Read-only root last: every mountpoint exists now. */
         if (p->read_only_root) {
                 struct mount_attr attr = { .attr_set = MOUNT_ATTR_RDONLY };

@@ -27,6 +27,7 @@ LAYERS = {
     "runtime/agent": (3, "agent.h"),
     "runtime/cli": (4, "cli.h"),
     "runtime/docker": (5, "docker.h"),
+    "runtime/oci": (5, "oci.h"),
     "runtime": (6, None),            # main.c: the entry point
     "seccomp-profiles": (6, None),   # gen-bpf.c: a build-time tool over security/
 }

@@ -1,0 +1,1034 @@
+/* SPDX-License-Identifier: MIT */
+/* `sbx oci COMMAND` and sbx invoked as `sbx-runc`: the runc command line
+ * (what podman's conmon, containerd's runc shim and Kubernetes drive).
+ *
+ * Global flags: --root DIR (state, default /run/sbx-runc; $XDG_RUNTIME_DIR/
+ * sbx-runc without root), --log FILE, --log-format text|json, --debug,
+ * --systemd-cgroup (refused: no systemd driver), --rootless true|false|auto.
+ * Errors go to stderr and, with --log, to the log file (runc's JSON lines:
+ * {"level":"error","msg":...,"time":...}); exit status 1. */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <dirent.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "build-config.h"
+#include "oci-internal.h"
+#include "oci.h"
+
+static struct {
+        const char *root;
+        const char *log;
+        bool log_json;
+        bool debug;
+        FILE *logf;
+} g;
+
+static void log_line(const char *level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void log_line(const char *level, const char *fmt, ...) {
+        char msg[2048], ts[64];
+        struct timespec now;
+        struct tm tm;
+        va_list ap;
+
+        va_start(ap, fmt);
+        vsnprintf(msg, sizeof(msg), fmt, ap);
+        va_end(ap);
+        if (!strcmp(level, "error"))
+                fprintf(stderr, "sbx-runc: %s\n", msg);
+        else if (g.debug)
+                fprintf(stderr, "sbx-runc: %s: %s\n", level, msg);
+        if (!g.logf || (!g.debug && strcmp(level, "error") && strcmp(level, "warning")))
+                return;
+        clock_gettime(CLOCK_REALTIME, &now);
+        gmtime_r(&now.tv_sec, &tm);
+        strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ", &tm);
+        if (g.log_json) {
+                json_object *j = json_object_new_object();
+                json_object_object_add(j, "level", json_object_new_string(level));
+                json_object_object_add(j, "msg", json_object_new_string(msg));
+                json_object_object_add(j, "time", json_object_new_string(ts));
+                fprintf(g.logf, "%s\n", json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN));
+                json_object_put(j);
+        } else
+                fprintf(g.logf, "time=\"%s\" level=%s msg=\"%s\"\n", ts, level, msg);
+        fflush(g.logf);
+}
+
+static int fail_err(const sbx_error *e) {
+        char buf[SBX_ERROR_MSG_MAX + 64];
+        log_line("error", "%s", sbx_error_text(e, buf, sizeof(buf)));
+        return 1;
+}
+
+#define FAIL(...) (log_line("error", __VA_ARGS__), 1)
+
+static void now_rfc3339(char *buf, size_t len) {
+        struct timespec now;
+        struct tm tm;
+        char base[32];
+
+        clock_gettime(CLOCK_REALTIME, &now);
+        gmtime_r(&now.tv_sec, &tm);
+        strftime(base, sizeof(base), "%Y-%m-%dT%H:%M:%S", &tm);
+        snprintf(buf, len, "%s.%09ldZ", base, now.tv_nsec);
+}
+
+static int write_pid_file(const char *path, pid_t pid, sbx_error *e) {
+        char tmp[PATH_MAX];
+        FILE *f;
+
+        if (!path)
+                return 0;
+        snprintf(tmp, sizeof(tmp), "%s.sbx-tmp", path);
+        f = fopen(tmp, "we");
+        if (!f || fprintf(f, "%d", (int) pid) < 0 || fclose(f) != 0 || rename(tmp, path) < 0)
+                return sbx_error_set(e, -errno ?: -EIO, "--pid-file '%s'", path);
+        return 0;
+}
+
+static int send_console(const char *sock_path, int master, sbx_error *e) {
+        struct sockaddr_un sa = { .sun_family = AF_UNIX };
+        char cbuf[CMSG_SPACE(sizeof(int))] = {}, name[] = "/dev/ptmx";
+        struct iovec iov = { .iov_base = name, .iov_len = sizeof(name) - 1 };
+        struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
+        struct cmsghdr *cm = CMSG_FIRSTHDR(&mh);
+        _cleanup_close_ int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+        if (strlen(sock_path) >= sizeof(sa.sun_path))
+                return sbx_error_set(e, -ENAMETOOLONG, "--console-socket '%s': path too long", sock_path);
+        strcpy(sa.sun_path, sock_path);
+        if (fd < 0 || connect(fd, (struct sockaddr *) &sa, sizeof(sa)) < 0)
+                return sbx_error_set(e, -errno, "--console-socket '%s': connect", sock_path);
+        cm->cmsg_level = SOL_SOCKET;
+        cm->cmsg_type = SCM_RIGHTS;
+        cm->cmsg_len = CMSG_LEN(sizeof(int));
+        memcpy(CMSG_DATA(cm), &master, sizeof(int));
+        if (sendmsg(fd, &mh, MSG_NOSIGNAL) < 0)
+                return sbx_error_set(e, -errno, "--console-socket '%s': send the pty", sock_path);
+        return 0;
+}
+
+static void set_winsize(int master, json_object *root) {
+        json_object *p, *cs, *h, *w;
+        struct winsize ws = {};
+
+        if (json_object_object_get_ex(root, "process", &p) && json_object_object_get_ex(p, "consoleSize", &cs) &&
+            json_object_object_get_ex(cs, "height", &h) && json_object_object_get_ex(cs, "width", &w)) {
+                ws.ws_row = (unsigned short) json_object_get_int(h);
+                ws.ws_col = (unsigned short) json_object_get_int(w);
+                (void) ioctl(master, TIOCSWINSZ, &ws);
+        }
+}
+
+/* ------------------------------------------------------------- create */
+
+typedef struct create_opts {
+        const char *bundle, *pid_file, *console_socket;
+        bool no_new_keyring;
+        int preserve_fds;
+} create_opts;
+
+typedef struct hook_ctx {
+        oci_config *cfg;
+        oci_state *st;
+} hook_ctx;
+
+static char *state_text(const oci_state *s, oci_status st) {
+        json_object *j = oci_state_json(s, st);
+        char *t = strdup(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN));
+        json_object_put(j);
+        return t;
+}
+
+/* The child reached the createRuntime point: prestart (deprecated, same
+ * time), createRuntime in our namespaces, createContainer in its. */
+static int on_create_runtime(void *userdata, pid_t pid, sbx_error *e) {
+        hook_ctx *h = userdata;
+        _cleanup_free_ char *text = NULL;
+        int r;
+
+        h->st->pid = pid;
+        h->st->start_time = oci_proc_start_time(pid);
+        text = state_text(h->st, OCI_CREATING);
+        if (!text)
+                return sbx_error_set(e, -ENOMEM, "out of memory");
+        r = oci_hooks_run(h->cfg, OCI_HOOK_PRESTART, text, 0, e);
+        if (r >= 0)
+                r = oci_hooks_run(h->cfg, OCI_HOOK_CREATE_RUNTIME, text, 0, e);
+        if (r >= 0)
+                r = oci_hooks_run(h->cfg, OCI_HOOK_CREATE_CONTAINER, text, pid, e);
+        return r;
+}
+
+static int copy_file(const char *from, const char *to, sbx_error *e) {
+        char buf[65536];
+        _cleanup_close_ int in = open(from, O_RDONLY | O_CLOEXEC), out = -EBADF;
+        ssize_t n;
+
+        if (in < 0)
+                return sbx_error_set(e, -errno, "open %s", from);
+        out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        if (out < 0)
+                return sbx_error_set(e, -errno, "create %s", to);
+        while ((n = read(in, buf, sizeof(buf))) > 0)
+                if (write(out, buf, (size_t) n) != n)
+                        return sbx_error_set(e, -EIO, "write %s", to);
+        return n < 0 ? sbx_error_set(e, -errno, "read %s", from) : 0;
+}
+
+static void remove_state_dir(const char *dir) {
+        static const char *const files[] = { "state.json", ".state.json.tmp", "config.json", "exec.fifo" };
+        char path[PATH_MAX + 32];
+
+        for (size_t i = 0; i < ELEMENTSOF(files); i++) {
+                snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+                (void) unlink(path);
+        }
+        (void) rmdir(dir);
+}
+
+/* The cgroup: only when linux.resources sets a limit this host can
+ * enforce (runtime/cgroup); the launcher clones into it. */
+static int prepare_cgroup(oci_config *cfg, const char *id, sbx_cgroup *cg, sbx_error *e) {
+        int r;
+
+        *cg = (sbx_cgroup) { .dirfd = -EBADF };
+        if (!sbx_limits_any(&cfg->limits))
+                return 0;
+        r = sbx_cgroup_prepare(id, &cfg->limits, cg, e);
+        if (r < 0)
+                return sbx_error_wrap(e, "config.json: linux.resources"), r;
+        cfg->ctr.cgroup_fd = cg->dirfd;
+        return 0;
+}
+
+/* create, and run (with ret_pidfd: the caller waits). The state dir exists
+ * only if this returns 0. */
+static int do_create(const char *id, const create_opts *o, pid_t *ret_pid, int *ret_pidfd, int *ret_pty,
+                     bool keep_pty) {
+        oci_config cfg;
+        oci_state st = {};
+        sbx_cgroup cg = { .dirfd = -EBADF };
+        sbx_error e = {};
+        hook_ctx hctx = { &cfg, &st };
+        char path[PATH_MAX + 32];
+        int pidfd = -EBADF, pty = -EBADF, r;
+        pid_t pid = 0;
+
+        r = oci_check_id(id, &e);
+        if (r < 0)
+                return fail_err(&e);
+        r = oci_config_load(o->bundle ?: ".", &cfg, &e);
+        if (r >= 0)
+                r = oci_seccomp_prepare(&cfg, &e);
+        if (r < 0) {
+                oci_config_free(&cfg);
+                return fail_err(&e);
+        }
+        if (cfg.ctr.terminal && !o->console_socket && !keep_pty) {
+                oci_config_free(&cfg);
+                return FAIL("process.terminal is true: --console-socket is required");
+        }
+        if (!cfg.ctr.terminal && o->console_socket) {
+                oci_config_free(&cfg);
+                return FAIL("--console-socket given but process.terminal is false");
+        }
+        cfg.ctr.proc.new_keyring = !o->no_new_keyring;
+        cfg.ctr.proc.preserve_fds = o->preserve_fds;
+        snprintf(st.id, sizeof(st.id), "%s", id);
+        snprintf(st.dir, sizeof(st.dir), "%s/%s", g.root, id);
+        snprintf(st.bundle, sizeof(st.bundle), "%s", cfg.bundle);
+        now_rfc3339(st.created, sizeof(st.created));
+        {
+                json_object *a;
+                if (json_object_object_get_ex(cfg.root, "annotations", &a))
+                        st.annotations = json_object_get(a);
+        }
+        if (mkdir(g.root, 0711) < 0 && errno != EEXIST) {
+                r = FAIL("--root '%s': %s", g.root, strerror(errno));
+                goto out_cfg;
+        }
+        if (mkdir(st.dir, 0700) < 0) {
+                r = errno == EEXIST ? FAIL("container with id '%s' already exists", id)
+                                    : FAIL("create state dir '%s': %s", st.dir, strerror(errno));
+                goto out_cfg;
+        }
+        snprintf(path, sizeof(path), "%s/config.json", cfg.bundle);
+        {
+                char to[PATH_MAX + 32];
+                snprintf(to, sizeof(to), "%s/config.json", st.dir);
+                if (copy_file(path, to, &e) < 0)
+                        goto fail;
+        }
+        snprintf(path, sizeof(path), "%s/exec.fifo", st.dir);
+        if (mkfifo(path, 0600) < 0) {
+                sbx_error_set(&e, -errno, "mkfifo %s", path);
+                goto fail;
+        }
+        cfg.ctr.wait_fd = open(path, O_RDWR | O_CLOEXEC);
+        if (cfg.ctr.wait_fd < 0) {
+                sbx_error_set(&e, -errno, "open %s", path);
+                goto fail;
+        }
+        if (prepare_cgroup(&cfg, id, &cg, &e) < 0)
+                goto fail;
+        snprintf(st.cgroup, sizeof(st.cgroup), "%s", cg.path);
+        if (cfg.n_hooks[OCI_HOOK_PRESTART] || cfg.n_hooks[OCI_HOOK_CREATE_RUNTIME] ||
+            cfg.n_hooks[OCI_HOOK_CREATE_CONTAINER]) {
+                cfg.ctr.on_create_runtime = on_create_runtime;
+                cfg.ctr.userdata = &hctx;
+        }
+        r = sbx_container_create(&cfg.ctr, &pid, &pidfd, &pty, &e);
+        if (r < 0)
+                goto fail;
+        st.pid = pid;
+        st.start_time = oci_proc_start_time(pid);
+        if (oci_state_save(&st, &e) < 0 || write_pid_file(o->pid_file, pid, &e) < 0) {
+                (void) sys_pidfd_send_signal(pidfd, SIGKILL);
+                goto fail;
+        }
+        if (pty >= 0) {
+                set_winsize(pty, cfg.root);
+                if (o->console_socket && send_console(o->console_socket, pty, &e) < 0) {
+                        (void) sys_pidfd_send_signal(pidfd, SIGKILL);
+                        goto fail;
+                }
+        }
+        log_line("debug", "created container '%s', pid %d", id, (int) pid);
+        *ret_pid = pid;
+        if (ret_pidfd)
+                *ret_pidfd = TAKE_FD(pidfd);
+        if (ret_pty && keep_pty)
+                *ret_pty = TAKE_FD(pty);
+        r = 0;
+        goto out;
+fail:
+        /* nothing left behind: the process (killed above or by the
+         * launcher), its cgroup, the state dir */
+        if (pidfd >= 0) {
+                siginfo_t info;
+                (void) sys_pidfd_send_signal(pidfd, SIGKILL);
+                (void) waitid(P_PIDFD, pidfd, &info, WEXITED);
+        }
+        sbx_cgroup_cleanup(&cg);
+        remove_state_dir(st.dir);
+        r = fail_err(&e);
+out:
+        closep(&pidfd);
+        closep(&pty);
+        closep(&cg.dirfd);
+        cfg.ctr.cgroup_fd = -EBADF;
+out_cfg:
+        oci_state_done(&st);
+        oci_config_free(&cfg);
+        return r;
+}
+
+/* -------------------------------------------------------------- start */
+
+static int load_config_copy(const oci_state *st, oci_config *cfg, sbx_error *e) {
+        /* the copy made at create: bundle-independent hooks */
+        char path[PATH_MAX + 32];
+
+        snprintf(path, sizeof(path), "%s/config.json", st->dir);
+        return oci_config_load_at(st->bundle, path, cfg, e);
+}
+
+static int do_start(const char *id) {
+        oci_state st;
+        oci_config cfg;
+        sbx_error e = {};
+        char path[PATH_MAX + 32];
+        _cleanup_free_ char *text = NULL;
+        int fd, r;
+
+        if (oci_state_load(g.root, id, &st, &e) < 0)
+                return fail_err(&e);
+        if (oci_state_status(&st) != OCI_CREATED) {
+                r = FAIL("cannot start a container that is %s (only 'created' can start)",
+                         oci_status_to_string(oci_state_status(&st)));
+                oci_state_done(&st);
+                return r;
+        }
+        /* the bundle's config as it was at create: its hooks; the root path
+         * in the copy is relative to the bundle, so parse in the bundle */
+        memset(&cfg, 0, sizeof(cfg));
+        r = load_config_copy(&st, &cfg, &e);
+        text = state_text(&st, OCI_CREATED);
+        if (r >= 0)
+                r = oci_hooks_run(&cfg, OCI_HOOK_START_CONTAINER, text, st.pid, &e);
+        if (r < 0) {
+                oci_config_free(&cfg);
+                oci_state_done(&st);
+                return fail_err(&e);
+        }
+        snprintf(path, sizeof(path), "%s/exec.fifo", st.dir);
+        fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+        if (fd < 0 || write(fd, "0", 1) != 1) {
+                r = FAIL("start '%s': release the container (%s)", id, strerror(errno));
+                if (fd >= 0)
+                        close(fd);
+                oci_config_free(&cfg);
+                oci_state_done(&st);
+                return r;
+        }
+        close(fd);
+        (void) unlink(path);
+        free(text);
+        text = state_text(&st, OCI_RUNNING);
+        if (oci_hooks_run(&cfg, OCI_HOOK_POSTSTART, text, 0, &e) < 0)
+                log_line("warning", "%s", e.msg);
+        oci_config_free(&cfg);
+        oci_state_done(&st);
+        return 0;
+}
+
+/* ------------------------------------------------------- state / kill */
+
+static int do_state(const char *id) {
+        oci_state st;
+        sbx_error e = {};
+        json_object *j;
+
+        if (oci_state_load(g.root, id, &st, &e) < 0)
+                return fail_err(&e);
+        j = oci_state_json(&st, oci_state_status(&st));
+        printf("%s\n", json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY));
+        json_object_put(j);
+        oci_state_done(&st);
+        return 0;
+}
+
+static int parse_signal(const char *s) {
+        static const struct { const char *name; int sig; } sigs[] = {
+                { "HUP", SIGHUP }, { "INT", SIGINT }, { "QUIT", SIGQUIT }, { "ILL", SIGILL }, { "TRAP", SIGTRAP },
+                { "ABRT", SIGABRT }, { "IOT", SIGIOT }, { "BUS", SIGBUS }, { "FPE", SIGFPE }, { "KILL", SIGKILL },
+                { "USR1", SIGUSR1 }, { "SEGV", SIGSEGV }, { "USR2", SIGUSR2 }, { "PIPE", SIGPIPE },
+                { "ALRM", SIGALRM }, { "TERM", SIGTERM }, { "STKFLT", SIGSTKFLT }, { "CHLD", SIGCHLD },
+                { "CONT", SIGCONT }, { "STOP", SIGSTOP }, { "TSTP", SIGTSTP }, { "TTIN", SIGTTIN },
+                { "TTOU", SIGTTOU }, { "URG", SIGURG }, { "XCPU", SIGXCPU }, { "XFSZ", SIGXFSZ },
+                { "VTALRM", SIGVTALRM }, { "PROF", SIGPROF }, { "WINCH", SIGWINCH }, { "IO", SIGIO },
+                { "PWR", SIGPWR }, { "SYS", SIGSYS },
+        };
+        char *end;
+        long n;
+
+        if (!strncasecmp(s, "SIG", 3))
+                s += 3;
+        for (size_t i = 0; i < ELEMENTSOF(sigs); i++)
+                if (!strcasecmp(sigs[i].name, s))
+                        return sigs[i].sig;
+        n = strtol(s, &end, 10);
+        return *s && !*end && n > 0 && n < NSIG ? (int) n : -1;
+}
+
+static int do_kill(const char *id, const char *sigtext, bool all) {
+        oci_state st;
+        sbx_error e = {};
+        oci_status s;
+        int sig = parse_signal(sigtext ?: "TERM"), r = 0;
+
+        if (sig < 0)
+                return FAIL("kill: unknown signal '%s'", sigtext);
+        if (oci_state_load(g.root, id, &st, &e) < 0)
+                return fail_err(&e);
+        s = oci_state_status(&st);
+        if (s != OCI_CREATED && s != OCI_RUNNING && s != OCI_PAUSED) {
+                oci_state_done(&st);
+                return FAIL("container '%s' is not running", id);
+        }
+        if (all) {
+                pid_t *pids;
+                size_t n;
+                if (oci_state_pids(&st, &pids, &n) == 0) {
+                        for (size_t i = 0; i < n; i++)
+                                (void) kill(pids[i], sig);
+                        free(pids);
+                }
+        } else if (kill(st.pid, sig) < 0)
+                r = FAIL("kill %d: %s", (int) st.pid, strerror(errno));
+        oci_state_done(&st);
+        return r;
+}
+
+/* ------------------------------------------------------------- delete */
+
+
+static bool wait_gone(pid_t pid, unsigned long long start, int ms) {
+        for (int i = 0; i < ms / 10; i++) {
+                if (oci_proc_start_time(pid) != start)
+                        return true;
+                {
+                        /* a zombie whose parent is us (run) */
+                        siginfo_t info = {};
+                        if (waitid(P_PID, (id_t) pid, &info, WEXITED | WNOHANG) == 0 && info.si_pid == pid)
+                                return true;
+                }
+                /* a zombie of someone else counts as gone */
+                {
+                        char path[64], buf[256], *p;
+                        int fd, n;
+                        snprintf(path, sizeof(path), "/proc/%d/stat", (int) pid);
+                        fd = open(path, O_RDONLY | O_CLOEXEC);
+                        if (fd < 0)
+                                return true;
+                        n = (int) read(fd, buf, sizeof(buf) - 1);
+                        close(fd);
+                        buf[n > 0 ? n : 0] = '\0';
+                        p = strrchr(buf, ')');
+                        if (p && (p[2] == 'Z' || p[2] == 'X'))
+                                return true;
+                }
+                usleep(10000);
+        }
+        return false;
+}
+
+static int do_delete(const char *id, bool force) {
+        oci_state st;
+        oci_config cfg;
+        sbx_error e = {};
+        oci_status s;
+        _cleanup_free_ char *text = NULL;
+
+        if (oci_state_load(g.root, id, &st, &e) < 0) {
+                /* runc: delete --force of a missing container succeeds */
+                return force && e.code == -ENOENT ? 0 : fail_err(&e);
+        }
+        s = oci_state_status(&st);
+        if (s == OCI_RUNNING || s == OCI_PAUSED) {
+                if (!force) {
+                        oci_state_done(&st);
+                        return FAIL("cannot delete container '%s' that is %s (use --force)", id, oci_status_to_string(s));
+                }
+        }
+        if (s != OCI_STOPPED) {
+                pid_t *pids;
+                size_t n;
+                if (s == OCI_PAUSED)
+                        log_line("warning", "deleting a paused container");
+                if (oci_state_pids(&st, &pids, &n) == 0) {
+                        for (size_t i = 0; i < n; i++)
+                                (void) kill(pids[i], SIGKILL);
+                        free(pids);
+                }
+                (void) kill(st.pid, SIGKILL);
+                if (!wait_gone(st.pid, st.start_time, 5000))
+                        log_line("warning", "container '%s': pid %d still there after SIGKILL", id, (int) st.pid);
+        }
+        memset(&cfg, 0, sizeof(cfg));
+        if (load_config_copy(&st, &cfg, &e) == 0) {
+                text = state_text(&st, OCI_STOPPED);
+                if (oci_hooks_run(&cfg, OCI_HOOK_POSTSTOP, text, 0, &e) < 0)
+                        log_line("warning", "%s", e.msg);
+        }
+        oci_config_free(&cfg);
+        if (st.cgroup[0]) {
+                sbx_cgroup cg = { .dirfd = -EBADF };
+                snprintf(cg.path, sizeof(cg.path), "%s", st.cgroup);
+                (void) sbx_cgroup_cleanup(&cg);
+        }
+        remove_state_dir(st.dir);
+        oci_state_done(&st);
+        return 0;
+}
+
+/* ---------------------------------------------------------------- run */
+
+static volatile sig_atomic_t forwarded_sig;
+static void on_signal(int sig) {
+        forwarded_sig = sig;
+}
+
+static int do_run(const char *id, const create_opts *o, bool detach, bool keep) {
+        pid_t pid;
+        int pidfd = -EBADF, pty = -EBADF, r, status;
+        siginfo_t info = {};
+        bool tty_mode;
+
+        r = do_create(id, o, &pid, &pidfd, &pty, !o->console_socket && !detach);
+        if (r)
+                return r;
+        tty_mode = pty >= 0;
+        if (detach) {
+                closep(&pidfd);
+                r = do_start(id);
+                if (r)
+                        (void) do_delete(id, true);
+                return r;
+        }
+        {
+                struct sigaction sa = { .sa_handler = on_signal };
+                int sigs[] = { SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2 };
+                for (size_t i = 0; i < ELEMENTSOF(sigs); i++)
+                        sigaction(sigs[i], &sa, NULL);
+        }
+        r = do_start(id);
+        if (r) {
+                closep(&pidfd);
+                (void) do_delete(id, true);
+                return r;
+        }
+        for (;;) {
+                struct pollfd pf[3] = { { .fd = pidfd, .events = POLLIN },
+                                        { .fd = tty_mode ? STDIN_FILENO : -1, .events = POLLIN },
+                                        { .fd = tty_mode ? pty : -1, .events = POLLIN } };
+                if (forwarded_sig) {
+                        (void) sys_pidfd_send_signal(pidfd, forwarded_sig);
+                        forwarded_sig = 0;
+                }
+                if (poll(pf, 3, -1) < 0 && errno != EINTR)
+                        break;
+                if (pf[2].revents & (POLLIN | POLLHUP))
+                        if (!sbx_relay(pty, STDOUT_FILENO))
+                                pf[2].fd = -1;
+                if (pf[1].revents & POLLIN)
+                        (void) sbx_relay(STDIN_FILENO, pty);
+                if (pf[0].revents & POLLIN)
+                        break;
+        }
+        while (tty_mode && sbx_relay(pty, STDOUT_FILENO))
+                ;
+        if (waitid(P_PIDFD, pidfd, &info, WEXITED) < 0)
+                info.si_code = 0;
+        closep(&pidfd);
+        closep(&pty);
+        status = info.si_code == CLD_EXITED ? info.si_status : 128 + info.si_status;
+        if (!keep)
+                (void) do_delete(id, true);
+        return status;
+}
+
+/* ---------------------------------------------------- ps, list, pause */
+
+static int do_ps(const char *id, bool json) {
+        oci_state st;
+        sbx_error e = {};
+        pid_t *pids;
+        size_t n;
+
+        if (oci_state_load(g.root, id, &st, &e) < 0)
+                return fail_err(&e);
+        if (oci_state_status(&st) == OCI_STOPPED) {
+                oci_state_done(&st);
+                return json ? (printf("[]\n"), 0) : 0;
+        }
+        if (oci_state_pids(&st, &pids, &n) < 0) {
+                oci_state_done(&st);
+                return FAIL("ps: list the container's processes");
+        }
+        if (json) {
+                printf("[");
+                for (size_t i = 0; i < n; i++)
+                        printf("%s%d", i ? "," : "", (int) pids[i]);
+                printf("]\n");
+        } else {
+                printf("PID\n");
+                for (size_t i = 0; i < n; i++)
+                        printf("%d\n", (int) pids[i]);
+        }
+        free(pids);
+        oci_state_done(&st);
+        return 0;
+}
+
+static int do_list(bool json, bool quiet) {
+        struct dirent **names = NULL;
+        json_object *arr = json_object_new_array();
+        int n = scandir(g.root, &names, NULL, alphasort);
+
+        if (!json && !quiet)
+                printf("%-20s %-8s %-10s %-60s %s\n", "ID", "PID", "STATUS", "BUNDLE", "CREATED");
+        for (int i = 0; i < n; i++) {
+                oci_state st;
+                sbx_error e = {};
+                oci_status s;
+
+                if (names[i]->d_name[0] != '.' && oci_state_load(g.root, names[i]->d_name, &st, &e) == 0) {
+                        s = oci_state_status(&st);
+                        if (quiet)
+                                printf("%s\n", st.id);
+                        else if (json)
+                                json_object_array_add(arr, oci_state_json(&st, s));
+                        else
+                                printf("%-20s %-8d %-10s %-60s %s\n", st.id, s == OCI_STOPPED ? 0 : (int) st.pid,
+                                       oci_status_to_string(s), st.bundle, st.created);
+                        oci_state_done(&st);
+                }
+                free(names[i]);
+        }
+        free(names);
+        if (json)
+                printf("%s\n", json_object_to_json_string_ext(arr, JSON_C_TO_STRING_PLAIN));
+        json_object_put(arr);
+        return 0;
+}
+
+static int do_pause(const char *id, bool pause) {
+        oci_state st;
+        sbx_error e = {};
+        char path[PATH_MAX + 32];
+        int fd, r = 0;
+
+        if (oci_state_load(g.root, id, &st, &e) < 0)
+                return fail_err(&e);
+        if (!st.cgroup[0]) {
+                oci_state_done(&st);
+                return FAIL("%s: container '%s' has no cgroup of its own (sbx gives one only with "
+                            "linux.resources limits this host enforces; cgroup v1 freezer support is not there yet)",
+                            pause ? "pause" : "resume", id);
+        }
+        snprintf(path, sizeof(path), "%s/cgroup.freeze", st.cgroup);
+        fd = open(path, O_WRONLY | O_CLOEXEC);
+        if (fd < 0 || write(fd, pause ? "1" : "0", 1) != 1)
+                r = FAIL("%s: write %s: %s", pause ? "pause" : "resume", path, strerror(errno));
+        if (fd >= 0)
+                close(fd);
+        oci_state_done(&st);
+        return r;
+}
+
+/* ----------------------------------------------------- features / spec */
+
+static int do_features(void) {
+        printf("{\"ociVersionMin\":\"1.0.0\",\"ociVersionMax\":\"1.2.0\","
+               "\"hooks\":[\"prestart\",\"createRuntime\",\"createContainer\",\"startContainer\",\"poststart\",\"poststop\"],"
+               "\"mountOptions\":[\"ro\",\"rw\",\"nosuid\",\"suid\",\"nodev\",\"dev\",\"noexec\",\"exec\",\"sync\",\"async\","
+               "\"dirsync\",\"mand\",\"nomand\",\"atime\",\"noatime\",\"diratime\",\"nodiratime\",\"relatime\",\"norelatime\","
+               "\"strictatime\",\"nostrictatime\",\"silent\",\"loud\",\"defaults\",\"bind\",\"rbind\",\"private\",\"rprivate\","
+               "\"shared\",\"rshared\",\"slave\",\"rslave\",\"unbindable\",\"runbindable\"],"
+               "\"linux\":{\"namespaces\":[\"cgroup\",\"ipc\",\"mount\",\"network\",\"pid\",\"time\",\"user\",\"uts\"],"
+               "\"capabilities\":[\"CAP_CHOWN\",\"CAP_DAC_OVERRIDE\",\"CAP_DAC_READ_SEARCH\",\"CAP_FOWNER\",\"CAP_FSETID\","
+               "\"CAP_KILL\",\"CAP_SETGID\",\"CAP_SETUID\",\"CAP_SETPCAP\",\"CAP_LINUX_IMMUTABLE\",\"CAP_NET_BIND_SERVICE\","
+               "\"CAP_NET_BROADCAST\",\"CAP_NET_ADMIN\",\"CAP_NET_RAW\",\"CAP_IPC_LOCK\",\"CAP_IPC_OWNER\",\"CAP_SYS_MODULE\","
+               "\"CAP_SYS_RAWIO\",\"CAP_SYS_CHROOT\",\"CAP_SYS_PTRACE\",\"CAP_SYS_PACCT\",\"CAP_SYS_ADMIN\",\"CAP_SYS_BOOT\","
+               "\"CAP_SYS_NICE\",\"CAP_SYS_RESOURCE\",\"CAP_SYS_TIME\",\"CAP_SYS_TTY_CONFIG\",\"CAP_MKNOD\",\"CAP_LEASE\","
+               "\"CAP_AUDIT_WRITE\",\"CAP_AUDIT_CONTROL\",\"CAP_SETFCAP\",\"CAP_MAC_OVERRIDE\",\"CAP_MAC_ADMIN\",\"CAP_SYSLOG\","
+               "\"CAP_WAKE_ALARM\",\"CAP_BLOCK_SUSPEND\",\"CAP_AUDIT_READ\",\"CAP_PERFMON\",\"CAP_BPF\",\"CAP_CHECKPOINT_RESTORE\"],"
+               "\"cgroup\":{\"v1\":false,\"v2\":true,\"systemd\":false,\"systemdUser\":false},"
+               "\"seccomp\":{\"enabled\":true,\"actions\":[\"SCMP_ACT_ALLOW\",\"SCMP_ACT_ERRNO\",\"SCMP_ACT_KILL\","
+               "\"SCMP_ACT_KILL_PROCESS\",\"SCMP_ACT_KILL_THREAD\",\"SCMP_ACT_LOG\",\"SCMP_ACT_TRAP\",\"SCMP_ACT_TRACE\"],"
+               "\"operators\":[\"SCMP_CMP_EQ\",\"SCMP_CMP_NE\",\"SCMP_CMP_LT\",\"SCMP_CMP_LE\",\"SCMP_CMP_GT\",\"SCMP_CMP_GE\","
+               "\"SCMP_CMP_MASKED_EQ\"],\"supportedFlags\":[]},"
+               "\"apparmor\":{\"enabled\":false},\"selinux\":{\"enabled\":false},"
+               "\"mountExtensions\":{\"idmap\":{\"enabled\":false}}},"
+               "\"annotations\":{\"org.sbx.seccomp\":\"default: add sbx's always-on seccomp layer\"}}\n");
+        return 0;
+}
+
+static int do_spec(const char *bundle, bool rootless) {
+        char path[PATH_MAX];
+        FILE *f;
+
+        snprintf(path, sizeof(path), "%s/config.json", bundle ?: ".");
+        if (access(path, F_OK) == 0)
+                return FAIL("spec: '%s' exists; remove it first", path);
+        f = fopen(path, "we");
+        if (!f)
+                return FAIL("spec: create '%s': %s", path, strerror(errno));
+        fprintf(f,
+                "{\n  \"ociVersion\": \"1.2.0\",\n  \"process\": {\n    \"terminal\": true,\n"
+                "    \"user\": { \"uid\": 0, \"gid\": 0 },\n    \"args\": [ \"sh\" ],\n"
+                "    \"env\": [ \"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin\", \"TERM=xterm\" ],\n"
+                "    \"cwd\": \"/\",\n    \"capabilities\": {\n"
+                "      \"bounding\": [ \"CAP_AUDIT_WRITE\", \"CAP_KILL\", \"CAP_NET_BIND_SERVICE\" ],\n"
+                "      \"effective\": [ \"CAP_AUDIT_WRITE\", \"CAP_KILL\", \"CAP_NET_BIND_SERVICE\" ],\n"
+                "      \"permitted\": [ \"CAP_AUDIT_WRITE\", \"CAP_KILL\", \"CAP_NET_BIND_SERVICE\" ]\n    },\n"
+                "    \"rlimits\": [ { \"type\": \"RLIMIT_NOFILE\", \"hard\": 1024, \"soft\": 1024 } ],\n"
+                "    \"noNewPrivileges\": true\n  },\n"
+                "  \"root\": { \"path\": \"rootfs\", \"readonly\": true },\n  \"hostname\": \"sbx\",\n"
+                "  \"mounts\": [\n"
+                "    { \"destination\": \"/proc\", \"type\": \"proc\", \"source\": \"proc\" },\n"
+                "    { \"destination\": \"/dev\", \"type\": \"tmpfs\", \"source\": \"tmpfs\", \"options\": [ \"nosuid\", \"strictatime\", \"mode=755\", \"size=65536k\" ] },\n"
+                "    { \"destination\": \"/dev/pts\", \"type\": \"devpts\", \"source\": \"devpts\", \"options\": [ \"nosuid\", \"noexec\", \"newinstance\", \"ptmxmode=0666\", \"mode=0620\"%s ] },\n"
+                "    { \"destination\": \"/dev/shm\", \"type\": \"tmpfs\", \"source\": \"shm\", \"options\": [ \"nosuid\", \"noexec\", \"nodev\", \"mode=1777\", \"size=65536k\" ] },\n"
+                "    { \"destination\": \"/dev/mqueue\", \"type\": \"mqueue\", \"source\": \"mqueue\", \"options\": [ \"nosuid\", \"noexec\", \"nodev\" ] },\n"
+                "    { \"destination\": \"/sys\", \"type\": \"%s\", \"source\": \"%s\", \"options\": [ %s\"nosuid\", \"noexec\", \"nodev\", \"ro\" ] }\n"
+                "  ],\n  \"linux\": {\n%s"
+                "    \"maskedPaths\": [ \"/proc/acpi\", \"/proc/asound\", \"/proc/kcore\", \"/proc/keys\", \"/proc/latency_stats\",\n"
+                "      \"/proc/timer_list\", \"/proc/timer_stats\", \"/proc/sched_debug\", \"/sys/firmware\", \"/proc/scsi\" ],\n"
+                "    \"readonlyPaths\": [ \"/proc/bus\", \"/proc/fs\", \"/proc/irq\", \"/proc/sys\", \"/proc/sysrq-trigger\" ],\n"
+                "    \"namespaces\": [ { \"type\": \"pid\" }, { \"type\": \"network\" }, { \"type\": \"ipc\" },\n"
+                "      { \"type\": \"uts\" }, { \"type\": \"mount\" }%s ]\n  }\n}\n",
+                rootless ? "" : ", \"gid=5\"", rootless ? "bind" : "sysfs", rootless ? "/sys" : "sysfs",
+                rootless ? "\"rbind\", " : "",
+                rootless ? "    \"uidMappings\": [ { \"containerID\": 0, \"hostID\": UID, \"size\": 1 } ],\n"
+                           "    \"gidMappings\": [ { \"containerID\": 0, \"hostID\": GID, \"size\": 1 } ],\n"
+                         : "",
+                rootless ? ", { \"type\": \"user\" }" : ", { \"type\": \"cgroup\" }");
+        fclose(f);
+        if (rootless) {
+                /* fill in our ids */
+                char buf[8192], out[8400];
+                size_t n;
+                f = fopen(path, "re");
+                n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+                if (f)
+                        fclose(f);
+                buf[n] = '\0';
+                {
+                        char *u = strstr(buf, "UID"), *gg;
+                        if (u) {
+                                *u = '\0';
+                                gg = strstr(u + 3, "GID");
+                                if (gg) {
+                                        *gg = '\0';
+                                        snprintf(out, sizeof(out), "%s%u%s%u%s", buf, (unsigned) getuid(), u + 3,
+                                                 (unsigned) getgid(), gg + 3);
+                                        f = fopen(path, "we");
+                                        if (f) {
+                                                fputs(out, f);
+                                                fclose(f);
+                                        }
+                                }
+                        }
+                }
+        }
+        return 0;
+}
+
+/* exec's errors go through the same log */
+static void oci_log_error(const char *msg) {
+        log_line("error", "%s", msg);
+}
+
+/* --------------------------------------------------------------- main */
+
+static void usage(FILE *f) {
+        fputs("usage: sbx-runc [GLOBAL OPTIONS] COMMAND [OPTIONS] ID   (also 'sbx oci COMMAND ...')\n"
+              "\n"
+              "sbx as an OCI runtime (runtime-spec 1.0-1.2, runc's command line): podman --runtime,\n"
+              "containerd's runc shim (BinaryName) and Kubernetes RuntimeClass handlers drive it.\n"
+              "\n"
+              "global options: --root DIR (default /run/sbx-runc, or $XDG_RUNTIME_DIR/sbx-runc without root)\n"
+              "  --log FILE  --log-format text|json  --debug  --rootless true|false|auto\n"
+              "  --systemd-cgroup is refused (sbx has no systemd cgroup driver)\n"
+              "\n"
+              "commands:\n"
+              "  create [-b BUNDLE] [--pid-file F] [--console-socket S] [--no-pivot] [--no-new-keyring]\n"
+              "         [--preserve-fds N] ID          set up, stopped before the process (state 'created')\n"
+              "  start ID                              run the process of a created container\n"
+              "  run [create's options] [-d] [--keep] ID   create + start + wait + delete\n"
+              "  state ID                              the runtime-spec state JSON\n"
+              "  kill [-a|--all] ID [SIGNAL]           default SIGTERM\n"
+              "  delete [-f|--force] ID\n"
+              "  exec [--process P.json] [-d] [-t] [--console-socket S] [--pid-file F] [-e K=V] [--cwd D]\n"
+              "       [-u UID[:GID]] [--preserve-fds N] ID [CMD...]\n"
+              "  ps [-f table|json] ID   list [-f table|json] [-q]   pause ID   resume ID\n"
+              "  features   spec [-b BUNDLE] [--rootless]   --version\n"
+              "\n"
+              "config.json is applied exactly; a field sbx cannot honour fails create naming its\n"
+              "JSON path. Annotation org.sbx.seccomp=default adds sbx's always-on seccomp layer.\n"
+              "See README.md, \"sbx as an OCI runtime\".\n",
+              f);
+}
+
+static const char *opt_value(int *i, int argc, char **argv, const char *name) {
+        size_t n = strlen(name);
+        if (!strncmp(argv[*i], name, n) && argv[*i][n] == '=')
+                return argv[*i] + n + 1;
+        if (!strcmp(argv[*i], name) && *i + 1 < argc)
+                return argv[++*i];
+        return NULL;
+}
+
+static bool is_opt(const char *a, const char *name) {
+        size_t n = strlen(name);
+        return !strcmp(a, name) || (!strncmp(a, name, n) && a[n] == '=');
+}
+
+int cli_oci(int argc, char **argv) {
+        static char default_root[PATH_MAX];
+        const char *cmd = NULL, *log_format = "text";
+        int i = 1, r;
+
+        if (geteuid() == 0)
+                g.root = "/run/sbx-runc";
+        else {
+                const char *x = getenv("XDG_RUNTIME_DIR");
+                snprintf(default_root, sizeof(default_root), "%s/sbx-runc", x && *x ? x : "/tmp");
+                g.root = default_root;
+        }
+        for (; i < argc && argv[i][0] == '-'; i++) {
+                const char *a = argv[i], *v;
+                if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+                        usage(stdout);
+                        return 0;
+                }
+                if (!strcmp(a, "--version") || !strcmp(a, "-v")) {
+                        printf("sbx-runc version %s\nspec: 1.2.0\n", SBX_VERSION);
+                        return 0;
+                }
+                if (!strcmp(a, "--debug"))
+                        g.debug = true;
+                else if (is_opt(a, "--systemd-cgroup")) {
+                        fprintf(stderr, "sbx-runc: --systemd-cgroup: sbx has no systemd cgroup driver (use cgroupfs: "
+                                        "containerd SystemdCgroup = false, podman cgroup_manager = \"cgroupfs\")\n");
+                        return 1;
+                } else if ((v = opt_value(&i, argc, argv, "--root")))
+                        g.root = v;
+                else if ((v = opt_value(&i, argc, argv, "--log")))
+                        g.log = v;
+                else if ((v = opt_value(&i, argc, argv, "--log-format")))
+                        log_format = v;
+                else if ((v = opt_value(&i, argc, argv, "--rootless"))) {
+                        if (strcmp(v, "true") && strcmp(v, "false") && strcmp(v, "auto")) {
+                                fprintf(stderr, "sbx-runc: --rootless: true, false or auto, not '%s'\n", v);
+                                return 1;
+                        }
+                } else if ((v = opt_value(&i, argc, argv, "--criu")))
+                        ;       /* checkpointing is not offered; the flag is harmless */
+                else {
+                        fprintf(stderr, "sbx-runc: unknown global option '%s' (see --help)\n", a);
+                        return 1;
+                }
+        }
+        if (strcmp(log_format, "text") && strcmp(log_format, "json")) {
+                fprintf(stderr, "sbx-runc: --log-format: text or json, not '%s'\n", log_format);
+                return 1;
+        }
+        g.log_json = !strcmp(log_format, "json");
+        if (g.log) {
+                g.logf = fopen(g.log, "ae");
+                if (!g.logf) {
+                        fprintf(stderr, "sbx-runc: --log '%s': %s\n", g.log, strerror(errno));
+                        return 1;
+                }
+        }
+        if (i >= argc) {
+                usage(stderr);
+                return 1;
+        }
+        cmd = argv[i++];
+        argc -= i;
+        argv += i;
+        r = -1;
+        if (!strcmp(cmd, "create") || !strcmp(cmd, "run")) {
+                create_opts o = {};
+                bool detach = false, keep = false;
+                const char *id = NULL, *v;
+                for (int k = 0; k < argc; k++) {
+                        const char *a = argv[k];
+                        if ((v = opt_value(&k, argc, argv, "--bundle")) || (v = opt_value(&k, argc, argv, "-b")))
+                                o.bundle = v;
+                        else if ((v = opt_value(&k, argc, argv, "--pid-file")))
+                                o.pid_file = v;
+                        else if ((v = opt_value(&k, argc, argv, "--console-socket")))
+                                o.console_socket = v;
+                        else if ((v = opt_value(&k, argc, argv, "--preserve-fds")))
+                                o.preserve_fds = atoi(v);
+                        else if (!strcmp(a, "--no-pivot"))
+                                ;       /* pivot_root is always used */
+                        else if (!strcmp(a, "--no-new-keyring"))
+                                o.no_new_keyring = true;
+                        else if (!strcmp(cmd, "run") && (!strcmp(a, "-d") || !strcmp(a, "--detach")))
+                                detach = true;
+                        else if (!strcmp(cmd, "run") && !strcmp(a, "--keep"))
+                                keep = true;
+                        else if (a[0] == '-' && a[1])
+                                return FAIL("%s: unknown option '%s'", cmd, a);
+                        else if (!id)
+                                id = a;
+                        else
+                                return FAIL("%s: one container id, got '%s' too", cmd, a);
+                }
+                if (!id)
+                        return FAIL("%s: a container id is required", cmd);
+                if (!strcmp(cmd, "create")) {
+                        pid_t pid;
+                        r = do_create(id, &o, &pid, NULL, NULL, false);
+                } else
+                        r = do_run(id, &o, detach, keep);
+        } else if (!strcmp(cmd, "start") || !strcmp(cmd, "state") || !strcmp(cmd, "pause") || !strcmp(cmd, "resume")) {
+                if (argc != 1 || argv[0][0] == '-')
+                        return FAIL("%s: exactly one container id", cmd);
+                r = !strcmp(cmd, "start") ? do_start(argv[0]) : !strcmp(cmd, "state") ? do_state(argv[0])
+                                                                                        : do_pause(argv[0], !strcmp(cmd, "pause"));
+        } else if (!strcmp(cmd, "kill")) {
+                bool all = false;
+                const char *id = NULL, *sig = NULL;
+                for (int k = 0; k < argc; k++) {
+                        if (!strcmp(argv[k], "-a") || !strcmp(argv[k], "--all"))
+                                all = true;
+                        else if (!id)
+                                id = argv[k];
+                        else if (!sig)
+                                sig = argv[k];
+                        else
+                                return FAIL("kill: ID [SIGNAL]");
+                }
+                if (!id)
+                        return FAIL("kill: a container id is required");
+                r = do_kill(id, sig, all);
+        } else if (!strcmp(cmd, "delete")) {
+                bool force = false;
+                const char *id = NULL;
+                for (int k = 0; k < argc; k++) {
+                        if (!strcmp(argv[k], "-f") || !strcmp(argv[k], "--force"))
+                                force = true;
+                        else if (!id)
+                                id = argv[k];
+                        else
+                                return FAIL("delete: one container id");
+                }
+                if (!id)
+                        return FAIL("delete: a container id is required");
+                r = do_delete(id, force);
+        } else if (!strcmp(cmd, "ps") || !strcmp(cmd, "list")) {
+                bool json = false, quiet = false;
+                const char *id = NULL, *v;
+                for (int k = 0; k < argc; k++) {
+                        if ((v = opt_value(&k, argc, argv, "--format")) || (v = opt_value(&k, argc, argv, "-f"))) {
+                                if (strcmp(v, "json") && strcmp(v, "table"))
+                                        return FAIL("%s: --format table or json", cmd);
+                                json = !strcmp(v, "json");
+                        } else if (!strcmp(argv[k], "-q") || !strcmp(argv[k], "--quiet"))
+                                quiet = true;
+                        else if (!id && argv[k][0] != '-')
+                                id = argv[k];
+                        else
+                                return FAIL("%s: unexpected '%s'", cmd, argv[k]);
+                }
+                if (!strcmp(cmd, "ps") && !id)
+                        return FAIL("ps: a container id is required");
+                r = !strcmp(cmd, "ps") ? do_ps(id, json) : do_list(json, quiet);
+        } else if (!strcmp(cmd, "exec")) {
+                r = oci_exec_main(g.root, argc, argv, oci_log_error);
+        } else if (!strcmp(cmd, "features"))
+                r = do_features();
+        else if (!strcmp(cmd, "spec")) {
+                const char *bundle = NULL, *v;
+                bool rootless = false;
+                for (int k = 0; k < argc; k++) {
+                        if ((v = opt_value(&k, argc, argv, "--bundle")) || (v = opt_value(&k, argc, argv, "-b")))
+                                bundle = v;
+                        else if (!strcmp(argv[k], "--rootless"))
+                                rootless = true;
+                        else
+                                return FAIL("spec: unexpected '%s'", argv[k]);
+                }
+                r = do_spec(bundle, rootless);
+        } else if (!strcmp(cmd, "checkpoint") || !strcmp(cmd, "restore") || !strcmp(cmd, "update") ||
+                   !strcmp(cmd, "events"))
+                r = FAIL("'%s' is not supported by sbx", cmd);
+        else
+                r = FAIL("unknown command '%s' (see --help)", cmd);
+        if (g.logf)
+                fclose(g.logf);
+        return r;
+}
+

@@ -1,0 +1,438 @@
+/* SPDX-License-Identifier: MIT */
+/* `exec`: another process in a running container.
+ *
+ * The process is described by --process FILE (a runtime-spec process
+ * object) or by the container's own process with the flags' changes. Data
+ * flow: state + config copy -> process -> seccomp compiled here -> fork ->
+ * join the cgroup, enter the namespaces (user first) -> fork (pid ns) ->
+ * the launcher's exec steps (sbx_exec_setup_child: rlimits, session,
+ * credentials, no_new_privs, fds, cwd, seccomp, execve). We are the
+ * subreaper, so without --detach we wait for the process and return its
+ * status; with it, the pid is written and the process is left to our
+ * parent (conmon, the containerd shim), as runc does. */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "oci-internal.h"
+
+#define SYNC_TIMEOUT_MS 30000
+
+typedef struct exec_opts {
+        const char *process, *console_socket, *pid_file, *cwd, *user;
+        bool detach, tty, tty_set, no_new_privs;
+        int preserve_fds;
+        char **env;
+        size_t n_env;
+        char **args;
+} exec_opts;
+
+static int read_cap_last(void) {
+        char buf[16] = {};
+        int fd = open("/proc/sys/kernel/cap_last_cap", O_RDONLY | O_CLOEXEC);
+
+        if (fd < 0 || read(fd, buf, sizeof(buf) - 1) <= 0) {
+                if (fd >= 0)
+                        close(fd);
+                return 40;
+        }
+        close(fd);
+        return atoi(buf);
+}
+
+static int send_console(const char *sock_path, int master, sbx_error *e) {
+        struct sockaddr_un sa = { .sun_family = AF_UNIX };
+        char cbuf[CMSG_SPACE(sizeof(int))] = {}, name[] = "/dev/ptmx";
+        struct iovec iov = { .iov_base = name, .iov_len = sizeof(name) - 1 };
+        struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
+        struct cmsghdr *cm = CMSG_FIRSTHDR(&mh);
+        _cleanup_close_ int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+        if (strlen(sock_path) >= sizeof(sa.sun_path))
+                return sbx_error_set(e, -ENAMETOOLONG, "--console-socket '%s': path too long", sock_path);
+        strcpy(sa.sun_path, sock_path);
+        if (fd < 0 || connect(fd, (struct sockaddr *) &sa, sizeof(sa)) < 0)
+                return sbx_error_set(e, -errno, "--console-socket '%s': connect", sock_path);
+        cm->cmsg_level = SOL_SOCKET;
+        cm->cmsg_type = SCM_RIGHTS;
+        cm->cmsg_len = CMSG_LEN(sizeof(int));
+        memcpy(CMSG_DATA(cm), &master, sizeof(int));
+        if (sendmsg(fd, &mh, MSG_NOSIGNAL) < 0)
+                return sbx_error_set(e, -errno, "--console-socket '%s': send the pty", sock_path);
+        return 0;
+}
+
+/* The process to run: --process, or the container's with the flags applied. */
+static int build_process(oci_config *cfg, const exec_opts *o, sbx_error *e) {
+        sbx_container_proc *pr = &cfg->ctr.proc;
+        size_t n_env = 0;
+        char **env;
+
+        if (o->process) {
+                json_object *p = json_object_from_file(o->process);
+                int r;
+                if (!p)
+                        return sbx_error_set(e, -EINVAL, "--process '%s': not valid JSON", o->process);
+                cfg->ctr.terminal = false;
+                pr->umask = -1;
+                r = oci_config_parse_process(cfg, p, "process", e);
+                json_object_put(p);
+                if (r < 0)
+                        return sbx_error_wrap(e, "--process '%s'", o->process), r;
+                return 0;
+        }
+        if (!o->args || !o->args[0])
+                return sbx_error_set(e, -EINVAL, "exec: a command (or --process) is required");
+        pr->argv = o->args;
+        if (o->cwd) {
+                if (o->cwd[0] != '/')
+                        return sbx_error_set(e, -EINVAL, "--cwd '%s': must be absolute", o->cwd);
+                pr->cwd = o->cwd;
+        }
+        if (o->tty_set)
+                cfg->ctr.terminal = o->tty;
+        if (o->no_new_privs)
+                pr->no_new_privs = true;
+        if (o->user) {
+                unsigned u, gg;
+                int k = sscanf(o->user, "%u:%u", &u, &gg);
+                if (k < 1)
+                        return sbx_error_set(e, -EINVAL, "--user '%s': UID[:GID] (numbers)", o->user);
+                pr->uid = u;
+                pr->gid = k == 2 ? gg : 0;
+        }
+        while (pr->envp && pr->envp[n_env])
+                n_env++;
+        env = calloc(n_env + o->n_env + 1, sizeof(char *));
+        if (!env)
+                return sbx_error_set(e, -ENOMEM, "out of memory");
+        memcpy(env, pr->envp, n_env * sizeof(char *));
+        for (size_t i = 0; i < o->n_env; i++) {
+                size_t klen = strcspn(o->env[i], "=");
+                bool replaced = false;
+                for (size_t k = 0; k < n_env && !replaced; k++)
+                        if (!strncmp(env[k], o->env[i], klen) && env[k][klen] == '=') {
+                                env[k] = o->env[i];
+                                replaced = true;
+                        }
+                if (!replaced)
+                        env[n_env++] = o->env[i];
+        }
+        pr->envp = env;         /* leaks once per exec: the process exits soon */
+        for (char **v = env; *v; v++)
+                if (!strncmp(*v, "PATH=", 5))
+                        pr->path_env = *v + 5;
+        return 0;
+}
+
+/* Child A: the container's cgroup and namespaces, then B. */
+static _Noreturn void enter_and_run(const oci_state *st, oci_config *cfg, int sync_fd, int cap_last) {
+        static const struct { const char *name; int type; } order[] = {
+                { "user", CLONE_NEWUSER }, { "ipc", CLONE_NEWIPC }, { "uts", CLONE_NEWUTS }, { "net", CLONE_NEWNET },
+                { "pid", CLONE_NEWPID }, { "cgroup", CLONE_NEWCGROUP }, { "mnt", CLONE_NEWNS },
+        };
+        int fds[ELEMENTSOF(order)];
+        sbx_error err = {};
+        pid_t b;
+
+        if (st->cgroup[0]) {
+                char path[PATH_MAX + 32];
+                int fd;
+                snprintf(path, sizeof(path), "%s/cgroup.procs", st->cgroup);
+                fd = open(path, O_WRONLY | O_CLOEXEC);
+                if (fd < 0 || write(fd, "0", 1) != 1) {
+                        sbx_error_set(&err, -errno, "exec: join the container's cgroup '%s'", st->cgroup);
+                        (void) sbx_sync_send(sync_fd, 3, SBX_SYNC_ERROR, SBX_EXIT_FAILURE, &err);
+                        _exit(SBX_EXIT_FAILURE);
+                }
+                close(fd);
+        }
+        /* open all first: /proc/<pid> goes away from view after the mnt ns */
+        for (size_t i = 0; i < ELEMENTSOF(order); i++) {
+                char path[64], self[64];
+                struct stat a, s;
+                snprintf(path, sizeof(path), "/proc/%d/ns/%s", (int) st->pid, order[i].name);
+                snprintf(self, sizeof(self), "/proc/self/ns/%s", order[i].name);
+                fds[i] = -EBADF;
+                if (stat(path, &a) < 0 || stat(self, &s) < 0)
+                        continue;
+                if (a.st_ino == s.st_ino && a.st_dev == s.st_dev)
+                        continue;       /* shared with us: nothing to enter */
+                fds[i] = open(path, O_RDONLY | O_CLOEXEC);
+                if (fds[i] < 0) {
+                        sbx_error_set(&err, -errno, "exec: open %s", path);
+                        (void) sbx_sync_send(sync_fd, 3, SBX_SYNC_ERROR, SBX_EXIT_FAILURE, &err);
+                        _exit(SBX_EXIT_FAILURE);
+                }
+        }
+        for (size_t i = 0; i < ELEMENTSOF(order); i++)
+                if (fds[i] >= 0 && setns(fds[i], order[i].type) < 0) {
+                        sbx_error_set(&err, -errno, "exec: enter the container's %s namespace", order[i].name);
+                        (void) sbx_sync_send(sync_fd, 3, SBX_SYNC_ERROR, SBX_EXIT_FAILURE, &err);
+                        _exit(SBX_EXIT_FAILURE);
+                }
+        b = fork();
+        if (b < 0) {
+                sbx_error_set(&err, -errno, "exec: fork");
+                (void) sbx_sync_send(sync_fd, 3, SBX_SYNC_ERROR, SBX_EXIT_FAILURE, &err);
+                _exit(SBX_EXIT_FAILURE);
+        }
+        if (b > 0)
+                _exit(0);       /* B is reparented to the exec command (subreaper) */
+        {
+                sbx_exec_plan ep = {};
+                int master = -EBADF, slave = -EBADF, status;
+                const sbx_container_proc *pr = &cfg->ctr.proc;
+
+                if (cfg->ctr.terminal) {
+                        if (sbx_tty_setup_child(pr->uid, pr->gid, &master, &slave, &err) < 0 ||
+                            sbx_sync_send_fd(sync_fd, 2, SBX_SYNC_PTY, master) < 0) {
+                                if (!err.code)
+                                        sbx_error_set(&err, -errno, "exec: pass the pty");
+                                (void) sbx_sync_send(sync_fd, 3, SBX_SYNC_ERROR, SBX_EXIT_FAILURE, &err);
+                                _exit(SBX_EXIT_FAILURE);
+                        }
+                        close(master);
+                }
+                ep.argv = ep.exec_argv = pr->argv;
+                ep.envp = pr->envp;
+                ep.path_env = pr->path_env;
+                ep.workdir = pr->cwd ?: "/";
+                ep.rlimits = cfg->ctr.rlimits;
+                ep.n_rlimits = cfg->ctr.n_rlimits;
+                ep.cap_last = cap_last;
+                ep.uid = pr->uid;
+                ep.gid = pr->gid;
+                ep.bpf = &cfg->ctr.seccomp;
+                ep.tty_fd = slave;
+                ep.exec_fd = -EBADF;
+                ep.setup_sh_fd = -EBADF;
+                ep.proc = pr;
+                status = sbx_exec_setup_child(&ep, &err);
+                (void) sbx_sync_send(sync_fd, 3, SBX_SYNC_ERROR, status, &err);
+                _exit(status);
+        }
+}
+
+static int parse_opts(int argc, char **argv, exec_opts *o, const char **ret_id, char *errbuf, size_t len) {
+        int k;
+
+        o->env = calloc((size_t) argc + 1, sizeof(char *));
+        if (!o->env)
+                return -ENOMEM;
+        for (k = 0; k < argc && argv[k][0] == '-'; k++) {
+                const char *a = argv[k];
+                const char *v = NULL;
+#define VAL(name) ((!strcmp(a, name) && k + 1 < argc) ? argv[++k] \
+                   : (!strncmp(a, name "=", strlen(name) + 1) ? a + strlen(name) + 1 : NULL))
+                if ((v = VAL("--process")) || (v = VAL("-p")))
+                        o->process = v;
+                else if ((v = VAL("--console-socket")))
+                        o->console_socket = v;
+                else if ((v = VAL("--pid-file")))
+                        o->pid_file = v;
+                else if ((v = VAL("--cwd")))
+                        o->cwd = v;
+                else if ((v = VAL("--user")) || (v = VAL("-u")))
+                        o->user = v;
+                else if ((v = VAL("--env")) || (v = VAL("-e")))
+                        o->env[o->n_env++] = (char *) v;
+                else if ((v = VAL("--preserve-fds")))
+                        o->preserve_fds = atoi(v);
+                else if ((v = VAL("--process-label")) || (v = VAL("--apparmor"))) {
+                        if (*v) {
+                                snprintf(errbuf, len, "exec: '%s' is not supported by sbx (no LSM labels)", a);
+                                return -EOPNOTSUPP;
+                        }
+                } else if (!strcmp(a, "-d") || !strcmp(a, "--detach"))
+                        o->detach = true;
+                else if (!strcmp(a, "-t") || !strcmp(a, "--tty"))
+                        o->tty = o->tty_set = true;
+                else if (!strcmp(a, "--no-new-privs"))
+                        o->no_new_privs = true;
+                else if (!strcmp(a, "--ignore-paused"))
+                        ;
+                else if (!strcmp(a, "--"))
+                        break;
+                else {
+                        snprintf(errbuf, len, "exec: unknown or unsupported option '%s'", a);
+                        return -EINVAL;
+                }
+#undef VAL
+        }
+        if (k < argc && !strcmp(argv[k], "--"))
+                k++;
+        if (k >= argc) {
+                snprintf(errbuf, len, "exec: a container id is required");
+                return -EINVAL;
+        }
+        *ret_id = argv[k++];
+        if (k < argc && !strcmp(argv[k], "--"))
+                k++;
+        o->args = argv + k;
+        return 0;
+}
+
+int oci_exec_main(const char *root, int argc, char **argv, void (*log)(const char *msg)) {
+        exec_opts o = {};
+        oci_state st = {};
+        oci_config cfg;
+        sbx_error e = {};
+        char errbuf[512], msgbuf[SBX_ERROR_MSG_MAX + 64], cfgpath[PATH_MAX + 32];
+        const char *id = NULL;
+        int fds[2], sync_parent = -EBADF, pty = -EBADF, r, status = 1;
+        pid_t a, b = -1;
+        oci_status s;
+
+        memset(&cfg, 0, sizeof(cfg));
+        if (parse_opts(argc, argv, &o, &id, errbuf, sizeof(errbuf)) < 0) {
+                log(errbuf);
+                free(o.env);
+                return 1;
+        }
+        if (oci_state_load(root, id, &st, &e) < 0)
+                goto fail;
+        s = oci_state_status(&st);
+        if (s != OCI_RUNNING && s != OCI_CREATED) {
+                sbx_error_set(&e, -EINVAL, "cannot exec in a container that is %s", oci_status_to_string(s));
+                goto fail;
+        }
+        snprintf(cfgpath, sizeof(cfgpath), "%s/config.json", st.dir);
+        if (oci_config_load_at(st.bundle, cfgpath, &cfg, &e) < 0 || build_process(&cfg, &o, &e) < 0 ||
+            oci_seccomp_prepare(&cfg, &e) < 0)
+                goto fail;
+        cfg.ctr.proc.preserve_fds = o.preserve_fds;
+        cfg.ctr.proc.new_keyring = false;
+        if (cfg.ctr.terminal && !o.console_socket && o.detach) {
+                sbx_error_set(&e, -EINVAL, "exec: --tty with --detach needs --console-socket");
+                goto fail;
+        }
+        if (sbx_sync_pair(fds, &e) < 0)
+                goto fail;
+        sync_parent = fds[0];
+        /* the process ends up our child (A exits after forking it) */
+        (void) prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+        a = fork();
+        if (a < 0) {
+                sbx_error_set(&e, -errno, "exec: fork");
+                goto fail;
+        }
+        if (a == 0) {
+                close(sync_parent);
+                enter_and_run(&st, &cfg, fds[1], read_cap_last());
+        }
+        close(fds[1]);
+        (void) waitpid(a, &r, 0);
+        /* B's pid: the only other child we have now */
+        for (;;) {
+                sbx_sync_msg msg;
+                int passed = -EBADF;
+                r = sbx_sync_recv_fd(sync_parent, SYNC_TIMEOUT_MS, &msg, &passed);
+                if (r == -EPIPE)
+                        break;  /* exec happened (CLOEXEC end closed) */
+                if (r < 0) {
+                        sbx_error_set(&e, r, "exec: no word from the process");
+                        goto fail;
+                }
+                if (msg.type == SBX_SYNC_PTY) {
+                        pty = passed;
+                        continue;
+                }
+                if (msg.type == SBX_SYNC_ERROR) {
+                        e = msg.error;
+                        if (!e.code)
+                                e.code = -EIO;
+                        (void) waitpid(-1, NULL, WNOHANG);
+                        goto fail;
+                }
+        }
+        {
+                /* find B: our child in the container's pid ns */
+                siginfo_t info = {};
+                if (waitid(P_ALL, 0, &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid > 0)
+                        b = info.si_pid;
+                else {
+                        char path[64];
+                        FILE *f;
+                        snprintf(path, sizeof(path), "/proc/self/task/%d/children", (int) getpid());
+                        f = fopen(path, "re");
+                        if (f) {
+                                int x;
+                                if (fscanf(f, "%d", &x) == 1)
+                                        b = x;
+                                fclose(f);
+                        }
+                }
+        }
+        if (b <= 0) {
+                sbx_error_set(&e, -ESRCH, "exec: lost the process");
+                goto fail;
+        }
+        if (o.pid_file) {
+                char tmp[PATH_MAX];
+                FILE *f;
+                snprintf(tmp, sizeof(tmp), "%s.sbx-tmp", o.pid_file);
+                f = fopen(tmp, "we");
+                if (!f || fprintf(f, "%d", (int) b) < 0 || fclose(f) != 0 || rename(tmp, o.pid_file) < 0) {
+                        sbx_error_set(&e, -errno ?: -EIO, "--pid-file '%s'", o.pid_file);
+                        kill(b, SIGKILL);
+                        goto fail;
+                }
+        }
+        if (pty >= 0 && o.console_socket && send_console(o.console_socket, pty, &e) < 0) {
+                kill(b, SIGKILL);
+                goto fail;
+        }
+        if (o.detach) {
+                status = 0;
+                goto out;
+        }
+        for (;;) {
+                int w;
+                if (pty >= 0 && !o.console_socket) {
+                        struct pollfd pf[2] = { { .fd = STDIN_FILENO, .events = POLLIN }, { .fd = pty, .events = POLLIN } };
+                        if (poll(pf, 2, 100) > 0) {
+                                if (pf[1].revents & (POLLIN | POLLHUP))
+                                        (void) sbx_relay(pty, STDOUT_FILENO);
+                                if (pf[0].revents & POLLIN)
+                                        (void) sbx_relay(STDIN_FILENO, pty);
+                        }
+                        if (waitpid(b, &w, WNOHANG) == b) {
+                                while (sbx_relay(pty, STDOUT_FILENO))
+                                        ;
+                                status = WIFEXITED(w) ? WEXITSTATUS(w) : 128 + WTERMSIG(w);
+                                break;
+                        }
+                        continue;
+                }
+                if (waitpid(b, &w, 0) == b) {
+                        status = WIFEXITED(w) ? WEXITSTATUS(w) : 128 + WTERMSIG(w);
+                        break;
+                }
+                if (errno != EINTR)
+                        break;
+        }
+        goto out;
+fail:
+        log(sbx_error_text(&e, msgbuf, sizeof(msgbuf)));
+        status = e.code == -ENOENT && strstr(e.msg, "exec") ? 127 : 1;
+out:
+        closep(&sync_parent);
+        closep(&pty);
+        oci_config_free(&cfg);
+        oci_state_done(&st);
+        free(o.env);
+        return status;
+}

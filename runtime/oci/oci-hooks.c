@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: MIT */
+/* runtime-spec hooks: path, args, env, timeout; the state JSON on stdin.
+ * A failing prestart/createRuntime/createContainer/startContainer hook fails
+ * the operation; poststart/poststop failures are warnings (the caller
+ * decides). */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "oci-internal.h"
+
+static int run_hook(const oci_hook *h, const char *kind, size_t idx, const char *state_json, pid_t ns_pid,
+                    sbx_error *reterr) {
+        char *const noargs[] = { h->path, NULL };
+        char *const noenv[] = { NULL };
+        int in[2], status, pidfd;
+        size_t len = strlen(state_json);
+        pid_t pid;
+        struct pollfd pfd;
+
+        if (pipe2(in, O_CLOEXEC) < 0)
+                return sbx_error_set(reterr, -errno, "hooks.%s[%zu]: pipe", kind, idx);
+        pid = fork();
+        if (pid < 0) {
+                close(in[0]);
+                close(in[1]);
+                return sbx_error_set(reterr, -errno, "hooks.%s[%zu]: fork", kind, idx);
+        }
+        if (pid == 0) {
+                sigset_t none;
+                sigemptyset(&none);
+                sigprocmask(SIG_SETMASK, &none, NULL);
+                if (dup2(in[0], STDIN_FILENO) < 0)
+                        _exit(127);
+                /* createContainer/startContainer: in the container's namespaces */
+                if (ns_pid > 0) {
+                        static const char *const names[] = { "ipc", "uts", "net", "pid", "cgroup", "mnt" };
+                        for (size_t i = 0; i < ELEMENTSOF(names); i++) {
+                                char path[64];
+                                int fd;
+                                snprintf(path, sizeof(path), "/proc/%d/ns/%s", (int) ns_pid, names[i]);
+                                fd = open(path, O_RDONLY | O_CLOEXEC);
+                                if (fd < 0 || setns(fd, 0) < 0) {
+                                        dprintf(STDERR_FILENO, "hooks.%s[%zu]: enter the container's %s namespace: %s\n",
+                                                kind, idx, names[i], strerror(errno));
+                                        _exit(127);
+                                }
+                                close(fd);
+                        }
+                }
+                /* stdout of a hook is not the runtime's output */
+                (void) dup2(STDERR_FILENO, STDOUT_FILENO);
+                execve(h->path, h->args ?: noargs, h->env ?: noenv);
+                dprintf(STDERR_FILENO, "hooks.%s[%zu]: exec '%s': %s\n", kind, idx, h->path, strerror(errno));
+                _exit(127);
+        }
+        close(in[0]);
+        /* the state is small; a hook that does not read it gets EPIPE on us */
+        {
+                struct sigaction ign = { .sa_handler = SIG_IGN }, old;
+                sigaction(SIGPIPE, &ign, &old);
+                (void) !write(in[1], state_json, len);
+                sigaction(SIGPIPE, &old, NULL);
+        }
+        close(in[1]);
+        pidfd = (int) syscall(SYS_pidfd_open, pid, 0);
+        pfd = (struct pollfd) { .fd = pidfd, .events = POLLIN };
+        if (pidfd >= 0 && h->timeout > 0 && poll(&pfd, 1, h->timeout * 1000) == 0) {
+                kill(pid, SIGKILL);
+                (void) waitpid(pid, &status, 0);
+                close(pidfd);
+                return sbx_error_set(reterr, -ETIMEDOUT, "hooks.%s[%zu] '%s': timed out after %d s", kind, idx, h->path,
+                                     h->timeout);
+        }
+        if (pidfd >= 0)
+                close(pidfd);
+        while (waitpid(pid, &status, 0) < 0)
+                if (errno != EINTR)
+                        return sbx_error_set(reterr, -errno, "hooks.%s[%zu]: wait", kind, idx);
+        if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+                return 0;
+        if (WIFSIGNALED(status))
+                return sbx_error_set(reterr, -ECANCELED, "hooks.%s[%zu] '%s': killed by signal %d", kind, idx, h->path,
+                                     WTERMSIG(status));
+        return sbx_error_set(reterr, -ECANCELED, "hooks.%s[%zu] '%s': exit status %d", kind, idx, h->path,
+                             WEXITSTATUS(status));
+}
+
+int oci_hooks_run(const oci_config *c, int kind, const char *state_json, pid_t ns_pid, sbx_error *reterr) {
+        for (size_t i = 0; i < c->n_hooks[kind]; i++) {
+                int r = run_hook(&c->hooks[kind][i], oci_hook_names[kind], i, state_json, ns_pid, reterr);
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}

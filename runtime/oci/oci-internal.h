@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: MIT */
+/* runtime/oci internals: config.json -> sbx_container, the state dir, hooks. */
+#pragma once
+
+#include <json-c/json.h>
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "launch/launch.h"
+#include "util/util.h"
+
+typedef struct oci_hook {
+        char *path;
+        char **args, **env;              /* NULL-terminated */
+        int timeout;                     /* seconds, 0 = none */
+} oci_hook;
+
+enum { OCI_HOOK_PRESTART, OCI_HOOK_CREATE_RUNTIME, OCI_HOOK_CREATE_CONTAINER, OCI_HOOK_START_CONTAINER,
+       OCI_HOOK_POSTSTART, OCI_HOOK_POSTSTOP, _OCI_HOOK_MAX };
+extern const char *const oci_hook_names[_OCI_HOOK_MAX];
+
+/* What config.json says, parsed and validated (oci-config.c). */
+typedef struct oci_config {
+        json_object *root;               /* the parsed config.json */
+        char bundle[PATH_MAX];
+        sbx_container ctr;
+        oci_hook *hooks[_OCI_HOOK_MAX];
+        size_t n_hooks[_OCI_HOOK_MAX];
+        sbx_limits limits;
+        char cgroups_path[PATH_MAX];
+        bool sbx_seccomp_default;        /* annotation org.sbx.seccomp=default */
+        char *strings_owned[4096];       /* everything the parser allocated */
+        size_t n_owned;
+} oci_config;
+
+/* Parse bundle/config.json. Errors name the JSON path ("linux.mounts[2].type"). */
+int oci_config_load(const char *bundle, oci_config *ret, sbx_error *reterr);
+/* Same, reading config_path (the state dir's copy); relative paths are the bundle's. */
+int oci_config_load_at(const char *bundle, const char *config_path, oci_config *ret, sbx_error *reterr);
+/* Parse a process object (exec --process, or built from exec flags). */
+int oci_config_parse_process(oci_config *c, json_object *proc, const char *jpath, sbx_error *reterr);
+void oci_config_free(oci_config *c);
+
+/* The state dir <root>/<id> (oci-state.c). */
+typedef struct oci_state {
+        char id[256];
+        char dir[PATH_MAX];
+        char bundle[PATH_MAX];
+        pid_t pid;
+        unsigned long long start_time;   /* /proc/<pid>/stat field 22, against pid reuse */
+        char created[64];                /* RFC 3339 */
+        char cgroup[PATH_MAX];           /* "" = none */
+        json_object *annotations;        /* owned */
+} oci_state;
+
+typedef enum oci_status { OCI_CREATING, OCI_CREATED, OCI_RUNNING, OCI_PAUSED, OCI_STOPPED } oci_status;
+
+int oci_check_id(const char *id, sbx_error *reterr);
+int oci_state_load(const char *root, const char *id, oci_state *ret, sbx_error *reterr);
+int oci_state_save(const oci_state *s, sbx_error *reterr);
+void oci_state_done(oci_state *s);
+oci_status oci_state_status(const oci_state *s);
+const char *oci_status_to_string(oci_status st);
+unsigned long long oci_proc_start_time(pid_t pid);
+/* The state JSON of the runtime-spec ("ociVersion", "id", "status", "pid", "bundle", "annotations"). */
+json_object *oci_state_json(const oci_state *s, oci_status st);
+/* Every pid in the container (its cgroup, else its pid namespace). */
+int oci_state_pids(const oci_state *s, pid_t **ret, size_t *ret_n);
+
+/* Hooks (oci-hooks.c): run each of kind with the state JSON on stdin;
+ * ns_pid > 0: inside that process's namespaces (createContainer,
+ * startContainer). */
+int oci_hooks_run(const oci_config *c, int kind, const char *state_json, pid_t ns_pid, sbx_error *reterr);
+
+/* linux.seccomp + sbx's layer (annotation, device rule) into c->ctr.seccomp (oci-seccomp.c). */
+int oci_seccomp_prepare(oci_config *c, sbx_error *reterr);
+
+/* `exec` (oci-exec.c): a process in a running container. log prints errors. */
+int oci_exec_main(const char *root, int argc, char **argv, void (*log)(const char *msg));

@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: MIT */
+/* The container's seccomp filters, compiled in the runtime before clone3:
+ *  - linux.seccomp (the spec's JSON is Docker's profile format without
+ *    archMap/includes: runtime/security's compiler takes it as is; errors
+ *    name linux.seccomp.<path>);
+ *  - sbx's layer: the always-on rules when the annotation
+ *    org.sbx.seccomp=default asks for them, and, when the process may hold
+ *    CAP_MKNOD, a rule refusing block and character device nodes (EPERM):
+ *    the device cgroup's "deny all" (linux.resources.devices) enforced by
+ *    the kernel on any cgroup version; the nodes the runtime made stay. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "oci-internal.h"
+
+#define CAP_MKNOD_BIT 27
+
+static const char device_rules[] =
+        "{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"syscalls\":["
+        "{\"names\":[\"mknod\"],\"action\":\"SCMP_ACT_ERRNO\",\"errnoRet\":1,"
+        "\"args\":[{\"index\":1,\"value\":8192,\"valueTwo\":61440,\"op\":\"SCMP_CMP_MASKED_EQ\"}]},"
+        "{\"names\":[\"mknod\"],\"action\":\"SCMP_ACT_ERRNO\",\"errnoRet\":1,"
+        "\"args\":[{\"index\":1,\"value\":24576,\"valueTwo\":61440,\"op\":\"SCMP_CMP_MASKED_EQ\"}]},"
+        "{\"names\":[\"mknodat\"],\"action\":\"SCMP_ACT_ERRNO\",\"errnoRet\":1,"
+        "\"args\":[{\"index\":2,\"value\":8192,\"valueTwo\":61440,\"op\":\"SCMP_CMP_MASKED_EQ\"}]},"
+        "{\"names\":[\"mknodat\"],\"action\":\"SCMP_ACT_ERRNO\",\"errnoRet\":1,"
+        "\"args\":[{\"index\":2,\"value\":24576,\"valueTwo\":61440,\"op\":\"SCMP_CMP_MASKED_EQ\"}]}]}";
+
+/* Append b's rules to a (same default action assumed: ALLOW). */
+static int merge(sbx_seccomp_profile *a, const sbx_seccomp_profile *b) {
+        sbx_seccomp_rule *n = realloc(a->rules, sizeof(*n) * (a->n_rules + b->n_rules));
+
+        if (!n)
+                return -ENOMEM;
+        a->rules = n;
+        memcpy(a->rules + a->n_rules, b->rules, sizeof(*n) * b->n_rules);
+        a->n_rules += b->n_rules;
+        for (size_t i = 0; i < b->n_rules; i++)
+                if (b->rules[i].nr > a->max_nr)
+                        a->max_nr = b->rules[i].nr;
+        return 0;
+}
+
+int oci_seccomp_prepare(oci_config *c, sbx_error *reterr) {
+        sbx_seccomp_profile layer = {}, dev = {};
+        sbx_bpf spec = {}, extra = {};
+        json_object *lx = NULL, *sc = NULL;
+        bool have_layer = false;
+        int r = 0;
+
+        if (json_object_object_get_ex(c->root, "linux", &lx))
+                json_object_object_get_ex(lx, "seccomp", &sc);
+        if (sc) {
+                sbx_seccomp_profile prof = {};
+                const char *text = json_object_to_json_string_ext(sc, JSON_C_TO_STRING_PLAIN);
+                r = sbx_seccomp_profile_parse(text, strlen(text), "config.json linux.seccomp", 0, &prof, reterr);
+                if (r >= 0)
+                        r = sbx_seccomp_compile_profile(&prof, &spec, reterr);
+                sbx_seccomp_profile_done(&prof);
+                if (r < 0)
+                        return sbx_error_wrap(reterr, "config.json: linux.seccomp"), r;
+        }
+        if (c->sbx_seccomp_default) {
+                r = sbx_seccomp_profile_load_embedded("always-on", &layer, reterr);
+                if (r < 0)
+                        goto out;
+                have_layer = true;
+        }
+        if (c->ctr.proc.caps[0] & (1ull << CAP_MKNOD_BIT)) {
+                r = sbx_seccomp_profile_parse(device_rules, strlen(device_rules), "sbx device rules", 0, &dev, reterr);
+                if (r < 0)
+                        goto out;
+                if (have_layer)
+                        r = merge(&layer, &dev);
+                else {
+                        layer = dev;
+                        dev = (sbx_seccomp_profile) {};
+                        have_layer = true;
+                }
+                if (r < 0)
+                        goto out;
+        }
+        if (have_layer) {
+                r = sbx_seccomp_compile_profile(&layer, &extra, reterr);
+                if (r < 0)
+                        goto out;
+        }
+        /* base = the spec's filter (or, alone, our layer) */
+        if (spec.len) {
+                c->ctr.seccomp = spec;
+                spec = (sbx_bpf) {};
+                c->ctr.seccomp.layer_insns = extra.insns;
+                c->ctr.seccomp.layer_len = extra.len;
+                extra = (sbx_bpf) {};
+        } else if (extra.len) {
+                c->ctr.seccomp = extra;
+                extra = (sbx_bpf) {};
+        }
+out:
+        sbx_seccomp_profile_done(&layer);
+        sbx_seccomp_profile_done(&dev);
+        sbx_bpf_free(&spec);
+        sbx_bpf_free(&extra);
+        return r;
+}

@@ -1,0 +1,242 @@
+/* SPDX-License-Identifier: MIT */
+/* A container's state dir <root>/<id>: state.json (what `state` reports),
+ * config.json (a copy: delete runs its poststop hooks), exec.fifo (present
+ * while created: the container's process reads one byte from it before
+ * exec, and `start` writes it). */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "oci-internal.h"
+
+int oci_check_id(const char *id, sbx_error *reterr) {
+        size_t n = strlen(id);
+
+        if (n == 0 || n >= 256 || !strcmp(id, ".") || !strcmp(id, "..") || strspn(id,
+            "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_+-.") != n)
+                return sbx_error_set(reterr, -EINVAL, "invalid container id '%.64s' (letters, digits, _+-. only)", id);
+        return 0;
+}
+
+unsigned long long oci_proc_start_time(pid_t pid) {
+        char path[64], buf[1024], *p;
+        unsigned long long t = 0;
+        int fd, n;
+
+        snprintf(path, sizeof(path), "/proc/%d/stat", (int) pid);
+        fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+                return 0;
+        n = (int) read(fd, buf, sizeof(buf) - 1);
+        close(fd);
+        if (n <= 0)
+                return 0;
+        buf[n] = '\0';
+        p = strrchr(buf, ')');
+        /* field 3 (state) follows ") "; start time is field 22 */
+        if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu", &t) != 1)
+                return 0;
+        return t;
+}
+
+static char proc_state(pid_t pid) {
+        char path[64], buf[512], *p;
+        int fd, n;
+
+        snprintf(path, sizeof(path), "/proc/%d/stat", (int) pid);
+        fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+                return 0;
+        n = (int) read(fd, buf, sizeof(buf) - 1);
+        close(fd);
+        if (n <= 0)
+                return 0;
+        buf[n] = '\0';
+        p = strrchr(buf, ')');
+        return p && p[1] ? p[2] : 0;
+}
+
+int oci_state_load(const char *root, const char *id, oci_state *s, sbx_error *reterr) {
+        char path[PATH_MAX + 16];
+        json_object *j, *v;
+        int r;
+
+        memset(s, 0, sizeof(*s));
+        r = oci_check_id(id, reterr);
+        if (r < 0)
+                return r;
+        snprintf(s->id, sizeof(s->id), "%s", id);
+        snprintf(s->dir, sizeof(s->dir), "%s/%s", root, id);
+        snprintf(path, sizeof(path), "%s/state.json", s->dir);
+        if (access(s->dir, F_OK) < 0)
+                return sbx_error_set(reterr, -ENOENT, "container does not exist: '%s'", id);
+        j = json_object_from_file(path);
+        if (!j)
+                return sbx_error_set(reterr, -EIO, "container '%s': unreadable %s", id, path);
+        if (json_object_object_get_ex(j, "pid", &v))
+                s->pid = json_object_get_int(v);
+        if (json_object_object_get_ex(j, "bundle", &v))
+                snprintf(s->bundle, sizeof(s->bundle), "%s", json_object_get_string(v));
+        if (json_object_object_get_ex(j, "created", &v))
+                snprintf(s->created, sizeof(s->created), "%s", json_object_get_string(v));
+        if (json_object_object_get_ex(j, "cgroup", &v))
+                snprintf(s->cgroup, sizeof(s->cgroup), "%s", json_object_get_string(v));
+        if (json_object_object_get_ex(j, "startTime", &v))
+                s->start_time = (unsigned long long) json_object_get_int64(v);
+        if (json_object_object_get_ex(j, "annotations", &v))
+                s->annotations = json_object_get(v);
+        json_object_put(j);
+        return 0;
+}
+
+int oci_state_save(const oci_state *s, sbx_error *reterr) {
+        char path[PATH_MAX + 16], tmp[PATH_MAX + 16];
+        json_object *j = json_object_new_object();
+        int r = 0;
+
+        json_object_object_add(j, "id", json_object_new_string(s->id));
+        json_object_object_add(j, "pid", json_object_new_int(s->pid));
+        json_object_object_add(j, "bundle", json_object_new_string(s->bundle));
+        json_object_object_add(j, "created", json_object_new_string(s->created));
+        json_object_object_add(j, "cgroup", json_object_new_string(s->cgroup));
+        json_object_object_add(j, "startTime", json_object_new_int64((int64_t) s->start_time));
+        if (s->annotations)
+                json_object_object_add(j, "annotations", json_object_get(s->annotations));
+        snprintf(path, sizeof(path), "%s/state.json", s->dir);
+        snprintf(tmp, sizeof(tmp), "%s/.state.json.tmp", s->dir);
+        if (json_object_to_file_ext(tmp, j, JSON_C_TO_STRING_PLAIN) < 0 || rename(tmp, path) < 0)
+                r = sbx_error_set(reterr, -errno ?: -EIO, "write %s", path);
+        json_object_put(j);
+        return r;
+}
+
+void oci_state_done(oci_state *s) {
+        if (s->annotations)
+                json_object_put(s->annotations);
+        s->annotations = NULL;
+}
+
+static bool frozen(const oci_state *s) {
+        char path[PATH_MAX + 32], buf[32] = "";
+        int fd;
+        ssize_t n;
+
+        if (!s->cgroup[0])
+                return false;
+        snprintf(path, sizeof(path), "%s/cgroup.freeze", s->cgroup);
+        fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0) {
+                snprintf(path, sizeof(path), "%s/freezer.state", s->cgroup);
+                fd = open(path, O_RDONLY | O_CLOEXEC);
+        }
+        if (fd < 0)
+                return false;
+        n = read(fd, buf, sizeof(buf) - 1);
+        close(fd);
+        return n > 0 && (buf[0] == '1' || !strncmp(buf, "FROZEN", 6));
+}
+
+oci_status oci_state_status(const oci_state *s) {
+        char fifo[PATH_MAX + 16];
+        char st;
+
+        if (s->pid <= 0)
+                return OCI_CREATING;
+        st = proc_state(s->pid);
+        if (!st || st == 'Z' || st == 'X' || oci_proc_start_time(s->pid) != s->start_time)
+                return OCI_STOPPED;
+        snprintf(fifo, sizeof(fifo), "%s/exec.fifo", s->dir);
+        if (access(fifo, F_OK) == 0)
+                return OCI_CREATED;
+        return frozen(s) ? OCI_PAUSED : OCI_RUNNING;
+}
+
+const char *oci_status_to_string(oci_status st) {
+        static const char *const names[] = { "creating", "created", "running", "paused", "stopped" };
+        return names[st];
+}
+
+json_object *oci_state_json(const oci_state *s, oci_status st) {
+        json_object *j = json_object_new_object();
+
+        json_object_object_add(j, "ociVersion", json_object_new_string("1.2.0"));
+        json_object_object_add(j, "id", json_object_new_string(s->id));
+        json_object_object_add(j, "status", json_object_new_string(oci_status_to_string(st)));
+        json_object_object_add(j, "pid", json_object_new_int(st == OCI_STOPPED ? 0 : s->pid));
+        json_object_object_add(j, "bundle", json_object_new_string(s->bundle));
+        json_object_object_add(j, "rootfs", json_object_new_string(""));
+        json_object_object_add(j, "created", json_object_new_string(s->created));
+        json_object_object_add(j, "owner", json_object_new_string(""));
+        json_object_object_add(j, "annotations", s->annotations ? json_object_get(s->annotations) : json_object_new_object());
+        return j;
+}
+
+static bool same_ns(pid_t a, const struct stat *ns) {
+        char path[64];
+        struct stat st;
+
+        snprintf(path, sizeof(path), "/proc/%d/ns/pid", (int) a);
+        return stat(path, &st) == 0 && st.st_ino == ns->st_ino && st.st_dev == ns->st_dev;
+}
+
+int oci_state_pids(const oci_state *s, pid_t **ret, size_t *ret_n) {
+        char path[PATH_MAX + 32];
+        pid_t *pids = NULL;
+        size_t n = 0;
+        FILE *f;
+
+        *ret = NULL;
+        *ret_n = 0;
+        if (s->cgroup[0]) {
+                snprintf(path, sizeof(path), "%s/cgroup.procs", s->cgroup);
+                f = fopen(path, "re");
+                if (f) {
+                        int pid;
+                        while (fscanf(f, "%d", &pid) == 1) {
+                                pid_t *np = realloc(pids, sizeof(pid_t) * (n + 1));
+                                if (!np)
+                                        break;
+                                pids = np;
+                                pids[n++] = pid;
+                        }
+                        fclose(f);
+                        *ret = pids;
+                        *ret_n = n;
+                        return 0;
+                }
+        }
+        /* no cgroup: the processes in the container's pid namespace */
+        {
+                struct stat ns;
+                DIR *d;
+                struct dirent *de;
+
+                snprintf(path, sizeof(path), "/proc/%d/ns/pid", (int) s->pid);
+                if (stat(path, &ns) < 0)
+                        return 0;
+                d = opendir("/proc");
+                if (!d)
+                        return -errno;
+                while ((de = readdir(d))) {
+                        pid_t pid = atoi(de->d_name);
+                        pid_t *np;
+                        if (pid <= 0 || !same_ns(pid, &ns))
+                                continue;
+                        np = realloc(pids, sizeof(pid_t) * (n + 1));
+                        if (!np)
+                                break;
+                        pids = np;
+                        pids[n++] = pid;
+                }
+                closedir(d);
+        }
+        *ret = pids;
+        *ret_n = n;
+        return 0;
+}
