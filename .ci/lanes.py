@@ -8,6 +8,7 @@ Lanes (run in this order; name some to run only those):
   conformance         ../shared/conformance through `sbx explain --json` build/
   escape              named escape regression tests, root + unpriv      build/
   vm                  cgroup-v2 limits inside a throwaway QEMU guest    build/
+  oci                 sbx-runc under podman, containerd, OCI checks     build/
   e2e                 the real OpenClaw driving sbx as `docker`         build/
   package             the .deb: built, installed in a clean root, used,     build/
                       purged (~40 s; first run ~2 min: debootstrap, cached)
@@ -32,6 +33,7 @@ LANES = [
     ("conformance", "build", [], ["conformance"]),
     ("escape", "build", [], ["escape"]),
     ("vm", "build", [], ["vm"]),
+    ("oci", "build", [], ["oci"]),
     ("e2e", "build", [], ["e2e"]),
     ("package", "build", [], ["package"]),
     ("sanitizers", "build-asan",

@@ -86,6 +86,7 @@ static int plan_mount(sbx_plan *p, const sbx_ctr_mount *m, sbx_error *reterr) {
         op->data = m->data ? sbx_plan_strdup(p, m->data) : NULL;
         op->ms_flags = m->flags;
         op->propagation = m->propagation;
+        op->flags = m->copyup ? SBX_MNT_COPYUP : 0;
         return op->fstype ? 0 : sbx_error_set(reterr, -ENOMEM, "plan: out of memory");
 }
 

@@ -240,6 +240,7 @@ enum {
         SBX_MNT_SCRATCH  = 1 << 7,   /* OVERLAY: upper and work on a tmpfs the child makes (gone with
                                       * it), attached on `upper` (a dir in the run dir); src NULL =
                                       * an empty lower dir there too */
+        SBX_MNT_COPYUP   = 1 << 8,   /* FS tmpfs: copy what was at dst into it (crun's "tmpcopyup") */
 };
 
 typedef struct sbx_mount_op {
@@ -584,6 +585,7 @@ typedef struct sbx_ctr_mount {
         unsigned long flags;             /* MS_* (MS_BIND for bind/rbind) */
         unsigned long propagation;
         bool recursive;                  /* rbind */
+        bool copyup;                     /* tmpfs "tmpcopyup": the dir's contents copied in */
         const char *what;                /* "mounts[3]" for messages */
 } sbx_ctr_mount;
 

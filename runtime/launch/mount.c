@@ -26,6 +26,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "util/util.h"
@@ -586,6 +587,69 @@ static int set_propagation(int rootfd, const sbx_mount_op *op) {
         return r;
 }
 
+/* tmpcopyup: copy the tree at from into to (both dir fds), keeping modes,
+ * owners and symlinks; bounded depth, no allocation (child). */
+static int copy_tree(int from, int to, int depth) {
+        char buf[4096];
+        long n;
+
+        if (depth > 16)
+                return -ELOOP;
+        while ((n = syscall(SYS_getdents64, from, buf, sizeof(buf))) > 0) {
+                for (long off = 0; off < n;) {
+                        struct { unsigned long long ino; long long off; unsigned short reclen; unsigned char type;
+                                 char name[]; } *d = (void *) (buf + off);
+                        struct stat st;
+                        int r = 0;
+
+                        off += d->reclen;
+                        if (!strcmp(d->name, ".") || !strcmp(d->name, ".."))
+                                continue;
+                        if (fstatat(from, d->name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+                                return -errno;
+                        if (S_ISDIR(st.st_mode)) {
+                                int a, b;
+                                if (mkdirat(to, d->name, st.st_mode & 07777) < 0 && errno != EEXIST)
+                                        return -errno;
+                                a = openat(from, d->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+                                b = openat(to, d->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+                                r = a < 0 || b < 0 ? -errno : copy_tree(a, b, depth + 1);
+                                if (a >= 0)
+                                        close(a);
+                                if (b >= 0)
+                                        close(b);
+                        } else if (S_ISLNK(st.st_mode)) {
+                                char target[PATH_MAX];
+                                ssize_t len = readlinkat(from, d->name, target, sizeof(target) - 1);
+                                if (len < 0)
+                                        return -errno;
+                                target[len] = '\0';
+                                r = symlinkat(target, to, d->name) < 0 ? -errno : 0;
+                        } else if (S_ISREG(st.st_mode)) {
+                                int a = openat(from, d->name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+                                int b = openat(to, d->name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                                               st.st_mode & 07777);
+                                char data[4096];
+                                ssize_t k;
+                                r = a < 0 || b < 0 ? -errno : 0;
+                                while (r == 0 && (k = read(a, data, sizeof(data))) > 0)
+                                        if (write(b, data, (size_t) k) != k)
+                                                r = -EIO;
+                                if (a >= 0)
+                                        close(a);
+                                if (b >= 0)
+                                        close(b);
+                        } else
+                                continue;       /* devices, fifos, sockets: not copied */
+                        if (r < 0)
+                                return r;
+                        if (fchownat(to, d->name, st.st_uid, st.st_gid, AT_SYMLINK_NOFOLLOW) < 0 && errno != EINVAL)
+                                return -errno;
+                }
+        }
+        return n < 0 ? -errno : 0;
+}
+
 /* config.json's mount of a file system type: the flags and data as given;
  * a file system cannot be mounted on a file, so the mountpoint is a dir. */
 static int do_container_fs(int rootfd, const sbx_mount_op *op) {
@@ -599,7 +663,27 @@ static int do_container_fs(int rootfd, const sbx_mount_op *op) {
         if (tfd < 0)
                 return -errno;
         fd_path(target, tfd);
-        r = mount(op->src ?: op->fstype, target, op->fstype, op->ms_flags, op->data) < 0 ? -errno : 0;
+        if (op->flags & SBX_MNT_COPYUP) {
+                /* what was there, before the tmpfs hides it */
+                int old = open_in_root(rootfd, op->dst, O_RDONLY | O_DIRECTORY), fresh;
+                if (old < 0) {
+                        r = -errno;
+                        close(tfd);
+                        return r;
+                }
+                r = mount(op->src ?: op->fstype, target, op->fstype, op->ms_flags & ~(unsigned long) MS_RDONLY,
+                          op->data) < 0 ? -errno : 0;
+                if (r == 0) {
+                        fresh = open_in_root(rootfd, op->dst, O_RDONLY | O_DIRECTORY);
+                        r = fresh < 0 ? -errno : copy_tree(old, fresh, 0);
+                        if (fresh >= 0)
+                                close(fresh);
+                }
+                close(old);
+                if (r == 0 && (op->ms_flags & MS_RDONLY))
+                        r = mount(NULL, target, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY, NULL) < 0 ? -errno : 0;
+        } else
+                r = mount(op->src ?: op->fstype, target, op->fstype, op->ms_flags, op->data) < 0 ? -errno : 0;
         /* proc/sysfs/mqueue refuse some flags at mount time in a user ns:
          * apply read-only afterwards, as runc does */
         if (r == 0 && (op->ms_flags & MS_RDONLY)) {

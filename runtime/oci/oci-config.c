@@ -233,7 +233,11 @@ static int parse_mount(oci_config *c, json_object *m, size_t idx, sbx_ctr_mount 
                                 continue;
                         if (!strcmp(s, "idmap") || !strcmp(s, "ridmap"))
                                 return perr(e, -EOPNOTSUPP, p, "idmapped mounts are not supported by sbx");
-                        if (!strcmp(s, "tmpcopyup") || !strcmp(s, "copy-symlink") || !strncmp(s, "X-", 2))
+                        if (!strcmp(s, "tmpcopyup")) {
+                                ret->copyup = true;
+                                continue;
+                        }
+                        if (!strcmp(s, "copy-symlink") || !strncmp(s, "X-", 2))
                                 return perr(e, -EOPNOTSUPP, p, "option '%s' is not supported by sbx", s);
                         if (strpbrk(s, "\n") || strlen(data) + strlen(s) + 2 >= sizeof(data))
                                 return perr(e, -EINVAL, p, "bad option");
@@ -286,6 +290,8 @@ static int parse_mount(oci_config *c, json_object *m, size_t idx, sbx_ctr_mount 
                         ret->src = src && src[0] ? own_strdup(c, src) : NULL;
                 }
                 ret->data = data[0] ? own_strdup(c, data) : NULL;
+                if (ret->copyup && strcmp(ret->type, "tmpfs"))
+                        return perr(e, -EINVAL, JP(p, "%s.options", jp), "'tmpcopyup' is for tmpfs mounts only");
         }
         return ret->dst && ret->type ? 0 : -ENOMEM;
 }

@@ -55,7 +55,8 @@ int oci_seccomp_prepare(oci_config *c, sbx_error *reterr) {
         if (sc) {
                 sbx_seccomp_profile prof = {};
                 const char *text = json_object_to_json_string_ext(sc, JSON_C_TO_STRING_PLAIN);
-                r = sbx_seccomp_profile_parse(text, strlen(text), "config.json linux.seccomp", 0, &prof, reterr);
+                r = sbx_seccomp_profile_parse(text, strlen(text), "config.json linux.seccomp",
+                                              SBX_SECCOMP_PARSE_ALLOW_FOREIGN_ARCHES, &prof, reterr);
                 if (r >= 0)
                         r = sbx_seccomp_compile_profile(&prof, &spec, reterr);
                 sbx_seccomp_profile_done(&prof);

@@ -1,0 +1,30 @@
+# SPDX-License-Identifier: MIT
+# Shared by the oci suite: a busybox-static bundle, the runtime under test.
+# SBX_RUNC: <build>/sbx-runc (the argv[0] symlink meson makes).
+. "$SBX_SOURCE_ROOT/tests/integration/tap.sh"
+SBX_RUNC=${SBX_RUNC:-$SBX_BUILD_ROOT/sbx-runc}
+export XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-/run/user/$(id -u)}
+
+need_root() { [ "$(id -u)" = 0 ] || { echo "1..0 # SKIP needs root"; exit 0; }; }
+
+busybox_static() {
+        local b
+        for b in /bin/busybox /usr/bin/busybox; do
+                [ -x "$b" ] && ! ldd "$b" >/dev/null 2>&1 && { echo "$b"; return 0; }
+        done
+        return 1
+}
+
+# make_rootfs DIR: a busybox-static root with the usual applets
+make_rootfs() {
+        local d=$1 bb
+        bb=$(busybox_static) || return 1
+        mkdir -p "$d/bin" "$d/proc" "$d/dev" "$d/sys" "$d/tmp" "$d/etc" "$d/root"
+        cp "$bb" "$d/bin/busybox"
+        for a in sh true false echo cat ls id sleep ps grep hostname mount touch mkdir \
+                 printf head tail wc env stat mknod umask ulimit readlink kill; do
+                ln -sf busybox "$d/bin/$a"
+        done
+        echo 'root:x:0:0:root:/root:/bin/sh' > "$d/etc/passwd"
+        echo 'root:x:0:' > "$d/etc/group"
+}

@@ -1,0 +1,80 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# podman driving sbx as its OCI runtime (issue 15): `podman --runtime
+# <build>/sbx-runc` on an image imported from a local busybox-static tarball,
+# with podman's own storage under a temp dir (nothing of the host's touched).
+# This host's hard nofile limit is 20000 and the caller lacks
+# CAP_SYS_RESOURCE, so podman's default rlimits cannot be applied (runc fails
+# the same way): every run passes --ulimit nofile/nproc.
+. "$(dirname "$0")/oci-lib.sh"
+need_root
+command -v podman >/dev/null || { echo "1..0 # SKIP podman not installed (.ci/bootstrap installs it)"; exit 0; }
+busybox_static >/dev/null || { echo "1..0 # SKIP no static busybox (busybox-static)"; exit 0; }
+
+T=$(mktemp -d /tmp/sbx-oci-podman.XXXXXX)
+P=(podman --root "$T/store" --runroot "$T/run" --tmpdir "$T/tmp" --cgroup-manager cgroupfs
+   --events-backend file --runtime "$SBX_RUNC")
+U=(--network none --ulimit nofile=1024:1024 --ulimit nproc=4096:4096)
+cleanup() {
+        "${P[@]}" rm -af -t 0 >/dev/null 2>&1
+        "${P[@]}" system reset -f >/dev/null 2>&1
+        rm -rf "$T" 2>/dev/null || { umount -R "$T"/* 2>/dev/null; rm -rf "$T"; }
+}
+trap cleanup EXIT
+make_rootfs "$T/rootfs"
+tar -C "$T/rootfs" -cf "$T/bb.tar" .
+"${P[@]}" import -q "$T/bb.tar" localhost/sbx-oci-bb:latest >/dev/null 2>"$T/err" ||
+        { cat "$T/err"; echo "Bail out! podman import failed"; exit 1; }
+IMG=localhost/sbx-oci-bb:latest
+# this host has no cgroup the pids limit can go into yet: default off
+PL=(--pids-limit -1)
+
+out=$("${P[@]}" run --rm "${U[@]}" "${PL[@]}" $IMG sh -c 'echo hello; exit 7' 2>&1); st=$?
+is "run: exit status passes through" "$st" 7
+is "run: output" "$out" hello
+out=$("${P[@]}" run --rm "${U[@]}" "${PL[@]}" $IMG sh -c 'sh -c "kill -9 \$\$"; exit $?' 2>&1); st=$?
+is "run: killed by a signal = 128+9" "$st" 137
+out=$("${P[@]}" run --rm "${U[@]}" "${PL[@]}" $IMG /nonexistent 2>&1); st=$?
+like "run: a missing command fails (127)" "$st" '^127$'
+out=$("${P[@]}" run --rm "${U[@]}" "${PL[@]}" --user 1000:1001 $IMG id 2>&1)
+like "--user 1000:1001" "$out" "^uid=1000.* gid=1001"
+out=$("${P[@]}" run --rm "${U[@]}" "${PL[@]}" $IMG sh -c 'grep CapEff /proc/self/status; echo $(hostname)' 2>&1)
+like "root in the container has podman's default capability set, not all" "$out" 'CapEff:[[:space:]]+00000000800405fb'
+mkdir -p "$T/vol"; echo data > "$T/vol/f"
+out=$("${P[@]}" run --rm "${U[@]}" "${PL[@]}" -v "$T/vol:/v:ro" $IMG sh -c 'cat /v/f; echo x > /v/g' 2>&1); st=$?
+like "-v :ro is readable" "$out" '^data'
+like "-v :ro refuses writes (EROFS)" "$out" 'Read-only file system'
+[ ! -e "$T/vol/g" ] && ok "-v :ro: nothing written on the host" || not_ok "-v :ro: nothing written on the host"
+out=$("${P[@]}" run --rm "${U[@]}" "${PL[@]}" -v "$T/vol:/v" $IMG sh -c 'echo y > /v/g; cat /v/g' 2>&1)
+is "-v rw writes through" "$(cat "$T/vol/g" 2>/dev/null)" y
+out=$("${P[@]}" run --rm "${U[@]}" "${PL[@]}" --read-only $IMG sh -c 'touch /x; echo st=$?; touch /tmp/y && echo tmp-ok' 2>&1)
+like "--read-only: / refuses writes" "$out" 'Read-only file system'
+like "--read-only: /tmp is a writable tmpfs" "$out" 'tmp-ok'
+out=$(script -qec "${P[*]} run --rm -it ${U[*]} ${PL[*]} $IMG sh -c 'tty; exit 4'" /dev/null 2>&1); st=$?
+like "-it: a terminal from the container's devpts" "$out" '/dev/pts/0'
+is "-it: exit status" "$st" 4
+
+"${P[@]}" run -d --name c1 "${U[@]}" "${PL[@]}" $IMG sh -c 'trap "exit 0" TERM; while :; do sleep 1; done' >/dev/null 2>"$T/err"
+is "run -d" "$("${P[@]}" inspect -f '{{.State.Status}}' c1 2>&1)" running
+out=$("${P[@]}" exec c1 sh -c 'echo in-exec; exit 5' 2>&1); st=$?
+is "exec: output" "$out" in-exec
+is "exec: exit status" "$st" 5
+out=$("${P[@]}" exec --user 1000 c1 id -u 2>&1)
+is "exec --user" "$out" 1000
+out=$("${P[@]}" exec c1 ps 2>&1)
+like "exec: sees the container's processes (its pid namespace)" "$out" '^ *1 .*sh -c trap'
+"${P[@]}" stop -t 5 c1 >/dev/null 2>&1
+is "stop: SIGTERM ends a process that traps it" "$("${P[@]}" inspect -f '{{.State.ExitCode}}' c1 2>&1)" 0
+"${P[@]}" rm c1 >/dev/null 2>&1
+"${P[@]}" run -d --name c2 "${U[@]}" "${PL[@]}" $IMG sleep 300 >/dev/null 2>&1
+start=$(date +%s)
+"${P[@]}" stop -t 1 c2 >/dev/null 2>&1
+is "stop: SIGKILL after the timeout (pid 1 ignores SIGTERM)" "$("${P[@]}" inspect -f '{{.State.ExitCode}}' c2 2>&1)" 137
+"${P[@]}" run -d --name c3 "${U[@]}" "${PL[@]}" $IMG sleep 300 >/dev/null 2>&1
+"${P[@]}" rm -f -t 0 c3 >/dev/null 2>&1; st=$?
+is "rm -f of a running container" "$st" 0
+[ -z "$(ls /run/sbx-runc 2>/dev/null | grep -F "$("${P[@]}" ps -aq --no-trunc 2>/dev/null | head -1)" 2>/dev/null)" ] && ok "rm -f: no state left" || not_ok "rm -f: no state left"
+"${P[@]}" rm -f c2 >/dev/null 2>&1
+out=$(pgrep -f 'sleep 300' | xargs -r ps -o args= -p 2>/dev/null | grep -c '^sleep 300$')
+is "no container process left running" "$out" 0
+done_testing
