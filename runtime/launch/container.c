@@ -159,14 +159,9 @@ static int container_plan(const sbx_container *c, sbx_plan **ret, sbx_error *ret
         bool dev_mounted = false;
         int r;
 
-        p = calloc(1, sizeof(*p));
+        p = sbx_plan_new();
         if (!p)
                 return sbx_error_set(reterr, -ENOMEM, "plan: out of memory");
-        p->state_fd = p->lock_fd = p->tty_fd = p->tty_master = p->sync_fd = -EBADF;
-        p->cgroup.dirfd = p->root_overlay.lower_tree = -EBADF;
-        p->exec_fd = p->setup_sh_fd = -EBADF;
-        sbx_landlock_init(&p->landlock);
-        sbx_net_plan_init(&p->net);
         p->container = c;
         p->clone_flags = c->clone_flags;
         p->root_bind = p->root_dir = c->rootfs;

@@ -385,6 +385,8 @@ static inline void sbx_plan_freep(sbx_plan **p) {
                 *p = sbx_plan_free(*p);
 }
 
+/* An empty plan, every fd -EBADF (NULL: out of memory). */
+sbx_plan *sbx_plan_new(void);
 /* Plan building blocks used by the facility *_prepare functions. */
 const char *sbx_plan_strdup(sbx_plan *p, const char *s);
 const char *sbx_plan_strdupf(sbx_plan *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

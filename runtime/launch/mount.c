@@ -587,6 +587,20 @@ static int set_propagation(int rootfd, const sbx_mount_op *op) {
         return r;
 }
 
+/* mkdir -p the mountpoint in the root and open it: the fd (> 0), 0 when an
+ * optional mount's place cannot be made (a read-only --rootfs lacks it), or
+ * a negative errno. */
+static int open_mountpoint(int rootfd, const sbx_mount_op *op, unsigned mode) {
+        int r = mkdir_in_root(rootfd, op->dst, mode), tfd;
+
+        if (r < 0 && (op->flags & SBX_MNT_OPTIONAL) && (r == -EROFS || r == -ENOENT))
+                return 0;
+        if (r < 0)
+                return r;
+        tfd = open_in_root(rootfd, op->dst, O_PATH | O_DIRECTORY);
+        return tfd < 0 ? -errno : tfd;
+}
+
 /* tmpcopyup: copy the tree at from into to (both dir fds), keeping modes,
  * owners and symlinks; bounded depth, no allocation (child). */
 static int copy_tree(int from, int to, int depth) {
@@ -656,12 +670,9 @@ static int do_container_fs(int rootfd, const sbx_mount_op *op) {
         char target[32];
         int tfd, r;
 
-        r = mkdir_in_root(rootfd, op->dst, 0755);
-        if (r < 0)
-                return r;
-        tfd = open_in_root(rootfd, op->dst, O_PATH | O_DIRECTORY);
-        if (tfd < 0)
-                return -errno;
+        tfd = open_mountpoint(rootfd, op, 0755);
+        if (tfd <= 0)
+                return tfd;
         fd_path(target, tfd);
         if (op->flags & SBX_MNT_COPYUP) {
                 /* what was there, before the tmpfs hides it */
@@ -737,15 +748,9 @@ static int do_fs(int rootfd, const sbx_mount_op *op, const char *fstype, const c
         char target[32];
         int tfd, r;
 
-        r = mkdir_in_root(rootfd, op->dst, op->mode);
-        /* an optional mount whose place a read-only --rootfs lacks is skipped */
-        if (r < 0 && (op->flags & SBX_MNT_OPTIONAL) && (r == -EROFS || r == -ENOENT))
-                return 0;
-        if (r < 0)
-                return r;
-        tfd = open_in_root(rootfd, op->dst, O_PATH | O_DIRECTORY);
-        if (tfd < 0)
-                return -errno;
+        tfd = open_mountpoint(rootfd, op, op->mode);
+        if (tfd <= 0)
+                return tfd;
         fd_path(target, tfd);
         r = mount(fstype, target, fstype, ms_flags(op->flags), data) < 0 ? -errno : 0;
         close(tfd);

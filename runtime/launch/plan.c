@@ -154,6 +154,19 @@ static int plan_join_target(const sbx_plan *p, const sbx_run_config *c, int *ret
         return 0;
 }
 
+sbx_plan *sbx_plan_new(void) {
+        sbx_plan *p = calloc(1, sizeof(*p));
+
+        if (!p)
+                return NULL;
+        p->state_fd = p->lock_fd = p->tty_fd = p->tty_master = p->sync_fd = -EBADF;
+        p->cgroup.dirfd = p->root_overlay.lower_tree = -EBADF;
+        p->exec_fd = p->setup_sh_fd = -EBADF;
+        sbx_landlock_init(&p->landlock);
+        sbx_net_plan_init(&p->net);
+        return p;
+}
+
 /* config -> plan, one facility at a time; each step only reads the config and
  * what earlier steps put into the plan. */
 int sbx_plan_prepare(const sbx_run_config *c, sbx_plan **ret, sbx_error *reterr) {
@@ -170,14 +183,9 @@ int sbx_plan_prepare_decided(const sbx_run_config *c, sbx_plan **ret, sbx_exec_v
         int r;
 
         *ret_verdict = (sbx_exec_verdict) {};
-        p = calloc(1, sizeof(*p));
+        p = sbx_plan_new();
         if (!p)
                 return sbx_error_set(reterr, -ENOMEM, "plan: out of memory");
-        p->state_fd = p->lock_fd = p->tty_fd = p->tty_master = p->sync_fd = -EBADF;
-        p->cgroup.dirfd = p->root_overlay.lower_tree = -EBADF;
-        p->exec_fd = p->setup_sh_fd = -EBADF;
-        sbx_landlock_init(&p->landlock);
-        sbx_net_plan_init(&p->net);
         p->read_only_root = c->read_only_root;
         p->timeout_sec = c->timeout_sec;
 

@@ -100,7 +100,7 @@ static int write_pid_file(const char *path, pid_t pid, sbx_error *e) {
         return 0;
 }
 
-static int send_console(const char *sock_path, int master, sbx_error *e) {
+int oci_send_console(const char *sock_path, int master, sbx_error *e) {
         struct sockaddr_un sa = { .sun_family = AF_UNIX };
         char cbuf[CMSG_SPACE(sizeof(int))] = {}, name[] = "/dev/ptmx";
         struct iovec iov = { .iov_base = name, .iov_len = sizeof(name) - 1 };
@@ -303,7 +303,7 @@ static int do_create(const char *id, const create_opts *o, pid_t *ret_pid, int *
         }
         if (pty >= 0) {
                 set_winsize(pty, cfg.root);
-                if (o->console_socket && send_console(o->console_socket, pty, &e) < 0) {
+                if (o->console_socket && oci_send_console(o->console_socket, pty, &e) < 0) {
                         (void) sys_pidfd_send_signal(pidfd, SIGKILL);
                         goto fail;
                 }
@@ -480,17 +480,8 @@ static bool wait_gone(pid_t pid, unsigned long long start, int ms) {
                 }
                 /* a zombie of someone else counts as gone */
                 {
-                        char path[64], buf[256], *p;
-                        int fd, n;
-                        snprintf(path, sizeof(path), "/proc/%d/stat", (int) pid);
-                        fd = open(path, O_RDONLY | O_CLOEXEC);
-                        if (fd < 0)
-                                return true;
-                        n = (int) read(fd, buf, sizeof(buf) - 1);
-                        close(fd);
-                        buf[n > 0 ? n : 0] = '\0';
-                        p = strrchr(buf, ')');
-                        if (p && (p[2] == 'Z' || p[2] == 'X'))
+                        char c = oci_proc_state(pid);
+                        if (!c || c == 'Z' || c == 'X')
                                 return true;
                 }
                 usleep(10000);

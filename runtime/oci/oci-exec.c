@@ -52,28 +52,6 @@ static int read_cap_last(void) {
         return atoi(buf);
 }
 
-static int send_console(const char *sock_path, int master, sbx_error *e) {
-        struct sockaddr_un sa = { .sun_family = AF_UNIX };
-        char cbuf[CMSG_SPACE(sizeof(int))] = {}, name[] = "/dev/ptmx";
-        struct iovec iov = { .iov_base = name, .iov_len = sizeof(name) - 1 };
-        struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
-        struct cmsghdr *cm = CMSG_FIRSTHDR(&mh);
-        _cleanup_close_ int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-
-        if (strlen(sock_path) >= sizeof(sa.sun_path))
-                return sbx_error_set(e, -ENAMETOOLONG, "--console-socket '%s': path too long", sock_path);
-        strcpy(sa.sun_path, sock_path);
-        if (fd < 0 || connect(fd, (struct sockaddr *) &sa, sizeof(sa)) < 0)
-                return sbx_error_set(e, -errno, "--console-socket '%s': connect", sock_path);
-        cm->cmsg_level = SOL_SOCKET;
-        cm->cmsg_type = SCM_RIGHTS;
-        cm->cmsg_len = CMSG_LEN(sizeof(int));
-        memcpy(CMSG_DATA(cm), &master, sizeof(int));
-        if (sendmsg(fd, &mh, MSG_NOSIGNAL) < 0)
-                return sbx_error_set(e, -errno, "--console-socket '%s': send the pty", sock_path);
-        return 0;
-}
-
 /* The process to run: --process, or the container's with the flags applied. */
 static int build_process(oci_config *cfg, const exec_opts *o, sbx_error *e) {
         sbx_container_proc *pr = &cfg->ctr.proc;
@@ -391,7 +369,7 @@ int oci_exec_main(const char *root, int argc, char **argv, void (*log)(const cha
                         goto fail;
                 }
         }
-        if (pty >= 0 && o.console_socket && send_console(o.console_socket, pty, &e) < 0) {
+        if (pty >= 0 && o.console_socket && oci_send_console(o.console_socket, pty, &e) < 0) {
                 kill(b, SIGKILL);
                 goto fail;
         }

@@ -62,6 +62,8 @@ void oci_state_done(oci_state *s);
 oci_status oci_state_status(const oci_state *s);
 const char *oci_status_to_string(oci_status st);
 unsigned long long oci_proc_start_time(pid_t pid);
+/* /proc/<pid>/stat's state letter ('R', 'S', 'Z', ...), 0 if gone. */
+char oci_proc_state(pid_t pid);
 /* The state JSON of the runtime-spec ("ociVersion", "id", "status", "pid", "bundle", "annotations"). */
 json_object *oci_state_json(const oci_state *s, oci_status st);
 /* Every pid in the container (its cgroup, else its pid namespace). */
@@ -77,3 +79,6 @@ int oci_seccomp_prepare(oci_config *c, sbx_error *reterr);
 
 /* `exec` (oci-exec.c): a process in a running container. log prints errors. */
 int oci_exec_main(const char *root, int argc, char **argv, void (*log)(const char *msg));
+
+/* --console-socket: pass the pty master over the AF_UNIX socket (SCM_RIGHTS), as runc does. */
+int oci_send_console(const char *sock_path, int master, sbx_error *reterr);

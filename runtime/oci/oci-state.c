@@ -24,42 +24,38 @@ int oci_check_id(const char *id, sbx_error *reterr) {
         return 0;
 }
 
-unsigned long long oci_proc_start_time(pid_t pid) {
-        char path[64], buf[1024], *p;
-        unsigned long long t = 0;
+/* The text of /proc/<pid>/stat after the command's ")": "S ppid ..." ("" if gone). */
+static const char *proc_stat_tail(pid_t pid, char *buf, size_t len) {
+        char path[64], *p;
         int fd, n;
 
         snprintf(path, sizeof(path), "/proc/%d/stat", (int) pid);
         fd = open(path, O_RDONLY | O_CLOEXEC);
         if (fd < 0)
-                return 0;
-        n = (int) read(fd, buf, sizeof(buf) - 1);
+                return "";
+        n = (int) read(fd, buf, len - 1);
         close(fd);
         if (n <= 0)
-                return 0;
+                return "";
         buf[n] = '\0';
         p = strrchr(buf, ')');
-        /* field 3 (state) follows ") "; start time is field 22 */
-        if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu", &t) != 1)
+        return p && p[1] == ' ' ? p + 2 : "";
+}
+
+unsigned long long oci_proc_start_time(pid_t pid) {
+        char buf[1024];
+        unsigned long long t = 0;
+
+        /* start time is field 22; the tail starts at field 3 */
+        if (sscanf(proc_stat_tail(pid, buf, sizeof(buf)),
+                   "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu", &t) != 1)
                 return 0;
         return t;
 }
 
-static char proc_state(pid_t pid) {
-        char path[64], buf[512], *p;
-        int fd, n;
-
-        snprintf(path, sizeof(path), "/proc/%d/stat", (int) pid);
-        fd = open(path, O_RDONLY | O_CLOEXEC);
-        if (fd < 0)
-                return 0;
-        n = (int) read(fd, buf, sizeof(buf) - 1);
-        close(fd);
-        if (n <= 0)
-                return 0;
-        buf[n] = '\0';
-        p = strrchr(buf, ')');
-        return p && p[1] ? p[2] : 0;
+char oci_proc_state(pid_t pid) {
+        char buf[1024];
+        return proc_stat_tail(pid, buf, sizeof(buf))[0];
 }
 
 int oci_state_load(const char *root, const char *id, oci_state *s, sbx_error *reterr) {
@@ -148,7 +144,7 @@ oci_status oci_state_status(const oci_state *s) {
 
         if (s->pid <= 0)
                 return OCI_CREATING;
-        st = proc_state(s->pid);
+        st = oci_proc_state(s->pid);
         if (!st || st == 'Z' || st == 'X' || oci_proc_start_time(s->pid) != s->start_time)
                 return OCI_STOPPED;
         snprintf(fifo, sizeof(fifo), "%s/exec.fifo", s->dir);
