@@ -38,8 +38,8 @@ static const sbx_cli_page pages[] = {
           "sbx-docker(1)" },
         { "sbx-run", "run a command in a new sandbox", NULL,
           "sbx(1), sbx-sandbox(1), sbx-policy(1), sbx-rootfs(1)" },
-        { "sbx-sandbox", "persistent sandboxes: create, exec, ls, start, stop, rm, pause, unpause, prune, "
-          "recreate, diff, commit, reset",
+        { "sbx-sandbox", "persistent sandboxes: create, exec, ls, inspect, logs, start, stop, rm, pause, "
+          "unpause, prune, recreate, diff, commit, reset",
           "A persistent sandbox keeps its namespaces, cgroup and workspace between commands: sbx-init is its "
           "pid 1, every sbx exec joins it. NAME is a sandbox's name, id or id prefix.",
           "sbx(1), sbx-run(1), sbx-docker(1)" },
