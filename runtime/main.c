@@ -28,7 +28,7 @@ static void usage(FILE *f) {
         fprintf(f, "  %-10s %s\n", sbx_cmd_docker.name, sbx_cmd_docker.summary);
         fprintf(f, "  %-10s %s\n", "oci", "an OCI runtime with runc's command line (also: sbx installed as 'sbx-runc')");
         fprintf(f, "\n'sbx COMMAND --help' describes each command; man sbx, sbx-run, sbx-sandbox, sbx-policy,\n"
-                   "sbx-rootfs, sbx-doctor and sbx-docker describe them all.\n"
+                   "sbx-rootfs, sbx-doctor, sbx-network and sbx-docker describe them all.\n"
                    "Exit status: the command's own; 128+N if killed by signal N;\n"
                    "2 bad usage or config; 125 sbx failed; 126 not executable or refused;\n"
                    "127 not found.\n");
