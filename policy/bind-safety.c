@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "policy.h"
+#include "resolve-internal.h"
 #include "util/util.h"
 
 static const char *const BLOCKED[] = {
@@ -42,37 +43,6 @@ static bool inside(const char *root, const char *p) {
         if (!strcmp(root, "/"))
                 return true;
         return !strncmp(p, root, n) && (p[n] == '\0' || p[n] == '/');
-}
-
-/* normalise: resolve . and .., collapse //, drop trailing / */
-static char *normalise(const char *p) {
-        size_t n = strlen(p), o = 0;
-        char *out = malloc(n + 2);
-        if (!out)
-                return NULL;
-        for (const char *s = p; *s;) {
-                while (*s == '/')
-                        s++;
-                if (!*s)
-                        break;
-                const char *e = strchr(s, '/');
-                size_t len = e ? (size_t) (e - s) : strlen(s);
-                if (len == 2 && s[0] == '.' && s[1] == '.') {
-                        while (o > 0 && out[o - 1] != '/')
-                                o--;
-                        if (o > 0)
-                                o--;
-                } else if (!(len == 1 && s[0] == '.')) {
-                        out[o++] = '/';
-                        memcpy(out + o, s, len);
-                        o += len;
-                }
-                s += len;
-        }
-        if (o == 0)
-                out[o++] = '/';
-        out[o] = '\0';
-        return out;
 }
 
 /* realpath of the deepest existing ancestor, with the missing tail re-appended */
@@ -128,7 +98,8 @@ int sbx_check_bind_safety(const sbx_resolved *r, sbx_error *reterr) {
                 char *colon = strchr(dst, ':');
                 if (colon)
                         *colon = '\0';
-                _cleanup_free_ char *n = normalise(src), *c = n ? canonical(n) : NULL, *nd = normalise(dst);
+                _cleanup_free_ char *n = sbx_policy_path_normalize(src), *c = n ? canonical(n) : NULL,
+                                    *nd = sbx_policy_path_normalize(dst);
                 if (!n || !c || !nd)
                         return -ENOMEM;
                 const char *homes[] = {home, home_c, os_home};

@@ -3,6 +3,13 @@
 
 #include "policy.h"
 
+/* resolve-util.c: paths. The next segment of the path at *s ('/'s before it skipped; *ret_len
+ * bytes), false at its end: for (s = p; sbx_policy_path_next(&s, &len); s += len). */
+bool sbx_policy_path_next(const char **s, size_t *ret_len);
+/* P with '.', '..' and '//' resolved, as an absolute path (a relative P is read from "/"), "/" when
+ * nothing is left. */
+char *sbx_policy_path_normalize(const char *p);
+
 const sbx_agent_config *sbx_find_agent(const sbx_config *c, const char *agent_id);
 /* resolve-sandbox.c: mode, scope, access, backend, root, docker, browser, prune */
 int sbx_resolve_sandbox_settings(const sbx_config *c, const sbx_agent_config *a, sbx_resolved *r,

@@ -12,6 +12,7 @@
 
 #include "util/util.h"
 #include "policy.h"
+#include "resolve-internal.h"
 
 static bool js_space(unsigned char c) {
         return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
@@ -45,23 +46,18 @@ static bool valid_id(const char *s) {
         return true;
 }
 
-char *sbx_normalize_agent_id(const char *s) {
-        _cleanup_free_ char *t = sbx_strdup_trim(s ?: "");
-        if (!t)
-                return NULL;
-        for (char *c = t; *c; c++)
-                *c = (char) tolower((unsigned char) *c);
-        if (valid_id(t))
-                return TAKE_PTR(t);
-        /* replace runs of other characters with '-', strip dashes at the ends, cut to 64 */
-        size_t n = strlen(t), o = 0;
+/* S lower-cased, each run of characters other than a-z, 0-9 and those of KEEP replaced by one '-',
+ * the dashes at both ends dropped, cut to MAX bytes. */
+static char *slugify(const char *s, const char *keep, size_t max) {
+        size_t n = strlen(s), o = 0, start = 0;
         char *r = malloc(n + 1);
+        bool run = false;
+
         if (!r)
                 return NULL;
-        bool run = false;
         for (size_t i = 0; i < n; i++) {
-                unsigned char c = (unsigned char) t[i];
-                if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-') {
+                unsigned char c = (unsigned char) tolower((unsigned char) s[i]);
+                if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || strchr(keep, c)) {
                         r[o++] = (char) c;
                         run = false;
                 } else if (!run) {
@@ -70,15 +66,28 @@ char *sbx_normalize_agent_id(const char *s) {
                 }
         }
         r[o] = '\0';
-        size_t start = 0;
         while (r[start] == '-')
                 start++;
         memmove(r, r + start, o - start + 1);
         o -= start;
         while (o > 0 && r[o - 1] == '-')
                 r[--o] = '\0';
-        if (o > 64)
-                r[64] = '\0';
+        if (o > max)
+                r[max] = '\0';
+        return r;
+}
+
+char *sbx_normalize_agent_id(const char *s) {
+        _cleanup_free_ char *t = sbx_strdup_trim(s ?: "");
+        if (!t)
+                return NULL;
+        for (char *c = t; *c; c++)
+                *c = (char) tolower((unsigned char) *c);
+        if (valid_id(t))
+                return TAKE_PTR(t);
+        char *r = slugify(t, "_-", 64);
+        if (!r)
+                return NULL;
         if (!*r) {
                 free(r);
                 return strdup("main");
@@ -107,6 +116,42 @@ char *sbx_home_dir(void) {
         return strdup(pw && pw->pw_dir ? pw->pw_dir : "/");
 }
 
+bool sbx_policy_path_next(const char **s, size_t *ret_len) {
+        const char *e;
+
+        while (**s == '/')
+                (*s)++;
+        if (!**s)
+                return false;
+        e = strchr(*s, '/');
+        *ret_len = e ? (size_t) (e - *s) : strlen(*s);
+        return true;
+}
+
+char *sbx_policy_path_normalize(const char *p) {
+        char *out = malloc(strlen(p) + 2);
+        size_t o = 0, len;
+
+        if (!out)
+                return NULL;
+        for (const char *s = p; sbx_policy_path_next(&s, &len); s += len) {
+                if (len == 2 && s[0] == '.' && s[1] == '.') {
+                        while (o > 0 && out[o - 1] != '/')
+                                o--;
+                        if (o > 0)
+                                o--;
+                } else if (!(len == 1 && s[0] == '.')) {
+                        out[o++] = '/';
+                        memcpy(out + o, s, len);
+                        o += len;
+                }
+        }
+        if (o == 0)
+                out[o++] = '/';
+        out[o] = '\0';
+        return out;
+}
+
 /* node's path.resolve for POSIX: absolute against the cwd, '.', '..' and '//' removed */
 static char *path_resolve(const char *p) {
         _cleanup_free_ char *joined = NULL;
@@ -118,36 +163,7 @@ static char *path_resolve(const char *p) {
                 joined = strdup(p);
         if (!joined)
                 return NULL;
-        size_t n = strlen(joined);
-        char *out = malloc(n + 2);
-        if (!out)
-                return NULL;
-        size_t o = 0;
-        const char *s = joined;
-        while (*s) {
-                while (*s == '/')
-                        s++;
-                if (!*s)
-                        break;
-                const char *e = strchr(s, '/');
-                size_t len = e ? (size_t) (e - s) : strlen(s);
-                if (len == 1 && s[0] == '.') {
-                } else if (len == 2 && s[0] == '.' && s[1] == '.') {
-                        while (o > 0 && out[o - 1] != '/')
-                                o--;
-                        if (o > 0)
-                                o--;
-                } else {
-                        out[o++] = '/';
-                        memcpy(out + o, s, len);
-                        o += len;
-                }
-                s += len;
-        }
-        if (o == 0)
-                out[o++] = '/';
-        out[o] = '\0';
-        return out;
+        return sbx_policy_path_normalize(joined);
 }
 
 char *sbx_expand_user_path(const char *p) {
@@ -237,31 +253,9 @@ char *sbx_slugify_session_key(const char *key) {
                         return NULL;
                 return r;
         }
-        size_t n = strlen(t), o = 0;
-        _cleanup_free_ char *base = malloc(n + 1);
-        if (!base)
+        _cleanup_free_ char *b = slugify(t, "._-", 32);
+        if (!b)
                 return NULL;
-        bool run = false;
-        for (size_t i = 0; i < n; i++) {
-                unsigned char c = (unsigned char) tolower((unsigned char) t[i]);
-                if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-') {
-                        base[o++] = (char) c;
-                        run = false;
-                } else if (!run) {
-                        base[o++] = '-';
-                        run = true;
-                }
-        }
-        base[o] = '\0';
-        size_t start = 0;
-        while (base[start] == '-')
-                start++;
-        char *b = base + start;
-        size_t bl = strlen(b);
-        while (bl > 0 && b[bl - 1] == '-')
-                b[--bl] = '\0';
-        if (bl > 32)
-                b[32] = '\0';
         if (asprintf(&r, "%s-%.8s", *b ? b : "session", hex) < 0)
                 return NULL;
         return r;

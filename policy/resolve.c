@@ -220,17 +220,10 @@ static char *container_path(const char *p) {
         bool abs = p[0] == '/';
         if (!out)
                 return NULL;
-        const char *s = p;
-        size_t base = 0;
+        size_t base = 0, len;
         if (abs)
                 out[o++] = '/', base = 1;
-        while (*s) {
-                while (*s == '/')
-                        s++;
-                if (!*s)
-                        break;
-                const char *e = strchr(s, '/');
-                size_t len = e ? (size_t) (e - s) : strlen(s);
+        for (const char *s = p; sbx_policy_path_next(&s, &len); s += len) {
                 if (len == 1 && s[0] == '.') {
                 } else if (len == 2 && s[0] == '.' && s[1] == '.' && o > base) {
                         while (o > base && out[o - 1] != '/')
@@ -243,7 +236,6 @@ static char *container_path(const char *p) {
                         memcpy(out + o, s, len);
                         o += len;
                 }
-                s += len;
         }
         out[o] = '\0';
         if (o == 0)
