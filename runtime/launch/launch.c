@@ -521,13 +521,9 @@ int sbx_run(const sbx_run_config *c, sbx_error *reterr) {
         sigset_t oldmask;
         pid_t pid;
 
-        /* Single-threaded, or the child could inherit a held lock. */
-        r = assert_single_threaded(reterr);
-        if (r < 0)
-                return SBX_EXIT_FAILURE;
-        /* The audit log before any decision: refusals are logged too. */
-        r = audit_open(c, &audit, reterr);
-        if (r < 0)
+        /* Single-threaded, or the child could inherit a held lock; the audit log before any
+         * decision: refusals are logged too. */
+        if (assert_single_threaded(reterr) < 0 || audit_open(c, &audit, reterr) < 0)
                 return SBX_EXIT_FAILURE;
         /* Everything decided and allocated before clone3, the exec first. */
         status = plan_and_decide(c, &audit, &p, reterr);

@@ -489,8 +489,20 @@ static int mkdir_in_root(int rootfd, const char *path, unsigned mode) {
         return 0;
 }
 
-static int create_file_in_root(int rootfd, const char *path, const char *data, unsigned mode) {
+/* The directory that is to hold PATH's last component (*ret_leaf), made when missing (mkdir -p)
+ * and opened O_PATH; -errno. */
+static int open_parent_in_root(int rootfd, const char *path, const char **ret_leaf) {
         char dir[PATH_MAX];
+        int r, dfd;
+
+        split_path(path, dir, ret_leaf);
+        if (strcmp(dir, ".") && (r = mkdir_in_root(rootfd, dir, 0755)) < 0)
+                return r;
+        dfd = open_in_root(rootfd, dir, O_PATH | O_DIRECTORY);
+        return dfd < 0 ? -errno : dfd;
+}
+
+static int create_file_in_root(int rootfd, const char *path, const char *data, unsigned mode) {
         const char *leaf;
         int dfd, fd, r;
 
@@ -500,13 +512,9 @@ static int create_file_in_root(int rootfd, const char *path, const char *data, u
                 close(fd);
                 return data ? -EEXIST : 0;
         }
-        split_path(path, dir, &leaf);
-        r = mkdir_in_root(rootfd, dir, 0755);
-        if (r < 0 && strcmp(dir, "."))
-                return r;
-        dfd = open_in_root(rootfd, dir, O_PATH | O_DIRECTORY);
+        dfd = open_parent_in_root(rootfd, path, &leaf);
         if (dfd < 0)
-                return -errno;
+                return dfd;
         fd = openat(dfd, leaf, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, mode);
         r = fd < 0 ? -errno : 0;
         close(dfd);
@@ -708,17 +716,12 @@ static int do_container_fs(int rootfd, const sbx_mount_op *op) {
 /* A device node: mknod as real root; in a user namespace (no mknod) the
  * host's node is bound onto an empty file, as runc does. */
 static int do_device(int rootfd, const sbx_mount_op *op) {
-        char dir[PATH_MAX];
         const char *leaf;
         int dfd, r;
 
-        split_path(op->dst, dir, &leaf);
-        r = mkdir_in_root(rootfd, dir, 0755);
-        if (r < 0 && strcmp(dir, "."))
-                return r;
-        dfd = open_in_root(rootfd, dir, O_PATH | O_DIRECTORY);
+        dfd = open_parent_in_root(rootfd, op->dst, &leaf);
         if (dfd < 0)
-                return -errno;
+                return dfd;
         (void) unlinkat(dfd, leaf, 0);
         if (mknodat(dfd, leaf, op->mode, op->dev) == 0) {
                 r = fchownat(dfd, leaf, op->dev_uid, op->dev_gid, AT_SYMLINK_NOFOLLOW) < 0 ? -errno : 0;
@@ -857,19 +860,12 @@ static int do_readonly(int rootfd, const sbx_mount_op *op) {
 }
 
 static int do_symlink(int rootfd, const sbx_mount_op *op) {
-        char dir[PATH_MAX];
         const char *leaf;
         int dfd, r;
 
-        split_path(op->dst, dir, &leaf);
-        if (strcmp(dir, ".")) {
-                r = mkdir_in_root(rootfd, dir, 0755);
-                if (r < 0)
-                        return r;
-        }
-        dfd = open_in_root(rootfd, dir, O_PATH | O_DIRECTORY);
+        dfd = open_parent_in_root(rootfd, op->dst, &leaf);
         if (dfd < 0)
-                return -errno;
+                return dfd;
         r = symlinkat(op->data, dfd, leaf) < 0 && errno != EEXIST ? -errno : 0;
         close(dfd);
         return r;

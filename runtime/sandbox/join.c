@@ -126,14 +126,8 @@ static int prepare(const sbx_record *rec, const sbx_exec_request *req, sbx_plan 
         v.tty = req->tty;
         p->uid = v.uid;
         p->gid = v.gid;
-        r = sbx_exec_prepare(p, &v, reterr);
-        if (r < 0)
-                return r;
-        r = sbx_caps_prepare(p, reterr);
-        if (r < 0)
-                return r;
-        r = load_bpf(rec->s.state_dir, &v, &p->bpf, reterr);
-        if (r < 0)
+        if ((r = sbx_exec_prepare(p, &v, reterr)) < 0 || (r = sbx_caps_prepare(p, reterr)) < 0 ||
+            (r = load_bpf(rec->s.state_dir, &v, &p->bpf, reterr)) < 0)
                 return r;
         if (rec->cgroup[0]) {
                 p->cgroup.dirfd = open(rec->cgroup, O_PATH | O_DIRECTORY | O_CLOEXEC);
