@@ -240,7 +240,7 @@ int sbx_container_create(const sbx_container *c, pid_t *ret_pid, int *ret_pidfd,
         _cleanup_close_ int sync_parent = -EBADF, sync_child = -EBADF, pidfd = -EBADF, pty = -EBADF;
         sbx_sync_msg msg;
         sigset_t all, old;
-        int fds[2], r, status = 0;
+        int r, status = 0;
         pid_t pid;
 
         r = sbx_assert_single_threaded(reterr);
@@ -249,11 +249,9 @@ int sbx_container_create(const sbx_container *c, pid_t *ret_pid, int *ret_pidfd,
         r = container_plan(c, &p, reterr);
         if (r < 0)
                 return r;
-        r = sbx_sync_pair(fds, reterr);
+        r = sbx_sync_open(&sync_parent, &sync_child, reterr);
         if (r < 0)
                 goto out;
-        sync_parent = fds[0];
-        sync_child = fds[1];
         sigfillset(&all);
         sigprocmask(SIG_BLOCK, &all, &old);
         pid = sbx_launch_spawn(p, sync_child, sync_parent, &old, &pidfd, reterr);

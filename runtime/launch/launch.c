@@ -194,14 +194,12 @@ static int spawn_in_userns(sbx_plan *p, struct clone_args *args, int sync_child,
         _cleanup_close_ int back_r = -EBADF, back_w = -EBADF, pidfd = -EBADF;
         sbx_sync_msg msg;
         siginfo_t info = {};
-        int fds[2], r;
+        int r;
         pid_t helper, pid;
 
-        r = sbx_sync_pair(fds, reterr);
+        r = sbx_sync_open(&back_r, &back_w, reterr);
         if (r < 0)
                 return r;
-        back_r = fds[0];
-        back_w = fds[1];
         helper = fork();
         if (helper < 0)
                 return sbx_error_set(reterr, -errno, "network container: fork");
@@ -515,7 +513,7 @@ int sbx_run(const sbx_run_config *c, sbx_error *reterr) {
         _cleanup_(pidfd_killp) int pidfd = -EBADF;
         _cleanup_close_ int sync_parent = -EBADF, sync_child = -EBADF, procfd = -EBADF, listener_sock = -EBADF;
         _cleanup_(audit_closep) sbx_audit audit = { .fd = -EBADF };
-        int fds[2], status, had, r;
+        int status, had, r;
         char oom[128];
         bool oom_kill = false;
         sigset_t oldmask;
@@ -540,11 +538,8 @@ int sbx_run(const sbx_run_config *c, sbx_error *reterr) {
                 if (r < 0)
                         return SBX_EXIT_FAILURE;
         }
-        r = sbx_sync_pair(fds, reterr);
-        if (r < 0)
+        if (sbx_sync_open(&sync_parent, &sync_child, reterr) < 0)
                 return SBX_EXIT_FAILURE;
-        sync_parent = fds[0];
-        sync_child = fds[1];
         /* Block the forwarded signals now so none is lost before supervise. */
         if (sbx_supervise_block_signals(&oldmask) < 0)
                 return sbx_error_set(reterr, -errno, "sigprocmask"), SBX_EXIT_FAILURE;
@@ -608,13 +603,11 @@ int sbx_assert_single_threaded(sbx_error *reterr) {
 int sbx_launch_start(sbx_plan *p, const sigset_t *oldmask, int *ret_pidfd, int *ret_sync, sbx_error *reterr) {
         _cleanup_(pidfd_killp) int pidfd = -EBADF;
         _cleanup_close_ int sync_parent = -EBADF, sync_child = -EBADF, procfd = -EBADF;
-        int fds[2], r;
+        int r;
         pid_t pid;
 
-        if ((r = sbx_sync_pair(fds, reterr)) < 0)
+        if ((r = sbx_sync_open(&sync_parent, &sync_child, reterr)) < 0)
                 return r;
-        sync_parent = fds[0];
-        sync_child = fds[1];
         pid = spawn(p, sync_child, sync_parent, oldmask, &pidfd, reterr);
         if (pid < 0)
                 return pid;

@@ -513,6 +513,8 @@ typedef struct sbx_sync_msg {
 } sbx_sync_msg;
 
 int sbx_sync_pair(int ret_fds[2], sbx_error *reterr);
+/* The same pair as the parent's end and the child's. */
+int sbx_sync_open(int *ret_parent, int *ret_child, sbx_error *reterr);
 /* Async-signal-safe. */
 int sbx_sync_send(int fd, uint32_t seq, uint32_t type, int status, const sbx_error *e);
 /* Same, passing pass_fd along with SCM_RIGHTS. */

@@ -861,9 +861,8 @@ static int do_readonly(int rootfd, const sbx_mount_op *op) {
 
 static int do_symlink(int rootfd, const sbx_mount_op *op) {
         const char *leaf;
-        int dfd, r;
+        int r, dfd = open_parent_in_root(rootfd, op->dst, &leaf);
 
-        dfd = open_parent_in_root(rootfd, op->dst, &leaf);
         if (dfd < 0)
                 return dfd;
         r = symlinkat(op->data, dfd, leaf) < 0 && errno != EEXIST ? -errno : 0;

@@ -13,6 +13,16 @@ int sbx_sync_pair(int ret_fds[2], sbx_error *reterr) {
         return 0;
 }
 
+int sbx_sync_open(int *ret_parent, int *ret_child, sbx_error *reterr) {
+        int fds[2], r = sbx_sync_pair(fds, reterr);
+
+        if (r < 0)
+                return r;
+        *ret_parent = fds[0];
+        *ret_child = fds[1];
+        return 0;
+}
+
 static int send_msg(int fd, const sbx_sync_msg *m, int pass_fd) {
         union {
                 char buf[CMSG_SPACE(sizeof(int))];

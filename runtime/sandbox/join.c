@@ -309,7 +309,7 @@ int sbx_sandbox_exec(const char *ref, const sbx_exec_request *req, sbx_error *re
         sbx_exec_plan ep;
         sbx_sync_msg msg;
         sigset_t oldmask;
-        int fds[2], r, status;
+        int r, status;
         bool privileged;
         long pid;
 
@@ -345,11 +345,8 @@ int sbx_sandbox_exec(const char *ref, const sbx_exec_request *req, sbx_error *re
         for (size_t i = 0; i < rec->s.n_mounts && n_writable < ELEMENTSOF(writable); i++)
                 if (rec->s.mounts[i].type == SBX_SANDBOX_MOUNT_TMPFS)
                         writable[n_writable++] = rec->s.mounts[i].dst;
-        r = sbx_sync_pair(fds, reterr);
-        if (r < 0)
+        if (sbx_sync_open(&sync_parent, &sync_child, reterr) < 0)
                 return SBX_EXIT_FAILURE;
-        sync_parent = fds[0];
-        sync_child = fds[1];
         /* As root: no host groups (gid 0) carried into the sandbox. */
         privileged = geteuid() == 0;
         if (privileged && setgroups(0, NULL) < 0)
