@@ -642,37 +642,28 @@ static int write_bpf(const char *dir, const sbx_bpf *bpf, sbx_error *reterr) {
 }
 
 /* The overlay upper (uncommitted work) survives stop/start. Before the new
- * plan: park it as <dir>/upper.keep and drop the old run dir (the launcher
- * collects run dirs nobody holds, and that one is nobody's now); after the
- * plan: move it into the new run dir, where the child mounts it. */
-static int stash_upper(const char *dir, const char *old_run, sbx_error *reterr) {
+ * plan (PARK): park RUN/upper as <dir>/upper.keep and drop the old run dir RUN
+ * (the launcher collects run dirs nobody holds, and that one is nobody's now);
+ * after the plan: move it into the new run dir RUN, where the child mounts it. */
+static int carry_upper(const char *dir, const char *run, bool park, sbx_error *reterr) {
         _cleanup_close_ int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        char from[64];
+        char upper[64];
         struct stat st;
+        bool kept;
 
         if (dfd < 0)
                 return sbx_error_set(reterr, -errno, "open '%s'", dir);
-        if (!old_run[0])
+        if (park && !run[0])
                 return 0;
-        snprintf(from, sizeof(from), "%s/upper", old_run);
-        if (fstatat(dfd, "upper.keep", &st, AT_SYMLINK_NOFOLLOW) < 0 &&
-            fstatat(dfd, from, &st, AT_SYMLINK_NOFOLLOW) == 0 && renameat(dfd, from, dfd, "upper.keep") < 0)
-                return sbx_error_set(reterr, -errno, "keep the workspace changes: move '%s/%s'", dir, from);
-        (void) sbx_rm_rf_at(dfd, old_run);
-        return 0;
-}
-
-static int restore_upper(const char *dir, const char *new_run, sbx_error *reterr) {
-        _cleanup_close_ int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        char to[64];
-        struct stat st;
-
-        if (dfd < 0)
-                return sbx_error_set(reterr, -errno, "open '%s'", dir);
-        if (fstatat(dfd, "upper.keep", &st, AT_SYMLINK_NOFOLLOW) < 0)
-                return 0;
-        snprintf(to, sizeof(to), "%s/upper", new_run);
-        if (unlinkat(dfd, to, AT_REMOVEDIR) < 0 || renameat(dfd, "upper.keep", dfd, to) < 0)
+        kept = fstatat(dfd, "upper.keep", &st, AT_SYMLINK_NOFOLLOW) == 0;
+        snprintf(upper, sizeof(upper), "%s/upper", run);
+        if (park) {
+                if (!kept && fstatat(dfd, upper, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+                    renameat(dfd, upper, dfd, "upper.keep") < 0)
+                        return sbx_error_set(reterr, -errno, "keep the workspace changes: move '%s/%s'", dir,
+                                             upper);
+                (void) sbx_rm_rf_at(dfd, run);
+        } else if (kept && (unlinkat(dfd, upper, AT_REMOVEDIR) < 0 || renameat(dfd, "upper.keep", dfd, upper) < 0))
                 return sbx_error_set(reterr, -errno, "keep the workspace changes: move '%s/upper.keep'", dir);
         return 0;
 }
@@ -744,7 +735,7 @@ static int start_locked(sbx_record *rec, sbx_error *reterr) {
         if (!cfg.workdir || !cfg.state_dir)
                 return sbx_error_set(reterr, -ENOMEM, "out of memory");
 
-        r = stash_upper(dir, rec->run_dir, reterr);
+        r = carry_upper(dir, rec->run_dir, true, reterr);
         if (r < 0)
                 return r;
         rec->run_dir[0] = '\0';
@@ -754,7 +745,7 @@ static int start_locked(sbx_record *rec, sbx_error *reterr) {
         if (r < 0)
                 return sbx_error_wrap(reterr, "sandbox '%s'", rec->s.name);
         run = strrchr(p->state_dir, '/') + 1;
-        r = restore_upper(dir, run, reterr);
+        r = carry_upper(dir, run, false, reterr);
         if (r < 0)
                 return r;
         /* Record what now exists before anything can die with it. */
