@@ -32,6 +32,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/random.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <linux/magic.h>
 #include <sys/syscall.h>
@@ -764,13 +765,15 @@ static int start_locked(sbx_record *rec, sbx_error *reterr) {
         if (r < 0)
                 return r;
 
-        /* init's stdio: a pipe for our "go", one for its "ready", /dev/null. */
+        /* init's stdio: a socket for our "go" (a stream socket, so the "go" to
+         * an init that already died is an EPIPE error, not a SIGPIPE that would
+         * kill us before we report its error), a pipe for its "ready", /dev/null. */
         if (pipe2(fds, O_CLOEXEC) < 0)
                 return sbx_error_set(reterr, -errno, "pipe");
         ready_r = fds[0];
         ready_w = fds[1];
-        if (pipe2(fds, O_CLOEXEC) < 0)
-                return sbx_error_set(reterr, -errno, "pipe");
+        if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) < 0)
+                return sbx_error_set(reterr, -errno, "socketpair");
         go_r = fds[0];
         go_w = fds[1];
         devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
@@ -804,7 +807,7 @@ static int start_locked(sbx_record *rec, sbx_error *reterr) {
         /* "G": init may outlive us now. "R" = it runs and cleared its
          * parent-death signal; EOF = the child died during setup: its
          * error record says why. */
-        (void) write(go_w, "G", 1);
+        (void) send(go_w, "G", 1, MSG_NOSIGNAL);
         closep(&go_w);
         struct pollfd pfd = { .fd = ready_r, .events = POLLIN };
         n = poll(&pfd, 1, INIT_READY_TIMEOUT_MS) > 0 ? read(ready_r, &ready, 1) : -1;
