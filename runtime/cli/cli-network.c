@@ -7,6 +7,7 @@
 #include <json-c/json.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli.h"
 #include "net/net.h"
@@ -450,4 +451,61 @@ int cli_network(int argc, char **argv) {
 int cli_network_docker(int argc, char **argv, sbx_cli_template_fn fn) {
         template_fn = fn;
         return network_main(argc, argv, true);
+}
+
+/* ---- sbx explain: the network an agent's docker.network names ---- */
+
+static bool is_named(const char *network) {
+        return network && strcmp(network, "none") && strcmp(network, "bridge") && strcasecmp(network, "host") &&
+               strncasecmp(network, "container:", 10);
+}
+
+static void print_list(FILE *f, const char *label, const sbx_strv *l) {
+        fprintf(f, "  %-14s", label);
+        for (size_t i = 0; i < l->n; i++)
+                fprintf(f, "%s%s", i ? ", " : "", l->v[i]);
+        fprintf(f, "%s\n", l->n ? "" : "(none)");
+}
+
+void sbx_cli_network_explain(FILE *f, const char *network) {
+        sbx_network n;
+        sbx_error e = {};
+
+        if (!is_named(network))
+                return;
+        if (sbx_network_load(network, &n, &e) < 0) {
+                fprintf(f, "network %s: %s\n", network, e.msg);
+                return;
+        }
+        if (!sbx_network_enforced(&n))
+                fprintf(f, "network %s: egress to anywhere (no allowlist: as 'bridge')\n", network);
+        else if (n.internal)
+                fprintf(f, "network %s: no egress (--internal): no name resolves, nothing leaves\n", network);
+        else {
+                fprintf(f, "network %s: egress allowlist (root only; names resolve through sbx's resolver)\n",
+                        network);
+                print_list(f, "names:", &n.allow);
+                print_list(f, "ranges:", &n.allow_cidr);
+        }
+        if (n.dns.n)
+                print_list(f, "upstream dns:", &n.dns);
+        sbx_network_done(&n);
+}
+
+struct json_object *sbx_cli_network_explain_json(const char *network) {
+        json_object *o;
+        sbx_network n;
+        sbx_error e = {};
+
+        if (!is_named(network))
+                return NULL;
+        if (sbx_network_load(network, &n, &e) < 0) {
+                o = json_object_new_object();
+                json_object_object_add(o, "name", json_object_new_string(network));
+                json_object_object_add(o, "error", json_object_new_string(e.msg));
+                return o;
+        }
+        o = sbx_network_to_json(&n);
+        sbx_network_done(&n);
+        return o;
 }

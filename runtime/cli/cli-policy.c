@@ -153,6 +153,7 @@ static void print_human(const sbx_resolved *r, const char *tool) {
                        r->docker.read_only_root == SBX_TRUE ? "yes" : "no", r->docker.image);
                 if (r->container_name)
                         printf("container:  %s\n", r->container_name);
+                sbx_cli_network_explain(stdout, r->docker.network);   /* issue 18 */
         } else
                 printf("workspace:  %s\n", r->agent_workspace_dir);
         printf("pipeline:  ");
@@ -264,6 +265,12 @@ int cli_explain(int argc, char **argv) {
                 if (o && (sbx_tool_rules_add_json(o, &r, NULL) < 0 || sbx_sandbox_rules_add_json(o, &r) < 0)) {
                         json_object_put(o);
                         o = NULL;
+                }
+                /* issue 18: the named network's record (allowlist) */
+                if (o && r.sandboxed) {
+                        struct json_object *net = sbx_cli_network_explain_json(r.docker.network);
+                        if (net)
+                                json_object_object_add(o, "networkRecord", net);
                 }
                 if (!o) {
                         fprintf(stderr, "sbx explain: out of memory\n");

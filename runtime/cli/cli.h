@@ -16,6 +16,10 @@ int cli_network(int argc, char **argv);   /* cli-network.c: sbx network (issue 1
 struct sbx_error;
 typedef int (*sbx_cli_template_fn)(const char *tmpl, const void *data, char **ret, struct sbx_error *e);
 int cli_network_docker(int argc, char **argv, sbx_cli_template_fn fn);
+/* sbx explain: the record of the network docker.network names (nothing for the modes) */
+#include <stdio.h>
+void sbx_cli_network_explain(FILE *f, const char *network);
+struct json_object *sbx_cli_network_explain_json(const char *network);
 
 /* persistent sandboxes (issue 4): cli-sandbox.c */
 int cli_run_dispatch(int argc, char **argv); /* sbx run: --name/--scope -> persistent, else cli_run */

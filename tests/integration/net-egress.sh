@@ -88,6 +88,20 @@ out=$(sb --network nosuch -- true 2>&1); rc=$?
 is "an unknown network name is refused (exit 2)" "$rc" 2
 like "... naming it and 'sbx network ls'" "$out" "'nosuch' not found.*sbx network ls"
 
+# ---- sbx explain: the allowlist of the network an agent's docker.network names ----
+mkdir -p "$TMP/oc"
+printf '%s\n' '{ agents: { ownership: "explicit", defaults: { sandbox: { mode: "all", docker: { network: "web" } } },' \
+        '  entries: { main: {}, other: { sandbox: { docker: { network: "bridge" } } } } } }' >"$TMP/oc/openclaw.json"
+out=$(X explain --config "$TMP/oc/openclaw.json" --agent main 2>/dev/null)
+like "explain: names the network's allowlist" "$out" "network web: egress allowlist"
+like "explain: lists the allowed names" "$out" "names: +allowed.test, cdn.test, tun.test, \*.mirror.test, api.test:8080"
+like "explain: lists the ranges" "$out" "ranges: +10.99.0.1/32"
+out=$(X explain --config "$TMP/oc/openclaw.json" --agent main --json 2>/dev/null |
+        python3 -c 'import json, sys; r = json.load(sys.stdin)["networkRecord"]; print(r["egress"], *r["egress_allow"])')
+is "explain --json: networkRecord with the allowlist" "$out" "allowlist allowed.test cdn.test tun.test *.mirror.test api.test:8080"
+out=$(X explain --config "$TMP/oc/openclaw.json" --agent other 2>/dev/null)
+unlike "explain: an agent on 'bridge' gets no network record" "$out" "egress"
+
 # ---- a plain named network is the bridge ----
 out=$(sb --network open -- bash -c "$FETCH_T" 10.99.0.3 8080)
 is "network without allowlist: reaches anything (as bridge)" "$out" "srv=10.99.0.3-8080"
