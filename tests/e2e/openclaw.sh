@@ -308,6 +308,67 @@ for s in json.load(sys.stdin):
         net_namespaces_down
 fi
 
+# ---------------------------------------------------------------- 12. docker.network NAME (egress allowlist)
+# An agent whose docker.network names an sbx network with an egress allowlist
+# (issue 18): OpenClaw passes the name to `docker create --network` as it is.
+# In H/R (net-lib.sh) R also runs a DNS server (10.99.0.53, dns-tool.py) and
+# two servers (allowed.test 10.99.0.2:8080, other.test 10.99.0.4:8080). The
+# agent's exec tool curls the allowed host (control), the other host by name
+# and by address, and another DNS server.
+if [ "$(id -u)" != 0 ] || ! command -v socat >/dev/null || ! nft list tables >/dev/null 2>&1; then
+        for i in 1 2 3 4 5 6 7 8; do skip "egress allowlist e2e: needs root, socat and nftables"; done
+else
+        trap 'net_namespaces_down; cleanup' EXIT
+        net_namespaces_up
+        net_before=$(ip netns exec $H sh -c 'ip -br link; ip -br addr; ip route; nft list ruleset;
+                cat /proc/sys/net/ipv4/ip_forward' 2>&1 | sed 's/@if[0-9]*//')
+        ip -n $R addr add 10.99.0.53/32 dev lo
+        for a in 2 4; do
+                ip -n $R addr add 10.99.0.$a/32 dev lo
+                setsid -f ip netns exec $R socat TCP-LISTEN:8080,bind=10.99.0.$a,fork,reuseaddr \
+                        SYSTEM:"echo srv=10.99.0.$a" </dev/null >/dev/null 2>&1
+        done
+        printf '%s\n' "allowed.test A 10.99.0.2 300" "other.test A 10.99.0.4 300" >"$T/zone"
+        setsid -f ip netns exec $R python3 "$SRC/tests/integration/dns-tool.py" serve 10.99.0.53 "$T/zone" \
+                </dev/null >/dev/null 2>&1
+        for i in $(seq 50); do ip netns exec $R ss -lun | grep -q 10.99.0.53:53 && break; sleep 0.1; done
+        mkdir -p "$T/netbin"
+        printf '#!/bin/sh\nexec nsenter --net=/run/netns/%s %s docker "$@"\n' "$H" "$SBX" >"$T/netbin/docker"
+        chmod 755 "$T/netbin/docker"
+        export SBX_NETWORK_DIR=$T/networks
+        out=$(ip netns exec $H "$SBX" network create e2e-egress --egress-allow allowed.test --dns 10.99.0.53 2>&1)
+        is "egress: sbx network create" "$out" "e2e-egress"
+        python3 - "$OPENCLAW_CONFIG_PATH" <<'EOF2'
+import json, sys
+cfg = json.load(open(sys.argv[1]))
+cfg["agents"]["entries"]["egressagent"] = {
+    "workspace": "~/.openclaw/workspace-egress",
+    "sandbox": {"mode": "all", "scope": "agent", "workspaceAccess": "none",
+                "docker": {"network": "e2e-egress"}}}
+json.dump(cfg, open(sys.argv[1], "w"), indent=1)
+EOF2
+        mkdir -p "$HOME/.openclaw/workspace-egress"
+        TURN_PATH="$T/netbin:$PATH" turn egressagent agent:egressagent:main egress1
+        is "egress: the turn succeeds" "$TURN_RC" 0
+        like "egress: the exec tool curls the allowed host by name" "$RESULTS" 'allowed=srv=10\.99\.0\.2'
+        like "egress: the other host's name does not resolve (curl exit 6)" "$RESULTS" 'other=6'
+        like "egress: the other host's address is refused (curl exit 7)" "$RESULTS" 'literal=7'
+        like "egress: another DNS server is unreachable" "$RESULTS" 'dns=refused'
+        EGSB=$(ip netns exec $H "$SBX" ls --json | python3 -c '
+import json, sys
+for s in json.load(sys.stdin):
+    if s["labels"].get("openclaw.sessionKey", "").startswith("agent:egressagent"):
+        print("%s %s" % (s["name"], s.get("networkName")))')
+        like "egress: sbx ls shows the agent's sandbox on the network" "$EGSB" ' e2e-egress$'
+        ip netns exec $H "$SBX" rm -f "${EGSB%% *}" >/dev/null 2>&1
+        sleep 0.5
+        is "egress: after docker rm -f, H has exactly the links, addresses, routes and rules it had" \
+                "$(ip netns exec $H sh -c 'ip -br link; ip -br addr; ip route; nft list ruleset;
+                        cat /proc/sys/net/ipv4/ip_forward' 2>&1 | sed 's/@if[0-9]*//')" "$net_before"
+        net_namespaces_down
+        unset SBX_NETWORK_DIR
+fi
+
 # Bench: sbx's share of a turn vs the docker calls recorded in the traces
 # (a recording fake, not real Docker: its exec ran bwrap).
 trace_ms() {
