@@ -338,6 +338,37 @@ static int connect_inet(const char *ip, int port) {
         return result(-1);
 }
 
+/* issue 18: one UDP datagram from SRC (bound with IP_FREEBIND, which needs no
+ * privilege: the address need not be the sandbox's) to IP:PORT; "OK" once sent.
+ * Whether it arrived is for the receiver to say. */
+static int udp_send_from(const char *src, const char *ip, int port, const char *msg) {
+        struct sockaddr_in from = { .sin_family = AF_INET }, to = { .sin_family = AF_INET, .sin_port = htons(port) };
+        int one = 1, s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+        if (s < 0 || inet_pton(AF_INET, src, &from.sin_addr) != 1 || inet_pton(AF_INET, ip, &to.sin_addr) != 1)
+                return result(-1);
+        if (setsockopt(s, SOL_IP, IP_FREEBIND, &one, sizeof(one)) < 0 ||
+            bind(s, (struct sockaddr *) &from, sizeof(from)) < 0)
+                return result(-1);
+        return result(sendto(s, msg, strlen(msg), 0, (struct sockaddr *) &to, sizeof(to)) < 0 ? -1 : 0);
+}
+
+/* issue 18: a TCP connect to an IPv6 address (v4-mapped ones included) */
+static int connect_inet6(const char *ip, int port) {
+        struct sockaddr_in6 sa = { .sin6_family = AF_INET6, .sin6_port = htons(port) };
+        struct timeval tv = { .tv_sec = 3 };
+        int s = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+        if (s < 0 || inet_pton(AF_INET6, ip, &sa.sin6_addr) != 1)
+                return result(-1);
+        (void) setsockopt(s, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+        if (connect(s, (struct sockaddr *) &sa, sizeof(sa)) == 0)
+                return result(0);
+        if (errno == EINPROGRESS)
+                errno = ETIMEDOUT;
+        return result(-1);
+}
+
 static volatile sig_atomic_t got;
 static void on_signal(int sig) {
         got = sig;
@@ -360,7 +391,8 @@ static int wait_signal(void) {
 static void usage(void) {
         fputs("usage: sbx-probe caps|uidmap|mounts|ifaces|pidns|fds|env|hostname|tty|userns\n"
               "       sbx-probe try-syscall NAME | open PATH | read PATH | write PATH TEXT | mkdir PATH\n"
-              "       sbx-probe socket inet|inet6|unix|netlink|packet | connect IP PORT\n"
+              "       sbx-probe socket inet|inet6|unix|netlink|packet | connect IP PORT | connect6 IP6 PORT\n"
+              "       sbx-probe udp-send-from SRC IP PORT MSG\n"
               "       sbx-probe exec PATH [ARGS...] | exit N | segv | sleep N | wait-signal | tiocsti\n"
               "       sbx-probe x32 getpid\n"
               "       sbx-probe ids | cwd | self-exe | kill PID SIG | ptrace PID | mknod PATH | link OLD NEW\n"
@@ -472,6 +504,10 @@ int main(int argc, char **argv) {
                 return sock(argv[2]);
         if (!strcmp(c, "connect") && argc > 3)
                 return connect_inet(argv[2], atoi(argv[3]));
+        if (!strcmp(c, "connect6") && argc > 3)
+                return connect_inet6(argv[2], atoi(argv[3]));
+        if (!strcmp(c, "udp-send-from") && argc > 5)
+                return udp_send_from(argv[2], argv[3], atoi(argv[4]), argv[5]);
         if (!strcmp(c, "exec")) {
                 execv(argv[2], argv + 2);
                 return result(-1);
