@@ -193,6 +193,17 @@ static char *cidr_rules(const fwd *f) {
         return s;
 }
 
+/* The set still holds addr for name for at least half of ttl: no nft call
+ * (a lookup repeated within its TTL costs only the upstream round trip). */
+static bool cache_fresh(const fwd *f, const char *name, struct in_addr addr, unsigned ttl) {
+        time_t now = time(NULL);
+
+        for (size_t i = 0; i < f->n_cache; i++)
+                if (f->cache[i].addr.s_addr == addr.s_addr && strcmp(f->cache[i].name, name) == 0)
+                        return f->cache[i].expires - now >= (time_t) (ttl / 2);
+        return false;
+}
+
 static void cache_put(fwd *f, const char *name, struct in_addr addr, unsigned ttl) {
         time_t now = time(NULL);
         cached *c = NULL;
@@ -395,6 +406,8 @@ static size_t answer(fwd *f, const uint8_t *m, size_t n, uint8_t *out, size_t ca
                 return sbx_dns_reply_rcode(&q, 2, out, cap);
         for (size_t i = 0; i < n_addrs; i++) {
                 unsigned ttl = addrs[i].ttl < TTL_MIN ? TTL_MIN : addrs[i].ttl > TTL_MAX ? TTL_MAX : addrs[i].ttl;
+                if (cache_fresh(f, q.name, addrs[i].addr, ttl))
+                        continue;
                 if (elements_for(f, q.name, addrs[i].addr, ttl, &elements) < 0)
                         return sbx_dns_reply_rcode(&q, 2, out, cap);
                 cache_put(f, q.name, addrs[i].addr, ttl);
