@@ -42,7 +42,8 @@ setsid -f ip netns exec $R python3 "$DNSTOOL" serve 10.99.0.53 "$TMP/zone" </dev
 for i in $(seq 50); do ip netns exec $R ss -lun | grep -q 10.99.0.53:53 && break; sleep 0.1; done
 before=$(snapshot)
 
-X() { timeout 30 ip netns exec $H "$SBX" "$@"; }
+# (-k: a sandbox's pid 1 ignores the SIGTERM sbx forwards; a stuck run must fail, not hang)
+X() { timeout -k 5 30 ip netns exec $H "$SBX" "$@"; }
 sb() { X run --audit-log "$AUDIT" "$@"; }
 FETCH_T='timeout 4 bash -c "exec 3<>/dev/tcp/$0/$1 && timeout 3 cat <&3" "$0" "$1" 2>&1'
 
@@ -163,7 +164,7 @@ like "audit: refused connections are logged with their destination" \
         "$(grep egress-deny-connect "$AUDIT")" '"destination":"10.99.0.4".*"port":8080|"port":8080.*"destination":"10.99.0.4"'
 
 # ---- live allowlist edits ----
-sb --network web -- bash -c 'for i in $(seq 60); do getent hosts late.test >/dev/null && break; sleep 0.1; done
+sb --network web -- bash -c 'for i in $(seq 60); do timeout 2 getent hosts late.test >/dev/null && break; sleep 0.1; done
         getent hosts late.test; '"$(F late.test 8080)"' exit 0' >"$TMP/live.out" 2>&1 &
 lp=$!
 sleep 1
