@@ -25,33 +25,21 @@ ROUNDS=${1:-15}
 PER=${2:-20}
 [ "$(id -u)" = 0 ] || { echo "bench-egress: needs root (its own network namespaces)" >&2; exit 1; }
 DNSTOOL=$(cd "$(dirname "$0")/../tests/integration" && pwd)/dns-tool.py
-H=sbxbeH-$$
-R=sbxbeR-$$
+# the namespaces H and R of the network tests (net-lib.sh: H 10.77.0.1, default via R)
+. "$(dirname "$0")/../tests/integration/net-lib.sh"
 T=$(mktemp -d /tmp/sbx-bench-egress.XXXXXX)
 chmod 755 "$T"
 export SBX_NETWORK_DIR=$T/networks SBX_WORKSPACE_ROOT=$T/ws
 S=$T/state
 cleanup() {
         for n in be-allow be-plain; do ip netns exec $H "$SBX" rm --state-dir "$S" -f $n >/dev/null 2>&1 || true; done
-        for ns in $H $R; do
-                ip netns pids $ns 2>/dev/null | xargs -r kill -9 2>/dev/null || true
-                ip netns del $ns 2>/dev/null || true
-        done
+        net_namespaces_down
         rm -rf "$T"
 }
 trap cleanup EXIT
-ip netns add $H
-ip netns add $R
-ip -n $H link add up0 type veth peer name down0 netns $R
-ip -n $H addr add 10.77.0.1/24 dev up0
-ip -n $H link set up0 up
-ip -n $H link set lo up
-ip -n $R addr add 10.77.0.2/24 dev down0
-ip -n $R link set down0 up
-ip -n $R link set lo up
+net_namespaces_up
 ip -n $R addr add 10.99.0.2/32 dev lo
 ip -n $R addr add 10.99.0.53/32 dev lo
-ip -n $H route add default via 10.77.0.2
 setsid -f ip netns exec $R socat TCP-LISTEN:8080,bind=10.99.0.2,fork,reuseaddr SYSTEM:'echo x' \
         </dev/null >/dev/null 2>&1
 echo "allowed.test A 10.99.0.2 300" >"$T/zone"

@@ -257,6 +257,23 @@ like "before recreate sbx had OpenClaw's sandboxes" "$BEFORE" '^[4-9]$'
 is "after recreate --all sbx has no sandbox left" "$(sbx_ls | wc -l)" 0
 like "the workspaces survive removal (sbx never deletes workspace data)" "$(cat "$WS1/notes.txt" 2>&1)" '^goodbye'
 
+# Sections 11 and 12: what H holds (links, addresses, routes, nft, ip_forward)
+h_state() {
+        ip netns exec $H sh -c 'ip -br link; ip -br addr; ip route; nft list ruleset;
+                cat /proc/sys/net/ipv4/ip_forward' 2>&1 | sed 's/@if[0-9]*//'
+}
+# H and R up (net-lib.sh), net_before = h_state, and $T/netbin/docker: sbx as
+# docker in H's network namespace only (OpenClaw's self-probe, docker exec on
+# the host, must see the host's mounts, which `ip netns exec` would change)
+e2e_net_up() {
+        trap 'net_namespaces_down; cleanup' EXIT
+        net_namespaces_up
+        net_before=$(h_state)
+        mkdir -p "$T/netbin"
+        printf '#!/bin/sh\nexec nsenter --net=/run/netns/%s %s docker "$@"\n' "$H" "$SBX" >"$T/netbin/docker"
+        chmod 755 "$T/netbin/docker"
+}
+
 # ---------------------------------------------------------------- 11. docker.network bridge
 # An agent with docker.network "bridge", dns and extraHosts host-gateway
 # (OpenClaw's own way to let a sandboxed CLI reach the gateway host). sbx runs
@@ -267,15 +284,7 @@ like "the workspaces survive removal (sbx never deletes workspace data)" "$(cat 
 if [ "$(id -u)" != 0 ] || ! command -v socat >/dev/null || ! nft list tables >/dev/null 2>&1; then
         for i in 1 2 3 4 5 6 7; do skip "network bridge e2e: needs root, socat and nftables"; done
 else
-        trap 'net_namespaces_down; cleanup' EXIT
-        net_namespaces_up
-        net_before=$(ip netns exec $H sh -c 'ip -br link; ip -br addr; ip route; nft list ruleset;
-                cat /proc/sys/net/ipv4/ip_forward' 2>&1 | sed 's/@if[0-9]*//')
-        mkdir -p "$T/netbin"
-        # only the network namespace: OpenClaw's self-probe (docker exec on the
-        # host) must see the host's mounts, which `ip netns exec` would change
-        printf '#!/bin/sh\nexec nsenter --net=/run/netns/%s %s docker "$@"\n' "$H" "$SBX" >"$T/netbin/docker"
-        chmod 755 "$T/netbin/docker"
+        e2e_net_up
         python3 - "$OPENCLAW_CONFIG_PATH" <<'EOF2'
 import json, sys
 cfg = json.load(open(sys.argv[1]))
@@ -303,8 +312,7 @@ for s in json.load(sys.stdin):
         like "network bridge: sbx ls shows the agent's sandbox with network bridge" "$NETSB" ' bridge$'
         ip netns exec $H "$SBX" rm -f "${NETSB%% *}" >/dev/null 2>&1
         is "network bridge: after docker rm -f, H has exactly the links, addresses, routes and rules it had" \
-                "$(ip netns exec $H sh -c 'ip -br link; ip -br addr; ip route; nft list ruleset;
-                        cat /proc/sys/net/ipv4/ip_forward' 2>&1 | sed 's/@if[0-9]*//')" "$net_before"
+                "$(h_state)" "$net_before"
         net_namespaces_down
 fi
 
@@ -318,10 +326,7 @@ fi
 if [ "$(id -u)" != 0 ] || ! command -v socat >/dev/null || ! nft list tables >/dev/null 2>&1; then
         for i in 1 2 3 4 5 6 7 8; do skip "egress allowlist e2e: needs root, socat and nftables"; done
 else
-        trap 'net_namespaces_down; cleanup' EXIT
-        net_namespaces_up
-        net_before=$(ip netns exec $H sh -c 'ip -br link; ip -br addr; ip route; nft list ruleset;
-                cat /proc/sys/net/ipv4/ip_forward' 2>&1 | sed 's/@if[0-9]*//')
+        e2e_net_up
         ip -n $R addr add 10.99.0.53/32 dev lo
         for a in 2 4; do
                 ip -n $R addr add 10.99.0.$a/32 dev lo
@@ -332,9 +337,6 @@ else
         setsid -f ip netns exec $R python3 "$SRC/tests/integration/dns-tool.py" serve 10.99.0.53 "$T/zone" \
                 </dev/null >/dev/null 2>&1
         for i in $(seq 50); do ip netns exec $R ss -lun | grep -q 10.99.0.53:53 && break; sleep 0.1; done
-        mkdir -p "$T/netbin"
-        printf '#!/bin/sh\nexec nsenter --net=/run/netns/%s %s docker "$@"\n' "$H" "$SBX" >"$T/netbin/docker"
-        chmod 755 "$T/netbin/docker"
         export SBX_NETWORK_DIR=$T/networks
         out=$(ip netns exec $H "$SBX" network create e2e-egress --egress-allow allowed.test --dns 10.99.0.53 2>&1)
         is "egress: sbx network create" "$out" "e2e-egress"
@@ -363,8 +365,7 @@ for s in json.load(sys.stdin):
         ip netns exec $H "$SBX" rm -f "${EGSB%% *}" >/dev/null 2>&1
         sleep 0.5
         is "egress: after docker rm -f, H has exactly the links, addresses, routes and rules it had" \
-                "$(ip netns exec $H sh -c 'ip -br link; ip -br addr; ip route; nft list ruleset;
-                        cat /proc/sys/net/ipv4/ip_forward' 2>&1 | sed 's/@if[0-9]*//')" "$net_before"
+                "$(h_state)" "$net_before"
         net_namespaces_down
         unset SBX_NETWORK_DIR
 fi

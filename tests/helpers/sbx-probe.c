@@ -321,21 +321,26 @@ static int fill(const char *path, long cap_kib) {
         return 0;
 }
 
-static int connect_inet(const char *ip, int port) {
-        struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons(port) };
-        /* a dropped SYN must not hang the test: ETIMEDOUT after 3 s */
+/* a dropped SYN must not hang the test: ETIMEDOUT after 3 s */
+static int connect_timed(int s, const struct sockaddr *sa, socklen_t len) {
         struct timeval tv = { .tv_sec = 3 };
-        int s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 
-        if (s < 0 || inet_pton(AF_INET, ip, &sa.sin_addr) != 1)
-                return result(-1);
         (void) setsockopt(s, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-        if (connect(s, (struct sockaddr *) &sa, sizeof(sa)) == 0)
+        if (connect(s, sa, len) == 0)
                 return result(0);
         /* a blocking connect that ran out of SO_SNDTIMEO says EINPROGRESS */
         if (errno == EINPROGRESS)
                 errno = ETIMEDOUT;
         return result(-1);
+}
+
+static int connect_inet(const char *ip, int port) {
+        struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons(port) };
+        int s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+        if (s < 0 || inet_pton(AF_INET, ip, &sa.sin_addr) != 1)
+                return result(-1);
+        return connect_timed(s, (struct sockaddr *) &sa, sizeof(sa));
 }
 
 /* issue 18: one UDP datagram from SRC (bound with IP_FREEBIND, which needs no
@@ -356,17 +361,11 @@ static int udp_send_from(const char *src, const char *ip, int port, const char *
 /* issue 18: a TCP connect to an IPv6 address (v4-mapped ones included) */
 static int connect_inet6(const char *ip, int port) {
         struct sockaddr_in6 sa = { .sin6_family = AF_INET6, .sin6_port = htons(port) };
-        struct timeval tv = { .tv_sec = 3 };
         int s = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
 
         if (s < 0 || inet_pton(AF_INET6, ip, &sa.sin6_addr) != 1)
                 return result(-1);
-        (void) setsockopt(s, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-        if (connect(s, (struct sockaddr *) &sa, sizeof(sa)) == 0)
-                return result(0);
-        if (errno == EINPROGRESS)
-                errno = ETIMEDOUT;
-        return result(-1);
+        return connect_timed(s, (struct sockaddr *) &sa, sizeof(sa));
 }
 
 static volatile sig_atomic_t got;
