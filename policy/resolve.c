@@ -496,9 +496,8 @@ fail:
 void sbx_resolved_done(sbx_resolved *r) {
         if (!r)
                 return;
-        free(r->agent_id);
         sbx_strv_free(&r->known_agents);
-        free_many(r->requested_session_key, r->session_key, r->main_session_key, r->backend, r->workspace_root,
+        free_many(r->agent_id, r->requested_session_key, r->session_key, r->main_session_key, r->backend, r->workspace_root,
                   r->ssh_workspace_root, r->agent_workspace_dir, r->scope_key, r->container_name,
                   r->host_workspace_dir, r->container_workdir);
         sbx_docker_config_done(&r->docker);

@@ -552,6 +552,21 @@ static int apply_subdir_contents(struct apply_ctx *c, int s, int d, const struct
         return apply_dir(c, s, d, plen, depth + 1, reterr);
 }
 
+/* A DIR stream of its own on the directory DFD (at PATH, DEPTH levels down, at most MAX). */
+static int open_dir(int dfd, unsigned depth, unsigned max, const char *path, DIR **ret, sbx_error *reterr) {
+        int fd;
+
+        if (depth > max)
+                return sbx_error_set(reterr, -ELOOP, "'%s' is nested too deeply", path);
+        fd = fcntl(dfd, F_DUPFD_CLOEXEC, 3);
+        if (fd < 0 || !(*ret = fdopendir(fd))) {
+                if (fd >= 0)
+                        close(fd);
+                return sbx_error_set(reterr, -errno, "read '%s': %s", path, strerror(errno));
+        }
+        return 0;
+}
+
 static bool is_whiteout(const char *n) {
         return !strncmp(n, ".wh.", 4);
 }
@@ -560,16 +575,11 @@ static int apply_dir(struct apply_ctx *c, int srcfd, int dstfd, size_t plen, uns
                      sbx_error *reterr) {
         _cleanup_closedir_ DIR *d = NULL;
         struct dirent *de;
-        int fd, r;
+        int r;
 
-        if (depth > SBX_TREE_DEPTH_MAX)
-                return sbx_error_set(reterr, -ELOOP, "'%s' is nested too deeply", c->path);
-        fd = fcntl(srcfd, F_DUPFD_CLOEXEC, 3);
-        if (fd < 0 || !(d = fdopendir(fd))) {
-                if (fd >= 0)
-                        close(fd);
-                return sbx_error_set(reterr, -errno, "read '%s': %s", c->path, strerror(errno));
-        }
+        r = open_dir(srcfd, depth, SBX_TREE_DEPTH_MAX, c->path, &d, reterr);
+        if (r < 0)
+                return r;
         /* Pass 1: whiteouts hide lower layers only, so they go first; an
          * opaque marker empties the directory, ".wh.NAME" removes NAME. */
         while ((de = readdir(d)))
@@ -650,16 +660,11 @@ struct walk_ctx {
 static int walk_dir(struct walk_ctx *c, int dfd, size_t plen, unsigned depth, sbx_error *reterr) {
         _cleanup_closedir_ DIR *d = NULL;
         struct dirent *de;
-        int fd, r;
+        int r;
 
-        if (depth > 4 * SBX_TREE_DEPTH_MAX)
-                return sbx_error_set(reterr, -ELOOP, "'%s' is nested too deeply", c->path);
-        fd = fcntl(dfd, F_DUPFD_CLOEXEC, 3);
-        if (fd < 0 || !(d = fdopendir(fd))) {
-                if (fd >= 0)
-                        close(fd);
-                return sbx_error_set(reterr, -errno, "read '%s': %s", c->path, strerror(errno));
-        }
+        r = open_dir(dfd, depth, 4 * SBX_TREE_DEPTH_MAX, c->path, &d, reterr);
+        if (r < 0)
+                return r;
         while ((de = readdir(d))) {
                 struct stat st;
                 size_t nl = strlen(de->d_name);

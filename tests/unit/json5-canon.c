@@ -8,39 +8,24 @@
 
 #include "json5-canon.h"
 
+#define ELEMENTS(a) (sizeof(a) / sizeof((a)[0]))
+
 static void put_string(FILE *f, const char *s, size_t len) {
+        static const char *const escapes['\\' + 1] = {
+                ['"'] = "\\\"", ['\\'] = "\\\\", ['\b'] = "\\b", ['\f'] = "\\f",
+                ['\n'] = "\\n", ['\r'] = "\\r", ['\t'] = "\\t",
+        };
+
         fputc('"', f);
         for (size_t i = 0; i < len; i++) {
                 unsigned char c = (unsigned char) s[i];
 
-                switch (c) {
-                case '"':
-                        fputs("\\\"", f);
-                        break;
-                case '\\':
-                        fputs("\\\\", f);
-                        break;
-                case '\b':
-                        fputs("\\b", f);
-                        break;
-                case '\f':
-                        fputs("\\f", f);
-                        break;
-                case '\n':
-                        fputs("\\n", f);
-                        break;
-                case '\r':
-                        fputs("\\r", f);
-                        break;
-                case '\t':
-                        fputs("\\t", f);
-                        break;
-                default:
-                        if (c < 0x20)
-                                fprintf(f, "\\u%04x", c);
-                        else
-                                fputc(c, f);
-                }
+                if (c < ELEMENTS(escapes) && escapes[c])
+                        fputs(escapes[c], f);
+                else if (c < 0x20)
+                        fprintf(f, "\\u%04x", c);
+                else
+                        fputc(c, f);
         }
         fputc('"', f);
 }
