@@ -189,11 +189,17 @@ static int landlock_request(sbx_plan *p, const sbx_run_config *c, const sbx_view
                 if (!lt)
                         return sbx_error_set(reterr, -ENOMEM, "exec: out of memory");
                 for (size_t i = 0; i < a->n; i++) {
+                        bool seen = false;
                         if (a->dir_fd[i] >= 0) {
                                 dirs[nd++] = a->dir_fd[i];
                                 add_exec_path(p, a->dir_path[i]);
                         }
                         if (a->file_fd[i] < 0 || fstat(a->file_fd[i], &st) < 0 || !S_ISREG(st.st_mode))
+                                continue;
+                        /* /bin/X and /usr/bin/X on a merged-/usr root: one file, one rule */
+                        for (size_t k = 0; k < i && !seen; k++)
+                                seen = a->file_fd[k] >= 0 && a->resolved[k] && !strcmp(a->resolved[k], a->resolved[i]);
+                        if (seen)
                                 continue;
                         files[nf++] = a->file_fd[i];
                         add_exec_path(p, a->resolved[i]);

@@ -23,6 +23,10 @@
 #include <fcntl.h>
 #include <linux/seccomp.h>
 #include <poll.h>
+#include <sys/epoll.h>
+#include <sys/file.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -203,29 +207,54 @@ static void handle(int lfd, const sbx_run_config *c, const sbx_run_config *now, 
         answer(lfd, n, resp, v.allow || v.status == SBX_EXIT_NOT_FOUND);
 }
 
-static _Noreturn void listener_main(int sock, const sbx_run_config *c, const sbx_run_config *now,
-                                    const sbx_audit *audit, bool log_all) {
+/* The serving loop, one process for one exec's tree (sbx run, a stale
+ * sandbox) or for every exec of a sandbox (the daemon): the listener fds,
+ * the daemon's listening socket and its pending connections, and the
+ * sandbox's init pidfd (gone: exit once no tree is left). */
+typedef struct server {
+        int ep;
+        int lsock;                      /* daemon: the listening socket, else -EBADF */
+        char sock_path[PATH_MAX];       /* daemon: its path (unlinked when init is gone) */
+        int init_pidfd;                 /* daemon: -EBADF once init is gone */
+        unsigned n_listeners;
+        const sbx_run_config *c, *now;
+        const sbx_audit *audit;
+        bool log_all;
+} server;
+
+enum { TAG_LISTENER = 1, TAG_CONN = 2, TAG_LSOCK = 3, TAG_INIT = 4 };
+
+static int watch(server *sv, int fd, uint32_t tag) {
+        struct epoll_event e = { .events = EPOLLIN, .data.u64 = ((uint64_t) tag << 32) | (uint32_t) fd };
+        return epoll_ctl(sv->ep, EPOLL_CTL_ADD, fd, &e);
+}
+
+static void add_listener(server *sv, int lfd) {
+        if (watch(sv, lfd, TAG_LISTENER) < 0) {
+                close(lfd);     /* its tree's execs fail with ENOSYS: closed, not open */
+                return;
+        }
+        sv->n_listeners++;
+}
+
+/* a connection: one SBX_SYNC_LISTENER record with the fd, then EOF */
+static void take_conn(server *sv, int conn) {
+        sbx_sync_msg msg;
+        int lfd = -EBADF;
+
+        if (sbx_sync_recv_fd(conn, 0, &msg, &lfd) == 0 && msg.type == SBX_SYNC_LISTENER && lfd >= 0)
+                add_listener(sv, lfd);
+        else if (lfd >= 0)
+                close(lfd);
+        close(conn);
+}
+
+static _Noreturn void serve(server *sv) {
         struct seccomp_notif_sizes sizes = {};
         struct seccomp_notif *n;
         struct seccomp_notif_resp *resp;
-        sbx_sync_msg msg;
         seen *s;
-        int lfd = -EBADF, nul;
 
-        /* Its own session (terminal signals are for the command), quiet stdio
-         * (never hold the caller's pipes open), no fd but ours. */
-        (void) setsid();
-        (void) prctl(PR_SET_NAME, "sbx-exec-log", 0, 0, 0);
-        for (int sig = 1; sig < _NSIG; sig++)
-                if (sig != SIGKILL && sig != SIGSTOP)
-                        (void) signal(sig, sig == SIGPIPE || sig == SIGINT || sig == SIGHUP ? SIG_IGN : SIG_DFL);
-        nul = open("/dev/null", O_RDWR | O_CLOEXEC);
-        for (int i = 0; nul >= 0 && i < 3; i++)
-                (void) dup2(nul, i);
-        sbx_exec_resolve_set_proc_fd_dir(-1);
-        if (sbx_sync_recv_fd(sock, -1, &msg, &lfd) < 0 || msg.type != SBX_SYNC_LISTENER || lfd < 0)
-                _exit(0);       /* the exec never got that far */
-        close(sock);
         if (syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &sizes) < 0)
                 _exit(1);
         n = calloc(1, sizes.seccomp_notif > sizeof(*n) ? sizes.seccomp_notif : sizeof(*n));
@@ -234,21 +263,94 @@ static _Noreturn void listener_main(int sock, const sbx_run_config *c, const sbx
         if (!n || !resp || !s)
                 _exit(1);
         for (;;) {
-                struct pollfd pfd = { .fd = lfd, .events = POLLIN };
-                if (poll(&pfd, 1, -1) < 0) {
-                        if (errno == EINTR)
-                                continue;
+                struct epoll_event ev[16];
+                int k;
+
+                /* done: no tree left, and (daemon) no init to serve new ones */
+                if (sv->n_listeners == 0 && sv->lsock < 0)
+                        _exit(0);
+                k = epoll_wait(sv->ep, ev, 16, -1);
+                if (k < 0 && errno != EINTR)
                         _exit(1);
+                for (int i = 0; i < k; i++) {
+                        int fd = (int) (uint32_t) ev[i].data.u64;
+                        switch (ev[i].data.u64 >> 32) {
+                        case TAG_LSOCK: {
+                                int conn = accept4(fd, NULL, NULL, SOCK_CLOEXEC);
+                                if (conn >= 0 && watch(sv, conn, TAG_CONN) < 0)
+                                        close(conn);
+                                break;
+                        }
+                        case TAG_CONN:
+                                (void) epoll_ctl(sv->ep, EPOLL_CTL_DEL, fd, NULL);
+                                take_conn(sv, fd);
+                                break;
+                        case TAG_INIT:
+                                /* the sandbox stopped: no new exec will come; take
+                                 * what is queued, then stop listening */
+                                for (int conn; (conn = accept4(sv->lsock, NULL, NULL, SOCK_CLOEXEC)) >= 0;)
+                                        take_conn(sv, conn);
+                                (void) unlink(sv->sock_path);
+                                (void) epoll_ctl(sv->ep, EPOLL_CTL_DEL, sv->lsock, NULL);
+                                (void) epoll_ctl(sv->ep, EPOLL_CTL_DEL, fd, NULL);
+                                closep(&sv->lsock);
+                                sv->lsock = -EBADF;
+                                closep(&sv->init_pidfd);
+                                sv->init_pidfd = -EBADF;
+                                break;
+                        case TAG_LISTENER:
+                                if (ev[i].events & EPOLLIN) {
+                                        memset(n, 0, sizes.seccomp_notif);
+                                        if (ioctl(fd, SECCOMP_IOCTL_NOTIF_RECV, n) == 0)
+                                                handle(fd, sv->c, sv->now, sv->audit, sv->log_all, n, resp, s);
+                                } else if (ev[i].events & (EPOLLHUP | EPOLLERR)) {
+                                        /* every process of that tree is gone */
+                                        (void) epoll_ctl(sv->ep, EPOLL_CTL_DEL, fd, NULL);
+                                        close(fd);
+                                        sv->n_listeners--;
+                                }
+                                break;
+                        default:
+                                break;
+                        }
                 }
-                if (!(pfd.revents & POLLIN)) {
-                        if (pfd.revents & (POLLHUP | POLLERR))
-                                _exit(0);       /* every process of the tree is gone */
-                        continue;
+        }
+}
+
+/* The listener process's start: its own session (terminal signals are for
+ * the command), quiet stdio (never hold the caller's pipes open), named. */
+static void become_listener(void) {
+        int nul;
+
+        (void) setsid();
+        (void) prctl(PR_SET_NAME, "sbx-exec-log", 0, 0, 0);
+        for (int sig = 1; sig < _NSIG; sig++)
+                if (sig != SIGKILL && sig != SIGSTOP)
+                        (void) signal(sig, sig == SIGPIPE || sig == SIGINT || sig == SIGHUP ? SIG_IGN : SIG_DFL);
+        nul = open("/dev/null", O_RDWR | O_CLOEXEC);
+        for (int i = 0; nul >= 0 && i < 3; i++)
+                (void) dup2(nul, i);
+        if (nul > 2)
+                close(nul);
+        sbx_exec_resolve_set_proc_fd_dir(-1);
+}
+
+/* Close every fd but keep[] (>= 3). */
+static void close_all_but(const int *keep, size_t n) {
+        int lo = 3;
+
+        for (;;) {
+                int next = -1;
+                for (size_t i = 0; i < n; i++)
+                        if (keep[i] >= lo && (next < 0 || keep[i] < next))
+                                next = keep[i];
+                if (next < 0) {
+                        (void) close_range((unsigned) lo, ~0U, 0);
+                        return;
                 }
-                memset(n, 0, sizes.seccomp_notif);
-                if (ioctl(lfd, SECCOMP_IOCTL_NOTIF_RECV, n) < 0)
-                        continue;       /* ENOENT: the target died meanwhile */
-                handle(lfd, c, now, audit, log_all, n, resp, s);
+                if (next > lo)
+                        (void) close_range((unsigned) lo, (unsigned) next - 1, 0);
+                lo = next + 1;
         }
 }
 
@@ -260,8 +362,9 @@ int sbx_exec_listener_start(const sbx_run_config *c, const sbx_run_config *now, 
         r = sbx_sync_pair(fds, reterr);
         if (r < 0)
                 return r;
-        /* A double fork: the listener is nobody's child we wait for, and
-         * outlives us if the exec left processes behind. */
+        /* The listener outlives us if the exec left processes behind (then
+         * it is reparented); one fork, nobody waits for it (a zombie at most
+         * until we exit). */
         pid = fork();
         if (pid < 0) {
                 r = -errno;
@@ -270,26 +373,103 @@ int sbx_exec_listener_start(const sbx_run_config *c, const sbx_run_config *now, 
                 return sbx_error_set(reterr, r, "exec log: fork the listener");
         }
         if (pid == 0) {
+                server sv = { .lsock = -EBADF, .init_pidfd = -EBADF, .c = c, .now = now, .audit = audit,
+                              .log_all = log_all };
+                int keep[2] = { fds[1], audit->fd };
+                sbx_sync_msg msg;
+                int lfd = -EBADF;
                 close(fds[0]);
-                if (fork() != 0)
-                        _exit(0);
-                /* keep only the socket and the audit log */
-                unsigned lo = (unsigned) fds[1], hi = audit->fd >= 0 ? (unsigned) audit->fd : lo;
-                if (lo > hi) {
-                        unsigned t = lo;
-                        lo = hi;
-                        hi = t;
-                }
-                if (lo > 3)
-                        (void) close_range(3, lo - 1, 0);
-                if (hi > lo + 1)
-                        (void) close_range(lo + 1, hi - 1, 0);
-                (void) close_range(hi + 1, ~0U, 0);
-                listener_main(fds[1], c, now, audit, log_all);
+                close_all_but(keep, 2);
+                become_listener();
+                /* one listener, from the socket pair; then serve it */
+                if (sbx_sync_recv_fd(fds[1], -1, &msg, &lfd) < 0 || msg.type != SBX_SYNC_LISTENER || lfd < 0)
+                        _exit(0);       /* the exec never got that far */
+                close(fds[1]);
+                sv.ep = epoll_create1(EPOLL_CLOEXEC);
+                if (sv.ep < 0)
+                        _exit(1);
+                add_listener(&sv, lfd);
+                serve(&sv);
         }
         close(fds[1]);
-        while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-                ;
         *ret_sock = fds[0];
+        return 0;
+}
+
+/* ---- the per-sandbox daemon ---- */
+
+#define LOG_SOCK "exec-log.sock"
+#define LOG_LOCK "exec-log.lock"
+
+static int connect_to(const char *path) {
+        struct sockaddr_un a = { .sun_family = AF_UNIX };
+        int fd;
+
+        if (strlen(path) >= sizeof(a.sun_path))
+                return -ENAMETOOLONG;
+        strcpy(a.sun_path, path);
+        fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+        if (fd < 0)
+                return -errno;
+        if (connect(fd, (struct sockaddr *) &a, sizeof(a)) < 0) {
+                int r = -errno;
+                close(fd);
+                return r;
+        }
+        return fd;
+}
+
+int sbx_exec_log_connect(const char *dir, const sbx_run_config *c, const sbx_audit *audit, int init_pidfd,
+                         int *ret_conn, sbx_error *reterr) {
+        struct sockaddr_un a = { .sun_family = AF_UNIX };
+        char path[PATH_MAX], lock[PATH_MAX];
+        _cleanup_close_ int lockfd = -EBADF, lsock = -EBADF, dirfd = -EBADF;
+        int fd;
+        pid_t pid;
+
+        /* the state dir may be deeper than sun_path allows: name it by an fd */
+        dirfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (dirfd < 0)
+                return sbx_error_set(reterr, -errno, "exec log: open '%s'", dir);
+        snprintf(path, sizeof(path), "/proc/self/fd/%d/" LOG_SOCK, dirfd);
+        /* the common case: it runs */
+        fd = connect_to(path);
+        if (fd >= 0) {
+                *ret_conn = fd;
+                return 0;
+        }
+        /* start it, one starter at a time */
+        snprintf(lock, sizeof(lock), "%s/" LOG_LOCK, dir);
+        lockfd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+        if (lockfd < 0 || flock(lockfd, LOCK_EX) < 0)
+                return sbx_error_set(reterr, -errno, "exec log: lock '%s'", lock);
+        fd = connect_to(path);
+        if (fd >= 0) {
+                *ret_conn = fd;
+                return 0;
+        }
+        (void) unlink(path);    /* a dead daemon's */
+        strcpy(a.sun_path, path);
+        lsock = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+        if (lsock < 0 || bind(lsock, (struct sockaddr *) &a, sizeof(a)) < 0 || listen(lsock, 64) < 0)
+                return sbx_error_set(reterr, -errno, "exec log: listen on '%s'", path);
+        pid = fork();
+        if (pid < 0)
+                return sbx_error_set(reterr, -errno, "exec log: fork the daemon");
+        if (pid == 0) {
+                server sv = { .lsock = lsock, .init_pidfd = init_pidfd, .c = c, .audit = audit, .log_all = true };
+                int keep[3] = { lsock, init_pidfd, audit->fd };
+                snprintf(sv.sock_path, sizeof(sv.sock_path), "%s/" LOG_SOCK, dir);
+                close_all_but(keep, 3);
+                become_listener();
+                sv.ep = epoll_create1(EPOLL_CLOEXEC);
+                if (sv.ep < 0 || watch(&sv, lsock, TAG_LSOCK) < 0 || watch(&sv, init_pidfd, TAG_INIT) < 0)
+                        _exit(1);
+                serve(&sv);
+        }
+        fd = connect_to(path);
+        if (fd < 0)
+                return sbx_error_set(reterr, fd, "exec log: connect to '%s'", path);
+        *ret_conn = fd;
         return 0;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
@@ -80,6 +81,7 @@ void sbx_exec_plan_from(const sbx_plan *p, sbx_exec_plan *ret) {
                 .uid = p->uid, .gid = p->gid, .bpf = &p->bpf, .tty_fd = -EBADF,
                 .exec_fd = p->exec_fd, .exec_argv = p->exec_argv, .landlock = &p->landlock,
                 .setup_sh_fd = p->setup_sh_fd, .notify_insns = p->notify_insns, .notify_len = p->notify_len,
+                .notify_cookie = p->notify_cookie,
         };
         /* a file decided in the sandbox (not sbx's own binary, opened by name) */
         if (!p->exec_fd_own && p->exec_target && p->exec_target->n_chain > 0 &&
@@ -297,11 +299,21 @@ int sbx_exec_setup_child(const sbx_exec_plan *e, sbx_error *reterr) {
                 return sbx_error_set(reterr, r, "seccomp: install filter"), SBX_EXIT_FAILURE;
         /* The file the parent resolved and decided on, not a path looked up
          * again: #! scripts were rewritten to their interpreter already. */
-        execveat(exec_fd, "", e->exec_argv, e->envp, AT_EMPTY_PATH);
+        /* with the exec log: the cookie its filter lets through (issue 14) */
+        syscall(SYS_execveat, exec_fd, "", e->exec_argv, e->envp, AT_EMPTY_PATH, e->notify_cookie);
         r = -errno;
         if (r == -ENOENT)
                 return fail(reterr, SBX_EXIT_NOT_FOUND, r, "exec", e->exec_argv[0]);
         return fail(reterr, SBX_EXIT_CANNOT_EXEC, r, "exec", e->exec_argv[0]);
+}
+
+uint64_t sbx_exec_cookie(void) {
+        uint64_t c = 0;
+
+        while (c == 0)
+                if (getrandom(&c, sizeof(c), 0) != sizeof(c))
+                        c = 0;
+        return c;
 }
 
 int sbx_exec_setup_command_child(const sbx_exec_plan *e, const char *cmd, sbx_error *reterr) {

@@ -532,7 +532,8 @@ int sbx_run(const sbx_run_config *c, sbx_error *reterr) {
          * the tree and refuses what Landlock cannot see (memfds, the ELF
          * loader run as a program); its listener lives outside the sandbox. */
         if (c->exec_allow_set && !c->exec_refused_rule) {
-                r = sbx_seccomp_compile_exec_notify(&p->notify_insns, &p->notify_len, reterr);
+                p->notify_cookie = sbx_exec_cookie();
+                r = sbx_seccomp_compile_exec_notify(p->notify_cookie, &p->notify_insns, &p->notify_len, reterr);
                 if (r >= 0)
                         r = sbx_exec_listener_start(c, NULL, &audit, false, &listener_sock, reterr);
                 if (r < 0)
@@ -565,6 +566,7 @@ int sbx_run(const sbx_run_config *c, sbx_error *reterr) {
         if (p->notify_insns && receive_listener(sync_parent, listener_sock, reterr) < 0)
                 return kill_child(pidfd, sync_parent, reterr);
         closep(&listener_sock);
+        listener_sock = -EBADF;
         /* Running: wait, forward, relay. The child's CLOEXEC end closes at
          * exec; we do not wake up for that, a setup or exec error (#3) is
          * read once the child has exited. */

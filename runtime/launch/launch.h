@@ -322,6 +322,7 @@ typedef struct sbx_plan {
         bool exec_fd_own;                /* it is sbx's own binary (sbx-init), not a file of the sandbox */
         struct sock_filter *notify_insns; /* issue 14: the exec log's filter (owned), NULL: no exec log */
         unsigned short notify_len;
+        uint64_t notify_cookie;          /* ... and the cookie of our own execveat it lets through */
         bool memfd_noexec;               /* issue 14: under an exec allowlist, as host root: the pid ns's
                                           * vm.memfd_noexec = 2 (Landlock does not see memfd files) */
         int setup_sh_fd;                 /* setupCommand: /bin/sh resolved in the sandbox, or -EBADF */
@@ -378,6 +379,14 @@ int sbx_exec_decide_path(const sbx_run_config *c, int root_fd, const char *path,
  * (sbx run, whose own record is the decision before fork). */
 int sbx_exec_listener_start(const sbx_run_config *c, const sbx_run_config *now, const sbx_audit *audit, bool log_all,
                             int *ret_sock, sbx_error *reterr);
+/* issue 14: the exec log daemon of a persistent sandbox (exec-listen.c):
+ * one process outside the sandbox serving the listeners of every exec into
+ * it, so an exec costs no fork. Connects to <dir>/exec-log.sock, starting
+ * the daemon first if none answers (it then serves c's rules, writes to
+ * audit, and exits once init_pidfd's process is gone and no tree is left).
+ * *ret_conn takes one SBX_SYNC_LISTENER record. Parent, before setns. */
+int sbx_exec_log_connect(const char *dir, const sbx_run_config *c, const sbx_audit *audit, int init_pidfd,
+                         int *ret_conn, sbx_error *reterr);
 /* Closes every fd, removes the state dir. NULL-safe. Returns NULL. */
 sbx_plan *sbx_plan_free(sbx_plan *p);
 static inline void sbx_plan_freep(sbx_plan **p) {
@@ -448,10 +457,13 @@ typedef struct sbx_exec_plan {
         const struct sock_filter *notify_insns;
         unsigned short notify_len;
         int notify_sock;
+        uint64_t notify_cookie;          /* passed as execveat's unused sixth argument */
         /* An OCI container's process (container.c): exactly the spec's
          * credentials instead of sbx's "no capabilities, no_new_privs". */
         const struct sbx_container_proc *proc;
 } sbx_exec_plan;
+/* issue 14: a random non-zero cookie for the exec log filter. */
+uint64_t sbx_exec_cookie(void);
 
 /* Parent: argv, env, workdir, rlimits and hostname into the plan. */
 int sbx_exec_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr);

@@ -303,6 +303,7 @@ int sbx_sandbox_exec(const char *ref, const sbx_exec_request *req, sbx_error *re
         _cleanup_close_ int procfd = -EBADF, listener_sock = -EBADF;
         _cleanup_free_ struct sock_filter *notify = NULL;
         unsigned short notify_len = 0;
+        uint64_t cookie = 0;
         const char *writable[SBX_LANDLOCK_MAX_WRITABLE - 1];
         size_t n_writable = 0;
         sbx_exec_verdict verdict = {};
@@ -336,8 +337,14 @@ int sbx_sandbox_exec(const char *ref, const sbx_exec_request *req, sbx_error *re
         }
         /* ... and sees every exec of the command's tree (the exec log) */
         if (rec->s.policy.agent) {
-                r = sbx_seccomp_compile_exec_notify(&notify, &notify_len, reterr);
-                if (r >= 0)
+                cookie = sbx_exec_cookie();
+                r = sbx_seccomp_compile_exec_notify(cookie, &notify, &notify_len, reterr);
+                /* the sandbox's exec log daemon; a stale sandbox's exec gets its
+                 * own listener, with the current rules too */
+                if (r >= 0 && !req->rules_now)
+                        r = sbx_exec_log_connect(rec->s.state_dir, &rec->s.config, &audit, initfd, &listener_sock,
+                                                 reterr);
+                else if (r >= 0)
                         r = sbx_exec_listener_start(&rec->s.config, req->rules_now, &audit, true, &listener_sock, reterr);
                 if (r < 0)
                         return SBX_EXIT_FAILURE;
@@ -412,6 +419,7 @@ int sbx_sandbox_exec(const char *ref, const sbx_exec_request *req, sbx_error *re
         ep.notify_insns = notify;
         ep.notify_len = notify_len;
         ep.notify_sock = sync_child;
+        ep.notify_cookie = cookie;
         /* 4. the child starts inside the cgroup. */
         if (sbx_clone_into_cgroup(p, &args) < 0)
                 return sbx_error_set(reterr, -EOPNOTSUPP, "exec: built without CLONE_INTO_CGROUP"), SBX_EXIT_FAILURE;
@@ -440,10 +448,13 @@ int sbx_sandbox_exec(const char *ref, const sbx_exec_request *req, sbx_error *re
                                SBX_EXIT_FAILURE;
                 }
                 closep(&lfd);
+                lfd = -EBADF;
                 closep(&listener_sock);
+                listener_sock = -EBADF;
                 r = sbx_sync_recv(sync_parent, JOIN_TIMEOUT_MS, &msg);
         }
         closep(&lfd);
+        lfd = -EBADF;
         if (r == 0 && msg.type == SBX_SYNC_ERROR) {
                 siginfo_t info;
                 *reterr = msg.error;

@@ -307,6 +307,24 @@ void sbx_exec_resolve_set_proc_fd_dir(int dirfd) {
         proc_fd_dir = dirfd >= 0 ? dirfd : AT_FDCWD;
 }
 
+/* An O_PATH fd reopened for reading (see read_head), or -errno. */
+static int open_head(int opath_fd) {
+        char proc[64];
+        int fd;
+
+        if (proc_fd_dir == AT_FDCWD)
+                snprintf(proc, sizeof(proc), "/proc/self/fd/%d", opath_fd);
+        else
+                snprintf(proc, sizeof(proc), "%d", opath_fd);
+        fd = openat(proc_fd_dir, proc, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+        return fd < 0 ? -errno : fd;
+}
+
+static int read_at(int fd, void *buf, size_t len, off_t off) {
+        ssize_t n = pread(fd, buf, len, off);
+        return n < 0 ? -errno : (int) n;
+}
+
 static int read_head(int opath_fd, void *buf, size_t len, off_t off) {
         char proc[64];
         _cleanup_close_ int fd = -EBADF;
@@ -352,39 +370,44 @@ static int parse_shebang(const char *head, size_t n, char interp[static PATH_MAX
 }
 
 /* The ELF program interpreter (PT_INTERP) of fd, "" when static/not ELF. */
-static int elf_interp(int fd, char ret[static PATH_MAX]) {
+static int elf_interp(int opath_fd, char ret[static PATH_MAX]) {
         unsigned char id[EI_NIDENT];
         bool is64;
         uint64_t phoff, off = 0, sz = 0;
         unsigned phnum, phentsize;
+        _cleanup_close_ int fd = -EBADF;
         int r;
 
         ret[0] = '\0';
-        r = read_head(fd, id, sizeof(id), 0);
+        /* one reading fd for every header read */
+        fd = open_head(opath_fd);
+        if (fd < 0)
+                return 0;       /* as before: unreadable = not ELF */
+        r = read_at(fd, id, sizeof(id), 0);
         if (r < (int) sizeof(id) || memcmp(id, ELFMAG, SELFMAG))
                 return 0;
         is64 = id[EI_CLASS] == ELFCLASS64;
         if (is64) {
                 Elf64_Ehdr eh;
-                if (read_head(fd, &eh, sizeof(eh), 0) != sizeof(eh))
+                if (read_at(fd, &eh, sizeof(eh), 0) != sizeof(eh))
                         return -ENOEXEC;
                 phoff = eh.e_phoff, phnum = eh.e_phnum, phentsize = eh.e_phentsize;
         } else {
                 Elf32_Ehdr eh;
-                if (read_head(fd, &eh, sizeof(eh), 0) != sizeof(eh))
+                if (read_at(fd, &eh, sizeof(eh), 0) != sizeof(eh))
                         return -ENOEXEC;
                 phoff = eh.e_phoff, phnum = eh.e_phnum, phentsize = eh.e_phentsize;
         }
         for (unsigned i = 0; i < phnum && i < 128; i++) {
                 if (is64) {
                         Elf64_Phdr ph;
-                        if (read_head(fd, &ph, sizeof(ph), phoff + (uint64_t) i * phentsize) != sizeof(ph))
+                        if (read_at(fd, &ph, sizeof(ph), phoff + (uint64_t) i * phentsize) != sizeof(ph))
                                 return -ENOEXEC;
                         if (ph.p_type == PT_INTERP)
                                 off = ph.p_offset, sz = ph.p_filesz;
                 } else {
                         Elf32_Phdr ph;
-                        if (read_head(fd, &ph, sizeof(ph), phoff + (uint64_t) i * phentsize) != sizeof(ph))
+                        if (read_at(fd, &ph, sizeof(ph), phoff + (uint64_t) i * phentsize) != sizeof(ph))
                                 return -ENOEXEC;
                         if (ph.p_type == PT_INTERP)
                                 off = ph.p_offset, sz = ph.p_filesz;
@@ -394,7 +417,7 @@ static int elf_interp(int fd, char ret[static PATH_MAX]) {
         }
         if (!sz)
                 return 0;
-        if (sz >= PATH_MAX || read_head(fd, ret, sz, off) != (int) sz)
+        if (sz >= PATH_MAX || read_at(fd, ret, sz, off) != (int) sz)
                 return -ENOEXEC;
         ret[sz] = '\0';
         return 0;

@@ -21,7 +21,10 @@
  * a profile already has an unconditional rule for the same syscall.
  */
 #include <errno.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
 #include <linux/seccomp.h>
+#include <stddef.h>
 #include <seccomp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -446,7 +449,64 @@ int sbx_seccomp_list_restricted(const sbx_seccomp_opts *opts, sbx_seccomp_verdic
 
 /* ---- the exec log filter (issue 14) ---- */
 
-int sbx_seccomp_compile_exec_notify(struct sock_filter **ret, unsigned short *ret_len, sbx_error *reterr) {
+static int compile_exec_notify(struct sock_filter **ret, unsigned short *ret_len, sbx_error *reterr);
+
+#if defined(__x86_64__)
+/* Written out (it is on every exec's path, libseccomp's compile is not):
+ * x86-64 execve 59 / execveat 322, x32 520 / 545, i386 11 / 358. One
+ * execveat passes: the one whose unused sixth argument is the cookie, i.e.
+ * sbx's own exec of the command it decided on (the cookie is random per
+ * exec, lives only in this filter and in sbx's memory that the exec
+ * replaces; a filter cannot be read back without CAP_SYS_ADMIN). */
+enum { L_ARCH, L_IS64, L_IS32, L_ALLOW0, L_NR, L_EXECVE, L_EXECVEAT, L_X32A, L_X32B, L_CLO, L_CLOJ, L_CHI,
+       L_CHIJ, L_NR32, L_EXECVE32, L_EXECVEAT32, L_ALLOW, L_NOTIFY, L_LEN };
+#define TO(from, to) ((to) - (from) - 1)
+
+int sbx_seccomp_compile_exec_notify(uint64_t cookie, struct sock_filter **ret, unsigned short *ret_len,
+                                    sbx_error *reterr) {
+        const uint32_t args5 = offsetof(struct seccomp_data, args) + 5 * sizeof(uint64_t);
+        const struct sock_filter prog[L_LEN] = {
+                [L_ARCH] = BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+                [L_IS64] = BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, TO(L_IS64, L_NR), 0),
+                [L_IS32] = BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_I386, TO(L_IS32, L_NR32), 0),
+                [L_ALLOW0] = BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+                [L_NR] = BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+                [L_EXECVE] = BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 59, TO(L_EXECVE, L_NOTIFY), 0),
+                [L_EXECVEAT] = BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 322, TO(L_EXECVEAT, L_CLO), 0),
+                [L_X32A] = BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, X32_SYSCALL_BIT | 520, TO(L_X32A, L_NOTIFY), 0),
+                [L_X32B] = BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, X32_SYSCALL_BIT | 545, TO(L_X32B, L_NOTIFY),
+                                    TO(L_X32B, L_ALLOW)),
+                [L_CLO] = BPF_STMT(BPF_LD | BPF_W | BPF_ABS, args5),
+                [L_CLOJ] = BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t) cookie, 0, TO(L_CLOJ, L_NOTIFY)),
+                [L_CHI] = BPF_STMT(BPF_LD | BPF_W | BPF_ABS, args5 + 4),
+                [L_CHIJ] = BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t) (cookie >> 32), TO(L_CHIJ, L_ALLOW),
+                                    TO(L_CHIJ, L_NOTIFY)),
+                [L_NR32] = BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+                [L_EXECVE32] = BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 11, TO(L_EXECVE32, L_NOTIFY), 0),
+                [L_EXECVEAT32] = BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 358, TO(L_EXECVEAT32, L_NOTIFY),
+                                          TO(L_EXECVEAT32, L_ALLOW)),
+                [L_ALLOW] = BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+                [L_NOTIFY] = BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF),
+        };
+
+        *ret = malloc(sizeof(prog));
+        if (!*ret)
+                return sbx_error_set(reterr, -ENOMEM, "seccomp: exec log filter: out of memory");
+        memcpy(*ret, prog, sizeof(prog));
+        *ret_len = L_LEN;
+        return 0;
+}
+#else
+int sbx_seccomp_compile_exec_notify(uint64_t cookie, struct sock_filter **ret, unsigned short *ret_len,
+                                    sbx_error *reterr) {
+        (void) cookie;          /* every exec is notified, sbx's own too */
+        return compile_exec_notify(ret, ret_len, reterr);
+}
+#endif
+
+/* The same through libseccomp, for the other architectures. */
+static __attribute__((unused)) int compile_exec_notify(struct sock_filter **ret, unsigned short *ret_len,
+                                                       sbx_error *reterr) {
         _cleanup_(seccomp_releasep) scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
         static const char *const calls[] = { "execve", "execveat" };
         size_t len;

@@ -59,8 +59,11 @@ int sbx_seccomp_setup_child(const sbx_bpf *bpf);
 
 /* issue 14: the exec log filter. SECCOMP_RET_USER_NOTIF for execve and
  * execveat (native ABI and, on x86-64, x32 and i386), everything else
- * allowed (the sandbox's own filter decides the rest). Parent; free() *ret. */
-int sbx_seccomp_compile_exec_notify(struct sock_filter **ret, unsigned short *ret_len, sbx_error *reterr);
+ * allowed (the sandbox's own filter decides the rest), except (x86-64) the
+ * one execveat whose unused sixth argument is cookie: sbx's own exec of the
+ * command it decided on, which then costs no round trip. Parent; free() *ret. */
+int sbx_seccomp_compile_exec_notify(uint64_t cookie, struct sock_filter **ret, unsigned short *ret_len,
+                                    sbx_error *reterr);
 /* Child, async-signal-safe: install it with a new listener (no_new_privs
  * set). Returns the listener fd (O_CLOEXEC) or a negative errno. Once the
  * listener is closed by everyone holding it, every execve/execveat of this

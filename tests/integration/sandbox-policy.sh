@@ -99,7 +99,11 @@ else
         skip "no listener"
         wait "$fc"
 fi
-is "no listener left behind once the tree is gone" "$(listener_of "$name")" ""
+out=$(sbx exec "$name" -- sh -c 'ls -d /'); rc=$?
+is "after that, the next exec starts a new exec log and runs" "$out" "/"
+like "... and is logged by it" "$(sbx logs --exec "$name" | tail -1)" ' allow +/usr/bin/ls '
+l2=$(listener_of "$name")
+like "one exec log process serves the sandbox (outside it)" "$l2" '^[0-9]+$'
 out=$(sbx logs --exec plain-missing 2>&1); rc=$?
 is "logs of a missing sandbox: exit 1" "$rc" 1
 
@@ -184,4 +188,7 @@ else
 fi
 
 sbx rm -f --all >/dev/null 2>&1 || for n in $(sbx ls -q); do sbx rm -f "$n" >/dev/null; done
+gone=yes
+for i in $(seq 50); do [ -z "$(listener_of "$name")" ] && break; sleep 0.1; done
+is "rm: the sandbox's exec log process is gone with it" "$(listener_of "$name")" ""
 done_testing
