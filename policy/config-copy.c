@@ -66,6 +66,64 @@ static int cp_lists(struct json_object *o, sbx_tool_lists *ret) {
         return 0;
 }
 
+/* For the object O, a zeroed array of one entry of SIZE bytes per member and one more (*ret_set:
+ * there was an object); 0 when O is not an object, -ENOMEM. */
+static int members_alloc(struct json_object *o, size_t size, bool *ret_set, void *ret) {
+        void *v;
+
+        if (!json_object_is_type(o, json_type_object))
+                return 0;
+        v = calloc((size_t) json_object_object_length(o) + 1, size);
+        if (!v)
+                return -ENOMEM;
+        *ret_set = true;
+        memcpy(ret, &v, sizeof(v));
+        return 1;
+}
+
+/* docker.env: the string members (others are left out). */
+static int cp_env(struct json_object *env, sbx_docker_config *d) {
+        int r = members_alloc(env, sizeof(sbx_kv), &d->env.set, &d->env.v);
+
+        if (r <= 0)
+                return r;
+        json_object_object_foreach(env, k, v) {
+                if (!json_object_is_type(v, json_type_string))
+                        continue;
+                d->env.v[d->env.n].key = strdup(k);
+                d->env.v[d->env.n].val = strdup(json_object_get_string(v));
+                if (!d->env.v[d->env.n].key || !d->env.v[d->env.n].val)
+                        return -ENOMEM;
+                d->env.n++;
+        }
+        return 0;
+}
+
+/* docker.ulimits: NAME -> a number or string, or {soft, hard}. */
+static int cp_ulimits(struct json_object *ul, sbx_docker_config *d) {
+        int r = members_alloc(ul, sizeof(sbx_ulimit), &d->ulimits.set, &d->ulimits.v);
+
+        if (r <= 0)
+                return r;
+        r = 0;
+        json_object_object_foreach(ul, k, v) {
+                sbx_ulimit *u = &d->ulimits.v[d->ulimits.n++];
+                u->name = strdup(k);
+                if (!u->name)
+                        return -ENOMEM;
+                if (json_object_is_type(v, json_type_object)) {
+                        u->is_obj = true;
+                        struct json_object *s = jget(v, "soft"), *h = jget(v, "hard");
+                        if ((u->has_soft = s != NULL))
+                                u->soft = json_object_get_double(s);
+                        if ((u->has_hard = h != NULL))
+                                u->hard = json_object_get_double(h);
+                } else
+                        r |= cp_scalar_val(v, &u->value);
+        }
+        return r ? -ENOMEM : 0;
+}
+
 static int cp_docker(struct json_object *o, sbx_docker_config *d) {
         int r = 0;
         r |= cp_str(o, "image", &d->image);
@@ -76,23 +134,8 @@ static int cp_docker(struct json_object *o, sbx_docker_config *d) {
         r |= cp_str(o, "network", &d->network);
         r |= cp_str(o, "user", &d->user);
         r |= cp_strv(o, "capDrop", &d->cap_drop);
-        struct json_object *env = jget(o, "env");
-        if (json_object_is_type(env, json_type_object)) {
-                d->env.set = true;
-                size_t n = (size_t) json_object_object_length(env);
-                d->env.v = calloc(n + 1, sizeof(sbx_kv));
-                if (!d->env.v)
-                        return -ENOMEM;
-                json_object_object_foreach(env, k, v) {
-                        if (!json_object_is_type(v, json_type_string))
-                                continue;
-                        d->env.v[d->env.n].key = strdup(k);
-                        d->env.v[d->env.n].val = strdup(json_object_get_string(v));
-                        if (!d->env.v[d->env.n].key || !d->env.v[d->env.n].val)
-                                return -ENOMEM;
-                        d->env.n++;
-                }
-        }
+        if (cp_env(jget(o, "env"), d) < 0)
+                return -ENOMEM;
         struct json_object *sc = jget(o, "setupCommand");
         if (json_object_is_type(sc, json_type_array)) {
                 size_t len = 1;
@@ -114,29 +157,8 @@ static int cp_docker(struct json_object *o, sbx_docker_config *d) {
         r |= cp_scalar(o, "memorySwap", &d->memory_swap);
         r |= cp_scalar(o, "cpus", &d->cpus);
         r |= cp_str(o, "gpus", &d->gpus);
-        struct json_object *ul = jget(o, "ulimits");
-        if (json_object_is_type(ul, json_type_object)) {
-                d->ulimits.set = true;
-                size_t n = (size_t) json_object_object_length(ul);
-                d->ulimits.v = calloc(n + 1, sizeof(sbx_ulimit));
-                if (!d->ulimits.v)
-                        return -ENOMEM;
-                json_object_object_foreach(ul, k, v) {
-                        sbx_ulimit *u = &d->ulimits.v[d->ulimits.n++];
-                        u->name = strdup(k);
-                        if (!u->name)
-                                return -ENOMEM;
-                        if (json_object_is_type(v, json_type_object)) {
-                                u->is_obj = true;
-                                struct json_object *s = jget(v, "soft"), *h = jget(v, "hard");
-                                if ((u->has_soft = s != NULL))
-                                        u->soft = json_object_get_double(s);
-                                if ((u->has_hard = h != NULL))
-                                        u->hard = json_object_get_double(h);
-                        } else
-                                r |= cp_scalar_val(v, &u->value);
-                }
-        }
+        if (cp_ulimits(jget(o, "ulimits"), d) < 0)
+                return -ENOMEM;
         r |= cp_str(o, "seccompProfile", &d->seccomp_profile);
         r |= cp_str(o, "apparmorProfile", &d->apparmor_profile);
         r |= cp_strv(o, "dns", &d->dns);

@@ -371,6 +371,14 @@ static int load_fresh(const char *name, bool exclusive, sbx_record **ret, int *r
         return 0;
 }
 
+/* The sandbox REF names (its name into NAME), loaded fresh and locked exclusively. */
+static int load_ref(const char *ref, char name[static SBX_SANDBOX_NAME_MAX + 1], sbx_record **ret,
+                    int *ret_lockfd, sbx_error *reterr) {
+        int r = sbx_sandbox_resolve(ref, name, reterr);
+
+        return r < 0 ? r : load_fresh(name, true, ret, ret_lockfd, reterr);
+}
+
 /* ------------------------------------------------------------- lookup */
 
 static bool is_hex(const char *s) {
@@ -858,10 +866,7 @@ int sbx_sandbox_start(const char *ref, sbx_error *reterr) {
         char name[SBX_SANDBOX_NAME_MAX + 1];
         int r;
 
-        r = sbx_sandbox_resolve(ref, name, reterr);
-        if (r < 0)
-                return r;
-        r = load_fresh(name, true, &rec, &lockfd, reterr);
+        r = load_ref(ref, name, &rec, &lockfd, reterr);
         if (r < 0)
                 return r;
         if (rec->s.state == SBX_SANDBOX_RUNNING || rec->s.state == SBX_SANDBOX_PAUSED)
@@ -1128,10 +1133,7 @@ int sbx_sandbox_stop(const char *ref, unsigned timeout_sec, sbx_error *reterr) {
         char name[SBX_SANDBOX_NAME_MAX + 1];
         int r;
 
-        r = sbx_sandbox_resolve(ref, name, reterr);
-        if (r < 0)
-                return r;
-        r = load_fresh(name, true, &rec, &lockfd, reterr);
+        r = load_ref(ref, name, &rec, &lockfd, reterr);
         if (r < 0)
                 return r;
         if (rec->s.state != SBX_SANDBOX_RUNNING && rec->s.state != SBX_SANDBOX_PAUSED)
@@ -1185,10 +1187,7 @@ static int set_paused(const char *ref, bool pause, sbx_error *reterr) {
         char name[SBX_SANDBOX_NAME_MAX + 1];
         int r;
 
-        r = sbx_sandbox_resolve(ref, name, reterr);
-        if (r < 0)
-                return r;
-        r = load_fresh(name, true, &rec, &lockfd, reterr);
+        r = load_ref(ref, name, &rec, &lockfd, reterr);
         if (r < 0)
                 return r;
         if (rec->s.state != (pause ? SBX_SANDBOX_RUNNING : SBX_SANDBOX_PAUSED))
