@@ -8,20 +8,12 @@
 #
 #   bench/bench-exec.sh [-n N] [SBX]
 set -u
-N=200
-while [ $# -gt 0 ]; do
-        case $1 in
-        -n) N=$2; shift 2 ;;
-        -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
-        *) SBX=$1; shift ;;
-        esac
-done
 . "$(dirname "$0")/lib.sh"
-bench_sbx "${SBX:-}"
+bench_args 200 "$@"
+bench_sbx "${ARGS[0]:-}"
 command -v nsenter >/dev/null || { echo "bench: nsenter (util-linux) is needed" >&2; exit 1; }
-STATE=$(mktemp -d /dev/shm/sbx-bench.XXXXXX 2>/dev/null || mktemp -d)
+bench_state_dir
 WS=$(mktemp -d)
-chmod 711 "$STATE"
 trap '"$SBX" rm --state-dir "$STATE" -f $("$SBX" ls --state-dir "$STATE" -q) >/dev/null 2>&1; rm -rf "$STATE" "$WS"' EXIT
 export SBX_WORKSPACE_ROOT=$WS
 sbx() { "$SBX" "$1" --state-dir "$STATE" "${@:2}"; }

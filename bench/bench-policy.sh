@@ -11,19 +11,11 @@
 #
 #   bench/bench-policy.sh [-n N] [SBX]
 set -u
-N=200
-while [ $# -gt 0 ]; do
-        case $1 in
-        -n) N=$2; shift 2 ;;
-        -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
-        *) SBX=$1; shift ;;
-        esac
-done
 . "$(dirname "$0")/lib.sh"
-bench_sbx "${SBX:-}"
-STATE=$(mktemp -d /dev/shm/sbx-bench.XXXXXX 2>/dev/null || mktemp -d)
+bench_args 200 "$@"
+bench_sbx "${ARGS[0]:-}"
+bench_state_dir
 WORK=$(mktemp -d)
-chmod 711 "$STATE"
 trap '"$SBX" rm --state-dir "$STATE" -f $("$SBX" ls --state-dir "$STATE" -q) >/dev/null 2>&1; rm -rf "$STATE" "$WORK"' EXIT
 export HOME=$WORK/home SBX_WORKSPACE_ROOT=$WORK/ws
 mkdir -p "$HOME" "$SBX_WORKSPACE_ROOT"

@@ -9,17 +9,9 @@
 #
 #   bench/bench-statedir.sh [-n N] [SBX_BEFORE] SBX_AFTER
 set -u
-N=100
-BINS=()
-while [ $# -gt 0 ]; do
-        case $1 in
-        -n) N=$2; shift 2 ;;
-        -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
-        *) BINS+=("$(realpath "$1")"); shift ;;
-        esac
-done
 . "$(dirname "$0")/lib.sh"
-[ ${#BINS[@]} -gt 0 ] || { bench_sbx; BINS=("$SBX"); }
+bench_args 100 "$@"
+bench_bins
 disk=$(mktemp -d /var/tmp/sbx-bench-sd.XXXXXX)
 mem=$(mktemp -d /dev/shm/sbx-bench-sd.XXXXXX)
 trap 'rm -rf "$disk" "$mem"' EXIT

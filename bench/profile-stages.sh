@@ -9,17 +9,10 @@
 #
 #   bench/profile-stages.sh [-n N] [SBX ...]
 set -u
-N=40
-SBXS=()
-while [ $# -gt 0 ]; do
-        case $1 in
-        -n) N=$2; shift 2 ;;
-        -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
-        *) SBXS+=("$(realpath "$1")"); shift ;;
-        esac
-done
 . "$(dirname "$0")/lib.sh"
-[ ${#SBXS[@]} -gt 0 ] || { bench_sbx; SBXS=("$SBX"); }
+bench_args 40 "$@"
+bench_bins
+SBXS=("${BINS[@]}")
 command -v perf >/dev/null || { echo "bench: perf (linux-perf) is needed" >&2; exit 1; }
 d=$(mktemp -d)
 trap 'rm -rf "$d"' EXIT

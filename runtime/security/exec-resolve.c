@@ -307,7 +307,8 @@ void sbx_exec_resolve_set_proc_fd_dir(int dirfd) {
         proc_fd_dir = dirfd >= 0 ? dirfd : AT_FDCWD;
 }
 
-/* An O_PATH fd reopened for reading (see read_head), or -errno. */
+/* An O_PATH fd reopened for reading, or -errno: through procfs, our own /proc/self/fd, or the dir
+ * sbx exec opened before it joined a sandbox (whose /proc does not show us). */
 static int open_head(int opath_fd) {
         char proc[64];
         int fd;
@@ -326,22 +327,9 @@ static int read_at(int fd, void *buf, size_t len, off_t off) {
 }
 
 static int read_head(int opath_fd, void *buf, size_t len, off_t off) {
-        char proc[64];
-        _cleanup_close_ int fd = -EBADF;
-        ssize_t n;
+        _cleanup_close_ int fd = open_head(opath_fd);
 
-        /* an O_PATH fd is reopened for reading through procfs: our own
-         * /proc/self/fd, or the dir sbx exec opened before it joined a
-         * sandbox (whose /proc does not show us) */
-        if (proc_fd_dir == AT_FDCWD)
-                snprintf(proc, sizeof(proc), "/proc/self/fd/%d", opath_fd);
-        else
-                snprintf(proc, sizeof(proc), "%d", opath_fd);
-        fd = openat(proc_fd_dir, proc, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-        if (fd < 0)
-                return -errno;
-        n = pread(fd, buf, len, off);
-        return n < 0 ? -errno : (int) n;
+        return fd < 0 ? fd : read_at(fd, buf, len, off);
 }
 
 /* "#!interp [arg]\n" -> interp, arg (the kernel's rules: leading blanks
