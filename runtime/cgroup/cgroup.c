@@ -50,11 +50,7 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Paths here are bounded by PATH_MAX; a truncated one names no cgroup and
- * fails with ENOENT, so truncation is not silent. */
-#pragma GCC diagnostic ignored "-Wformat-truncation"
-
-#include "cgroup.h"
+#include "cgroup-internal.h"
 #include "util/util.h"
 
 static inline void fclosep_(FILE **f) {
@@ -130,7 +126,7 @@ int sbx_parse_cpus(const char *s, int64_t *ret) {
 /* ------------------------------------------------------------------------ */
 /* small file helpers                                                        */
 
-static int read_small(int dirfd, const char *path, char *buf, size_t len) {
+int cg_read_small(int dirfd, const char *path, char *buf, size_t len) {
         _cleanup_close_ int fd = -EBADF;
         ssize_t n;
 
@@ -146,7 +142,7 @@ static int read_small(int dirfd, const char *path, char *buf, size_t len) {
         return (int) n;
 }
 
-static int write_small(int dirfd, const char *path, const char *value) {
+int cg_write_small(int dirfd, const char *path, const char *value) {
         _cleanup_close_ int fd = -EBADF;
         size_t len = strlen(value);
         ssize_t n;
@@ -199,6 +195,31 @@ static void unescape_mount_path(char *s) {
         *w = '\0';
 }
 
+/* A v1 mount: keep it if it carries a controller sbx uses and is not a
+ * second mount of a hierarchy already seen. */
+static void add_v1_hierarchy(sbx_cgroup_host *h, const char *mnt, const char *opts) {
+        static const char *const used[] = { "memory", "pids", "cpu", "cpuacct", "cpuset", "blkio",
+                                             "freezer" };
+        char ctrl[64] = "";
+
+        for (const char *p = opts; *p; ) {
+                size_t l = strcspn(p, ",");
+                for (size_t i = 0; i < ELEMENTSOF(used); i++)
+                        if (strlen(used[i]) == l && !strncmp(p, used[i], l))
+                                snprintf(ctrl + strlen(ctrl), sizeof(ctrl) - strlen(ctrl), "%s%s",
+                                         *ctrl ? " " : "", used[i]);
+                p += l + (p[l] == ',');
+        }
+        if (!*ctrl || h->n_v1 >= SBX_CGROUP_V1_MAX || strlen(mnt) >= sizeof(h->v1_mount[0]))
+                return;
+        for (unsigned i = 0; i < h->n_v1; i++)
+                if (!strcmp(h->v1_controllers[i], ctrl))
+                        return;
+        snprintf(h->v1_mount[h->n_v1], sizeof(h->v1_mount[0]), "%s", mnt);
+        snprintf(h->v1_controllers[h->n_v1], sizeof(h->v1_controllers[0]), "%s", ctrl);
+        h->n_v1++;
+}
+
 /* Scan /proc/self/mounts: the cgroup2 mount to use (the canonical places
  * first) and whether any v1 hierarchy exists. */
 static void probe_mounts(sbx_cgroup_host *h) {
@@ -218,6 +239,8 @@ static void probe_mounts(sbx_cgroup_host *h) {
                         continue;
                 if (!strcmp(type, "cgroup")) {
                         v1 = true;
+                        unescape_mount_path(mnt);
+                        add_v1_hierarchy(h, mnt, opts);
                         continue;
                 }
                 if (strcmp(type, "cgroup2"))
@@ -336,7 +359,7 @@ static void probe_base(sbx_cgroup_host *h) {
                 return;
         }
         snprintf(procs, sizeof(procs), "%s/cgroup.controllers", h->anchor);
-        (void) read_small(AT_FDCWD, procs, h->available, sizeof(h->available));
+        (void) cg_read_small(AT_FDCWD, procs, h->available, sizeof(h->available));
 
         if (h->privileged)
                 return;
@@ -376,20 +399,41 @@ int sbx_cgroup_probe_host(sbx_cgroup_host *ret) {
         memset(h, 0, sizeof(*h));
         probe_mounts(h);
         probe_self(h);
+        if (h->mount[0]) {
+                snprintf(path, sizeof(path), "%s/cgroup.controllers", h->mount);
+                (void) cg_read_small(AT_FDCWD, path, h->root_controllers, sizeof(h->root_controllers));
+        }
+        /* v1 carries the limits when cgroup2 has none of the controllers */
+        h->use_v1 = h->n_v1 > 0 && !sbx_cgroup_list_has(h->root_controllers, "memory") &&
+                    !sbx_cgroup_list_has(h->root_controllers, "pids") &&
+                    !sbx_cgroup_list_has(h->root_controllers, "cpu");
+        if (h->use_v1) {
+                cg_v1_probe_base(h);
+                return 0;
+        }
         if (!h->mount[0]) {
                 set_problem(h, -EOPNOTSUPP, "no cgroup v2 hierarchy is mounted (cgroup mode %s); "
                             "fix: boot with systemd.unified_cgroup_hierarchy=1 (Debian 11+ "
                             "default)", sbx_cgroup_mode_to_string(h->mode));
                 return 0;
         }
-        snprintf(path, sizeof(path), "%s/cgroup.controllers", h->mount);
-        (void) read_small(AT_FDCWD, path, h->root_controllers, sizeof(h->root_controllers));
         probe_base(h);
         return 0;
 }
 
+const char *sbx_cgroup_host_hierarchy(const sbx_cgroup_host *h) {
+        if (h->use_v1)
+                return "v1";
+        return h->mount[0] ? "v2" : "none";
+}
+
 void sbx_cgroup_missing_fix(const sbx_cgroup_host *h, const char *c, char *buf, unsigned len) {
-        if (!sbx_cgroup_list_has(h->root_controllers, c)) {
+        if (h->use_v1) {
+                snprintf(buf, len, "no cgroup v1 hierarchy of this host has the %s controller "
+                         "mounted (v1 controllers here: %s); fix: mount it (mount -t cgroup -o %s "
+                         "cgroup /sys/fs/cgroup/%s)", c, h->available[0] ? h->available : "none",
+                         c, c);
+        } else if (!sbx_cgroup_list_has(h->root_controllers, c)) {
                 if (h->mode == SBX_CGROUP_MODE_HYBRID)
                         snprintf(buf, len, "this host has hybrid cgroups: the %s controller is "
                                  "bound to cgroup v1, the cgroup2 hierarchy at %s does not have "
@@ -481,12 +525,21 @@ static int limits_compile(const sbx_limits *l, limit_values *v, sbx_error *reter
                                  (long long) (l->memory_swap - l->memory));
         } else if (mem)
                 snprintf(v->value[LIM_SWAP], 64, "%lld", (long long) l->memory);
-        if (is_set(l->pids)) {
+        if (!is_set(l->pids)) {
+                /* sbx's default cap (issue 15): not explicit, so a host
+                 * without a pids controller skips it instead of refusing */
+                int64_t d = sbx_limits_default_pids();
+                if (d > 0)
+                        snprintf(v->value[LIM_PIDS], 64, "%lld", (long long) d);
+        } else {
                 v->explicit_set[LIM_PIDS] = true;
                 if (l->pids > 0)
                         snprintf(v->value[LIM_PIDS], 64, "%lld", (long long) l->pids);
-                else if (l->pids == 0 || l->pids == SBX_LIMIT_UNLIMITED)
+                else if (l->pids == 0 || l->pids == SBX_LIMIT_UNLIMITED) {
+                        /* none: nothing to enforce, never refused */
                         snprintf(v->value[LIM_PIDS], 64, "max");
+                        v->explicit_set[LIM_PIDS] = false;
+                }
                 else
                         return sbx_error_set(reterr, -EINVAL, "--pids-limit (docker.pidsLimit) "
                                              "must be a positive number, 0 or -1 (unlimited)");
@@ -513,6 +566,35 @@ static int limits_compile(const sbx_limits *l, limit_values *v, sbx_error *reter
         return 0;
 }
 
+int64_t sbx_limits_default_pids(void) {
+        const char *e = getenv(SBX_DEFAULT_PIDS_LIMIT_ENV);
+        char *end;
+        long long v;
+
+        if (!e || !*e)
+                return SBX_DEFAULT_PIDS_LIMIT;
+        errno = 0;
+        v = strtoll(e, &end, 10);
+        if (errno || *end || v < 0)
+                return SBX_DEFAULT_PIDS_LIMIT;   /* sbx_limits_check_env() reports it */
+        return v;
+}
+
+int sbx_limits_check_env(sbx_error *reterr) {
+        const char *e = getenv(SBX_DEFAULT_PIDS_LIMIT_ENV);
+        char *end;
+        long long v;
+
+        if (!e || !*e)
+                return 0;
+        errno = 0;
+        v = strtoll(e, &end, 10);
+        if (errno || *end || v < 0)
+                return sbx_error_set(reterr, -EINVAL, "%s='%s': must be a number of processes, "
+                                     "0 for no default cap", SBX_DEFAULT_PIDS_LIMIT_ENV, e);
+        return 0;
+}
+
 static int sanitize_name(const char *name, char *buf, size_t len, sbx_error *reterr) {
         size_t n = 0;
 
@@ -531,7 +613,7 @@ static int sanitize_name(const char *name, char *buf, size_t len, sbx_error *ret
 
 /* Enable controllers c[] from the anchor down to the base, creating the
  * directories in between (root: sbx.slice). */
-static int enable_down(const sbx_cgroup_host *h, const char *ctrl, sbx_error *reterr) {
+int cg_v2_enable_down(const sbx_cgroup_host *h, const char *ctrl, sbx_error *reterr) {
         char dir[PATH_MAX], file[PATH_MAX + 32], have[256];
         size_t alen = strlen(h->anchor);
         int r;
@@ -549,7 +631,7 @@ static int enable_down(const sbx_cgroup_host *h, const char *ctrl, sbx_error *re
                                 return sbx_error_set(reterr, -errno, "create cgroup '%s'", dir);
                 snprintf(file, sizeof(file), "%s/cgroup.subtree_control", dir);
                 have[0] = '\0';
-                (void) read_small(AT_FDCWD, file, have, sizeof(have));
+                (void) cg_read_small(AT_FDCWD, file, have, sizeof(have));
                 for (const char *p = ctrl; *p; ) {
                         size_t l = strcspn(p, " ");
                         char c[32];
@@ -560,7 +642,7 @@ static int enable_down(const sbx_cgroup_host *h, const char *ctrl, sbx_error *re
                         p += l + (p[l] == ' ');
                 }
                 if (*want) {
-                        r = write_small(AT_FDCWD, file, want);
+                        r = cg_write_small(AT_FDCWD, file, want);
                         if (r == -EBUSY)
                                 return sbx_error_set(reterr, r, "enable '%s' in %s: the cgroup "
                                                      "holds processes itself (cgroup v2 'no "
@@ -578,16 +660,16 @@ static int enable_down(const sbx_cgroup_host *h, const char *ctrl, sbx_error *re
         }
 }
 
-static int cgroup_populated(const char *path) {
+int cg_populated(const char *path) {
         char file[PATH_MAX + 32], buf[512];
         int r;
 
         snprintf(file, sizeof(file), "%s/cgroup.procs", path);
-        r = read_small(AT_FDCWD, file, buf, sizeof(buf));
+        r = cg_read_small(AT_FDCWD, file, buf, sizeof(buf));
         return r < 0 ? r : r > 0;
 }
 
-static int make_leaf(const char *path, sbx_error *reterr) {
+int cg_v2_make_leaf(const char *path, sbx_error *reterr) {
         int r;
 
         if (mkdir(path, 0755) == 0)
@@ -595,7 +677,7 @@ static int make_leaf(const char *path, sbx_error *reterr) {
         if (errno != EEXIST)
                 return sbx_error_set(reterr, -errno, "create cgroup '%s'", path);
         /* Left by a crashed sbx if empty; in use by a running sandbox if not. */
-        r = cgroup_populated(path);
+        r = cg_populated(path);
         if (r != 0)
                 return sbx_error_set(reterr, r < 0 ? r : -EBUSY, "cgroup '%s' already exists and "
                                      "is in use by another sandbox of that name", path);
@@ -623,6 +705,62 @@ static void append_key(char *buf, size_t len, const char *key) {
                 snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", *buf ? "," : "", key);
 }
 
+/* "max" -> SBX_LIMIT_UNLIMITED, a number -> itself. */
+static int64_t value_num(const char *s) {
+        return strncmp(s, "max", 3) ? strtoll(s, NULL, 10) : SBX_LIMIT_UNLIMITED;
+}
+
+/* v1 hierarchies (issue 15): the same limits as memory.max, memory.swap.max,
+ * pids.max and cpu.max, in the v1 files. */
+static int prepare_v1(const sbx_cgroup_host *h, const char *leaf, const sbx_limits *limits,
+                      const limit_values *v, const bool enforce[_LIM_MAX], char *keys, size_t keys_len,
+                      char *why, size_t why_len, sbx_cgroup *cg, sbx_error *reterr) {
+        sbx_cgroup_resources res;
+        char rel[SBX_CGROUP_V1_PATH];
+        int r;
+
+        sbx_cgroup_resources_init(&res);
+        if (enforce[LIM_MEMORY])
+                res.memory = value_num(v->value[LIM_MEMORY]);
+        if (enforce[LIM_SWAP] && !h->v1_memsw) {
+                /* no swap accounting: memory.memsw.* missing */
+                if (v->explicit_set[LIM_SWAP]) {
+                        if (!limits->best_effort)
+                                return sbx_error_set(reterr, -EOPNOTSUPP, "resource limits "
+                                                     "[memorySwap] cannot be enforced: --memory-swap "
+                                                     "(docker.memorySwap) needs swap accounting "
+                                                     "(memory.memsw.limit_in_bytes is missing); fix: "
+                                                     "boot with swapaccount=1, or rerun with --limits "
+                                                     "best-effort to run without it");
+                        append_key(keys, keys_len, limit_desc[LIM_SWAP].key);
+                        if (!*why)
+                                snprintf(why, why_len, "--memory-swap (docker.memorySwap) needs swap "
+                                         "accounting (memory.memsw.limit_in_bytes is missing); fix: "
+                                         "boot with swapaccount=1");
+                }
+        } else if (enforce[LIM_SWAP]) {
+                int64_t sw = value_num(v->value[LIM_SWAP]);
+                res.memory_swap = sw == SBX_LIMIT_UNLIMITED || res.memory == SBX_LIMIT_UNLIMITED
+                                          ? SBX_LIMIT_UNLIMITED : res.memory + sw;
+        }
+        if (enforce[LIM_PIDS])
+                res.pids = value_num(v->value[LIM_PIDS]);
+        if (enforce[LIM_CPUS]) {
+                res.cpu_quota = value_num(v->value[LIM_CPUS]);
+                res.cpu_period = strtoll(strchr(v->value[LIM_CPUS], ' ') + 1, NULL, 10);
+        }
+        snprintf(rel, sizeof(rel), "%s/%s", strcmp(h->v1_base, "/") ? h->v1_base : "", leaf);
+        r = cg_v1_create(h, rel, cg, reterr);
+        if (r < 0)
+                return sbx_error_wrap(reterr, "resource limits");
+        r = cg_v1_apply(cg, &res, reterr);
+        if (r < 0) {
+                (void) cg_v1_remove(cg);
+                return sbx_error_wrap(reterr, "resource limits");
+        }
+        return 0;
+}
+
 int sbx_cgroup_prepare(const char *name, const sbx_limits *limits, sbx_cgroup *ret,
                        sbx_error *reterr) {
         _cleanup_free_ sbx_cgroup_host *h = NULL;
@@ -637,7 +775,10 @@ int sbx_cgroup_prepare(const char *name, const sbx_limits *limits, sbx_cgroup *r
         if (!cg || !h)
                 return sbx_error_set(reterr, -ENOMEM, "cgroup");
         cg->dirfd = -EBADF;
-        if (!sbx_limits_any(limits)) {
+        r = sbx_limits_check_env(reterr);
+        if (r < 0)
+                return r;
+        if (!sbx_limits_any(limits) && sbx_limits_default_pids() == 0) {
                 *ret = *cg;
                 return 0;
         }
@@ -669,13 +810,14 @@ int sbx_cgroup_prepare(const char *name, const sbx_limits *limits, sbx_cgroup *r
                 if (!*why) {
                         char fix[SBX_ERROR_MSG_MAX];
                         /* the host-wide reason (hybrid, no controller) first */
-                        if (h->usable < 0 && (!h->mount[0] ||
+                        if (h->usable < 0 && (!h->mount[0] || h->use_v1 ||
                                               sbx_cgroup_list_has(h->root_controllers, c)))
                                 snprintf(fix, sizeof(fix), "%s", h->problem);
                         else
                                 sbx_cgroup_missing_fix(h, c, fix, sizeof(fix));
-                        snprintf(why, sizeof(why), "%s (docker.%s) needs the cgroup v2 %s "
-                                 "controller: %s", limit_desc[i].flag, limit_desc[i].key, c, fix);
+                        snprintf(why, sizeof(why), "%s (docker.%s) needs the cgroup %s %s "
+                                 "controller: %s", limit_desc[i].flag, limit_desc[i].key,
+                                 h->use_v1 ? "v1" : "v2", c, fix);
                 }
         }
         if (*keys && !limits->best_effort)
@@ -683,19 +825,31 @@ int sbx_cgroup_prepare(const char *name, const sbx_limits *limits, sbx_cgroup *r
                                      "resource limits [%s] cannot be enforced: %s; or rerun with "
                                      "--limits best-effort to run without them", keys, why);
 
-        if (h->usable < 0) {
-                /* best-effort and no cgroup at all */
+        if (h->usable < 0 || !*ctrl) {
+                /* best-effort and no cgroup at all, or only sbx's default
+                 * pids cap and no pids controller to enforce it with */
                 snprintf(cg->unenforced, sizeof(cg->unenforced), "%s", keys);
                 snprintf(cg->unenforced_reason, sizeof(cg->unenforced_reason), "%s", why);
                 *ret = *cg;
                 return 0;
         }
 
-        r = enable_down(h, ctrl, reterr);
+        cg->pids_default = enforce[LIM_PIDS] && !is_set(limits->pids);
+        if (h->use_v1) {
+                r = prepare_v1(h, leaf, limits, &v, enforce, keys, sizeof(keys), why, sizeof(why),
+                               cg, reterr);
+                if (r < 0)
+                        return r;
+                snprintf(cg->unenforced, sizeof(cg->unenforced), "%s", keys);
+                snprintf(cg->unenforced_reason, sizeof(cg->unenforced_reason), "%s", why);
+                *ret = *cg;
+                return 0;
+        }
+        r = cg_v2_enable_down(h, ctrl, reterr);
         if (r < 0)
                 return sbx_error_wrap(reterr, "resource limits");
         snprintf(cg->path, sizeof(cg->path), "%s/%s", h->base, leaf);
-        r = make_leaf(cg->path, reterr);
+        r = cg_v2_make_leaf(cg->path, reterr);
         if (r < 0)
                 return sbx_error_wrap(reterr, "resource limits");
         cg->dirfd = open(cg->path, O_PATH | O_DIRECTORY | O_CLOEXEC);
@@ -706,7 +860,7 @@ int sbx_cgroup_prepare(const char *name, const sbx_limits *limits, sbx_cgroup *r
         for (int i = 0; i < _LIM_MAX; i++) {
                 if (!enforce[i])
                         continue;
-                r = write_small(cg->dirfd, lim_file(i), v.value[i]);
+                r = cg_write_small(cg->dirfd, lim_file(i), v.value[i]);
                 if (r == -ENOENT && i == LIM_SWAP) {
                         /* no swap accounting (CONFIG_MEMCG_SWAP / swapaccount=0) */
                         if (!v.explicit_set[i])
@@ -774,10 +928,12 @@ int sbx_cgroup_attach_pid(const sbx_cgroup *cg, int pid, sbx_error *reterr) {
         char buf[32];
         int r;
 
+        if (cg->n_v1 > 0)
+                return cg_v1_attach(cg, pid, reterr);
         if (cg->dirfd < 0)
                 return 0;
         snprintf(buf, sizeof(buf), "%d", pid);
-        r = write_small(cg->dirfd, "cgroup.procs", buf);
+        r = cg_write_small(cg->dirfd, "cgroup.procs", buf);
         if (r < 0)
                 return sbx_error_set(reterr, r, "move pid %d into cgroup '%s'", pid, cg->path);
         return 0;
@@ -788,9 +944,20 @@ int sbx_cgroup_read_key(const sbx_cgroup *cg, const char *file, const char *key,
         size_t kl = strlen(key);
         int r;
 
-        if (!cg || cg->dirfd < 0)
+        if (cg && cg->n_v1 > 0) {
+                /* v1: the file of the hierarchy its prefix names ("pids.events") */
+                char c[32], path[SBX_CGROUP_V1_PATH + 64];
+                const char *dir;
+                snprintf(c, sizeof(c), "%.*s", (int) strcspn(file, "."), file);
+                dir = cg_v1_dir(cg, c);
+                if (!dir)
+                        return -ENOENT;
+                snprintf(path, sizeof(path), "%s/%s", dir, file);
+                r = cg_read_small(AT_FDCWD, path, buf, sizeof(buf));
+        } else if (!cg || cg->dirfd < 0)
                 return -EBADF;
-        r = read_small(cg->dirfd, file, buf, sizeof(buf));
+        else
+                r = cg_read_small(cg->dirfd, file, buf, sizeof(buf));
         if (r < 0)
                 return r;
         for (char *p = buf; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
@@ -802,7 +969,9 @@ int sbx_cgroup_read_key(const sbx_cgroup *cg, const char *file, const char *key,
 }
 
 int sbx_cgroup_oom_kills(const sbx_cgroup *cg, uint64_t *ret) {
-        return sbx_cgroup_read_key(cg, "memory.events", "oom_kill", ret);
+        /* v1: memory.oom_control has "oom_kill N" (kernel >= 4.13) */
+        return sbx_cgroup_read_key(cg, cg->n_v1 ? "memory.oom_control" : "memory.events", "oom_kill",
+                                   ret);
 }
 
 void sbx_format_size(int64_t v, char *buf, size_t len) {
@@ -863,9 +1032,13 @@ int sbx_cgroup_cleanup(sbx_cgroup *cg) {
 
         if (!cg)
                 return 0;
-        if (cg->path[0]) {
+        /* path "" = nothing of ours (never created, or handed over to a
+         * persistent sandbox), on v1 too */
+        if (cg->n_v1 > 0 && cg->path[0])
+                r = cg_v1_remove(cg);
+        else if (cg->path[0] && cg->n_v1 == 0) {
                 snprintf(file, sizeof(file), "%s/cgroup.kill", cg->path);
-                bool have_kill = write_small(AT_FDCWD, file, "1") == 0;
+                bool have_kill = cg_write_small(AT_FDCWD, file, "1") == 0;
                 for (int i = 0; i < 500; i++) {   /* up to ~5 s */
                         if (rmdir(cg->path) == 0 || errno == ENOENT) {
                                 r = 0;

@@ -1,7 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* One cgroup v2 per sandbox: created and configured in the parent before
- * clone3, entered atomically with CLONE_INTO_CGROUP, killed and removed on
- * teardown (issue 5). */
+/* One cgroup per sandbox: created and configured in the parent before the
+ * child runs, killed and removed on teardown. cgroup v2 (issue 5): entered
+ * atomically with clone3 CLONE_INTO_CGROUP. cgroup v1 and hybrid hosts
+ * (issue 15): one directory per v1 hierarchy (memory, pids, cpu, cpuacct,
+ * cpuset, blkio, freezer), the child is moved in by pid before it is
+ * released (sbx_cgroup_needs_attach()). The low-level API at the end
+ * (sbx_cgroup_create ... sbx_cgroup_remove) is the one the OCI runtime
+ * uses for linux.resources / cgroupsPath / pause. */
 #pragma once
 
 #include <limits.h>
@@ -11,6 +16,18 @@
 #include "util/util.h"
 
 #define SBX_LIMIT_UNSET (-1)
+#define SBX_CGROUP_V1_MAX 8
+#define SBX_CGROUP_V1_PATH 512
+
+/* Default process cap of every sandbox where a pids controller is available
+ * (v1 or v2), so a fork bomb is contained without any option. podman uses
+ * 2048; sbx uses 1024: an agent's tool runs (compilers, npm, test runners)
+ * stay far below it, and on a small host 1024 stuck processes are still
+ * cheap to kill. Change it with SBX_DEFAULT_PIDS_LIMIT=N (0 = no default
+ * cap); --pids-limit / docker.pidsLimit set the cap of one sandbox
+ * (0 or -1: none). */
+#define SBX_DEFAULT_PIDS_LIMIT 1024
+#define SBX_DEFAULT_PIDS_LIMIT_ENV "SBX_DEFAULT_PIDS_LIMIT"
 
 typedef struct sbx_limits {
         int64_t memory;          /* bytes, docker.memory, SBX_LIMIT_UNSET if none */
@@ -37,7 +54,22 @@ typedef struct sbx_cgroup {
         char unenforced[256];    /* best-effort: the limits that are not enforced, "" if all are */
         /* added by issue 5 (after the original fields): */
         char unenforced_reason[SBX_ERROR_MSG_MAX]; /* why, with the fix; "" if all enforced */
+        /* added by issue 15: cgroup v1. On v1 dirfd is -EBADF and path is
+         * v1[0]; on v2 n_v1 is 0. */
+        unsigned n_v1;                                  /* v1 hierarchies the cgroup is in */
+        char v1[SBX_CGROUP_V1_MAX][SBX_CGROUP_V1_PATH]; /* e.g. /sys/fs/cgroup/pids/sbx.slice/sbx-x */
+        char v1_controllers[SBX_CGROUP_V1_MAX][64];     /* that hierarchy's controllers, "cpu cpuacct" */
+        bool pids_default;       /* the pids cap is sbx's default (no --pids-limit) */
 } sbx_cgroup;
+
+/* issue 15: the default pids cap, applied by sbx_cgroup_prepare() when
+ * limits->pids is unset: $SBX_DEFAULT_PIDS_LIMIT if set (0 = none), else
+ * SBX_DEFAULT_PIDS_LIMIT. Unlike an explicit --pids-limit it is skipped,
+ * not refused, where no pids controller can be used (unprivileged without
+ * delegation, v1 as non-root, no pids controller). */
+int64_t sbx_limits_default_pids(void);
+/* -EINVAL naming SBX_DEFAULT_PIDS_LIMIT if it is set but not a number >= 0. */
+int sbx_limits_check_env(sbx_error *reterr);
 
 /* Docker size units: "512m", "1g", "1024", "1.5g" -> bytes. */
 int sbx_parse_size(const char *s, int64_t *ret);
@@ -49,7 +81,9 @@ int sbx_parse_cpus(const char *s, int64_t *ret);
  * limit, the controller and the fix, unless limits->best_effort. */
 int sbx_cgroup_prepare(const char *name, const sbx_limits *limits, sbx_cgroup *ret,
                        sbx_error *reterr);
-/* Parent, teardown: cgroup.kill, wait for it to empty, rmdir. Idempotent. */
+/* Parent, teardown: cgroup.kill (v1: freeze, SIGKILL all, thaw), wait for it
+ * to empty, rmdir on every hierarchy. Idempotent; path "" means nothing to
+ * remove (a persistent sandbox took the cgroup over). */
 int sbx_cgroup_cleanup(sbx_cgroup *cg);
 
 /* ---- added by issue 5 (cgroup.c) ----------------------------------------
@@ -113,6 +147,21 @@ typedef struct sbx_cgroup_host {
         char available[256];           /* controllers sbx may enable: anchor's cgroup.controllers */
         int usable;                    /* 0, or negative errno: base cannot be used at all */
         char problem[SBX_ERROR_MSG_MAX]; /* why not, with the fix */
+        /* added by issue 15: the v1 hierarchies sbx uses (memory, pids, cpu,
+         * cpuacct, cpuset, blkio, freezer; name=systemd and the others are
+         * left alone), and whether limits go there. use_v1 is true when the
+         * cgroup2 hierarchy (if any) has none of memory/pids/cpu and v1 has
+         * them: the hybrid hosts of Debian <= 10, Ubuntu <= 21.04, RHEL 8,
+         * and this repository's CI host. Then base/available describe v1:
+         * available is the union of the v1 controllers, v1_base the path
+         * below each hierarchy's root (root: "/sbx.slice"; SBX_CGROUP_ROOT
+         * may name a directory inside any v1 hierarchy instead). */
+        unsigned n_v1;
+        char v1_mount[SBX_CGROUP_V1_MAX][256];
+        char v1_controllers[SBX_CGROUP_V1_MAX][64];   /* "cpu cpuacct" */
+        bool use_v1;
+        char v1_base[SBX_CGROUP_V1_PATH];
+        bool v1_memsw;                 /* memory.memsw.limit_in_bytes exists (swap accounting) */
 } sbx_cgroup_host;
 
 #define SBX_CGROUP_ROOT_ENV "SBX_CGROUP_ROOT"
@@ -124,3 +173,71 @@ bool sbx_cgroup_list_has(const char *list, const char *c);
 /* The fix text for a controller missing from host->available. */
 void sbx_cgroup_missing_fix(const sbx_cgroup_host *host, const char *controller, char *buf,
                             unsigned len);
+
+/* "v1 (memory pids cpu ...)" or "v2 (memory pids cpu)": which hierarchy
+ * sandbox limits use on this host, for `sbx doctor` and messages. */
+const char *sbx_cgroup_host_hierarchy(const sbx_cgroup_host *h);
+
+/* ---- added by issue 15: the low-level API (also the OCI runtime's) ------
+ *
+ * A cgroup at a path relative to the hierarchy roots ("/sbx.slice/ctr-1",
+ * like an OCI cgroupsPath that is absolute; resolve a relative one against
+ * your own cgroup first), on every hierarchy the host has: the cgroup2 one
+ * (pure v2: with every controller of its root enabled down to it), or on
+ * v1/hybrid hosts in each v1 hierarchy sbx uses (sbx_cgroup_host.v1_mount).
+ * Typical use:
+ *     sbx_cgroup cg;
+ *     sbx_cgroup_create("/sbx.slice/ctr-1", &cg, &err);   // mkdir -p
+ *     sbx_cgroup_apply(&cg, &res, &err);                  // linux.resources
+ *     clone3: if (cg.dirfd >= 0) CLONE_INTO_CGROUP with .cgroup = cg.dirfd;
+ *     if (sbx_cgroup_needs_attach(&cg)) sbx_cgroup_attach_pid(&cg, pid, &err)
+ *         before the child runs anything of the container's;
+ *     sbx_cgroup_freeze(&cg, true/false, &err);           // pause/resume
+ *     sbx_cgroup_pids(&cg, &pids, &n);                    // ps, kill --all
+ *     sbx_cgroup_kill(&cg, SIGKILL);
+ *     sbx_cgroup_remove(&cg);   // = sbx_cgroup_cleanup: kill, wait, rmdir
+ * Another process (state, delete, pause) reopens it with
+ * sbx_cgroup_open_path(rel or recorded path, ...). All calls need root (v1
+ * has no safe delegation); every error names the file or controller. */
+
+typedef struct sbx_cgroup_resources {
+        int64_t memory;          /* bytes; SBX_LIMIT_UNSET: leave; SBX_LIMIT_UNLIMITED: none */
+        int64_t memory_swap;     /* memory + swap total, bytes (OCI/docker meaning); same */
+        int64_t pids;            /* max tasks; SBX_LIMIT_UNSET; SBX_LIMIT_UNLIMITED */
+        int64_t cpu_shares;      /* v1 cpu.shares 2..262144 (v2: cpu.weight as runc converts) */
+        int64_t cpu_quota;       /* usec per period; SBX_LIMIT_UNSET; SBX_LIMIT_UNLIMITED */
+        int64_t cpu_period;      /* usec; SBX_LIMIT_UNSET (kernel default 100000) */
+        const char *cpuset_cpus; /* "0-1"; NULL: inherit */
+        const char *cpuset_mems; /* "0"; NULL: inherit */
+        int64_t blkio_weight;    /* 10..1000 (v1 blkio.weight or blkio.bfq.weight; v2 io.weight
+                                  * or io.bfq.weight, converted); SBX_LIMIT_UNSET */
+} sbx_cgroup_resources;
+
+void sbx_cgroup_resources_init(sbx_cgroup_resources *r);
+/* mkdir -p rel on every hierarchy (v1: cpuset.cpus/mems copied from the
+ * parent so tasks can join). An existing empty cgroup is reused, a
+ * populated one is -EBUSY. On error nothing this call created is left. */
+int sbx_cgroup_create(const char *rel, sbx_cgroup *ret, sbx_error *reterr);
+/* Open an existing cgroup: rel (as for create) or an absolute cgroupfs
+ * directory recorded earlier (sbx_cgroup.path). -ENOENT if absent. */
+int sbx_cgroup_open_path(const char *path, sbx_cgroup *ret, sbx_error *reterr);
+/* Write the limits that are set. -EOPNOTSUPP names a controller or file
+ * the host lacks (e.g. memory.memsw.limit_in_bytes without swapaccount=1). */
+int sbx_cgroup_apply(const sbx_cgroup *cg, const sbx_cgroup_resources *res, sbx_error *reterr);
+/* v1: the child must be moved in by pid (clone3 cannot enter v1 cgroups). */
+static inline bool sbx_cgroup_needs_attach(const sbx_cgroup *cg) {
+        return cg->n_v1 > 0;
+}
+/* Freeze (true) or thaw: v2 cgroup.freeze, v1 freezer.state; waits until
+ * the kernel reports FROZEN (up to ~2 s). -EOPNOTSUPP without a freezer. */
+int sbx_cgroup_freeze(const sbx_cgroup *cg, bool frozen, sbx_error *reterr);
+/* 1 if frozen, 0 if not, negative errno. */
+int sbx_cgroup_frozen(const sbx_cgroup *cg);
+/* Every pid in the cgroup and its descendants (v1: of the first hierarchy;
+ * all hierarchies hold the same tasks). *ret is malloc'd. */
+int sbx_cgroup_pids(const sbx_cgroup *cg, int **ret, size_t *ret_n);
+/* Signal every process (SIGKILL on v2: cgroup.kill); a frozen v1 cgroup is
+ * thawed after signalling so the signal is delivered. Returns how many. */
+int sbx_cgroup_kill(const sbx_cgroup *cg, int sig);
+/* Kill, wait for it to empty, rmdir on every hierarchy. = sbx_cgroup_cleanup. */
+int sbx_cgroup_remove(sbx_cgroup *cg);

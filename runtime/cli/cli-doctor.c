@@ -10,7 +10,7 @@
 
 static const sbx_cli_opt doctor_opts[] = {
         { "json", 0, NULL, 'j', "machine-readable output: ok, checks (id, title, status, required, detail, fix), "
-          "cgroup, landlock_abi", NULL },
+          "cgroup (hierarchy, v1, default_pids_limit, freezer, ...), landlock_abi", NULL },
         SBX_CLI_OPT_HELP,
         SBX_CLI_OPT_END
 };
@@ -19,7 +19,7 @@ const sbx_cli_cmd sbx_cmd_doctor = {
         .name = "doctor", .page = "sbx-doctor", .fn = cli_doctor, .positional = "",
         .usage = "[--json]",
         .summary = "report what this host supports",
-        .text = "Probe what this host supports (user namespaces, cgroup v2 controllers and delegation, overlayfs "
+        .text = "Probe what this host supports (user namespaces, cgroup v2 or v1 controllers and delegation, overlayfs "
                 "in a user namespace, seccomp and user notification, Landlock, idmapped mounts, pasta, "
                 "subordinate ids, clone3 CLONE_INTO_CGROUP, openat2) and what sbx will do about it. Each check "
                 "is ok, warn or missing, with a fix where one exists.",
@@ -54,6 +54,20 @@ static json_object *report_json(const sbx_doctor_report *r) {
         json_object_object_add(cg, "limits_enforceable",
                                json_object_new_boolean(r->limits_enforceable));
         json_object_object_add(cg, "problem", h->problem[0] ? json_object_new_string(h->problem) : NULL);
+        /* issue 15: which hierarchy the limits use, the v1 ones, the defaults */
+        json_object_object_add(cg, "hierarchy", json_object_new_string(sbx_cgroup_host_hierarchy(h)));
+        {
+                json_object *v1 = json_object_new_array();
+                for (unsigned i = 0; i < h->n_v1; i++) {
+                        json_object *j = json_object_new_object();
+                        json_object_object_add(j, "mount", json_object_new_string(h->v1_mount[i]));
+                        json_object_object_add(j, "controllers", json_object_new_string(h->v1_controllers[i]));
+                        json_object_array_add(v1, j);
+                }
+                json_object_object_add(cg, "v1", v1);
+        }
+        json_object_object_add(cg, "default_pids_limit", json_object_new_int64(r->default_pids_limit));
+        json_object_object_add(cg, "freezer", json_object_new_boolean(r->freezer));
         json_object_object_add(o, "ok", json_object_new_boolean(!sbx_doctor_hard_failure(r)));
         json_object_object_add(o, "checks", a);
         json_object_object_add(o, "cgroup", cg);
@@ -72,8 +86,13 @@ static void report_human(const sbx_doctor_report *r) {
                         printf("         fix: %s\n", c->fix);
         }
         printf("\nresource limits (--memory, --pids-limit, --cpus): %s\n",
-               r->limits_enforceable ? "enforced with cgroup v2"
+               r->limits_enforceable ? (r->cgroup.use_v1 ? "enforced with cgroup v1" : "enforced with cgroup v2")
                                      : "REFUSED on this host unless --limits best-effort");
+        if (r->default_pids_limit > 0)
+                printf("default process cap per sandbox: %lld (SBX_DEFAULT_PIDS_LIMIT; 0 = off)\n",
+                       (long long) r->default_pids_limit);
+        else
+                printf("default process cap per sandbox: none here\n");
         printf("verdict: %s\n", sbx_doctor_hard_failure(r) ? "sbx cannot run here"
                                                            : "sbx can run here");
 }

@@ -80,10 +80,12 @@ const sbx_cli_opt sbx_run_opts[] = {
         { "dns", 0, "ADDR", OPT_DNS, "a nameserver line in /etc/resolv.conf (repeatable)", NULL },
         { "add-host", 0, "NAME:IP", OPT_ADD_HOST, "a line in /etc/hosts (repeatable); IP host-gateway = the "
           "host's loopback, seen from the sandbox", NULL },
-        SBX_CLI_SECTION("Resource limits (cgroup v2)"),
+        SBX_CLI_SECTION("Resource limits (cgroup v2; cgroup v1/hybrid hosts as root)"),
         { "memory", 0, "SIZE", OPT_MEMORY, "memory limit, e.g. 512m", NULL },
         { "memory-swap", 0, "SIZE", OPT_MEMORY_SWAP, "memory + swap limit (-1: unlimited swap)", NULL },
-        { "pids-limit", 0, "N", OPT_PIDS, "at most N processes and threads", NULL },
+        { "pids-limit", 0, "N", OPT_PIDS, "at most N processes and threads; 0 or -1: none. Without it every "
+          "sandbox gets a default cap of 1024 where a pids controller is usable ($SBX_DEFAULT_PIDS_LIMIT=N "
+          "changes it, 0 turns it off)", NULL },
         { "cpus", 0, "N", OPT_CPUS, "CPU time, in CPUs (e.g. 0.5)", NULL },
         { "limits", 0, "MODE", OPT_LIMITS, "strict (default): refuse to run when a limit cannot be enforced; "
           "best-effort: run without it", "strict best-effort" },
@@ -243,8 +245,14 @@ static int apply_option(sbx_run_config *c, int opt, const char *arg, bool *tty_s
                 *(opt == OPT_MEMORY ? &c->limits.memory : &c->limits.memory_swap) = v;
                 return 0;
         case OPT_PIDS:
+                /* docker: 0 or -1 = unlimited, which also turns off sbx's default cap */
+                if (!strcmp(arg, "-1") || !strcmp(arg, "0")) {
+                        c->limits.pids = SBX_LIMIT_UNLIMITED;
+                        return 0;
+                }
                 if (parse_u64(arg, 1, INT32_MAX, &v) < 0)
-                        return sbx_error_set(e, -EINVAL, "--pids-limit '%s': expected a positive number", arg);
+                        return sbx_error_set(e, -EINVAL, "--pids-limit '%s': expected a positive number, "
+                                             "or 0/-1 for none", arg);
                 c->limits.pids = v;
                 return 0;
         case OPT_CPUS:
@@ -357,6 +365,8 @@ static int apply_policy(const char *cmd, const sbx_cli_opt *const *tables, int a
                 return SBX_EXIT_USAGE;
         }
         /* OpenClaw creates the sandbox workspace dir on first use; so do we (0700) */
+        if (c->workspace_access == SBX_WORKSPACE_NONE && c->workspace && access(c->workspace, F_OK) < 0)
+                c->workspace_sbx_owned = true;      /* ours: see sbx_run_config */
         if (c->workspace_access == SBX_WORKSPACE_NONE && c->workspace && mkdir(c->workspace, 0700) < 0 &&
             errno != EEXIST) {
                 _cleanup_free_ char *parent = strdup(c->workspace);

@@ -322,6 +322,7 @@ static int default_workspace(create_args *a, sbx_error *e) {
                 snprintf(dir, sizeof(dir), "%s/.local/share/sbx/workspaces/%s", home, a->name);
         else
                 return sbx_error_set(e, -EINVAL, "no --workspace given and no $HOME for the default workspace root");
+        a->c.workspace_sbx_owned = access(dir, F_OK) < 0;   /* sbx creates it now */
         r = mkdir_p(dir);
         if (r < 0)
                 return sbx_error_set(e, r, "workspace '%s': create", dir);

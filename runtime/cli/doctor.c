@@ -174,23 +174,45 @@ static void check_userns(sbx_doctor_report *rep) {
 
 static void check_cgroup(sbx_doctor_report *rep) {
         sbx_cgroup_host *h = &rep->cgroup;
-        sbx_check *c = add(rep, "cgroup", "cgroup v2 and controllers", false);
+        sbx_check *c = add(rep, "cgroup", "cgroup hierarchy and controllers", false);
         sbx_check *d = add(rep, "cgroup-delegation", "cgroup for sandboxes (delegation)", false);
         static const char *const need[] = { "memory", "pids", "cpu" };
         const char *missing = NULL;
 
         (void) sbx_cgroup_probe_host(h);
         DETAIL(c, "mode %s", sbx_cgroup_mode_to_string(h->mode));
-        if (h->mount[0])
+        if (h->use_v1) {
+                /* issue 15: limits on the v1 hierarchies */
+                DETAIL(c, ": limits use cgroup v1:");
+                for (unsigned i = 0; i < h->n_v1; i++)
+                        DETAIL(c, "%s %s at %s", i ? "," : "", h->v1_controllers[i], h->v1_mount[i]);
+                if (h->mount[0])
+                        DETAIL(c, "; cgroup2 at %s has %s", h->mount,
+                               h->root_controllers[0] ? h->root_controllers : "no controllers");
+                for (size_t i = 0; i < ELEMENTSOF(need); i++)
+                        if (!sbx_cgroup_list_has(h->available, need[i]) && !missing)
+                                missing = need[i];
+                if (missing) {
+                        char fix[SBX_ERROR_MSG_MAX];
+                        c->status = SBX_CHECK_WARN;
+                        DETAIL(c, "; %s limits are refused (--limits best-effort runs without them)",
+                               missing);
+                        sbx_cgroup_missing_fix(h, missing, fix, sizeof(fix));
+                        FIX(c, "%s", strstr(fix, "fix: ") ? strstr(fix, "fix: ") + 5 : fix);
+                } else
+                        c->status = SBX_CHECK_OK;
+        } else if (h->mount[0])
                 DETAIL(c, ": cgroup2 at %s%s, controllers: %s", h->mount,
                        h->nsdelegate ? " (nsdelegate)" : "",
                        h->root_controllers[0] ? h->root_controllers : "none");
-        for (size_t i = 0; i < ELEMENTSOF(need); i++)
+        for (size_t i = 0; i < ELEMENTSOF(need) && !h->use_v1; i++)
                 if (!sbx_cgroup_list_has(h->root_controllers, need[i])) {
                         missing = need[i];
                         break;
                 }
-        if (!h->mount[0] || missing) {
+        if (h->use_v1)
+                ;
+        else if (!h->mount[0] || missing) {
                 char fix[SBX_ERROR_MSG_MAX] = "";
                 c->status = SBX_CHECK_WARN;
                 DETAIL(c, "; memory/pids/cpu limits are refused (--limits best-effort runs "
@@ -230,8 +252,23 @@ static void check_cgroup(sbx_doctor_report *rep) {
                         }
         } else {
                 d->status = SBX_CHECK_OK;
-                DETAIL(d, "; memory, pids and cpu limits are enforced");
+                DETAIL(d, "; memory, pids and cpu limits are enforced (cgroup %s)",
+                       sbx_cgroup_host_hierarchy(h));
         }
+        /* issue 15: the default process cap of every sandbox */
+        rep->default_pids_limit = h->usable == 0 && sbx_cgroup_list_has(h->available, "pids")
+                                          ? sbx_limits_default_pids() : 0;
+        if (rep->default_pids_limit > 0)
+                DETAIL(d, "; every sandbox gets a default cap of %lld processes (%s; "
+                       "--pids-limit/docker.pidsLimit per sandbox)", (long long) rep->default_pids_limit,
+                       getenv(SBX_DEFAULT_PIDS_LIMIT_ENV) ? "from " SBX_DEFAULT_PIDS_LIMIT_ENV
+                                                          : SBX_DEFAULT_PIDS_LIMIT_ENV "=0 turns it off");
+        else
+                DETAIL(d, "; no default process cap (%s)",
+                       sbx_limits_default_pids() == 0 ? SBX_DEFAULT_PIDS_LIMIT_ENV "=0"
+                                                      : "no usable pids controller");
+        rep->freezer = h->use_v1 ? sbx_cgroup_list_has(h->available, "freezer") && h->usable == 0
+                                 : h->usable == 0;
         if (h->usable < 0 && strstr(h->problem, "fix: "))
                 FIX(d, "%s", strstr(h->problem, "fix: ") + 5);
 }

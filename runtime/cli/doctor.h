@@ -33,6 +33,9 @@ typedef struct sbx_doctor_report {
         sbx_cgroup_host cgroup;    /* the cgroup facts behind the "cgroup" check */
         bool limits_enforceable;   /* memory, pids and cpu limits would all be enforced */
         int landlock_abi;          /* 0 if none */
+        /* added by issue 15 */
+        int64_t default_pids_limit; /* every sandbox's pids cap here, 0 if none */
+        bool freezer;              /* sbx pause freezes the cgroup (else SIGSTOP) */
 } sbx_doctor_report;
 
 /* Run every probe. Always succeeds; failures are findings. */

@@ -259,7 +259,8 @@ static int apply_limit(sbx_run_config *cfg, sbx_docker_flag f, const char *v, sb
                 n = strtoll(v, &end, 10);
                 if (errno || end == v || *end)
                         return sbx_error_set(reterr, -EINVAL, "--pids-limit '%s': not a number", v);
-                cfg->limits.pids = n <= 0 ? SBX_LIMIT_UNSET : n; /* docker: 0/-1 = unlimited */
+                /* docker: 0/-1 = unlimited (also no default cap, issue 15) */
+                cfg->limits.pids = n <= 0 ? SBX_LIMIT_UNLIMITED : n;
                 return 0;
         case SBX_DF_MEMORY:
         case SBX_DF_MEMORY_SWAP:

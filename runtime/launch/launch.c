@@ -58,6 +58,12 @@ static _Noreturn void child_fail(int sync_fd, int status, const sbx_error *e) {
         _exit(status);
 }
 
+/* Does the child wait for #1? Root writes its id maps; a network is
+ * attached; on cgroup v1 it is moved into its cgroups (issue 15). */
+static bool child_waits_for_parent(const sbx_plan *p) {
+        return p->privileged || p->net.kind != SBX_NET_KIND_NONE || sbx_cgroup_needs_attach(&p->cgroup);
+}
+
 static _Noreturn void child_main(const sbx_plan *p, int sync_fd, const sigset_t *oldmask) {
         sbx_error err = {};
 
@@ -109,10 +115,17 @@ static _Noreturn void child_main(const sbx_plan *p, int sync_fd, const sigset_t 
          * network (issue 7) the parent also attaches it before sending #1. */
         if (!p->privileged && p->net.kind != SBX_NET_KIND_JOIN && sbx_userns_write_own_maps(p, &err) < 0)
                 child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
-        if ((p->privileged || p->net.kind != SBX_NET_KIND_NONE) &&
+        if (child_waits_for_parent(p) &&
             (sbx_sync_recv(sync_fd, SYNC_TIMEOUT_MS, &msg) < 0 || msg.seq != 1 ||
              msg.type != SBX_SYNC_MAPS_WRITTEN))
                 _exit(SBX_EXIT_FAILURE);
+        /* cgroup v1: we were moved into the sandbox cgroups after clone, so
+         * the cgroup namespace from clone is rooted at the launcher's: root
+         * a new one at ours, as CLONE_INTO_CGROUP gives on v2. */
+        if (sbx_cgroup_needs_attach(&p->cgroup) && unshare(CLONE_NEWCGROUP) < 0) {
+                sbx_error_set(&err, -errno, "unshare(CLONE_NEWCGROUP) after joining the cgroup v1 hierarchies");
+                child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
+        }
         /* Become the setup identity inside the new user namespace. */
         if (sbx_userns_setup_child(p, &err) < 0)
                 child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
@@ -249,8 +262,11 @@ static int spawn_in_userns(sbx_plan *p, struct clone_args *args, int sync_child,
 /* Through PROCFD, the child's /proc/<pid>: the id maps (privileged: they name a subordinate range
  * only we may write) and the network; then #1 releases the child. */
 static int release_child(sbx_plan *p, pid_t pid, int procfd, int sync_parent, sbx_error *reterr) {
-        int r = p->privileged ? sbx_userns_write_maps(p, procfd, reterr) : 0;
+        /* cgroup v1 (issue 15): into every hierarchy before it runs anything */
+        int r = sbx_cgroup_attach_pid(&p->cgroup, pid, reterr);
 
+        if (r >= 0 && p->privileged)
+                r = sbx_userns_write_maps(p, procfd, reterr);
         if (r >= 0)
                 r = sbx_net_attach_proc(&p->net, pid, procfd, reterr);
         if (r < 0)
@@ -554,7 +570,7 @@ int sbx_run(const sbx_run_config *c, sbx_error *reterr) {
          * Unprivileged, the child maps itself and nobody waits for anybody,
          * unless there is a network to attach first (issue 7: eth0 on the
          * bridge, or pasta), which goes into the child's namespace here. */
-        if (p->privileged || p->net.kind != SBX_NET_KIND_NONE) {
+        if (child_waits_for_parent(p)) {
                 procfd = open_proc_pid(pid, reterr);
                 if (procfd < 0)
                         return SBX_EXIT_FAILURE;
@@ -614,8 +630,8 @@ int sbx_launch_start(sbx_plan *p, const sigset_t *oldmask, int *ret_pidfd, int *
         if (pid < 0)
                 return pid;
         closep(&sync_child);
-        /* As in sbx_run(): maps (root) and the network, then #1. */
-        if (p->privileged || p->net.kind != SBX_NET_KIND_NONE) {
+        /* As in sbx_run(): cgroup v1, maps (root) and the network, then #1. */
+        if (child_waits_for_parent(p)) {
                 procfd = open_proc_pid(pid, reterr);
                 if (procfd < 0)
                         return procfd;

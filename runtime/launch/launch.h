@@ -86,6 +86,12 @@ typedef struct sbx_run_config {
          * child makes and that goes with the run: nothing of the workload's
          * writes touches the state dir's file system (ext4: journal traffic). */
         bool keep_layers;
+        /* issue 15: sbx created the workspace directory itself (the agent's
+         * per-sandbox workspace, sbx create's <workspace root>/NAME). As root
+         * on a file system without idmapped mounts (ramfs, NFS, tmpfs before
+         * Linux 6.3) sbx may then give it to the sandbox's mapped owner
+         * (chown); any other directory is refused there, with the reason. */
+        bool workspace_sbx_owned;
 
         /* Process. argv is NULL-terminated; envv holds "K=V" strings set on top of
          * the sane defaults (PATH, HOME, LANG, TERM) which they may override. */

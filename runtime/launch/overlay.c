@@ -19,7 +19,10 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/vfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -119,6 +122,69 @@ static int prepare_idmapped(sbx_plan *p, const char *ws, const char *const *dsts
         return 0;
 }
 
+static const char *fs_name(const char *path, char *buf, size_t len) {
+        struct statfs sf;
+
+        if (statfs(path, &sf) < 0)
+                return "?";
+        switch ((unsigned long) sf.f_type) {
+        case RAMFS_MAGIC:     return "ramfs";
+        case TMPFS_MAGIC:     return "tmpfs";
+        case NFS_SUPER_MAGIC: return "nfs";
+        case 0x65735546:      return "fuse";
+        default:
+                snprintf(buf, len, "type 0x%lx", (unsigned long) sf.f_type);
+                return buf;
+        }
+}
+
+/* As root, with a workspace directory (issue 15 for the fallback):
+ *   - already owned by the sandbox's mapped ids: a plain bind does (0);
+ *   - else an idmapped mount maps its owner to the sandbox user (1);
+ *   - the file system has no idmapped mounts (ramfs, NFS, tmpfs before 6.3:
+ *     mount_setattr fails with EINVAL): a directory sbx created itself
+ *     (c->workspace_sbx_owned) is given to the sandbox's mapped owner, the
+ *     directory only (fchown through an O_NOFOLLOW fd, never recursive: a
+ *     tree the sandbox once wrote could hold hard links to host files), and
+ *     bound plainly (0); any other directory is refused with the reason. */
+static int attach_as_root(sbx_plan *p, const sbx_run_config *c, const char *ws, const char *const *dsts,
+                          const unsigned *flags, size_t n, sbx_error *reterr) {
+        uid_t u = p->host_uid + p->uid;
+        gid_t g = p->host_gid + p->gid;
+        _cleanup_close_ int fd = -EBADF;
+        struct utsname un = {};
+        char fsbuf[32];
+        struct stat st;
+        int r;
+
+        if (stat(ws, &st) < 0)
+                return sbx_error_set(reterr, -errno, "--workspace '%s': stat", ws);
+        if (st.st_uid == u && st.st_gid == g)
+                return 0;
+        r = prepare_idmapped(p, ws, dsts, flags, n, reterr);
+        if (r >= 0)
+                return 1;
+        if (r != -EINVAL && r != -EPERM && r != -EOPNOTSUPP && r != -ENOSYS)
+                return r;
+        (void) uname(&un);
+        if (!c->workspace_sbx_owned)
+                return sbx_error_set(reterr, -EOPNOTSUPP, "--workspace '%s': this file system (%s) has no idmapped "
+                                     "mounts on Linux %s, which sbx as root needs to give the sandbox user "
+                                     "(host uid %u) access to a directory owned by uid %u; sbx chowns only "
+                                     "directories it created itself; fix: run sbx unprivileged, chown %u:%u "
+                                     "'%s', or use a file system with idmapped mounts (ext4, xfs, btrfs; "
+                                     "tmpfs from Linux 6.3)", ws, fs_name(ws, fsbuf, sizeof(fsbuf)),
+                                     un.release, (unsigned) u, (unsigned) st.st_uid, (unsigned) u,
+                                     (unsigned) g, ws);
+        fd = open(ws, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0 || fchown(fd, u, g) < 0)
+                return sbx_error_set(reterr, -errno, "--workspace '%s': no idmapped mounts on this file "
+                                     "system (%s): give the directory sbx created to the sandbox's "
+                                     "mapped owner %u:%u", ws, fs_name(ws, fsbuf, sizeof(fsbuf)),
+                                     (unsigned) u, (unsigned) g);
+        return 0;
+}
+
 static int add_ws_bind(sbx_plan *p, const char *ws, const char *dst, unsigned flags, sbx_error *reterr) {
         sbx_mount_op *op = sbx_plan_add_mount(p, SBX_MOUNT_BIND, dst, reterr);
 
@@ -146,8 +212,9 @@ int sbx_overlay_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr)
                 return sbx_error_set(reterr, -ENOMEM, "plan: out of memory");
 
         /* As root the sandbox's ids are not the owner's: go through idmapped
-         * mounts for every mode (the default empty workspace is ours already). */
-        bool idmap = p->privileged && c->workspace;
+         * mounts for every mode (the default empty workspace is ours already),
+         * unless attach_as_root() finds them unneeded or gives the dir over. */
+        bool idmap = false;
         static const char *const ws_dst[] = { "workspace", "agent" };
         static const unsigned ro_flags[] = { SBX_MNT_RO | SBX_MNT_NOSUID | SBX_MNT_NODEV,
                                              SBX_MNT_RO | SBX_MNT_NOSUID | SBX_MNT_NODEV };
@@ -157,8 +224,12 @@ int sbx_overlay_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr)
         case SBX_WORKSPACE_NONE:
                 /* Idmapped: the lower layer is the idmapped mount attached at
                  * /workspace, and the overlay is stacked on top of it. */
-                if (idmap && prepare_idmapped(p, ws, ws_dst, ro_flags, 1, reterr) < 0)
-                        return reterr ? reterr->code : -EINVAL;
+                if (p->privileged && c->workspace) {
+                        int r = attach_as_root(p, c, ws, ws_dst, ro_flags, 1, reterr);
+                        if (r < 0)
+                                return r;
+                        idmap = r > 0;
+                }
                 op = sbx_plan_add_mount(p, SBX_MOUNT_OVERLAY, "workspace", reterr);
                 if (!op)
                         return -ENOMEM;
@@ -180,14 +251,20 @@ int sbx_overlay_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr)
                         return sbx_error_set(reterr, -ENOMEM, "plan: out of memory");
                 return 0;
         case SBX_WORKSPACE_RO:
-                if (idmap)
-                        return prepare_idmapped(p, ws, ws_dst, ro_flags, 2, reterr);
+                if (p->privileged && c->workspace) {
+                        int r = attach_as_root(p, c, ws, ws_dst, ro_flags, 2, reterr);
+                        if (r != 0)
+                                return r < 0 ? r : 0;
+                }
                 if (add_ws_bind(p, ws, "workspace", SBX_MNT_RO | SBX_MNT_NOSUID | SBX_MNT_NODEV, reterr) < 0)
                         return -ENOMEM;
                 return add_ws_bind(p, ws, "agent", SBX_MNT_RO | SBX_MNT_NOSUID | SBX_MNT_NODEV, reterr);
         case SBX_WORKSPACE_RW:
-                if (idmap)
-                        return prepare_idmapped(p, ws, ws_dst, rw_flags, 1, reterr);
+                if (p->privileged && c->workspace) {
+                        int r = attach_as_root(p, c, ws, ws_dst, rw_flags, 1, reterr);
+                        if (r != 0)
+                                return r < 0 ? r : 0;
+                }
                 return add_ws_bind(p, ws, "workspace", SBX_MNT_NOSUID | SBX_MNT_NODEV, reterr);
         case _SBX_WORKSPACE_ACCESS_MAX:
         case _SBX_WORKSPACE_ACCESS_INVALID:

@@ -130,9 +130,18 @@ static int prepare(const sbx_record *rec, const sbx_exec_request *req, sbx_plan 
             (r = load_bpf(rec->s.state_dir, &v, &p->bpf, reterr)) < 0)
                 return r;
         if (rec->cgroup[0]) {
-                p->cgroup.dirfd = open(rec->cgroup, O_PATH | O_DIRECTORY | O_CLOEXEC);
-                if (p->cgroup.dirfd < 0)
-                        return sbx_error_set(reterr, -errno, "sandbox cgroup '%s'", rec->cgroup);
+                r = sbx_cgroup_open_path(rec->cgroup, &p->cgroup, reterr);
+                if (r < 0)
+                        return sbx_error_wrap(reterr, "sandbox cgroup");
+                /* cgroup v1 (issue 15): clone3 cannot enter it, and after
+                 * setns the host's cgroupfs is out of sight: we join it
+                 * ourselves now and the command inherits it (rm kills us
+                 * with the sandbox, as it would anyway). */
+                if (sbx_cgroup_needs_attach(&p->cgroup)) {
+                        r = sbx_cgroup_attach_pid(&p->cgroup, (int) getpid(), reterr);
+                        if (r < 0)
+                                return r;
+                }
         }
         *ret = TAKE_PTR(p);
         return 0;

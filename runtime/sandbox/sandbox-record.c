@@ -107,6 +107,7 @@ static json_object *config_to_json(const sbx_run_config *c) {
         json_object_object_add(o, "workspace", sbx_json_string(c->workspace));
         json_object_object_add(o, "workspace_access",
                                sbx_json_string(sbx_workspace_access_to_string(c->workspace_access)));
+        json_object_object_add(o, "workspace_sbx_owned", json_object_new_boolean(c->workspace_sbx_owned));
         json_object_object_add(o, "env", sbx_json_strings(c->envv, c->n_env));
         json_object_object_add(o, "workdir", sbx_json_string(c->workdir));
         json_object_object_add(o, "uid", json_object_new_int64(c->uid));
@@ -261,6 +262,7 @@ static int config_from_json(json_object *o, sbx_run_config *c) {
             (r = get_strv(o, "extra_hosts", &c->extra_hosts, &c->n_extra_hosts)) < 0)
                 return r;
         c->read_only_root = get_bool(o, "read_only_root", true, &err);
+        c->workspace_sbx_owned = get_bool(o, "workspace_sbx_owned", false, &err);
         if ((r = get_str(o, "network", &s)) < 0)
                 return r;
         c->network = s ? sbx_network_mode_from_string(s) : SBX_NETWORK_NONE;

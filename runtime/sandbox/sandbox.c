@@ -225,6 +225,26 @@ static int for_each_sandbox_pid(pid_t init_pid, int sig) {
         return 0;
 }
 
+/* pause/unpause with the cgroup freezer (v1 freezer.state, v2
+ * cgroup.freeze; issue 15): 1 if done, 0 if the sandbox has no cgroup or no
+ * freezer (then the caller signals), negative errno on failure. */
+static int freeze_sandbox(const sbx_record *rec, bool frozen, sbx_error *reterr) {
+        _cleanup_free_ sbx_cgroup *cg = calloc(1, sizeof(*cg));
+        int r;
+
+        if (!cg)
+                return sbx_error_set(reterr, -ENOMEM, "out of memory");
+        if (!rec->cgroup[0] || sbx_cgroup_open_path(rec->cgroup, cg, NULL) < 0)
+                return 0;
+        r = sbx_cgroup_frozen(cg);
+        if (r == -EOPNOTSUPP || (r == 0 && !frozen))
+                r = 0;          /* no freezer; or not frozen by us: SIGCONT */
+        else if (r >= 0)
+                r = sbx_cgroup_freeze(cg, frozen, reterr) < 0 ? reterr->code : 1;
+        closep(&cg->dirfd);
+        return r;
+}
+
 /* ------------------------------------------------------------- teardown */
 
 /* Kill the recorded init (if it is still that process) and wait for it. */
@@ -238,12 +258,13 @@ static void kill_init(sbx_record *rec) {
 }
 
 static void remove_cgroup(sbx_record *rec) {
-        sbx_cgroup cg = { .dirfd = -EBADF };
+        _cleanup_free_ sbx_cgroup *cg = calloc(1, sizeof(*cg));
 
-        if (!rec->cgroup[0])
+        if (!rec->cgroup[0] || !cg)
                 return;
-        snprintf(cg.path, sizeof(cg.path), "%s", rec->cgroup);
-        (void) sbx_cgroup_cleanup(&cg);
+        /* v2, or the same path on every v1 hierarchy (issue 15) */
+        if (sbx_cgroup_open_path(rec->cgroup, cg, NULL) == 0)
+                (void) sbx_cgroup_cleanup(cg);
         /* The interim cgroup.c has no teardown: do the minimum ourselves. */
         (void) rmdir(rec->cgroup);
         rec->cgroup[0] = '\0';
@@ -1113,8 +1134,10 @@ static int stop_locked(sbx_record *rec, unsigned timeout_sec, bool kill_now) {
         _cleanup_close_ int pidfd = sbx_init_pidfd(rec->s.init_pid, rec->s.init_start_time);
 
         if (pidfd >= 0) {
-                if (rec->s.state == SBX_SANDBOX_PAUSED)
+                if (rec->s.state == SBX_SANDBOX_PAUSED) {
+                        (void) freeze_sandbox(rec, false, &(sbx_error) {});
                         (void) for_each_sandbox_pid(rec->s.init_pid, SIGCONT);
+                }
                 /* init answers SIGTERM by stopping everything (see init.c). */
                 if (kill_now || sys_pidfd_send_signal(pidfd, SIGTERM) < 0 ||
                     !pidfd_wait(pidfd, (int) (timeout_sec ? timeout_sec : 1) * 1000)) {
@@ -1194,9 +1217,14 @@ static int set_paused(const char *ref, bool pause, sbx_error *reterr) {
                 return sbx_error_set(reterr, rec->s.state == SBX_SANDBOX_STOPPED || rec->s.state == SBX_SANDBOX_CREATED
                                                      ? -ESRCH : -EALREADY,
                                      "sandbox '%s' is %s", name, sbx_sandbox_state_to_string(rec->s.state));
-        /* No freezer here (cgroup v2 may be absent): stop every process. Two
-         * passes catch what forked during the first. */
-        for (int pass = 0; pass < (pause ? 2 : 1); pass++) {
+        /* The cgroup freezer where the sandbox has one (issue 15: v1
+         * freezer or v2 cgroup.freeze; every sandbox with the default pids
+         * cap has a cgroup). Without: stop every process, two passes catch
+         * what forked during the first. */
+        r = freeze_sandbox(rec, pause, reterr);
+        if (r < 0)
+                return sbx_error_wrap(reterr, "sandbox '%s'", name);
+        for (int pass = 0; pass < (r == 0 ? (pause ? 2 : 1) : 0); pass++) {
                 r = for_each_sandbox_pid(rec->s.init_pid, pause ? SIGSTOP : SIGCONT);
                 if (r < 0)
                         return sbx_error_set(reterr, r, "sandbox '%s': signal its processes", name);

@@ -29,7 +29,34 @@ have_all=1
 for c in memory pids cpu; do
         [ -n "$root" ] && grep -qw "$c" "$root/cgroup.controllers" || have_all=0
 done
-if [ "$have_all" = 0 ]; then
+# issue 15: v1 hierarchies carry the limits when cgroup2 has none of them
+v1_all=1
+for c in memory pids cpu; do
+        awk -v c="$c" '$3=="cgroup" && ("," $4 ",") ~ ("," c ",") {f=1} END{exit !f}' /proc/mounts || v1_all=0
+done
+v2_any=0
+for c in memory pids cpu; do [ -n "$root" ] && grep -qw "$c" "$root/cgroup.controllers" && v2_any=1; done
+if [ "$have_all" = 0 ] && [ "$v1_all" = 1 ] && [ "$v2_any" = 0 ]; then
+        echo "# memory, pids and cpu are cgroup v1 hierarchies here"
+        t "doctor says limits use cgroup v1" [ "$(get 'd["cgroup"]["hierarchy"]')" = v1 ]
+        t "doctor lists the v1 memory/pids/cpu hierarchies" has \
+                'all(any(c in h["controllers"].split() for h in d["cgroup"]["v1"]) for c in ("memory","pids","cpu")) or sys.exit(1)'
+        t "cgroup check is ok (the controllers exist)" \
+                [ "$(get '[c["status"] for c in d["checks"] if c["id"]=="cgroup"][0]')" = ok ]
+        if [ "$(id -u)" = 0 ]; then
+                t "as root: limits_enforceable (cgroup v1)" [ "$(get 'd["cgroup"]["limits_enforceable"]')" = True ]
+                t "human output says enforced with cgroup v1" sh -c '"$SBX" doctor | grep -q "enforced with cgroup v1"'
+                t "default pids cap reported (1024)" [ "$(get 'd["cgroup"]["default_pids_limit"]')" = 1024 ]
+                t "SBX_DEFAULT_PIDS_LIMIT=0: no default cap reported" \
+                        sh -c '[ "$(SBX_DEFAULT_PIDS_LIMIT=0 "$SBX" doctor --json | python3 -c "import json,sys; print(json.load(sys.stdin)[\"cgroup\"][\"default_pids_limit\"])")" = 0 ]'
+        else
+                t "unprivileged: limits not enforceable on v1, with the reason" \
+                        [ "$(get '(d["cgroup"]["limits_enforceable"], "only root" in d["cgroup"]["problem"])')" = "(False, True)" ]
+                t "human output says limits are refused" sh -c '"$SBX" doctor | grep -q "REFUSED on this host unless --limits best-effort"'
+                t "unprivileged: no default pids cap here" [ "$(get 'd["cgroup"]["default_pids_limit"]')" = 0 ]
+                ok "# SKIP SBX_DEFAULT_PIDS_LIMIT=0 check: no default cap unprivileged on v1"
+        fi
+elif [ "$have_all" = 0 ]; then
         t "limits_enforceable is false (memory/pids/cpu not all on cgroup v2 here)" \
                 [ "$(get 'd["cgroup"]["limits_enforceable"]')" = False ]
         t "cgroup check is not 'ok' and carries a fix" \
@@ -38,7 +65,7 @@ if [ "$have_all" = 0 ]; then
 else
         t "cgroup check is ok where memory/pids/cpu are on cgroup v2" \
                 [ "$(get '[c["status"] for c in d["checks"] if c["id"]=="cgroup"][0]')" = ok ]
-        ok "# SKIP refusal wording: this host has the controllers"
+        t "doctor says limits use cgroup v2" [ "$(get 'd["cgroup"]["hierarchy"]')" = v2 ]
         ok "# SKIP human refusal line: this host has the controllers"
 fi
 t "every check has a known status, and a fix unless ok" has \

@@ -148,7 +148,19 @@ sbx exec lazy -- sh -c 'sleep 31406 >/dev/null 2>&1 &'
 sbx pause lazy >/dev/null
 is "pause: state paused" "$(field lazy state)" paused
 p=$(pgrep -f 'sleep 31406' | head -1)
-like "pause: processes are stopped" "$(grep State: /proc/$p/status)" "stopped|T"
+# issue 15: stopped by SIGSTOP, or frozen by the cgroup freezer where the
+# sandbox has one (v1 freezer.state, v2 cgroup.events; frozen v1 tasks show D)
+frozen_state() {
+        local fz v2
+        fz=$(awk -F: '$2=="freezer"{print $3}' /proc/$1/cgroup)
+        v2=$(awk -F: '$1=="0"{print $3}' /proc/$1/cgroup)
+        if [ -n "$fz" ] && [ "$fz" != / ]; then cat "/sys/fs/cgroup/freezer$fz/freezer.state"
+        elif [ -n "$v2" ] && [ "$v2" != / ] && [ -e "/sys/fs/cgroup$v2/cgroup.events" ]; then
+                grep -q 'frozen 1' "/sys/fs/cgroup$v2/cgroup.events" && echo FROZEN
+        fi
+}
+like "pause: processes are stopped (or their cgroup frozen)" \
+        "$(grep State: /proc/$p/status) $(frozen_state $p)" "stopped|T|FROZEN"
 sbx unpause lazy >/dev/null
 like "unpause: processes run" "$(grep State: /proc/$p/status)" "sleeping|S"
 sbx rm -f lazy >/dev/null

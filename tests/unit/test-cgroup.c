@@ -1,7 +1,15 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests for runtime/cgroup/cgroup.c: Docker unit parsing, limit validation,
- * and the refusal / best-effort paths against this host's real cgroups. */
+/* Unit tests for runtime/cgroup/: Docker unit parsing, limit validation,
+ * the refusal / best-effort paths against this host's real cgroups, and
+ * (issue 15) the default pids cap and the low-level API on cgroup v1.
+ * As root on a v1/hybrid host every cgroup goes below a sub-hierarchy this
+ * test makes (<each v1 hierarchy>/sbx-unit-<pid>, via SBX_CGROUP_ROOT) and
+ * removes at the end; nothing else is touched. */
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,6 +83,7 @@ START_TEST(test_no_limits_creates_nothing) {
         sbx_cgroup cg;
         sbx_error e = {};
 
+        setenv(SBX_DEFAULT_PIDS_LIMIT_ENV, "0", 1);     /* no default cap either */
         sbx_limits_init(&l);
         ck_assert_int_eq(sbx_cgroup_prepare("unit-nothing", &l, &cg, &e), 0);
         ck_assert_int_lt(cg.dirfd, 0);
@@ -151,19 +160,50 @@ static bool host_has_v2_memory(void) {
         return sbx_cgroup_list_has(buf, "memory");
 }
 
+/* Would sbx enforce a memory limit here? cgroup v2 with memory in the root,
+ * or (issue 15) root on a host with a v1 memory hierarchy and a cgroup2
+ * without it. */
+static bool host_enforces_memory(void) {
+        struct statfs sf;
+
+        if (host_has_v2_memory())
+                return true;
+        return geteuid() == 0 && statfs("/sys/fs/cgroup/memory", &sf) == 0 &&
+               sf.f_type == CGROUP_SUPER_MAGIC &&
+               access("/sys/fs/cgroup/memory/memory.limit_in_bytes", F_OK) == 0;
+}
+
+static int read_file(const char *dir, const char *file, char *buf, size_t len);
+
+/* The limit file of a prepared cgroup, v1 or v2 ("memory", "pids"). */
+static int read_limit(const sbx_cgroup *cg, const char *what, char *buf, size_t len) {
+        bool mem = !strcmp(what, "memory");
+
+        for (unsigned i = 0; i < cg->n_v1; i++)
+                if (sbx_cgroup_list_has(cg->v1_controllers[i], what))
+                        return read_file(cg->v1[i], mem ? "memory.limit_in_bytes" : "pids.max", buf, len);
+        return read_file(cg->path, mem ? "memory.max" : "pids.max", buf, len);
+}
+
 START_TEST(test_refuses_unenforceable_memory_limit) {
         sbx_limits l;
         sbx_cgroup cg;
         sbx_error e = {};
         int r;
 
-        if (host_has_v2_memory()) {
-                /* ck has no skip: say so and check the other direction instead */
-                fprintf(stderr, "# host has a cgroup v2 memory controller; refusal not reachable\n");
-                return;
-        }
         sbx_limits_init(&l);
         l.memory = 64 * MiB;
+        if (host_enforces_memory()) {
+                /* the other direction: enforced, the limit is in the file */
+                char v[64];
+                r = sbx_cgroup_prepare("unit-enforce", &l, &cg, &e);
+                ck_assert_msg(r == 0, "%s", e.msg);
+                ck_assert_int_eq(read_limit(&cg, "memory", v, sizeof(v)), 0);
+                ck_assert_str_eq(v, "67108864");
+                ck_assert_str_eq(cg.unenforced, "");
+                ck_assert_int_eq(sbx_cgroup_cleanup(&cg), 0);
+                return;
+        }
         r = sbx_cgroup_prepare("unit-refuse", &l, &cg, &e);
         ck_assert_int_lt(r, 0);
         ck_assert_int_eq(r, e.code);
@@ -181,8 +221,8 @@ START_TEST(test_best_effort_records_unenforced) {
         sbx_error e = {};
         int fd;
 
-        if (host_has_v2_memory()) {
-                fprintf(stderr, "# host has a cgroup v2 memory controller; nothing unenforced\n");
+        if (host_enforces_memory()) {
+                fprintf(stderr, "# this host enforces memory limits; nothing unenforced (see test_refuses_unenforceable_memory_limit)\n");
                 return;
         }
         sbx_limits_init(&l);
@@ -261,6 +301,252 @@ START_TEST(test_name_cannot_escape_base) {
 }
 END_TEST
 
+/* The pids controller is usable by sbx here (independent read). */
+static bool host_enforces_pids(void) {
+        sbx_cgroup_host h;
+
+        sbx_cgroup_probe_host(&h);
+        return h.usable == 0 && sbx_cgroup_list_has(h.available, "pids");
+}
+
+START_TEST(test_default_pids_cap) {
+        sbx_limits l;
+        sbx_cgroup cg;
+        sbx_error e = {};
+        char v[64];
+
+        sbx_limits_init(&l);
+        unsetenv(SBX_DEFAULT_PIDS_LIMIT_ENV);
+        ck_assert_int_eq(sbx_limits_default_pids(), SBX_DEFAULT_PIDS_LIMIT);
+        ck_assert_msg(sbx_cgroup_prepare("unit-default", &l, &cg, &e) == 0, "%s", e.msg);
+        if (!host_enforces_pids()) {
+                /* skipped, not refused, without a usable pids controller */
+                fprintf(stderr, "# no usable pids controller here: the default cap is skipped\n");
+                ck_assert_str_eq(cg.path, "");
+                ck_assert_str_eq(cg.unenforced, "");
+                return;
+        }
+        ck_assert_msg(cg.path[0], "no cgroup for the default pids cap");
+        ck_assert(cg.pids_default);
+        ck_assert_int_eq(read_limit(&cg, "pids", v, sizeof(v)), 0);
+        ck_assert_str_eq(v, "1024");
+        ck_assert_int_eq(sbx_cgroup_cleanup(&cg), 0);
+
+        setenv(SBX_DEFAULT_PIDS_LIMIT_ENV, "77", 1);
+        ck_assert_msg(sbx_cgroup_prepare("unit-default", &l, &cg, &e) == 0, "%s", e.msg);
+        ck_assert_int_eq(read_limit(&cg, "pids", v, sizeof(v)), 0);
+        ck_assert_str_eq(v, "77");
+        ck_assert_int_eq(sbx_cgroup_cleanup(&cg), 0);
+
+        /* an explicit limit wins over the default; 0 = none */
+        l.pids = 0;
+        ck_assert_msg(sbx_cgroup_prepare("unit-default", &l, &cg, &e) == 0, "%s", e.msg);
+        ck_assert(!cg.pids_default);
+        ck_assert_int_eq(read_limit(&cg, "pids", v, sizeof(v)), 0);
+        ck_assert_str_eq(v, "max");
+        ck_assert_int_eq(sbx_cgroup_cleanup(&cg), 0);
+
+        /* SBX_DEFAULT_PIDS_LIMIT=0: no default, no cgroup */
+        sbx_limits_init(&l);
+        setenv(SBX_DEFAULT_PIDS_LIMIT_ENV, "0", 1);
+        ck_assert_int_eq(sbx_cgroup_prepare("unit-default", &l, &cg, &e), 0);
+        ck_assert_str_eq(cg.path, "");
+
+        setenv(SBX_DEFAULT_PIDS_LIMIT_ENV, "lots", 1);
+        ck_assert_int_eq(sbx_cgroup_prepare("unit-default", &l, &cg, &e), -EINVAL);
+        ck_assert_ptr_nonnull(strstr(e.msg, SBX_DEFAULT_PIDS_LIMIT_ENV));
+}
+END_TEST
+
+static char unit_root[64];      /* "/sbx-unit-<pid>": the sub-hierarchy of this run */
+
+static int read_file(const char *dir, const char *file, char *buf, size_t len) {
+        char path[PATH_MAX + 64];
+        FILE *f;
+
+        snprintf(path, sizeof(path), "%s/%s", dir, file);
+        f = fopen(path, "re");
+        if (!f)
+                return -errno;
+        if (!fgets(buf, (int) len, f))
+                buf[0] = '\0';
+        fclose(f);
+        buf[strcspn(buf, "\n")] = '\0';
+        return 0;
+}
+
+static const char *dir_of(const sbx_cgroup *cg, const char *c) {
+        for (unsigned i = 0; i < cg->n_v1; i++)
+                if (sbx_cgroup_list_has(cg->v1_controllers[i], c))
+                        return cg->v1[i];
+        return NULL;
+}
+
+/* The low-level API on cgroup v1 (issue 15): what the OCI runtime uses. */
+START_TEST(test_v1_api) {
+        sbx_cgroup_host h;
+        sbx_cgroup cg, again;
+        sbx_cgroup_resources res;
+        sbx_error e = {};
+        char rel[128], v[512], path[PATH_MAX];
+        int *pids = NULL, status;
+        size_t n = 0;
+        pid_t child;
+
+        sbx_cgroup_probe_host(&h);
+        if (!h.use_v1 || h.usable != 0) {
+                fprintf(stderr, "# SKIP test_v1_api: no usable cgroup v1 here (%s)\n", h.problem);
+                return;
+        }
+        snprintf(rel, sizeof(rel), "%s/api", unit_root);
+        ck_assert_int_eq(sbx_cgroup_create("/../x", &cg, &e), -EINVAL);
+        ck_assert_int_eq(sbx_cgroup_create("relative", &cg, &e), -EINVAL);
+        ck_assert_msg(sbx_cgroup_create(rel, &cg, &e) == 0, "%s", e.msg);
+        ck_assert_uint_eq(cg.n_v1, h.n_v1);
+        ck_assert_int_lt(cg.dirfd, 0);
+        ck_assert(sbx_cgroup_needs_attach(&cg));
+        for (unsigned i = 0; i < cg.n_v1; i++) {
+                snprintf(path, sizeof(path), "%s%s", h.v1_mount[i], rel);
+                ck_assert_str_eq(cg.v1[i], path);
+                ck_assert_int_eq(access(path, F_OK), 0);
+        }
+        if (dir_of(&cg, "cpuset")) {
+                ck_assert_int_eq(read_file(dir_of(&cg, "cpuset"), "cpuset.cpus", v, sizeof(v)), 0);
+                ck_assert_msg(v[0], "cpuset.cpus not initialised");
+        }
+
+        /* limits land in the v1 files */
+        sbx_cgroup_resources_init(&res);
+        res.memory = 64 * MiB;
+        res.memory_swap = h.v1_memsw ? 96 * MiB : SBX_LIMIT_UNSET;
+        res.pids = 33;
+        res.cpu_shares = 512;
+        res.cpu_period = 50000;
+        res.cpu_quota = 25000;
+        res.cpuset_cpus = "0";
+        res.blkio_weight = dir_of(&cg, "blkio") ? 300 : SBX_LIMIT_UNSET;
+        ck_assert_msg(sbx_cgroup_apply(&cg, &res, &e) == 0, "%s", e.msg);
+        ck_assert_int_eq(read_file(dir_of(&cg, "memory"), "memory.limit_in_bytes", v, sizeof(v)), 0);
+        ck_assert_str_eq(v, "67108864");
+        if (h.v1_memsw) {
+                ck_assert_int_eq(read_file(dir_of(&cg, "memory"), "memory.memsw.limit_in_bytes", v, sizeof(v)), 0);
+                ck_assert_str_eq(v, "100663296");
+        }
+        ck_assert_int_eq(read_file(dir_of(&cg, "pids"), "pids.max", v, sizeof(v)), 0);
+        ck_assert_str_eq(v, "33");
+        ck_assert_int_eq(read_file(dir_of(&cg, "cpu"), "cpu.shares", v, sizeof(v)), 0);
+        ck_assert_str_eq(v, "512");
+        ck_assert_int_eq(read_file(dir_of(&cg, "cpu"), "cpu.cfs_quota_us", v, sizeof(v)), 0);
+        ck_assert_str_eq(v, "25000");
+        ck_assert_int_eq(read_file(dir_of(&cg, "cpuset"), "cpuset.cpus", v, sizeof(v)), 0);
+        ck_assert_str_eq(v, "0");
+        /* raising memory above memsw works (memsw is written first) */
+        sbx_cgroup_resources_init(&res);
+        res.memory = 256 * MiB;
+        res.memory_swap = h.v1_memsw ? 512 * MiB : SBX_LIMIT_UNSET;
+        ck_assert_msg(sbx_cgroup_apply(&cg, &res, &e) == 0, "%s", e.msg);
+        /* a bad value is an error naming the file */
+        sbx_cgroup_resources_init(&res);
+        res.cpuset_cpus = "999";
+        ck_assert_int_lt(sbx_cgroup_apply(&cg, &res, &e), 0);
+        ck_assert_ptr_nonnull(strstr(e.msg, "cpuset.cpus"));
+
+        /* attach, list, freeze, thaw, kill */
+        child = fork();
+        if (child == 0) {
+                for (;;)
+                        pause();
+        }
+        ck_assert_msg(sbx_cgroup_attach_pid(&cg, child, &e) == 0, "%s", e.msg);
+        for (unsigned i = 0; i < cg.n_v1; i++) {
+                ck_assert_int_eq(read_file(cg.v1[i], "cgroup.procs", v, sizeof(v)), 0);
+                ck_assert_int_eq(atoi(v), child);
+        }
+        ck_assert_int_eq(sbx_cgroup_pids(&cg, &pids, &n), 0);
+        ck_assert_uint_eq(n, 1);
+        ck_assert_int_eq(pids[0], child);
+        free(pids);
+        /* populated: a second create at the same path is refused */
+        ck_assert_int_eq(sbx_cgroup_create(rel, &again, &e), -EBUSY);
+        if (dir_of(&cg, "freezer")) {
+                ck_assert_int_eq(sbx_cgroup_frozen(&cg), 0);
+                ck_assert_msg(sbx_cgroup_freeze(&cg, true, &e) == 0, "%s", e.msg);
+                ck_assert_int_eq(sbx_cgroup_frozen(&cg), 1);
+                ck_assert_int_eq(read_file(dir_of(&cg, "freezer"), "freezer.state", v, sizeof(v)), 0);
+                ck_assert_str_eq(v, "FROZEN");
+                ck_assert_msg(sbx_cgroup_freeze(&cg, false, &e) == 0, "%s", e.msg);
+                ck_assert_int_eq(sbx_cgroup_frozen(&cg), 0);
+                /* SIGKILL reaches a frozen cgroup's tasks (thawed after) */
+                ck_assert_msg(sbx_cgroup_freeze(&cg, true, &e) == 0, "%s", e.msg);
+        }
+        ck_assert_int_eq(sbx_cgroup_kill(&cg, SIGKILL), 1);
+        ck_assert_int_eq(waitpid(child, &status, 0), child);
+        ck_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+
+        /* another process reopens it from the recorded path, or from rel */
+        ck_assert_msg(sbx_cgroup_open_path(cg.path, &again, &e) == 0, "%s", e.msg);
+        ck_assert_uint_eq(again.n_v1, cg.n_v1);
+        ck_assert_msg(sbx_cgroup_open_path(rel, &again, &e) == 0, "%s", e.msg);
+        ck_assert_str_eq(again.path, cg.path);
+        ck_assert_int_eq(sbx_cgroup_remove(&again), 0);
+        for (unsigned i = 0; i < cg.n_v1; i++)
+                ck_assert_int_eq(access(cg.v1[i], F_OK), -1);
+        ck_assert_int_eq(sbx_cgroup_open_path(rel, &again, &e), -ENOENT);
+}
+END_TEST
+
+/* Make <each v1 hierarchy>/sbx-unit-<pid> and point SBX_CGROUP_ROOT at it;
+ * or nothing where v1 is not used. */
+static void make_unit_root(void) {
+        sbx_cgroup_host h;
+        char path[PATH_MAX];
+
+        sbx_cgroup_probe_host(&h);
+        if (!h.use_v1 || geteuid() != 0)
+                return;
+        snprintf(unit_root, sizeof(unit_root), "/sbx-unit-%d", (int) getpid());
+        for (unsigned i = 0; i < h.n_v1; i++) {
+                snprintf(path, sizeof(path), "%s%s", h.v1_mount[i], unit_root);
+                if (mkdir(path, 0755) < 0)
+                        continue;
+                if (sbx_cgroup_list_has(h.v1_controllers[i], "cpuset")) {
+                        char v[256], file[PATH_MAX + 32];
+                        FILE *f;
+                        for (int k = 0; k < 2; k++) {
+                                const char *name = k ? "cpuset.mems" : "cpuset.cpus";
+                                snprintf(file, sizeof(file), "%s/%s", h.v1_mount[i], name);
+                                f = fopen(file, "re");
+                                if (!f || !fgets(v, sizeof(v), f))
+                                        v[0] = '\0';
+                                if (f)
+                                        fclose(f);
+                                snprintf(file, sizeof(file), "%s/%s", path, name);
+                                f = fopen(file, "we");
+                                if (f) {
+                                        fputs(v, f);
+                                        fclose(f);
+                                }
+                        }
+                }
+        }
+        snprintf(path, sizeof(path), "%s%s", h.v1_mount[0], unit_root);
+        setenv("SBX_CGROUP_ROOT", path, 1);
+}
+
+static void remove_unit_root(void) {
+        sbx_cgroup_host h;
+        char path[PATH_MAX];
+
+        if (!unit_root[0])
+                return;
+        sbx_cgroup_probe_host(&h);
+        for (unsigned i = 0; i < h.n_v1; i++) {
+                snprintf(path, sizeof(path), "%s%s", h.v1_mount[i], unit_root);
+                if (rmdir(path) < 0 && errno != ENOENT)
+                        fprintf(stderr, "# left behind: %s (%m)\n", path);
+        }
+}
+
 int main(void) {
         const TTest *tests[] = { test_parse_size_docker_units, test_parse_size_rejects_garbage,
                                  test_parse_cpus, test_format_size_docker_style,
@@ -268,7 +554,13 @@ int main(void) {
                                  test_name_cannot_escape_base,
                                  test_memory_swap_without_memory_is_config_error, test_limit_ranges_rejected,
                                  test_refuses_unenforceable_memory_limit,
-                                 test_best_effort_records_unenforced };
+                                 test_best_effort_records_unenforced, test_default_pids_cap,
+                                 test_v1_api };
 
-        return unit_main("cgroup", "core", 30, CK_SILENT, tests, UNIT_N(tests));
+        int r;
+
+        make_unit_root();
+        r = unit_main("cgroup", "core", 30, CK_SILENT, tests, UNIT_N(tests));
+        remove_unit_root();
+        return r;
 }

@@ -29,7 +29,7 @@ t "guest has only a cgroup v2 hierarchy, mounted with nsdelegate" \
         sh -c "[ \"\$(stat -fc %T $CG)\" = cgroup2fs ] && ! grep -q ' cgroup ' /proc/mounts && grep -q 'cgroup2 .*nsdelegate' /proc/mounts"
 
 # --- root: <cgroup2>/sbx.slice ------------------------------------------------
-"$CGTEST" root memory swap pids cpu contain attach join || fail=1
+"$CGTEST" root memory swap pids cpu contain attach join api || fail=1
 t "root: nothing left under sbx.slice" sh -c "! ls -d $CG/sbx.slice/sbx-* 2>/dev/null | grep -q ."
 
 # --- unprivileged uid with a delegated subtree ----------------------------------
@@ -101,6 +101,33 @@ if [ -n "${SBX:-}" ] && "$SBX" run -- /bin/true >/dev/null 2>&1; then
                 "$@" "$SBX" run --memory 64m -- sh -c 'echo max >/sys/fs/cgroup/memory.max' 2>$err
                 t "$l: sbx run: the sandbox cannot raise its memory.max" [ $? != 0 ]
         }
+        # issue 15: every sandbox gets a default process cap where pids is usable
+        forks() { # forks N [env/as_user prefix...]: how many forks worked, at most N
+                local n=$1; shift
+                "$@" "$SBX" run -- perl -e '
+                        my $n = 0;
+                        while ($n < '"$n"') { my $p = fork(); last unless defined $p;
+                                              if (!$p) { sleep 30; exit 0 } $n++ }
+                        print "$n\n"' 2>$err
+        }
+        default_checks() { # default_checks LABEL [as_user UID DIR]
+                local l=$1; shift
+                "$@" "$SBX" run -- sleep 3 & bg=$!
+                sleep 1.5
+                cap=$(cat $CG/sbx.slice/sbx-run-*/pids.max $CG/deleg/sbx-run-*/pids.max 2>/dev/null | head -1)
+                wait $bg
+                t "$l: no --pids-limit: the default cap is the sandbox's pids.max ('$cap')" [ "$cap" = 1024 ]
+                n=$(forks 100 "$@" env SBX_DEFAULT_PIDS_LIMIT=30)
+                t "$l: SBX_DEFAULT_PIDS_LIMIT=30: a fork bomb stops below 30 ($n)" sh -c "[ '${n:-0}' -lt 30 ] && [ '${n:-0}' -ge 10 ]"
+                n=$(forks 100 "$@" env SBX_DEFAULT_PIDS_LIMIT=0)
+                t "$l: SBX_DEFAULT_PIDS_LIMIT=0 turns it off: 100 forks work ($n)" [ "$n" = 100 ]
+        }
+        default_checks root
+        default_checks "uid $U" as_user $U $CG/deleg/leaf
+        n=$(SBX_DEFAULT_PIDS_LIMIT=30 "$SBX" run --pids-limit 0 -- perl -e 'my $n = 0; while ($n < 100) { my $p = fork(); last unless defined $p; if (!$p) { sleep 30; exit 0 } $n++ } print "$n\n"' 2>$err)
+        t "root: --pids-limit 0 means none, whatever the default: 100 forks work ($n)" [ "$n" = 100 ]
+        as_user $U2 $CG "$SBX" run -- /bin/true 2>$err
+        t "uid $U2 (no delegation): the default cap is skipped, not refused (exit $?)" [ $? = 0 ]
         run_checks root
         contain_checks root
         run_checks "uid $U" as_user $U $CG/deleg/leaf

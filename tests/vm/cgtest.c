@@ -4,7 +4,7 @@
  * cleanup) with real workloads, inside the cgroup-v2 VM (tests/vm/).
  *
  *   cgtest LABEL SCENARIO...
- *   scenarios: memory pids cpu swap contain attach join refuse refuse-cpu
+ *   scenarios: memory pids cpu swap contain attach join api refuse refuse-cpu
  *
  * Prints TAP test lines without numbers and without a plan ("ok - ...");
  * cgroup-suite.sh numbers nothing either and the host wrapper adds the plan.
@@ -462,6 +462,61 @@ static void scenario_join(void) {
         check(r == -ENOENT, "join: after cleanup the name is gone (%d)", r);
 }
 
+/* ---- the low-level API on v2 (issue 15; the OCI runtime's) ---------------- */
+
+static void scenario_api(void) {
+        sbx_cgroup cg, again;
+        sbx_cgroup_resources res;
+        sbx_error e = {};
+        char rel[64], parent[PATH_MAX], v[256] = "";
+        int *pids = NULL, r;
+        size_t n = 0;
+        pid_t a;
+
+        snprintf(rel, sizeof(rel), "/cgtest-api-%d/ctr", (int) getpid());
+        r = sbx_cgroup_create(rel, &cg, &e);
+        check(r == 0 && cg.dirfd >= 0 && !sbx_cgroup_needs_attach(&cg),
+              "api: sbx_cgroup_create %s gives a cgroup2 fd for CLONE_INTO_CGROUP (%s)", rel,
+              r ? e.msg : cg.path);
+        if (r < 0)
+                return;
+        sbx_cgroup_resources_init(&res);
+        res.memory = 64 * MiB;
+        res.pids = 7;
+        res.cpu_shares = 1024;
+        res.cpu_quota = 50000;
+        res.cpu_period = 100000;
+        res.cpuset_cpus = "0";
+        r = sbx_cgroup_apply(&cg, &res, &e);
+        check(r == 0, "api: apply memory/pids/shares/quota/cpuset (%s)", r ? e.msg : "ok");
+        read_file(cg.path, "memory.max", v, sizeof(v));
+        check(!strcmp(v, "67108864"), "api: memory.max=%s", v);
+        read_file(cg.path, "pids.max", v, sizeof(v));
+        check(!strcmp(v, "7"), "api: pids.max=%s", v);
+        read_file(cg.path, "cpu.max", v, sizeof(v));
+        check(!strcmp(v, "50000 100000"), "api: cpu.max=%s", v);
+        read_file(cg.path, "cpu.weight", v, sizeof(v));
+        check(!strcmp(v, "39"), "api: cpu.shares 1024 -> cpu.weight %s (runc's conversion: 39)", v);
+        a = spawn(&cg, 0, sleeper, NULL);
+        r = sbx_cgroup_pids(&cg, &pids, &n);
+        check(r == 0 && n == 1 && pids[0] == a, "api: sbx_cgroup_pids lists the child (%zu)", n);
+        free(pids);
+        r = sbx_cgroup_freeze(&cg, true, &e);
+        read_file(cg.path, "cgroup.events", v, sizeof(v));
+        check(r == 0 && sbx_cgroup_frozen(&cg) == 1, "api: freeze (cgroup.freeze; %s)", r ? e.msg : "frozen");
+        r = sbx_cgroup_freeze(&cg, false, &e);
+        check(r == 0 && sbx_cgroup_frozen(&cg) == 0, "api: thaw (%s)", r ? e.msg : "thawed");
+        r = sbx_cgroup_kill(&cg, SIGKILL);
+        check(r == 1 && WIFSIGNALED(wait_status(a)), "api: sbx_cgroup_kill SIGKILL (%d)", r);
+        r = sbx_cgroup_open_path(rel, &again, &e);
+        check(r == 0 && !strcmp(again.path, cg.path), "api: sbx_cgroup_open_path(rel) finds it");
+        if (r == 0)
+                close(again.dirfd);
+        r = sbx_cgroup_remove(&cg);
+        snprintf(parent, sizeof(parent), "/sys/fs/cgroup/cgtest-api-%d", (int) getpid());
+        check(r == 0 && rmdir(parent) == 0, "api: removed, and the parent this test made (%d)", r);
+}
+
 /* ---- refusal -------------------------------------------------------------- */
 
 static void scenario_refuse(const char *scenario, int64_t mem, int64_t cpu, const char *want) {
@@ -515,6 +570,8 @@ int main(int argc, char **argv) {
                         scenario_join();
                 else if (!strcmp(s, "attach"))
                         scenario_attach();
+                else if (!strcmp(s, "api"))
+                        scenario_api();
                 else if (!strcmp(s, "contain"))
                         scenario_contain();
                 else if (!strcmp(s, "refuse"))      /* no delegation at all */

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: MIT */
+/* Shared by cgroup.c (v2, probing, sbx run's limits) and cgroup-v1.c. */
+#pragma once
+
+#include <stddef.h>
+
+#include "cgroup.h"
+
+/* Paths here are bounded by PATH_MAX; a truncated one names no cgroup and
+ * fails with ENOENT, so truncation is not silent. */
+#pragma GCC diagnostic ignored "-Wformat-truncation"
+
+/* Read a small file (trailing newlines/spaces cut): length or -errno. */
+int cg_read_small(int dirfd, const char *path, char *buf, size_t len);
+/* Write value in one write(): 0 or -errno. */
+int cg_write_small(int dirfd, const char *path, const char *value);
+/* 1 if the cgroup directory has processes (cgroup.procs), 0 if not, -errno. */
+int cg_populated(const char *path);
+/* The directory of cg's v1 hierarchy that has controller c, or NULL. */
+const char *cg_v1_dir(const sbx_cgroup *cg, const char *c);
+
+/* v2 (cgroup.c): enable controllers ctrl from h->anchor down to h->base,
+ * creating the directories; create a leaf (an empty existing one is
+ * recreated, a populated one is -EBUSY). */
+int cg_v2_enable_down(const sbx_cgroup_host *h, const char *ctrl, sbx_error *reterr);
+int cg_v2_make_leaf(const char *path, sbx_error *reterr);
+
+/* "/a/b": absolute, no ".", ".." or empty component, short enough. */
+bool cg_rel_valid(const char *rel);
+
+/* The v1 backend (cgroup-v1.c). */
+void cg_v1_probe_base(sbx_cgroup_host *h);
+int cg_v1_create(const sbx_cgroup_host *h, const char *rel, sbx_cgroup *cg, sbx_error *reterr);
+int cg_v1_open(const sbx_cgroup_host *h, const char *rel, sbx_cgroup *cg);
+int cg_v1_apply(const sbx_cgroup *cg, const sbx_cgroup_resources *res, sbx_error *reterr);
+int cg_v1_attach(const sbx_cgroup *cg, int pid, sbx_error *reterr);
+int cg_v1_remove(sbx_cgroup *cg);
+/* every pid of the tree under dir (cgroup.procs of it and its children) */
+int cg_collect_pids(const char *dir, int **pids, size_t *n, size_t *cap);
