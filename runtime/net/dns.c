@@ -150,7 +150,6 @@ static bool name_allowed(const fwd *f, const char *name) {
  * the matching HOST:PORT entries); "add; delete; add" refreshes a timeout. */
 static int elements_for(const fwd *f, const char *name, struct in_addr addr, unsigned ttl, char **script) {
         char a[INET_ADDRSTRLEN], el[64], *s;
-        const char *ifn = f->cfg->ifname;
 
         inet_ntop(AF_INET, &addr, a, sizeof(a));
         for (size_t i = 0; i < f->n_rules; i++) {
@@ -161,10 +160,10 @@ static int elements_for(const fwd *f, const char *name, struct in_addr addr, uns
                         snprintf(el, sizeof(el), "%s . %u", a, r->port);
                 else
                         snprintf(el, sizeof(el), "%s", a);
-                if (asprintf(&s, "%1$sadd element ip " SBX_NFT_TABLE " %2$c_%3$s { %4$s timeout %5$us }\n"
-                             "delete element ip " SBX_NFT_TABLE " %2$c_%3$s { %4$s }\n"
-                             "add element ip " SBX_NFT_TABLE " %2$c_%3$s { %4$s timeout %5$us }\n",
-                             *script ?: "", r->port ? 'p' : 'a', ifn, el, ttl) < 0)
+                if (asprintf(&s, "%1$sadd element %2$s { %3$s timeout %4$us }\n"
+                             "delete element %2$s { %3$s }\n"
+                             "add element %2$s { %3$s timeout %4$us }\n",
+                             *script ?: "", r->port ? f->cfg->nft.set_p : f->cfg->nft.set_a, el, ttl) < 0)
                         return -ENOMEM;
                 free(*script);
                 *script = s;
@@ -184,8 +183,8 @@ static char *cidr_rules(const fwd *f) {
                 port[0] = '\0';
                 if (r->port)
                         snprintf(port, sizeof(port), " meta l4proto { tcp, udp } th dport %u", r->port);
-                if (asprintf(&t, "%sadd rule ip " SBX_NFT_TABLE " e_%s ip daddr %s/%u%s accept\n", s,
-                             f->cfg->ifname, a, r->prefixlen, port) < 0)
+                if (asprintf(&t, "%sadd rule %s ip daddr %s/%u%s accept\n", s, f->cfg->nft.chain, a,
+                             r->prefixlen, port) < 0)
                         t = NULL;
                 free(s);
                 s = t;
@@ -237,7 +236,7 @@ static void reload(fwd *f) {
                                             (unsigned) (f->cache[i].expires - now), &elements);
         rules = cidr_rules(f);
         if (rules)
-                (void) sbx_nft_egress_update(f->cfg->ifname, rules, f->cfg->log_group, elements, NULL);
+                (void) sbx_nft_egress_update(&f->cfg->nft, rules, f->cfg->log_group, elements, NULL);
 }
 
 /* ---- upstream ---- */
@@ -413,7 +412,7 @@ static size_t answer(fwd *f, const uint8_t *m, size_t n, uint8_t *out, size_t ca
                 cache_put(f, q.name, addrs[i].addr, ttl);
         }
         /* the addresses first: the sandbox connects as soon as it has them */
-        if (elements && sbx_nft_egress_allow(elements, NULL) < 0)
+        if (elements && sbx_nft_egress_allow(&f->cfg->nft, elements, NULL) < 0)
                 return sbx_dns_reply_rcode(&q, 2, out, cap);
         return len;
 }
@@ -466,14 +465,16 @@ static void serve_tcp(fwd *f) {
 
 /* ---- refused connections (nflog) ---- */
 
-static int nflog_open(unsigned group, struct mnl_socket **ret) {
-        struct mnl_socket *nl = mnl_socket_open2(NETLINK_NETFILTER, SOCK_CLOEXEC | SOCK_NONBLOCK);
+/* fd: a NETLINK_NETFILTER socket made inside the sandbox (pasta), or -1 */
+static int nflog_open(int fd, unsigned group, struct mnl_socket **ret) {
+        struct mnl_socket *nl = fd >= 0 ? mnl_socket_fdopen(fd) : mnl_socket_open2(NETLINK_NETFILTER,
+                                                                                 SOCK_CLOEXEC | SOCK_NONBLOCK);
         char buf[8192];
         struct nlmsghdr *nlh;
         struct nfgenmsg *nfg;
         struct nfulnl_msg_config_mode mode = { .copy_range = htonl(64), .copy_mode = NFULNL_COPY_PACKET };
 
-        if (!nl || mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0)
+        if (!nl || (fd < 0 && mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0))
                 goto fail;
         for (int step = 0; step < 2; step++) {
                 nlh = mnl_nlmsg_put_header(buf);
@@ -564,7 +565,7 @@ static _Noreturn void forwarder_main(const sbx_dns_forwarder *cfg, int ready_fd)
         if (ino < 0 || sbx_network_dir(dir, sizeof(dir), NULL) < 0 ||
             inotify_add_watch(ino, dir, IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE) < 0)
                 _exit(1);
-        nlfd = nflog_open(cfg->log_group, &nl);
+        nlfd = nflog_open(cfg->nflog_fd, cfg->log_group, &nl);
         /* the CIDR entries into the chain made without them */
         reload(&f);
         (void) !write(ready_fd, "R", 1);
@@ -605,8 +606,10 @@ static _Noreturn void forwarder_main(const sbx_dns_forwarder *cfg, int ready_fd)
                 if (p[1].revents & POLLIN)
                         serve_tcp(&f);
         }
-        /* our sandbox is gone: its nft state goes too */
-        (void) sbx_egress_remove(cfg->ifname, cfg->addr, cfg->owner, cfg->owner_start);
+        /* our sandbox is gone: its nft state on the host goes too (inside its
+         * namespace, it went with it) */
+        if (!cfg->nft.in_pid)
+                (void) sbx_egress_remove(cfg->ifname, cfg->addr, cfg->owner, cfg->owner_start);
         _exit(0);
 }
 
@@ -636,7 +639,7 @@ int sbx_dns_forwarder_start(const sbx_dns_forwarder *cfg, pid_t *ret_pid, sbx_er
         }
         if (mid == 0) {
                 sigset_t none;
-                int keep[] = { cfg->udp_fd, cfg->tcp_fd, cfg->sandbox_pidfd, ready[1] };
+                int keep[] = { cfg->udp_fd, cfg->tcp_fd, cfg->sandbox_pidfd, cfg->nflog_fd, ready[1] };
                 int devnull;
                 pid_t p;
 

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <linux/netlink.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -26,40 +27,49 @@
  * ifindex (unique among the host's live links) */
 #define LOG_GROUP_BASE 0x8000u
 
-static int listen_in(int netns_fd, int *ret_udp, int *ret_tcp, sbx_error *reterr) {
-        _cleanup_close_ int self = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC), udp = -EBADF, tcp = -EBADF;
-        struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons(53) };
-        int one = 1, k = 0;
+/* In the child inside the sandbox: the resolver's UDP and TCP sockets on
+ * 127.0.0.53:53 and, for pasta, the nflog socket (the refused connections
+ * are logged in there). lo comes up later, in the sandbox: bind before its
+ * address exists (IP_FREEBIND). Port 53: we hold CAP_NET_BIND_SERVICE here. */
+struct sockets_in {
+        bool nflog;
+};
 
-        if (self < 0)
-                return sbx_error_set(reterr, negative_errno(), "open /proc/self/ns/net");
+static int sockets_child(int sock, void *userdata) {
+        struct sockets_in *in = userdata;
+        struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons(53) };
+        struct sockaddr_nl nl = { .nl_family = AF_NETLINK };
+        int one = 1, fds[3];
+        size_t n = 2;
+
         inet_pton(AF_INET, SBX_EGRESS_RESOLVER, &sa.sin_addr);
-        if (setns(netns_fd, CLONE_NEWNET) < 0)
-                return sbx_error_set(reterr, negative_errno(), "setns into the sandbox network namespace");
-        udp = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-        tcp = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-        /* lo comes up later, in the child: bind before its address exists */
-        if (udp < 0 || tcp < 0 ||
-            setsockopt(udp, SOL_IP, IP_FREEBIND, &one, sizeof(one)) < 0 ||
-            setsockopt(tcp, SOL_IP, IP_FREEBIND, &one, sizeof(one)) < 0 ||
-            setsockopt(tcp, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) < 0 ||
-            bind(udp, (struct sockaddr *) &sa, sizeof(sa)) < 0 || bind(tcp, (struct sockaddr *) &sa, sizeof(sa)) < 0 ||
-            listen(tcp, 16) < 0)
-                k = negative_errno();
-        if (setns(self, CLONE_NEWNET) < 0)
-                abort();
-        if (k < 0)
-                return sbx_error_set(reterr, k, "egress resolver: listen on %s:53 in the sandbox",
-                                     SBX_EGRESS_RESOLVER);
-        *ret_udp = TAKE_FD(udp);
-        *ret_tcp = TAKE_FD(tcp);
-        return 0;
+        fds[0] = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+        fds[1] = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+        if (fds[0] < 0 || fds[1] < 0 ||
+            setsockopt(fds[0], SOL_IP, IP_FREEBIND, &one, sizeof(one)) < 0 ||
+            setsockopt(fds[1], SOL_IP, IP_FREEBIND, &one, sizeof(one)) < 0 ||
+            setsockopt(fds[1], SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) < 0 ||
+            bind(fds[0], (struct sockaddr *) &sa, sizeof(sa)) < 0 || bind(fds[1], (struct sockaddr *) &sa, sizeof(sa)) < 0 ||
+            listen(fds[1], 16) < 0)
+                return sbx_ns_reply(sock, NULL, 0, "egress resolver: listen on " SBX_EGRESS_RESOLVER ":53 in the sandbox");
+        if (in->nflog) {
+                fds[2] = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK, NETLINK_NETFILTER);
+                if (fds[2] < 0 || bind(fds[2], (struct sockaddr *) &nl, sizeof(nl)) < 0)
+                        return sbx_ns_reply(sock, NULL, 0, "egress resolver: netlink socket in the sandbox");
+                n = 3;
+        }
+        return sbx_ns_reply(sock, fds, n, NULL);
 }
 
-int sbx_egress_attach(sbx_net_plan *p, pid_t child, int netns_fd, pid_t owner, uint64_t owner_start,
-                      int ifindex, sbx_error *reterr) {
-        _cleanup_close_ int udp = -EBADF, tcp = -EBADF, pidfd = -EBADF;
-        unsigned group = LOG_GROUP_BASE | ((unsigned) ifindex & 0x7fffu);
+int sbx_egress_attach(sbx_net_plan *p, pid_t child, pid_t owner, uint64_t owner_start, int ifindex,
+                      sbx_error *reterr) {
+        bool inside = p->kind == SBX_NET_KIND_PASTA;
+        /* refused connections: an nflog group per sandbox; on the host from its
+         * veth's ifindex (unique among live links), inside its own namespace any */
+        unsigned group = inside ? LOG_GROUP_BASE : LOG_GROUP_BASE | ((unsigned) ifindex & 0x7fffu);
+        struct sockets_in in = { .nflog = inside };
+        int fds[3] = { -EBADF, -EBADF, -EBADF };
+        _cleanup_close_ int pidfd = -EBADF;
         char addr[INET_ADDRSTRLEN];
         sbx_dns_forwarder f = {
                 .network = p->network,
@@ -76,21 +86,33 @@ int sbx_egress_attach(sbx_net_plan *p, pid_t child, int netns_fd, pid_t owner, u
         };
         int k;
 
-        inet_ntop(AF_INET, &p->addr, addr, sizeof(addr));
-        k = sbx_nft_egress_setup(p->host_if, addr, "", group, reterr);
+        /* rules first: everything refused until the resolver adds addresses */
+        if (inside) {
+                sbx_egress_nft_inside(&f.nft, child);
+                k = sbx_nft_egress_setup_inside(&f.nft, group, reterr);
+        } else {
+                sbx_egress_nft_host(&f.nft, p->host_if);
+                inet_ntop(AF_INET, &p->addr, addr, sizeof(addr));
+                k = sbx_nft_egress_setup(p->host_if, addr, "", group, reterr);
+        }
         if (k < 0)
                 return sbx_error_wrap(reterr, "network '%s'", p->network);
-        p->egress_set = true;
-        k = listen_in(netns_fd, &udp, &tcp, reterr);
+        p->egress_set = !inside;
+        k = sbx_ns_run(child, sockets_child, &in, fds, inside ? 3 : 2, reterr);
         if (k < 0)
                 return k;
+        f.udp_fd = fds[0];
+        f.tcp_fd = fds[1];
+        f.nflog_fd = inside ? fds[2] : -EBADF;
         pidfd = (int) syscall(SYS_pidfd_open, child, 0);
         if (pidfd < 0)
-                return sbx_error_set(reterr, negative_errno(), "egress resolver: pidfd_open(%d)", (int) child);
-        f.udp_fd = udp;
-        f.tcp_fd = tcp;
-        f.sandbox_pidfd = pidfd;
-        k = sbx_dns_forwarder_start(&f, &p->dns_pid, reterr);
+                k = sbx_error_set(reterr, negative_errno(), "egress resolver: pidfd_open(%d)", (int) child);
+        else {
+                f.sandbox_pidfd = pidfd;
+                k = sbx_dns_forwarder_start(&f, &p->dns_pid, reterr);
+        }
+        for (size_t i = 0; i < ELEMENTSOF(fds); i++)
+                closep(&fds[i]);
         if (k < 0)
                 return k;
         p->dns_pidfd = (int) syscall(SYS_pidfd_open, p->dns_pid, 0);

@@ -547,7 +547,7 @@ int sbx_bridge_attach(sbx_net_plan *p, pid_t child, int netns_fd, sbx_error *ret
         /* an allowlist network: its rules and resolver before the child runs,
          * under the lock (a stale veth name's state is not removed meanwhile) */
         if (k >= 0 && p->egress)
-                k = sbx_egress_attach(p, child, netns_fd, owner, start, l.ifindex, reterr);
+                k = sbx_egress_attach(p, child, owner, start, l.ifindex, reterr);
         /* the veth carries its address in its alias now: others may allocate */
         closep(&p->bridge_lock);
         p->bridge_lock = -EBADF;

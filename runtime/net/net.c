@@ -138,12 +138,6 @@ static int named_prepare(const sbx_net_request *req, sbx_net_plan *p, sbx_networ
         p->egress = sbx_network_enforced(n);
         if (!p->egress)
                 return 0;
-        if (geteuid() != 0)
-                return sbx_error_set(reterr, -EPERM,
-                                     "network '%s' has an egress allowlist, which sbx enforces only as root "
-                                     "(unprivileged sandboxes reach the network through pasta, which cannot "
-                                     "filter by destination); run as root or use a network without "
-                                     "--egress-allow/--internal", n->name);
         if (req->n_dns > 0)
                 return sbx_error_set(reterr, -EINVAL,
                                      "network '%s' has an egress allowlist: names resolve only through sbx's "
@@ -214,8 +208,13 @@ int sbx_net_attach(sbx_net_plan *p, pid_t child, int netns_fd, sbx_error *reterr
                 return 0;
         case SBX_NET_KIND_BRIDGE:
                 return sbx_bridge_attach(p, child, netns_fd, reterr);
-        case SBX_NET_KIND_PASTA:
-                return sbx_pasta_attach(p, child, reterr);
+        case SBX_NET_KIND_PASTA: {
+                int k = sbx_pasta_attach(p, child, reterr);
+                /* an allowlist: its rules and resolver inside, before the child runs */
+                if (k >= 0 && p->egress)
+                        k = sbx_egress_attach(p, child, 0, 0, 0, reterr);
+                return k;
+        }
         case _SBX_NET_KIND_MAX:
         case _SBX_NET_KIND_INVALID:
         default:

@@ -225,8 +225,8 @@ int sbx_bridge_gc(sbx_error *reterr);
 
 /* egress.c: a sandbox on a network with an allowlist (root) */
 #define SBX_EGRESS_RESOLVER "127.0.0.53"
-int sbx_egress_attach(sbx_net_plan *p, pid_t child, int netns_fd, pid_t owner, uint64_t owner_start,
-                      int ifindex, sbx_error *reterr);
+int sbx_egress_attach(sbx_net_plan *p, pid_t child, pid_t owner, uint64_t owner_start, int ifindex,
+                      sbx_error *reterr);
 void sbx_egress_cleanup(sbx_net_plan *p);
 void sbx_egress_release(sbx_net_plan *p);
 /* Remove a sandbox's egress state (lock taken), unless a live veth of
@@ -234,6 +234,23 @@ void sbx_egress_release(sbx_net_plan *p);
 int sbx_egress_remove(const char *ifname, struct in_addr addr, pid_t owner, uint64_t owner_start);
 /* net-bridge.c: the lock every change of sbx's host network state takes */
 int sbx_net_lock(sbx_error *reterr);
+
+/* nsenter.c: run fn in a child inside pid's network namespace (and its user
+ * namespace when unprivileged, with CAP_NET_ADMIN ambient); fn answers with
+ * sbx_ns_reply(), whose fds land in fds[n_fds]. */
+int sbx_ns_run(pid_t pid, int (*fn)(int sock, void *userdata), void *userdata, int *fds, size_t n_fds,
+               sbx_error *reterr);
+int sbx_ns_reply(int sock, const int *fds, size_t n_fds, const char *error);
+
+/* Where a sandbox's egress chain and sets are (nft.c): the host's table ip
+ * sbx (root, bridge) or a table inet sbx inside its namespace (pasta). */
+typedef struct sbx_egress_nft {
+        pid_t in_pid;                    /* 0: the host's table; else inside this process's netns */
+        char chain[64];                  /* "ip sbx e_IF" | "inet sbx out" */
+        char set_a[64], set_p[64];       /* "ip sbx a_IF" | "inet sbx a", ... p */
+} sbx_egress_nft;
+void sbx_egress_nft_host(sbx_egress_nft *w, const char *ifname);
+void sbx_egress_nft_inside(sbx_egress_nft *w, pid_t pid);
 
 /* dns.c: the resolver process; the fds are the caller's (the process has copies) */
 typedef struct sbx_dns_forwarder {
@@ -245,6 +262,8 @@ typedef struct sbx_dns_forwarder {
         uint64_t owner_start;
         int sandbox_pidfd;               /* it ends when this process does */
         int udp_fd, tcp_fd;              /* bound in the sandbox's namespace */
+        int nflog_fd;                    /* NETLINK_NETFILTER made in it (pasta), -1: make one here */
+        sbx_egress_nft nft;              /* where its chain and sets are */
         const char *audit_path;          /* JSONL, NULL: none */
         const char *agent, *session, *scope_key, *sandbox;
 } sbx_dns_forwarder;

@@ -123,26 +123,94 @@ static int nft_script(const char *script, const char *what, sbx_error *reterr) {
 #define T "ip " SBX_NFT_TABLE " "
 #define B "bridge " SBX_NFT_TABLE " "
 
-/* The chain's rules, replacing what it had. */
-static char *chain_body(const char *ifname, const char *rules, unsigned log_group) {
+void sbx_egress_nft_host(sbx_egress_nft *w, const char *ifname) {
+        *w = (sbx_egress_nft) {};
+        snprintf(w->chain, sizeof(w->chain), T "e_%s", ifname);
+        snprintf(w->set_a, sizeof(w->set_a), T "a_%s", ifname);
+        snprintf(w->set_p, sizeof(w->set_p), T "p_%s", ifname);
+}
+
+void sbx_egress_nft_inside(sbx_egress_nft *w, pid_t pid) {
+        *w = (sbx_egress_nft) { .in_pid = pid };
+        snprintf(w->chain, sizeof(w->chain), "inet " SBX_NFT_TABLE " out");
+        snprintf(w->set_a, sizeof(w->set_a), "inet " SBX_NFT_TABLE " a");
+        snprintf(w->set_p, sizeof(w->set_p), "inet " SBX_NFT_TABLE " p");
+}
+
+/* "@a_IF" from "ip sbx a_IF": the set as a rule names it */
+static const char *set_ref(const char *full) {
+        const char *sp = strrchr(full, ' ');
+        return sp ? sp + 1 : full;
+}
+
+/* The chain's rules, replacing what it had. Inside the sandbox (output
+ * hook) its own loopback and any IPv6 come first. */
+static char *chain_body(const sbx_egress_nft *w, const char *rules, unsigned log_group) {
         char *b = NULL;
 
         if (asprintf(&b,
-                     "flush chain " T "e_%1$s\n"
-                     "add rule " T "e_%1$s ct state established,related accept\n"
-                     "add rule " T "e_%1$s ip daddr @a_%1$s accept\n"
-                     "add rule " T "e_%1$s meta l4proto { tcp, udp } ip daddr . th dport @p_%1$s accept\n"
-                     "%2$s"
-                     "add rule " T "e_%1$s ct state new log group %3$u\n"
-                     "add rule " T "e_%1$s reject with icmp type admin-prohibited\n",
-                     ifname, rules, log_group) < 0)
+                     "flush chain %1$s\n"
+                     "%6$s"
+                     "add rule %1$s ct state established,related accept\n"
+                     "add rule %1$s ip daddr @%2$s accept\n"
+                     "add rule %1$s meta l4proto { tcp, udp } ip daddr . th dport @%3$s accept\n"
+                     "%4$s"
+                     "add rule %1$s ct state new log group %5$u\n"
+                     "add rule %1$s reject with %7$s admin-prohibited\n",
+                     w->chain, set_ref(w->set_a), set_ref(w->set_p), rules, log_group,
+                     w->in_pid ? "add rule inet " SBX_NFT_TABLE " out oifname \"lo\" accept\n"
+                                 "add rule inet " SBX_NFT_TABLE " out meta nfproto ipv6 reject with icmpx "
+                                 "admin-prohibited\n" : "",
+                     w->in_pid ? "icmpx" : "icmp type") < 0)
                 return NULL;
         return b;
 }
 
+/* In the child sbx_ns_run() made inside the sandbox: nft with the script. */
+struct nft_in {
+        const char *script;
+};
+
+static int nft_in_child(int sock, void *userdata) {
+        struct nft_in *in = userdata;
+        sbx_error e = {};
+        int k = nft_script(in->script, "nft in the sandbox's network namespace", &e);
+
+        return sbx_ns_reply(sock, NULL, 0, k < 0 ? e.msg : NULL);
+}
+
+static int nft_script_at(const sbx_egress_nft *w, const char *script, const char *what, sbx_error *reterr) {
+        struct nft_in in = { .script = script };
+
+        if (!w->in_pid)
+                return nft_script(script, what, reterr);
+        if (sbx_ns_run(w->in_pid, nft_in_child, &in, NULL, 0, reterr) < 0)
+                return sbx_error_wrap(reterr, "%s", what);
+        return 0;
+}
+
+int sbx_nft_egress_setup_inside(const sbx_egress_nft *w, unsigned log_group, sbx_error *reterr) {
+        _cleanup_free_ char *body = chain_body(w, "", log_group), *script = NULL;
+
+        if (!body || asprintf(&script,
+                              "add table inet " SBX_NFT_TABLE "\n"
+                              "add set inet " SBX_NFT_TABLE " a { type ipv4_addr; flags timeout; }\n"
+                              "add set inet " SBX_NFT_TABLE " p { type ipv4_addr . inet_service; flags timeout; }\n"
+                              "add chain inet " SBX_NFT_TABLE " out { type filter hook output priority 0; "
+                              "policy accept; }\n"
+                              "%s",
+                              body) < 0)
+                return sbx_error_set(reterr, -ENOMEM, "out of memory");
+        return nft_script_at(w, script, "set up the sandbox's egress rules", reterr);
+}
+
 int sbx_nft_egress_setup(const char *ifname, const char *addr, const char *rules, unsigned log_group,
                          sbx_error *reterr) {
-        _cleanup_free_ char *body = chain_body(ifname, rules, log_group), *script = NULL;
+        sbx_egress_nft w;
+        _cleanup_free_ char *body = NULL, *script = NULL;
+
+        sbx_egress_nft_host(&w, ifname);
+        body = chain_body(&w, rules, log_group);
 
         if (!body || asprintf(&script,
                               /* the sandbox's own address only, no IPv6, from its bridge port */
@@ -178,18 +246,18 @@ int sbx_nft_egress_setup(const char *ifname, const char *addr, const char *rules
         return nft_script(script, "set up the sandbox's egress rules", reterr);
 }
 
-int sbx_nft_egress_update(const char *ifname, const char *rules, unsigned log_group, const char *elements,
+int sbx_nft_egress_update(const sbx_egress_nft *w, const char *rules, unsigned log_group, const char *elements,
                           sbx_error *reterr) {
-        _cleanup_free_ char *body = chain_body(ifname, rules, log_group), *script = NULL;
+        _cleanup_free_ char *body = chain_body(w, rules, log_group), *script = NULL;
 
-        if (!body || asprintf(&script, "flush set " T "a_%1$s\nflush set " T "p_%1$s\n%2$s%3$s", ifname, body,
+        if (!body || asprintf(&script, "flush set %s\nflush set %s\n%s%s", w->set_a, w->set_p, body,
                               elements ?: "") < 0)
                 return sbx_error_set(reterr, -ENOMEM, "out of memory");
-        return nft_script(script, "replace the sandbox's egress rules", reterr);
+        return nft_script_at(w, script, "replace the sandbox's egress rules", reterr);
 }
 
-int sbx_nft_egress_allow(const char *elements, sbx_error *reterr) {
-        return nft_script(elements, "allow the resolved addresses", reterr);
+int sbx_nft_egress_allow(const sbx_egress_nft *w, const char *elements, sbx_error *reterr) {
+        return nft_script_at(w, elements, "allow the resolved addresses", reterr);
 }
 
 int sbx_nft_egress_remove(const char *ifname, const char *addr, sbx_error *reterr) {

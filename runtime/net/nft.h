@@ -8,6 +8,8 @@
 
 #include <stdbool.h>
 
+#include "net.h"
+
 #include "util/util.h"
 
 #define SBX_NFT_TABLE "sbx"
@@ -32,7 +34,12 @@ int sbx_nft_remove(sbx_error *reterr);
  * may be NULL); allow runs an "add element" script; remove deletes it all. */
 int sbx_nft_egress_setup(const char *ifname, const char *addr, const char *rules, unsigned log_group,
                          sbx_error *reterr);
-int sbx_nft_egress_update(const char *ifname, const char *rules, unsigned log_group, const char *elements,
+/* Unprivileged (pasta): the same chain and sets in a table inet sbx inside
+ * the sandbox's own network namespace (output hook, also IPv6 refused),
+ * which the sandbox has no capability to change; nft runs there through
+ * sbx_ns_run(). */
+int sbx_nft_egress_setup_inside(const sbx_egress_nft *w, unsigned log_group, sbx_error *reterr);
+int sbx_nft_egress_update(const sbx_egress_nft *w, const char *rules, unsigned log_group, const char *elements,
                           sbx_error *reterr);
-int sbx_nft_egress_allow(const char *elements, sbx_error *reterr);
+int sbx_nft_egress_allow(const sbx_egress_nft *w, const char *elements, sbx_error *reterr);
 int sbx_nft_egress_remove(const char *ifname, const char *addr, sbx_error *reterr);

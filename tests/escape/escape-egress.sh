@@ -13,7 +13,7 @@
 . "$(dirname "$0")/lib.sh"
 
 if ! is_root; then
-        echo "1..0 # SKIP needs root (its own network namespaces; allowlists are enforced as root only)"
+        echo "1..0 # SKIP needs root (its own network namespaces; the rootless attacks run from it as uid 65534)"
         exit 77
 fi
 net_require
@@ -132,6 +132,28 @@ is "egress-take-port-53: the sandbox cannot bind a resolver of its own on port 5
         "$(esbx -- python3 -c 'import socket; s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("127.0.0.54", 53)); print("OK")' 2>&1 | tail -1 | grep -o 'Permission denied\|OK')" \
         "Permission denied"
 is "egress-raw-socket: raw sockets (forged packets) are EPERM" "$(esbx -- /sbx-probe socket raw)" EPERM
+
+# ---- rootless (pasta, uid 65534): the rules live in the sandbox's own namespace ----
+if ! command -v pasta >/dev/null; then
+        for i in 1 2 3 4; do skip "rootless: pasta (Debian package passt) is not installed"; done
+else
+        RL=$TMP/rl; mkdir -p "$RL"; chown 65534 "$RL"; chmod 755 "$TMP"
+        rl() { in_h_nobody SBX_NETWORK_DIR="$SBX_NETWORK_DIR" XDG_RUNTIME_DIR="$RL" "$SBX" run \
+                --ro-bind "$SBX_PROBE:/sbx-probe" "$@"; }
+        out=$(rl --network plain -- /sbx-probe connect 10.99.0.4 8080 2>&1)
+        if printf '%s' "$out" | grep -q 'pasta exited\|tun'; then
+                for i in 1 2 3 4; do skip "rootless: pasta cannot run here: $(printf '%s' "$out" | head -1)"; done
+        else
+                control "rootless on the plain network connects to 10.99.0.4:8080" "$out" OK
+                is "egress-rootless-ip-literal: the same from the allowlist network is refused (EHOSTUNREACH)" \
+                        "$(rl --network allow -- /sbx-probe connect 10.99.0.4 8080 2>&1)" EHOSTUNREACH
+                like "egress-rootless-flush-rules: nft flush ruleset in its own namespace is refused" \
+                        "$(rl --network allow -- nft flush ruleset 2>&1)" "Operation not permitted"
+                is "egress-rootless-flush-rules: ... and the literal is still refused after the attempt" \
+                        "$(rl --network allow -- bash -c 'nft flush ruleset 2>/dev/null; /sbx-probe connect 10.99.0.4 8080' 2>&1)" \
+                        EHOSTUNREACH
+        fi
+fi
 
 ip netns exec $H "$SBX" network rm allow plain >/dev/null
 is "no sbx link, nft table or ip_forward change is left in H" \
