@@ -48,8 +48,8 @@ const sbx_cli_cmd sbx_cmd_network = {
                  "ls [--json] [-q]\ninspect NAME...\nrm NAME...",
         .summary = "create, list, inspect, update and remove named networks",
         .text = "create: a network on sbx's bridge. Without --egress-allow* and --internal its sandboxes reach "
-                "anywhere (as 'bridge'). With them, egress is an allowlist (below). Root only for an allowlist "
-                "(rootless sandboxes on such a network are refused).\n\n"
+                "anywhere (as 'bridge'). With them, egress is an allowlist (below), enforced as root on the host "
+                "(nft table ip sbx) and without root inside the sandbox's own network namespace.\n\n"
                 "update: replace the given lists; running sandboxes on NAME follow within a second. ls: list "
                 "networks. inspect: print network records as a JSON array. rm: remove networks no sandbox "
                 "uses.\n\n"
@@ -482,7 +482,7 @@ void sbx_cli_network_explain(FILE *f, const char *network) {
         else if (n.internal)
                 fprintf(f, "network %s: no egress (--internal): no name resolves, nothing leaves\n", network);
         else {
-                fprintf(f, "network %s: egress allowlist (root only; names resolve through sbx's resolver)\n",
+                fprintf(f, "network %s: egress allowlist (names resolve through sbx's resolver)\n",
                         network);
                 print_list(f, "names:", &n.allow);
                 print_list(f, "ranges:", &n.allow_cidr);
