@@ -897,6 +897,46 @@ fail:
         return r;
 }
 
+static int gc_dir(const char *dir, time_t older_than) {
+        DIR *d = opendir(dir);
+        struct dirent *de;
+        int n = 0;
+
+        if (!d)
+                return 0;
+        while ((de = readdir(d))) {
+                char path[PATH_MAX + 256];
+                struct stat st;
+                if (de->d_type != DT_DIR || strncmp(de->d_name, "sbx-", 4))
+                        continue;
+                snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+                if (stat(path, &st) == 0 && st.st_mtime < older_than && rmdir(path) == 0)
+                        n++;
+        }
+        closedir(d);
+        return n;
+}
+
+int sbx_cgroup_gc(unsigned min_age_sec) {
+        _cleanup_free_ sbx_cgroup_host *h = calloc(1, sizeof(*h));
+        time_t older_than = time(NULL) - (time_t) min_age_sec;
+        char dir[PATH_MAX + SBX_CGROUP_V1_PATH];
+        int n = 0;
+
+        if (!h)
+                return -ENOMEM;
+        (void) sbx_cgroup_probe_host(h);
+        if (h->usable < 0)
+                return 0;
+        if (!h->use_v1)
+                return gc_dir(h->base, older_than);
+        for (unsigned i = 0; i < h->n_v1; i++) {
+                snprintf(dir, sizeof(dir), "%s%s", h->v1_mount[i], strcmp(h->v1_base, "/") ? h->v1_base : "");
+                n += gc_dir(dir, older_than);
+        }
+        return n;
+}
+
 int sbx_cgroup_open(const char *name, sbx_cgroup *ret, sbx_error *reterr) {
         _cleanup_free_ sbx_cgroup_host *h = NULL;
         char leaf[160];

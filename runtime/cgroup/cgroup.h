@@ -103,6 +103,14 @@ int sbx_cgroup_cleanup(sbx_cgroup *cg);
  *  - no clone3/CLONE_INTO_CGROUP: clone, then sbx_cgroup_attach_pid() before
  *    releasing the child. */
 
+/* issue 15: remove sandbox cgroups (sbx-*) left below the base by a launcher
+ * killed between creating one and recording it (sbx create/start SIGKILLed):
+ * only empty ones (the kernel refuses rmdir of a populated cgroup) whose
+ * directory is older than min_age_sec (a starting sandbox's is empty for a
+ * few milliseconds), on v2 or every v1 hierarchy. Returns how many. For
+ * `sbx prune`. */
+int sbx_cgroup_gc(unsigned min_age_sec);
+
 /* Join an existing sandbox cgroup (persistent sandboxes: later execs enter
  * it with clone3 CLONE_INTO_CGROUP too). Fills *ret (dirfd, path); the
  * caller must not cleanup it unless it owns the sandbox. -ENOENT if absent. */

@@ -1286,8 +1286,11 @@ int sbx_sandbox_prune(const sbx_prune_opts *o, char ***ret_names, size_t *ret_n,
         }
         sbx_sandbox_list_free(list, n);
         /* what crashed sandboxes and SIGKILLed runs left on the host (issue 7) */
-        if (!o->dry_run)
+        if (!o->dry_run) {
                 (void) sbx_net_gc(NULL);
+                /* empty sandbox cgroups of SIGKILLed creates/starts (issue 15) */
+                (void) sbx_cgroup_gc(60);
+        }
         if (ret_names) {
                 *ret_names = names;
                 *ret_n = names ? removed : 0;

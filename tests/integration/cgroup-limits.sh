@@ -21,7 +21,11 @@ ok()  { n=$((n + 1)); echo "ok $n - $*"; }
 nok() { n=$((n + 1)); fail=1; echo "not ok $n - $*"; }
 t()   { d=$1; shift; if "$@"; then ok "$d"; else nok "$d"; fi; }
 
-sandbox_cgroups() { find /sys/fs/cgroup -mindepth 1 -maxdepth 5 -name 'sbx-*' ! -name 'sbx-it-*' -type d 2>/dev/null | sort; }
+# Sandbox cgroups this script could have made: below its own sub-hierarchy on
+# v1 (set below), else any owned by the caller (other helpers' root sandboxes
+# on a shared host come and go; an unprivileged caller's would be its own).
+cg_scope=/sys/fs/cgroup
+sandbox_cgroups() { find $cg_scope -mindepth 1 -maxdepth 5 -name 'sbx-*' ! -name 'sbx-it-*' -type d -user "$(id -u)" 2>/dev/null | sort; }
 before=$(mktemp); sandbox_cgroups >"$before"
 enforceable=$("$SBX" doctor --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["cgroup"]["limits_enforceable"])')
 err=$(mktemp); trap 'rm -f "$err" "$before"' EXIT
@@ -50,6 +54,7 @@ else
                         made="${made:-} $m/$sub"
                 done
                 cgroot=/sys/fs/cgroup/pids/$sub
+                cg_scope=$made
                 export SBX_CGROUP_ROOT=$cgroot
                 trap 'rm -f "$err" "$before"; for d in $made; do find "$d" -mindepth 1 -depth -type d -exec rmdir {} + 2>/dev/null; rmdir "$d"; done' EXIT
         fi
@@ -104,6 +109,15 @@ while time.time() - t < 1.5: pass
 print(int((os.times().user + os.times().system) * 1000))'
         ms=$("$SBX" run --cpus 0.2 -- python3 -c "$spin" 2>"$err")
         t "--cpus 0.2: 1.5 s of spinning gets at most 0.5 s of CPU (${ms:-?} ms)" [ "${ms:-9999}" -le 500 ]
+        # sbx prune removes empty sandbox cgroups a SIGKILLed create/start left (older than 60 s)
+        if [ "$hier" = v1 ]; then
+                for d in $made; do mkdir "$d/sbx-run-stale$$" "$d/sbx-run-fresh$$"; touch -d '2 hours ago' "$d/sbx-run-stale$$"; done
+                "$SBX" prune --state-dir "$(mktemp -d)" >/dev/null 2>"$err"
+                t "sbx prune: a stale empty sandbox cgroup is removed from every v1 hierarchy" \
+                        sh -c "! ls -d $(for d in $made; do printf '%s ' "$d/sbx-run-stale$$"; done) 2>/dev/null | grep -q ."
+                t "  ... a fresh one (a starting sandbox's) is kept" sh -c "ls -d $(for d in $made; do printf '%s ' "$d/sbx-run-fresh$$"; done) >/dev/null"
+                for d in $made; do rmdir "$d/sbx-run-fresh$$"; done
+        fi
         # pause uses the cgroup freezer
         name=cglim-$$
         if "$SBX" create --name "$name" --workspace-access none -- sleep 600 >/dev/null 2>"$err" ||
