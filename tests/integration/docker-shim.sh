@@ -167,6 +167,28 @@ if "$SBX" doctor --json 2>/dev/null | grep -q 'limits are refused'; then
         is "an unenforceable --memory: start exit 1" "$rc" 1
         like "... naming the limit and the fix" "$out" 'memory.*SBX_DOCKER_LIMITS=best-effort'
         "$D" rm -f c3 >/dev/null 2>&1
+elif [ "$(id -u)" = 0 ]; then
+        # issue 15: enforced where the host can (as root on this v1/hybrid host too),
+        # from inside, in both directions; docker exec runs inside the same limits
+        "$D" create --name c3 --memory 32m --pids-limit 20 --network none "$IMAGE" >/dev/null 2>&1
+        "$D" start c3 >/dev/null 2>&1
+        "$D" exec c3 python3 -c 'b = bytearray(200 << 20)' >/dev/null 2>&1; rc=$?
+        is "--memory 32m: docker exec allocating 200 MiB is OOM-killed (137)" "$rc" 137
+        out=$("$D" exec c3 python3 -c 'b = bytearray(8 << 20); print("ok")' 2>&1); rc=$?
+        is "... allocating 8 MiB works" "$rc/$out" 0/ok
+        out=$("$D" exec c3 python3 -c '
+import errno, os, time
+n = 0
+try:
+    while n < 100:
+        if os.fork() == 0:
+            time.sleep(3); os._exit(0)
+        n += 1
+    print("forked", n)
+except OSError as e:
+    print(errno.errorcode[e.errno], n)' 2>&1)
+        like "--pids-limit 20: forks fail with EAGAIN below 20 ($out)" "$out" '^EAGAIN 1[0-9]$'
+        "$D" rm -f c3 >/dev/null 2>&1
 fi
 
 # ---- the Docker-outside-of-Docker self-probe
