@@ -229,6 +229,14 @@ static int exec_container_rest(const sbx_exec_plan *e, sbx_error *reterr) {
 int sbx_exec_setup_child(const sbx_exec_plan *e, sbx_error *reterr) {
         int r, exec_fd;
 
+        /* Not dumpable until the exec (which makes the command dumpable as
+         * any exec does). Once our capabilities are gone, a process of the
+         * sandbox with our ids (rootless sbx exec, an OCI container's root
+         * without a user namespace) could otherwise open /proc/<us>/exe, the
+         * host's sbx binary (CVE-2019-5736), and /proc/<us>/fd, the host fds
+         * a joining client still holds until the exec. */
+        if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
+                return sbx_error_set(reterr, -errno, "prctl(PR_SET_DUMPABLE, 0)"), SBX_EXIT_FAILURE;
         /* rlimits while we may still raise hard limits in this user ns. */
         for (size_t i = 0; i < e->n_rlimits; i++) {
                 struct rlimit rl = { .rlim_cur = e->rlimits[i].soft, .rlim_max = e->rlimits[i].hard };

@@ -28,6 +28,7 @@
 #include <sched.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -387,6 +388,75 @@ static int wait_signal(void) {
         return 40 + got;
 }
 
+/* grab-exe SECONDS PATTERN: step every other process of the sandbox
+ * (SIGSTOP, look, SIGCONT) while its /proc/<pid>/exe names PATTERN and print
+ * "GOT <exe> fds=N" for the first one whose exe and fd table could be opened
+ * (a joining `sbx exec` child between its capability drop and its exec: the
+ * host's sbx binary, CVE-2019-5736), else "nothing" after SECONDS. */
+static int grab_check(int pid, const char *pattern) {
+        char p[64], l[4096] = {};
+        DIR *d;
+        int n = 0, fd;
+
+        snprintf(p, sizeof(p), "/proc/%d/exe", pid);
+        if (readlink(p, l, sizeof(l) - 1) <= 0)
+                return errno == ENOENT || errno == ESRCH ? -1 : 0;
+        if (!strstr(l, pattern))
+                return -1;
+        fd = open(p, O_PATH | O_CLOEXEC);
+        if (fd < 0)
+                return 0;
+        close(fd);
+        snprintf(p, sizeof(p), "/proc/%d/fd", pid);
+        d = opendir(p);
+        if (!d)
+                return 0;
+        for (struct dirent *de; (de = readdir(d));)
+                n += de->d_name[0] != '.';
+        closedir(d);
+        printf("GOT %s fds=%d\n", l, n);
+        return 1;
+}
+
+static int grab_exe(int secs, const char *pattern) {
+        static char seen[1 << 16];
+        struct sigaction sa = { .sa_handler = on_signal };
+        time_t end = time(NULL) + secs;
+
+        sigaction(SIGTERM, &sa, NULL);  /* the test is done joining: say so */
+        printf("ready\n");
+        fflush(stdout);
+        while (time(NULL) < end && !got) {
+                DIR *d = opendir("/proc");
+                for (struct dirent *de; d && (de = readdir(d));) {
+                        int pid = atoi(de->d_name);
+                        if (pid <= 1 || pid == getpid() || pid >= (int) sizeof(seen) || seen[pid])
+                                continue;
+                        /* a process not (or no longer) PATTERN is looked at
+                         * again on the next pass: it may exec PATTERN */
+                        for (int i = 0; i < 100000; i++) {
+                                int r;
+                                if (kill(pid, SIGSTOP) < 0) {
+                                        seen[pid] = 1;  /* gone */
+                                        break;
+                                }
+                                r = grab_check(pid, pattern);
+                                kill(pid, SIGCONT);
+                                if (r == 1) {
+                                        closedir(d);
+                                        return 0;
+                                }
+                                if (r < 0)
+                                        break;
+                        }
+                }
+                if (d)
+                        closedir(d);
+        }
+        printf("nothing\n");
+        return 1;
+}
+
 static void usage(void) {
         fputs("usage: sbx-probe caps|uidmap|mounts|ifaces|pidns|fds|env|hostname|tty|userns\n"
               "       sbx-probe try-syscall NAME | open PATH | read PATH | write PATH TEXT | mkdir PATH\n"
@@ -397,7 +467,8 @@ static void usage(void) {
               "       sbx-probe ids | cwd | self-exe | kill PID SIG | ptrace PID | mknod PATH | link OLD NEW\n"
               "       sbx-probe handle PATH | write-open PATH | umount PATH | mount-tmpfs PATH\n"
               "       sbx-probe connect-abstract NAME | listen tcp PORT | listen abstract NAME\n"
-              "       sbx-probe exhaust-fds CAP | exhaust-procs CAP | fill PATH CAP_KIB\n",
+              "       sbx-probe exhaust-fds CAP | exhaust-procs CAP | fill PATH CAP_KIB\n"
+              "       sbx-probe grab-exe SECONDS PATTERN\n",
               stderr);
 }
 
@@ -549,6 +620,8 @@ int main(int argc, char **argv) {
                 return exhaust_procs(atoi(argv[2]));
         if (!strcmp(c, "fill") && argc > 3)
                 return fill(argv[2], atol(argv[3]));
+        if (!strcmp(c, "grab-exe") && argc > 3)
+                return grab_exe(atoi(argv[2]), argv[3]);
         if (!strcmp(c, "sleep")) {
                 sleep(atoi(argv[2]));
                 return 0;

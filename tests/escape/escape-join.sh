@@ -1,0 +1,100 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Escape suite: attacks from inside a running sandbox on the processes that
+# join it later (sbx exec into a persistent sandbox, the path docker exec
+# takes; sbx-runc exec into an OCI container). Between its capability drop
+# and its exec, the joining child is sbx code in the sandbox's pid namespace,
+# holding host fds (state dir, locks, cgroup) with /proc/<pid>/exe = the
+# host's sbx binary: a process of the sandbox with the same ids (rootless,
+# or an OCI container's root without a user namespace) must not be able to
+# open it (CVE-2019-5736, runc's "leaky /proc/self/exe").
+. "$(dirname "$0")/lib.sh"
+
+STATE=$TMP/state
+sx() { timeout -k 5 60 "$SBX" "$1" --state-dir "$STATE" "${@:2}"; }
+# grab NAME: the probe steps through every process that joins the sandbox
+# (SIGSTOP, look at /proc/<pid>/exe and fd, SIGCONT) while 60 sbx exec run.
+# Before the fix it got the host's sbx binary within ~2-20 joins.
+grab() {
+        local out=$TMP/grab.out i=0
+        : > "$out"
+        sx exec "$1" -- /sbx-probe grab-exe 8 "$(readlink -f "$SBX")" > "$out" 2>&1 &
+        local gp=$!
+        while ! grep -q ready "$out" && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+        for i in $(seq 60); do
+                grep -q GOT "$out" && break
+                sx exec "$1" -- /bin/true
+        done
+        # SIGTERM to every process of the sandbox but init: the probe says "nothing"
+        sx exec "$1" -- /sbx-probe kill -1 15 >/dev/null
+        wait "$gp" 2>/dev/null
+        grep -v ready "$out"
+}
+
+if sx create --ro-bind "$SBX_PROBE:/sbx-probe" --workspace-access none jn >/dev/null; then
+        is "join-exec-proc-exe: a joining sbx exec's /proc/<pid>/exe and fds cannot be opened from inside" \
+                "$(grab jn)" nothing
+        sx exec jn -- /sbx-probe grab-exe 6 sleep > "$TMP/ctl.out" 2>&1 &
+        gp=$!
+        sleep 0.5
+        sx exec jn -- /bin/sleep 2
+        wait $gp
+        like "control: after its exec, the joined command is the sandbox's own (its exe opens)" \
+                "$(cat "$TMP/ctl.out")" '^GOT /usr/bin/sleep'
+        sx rm -f jn >/dev/null
+else
+        not_ok "create a persistent sandbox"
+fi
+
+# --- sbx-runc exec: an OCI container's root (no user namespace, config.json
+# from `sbx-runc spec`) racing the runtime's exec; root only (it needs root)
+runc=${SBX_BUILD_ROOT:-}/sbx-runc
+bb=$(for b in /bin/busybox /usr/bin/busybox; do [ -x "$b" ] && ! ldd "$b" >/dev/null 2>&1 && echo "$b" && break; done)
+if ! is_root; then
+        skip "oci-exec-proc-exe: an OCI container without a user namespace needs root"
+elif [ ! -x "$runc" ] || [ -z "$bb" ]; then
+        skip "oci-exec-proc-exe: no sbx-runc or no static busybox"
+else
+        b=$TMP/bundle
+        mkdir -p "$b/rootfs/bin"
+        cp "$bb" "$b/rootfs/bin/busybox"
+        ln -s busybox "$b/rootfs/bin/true"
+        ln -s busybox "$b/rootfs/bin/sleep"
+        cp "$SBX_PROBE" "$b/rootfs/sbx-probe"
+        (cd "$b" && "$runc" spec) && python3 - "$b/config.json" <<'P'
+import json, sys
+c = json.load(open(sys.argv[1]))
+c["process"]["terminal"] = False
+c["process"]["args"] = ["/sbx-probe", "sleep", "60"]
+json.dump(c, open(sys.argv[1], "w"))
+P
+        R=("$runc" --root "$TMP/oci")
+        if timeout 30 "${R[@]}" run -d -b "$b" jn-oci </dev/null >/dev/null 2>&1; then
+                out=$TMP/oci.out
+                timeout 20 "${R[@]}" exec jn-oci /sbx-probe grab-exe 8 "$(readlink -f "$runc")" > "$out" 2>&1 &
+                gp=$!
+                sleep 0.3
+                for i in $(seq 60); do
+                        grep -q GOT "$out" && break
+                        timeout 10 "${R[@]}" exec jn-oci /bin/true
+                done
+                # SIGTERM to every process of the container but init: the probe says "nothing"
+                timeout 10 "${R[@]}" exec jn-oci /sbx-probe kill -1 15 >/dev/null
+                wait $gp 2>/dev/null
+                is "oci-exec-proc-exe: container root cannot open /proc/<pid>/exe (the host's sbx-runc) of an exec" \
+                        "$(grep -v ready "$out")" nothing
+                timeout 20 "${R[@]}" exec jn-oci /sbx-probe grab-exe 6 busybox > "$out" 2>&1 &
+                gp=$!
+                sleep 0.3
+                timeout 10 "${R[@]}" exec jn-oci /bin/sleep 2
+                wait $gp
+                like "control: the exec'd command itself is the container's (its exe opens)" \
+                        "$(cat "$out")" '^GOT /bin/busybox'
+                "${R[@]}" delete -f jn-oci >/dev/null 2>&1
+        else
+                not_ok "oci: sbx-runc run -d of a busybox bundle"
+        fi
+fi
+
+is "no run directory left in the state dir" "$(leftovers)" ""
+done_testing
