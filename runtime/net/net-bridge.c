@@ -464,6 +464,12 @@ static unsigned default_mtu(sbx_rtnl *r) {
         return l.mtu;
 }
 
+/* The lock every sbx creating or removing bridge state takes (serialised), then a netlink socket. */
+static int lock_rtnl(int *ret_lock, sbx_rtnl **ret, sbx_error *reterr) {
+        *ret_lock = sbx_net_lock(reterr);
+        return *ret_lock < 0 ? *ret_lock : sbx_rtnl_open(ret, reterr);
+}
+
 /* Parent, before clone: bridge + table exist, address and names decided; the
  * lock stays held (in p->bridge_lock) until attach has made the veth, so no
  * other sbx can take the same address or remove the bridge in between. */
@@ -478,11 +484,7 @@ int sbx_bridge_prepare(sbx_net_plan *p, sbx_error *reterr) {
         k = subnet_parse(env && *env ? env : BRIDGE_DEFAULT_SUBNET, &sn, reterr);
         if (k < 0)
                 return k;
-        /* serialise with every other sbx creating or removing bridge state */
-        lock = sbx_net_lock(reterr);
-        if (lock < 0)
-                return lock;
-        k = sbx_rtnl_open(&r, reterr);
+        k = lock_rtnl(&lock, &r, reterr);
         if (k < 0)
                 return k;
         /* veths of SIGKILLed runs go first, so their addresses are free again */
@@ -604,11 +606,6 @@ int sbx_bridge_gc(sbx_error *reterr) {
         _cleanup_close_ int lock = -EBADF;
         int k;
 
-        lock = sbx_net_lock(reterr);
-        if (lock < 0)
-                return lock;
-        k = sbx_rtnl_open(&r, reterr);
-        if (k < 0)
-                return k;
-        return bridge_remove_if_unused(r, reterr);
+        k = lock_rtnl(&lock, &r, reterr);
+        return k < 0 ? k : bridge_remove_if_unused(r, reterr);
 }

@@ -224,14 +224,24 @@ static int link_dump_cb(const struct nlmsghdr *m, void *data) {
         return d->cb(&l, d->userdata);
 }
 
-int sbx_rtnl_links(sbx_rtnl *r, sbx_link_cb cb, void *userdata, sbx_error *reterr) {
+/* A dump request of TYPE for FAMILY, its family-specific header HDR_LEN bytes (ifinfomsg, rtmsg:
+ * each starts with the family byte, as rtgenmsg); each answer to CB. */
+static int rtnl_dump(sbx_rtnl *r, uint16_t type, size_t hdr_len, unsigned char family,
+                     int (*cb)(const struct nlmsghdr *, void *), void *data, const char *what,
+                     sbx_error *reterr) {
         char buf[MNL_SOCKET_BUFFER_SIZE];
-        struct nlmsghdr *nlh = rtnl_msg(r, buf, RTM_GETLINK, NLM_F_DUMP);
-        struct ifinfomsg *ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
+        struct nlmsghdr *nlh = rtnl_msg(r, buf, type, NLM_F_DUMP);
+        struct rtgenmsg *g = mnl_nlmsg_put_extra_header(nlh, hdr_len);
+
+        g->rtgen_family = family;
+        return rtnl_talk(r, nlh, cb, data, what, reterr);
+}
+
+int sbx_rtnl_links(sbx_rtnl *r, sbx_link_cb cb, void *userdata, sbx_error *reterr) {
         struct link_dump d = { cb, userdata };
 
-        ifi->ifi_family = AF_UNSPEC;
-        return rtnl_talk(r, nlh, link_dump_cb, &d, "list links", reterr);
+        return rtnl_dump(r, RTM_GETLINK, sizeof(struct ifinfomsg), AF_UNSPEC, link_dump_cb, &d, "list links",
+                         reterr);
 }
 
 static int link_get_cb(const struct nlmsghdr *m, void *data) {
@@ -470,11 +480,8 @@ static int route_dump_cb(const struct nlmsghdr *m, void *data) {
 }
 
 int sbx_rtnl_routes4(sbx_rtnl *r, sbx_route_cb cb, void *userdata, sbx_error *reterr) {
-        char buf[MNL_SOCKET_BUFFER_SIZE];
-        struct nlmsghdr *nlh = rtnl_msg(r, buf, RTM_GETROUTE, NLM_F_DUMP);
-        struct rtmsg *rtm = mnl_nlmsg_put_extra_header(nlh, sizeof(*rtm));
         struct route_dump d = { cb, userdata };
 
-        rtm->rtm_family = AF_INET;
-        return rtnl_talk(r, nlh, route_dump_cb, &d, "list routes", reterr);
+        return rtnl_dump(r, RTM_GETROUTE, sizeof(struct rtmsg), AF_INET, route_dump_cb, &d, "list routes",
+                         reterr);
 }
