@@ -112,9 +112,13 @@ if [ -n "${SBX:-}" ] && "$SBX" run -- /bin/true >/dev/null 2>&1; then
         }
         default_checks() { # default_checks LABEL [as_user UID DIR]
                 local l=$1; shift
-                "$@" "$SBX" run -- sleep 3 & bg=$!
-                sleep 1.5
-                cap=$(cat $CG/sbx.slice/sbx-run-*/pids.max $CG/deleg/sbx-run-*/pids.max 2>/dev/null | head -1)
+                "$@" "$SBX" run -- sleep 5 & bg=$!
+                cap=
+                for i in $(seq 50); do      # the sandbox's cgroup exists while it runs
+                        cap=$(cat $CG/sbx.slice/sbx-run-*/pids.max $CG/deleg/sbx-run-*/pids.max 2>/dev/null | head -1)
+                        [ -n "$cap" ] && break
+                        sleep 0.1
+                done
                 wait $bg
                 t "$l: no --pids-limit: the default cap is the sandbox's pids.max ('$cap')" [ "$cap" = 1024 ]
                 n=$(forks 100 "$@" env SBX_DEFAULT_PIDS_LIMIT=30)
