@@ -266,7 +266,7 @@ static int parse_verb(int argc, char **argv, sbx_docker_verb *ret, int *ret_next
                                 }
                 return sbx_error_set(reterr, -EINVAL,
                                      "docker: unknown command: \"%s %s\" (sbx implements create, start, exec, "
-                                     "inspect, image inspect, rm, ps, pause, unpause, version)",
+                                     "inspect, image inspect, rm, ps, pause, unpause, version, network)",
                                      v, sub);
         }
         for (int k = 0; k < _SBX_DOCKER_VERB_MAX; k++)
@@ -276,7 +276,7 @@ static int parse_verb(int argc, char **argv, sbx_docker_verb *ret, int *ret_next
                 }
         return sbx_error_set(reterr, -EINVAL,
                              "docker: unknown command: \"%s\" (sbx implements create, start, exec, inspect, "
-                             "image inspect, rm, ps, pause, unpause, version)",
+                             "image inspect, rm, ps, pause, unpause, version, network)",
                              v);
 }
 

@@ -45,9 +45,9 @@ like "rm of a missing container: 'No such container'" "$out" 'No such container:
 out=$("$D" create --privileged "$IMAGE" 2>&1); rc=$?
 is "unknown create flag: exit 1" "$rc" 1
 like "unknown create flag is named" "$out" 'unknown flag: --privileged'
-out=$("$D" network ls 2>&1); rc=$?
+out=$("$D" swarm init 2>&1); rc=$?
 is "unknown subcommand: exit 1" "$rc" 1
-like "unknown subcommand is named" "$out" 'unknown command: "network"'
+like "unknown subcommand is named" "$out" 'unknown command: "swarm"'
 # --network bridge is accepted and recorded. create does not start anything,
 # but as root it runs in a private network namespace all the same, so that no
 # host-side collection of sbx ever runs in the real one (net-persist.sh starts
