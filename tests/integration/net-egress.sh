@@ -200,7 +200,7 @@ out=$(sb --network web --add-host gw:host-gateway -- true 2>&1); rc=$?
 is "host-gateway on an allowlist network is refused (exit 2)" "$rc" 2
 # ---- rootless (pasta, uid 65534): the same rules in the sandbox's own namespace ----
 if ! command -v pasta >/dev/null; then
-        for i in $(seq 11); do skip "rootless: pasta (Debian package passt) is not installed"; done
+        for i in $(seq 13); do skip "rootless: pasta (Debian package passt) is not installed"; done
 else
         RL=$TMP/rl; mkdir -p "$RL"; chown 65534 "$RL"
         rl() { in_h_nobody SBX_NETWORK_DIR="$SBX_NETWORK_DIR" XDG_RUNTIME_DIR="$RL" "$SBX" run \
@@ -208,7 +208,7 @@ else
         X network update web --egress-allow 'allowed.test,late.test' >/dev/null
         out=$(rl --network open -- bash -c "$(F 10.99.0.4 8080)" 2>&1)
         if printf '%s' "$out" | grep -q 'pasta exited\|tun'; then
-                for i in $(seq 11); do skip "rootless: pasta cannot run here: $(printf '%s' "$out" | head -1)"; done
+                for i in $(seq 13); do skip "rootless: pasta cannot run here: $(printf '%s' "$out" | head -1)"; done
         else
                 is "control: rootless on the plain network reaches 10.99.0.4" "$out" "srv=10.99.0.4-8080"
                 out=$(rl --network web -- bash -c "getent hosts allowed.test; $(F allowed.test 8080)" 2>&1)
@@ -234,6 +234,14 @@ else
                 like "rootless: live edit: and reaches it" "$(cat "$RL/live.out")" "srv=10.99.0.4-8080"
                 out=$(rl --network web -- nft flush ruleset 2>&1)
                 like "rootless: the sandbox cannot change the rules in its own namespace" "$out" "Operation not permitted"
+                # a persistent rootless sandbox: its resolver outlives `sbx start`
+                nb() { in_h_nobody SBX_NETWORK_DIR="$SBX_NETWORK_DIR" XDG_RUNTIME_DIR="$RL" \
+                        SBX_WORKSPACE_ROOT="$RL/ws" "$SBX" "$@"; }
+                nb create --name rlp --network web >/dev/null 2>&1 && nb start rlp >/dev/null 2>&1
+                out=$(nb exec rlp -- bash -c "getent hosts same.test || echo NXDOMAIN; $(F allowed.test 8080)" 2>&1)
+                like "rootless persistent: the allowed name is reachable from sbx exec" "$out" "srv=10.99.0.2-8080"
+                like "rootless persistent: another name is NXDOMAIN" "$out" "NXDOMAIN"
+                nb rm -f rlp >/dev/null 2>&1
                 like "rootless: refused connections are audited (nflog inside the sandbox)" \
                         "$(grep egress-deny-connect "$RL/audit.jsonl" 2>&1)" '"destination":"10.99.0.(4|53)"'
         fi
