@@ -109,7 +109,9 @@ void sbx_sandbox_rules_explain(FILE *f, const sbx_resolved *r) {
                         r->exec_security_key, r->safe_bins_key ?: "built-in: cut uniq head tail tr wc");
                 for (size_t i = 0; i < r->safe_bin_dirs.n; i++)
                         fprintf(f, ", %s", r->safe_bin_dirs.v[i]);
-                fprintf(f, "\n                   and the exec-approvals allowlist run (Landlock, before fork)\n");
+                fprintf(f, "\n                   and the exec-approvals allowlist run (Landlock, before fork);\n"
+                           "                   note: sh -lc runs /etc/profile, which calls id -u (refused unless\n"
+                           "                   allowed: add \"id\" to safeBins to keep the login PATH quiet)\n");
         }
 }
 

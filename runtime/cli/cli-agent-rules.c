@@ -34,6 +34,10 @@ int cli_agent_rules(const char *config_path, bool find, const char *scope_key, c
         int r;
 
         *ret = (sbx_sandbox_policy) {};
+        /* A scope key naming no agent ("shared": one sandbox for every
+         * agent) has no single agent's rules: policy none. */
+        if (!agent && !(parsed_agent = agent_of(scope_key)))
+                return 0;
         if (find) {
                 r = sbx_config_find(config_path, &path, reterr);
                 if (r < 0)
@@ -49,7 +53,6 @@ int cli_agent_rules(const char *config_path, bool find, const char *scope_key, c
                 sbx_config_done(&cfg);
                 return r;
         }
-        parsed_agent = agent ? NULL : agent_of(scope_key);
         req.agent = agent ?: parsed_agent;
         /* a session scope key is the session key; an agent scope key names no session */
         req.session = session ?: (scope_key && parsed_agent && strchr(scope_key + 6, ':') ? scope_key : NULL);

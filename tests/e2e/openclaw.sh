@@ -370,6 +370,74 @@ for s in json.load(sys.stdin):
         unset SBX_NETWORK_DIR
 fi
 
+# ---------------------------------------------------------------- 13. the agent's exec policy (issue 14)
+# An agent with tools.exec.security "allowlist" + safeBins and an exec
+# approvals file: through the drop-in, what they allow runs, a shell trick to
+# reach anything else fails inside the sandbox (EACCES: sh says 126), and
+# docker inspect shows the policy hash under Sbx. An agent without write
+# tools cannot write /workspace from exec. A config change makes the sandbox
+# stale (the new rules apply at once); openclaw sandbox recreate gives it them.
+# (OpenClaw itself runs `cat /proc/self/mountinfo` in its sandboxes: cat stays.)
+python3 - "$OPENCLAW_CONFIG_PATH" "lister-initial" <<'EOF2'
+import json, sys
+cfg = json.load(open(sys.argv[1]))
+ents = cfg["agents"]["entries"]
+ents["lister"] = {"workspace": "~/.openclaw/workspace-lister",
+                  "sandbox": {"mode": "all", "scope": "agent", "workspaceAccess": "none"},
+                  "tools": {"exec": {"security": "allowlist", "safeBins": ["ls", "cat"]}}}
+ents["readonly"] = {"workspace": "~/.openclaw/workspace-readonly",
+                    "sandbox": {"mode": "all", "scope": "agent", "workspaceAccess": "rw"},
+                    "tools": {"deny": ["write", "edit", "apply_patch"]}}
+json.dump(cfg, open(sys.argv[1], "w"), indent=1)
+EOF2
+mkdir -p "$HOME/.openclaw/workspace-lister" "$HOME/.openclaw/workspace-readonly"
+printf '{"version": 1, "agents": {"lister": {"allowlist": [{"pattern": "/usr/bin/wc"}]}}}\n' \
+        >"$HOME/.openclaw/exec-approvals.json"
+chmod 600 "$HOME/.openclaw/exec-approvals.json"
+policy_of() { "$SBX" inspect "$1" | python3 -c 'import json,sys; p=json.load(sys.stdin)[0]["policy"]; print(p.get(sys.argv[1]))' "$2"; }
+turn lister agent:lister:main pol1
+is "exec policy: the turn succeeds" "$TURN_RC" 0
+like "exec policy: a safe bin (ls) runs" "$RESULTS" 'ls-ok'
+like "exec policy: a safe bin (cat) runs" "$RESULTS" 'cat-ok'
+like "exec policy: the approvals allowlist (/usr/bin/wc) runs" "$RESULTS" '(^|\\n)6(\\n|$)'
+like "exec policy: an obfuscated name of a binary not on the list fails inside (126)" "$RESULTS" 'trick=126'
+like "exec policy: /usr/bin/id by path fails inside (126)" "$RESULTS" 'id=126'
+LS1=$(sbx_ls | grep -F "|agent:lister" | head -1)
+LN1=${LS1%%|*}
+like "exec policy: docker inspect shows the policy hash under Sbx" \
+        "$(docker inspect -f '{{json .Sbx}}' "$LN1" 2>&1)" '"hash": ?"[0-9a-f]{64}"'
+is "exec policy: OpenClaw's own template still answers" "$(docker inspect -f '{{.State.Running}}' "$LN1" 2>&1)" true
+like "exec policy: sbx logs --exec lists the refused exec with its pid" "$("$SBX" logs --exec "$LN1" 2>&1)" \
+        '[0-9]+ +deny +/usr/bin/id '
+H1=$(policy_of "$LN1" hash)
+turn readonly agent:readonly:main pol2
+is "read-only agent: the turn succeeds" "$TURN_RC" 0
+like "read-only agent: exec cannot write /workspace (EACCES)" "$RESULTS" "touch: cannot touch '/workspace/ro-exec-proof.txt': Permission denied"
+like "read-only agent: ... and reads it" "$RESULTS" 'ls=0'
+like "read-only agent: /tmp stays writable" "$RESULTS" 'tmp-ok'
+is "read-only agent: nothing reached the agent workspace" \
+        "$(ls "$HOME/.openclaw/workspace-readonly" | grep -c ro-exec-proof)" 0
+python3 - "$OPENCLAW_CONFIG_PATH" <<'EOF2'
+import json, sys
+cfg = json.load(open(sys.argv[1]))
+cfg["agents"]["entries"]["lister"]["tools"]["exec"]["safeBins"] = ["cat"]
+json.dump(cfg, open(sys.argv[1], "w"), indent=1)
+EOF2
+is "config change: sbx flags the sandbox stale" "$(policy_of "$LN1" stale)" True
+turn lister agent:lister:main pol1
+is "stale: the turn succeeds" "$TURN_RC" 0
+unlike "stale: the new rules apply at once (ls refused)" "$RESULTS" 'ls-ok'
+like "stale: cat still runs" "$RESULTS" 'cat-ok'
+timeout 120 openclaw sandbox recreate --all --force >"$T/recreate2.out" 2>&1
+is "openclaw sandbox recreate --all --force: exit 0" "$?" 0
+turn lister agent:lister:main pol1
+is "recreated: the turn succeeds" "$TURN_RC" 0
+unlike "recreated: ls is not on the list any more" "$RESULTS" 'ls-ok'
+like "recreated: cat is" "$RESULTS" 'cat-ok'
+LN2=$(sbx_ls | grep -F "|agent:lister" | head -1 | cut -d'|' -f1)
+is "recreated: the new sandbox is not stale" "$(policy_of "$LN2" stale)" False
+unlike "recreated: a new policy hash" "$(policy_of "$LN2" hash)" "^$H1$"
+
 # Bench: sbx's share of a turn vs the docker calls recorded in the traces
 # (a recording fake, not real Docker: its exec ran bwrap).
 trace_ms() {
