@@ -661,7 +661,9 @@ const sbx_cli_cmd sbx_cmd_ls = {
         .summary = "list persistent sandboxes",
         .text = "List persistent sandboxes: name, id, state, age, last use, whether the configuration changed "
                 "since creation (a later 'sbx run --name' asked for another one; 'sbx recreate NAME' applies "
-                "it), running execs, workspace. Sandboxes whose init died are cleaned up (processes, cgroup) "
+                "it) or, for a sandbox created for an agent, whether openclaw.json now derives other rules "
+                "(stale: they apply on top of the recorded ones until a recreate), running execs, workspace. "
+                "Sandboxes whose init died are cleaned up (processes, cgroup) "
                 "and shown as stopped (crashed). The NAME column is as wide as the longest name.",
         .opts = { ls_opts, common_opts, NULL },
 };
