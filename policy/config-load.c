@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* openclaw.json -> struct sbx_config, in OpenClaw 2026.9.6's order:
  *   1. read (size-capped) and parse JSON5 into a json-c tree;
- *   2. substitute ${VAR};
+ *   2. substitute ${VAR} (the environment, then the config's env.vars: config-env.c);
  *   3. load-time migrations (session.mainKey, agents.list -> agents.entries, retired
  *      default markers), each reported as a note like OpenClaw's;
  *   4. strict validation of every section sbx uses, each issue naming its JSON path;
@@ -130,7 +130,7 @@ int sbx_config_find(const char *explicit_path, char **ret, sbx_error *reterr) {
 
 /* ---- ${VAR} substitution (upper-case names only; $${VAR} escapes) ---- */
 
-static char *substitute_env(const char *s) {
+static char *substitute_env(const char *s, const sbx_strv *vars) {
         size_t cap = strlen(s) + 1, n = 0;
         char *o = malloc(cap);
         if (!o)
@@ -152,7 +152,7 @@ static char *substitute_env(const char *s) {
                                         name[k++] = *q++;
                         name[k] = '\0';
                         if (k > 0 && *q == '}') {
-                                const char *val = getenv(name);
+                                const char *val = sbx_config_env_lookup(vars, name);
                                 if (val) {
                                         add = val;
                                         addlen = strlen(val);
@@ -177,16 +177,16 @@ static char *substitute_env(const char *s) {
         return o;
 }
 
-static int walk_substitute(struct json_object *o) {
+static int walk_substitute(struct json_object *o, const sbx_strv *vars) {
         if (json_object_is_type(o, json_type_object)) {
                 json_object_object_foreach(o, k, v) {
                         if (json_object_is_type(v, json_type_string) &&
                             strstr(json_object_get_string(v), "${")) {
-                                _cleanup_free_ char *s = substitute_env(json_object_get_string(v));
+                                _cleanup_free_ char *s = substitute_env(json_object_get_string(v), vars);
                                 if (!s)
                                         return -ENOMEM;
                                 json_object_object_add(o, k, json_object_new_string(s));
-                        } else if (walk_substitute(v) < 0)
+                        } else if (walk_substitute(v, vars) < 0)
                                 return -ENOMEM;
                 }
         } else if (json_object_is_type(o, json_type_array)) {
@@ -194,11 +194,11 @@ static int walk_substitute(struct json_object *o) {
                         struct json_object *v = json_object_array_get_idx(o, i);
                         if (json_object_is_type(v, json_type_string) &&
                             strstr(json_object_get_string(v), "${")) {
-                                _cleanup_free_ char *s = substitute_env(json_object_get_string(v));
+                                _cleanup_free_ char *s = substitute_env(json_object_get_string(v), vars);
                                 if (!s)
                                         return -ENOMEM;
                                 json_object_array_put_idx(o, i, json_object_new_string(s));
-                        } else if (walk_substitute(v) < 0)
+                        } else if (walk_substitute(v, vars) < 0)
                                 return -ENOMEM;
                 }
         }
@@ -272,7 +272,8 @@ static int load_tree(struct json_object *root, sbx_config *ret, sbx_config_diag 
                       root ? json_type_to_name(json_object_get_type(root)) : "null");
                 goto invalid;
         }
-        if (walk_substitute(root) < 0)
+        _cleanup_(sbx_strv_free) sbx_strv vars = {};
+        if (sbx_config_env_vars(root, &vars) < 0 || walk_substitute(root, &vars) < 0)
                 return sbx_error_set(reterr, -ENOMEM, "out of memory");
         r = sbx_config_migrate_tree(root, diag, &retained, NULL);
         if (r < 0)

@@ -4,6 +4,7 @@
  * other sections only get their key names checked. Every issue names its JSON path
  * and uses OpenClaw's wording so that users can search for it. */
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <regex.h>
 #include <stdio.h>
@@ -332,6 +333,8 @@ static void v_string_array(struct vctx *v, struct json_object *o) {
 static void v_string_or_number(struct vctx *v, struct json_object *o) {
         if (!json_object_is_type(o, json_type_string) && !is_num(o))
                 issue(v, "Invalid input: expected string | number, received %s", tname(o));
+        else if (is_num(o) && !isfinite(json_object_get_double(o)))
+                issue(v, "Invalid input"); /* a zod number is finite */
 }
 
 static void v_value(struct vctx *v, struct json_object *o, const struct vfield *d) {
@@ -690,7 +693,7 @@ static bool valid_entry_key(const char *k) {
 
 static void v_entry(struct vctx *v, struct json_object *e) {
         static const struct vfield fields[] = {
-                {"default", V_BOOL}, {"workspace", V_STRING}, {"name", V_STRING},
+                {"default", V_BOOL}, {"workspace", V_STRING}, {"name", V_STRING}, {"agentDir", V_STRING},
                 {"sandbox", V_CHECK, NULL, v_sandbox}, {"tools", V_CHECK, NULL, v_agent_tools}, {NULL}
         };
         v_object(v, e, ENTRY_KEYS, fields);
@@ -949,6 +952,201 @@ static void v_channels(struct vctx *v, struct json_object *o) {
         }
 }
 
+/* ---- bindings and the other references to agents ---- */
+
+static const char *const BINDING_KEYS[] = {"type", "agentId", "comment", "match", "session", "acp", NULL};
+static const char *const MATCH_KEYS[] = {"channel", "accountId", "peer", "guildId", "teamId", "roles", NULL};
+static const char *const PEER_KINDS[] = {"direct", "group", "channel", NULL};
+
+static void v_binding(struct vctx *v, struct json_object *b) {
+        if (!json_object_is_type(b, json_type_object)) {
+                issue(v, "Invalid input");
+                return;
+        }
+        struct json_object *type = jget(b, "type"), *match = jget(b, "match"), *id = jget(b, "agentId");
+        const char *t = json_object_is_type(type, json_type_string) ? json_object_get_string(type) : NULL;
+        bool acp = t && !strcmp(t, "acp");
+        /* a union of the route and acp shapes: a wrong member fails both ("Invalid input") */
+        if ((type && !(t && (!strcmp(t, "route") || acp))) || !json_object_is_type(id, json_type_string) ||
+            !json_object_is_type(match, json_type_object) ||
+            !json_object_is_type(jget(match, "channel"), json_type_string) ||
+            (jhas(b, "acp") && !acp) || (jhas(b, "session") && acp)) {
+                issue(v, "Invalid input");
+                return;
+        }
+        check_object(v, b, BINDING_KEYS);
+        jpath_push_key(&v->path, "match");
+        if (check_object(v, match, MATCH_KEYS)) {
+                static const struct vfield fields[] = {
+                        {"accountId", V_STRING}, {"guildId", V_STRING}, {"teamId", V_STRING},
+                        {"roles", V_STRINGS}, {NULL}
+                };
+                v_fields(v, match, fields);
+                FIELD(v, match, "peer", {
+                        static const char *const peer_keys[] = {"kind", "id", NULL};
+                        if (check_object(v, f, peer_keys)) {
+                                FIELD(v, f, "kind", v_enum(v, f, PEER_KINDS));
+                                if (!jhas(f, "kind"))
+                                        issue(v, "Invalid input: expected \"direct\" | \"group\" | \"channel\"");
+                                FIELD(v, f, "id", v_string(v, f, false));
+                                if (!jhas(f, "id"))
+                                        issue(v, "Invalid input: expected string, received undefined");
+                        }
+                });
+        }
+        jpath_pop(&v->path);
+        FIELD(v, b, "comment", v_string(v, f, false));
+        if (acp) {
+                _cleanup_free_ char *peer = NULL;
+                struct json_object *pid = jget(jget(match, "peer"), "id");
+                if (json_object_is_type(pid, json_type_string))
+                        peer = sbx_strdup_trim(json_object_get_string(pid));
+                if (!peer || !*peer) {
+                        jpath_push_key(&v->path, "match");
+                        jpath_push_key(&v->path, "peer");
+                        issue(v, "ACP bindings require match.peer.id to target a concrete conversation.");
+                        jpath_pop(&v->path);
+                        jpath_pop(&v->path);
+                }
+        }
+}
+
+/* The ids the roster defines (normalised; "main" without a roster). */
+static bool roster_has(struct json_object *root, const char *raw) {
+        struct json_object *entries = jget(jget(root, "agents"), "entries");
+        _cleanup_free_ char *want = sbx_normalize_agent_id(raw);
+        bool any = false;
+        if (!want)
+                return true;
+        if (json_object_is_type(entries, json_type_object)) {
+                json_object_object_foreach(entries, k, e) {
+                        (void) e;
+                        _cleanup_free_ char *id = sbx_normalize_agent_id(k);
+                        any = true;
+                        if (id && !strcmp(id, want))
+                                return true;
+                }
+        }
+        return !any && !strcmp(want, "main");
+}
+
+/* Agent references outside the roster must name a configured agent (OpenClaw's root
+ * superRefine): heartbeat/systemAgent owners, talk.agentId, bindings[].agentId. */
+static void v_agent_refs(struct vctx *v, struct json_object *root) {
+        static const char *const refs[][3] = {
+                {"agents", "defaults", "heartbeat"}, {"agents", "defaults", "systemAgent"}, {"talk", NULL, NULL}
+        };
+        for (size_t i = 0; i < ELEMENTSOF(refs); i++) {
+                struct json_object *o = root;
+                jpath p = v->path;
+                for (size_t j = 0; j < 3 && refs[i][j]; j++) {
+                        o = jget(o, refs[i][j]);
+                        jpath_push_key(&v->path, refs[i][j]);
+                }
+                struct json_object *id = jget(o, "agentId");
+                if (json_object_is_type(id, json_type_string) && !roster_has(root, json_object_get_string(id))) {
+                        jpath_push_key(&v->path, "agentId");
+                        issue(v, "Unknown agent id \"%s\" (not in agents.entries).", json_object_get_string(id));
+                }
+                v->path = p;
+        }
+        struct json_object *bindings = jget(root, "bindings");
+        if (!json_object_is_type(bindings, json_type_array) ||
+            !json_object_is_type(jget(jget(root, "agents"), "entries"), json_type_object))
+                return;
+        for (size_t i = 0; i < json_object_array_length(bindings); i++) {
+                struct json_object *id = jget(json_object_array_get_idx(bindings, i), "agentId");
+                if (!json_object_is_type(id, json_type_string) || !strcmp(json_object_get_string(id), "main") ||
+                    roster_has(root, json_object_get_string(id)))
+                        continue;
+                jpath p = v->path;
+                jpath_push_key(&v->path, "bindings");
+                jpath_push_index(&v->path, i);
+                jpath_push_key(&v->path, "agentId");
+                issue(v, "Unknown agent id \"%s\" (not in agents.entries).", json_object_get_string(id));
+                v->path = p;
+        }
+}
+
+/* Two agents must not share an agentDir (their auth and session state): the entry's
+ * agentDir (~ expanded, resolved), else <state dir>/agents/<id>/agent, for every
+ * configured agent and every agent a binding names (findDuplicateAgentDirs). */
+static int dir_owner_add(sbx_strv *ids, sbx_strv *dirs, struct json_object *entries, const char *raw) {
+        _cleanup_free_ char *id = sbx_normalize_agent_id(raw);
+        if (!id)
+                return -ENOMEM;
+        if (sbx_strv_contains(ids, id))
+                return 0;
+        _cleanup_free_ char *dir = NULL;
+        json_object_object_foreach(entries, k, e) {
+                _cleanup_free_ char *kid = sbx_normalize_agent_id(k);
+                struct json_object *d = jget(e, "agentDir");
+                if (!kid || strcmp(kid, id) || !json_object_is_type(d, json_type_string))
+                        continue;
+                _cleanup_free_ char *t = sbx_strdup_trim(json_object_get_string(d));
+                if (t && *t)
+                        dir = sbx_expand_user_path(t);
+                break;
+        }
+        if (!dir) {
+                _cleanup_free_ char *state = sbx_state_dir();
+                if (!state || asprintf(&dir, "%s/agents/%s/agent", state, id) < 0)
+                        return -ENOMEM;
+        }
+        if (sbx_strv_push(ids, id) < 0 || sbx_strv_push(dirs, dir) < 0)
+                return -ENOMEM;
+        return 0;
+}
+
+static void v_agent_dirs(struct vctx *v, struct json_object *root) {
+        struct json_object *entries = jget(jget(root, "agents"), "entries"), *bindings = jget(root, "bindings");
+        _cleanup_(sbx_strv_free) sbx_strv ids = {}, dirs = {};
+
+        if (!json_object_is_type(entries, json_type_object))
+                return;
+        json_object_object_foreach(entries, k, e) {
+                (void) e;
+                if (dir_owner_add(&ids, &dirs, entries, k) < 0)
+                        goto oom;
+        }
+        for (size_t i = 0; json_object_is_type(bindings, json_type_array) && i < json_object_array_length(bindings);
+             i++) {
+                struct json_object *id = jget(json_object_array_get_idx(bindings, i), "agentId");
+                _cleanup_free_ char *t =
+                        json_object_is_type(id, json_type_string) ? sbx_strdup_trim(json_object_get_string(id)) : NULL;
+                if (t && *t && dir_owner_add(&ids, &dirs, entries, t) < 0)
+                        goto oom;
+        }
+        for (size_t i = 0; i < dirs.n; i++)
+                for (size_t j = 0; j < i; j++)
+                        if (!strcmp(dirs.v[i], dirs.v[j])) {
+                                jpath p = v->path;
+                                v->path = (jpath){};
+                                jpath_push_key(&v->path, "agents");
+                                jpath_push_key(&v->path, "entries");
+                                jpath_push_key(&v->path, ids.v[i]);
+                                jpath_push_key(&v->path, "agentDir");
+                                issue(v,
+                                      "Duplicate agentDir detected (multi-agent config): agents \"%s\" and \"%s\" "
+                                      "share %s; each agent must have a unique agentDir",
+                                      ids.v[j], ids.v[i], dirs.v[i]);
+                                v->path = p;
+                                return;
+                        }
+        return;
+oom:
+        v->oom = true;
+}
+
+/* env: the process-environment section: shellEnv and vars (strings) only */
+static void v_env(struct vctx *v, struct json_object *o) {
+        static const char *const keys[] = {"shellEnv", "vars", NULL};
+        if (!check_object(v, o, keys))
+                return;
+        FIELD(v, o, "vars", MEMBERS(v, f, v_string(v, m, false)));
+        FIELD(v, o, "shellEnv", check_object(v, f, NULL));
+}
+
 static void dedup_issues(sbx_config_diag *d) {
         size_t o = 0;
         for (size_t i = 0; i < d->issues.n; i++) {
@@ -983,6 +1181,10 @@ void sbx_config_validate_tree(struct json_object *root, struct vctx *v) {
                 }
         });
         FIELD(v, root, "channels", v_channels(v, f));
+        FIELD(v, root, "env", v_env(v, f));
+        FIELD(v, root, "bindings", ELEMENTS(v, f, v_binding(v, e)));
+        v_agent_refs(v, root);
+        v_agent_dirs(v, root);
         if (v->diag->issues.n == before)
                 v_container_env(v, root);
         dedup_issues(v->diag);

@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "policy.h"
 
@@ -8,9 +11,36 @@ static const char *const MODE_NAMES[] = {"off", "non-main", "all"};
 static const char *const SCOPE_NAMES[] = {"session", "agent", "shared"};
 static const char *const ACCESS_NAMES[] = {"none", "ro", "rw"};
 
+/* Numbers as JavaScript prints them: an integral value below 1e21 is written out in
+ * full from its shortest round-trip digits (2**63 is 9223372036854776000). */
 static struct json_object *jnum(double d) {
         if (isfinite(d) && d == floor(d) && fabs(d) < 9007199254740992.0)
                 return json_object_new_int64((int64_t) d);
+        if (isfinite(d) && d == floor(d) && fabs(d) < 1e21) {
+                char e[40], out[48];
+                int prec;
+                for (prec = 0; prec < 17; prec++) {
+                        snprintf(e, sizeof(e), "%.*e", prec, d);
+                        if (strtod(e, NULL) == d)
+                                break;
+                }
+                snprintf(e, sizeof(e), "%.*e", prec, d);
+                /* e is [-]D[.DDD]e+XX: the digits, then zeros up to the exponent */
+                char *x = strchr(e, 'e');
+                int exp10 = atoi(x + 1), n = 0;
+                size_t o = 0;
+                for (const char *c = e; c < x; c++)
+                        if (*c == '-')
+                                out[o++] = '-';
+                        else if (*c != '.') {
+                                out[o++] = *c;
+                                n++;
+                        }
+                for (; n <= exp10; n++)
+                        out[o++] = '0';
+                out[o] = '\0';
+                return json_object_new_double_s(d, out);
+        }
         return json_object_new_double(d);
 }
 

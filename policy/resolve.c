@@ -137,6 +137,18 @@ static int resolve_agent(const sbx_config *c, const sbx_request *req, sbx_resolv
         } else if (!(r->session_key = strdup(r->requested_session_key)))
                 return -ENOMEM;
         r->subagent = req->subagent || sbx_subagent_depth(r->session_key) > 0;
+        /* A sub-agent key that is not agent-scoped ("subagent:x"): the spawn-depth lookup
+         * (buildKeyCandidates) resolves its owner without the explicit agent, so it needs
+         * a legacy owner or a sole agent, like a session with no agent at all. */
+        if (sbx_is_subagent_key(r->session_key) && !legacy_owner(c, &r->known_agents)) {
+                bool bad;
+                _cleanup_free_ char *owner = sbx_session_key_agent(r->session_key, &bad);
+                if (!owner)
+                        return fail(ret_kind, SBX_RESOLVE_AGENT_SELECTION_REQUIRED, reterr,
+                                    "multiple agents are configured and the sub-agent session key \"%s\" "
+                                    "names none; use an agent:<id>:subagent:... key",
+                                    r->session_key);
+        }
 
         if (c->session_scope_global)
                 r->main_session_key = strdup("global");
@@ -383,6 +395,8 @@ static int resolve_layout(const sbx_config *c, const sbx_agent_config *a, sbx_re
                 r->container_workdir = strdup(r->docker.workdir);
                 if (!r->container_workdir)
                         return -ENOMEM;
+                /* no workdir (docker.workdir ""): the backend has no workspace to mount */
+                bool mounts = r->container_workdir[0] != '\0';
                 _cleanup_free_ char *prefix = NULL;
                 if (asprintf(&prefix, "%s%s", r->docker.container_prefix, podman ? "podman-" : "") < 0)
                         return -ENOMEM;
@@ -390,7 +404,7 @@ static int resolve_layout(const sbx_config *c, const sbx_agent_config *a, sbx_re
                         sbx_container_name(prefix, r->scope == SBX_SCOPE_SHARED ? "shared" : slug);
                 if (!r->container_name)
                         return -ENOMEM;
-                return resolve_mounts(r, workspace_dir);
+                return mounts ? resolve_mounts(r, workspace_dir) : 0;
         }
         if (!strcasecmp(r->backend, "ssh")) {
                 /* the remote runtime dir: <ssh.workspaceRoot>/<runtime id>/workspace */

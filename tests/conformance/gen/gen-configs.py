@@ -1,0 +1,491 @@
+#!/usr/bin/env python3
+"""gen-configs.py SEED COUNT [AREA,...] > cases.jsonl
+
+Random OpenClaw configs (with an agent, a session key and the subagent flag) aimed at
+the corners of the sandbox and tool-policy resolution the shipped corpus covers least:
+legacy roster shapes, per-agent vs defaults for every sandbox/docker field, workspace
+dirs, scope keys of odd session keys, subagents, tool lists at every level with groups,
+aliases, globs and unknown names, exec/fs sections, invalid values, JSON5 syntax.
+
+Each line is {id, category, origin, syntax, config_text, agent, session, subagent}; feed
+it to oracle-batch.sh for the real OpenClaw's answers and to diff-sbx.py for sbx's.
+Deterministic for a given SEED.  AREAs (default: all): roster docker tools sessions
+invalid json5 misc.
+"""
+import json
+import random
+import sys
+
+CORE = ("code_execution secrets web_search web_fetch x_search memory_search memory_get sessions "
+        "sessions_list sessions_history sessions_search conversations_list conversations_send "
+        "conversations_turn sessions_send sessions_spawn github_identity_status github_publish "
+        "agents_wait sessions_yield subagents session_status suggest_task dismiss_task browser screen "
+        "theme dashboard terminal portal show_widget message heartbeat_respond automations gateway "
+        "plugins openclaw nodes computer mobile_ui agents_list get_goal create_goal update_goal "
+        "progress_card ask_user skill_workshop view_image image_generate music_generate video_generate "
+        "tts pdf ls read write edit apply_patch exec process canvas").split()
+CHANNELS = ("feishu googlechat nostr buzz msteams mattermost nextcloud-talk matrix raft a2a line zalo "
+            "clickclack zalouser sms synology-chat tlon discord imessage irc reef signal slack telegram "
+            "twitch whatsapp").split()
+GROUPS = ["group:" + g for g in "fs runtime web memory sessions ui messaging automation nodes agents media openclaw".split()]
+ODD_NAMES = ["bash", "apply-patch", "cron", "image", "update_plan", "BASH", " Exec ", "READ", "Group:FS",
+             "group:plugins", "group:nope", "group:clawdbot", "bundle-mcp", "whatsapp_login", "my_plugin_tool",
+             "mcp__server__tool", "sandbox_exec", "structured_output", "*", "sess*", "*_get", "web_*", "*e*",
+             "?", "re?d", "exe*", "ex*c", "", "  ", "memory_*", "group:*", "conversations_*", "*ch", "Web_*",
+             "x", "tool.with.dots", "a*b*c", "**", "sessions_", "image_*", "canvas*", "*write*"]
+PROFILES = ["minimal", "coding", "messaging", "full"]
+SESSIONS_FIXED = [
+    None, "main", "home", "Main", "agent:{a}:main", "agent:{a}:MAIN", "agent:{A}:main", " agent:{a}:main ",
+    "agent:{a}:main:thread:42", "agent:{a}:whatsapp:group:120363@g.us", "agent:{a}:telegram:group:-100123:topic:7",
+    "agent:{a}:discord:channel:999", "agent:{a}:slack:direct:U123", "agent:{a}:direct:+15551234567",
+    "agent:{a}:cron:nightly", "cron:job-1", "hook:gmail:abc", "global", "GLOBAL", "agent:{a}:subagent:abc",
+    "agent:{a}:subagent:1:subagent:2", "subagent:xyz", "agent:{a}:SubAgent:Q", "agent:{a}:main:subagent:k",
+    "agent:{a}:ümlaut:gruppe", "agent:{a}:日本語:チャンネル", "agent:{a}:emoji:🙂🙂", "agent:{a}:a b c;d",
+    "agent:{a}:" + "x" * 120, "agent:{a}:" + "Ab-_.%" * 15, "agent:{a}:..:..", "agent:{a}:-lead-trail-",
+    "agent:{a}:::", "agent:{a}", "agent:", "agent::main", "opaque-id-123", "UPPER:CASE:KEY", "a:b",
+    "agent:{a}:main ", "\tagent:{a}:tab", "agent:{a}:whatsapp:group:1:sender:2", "agent:{a}:acp:xyz",
+    "agent:{a}:openai:abc", "agent:{o}:main", "agent:{o}:whatsapp:group:5", "agent:Nobody:main",
+]
+WS_PATHS = ["~/ws", "~", "~/", "/srv/agents/x", "relative/ws", "./rel", "../up", "/tmp/sbx-conf-home/abs",
+            "~/spaces in name", "~/ünï", "/trailing/", "//double//slash", "~user/x", "/a/./b/../c", ""]
+
+
+def R():
+    return rng
+
+
+def pick(xs):
+    return rng.choice(xs)
+
+
+def maybe(p=0.5):
+    return rng.random() < p
+
+
+def sample(xs, lo, hi):
+    k = rng.randint(lo, min(hi, len(xs)))
+    return rng.sample(xs, k)
+
+
+def agent_ids():
+    pool = ["main", "work", "family", "ops", "bot2", "a_b", "x-y", "Work", "OPS", " spaced ", "dot.id",
+            "ünï", "a" * 70, "9lives", "-dash", "under_", "main2", "Main"]
+    n = pick([1, 1, 2, 2, 2, 3, 4])
+    ids = ["main"] if maybe(0.6) else []
+    while len(ids) < n:
+        i = pick(pool) if maybe(0.1) else pick(["main", "work", "family", "ops", "bot2", "research"])
+        if i not in ids:
+            ids.append(i)
+    return ids
+
+
+# ---------------------------------------------------------------- sandbox values
+def v_docker(level):
+    d = {}
+    fields = {
+        "image": lambda: pick(["custom:1", "ghcr.io/x/y:latest", "openclaw-sandbox:bookworm-slim", " padded:img ", "IMG"]),
+        "containerPrefix": lambda: pick(["oc-", "my-prefix-", "X_", "openclaw-sbx-", "a-very-long-container-prefix-that-goes-on-", ""]),
+        "workdir": lambda: pick(["/work", "/workspace", "/home/agent", "/w/"]),
+        "readOnlyRoot": lambda: pick([True, False]),
+        "tmpfs": lambda: pick([[], ["/tmp"], ["/tmp:size=64m", "/cache"], ["/run", "/tmp", "/var/tmp", "/x"]]),
+        "network": lambda: pick(["none", "bridge", "sbx-allow", "my_net", "None", "container:abc", "default"]),
+        "user": lambda: pick(["1000:1000", "0:0", "nobody", "1000", "65534:65534"]),
+        "capDrop": lambda: pick([[], ["ALL"], ["NET_RAW", "SYS_ADMIN"], ["all"]]),
+        "env": lambda: pick([{}, {"FOO": "bar"}, {"LANG": "en_US.UTF-8"}, {"LANG": "C", "TZ": "UTC"},
+                              {"PATH": "/usr/bin", "_X1": ""}, {"API_TOKEN": "t", "lower_case": "v"}]),
+        "setupCommand": lambda: pick(["apt-get update", ["echo a", "echo b"], [], ["single"], "", "  x  ",
+                                      ["a", "", "b"], "line1\nline2"]),
+        "pidsLimit": lambda: pick([1, 64, 4096]),
+        "memory": lambda: pick(["512m", "1g", 1073741824, "2G", 0]),
+        "memorySwap": lambda: pick(["1g", -1, 2147483648, "512m"]),
+        "cpus": lambda: pick([1, 0.5, 2, 1.25]),
+        "gpus": lambda: pick(["all", " all ", "device=0", "\"device=0,1\""]),
+        "ulimits": lambda: pick([{}, {"nofile": 1024}, {"nofile": {"soft": 1024, "hard": 2048}},
+                                 {"nproc": "512", "core": 0}, {"nofile": {"soft": 10}}, {"memlock": -1}]),
+        "seccompProfile": lambda: pick(["/etc/sbx/seccomp.json", "default", "runtime/default"]),
+        "apparmorProfile": lambda: pick(["docker-default", "openclaw", "runtime/default"]),
+        "dns": lambda: pick([[], ["1.1.1.1"], ["8.8.8.8", "9.9.9.9"]]),
+        "extraHosts": lambda: pick([[], ["host.docker.internal:host-gateway"], ["a:1.2.3.4", "b:5.6.7.8"]]),
+        "binds": lambda: pick([[], ["/data:/data:ro"], ["/srv/a:/a", "/srv/b:/b:rw"], ["/tmp/sbx-conf-home/x:/x"],
+                               ["/opt/tools:/workspace/tools:ro"]]),
+        "dangerouslyAllowReservedContainerTargets": lambda: pick([True, False]),
+        "dangerouslyAllowExternalBindSources": lambda: pick([True, False]),
+        "dangerouslyAllowContainerNamespaceJoin": lambda: pick([True, False]),
+    }
+    for k in sample(list(fields), 0, 9):
+        d[k] = fields[k]()
+    if d.get("network", "").startswith("container:"):
+        d["dangerouslyAllowContainerNamespaceJoin"] = True
+    return d
+
+
+def v_browser():
+    fields = {
+        "enabled": lambda: pick([True, False]),
+        "image": lambda: pick(["chrome:1", "openclaw-sandbox-browser:bookworm-slim"]),
+        "containerPrefix": lambda: pick(["br-", "openclaw-sbx-browser-"]),
+        "network": lambda: pick(["openclaw-sandbox-browser", "bridge", "br-net"]),
+        "cdpPort": lambda: pick([9222, 9333]),
+        "cdpSourceRange": lambda: pick(["172.16.0.0/12", "10.0.0.0/8"]),
+        "vncPort": lambda: pick([5900, 5901]),
+        "noVncPort": lambda: pick([6080, 6081]),
+        "headless": lambda: pick([True, False]),
+        "noVncEnabled": lambda: pick([True, False]),
+        "allowHostControl": lambda: pick([True, False]),
+        "autoStart": lambda: pick([True, False]),
+        "autoStartTimeoutMs": lambda: pick([5000, 12000, 60000]),
+        "binds": lambda: pick([[], ["/srv/b:/b"]]),
+    }
+    return {k: fields[k]() for k in sample(list(fields), 0, 5)}
+
+
+def v_sandbox(level):
+    s = {}
+    if maybe(0.75):
+        s["mode"] = pick(["off", "non-main", "all", "all", "non-main"])
+    if maybe(0.45):
+        s["scope"] = pick(["session", "agent", "shared"])
+    if maybe(0.4):
+        s["workspaceAccess"] = pick(["none", "ro", "rw"])
+    if maybe(0.2):
+        s["workspaceRoot"] = pick(["~/sbx-root", "/srv/sandboxes", "rel/root", "~/", "/srv/sb/", "./x/../y"])
+    if maybe(0.15):
+        s["backend"] = pick(["docker", "podman", "ssh", " Docker ", "PODMAN", "openshell", "custom-be"])
+    if maybe(0.55):
+        s["docker"] = v_docker(level)
+    if maybe(0.15):
+        s["browser"] = v_browser()
+    if maybe(0.2):
+        s["prune"] = {k: pick([0, 1, 12, 48, 30]) for k in sample(["idleHours", "maxAgeDays"], 0, 2)}
+    if maybe(0.05):
+        s["sessionToolsVisibility"] = pick(["spawned", "all"])
+    return s
+
+
+# ---------------------------------------------------------------- tool lists
+def v_names(lo=0, hi=4):
+    out = []
+    for _ in range(rng.randint(lo, hi)):
+        r = rng.random()
+        if r < 0.4:
+            out.append(pick(CORE))
+        elif r < 0.6:
+            out.append(pick(GROUPS))
+        elif r < 0.7:
+            out.append(pick(CHANNELS))
+        else:
+            out.append(pick(ODD_NAMES))
+    return out
+
+
+def v_policy(allow_p=0.5, deny_p=0.4, also_p=0.25):
+    p = {}
+    if maybe(allow_p):
+        p["allow"] = v_names(0, 4)
+    if maybe(deny_p):
+        p["deny"] = v_names(0, 3)
+    if maybe(also_p):
+        if "allow" in p and p["allow"] and maybe(0.8):
+            pass
+        else:
+            p["alsoAllow"] = v_names(1, 3)
+    return p
+
+
+def v_tools_global():
+    t = v_policy(0.35, 0.35, 0.2)
+    if maybe(0.35):
+        t["profile"] = pick(PROFILES)
+    if maybe(0.35):
+        t["sandbox"] = {"tools": v_policy(0.5, 0.4, 0.3)}
+    if maybe(0.2):
+        t["subagents"] = {"tools": v_policy(0.3, 0.4, 0.3)}
+    if maybe(0.15):
+        t["exec"] = pick([{}, {"security": pick(["deny", "allowlist", "full"])}, {"host": pick(["sandbox", "gateway", "auto"])},
+                          {"safeBins": ["jq", "grep"]}, {"ask": pick(["off", "on-miss", "always"])}])
+    if maybe(0.1):
+        t["fs"] = pick([{}, {"workspaceOnly": True}])
+    if maybe(0.08):
+        t["elevated"] = pick([{"enabled": False}, {"enabled": True}])
+    return t
+
+
+def v_tools_agent():
+    t = v_policy(0.35, 0.35, 0.2)
+    if maybe(0.3):
+        t["profile"] = pick(PROFILES)
+    if maybe(0.3):
+        t["sandbox"] = {"tools": v_policy(0.5, 0.4, 0.3)}
+    if maybe(0.1):
+        t["exec"] = pick([{}, {"security": pick(["deny", "allowlist", "full"])}])
+    if maybe(0.05):
+        t["fs"] = {}
+    return t
+
+
+# ---------------------------------------------------------------- whole config
+def gen_config(area):
+    cfg = {}
+    ids = agent_ids()
+    agents = {}
+    defaults = {}
+    if maybe(0.8):
+        defaults["sandbox"] = v_sandbox("defaults")
+    if maybe(0.15):
+        defaults["workspace"] = pick(WS_PATHS[:-1])
+    if maybe(0.1):
+        defaults["subagents"] = {"maxSpawnDepth": pick([1, 2, 3])}
+    if defaults:
+        agents["defaults"] = defaults
+    shape = pick(["entries", "entries", "list", "list", "none"]) if area != "roster" else pick(["entries", "list", "list-default", "both", "none"])
+    if len(ids) > 1 and maybe(0.75):
+        agents["ownership"] = "explicit"
+    elif maybe(0.05):
+        agents["ownership"] = pick(["explicit", "implicit", "auto"])
+    entries = {}
+    for i in ids:
+        e = {}
+        if maybe(0.55):
+            e["sandbox"] = v_sandbox("agent")
+        if maybe(0.3):
+            e["workspace"] = pick(WS_PATHS)
+        if maybe(0.35):
+            e["tools"] = v_tools_agent()
+        if maybe(0.08):
+            e["name"] = pick(["Work Bot", "x"])
+        entries[i] = e
+    if shape == "none" and len(ids) == 1 and ids[0] == "main":
+        pass
+    elif shape.startswith("list") or (shape == "none"):
+        lst = []
+        dflt = pick(ids) if (shape == "list-default" or maybe(0.3)) else None
+        if dflt and agents.get("ownership") == "explicit" and maybe(0.8):
+            dflt = None
+        for i in ids:
+            e = {"id": i, **entries[i]}
+            if i == dflt:
+                e["default"] = True
+            if maybe(0.05):
+                e["default"] = False
+            lst.append(e)
+        agents["list"] = lst
+    else:
+        agents["entries"] = entries
+        if shape == "both":
+            agents["list"] = [{"id": pick(ids)}]
+    if agents:
+        cfg["agents"] = agents
+    if maybe(0.7):
+        cfg["tools"] = v_tools_global()
+    if maybe(0.15):
+        ses = {}
+        if maybe(0.6):
+            ses["scope"] = pick(["per-sender", "global"])
+        if maybe(0.5):
+            ses["mainKey"] = pick(["main", "home", "Work"])
+        if maybe(0.3):
+            ses["dmScope"] = pick(["main", "per-peer", "per-channel-peer"])
+        cfg["session"] = ses
+    if maybe(0.12):
+        ch = pick(["whatsapp", "telegram", "whatsapp", "discord"])
+        grp = {}
+        for g in sample(["*", "120363@g.us", "-100123", "999", "G1"], 1, 2):
+            grp[g] = {"tools": v_policy(0.5, 0.5, 0.2)}
+            if maybe(0.3):
+                grp[g]["toolsBySender"] = {pick(["*", "id:+1555"]): v_policy(0.5, 0.5, 0.0)}
+        cfg["channels"] = {ch: {"groups": grp}}
+    if maybe(0.05):
+        cfg["tools"] = cfg.get("tools", {})
+        cfg["tools"]["toolsBySender"] = {"*": v_policy(0.5, 0.5, 0.0)}
+    return cfg, ids
+
+
+def mutate_invalid(cfg):
+    """One targeted invalid value somewhere sbx reads."""
+    kinds = [
+        ("agents.defaults.sandbox.mode", lambda: pick(["on", "ALL", True, 1, "Non-Main"])),
+        ("agents.defaults.sandbox.scope", lambda: pick(["global", "Session", 0])),
+        ("agents.defaults.sandbox.workspaceAccess", lambda: pick(["write", "RW", None])),
+        ("agents.defaults.sandbox.docker.network", lambda: pick(["host", "HOST", "container:x", " host"])),
+        ("agents.defaults.sandbox.docker.pidsLimit", lambda: pick([0, -1, 1.5, "100", 2 ** 40])),
+        ("agents.defaults.sandbox.docker.cpus", lambda: pick([0, -1, "2", "two"])),
+        ("agents.defaults.sandbox.docker.memory", lambda: pick([True, [], -5, "lots"])),
+        ("agents.defaults.sandbox.docker.env", lambda: pick([{"1A": "x"}, {"A-B": "x"}, {"A": "x\ny"}, {"A": 1}, {"": "v"}])),
+        ("agents.defaults.sandbox.docker.binds", lambda: pick([["rel:/x"], ["vol:/data"], [""], ["/ok:/ok", 5], "/a:/a"])),
+        ("agents.defaults.sandbox.docker.seccompProfile", lambda: pick(["unconfined", "UNCONFINED", 5])),
+        ("agents.defaults.sandbox.docker.apparmorProfile", lambda: pick(["Unconfined"])),
+        ("agents.defaults.sandbox.docker.tmpfs", lambda: pick(["/tmp", [1], {}])),
+        ("agents.defaults.sandbox.docker.ulimits", lambda: pick([{"nofile": True}, {"nofile": {"soft": "x"}}, {"nofile": {"bogus": 1}}, []])),
+        ("agents.defaults.sandbox.docker.readOnlyRoot", lambda: pick(["yes", 1])),
+        ("agents.defaults.sandbox.docker.capDrop", lambda: pick(["ALL", [1]])),
+        ("agents.defaults.sandbox.docker.setupCommand", lambda: pick([5, [1, 2], {"a": 1}])),
+        ("agents.defaults.sandbox.docker.bogusKey", lambda: 1),
+        ("agents.defaults.sandbox.prune.idleHours", lambda: pick([-1, 1.5, "24"])),
+        ("agents.defaults.sandbox.prune.maxAgeDays", lambda: pick([-3, 0.1])),
+        ("agents.defaults.sandbox.browser.network", lambda: pick(["host", "container:y"])),
+        ("agents.defaults.sandbox.browser.cdpPort", lambda: pick([0, 70000, "9222", -1])),
+        ("agents.defaults.sandbox.backend", lambda: pick(["", "  ", 5])),
+        ("agents.defaults.sandbox.workspaceRoot", lambda: pick([5, ""])),
+        ("agents.defaults.sandbox.perSession", lambda: pick([True, False])),
+        ("agents.defaults.workspace", lambda: pick([5, ""])),
+        ("tools.profile", lambda: pick(["admin", "Coding", "", 5])),
+        ("tools.allow", lambda: pick(["exec", [1], {"a": 1}])),
+        ("tools.sandbox.tools.allow", lambda: pick(["exec", [None]])),
+        ("tools.sandbox.bogus", lambda: 1),
+        ("tools.subagents.tools.deny", lambda: pick(["x"])),
+        ("tools.bogusKey", lambda: 1),
+        ("bogusTopLevel", lambda: {}),
+        ("agent", lambda: {"sandbox": {"mode": "all"}}),
+        ("routing", lambda: {"agents": {}}),
+        ("session.mainKey", lambda: pick([5, ""])),
+        ("agents.ownership", lambda: pick(["yes", 1])),
+    ]
+    path, val = pick(kinds)
+    parts = path.split(".")
+    cur = cfg
+    for p in parts[:-1]:
+        if not isinstance(cur.get(p), dict):
+            cur[p] = {}
+        cur = cur[p]
+    cur[parts[-1]] = val()
+    return path
+
+
+def per_agent_invalid(cfg):
+    """Move an invalid value to an agent entry (list or entries) when there is one."""
+    ag = cfg.get("agents", {})
+    target = None
+    if isinstance(ag.get("entries"), dict) and ag["entries"]:
+        target = ag["entries"][pick(list(ag["entries"]))]
+    elif isinstance(ag.get("list"), list) and ag["list"]:
+        target = pick(ag["list"])
+    if target is None:
+        return None
+    sb = target.setdefault("sandbox", {})
+    k, v = pick([("docker", {"network": "host"}), ("docker", {"env": {"A B": "x"}}), ("prune", {"idleHours": -2}),
+                 ("mode", "sometimes"), ("docker", {"binds": ["relative:/x"]}), ("docker", {"pidsLimit": 0}),
+                 ("docker", {"network": "container:z", "dangerouslyAllowContainerNamespaceJoin": False}),
+                 ("browser", {"network": "container:q"}), ("perSession", True), ("docker", {"bogus": True})])
+    if isinstance(v, dict) and isinstance(sb.get(k), dict):
+        sb[k].update(v)
+    else:
+        sb[k] = v
+    return "agent." + k
+
+
+# ---------------------------------------------------------------- JSON5 text
+def j5(v, ind, depth):
+    pad = " " * (ind * (depth + 1))
+    end = " " * (ind * depth)
+    nl = "\n" if ind else ""
+    if isinstance(v, dict):
+        if not v:
+            return "{}"
+        items = []
+        for k, x in v.items():
+            key = k
+            if k.isidentifier() and k.isascii() and maybe(0.6):
+                key = k
+            elif maybe(0.3) and "'" not in k and "\\" not in k:
+                key = "'" + k + "'"
+            else:
+                key = json.dumps(k, ensure_ascii=maybe(0.5))
+            c = ("// c\n" + pad) if maybe(0.05) else ""
+            items.append(pad + c + key + ":" + (" " if ind else "") + j5(x, ind, depth + 1))
+        tail = "," if maybe(0.5) else ""
+        return "{" + nl + ("," + nl).join(items) + tail + nl + end + "}"
+    if isinstance(v, list):
+        if not v:
+            return "[]"
+        items = [pad + j5(x, ind, depth + 1) for x in v]
+        tail = "," if maybe(0.5) else ""
+        return "[" + nl + ("," + nl).join(items) + tail + nl + end + "]"
+    if isinstance(v, bool) or v is None:
+        return json.dumps(v)
+    if isinstance(v, int):
+        r = rng.random()
+        if r < 0.15 and v >= 0:
+            return hex(v) if maybe() else "0X" + format(v, "X")
+        if r < 0.25 and v >= 0:
+            return "+" + str(v)
+        return str(v)
+    if isinstance(v, float):
+        s = repr(v)
+        if s.startswith("0.") and maybe(0.5):
+            return s[1:]
+        if s.endswith(".0") and maybe(0.5):
+            return s[:-1]
+        return s
+    if isinstance(v, str):
+        if "'" not in v and "\\" not in v and "\n" not in v and maybe(0.4):
+            return "'" + v + "'"
+        s = json.dumps(v, ensure_ascii=maybe(0.3))
+        if len(s) > 8 and maybe(0.1):
+            cut = len(s) // 2
+            if s[cut - 1] != "\\" and s[cut] != "\\":
+                s = s[:cut] + "\\\n" + s[cut:]
+        return s
+    return json.dumps(v)
+
+
+def render(cfg):
+    if maybe(0.7):
+        return "json", json.dumps(cfg, indent=pick([2, 2, 4, None]), ensure_ascii=maybe(0.5)) + pick(["\n", "", "\n\n"])
+    text = j5(cfg, pick([2, 0, 1]), 0)
+    if maybe(0.3):
+        text = "/* generated */\n" + text
+    if maybe(0.3):
+        text += "\n// end\n"
+    return "json5", text
+
+
+def gen_session(ids, cfg):
+    a = pick(ids) if ids else "main"
+    other = pick(["zzz", "work", "main", "family"])
+    s = pick(SESSIONS_FIXED)
+    if s is None:
+        return None
+    return s.replace("{a}", a.strip().lower() if maybe(0.8) else a).replace("{A}", a.upper()).replace("{o}", other)
+
+
+def gen_case(i, areas):
+    area = pick(areas)
+    cfg, ids = gen_config(area)
+    origin = "gen:" + area
+    if area == "invalid" or maybe(0.07):
+        if maybe(0.3):
+            what = per_agent_invalid(cfg) or mutate_invalid(cfg)
+        else:
+            what = mutate_invalid(cfg)
+        origin += ":" + what
+        category = "invalid"
+    else:
+        category = {"roster": "legacy", "docker": "docker", "tools": "policy-layers", "sessions": "session-keys",
+                    "json5": "sandbox-matrix", "misc": "resolution"}[area]
+    if area == "json5":
+        syntax, text = "json5", j5(cfg, pick([2, 0]), 0)
+    else:
+        syntax, text = render(cfg)
+    agent = None
+    r = rng.random()
+    if r < 0.45:
+        agent = pick(ids) if ids else "main"
+        if maybe(0.1):
+            agent = agent.upper()
+        if maybe(0.05):
+            agent = " " + agent + " "
+    elif r < 0.5:
+        agent = pick(["nosuch", "MAIN", "main"])
+    session = gen_session(ids, cfg) if (area == "sessions" or maybe(0.6)) else None
+    sub = maybe(0.15 if area != "sessions" else 0.25)
+    return {"id": f"g{seed:03d}{i:05d}", "category": category, "origin": origin, "syntax": syntax,
+            "config_text": text, "agent": agent, "session": session, "subagent": sub}
+
+
+if __name__ == "__main__":
+    seed = int(sys.argv[1])
+    count = int(sys.argv[2])
+    areas = sys.argv[3].split(",") if len(sys.argv) > 3 else ["roster", "docker", "tools", "sessions", "invalid", "json5", "misc"]
+    rng = random.Random(seed)
+    for i in range(count):
+        print(json.dumps(gen_case(i, areas), ensure_ascii=False))
