@@ -394,6 +394,64 @@ static bool v_object(struct vctx *v, struct json_object *o, const char *const *k
         return true;
 }
 
+/* ---- the keys sbx knows but does not read: their coarse shape (config-shapes.h) ---- */
+
+enum { SH_OBJECT = 1, SH_ARRAY = 2, SH_STRING = 4, SH_NUMBER = 8, SH_BOOL = 16 };
+struct shape {
+        const char *group, *key;
+        unsigned kinds;             /* SH_* accepted */
+        const char *const *enums;   /* strings accepted besides SH_STRING (NULL: none) */
+        bool integer;               /* a number must be a safe integer */
+        double min;                 /* NAN: no lower bound */
+        bool min_inclusive;
+        double max;                 /* NAN: no upper bound (inclusive) */
+};
+#include "config-shapes.h"
+
+static void v_shape(struct vctx *v, struct json_object *o, const struct shape *sh) {
+        unsigned kind = json_object_is_type(o, json_type_object)  ? SH_OBJECT
+                        : json_object_is_type(o, json_type_array)  ? SH_ARRAY
+                        : json_object_is_type(o, json_type_string) ? SH_STRING
+                        : is_num(o)                                ? SH_NUMBER
+                        : json_object_is_type(o, json_type_boolean) ? SH_BOOL
+                                                                    : 0;
+        if (kind == SH_STRING && !(sh->kinds & SH_STRING) && sh->enums) {
+                if (!in_list(sh->enums, json_object_get_string(o)))
+                        v_enum(v, o, sh->enums);
+                return;
+        }
+        if (!(kind & sh->kinds)) {
+                if (sh->kinds == 0 && sh->enums)
+                        v_enum(v, o, sh->enums);
+                else
+                        issue(v, "Invalid input: expected %s, received %s",
+                              sh->kinds & SH_OBJECT ? "object" : sh->kinds & SH_ARRAY ? "array"
+                              : sh->kinds & SH_STRING ? "string" : sh->kinds & SH_NUMBER ? "number" : "boolean",
+                              tname(o));
+                return;
+        }
+        if (kind != SH_NUMBER)
+                return;
+        double d = json_object_get_double(o);
+        if (!isfinite(d))
+                issue(v, "Invalid input: expected number, received %s", isnan(d) ? "NaN" : "Infinity");
+        else if (sh->integer && (d != floor(d) || fabs(d) > 9007199254740991.0))
+                issue(v, "Invalid input: expected int, received number");
+        else if (!isnan(sh->min) && (sh->min_inclusive ? d < sh->min : d <= sh->min))
+                issue(v, "Too small: expected number to be %s%g", sh->min_inclusive ? ">=" : ">", sh->min);
+        else if (!isnan(sh->max) && d > sh->max)
+                issue(v, "Too big: expected number to be <=%g", sh->max);
+}
+
+/* Checks the members of o that GROUP's rows of SHAPES describe. */
+static void v_shapes(struct vctx *v, struct json_object *o, const char *group) {
+        if (!json_object_is_type(o, json_type_object))
+                return;
+        for (const struct shape *sh = SHAPES; sh->group; sh++)
+                if (!strcmp(sh->group, group))
+                        FIELD(v, o, sh->key, v_shape(v, f, sh));
+}
+
 /* ---- tool policies ---- */
 
 static size_t arr_len(struct json_object *o, const char *key) {
@@ -490,6 +548,7 @@ static void v_tools(struct vctx *v, struct json_object *o, bool agent) {
         };
         if (!check_object(v, o, agent ? AGENT_TOOLS_KEYS : TOOLS_KEYS))
                 return;
+        v_shapes(v, o, agent ? "agenttools" : "tools");
         FIELD(v, o, "profile", v_enum(v, f, PROFILES));
         v_policy_lists(
                 v, o,
@@ -696,7 +755,8 @@ static void v_entry(struct vctx *v, struct json_object *e) {
                 {"default", V_BOOL}, {"workspace", V_STRING}, {"name", V_STRING}, {"agentDir", V_STRING},
                 {"sandbox", V_CHECK, NULL, v_sandbox}, {"tools", V_CHECK, NULL, v_agent_tools}, {NULL}
         };
-        v_object(v, e, ENTRY_KEYS, fields);
+        if (v_object(v, e, ENTRY_KEYS, fields))
+                v_shapes(v, e, "entry");
 }
 
 static void v_entries(struct vctx *v, struct json_object *entries, bool explicit_owner) {
@@ -755,7 +815,8 @@ static void v_max_spawn_depth(struct vctx *v, struct json_object *o) {
 
 static void v_subagents(struct vctx *v, struct json_object *o) {
         static const struct vfield fields[] = {{"maxSpawnDepth", V_CHECK, NULL, v_max_spawn_depth}, {NULL}};
-        v_object(v, o, SUBAGENTS_KEYS, fields);
+        if (v_object(v, o, SUBAGENTS_KEYS, fields))
+                v_shapes(v, o, "subagents");
 }
 
 static void v_agents(struct vctx *v, struct json_object *a) {
@@ -770,7 +831,10 @@ static void v_agents(struct vctx *v, struct json_object *a) {
                     strcmp(json_object_get_string(f), "explicit"))
                         issue(v, "Invalid input: expected \"explicit\"");
         });
-        FIELD(v, a, "defaults", v_object(v, f, DEFAULTS_KEYS, defaults));
+        FIELD(v, a, "defaults", {
+                if (v_object(v, f, DEFAULTS_KEYS, defaults))
+                        v_shapes(v, f, "defaults");
+        });
         bool explicit_owner = json_object_is_type(jget(a, "ownership"), json_type_string) &&
                               !strcmp(json_object_get_string(jget(a, "ownership")), "explicit");
         FIELD(v, a, "entries", v_entries(v, f, explicit_owner));
@@ -1169,10 +1233,12 @@ void sbx_config_validate_tree(struct json_object *root, struct vctx *v) {
 
         if (!check_object(v, root, ROOT_KEYS))
                 return;
+        v_shapes(v, root, "root");
         FIELD(v, root, "agents", v_agents(v, f));
         FIELD(v, root, "tools", v_tools(v, f, false));
         FIELD(v, root, "session", {
                 if (check_object(v, f, SESSION_KEYS)) {
+                        v_shapes(v, f, "session");
                         FIELD(v, f, "mainKey", v_string(v, f, false));
                         FIELD(v, f, "scope", {
                                 static const char *const sc[] = {"per-sender", "global", NULL};
