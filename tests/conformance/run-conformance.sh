@@ -1,16 +1,22 @@
 #!/usr/bin/env bash
 # TAP wrapper around ../shared/conformance/check.sh: one test line per case id.
-#   run-conformance.sh [--extra]
+#   run-conformance.sh [--extra] [CASES.jsonl]
 # Needs $SBX (the built binary) and $SBX_SOURCE_ROOT; the corpus lives in
 # $SBX_SOURCE_ROOT/../shared/conformance (CI keeps shared/ beside the clone).
+# CASES names another corpus file of tests/conformance/corpus/ (the generated one,
+# answers of the real OpenClaw for configs from tests/conformance/gen/).
 set -u
 extra=()
-[ "${1:-}" = "--extra" ] && extra=(--extra)
+[ "${1:-}" = "--extra" ] && { extra=(--extra); shift; }
 # The corpus and checker from ../shared/conformance when it sits beside the
 # clone (CI), else the project's own copy in tests/conformance/corpus/.
 dir="${SBX_CONFORMANCE_DIR:-${SBX_SOURCE_ROOT:-.}/../shared/conformance}"
 [ -f "$dir/openclaw-2026.9.6.jsonl" ] || dir="${SBX_SOURCE_ROOT:-.}/tests/conformance/corpus"
 cases="$dir/openclaw-2026.9.6.jsonl"
+if [ -n "${1:-}" ]; then
+        dir="${SBX_SOURCE_ROOT:-.}/tests/conformance/corpus"
+        cases="$dir/$1"
+fi
 if [ ! -f "$cases" ] || [ ! -f "$dir/check.sh" ]; then
         echo "1..0 # SKIP conformance corpus not found at $dir (shared/ must sit beside the clone)"
         exit 0
@@ -28,7 +34,7 @@ cases, outfile, mode = sys.argv[1], sys.argv[2], sys.argv[3]
 out = open(outfile, encoding="utf-8", errors="replace").read()
 fails = {}
 for line in out.splitlines():
-    m = re.match(r"^FAIL (c\d+) (.*)$", line)
+    m = re.match(r"^FAIL (\S+) (.*)$", line)
     if m:
         fails.setdefault(m.group(1), m.group(2))
 ids = [json.loads(l)["id"] for l in open(cases) if l.strip()]
