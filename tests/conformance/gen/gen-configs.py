@@ -192,34 +192,22 @@ def v_policy(allow_p=0.5, deny_p=0.4, also_p=0.25):
     return p
 
 
-def v_tools_global():
+def v_tools(agent):
+    """tools (agent False) or agents.<id>.tools (agent True)"""
     t = v_policy(0.35, 0.35, 0.2)
-    if maybe(0.35):
+    if maybe(0.3 if agent else 0.35):
         t["profile"] = pick(PROFILES)
-    if maybe(0.35):
+    if maybe(0.3 if agent else 0.35):
         t["sandbox"] = {"tools": v_policy(0.5, 0.4, 0.3)}
-    if maybe(0.2):
+    if not agent and maybe(0.2):
         t["subagents"] = {"tools": v_policy(0.3, 0.4, 0.3)}
-    if maybe(0.15):
+    if maybe(0.1 if agent else 0.15):
         t["exec"] = pick([{}, {"security": pick(["deny", "allowlist", "full"])}, {"host": pick(["sandbox", "gateway", "auto"])},
                           {"safeBins": ["jq", "grep"]}, {"ask": pick(["off", "on-miss", "always"])}])
-    if maybe(0.1):
+    if maybe(0.05 if agent else 0.1):
         t["fs"] = pick([{}, {"workspaceOnly": True}])
-    if maybe(0.08):
+    if not agent and maybe(0.08):
         t["elevated"] = pick([{"enabled": False}, {"enabled": True}])
-    return t
-
-
-def v_tools_agent():
-    t = v_policy(0.35, 0.35, 0.2)
-    if maybe(0.3):
-        t["profile"] = pick(PROFILES)
-    if maybe(0.3):
-        t["sandbox"] = {"tools": v_policy(0.5, 0.4, 0.3)}
-    if maybe(0.1):
-        t["exec"] = pick([{}, {"security": pick(["deny", "allowlist", "full"])}])
-    if maybe(0.05):
-        t["fs"] = {}
     return t
 
 
@@ -250,7 +238,7 @@ def gen_config(area):
         if maybe(0.3):
             e["workspace"] = pick(WS_PATHS)
         if maybe(0.35):
-            e["tools"] = v_tools_agent()
+            e["tools"] = v_tools(True)
         if maybe(0.08):
             e["name"] = pick(["Work Bot", "x"])
         entries[i] = e
@@ -276,7 +264,7 @@ def gen_config(area):
     if agents:
         cfg["agents"] = agents
     if maybe(0.7):
-        cfg["tools"] = v_tools_global()
+        cfg["tools"] = v_tools(False)
     if maybe(0.15):
         ses = {}
         if maybe(0.6):
