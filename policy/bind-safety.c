@@ -81,7 +81,7 @@ static const char *blocked_reason(const char *p, const char *home) {
         return NULL;
 }
 
-int sbx_check_bind_safety(const sbx_resolved *r, sbx_error *reterr) {
+int sbx_check_bind_safety(const sbx_resolved *r, char **ret_canonical, sbx_error *reterr) {
         _cleanup_free_ char *home = sbx_home_dir();
         _cleanup_free_ char *home_c = home ? canonical(home) : NULL;
         const char *os_home = getenv("HOME");
@@ -137,6 +137,8 @@ int sbx_check_bind_safety(const sbx_resolved *r, sbx_error *reterr) {
                                         "allow it)",
                                         i, spec);
                 }
+                if (ret_canonical)
+                        ret_canonical[i] = TAKE_PTR(c);
         }
         return 0;
 }

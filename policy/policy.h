@@ -389,4 +389,7 @@ struct json_object *sbx_resolved_to_json(const sbx_resolved *r, const sbx_config
 
 /* ---- from bind-safety.h ---- */
 /* OpenClaw's runtime bind checks for r->docker.binds; -EPERM with reterr naming the bind. */
-int sbx_check_bind_safety(const sbx_resolved *r, sbx_error *reterr);
+/* ret_canonical (optional, r->docker.binds.n entries, each to be freed):
+ * the canonical source each bind was judged by, so that the caller binds
+ * exactly that path and never resolves the source again. */
+int sbx_check_bind_safety(const sbx_resolved *r, char **ret_canonical, sbx_error *reterr);

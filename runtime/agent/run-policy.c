@@ -98,25 +98,12 @@ static int map_ulimits(const sbx_docker_config *d, sbx_run_config *c, sbx_error 
         return 0;
 }
 
-static int map_mounts(const sbx_resolved *r, sbx_run_config *c, sbx_error *e) {
-        const sbx_docker_config *d = &r->docker;
+/* docker.binds -> the run config's binds, each source the canonical path
+ * sbx_check_bind_safety judged (canon[i]), pinned so the launcher opens it
+ * as is, following no symlink. */
+static int add_binds(const sbx_docker_config *d, char *const *canon, sbx_run_config *c, sbx_error *e) {
         int k;
 
-        for (size_t i = 0; i < d->tmpfs.n; i++) {
-                sbx_tmpfs t;
-                k = sbx_parse_tmpfs(d->tmpfs.v[i], &t, e);
-                if (k < 0)
-                        return sbx_error_wrap(e, "docker.tmpfs[%zu]", i);
-                k = sbx_run_config_add_tmpfs(c, &t);
-                free(t.path);
-                if (k < 0)
-                        return sbx_error_set(e, k, "docker.tmpfs[%zu]", i);
-        }
-        c->tmpfs_set = true;
-
-        k = sbx_check_bind_safety(r, e);
-        if (k < 0)
-                return k;
         for (size_t i = 0; i < d->binds.n; i++) {
                 const char *spec = d->binds.v[i];
                 _cleanup_free_ char *src = sbx_bind_source(spec);
@@ -138,12 +125,43 @@ static int map_mounts(const sbx_resolved *r, sbx_run_config *c, sbx_error *e) {
                         return sbx_error_set(e, -EINVAL,
                                              "docker.binds[%zu] \"%s\": source and target must be absolute",
                                              i, spec);
-                sbx_bind b = {.src = src, .dst = dst, .ro = ro};
+                sbx_bind b = {.src = canon[i], .dst = dst, .ro = ro, .pinned = true};
                 k = sbx_run_config_add_bind(c, &b);
                 if (k < 0)
                         return sbx_error_set(e, k, "docker.binds[%zu]", i);
         }
         return 0;
+}
+
+static int map_mounts(const sbx_resolved *r, sbx_run_config *c, sbx_error *e) {
+        const sbx_docker_config *d = &r->docker;
+        int k;
+
+        for (size_t i = 0; i < d->tmpfs.n; i++) {
+                sbx_tmpfs t;
+                k = sbx_parse_tmpfs(d->tmpfs.v[i], &t, e);
+                if (k < 0)
+                        return sbx_error_wrap(e, "docker.tmpfs[%zu]", i);
+                k = sbx_run_config_add_tmpfs(c, &t);
+                free(t.path);
+                if (k < 0)
+                        return sbx_error_set(e, k, "docker.tmpfs[%zu]", i);
+        }
+        c->tmpfs_set = true;
+
+        /* bind the canonical paths the check judged, not a source resolved
+         * again later: a symlink swapped in since (the workspace is the
+         * sandbox's to write) must not redirect a bind */
+        char **canon = calloc(d->binds.n + 1, sizeof(char *));
+        if (!canon)
+                return -ENOMEM;
+        k = sbx_check_bind_safety(r, canon, e);
+        if (k >= 0)
+                k = add_binds(d, canon, c, e);
+        for (size_t i = 0; i < d->binds.n; i++)
+                free(canon[i]);
+        free(canon);
+        return k < 0 ? k : 0;
 }
 
 int sbx_policy_to_run_config(const sbx_resolved *r, sbx_run_config *c, sbx_strv *notes, sbx_error *e) {

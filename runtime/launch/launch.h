@@ -51,6 +51,9 @@ typedef struct sbx_bind {
         char *src;            /* host path (absolute) */
         char *dst;            /* path in the sandbox (absolute) */
         bool ro;
+        bool pinned;          /* src is the canonical path a policy check approved:
+                               * opened as is, following no symlink, so one planted
+                               * after the check fails the run instead of being bound */
 } sbx_bind;
 
 typedef struct sbx_tmpfs {

@@ -62,9 +62,14 @@ static int detach_source(const char *src, unsigned flags, sbx_error *reterr) {
                                                (flags & SBX_MNT_NOSUID ? MOUNT_ATTR_NOSUID : 0) |
                                                (flags & SBX_MNT_NODEV ? MOUNT_ATTR_NODEV : 0) |
                                                (flags & SBX_MNT_NOEXEC ? MOUNT_ATTR_NOEXEC : 0) };
+        _cleanup_close_ int sfd = -EBADF;
         int tree;
 
-        tree = open_tree(AT_FDCWD, src, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE | AT_SYMLINK_NOFOLLOW);
+        /* src is canonical: a symlink in it now was planted since */
+        sfd = sys_openat2(AT_FDCWD, src, O_PATH | O_CLOEXEC, RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
+        if (sfd < 0)
+                return sbx_error_set(reterr, -errno, "bind '%s': open without following symlinks", src);
+        tree = open_tree(sfd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE | AT_EMPTY_PATH);
         if (tree < 0)
                 return sbx_error_set(reterr, -errno, "bind '%s': clone mount", src);
         if (attr.attr_set && mount_setattr(tree, "", AT_EMPTY_PATH | AT_RECURSIVE, &attr, sizeof(attr)) < 0) {
@@ -395,7 +400,11 @@ static int prepare_tmpfs(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr
 
 static int prepare_binds(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr) {
         for (size_t i = 0; i < c->n_binds; i++) {
-                _cleanup_free_ char *canon = realpath(c->binds[i].src, NULL);
+                /* a pinned source is the canonical path a policy check
+                 * approved: resolving it again would follow a symlink
+                 * planted since; add_bind opens it following none */
+                _cleanup_free_ char *canon = c->binds[i].pinned ? strdup(c->binds[i].src)
+                                                                : realpath(c->binds[i].src, NULL);
                 int r;
 
                 if (!canon)

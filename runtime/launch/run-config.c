@@ -395,6 +395,7 @@ int sbx_run_config_add_bind(sbx_run_config *c, const sbx_bind *b) {
         nb[c->n_binds].src = strdup(b->src);
         nb[c->n_binds].dst = strdup(b->dst);
         nb[c->n_binds].ro = b->ro;
+        nb[c->n_binds].pinned = b->pinned;
         if (!nb[c->n_binds].src || !nb[c->n_binds].dst) {
                 free(nb[c->n_binds].src);
                 free(nb[c->n_binds].dst);

@@ -138,6 +138,8 @@ static json_object *config_to_json(const sbx_run_config *c) {
                 json_object_object_add(b, "src", sbx_json_string(c->binds[i].src));
                 json_object_object_add(b, "dst", sbx_json_string(c->binds[i].dst));
                 json_object_object_add(b, "ro", json_object_new_boolean(c->binds[i].ro));
+                if (c->binds[i].pinned)
+                        json_object_object_add(b, "pinned", json_object_new_boolean(true));
                 json_object_array_add(a, b);
         }
         json_object_object_add(o, "binds", a);
@@ -310,7 +312,7 @@ static int config_from_json(json_object *o, sbx_run_config *c) {
                 return r;
         for (size_t i = 0; a && i < json_object_array_length(a); i++) {
                 json_object *e = json_object_array_get_idx(a, i);
-                sbx_bind b = { .ro = get_bool(e, "ro", false, &err) };
+                sbx_bind b = { .ro = get_bool(e, "ro", false, &err), .pinned = get_bool(e, "pinned", false, &err) };
                 if ((r = get_str(e, "src", &b.src)) >= 0 && (r = get_str(e, "dst", &b.dst)) >= 0 && b.src && b.dst)
                         r = sbx_run_config_add_bind(c, &b);
                 else if (r >= 0)

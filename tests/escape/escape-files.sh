@@ -39,6 +39,36 @@ is "bind-destination-through-symlink: --bind onto a symlinked place inside stays
         "host-secret-$$"
 is "... and nothing appeared on the host under the symlink's target" "$(ls -A / | grep -c '^x$')" 0
 
+# --- a bind source of openclaw.json swapped for a symlink after the policy
+# check: the workspace is the sandbox's to write, so a sandbox can flip a
+# bind source's parent between a directory and a symlink to a blocked place
+# (here ~/.ssh). sbx binds the path the check judged, following no symlink.
+bt=$TMP/bindtoctou
+mkdir -p "$bt/home/.ssh/b" "$bt/x/a/b"
+echo "ssh-secret-$$" > "$bt/home/.ssh/b/secret"
+echo inside > "$bt/x/a/b/ok"
+ln -s "$bt/home/.ssh" "$bt/x/evil"
+cat > "$bt/oc.json" <<J
+{ agents: { defaults: { sandbox: { mode: 'all', docker: { binds: ['$bt/x/a/b:/data:ro'],
+  dangerouslyAllowExternalBindSources: true } } }, list: [ { id: 'main', default: true } ] } }
+J
+brun() { HOME=$bt/home timeout 60 "$SBX" run --no-tty --config "$bt/oc.json" --agent main -- /bin/sh -c 'cat /data/*' 2>&1 </dev/null | grep -v ' note: '; }
+control "the bind works while its source is a directory" "$(brun)" inside
+"$SBX_PROBE" flip "$bt/x/a" "$bt/x/evil" 0 >/dev/null   # once: a is the symlink now
+like "control: the policy check refuses the source while it leads to ~/.ssh" "$(brun)" 'never mount'
+"$SBX_PROBE" flip "$bt/x/a" "$bt/x/evil" 0 >/dev/null   # back
+"$SBX_PROBE" flip "$bt/x/a" "$bt/x/evil" 4 >/dev/null & fp=$!
+got=0 refused=0
+for i in $(seq 40); do
+        case "$(brun)" in
+        *ssh-secret*) got=$((got + 1)) ;;
+        *"never mount"*) refused=$((refused + 1)) ;;
+        esac
+done
+wait $fp
+is "bind-source-swapped-after-check: no run bound ~/.ssh (40 runs while the source flips)" "$got" 0
+like "control: the flip was live (the check saw the symlink in some runs: $refused)" "$refused" '^[1-9]'
+
 # --- hard links: the sandbox cannot link a file from another mount into the workspace
 is "hardlink-from-rootfs-into-workspace: EXDEV" \
         "$(tsbx --workspace "$ws" --workspace-access rw -- /sbx-probe link /usr/bin/env /workspace/env)" EXDEV

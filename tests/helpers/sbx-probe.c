@@ -457,6 +457,25 @@ static int grab_exe(int secs, const char *pattern) {
         return 1;
 }
 
+/* flip A B SECONDS: swap the names A and B (renameat2 RENAME_EXCHANGE) as
+ * fast as possible (0 seconds: once): a path that is a directory one instant and a symlink the
+ * next, for time-of-check/time-of-use attacks on the host's resolution. */
+static int flip(const char *a, const char *b, int secs) {
+        time_t end = time(NULL) + secs;
+        long n = 0;
+
+        if (secs == 0)  /* one swap */
+                return result(syscall(SYS_renameat2, AT_FDCWD, a, AT_FDCWD, b, 2 /* RENAME_EXCHANGE */) < 0 ? -1 : 0);
+        while (time(NULL) < end)
+                for (int i = 0; i < 1000; i++, n++)
+                        if (syscall(SYS_renameat2, AT_FDCWD, a, AT_FDCWD, b, 2 /* RENAME_EXCHANGE */) < 0)
+                                return result(-1);
+        /* an even number of swaps: the names are back where they were */
+        if (n % 2 && syscall(SYS_renameat2, AT_FDCWD, a, AT_FDCWD, b, 2) < 0)
+                return result(-1);
+        return result(0);
+}
+
 static void usage(void) {
         fputs("usage: sbx-probe caps|uidmap|mounts|ifaces|pidns|fds|env|hostname|tty|userns\n"
               "       sbx-probe try-syscall NAME | open PATH | read PATH | write PATH TEXT | mkdir PATH\n"
@@ -468,7 +487,7 @@ static void usage(void) {
               "       sbx-probe handle PATH | write-open PATH | umount PATH | mount-tmpfs PATH\n"
               "       sbx-probe connect-abstract NAME | listen tcp PORT | listen abstract NAME\n"
               "       sbx-probe exhaust-fds CAP | exhaust-procs CAP | fill PATH CAP_KIB\n"
-              "       sbx-probe grab-exe SECONDS PATTERN\n",
+              "       sbx-probe grab-exe SECONDS PATTERN | flip A B SECONDS\n",
               stderr);
 }
 
@@ -620,6 +639,8 @@ int main(int argc, char **argv) {
                 return exhaust_procs(atoi(argv[2]));
         if (!strcmp(c, "fill") && argc > 3)
                 return fill(argv[2], atol(argv[3]));
+        if (!strcmp(c, "flip") && argc > 4)
+                return flip(argv[2], argv[3], atoi(argv[4]));
         if (!strcmp(c, "grab-exe") && argc > 3)
                 return grab_exe(atoi(argv[2]), argv[3]);
         if (!strcmp(c, "sleep")) {
