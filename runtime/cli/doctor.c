@@ -359,16 +359,24 @@ static const char *err_name(int r) {
         return r == 0 ? "works" : r > 0 ? strerror(r) : "probe crashed";
 }
 
-static void check_overlay(sbx_doctor_report *rep) {
-        sbx_check *c = add(rep, "overlay-userns", "overlayfs in a user namespace", false);
-        int r = probe_in_tmpdir(probe_overlay_child);
+/* An optional feature a mount probe in a scratch directory shows: ok when
+ * child works, else warn with fix. */
+static void check_mount_probe(sbx_doctor_report *rep, const char *id, const char *title,
+                              int (*child)(void *), const char *what, const char *fix) {
+        sbx_check *c = add(rep, id, title, false);
+        int r = probe_in_tmpdir(child);
 
         c->status = r == 0 ? SBX_CHECK_OK : SBX_CHECK_WARN;
-        DETAIL(c, "mount overlay (tmpfs layers) inside a new user+mount namespace: %s",
-               err_name(r));
+        DETAIL(c, "%s: %s", what, err_name(r));
         if (r)
-                FIX(c, "use a kernel >= 5.11 (unprivileged overlayfs); without it /workspace "
-                    "cannot be an overlay");
+                FIX(c, "%s", fix);
+}
+
+static void check_overlay(sbx_doctor_report *rep) {
+        check_mount_probe(rep, "overlay-userns", "overlayfs in a user namespace", probe_overlay_child,
+                          "mount overlay (tmpfs layers) inside a new user+mount namespace",
+                          "use a kernel >= 5.11 (unprivileged overlayfs); without it /workspace cannot be "
+                          "an overlay");
 }
 
 static int probe_seccomp_child(void *arg) {
@@ -419,15 +427,9 @@ static void check_landlock(sbx_doctor_report *rep) {
 }
 
 static void check_idmap(sbx_doctor_report *rep) {
-        sbx_check *c = add(rep, "idmapped-mounts", "idmapped mounts", false);
-        int r = probe_in_tmpdir(probe_idmap_child);
-
-        c->status = r == 0 ? SBX_CHECK_OK : SBX_CHECK_WARN;
-        DETAIL(c, "mount_setattr(MOUNT_ATTR_IDMAP) on a tmpfs in a user namespace: %s",
-               err_name(r));
-        if (r)
-                FIX(c, "kernel >= 6.3 for idmapped tmpfs; sbx works without (no uid shifting of "
-                    "binds)");
+        check_mount_probe(rep, "idmapped-mounts", "idmapped mounts", probe_idmap_child,
+                          "mount_setattr(MOUNT_ATTR_IDMAP) on a tmpfs in a user namespace",
+                          "kernel >= 6.3 for idmapped tmpfs; sbx works without (no uid shifting of binds)");
 }
 
 static bool in_path(const char *name, char *buf, size_t len) {
