@@ -35,6 +35,8 @@ static void usage(FILE *f) {
 }
 
 int main(int argc, char **argv) {
+        int status;
+
         sbx_plan_set_container_opener(sbx_sandbox_open_ns);
         /* Installed or symlinked as "docker": the docker-compatible entry point. */
         if (argc > 0 && !strcmp(basename(argv[0]), "docker"))
@@ -42,14 +44,8 @@ int main(int argc, char **argv) {
         /* Installed or symlinked as "sbx-runc": the OCI runtime (runc's CLI). */
         if (argc > 0 && !strcmp(basename(argv[0]), "sbx-runc"))
                 return cli_oci(argc, argv);
-        if (argc < 2) {
-                usage(stderr);
-                return SBX_EXIT_USAGE;
-        }
-        if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
-                usage(stdout);
-                return 0;
-        }
+        if (sbx_cli_help_word(argc, argv, usage, &status))
+                return status;
         if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
                 printf("sbx %s\n", SBX_VERSION);
                 return 0;

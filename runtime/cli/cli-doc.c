@@ -126,6 +126,20 @@ static const char *prefix_of(const sbx_cli_cmd *c) {
         return strncmp(c->name, "docker", 6) ? "sbx " : "";
 }
 
+bool sbx_cli_help_word(int argc, char **argv, void (*usage)(FILE *f), int *status) {
+        if (argc < 2) {
+                usage(stderr);
+                *status = SBX_EXIT_USAGE;
+                return true;
+        }
+        if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+                usage(stdout);
+                *status = 0;
+                return true;
+        }
+        return false;
+}
+
 const char *sbx_cli_usage_line(const sbx_cli_cmd *c, char *buf, size_t len) {
         snprintf(buf, len, "usage: %s%s %.*s", prefix_of(c), c->name, (int) strcspn(c->usage, "\n"), c->usage);
         return buf;

@@ -387,15 +387,10 @@ int cli_rootfs(int argc, char **argv) {
                 {"build", cmd_build}, {"import", cmd_import},   {"ls", cmd_ls},
                 {"list", cmd_ls},     {"inspect", cmd_inspect}, {"rm", cmd_rm},
         };
+        int status;
 
-        if (argc < 2) {
-                rootfs_usage(stderr);
-                return SBX_EXIT_USAGE;
-        }
-        if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
-                rootfs_usage(stdout);
-                return 0;
-        }
+        if (sbx_cli_help_word(argc, argv, rootfs_usage, &status))
+                return status;
         for (size_t i = 0; i < ELEMENTSOF(sub); i++)
                 if (!strcmp(argv[1], sub[i].name))
                         return sub[i].fn(argc - 1, argv + 1);

@@ -136,6 +136,10 @@ int sbx_cli_opt_val(const sbx_cli_opt *table, const char *name);
 
 /* --help of a command: usage lines, text, the options (wrapped), the footer. */
 void sbx_cli_usage(FILE *f, const sbx_cli_cmd *c);
+/* A command word with sub-commands (sbx, sbx rootfs): none after it prints
+ * usage on stderr (*status 2), --help, -h or help prints it on stdout
+ * (*status 0); true then, false when argv[1] is for the caller. */
+bool sbx_cli_help_word(int argc, char **argv, void (*usage)(FILE *f), int *status);
 /* The first usage line only ("usage: sbx rm [-f] NAME..."), for error messages. */
 const char *sbx_cli_usage_line(const sbx_cli_cmd *c, char *buf, size_t len);
 
