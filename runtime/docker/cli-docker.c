@@ -71,9 +71,10 @@ static int print_template(const char *fmt, json_object *o) {
 /* Print a list of objects: with a format, one rendering each; without, a
  * JSON array as docker inspect does. */
 static int print_objects(const char *fmt, json_object *arr) {
+        int flags = JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE;
+
         if (!fmt) {
-                puts(json_object_to_json_string_ext(arr, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
-                                                                 JSON_C_TO_STRING_NOSLASHESCAPE));
+                puts(json_object_array_length(arr) == 0 ? "[]" : json_object_to_json_string_ext(arr, flags));
                 return 0;
         }
         for (size_t i = 0; i < json_object_array_length(arr); i++)
@@ -351,10 +352,8 @@ static int docker_inspect(const sbx_docker_args *a) {
                         ret = DOCKER_EXIT_ERROR;
                 }
         }
-        if (json_object_array_length(arr) > 0 && print_objects(fmt, arr) < 0)
+        if (print_objects(fmt, arr) < 0)
                 return DOCKER_EXIT_ERROR;
-        if (!fmt && json_object_array_length(arr) == 0)
-                puts("[]");
         return ret;
 }
 
@@ -419,10 +418,8 @@ static int docker_image_inspect(const sbx_docker_args *a) {
                 if (r < 0)
                         ret = DOCKER_EXIT_ERROR;
         }
-        if (json_object_array_length(arr) > 0 && print_objects(fmt, arr) < 0)
+        if (print_objects(fmt, arr) < 0)
                 return DOCKER_EXIT_ERROR;
-        if (!fmt && json_object_array_length(arr) == 0)
-                puts("[]");
         return ret;
 }
 
@@ -613,6 +610,24 @@ int cli_docker(int argc, char **argv) {
         return r;
 }
 
+/* What each verb runs: its own function, or docker_each over its refs. */
+static const struct {
+        int (*run)(const sbx_docker_args *a);
+        int (*each)(const char *ref, sbx_error *e);
+        const char *what;
+} verbs[_SBX_DOCKER_VERB_MAX] = {
+        [SBX_DOCKER_CREATE] = { .run = docker_create },
+        [SBX_DOCKER_START] = { .each = sbx_sandbox_start, .what = "start" },
+        [SBX_DOCKER_EXEC] = { .run = docker_exec },
+        [SBX_DOCKER_INSPECT] = { .run = docker_inspect },
+        [SBX_DOCKER_IMAGE_INSPECT] = { .run = docker_image_inspect },
+        [SBX_DOCKER_RM] = { .run = docker_rm },
+        [SBX_DOCKER_PS] = { .run = docker_ps },
+        [SBX_DOCKER_PAUSE] = { .each = sbx_sandbox_pause, .what = "pause" },
+        [SBX_DOCKER_UNPAUSE] = { .each = sbx_sandbox_unpause, .what = "unpause" },
+        [SBX_DOCKER_VERSION] = { .run = docker_version },
+};
+
 static int docker_dispatch(int argc, char **argv) {
         sbx_docker_args *a = calloc(1, sizeof(sbx_docker_args));
         sbx_error e = {};
@@ -639,45 +654,13 @@ static int docker_dispatch(int argc, char **argv) {
                 free(a);
                 return 0;
         }
-        switch (a->verb) {
-        case SBX_DOCKER_CREATE:
-                r = docker_create(a);
-                break;
-        case SBX_DOCKER_START:
-                r = docker_each(a, sbx_sandbox_start, "start");
-                break;
-        case SBX_DOCKER_EXEC:
-                r = docker_exec(a);
-                break;
-        case SBX_DOCKER_INSPECT:
-                r = docker_inspect(a);
-                break;
-        case SBX_DOCKER_IMAGE_INSPECT:
-                r = docker_image_inspect(a);
-                break;
-        case SBX_DOCKER_RM:
-                r = docker_rm(a);
-                break;
-        case SBX_DOCKER_PS:
-                r = docker_ps(a);
-                break;
-        case SBX_DOCKER_PAUSE:
-                r = docker_each(a, sbx_sandbox_pause, "pause");
-                break;
-        case SBX_DOCKER_UNPAUSE:
-                r = docker_each(a, sbx_sandbox_unpause, "unpause");
-                break;
-        case SBX_DOCKER_VERSION:
-                r = docker_version(a);
-                break;
-        case SBX_DOCKER_HELP:
-        case _SBX_DOCKER_VERB_MAX:
-        case _SBX_DOCKER_VERB_INVALID:
-        default:
+        if (a->verb < 0 || a->verb >= _SBX_DOCKER_VERB_MAX || !(verbs[a->verb].run || verbs[a->verb].each)) {
                 docker_usage(stderr);
                 r = DOCKER_EXIT_ERROR;
-                break;
-        }
+        } else if (verbs[a->verb].run)
+                r = verbs[a->verb].run(a);
+        else
+                r = docker_each(a, verbs[a->verb].each, verbs[a->verb].what);
         free(a);
         return r;
 }
