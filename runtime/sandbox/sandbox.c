@@ -392,12 +392,21 @@ static int load_fresh(const char *name, bool exclusive, sbx_record **ret, int *r
         return 0;
 }
 
-/* The sandbox REF names (its name into NAME), loaded fresh and locked exclusively. */
-static int load_ref(const char *ref, char name[static SBX_SANDBOX_NAME_MAX + 1], sbx_record **ret,
-                    int *ret_lockfd, sbx_error *reterr) {
+/* What start, stop and pause do to a sandbox record, loaded fresh and locked
+ * exclusively (name: the sandbox's name). */
+typedef int (*locked_fn)(sbx_record *rec, const char *name, const void *arg, sbx_error *reterr);
+
+/* Load the sandbox REF names, lock it and run fn on its record; the lock is
+ * released and the record freed after. */
+static int with_ref(const char *ref, locked_fn fn, const void *arg, sbx_error *reterr) {
+        _cleanup_(sbx_record_freep) sbx_record *rec = NULL;
+        _cleanup_close_ int lockfd = -EBADF;
+        char name[SBX_SANDBOX_NAME_MAX + 1];
         int r = sbx_sandbox_resolve(ref, name, reterr);
 
-        return r < 0 ? r : load_fresh(name, true, ret, ret_lockfd, reterr);
+        if (r >= 0)
+                r = load_fresh(name, true, &rec, &lockfd, reterr);
+        return r < 0 ? r : fn(rec, name, arg, reterr);
 }
 
 /* ------------------------------------------------------------- lookup */
@@ -881,15 +890,9 @@ static void touch_busy(const char *name) {
         (void) utimensat(AT_FDCWD, path, NULL, 0);
 }
 
-int sbx_sandbox_start(const char *ref, sbx_error *reterr) {
-        _cleanup_(sbx_record_freep) sbx_record *rec = NULL;
-        _cleanup_close_ int lockfd = -EBADF;
-        char name[SBX_SANDBOX_NAME_MAX + 1];
+static int start_ref(sbx_record *rec, const char *name, const void *arg, sbx_error *reterr) {
         int r;
 
-        r = load_ref(ref, name, &rec, &lockfd, reterr);
-        if (r < 0)
-                return r;
         if (rec->s.state == SBX_SANDBOX_RUNNING || rec->s.state == SBX_SANDBOX_PAUSED)
                 return 0;
         r = start_locked(rec, reterr);
@@ -900,6 +903,10 @@ int sbx_sandbox_start(const char *ref, sbx_error *reterr) {
         }
         touch_busy(name);
         return 0;
+}
+
+int sbx_sandbox_start(const char *ref, sbx_error *reterr) {
+        return with_ref(ref, start_ref, NULL, reterr);
 }
 
 /* ------------------------------------------------------------- create */
@@ -925,42 +932,35 @@ static int validate_opts(const char *name, const sbx_sandbox_opts *o, sbx_error 
 }
 
 /* The record's config: host paths canonical, so inspect shows real sources. */
+/* *path made absolute and free of links (realpath), in place; opt names it in the error. */
+static int canonical_path(char **path, const char *opt, sbx_error *reterr) {
+        char *canon = realpath(*path, NULL);
+
+        if (!canon)
+                return sbx_error_set(reterr, -errno, "%s '%s'", opt, *path);
+        free(*path);
+        *path = canon;
+        return 0;
+}
+
 static int canonical_config(sbx_run_config *c, sbx_workspace_mode mode, sbx_error *reterr) {
-        char *canon;
+        int r = 0;
 
         if (mode == SBX_WORKSPACE_MODE_OVERLAY) {
                 if (!c->workspace)
                         return sbx_error_set(reterr, -EINVAL, "--workspace-mode overlay: needs --workspace DIR");
                 c->workspace_access = SBX_WORKSPACE_NONE;
         }
-        if (c->workspace) {
-                canon = realpath(c->workspace, NULL);
-                if (!canon)
-                        return sbx_error_set(reterr, -errno, "--workspace '%s'", c->workspace);
-                free(c->workspace);
-                c->workspace = canon;
-        }
-        for (size_t i = 0; i < c->n_binds; i++) {
-                canon = realpath(c->binds[i].src, NULL);
-                if (!canon)
-                        return sbx_error_set(reterr, -errno, "--bind '%s'", c->binds[i].src);
-                free(c->binds[i].src);
-                c->binds[i].src = canon;
-        }
-        if (c->rootfs) {
-                canon = realpath(c->rootfs, NULL);
-                if (!canon)
-                        return sbx_error_set(reterr, -errno, "--rootfs '%s'", c->rootfs);
-                free(c->rootfs);
-                c->rootfs = canon;
-        }
-        if (c->seccomp.profile_path && c->seccomp.profile_path[0] != '/') {
-                canon = realpath(c->seccomp.profile_path, NULL);
-                if (!canon)
-                        return sbx_error_set(reterr, -errno, "--seccomp-profile '%s'", c->seccomp.profile_path);
-                free((char *) c->seccomp.profile_path);
-                c->seccomp.profile_path = canon;
-        }
+        if (c->workspace)
+                r = canonical_path(&c->workspace, "--workspace", reterr);
+        for (size_t i = 0; r >= 0 && i < c->n_binds; i++)
+                r = canonical_path(&c->binds[i].src, "--bind", reterr);
+        if (r >= 0 && c->rootfs)
+                r = canonical_path(&c->rootfs, "--rootfs", reterr);
+        if (r >= 0 && c->seccomp.profile_path && c->seccomp.profile_path[0] != '/')
+                r = canonical_path((char **) &c->seccomp.profile_path, "--seccomp-profile", reterr);
+        if (r < 0)
+                return r;
         free(c->state_dir);
         c->state_dir = NULL;
         return 0;
@@ -1150,19 +1150,15 @@ static int stop_locked(sbx_record *rec, unsigned timeout_sec, bool kill_now) {
         return 0;
 }
 
-int sbx_sandbox_stop(const char *ref, unsigned timeout_sec, sbx_error *reterr) {
-        _cleanup_(sbx_record_freep) sbx_record *rec = NULL;
-        _cleanup_close_ int lockfd = -EBADF;
-        char name[SBX_SANDBOX_NAME_MAX + 1];
-        int r;
-
-        r = load_ref(ref, name, &rec, &lockfd, reterr);
-        if (r < 0)
-                return r;
+static int stop_ref(sbx_record *rec, const char *name, const void *timeout_sec, sbx_error *reterr) {
         if (rec->s.state != SBX_SANDBOX_RUNNING && rec->s.state != SBX_SANDBOX_PAUSED)
                 return 0;
-        stop_locked(rec, timeout_sec, false);
+        stop_locked(rec, *(const unsigned *) timeout_sec, false);
         return sbx_record_save(rec, reterr);
+}
+
+int sbx_sandbox_stop(const char *ref, unsigned timeout_sec, sbx_error *reterr) {
+        return with_ref(ref, stop_ref, &timeout_sec, reterr);
 }
 
 /* Root lock held. idle_only: skip (-EBUSY) if an exec runs. */
@@ -1204,15 +1200,10 @@ int sbx_sandbox_remove(const char *ref, bool force, sbx_error *reterr) {
         return remove_locked(name, force, false, reterr);
 }
 
-static int set_paused(const char *ref, bool pause, sbx_error *reterr) {
-        _cleanup_(sbx_record_freep) sbx_record *rec = NULL;
-        _cleanup_close_ int lockfd = -EBADF;
-        char name[SBX_SANDBOX_NAME_MAX + 1];
+static int set_paused(sbx_record *rec, const char *name, const void *arg, sbx_error *reterr) {
+        bool pause = *(const bool *) arg;
         int r;
 
-        r = load_ref(ref, name, &rec, &lockfd, reterr);
-        if (r < 0)
-                return r;
         if (rec->s.state != (pause ? SBX_SANDBOX_RUNNING : SBX_SANDBOX_PAUSED))
                 return sbx_error_set(reterr, rec->s.state == SBX_SANDBOX_STOPPED || rec->s.state == SBX_SANDBOX_CREATED
                                                      ? -ESRCH : -EALREADY,
@@ -1234,11 +1225,11 @@ static int set_paused(const char *ref, bool pause, sbx_error *reterr) {
 }
 
 int sbx_sandbox_pause(const char *ref, sbx_error *reterr) {
-        return set_paused(ref, true, reterr);
+        return with_ref(ref, set_paused, &(const bool) { true }, reterr);
 }
 
 int sbx_sandbox_unpause(const char *ref, sbx_error *reterr) {
-        return set_paused(ref, false, reterr);
+        return with_ref(ref, set_paused, &(const bool) { false }, reterr);
 }
 
 /* ------------------------------------------------------------- prune */
