@@ -177,29 +177,39 @@ static char *substitute_env(const char *s, const sbx_strv *vars) {
         return o;
 }
 
+static int walk_substitute(struct json_object *o, const sbx_strv *vars);
+
+/* One value of an object or array: a string with ${VAR} becomes a new string
+ * (*ret; the caller puts it in place), anything else is walked (*ret NULL). */
+static int substitute_value(struct json_object *v, const sbx_strv *vars, struct json_object **ret) {
+        _cleanup_free_ char *s = NULL;
+
+        *ret = NULL;
+        if (!json_object_is_type(v, json_type_string) || !strstr(json_object_get_string(v), "${"))
+                return walk_substitute(v, vars);
+        s = substitute_env(json_object_get_string(v), vars);
+        if (!s)
+                return -ENOMEM;
+        *ret = json_object_new_string(s);
+        return 0;
+}
+
 static int walk_substitute(struct json_object *o, const sbx_strv *vars) {
+        struct json_object *n;
+
         if (json_object_is_type(o, json_type_object)) {
                 json_object_object_foreach(o, k, v) {
-                        if (json_object_is_type(v, json_type_string) &&
-                            strstr(json_object_get_string(v), "${")) {
-                                _cleanup_free_ char *s = substitute_env(json_object_get_string(v), vars);
-                                if (!s)
-                                        return -ENOMEM;
-                                json_object_object_add(o, k, json_object_new_string(s));
-                        } else if (walk_substitute(v, vars) < 0)
+                        if (substitute_value(v, vars, &n) < 0)
                                 return -ENOMEM;
+                        if (n)
+                                json_object_object_add(o, k, n);
                 }
         } else if (json_object_is_type(o, json_type_array)) {
                 for (size_t i = 0; i < json_object_array_length(o); i++) {
-                        struct json_object *v = json_object_array_get_idx(o, i);
-                        if (json_object_is_type(v, json_type_string) &&
-                            strstr(json_object_get_string(v), "${")) {
-                                _cleanup_free_ char *s = substitute_env(json_object_get_string(v), vars);
-                                if (!s)
-                                        return -ENOMEM;
-                                json_object_array_put_idx(o, i, json_object_new_string(s));
-                        } else if (walk_substitute(v, vars) < 0)
+                        if (substitute_value(json_object_array_get_idx(o, i), vars, &n) < 0)
                                 return -ENOMEM;
+                        if (n)
+                                json_object_array_put_idx(o, i, n);
                 }
         }
         return 0;
