@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <linux/netlink.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -61,6 +62,64 @@ static int sockets_child(int sock, void *userdata) {
         return sbx_ns_reply(sock, fds, n, NULL);
 }
 
+/* ---- stale host state ----
+ * A sandbox's host-side egress state is keyed by its address (the map
+ * element) and its veth name (the bridge-port element). Its resolver removes
+ * it when the sandbox ends; if the resolver was killed first, the state
+ * stays and would restrict (or drop the traffic of) the next sandbox that
+ * gets the same address or name. So each key has a marker file under
+ * /run/sbx/egress ("a-ADDR", "i-IFNAME", holding "IFNAME ADDR"), written at
+ * setup and removed with the state; a plain bridged sandbox removes the
+ * state its keys' markers name before it runs. Under the net lock. */
+#define MARKER_DIR "/run/sbx/egress"
+
+static void marker_path(char *buf, size_t len, char kind, const char *key) {
+        snprintf(buf, len, MARKER_DIR "/%c-%s", kind, key);
+}
+
+static void markers_write(const char *ifname, const char *addr) {
+        char path[128], text[64];
+        int n = snprintf(text, sizeof(text), "%s %s\n", ifname, addr);
+
+        (void) mkdir(MARKER_DIR, 0700);
+        marker_path(path, sizeof(path), 'a', addr);
+        (void) sbx_write_file_atomic(path, text, (size_t) n, 0600, false);
+        marker_path(path, sizeof(path), 'i', ifname);
+        (void) sbx_write_file_atomic(path, text, (size_t) n, 0600, false);
+}
+
+static void markers_remove(const char *ifname, const char *addr) {
+        char path[128];
+
+        marker_path(path, sizeof(path), 'a', addr);
+        (void) unlink(path);
+        marker_path(path, sizeof(path), 'i', ifname);
+        (void) unlink(path);
+}
+
+void sbx_egress_clear_stale(const char *ifname, struct in_addr addr) {
+        char ip[INET_ADDRSTRLEN], path[128], text[64], old_if[SBX_IFNAMSIZ], old_ip[INET_ADDRSTRLEN];
+        const char *keys[2];
+
+        inet_ntop(AF_INET, &addr, ip, sizeof(ip));
+        keys[0] = ip;
+        keys[1] = ifname;
+        for (size_t i = 0; i < 2; i++) {
+                _cleanup_close_ int fd = -EBADF;
+                ssize_t n;
+
+                marker_path(path, sizeof(path), i == 0 ? 'a' : 'i', keys[i]);
+                fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+                if (fd < 0)
+                        continue;       /* the common case: one failed open, nothing else */
+                n = read(fd, text, sizeof(text) - 1);
+                text[n > 0 ? n : 0] = '\0';
+                if (sscanf(text, "%15s %15s", old_if, old_ip) == 2 &&
+                    sbx_nft_egress_remove(old_if, old_ip, NULL) >= 0)
+                        markers_remove(old_if, old_ip);
+        }
+}
+
 int sbx_egress_attach(sbx_net_plan *p, pid_t child, pid_t owner, uint64_t owner_start, int ifindex,
                       sbx_error *reterr) {
         bool inside = p->kind == SBX_NET_KIND_PASTA;
@@ -94,6 +153,8 @@ int sbx_egress_attach(sbx_net_plan *p, pid_t child, pid_t owner, uint64_t owner_
                 sbx_egress_nft_host(&f.nft, p->host_if);
                 inet_ntop(AF_INET, &p->addr, addr, sizeof(addr));
                 k = sbx_nft_egress_setup(p->host_if, addr, "", group, reterr);
+                if (k >= 0)
+                        markers_write(p->host_if, addr);
         }
         if (k < 0)
                 return sbx_error_wrap(reterr, "network '%s'", p->network);
@@ -149,7 +210,10 @@ int sbx_egress_remove(const char *ifname, struct in_addr addr, pid_t owner, uint
          * sandbox's rules are under these keys now; leave them. */
         if (sbx_rtnl_open(&r, NULL) < 0 || sbx_rtnl_links(r, claim_link, &c, NULL) < 0 || c.other)
                 return 0;
-        return sbx_nft_egress_remove(ifname, ip, NULL);
+        if (sbx_nft_egress_remove(ifname, ip, NULL) < 0)
+                return -EIO;
+        markers_remove(ifname, ip);
+        return 0;
 }
 
 void sbx_egress_cleanup(sbx_net_plan *p) {

@@ -550,6 +550,8 @@ int sbx_bridge_attach(sbx_net_plan *p, pid_t child, int netns_fd, sbx_error *ret
          * under the lock (a stale veth name's state is not removed meanwhile) */
         if (k >= 0 && p->egress)
                 k = sbx_egress_attach(p, child, owner, start, l.ifindex, reterr);
+        else if (k >= 0)
+                sbx_egress_clear_stale(p->host_if, p->addr);
         /* the veth carries its address in its alias now: others may allocate */
         closep(&p->bridge_lock);
         p->bridge_lock = -EBADF;

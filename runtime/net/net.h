@@ -232,6 +232,9 @@ void sbx_egress_release(sbx_net_plan *p);
 /* Remove a sandbox's egress state (lock taken), unless a live veth of
  * another owner has its name or address now. */
 int sbx_egress_remove(const char *ifname, struct in_addr addr, pid_t owner, uint64_t owner_start);
+/* A plain bridged sandbox (net lock held): remove egress state a killed
+ * resolver left under its address or veth name. */
+void sbx_egress_clear_stale(const char *ifname, struct in_addr addr);
 /* net-bridge.c: the lock every change of sbx's host network state takes */
 int sbx_net_lock(sbx_error *reterr);
 

@@ -187,6 +187,30 @@ like "live edit: a removed name's address is refused in the running sandbox with
 out=$(sb --network open -- bash -c "$FETCH_T" 10.99.0.4 8080)
 is "live edit: other networks' sandboxes are untouched" "$out" "srv=10.99.0.4-8080"
 
+# ---- a persistent sandbox's resolver killed with -9 leaves host state; the next
+# plain sandbox on its address clears it ----
+export SBX_WORKSPACE_ROOT=$TMP/ws
+setsid -f ip netns exec $H "$SBX" run --network bridge -- sleep 8 </dev/null >/dev/null 2>&1  # keeps sbx0 up
+sleep 0.5
+X create --state-dir "$TMP/ks" --name ks --network web >/dev/null 2>&1 && X start --state-dir "$TMP/ks" ks >/dev/null 2>&1
+ksaddr=$(X ls --state-dir "$TMP/ks" --json | python3 -c 'import json, sys; print(json.load(sys.stdin)[0]["ipAddress"])')
+# the resolver: forked by the sbx that started the sandbox (create starts it)
+for q in $(ip netns pids $H); do
+        tr '\0' ' ' <"/proc/$q/cmdline" 2>/dev/null | grep -Eq "sbx (create|start) --state-dir $TMP/ks " && kill -9 "$q"
+done
+X rm --state-dir "$TMP/ks" -f ks >/dev/null 2>&1
+map() { ip netns exec $H nft list map ip sbx egress 2>/dev/null; }
+like "kill -9 of a persistent sandbox's resolver leaves its map entry ($ksaddr)" "$(map)" "$ksaddr : jump"
+out=$(sb --network bridge -- bash -c 'ip -4 -o addr show dev eth0 | awk "{print \$4}" | cut -d/ -f1; '"$FETCH_T" 10.99.0.4 8080)
+addr=$(printf '%s\n' "$out" | head -1)
+if [ "$addr" = "$ksaddr" ]; then
+        like "the next plain sandbox on that address is not restricted" "$out" "srv=10.99.0.4-8080"
+        unlike "... and the stale entry is gone" "$(map)" "$ksaddr : jump"
+else
+        skip "the next plain sandbox got $addr, not $ksaddr (another sandbox holds it)"
+        skip "stale entry check"
+fi
+
 # ---- internal ----
 X network create closed --internal >/dev/null
 out=$(sb --network closed -- bash -c 'getent hosts allowed.test || echo NXDOMAIN; '"$FETCH_T" 10.99.0.1 8080)
