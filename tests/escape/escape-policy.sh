@@ -7,10 +7,7 @@
 # the rule does not forbid it.
 . "$(dirname "$0")/lib.sh"
 
-if ! "$SBX" run --no-tty --read-only-fs -- /bin/true 2>/dev/null; then
-        echo "1..0 # SKIP Landlock is not available here (sbx doctor says why)"
-        exit 77
-fi
+need_landlock
 export HOME=$TMP/home
 mkdir -p "$HOME/.openclaw"
 export XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-$TMP/run}

@@ -6,10 +6,7 @@
 # derived rules. Each derived rule in both directions, from a grandchild.
 . "$(dirname "$0")/lib.sh"
 
-if ! "$SBX" run --no-tty --read-only-fs -- /bin/true 2>/dev/null; then
-        echo "1..0 # SKIP Landlock is not available here (sbx doctor says why)"
-        exit 77
-fi
+need_landlock
 cfg=$TMP/openclaw.json
 cat > "$cfg" <<'J'
 { agents: { defaults: { sandbox: { mode: 'all', scope: 'session' } },

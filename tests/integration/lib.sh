@@ -18,6 +18,14 @@ state_base() {
         elif [ "$(id -u)" = 0 ]; then echo /run/sbx
         else echo "/tmp/sbx-$(id -u)"; fi
 }
+# need_landlock: the whole file is skipped (exit 77) where sbx cannot enforce
+# its Landlock rules (--read-only-fs) on this kernel.
+need_landlock() {
+        if ! "$SBX" run --no-tty --read-only-fs -- /bin/true 2>/dev/null; then
+                echo "1..0 # SKIP Landlock is not available here (sbx doctor says why)"
+                exit 77
+        fi
+}
 # Nothing left in the state dir (no run-* directories).
 leftovers() { ls -A "$(state_base)" 2>/dev/null | grep '^run-' || true; }
 mount_count() { wc -l < /proc/self/mountinfo; }

@@ -7,10 +7,7 @@
 # (EACCES from the kernel). Each rule both ways, root and rootless.
 . "$(dirname "$0")/sandbox-lib.sh"
 
-if ! "$SBX" run --no-tty --read-only-fs -- /bin/true 2>/dev/null; then
-        echo "1..0 # SKIP Landlock is not available here (sbx doctor says why)"
-        exit 77
-fi
+need_landlock
 export HOME=$TMP/home
 mkdir -p "$HOME"
 cfg=$TMP/openclaw.json
