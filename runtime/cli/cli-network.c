@@ -209,59 +209,37 @@ static json_object *docker_json(const sbx_network *n) {
 
 static int print_template(const char *tmpl, json_object *o, sbx_error *e);
 
-static int net_create(int argc, char **argv, net_args *a) {
+/* create NAME: a network of the options; update NAME: the options that were
+ * given, on top of the stored network. Either way saved. */
+static int net_save(int argc, char **argv, net_args *a, bool create) {
         sbx_network n = {};
         sbx_error e = {};
-        int k;
+        int k = 0;
 
-        if (argc != 1) {
-                sbx_error_set(&e, -EINVAL, "create: expected one NAME, got %d", argc);
-                return fail(a, &e);
-        }
-        if (strlen(argv[0]) >= sizeof(n.name)) {
-                sbx_error_set(&e, -EINVAL, "network name '%s' is longer than %d", argv[0], SBX_NETWORK_NAME_MAX);
-                return fail(a, &e);
-        }
-        snprintf(n.name, sizeof(n.name), "%s", argv[0]);
-        n.internal = a->internal;
-        strv_move(&n.allow, &a->allow);
-        strv_move(&n.allow_cidr, &a->allow_cidr);
-        strv_move(&n.dns, &a->dns);
-        k = sbx_network_save(&n, true, &e);
-        if (k < 0) {
-                sbx_network_done(&n);
-                return fail(a, &e);
-        }
-        printf("%s\n", a->docker ? n.id : n.name);
-        sbx_network_done(&n);
-        return 0;
-}
-
-static int net_update(int argc, char **argv, net_args *a) {
-        sbx_network n = {};
-        sbx_error e = {};
-        int k;
-
-        if (argc != 1) {
-                sbx_error_set(&e, -EINVAL, "update: expected one NAME, got %d", argc);
-                return fail(a, &e);
-        }
-        k = sbx_network_load(argv[0], &n, &e);
+        if (argc != 1)
+                k = sbx_error_set(&e, -EINVAL, "%s: expected one NAME, got %d", create ? "create" : "update", argc);
+        else if (create && strlen(argv[0]) >= sizeof(n.name))
+                k = sbx_error_set(&e, -EINVAL, "network name '%s' is longer than %d", argv[0],
+                                  SBX_NETWORK_NAME_MAX);
+        else if (create)
+                snprintf(n.name, sizeof(n.name), "%s", argv[0]);
+        else
+                k = sbx_network_load(argv[0], &n, &e);
         if (k < 0)
                 return fail(a, &e);
-        if (a->internal_set)
+        if (create || a->internal_set)
                 n.internal = a->internal;
-        if (a->allow_set)
+        if (create || a->allow_set)
                 strv_move(&n.allow, &a->allow);
-        if (a->allow_cidr_set)
+        if (create || a->allow_cidr_set)
                 strv_move(&n.allow_cidr, &a->allow_cidr);
-        if (a->dns.n)
+        if (create || a->dns.n)
                 strv_move(&n.dns, &a->dns);
-        k = sbx_network_save(&n, false, &e);
+        k = sbx_network_save(&n, create, &e);
+        if (k >= 0 && create)
+                printf("%s\n", a->docker ? n.id : n.name);
         sbx_network_done(&n);
-        if (k < 0)
-                return fail(a, &e);
-        return 0;
+        return k < 0 ? fail(a, &e) : 0;
 }
 
 static int net_ls(net_args *a) {
@@ -426,9 +404,9 @@ static int network_main(int argc, char **argv, bool docker) {
         argc -= 1 + optind;
         argv += 1 + optind;
         if (!strcmp(cmd, "create"))
-                r = net_create(argc, argv, &a);
+                r = net_save(argc, argv, &a, true);
         else if (!strcmp(cmd, "update") && !docker)
-                r = net_update(argc, argv, &a);
+                r = net_save(argc, argv, &a, false);
         else if (!strcmp(cmd, "ls") || !strcmp(cmd, "list"))
                 r = net_ls(&a);
         else if (!strcmp(cmd, "inspect"))
