@@ -12,7 +12,8 @@
  *     exit when none is left or after the grace period (the kernel then
  *     SIGKILLs whatever remains, because pid 1 exited);
  *   - forward other signals from outside (SIGUSR1, ...) to every process.
- * Signals sent from inside the sandbox are ignored: a sandboxed process can
+ * Signals sent from inside the sandbox are ignored (only kill/tgkill from
+ * outside count, see the loop), and we are not dumpable: a sandboxed process can
  * not stop its own sandbox by signalling pid 1.
  *
  * Handshake with `sbx create`/`start` (fd 0 and 1 are pipes to it, fd 2 is
@@ -26,6 +27,12 @@
 #include <linux/time.h>
 #include <linux/wait.h>
 #include <stddef.h>
+#ifndef SI_USER
+#define SI_USER 0
+#endif
+#ifndef SI_TKILL
+#define SI_TKILL (-6)
+#endif
 #include <sys/syscall.h>
 
 #define STOP_GRACE_SEC 5
@@ -117,6 +124,12 @@ __attribute__((used)) _Noreturn void init_main(void) {
          * anything but pid 1 of a pid namespace. */
         if (sys(SYS_getpid, 0, 0, 0, 0) != 1)
                 quit(127);
+        /* Not dumpable: the sandbox's processes have our ids, and through
+         * /proc/1/mem could rewrite us (stop the sandbox from inside, or
+         * answer its owner's signals as they please). ptrace is refused by
+         * the filter; this closes /proc/1/mem, /proc/1/environ and the like. */
+        if (sys(SYS_prctl, PR_SET_DUMPABLE, 0, 0, 0) < 0)
+                quit(1);
         /* "G" on stdin: sbx recorded our pid (a crash cleanup can find us).
          * EOF: it died first; so do we (its parent-death signal may not
          * have reached us yet). */
@@ -142,9 +155,14 @@ __attribute__((used)) _Noreturn void init_main(void) {
                         reap();
                         continue;
                 }
-                /* From inside the sandbox: ignored (si_pid is 0 only for
-                 * senders outside our pid namespace, or the kernel). */
-                if (info.pid != 0 && info.code <= 0)
+                /* Only kill()/tgkill() from outside our pid namespace count:
+                 * for those (SI_USER, SI_TKILL) the kernel fills in si_pid,
+                 * 0 for a sender it cannot name here. Anything else may come
+                 * from inside: sigqueue (SI_QUEUE and other negative codes)
+                 * lets the sender write si_pid itself, and a signal the
+                 * kernel raises (positive codes) can be aimed at us by any
+                 * process, e.g. SIGIO with F_SETOWN 1 + F_SETSIG SIGTERM. */
+                if (info.pid != 0 || (info.code != SI_USER && info.code != SI_TKILL))
                         continue;
                 if (sig == SIGTERM || sig == SIGINT || sig == SIGHUP || sig == SIGPWR)
                         stop(&all);

@@ -41,6 +41,24 @@ if sx create --ro-bind "$SBX_PROBE:/sbx-probe" --workspace-access none jn >/dev/
         wait $gp
         like "control: after its exec, the joined command is the sandbox's own (its exe opens)" \
                 "$(cat "$TMP/ctl.out")" '^GOT /usr/bin/sleep'
+        # --- sbx-init (pid 1) from inside: stopping the sandbox (all its
+        # sessions' commands with it) by a signal init takes for one from
+        # outside, or by rewriting init through /proc/1/mem
+        running() { sx exec jn -- /bin/true && echo running; }
+        is "init-forged-sigqueue: SIGTERM with a forged si_pid 0 (SI_QUEUE) is sent..." \
+                "$(sx exec jn -- /sbx-probe sigqueue 1 15)" OK
+        is "init-forged-sigqueue: ... and init ignores it (the sandbox runs)" "$(running)" running
+        is "init-sigio: the kernel sends SIGTERM to init for us (F_SETOWN 1, F_SETSIG)..." \
+                "$(sx exec jn -- /sbx-probe sigio 1 15)" OK
+        is "init-sigio: ... and init ignores it (the sandbox runs)" "$(running)" running
+        is "init-proc-mem: /proc/1/mem of sbx-init cannot be opened for writing" \
+                "$(sx exec jn -- /sbx-probe write-open /proc/1/mem)" EACCES
+        control "a process's own /proc/self/mem opens for writing" "$(sx exec jn -- /sbx-probe write-open /proc/self/mem)" OK
+        ipid=$(sx inspect jn | python3 -c 'import json,sys; d=json.load(sys.stdin); print((d[0] if isinstance(d, list) else d)["initPid"])')
+        case "$ipid" in [1-9]*[0-9]) kill -TERM "$ipid" ;; *) ipid=0 ;; esac   # never kill(0)
+        for i in $(seq 30); do kill -0 "$ipid" 2>/dev/null || break; sleep 0.1; done
+        control "SIGTERM from outside (kill(1) of init's host pid) stops the sandbox within 3 s" \
+                "$([ "$ipid" = 0 ] && echo "no init pid" || { kill -0 "$ipid" 2>/dev/null && echo running || echo stopped; })" stopped
         sx rm -f jn >/dev/null
 else
         not_ok "create a persistent sandbox"

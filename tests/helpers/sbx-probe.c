@@ -457,6 +457,28 @@ static int grab_exe(int secs, const char *pattern) {
         return 1;
 }
 
+/* sigqueue PID SIG: a signal whose siginfo we write ourselves (SI_QUEUE,
+ * si_pid 0: "from outside the pid namespace"). sigio PID SIG: the kernel
+ * sends SIG to PID for us (F_SETOWN + F_SETSIG + O_ASYNC on a socket that
+ * becomes readable). Each prints OK once sent. */
+static int sig_queue(pid_t pid, int sig) {
+        siginfo_t si = { .si_signo = sig, .si_code = SI_QUEUE };
+
+        si.si_pid = 0;
+        return result((int) syscall(SYS_rt_sigqueueinfo, pid, sig, &si));
+}
+
+static int sig_io(pid_t pid, int sig) {
+        int sv[2];
+
+        if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0 || fcntl(sv[0], F_SETOWN, pid) < 0 ||
+            fcntl(sv[0], F_SETSIG, sig) < 0 || fcntl(sv[0], F_SETFL, fcntl(sv[0], F_GETFL) | O_ASYNC) < 0 ||
+            write(sv[1], "x", 1) != 1)
+                return result(-1);
+        usleep(100000);
+        return result(0);
+}
+
 /* flip A B SECONDS: swap the names A and B (renameat2 RENAME_EXCHANGE) as
  * fast as possible (0 seconds: once): a path that is a directory one instant and a symlink the
  * next, for time-of-check/time-of-use attacks on the host's resolution. */
@@ -487,7 +509,7 @@ static void usage(void) {
               "       sbx-probe handle PATH | write-open PATH | umount PATH | mount-tmpfs PATH\n"
               "       sbx-probe connect-abstract NAME | listen tcp PORT | listen abstract NAME\n"
               "       sbx-probe exhaust-fds CAP | exhaust-procs CAP | fill PATH CAP_KIB\n"
-              "       sbx-probe grab-exe SECONDS PATTERN | flip A B SECONDS\n",
+              "       sbx-probe grab-exe SECONDS PATTERN | flip A B SECONDS | sigqueue PID SIG | sigio PID SIG\n",
               stderr);
 }
 
@@ -639,6 +661,10 @@ int main(int argc, char **argv) {
                 return exhaust_procs(atoi(argv[2]));
         if (!strcmp(c, "fill") && argc > 3)
                 return fill(argv[2], atol(argv[3]));
+        if (!strcmp(c, "sigqueue") && argc > 3)
+                return sig_queue(atoi(argv[2]), atoi(argv[3]));
+        if (!strcmp(c, "sigio") && argc > 3)
+                return sig_io(atoi(argv[2]), atoi(argv[3]));
         if (!strcmp(c, "flip") && argc > 4)
                 return flip(argv[2], argv[3], atoi(argv[4]));
         if (!strcmp(c, "grab-exe") && argc > 3)
