@@ -417,6 +417,12 @@ _Noreturn void sbx_container_child_main(const sbx_plan *p, int sync_fd, const si
                 if (sbx_sync_send_fd(sync_fd, 2, SBX_SYNC_PTY, master) < 0)
                         fail(sync_fd, &(sbx_error) { -errno, "sync #2: pass the pty to the runtime" });
                 close(master);
+                /* the terminal is our stdio from now on, as with runc: the
+                 * creator's stdio (a caller may wait for it to close, as
+                 * containerd's shim does) is not held while we wait */
+                for (int fd = 0; fd < 3; fd++)
+                        if (dup2(slave, fd) < 0)
+                                fail(sync_fd, &(sbx_error) { -errno, "terminal: make the pty our stdio" });
         }
         if (c->personality_set && personality(c->personality) < 0)
                 fail(sync_fd, &(sbx_error) { -errno, "linux.personality" });

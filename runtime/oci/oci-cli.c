@@ -190,6 +190,22 @@ static int copy_file(const char *from, const char *to, sbx_error *e) {
         return n < 0 ? sbx_error_set(e, -errno, "read %s", from) : 0;
 }
 
+/* --root as runc makes it: every missing parent too */
+static int mkdir_p(const char *path, mode_t mode) {
+        char buf[PATH_MAX];
+
+        if (snprintf(buf, sizeof(buf), "%s", path) >= (int) sizeof(buf))
+                return -(errno = ENAMETOOLONG);
+        for (char *p = buf + 1; *p; p++)
+                if (*p == '/') {
+                        *p = '\0';
+                        if (mkdir(buf, 0755) < 0 && errno != EEXIST)
+                                return -errno;
+                        *p = '/';
+                }
+        return mkdir(buf, mode) < 0 && errno != EEXIST ? -errno : 0;
+}
+
 static void remove_state_dir(const char *dir) {
         static const char *const files[] = { "state.json", ".state.json.tmp", "config.json", "exec.fifo" };
         char path[PATH_MAX + 32];
@@ -258,7 +274,7 @@ static int do_create(const char *id, const create_opts *o, pid_t *ret_pid, int *
                 if (json_object_object_get_ex(cfg.root, "annotations", &a))
                         st.annotations = json_object_get(a);
         }
-        if (mkdir(g.root, 0711) < 0 && errno != EEXIST) {
+        if (mkdir_p(g.root, 0711) < 0) {
                 r = FAIL("--root '%s': %s", g.root, strerror(errno));
                 goto out_cfg;
         }

@@ -3,7 +3,8 @@
 # SBX_RUNC: <build>/sbx-runc (the argv[0] symlink meson makes).
 . "$SBX_SOURCE_ROOT/tests/integration/tap.sh"
 SBX_RUNC=${SBX_RUNC:-$SBX_BUILD_ROOT/sbx-runc}
-export XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-/run/user/$(id -u)}
+export XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-/run/sbx-oci-test-$(id -u)}
+mkdir -p -m 0700 "$XDG_RUNTIME_DIR" 2>/dev/null
 
 need_root() { [ "$(id -u)" = 0 ] || { echo "1..0 # SKIP needs root"; exit 0; }; }
 
