@@ -50,7 +50,7 @@ is "-v rw writes through" "$(cat "$T/vol/g" 2>/dev/null)" y
 out=$("${P[@]}" run --rm "${U[@]}" "${PL[@]}" --read-only $IMG sh -c 'touch /x; echo st=$?; touch /tmp/y && echo tmp-ok' 2>&1)
 like "--read-only: / refuses writes" "$out" 'Read-only file system'
 like "--read-only: /tmp is a writable tmpfs" "$out" 'tmp-ok'
-out=$(script -qec "${P[*]} run --rm -it ${U[*]} ${PL[*]} $IMG sh -c 'tty; exit 4'" /dev/null 2>&1); st=$?
+out=$(script -qec "${P[*]} run --rm -it ${U[*]} ${PL[*]} $IMG sh -c 'tty; sleep 0.3; exit 4'" /dev/null 2>&1); st=$?
 like "-it: a terminal from the container's devpts" "$out" '/dev/pts/0'
 is "-it: exit status" "$st" 4
 
