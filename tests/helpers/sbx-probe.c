@@ -335,13 +335,18 @@ static int connect_timed(int s, const struct sockaddr *sa, socklen_t len) {
         return result(-1);
 }
 
-static int connect_inet(const char *ip, int port) {
-        struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons(port) };
-        int s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+/* A TCP connect to IP:PORT; family AF_INET6 for an IPv6 address (issue 18:
+ * v4-mapped ones included). */
+static int connect_ip(int family, const char *ip, int port) {
+        struct sockaddr_in sa4 = { .sin_family = AF_INET, .sin_port = htons(port) };
+        struct sockaddr_in6 sa6 = { .sin6_family = AF_INET6, .sin6_port = htons(port) };
+        bool v6 = family == AF_INET6;
+        int s = socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
 
-        if (s < 0 || inet_pton(AF_INET, ip, &sa.sin_addr) != 1)
+        if (s < 0 || inet_pton(family, ip, v6 ? (void *) &sa6.sin6_addr : (void *) &sa4.sin_addr) != 1)
                 return result(-1);
-        return connect_timed(s, (struct sockaddr *) &sa, sizeof(sa));
+        return v6 ? connect_timed(s, (struct sockaddr *) &sa6, sizeof(sa6))
+                  : connect_timed(s, (struct sockaddr *) &sa4, sizeof(sa4));
 }
 
 /* issue 18: one UDP datagram from SRC (bound with IP_FREEBIND, which needs no
@@ -357,16 +362,6 @@ static int udp_send_from(const char *src, const char *ip, int port, const char *
             bind(s, (struct sockaddr *) &from, sizeof(from)) < 0)
                 return result(-1);
         return result(sendto(s, msg, strlen(msg), 0, (struct sockaddr *) &to, sizeof(to)) < 0 ? -1 : 0);
-}
-
-/* issue 18: a TCP connect to an IPv6 address (v4-mapped ones included) */
-static int connect_inet6(const char *ip, int port) {
-        struct sockaddr_in6 sa = { .sin6_family = AF_INET6, .sin6_port = htons(port) };
-        int s = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
-
-        if (s < 0 || inet_pton(AF_INET6, ip, &sa.sin6_addr) != 1)
-                return result(-1);
-        return connect_timed(s, (struct sockaddr *) &sa, sizeof(sa));
 }
 
 static volatile sig_atomic_t got;
@@ -614,9 +609,9 @@ int main(int argc, char **argv) {
         if (!strcmp(c, "socket"))
                 return sock(argv[2]);
         if (!strcmp(c, "connect") && argc > 3)
-                return connect_inet(argv[2], atoi(argv[3]));
+                return connect_ip(AF_INET, argv[2], atoi(argv[3]));
         if (!strcmp(c, "connect6") && argc > 3)
-                return connect_inet6(argv[2], atoi(argv[3]));
+                return connect_ip(AF_INET6, argv[2], atoi(argv[3]));
         if (!strcmp(c, "udp-send-from") && argc > 5)
                 return udp_send_from(argv[2], argv[3], atoi(argv[4]), argv[5]);
         if (!strcmp(c, "exec")) {
