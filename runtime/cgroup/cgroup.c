@@ -917,24 +917,61 @@ static int gc_dir(const char *dir, time_t older_than) {
         return n;
 }
 
+/* Each directory a cgroup NAME may have (v2: one; v1: one per hierarchy),
+ * or, with name NULL, each base directory; fn(path, data) for every one. */
+static int for_each_dir(const sbx_cgroup_host *h, const char *leaf, int (*fn)(const char *dir, void *data),
+                        void *data) {
+        char dir[PATH_MAX + SBX_CGROUP_V1_PATH + 160];
+        int n = 0;
+
+        if (!h->use_v1) {
+                snprintf(dir, sizeof(dir), "%s%s%s", h->base, leaf ? "/" : "", leaf ?: "");
+                return fn(dir, data);
+        }
+        for (unsigned i = 0; i < h->n_v1; i++) {
+                snprintf(dir, sizeof(dir), "%s%s%s%s", h->v1_mount[i], strcmp(h->v1_base, "/") ? h->v1_base : "",
+                         leaf ? "/" : "", leaf ?: "");
+                n += fn(dir, data);
+        }
+        return n;
+}
+
+static int gc_one(const char *dir, void *data) {
+        return gc_dir(dir, *(const time_t *) data);
+}
+
+static int rmdir_one(const char *dir, void *data) {
+        if (rmdir(dir) == 0)
+                return 1;
+        if (errno == EBUSY)
+                *(bool *) data = true;
+        return 0;
+}
+
+int sbx_cgroup_remove_stale(const char *name) {
+        _cleanup_free_ sbx_cgroup_host *h = calloc(1, sizeof(*h));
+        char leaf[160];
+
+        if (!h || sanitize_name(name, leaf, sizeof(leaf), NULL) < 0)
+                return 0;
+        (void) sbx_cgroup_probe_host(h);
+        if (h->usable < 0 || !h->base[0])
+                return 0;
+        bool busy = false;
+        int n = for_each_dir(h, leaf, rmdir_one, &busy);
+        return busy ? -EBUSY : n;
+}
+
 int sbx_cgroup_gc(unsigned min_age_sec) {
         _cleanup_free_ sbx_cgroup_host *h = calloc(1, sizeof(*h));
         time_t older_than = time(NULL) - (time_t) min_age_sec;
-        char dir[PATH_MAX + SBX_CGROUP_V1_PATH];
-        int n = 0;
 
         if (!h)
                 return -ENOMEM;
         (void) sbx_cgroup_probe_host(h);
         if (h->usable < 0)
                 return 0;
-        if (!h->use_v1)
-                return gc_dir(h->base, older_than);
-        for (unsigned i = 0; i < h->n_v1; i++) {
-                snprintf(dir, sizeof(dir), "%s%s", h->v1_mount[i], strcmp(h->v1_base, "/") ? h->v1_base : "");
-                n += gc_dir(dir, older_than);
-        }
-        return n;
+        return for_each_dir(h, NULL, gc_one, &older_than);
 }
 
 int sbx_cgroup_open(const char *name, sbx_cgroup *ret, sbx_error *reterr) {

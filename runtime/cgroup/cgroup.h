@@ -110,6 +110,12 @@ int sbx_cgroup_cleanup(sbx_cgroup *cg);
  * few milliseconds), on v2 or every v1 hierarchy. Returns how many. For
  * `sbx prune`. */
 int sbx_cgroup_gc(unsigned min_age_sec);
+/* The cgroup of a run whose launcher died (kill -9: its processes died with
+ * it by PDEATHSIG and the pid namespace), named as sbx_cgroup_prepare() named
+ * it: removed where empty, on v2 or every v1 hierarchy. For the state-dir
+ * collector, which knows the run is dead. Returns how many were removed, or
+ * -EBUSY while one still has processes (they are dying: collect it later). */
+int sbx_cgroup_remove_stale(const char *name);
 
 /* Join an existing sandbox cgroup (persistent sandboxes: later execs enter
  * it with clone3 CLONE_INTO_CGROUP too). Fills *ret (dirfd, path); the

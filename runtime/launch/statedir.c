@@ -98,7 +98,8 @@ static void collect_stale(int bfd, bool nobody_creating) {
                 lfd = openat(bfd, lock, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
                 if (lfd < 0) {
                         if (errno == ENOENT && fstatat(bfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-                            (nobody_creating || st.st_mtime + 60 < time(NULL)))
+                            (nobody_creating || st.st_mtime + 60 < time(NULL)) &&
+                            sbx_cgroup_remove_stale(de->d_name) != -EBUSY)
                                 remove_run_dir(bfd, de->d_name);
                         continue;
                 }
@@ -106,7 +107,10 @@ static void collect_stale(int bfd, bool nobody_creating) {
                  * made the file but not yet flocked it: only the first when
                  * nobody holds ".create" (or the dir is old). */
                 if (flock(lfd, LOCK_EX | LOCK_NB) == 0 &&
-                    (nobody_creating || (fstat(lfd, &st) == 0 && st.st_mtime + 60 < time(NULL))))
+                    (nobody_creating || (fstat(lfd, &st) == 0 && st.st_mtime + 60 < time(NULL))) &&
+                    /* its cgroup (named after the run) first; while the dead
+                     * run's processes are still dying, the next run collects */
+                    sbx_cgroup_remove_stale(de->d_name) != -EBUSY)
                         remove_run_dir(bfd, de->d_name);
                 close(lfd);
         }

@@ -60,7 +60,11 @@ for v in "" a a:b "$nonutf:1.2.3.4" "a b:1.2.3.4" "-a:1.2.3.4" "a:1.2.3.4${nl}x"
 done
 for v in "" host "$nonutf" "$huge" "container:x" "bridge:x"; do bad --network "$v" '--network'; done
 for opt in --memory --pids-limit --cpus --timeout; do
-        for v in "" -1 0 abc "$nonutf" $hugenum 1e99 nan; do bad $opt "$v" -- "$opt"; done
+        for v in "" -1 0 -2 abc "$nonutf" $hugenum 1e99 nan; do
+                # docker's --pids-limit 0 and -1 mean "no cap" (README: the default process cap)
+                [ "$opt" = --pids-limit ] && { [ "$v" = 0 ] || [ "$v" = -1 ]; } && continue
+                bad $opt "$v" -- "$opt"
+        done
 done
 for v in "" -1 12q 1e99 "$nonutf"; do bad --memory-swap "$v" '--memory-swap'; done
 for v in "" maybe "$nonutf" "$huge"; do bad --limits "$v" '--limits'; done
