@@ -162,7 +162,13 @@ unlike "no agent: no exec log listener" "$(listener_of plain)" "[0-9]"
 
 
 # the drop-in: docker create with OpenClaw's openclaw.sessionKey label
-IMAGE=openclaw-sandbox:bookworm-slim
+# The image is a tiny one of our own (dash and sleep) in a private store: these
+# checks are about the label and the record, not about OpenClaw's image.
+. "$(dirname "$0")/tiny-rootfs.sh"
+IMAGE=sbx-ci/policy:1
+export SBX_IMAGE_DIR=$TMP/store
+tiny_rootfs "$SBX_IMAGE_DIR/images/sbx-ci+policy@1/rootfs" /usr/bin/dash /usr/bin/sleep
+printf '{"ref":"x","config":{"Env":["PATH=/usr/bin:/bin"]}}\n' > "$SBX_IMAGE_DIR/images/sbx-ci+policy@1/image.json"
 if "$SBX" rootfs inspect "$IMAGE" >/dev/null 2>&1; then
         mkdir -p "$TMP/bin"
         ln -sf "$(readlink -f "$SBX")" "$TMP/bin/docker"
