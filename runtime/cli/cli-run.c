@@ -235,14 +235,9 @@ static int apply_option(sbx_run_config *c, int opt, const char *arg, bool *tty_s
                 return 0;
         case OPT_MEMORY:
         case OPT_MEMORY_SWAP:
-                if (opt == OPT_MEMORY_SWAP && !strcmp(arg, "-1")) {
-                        c->limits.memory_swap = SBX_LIMIT_UNLIMITED;
-                        return 0;
-                }
-                if (sbx_parse_size(arg, &v) < 0 || v <= 0)
+                if (sbx_run_config_set_memory(c, opt == OPT_MEMORY_SWAP, arg, false) < 0)
                         return sbx_error_set(e, -EINVAL, "--%s '%s': expected a size such as 512m",
                                              opt == OPT_MEMORY ? "memory" : "memory-swap", arg);
-                *(opt == OPT_MEMORY ? &c->limits.memory : &c->limits.memory_swap) = v;
                 return 0;
         case OPT_PIDS:
                 /* docker: 0 or -1 = unlimited, which also turns off sbx's default cap */

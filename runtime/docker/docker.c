@@ -264,14 +264,9 @@ static int apply_limit(sbx_run_config *cfg, sbx_docker_flag f, const char *v, sb
                 return 0;
         case SBX_DF_MEMORY:
         case SBX_DF_MEMORY_SWAP:
-                if (f == SBX_DF_MEMORY_SWAP && !strcmp(v, "-1")) {
-                        cfg->limits.memory_swap = SBX_LIMIT_UNLIMITED;
-                        return 0;
-                }
-                if (sbx_parse_size(v, &n) < 0)
+                if (sbx_run_config_set_memory(cfg, f == SBX_DF_MEMORY_SWAP, v, true) < 0)
                         return sbx_error_set(reterr, -EINVAL, "--%s '%s': expected a size like 512m or 1g",
                                              sbx_docker_flag_name(f), v);
-                *(f == SBX_DF_MEMORY ? &cfg->limits.memory : &cfg->limits.memory_swap) = n;
                 return 0;
         case SBX_DF_CPUS:
                 if (sbx_parse_cpus(v, &cfg->limits.cpu_millis) < 0)

@@ -180,6 +180,10 @@ const char *sbx_network_mode_to_string(sbx_network_mode m);
 int sbx_run_config_set_network(sbx_run_config *c, const char *value, bool allow_container_join,
                                sbx_error *reterr);
 int sbx_run_config_check_network(const sbx_run_config *c, sbx_error *reterr);
+/* --memory SIZE / --memory-swap SIZE|-1 (-1: unlimited swap) into c->limits;
+ * zero: a size of 0 is taken (docker's "no limit"), else refused. -EINVAL for
+ * anything else (the caller names the option). */
+int sbx_run_config_set_memory(sbx_run_config *c, bool swap, const char *value, bool zero);
 sbx_workspace_access sbx_workspace_access_from_string(const char *s);
 const char *sbx_workspace_access_to_string(sbx_workspace_access a);
 

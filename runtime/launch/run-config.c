@@ -300,6 +300,19 @@ int sbx_run_config_check_network(const sbx_run_config *c, sbx_error *reterr) {
         return sbx_net_mode_parse(value, false, NULL, reterr);
 }
 
+int sbx_run_config_set_memory(sbx_run_config *c, bool swap, const char *value, bool zero) {
+        int64_t v;
+
+        if (swap && !strcmp(value, "-1")) {
+                c->limits.memory_swap = SBX_LIMIT_UNLIMITED;
+                return 0;
+        }
+        if (sbx_parse_size(value, &v) < 0 || (!zero && v <= 0))
+                return -EINVAL;
+        *(swap ? &c->limits.memory_swap : &c->limits.memory) = v;
+        return 0;
+}
+
 /* --network VALUE (also docker.network): mode and, for container:NAME, the name. */
 int sbx_run_config_set_network(sbx_run_config *c, const char *value, bool allow_container_join,
                                sbx_error *reterr) {
