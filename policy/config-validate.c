@@ -463,7 +463,7 @@ static void v_policy_lists(struct vctx *v, struct json_object *o, const char *co
         FIELD(v, o, "allow", v_string_array(v, f));
         FIELD(v, o, "alsoAllow", v_string_array(v, f));
         FIELD(v, o, "deny", v_string_array(v, f));
-        if (arr_len(o, "allow") > 0 && arr_len(o, "alsoAllow") > 0)
+        if (conflict_msg && arr_len(o, "allow") > 0 && arr_len(o, "alsoAllow") > 0)
                 issue(v, "%s", conflict_msg);
 }
 
@@ -990,8 +990,11 @@ static void v_channel(struct vctx *v, const char *id, struct json_object *ch) {
                 if (in_list(CHANNELS_GROUPS_WITHOUT_TOOLS, id) && jhas(g, "tools"))
                         issue(v, "invalid config: must not have additional properties: \"tools\"");
                 else if (jhas(g, "tools")) {
+                        /* the channel plugins' schemas: the lists, without the allow +
+                         * alsoAllow conflict rule of the core tool policies */
                         jpath_push_key(&v->path, "tools");
-                        v_tool_policy(v, jget(g, "tools"));
+                        if (check_object(v, jget(g, "tools"), POLICY_KEYS))
+                                v_policy_lists(v, jget(g, "tools"), NULL);
                         jpath_pop(&v->path);
                 }
                 jpath_pop(&v->path);

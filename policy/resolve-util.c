@@ -14,25 +14,71 @@
 #include "policy.h"
 #include "resolve-internal.h"
 
-static bool js_space(unsigned char c) {
-        return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+/* Length of the JavaScript white space or line terminator (String.prototype.trim) that
+ * starts at s, in UTF-8 bytes, or 0: ASCII \t\n\v\f\r and space, U+00A0, U+1680,
+ * U+2000-U+200A, U+2028, U+2029, U+202F, U+205F, U+3000, U+FEFF. */
+static size_t js_space_at(const unsigned char *s) {
+        if (*s == ' ' || (*s >= '\t' && *s <= '\r'))
+                return 1;
+        if (s[0] == 0xc2 && s[1] == 0xa0)
+                return 2;
+        if (s[0] == 0xe1 && s[1] == 0x9a && s[2] == 0x80)
+                return 3;
+        if (s[0] == 0xe2 && s[1] == 0x80 && ((s[2] >= 0x80 && s[2] <= 0x8a) || s[2] == 0xa8 || s[2] == 0xa9 || s[2] == 0xaf))
+                return 3;
+        if (s[0] == 0xe2 && s[1] == 0x81 && s[2] == 0x9f)
+                return 3;
+        if (s[0] == 0xe3 && s[1] == 0x80 && s[2] == 0x80)
+                return 3;
+        if (s[0] == 0xef && s[1] == 0xbb && s[2] == 0xbf)
+                return 3;
+        return 0;
+}
+
+/* The same, for the sequence that ends at s + n (n bytes before it), or 0. */
+static size_t js_space_before(const unsigned char *s, size_t n) {
+        for (size_t k = 1; k <= 3 && k <= n; k++)
+                if (js_space_at(s + n - k) == k)
+                        return k;
+        return 0;
 }
 
 char *sbx_strdup_trim(const char *s) {
+        size_t k;
         if (!s)
                 return NULL;
-        while (js_space((unsigned char) *s))
-                s++;
+        while ((k = js_space_at((const unsigned char *) s)))
+                s += k;
         size_t n = strlen(s);
-        while (n > 0 && js_space((unsigned char) s[n - 1]))
-                n--;
+        while (n > 0 && (k = js_space_before((const unsigned char *) s, n)))
+                n -= k;
         return strndup(s, n);
 }
 
+/* String.prototype.toLowerCase where it can give ASCII: A-Z, the Kelvin sign U+212A ("k")
+ * and U+0130 ("i" + U+0307); other characters are kept (what sbx compares them with is
+ * lowered the same way, and ids and slugs replace them). */
 char *sbx_strdup_lower(const char *s) {
-        char *r = s ? strdup(s) : NULL;
-        for (char *c = r; c && *c; c++)
-                *c = (char) tolower((unsigned char) *c);
+        if (!s)
+                return NULL;
+        size_t n = strlen(s), o = 0;
+        char *r = malloc(n * 3 / 2 + 1); /* U+0130: 2 bytes -> 3 */
+        if (!r)
+                return NULL;
+        for (size_t i = 0; i < n; i++) {
+                const unsigned char *c = (const unsigned char *) s + i;
+                if (c[0] == 0xe2 && c[1] == 0x84 && c[2] == 0xaa) {
+                        r[o++] = 'k';
+                        i += 2;
+                } else if (c[0] == 0xc4 && c[1] == 0xb0) {
+                        r[o++] = 'i';
+                        r[o++] = (char) 0xcc;
+                        r[o++] = (char) 0x87;
+                        i += 1;
+                } else
+                        r[o++] = (char) tolower(*c);
+        }
+        r[o] = '\0';
         return r;
 }
 
@@ -48,7 +94,10 @@ static bool valid_id(const char *s) {
 
 /* S lower-cased, each run of characters other than a-z, 0-9 and those of KEEP replaced by one '-',
  * the dashes at both ends dropped, cut to MAX bytes. */
-static char *slugify(const char *s, const char *keep, size_t max) {
+static char *slugify(const char *raw, const char *keep, size_t max) {
+        _cleanup_free_ char *s = sbx_strdup_lower(raw);
+        if (!s)
+                return NULL;
         size_t n = strlen(s), o = 0, start = 0;
         char *r = malloc(n + 1);
         bool run = false;
@@ -56,7 +105,7 @@ static char *slugify(const char *s, const char *keep, size_t max) {
         if (!r)
                 return NULL;
         for (size_t i = 0; i < n; i++) {
-                unsigned char c = (unsigned char) tolower((unsigned char) s[i]);
+                unsigned char c = (unsigned char) s[i];
                 if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || strchr(keep, c)) {
                         r[o++] = (char) c;
                         run = false;
@@ -78,11 +127,10 @@ static char *slugify(const char *s, const char *keep, size_t max) {
 }
 
 char *sbx_normalize_agent_id(const char *s) {
-        _cleanup_free_ char *t = sbx_strdup_trim(s ?: "");
+        _cleanup_free_ char *trimmed = sbx_strdup_trim(s ?: "");
+        _cleanup_free_ char *t = trimmed ? sbx_strdup_lower(trimmed) : NULL;
         if (!t)
                 return NULL;
-        for (char *c = t; *c; c++)
-                *c = (char) tolower((unsigned char) *c);
         if (valid_id(t))
                 return TAKE_PTR(t);
         char *r = slugify(t, "_-", 64);
