@@ -45,6 +45,8 @@ SESSIONS_FIXED = [
     "agent:{a}:::", "agent:{a}", "agent:", "agent::main", "opaque-id-123", "UPPER:CASE:KEY", "a:b",
     "agent:{a}:main ", "\tagent:{a}:tab", "agent:{a}:whatsapp:group:1:sender:2", "agent:{a}:acp:xyz",
     "agent:{a}:openai:abc", "agent:{o}:main", "agent:{o}:whatsapp:group:5", "agent:Nobody:main",
+    "agent:{a}:main\u00a0", "\u3000agent:{a}:main", "\ufeffmain", "agent:\u212a:main", "agent:{a}:\u0130stanbul",
+    "agent:{a}:main\u2028", "agent:{a}:\u00c9t\u00e9:group:1", "agent:{a}:subagent:\u00fc",
 ]
 WS_PATHS = ["~/ws", "~", "~/", "/srv/agents/x", "relative/ws", "./rel", "../up", "/tmp/sbx-conf-home/abs",
             "~/spaces in name", "~/ünï", "/trailing/", "//double//slash", "~user/x", "/a/./b/../c", ""]

@@ -14,7 +14,6 @@
 // buildSandboxContainerName, podman prefix + "podman-").
 import fs from "node:fs";
 import path from "node:path";
-import readline from "node:readline";
 import { pathToFileURL } from "node:url";
 
 const OC_ROOT = process.env.OC_ROOT;
@@ -239,8 +238,10 @@ function restoreEnv() {
 }
 
 let n = 0;
-const rl = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
-for await (const line of rl) {
+// split on "\n" only (readline would also split on U+2028/U+2029 inside a JSON string)
+let input = "";
+for await (const chunk of process.stdin) input += chunk;
+for (const line of input.split("\n")) {
   if (!line.trim()) continue;
   const c = JSON.parse(line);
   fs.rmSync(HOME, { recursive: true, force: true });
