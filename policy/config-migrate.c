@@ -33,6 +33,35 @@ static void migrate_main_key(struct json_object *root, sbx_config_diag *diag, sb
         }
 }
 
+/* agents.defaults / agents.entries.* / agents.list[*] contextTokens: removed at load
+ * (it cannot be represented per model; models.providers.<p>.models[].contextTokens). */
+static void drop_context_tokens(struct json_object *o, const char *where, sbx_config_diag *diag,
+                                sbx_strv *changes) {
+        char msg[512];
+        if (!jhas(o, "contextTokens"))
+                return;
+        json_object_object_del(o, "contextTokens");
+        snprintf(msg, sizeof(msg), "Removed %s.contextTokens.", where);
+        change(changes, diag, msg);
+}
+
+static void migrate_context_tokens(struct json_object *root, sbx_config_diag *diag, sbx_strv *changes) {
+        struct json_object *agents = jget(root, "agents"), *entries = jget(agents, "entries"),
+                           *list = jget(agents, "list");
+        char where[320];
+        drop_context_tokens(jget(agents, "defaults"), "agents.defaults", diag, changes);
+        if (json_object_is_type(entries, json_type_object)) {
+                json_object_object_foreach(entries, id, e) {
+                        snprintf(where, sizeof(where), "agents.entries.%s", id);
+                        drop_context_tokens(e, where, diag, changes);
+                }
+        }
+        for (size_t i = 0; json_object_is_type(list, json_type_array) && i < json_object_array_length(list); i++) {
+                snprintf(where, sizeof(where), "agents.list[%zu]", i);
+                drop_context_tokens(json_object_array_get_idx(list, i), where, diag, changes);
+        }
+}
+
 /* agents.list[] is convertible only when every entry is an object whose id is already
  * a canonical agent id, without duplicates (otherwise OpenClaw leaves it for the
  * validator, which rejects "list"). */
@@ -301,6 +330,7 @@ int sbx_config_migrate_tree(struct json_object *root, sbx_config_diag *diag, cha
                             sbx_strv *changes) {
         if (changes)
                 migrate_legacy_shapes(root, changes);
+        migrate_context_tokens(root, diag, changes);
         migrate_main_key(root, diag, changes);
         int r = migrate_roster(root, diag, ret_retained, changes);
         if (r >= 0 && changes)

@@ -531,7 +531,14 @@ static void v_exec(struct vctx *v, struct json_object *o) {
                 {"timeoutSeconds", V_NUMBER}, {"cleanupMs", V_NUMBER},
                 {"applyPatch", V_CHECK, NULL, v_apply_patch}, {NULL}
         };
-        v_object(v, o, EXEC_KEYS, fields);
+        if (!v_object(v, o, EXEC_KEYS, fields))
+                return;
+        if (jhas(o, "mode") && (jhas(o, "security") || jhas(o, "ask"))) {
+                jpath_push_key(&v->path, "mode");
+                issue(v, "mode cannot be combined with security or ask in the same exec object. Update the "
+                         "deploy script, template, or patch at this scope.");
+                jpath_pop(&v->path);
+        }
 }
 
 static void v_fs(struct vctx *v, struct json_object *o) {
