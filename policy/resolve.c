@@ -218,9 +218,10 @@ static char *workspace_dir_for(const sbx_config *c, const sbx_agent_config *a, c
         return r;
 }
 
+/* path.join(a, b) for a normalised a: an empty a adds nothing */
 static char *path_join2(const char *a, const char *b) {
         char *r;
-        if (asprintf(&r, "%s%s%s", a, a[0] && a[strlen(a) - 1] == '/' ? "" : "/", b) < 0)
+        if (asprintf(&r, "%s%s%s", a, !a[0] || a[strlen(a) - 1] == '/' ? "" : "/", b) < 0)
                 return NULL;
         return r;
 }
