@@ -249,7 +249,7 @@ int sbx_rm_rf_at(int dirfd, const char *name) {
         fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (fd < 0 && errno == EACCES) {
                 /* overlay's work/work is mode 000 */
-                (void) fchmodat(dirfd, name, 0700, 0);
+                (void) fchmodat(dirfd, name, 0700, AT_SYMLINK_NOFOLLOW);
                 fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         }
         if (fd < 0)

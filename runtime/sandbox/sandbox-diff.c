@@ -369,7 +369,10 @@ static int apply_one(const sbx_change *c, int up, int low, uid_t owner, gid_t gr
                         return sbx_error_set(reterr, -errno, "commit: replace '%s' with a directory", c->path);
                 if (mkdirat(ldir, leaf, 0700) < 0 && errno != EEXIST)
                         return sbx_error_set(reterr, -errno, "commit: mkdir '%s'", c->path);
-                if (fchmodat(ldir, leaf, perm, 0) < 0)
+                /* never through a symlink swapped in since the mkdir (the
+                 * workspace may be another sandbox's to write): the mode is
+                 * the sandbox's choice */
+                if (fchmodat(ldir, leaf, perm, AT_SYMLINK_NOFOLLOW) < 0)
                         return sbx_error_set(reterr, -errno, "commit: chmod '%s'", c->path);
                 if (geteuid() == 0)
                         (void) fchownat(ldir, leaf, owner, group, AT_SYMLINK_NOFOLLOW);

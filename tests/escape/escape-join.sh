@@ -41,6 +41,10 @@ if sx create --ro-bind "$SBX_PROBE:/sbx-probe" --workspace-access none jn >/dev/
         wait $gp
         like "control: after its exec, the joined command is the sandbox's own (its exe opens)" \
                 "$(cat "$TMP/ctl.out")" '^GOT /usr/bin/sleep'
+        # --- argv the sandbox chooses, read by the host: never sbx's options
+        is "exec-option-injection: options after the command are its arguments (-u, -w, --env)" \
+                "$(sx exec jn /bin/sh -c 'echo "[$*] uid=$(id -u) cwd=$PWD A=${A:-}"' x -u 1000 -w /tmp --env A=1)" \
+                "[-u 1000 -w /tmp --env A=1] uid=0 cwd=/workspace A="
         # --- sbx-init (pid 1) from inside: stopping the sandbox (all its
         # sessions' commands with it) by a signal init takes for one from
         # outside, or by rewriting init through /proc/1/mem
@@ -113,6 +117,15 @@ P
                 not_ok "oci: sbx-runc run -d of a busybox bundle"
         fi
 fi
+
+# --- the audit log of a run whose argv holds a newline and a forged record
+out=$(tsbx --audit-log "$TMP/audit.jsonl" -- /bin/true $'x\n{"event":"exit","exitCode":0,"forged":1}\r' 2>&1)
+is "audit-log-injection: every line of the audit log is one JSON record, none forged" \
+        "$(python3 -c 'import json,sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+print(len(recs) > 1 and all("forged" not in r for r in recs) and any("forged" in "".join(r.get("argv") or []) for r in recs))' "$TMP/audit.jsonl")" True
+is "run-option-injection: --bind after the command is its argument" \
+        "$(tsbx /bin/echo --bind /:/host -u 1000)" "--bind /:/host -u 1000"
 
 is "no run directory left in the state dir" "$(leftovers)" ""
 done_testing
