@@ -23,7 +23,7 @@ make_rootfs() {
         mkdir -p "$d/bin" "$d/proc" "$d/dev" "$d/sys" "$d/tmp" "$d/etc" "$d/root"
         cp "$bb" "$d/bin/busybox"
         for a in sh true false echo cat ls id sleep ps grep hostname mount touch mkdir \
-                 printf head tail wc env stat mknod umask ulimit readlink kill; do
+                 printf head tail wc env stat mknod umask ulimit readlink kill tr awk; do
                 ln -sf busybox "$d/bin/$a"
         done
         echo 'root:x:0:0:root:/root:/bin/sh' > "$d/etc/passwd"

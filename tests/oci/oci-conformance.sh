@@ -1,0 +1,175 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# OCI runtime conformance checks written from the runtime-spec text
+# (runtime.md: lifecycle, state, operations; config.md / config-linux.md:
+# mounts, process, rlimits, capabilities, namespaces, hooks, seccomp,
+# masked/readonly paths, sysctl), each run against sbx-runc AND against runc
+# as the control: a check runc fails too is a broken check, not a pass.
+# Checks of sbx's own strictness (an unknown field fails create) run on sbx only.
+. "$(dirname "$0")/oci-lib.sh"
+need_root
+busybox_static >/dev/null || { echo "1..0 # SKIP no static busybox (busybox-static)"; exit 0; }
+HERE=$(cd "$(dirname "$0")" && pwd)
+T=$(mktemp -d /tmp/sbx-oci-conf.XXXXXX)
+trap 'for r in sbx runc; do for id in $(ls "$T/root-$r" 2>/dev/null); do rt_$r delete -f "$id" >/dev/null 2>&1; done; done; rm -rf "$T"' EXIT
+make_rootfs "$T/rootfs"
+rt_sbx() { "$SBX_RUNC" --root "$T/root-sbx" "$@"; }
+rt_runc() { runc --root "$T/root-runc" "$@"; }
+RUNTIMES=(sbx)
+command -v runc >/dev/null && RUNTIMES+=(runc) || echo "# runc not installed: no control runs"
+
+# bundle NAME 'python statements' -> $T/b-NAME (rootfs shared, read-only)
+bundle() {
+        local b=$T/b-$1
+        mkdir -p "$b"
+        export ROOTFS=$T/rootfs
+        python3 "$HERE/mkconfig.py" "$b" "$2" || echo "# mkconfig failed for $1"
+        echo "$b"
+}
+# run RT BUNDLE ID -> stdout+stderr, status in $st
+runit() { local rt=$1 b=$2 id=$3; out=$(cd "$b" && rt_$rt run "$id" 2>&1 </dev/null); st=$?; }
+
+for rt in "${RUNTIMES[@]}"; do
+        R="[$rt]"
+        # --- lifecycle (runtime.md "Lifecycle", "Operations") ---
+        b=$(bundle life "c['process']['args']=['sh','-c','echo started > /m/marker; sleep 30']
+c['mounts'].append({'destination':'/m','type':'bind','source':'$T/m-$rt','options':['rbind','rw']})")
+        mkdir -p "$T/m-$rt"
+        (cd "$b" && rt_$rt create life) >/dev/null 2>&1
+        s=$(rt_$rt state life 2>/dev/null)
+        like "$R create -> state 'created'" "$s" '"status": ?"created"'
+        like "$R state has ociVersion, id, pid, bundle" "$(echo "$s" | tr -d ' \n')" '"ociVersion".*"id":"life".*"pid":[1-9]'
+        [ ! -e "$T/m-$rt/marker" ] && ok "$R created: the user process has not run" || not_ok "$R created: the user process has not run"
+        rt_$rt start life >/dev/null 2>&1
+        for i in $(seq 50); do [ -e "$T/m-$rt/marker" ] && break; sleep 0.05; done
+        [ -e "$T/m-$rt/marker" ] && ok "$R start runs the user process" || not_ok "$R start runs the user process"
+        like "$R start -> 'running'" "$(rt_$rt state life 2>/dev/null)" '"status": ?"running"'
+        rt_$rt start life >/dev/null 2>&1; st=$?
+        [ $st -ne 0 ] && ok "$R start of a running container fails" || not_ok "$R start of a running container fails"
+        rt_$rt delete life >/dev/null 2>&1; st=$?
+        [ $st -ne 0 ] && ok "$R delete of a running container fails (no --force)" || not_ok "$R delete of a running container fails"
+        rt_$rt kill life KILL >/dev/null 2>&1
+        for i in $(seq 50); do rt_$rt state life 2>/dev/null | grep -q stopped && break; sleep 0.05; done
+        like "$R kill KILL -> 'stopped'" "$(rt_$rt state life 2>/dev/null)" '"status": ?"stopped"'
+        rt_$rt delete life >/dev/null 2>&1; st=$?
+        is "$R delete of a stopped container" "$st" 0
+        rt_$rt state life >/dev/null 2>&1; st=$?
+        [ $st -ne 0 ] && ok "$R state after delete fails" || not_ok "$R state after delete fails"
+        b=$(bundle lf "c['process']['args']=['sleep','30']")
+        (cd "$b" && rt_$rt create lf) >/dev/null 2>&1
+        rt_$rt delete -f lf >/dev/null 2>&1; st=$?
+        is "$R delete --force of a created container" "$st" 0
+        (cd "$b" && rt_$rt create lf) >/dev/null 2>&1
+        (cd "$b" && rt_$rt create lf) >/dev/null 2>&1; st=$?
+        [ $st -ne 0 ] && ok "$R create with an id in use fails" || not_ok "$R create with an id in use fails"
+        rt_$rt delete -f lf >/dev/null 2>&1
+
+        # --- process (config.md "Process") ---
+        b=$(bundle exit "c['process']['args']=['sh','-c','exit 42']")
+        runit $rt "$b" exit; is "$R run: the process's exit status" "$st" 42
+        b=$(bundle proc "c['process']['args']=['sh','-c','pwd; echo \$FOO; id; umask']
+c['process']['cwd']='/tmp'; c['process']['env'].append('FOO=bar')
+c['process']['user']={'uid':1000,'gid':1001,'additionalGids':[1002,1003],'umask':0o027}")
+        runit $rt "$b" proc
+        like "$R process.cwd" "$out" '^/tmp'
+        like "$R process.env" "$out" $'\nbar\n'
+        like "$R process.user uid/gid/additionalGids" "$out" 'uid=1000 gid=1001 groups=1001,1002,1003|uid=1000 gid=1001 groups=1002,1003'
+        like "$R process.user.umask" "$out" '0027$'
+        b=$(bundle rl "c['process']['args']=['sh','-c','ulimit -n; ulimit -Hn']
+c['process']['rlimits']=[{'type':'RLIMIT_NOFILE','soft':123,'hard':456}]")
+        runit $rt "$b" rl; is "$R process.rlimits RLIMIT_NOFILE soft/hard" "$(echo $out)" "123 456"
+        b=$(bundle caps "c['process']['args']=['grep','Cap','/proc/self/status']
+c['process']['capabilities']={'bounding':['CAP_KILL','CAP_CHOWN'],'effective':['CAP_KILL'],'permitted':['CAP_KILL']}")
+        runit $rt "$b" caps
+        like "$R capabilities: bounding set" "$out" 'CapBnd:[[:space:]]+0000000000000021'
+        like "$R capabilities: effective set" "$out" 'CapEff:[[:space:]]+0000000000000020'
+        b=$(bundle nnp "c['process']['args']=['grep','NoNewPrivs','/proc/self/status']")
+        runit $rt "$b" nnp; like "$R noNewPrivileges" "$out" 'NoNewPrivs:[[:space:]]+1'
+        b=$(bundle nonnp "c['process']['args']=['grep','NoNewPrivs','/proc/self/status']; c['process']['noNewPrivileges']=False")
+        runit $rt "$b" nonnp; like "$R noNewPrivileges false" "$out" 'NoNewPrivs:[[:space:]]+0'
+        b=$(bundle host "c['process']['args']=['hostname']; c['hostname']='conf-host'")
+        runit $rt "$b" host; is "$R hostname" "$out" conf-host
+
+        # --- mounts, masked and read-only paths (config.md "Mounts", config-linux.md) ---
+        mkdir -p "$T/ro-$rt"; echo x > "$T/ro-$rt/f"
+        b=$(bundle mnt "c['process']['args']=['sh','-c','cat /ro/f; echo y > /ro/g; echo st=\$?; grep \" /big \" /proc/mounts']
+c['mounts'].append({'destination':'/ro','type':'bind','source':'$T/ro-$rt','options':['rbind','ro']})
+c['mounts'].append({'destination':'/big','type':'tmpfs','source':'tmpfs','options':['size=2m','nodev']})")
+        runit $rt "$b" mnt
+        like "$R bind mount readable" "$out" '^x'
+        like "$R ro bind refuses writes" "$out" 'Read-only file system'
+        like "$R tmpfs with its options" "$out" 'tmpfs /big tmpfs rw,nodev.*size=2048k'
+        b=$(bundle mask "c['process']['args']=['sh','-c','wc -c < /proc/timer_list; echo 1 > /proc/sys/kernel/domainname; echo st=\$?']")
+        runit $rt "$b" mask
+        like "$R maskedPaths: /proc/timer_list reads empty" "$out" '^0'
+        like "$R readonlyPaths: /proc/sys refuses writes" "$out" 'Read-only file system'
+        b=$(bundle rootro "c['process']['args']=['sh','-c','touch /x; echo st=\$?']")
+        runit $rt "$b" rootro; like "$R root.readonly" "$out" 'Read-only file system'
+        b=$(bundle dev "c['process']['args']=['sh','-c','ls /dev; readlink /dev/fd']")
+        runit $rt "$b" dev
+        like "$R default devices and /dev/fd" "$(echo $out)" 'full null ptmx .*random .*tty urandom zero /proc/self/fd'
+
+        # --- namespaces by path, sysctl (config-linux.md) ---
+        unshare --uts sh -c 'hostname joined-uts; exec sleep 30' & UP=$!
+        sleep 0.2
+        b=$(bundle nsp "c['process']['args']=['hostname']; del c['hostname']
+c['linux']['namespaces']=[n for n in c['linux']['namespaces'] if n['type']!='uts']+[{'type':'uts','path':'/proc/$UP/ns/uts'}]")
+        runit $rt "$b" nsp; is "$R namespaces: join uts by path" "$out" joined-uts
+        kill $UP 2>/dev/null; wait $UP 2>/dev/null
+        b=$(bundle sysctl "c['process']['args']=['cat','/proc/sys/net/ipv4/ip_forward']; c['linux']['sysctl']={'net.ipv4.ip_forward':'1'}")
+        runit $rt "$b" sysctl; is "$R linux.sysctl in the new network namespace" "$out" 1
+        [ "$(cat /proc/sys/net/ipv4/ip_forward)" = 1 ] && [ "$rt" = sbx ] && echo "# host ip_forward is 1 already"
+
+        # --- seccomp (config-linux.md "Seccomp") ---
+        b=$(bundle sc "c['process']['args']=['sh','-c','mkdir /tmp/d; echo st=\$?; echo ok > /tmp/f && cat /tmp/f']
+c['linux']['seccomp']={'defaultAction':'SCMP_ACT_ALLOW','syscalls':[{'names':['mkdir','mkdirat'],'action':'SCMP_ACT_ERRNO','errnoRet':1}]}")
+        runit $rt "$b" sc
+        like "$R seccomp: the named syscall fails with errnoRet" "$out" 'Operation not permitted'
+        like "$R seccomp: others still work" "$out" $'\nok'
+
+        # --- hooks (config.md "POSIX-platform Hooks") ---
+        cat > "$T/hook-$rt.sh" <<H
+#!/bin/sh
+read -r state
+echo "\$1 \$(echo "\$state" | grep -o '"status": *"[a-z]*"' | tr -d ' ')" >> $T/hooks-$rt.log
+H
+        chmod +x "$T/hook-$rt.sh"; rm -f "$T/hooks-$rt.log"
+        hk=""; for h in prestart createRuntime createContainer startContainer poststart poststop; do
+                hk="${hk}c['hooks'].setdefault('$h',[]).append({'path':'$T/hook-$rt.sh','args':['hook','$h']})
+"; done
+        # startContainer runs in the container's mount namespace: the hook
+        # script and its log are bound in at the same path
+        mkdir -p "$T/hk-$rt"; mv "$T/hook-$rt.sh" "$T/hk-$rt/hook.sh"
+        hk=${hk//$T\/hook-$rt.sh/$T/hk-$rt/hook.sh}
+        sed -i "s|$T/hooks-$rt.log|$T/hk-$rt/hooks.log|" "$T/hk-$rt/hook.sh"
+        b=$(bundle hooks "c['hooks']={}
+c['mounts'].append({'destination':'$T/hk-$rt','type':'bind','source':'$T/hk-$rt','options':['rbind','rw']})
+$hk")
+        runit $rt "$b" hooks
+        order=$(awk '{print $1}' "$T/hk-$rt/hooks.log" 2>/dev/null | tr '\n' ' ')
+        # poststart (in `start`) and startContainer (in the container, before
+        # exec) run concurrently in runc: only their places relative to the rest
+        is "$R hooks run in the spec's order" "$(echo "$order" | sed 's/poststart //')" "prestart createRuntime createContainer startContainer poststop "
+        like "$R poststart runs after createContainer, before poststop" "$order" 'createContainer .*poststart .*poststop'
+        like "$R hooks get the state on stdin (createRuntime: creating)" "$(grep createRuntime "$T/hk-$rt/hooks.log" 2>/dev/null)" '"status":"creating"'
+        like "$R hooks: poststop sees 'stopped'" "$(grep poststop "$T/hk-$rt/hooks.log" 2>/dev/null)" '"status":"stopped"'
+        b=$(bundle hookfail "c['hooks']={'createRuntime':[{'path':'/bin/false'}]}; c['process']['args']=['true']")
+        (cd "$b" && rt_$rt create hookfail) >/dev/null 2>&1; st=$?
+        [ $st -ne 0 ] && ok "$R a failing createRuntime hook fails create" || not_ok "$R a failing createRuntime hook fails create"
+        rt_$rt state hookfail >/dev/null 2>&1 && { not_ok "$R failed create leaves no container"; rt_$rt delete -f hookfail >/dev/null 2>&1; } ||
+                ok "$R failed create leaves no container"
+done
+
+# --- sbx only: config.json applied exactly or refused with its JSON path ---
+b=$(bundle unknown "c['linux']['fooBar']=1")
+out=$(cd "$b" && rt_sbx --log "$T/log.json" --log-format json create unknown 2>&1); st=$?
+is "[sbx] an unknown field fails create (exit 1)" "$st" 1
+like "[sbx] the error names the JSON path" "$out" 'linux: unknown or unsupported field .fooBar.'
+like "[sbx] the error is in --log as JSON" "$(cat "$T/log.json" 2>/dev/null)" '^\{"level":"error","msg":"config.json: linux: unknown'
+[ ! -e "$T/root-sbx/unknown" ] && ok "[sbx] nothing left behind" || not_ok "[sbx] nothing left behind"
+b=$(bundle badmnt "c['mounts'][4]['options']=['size=1m','idmap']")
+out=$(cd "$b" && rt_sbx create badmnt 2>&1)
+like "[sbx] an unsupported mount option names mounts[4].options[1]" "$out" 'mounts\[4\]\.options\[1\]: idmapped'
+out=$(rt_sbx --systemd-cgroup list 2>&1); st=$?
+like "[sbx] --systemd-cgroup is refused clearly" "$st:$out" '^1:.*no systemd cgroup driver'
+done_testing
