@@ -52,6 +52,27 @@ void sbx_cli_getopt_init(sbx_cli_getopt *g, const sbx_cli_opt *const *tables, bo
         each_opt(tables, add_getopt, g);
 }
 
+int sbx_cli_parse(const sbx_cli_cmd *c, int argc, char **argv, int (*fn)(int opt, const char *arg, void *userdata),
+                  void *userdata, int *status) {
+        sbx_cli_getopt g;
+        int opt;
+
+        sbx_cli_getopt_init(&g, c->opts, c->in_order);
+        optind = 1;
+        while ((opt = getopt_long(argc, argv, g.shortopts, g.longopts, NULL)) >= 0) {
+                if (opt == 'h') {
+                        sbx_cli_usage(stdout, c);
+                        *status = 0;
+                        return -1;
+                }
+                if (opt == '?' || opt == ':' || !fn || fn(opt, optarg, userdata) < 0) {
+                        *status = SBX_EXIT_USAGE;
+                        return -1;
+                }
+        }
+        return optind;
+}
+
 const sbx_cli_opt *sbx_cli_next_opt(const sbx_cli_cmd *c, sbx_cli_iter *it) {
         while (c->opts[it->table]) {
                 for (const sbx_cli_opt *o = it->next ? it->next : c->opts[it->table]; o->name || o->help; o++)

@@ -3,7 +3,6 @@
  * They load the config, call the pure resolver and print; nothing else. */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -205,44 +204,49 @@ static void print_human(const sbx_resolved *r, const char *tool) {
         printf("(sbx explain --tool NAME for one tool; --json for everything)\n");
 }
 
-int cli_explain(int argc, char **argv) {
-        const char *config = NULL, *tool = NULL;
-        sbx_request req = {};
-        bool json = false;
-        sbx_cli_getopt g;
-        int c, kind = 0;
+typedef struct explain_args {
+        const char *config, *tool;
+        sbx_request req;
+        bool json;
+} explain_args;
 
-        sbx_cli_getopt_init(&g, sbx_cmd_explain.opts, false);
-        optind = 1;
-        while ((c = getopt_long(argc, argv, g.shortopts, g.longopts, NULL)) != -1)
-                switch (c) {
-                case 'c':
-                        config = optarg;
-                        break;
-                case 'a':
-                        req.agent = optarg;
-                        break;
-                case 's':
-                        req.session = optarg;
-                        break;
-                case 'S':
-                        req.subagent = true;
-                        break;
-                case 't':
-                        tool = optarg;
-                        break;
-                case 'j':
-                        json = true;
-                        break;
-                case 'h':
-                        sbx_cli_usage(stdout, &sbx_cmd_explain);
-                        return 0;
-                default:
+static int explain_opt(int opt, const char *arg, void *userdata) {
+        explain_args *a = userdata;
+
+        switch (opt) {
+        case 'c':
+                a->config = arg;
+                break;
+        case 'a':
+                a->req.agent = arg;
+                break;
+        case 's':
+                a->req.session = arg;
+                break;
+        case 'S':
+                a->req.subagent = true;
+                break;
+        case 't':
+                a->tool = arg;
+                break;
+        default:
+                a->json = true;
+                break;
+        }
+        return 0;
+}
+
+int cli_explain(int argc, char **argv) {
+        explain_args a = {};
+        int kind = 0, status, first = sbx_cli_parse(&sbx_cmd_explain, argc, argv, explain_opt, &a, &status);
+
+        if (first < 0) {
+                if (status)
                         sbx_cli_usage(stderr, &sbx_cmd_explain);
-                        return SBX_EXIT_USAGE;
-                }
-        if (optind < argc) {
-                fprintf(stderr, "sbx explain: unexpected argument '%s'\n", argv[optind]);
+                return status;
+        }
+        if (first < argc) {
+                fprintf(stderr, "sbx explain: unexpected argument '%s'\n", argv[first]);
                 return SBX_EXIT_USAGE;
         }
 
@@ -250,16 +254,16 @@ int cli_explain(int argc, char **argv) {
         sbx_config_diag diag = {};
         sbx_resolved r = {};
         sbx_error e = {};
-        int ret = load("explain", config, json, &cfg, &diag);
+        int ret = load("explain", a.config, a.json, &cfg, &diag);
         if (ret != 0)
                 goto out;
-        if (sbx_resolve(&cfg, &req, &r, &kind, &e) < 0) {
-                ret = print_error("explain", json, resolve_code(kind, NULL), &e, NULL);
+        if (sbx_resolve(&cfg, &a.req, &r, &kind, &e) < 0) {
+                ret = print_error("explain", a.json, resolve_code(kind, NULL), &e, NULL);
                 goto out;
         }
-        for (size_t i = 0; !json && i < diag.notes.n; i++)
+        for (size_t i = 0; !a.json && i < diag.notes.n; i++)
                 fprintf(stderr, "note: %s\n", diag.notes.v[i]);
-        if (json) {
+        if (a.json) {
                 struct json_object *o = sbx_resolved_to_json(&r, &diag);
                 /* issue 6: the kernel rules sbx run derives from this policy */
                 if (o && (sbx_tool_rules_add_json(o, &r, NULL) < 0 || sbx_sandbox_rules_add_json(o, &r) < 0)) {
@@ -281,7 +285,7 @@ int cli_explain(int argc, char **argv) {
                                                                JSON_C_TO_STRING_NOSLASHESCAPE));
                 json_object_put(o);
         } else {
-                print_human(&r, tool);
+                print_human(&r, a.tool);
                 sbx_tool_rules_print(stdout, &r);   /* issue 6 */
                 sbx_sandbox_rules_explain(stdout, &r);   /* issue 14 */
         }
@@ -292,28 +296,30 @@ out:
         return ret;
 }
 
-int cli_check(int argc, char **argv) {
-        const char *config = NULL;
-        bool json = false;
-        sbx_cli_getopt g;
-        int c;
+/* check and migrate: --config FILE and one flag (--json, --write). */
+typedef struct config_flag {
+        const char *config;
+        bool flag;
+} config_flag;
 
-        sbx_cli_getopt_init(&g, sbx_cmd_check.opts, false);
-        optind = 1;
-        while ((c = getopt_long(argc, argv, g.shortopts, g.longopts, NULL)) != -1)
-                switch (c) {
-                case 'c':
-                        config = optarg;
-                        break;
-                case 'j':
-                        json = true;
-                        break;
-                case 'h':
-                        sbx_cli_usage(stdout, &sbx_cmd_check);
-                        return 0;
-                default:
-                        return SBX_EXIT_USAGE;
-                }
+static int config_flag_opt(int opt, const char *arg, void *userdata) {
+        config_flag *a = userdata;
+
+        if (opt == 'c')
+                a->config = arg;
+        else
+                a->flag = true;
+        return 0;
+}
+
+int cli_check(int argc, char **argv) {
+        config_flag args = {};
+        int status;
+
+        if (sbx_cli_parse(&sbx_cmd_check, argc, argv, config_flag_opt, &args, &status) < 0)
+                return status;
+        const char *config = args.config;
+        bool json = args.flag;
         _cleanup_free_ char *path = NULL;
         sbx_config cfg = {};
         sbx_config_diag diag = {};
@@ -401,27 +407,13 @@ static void print_diff(const char *a, const char *b) {
 }
 
 int cli_migrate(int argc, char **argv) {
-        const char *config = NULL;
-        bool do_write = false;
-        sbx_cli_getopt g;
-        int c, r;
+        config_flag args = {};
+        int status, r;
 
-        sbx_cli_getopt_init(&g, sbx_cmd_migrate.opts, false);
-        optind = 1;
-        while ((c = getopt_long(argc, argv, g.shortopts, g.longopts, NULL)) != -1)
-                switch (c) {
-                case 'c':
-                        config = optarg;
-                        break;
-                case 'w':
-                        do_write = true;
-                        break;
-                case 'h':
-                        sbx_cli_usage(stdout, &sbx_cmd_migrate);
-                        return 0;
-                default:
-                        return SBX_EXIT_USAGE;
-                }
+        if (sbx_cli_parse(&sbx_cmd_migrate, argc, argv, config_flag_opt, &args, &status) < 0)
+                return status;
+        const char *config = args.config;
+        bool do_write = args.flag;
         _cleanup_free_ char *path = NULL, *text = NULL, *out = NULL;
         sbx_strv changes = {};
         sbx_error e = {};

@@ -2,7 +2,6 @@
 /* sbx rootfs: build, import, list, inspect and remove images (rootfs-tools/). */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <json-c/json.h>
 #include <stdio.h>
 #include <string.h>
@@ -89,29 +88,6 @@ const sbx_cli_cmd sbx_cmd_rootfs_rm = {
         .summary = "remove images (and the layers no other image uses)",
         .opts = { help_only, NULL },
 };
-
-/* getopt over a sub-command's table; --help handled. Returns optind, or -1
- * with *status set. fn (may be NULL) takes each other option. */
-static int sub_opts(const sbx_cli_cmd *cmd, int argc, char **argv, int *status,
-                    int (*fn)(int opt, const char *arg, void *userdata), void *userdata) {
-        sbx_cli_getopt g;
-        int c;
-
-        sbx_cli_getopt_init(&g, cmd->opts, cmd->in_order);
-        optind = 1;
-        while ((c = getopt_long(argc, argv, g.shortopts, g.longopts, NULL)) >= 0) {
-                if (c == 'h') {
-                        sbx_cli_usage(stdout, cmd);
-                        *status = 0;
-                        return -1;
-                }
-                if (c == '?' || c == ':' || !fn || fn(c, optarg, userdata) < 0) {
-                        *status = SBX_EXIT_USAGE;
-                        return -1;
-                }
-        }
-        return optind;
-}
 
 static int fail(const sbx_error *e) {
         char buf[SBX_ERROR_MSG_MAX + 64];
@@ -220,7 +196,7 @@ static int cmd_build(int argc, char **argv) {
         bool print_mirror;
         int status = 0;
 
-        if (sub_opts(&sbx_cmd_rootfs_build, argc, argv, &status, build_opt, &b) < 0)
+        if (sbx_cli_parse(&sbx_cmd_rootfs_build, argc, argv, build_opt, &b, &status) < 0)
                 return status;
         o = b.o;
         print_mirror = b.print_mirror;
@@ -263,7 +239,7 @@ static int cmd_import(int argc, char **argv) {
         sbx_error e = {};
         int status = 0;
 
-        if (sub_opts(&sbx_cmd_rootfs_import, argc, argv, &status, import_opt, &name) < 0)
+        if (sbx_cli_parse(&sbx_cmd_rootfs_import, argc, argv, import_opt, &name, &status) < 0)
                 return status;
         if (argc - optind != 1) {
                 fprintf(stderr, "sbx rootfs import: give one FILE, or - for standard input\n");
@@ -300,7 +276,7 @@ static int cmd_ls(int argc, char **argv) {
         json_object *arr = NULL;
         bool json = false;
         sbx_error e = {};
-        int status = 0, first = sub_opts(&sbx_cmd_rootfs_ls, argc, argv, &status, flag_opt, &json);
+        int status = 0, first = sbx_cli_parse(&sbx_cmd_rootfs_ls, argc, argv, flag_opt, &json, &status);
 
         if (first < 0)
                 return status;
@@ -332,7 +308,7 @@ static int cmd_ls(int argc, char **argv) {
 static int cmd_inspect(int argc, char **argv) {
         json_object *rec = NULL;
         sbx_error e = {};
-        int status = 0, i = sub_opts(&sbx_cmd_rootfs_inspect, argc, argv, &status, NULL, NULL);
+        int status = 0, i = sbx_cli_parse(&sbx_cmd_rootfs_inspect, argc, argv, NULL, NULL, &status);
 
         if (i < 0)
                 return status;
@@ -349,7 +325,7 @@ static int cmd_inspect(int argc, char **argv) {
 }
 
 static int cmd_rm(int argc, char **argv) {
-        int ret = 0, status = 0, first = sub_opts(&sbx_cmd_rootfs_rm, argc, argv, &status, NULL, NULL);
+        int ret = 0, status = 0, first = sbx_cli_parse(&sbx_cmd_rootfs_rm, argc, argv, NULL, NULL, &status);
 
         if (first < 0)
                 return status;
