@@ -131,6 +131,15 @@ static int only_common_opts(const sbx_cli_cmd *cmd, int argc, char **argv, int *
         return opt == -2 ? -1 : optind;
 }
 
+/* A command on NAMEs that was given none: the error with cmd's usage line. */
+static int no_sandbox_given(const sbx_cli_cmd *cmd) {
+        char usage[256];
+
+        fprintf(stderr, "sbx %s: no sandbox given (%s)\n", cmd->name,
+                sbx_cli_usage_line(cmd, usage, sizeof(usage)));
+        return SBX_EXIT_USAGE;
+}
+
 /* ------------------------------------------------------------ create */
 
 typedef struct create_args {
@@ -755,16 +764,12 @@ const sbx_cli_cmd sbx_cmd_inspect = {
 /* sbx inspect NAME...: the full record of each, as ls --json shows it. */
 int cli_inspect(int argc, char **argv) {
         json_object *a;
-        char usage[256];
         int status = 0, r, first = only_common_opts(&sbx_cmd_inspect, argc, argv, &status);
 
         if (first < 0)
                 return status;
-        if (first >= argc) {
-                fprintf(stderr, "sbx inspect: no sandbox given (%s)\n",
-                        sbx_cli_usage_line(&sbx_cmd_inspect, usage, sizeof(usage)));
-                return SBX_EXIT_USAGE;
-        }
+        if (first >= argc)
+                return no_sandbox_given(&sbx_cmd_inspect);
         a = json_object_new_array();
         for (int i = first; i < argc; i++) {
                 _cleanup_(sbx_sandbox_freep) sbx_sandbox *s = NULL;
@@ -873,14 +878,10 @@ int cli_logs(int argc, char **argv) {
 
 static int each_ref(int argc, char **argv, const sbx_cli_cmd *cmd,
                     int (*fn)(const char *ref, const void *arg, sbx_error *e), const void *arg) {
-        char usage[256];
         int status = 0;
 
-        if (argc < 1) {
-                fprintf(stderr, "sbx %s: no sandbox given (%s)\n", cmd->name,
-                        sbx_cli_usage_line(cmd, usage, sizeof(usage)));
-                return SBX_EXIT_USAGE;
-        }
+        if (argc < 1)
+                return no_sandbox_given(cmd);
         for (int i = 0; i < argc; i++) {
                 sbx_error err = {};
                 int r = fn(argv[i], arg, &err);
@@ -1538,16 +1539,12 @@ const sbx_cli_cmd sbx_cmd_commit = {
 
 int cli_commit(int argc, char **argv) {
         sbx_error err = {};
-        char usage[256];
         int r, status, i = only_common_opts(&sbx_cmd_commit, argc, argv, &status);
 
         if (i < 0)
                 return status;
-        if (i >= argc) {
-                fprintf(stderr, "sbx commit: no sandbox given (%s)\n",
-                        sbx_cli_usage_line(&sbx_cmd_commit, usage, sizeof(usage)));
-                return SBX_EXIT_USAGE;
-        }
+        if (i >= argc)
+                return no_sandbox_given(&sbx_cmd_commit);
         r = sbx_sandbox_commit(argv[i], argv + i + 1, (size_t) (argc - i - 1), &err);
         if (r < 0)
                 return fail("commit", &err, r == -ENOTSUP ? SBX_EXIT_USAGE : errno_status(r));
