@@ -461,7 +461,9 @@ int sbx_record_save(const sbx_record *rec, sbx_error *reterr) {
                                                                             JSON_C_TO_STRING_SPACED)) < 0)
                 return sbx_error_set(reterr, -ENOMEM, "out of memory");
         snprintf(path, sizeof(path), "%s/%s", dir, SBX_RECORD_FILE);
-        r = sbx_write_file_atomic(path, text, strlen(text), 0644, true);
+        /* 0600: the record holds the sandbox's environment (the secrets a
+         * gateway passes with -e), and its dir is traversable by anyone */
+        r = sbx_write_file_atomic(path, text, strlen(text), 0600, true);
         if (r < 0)
                 return sbx_error_set(reterr, r, "sandbox '%s': write record '%s'", s->name, path);
         return 0;
@@ -642,7 +644,7 @@ int sbx_record_save_requested(const char *name, const sbx_run_config *c, const c
         json_object_object_add(o, "config", config_to_json(c));
         text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
         snprintf(path, sizeof(path), "%s/%s", dir, SBX_REQUESTED_FILE);
-        r = sbx_write_file_atomic(path, text, strlen(text), 0644, false);
+        r = sbx_write_file_atomic(path, text, strlen(text), 0600, false);
         if (r < 0)
                 return sbx_error_set(reterr, r, "sandbox '%s': write '%s'", name, path);
         return 0;

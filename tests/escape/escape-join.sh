@@ -31,7 +31,17 @@ grab() {
         grep -v ready "$out"
 }
 
-if sx create --ro-bind "$SBX_PROBE:/sbx-probe" --workspace-access none jn >/dev/null; then
+if sx create --ro-bind "$SBX_PROBE:/sbx-probe" --workspace-access none -e "SBX_TEST_TOKEN=tok-$$" jn >/dev/null; then
+        # --- the record on the host holds the sandbox's environment
+        rec=$STATE/sandboxes/jn/sandbox.json
+        control "the record holds the environment the sandbox was given" "$(grep -c "tok-$$" "$rec")" 1
+        is "record-secrets: sandbox.json is mode 600 (its dir is traversable by every uid)" "$(stat -c %a "$rec")" 600
+        if is_root; then
+                is "record-secrets: another uid cannot read it" \
+                        "$(setpriv --reuid 65534 --regid 65534 --clear-groups cat "$rec" 2>/dev/null | grep -c "tok-$$")" 0
+        else
+                skip "record-secrets: reading as another uid needs root"
+        fi
         is "join-exec-proc-exe: a joining sbx exec's /proc/<pid>/exe and fds cannot be opened from inside" \
                 "$(grab jn)" nothing
         sx exec jn -- /sbx-probe grab-exe 6 sleep > "$TMP/ctl.out" 2>&1 &
