@@ -198,33 +198,32 @@ static int get_str(json_object *o, const char *key, char **ret) {
         return *ret ? 0 : -ENOMEM;
 }
 
-static int64_t get_i64(json_object *o, const char *key, int64_t def, int *err) {
+/* key's value, NULL when missing; a wrong type also gives NULL and sets *err. */
+static json_object *get_typed(json_object *o, const char *key, json_type type, int *err) {
         json_object *v;
 
-        if (get(o, key, json_type_int, &v) < 0) {
+        if (get(o, key, type, &v) < 0) {
                 *err = -EBADMSG;
-                return def;
+                return NULL;
         }
+        return v;
+}
+
+static int64_t get_i64(json_object *o, const char *key, int64_t def, int *err) {
+        json_object *v = get_typed(o, key, json_type_int, err);
+
         return v ? json_object_get_int64(v) : def;
 }
 
 static uint64_t get_u64(json_object *o, const char *key, int *err) {
-        json_object *v;
+        json_object *v = get_typed(o, key, json_type_int, err);
 
-        if (get(o, key, json_type_int, &v) < 0) {
-                *err = -EBADMSG;
-                return 0;
-        }
         return v ? json_object_get_uint64(v) : 0;
 }
 
 static bool get_bool(json_object *o, const char *key, bool def, int *err) {
-        json_object *v;
+        json_object *v = get_typed(o, key, json_type_boolean, err);
 
-        if (get(o, key, json_type_boolean, &v) < 0) {
-                *err = -EBADMSG;
-                return def;
-        }
         return v ? json_object_get_boolean(v) : def;
 }
 
