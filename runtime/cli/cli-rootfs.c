@@ -12,6 +12,8 @@
 #include "rootfs-tools/image.h"
 #include "util/util.h"
 
+static const sbx_cli_opt help_only[] = { SBX_CLI_OPT_HELP, SBX_CLI_OPT_END };
+
 const sbx_cli_cmd sbx_cmd_rootfs = {
         .name = "rootfs", .page = "sbx-rootfs", .fn = cli_rootfs, .positional = "",
         .usage = "COMMAND ...",
@@ -20,11 +22,9 @@ const sbx_cli_cmd sbx_cmd_rootfs = {
                 "name[:tag], tag 'latest' by default. The store is $SBX_IMAGE_DIR, else /var/lib/sbx/images as "
                 "root, else ${XDG_DATA_HOME:-~/.local/share}/sbx/images. Progress: one updating line on a "
                 "terminal, plain lines on stderr otherwise.",
-        .opts = { (const sbx_cli_opt[]) { SBX_CLI_OPT_HELP, SBX_CLI_OPT_END }, NULL },
+        .opts = { help_only, NULL },
         .footer = "Commands: build, import, ls, inspect, rm ('sbx rootfs COMMAND --help').",
 };
-
-static const sbx_cli_opt help_only[] = { SBX_CLI_OPT_HELP, SBX_CLI_OPT_END };
 
 static const sbx_cli_opt build_opts[] = {
         { "packages", 0, "P1,P2,..", 'p', "packages to install (default " SBX_BUILD_DEFAULT_PACKAGES "; '' for "
