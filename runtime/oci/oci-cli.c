@@ -217,19 +217,49 @@ static void remove_state_dir(const char *dir) {
         (void) rmdir(dir);
 }
 
-/* The cgroup: only when linux.resources sets a limit this host can
- * enforce (runtime/cgroup); the launcher clones into it. */
+/* The container's cgroup (runtime/cgroup: v2, or every v1 hierarchy):
+ * linux.cgroupsPath (a relative one under the hierarchy roots too), else
+ * /sbx-runc/<id>; linux.resources applied. Without limits a host where it
+ * cannot be made (not root) runs the container without one, with a
+ * warning; with limits that is an error. */
 static int prepare_cgroup(oci_config *cfg, const char *id, sbx_cgroup *cg, sbx_error *e) {
+        char rel[PATH_MAX];
         int r;
 
         *cg = (sbx_cgroup) { .dirfd = -EBADF };
-        if (!sbx_limits_any(&cfg->limits))
-                return 0;
-        r = sbx_cgroup_prepare(id, &cfg->limits, cg, e);
-        if (r < 0)
+        if (cfg->cgroups_path[0])
+                snprintf(rel, sizeof(rel), "%s%s", cfg->cgroups_path[0] == '/' ? "" : "/", cfg->cgroups_path);
+        else
+                snprintf(rel, sizeof(rel), "/sbx-runc/%s", id);
+        if (strchr(rel, ':') || strstr(rel, "/../") || strstr(rel, "/.."))
+                return sbx_error_set(e, -EINVAL, "config.json: linux.cgroupsPath '%s': a cgroupfs path "
+                                     "(sbx has no systemd driver: no 'slice:prefix:name')", cfg->cgroups_path);
+        r = sbx_cgroup_create(rel, cg, e);
+        if (r < 0) {
+                if (!cfg->res_set) {
+                        log_line("warning", "no cgroup for the container (%s): pause, ps and kill --all "
+                                 "use its pid namespace", e->msg);
+                        *cg = (sbx_cgroup) { .dirfd = -EBADF };
+                        *e = (sbx_error) {};
+                        return 0;
+                }
+                return sbx_error_wrap(e, "config.json: linux.cgroupsPath '%s'", rel), r;
+        }
+        r = sbx_cgroup_apply(cg, &cfg->res, e);
+        if (r < 0) {
+                (void) sbx_cgroup_remove(cg);
                 return sbx_error_wrap(e, "config.json: linux.resources"), r;
+        }
         cfg->ctr.cgroup_fd = cg->dirfd;
         return 0;
+}
+
+/* A recorded cgroup, reopened (state, pause, delete). */
+static int open_cgroup(const oci_state *st, sbx_cgroup *cg, sbx_error *e) {
+        *cg = (sbx_cgroup) { .dirfd = -EBADF };
+        if (!st->cgroup[0])
+                return -ENOENT;
+        return sbx_cgroup_open_path(st->cgroup, cg, e);
 }
 
 /* create, and run (with ret_pidfd: the caller waits). The state dir exists
@@ -311,6 +341,11 @@ static int do_create(const char *id, const create_opts *o, pid_t *ret_pid, int *
         r = sbx_container_create(&cfg.ctr, &pid, &pidfd, &pty, &e);
         if (r < 0)
                 goto fail;
+        /* v1: moved in by pid, while it waits before exec */
+        if (sbx_cgroup_needs_attach(&cg) && sbx_cgroup_attach_pid(&cg, pid, &e) < 0) {
+                (void) sys_pidfd_send_signal(pidfd, SIGKILL);
+                goto fail;
+        }
         st.pid = pid;
         st.start_time = oci_proc_start_time(pid);
         if (oci_state_save(&st, &e) < 0 || write_pid_file(o->pid_file, pid, &e) < 0) {
@@ -340,7 +375,8 @@ fail:
                 (void) sys_pidfd_send_signal(pidfd, SIGKILL);
                 (void) waitid(P_PIDFD, pidfd, &info, WEXITED);
         }
-        sbx_cgroup_cleanup(&cg);
+        if (cg.path[0] || cg.n_v1)
+                (void) sbx_cgroup_remove(&cg);
         remove_state_dir(st.dir);
         r = fail_err(&e);
 out:
@@ -544,10 +580,11 @@ static int do_delete(const char *id, bool force) {
                         log_line("warning", "%s", e.msg);
         }
         oci_config_free(&cfg);
-        if (st.cgroup[0]) {
-                sbx_cgroup cg = { .dirfd = -EBADF };
-                snprintf(cg.path, sizeof(cg.path), "%s", st.cgroup);
-                (void) sbx_cgroup_cleanup(&cg);
+        {
+                sbx_cgroup cg;
+                sbx_error ce = {};
+                if (open_cgroup(&st, &cg, &ce) == 0)
+                        (void) sbx_cgroup_remove(&cg);
         }
         remove_state_dir(st.dir);
         oci_state_done(&st);
@@ -687,26 +724,28 @@ static int do_list(bool json, bool quiet) {
 
 static int do_pause(const char *id, bool pause) {
         oci_state st;
+        sbx_cgroup cg;
         sbx_error e = {};
-        char path[PATH_MAX + 32];
-        int fd, r = 0;
+        oci_status s;
+        int r;
 
         if (oci_state_load(g.root, id, &st, &e) < 0)
                 return fail_err(&e);
-        if (!st.cgroup[0]) {
+        s = oci_state_status(&st);
+        if (pause ? s != OCI_RUNNING && s != OCI_CREATED : s != OCI_PAUSED) {
                 oci_state_done(&st);
-                return FAIL("%s: container '%s' has no cgroup of its own (sbx gives one only with "
-                            "linux.resources limits this host enforces; cgroup v1 freezer support is not there yet)",
-                            pause ? "pause" : "resume", id);
+                return FAIL("%s: container '%s' is %s", pause ? "pause" : "resume", id, oci_status_to_string(s));
         }
-        snprintf(path, sizeof(path), "%s/cgroup.freeze", st.cgroup);
-        fd = open(path, O_WRONLY | O_CLOEXEC);
-        if (fd < 0 || write(fd, pause ? "1" : "0", 1) != 1)
-                r = FAIL("%s: write %s: %s", pause ? "pause" : "resume", path, strerror(errno));
-        if (fd >= 0)
-                close(fd);
+        if (open_cgroup(&st, &cg, &e) < 0) {
+                oci_state_done(&st);
+                return e.code ? fail_err(&e)
+                              : FAIL("%s: container '%s' has no cgroup (it could not be made at create)",
+                                     pause ? "pause" : "resume", id);
+        }
+        r = sbx_cgroup_freeze(&cg, pause, &e);
+        closep(&cg.dirfd);
         oci_state_done(&st);
-        return r;
+        return r < 0 ? fail_err(&e) : 0;
 }
 
 /* ----------------------------------------------------- features / spec */
@@ -726,7 +765,7 @@ static int do_features(void) {
                "\"CAP_SYS_NICE\",\"CAP_SYS_RESOURCE\",\"CAP_SYS_TIME\",\"CAP_SYS_TTY_CONFIG\",\"CAP_MKNOD\",\"CAP_LEASE\","
                "\"CAP_AUDIT_WRITE\",\"CAP_AUDIT_CONTROL\",\"CAP_SETFCAP\",\"CAP_MAC_OVERRIDE\",\"CAP_MAC_ADMIN\",\"CAP_SYSLOG\","
                "\"CAP_WAKE_ALARM\",\"CAP_BLOCK_SUSPEND\",\"CAP_AUDIT_READ\",\"CAP_PERFMON\",\"CAP_BPF\",\"CAP_CHECKPOINT_RESTORE\"],"
-               "\"cgroup\":{\"v1\":false,\"v2\":true,\"systemd\":false,\"systemdUser\":false},"
+               "\"cgroup\":{\"v1\":true,\"v2\":true,\"systemd\":false,\"systemdUser\":false},"
                "\"seccomp\":{\"enabled\":true,\"actions\":[\"SCMP_ACT_ALLOW\",\"SCMP_ACT_ERRNO\",\"SCMP_ACT_KILL\","
                "\"SCMP_ACT_KILL_PROCESS\",\"SCMP_ACT_KILL_THREAD\",\"SCMP_ACT_LOG\",\"SCMP_ACT_TRAP\",\"SCMP_ACT_TRACE\"],"
                "\"operators\":[\"SCMP_CMP_EQ\",\"SCMP_CMP_NE\",\"SCMP_CMP_LT\",\"SCMP_CMP_LE\",\"SCMP_CMP_GT\",\"SCMP_CMP_GE\","

@@ -655,11 +655,27 @@ static int parse_device_rules(json_object *arr, sbx_error *e) {
         return 0;
 }
 
+static int res_int(json_object *o, const char *key, int64_t *ret, bool *set) {
+        json_object *v = NULL;
+
+        if (!json_object_object_get_ex(o, key, &v) || !v || json_object_is_type(v, json_type_null))
+                return 0;
+        if (!json_object_is_type(v, json_type_int))
+                return -EINVAL;
+        *ret = json_object_get_int64(v);
+        *set = true;
+        return 1;
+}
+
+/* linux.resources -> runtime/cgroup's resources (v1 and v2 alike). */
 static int parse_resources(oci_config *c, json_object *res, sbx_error *e) {
         static const char *const keys[] = { "devices", "memory", "cpu", "pids", "blockIO", "hugepageLimits",
                                             "network", "rdma", "unified", NULL };
+        sbx_cgroup_resources *r = &c->res;
         json_object *v, *x;
-        char p[256];
+        const char *s;
+        int64_t n;
+        bool set = false;
 
         if (want(res, json_type_object, "linux.resources", e) < 0 ||
             check_keys(res, "linux.resources", keys, e) < 0)
@@ -672,14 +688,19 @@ static int parse_resources(oci_config *c, json_object *res, sbx_error *e) {
                 if (want(v, json_type_object, "linux.resources.memory", e) < 0 ||
                     check_keys(v, "linux.resources.memory", mk, e) < 0)
                         return -EINVAL;
-                if ((x = get(v, "limit")) && json_object_get_int64(x) > 0)
-                        c->limits.memory = json_object_get_int64(x);
-                if ((x = get(v, "swap")) && json_object_get_int64(x) != 0)
-                        c->limits.memory_swap = json_object_get_int64(x) < 0 ? SBX_LIMIT_UNLIMITED
-                                                                             : json_object_get_int64(x);
+                if (res_int(v, "limit", &n, &set) < 0)
+                        return perr(e, -EINVAL, "linux.resources.memory.limit", "must be an integer");
+                if (set)
+                        r->memory = n < 0 ? SBX_LIMIT_UNLIMITED : n;
+                set = false;
+                if (res_int(v, "swap", &n, &set) < 0)
+                        return perr(e, -EINVAL, "linux.resources.memory.swap", "must be an integer");
+                if (set)
+                        r->memory_swap = n < 0 ? SBX_LIMIT_UNLIMITED : n;
                 if (refuse_set(v, "reservation", "linux.resources.memory", "memory reservation", e) < 0 ||
                     refuse_set(v, "kernel", "linux.resources.memory", "kernel memory limit", e) < 0 ||
-                    refuse_set(v, "kernelTCP", "linux.resources.memory", "kernel TCP memory limit", e) < 0)
+                    refuse_set(v, "kernelTCP", "linux.resources.memory", "kernel TCP memory limit", e) < 0 ||
+                    refuse_set(v, "swappiness", "linux.resources.memory", "swappiness", e) < 0)
                         return -EOPNOTSUPP;
                 if ((x = get(v, "disableOOMKiller")) && json_object_get_boolean(x))
                         return perr(e, -EOPNOTSUPP, "linux.resources.memory.disableOOMKiller", "not supported by sbx");
@@ -687,21 +708,33 @@ static int parse_resources(oci_config *c, json_object *res, sbx_error *e) {
         if ((v = get(res, "cpu"))) {
                 static const char *const ck[] = { "shares", "quota", "burst", "period", "realtimeRuntime",
                                                   "realtimePeriod", "cpus", "mems", "idle", NULL };
-                int64_t quota = 0, period = 100000;
                 if (want(v, json_type_object, "linux.resources.cpu", e) < 0 ||
                     check_keys(v, "linux.resources.cpu", ck, e) < 0)
                         return -EINVAL;
-                if ((x = get(v, "quota")))
-                        quota = json_object_get_int64(x);
-                if ((x = get(v, "period")) && json_object_get_int64(x) > 0)
-                        period = json_object_get_int64(x);
-                if (quota > 0)
-                        c->limits.cpu_millis = quota * 1000 / period;
-                if ((x = get(v, "shares")) && json_object_get_int64(x) != 0 && json_object_get_int64(x) != 1024)
-                        return perr(e, -EOPNOTSUPP, "linux.resources.cpu.shares", "not supported by sbx yet (use quota)");
-                if (refuse_set(v, "cpus", "linux.resources.cpu", "cpuset", e) < 0 ||
-                    refuse_set(v, "mems", "linux.resources.cpu", "cpuset", e) < 0 ||
-                    refuse_set(v, "realtimeRuntime", "linux.resources.cpu", "realtime scheduling", e) < 0 ||
+                set = false;
+                if (res_int(v, "shares", &n, &set) < 0)
+                        return perr(e, -EINVAL, "linux.resources.cpu.shares", "must be an integer");
+                if (set && n != 0)
+                        r->cpu_shares = n;
+                set = false;
+                if (res_int(v, "quota", &n, &set) < 0)
+                        return perr(e, -EINVAL, "linux.resources.cpu.quota", "must be an integer");
+                if (set && n != 0)
+                        r->cpu_quota = n < 0 ? SBX_LIMIT_UNLIMITED : n;
+                set = false;
+                if (res_int(v, "period", &n, &set) < 0)
+                        return perr(e, -EINVAL, "linux.resources.cpu.period", "must be an integer");
+                if (set && n > 0)
+                        r->cpu_period = n;
+                if (get_string(v, "cpus", "linux.resources.cpu", &s, e) < 0)
+                        return -EINVAL;
+                if (s && s[0])
+                        r->cpuset_cpus = own_strdup(c, s);
+                if (get_string(v, "mems", "linux.resources.cpu", &s, e) < 0)
+                        return -EINVAL;
+                if (s && s[0])
+                        r->cpuset_mems = own_strdup(c, s);
+                if (refuse_set(v, "realtimeRuntime", "linux.resources.cpu", "realtime scheduling", e) < 0 ||
                     refuse_set(v, "realtimePeriod", "linux.resources.cpu", "realtime scheduling", e) < 0 ||
                     refuse_set(v, "burst", "linux.resources.cpu", "CPU burst", e) < 0 ||
                     refuse_set(v, "idle", "linux.resources.cpu", "SCHED_IDLE cgroups", e) < 0)
@@ -712,16 +745,38 @@ static int parse_resources(oci_config *c, json_object *res, sbx_error *e) {
                 if (want(v, json_type_object, "linux.resources.pids", e) < 0 ||
                     check_keys(v, "linux.resources.pids", pk, e) < 0)
                         return -EINVAL;
-                if ((x = get(v, "limit")) && json_object_get_int64(x) > 0)
-                        c->limits.pids = json_object_get_int64(x);
+                set = false;
+                if (res_int(v, "limit", &n, &set) < 0)
+                        return perr(e, -EINVAL, "linux.resources.pids.limit", "must be an integer");
+                /* runtime-spec: 0 or -1 = no limit */
+                if (set)
+                        r->pids = n > 0 ? n : SBX_LIMIT_UNLIMITED;
         }
-        if (refuse_set(res, "blockIO", "linux.resources", "block I/O limits", e) < 0 ||
-            refuse_set(res, "hugepageLimits", "linux.resources", "hugepage limits", e) < 0 ||
+        if ((v = get(res, "blockIO"))) {
+                static const char *const bk[] = { "weight", "leafWeight", "weightDevice", "throttleReadBpsDevice",
+                                                  "throttleWriteBpsDevice", "throttleReadIOPSDevice",
+                                                  "throttleWriteIOPSDevice", NULL };
+                if (want(v, json_type_object, "linux.resources.blockIO", e) < 0 ||
+                    check_keys(v, "linux.resources.blockIO", bk, e) < 0)
+                        return -EINVAL;
+                set = false;
+                if (res_int(v, "weight", &n, &set) < 0)
+                        return perr(e, -EINVAL, "linux.resources.blockIO.weight", "must be an integer");
+                if (set && n != 0)
+                        r->blkio_weight = n;
+                for (size_t i = 1; bk[i]; i++)
+                        if (refuse_set(v, bk[i], "linux.resources.blockIO", "per-device block I/O limits", e) < 0)
+                                return -EOPNOTSUPP;
+        }
+        if (refuse_set(res, "hugepageLimits", "linux.resources", "hugepage limits", e) < 0 ||
             refuse_set(res, "network", "linux.resources", "network classes", e) < 0 ||
             refuse_set(res, "rdma", "linux.resources", "RDMA limits", e) < 0 ||
             refuse_set(res, "unified", "linux.resources", "raw cgroup v2 files", e) < 0)
                 return -EOPNOTSUPP;
-        (void) p;
+        c->res_set = r->memory != SBX_LIMIT_UNSET || r->memory_swap != SBX_LIMIT_UNSET ||
+                     r->pids != SBX_LIMIT_UNSET || r->cpu_shares != SBX_LIMIT_UNSET ||
+                     r->cpu_quota != SBX_LIMIT_UNSET || r->cpu_period != SBX_LIMIT_UNSET || r->cpuset_cpus ||
+                     r->cpuset_mems || r->blkio_weight != SBX_LIMIT_UNSET;
         return 0;
 }
 
@@ -886,7 +941,7 @@ int oci_config_load_at(const char *bundle, const char *config_path, oci_config *
 
         memset(c, 0, sizeof(*c));
         sbx_container_init(&c->ctr);
-        sbx_limits_init(&c->limits);
+        sbx_cgroup_resources_init(&c->res);
         canon = realpath(bundle, NULL);
         if (!canon)
                 return sbx_error_set(e, -errno, "bundle '%s'", bundle);

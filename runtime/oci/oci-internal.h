@@ -26,7 +26,8 @@ typedef struct oci_config {
         sbx_container ctr;
         oci_hook *hooks[_OCI_HOOK_MAX];
         size_t n_hooks[_OCI_HOOK_MAX];
-        sbx_limits limits;
+        sbx_cgroup_resources res;        /* linux.resources */
+        bool res_set;                    /* some limit is set */
         char cgroups_path[PATH_MAX];
         bool sbx_seccomp_default;        /* annotation org.sbx.seccomp=default */
         char *strings_owned[4096];       /* everything the parser allocated */

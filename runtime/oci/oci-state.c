@@ -119,23 +119,15 @@ void oci_state_done(oci_state *s) {
 }
 
 static bool frozen(const oci_state *s) {
-        char path[PATH_MAX + 32], buf[32] = "";
-        int fd;
-        ssize_t n;
+        sbx_cgroup cg = { .dirfd = -EBADF };
+        sbx_error e = {};
+        int r;
 
-        if (!s->cgroup[0])
+        if (!s->cgroup[0] || sbx_cgroup_open_path(s->cgroup, &cg, &e) < 0)
                 return false;
-        snprintf(path, sizeof(path), "%s/cgroup.freeze", s->cgroup);
-        fd = open(path, O_RDONLY | O_CLOEXEC);
-        if (fd < 0) {
-                snprintf(path, sizeof(path), "%s/freezer.state", s->cgroup);
-                fd = open(path, O_RDONLY | O_CLOEXEC);
-        }
-        if (fd < 0)
-                return false;
-        n = read(fd, buf, sizeof(buf) - 1);
-        close(fd);
-        return n > 0 && (buf[0] == '1' || !strncmp(buf, "FROZEN", 6));
+        r = sbx_cgroup_frozen(&cg);
+        closep(&cg.dirfd);
+        return r == 1;
 }
 
 oci_status oci_state_status(const oci_state *s) {
@@ -190,22 +182,17 @@ int oci_state_pids(const oci_state *s, pid_t **ret, size_t *ret_n) {
         *ret = NULL;
         *ret_n = 0;
         if (s->cgroup[0]) {
-                snprintf(path, sizeof(path), "%s/cgroup.procs", s->cgroup);
-                f = fopen(path, "re");
-                if (f) {
-                        int pid;
-                        while (fscanf(f, "%d", &pid) == 1) {
-                                pid_t *np = realloc(pids, sizeof(pid_t) * (n + 1));
-                                if (!np)
-                                        break;
-                                pids = np;
-                                pids[n++] = pid;
-                        }
-                        fclose(f);
-                        *ret = pids;
+                sbx_cgroup cg = { .dirfd = -EBADF };
+                sbx_error e = {};
+                int *list = NULL;
+                if (sbx_cgroup_open_path(s->cgroup, &cg, &e) == 0 && sbx_cgroup_pids(&cg, &list, &n) == 0) {
+                        closep(&cg.dirfd);
+                        *ret = (pid_t *) list;
                         *ret_n = n;
                         return 0;
                 }
+                closep(&cg.dirfd);
+                n = 0;
         }
         /* no cgroup: the processes in the container's pid namespace */
         {

@@ -32,6 +32,7 @@ state = "$T/state"
   default_runtime_name = "runc"
 [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.sbx]
   runtime_type = "io.containerd.runc.v2"
+  pod_annotations = ["org.sbx.*"]
 [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.sbx.options]
   BinaryName = "$SBX_RUNC"
   SystemdCgroup = false

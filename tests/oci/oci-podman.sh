@@ -26,8 +26,8 @@ tar -C "$T/rootfs" -cf "$T/bb.tar" .
 "${P[@]}" import -q "$T/bb.tar" localhost/sbx-oci-bb:latest >/dev/null 2>"$T/err" ||
         { cat "$T/err"; echo "Bail out! podman import failed"; exit 1; }
 IMG=localhost/sbx-oci-bb:latest
-# this host has no cgroup the pids limit can go into yet: default off
-PL=(--pids-limit -1)
+# podman's default pids limit (2048) goes into the container's cgroup
+PL=()
 
 out=$("${P[@]}" run --rm "${U[@]}" "${PL[@]}" $IMG sh -c 'echo hello; exit 7' 2>&1); st=$?
 is "run: exit status passes through" "$st" 7
@@ -36,6 +36,13 @@ out=$("${P[@]}" run --rm "${U[@]}" "${PL[@]}" $IMG sh -c 'sh -c "kill -9 \$\$"; 
 is "run: killed by a signal = 128+9" "$st" 137
 out=$("${P[@]}" run --rm "${U[@]}" "${PL[@]}" $IMG /nonexistent 2>&1); st=$?
 like "run: a missing command fails (127)" "$st" '^127$'
+out=$("${P[@]}" run --rm "${U[@]}" --pids-limit 20 $IMG sh -c 'for i in $(seq 40); do sleep 5 & done; echo forked-all' 2>&1); st=$?
+like "--pids-limit 20: fork fails at the cap (this host's cgroup controller)" "$out" "can't fork"
+unlike "--pids-limit 20: not all 40 children" "$out" 'forked-all'
+out=$("${P[@]}" run --rm "${U[@]}" --memory 32m --memory-swap 32m $IMG sh -c 'x=$(head -c 8000000 /dev/zero | tr "\0" a); echo small-ok' 2>&1); st=$?
+is "--memory 32m: 8 MB fits" "$out" small-ok
+out=$("${P[@]}" run --rm "${U[@]}" --memory 32m --memory-swap 32m $IMG sh -c 'x=$(head -c 100000000 /dev/zero | tr "\0" a); echo survived' 2>&1); st=$?
+is "--memory 32m: a 100 MB shell variable is OOM-killed (137)" "$st" 137
 out=$("${P[@]}" run --rm "${U[@]}" "${PL[@]}" --user 1000:1001 $IMG id 2>&1)
 like "--user 1000:1001" "$out" "^uid=1000.* gid=1001"
 out=$("${P[@]}" run --rm "${U[@]}" "${PL[@]}" $IMG sh -c 'grep CapEff /proc/self/status; echo $(hostname)' 2>&1)
@@ -61,6 +68,14 @@ is "exec: output" "$out" in-exec
 is "exec: exit status" "$st" 5
 out=$("${P[@]}" exec --user 1000 c1 id -u 2>&1)
 is "exec --user" "$out" 1000
+out=$("${P[@]}" pause c1 2>&1); st=$?
+is "pause" "$st" 0
+is "pause: state paused" "$("${P[@]}" inspect -f '{{.State.Status}}' c1 2>&1)" paused
+out=$(timeout 5 "${P[@]}" exec c1 true 2>&1); st=$?
+[ $st -ne 0 ] && ok "pause: exec into a paused container is refused" || not_ok "pause: exec into a paused container is refused"
+out=$("${P[@]}" unpause c1 2>&1); st=$?
+is "unpause" "$st" 0
+is "unpause: running again" "$("${P[@]}" exec c1 echo alive 2>&1)" alive
 out=$("${P[@]}" exec c1 ps 2>&1)
 like "exec: sees the container's processes (its pid namespace)" "$out" '^ *1 .*sh -c trap'
 "${P[@]}" stop -t 5 c1 >/dev/null 2>&1
