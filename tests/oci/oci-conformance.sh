@@ -172,4 +172,16 @@ out=$(cd "$b" && rt_sbx create badmnt 2>&1)
 like "[sbx] an unsupported mount option names mounts[4].options[1]" "$out" 'mounts\[4\]\.options\[1\]: idmapped'
 out=$(rt_sbx --systemd-cgroup list 2>&1); st=$?
 like "[sbx] --systemd-cgroup is refused clearly" "$st:$out" '^1:.*no systemd cgroup driver'
+
+# --- sbx only: rootless (spec --rootless: own user namespace mapping the caller) ---
+if command -v setpriv >/dev/null; then
+        mkdir -p "$T/rl"; chmod 755 "$T"; chown 65534:65534 "$T/rl"
+        out=$(cd "$T/rl" && setpriv --reuid 65534 --regid 65534 --clear-groups env XDG_RUNTIME_DIR="$T/rl/xdg" sh -c '
+                mkdir -p "$XDG_RUNTIME_DIR" && '"$SBX_RUNC"' spec --rootless &&
+                sed -i "s|\"path\": \"rootfs\"|\"path\": \"'"$T"'/rootfs\"|; s/\"terminal\": true/\"terminal\": false/; s/\"sh\" \]/\"sh\",\"-c\",\"id -u; echo rootless-ok\" ]/" config.json &&
+                '"$SBX_RUNC"' run rl1' 2>&1); st=$?
+        like "[sbx] rootless: spec --rootless + run as uid 65534" "$st:$out" '^0:0'$'\n''rootless-ok'
+else
+        skip "[sbx] rootless: setpriv missing"
+fi
 done_testing
