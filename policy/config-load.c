@@ -274,6 +274,7 @@ static int expand_paths(struct json_object *o) {
 
 static int load_tree(struct json_object *root, sbx_config *ret, sbx_config_diag *diag, sbx_error *reterr) {
         _cleanup_free_ char *retained = NULL;
+        _cleanup_(sbx_strv_free) sbx_strv vars = {};
         struct vctx v = {.diag = diag};
         int r;
 
@@ -282,7 +283,6 @@ static int load_tree(struct json_object *root, sbx_config *ret, sbx_config_diag 
                       root ? json_type_to_name(json_object_get_type(root)) : "null");
                 goto invalid;
         }
-        _cleanup_(sbx_strv_free) sbx_strv vars = {};
         if (sbx_config_env_vars(root, &vars) < 0 || walk_substitute(root, &vars) < 0)
                 return sbx_error_set(reterr, -ENOMEM, "out of memory");
         r = sbx_config_migrate_tree(root, diag, &retained, NULL);
