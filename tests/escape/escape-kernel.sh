@@ -29,6 +29,25 @@ for pair in "keyctl EOPNOTSUPP" "add_key EFAULT" "request_key EFAULT" "bpf EINVA
         is "kernel-$1: refused with EPERM inside" "$(tsbx -- /sbx-probe try-syscall "$1")" EPERM
 done
 
+# --- other syscall ABIs: the filter lists only the native one, so the i386
+# ABI (int 0x80 from a 64-bit process, where the native rules do not apply)
+# and x32 numbers kill the process (SIGSYS: 128+31)
+if [ "$(uname -m)" = x86_64 ]; then
+        out=$("$SBX_PROBE" int80 unshare-user 2>&1)
+        if [ "$out" = OK ]; then
+                control "outside, unshare(CLONE_NEWUSER) through int 0x80 works" "$out" OK
+        else
+                control "outside, int 0x80 unshare" "" "" "no i386 ABI or no user namespaces here ($out)"
+        fi
+        tsbx -- /sbx-probe int80 unshare-user >/dev/null 2>&1
+        is "seccomp-i386-int80: unshare(CLONE_NEWUSER) by int 0x80 is killed with SIGSYS" "$?" 159
+        tsbx -- /sbx-probe x32 getpid >/dev/null 2>&1
+        is "seccomp-x32: an x32 syscall number is killed with SIGSYS" "$?" 159
+        control "the same process's native getpid works" "$(tsbx -- /sbx-probe pidns | cut -d' ' -f1)" pid=1
+else
+        skip "seccomp-i386-int80/x32: not x86_64"
+fi
+
 # --- sockets: raw, packet, vsock refused; netlink opens but cannot change anything
 for fam in raw packet vsock; do
         if is_root; then

@@ -499,7 +499,7 @@ static void usage(void) {
               "       sbx-probe socket inet|inet6|unix|netlink|packet | connect IP PORT | connect6 IP6 PORT\n"
               "       sbx-probe udp-send-from SRC IP PORT MSG\n"
               "       sbx-probe exec PATH [ARGS...] | exit N | segv | sleep N | wait-signal | tiocsti\n"
-              "       sbx-probe x32 getpid\n"
+              "       sbx-probe x32 getpid | int80 unshare-user\n"
               "       sbx-probe ids | cwd | self-exe | kill PID SIG | ptrace PID | mknod PATH | link OLD NEW\n"
               "       sbx-probe handle PATH | write-open PATH | umount PATH | mount-tmpfs PATH\n"
               "       sbx-probe connect-abstract NAME | listen tcp PORT | listen abstract NAME\n"
@@ -620,6 +620,19 @@ int main(int argc, char **argv) {
         }
         if (!strcmp(c, "exit"))
                 return atoi(argv[2]);
+        if (!strcmp(c, "int80") && !strcmp(argv[2], "unshare-user")) {
+#if defined(__x86_64__)
+                /* the i386 ABI from a 64-bit process: unshare(CLONE_NEWUSER),
+                 * i386 number 310; sbx's filter kills it (SIGSYS) */
+                long ret;
+                __asm__ volatile("int $0x80" : "=a"(ret) : "a"(310), "b"(CLONE_NEWUSER) : "memory");
+                errno = ret < 0 ? (int) -ret : 0;
+                return result(ret < 0 ? -1 : 0);
+#else
+                printf("ENOSYS\n");
+                return 1;
+#endif
+        }
         if (!strcmp(c, "x32") && !strcmp(argv[2], "getpid")) {
                 /* issue 6: an x32-ABI call, which sbx's filter answers with SIGSYS */
                 return result((int) syscall(0x40000000 | SYS_getpid));
