@@ -90,6 +90,8 @@ is "stop: SIGKILL after the timeout (pid 1 ignores SIGTERM)" "$("${P[@]}" inspec
 is "rm -f of a running container" "$st" 0
 [ -z "$(ls /run/sbx-runc 2>/dev/null | grep -F "$("${P[@]}" ps -aq --no-trunc 2>/dev/null | head -1)" 2>/dev/null)" ] && ok "rm -f: no state left" || not_ok "rm -f: no state left"
 "${P[@]}" rm -f c2 >/dev/null 2>&1
-out=$(pgrep -f 'sleep 300' | xargs -r ps -o args= -p 2>/dev/null | grep -c '^sleep 300$')
-is "no container process left running" "$out" 0
+# a removed container's processes die with its pid namespace, a moment after rm returns
+running() { pgrep -f 'sleep 300' | xargs -r ps -o args= -p 2>/dev/null | grep -c '^sleep 300$'; }
+for i in $(seq 50); do [ "$(running)" = 0 ] && break; sleep 0.1; done
+is "no container process left running" "$(running)" 0
 done_testing
