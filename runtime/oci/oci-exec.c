@@ -8,7 +8,7 @@
  * the launcher's exec steps (sbx_exec_setup_child: rlimits, session,
  * credentials, no_new_privs, fds, cwd, seccomp, execve). We are the
  * subreaper, so without --detach we wait for the process and return its
- * status; with it, the pid is written and the process is left to our
+ * status (255 when it could not be started, 1 for bad flags, as runc); with it, the pid is written and the process is left to our
  * parent (conmon, the containerd shim), as runc does. */
 #include <errno.h>
 #include <fcntl.h>
@@ -404,8 +404,11 @@ int oci_exec_main(const char *root, int argc, char **argv, void (*log)(const cha
         }
         goto out;
 fail:
+        /* runc: a process that could not be started (no container, not
+         * found, not executable, bad cwd, ...) is 255, so that a caller can
+         * tell it from any status of the process itself; bad flags are 1 */
         log(sbx_error_text(&e, msgbuf, sizeof(msgbuf)));
-        status = e.code == -ENOENT && strstr(e.msg, "exec") ? 127 : 1;
+        status = OCI_EXEC_FAILED;
 out:
         closep(&sync_parent);
         closep(&pty);

@@ -78,7 +78,10 @@ int oci_hooks_run(const oci_config *c, int kind, const char *state_json, pid_t n
 /* linux.seccomp + sbx's layer (annotation, device rule) into c->ctr.seccomp (oci-seccomp.c). */
 int oci_seccomp_prepare(oci_config *c, sbx_error *reterr);
 
-/* `exec` (oci-exec.c): a process in a running container. log prints errors. */
+/* `exec` (oci-exec.c): a process in a running container. log prints errors.
+ * Returns the process's status, OCI_EXEC_FAILED when it could not be
+ * started (runc's "exec failed"), 1 for bad flags. */
+#define OCI_EXEC_FAILED 255
 int oci_exec_main(const char *root, int argc, char **argv, void (*log)(const char *msg));
 
 /* --console-socket: pass the pty master over the AF_UNIX socket (SCM_RIGHTS), as runc does. */

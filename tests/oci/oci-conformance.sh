@@ -64,6 +64,19 @@ c['mounts'].append({'destination':'/m','type':'bind','source':'$T/m-$rt','option
         [ $st -ne 0 ] && ok "$R create with an id in use fails" || not_ok "$R create with an id in use fails"
         rt_$rt delete -f lf >/dev/null 2>&1
 
+        # --- exec's exit status (runc's semantics): the process's own status,
+        # 128+N for signal N, 255 when the process could not be started ---
+        b=$(bundle ex "c['process']['args']=['sleep','30']")
+        (cd "$b" && rt_$rt run -d ex) >/dev/null 2>&1 </dev/null
+        rt_$rt exec ex sh -c 'exit 7' >/dev/null 2>&1; is "$R exec: the process's exit status" "$?" 7
+        rt_$rt exec ex sh -c 'kill -9 $$' >/dev/null 2>&1; is "$R exec: killed by SIGKILL -> 137" "$?" 137
+        rt_$rt exec ex /no/such/cmd >/dev/null 2>&1; is "$R exec: command not found -> 255" "$?" 255
+        rt_$rt exec ex /etc/passwd >/dev/null 2>&1; is "$R exec: not executable -> 255" "$?" 255
+        rt_$rt exec --cwd /no/such/dir ex true >/dev/null 2>&1; is "$R exec: bad cwd -> 255" "$?" 255
+        rt_$rt exec no-such-ctr true >/dev/null 2>&1; is "$R exec: no such container -> 255" "$?" 255
+        rt_$rt exec --no-such-flag ex true >/dev/null 2>&1; is "$R exec: bad flag -> 1" "$?" 1
+        rt_$rt delete -f ex >/dev/null 2>&1
+
         # --- process (config.md "Process") ---
         b=$(bundle exit "c['process']['args']=['sh','-c','exit 42']")
         runit $rt "$b" exit; is "$R run: the process's exit status" "$st" 42
