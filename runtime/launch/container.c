@@ -166,6 +166,7 @@ static int container_plan(const sbx_container *c, sbx_plan **ret, sbx_error *ret
         p->clone_flags = c->clone_flags;
         p->root_bind = p->root_dir = c->rootfs;
         p->root_propagation = c->rootfs_propagation;
+        p->no_pivot = c->no_pivot;
         p->read_only_root = c->rootfs_readonly;
         p->privileged = geteuid() == 0;
         p->uid = c->proc.uid;

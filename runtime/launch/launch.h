@@ -347,6 +347,7 @@ typedef struct sbx_plan {
         uint64_t clone_flags;            /* container: the namespaces to create */
         const char *root_bind;           /* container: the rootfs, bound onto itself as the new root */
         unsigned long root_propagation;  /* container: rootfsPropagation, 0 = private */
+        bool no_pivot;                   /* container (--no-pivot): MS_MOVE onto / + chroot (mount.c) */
 } sbx_plan;
 
 int sbx_plan_prepare(const sbx_run_config *c, sbx_plan **ret, sbx_error *reterr);
@@ -661,6 +662,7 @@ typedef struct sbx_container {
         bool personality_set;
         unsigned long personality;
         bool terminal;
+        bool no_pivot;                   /* --no-pivot: MS_MOVE + chroot instead of pivot_root */
         int wait_fd;                     /* the exec fifo, O_RDWR: read before exec; -EBADF = none */
         int cgroup_fd;                   /* cgroup to clone into, -EBADF = ours */
         sbx_bpf seccomp;                 /* compiled by the front end; len 0 = none */

@@ -15,7 +15,8 @@
  *    RESOLVE_IN_ROOT|RESOLVE_NO_MAGICLINKS, so a symlink in a --rootfs cannot
  *    point a mount at the host's tree. We then mount through the fd.
  *  - pivot_root(".", ".") + umount2(MNT_DETACH) leaves no path to the old
- *    root; chroot alone would be escapable.
+ *    root; chroot alone would be escapable. (An OCI container's --no-pivot,
+ *    for a root pivot_root cannot leave, is the exception: move_root.)
  *  - /proc gets Docker's masked and read-only paths; there is no /sys. */
 #include <dirent.h>
 #include <errno.h>
@@ -1112,6 +1113,84 @@ static int mount_root_bind(sbx_mount_fds *fds, const char *path, sbx_error *rete
         return tree;
 }
 
+/* mountinfo's octal escapes (\040 and the like) undone, in place. */
+static void unescape_mountinfo(char *s) {
+        char *o = s;
+
+        for (; *s; s++)
+                if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' && s[3] >= '0' &&
+                    s[3] <= '7') {
+                        *o++ = (char) ((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
+                        s += 3;
+                } else
+                        *o++ = *s;
+        *o = '\0';
+}
+
+/* true when path is at or beneath dir */
+static bool path_beneath(const char *path, const char *dir) {
+        size_t n = strlen(dir);
+
+        return !strncmp(path, dir, n) && (path[n] == '/' || !path[n] || (n == 1 && dir[0] == '/'));
+}
+
+/* --no-pivot (runc's msMoveRoot), for a root pivot_root cannot leave (a
+ * ramdisk): every mount outside the new root that is not one of its
+ * ancestors is detached, deepest first (covered with an empty read-only
+ * tmpfs where it cannot be: a locked mount of a rootless namespace), so
+ * nothing but the ancestors' file systems stays beneath; then the rootfs
+ * is moved onto "/" and we chroot into it. Weaker than pivot_root, as with
+ * runc: a process holding CAP_SYS_CHROOT can climb out of a chroot into
+ * what is left of the old root. The child has no allocator: a fixed buffer. */
+static int move_root(int rootfd, const char *root, sbx_error *reterr) {
+        static char info[1 << 20];
+        size_t len = 0;
+        ssize_t n;
+        int fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
+
+        if (fd < 0)
+                return sbx_error_set(reterr, -errno, "mount: --no-pivot: open /proc/self/mountinfo");
+        while ((n = read(fd, info + len, sizeof(info) - 1 - len)) > 0)
+                len += (size_t) n;
+        close(fd);
+        if (n < 0 || len >= sizeof(info) - 1)
+                return sbx_error_set(reterr, n < 0 ? -errno : -E2BIG, "mount: --no-pivot: read /proc/self/mountinfo");
+        info[len] = '\0';
+        /* lines from the last: a mount is listed after the one it is on */
+        for (char *end = info + len; end > info;) {
+                char *line, *f[5], *sp;
+                size_t k = 0;
+
+                if (end[-1] == '\n')
+                        *--end = '\0';
+                for (line = end; line > info && line[-1] != '\n'; line--)
+                        ;
+                end = line;
+                for (sp = line; k < 5 && sp; k++) {
+                        f[k] = sp;
+                        if ((sp = strchr(sp, ' ')))
+                                *sp++ = '\0';
+                }
+                if (k < 5)
+                        continue;
+                unescape_mountinfo(f[4]);
+                if (!strcmp(f[4], "/") || path_beneath(f[4], root) || path_beneath(root, f[4]))
+                        continue;
+                if (umount2(f[4], MNT_DETACH | UMOUNT_NOFOLLOW) == 0 || errno == ENOENT)
+                        continue;
+                if (errno != EINVAL && errno != EPERM)
+                        return sbx_error_set(reterr, -errno, "mount: --no-pivot: detach '%s'", f[4]);
+                if (mount("tmpfs", f[4], "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=4k") < 0 &&
+                    errno != ENOENT)
+                        return sbx_error_set(reterr, -errno, "mount: --no-pivot: cover '%s'", f[4]);
+        }
+        if (fchdir(rootfd) < 0 || mount(".", "/", NULL, MS_MOVE, NULL) < 0)
+                return sbx_error_set(reterr, -errno, "mount: --no-pivot: move '%s' onto /", root);
+        if (chroot(".") < 0)
+                return sbx_error_set(reterr, -errno, "mount: --no-pivot: chroot into '%s'", root);
+        return 0;
+}
+
 int sbx_mount_setup_child(const sbx_plan *p, sbx_mount_fds *fds, sbx_error *reterr) {
         int rootfd, r;
 
@@ -1142,15 +1221,23 @@ int sbx_mount_setup_child(const sbx_plan *p, sbx_mount_fds *fds, sbx_error *rete
                 }
         }
         /* 6. pivot_root(".", "."): the old root ends up stacked on "/" and is
-         *    detached at once; it was private since step 1. */
-        if (fchdir(rootfd) < 0 || sys_pivot_root(".", ".") < 0) {
-                r = -errno;
+         *    detached at once; it was private since step 1. (--no-pivot:
+         *    move_root.) */
+        if (p->no_pivot) {
+                r = move_root(rootfd, p->root_dir, reterr);
                 close(rootfd);
-                return sbx_error_set(reterr, r, "mount: pivot_root into '%s'", p->root_dir);
+                if (r < 0)
+                        return r;
+        } else {
+                if (fchdir(rootfd) < 0 || sys_pivot_root(".", ".") < 0) {
+                        r = -errno;
+                        close(rootfd);
+                        return sbx_error_set(reterr, r, "mount: pivot_root into '%s'", p->root_dir);
+                }
+                close(rootfd);
+                if (umount2(".", MNT_DETACH) < 0)
+                        return sbx_error_set(reterr, -errno, "mount: detach the old root");
         }
-        close(rootfd);
-        if (umount2(".", MNT_DETACH) < 0)
-                return sbx_error_set(reterr, -errno, "mount: detach the old root");
         if (chdir("/") < 0)
                 return sbx_error_set(reterr, -errno, "mount: chdir /");
         if (p->root_propagation && mount(NULL, "/", NULL, p->root_propagation, NULL) < 0)

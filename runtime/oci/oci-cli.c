@@ -138,7 +138,7 @@ static void set_winsize(int master, json_object *root) {
 
 typedef struct create_opts {
         const char *bundle, *pid_file, *console_socket;
-        bool no_new_keyring;
+        bool no_new_keyring, no_pivot;
         int preserve_fds;
 } create_opts;
 
@@ -294,6 +294,7 @@ static int do_create(const char *id, const create_opts *o, pid_t *ret_pid, int *
                 return FAIL("--console-socket given but process.terminal is false");
         }
         cfg.ctr.proc.new_keyring = !o->no_new_keyring;
+        cfg.ctr.no_pivot = o->no_pivot;
         cfg.ctr.proc.preserve_fds = o->preserve_fds;
         snprintf(st.id, sizeof(st.id), "%s", id);
         snprintf(st.dir, sizeof(st.dir), "%s/%s", g.root, id);
@@ -866,7 +867,9 @@ static void usage(FILE *f) {
               "\n"
               "commands:\n"
               "  create [-b BUNDLE] [--pid-file F] [--console-socket S] [--no-pivot] [--no-new-keyring]\n"
-              "         [--preserve-fds N] ID          set up, stopped before the process (state 'created')\n"
+              "         [--preserve-fds N] ID          set up, stopped before the process (state 'created');\n"
+              "                                        --no-pivot: MS_MOVE + chroot instead of pivot_root, for a\n"
+              "                                        rootfs on a ramdisk (escapable with CAP_SYS_CHROOT, as runc's)\n"
               "  start ID                              run the process of a created container\n"
               "  run [create's options] [-d] [--keep] ID   create + start + wait + delete\n"
               "  state ID                              the runtime-spec state JSON\n"
@@ -978,7 +981,7 @@ int cli_oci(int argc, char **argv) {
                         else if ((v = opt_value(&k, argc, argv, "--preserve-fds")))
                                 o.preserve_fds = atoi(v);
                         else if (!strcmp(a, "--no-pivot"))
-                                ;       /* pivot_root is always used */
+                                o.no_pivot = true;
                         else if (!strcmp(a, "--no-new-keyring"))
                                 o.no_new_keyring = true;
                         else if (!strcmp(cmd, "run") && (!strcmp(a, "-d") || !strcmp(a, "--detach")))

@@ -122,6 +122,16 @@ c['mounts'].append({'destination':'/big','type':'tmpfs','source':'tmpfs','option
         runit $rt "$b" dev
         like "$R default devices and /dev/fd" "$(echo $out)" 'full null ptmx .*random .*tty urandom zero /proc/self/fd'
 
+        # --- create --no-pivot (runc: MS_MOVE of the rootfs onto / + chroot) ---
+        b=$(bundle nopiv "c['process']['args']=['sh','-c','cat /etc/marker; awk \'{print \$5}\' /proc/self/mountinfo | sort | tr \'\\n\' \' \'']
+c['mounts'].append({'destination':'/etc/marker','type':'bind','source':'$T/nopiv-marker','options':['rbind','ro']})")
+        echo nopiv-ok > "$T/nopiv-marker"
+        out=$(cd "$b" && rt_$rt run --no-pivot nopiv 2>&1 </dev/null); st=$?
+        is "$R create --no-pivot: runs" "$st" 0
+        like "$R --no-pivot: the rootfs and its mounts are there" "$out" '^nopiv-ok'
+        is "$R --no-pivot: mountinfo lists exactly the container's mounts" "$(echo "$out" | tail -1)" \
+                "/ /dev /dev/pts /dev/shm /etc/marker /proc /proc/keys /proc/sys /proc/timer_list /tmp "
+
         # --- namespaces by path, sysctl (config-linux.md) ---
         unshare --uts sh -c 'hostname joined-uts; exec sleep 30' & UP=$!
         sleep 0.2
