@@ -3,7 +3,8 @@
  * (what podman's conmon, containerd's runc shim and Kubernetes drive).
  *
  * Global flags: --root DIR (state, default /run/sbx-runc; $XDG_RUNTIME_DIR/
- * sbx-runc without root), --log FILE, --log-format text|json, --debug,
+ * sbx-runc without root, or as uid 0 of a user namespace: see default_root),
+ * --log FILE, --log-format text|json, --debug,
  * --systemd-cgroup (refused: no systemd driver), --rootless true|false|auto.
  * Errors go to stderr and, with --log, to the log file (runc's JSON lines:
  * {"level":"error","msg":...,"time":...}); exit status 1. */
@@ -861,7 +862,8 @@ static void usage(FILE *f) {
               "sbx as an OCI runtime (runtime-spec 1.0-1.2, runc's command line): podman --runtime,\n"
               "containerd's runc shim (BinaryName) and Kubernetes RuntimeClass handlers drive it.\n"
               "\n"
-              "global options: --root DIR (default /run/sbx-runc, or $XDG_RUNTIME_DIR/sbx-runc without root)\n"
+              "global options: --root DIR (default /run/sbx-runc; $XDG_RUNTIME_DIR/sbx-runc without root\n"
+              "  or as uid 0 of a user namespace, e.g. under rootless podman)\n"
               "  --log FILE  --log-format text|json  --debug  --rootless true|false|auto\n"
               "  --systemd-cgroup is refused (sbx has no systemd cgroup driver)\n"
               "\n"
@@ -900,18 +902,41 @@ static bool is_opt(const char *a, const char *name) {
         return !strcmp(a, name) || (!strncmp(a, name, n) && a[n] == '=');
 }
 
+/* True when this process's user namespace is the initial one (its uid_map
+ * is the identity over all 2^32 - 1 ids). */
+static bool in_initial_userns(void) {
+        FILE *f = fopen("/proc/self/uid_map", "re");
+        unsigned long inner, outer, count;
+        bool initial;
+
+        if (!f)
+                return true;
+        initial = fscanf(f, "%lu %lu %lu", &inner, &outer, &count) == 3 && inner == 0 && outer == 0 &&
+                  count == 4294967295UL;
+        fclose(f);
+        return initial;
+}
+
+/* The state root when --root is not given, runc's rule: /run/sbx-runc for
+ * root; $XDG_RUNTIME_DIR/sbx-runc (else /tmp/sbx-runc) for anyone else, and
+ * for uid 0 of a user namespace that is not the initial one unless $USER is
+ * root: rootless podman runs its runtime there, as the user's own uid 0,
+ * unable to write /run. */
+static const char *default_root(void) {
+        static char path[PATH_MAX];
+        const char *x = getenv("XDG_RUNTIME_DIR"), *user = getenv("USER");
+
+        if (geteuid() == 0 && (in_initial_userns() || !x || !*x || (user && !strcmp(user, "root"))))
+                return "/run/sbx-runc";
+        snprintf(path, sizeof(path), "%s/sbx-runc", x && *x ? x : "/tmp");
+        return path;
+}
+
 int cli_oci(int argc, char **argv) {
-        static char default_root[PATH_MAX];
         const char *cmd = NULL, *log_format = "text";
         int i = 1, r;
 
-        if (geteuid() == 0)
-                g.root = "/run/sbx-runc";
-        else {
-                const char *x = getenv("XDG_RUNTIME_DIR");
-                snprintf(default_root, sizeof(default_root), "%s/sbx-runc", x && *x ? x : "/tmp");
-                g.root = default_root;
-        }
+        g.root = default_root();
         for (; i < argc && argv[i][0] == '-'; i++) {
                 const char *a = argv[i], *v;
                 if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
