@@ -11,7 +11,9 @@
  *   personality -> ready (#6; parent-death signal cleared: the creator exits)
  *   -> block on the exec fifo until `start` -> rlimits -> session ->
  *   bounding set, groups, user, capability sets -> no_new_privs -> umask ->
- *   fds -> cwd -> seccomp -> execve of argv[0] looked up in the container. */
+ *   fds -> cwd -> seccomp -> execve of argv[0] looked up in the container.
+ * With an agent's rules (c->rules): the exec decided before clone3 and the
+ * decided file run, Landlock after no_new_privs (decide_exec, exec.c). */
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -154,6 +156,25 @@ static int plan_paths(sbx_plan *p, sbx_mount_kind kind, char *const *paths, size
         return 0;
 }
 
+/* What the plan borrowed from the container, taken back before sbx_plan_free. */
+static void unborrow(sbx_plan *p) {
+        p->bpf = (sbx_bpf) {};
+        p->argv = p->envp = NULL;
+}
+
+/* An agent's rules (c->rules): the process resolved in the container's file
+ * system as the plan builds it and decided on now, before clone3, exactly as
+ * for `sbx run` (exec-decide.c); the Landlock ruleset built with it. */
+static int decide_exec(sbx_plan *p, const sbx_container *c, sbx_error *reterr) {
+        sbx_exec_verdict v;
+
+        p->argv = c->proc.argv;
+        p->envp = c->proc.envp;
+        p->path_env = c->proc.path_env ?: "";
+        p->workdir = c->proc.cwd ?: "/";
+        return sbx_exec_decide_prepare(p, c->rules, &v, reterr);
+}
+
 static int container_plan(const sbx_container *c, sbx_plan **ret, sbx_error *reterr) {
         _cleanup_(sbx_plan_freep) sbx_plan *p = NULL;
         bool dev_mounted = false;
@@ -201,6 +222,10 @@ static int container_plan(const sbx_container *c, sbx_plan **ret, sbx_error *ret
                         return r;
         }
         p->bpf = c->seccomp;     /* borrowed: cleared before sbx_plan_free */
+        if (c->rules && (r = decide_exec(p, c, reterr)) < 0) {
+                unborrow(p);
+                return r;
+        }
         *ret = TAKE_PTR(p);
         return 0;
 }
@@ -310,7 +335,7 @@ int sbx_container_create(const sbx_container *c, pid_t *ret_pid, int *ret_pidfd,
         *ret_pty = TAKE_FD(pty);
 out:
         if (p)
-                p->bpf = (sbx_bpf) {};
+                unborrow(p);
         return r;
 }
 
@@ -441,13 +466,19 @@ _Noreturn void sbx_container_child_main(const sbx_plan *p, int sync_fd, const si
         }
         sbx_exec_plan_from(p, &ep);
         ep.proc = &c->proc;
-        ep.argv = ep.exec_argv = c->proc.argv;
+        ep.argv = c->proc.argv;
         ep.envp = c->proc.envp;
         ep.workdir = c->proc.cwd ?: "/";
         ep.path_env = c->proc.path_env;
         ep.rlimits = c->rlimits;
         ep.n_rlimits = c->n_rlimits;
-        ep.landlock = NULL;
+        if (!c->rules) {
+                /* exactly config.json: argv[0] looked up at exec, no Landlock */
+                ep.exec_argv = c->proc.argv;
+                ep.exec_fd = -EBADF;
+                ep.exec_path = NULL;
+                ep.landlock = NULL;
+        }
         ep.tty_fd = slave;
         status = sbx_exec_setup_child(&ep, &err);
         /* the runtime is gone: the error goes to stderr, as runc's init does */

@@ -39,6 +39,9 @@ static int view_add_op(sbx_view *v, const sbx_mount_op *op, sbx_error *reterr) {
                 return sbx_view_add(v, op->dst, -EBADF, op->data, false);
         case SBX_MOUNT_FILE:
                 return sbx_view_add(v, op->dst, -EBADF, NULL, true);
+        case SBX_MOUNT_DEVICE:
+                return sbx_view_add(v, op->dst, -EBADF, NULL, true);
+        case SBX_MOUNT_FS:               /* an OCI container's tmpfs, proc, ...: nothing to run there */
         case SBX_MOUNT_TMPFS:
         case SBX_MOUNT_DIR:
         case SBX_MOUNT_PROC:
@@ -70,6 +73,9 @@ int sbx_view_from_plan(const sbx_plan *p, sbx_view *ret, sbx_error *reterr) {
                                           p->root_overlay.lower);
                 v.e[0].upper_fd = open(p->root_overlay.upper, O_PATH | O_DIRECTORY | O_CLOEXEC);
         }
+        /* an OCI container: its rootfs, bound onto itself */
+        if (r >= 0 && p->root_bind && (v.e[0].fd = open(p->root_bind, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
+                r = sbx_error_set(reterr, -errno, "exec: open the rootfs '%s' to resolve the command", p->root_bind);
         for (size_t i = 0; r >= 0 && i < p->n_mounts; i++)
                 r = view_add_op(&v, &p->mounts[i], reterr);
         if (r < 0) {
@@ -264,7 +270,7 @@ static int writable_places(sbx_plan *p, const char *const *joined, size_t n_join
         }
         for (size_t i = 0; i < p->n_mounts; i++) {
                 const sbx_mount_op *op = &p->mounts[i];
-                if (op->kind != SBX_MOUNT_TMPFS)
+                if (op->kind != SBX_MOUNT_TMPFS && !(op->kind == SBX_MOUNT_FS && !strcmp(op->fstype, "tmpfs")))
                         continue;
                 if (l->n_writable >= SBX_LANDLOCK_MAX_WRITABLE)
                         return sbx_error_set(reterr, -E2BIG, "landlock: too many tmpfs mounts");

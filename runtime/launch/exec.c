@@ -197,13 +197,30 @@ static int exec_container(const sbx_exec_plan *e) {
         return -last;
 }
 
+/* The decided file reopened in the sandbox: 0 with *ret_fd, or the exit
+ * status with reterr filled. */
+static int open_decided(const sbx_exec_plan *e, int *ret_fd, sbx_error *reterr) {
+        int fd = reopen_in_sandbox(e);
+
+        if (fd == -ESTALE)
+                return fail(reterr, SBX_EXIT_CANNOT_EXEC, fd, "exec: the file changed between the decision and the exec:",
+                            e->exec_path);
+        if (fd < 0)
+                return fail(reterr, SBX_EXIT_CANNOT_EXEC, fd, "exec: reopen in the sandbox", e->exec_path);
+        *ret_fd = fd;
+        return 0;
+}
+
 /* An OCI container after its credentials: exactly the spec's process. */
 static int exec_container_rest(const sbx_exec_plan *e, sbx_error *reterr) {
         const sbx_container_proc *pr = e->proc;
-        int r;
+        int r, exec_fd = -EBADF;
 
         if (pr->no_new_privs && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
                 return sbx_error_set(reterr, -errno, "process.noNewPrivileges"), SBX_EXIT_FAILURE;
+        /* an agent's rules (the front end set no_new_privs with them) */
+        if (e->landlock && sbx_landlock_setup_child(e->landlock, reterr) < 0)
+                return SBX_EXIT_FAILURE;
         if (pr->umask >= 0)
                 umask((mode_t) pr->umask);
         if (close_range(3 + (unsigned) pr->preserve_fds, ~0U, CLOSE_RANGE_CLOEXEC) < 0) {
@@ -213,12 +230,20 @@ static int exec_container_rest(const sbx_exec_plan *e, sbx_error *reterr) {
         }
         if (chdir(e->workdir) < 0)
                 return fail(reterr, SBX_EXIT_FAILURE, -errno, "process.cwd: chdir", e->workdir);
+        if (e->exec_fd >= 0 && (r = open_decided(e, &exec_fd, reterr)) > 0)
+                return r;
         /* seccomp last; without no_new_privs the filter needs CAP_SYS_ADMIN,
          * which the spec's sets may have dropped: the kernel says so */
         if (pr->no_new_privs && e->bpf && e->bpf->len) {
                 r = sbx_seccomp_setup_child(e->bpf);
                 if (r < 0)
                         return sbx_error_set(reterr, r, "linux.seccomp: install filter"), SBX_EXIT_FAILURE;
+        }
+        /* an agent's rules: the file decided on before clone3, run after seccomp */
+        if (exec_fd >= 0) {
+                syscall(SYS_execveat, exec_fd, "", e->exec_argv, e->envp, AT_EMPTY_PATH, 0);
+                return fail(reterr, errno == ENOENT ? SBX_EXIT_NOT_FOUND : SBX_EXIT_CANNOT_EXEC, -errno, "exec",
+                            e->exec_argv[0]);
         }
         r = exec_container(e);
         if (r == -ENOENT)
@@ -285,12 +310,9 @@ int sbx_exec_setup_child(const sbx_exec_plan *e, sbx_error *reterr) {
                 return fail(reterr, SBX_EXIT_FAILURE, -errno, "--workdir: chdir", e->workdir);
         if (e->exec_fd < 0)
                 return fail(reterr, SBX_EXIT_FAILURE, -EBADF, "exec: no decided command for", e->argv[0]);
-        exec_fd = reopen_in_sandbox(e);
-        if (exec_fd == -ESTALE)
-                return fail(reterr, SBX_EXIT_CANNOT_EXEC, exec_fd,
-                            "exec: the file changed between the decision and the exec:", e->exec_path);
-        if (exec_fd < 0)
-                return fail(reterr, SBX_EXIT_CANNOT_EXEC, exec_fd, "exec: reopen in the sandbox", e->exec_path);
+        r = open_decided(e, &exec_fd, reterr);
+        if (r > 0)
+                return r;
         /* issue 14: the exec log's filter, and its listener out to the parent. */
         if (e->notify_insns) {
                 int lfd = sbx_seccomp_exec_notify_child(e->notify_insns, e->notify_len);

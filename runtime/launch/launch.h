@@ -667,6 +667,13 @@ typedef struct sbx_container {
         int cgroup_fd;                   /* cgroup to clone into, -EBADF = ours */
         sbx_bpf seccomp;                 /* compiled by the front end; len 0 = none */
         sbx_container_proc proc;
+        /* sbx's rules for an OpenClaw agent (runtime/oci's org.sbx.policy.*
+         * annotations), NULL = none: the exec decided before clone3 against
+         * its exec rules (refused: create fails), the Landlock ruleset
+         * (read-only fs, exec allowlist) applied after no_new_privs, and the
+         * decided file run (exec.c), as for sbx's own sandboxes. Its
+         * seccomp rule (deny_inet_sockets) is the front end's, in seccomp. */
+        const struct sbx_run_config *rules;
         /* Called in the parent when the child reached the createRuntime
          * point (namespaces made, before its mounts): prestart and
          * createRuntime hooks. Non-zero fails the create. NULL = none. */

@@ -281,6 +281,8 @@ static int do_create(const char *id, const create_opts *o, pid_t *ret_pid, int *
                 return fail_err(&e);
         r = oci_config_load(o->bundle ?: ".", &cfg, &e);
         if (r >= 0)
+                r = oci_policy_prepare(&cfg, &e);
+        if (r >= 0)
                 r = oci_seccomp_prepare(&cfg, &e);
         if (r < 0) {
                 oci_config_free(&cfg);
@@ -774,7 +776,10 @@ static int do_features(void) {
                "\"SCMP_CMP_MASKED_EQ\"],\"supportedFlags\":[]},"
                "\"apparmor\":{\"enabled\":false},\"selinux\":{\"enabled\":false},"
                "\"mountExtensions\":{\"idmap\":{\"enabled\":false}}},"
-               "\"annotations\":{\"org.sbx.seccomp\":\"default: add sbx's always-on seccomp layer\"}}\n");
+               "\"annotations\":{\"org.sbx.seccomp\":\"default: add sbx's always-on seccomp layer\","
+               "\"org.sbx.openclaw.config\":\"PATH of openclaw.json (with org.sbx.policy.agent)\","
+               "\"org.sbx.policy.agent\":\"an OpenClaw agent id: its derived exec, Landlock and seccomp rules\","
+               "\"org.sbx.policy.session\":\"the session key the agent's rules are resolved for\"}}\n");
         return 0;
 }
 
@@ -883,7 +888,12 @@ static void usage(FILE *f) {
               "  features   spec [-b BUNDLE] [--rootless]   --version\n"
               "\n"
               "config.json is applied exactly; a field sbx cannot honour fails create naming its\n"
-              "JSON path. Annotation org.sbx.seccomp=default adds sbx's always-on seccomp layer.\n"
+              "JSON path. sbx's hardening is opt-in by annotation (with Kubernetes: pod annotations):\n"
+              "  org.sbx.seccomp=default             sbx's always-on seccomp layer on top of linux.seccomp\n"
+              "  org.sbx.openclaw.config=PATH        with org.sbx.policy.agent=ID [org.sbx.policy.session=KEY]:\n"
+              "                                      that OpenClaw agent's derived rules (exec allowlist,\n"
+              "                                      Landlock read-only fs, socket rule), in exec too\n"
+              "Any other org.sbx.* annotation fails create.\n"
               "See README.md, \"sbx as an OCI runtime\".\n",
               f);
 }

@@ -904,24 +904,45 @@ static int parse_hooks(oci_config *c, json_object *hooks, sbx_error *e) {
         return 0;
 }
 
+/* sbx's opt-in hardening (README "sbx as an OCI runtime"); every other
+ * org.sbx.* key is refused, so a typo never runs a container unhardened. */
 static int parse_annotations(oci_config *c, json_object *a, sbx_error *e) {
         char p[256];
 
         if (want(a, json_type_object, "annotations", e) < 0)
                 return -EINVAL;
         json_object_object_foreach(a, key, val) {
+                const char *s;
                 if (want(val, json_type_string, JP(p, "annotations.%s", key), e) < 0)
                         return -EINVAL;
-                if (!strncmp(key, "org.sbx.", 8)) {
-                        const char *s = json_object_get_string(val);
-                        if (!strcmp(key, "org.sbx.seccomp")) {
-                                if (strcmp(s, "default"))
-                                        return perr(e, -EINVAL, p, "the only value is 'default'");
-                                c->sbx_seccomp_default = true;
-                        } else
-                                return perr(e, -EOPNOTSUPP, p, "unknown sbx annotation (known: org.sbx.seccomp)");
+                if (strncmp(key, "org.sbx.", 8))
+                        continue;
+                s = json_object_get_string(val);
+                if (!strcmp(key, "org.sbx.seccomp")) {
+                        if (strcmp(s, "default"))
+                                return perr(e, -EINVAL, p, "'%s': the only value is 'default'", s);
+                        c->sbx_seccomp_default = true;
+                        continue;
                 }
+                if (!s[0])
+                        return perr(e, -EINVAL, p, "must not be empty");
+                if (!strcmp(key, "org.sbx.openclaw.config"))
+                        c->policy_config = s;
+                else if (!strcmp(key, "org.sbx.policy.agent"))
+                        c->policy_agent = s;
+                else if (!strcmp(key, "org.sbx.policy.session"))
+                        c->policy_session = s;
+                else
+                        return perr(e, -EOPNOTSUPP, p, "unknown sbx annotation (known: org.sbx.seccomp, "
+                                    "org.sbx.openclaw.config, org.sbx.policy.agent, org.sbx.policy.session)");
         }
+        if (c->policy_config && !c->policy_agent)
+                return perr(e, -EINVAL, "annotations.org.sbx.openclaw.config", "needs org.sbx.policy.agent (whose rules)");
+        if (c->policy_agent && !c->policy_config)
+                return perr(e, -EINVAL, "annotations.org.sbx.policy.agent", "needs org.sbx.openclaw.config (the "
+                            "openclaw.json to read)");
+        if (c->policy_session && !c->policy_agent)
+                return perr(e, -EINVAL, "annotations.org.sbx.policy.session", "needs org.sbx.policy.agent");
         return 0;
 }
 
@@ -1035,6 +1056,9 @@ void oci_config_free(oci_config *c) {
         closep(&c->ctr.wait_fd);
         closep(&c->ctr.cgroup_fd);
         sbx_bpf_free(&c->ctr.seccomp);
+        if (c->ctr.rules)
+                sbx_run_config_free(&c->rules);
+        c->ctr.rules = NULL;
         for (size_t i = 0; i < c->n_owned; i++)
                 free(c->strings_owned[i]);
         c->n_owned = 0;

@@ -115,6 +115,39 @@ static int build_process(oci_config *cfg, const exec_opts *o, sbx_error *e) {
         return 0;
 }
 
+/* B, inside the container, with an agent's rules (oci-policy.c): the
+ * command resolved in the container's root and decided on against them, the
+ * same Landlock ruleset as the container's process (writable: its tmpfs
+ * mounts), the decided file run, as `sbx exec` does into a sandbox
+ * (launch.h sbx_exec_resolve_joined). 0, or the exit status with *err. */
+static int decide_joined(const oci_config *cfg, sbx_exec_plan *ep, sbx_error *err) {
+        const char *writable[SBX_LANDLOCK_MAX_WRITABLE];
+        sbx_exec_verdict verdict;
+        sbx_exec_plan decided;
+        sbx_plan *p = sbx_plan_new();   /* lives until the exec */
+        size_t n = 0;
+        int status;
+
+        if (!p)
+                return sbx_error_set(err, -ENOMEM, "exec: out of memory"), SBX_EXIT_FAILURE;
+        for (size_t i = 0; i < cfg->ctr.n_mounts && n < ELEMENTSOF(writable); i++)
+                if (!strcmp(cfg->ctr.mounts[i].type, "tmpfs"))
+                        writable[n++] = cfg->ctr.mounts[i].dst;
+        p->argv = (char **) ep->argv;
+        p->envp = (char **) ep->envp;
+        p->path_env = ep->path_env ?: "";
+        p->workdir = ep->workdir;
+        status = sbx_exec_resolve_joined(p, cfg->ctr.rules, writable, n, &verdict, err);
+        if (status)
+                return status;
+        sbx_exec_plan_from(p, &decided);
+        ep->exec_fd = decided.exec_fd;
+        ep->exec_argv = decided.exec_argv;
+        ep->exec_path = decided.exec_path;
+        ep->landlock = decided.landlock;
+        return 0;
+}
+
 /* Child A: the container's cgroup and namespaces, then B. */
 static _Noreturn void enter_and_run(const oci_state *st, oci_config *cfg, int sync_fd, int cap_last) {
         static const struct { const char *name; int type; } order[] = {
@@ -198,7 +231,9 @@ static _Noreturn void enter_and_run(const oci_state *st, oci_config *cfg, int sy
                 ep.exec_fd = -EBADF;
                 ep.setup_sh_fd = -EBADF;
                 ep.proc = pr;
-                status = sbx_exec_setup_child(&ep, &err);
+                status = cfg->ctr.rules ? decide_joined(cfg, &ep, &err) : 0;
+                if (status == 0)
+                        status = sbx_exec_setup_child(&ep, &err);
                 (void) sbx_sync_send(sync_fd, 3, SBX_SYNC_ERROR, status, &err);
                 _exit(status);
         }
@@ -289,7 +324,7 @@ int oci_exec_main(const char *root, int argc, char **argv, void (*log)(const cha
         }
         snprintf(cfgpath, sizeof(cfgpath), "%s/config.json", st.dir);
         if (oci_config_load_at(st.bundle, cfgpath, &cfg, &e) < 0 || build_process(&cfg, &o, &e) < 0 ||
-            oci_seccomp_prepare(&cfg, &e) < 0)
+            oci_policy_prepare(&cfg, &e) < 0 || oci_seccomp_prepare(&cfg, &e) < 0)
                 goto fail;
         cfg.ctr.proc.preserve_fds = o.preserve_fds;
         cfg.ctr.proc.new_keyring = false;

@@ -30,6 +30,10 @@ typedef struct oci_config {
         bool res_set;                    /* some limit is set */
         char cgroups_path[PATH_MAX];
         bool sbx_seccomp_default;        /* annotation org.sbx.seccomp=default */
+        /* annotations org.sbx.openclaw.config, org.sbx.policy.agent and
+         * org.sbx.policy.session (strings of root); NULL = not given */
+        const char *policy_config, *policy_agent, *policy_session;
+        sbx_run_config rules;            /* the agent's rules (oci-policy.c); ctr.rules points here */
         char *strings_owned[4096];       /* everything the parser allocated */
         size_t n_owned;
 } oci_config;
@@ -74,6 +78,12 @@ int oci_state_pids(const oci_state *s, pid_t **ret, size_t *ret_n);
  * ns_pid > 0: inside that process's namespaces (createContainer,
  * startContainer). */
 int oci_hooks_run(const oci_config *c, int kind, const char *state_json, pid_t ns_pid, sbx_error *reterr);
+
+/* The annotations' OpenClaw agent, if any: its rules from openclaw.json,
+ * derived as for the docker drop-in's sandboxes, into c->rules (c->ctr.rules
+ * set, no_new_privs on). Errors name the annotation (oci-policy.c). Before
+ * oci_seccomp_prepare. */
+int oci_policy_prepare(oci_config *c, sbx_error *reterr);
 
 /* linux.seccomp + sbx's layer (annotation, device rule) into c->ctr.seccomp (oci-seccomp.c). */
 int oci_seccomp_prepare(oci_config *c, sbx_error *reterr);

@@ -4,7 +4,8 @@
  *    archMap/includes: runtime/security's compiler takes it as is; errors
  *    name linux.seccomp.<path>);
  *  - sbx's layer: the always-on rules when the annotation
- *    org.sbx.seccomp=default asks for them, and, when the process may hold
+ *    org.sbx.seccomp=default asks for them, an OpenClaw agent's derived
+ *    socket rule (org.sbx.policy.agent, oci-policy.c), and, when the process may hold
  *    CAP_MKNOD, a rule refusing block and character device nodes (EPERM):
  *    the device cgroup's "deny all" (linux.resources.devices) enforced by
  *    the kernel on any cgroup version; the nodes the runtime made stay. */
@@ -43,8 +44,18 @@ static int merge(sbx_seccomp_profile *a, const sbx_seccomp_profile *b) {
         return 0;
 }
 
+/* more's rules into the layer (taken over when it is the first). */
+static int add_to_layer(sbx_seccomp_profile *layer, bool *have_layer, sbx_seccomp_profile *more) {
+        if (*have_layer)
+                return merge(layer, more);
+        *layer = *more;
+        *more = (sbx_seccomp_profile) {};
+        *have_layer = true;
+        return 0;
+}
+
 int oci_seccomp_prepare(oci_config *c, sbx_error *reterr) {
-        sbx_seccomp_profile layer = {}, dev = {};
+        sbx_seccomp_profile layer = {}, more = {};
         sbx_bpf spec = {}, extra = {};
         json_object *lx = NULL, *sc = NULL;
         bool have_layer = false;
@@ -69,17 +80,20 @@ int oci_seccomp_prepare(oci_config *c, sbx_error *reterr) {
                         goto out;
                 have_layer = true;
         }
-        if (c->ctr.proc.caps[0] & (1ull << CAP_MKNOD_BIT)) {
-                r = sbx_seccomp_profile_parse(device_rules, strlen(device_rules), "sbx device rules", 0, &dev, reterr);
+        /* an agent's derived rule (oci-policy.c): no sockets but AF_UNIX */
+        if (c->ctr.rules && c->ctr.rules->seccomp.deny_inet_sockets) {
+                r = sbx_seccomp_profile_load_embedded("derived-no-network", &more, reterr);
+                if (r >= 0)
+                        r = add_to_layer(&layer, &have_layer, &more);
+                sbx_seccomp_profile_done(&more);
                 if (r < 0)
                         goto out;
-                if (have_layer)
-                        r = merge(&layer, &dev);
-                else {
-                        layer = dev;
-                        dev = (sbx_seccomp_profile) {};
-                        have_layer = true;
-                }
+        }
+        if (c->ctr.proc.caps[0] & (1ull << CAP_MKNOD_BIT)) {
+                r = sbx_seccomp_profile_parse(device_rules, strlen(device_rules), "sbx device rules", 0, &more, reterr);
+                if (r >= 0)
+                        r = add_to_layer(&layer, &have_layer, &more);
+                sbx_seccomp_profile_done(&more);
                 if (r < 0)
                         goto out;
         }
@@ -101,7 +115,6 @@ int oci_seccomp_prepare(oci_config *c, sbx_error *reterr) {
         }
 out:
         sbx_seccomp_profile_done(&layer);
-        sbx_seccomp_profile_done(&dev);
         sbx_bpf_free(&spec);
         sbx_bpf_free(&extra);
         return r;
