@@ -48,6 +48,8 @@ pol() { echo "{'org.sbx.openclaw.config':'$CFG','org.sbx.policy.agent':'$1'$2}";
 # bind and to a tmpfs, an AF_INET socket, a user namespace, no_new_privs
 PROBE="['sh','-c','cat /etc/passwd >/dev/null && echo cat-ran; /opt/busybox echo busybox-copy-ran; echo x > /rw/f && echo rw-write-ok; echo y > /tmp/t && echo tmp-write-ok; nc 127.0.0.1 1 </dev/null; unshare -U true && echo userns-ok; grep NoNewPrivs /proc/self/status']"
 runit() { out=$(cd "$1" && rt run "$2" 2>&1 </dev/null); st=$?; }
+# probe NAME ANNOTATIONS [ARGS]: bundle + run, output in $out, status in $st
+probe() { local b; b=$(bundle "$@"); runit "$b" "$1"; }
 
 # --- without annotations: exactly config.json, the same as runc ---
 b=$(bundle none "{}")
@@ -65,8 +67,7 @@ else
 fi
 
 # --- exec allowlist (tools.exec.security allowlist + safeBins) ---
-b=$(bundle lister "$(pol lister)")
-runit "$b" lister
+probe lister "$(pol lister)"
 is "allowlist: the container runs" "$st" 0
 like "allowlist: a safe bin (cat) runs" "$out" 'cat-ran'
 like "allowlist: a binary not on it fails with EACCES (Landlock)" "$out" '/opt/busybox: Permission denied'
@@ -107,27 +108,23 @@ like "... naming the rule and key" "$out" "exec refused by policy: tool policy: 
 [ ! -e "$T/root/family" ] && ok "... nothing left behind" || not_ok "... nothing left behind"
 
 # --- no fs-write tool: read-only file system (Landlock) ---
-b=$(bundle reader "$(pol reader)")
-runit "$b" reader
+probe reader "$(pol reader)"
 like "read-only fs: a write to the rw bind fails with EACCES" "$out" "can't create /rw/f: Permission denied"
 like "read-only fs: the tmpfs stays writable" "$out" 'tmp-write-ok'
 like "read-only fs: exec is not restricted (no exec security set)" "$out" 'busybox-copy-ran'
 
 # --- a network the agent may use: no socket rule ---
-b=$(bundle netter "$(pol netter)")
-runit "$b" netter
+probe netter "$(pol netter)"
 unlike "docker.network bridge: AF_INET is not refused" "$out" 'Address family not supported'
 like "... and the socket is made" "$out" 'Connection refused|Network is unreachable'
 
 # --- a session key ---
-b=$(bundle sess "$(pol lister ",'org.sbx.policy.session':'agent:lister:s1'")")
-runit "$b" sess
+probe sess "$(pol lister ",'org.sbx.policy.session':'agent:lister:s1'")"
 is "org.sbx.policy.session: the container runs" "$st" 0
 like "org.sbx.policy.session: the agent's rules apply" "$out" '/opt/busybox: Permission denied'
 
 # --- org.sbx.seccomp=default: the always-on layer on top of config.json's ---
-b=$(bundle always "{'org.sbx.seccomp':'default'}")
-runit "$b" always
+probe always "{'org.sbx.seccomp':'default'}"
 like "seccomp=default: unshare(CLONE_NEWUSER) fails with EPERM" "$out" 'unshare.*Operation not permitted'
 unlike "... it did not happen" "$out" 'userns-ok'
 like "seccomp=default: everything else as config.json says" "$out" 'busybox-copy-ran'
