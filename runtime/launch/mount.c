@@ -859,12 +859,19 @@ static int do_mask(int rootfd, const sbx_mount_op *op) {
 
 static int do_readonly(int rootfd, const sbx_mount_op *op) {
         struct mount_attr attr = { .attr_set = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV };
+        struct statx stx;
         int tfd, r;
 
         tfd = open_in_root(rootfd, op->dst, O_PATH | O_NOFOLLOW);
         if (tfd < 0)
                 return errno == ENOENT ? 0 : -errno;
-        r = clone_onto(tfd, true, &attr, tfd);
+        /* a mount of its own (an OCI container's cgroup tmpfs with its
+         * binds): made read-only in place, not stacked on by a copy */
+        if (statx(tfd, "", AT_EMPTY_PATH, 0, &stx) == 0 && (stx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) &&
+            (stx.stx_attributes & STATX_ATTR_MOUNT_ROOT))
+                r = mount_setattr(tfd, "", AT_EMPTY_PATH | AT_RECURSIVE, &attr, sizeof(attr)) < 0 ? -errno : 0;
+        else
+                r = clone_onto(tfd, true, &attr, tfd);
         close(tfd);
         return r;
 }

@@ -334,7 +334,7 @@ static int do_create(const char *id, const create_opts *o, pid_t *ret_pid, int *
                 sbx_error_set(&e, -errno, "open %s", path);
                 goto fail;
         }
-        if (prepare_cgroup(&cfg, id, &cg, &e) < 0)
+        if (prepare_cgroup(&cfg, id, &cg, &e) < 0 || oci_config_cgroup_mounts(&cfg, &cg, &e) < 0)
                 goto fail;
         snprintf(st.cgroup, sizeof(st.cgroup), "%s", cg.path);
         if (cfg.n_hooks[OCI_HOOK_PRESTART] || cfg.n_hooks[OCI_HOOK_CREATE_RUNTIME] ||

@@ -276,15 +276,20 @@ static int parse_mount(oci_config *c, json_object *m, size_t idx, sbx_ctr_mount 
                 ret->flags |= MS_BIND;
                 ret->type = own_strdup(c, "bind");
         } else {
-                /* cgroup v1/hybrid hosts: a read-only tmpfs stands in for the hierarchy */
+                /* cgroup v1/hybrid hosts: as runc, a tmpfs with the container's
+                 * own cgroup of each hierarchy bound in (oci_config_cgroup_mounts,
+                 * once the cgroup exists) */
                 struct stat st;
                 bool v2 = stat("/sys/fs/cgroup/cgroup.controllers", &st) == 0;
                 if (!strcmp(type, "cgroup") || !strcmp(type, "cgroup2")) {
                         ret->type = own_strdup(c, v2 ? "cgroup2" : "tmpfs");
                         ret->src = own_strdup(c, v2 ? "cgroup2" : "tmpfs");
-                        if (!v2)
-                                ret->flags |= MS_RDONLY;
-                        data[0] = '\0';
+                        snprintf(data, sizeof(data), "%s", v2 ? "" : "mode=755");
+                        if (!v2) {
+                                if (c->n_cgroup_v1 >= ELEMENTSOF(c->cgroup_v1))
+                                        return perr(e, -E2BIG, jp, "too many cgroup mounts");
+                                c->cgroup_v1[c->n_cgroup_v1++] = idx;
+                        }
                 } else {
                         ret->type = own_strdup(c, type);
                         ret->src = src && src[0] ? own_strdup(c, src) : NULL;
@@ -294,6 +299,47 @@ static int parse_mount(oci_config *c, json_object *m, size_t idx, sbx_ctr_mount 
                         return perr(e, -EINVAL, JP(p, "%s.options", jp), "'tmpcopyup' is for tmpfs mounts only");
         }
         return ret->dst && ret->type ? 0 : -ENOMEM;
+}
+
+int oci_config_cgroup_mounts(oci_config *c, const sbx_cgroup *cg, sbx_error *e) {
+        size_t n = c->ctr.n_mounts + c->n_cgroup_v1 * cg->n_v1, k = 0, next = 0;
+        sbx_ctr_mount *m;
+        char **ro;
+
+        if (!c->n_cgroup_v1)
+                return 0;
+        m = own(c, calloc(n + 1, sizeof(*m)));
+        ro = own(c, calloc(c->ctr.n_readonly + c->n_cgroup_v1 + 1, sizeof(char *)));
+        if (!m || !ro)
+                return sbx_error_set(e, -ENOMEM, "out of memory");
+        memcpy(ro, c->ctr.readonly, c->ctr.n_readonly * sizeof(char *));
+        for (size_t i = 0; i < c->ctr.n_mounts; i++) {
+                const sbx_ctr_mount *cgm = &c->ctr.mounts[i];
+                m[k++] = *cgm;
+                if (next >= c->n_cgroup_v1 || c->cgroup_v1[next] != i)
+                        continue;
+                next++;
+                /* the tmpfs is made writable for the mountpoints, read-only after them */
+                m[k - 1].flags &= ~MS_RDONLY;
+                if (cgm->flags & MS_RDONLY)
+                        ro[c->ctr.n_readonly++] = cgm->dst;
+                for (unsigned h = 0; h < cg->n_v1; h++) {
+                        char name[64], *dst;
+                        snprintf(name, sizeof(name), "%s", cg->v1_controllers[h]);
+                        for (char *sp = name; (sp = strchr(sp, ' '));)
+                                *sp = ',';      /* "cpu cpuacct" -> "cpu,cpuacct", the hierarchy's name */
+                        if (asprintf(&dst, "%s/%s", cgm->dst, name) < 0 || !own(c, dst))
+                                return sbx_error_set(e, -ENOMEM, "out of memory");
+                        m[k++] = (sbx_ctr_mount) {
+                                .dst = dst, .type = "bind", .src = (char *) cg->v1[h], .what = cgm->what,
+                                .flags = MS_BIND | (cgm->flags & (MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC)),
+                        };
+                }
+        }
+        c->ctr.mounts = m;
+        c->ctr.n_mounts = k;
+        c->ctr.readonly = ro;
+        return 0;
 }
 
 /* ----------------------------------------------------------- process */

@@ -34,6 +34,8 @@ typedef struct oci_config {
          * org.sbx.policy.session (strings of root); NULL = not given */
         const char *policy_config, *policy_agent, *policy_session;
         sbx_run_config rules;            /* the agent's rules (oci-policy.c); ctr.rules points here */
+        size_t cgroup_v1[16];            /* v1 hosts: the indices of the `cgroup` mounts (now tmpfs) */
+        size_t n_cgroup_v1;
         char *strings_owned[4096];       /* everything the parser allocated */
         size_t n_owned;
 } oci_config;
@@ -42,6 +44,12 @@ typedef struct oci_config {
 int oci_config_load(const char *bundle, oci_config *ret, sbx_error *reterr);
 /* Same, reading config_path (the state dir's copy); relative paths are the bundle's. */
 int oci_config_load_at(const char *bundle, const char *config_path, oci_config *ret, sbx_error *reterr);
+/* cgroup v1/hybrid hosts, once the container's cgroup exists: each `cgroup`
+ * mount is a tmpfs (mode 755) with the container's own cgroup of every
+ * hierarchy bound in at <dst>/<controllers> ("pids", "cpu,cpuacct"), with
+ * the mount's ro/nosuid/nodev/noexec, as runc does; a read-only one has
+ * its tmpfs made read-only after. cg without v1 dirs: the empty tmpfs. */
+int oci_config_cgroup_mounts(oci_config *c, const sbx_cgroup *cg, sbx_error *reterr);
 /* Parse a process object (exec --process, or built from exec flags). */
 int oci_config_parse_process(oci_config *c, json_object *proc, const char *jpath, sbx_error *reterr);
 void oci_config_free(oci_config *c);

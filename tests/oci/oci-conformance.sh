@@ -132,6 +132,28 @@ c['mounts'].append({'destination':'/etc/marker','type':'bind','source':'$T/nopiv
         is "$R --no-pivot: mountinfo lists exactly the container's mounts" "$(echo "$out" | tail -1)" \
                 "/ /dev /dev/pts /dev/shm /etc/marker /proc /proc/keys /proc/sys /proc/timer_list /tmp "
 
+        # --- a cgroup mount on a v1/hybrid host: as runc, a tmpfs with the
+        # container's own cgroup of each hierarchy bound in, ro unless rw ---
+        if [ ! -e /sys/fs/cgroup/cgroup.controllers ] && [ -d /sys/fs/cgroup/pids ]; then
+                cgm="c['mounts'].append({'destination':'/sys','type':'sysfs','source':'sysfs','options':['nosuid','noexec','nodev','ro']})
+c['linux']['resources']={'pids':{'limit':77}}"
+                b=$(bundle cgv1 "$cgm
+c['mounts'].append({'destination':'/sys/fs/cgroup','type':'cgroup','source':'cgroup','options':['nosuid','noexec','nodev','relatime','ro']})
+c['process']['args']=['sh','-c','ls /sys/fs/cgroup | tr \'\\n\' \' \'; echo; cat /sys/fs/cgroup/pids/pids.max; touch /sys/fs/cgroup/pids/x; grep -c . /sys/fs/cgroup/pids/cgroup.procs']")
+                runit $rt "$b" cgv1
+                like "$R cgroup v1 mount: the hierarchies are there" "$out" '^(.* )?cpu .*memory .*pids '
+                like "$R cgroup v1 mount: pids/ is the container's own cgroup (its limit)" "$out" $'\n77\n'
+                like "$R cgroup v1 mount: only the container's processes" "$out" $'\n[12]$'
+                like "$R cgroup v1 mount: ro as config.json says" "$out" 'pids/x: Read-only file system'
+                b=$(bundle cgv1rw "$cgm
+c['mounts'].append({'destination':'/sys/fs/cgroup','type':'cgroup','source':'cgroup','options':['nosuid','noexec','nodev','relatime','rw']})
+c['process']['args']=['sh','-c','echo 50 > /sys/fs/cgroup/pids/pids.max; cat /sys/fs/cgroup/pids/pids.max']")
+                runit $rt "$b" cgv1rw
+                is "$R cgroup v1 mount rw: the container's own cgroup is writable" "$out" 50
+        else
+                skip "$R cgroup v1 mount: not a cgroup v1/hybrid host (the vm lane covers v2)"
+        fi
+
         # --- namespaces by path, sysctl (config-linux.md) ---
         unshare --uts sh -c 'hostname joined-uts; exec sleep 30' & UP=$!
         sleep 0.2
