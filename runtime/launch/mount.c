@@ -1147,8 +1147,9 @@ static bool path_beneath(const char *path, const char *dir) {
  * tmpfs where it cannot be: a locked mount of a rootless namespace), so
  * nothing but the ancestors' file systems stays beneath; then the rootfs
  * is moved onto "/" and we chroot into it. Weaker than pivot_root, as with
- * runc: a process holding CAP_SYS_CHROOT can climb out of a chroot into
- * what is left of the old root. The child has no allocator: a fixed buffer. */
+ * runc: the old root stays in the mount namespace, covered by the rootfs
+ * ("..", even from a chroot escape, lands on the rootfs mount again: tested
+ * in oci-conformance). The child has no allocator: a fixed buffer. */
 static int move_root(int rootfd, const char *root, sbx_error *reterr) {
         static char info[1 << 20];
         size_t len = 0;

@@ -876,7 +876,7 @@ static void usage(FILE *f) {
               "  create [-b BUNDLE] [--pid-file F] [--console-socket S] [--no-pivot] [--no-new-keyring]\n"
               "         [--preserve-fds N] ID          set up, stopped before the process (state 'created');\n"
               "                                        --no-pivot: MS_MOVE + chroot instead of pivot_root, for a\n"
-              "                                        rootfs on a ramdisk (escapable with CAP_SYS_CHROOT, as runc's)\n"
+              "                                        rootfs on a ramdisk (the old root stays beneath, covered)\n"
               "  start ID                              run the process of a created container\n"
               "  run [create's options] [-d] [--keep] ID   create + start + wait + delete\n"
               "  state ID                              the runtime-spec state JSON\n"

@@ -496,6 +496,7 @@ static int flip(const char *a, const char *b, int secs) {
 static void usage(void) {
         fputs("usage: sbx-probe caps|uidmap|mounts|ifaces|pidns|fds|env|hostname|tty|userns\n"
               "       sbx-probe try-syscall NAME | open PATH | read PATH | write PATH TEXT | mkdir PATH\n"
+              "       sbx-probe chroot-escape DIR PATH...\n"
               "       sbx-probe socket inet|inet6|unix|netlink|packet | connect IP PORT | connect6 IP6 PORT\n"
               "       sbx-probe udp-send-from SRC IP PORT MSG\n"
               "       sbx-probe exec PATH [ARGS...] | exit N | segv | sleep N | wait-signal | tiocsti\n"
@@ -599,6 +600,26 @@ int main(int argc, char **argv) {
                 return cat(argv[2]);
         if (!strcmp(c, "mkdir"))
                 return result(mkdir(argv[2], 0755));
+        if (!strcmp(c, "chroot-escape") && argc > 3) {
+                /* the classic escape (needs CAP_SYS_CHROOT): chroot into a
+                 * subdir with the cwd left outside it, climb, chroot there;
+                 * then stat each PATH: "PATH OK" or "PATH ENOENT" */
+                int r = 0;
+                if (mkdir(argv[2], 0700) < 0 && errno != EEXIST)
+                        return result(-1);
+                if (chroot(argv[2]) < 0)
+                        return result(-1);
+                for (int i = 0; i < 256; i++)
+                        (void) chdir("..");
+                if (chroot(".") < 0)
+                        return result(-1);
+                for (int i = 3; i < argc; i++) {
+                        struct stat st;
+                        printf("%s ", argv[i]);
+                        r |= result(stat(argv[i], &st));
+                }
+                return r;
+        }
         if (!strcmp(c, "write")) {
                 int fd = open(argv[2], O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
                 const char *t = argc > 3 ? argv[3] : "";

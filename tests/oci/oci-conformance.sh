@@ -154,6 +154,21 @@ c['process']['args']=['sh','-c','echo 50 > /sys/fs/cgroup/pids/pids.max; cat /sy
                 skip "$R cgroup v1 mount: not a cgroup v1/hybrid host (the vm lane covers v2)"
         fi
 
+        # the classic chroot escape (CAP_SYS_CHROOT, cwd left outside a
+        # chroot, climb, chroot there) ends in the rootfs: ".." at its root
+        # lands on the rootfs mount again (a plain chroot would reach the host)
+        if [ -x "${SBX_PROBE:-}" ]; then
+                echo f > "$T/hostfile"
+                b=$(bundle esc "c['process']['args']=['/sbx-probe','chroot-escape','/tmp/esc','$T/hostfile','/bin/busybox']
+c['process']['capabilities']={k: c['process']['capabilities'][k]+['CAP_SYS_CHROOT'] for k in ('bounding','effective','permitted')}
+c['mounts'].append({'destination':'/sbx-probe','type':'bind','source':'$SBX_PROBE','options':['bind','ro']})")
+                out=$(cd "$b" && rt_$rt run --no-pivot esc 2>&1 </dev/null)
+                like "$R --no-pivot: a chroot escape stays in the rootfs" "$out" "$T/hostfile ENOENT"
+                like "$R --no-pivot: ... where the escape ran (the probe worked)" "$out" '/bin/busybox OK'
+        else
+                skip "$R --no-pivot: chroot escape: SBX_PROBE not built"
+        fi
+
         # --- namespaces by path, sysctl (config-linux.md) ---
         unshare --uts sh -c 'hostname joined-uts; exec sleep 30' & UP=$!
         sleep 0.2
