@@ -141,6 +141,26 @@ runit "$b" always2
 like "seccomp=default with linux.seccomp: config.json's rule holds" "$out" "mkdir: can't create directory '/tmp/d': Operation not permitted"
 like "... and the always-on layer too" "$out" 'unshare.*Operation not permitted'
 
+# --- rootless (spec --rootless: the caller's own user namespace), uid 65534 ---
+if command -v setpriv >/dev/null; then
+        mkdir -p "$T/rl"; chmod 755 "$T"; chmod -R a+rX "$T/rootfs" "$CFG"; chown 65534:65534 "$T/rl"
+        out=$(cd "$T/rl" && setpriv --reuid 65534 --regid 65534 --clear-groups \
+                env HOME="$T/rl" XDG_RUNTIME_DIR="$T/rl/xdg" CFG="$CFG" ROOTFS="$T/rootfs" sh -c '
+                mkdir -p "$XDG_RUNTIME_DIR" && '"$SBX_RUNC"' spec --rootless && python3 -c "
+import json, os
+c = json.load(open(\"config.json\"))
+c[\"root\"][\"path\"] = os.environ[\"ROOTFS\"]
+c[\"process\"][\"terminal\"] = False
+c[\"process\"][\"args\"] = [\"sh\", \"-c\", \"cat /etc/passwd >/dev/null && echo cat-ran; /opt/busybox echo busybox-copy-ran; nc 127.0.0.1 1 </dev/null\"]
+c[\"annotations\"] = {\"org.sbx.openclaw.config\": os.environ[\"CFG\"], \"org.sbx.policy.agent\": \"lister\"}
+json.dump(c, open(\"config.json\", \"w\"))" && '"$SBX_RUNC"' run rl1' 2>&1)
+        like "rootless, allowlist: a safe bin runs" "$out" 'cat-ran'
+        like "rootless, allowlist: a binary not on it fails with EACCES (Landlock)" "$out" '/opt/busybox: Permission denied'
+        like "rootless: the socket rule holds" "$out" 'Address family not supported'
+else
+        skip "rootless: setpriv missing"
+fi
+
 # --- bad values: create fails naming the annotation, exit 1, --log JSON, nothing left ---
 echo "{ agents: { list: [ { id: 'x' " > "$T/bad.json5"
 bad() {
