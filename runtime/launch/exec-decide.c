@@ -359,9 +359,10 @@ static int refuse_all(const sbx_exec_rules *rules, const char *name, sbx_exec_ve
 
 /* Steps 2-5 in a view of the sandbox: resolve, decide, exec fd + argv,
  * setupCommand's shell, Landlock. joined: the writable tmpfs paths of a live
- * sandbox (a joined exec has no mount plan). */
+ * sandbox (a joined exec has no mount plan). landlock false: no ruleset (the
+ * command inherits the sandbox init's domain: the exec service). */
 static int decide_in_view(sbx_plan *p, const sbx_run_config *c, const sbx_view *v, sbx_exec_rules *rules,
-                          const char *const *joined, size_t n_joined, sbx_exec_verdict *ret_verdict,
+                          const char *const *joined, size_t n_joined, bool landlock, sbx_exec_verdict *ret_verdict,
                           sbx_error *reterr) {
         _cleanup_(allow_set_done) allow_set a = {};
         sbx_exec_target *t;
@@ -399,6 +400,8 @@ static int decide_in_view(sbx_plan *p, const sbx_run_config *c, const sbx_view *
         if (r < 0)
                 return r;
         /* 5. Landlock: the ruleset now, the tmpfs rules in the child. */
+        if (!landlock)
+                return 0;
         if (c->read_only_fs) {
                 r = writable_places(p, joined, n_joined, reterr);
                 if (r < 0)
@@ -431,7 +434,7 @@ int sbx_exec_decide_prepare(sbx_plan *p, const sbx_run_config *c, sbx_exec_verdi
         r = sbx_view_from_plan(p, &v, reterr);
         if (r < 0)
                 return r;
-        return decide_in_view(p, c, &v, &rules, NULL, 0, ret_verdict, reterr);
+        return decide_in_view(p, c, &v, &rules, NULL, 0, true, ret_verdict, reterr);
 }
 
 static int exit_status_of(const sbx_exec_verdict *v) {
@@ -440,8 +443,8 @@ static int exit_status_of(const sbx_exec_verdict *v) {
         return SBX_EXIT_FAILURE;
 }
 
-int sbx_exec_resolve_joined(sbx_plan *p, const sbx_run_config *c, const char *const *writable, size_t n_writable,
-                            sbx_exec_verdict *ret_verdict, sbx_error *reterr) {
+int sbx_exec_resolve_joined(sbx_plan *p, const sbx_run_config *c, int root_fd, const char *const *writable,
+                            size_t n_writable, sbx_exec_verdict *ret_verdict, sbx_error *reterr) {
         _cleanup_(sbx_view_done) sbx_view v = {};
         sbx_exec_rules rules = rules_of(c);
         int fd, r;
@@ -454,13 +457,14 @@ int sbx_exec_resolve_joined(sbx_plan *p, const sbx_run_config *c, const char *co
         if (c->exec_refused_rule)
                 return refuse_all(&rules, p->argv[0], ret_verdict, reterr), SBX_EXIT_CANNOT_EXEC;
         /* After setns(): our root is the sandbox's root, every mount of it
-         * reachable from there; the view is that one tree. */
-        fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+         * reachable from there; the view is that one tree. From outside: the
+         * same tree through /proc/<init>/root. */
+        fd = root_fd >= 0 ? fcntl(root_fd, F_DUPFD_CLOEXEC, 3) : open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
         if (fd < 0)
                 return sbx_error_set(reterr, -errno, "exec: open the sandbox root"), SBX_EXIT_FAILURE;
         if (sbx_view_add(&v, "/", fd, NULL, false) < 0)
                 return sbx_error_set(reterr, -ENOMEM, "exec: out of memory"), SBX_EXIT_FAILURE;
-        r = decide_in_view(p, c, &v, &rules, writable, n_writable, ret_verdict, reterr);
+        r = decide_in_view(p, c, &v, &rules, writable, n_writable, root_fd < 0, ret_verdict, reterr);
         return r < 0 ? exit_status_of(ret_verdict) : 0;
 }
 

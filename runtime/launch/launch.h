@@ -370,14 +370,17 @@ void sbx_plan_set_container_opener(sbx_container_ns_opener fn);
 int sbx_view_from_plan(const sbx_plan *p, sbx_view *ret, sbx_error *reterr);
 int sbx_exec_decide_prepare(sbx_plan *p, const sbx_run_config *c, sbx_exec_verdict *ret_verdict,
                             sbx_error *reterr);
-/* sbx exec, after setns() into a live sandbox: resolve the command in its
- * root, decide on it against c's rules (exec refused / allowlist, issue 14),
- * set exec_fd/exec_argv and build the same Landlock ruleset as the sandbox's
- * init has (a domain does not follow setns; writable: the sandbox's tmpfs
- * paths, for read_only_fs). Returns 0 or the exit status (127, 126, 125)
- * with reterr filled; *ret_verdict is filled whenever a decision was made. */
-int sbx_exec_resolve_joined(sbx_plan *p, const sbx_run_config *c, const char *const *writable, size_t n_writable,
-                            sbx_exec_verdict *ret_verdict, sbx_error *reterr);
+/* sbx exec, after setns() into a live sandbox (root_fd -EBADF): resolve the
+ * command in its root, decide on it against c's rules (exec refused /
+ * allowlist, issue 14), set exec_fd/exec_argv and build the same Landlock
+ * ruleset as the sandbox's init has (a domain does not follow setns;
+ * writable: the sandbox's tmpfs paths, for read_only_fs). From outside
+ * (root_fd: /proc/<init>/root, the exec service of issue 16): the same in
+ * that tree, without a ruleset (the command inherits init's domain).
+ * Returns 0 or the exit status (127, 126, 125) with reterr filled;
+ * *ret_verdict is filled whenever a decision was made. */
+int sbx_exec_resolve_joined(sbx_plan *p, const sbx_run_config *c, int root_fd, const char *const *writable,
+                            size_t n_writable, sbx_exec_verdict *ret_verdict, sbx_error *reterr);
 /* issue 14: the verdict c's rules give to an exec a sandboxed process asked
  * for (the exec log): path (relative: to cwd, a sandbox path) resolved in
  * the view whose root is root_fd (/proc/<pid>/root). Pure but for reads.

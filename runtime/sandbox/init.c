@@ -16,13 +16,28 @@
  * outside count, see the loop), and we are not dumpable: a sandboxed process can
  * not stop its own sandbox by signalling pid 1.
  *
- * Handshake with `sbx create`/`start` (fd 0 and 1 are pipes to it, fd 2 is
- * /dev/null): the launcher exec'd us with PR_SET_PDEATHSIG set, so we die
- * with sbx until we clear it. sbx first records our pid and start time, then
- * writes "G"; we clear the parent-death signal, answer "R" and close 0-2.
- * If sbx dies before "G" we exit: no init ever runs unrecorded. */
+ * Handshake with `sbx create`/`start` (fd 0 is a socket to it, fd 1 a pipe,
+ * fd 2 /dev/null): the launcher exec'd us with PR_SET_PDEATHSIG set, so we
+ * die with sbx until we clear it. sbx first records our pid and start time,
+ * then writes "G" with the exec service's listening socket attached; we clear
+ * the parent-death signal, answer "R" and close 0-2. If sbx dies before "G"
+ * we exit: no init ever runs unrecorded.
+ *
+ * The exec service (issue 16, exec-service.h): `sbx exec` connects to that
+ * socket from the host, sends a request it decided on completely, and we
+ * fork a child that only sets up stdio/tty/session/workdir and execs the
+ * file sbx opened. Every restriction of the sandbox is inherited from us
+ * (the launcher applied them to init): namespaces, cgroup, rlimits, user,
+ * no capabilities, no_new_privs, Landlock, seccomp. We accept only peers
+ * outside our pid namespace and check every count and length we read. */
+#include <asm/ioctls.h>
 #include <linux/errno.h>
+#include <linux/fcntl.h>
+#include <linux/keyctl.h>
+#include <linux/mman.h>
+#include <linux/poll.h>
 #include <linux/prctl.h>
+#include <linux/signalfd.h>
 #include <linux/signal.h>
 #include <linux/time.h>
 #include <linux/wait.h>
@@ -34,6 +49,8 @@
 #define SI_TKILL (-6)
 #endif
 #include <sys/syscall.h>
+
+#include "exec-service.h"
 
 #define STOP_GRACE_SEC 5
 
@@ -80,29 +97,89 @@ __asm__(".text\n"
 
 #define sys(n, a, b, c, d) sys6((n), (long) (a), (long) (b), (long) (c), (long) (d), 0, 0)
 
-/* The kernel's siginfo layout prefix we need: signo, errno, code, then for
- * kill()/SIGCHLD the sender's pid in our namespace. */
-struct kinfo {
-        int signo, err, code;
-        int pid;
-        char pad[128 - 4 * sizeof(int)];
+/* The kernel's ABI of the few socket records we use (LP64). */
+struct iov {
+        void *base;
+        unsigned long len;
 };
-
-static void reap(void) {
-        while (sys(SYS_wait4, -1, 0, WNOHANG, 0) > 0)
-                ;
-}
+struct mhdr {
+        void *name;
+        int namelen;
+        struct iov *iov;
+        unsigned long iovlen;
+        void *control;
+        unsigned long controllen;
+        unsigned flags;
+};
+struct cmsg {
+        unsigned long len;
+        int level, type;
+};
+struct peercred {
+        int pid;
+        unsigned uid, gid;
+};
+struct timeval_k {
+        long sec, usec;
+};
+#define SOL_SOCKET 1
+#define SCM_RIGHTS 1
+#define SO_PEERCRED 17
+#define SO_RCVTIMEO 20
+#define MSG_TRUNC 0x20
+#define MSG_CTRUNC 0x08
+#define MSG_DONTWAIT 0x40
+#define MSG_NOSIGNAL 0x4000
+#define MSG_CMSG_CLOEXEC 0x40000000
+#define AT_FDCWD_K (-100)
+#define AT_EMPTY_PATH_K 0x1000
 
 static _Noreturn void quit(int status) {
         for (;;)
                 sys(SYS_exit_group, status, 0, 0, 0);
 }
 
+static void close_fd(int fd) {
+        if (fd >= 0)
+                sys(SYS_close, fd, 0, 0, 0);
+}
+
+/* ---------------------------------------------------------- exec service */
+
+/* The execs in flight: the child's pid (0: free slot) and the connection
+ * its exit status goes to. */
+static struct exec_slot {
+        int pid, conn;
+} slots[SBX_SVC_MAX_EXECS];
+
+static void reap(void) {
+        long pid;
+        int st = 0;
+
+        while ((pid = sys(SYS_wait4, -1, &st, WNOHANG, 0)) > 0)
+                for (int i = 0; i < SBX_SVC_MAX_EXECS; i++)
+                        if (slots[i].pid == pid) {
+                                struct sbx_svc_exit e = { .magic = SBX_SVC_MAGIC, .wstatus = st };
+                                /* never block on a slow client */
+                                sys6(SYS_sendto, slots[i].conn, (long) &e, sizeof(e), MSG_NOSIGNAL | MSG_DONTWAIT, 0, 0);
+                                close_fd(slots[i].conn);
+                                slots[i].pid = 0;
+                        }
+}
+
+/* The kernel's siginfo layout prefix we need (rt_sigtimedwait). */
+struct kinfo {
+        int signo, err, code;
+        int pid;
+        char pad[128 - 4 * sizeof(int)];
+};
+
 static _Noreturn void stop(const unsigned long *all) {
         struct timespec ts = { .tv_sec = 1 };
         struct kinfo info;
 
-        /* Everyone but us (kill(-1) skips the caller). */
+        /* Everyone but us (kill(-1) skips the caller); the exec service's
+         * clients get their commands' statuses as they are reaped. */
         sys(SYS_kill, -1, SIGTERM, 0, 0);
         for (int waited = 0; waited < STOP_GRACE_SEC;) {
                 long r;
@@ -116,9 +193,231 @@ static _Noreturn void stop(const unsigned long *all) {
         quit(0);
 }
 
+/* The client left before its command's exit (killed, or gave up): the
+ * command dies with it, as with the parent-death signal of a joined exec.
+ * The pid is not reaped yet (only reap() does that), so it is still ours. */
+static void hangup(int i) {
+        sys(SYS_kill, slots[i].pid, SIGKILL, 0, 0);
+        close_fd(slots[i].conn);
+        slots[i].pid = 0;
+}
+
+static long send_child(int sync, unsigned type, int step, long err, int pass_fd) {
+        struct sbx_svc_child m = { .magic = SBX_SVC_MAGIC, .type = type, .step = step, .err = (int) -err };
+        struct iov iov = { &m, sizeof(m) };
+        union {
+                struct cmsg h;
+                char buf[sizeof(struct cmsg) + 8];
+        } c = { .h = { .len = sizeof(struct cmsg) + sizeof(int), .level = SOL_SOCKET, .type = SCM_RIGHTS } };
+        struct mhdr mh = { .iov = &iov, .iovlen = 1 };
+
+        if (pass_fd >= 0) {
+                *(int *) (c.buf + sizeof(struct cmsg)) = pass_fd;
+                mh.control = &c;
+                mh.controllen = sizeof(c);
+        }
+        return sys(SYS_sendmsg, sync, &mh, MSG_NOSIGNAL, 0);
+}
+
+static _Noreturn void child_fail(int sync, int step, long err, int status) {
+        send_child(sync, SBX_SVC_FAILED, step, err, -1);
+        quit(status);
+}
+
+/* The forked child: the fixed plan of one request. Everything that
+ * restricts it was applied to init by the launcher and is inherited. */
+static _Noreturn void child(int *fds, unsigned flags, const char *workdir, char **argv, char **envp) {
+        unsigned long none = 0;
+        int sync, in, unlock = 0;
+        long r;
+        char go = 0;
+
+        /* above every number we dup onto */
+        for (int i = 0; i < SBX_SVC_N_FDS; i++) {
+                r = sys(SYS_fcntl, fds[i], F_DUPFD_CLOEXEC, 16, 0);
+                if (r < 0)
+                        quit(125);
+                fds[i] = (int) r;
+        }
+        sync = fds[SBX_SVC_FD_SYNC];
+        sys(SYS_rt_sigprocmask, SIG_SETMASK, &none, 0, 8);
+        in = fds[SBX_SVC_FD_STDIN];
+        if (flags & SBX_SVC_STDIN_NULL) {
+                r = sys(SYS_openat, AT_FDCWD_K, "/dev/null", O_RDONLY | O_CLOEXEC, 0);
+                if (r < 0)
+                        child_fail(sync, SBX_SVC_STEP_STDIO, r, 125);
+                in = (int) r;
+        }
+        if ((r = sys(SYS_dup3, in, 0, 0, 0)) < 0 || (r = sys(SYS_dup3, fds[SBX_SVC_FD_STDOUT], 1, 0, 0)) < 0 ||
+            (r = sys(SYS_dup3, fds[SBX_SVC_FD_STDERR], 2, 0, 0)) < 0)
+                child_fail(sync, SBX_SVC_STEP_STDIO, r, 125);
+        /* A new session: no controlling terminal shared with the caller. */
+        r = sys(SYS_setsid, 0, 0, 0, 0);
+        if (r < 0)
+                child_fail(sync, SBX_SVC_STEP_SESSION, r, 125);
+        if (flags & SBX_SVC_TTY) {
+                /* a pty of the sandbox's own devpts, owned by our user */
+                long m = sys(SYS_openat, AT_FDCWD_K, "/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC, 0), s = -1;
+                if (m < 0 || (r = sys(SYS_ioctl, m, TIOCSPTLCK, &unlock, 0)) < 0 ||
+                    (s = r = sys(SYS_ioctl, m, TIOCGPTPEER, O_RDWR | O_NOCTTY | O_CLOEXEC, 0)) < 0 ||
+                    (r = sys(SYS_ioctl, s, TIOCSCTTY, 0, 0)) < 0)
+                        child_fail(sync, SBX_SVC_STEP_TTY, m < 0 ? m : r, 125);
+                for (int i = 0; i < 3; i++)
+                        if ((r = sys(SYS_dup3, s, i, 0, 0)) < 0)
+                                child_fail(sync, SBX_SVC_STEP_TTY, r, 125);
+                if ((r = send_child(sync, SBX_SVC_PTY, 0, 0, (int) m)) < 0)
+                        child_fail(sync, SBX_SVC_STEP_TTY, r, 125);
+                close_fd((int) m);
+                close_fd((int) s);
+        }
+        /* A fresh session keyring where the filter allows keyctl (the
+         * default profile does not: then nothing in the sandbox can use
+         * the one shared with init either). */
+        sys(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, 0, 0, 0);
+        r = sys(SYS_chdir, workdir, 0, 0, 0);
+        if (r < 0)
+                child_fail(sync, SBX_SVC_STEP_CHDIR, r, 125);
+        /* Every fd of ours but 0-2 is CLOEXEC. The host takes a pidfd of us
+         * (the kernel tells it our pid with this record), then says go. */
+        r = send_child(sync, SBX_SVC_READY, 0, 0, -1);
+        if (r < 0 || sys(SYS_read, sync, &go, 1, 0) != 1 || go != SBX_SVC_GO)
+                child_fail(sync, SBX_SVC_STEP_READY, r < 0 ? r : -EPIPE, 125);
+        r = sys6(SYS_execveat, fds[SBX_SVC_FD_EXEC], (long) "", (long) argv, (long) envp, AT_EMPTY_PATH_K, 0);
+        child_fail(sync, SBX_SVC_STEP_EXEC, r, r == -ENOENT ? 127 : 126);
+}
+
+/* Read one request from connection c: header + fds, then its strings into
+ * a fresh mapping; fork the child. Anything malformed: drop it all. */
+static void serve_request(int c, int slot) {
+        struct sbx_svc_request req;
+        struct iov iov = { &req, sizeof(req) };
+        union {
+                struct cmsg h;
+                char buf[sizeof(struct cmsg) * 2 + sizeof(int) * SBX_SVC_N_FDS * 2];
+        } ctl;
+        struct mhdr mh = { .iov = &iov, .iovlen = 1, .control = &ctl, .controllen = sizeof(ctl) };
+        int fds[SBX_SVC_N_FDS * 2], n_fds = 0, nul = 0;
+        unsigned long size = 0, off = 0;
+        char *buf = (char *) -1, **argv, **envp;
+        long r, pid = -1;
+
+        r = sys(SYS_recvmsg, c, &mh, MSG_CMSG_CLOEXEC, 0);
+        /* every fd that arrived, whatever else is wrong */
+        for (unsigned long o = 0; r >= 0 && o + sizeof(struct cmsg) <= mh.controllen;) {
+                struct cmsg *h = (struct cmsg *) (ctl.buf + o);
+                if (h->len < sizeof(struct cmsg) || o + h->len > mh.controllen)
+                        break;
+                if (h->level == SOL_SOCKET && h->type == SCM_RIGHTS)
+                        for (unsigned long k = 0; k < (h->len - sizeof(struct cmsg)) / sizeof(int); k++) {
+                                int fd = ((int *) (ctl.buf + o + sizeof(struct cmsg)))[k];
+                                if (n_fds < SBX_SVC_N_FDS * 2)
+                                        fds[n_fds++] = fd;
+                                else
+                                        close_fd(fd);
+                        }
+                o += (h->len + 7) & ~7UL;
+        }
+        if (r != sizeof(req) || (mh.flags & (MSG_TRUNC | MSG_CTRUNC)) || n_fds != SBX_SVC_N_FDS ||
+            req.magic != SBX_SVC_MAGIC || req.version != SBX_SVC_VERSION || req.n_argv < 1 ||
+            req.n_argv > SBX_SVC_MAX_STRINGS || req.n_env > SBX_SVC_MAX_STRINGS || req.len < 2 ||
+            req.len > SBX_SVC_MAX_DATA)
+                goto out;
+        /* the strings, then the argv and envp arrays */
+        size = ((req.len + 7) & ~7UL) + (req.n_argv + req.n_env + 2) * sizeof(char *);
+        buf = (char *) sys6(SYS_mmap, 0, (long) size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if ((unsigned long) buf > -4096UL)
+                goto out;
+        while (off < req.len) {
+                unsigned long want = req.len - off < SBX_SVC_CHUNK ? req.len - off : SBX_SVC_CHUNK;
+                r = sys6(SYS_recvfrom, c, (long) (buf + off), (long) want, MSG_TRUNC, 0, 0);
+                if (r <= 0 || (unsigned long) r > want)
+                        goto out;
+                off += (unsigned long) r;
+        }
+        if (buf[req.len - 1] != '\0')
+                goto out;
+        for (unsigned long i = 0; i < req.len; i++)
+                nul += buf[i] == '\0';
+        if ((unsigned long) nul != 1 + (unsigned long) req.n_argv + req.n_env)
+                goto out;
+        argv = (char **) (buf + ((req.len + 7) & ~7UL));
+        envp = argv + req.n_argv + 1;
+        {
+                char *p = buf;
+                while (*p)
+                        p++;
+                p++;                    /* after workdir */
+                for (unsigned i = 0; i < req.n_argv + req.n_env; i++) {
+                        char **dst = i < req.n_argv ? &argv[i] : &envp[i - req.n_argv];
+                        *dst = p;
+                        while (*p)
+                                p++;
+                        p++;
+                }
+                argv[req.n_argv] = 0;
+                envp[req.n_env] = 0;
+        }
+        pid = sys(SYS_clone, SIGCHLD, 0, 0, 0);
+        if (pid == 0)
+                child(fds, req.flags, buf, argv, envp);
+out:
+        for (int i = 0; i < n_fds; i++)
+                close_fd(fds[i]);
+        if ((unsigned long) buf <= -4096UL)
+                sys(SYS_munmap, buf, size, 0, 0);
+        if (pid > 0) {
+                slots[slot].pid = (int) pid;
+                slots[slot].conn = c;
+        } else
+                close_fd(c);   /* the client sees EOF: refused */
+}
+
+static void serve(int lfd) {
+        struct peercred cred = { .pid = -1 };
+        struct timeval_k tv = { .sec = SBX_SVC_TIMEOUT_SEC };
+        int len = sizeof(cred), slot = -1;
+        long c = sys(SYS_accept4, lfd, 0, 0, O_CLOEXEC);
+
+        if (c < 0)
+                return;
+        for (int i = 0; i < SBX_SVC_MAX_EXECS && slot < 0; i++)
+                if (slots[i].pid == 0)
+                        slot = i;
+        /* Only a peer outside our pid namespace (pid 0 here): the socket
+         * lives where no sandboxed process can see it; this is the second
+         * lock. Full: refused, the client says so. */
+        if (slot < 0 || sys6(SYS_getsockopt, c, SOL_SOCKET, SO_PEERCRED, (long) &cred, (long) &len, 0) < 0 ||
+            cred.pid != 0 || sys6(SYS_setsockopt, c, SOL_SOCKET, SO_RCVTIMEO, (long) &tv, sizeof(tv), 0) < 0) {
+                close_fd((int) c);
+                return;
+        }
+        serve_request((int) c, slot);
+}
+
+/* "G" on fd 0, with the exec service's listening socket attached (none: an
+ * sbx without the service started us). */
+static int handshake(int *ret_lfd) {
+        char go = 0;
+        struct iov iov = { &go, 1 };
+        union {
+                struct cmsg h;
+                char buf[sizeof(struct cmsg) + 8];
+        } ctl;
+        struct mhdr mh = { .iov = &iov, .iovlen = 1, .control = &ctl, .controllen = sizeof(ctl) };
+
+        *ret_lfd = -1;
+        if (sys(SYS_recvmsg, 0, &mh, MSG_CMSG_CLOEXEC, 0) != 1 || go != 'G')
+                return -1;
+        if (mh.controllen >= sizeof(struct cmsg) + sizeof(int) && ctl.h.level == SOL_SOCKET &&
+            ctl.h.type == SCM_RIGHTS && ctl.h.len == sizeof(struct cmsg) + sizeof(int))
+                *ret_lfd = *(int *) (ctl.buf + sizeof(struct cmsg));
+        return 0;
+}
+
 __attribute__((used)) _Noreturn void init_main(void) {
         unsigned long all = ~0UL;
-        struct kinfo info;
+        struct signalfd_siginfo info;
+        int lfd, sfd;
 
         /* kill(-1) below must only ever reach a sandbox: refuse to run as
          * anything but pid 1 of a pid namespace. */
@@ -127,19 +426,21 @@ __attribute__((used)) _Noreturn void init_main(void) {
         /* Not dumpable: the sandbox's processes have our ids, and through
          * /proc/1/mem could rewrite us (stop the sandbox from inside, or
          * answer its owner's signals as they please). ptrace is refused by
-         * the filter; this closes /proc/1/mem, /proc/1/environ and the like. */
+         * the filter; this closes /proc/1/mem, /proc/1/environ, /proc/1/fd
+         * (the exec service's socket) and the like. The children we fork
+         * inherit it until their exec. */
         if (sys(SYS_prctl, PR_SET_DUMPABLE, 0, 0, 0) < 0)
                 quit(1);
         /* "G" on stdin: sbx recorded our pid (a crash cleanup can find us).
          * EOF: it died first; so do we (its parent-death signal may not
          * have reached us yet). */
-        char go = 0;
-        if (sys(SYS_read, 0, &go, 1, 0) != 1 || go != 'G')
+        if (handshake(&lfd) < 0)
                 quit(1);
         /* Outlive the sbx that launched us (see the top comment). */
         sys(SYS_prctl, PR_SET_PDEATHSIG, 0, 0, 0);
         sys(SYS_rt_sigprocmask, SIG_SETMASK, &all, 0, 8);
-        if (sys(SYS_write, 1, "R", 1, 0) != 1)
+        sfd = (int) sys(SYS_signalfd4, -1, &all, 8, O_CLOEXEC | O_NONBLOCK);
+        if (sfd < 0 || sys(SYS_write, 1, "R", 1, 0) != 1)
                 quit(1);
         /* No fd of sbx's stays open: the sandbox holds nothing of the caller. */
         sys(SYS_close, 0, 0, 0, 0);
@@ -148,24 +449,41 @@ __attribute__((used)) _Noreturn void init_main(void) {
         sys(SYS_prctl, PR_SET_NAME, "sbx-init", 0, 0);
 
         for (;;) {
-                long sig = sys(SYS_rt_sigtimedwait, &all, &info, 0, 8);
-                if (sig <= 0)
+                struct pollfd pfd[2 + SBX_SVC_MAX_EXECS];
+                int map[SBX_SVC_MAX_EXECS], n = 0;
+
+                pfd[0] = (struct pollfd) { .fd = sfd, .events = POLLIN };
+                pfd[1] = (struct pollfd) { .fd = lfd, .events = POLLIN };
+                for (int i = 0; i < SBX_SVC_MAX_EXECS; i++)
+                        if (slots[i].pid) {
+                                pfd[2 + n] = (struct pollfd) { .fd = slots[i].conn, .events = POLLIN };
+                                map[n++] = i;
+                        }
+                if (sys6(SYS_ppoll, (long) pfd, 2 + n, 0, 0, 0, 0) < 0)
                         continue;
-                if (sig == SIGCHLD) {
-                        reap();
-                        continue;
+                for (int k = 0; k < n; k++)
+                        if (pfd[2 + k].revents && slots[map[k]].pid)
+                                hangup(map[k]);
+                if (pfd[1].revents & POLLIN)
+                        serve(lfd);
+                while (sys(SYS_read, sfd, &info, sizeof(info), 0) == sizeof(info)) {
+                        int sig = (int) info.ssi_signo;
+                        if (sig == SIGCHLD) {
+                                reap();
+                                continue;
+                        }
+                        /* Only kill()/tgkill() from outside our pid namespace count:
+                         * for those (SI_USER, SI_TKILL) the kernel fills in si_pid,
+                         * 0 for a sender it cannot name here. Anything else may come
+                         * from inside: sigqueue (SI_QUEUE and other negative codes)
+                         * lets the sender write si_pid itself, and a signal the
+                         * kernel raises (positive codes) can be aimed at us by any
+                         * process, e.g. SIGIO with F_SETOWN 1 + F_SETSIG SIGTERM. */
+                        if (info.ssi_pid != 0 || (info.ssi_code != SI_USER && info.ssi_code != SI_TKILL))
+                                continue;
+                        if (sig == SIGTERM || sig == SIGINT || sig == SIGHUP || sig == SIGPWR)
+                                stop(&all);
+                        sys(SYS_kill, -1, sig, 0, 0);
                 }
-                /* Only kill()/tgkill() from outside our pid namespace count:
-                 * for those (SI_USER, SI_TKILL) the kernel fills in si_pid,
-                 * 0 for a sender it cannot name here. Anything else may come
-                 * from inside: sigqueue (SI_QUEUE and other negative codes)
-                 * lets the sender write si_pid itself, and a signal the
-                 * kernel raises (positive codes) can be aimed at us by any
-                 * process, e.g. SIGIO with F_SETOWN 1 + F_SETSIG SIGTERM. */
-                if (info.pid != 0 || (info.code != SI_USER && info.code != SI_TKILL))
-                        continue;
-                if (sig == SIGTERM || sig == SIGINT || sig == SIGHUP || sig == SIGPWR)
-                        stop(&all);
-                sys(SYS_kill, -1, sig, 0, 0);
         }
 }

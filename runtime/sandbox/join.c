@@ -91,8 +91,9 @@ static int load_bpf(const char *dir, const sbx_run_config *c, sbx_bpf *ret, sbx_
 }
 
 /* The exec plan: the sandbox's config with the request's overrides, run
- * through the launcher's own sbx_exec_prepare. */
-static int prepare(const sbx_record *rec, const sbx_exec_request *req, sbx_plan **ret, sbx_error *reterr) {
+ * through the launcher's own sbx_exec_prepare; to join, also the caps, the
+ * seccomp BPF and the cgroup (the exec service's command inherits them). */
+static int prepare(const sbx_record *rec, const sbx_exec_request *req, bool join, sbx_plan **ret, sbx_error *reterr) {
         _cleanup_(sbx_plan_freep) sbx_plan *p = calloc(1, sizeof(sbx_plan));
         _cleanup_free_ char **env = NULL;
         sbx_run_config v = rec->s.config;      /* a view: nothing here is freed */
@@ -126,10 +127,11 @@ static int prepare(const sbx_record *rec, const sbx_exec_request *req, sbx_plan 
         v.tty = req->tty;
         p->uid = v.uid;
         p->gid = v.gid;
-        if ((r = sbx_exec_prepare(p, &v, reterr)) < 0 || (r = sbx_caps_prepare(p, reterr)) < 0 ||
-            (r = load_bpf(rec->s.state_dir, &v, &p->bpf, reterr)) < 0)
+        if ((r = sbx_exec_prepare(p, &v, reterr)) < 0)
                 return r;
-        if (rec->cgroup[0]) {
+        if (join && ((r = sbx_caps_prepare(p, reterr)) < 0 || (r = load_bpf(rec->s.state_dir, &v, &p->bpf, reterr)) < 0))
+                return r;
+        if (join && rec->cgroup[0]) {
                 r = sbx_cgroup_open_path(rec->cgroup, &p->cgroup, reterr);
                 if (r < 0)
                         return sbx_error_wrap(reterr, "sandbox cgroup");
@@ -199,8 +201,9 @@ static _Noreturn void child_main(const sbx_exec_plan *ep, int sync_fd, const sig
         _exit(status);
 }
 
-/* Forward signals to the command's process group, relay the pty, reap. */
-static int supervise(int pidfd, pid_t pid, int master, sbx_error *reterr) {
+/* Forward signals to the command's process group, relay the pty, reap (or,
+ * through the exec service, read init's word on its end from status_conn). */
+int sbx_exec_supervise(int pidfd, pid_t pid, int master, int status_conn, const char *name, sbx_error *reterr) {
         _cleanup_close_ int sfd = -EBADF;
         bool in_open = master >= 0, out_open = master >= 0, raw = false;
         struct termios saved;
@@ -213,7 +216,7 @@ static int supervise(int pidfd, pid_t pid, int master, sbx_error *reterr) {
         raw = sbx_tty_make_raw(master, &saved);
         for (;;) {
                 struct pollfd pfd[4] = {
-                        { .fd = pidfd, .events = POLLIN },
+                        { .fd = status_conn >= 0 ? status_conn : pidfd, .events = POLLIN },
                         { .fd = sfd, .events = POLLIN },
                         { .fd = in_open ? STDIN_FILENO : -1, .events = POLLIN },
                         { .fd = out_open ? master : -1, .events = POLLIN },
@@ -245,7 +248,7 @@ static int supervise(int pidfd, pid_t pid, int master, sbx_error *reterr) {
                         out_open = sbx_relay(master, STDOUT_FILENO);
                 if (pfd[2].revents & (POLLIN | POLLHUP | POLLERR))
                         in_open = sbx_relay(STDIN_FILENO, master);
-                if (pfd[0].revents & POLLIN) {
+                if (pfd[0].revents & (POLLIN | POLLHUP | POLLERR)) {
                         while (out_open) {
                                 struct pollfd m = { .fd = master, .events = POLLIN };
                                 if (poll(&m, 1, 0) <= 0 || !(m.revents & POLLIN))
@@ -257,6 +260,8 @@ static int supervise(int pidfd, pid_t pid, int master, sbx_error *reterr) {
         }
         if (raw)
                 (void) tcsetattr(STDIN_FILENO, TCSANOW, &saved);
+        if (status_conn >= 0)
+                return sbx_exec_service_status(status_conn, name, reterr);
         if (waitid(P_PIDFD, pidfd, &info, WEXITED) < 0)
                 return sbx_error_set(reterr, -errno, "exec: waitid");
         return info.si_code == CLD_EXITED ? info.si_status : 128 + info.si_status;
@@ -300,6 +305,56 @@ static int open_sandbox(const char *ref, sbx_record **ret, int *ret_busy, int *r
         return 0;
 }
 
+/* Whether init's exec service can run the request exactly as a joined exec
+ * would, and the connection to it (-EBADF: join). What it cannot do:
+ * another user than the sandbox's (init holds no capability to switch),
+ * a sandbox with an agent's policy (every exec of the tree goes through the
+ * exec log's seccomp listener, installed per exec) or a stale one (the
+ * current rules add a Landlock domain), an exec allowlist (the command's
+ * Landlock execute rights are computed per command; init's domain has only
+ * those of the allowlist itself). A sandbox started before the service
+ * existed has no socket: joined, and said so. */
+static int service_connect(const sbx_record *rec, const sbx_exec_request *req, int *ret_fd, sbx_error *reterr) {
+        const sbx_run_config *c = &rec->s.config;
+        uint32_t gid = req->gid != SBX_ID_UNSET ? req->gid : req->uid;
+        int r;
+
+        *ret_fd = -EBADF;
+        if ((req->uid != SBX_ID_UNSET && (req->uid != c->uid || gid != c->gid)) || rec->s.policy.agent ||
+            req->rules_now || c->exec_allow_set || c->exec_refused_rule)
+                return 0;
+        r = sbx_exec_service_connect(rec->s.state_dir, ret_fd, reterr);
+        if (r == -ENOENT) {
+                fprintf(stderr, "sbx: exec: sandbox '%s' has no exec service (started by an older sbx): joining it "
+                        "by setns; 'sbx stop %s && sbx start %s' gives it one\n", rec->s.name, rec->s.name,
+                        rec->s.name);
+                return 0;
+        }
+        return r;
+}
+
+/* The exec service: decided here, in the sandbox's tree seen through
+ * /proc/<init>/root, then run by init (exec-service.c). */
+static int exec_by_service(const sbx_record *rec, const sbx_exec_request *req, sbx_plan *p, int conn, int initfd,
+                           int *lockfd, sbx_error *reterr) {
+        _cleanup_close_ int rootfd = -EBADF;
+        sbx_exec_verdict verdict = {};
+        char path[64];
+        int r;
+
+        snprintf(path, sizeof(path), "/proc/%d/root", (int) rec->s.init_pid);
+        rootfd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+        /* still the recorded init once the fd exists: the tree is its */
+        if (rootfd < 0 || sys_pidfd_send_signal(initfd, 0) < 0)
+                return sbx_error_set(reterr, -ESRCH, "sandbox '%s' is not running: its init (pid %d) exited",
+                                     rec->s.name, (int) rec->s.init_pid),
+                       SBX_EXIT_FAILURE;
+        r = sbx_exec_resolve_joined(p, &rec->s.config, rootfd, NULL, 0, &verdict, reterr);
+        if (r != 0)
+                return r;
+        return sbx_exec_service_run(conn, rec, p, req, lockfd, reterr);
+}
+
 int sbx_sandbox_exec(const char *ref, const sbx_exec_request *req, sbx_error *reterr) {
         _cleanup_(sbx_record_freep) sbx_record *rec = NULL;
         _cleanup_(sbx_plan_freep) sbx_plan *p = NULL;
@@ -309,7 +364,7 @@ int sbx_sandbox_exec(const char *ref, const sbx_exec_request *req, sbx_error *re
                             sync_parent = -EBADF, sync_child = -EBADF, master = -EBADF, slave = -EBADF;
         struct clone_args args = { .flags = CLONE_PIDFD, .exit_signal = SIGCHLD };
         _cleanup_(sbx_audit_close) sbx_audit audit = { .fd = -EBADF };
-        _cleanup_close_ int procfd = -EBADF, listener_sock = -EBADF;
+        _cleanup_close_ int procfd = -EBADF, listener_sock = -EBADF, svc = -EBADF;
         _cleanup_free_ struct sock_filter *notify = NULL;
         unsigned short notify_len = 0;
         uint64_t cookie = 0;
@@ -332,9 +387,15 @@ int sbx_sandbox_exec(const char *ref, const sbx_exec_request *req, sbx_error *re
         r = open_sandbox(ref, &rec, &busy, &lockfd, &initfd, reterr);
         if (r < 0)
                 return SBX_EXIT_FAILURE;
-        r = prepare(rec, req, &p, reterr);
+        /* issue 16: through init's exec service wherever it can run the request */
+        r = service_connect(rec, req, &svc, reterr);
+        if (r < 0)
+                return SBX_EXIT_FAILURE;
+        r = prepare(rec, req, svc < 0, &p, reterr);
         if (r < 0)
                 return r == -EINVAL ? SBX_EXIT_USAGE : SBX_EXIT_FAILURE;
+        if (svc >= 0)
+                return exec_by_service(rec, req, p, svc, initfd, &lockfd, reterr);
         /* issue 14: a sandbox with a policy logs every decision in its state dir */
         if (rec->s.policy.agent) {
                 r = sbx_audit_open(&audit, NULL, rec->s.state_dir, reterr);
@@ -403,7 +464,7 @@ int sbx_sandbox_exec(const char *ref, const sbx_exec_request *req, sbx_error *re
                 sbx_tty_attach(p, TAKE_FD(master));
         /* issue 6: the command resolved now, inside the sandbox's root, and run by fd;
          * issue 14: decided on against the sandbox's rules, under its Landlock ruleset. */
-        r = sbx_exec_resolve_joined(p, &rec->s.config, writable, n_writable, &verdict, reterr);
+        r = sbx_exec_resolve_joined(p, &rec->s.config, -EBADF, writable, n_writable, &verdict, reterr);
         if (verdict.decided)
                 (void) sbx_audit_exec(&audit, req->argv, &verdict);
         if (r != 0)
@@ -415,7 +476,7 @@ int sbx_sandbox_exec(const char *ref, const sbx_exec_request *req, sbx_error *re
                 pnow = plan_view(p);
                 if (!pnow)
                         return sbx_error_set(reterr, -ENOMEM, "out of memory"), SBX_EXIT_FAILURE;
-                r = sbx_exec_resolve_joined(pnow, req->rules_now, writable, n_writable, &verdict, reterr);
+                r = sbx_exec_resolve_joined(pnow, req->rules_now, -EBADF, writable, n_writable, &verdict, reterr);
                 if (verdict.decided && !verdict.allow)
                         (void) sbx_audit_exec(&audit, req->argv, &verdict);
                 if (r != 0)
@@ -481,7 +542,7 @@ int sbx_sandbox_exec(const char *ref, const sbx_exec_request *req, sbx_error *re
         /* Running: rm may take the sandbox from here on (and kill us with it). */
         closep(&lockfd);
         /* 6. */
-        status = supervise(childfd, (pid_t) pid, p->tty_master, reterr);
+        status = sbx_exec_supervise(childfd, (pid_t) pid, p->tty_master, -EBADF, rec->s.name, reterr);
         (void) sigprocmask(SIG_SETMASK, &oldmask, NULL);
         return status < 0 ? SBX_EXIT_FAILURE : status;
 }

@@ -62,6 +62,20 @@ int sbx_sandbox_lock(const char *name, const char *file, int op, sbx_error *rete
 int sbx_init_pidfd(pid_t pid, uint64_t start_time);
 uint64_t sbx_now_ms(void);
 
+/* exec-service.c (issue 16): sbx exec through the sandbox's init. Listen:
+ * bind <dir>/exec.sock (start hands the socket to init). Connect: 0 with
+ * *ret_fd, -ENOENT without error when the sandbox has no service. Run: send
+ * the decided plan p, relay, return the exit status (lockfd is released once
+ * the command runs). Status: init's word on the command's end. */
+int sbx_exec_service_listen(const char *dir, int *ret_fd, sbx_error *reterr);
+int sbx_exec_service_connect(const char *dir, int *ret_fd, sbx_error *reterr);
+int sbx_exec_service_run(int conn, const sbx_record *rec, sbx_plan *p, const sbx_exec_request *req, int *lockfd,
+                         sbx_error *reterr);
+int sbx_exec_service_status(int conn, const char *name, sbx_error *reterr);
+/* join.c: forward signals to pid's group, relay the pty (master), return the
+ * exit status: waited for by pidfd, or read from status_conn (the service). */
+int sbx_exec_supervise(int pidfd, pid_t pid, int master, int status_conn, const char *name, sbx_error *reterr);
+
 static inline void closedirp(DIR **d) {
         if (*d) {
                 closedir(*d);

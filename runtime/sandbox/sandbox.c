@@ -732,12 +732,28 @@ static void stdio_restore(saved_stdio *s) {
                         close(i);
 }
 
+/* "G" to init, with the exec service's listening socket (SCM_RIGHTS). */
+static int send_go(int fd, int svc) {
+        union {
+                struct cmsghdr h;
+                char buf[CMSG_SPACE(sizeof(int))];
+        } ctl = {};
+        struct iovec iov = { (char[]) { 'G' }, 1 };
+        struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.buf, .msg_controllen = sizeof(ctl.buf) };
+
+        ctl.h.cmsg_level = SOL_SOCKET;
+        ctl.h.cmsg_type = SCM_RIGHTS;
+        ctl.h.cmsg_len = CMSG_LEN(sizeof(int));
+        memcpy(CMSG_DATA(&ctl.h), &svc, sizeof(int));
+        return sendmsg(fd, &mh, MSG_NOSIGNAL) == 1 ? 0 : -errno;
+}
+
 /* Launch init for a record (sandbox lock held LOCK_EX). On success the
  * record says running and names init's pid and start time. */
 static int start_locked(sbx_record *rec, sbx_error *reterr) {
         _cleanup_(sbx_plan_freep) sbx_plan *p = NULL;
         _cleanup_close_ int init_fd = -EBADF, pidfd = -EBADF, ready_r = -EBADF, ready_w = -EBADF, devnull = -EBADF,
-                            sync_parent = -EBADF, go_r = -EBADF, go_w = -EBADF;
+                            sync_parent = -EBADF, go_r = -EBADF, go_w = -EBADF, svc = -EBADF;
         _cleanup_(sbx_run_config_free) sbx_run_config cfg = {};
         char argv0[32], dir[PATH_MAX], ready = 0;
         char *argv[2] = { argv0, NULL };
@@ -802,6 +818,10 @@ static int start_locked(sbx_record *rec, sbx_error *reterr) {
         r = write_bpf(dir, &p->bpf, reterr);
         if (r < 0)
                 return r;
+        /* issue 16: the exec service's socket, handed to init with its "go" */
+        r = sbx_exec_service_listen(dir, &svc, reterr);
+        if (r < 0)
+                return sbx_error_wrap(reterr, "sandbox '%s'", rec->s.name);
 
         /* init's stdio: a socket for our "go" (a stream socket, so the "go" to
          * an init that already died is an EPIPE error, not a SIGPIPE that would
@@ -842,11 +862,14 @@ static int start_locked(sbx_record *rec, sbx_error *reterr) {
                 (void) sys_pidfd_send_signal(pidfd, SIGKILL);
                 return r;
         }
-        /* "G": init may outlive us now. "R" = it runs and cleared its
-         * parent-death signal; EOF = the child died during setup: its
-         * error record says why. */
-        (void) send(go_w, "G", 1, MSG_NOSIGNAL);
+        /* "G" with the exec service's socket: init may outlive us now. "R" =
+         * it runs and cleared its parent-death signal; EOF = the child died
+         * during setup: its error record says why. */
+        (void) send_go(go_w, svc);
         closep(&go_w);
+        go_w = -EBADF;
+        closep(&svc);
+        svc = -EBADF;
         struct pollfd pfd = { .fd = ready_r, .events = POLLIN };
         n = poll(&pfd, 1, INIT_READY_TIMEOUT_MS) > 0 ? read(ready_r, &ready, 1) : -1;
         if (n != 1 || ready != 'R') {

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: MIT */
+/* The exec service of sbx-init (issue 16): the records between `sbx exec`
+ * (exec-service.c, on the host) and a sandbox's init (init.c, no libc, so
+ * this header includes nothing but <stdint.h>). Not an API.
+ *
+ * The channel: `sbx start` binds a SOCK_SEQPACKET socket at
+ * <state dir>/exec.sock (mode 0600, in the host-only state dir: the sandbox's
+ * mount namespace never shows it), listens, and hands the listening socket
+ * to init with its "go" (SCM_RIGHTS). init accepts only peers outside its pid
+ * namespace (SO_PEERCRED pid 0), never reads anything a sandboxed process
+ * wrote, and runs exactly the request: sbx decided everything before.
+ *
+ * One exec, one connection:
+ *   host -> init   sbx_svc_request + SBX_SVC_N_FDS fds (SCM_RIGHTS), then
+ *                  `len` bytes of strings in records of at most SBX_SVC_CHUNK;
+ *   init forks; the child (in every namespace, cgroup, Landlock domain and
+ *   seccomp filter of init, with init's user, no capabilities and
+ *   no_new_privs, all inherited) talks over the request's sync fd:
+ *   child -> host  SBX_SVC_PTY (+ the pty master) with -t,
+ *                  SBX_SVC_READY (about to exec; the kernel attaches the
+ *                  child's credentials: its host pid), or SBX_SVC_FAILED;
+ *   host -> child  one byte SBX_SVC_GO once it holds a pidfd of the child;
+ *   init -> host   sbx_svc_exit when the command was reaped.
+ * The host closing the connection before that kills the command (SIGKILL),
+ * as the parent-death signal of a joined exec does. */
+#pragma once
+
+#include <stdint.h>
+
+#define SBX_SVC_SOCKET "exec.sock"
+#define SBX_SVC_MAGIC 0x53627845u          /* "ExbS" */
+#define SBX_SVC_VERSION 1u
+#define SBX_SVC_MAX_DATA (4u << 20)        /* argv + env + paths, bytes */
+#define SBX_SVC_MAX_STRINGS 65536u
+#define SBX_SVC_CHUNK 65536u               /* one data record */
+#define SBX_SVC_MAX_EXECS 256              /* execs in flight per sandbox */
+#define SBX_SVC_TIMEOUT_SEC 5              /* init waits no longer for a request's records */
+#define SBX_SVC_GO 'G'
+
+enum {
+        SBX_SVC_FD_STDIN,
+        SBX_SVC_FD_STDOUT,
+        SBX_SVC_FD_STDERR,
+        SBX_SVC_FD_EXEC,                   /* O_PATH fd of the decided file (#! rewrite done) */
+        SBX_SVC_FD_SYNC,                   /* the child's end of the host's sync socket */
+        SBX_SVC_N_FDS,
+};
+
+enum {
+        SBX_SVC_TTY = 1 << 0,              /* a pty from the sandbox's devpts */
+        SBX_SVC_STDIN_NULL = 1 << 1,       /* stdin = the sandbox's /dev/null */
+};
+
+/* Strings, each NUL-terminated, in this order: workdir, n_argv argv
+ * (exec_argv, the #! rewrite done), n_env "K=V". */
+struct sbx_svc_request {
+        uint32_t magic, version, flags, n_argv, n_env, len;
+};
+
+enum {
+        SBX_SVC_PTY = 1,
+        SBX_SVC_READY = 2,
+        SBX_SVC_FAILED = 3,
+};
+
+/* The child's setup steps, named in the host's error message. */
+enum {
+        SBX_SVC_STEP_STDIO = 1,
+        SBX_SVC_STEP_TTY,
+        SBX_SVC_STEP_SESSION,
+        SBX_SVC_STEP_CHDIR,
+        SBX_SVC_STEP_READY,
+        SBX_SVC_STEP_EXEC,
+};
+
+struct sbx_svc_child {
+        uint32_t magic, type;
+        int32_t step, err;                 /* SBX_SVC_FAILED: the step and its errno */
+};
+
+struct sbx_svc_exit {
+        uint32_t magic;
+        int32_t wstatus;                   /* as wait4 gives it */
+};
