@@ -9,7 +9,7 @@
  * inherits every one, so an exec costs a fork of a few-KiB process.
  *
  * The design: the listening socket is bound in the sandbox's state dir,
- * which only the host sees (mode 0600 socket, 0700/0711 dir, never mounted
+ * which only the host sees (socket mode 0700: its owner only, dir 0711, never mounted
  * into the sandbox), so only the sandbox's owner can connect; init also
  * refuses peers inside its pid namespace. The host decides everything as a
  * joined exec does (record, locks, argv/env/workdir, the command resolved

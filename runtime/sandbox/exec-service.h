@@ -4,7 +4,7 @@
  * this header includes nothing but <stdint.h>). Not an API.
  *
  * The channel: `sbx start` binds a SOCK_SEQPACKET socket at
- * <state dir>/exec.sock (mode 0600, in the host-only state dir: the sandbox's
+ * <state dir>/exec.sock (mode 0700: its owner only; the host-only state dir: the sandbox's
  * mount namespace never shows it), listens, and hands the listening socket
  * to init with its "go" (SCM_RIGHTS). init accepts only peers outside its pid
  * namespace (SO_PEERCRED pid 0), never reads anything a sandboxed process

@@ -501,7 +501,7 @@ static void usage(void) {
               "       sbx-probe udp-send-from SRC IP PORT MSG\n"
               "       sbx-probe exec PATH [ARGS...] | exit N | segv | sleep N | wait-signal | tiocsti\n"
               "       sbx-probe x32 getpid | int80 unshare-user\n"
-              "       sbx-probe ids | cwd | self-exe | kill PID SIG | ptrace PID | mknod PATH | link OLD NEW\n"
+              "       sbx-probe ids | cwd | self-exe | kill PID SIG | ptrace PID | getfd PID|self | mknod PATH | link OLD NEW\n"
               "       sbx-probe handle PATH | write-open PATH | umount PATH | mount-tmpfs PATH\n"
               "       sbx-probe connect-abstract NAME | listen tcp PORT | listen abstract NAME\n"
               "       sbx-probe exhaust-fds CAP | exhaust-procs CAP | fill PATH CAP_KIB\n"
@@ -660,6 +660,17 @@ int main(int argc, char **argv) {
         }
         if (!strcmp(c, "kill") && argc > 3)
                 return result(kill(atoi(argv[2]), atoi(argv[3])));
+        /* getfd PID|self: pidfd_getfd of any of its fds 0-63 (OK if one came) */
+        if (!strcmp(c, "getfd") && argc > 2) {
+                pid_t pid = !strcmp(argv[2], "self") ? getpid() : atoi(argv[2]);
+                int pfd = (int) syscall(SYS_pidfd_open, pid, 0), r = -1;
+                if (pfd < 0)
+                        return result(-1);
+                for (int fd = 0; fd < 64 && r < 0; fd++)
+                        if ((r = (int) syscall(SYS_pidfd_getfd, pfd, fd, 0)) < 0 && errno == EBADF && fd < 63)
+                                continue;
+                return result(r);
+        }
         if (!strcmp(c, "ptrace")) {
                 pid_t pid = atoi(argv[2]);
                 if (ptrace(PTRACE_ATTACH, pid, 0, 0) < 0)

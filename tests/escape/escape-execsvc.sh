@@ -1,0 +1,126 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Escape and crash suite of sbx-init's exec service (issue 16): `sbx exec`
+# hands a decided request to the sandbox's init over <state dir>/exec.sock;
+# init forks and execs it. Attacks: a sandboxed process reaching the socket
+# (path, init's fds through /proc/1/fd and pidfd_getfd), forged requests
+# (from a process in the sandbox's pid namespace that can see the socket,
+# malformed ones from the host), ptrace and SIGKILL of init. Crashes: init
+# killed while a command runs and while it holds a request; clients killed.
+# Each attack has a control where the barrier does not apply.
+. "$(dirname "$0")/lib.sh"
+
+STATE=$TMP/state
+FORGE=$(dirname "$0")/execsvc-forge.py
+sx() { timeout -k 5 60 "$SBX" "$1" --state-dir "$STATE" "${@:2}"; }
+init_pid() { sx inspect "$1" | python3 -c 'import json,sys; d=json.load(sys.stdin); print((d[0] if isinstance(d, list) else d)["initPid"])'; }
+# the fds init holds (host side, /proc/<init>/fd), "?" if unreadable
+init_fds() { ls "/proc/$1/fd" 2>/dev/null | wc -l; }
+gone() { ! pgrep -f "$1" >/dev/null; }
+settle() { for _ in $(seq 50); do "$@" && return 0; sleep 0.1; done; return 1; }
+
+if ! sx create --ro-bind "$SBX_PROBE:/sbx-probe" svc >/dev/null; then
+        not_ok "create a persistent sandbox"
+        done_testing
+        exit
+fi
+sock=$STATE/sandboxes/svc/exec.sock
+ipid=$(init_pid svc)
+case "$ipid" in [1-9]*[0-9]) ;; *) not_ok "the sandbox's init pid ($ipid)"; done_testing; exit ;; esac
+running() { sx exec svc -- /bin/true && echo running; }
+
+# --- the socket: only in the host-only state dir
+control "the exec service's socket is in the state dir, mode 0700 (its owner only)" "$(stat -c '%F %a' "$sock")" "socket 700"
+is "execsvc-socket-path: nothing in the sandbox's tree is the socket or the state dir" \
+        "$(sx exec svc -- sh -c "find / -path /proc -prune -o -name exec.sock -print 2>/dev/null; test -e '$STATE' && echo state-dir-visible")" ""
+is "execsvc-init-fds: init's fds (the socket among them) do not open through /proc/1/fd" \
+        "$(sx exec svc -- sh -c 'for f in $(ls /proc/1/fd); do /sbx-probe open /proc/1/fd/$f; done | sort -u')" EACCES
+control "a process's own /proc/self/fd/0 opens" "$(sx exec svc -- /sbx-probe open /proc/self/fd/0)" OK
+is "execsvc-pidfd-getfd: pidfd_getfd of init's fds is refused" "$(sx exec svc -- /sbx-probe getfd 1)" EPERM
+control "pidfd_getfd of its own fds works outside the sandbox" "$("$SBX_PROBE" getfd self)" OK
+is "execsvc-ptrace-init: ptrace(PTRACE_ATTACH) of init is refused" "$(sx exec svc -- /sbx-probe ptrace 1)" EPERM
+sleep 30 & victim=$!
+if is_root; then
+        control "ptrace(PTRACE_ATTACH) of a process works outside the sandbox" "$("$SBX_PROBE" ptrace $victim)" OK
+else
+        control "ptrace of a process outside the sandbox" "" "" "Yama may refuse a non-child without root"
+fi
+kill $victim 2>/dev/null; wait $victim 2>/dev/null
+is "execsvc-kill-init: SIGKILL to init from inside is sent..." "$(sx exec svc -- /sbx-probe kill 1 9)" OK
+is "execsvc-kill-init: ... and dropped: the sandbox runs, same init" "$(running) $(init_pid svc)" "running $ipid"
+
+# --- forged requests
+sx exec svc -- rm -f /tmp/forged-pidns /tmp/forged-host
+if nsenter -t "$ipid" -U -p --preserve-credentials true 2>/dev/null || nsenter -t "$ipid" -p true 2>/dev/null; then
+        ns=(nsenter -t "$ipid" -p)
+        nsenter -t "$ipid" -p true 2>/dev/null || ns=(nsenter -t "$ipid" -U -p --preserve-credentials)
+        is "execsvc-forge-pidns: a request from inside the sandbox's pid namespace (socket reachable) is refused" \
+                "$("${ns[@]}" python3 "$FORGE" "$sock" "$ipid" valid /usr/bin/touch /tmp/forged-pidns 2>&1)" refused
+        is "execsvc-forge-pidns: ... and nothing ran" "$(sx exec svc -- sh -c 'test -e /tmp/forged-pidns && echo ran')" ""
+else
+        skip "execsvc-forge-pidns: nsenter into the sandbox's pid namespace is not possible here"
+        skip "execsvc-forge-pidns: ... and nothing ran"
+fi
+control "the same request from the host (outside its pid namespace) runs" \
+        "$(python3 "$FORGE" "$sock" "$ipid" valid /usr/bin/touch /tmp/forged-host 2>&1)" "ran 0"
+control "... and its command ran in the sandbox" "$(sx exec svc -- sh -c 'test -e /tmp/forged-host && echo ran')" ran
+fds0=$(init_fds "$ipid")
+for k in bad-magic bad-version few-fds many-fds no-nul count-mismatch zero-argv huge-len short-data header-only garbage; do
+        is "execsvc-malformed-$k: init drops the request" \
+                "$(python3 "$FORGE" "$sock" "$ipid" "$k" /usr/bin/touch "/tmp/forged-$k" 2>&1)" refused
+done
+is "execsvc-malformed: none of them ran anything" "$(sx exec svc -- sh -c 'ls /tmp | grep -c forged-[a-z]*-')" 0
+is "execsvc-malformed: init survives them all (same pid, still serving)" "$(running) $(init_pid svc)" "running $ipid"
+is "execsvc-malformed: init holds no fd more than before (received fds closed)" "$(init_fds "$ipid")" "$fds0"
+
+# --- clients killed: the command dies with its client, init frees its slot
+for i in 1 2 3; do
+        "$SBX" exec --state-dir "$STATE" svc -- sleep 3140$i & c=$!
+        settle pgrep -f "sleep 3140$i" >/dev/null
+        kill -KILL $c; wait $c 2>/dev/null
+done
+settle gone "sleep 3140[123]" && ok "execsvc-client-killed: SIGKILL of 3 clients kills their commands" ||
+        not_ok "execsvc-client-killed: SIGKILL of 3 clients kills their commands"
+settle test "$(init_fds "$ipid")" = "$fds0" && ok "execsvc-client-killed: init closed their connections" ||
+        not_ok "execsvc-client-killed: init closed their connections ($(init_fds "$ipid") fds, was $fds0)"
+# more execs than init has slots (256): none is left taken
+n=0
+for i in $(seq 260); do "$SBX" exec --state-dir "$STATE" svc -- /bin/true && n=$((n + 1)); done
+is "execsvc-slots: 260 execs in a row (init has 256 slots) all run" "$n" 260
+rcs=$(for i in $(seq 12); do ("$SBX" exec --state-dir "$STATE" svc -- sh -c "exit $i"; echo $?) & done; wait)
+is "execsvc-parallel: 12 concurrent execs each get their own exit status" "$(echo $rcs | tr ' ' '\n' | sort -n | tr '\n' ' ')" \
+        "1 2 3 4 5 6 7 8 9 10 11 12 "
+
+# --- the fallback: a sandbox without the socket (as started by an older sbx)
+mv "$sock" "$sock.moved"
+is "execsvc-fallback: without the socket, exec joins by setns..." "$(sx exec svc -- echo joined 2>/dev/null)" joined
+like "execsvc-fallback: ... and says so" "$(sx exec svc -- true 2>&1)" "has no exec service .* joining it by setns"
+mv "$sock.moved" "$sock"
+
+# --- crashes: init SIGKILLed while a command runs
+"$SBX" exec --state-dir "$STATE" svc -- sleep 31410 2>"$TMP/crash.err" & c=$!
+settle pgrep -f "sleep 31410" >/dev/null
+kill -KILL "$ipid"
+wait $c; rc=$?
+is "execsvc-crash-running: init killed mid-exec: the client exits 125" "$rc" 125
+like "execsvc-crash-running: ... saying the sandbox's init exited while the command ran" "$(cat "$TMP/crash.err")" \
+        "stopped while the command ran"
+settle gone "sleep 31410" && ok "execsvc-crash-running: ... the command is gone" || not_ok "execsvc-crash-running: ... the command is gone"
+sx rm -f svc >/dev/null
+is "execsvc-crash-running: rm -f leaves no state" "$(ls -A "$STATE/sandboxes" 2>/dev/null | grep -v '^\.' || true)" ""
+
+# --- crashes: init SIGKILLed while it holds a request (stopped first)
+sx create svc2 >/dev/null
+ipid=$(init_pid svc2)
+kill -STOP "$ipid"
+"$SBX" exec --state-dir "$STATE" svc2 -- echo never > "$TMP/held.out" 2>"$TMP/held.err" & c=$!
+sleep 0.5
+kill -KILL "$ipid"
+wait $c; rc=$?
+is "execsvc-crash-request: init killed holding a request: the client exits 125" "$rc" 125
+like "execsvc-crash-request: ... saying init did not run the command" "$(cat "$TMP/held.err")" "did not run the command"
+is "execsvc-crash-request: ... and nothing ran" "$(cat "$TMP/held.out")" ""
+sx rm -f svc2 >/dev/null
+is "execsvc-crash-request: rm -f leaves no state" "$(ls -A "$STATE/sandboxes" 2>/dev/null | grep -v '^\.' || true)" ""
+is "no exec client of this test is left" "$(pgrep -f -- "--state-dir $STATE" | wc -l)" 0
+done_testing
