@@ -39,6 +39,12 @@
 #include "sandbox-internal.h"
 
 #define SVC_TIMEOUT_MS 30000
+#ifndef SO_PASSPIDFD
+#define SO_PASSPIDFD 76         /* Linux 6.5 */
+#endif
+#ifndef SCM_PIDFD
+#define SCM_PIDFD 0x04
+#endif
 
 /* <dir>/exec.sock by a path that fits sun_path whatever dir's length. */
 static int service_addr(const char *dir, int *ret_dirfd, struct sockaddr_un *sa, sbx_error *reterr) {
@@ -120,7 +126,8 @@ static char *request_data(const sbx_plan *p, uint32_t *ret_len, uint32_t *ret_ar
         return buf;
 }
 
-static int send_request(int conn, const sbx_plan *p, const sbx_exec_request *req, int sync_child, sbx_error *reterr) {
+static int send_request(int conn, const sbx_plan *p, const sbx_exec_request *req, int sync_child, bool no_go,
+                        sbx_error *reterr) {
         _cleanup_free_ char *data = NULL;
         struct sbx_svc_request h = { .magic = SBX_SVC_MAGIC, .version = SBX_SVC_VERSION };
         int fds[SBX_SVC_N_FDS] = { STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO, p->exec_fd, sync_child };
@@ -135,7 +142,8 @@ static int send_request(int conn, const sbx_plan *p, const sbx_exec_request *req
         if (!data)
                 return sbx_error_set(reterr, -E2BIG, "exec: the command and environment exceed %u bytes",
                                      SBX_SVC_MAX_DATA);
-        h.flags = (req->tty ? SBX_SVC_TTY : 0) | (!req->tty && req->stdin_mode != SBX_STDIN_INHERIT ? SBX_SVC_STDIN_NULL : 0);
+        h.flags = (req->tty ? SBX_SVC_TTY : 0) | (!req->tty && req->stdin_mode != SBX_STDIN_INHERIT ? SBX_SVC_STDIN_NULL : 0) |
+                  (no_go ? SBX_SVC_NO_GO : 0);
         ctl.h.cmsg_level = SOL_SOCKET;
         ctl.h.cmsg_type = SCM_RIGHTS;
         ctl.h.cmsg_len = CMSG_LEN(sizeof(fds));
@@ -171,13 +179,15 @@ static pid_t proc_ppid(pid_t pid) {
         return ppid;
 }
 
-/* One record from init's child; *ret_fd: the one fd it may carry, *ret_pid:
- * the sender's pid as the kernel tells it. 0, -EPIPE (EOF), -ETIMEDOUT or
- * -EPROTO. Extra fds are closed. */
-static int recv_child(int fd, struct sbx_svc_child *ret, int *ret_fd, pid_t *ret_pid) {
+/* One record from init's child; *ret_fd: the one fd it may carry, *ret_pid
+ * and *ret_pidfd: the sender as the kernel names it (pidfd: with
+ * SO_PASSPIDFD, else -EBADF). 0, -EPIPE (EOF), -ETIMEDOUT or -EPROTO.
+ * Extra fds are closed. */
+static int recv_child(int fd, int timeout_ms, struct sbx_svc_child *ret, int *ret_fd, pid_t *ret_pid,
+                      int *ret_pidfd) {
         union {
                 struct cmsghdr h;
-                char buf[CMSG_SPACE(sizeof(int) * 4) + CMSG_SPACE(sizeof(struct ucred))];
+                char buf[CMSG_SPACE(sizeof(int) * 4) + CMSG_SPACE(sizeof(struct ucred)) + CMSG_SPACE(sizeof(int))];
         } ctl;
         struct iovec iov = { ret, sizeof(*ret) };
         struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.buf, .msg_controllen = sizeof(ctl.buf) };
@@ -185,13 +195,11 @@ static int recv_child(int fd, struct sbx_svc_child *ret, int *ret_fd, pid_t *ret
         ssize_t n;
         int r;
 
-        *ret_fd = -EBADF;
+        *ret_fd = *ret_pidfd = -EBADF;
         *ret_pid = 0;
         do
-                r = poll(&pfd, 1, SVC_TIMEOUT_MS);
+                r = poll(&pfd, 1, timeout_ms);
         while (r < 0 && errno == EINTR);
-        if (r == 0)
-                return -ETIMEDOUT;
         n = recvmsg(fd, &mh, MSG_CMSG_CLOEXEC | MSG_DONTWAIT);
         if (n == 0)
                 return -EPIPE;
@@ -206,6 +214,9 @@ static int recv_child(int fd, struct sbx_svc_child *ret, int *ret_fd, pid_t *ret
                                 else
                                         close(got);
                         }
+                } else if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_PIDFD &&
+                           c->cmsg_len >= CMSG_LEN(sizeof(int)) && *ret_pidfd < 0) {
+                        memcpy(ret_pidfd, CMSG_DATA(c), sizeof(int));
                 } else if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_CREDENTIALS &&
                            c->cmsg_len >= CMSG_LEN(sizeof(struct ucred))) {
                         struct ucred cr;
@@ -215,8 +226,9 @@ static int recv_child(int fd, struct sbx_svc_child *ret, int *ret_fd, pid_t *ret
         }
         if (n != sizeof(*ret) || (mh.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) || ret->magic != SBX_SVC_MAGIC) {
                 closep(ret_fd);
-                *ret_fd = -EBADF;
-                return -EPROTO;
+                closep(ret_pidfd);
+                *ret_fd = *ret_pidfd = -EBADF;
+                return r == 0 ? -ETIMEDOUT : -EPROTO;
         }
         return 0;
 }
@@ -252,10 +264,11 @@ static int child_failed(const struct sbx_svc_child *m, const sbx_plan *p, sbx_er
         }
 }
 
-/* Until the child says it is about to exec: its pty (-t), then READY with
- * its pid (the kernel's word), which must be a child of the sandbox's init;
- * we hold a pidfd of it before it may go on. */
-static int wait_ready(int sync, const sbx_record *rec, sbx_plan *p, int *ret_pidfd, pid_t *ret_pid,
+/* Until the child says it is about to exec: its pty (-t), then READY. The
+ * command's pidfd: the one the kernel attached (SO_PASSPIDFD: the child goes
+ * on without waiting), else one we open from the pid the kernel named, check
+ * to be a child of the sandbox's init, and only then let the child go on. */
+static int wait_ready(int sync, const sbx_record *rec, sbx_plan *p, bool no_go, int *ret_pidfd, pid_t *ret_pid,
                       sbx_error *reterr) {
         struct sbx_svc_child m;
         _cleanup_close_ int pidfd = -EBADF;
@@ -263,7 +276,8 @@ static int wait_ready(int sync, const sbx_record *rec, sbx_plan *p, int *ret_pid
         pid_t pid;
 
         for (;;) {
-                r = recv_child(sync, &m, &fd, &pid);
+                closep(&pidfd);
+                r = recv_child(sync, SVC_TIMEOUT_MS, &m, &fd, &pid, &pidfd);
                 if (r == -EPIPE)
                         return sbx_error_set(reterr, -ECHILD,
                                              "exec: sandbox '%s': its init did not run the command (it refused the "
@@ -279,19 +293,22 @@ static int wait_ready(int sync, const sbx_record *rec, sbx_plan *p, int *ret_pid
                 fd = -EBADF;
                 if (m.type == SBX_SVC_FAILED)
                         return child_failed(&m, p, reterr);
+                /* (no pidfd with no_go: the command was reaped already) */
                 if (m.type == SBX_SVC_READY && pid > 0)
                         break;
                 return sbx_error_set(reterr, -EPROTO, "exec service: a bad record from the sandbox's init"),
                        SBX_EXIT_FAILURE;
         }
-        pidfd = (int) syscall(SYS_pidfd_open, pid, 0);
-        /* checked after the pidfd exists: it stays that process */
-        if (pidfd < 0 || proc_ppid(pid) != rec->s.init_pid)
-                return sbx_error_set(reterr, -ESRCH, "exec service: the command's process (pid %d) is not a child "
-                                     "of sandbox '%s''s init", (int) pid, rec->s.name),
-                       SBX_EXIT_FAILURE;
-        if (send(sync, (char[]) { SBX_SVC_GO }, 1, MSG_NOSIGNAL) != 1)
-                return sbx_error_set(reterr, -errno, "exec service: start the command"), SBX_EXIT_FAILURE;
+        if (!no_go) {
+                pidfd = (int) syscall(SYS_pidfd_open, pid, 0);
+                /* checked after the pidfd exists: it stays that process */
+                if (pidfd < 0 || proc_ppid(pid) != rec->s.init_pid)
+                        return sbx_error_set(reterr, -ESRCH, "exec service: the command's process (pid %d) is not a "
+                                             "child of sandbox '%s''s init", (int) pid, rec->s.name),
+                               SBX_EXIT_FAILURE;
+                if (send(sync, (char[]) { SBX_SVC_GO }, 1, MSG_NOSIGNAL) != 1)
+                        return sbx_error_set(reterr, -errno, "exec service: start the command"), SBX_EXIT_FAILURE;
+        }
         *ret_pidfd = TAKE_FD(pidfd);
         *ret_pid = pid;
         return 0;
@@ -330,9 +347,11 @@ int sbx_exec_service_status(int conn, const char *name, sbx_error *reterr) {
 int sbx_exec_service_run(int conn, const sbx_record *rec, sbx_plan *p, const sbx_exec_request *req, int *lockfd,
                          sbx_error *reterr) {
         _cleanup_close_ int sync_host = -EBADF, sync_child = -EBADF, pidfd = -EBADF;
+        struct sbx_svc_child m;
         sigset_t oldmask;
         pid_t pid = 0;
-        int fds[2], one = 1, status;
+        int fds[2], one = 1, status, fd = -EBADF, late_pidfd = -EBADF;
+        bool no_go;
 
         if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, fds) < 0)
                 return sbx_error_set(reterr, -errno, "exec service: socketpair"), SBX_EXIT_FAILURE;
@@ -340,16 +359,18 @@ int sbx_exec_service_run(int conn, const sbx_record *rec, sbx_plan *p, const sbx
         sync_child = fds[1];
         if (setsockopt(sync_host, SOL_SOCKET, SO_PASSCRED, &one, sizeof(one)) < 0)
                 return sbx_error_set(reterr, -errno, "exec service: SO_PASSCRED"), SBX_EXIT_FAILURE;
+        /* A pidfd of the child with its READY: it need not wait for us. */
+        no_go = setsockopt(sync_host, SOL_SOCKET, SO_PASSPIDFD, &one, sizeof(one)) == 0;
         /* Forwarded signals wait for the supervisor from here on. */
         if (sbx_supervise_block_signals(&oldmask) < 0)
                 return sbx_error_set(reterr, -errno, "exec: sigprocmask"), SBX_EXIT_FAILURE;
-        if (send_request(conn, p, req, sync_child, reterr) < 0) {
+        if (send_request(conn, p, req, sync_child, no_go, reterr) < 0) {
                 (void) sigprocmask(SIG_SETMASK, &oldmask, NULL);
                 return SBX_EXIT_FAILURE;
         }
         closep(&sync_child);
         sync_child = -EBADF;
-        status = wait_ready(sync_host, rec, p, &pidfd, &pid, reterr);
+        status = wait_ready(sync_host, rec, p, no_go, &pidfd, &pid, reterr);
         if (status != 0) {
                 (void) sigprocmask(SIG_SETMASK, &oldmask, NULL);
                 return status;
@@ -359,5 +380,10 @@ int sbx_exec_service_run(int conn, const sbx_record *rec, sbx_plan *p, const sbx
         *lockfd = -EBADF;
         status = sbx_exec_supervise(pidfd, pid, p->tty_master, conn, rec->s.name, reterr);
         (void) sigprocmask(SIG_SETMASK, &oldmask, NULL);
+        /* An exec that failed after READY: the child said why before exiting. */
+        if (no_go && recv_child(sync_host, 0, &m, &fd, &pid, &late_pidfd) == 0 && m.type == SBX_SVC_FAILED)
+                status = child_failed(&m, p, reterr);
+        closep(&fd);
+        closep(&late_pidfd);
         return status;
 }

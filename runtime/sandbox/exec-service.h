@@ -18,8 +18,11 @@
  *   no_new_privs, all inherited) talks over the request's sync fd:
  *   child -> host  SBX_SVC_PTY (+ the pty master) with -t,
  *                  SBX_SVC_READY (about to exec; the kernel attaches the
- *                  child's credentials: its host pid), or SBX_SVC_FAILED;
- *   host -> child  one byte SBX_SVC_GO once it holds a pidfd of the child;
+ *                  child's credentials: its host pid, and with
+ *                  SO_PASSPIDFD (Linux >= 6.5) a pidfd of it), or
+ *                  SBX_SVC_FAILED (also after READY, if the exec fails);
+ *   host -> child  one byte SBX_SVC_GO once it holds a pidfd of the child
+ *                  (not awaited with SBX_SVC_NO_GO: the kernel gave it one);
  *   init -> host   sbx_svc_exit when the command was reaped.
  * The host closing the connection before that kills the command (SIGKILL),
  * as the parent-death signal of a joined exec does. */
@@ -49,6 +52,7 @@ enum {
 enum {
         SBX_SVC_TTY = 1 << 0,              /* a pty from the sandbox's devpts */
         SBX_SVC_STDIN_NULL = 1 << 1,       /* stdin = the sandbox's /dev/null */
+        SBX_SVC_NO_GO = 1 << 2,            /* exec right after READY */
 };
 
 /* Strings, each NUL-terminated, in this order: workdir, n_argv argv

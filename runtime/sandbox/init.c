@@ -278,9 +278,10 @@ static _Noreturn void child(int *fds, unsigned flags, const char *workdir, char 
         if (r < 0)
                 child_fail(sync, SBX_SVC_STEP_CHDIR, r, 125);
         /* Every fd of ours but 0-2 is CLOEXEC. The host takes a pidfd of us
-         * (the kernel tells it our pid with this record), then says go. */
+         * (the kernel tells it our pid with this record, or gives it a
+         * pidfd of us: then it does not answer), then says go. */
         r = send_child(sync, SBX_SVC_READY, 0, 0, -1);
-        if (r < 0 || sys(SYS_read, sync, &go, 1, 0) != 1 || go != SBX_SVC_GO)
+        if (r < 0 || (!(flags & SBX_SVC_NO_GO) && (sys(SYS_read, sync, &go, 1, 0) != 1 || go != SBX_SVC_GO)))
                 child_fail(sync, SBX_SVC_STEP_READY, r < 0 ? r : -EPIPE, 125);
         r = sys6(SYS_execveat, fds[SBX_SVC_FD_EXEC], (long) "", (long) argv, (long) envp, AT_EMPTY_PATH_K, 0);
         child_fail(sync, SBX_SVC_STEP_EXEC, r, r == -ENOENT ? 127 : 126);

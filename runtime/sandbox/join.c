@@ -64,6 +64,9 @@ void __lsan_do_leak_check(void);
 #endif
 
 #define JOIN_TIMEOUT_MS 30000
+#ifndef PIDFD_SIGNAL_PROCESS_GROUP
+#define PIDFD_SIGNAL_PROCESS_GROUP (1UL << 2)   /* Linux 6.9 */
+#endif
 #define JOIN_NS_FLAGS (CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWCGROUP)
 
 static int load_bpf(const char *dir, const sbx_run_config *c, sbx_bpf *ret, sbx_error *reterr) {
@@ -201,6 +204,18 @@ static _Noreturn void child_main(const sbx_exec_plan *ep, int sync_fd, const sig
         _exit(status);
 }
 
+/* The command's process group (setsid made it pid's), else the process. By
+ * pidfd where the kernel can (6.9): through the exec service init reaps the
+ * command, and a reaped pid may be reused. Else by pid while the pidfd shows
+ * the process unreaped. */
+static void signal_group(int pidfd, pid_t pid, int sig) {
+        if (syscall(SYS_pidfd_send_signal, pidfd, sig, NULL, PIDFD_SIGNAL_PROCESS_GROUP) == 0)
+                return;
+        if (errno == EINVAL && sys_pidfd_send_signal(pidfd, 0) == 0 && kill(-pid, sig) == 0)
+                return;
+        (void) sys_pidfd_send_signal(pidfd, sig);
+}
+
 /* Forward signals to the command's process group, relay the pty, reap (or,
  * through the exec service, read init's word on its end from status_conn). */
 int sbx_exec_supervise(int pidfd, pid_t pid, int master, int status_conn, const char *name, sbx_error *reterr) {
@@ -239,9 +254,7 @@ int sbx_exec_supervise(int pidfd, pid_t pid, int master, int status_conn, const 
                                 if (sig == last_sig)
                                         sig = SIGKILL;
                                 last_sig = (int) si.ssi_signo;
-                                /* The group (setsid made it pid's), else the process. */
-                                if (kill(-pid, sig) < 0)
-                                        (void) sys_pidfd_send_signal(pidfd, sig);
+                                signal_group(pidfd, pid, sig);
                         }
                 }
                 if (pfd[3].revents & (POLLIN | POLLHUP | POLLERR))
