@@ -137,7 +137,7 @@ static int decide_joined(const oci_config *cfg, sbx_exec_plan *ep, sbx_error *er
         p->envp = (char **) ep->envp;
         p->path_env = ep->path_env ?: "";
         p->workdir = ep->workdir;
-        status = sbx_exec_resolve_joined(p, cfg->ctr.rules, writable, n, &verdict, err);
+        status = sbx_exec_resolve_joined(p, cfg->ctr.rules, -EBADF, writable, n, &verdict, err);
         if (status)
                 return status;
         sbx_exec_plan_from(p, &decided);
