@@ -36,7 +36,7 @@
 #define SBX_SVC_MAX_DATA (4u << 20)        /* argv + env + paths, bytes */
 #define SBX_SVC_MAX_STRINGS 65536u
 #define SBX_SVC_CHUNK 65536u               /* one data record */
-#define SBX_SVC_MAX_EXECS 256              /* execs in flight per sandbox */
+#define SBX_SVC_MAX_EXECS 1024             /* execs in flight per sandbox */
 #define SBX_SVC_TIMEOUT_SEC 5              /* init waits no longer for a request's records */
 #define SBX_SVC_GO 'G'
 
