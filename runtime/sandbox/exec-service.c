@@ -97,9 +97,10 @@ int sbx_exec_service_connect(const char *dir, int *ret_fd, sbx_error *reterr) {
         fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
         if (fd < 0)
                 return sbx_error_set(reterr, -errno, "exec service: socket");
+        /* refused: nobody listens (an sbx-init older than its sbx) */
         if (connect(fd, (struct sockaddr *) &sa, sizeof(sa)) < 0)
-                return sbx_error_set(reterr, -errno, "exec service: the sandbox's init does not answer on '%s/%s'",
-                                     dir, SBX_SVC_SOCKET);
+                return errno == ECONNREFUSED ? -ECONNREFUSED :
+                       sbx_error_set(reterr, -errno, "exec service: connect to '%s/%s'", dir, SBX_SVC_SOCKET);
         *ret_fd = TAKE_FD(fd);
         return 0;
 }

@@ -326,7 +326,8 @@ static int open_sandbox(const char *ref, sbx_record **ret, int *ret_busy, int *r
  * current rules add a Landlock domain), an exec allowlist (the command's
  * Landlock execute rights are computed per command; init's domain has only
  * those of the allowlist itself). A sandbox started before the service
- * existed has no socket: joined, and said so. */
+ * existed has no socket, an older sbx-init does not listen on it: joined,
+ * and said so. */
 static int service_connect(const sbx_record *rec, const sbx_exec_request *req, int *ret_fd, sbx_error *reterr) {
         const sbx_run_config *c = &rec->s.config;
         uint32_t gid = req->gid != SBX_ID_UNSET ? req->gid : req->uid;
@@ -337,10 +338,11 @@ static int service_connect(const sbx_record *rec, const sbx_exec_request *req, i
             req->rules_now || c->exec_allow_set || c->exec_refused_rule)
                 return 0;
         r = sbx_exec_service_connect(rec->s.state_dir, ret_fd, reterr);
-        if (r == -ENOENT) {
-                fprintf(stderr, "sbx: exec: sandbox '%s' has no exec service (started by an older sbx): joining it "
-                        "by setns; 'sbx stop %s && sbx start %s' gives it one\n", rec->s.name, rec->s.name,
-                        rec->s.name);
+        if (r == -ENOENT || r == -ECONNREFUSED) {
+                fprintf(stderr, "sbx: exec: sandbox '%s' has no exec service (%s): joining it by setns; "
+                        "'sbx stop %s && sbx start %s' gives it one\n", rec->s.name,
+                        r == -ENOENT ? "started by an older sbx" : "its sbx-init is older than sbx",
+                        rec->s.name, rec->s.name);
                 return 0;
         }
         return r;

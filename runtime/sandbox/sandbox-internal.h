@@ -64,7 +64,8 @@ uint64_t sbx_now_ms(void);
 
 /* exec-service.c (issue 16): sbx exec through the sandbox's init. Listen:
  * bind <dir>/exec.sock (start hands the socket to init). Connect: 0 with
- * *ret_fd, -ENOENT without error when the sandbox has no service. Run: send
+ * *ret_fd; without error -ENOENT (no socket) or -ECONNREFUSED (init does
+ * not listen) when the sandbox has no service. Run: send
  * the decided plan p, relay, return the exit status (lockfd is released once
  * the command runs). Status: init's word on the command's end. */
 int sbx_exec_service_listen(const char *dir, int *ret_fd, sbx_error *reterr);

@@ -97,6 +97,11 @@ is "execsvc-parallel: 12 concurrent execs each get their own exit status" "$(ech
 mv "$sock" "$sock.moved"
 is "execsvc-fallback: without the socket, exec joins by setns..." "$(sx exec svc -- echo joined 2>/dev/null)" joined
 like "execsvc-fallback: ... and says so" "$(sx exec svc -- true 2>&1)" "has no exec service .* joining it by setns"
+python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET).bind(sys.argv[1])' "$sock"
+is "execsvc-fallback: a socket nobody listens on (an older sbx-init): exec joins by setns..." \
+        "$(sx exec svc -- echo joined 2>/dev/null)" joined
+like "execsvc-fallback: ... and says so" "$(sx exec svc -- true 2>&1)" "its sbx-init is older than sbx"
+rm -f "$sock"
 mv "$sock.moved" "$sock"
 
 # --- crashes: init SIGKILLed while a command runs
