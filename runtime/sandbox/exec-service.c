@@ -269,8 +269,8 @@ static int child_failed(const struct sbx_svc_child *m, const sbx_plan *p, sbx_er
  * command's pidfd: the one the kernel attached (SO_PASSPIDFD: the child goes
  * on without waiting), else one we open from the pid the kernel named, check
  * to be a child of the sandbox's init, and only then let the child go on. */
-static int wait_ready(int sync, const sbx_record *rec, sbx_plan *p, bool no_go, int *ret_pidfd, pid_t *ret_pid,
-                      sbx_error *reterr) {
+static int wait_ready(int sync, const sbx_record *rec, sbx_plan *p, bool tty, bool no_go, int *ret_pidfd,
+                      pid_t *ret_pid, sbx_error *reterr) {
         struct sbx_svc_child m;
         _cleanup_close_ int pidfd = -EBADF;
         int fd, r;
@@ -286,7 +286,7 @@ static int wait_ready(int sync, const sbx_record *rec, sbx_plan *p, bool no_go, 
                                SBX_EXIT_FAILURE;
                 if (r < 0)
                         return sbx_error_set(reterr, r, "exec service: sandbox '%s'", rec->s.name), SBX_EXIT_FAILURE;
-                if (m.type == SBX_SVC_PTY && fd >= 0 && p->tty_master < 0 && is_pty_master(fd)) {
+                if (m.type == SBX_SVC_PTY && tty && fd >= 0 && p->tty_master < 0 && is_pty_master(fd)) {
                         sbx_tty_attach(p, fd);
                         continue;
                 }
@@ -371,7 +371,7 @@ int sbx_exec_service_run(int conn, const sbx_record *rec, sbx_plan *p, const sbx
         }
         closep(&sync_child);
         sync_child = -EBADF;
-        status = wait_ready(sync_host, rec, p, no_go, &pidfd, &pid, reterr);
+        status = wait_ready(sync_host, rec, p, req->tty, no_go, &pidfd, &pid, reterr);
         if (status != 0) {
                 (void) sigprocmask(SIG_SETMASK, &oldmask, NULL);
                 return status;
