@@ -97,16 +97,14 @@ static int load_bpf(const char *dir, const sbx_run_config *c, sbx_bpf *ret, sbx_
  * through the launcher's own sbx_exec_prepare; to join, also the caps, the
  * seccomp BPF and the cgroup (the exec service's command inherits them). */
 static int prepare(const sbx_record *rec, const sbx_exec_request *req, bool join, sbx_plan **ret, sbx_error *reterr) {
-        _cleanup_(sbx_plan_freep) sbx_plan *p = calloc(1, sizeof(sbx_plan));
+        /* every fd -EBADF; exec_fd is set by sbx_exec_resolve_joined (issue 6) */
+        _cleanup_(sbx_plan_freep) sbx_plan *p = sbx_plan_new();
         _cleanup_free_ char **env = NULL;
         sbx_run_config v = rec->s.config;      /* a view: nothing here is freed */
         int r;
 
         if (!p)
                 return sbx_error_set(reterr, -ENOMEM, "out of memory");
-        p->state_fd = p->tty_fd = p->tty_master = p->sync_fd = p->cgroup.dirfd = -EBADF;
-        p->exec_fd = p->setup_sh_fd = -EBADF;   /* issue 6: set after setns (sbx_exec_resolve_joined) */
-        sbx_landlock_init(&p->landlock);
         env = calloc(v.n_env + req->n_env + 1, sizeof(char *));
         if (!env)
                 return sbx_error_set(reterr, -ENOMEM, "out of memory");
@@ -319,40 +317,29 @@ static int open_sandbox(const char *ref, sbx_record **ret, int *ret_busy, int *r
 }
 
 /* Whether init's exec service can run the request exactly as a joined exec
- * would, and the connection to it (-EBADF: join). What it cannot do:
- * another user than the sandbox's (init holds no capability to switch),
- * a sandbox with an agent's policy (every exec of the tree goes through the
- * exec log's seccomp listener, installed per exec) or a stale one (the
- * current rules add a Landlock domain), an exec allowlist (the command's
- * Landlock execute rights are computed per command; init's domain has only
- * those of the allowlist itself). A sandbox started before the service
- * existed has no socket, an older sbx-init does not listen on it: joined,
- * and said so. */
-static int service_connect(const sbx_record *rec, const sbx_exec_request *req, int *ret_fd, sbx_error *reterr) {
+ * would. What it cannot do: another user than the sandbox's (init holds no
+ * capability to switch), a sandbox with an agent's policy (every exec of the
+ * tree goes through the exec log's seccomp listener, installed per exec) or
+ * a stale one (the current rules add a Landlock domain), an exec allowlist
+ * (the command's Landlock execute rights are computed per command; init's
+ * domain has only those of the allowlist itself). */
+static bool service_usable(const sbx_record *rec, const sbx_exec_request *req) {
         const sbx_run_config *c = &rec->s.config;
         uint32_t gid = req->gid != SBX_ID_UNSET ? req->gid : req->uid;
-        int r;
 
-        *ret_fd = -EBADF;
-        if ((req->uid != SBX_ID_UNSET && (req->uid != c->uid || gid != c->gid)) || rec->s.policy.agent ||
-            req->rules_now || c->exec_allow_set || c->exec_refused_rule)
-                return 0;
-        r = sbx_exec_service_connect(rec->s.state_dir, ret_fd, reterr);
-        if (r == -ENOENT || r == -ECONNREFUSED) {
-                fprintf(stderr, "sbx: exec: sandbox '%s' has no exec service (%s): joining it by setns; "
-                        "'sbx stop %s && sbx start %s' gives it one\n", rec->s.name,
-                        r == -ENOENT ? "started by an older sbx" : "its sbx-init is older than sbx",
-                        rec->s.name, rec->s.name);
-                return 0;
-        }
-        return r;
+        return !(req->uid != SBX_ID_UNSET && (req->uid != c->uid || gid != c->gid)) && !rec->s.policy.agent &&
+               !req->rules_now && !c->exec_allow_set && !c->exec_refused_rule;
 }
 
+#define SERVICE_NONE (-EAGAIN)  /* exec_by_service: the sandbox has no exec service, join it */
+
 /* The exec service: decided here, in the sandbox's tree seen through
- * /proc/<init>/root, then run by init (exec-service.c). */
-static int exec_by_service(const sbx_record *rec, const sbx_exec_request *req, sbx_plan *p, int conn, int initfd,
-                           int *lockfd, sbx_error *reterr) {
-        _cleanup_close_ int rootfd = -EBADF;
+ * /proc/<init>/root, then run by init (exec-service.c). A sandbox started
+ * before the service existed has no socket, an older sbx-init does not
+ * listen on it: SERVICE_NONE, said so. */
+static int exec_by_service(const sbx_record *rec, const sbx_exec_request *req, sbx_plan *p, int initfd, int *lockfd,
+                           sbx_error *reterr) {
+        _cleanup_close_ int rootfd = -EBADF, conn = -EBADF;
         sbx_exec_verdict verdict = {};
         char path[64];
         int r;
@@ -367,6 +354,17 @@ static int exec_by_service(const sbx_record *rec, const sbx_exec_request *req, s
         r = sbx_exec_resolve_joined(p, &rec->s.config, rootfd, NULL, 0, &verdict, reterr);
         if (r != 0)
                 return r;
+        /* connected only now: init waits for the request once it accepts */
+        r = sbx_exec_service_connect(rec->s.state_dir, &conn, reterr);
+        if (r == -ENOENT || r == -ECONNREFUSED) {
+                fprintf(stderr, "sbx: exec: sandbox '%s' has no exec service (%s): joining it by setns; "
+                        "'sbx stop %s && sbx start %s' gives it one\n", rec->s.name,
+                        r == -ENOENT ? "started by an older sbx" : "its sbx-init is older than sbx",
+                        rec->s.name, rec->s.name);
+                return SERVICE_NONE;
+        }
+        if (r < 0)
+                return SBX_EXIT_FAILURE;
         return sbx_exec_service_run(conn, rec, p, req, lockfd, reterr);
 }
 
@@ -379,7 +377,7 @@ int sbx_sandbox_exec(const char *ref, const sbx_exec_request *req, sbx_error *re
                             sync_parent = -EBADF, sync_child = -EBADF, master = -EBADF, slave = -EBADF;
         struct clone_args args = { .flags = CLONE_PIDFD, .exit_signal = SIGCHLD };
         _cleanup_(sbx_audit_close) sbx_audit audit = { .fd = -EBADF };
-        _cleanup_close_ int procfd = -EBADF, listener_sock = -EBADF, svc = -EBADF;
+        _cleanup_close_ int procfd = -EBADF, listener_sock = -EBADF;
         _cleanup_free_ struct sock_filter *notify = NULL;
         unsigned short notify_len = 0;
         uint64_t cookie = 0;
@@ -403,14 +401,18 @@ int sbx_sandbox_exec(const char *ref, const sbx_exec_request *req, sbx_error *re
         if (r < 0)
                 return SBX_EXIT_FAILURE;
         /* issue 16: through init's exec service wherever it can run the request */
-        r = service_connect(rec, req, &svc, reterr);
-        if (r < 0)
-                return SBX_EXIT_FAILURE;
-        r = prepare(rec, req, svc < 0, &p, reterr);
+        if (service_usable(rec, req)) {
+                r = prepare(rec, req, false, &p, reterr);
+                if (r < 0)
+                        return r == -EINVAL ? SBX_EXIT_USAGE : SBX_EXIT_FAILURE;
+                r = exec_by_service(rec, req, p, initfd, &lockfd, reterr);
+                if (r != SERVICE_NONE)
+                        return r;
+                p = sbx_plan_free(p);
+        }
+        r = prepare(rec, req, true, &p, reterr);
         if (r < 0)
                 return r == -EINVAL ? SBX_EXIT_USAGE : SBX_EXIT_FAILURE;
-        if (svc >= 0)
-                return exec_by_service(rec, req, p, svc, initfd, &lockfd, reterr);
         /* issue 14: a sandbox with a policy logs every decision in its state dir */
         if (rec->s.policy.agent) {
                 r = sbx_audit_open(&audit, NULL, rec->s.state_dir, reterr);
