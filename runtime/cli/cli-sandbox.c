@@ -408,7 +408,8 @@ static const sbx_cli_opt exec_opts[] = {
         { "workdir", 'w', "DIR", 'w', "working directory (default: the sandbox's, /workspace)", NULL },
         { "env", 'e', "KEY=VALUE", 'e', "set a variable on top of the sandbox's environment (repeatable)", NULL },
         { "env-file", 0, "FILE", OPT_ENV_FILE, "KEY=VALUE lines (# comments; a bare KEY copies ours)", "@file" },
-        { "user", 'u', "UID[:GID]", 'u', "numeric user (default: the sandbox's)", NULL },
+        { "user", 'u', "UID[:GID]", 'u', "numeric user (default: the sandbox's; another one is joined by setns, "
+          "not run by the sandbox's exec service)", NULL },
         { "interactive", 'i', NULL, 'i', "pass stdin through (default: /dev/null)", NULL },
         { "tty", 't', NULL, 't', "a terminal from the sandbox's devpts", NULL },
         SBX_CLI_OPT_END
@@ -419,7 +420,9 @@ const sbx_cli_cmd sbx_cmd_exec = {
         .usage = "[OPTIONS] NAME [--] CMD [ARGS...]",
         .summary = "run a command in a running persistent sandbox",
         .text = "Run CMD inside the running sandbox NAME (a name, id or id prefix): its namespaces, cgroup, "
-                "capabilities (none), no_new_privs, seccomp filter and rlimits.",
+                "capabilities (none), no_new_privs, seccomp filter and rlimits. The sandbox's init runs it "
+                "(its exec service); where it cannot ('ls --json' field execVia: setns), sbx joins the sandbox "
+                "by setns.",
         .opts = { exec_opts, common_opts, NULL },
         .footer = "Signals SIGINT/SIGTERM/SIGHUP go to CMD's process group; if sbx exec is killed, CMD is "
                   "killed.\n\nExit status: CMD's; 128+N if killed by signal N; 1 no such sandbox; 125 sbx "
@@ -624,6 +627,8 @@ static json_object *sandbox_to_json(sbx_sandbox *s) {
         json_object_object_add(o, "gateway", s->gateway[0] ? json_object_new_string(s->gateway) : NULL);
         json_object_object_add(o, "initPid", json_object_new_int(s->init_pid));
         json_object_object_add(o, "runningExecs", json_object_new_int((int) s->running_execs));
+        /* issue 16: "service" (init's exec service) or "setns" (joined), null when not running */
+        json_object_object_add(o, "execVia", sbx_sandbox_exec_via(s) ? json_object_new_string(sbx_sandbox_exec_via(s)) : NULL);
         json_object_object_add(o, "stateDir", json_object_new_string(s->state_dir));
         for (size_t i = 0; i < s->n_labels; i++)
                 json_object_object_add(labels, s->labels[i].key, json_object_new_string(s->labels[i].value));

@@ -46,6 +46,26 @@
 #define SCM_PIDFD 0x04
 #endif
 
+const char *sbx_exec_service_refusal(const sbx_sandbox *s) {
+        if (s->policy.agent)
+                return "an agent's policy: every exec goes through its exec log";
+        if (s->config.exec_allow_set || s->config.exec_refused_rule)
+                return "an exec allowlist: Landlock's execute rights are the command's";
+        return NULL;
+}
+
+const char *sbx_sandbox_exec_via(const sbx_sandbox *s) {
+        char path[PATH_MAX];
+        struct stat st;
+
+        if (s->state != SBX_SANDBOX_RUNNING || !s->state_dir)
+                return NULL;
+        if (sbx_exec_service_refusal(s))
+                return "setns";
+        snprintf(path, sizeof(path), "%s/" SBX_SVC_SOCKET, s->state_dir);
+        return lstat(path, &st) == 0 && S_ISSOCK(st.st_mode) ? "service" : "setns";
+}
+
 /* <dir>/exec.sock by a path that fits sun_path whatever dir's length. */
 static int service_addr(const char *dir, int *ret_dirfd, struct sockaddr_un *sa, sbx_error *reterr) {
         int dfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);

@@ -322,13 +322,13 @@ static int open_sandbox(const char *ref, sbx_record **ret, int *ret_busy, int *r
  * tree goes through the exec log's seccomp listener, installed per exec) or
  * a stale one (the current rules add a Landlock domain), an exec allowlist
  * (the command's Landlock execute rights are computed per command; init's
- * domain has only those of the allowlist itself). */
+ * domain has only those of the allowlist itself): sbx_exec_service_refusal. */
 static bool service_usable(const sbx_record *rec, const sbx_exec_request *req) {
         const sbx_run_config *c = &rec->s.config;
         uint32_t gid = req->gid != SBX_ID_UNSET ? req->gid : req->uid;
 
-        return !(req->uid != SBX_ID_UNSET && (req->uid != c->uid || gid != c->gid)) && !rec->s.policy.agent &&
-               !req->rules_now && !c->exec_allow_set && !c->exec_refused_rule;
+        return !(req->uid != SBX_ID_UNSET && (req->uid != c->uid || gid != c->gid)) && !req->rules_now &&
+               !sbx_exec_service_refusal(&rec->s);
 }
 
 #define SERVICE_NONE (-EAGAIN)  /* exec_by_service: the sandbox has no exec service, join it */

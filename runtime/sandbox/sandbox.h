@@ -240,6 +240,15 @@ void *sbx_sandbox_policy_json(const sbx_sandbox *s);
  * sets/clears policy_stale in the record. Returns 1 when stale. */
 int sbx_sandbox_mark_policy(const char *ref, const char *current_hash, sbx_error *reterr);
 
+/* issue 16: how `sbx exec` (as the sandbox's own user) enters a running
+ * sandbox: "service" (its init's exec service) or "setns" (joined: an older
+ * sandbox without the service, or one of the refusals below); NULL when it
+ * is not running. */
+const char *sbx_sandbox_exec_via(const sbx_sandbox *s);
+/* Why the exec service cannot run execs into s exactly as a join would
+ * (NULL: it can). */
+const char *sbx_exec_service_refusal(const sbx_sandbox *s);
+
 /* Label value of a record, NULL if absent. */
 const char *sbx_sandbox_label(const sbx_sandbox *s, const char *key);
 /* Set s->config_changed: does c (plus opts->config_hash, if given) hash

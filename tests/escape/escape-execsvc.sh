@@ -94,7 +94,10 @@ is "execsvc-parallel: 12 concurrent execs each get their own exit status" "$(ech
         "1 2 3 4 5 6 7 8 9 10 11 12 "
 
 # --- the fallback: a sandbox without the socket (as started by an older sbx)
+via() { sx ls --json | python3 -c 'import json,sys; print([s["execVia"] for s in json.load(sys.stdin) if s["name"] == sys.argv[1]][0])' "$1"; }
+is "execsvc-via: ls --json says execs go through the service" "$(via svc)" service
 mv "$sock" "$sock.moved"
+is "execsvc-via: ... and setns without the socket" "$(via svc)" setns
 is "execsvc-fallback: without the socket, exec joins by setns..." "$(sx exec svc -- echo joined 2>/dev/null)" joined
 like "execsvc-fallback: ... and says so" "$(sx exec svc -- true 2>&1)" "has no exec service .* joining it by setns"
 python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET).bind(sys.argv[1])' "$sock"
@@ -103,6 +106,15 @@ is "execsvc-fallback: a socket nobody listens on (an older sbx-init): exec joins
 like "execsvc-fallback: ... and says so" "$(sx exec svc -- true 2>&1)" "its sbx-init is older than sbx"
 rm -f "$sock"
 mv "$sock.moved" "$sock"
+# an exec allowlist: Landlock's execute rights are per command, init's domain cannot give them
+if sx create --exec-allow /usr/bin/true al >/dev/null; then
+        is "execsvc-via: a sandbox with an exec allowlist is joined by setns" "$(via al)" setns
+        sx exec al -- /usr/bin/true; is "... and an allowed command runs" "$?" 0
+        sx exec al -- /usr/bin/id >/dev/null 2>&1; is "... and another is refused (126)" "$?" 126
+        sx rm -f al >/dev/null
+else
+        not_ok "create a sandbox with an exec allowlist"
+fi
 
 # --- crashes: init SIGKILLed while a command runs
 "$SBX" exec --state-dir "$STATE" svc -- sleep 31410 2>"$TMP/crash.err" & c=$!
