@@ -393,6 +393,14 @@ int sbx_sandbox_exec(const char *ref, const sbx_exec_request *req, sbx_error *re
 
         if (!req || !req->argv || !req->argv[0])
                 return sbx_error_set(reterr, -EINVAL, "exec: no command given"), SBX_EXIT_USAGE;
+        /* The command gets our fds 0-2: a closed one would be taken by the
+         * next file we open (a lock file of the state dir, /proc/self/fd)
+         * and handed to it. /dev/null stands in (the lowest free fd is the
+         * closed one), as docker exec gives. */
+        for (int fd = 0; fd < 3; fd++)
+                if (fcntl(fd, F_GETFD) < 0 && errno == EBADF && open("/dev/null", O_RDWR) != fd)
+                        return sbx_error_set(reterr, -EBADF, "exec: fd %d is closed and /dev/null cannot stand in", fd),
+                               SBX_EXIT_FAILURE;
         r = sbx_assert_single_threaded(reterr);
         if (r < 0)
                 return SBX_EXIT_FAILURE;

@@ -49,6 +49,14 @@ kill $victim 2>/dev/null; wait $victim 2>/dev/null
 is "execsvc-kill-init: SIGKILL to init from inside is sent..." "$(sx exec svc -- /sbx-probe kill 1 9)" OK
 is "execsvc-kill-init: ... and dropped: the sandbox runs, same init" "$(running) $(init_pid svc)" "running $ipid"
 
+# --- the caller's stdio closed: the fd sbx opens next must not become the command's
+sx exec svc -- sh -c 'echo stdio-leak-x; readlink /proc/self/fd/3 3>&1 >&2' >&- 2>"$TMP/fd1"
+is "execsvc-closed-stdio: with the caller's stdout closed, the command's fd 1 is /dev/null" "$(cat "$TMP/fd1")" /dev/null
+is "execsvc-closed-stdio: ... and nothing it wrote landed in a file of the state dir" \
+        "$(grep -rl stdio-leak-x "$STATE" 2>/dev/null)" ""
+is "execsvc-closed-stdio: with the caller's stdin closed, the command's fd 0 is /dev/null" \
+        "$(sx exec -i svc -- readlink /proc/self/fd/0 <&-)" /dev/null
+
 # --- forged requests
 sx exec svc -- rm -f /tmp/forged-pidns /tmp/forged-host
 if nsenter -t "$ipid" -U -p --preserve-credentials true 2>/dev/null || nsenter -t "$ipid" -p true 2>/dev/null; then
