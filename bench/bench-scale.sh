@@ -1,28 +1,37 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # Many idle persistent sandboxes (issue 16): for each N (default 1 100 1000),
-# in a fresh state dir on /dev/shm:
-#   - create N sandboxes one after the other: total time and rate per second;
+# in a fresh state dir (and workspace root) on /dev/shm:
+#   - create N sandboxes, P callers at once (-p P, default 1: one after the
+#     other): total time and rate per second;
 #   - memory per sandbox, kernel objects included: the growth of
 #     memory.usage_in_bytes of a cgroup-v1 memory group this bench makes
-#     around itself (slab, page tables, tmpfs pages, the inits; kmem is
-#     charged there), and MemAvailable's drop beside it (noisy on a shared
-#     machine);
+#     around itself (what the creates charge there: namespaces, task structs,
+#     cgroup structs, record files) plus the usage of every sandbox's own
+#     memory cgroup (what init and its mounts charge after it moved there:
+#     mount and tmpfs objects, page tables, init's pages); beside it the
+#     drop of MemAvailable and the growth of Slab+PageTables+KernelStack
+#     (system-wide: noisy on a shared machine);
 #   - `sbx ls --json` of all N (median of 5);
 #   - `sbx exec LAST -- /bin/true` against an exec into a sandbox that is
 #     alone in its own state dir, paired and alternated, median of the
 #     per-pair ratios (K pairs);
-#   - `sbx rm -f --all`, then that nothing is left: no sbx-init of ours, no
-#     entry in the state dir, no mount under it, memory back near where it was.
+#   - `sbx rm -f --all`, then that nothing is left: no sandbox listed, no
+#     entry in the state dir, no mount under it, no sandbox cgroup, memory
+#     back near where it was.
+# Host limits the run needs (namespaces per user, pids, threads) are raised
+# for the run only when they are lower than 2N + 1000, and restored at exit.
 #
-#   bench/bench-scale.sh [-k K] [SBX] [N ...]       (root)
+#   bench/bench-scale.sh [-k K] [-p P] [SBX] [N ...]       (root)
 set -u
 K=20
+P=1
 SIZES=()
 while [ $# -gt 0 ]; do
         case $1 in
         -k) K=$2; shift 2 ;;
-        -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+        -p) P=$2; shift 2 ;;
+        -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
         [0-9]*) SIZES+=("$1"); shift ;;
         *) SBX=$1; shift ;;
         esac
@@ -33,7 +42,8 @@ bench_sbx "${SBX:-}"
 [ "$(id -u)" = 0 ] || { echo "bench: run as root" >&2; exit 1; }
 
 us() { local t=${EPOCHREALTIME/./}; echo "${t#0}"; }
-avail() { awk '/MemAvailable/ {print $2}' /proc/meminfo; }
+meminfo() { awk -v k="$1" '$1 == k ":" {print $2}' /proc/meminfo; }
+kobj() { awk '$1 ~ /^(Slab|PageTables|KernelStack):$/ {s += $2} END {print s}' /proc/meminfo; }
 
 # Our own memory group, under the one we were started in (never above it).
 CG=
@@ -43,36 +53,61 @@ if [ -n "$mine" ] && [ -d "/sys/fs/cgroup/memory$mine" ]; then
         mkdir "$CG" 2>/dev/null && echo $$ > "$CG/cgroup.procs" || CG=
 fi
 usage() { if [ -n "$CG" ]; then echo $(($(cat "$CG/memory.usage_in_bytes") / 1024)); else echo 0; fi; }
+# KiB charged to the memory cgroups of the sandboxes in state dir $1 (sbx
+# names a sandbox's cgroup sbx-<its run dir>, below sbx.slice or $SBX_CGROUP_ROOT)
+sandbox_usage() {
+        local base=/sys/fs/cgroup/memory/sbx.slice
+        find "$1/sandboxes" -mindepth 2 -maxdepth 2 -name 'run-*' -printf "$base/sbx-%f/memory.usage_in_bytes\n" |
+                xargs -r cat 2>/dev/null | awk '{ s += $1 } END { print int(s / 1024) }'
+}
+
+# Host limits: raised (never lowered) for the run, restored at exit.
+SAVED=()
+raise() {       # raise FILE MIN
+        local v
+        v=$(cat "$1" 2>/dev/null) || return 0
+        [ "$v" -lt "$2" ] || return 0
+        SAVED+=("$1=$v")
+        echo "$2" > "$1" && echo "# raised $1 from $v to $2 for this run"
+}
+max=0
+for n in "${SIZES[@]}"; do [ "$n" -gt "$max" ] && max=$n; done
+need=$((2 * max + 1000))
+for ns in user pid net mnt ipc uts cgroup; do raise /proc/sys/user/max_${ns}_namespaces $need; done
+raise /proc/sys/kernel/pid_max $need
+raise /proc/sys/kernel/threads-max $need
 
 ALONE=$(mktemp -d /dev/shm/sbx-bench-alone.XXXXXX)
 chmod 711 "$ALONE"
 STATE=
 cleanup() {
-        [ -n "$STATE" ] && "$SBX" rm --state-dir "$STATE" -f --all >/dev/null 2>&1 && rm -rf "$STATE"
-        "$SBX" rm --state-dir "$ALONE" -f --all >/dev/null 2>&1; rm -rf "$ALONE"
+        [ -n "$STATE" ] && "$SBX" rm --state-dir "$STATE" -f --all >/dev/null 2>&1 && rm -rf "$STATE" "$STATE.ws"
+        "$SBX" rm --state-dir "$ALONE" -f --all >/dev/null 2>&1; rm -rf "$ALONE" "$ALONE.ws"
         if [ -n "$CG" ]; then
                 echo $$ > "${CG%/*}/cgroup.procs"
                 rmdir "$CG" 2>/dev/null
         fi
+        for s in "${SAVED[@]}"; do echo "${s#*=}" > "${s%%=*}"; done
 }
 trap cleanup EXIT
-"$SBX" create --state-dir "$ALONE" alone >/dev/null || exit 1
+trap 'exit 1' INT TERM
+SBX_WORKSPACE_ROOT=$ALONE.ws "$SBX" create --state-dir "$ALONE" alone >/dev/null || exit 1
 
-echo "# $(uname -r), $(nproc) cpus, load $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%FT%TZ)," \
+echo "# $(uname -r), $(nproc) cpus, load $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%FT%TZ), $P creating at once," \
      "memory group: ${CG:-none (MemAvailable only)}"
-printf '%7s %9s %8s %12s %12s %10s %10s %10s %11s %9s %s\n' N "create s" "per s" "KiB/sbx cg" "KiB/sbx avail" \
-        "ls ms" "exec ms" "alone ms" "last/alone" "rm s" left
+printf '%7s %9s %8s %11s %10s %10s %10s %10s %10s %11s %9s %s\n' N "create s" "per s" "KiB cgroups" \
+        "KiB avail" "KiB kobj" "ls ms" "exec ms" "alone ms" "last/alone" "rm s" left
 for n in "${SIZES[@]}"; do
         STATE=$(mktemp -d /dev/shm/sbx-bench-scale.XXXXXX)
         chmod 711 "$STATE"
-        sync; u0=$(usage); a0=$(avail)
+        mkdir "$STATE.ws"
+        sync
+        u0=$(usage); a0=$(meminfo MemAvailable); k0=$(kobj)
         t0=$(us)
-        for i in $(seq "$n"); do
-                "$SBX" create --state-dir "$STATE" "idle$i" >/dev/null ||
-                        { echo "bench: create idle$i failed" >&2; exit 1; }
-        done
+        seq "$n" | SBX_WORKSPACE_ROOT=$STATE.ws xargs -P "$P" -I{} "$SBX" create --state-dir "$STATE" "idle{}" >/dev/null ||
+                { echo "bench: a create failed" >&2; exit 1; }
         t1=$(us)
-        u1=$(usage); a1=$(avail)
+        u1=$(($(usage) + $(sandbox_usage "$STATE"))); a1=$(meminfo MemAvailable); k1=$(kobj)
         : > "$STATE.ls"
         for _ in 1 2 3 4 5; do
                 l0=$(us); "$SBX" ls --state-dir "$STATE" --json >/dev/null; echo $(($(us) - l0)) >> "$STATE.ls"
@@ -87,22 +122,24 @@ for n in "${SIZES[@]}"; do
                 done
                 echo "${e[0]} ${e[1]}" >> "$STATE.ex"
         done
+        runs=$(find "$STATE/sandboxes" -mindepth 2 -maxdepth 2 -name 'run-*' -printf 'sbx-%f\n')
         r0=$(us)
         "$SBX" rm --state-dir "$STATE" -f --all >/dev/null || echo "bench: rm -f --all failed" >&2
         r1=$(us)
         sleep 1; u2=$(usage)
         # what is left: sandboxes listed, anything under the (empty) sandboxes/ dir,
-        # mounts under the state dir, processes whose cgroup or cwd names it
+        # mounts under the state dir, cgroups of its sandboxes in any hierarchy
         left=$( { "$SBX" ls --state-dir "$STATE" -q; find "$STATE/sandboxes" -mindepth 1 -maxdepth 1 ! -name .lock ! -name .by-id; find "$STATE/sandboxes/.by-id" -mindepth 1;
-                  grep " $STATE" /proc/self/mountinfo; } 2>/dev/null | wc -l)
+                  grep " $STATE" /proc/self/mountinfo
+                  for c in $runs; do ls -d /sys/fs/cgroup/*/sbx.slice/"$c"; done; } 2>/dev/null | wc -l)
         [ -n "$CG" ] && left="$left entries; memory +$((u2 - u0)) KiB after rm" || left="$left entries"
-        awk -v n="$n" -v ct=$((t1 - t0)) -v du=$((u1 - u0)) -v da=$((a0 - a1)) \
+        awk -v n="$n" -v ct=$((t1 - t0)) -v du=$((u1 - u0)) -v da=$((a0 - a1)) -v dk=$((k1 - k0)) \
             -v ls="$(median < "$STATE.ls")" -v ex="$(awk '{print $1}' "$STATE.ex" | median)" \
             -v al="$(awk '{print $2}' "$STATE.ex" | median)" -v ra="$(awk '{print $1/$2}' "$STATE.ex" | median)" \
             -v rm=$((r1 - r0)) -v left="$left" -v cg="$CG" 'BEGIN {
-                printf "%7d %9.2f %8.1f %12s %12.0f %10.1f %10.2f %10.2f %10.2fx %9.2f %s\n", n, ct / 1e6,
-                       n / (ct / 1e6), cg == "" ? "-" : sprintf("%.0f", du / n), da / n, ls / 1000, ex / 1000,
+                printf "%7d %9.2f %8.1f %11s %10.0f %10.0f %10.1f %10.2f %10.2f %10.2fx %9.2f %s\n", n, ct / 1e6,
+                       n / (ct / 1e6), cg == "" ? "-" : sprintf("%.0f", du / n), da / n, dk / n, ls / 1000, ex / 1000,
                        al / 1000, ra, rm / 1e6, left }'
-        rm -rf "$STATE" "$STATE.ls" "$STATE.ex"
+        rm -rf "$STATE" "$STATE.ls" "$STATE.ex" "$STATE.ws"
         STATE=
 done

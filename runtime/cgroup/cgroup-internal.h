@@ -30,7 +30,9 @@ bool cg_rel_valid(const char *rel);
 
 /* The v1 backend (cgroup-v1.c). */
 void cg_v1_probe_base(sbx_cgroup_host *h);
-int cg_v1_create(const sbx_cgroup_host *h, const char *rel, sbx_cgroup *cg, sbx_error *reterr);
+/* mkdir rel in the hierarchies that carry one of controllers ("a b"; NULL: every one) */
+int cg_v1_create(const sbx_cgroup_host *h, const char *rel, const char *controllers, sbx_cgroup *cg,
+                 sbx_error *reterr);
 int cg_v1_open(const sbx_cgroup_host *h, const char *rel, sbx_cgroup *cg);
 int cg_v1_apply(const sbx_cgroup *cg, const sbx_cgroup_resources *res, sbx_error *reterr);
 int cg_v1_attach(const sbx_cgroup *cg, int pid, sbx_error *reterr);

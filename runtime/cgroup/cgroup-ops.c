@@ -53,7 +53,7 @@ int sbx_cgroup_create(const char *rel, sbx_cgroup *ret, sbx_error *reterr) {
                 return sbx_error_set(reterr, -EINVAL, "cgroup path '%s': must start with '/' and "
                                      "have no '.', '..' or empty component", rel ? rel : "");
         if (h->use_v1)
-                return cg_v1_create(h, rel, ret, reterr);
+                return cg_v1_create(h, rel, NULL, ret, reterr);
         if (!h->mount[0])
                 return sbx_error_set(reterr, -EOPNOTSUPP, "%s", h->problem);
         if (!h->privileged)

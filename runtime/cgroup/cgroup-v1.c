@@ -176,7 +176,24 @@ static int mkdir_p(const char *mount, const char *rel, bool cpuset, char *dir, s
         return 0;
 }
 
-int cg_v1_create(const sbx_cgroup_host *h, const char *rel, sbx_cgroup *cg, sbx_error *reterr) {
+/* Does hierarchy i carry one of the controllers in list ("a b c"; NULL: all)? */
+static bool wanted(const sbx_cgroup_host *h, unsigned i, const char *list) {
+        char one[64];
+
+        if (!list)
+                return true;
+        for (const char *p = list; *p; p += strspn(p, " ")) {
+                size_t l = strcspn(p, " ");
+                snprintf(one, sizeof(one), "%.*s", (int) l, p);
+                if (l && sbx_cgroup_list_has(h->v1_controllers[i], one))
+                        return true;
+                p += l;
+        }
+        return false;
+}
+
+int cg_v1_create(const sbx_cgroup_host *h, const char *rel, const char *controllers, sbx_cgroup *cg,
+                 sbx_error *reterr) {
         size_t keep[SBX_CGROUP_V1_MAX];
         int r = 0;
 
@@ -188,13 +205,19 @@ int cg_v1_create(const sbx_cgroup_host *h, const char *rel, sbx_cgroup *cg, sbx_
         cg->n_v1 = 0;
         cg->dirfd = -EBADF;
         for (unsigned i = 0; i < h->n_v1; i++) {
+                unsigned k = cg->n_v1;
+                if (!wanted(h, i, controllers))
+                        continue;
                 r = mkdir_p(h->v1_mount[i], rel, sbx_cgroup_list_has(h->v1_controllers[i], "cpuset"),
-                            cg->v1[i], sizeof(cg->v1[i]), &keep[i], reterr);
-                snprintf(cg->v1_controllers[i], sizeof(cg->v1_controllers[i]), "%s", h->v1_controllers[i]);
-                cg->n_v1 = i + 1;
+                            cg->v1[k], sizeof(cg->v1[k]), &keep[k], reterr);
+                snprintf(cg->v1_controllers[k], sizeof(cg->v1_controllers[k]), "%s", h->v1_controllers[i]);
+                cg->n_v1 = k + 1;
                 if (r < 0)
                         goto fail;
         }
+        if (cg->n_v1 == 0)
+                return sbx_error_set(reterr, -EOPNOTSUPP, "cgroup v1: no hierarchy has the controllers %s",
+                                     controllers);
         snprintf(cg->path, sizeof(cg->path), "%s", cg->v1[0]);
         return 0;
 fail:

@@ -712,11 +712,11 @@ static int64_t value_num(const char *s) {
 
 /* v1 hierarchies (issue 15): the same limits as memory.max, memory.swap.max,
  * pids.max and cpu.max, in the v1 files. */
-static int prepare_v1(const sbx_cgroup_host *h, const char *leaf, const sbx_limits *limits,
+static int prepare_v1(const sbx_cgroup_host *h, const char *leaf, const char *ctrl, const sbx_limits *limits,
                       const limit_values *v, const bool enforce[_LIM_MAX], char *keys, size_t keys_len,
                       char *why, size_t why_len, sbx_cgroup *cg, sbx_error *reterr) {
         sbx_cgroup_resources res;
-        char rel[SBX_CGROUP_V1_PATH];
+        char rel[SBX_CGROUP_V1_PATH], used[96];
         int r;
 
         sbx_cgroup_resources_init(&res);
@@ -750,7 +750,11 @@ static int prepare_v1(const sbx_cgroup_host *h, const char *leaf, const sbx_limi
                 res.cpu_period = strtoll(strchr(v->value[LIM_CPUS], ' ') + 1, NULL, 10);
         }
         snprintf(rel, sizeof(rel), "%s/%s", strcmp(h->v1_base, "/") ? h->v1_base : "", leaf);
-        r = cg_v1_create(h, rel, cg, reterr);
+        /* As v2 enables only these: the hierarchies of the controllers that
+         * enforce a limit, and the freezer (pause, teardown). A memory cgroup
+         * alone costs ~150 KiB of kernel memory; no limit needs one. */
+        snprintf(used, sizeof(used), "%s freezer", ctrl);
+        r = cg_v1_create(h, rel, used, cg, reterr);
         if (r < 0)
                 return sbx_error_wrap(reterr, "resource limits");
         r = cg_v1_apply(cg, &res, reterr);
@@ -836,7 +840,7 @@ int sbx_cgroup_prepare(const char *name, const sbx_limits *limits, sbx_cgroup *r
 
         cg->pids_default = enforce[LIM_PIDS] && !is_set(limits->pids);
         if (h->use_v1) {
-                r = prepare_v1(h, leaf, limits, &v, enforce, keys, sizeof(keys), why, sizeof(why),
+                r = prepare_v1(h, leaf, ctrl, limits, &v, enforce, keys, sizeof(keys), why, sizeof(why),
                                cg, reterr);
                 if (r < 0)
                         return r;

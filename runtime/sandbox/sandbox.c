@@ -3,7 +3,8 @@
  * list, prune, recreate, crash cleanup. See sandbox.h for the layout.
  *
  * Locks, always taken in this order (never the reverse, so no deadlock):
- *   <root>/.lock   LOCK_EX  create and rm (the name space), leftover cleanup
+ *   <root>/.lock   LOCK_EX  create (while it reserves the name) and rm (the name
+ *                           space), leftover cleanup
  *   <name>/busy    LOCK_SH  held by every exec for its whole life; prune needs
  *                           LOCK_EX|LOCK_NB, so it never removes a busy sandbox
  *   <name>/lock    LOCK_EX  state changes (start, stop, rm, pause, crash cleanup)
@@ -71,11 +72,13 @@ static bool is_tmpfs(const char *path) {
 
 /* <the launcher's state base>/sandboxes (same order as statedir.c). */
 const char *sbx_sandbox_root(void) {
-        const char *xdg = getenv("XDG_RUNTIME_DIR");
-        unsigned uid = (unsigned) geteuid();
+        const char *xdg;
+        unsigned uid;
 
         if (root_buf[0])
                 return root_buf;
+        xdg = getenv("XDG_RUNTIME_DIR");
+        uid = (unsigned) geteuid();
         if (xdg && xdg[0] == '/' && access(xdg, W_OK | X_OK) == 0)
                 snprintf(root_buf, sizeof(root_buf), "%s/sbx/sandboxes", xdg);
         else if (uid == 0 && is_tmpfs("/run"))
@@ -561,6 +564,29 @@ static void sweep_leftovers(void) {
                         (void) unlinkat(dirfd(d), de->d_name, 0);
 }
 
+/* A record for the list. The common case, a finished sandbox whose state
+ * is true (its init runs with the recorded start time, or it is stopped),
+ * needs no lock: records are replaced atomically, so an unlocked read sees
+ * a whole one. Anything else (a create or start in progress or killed, an
+ * init that died) goes through load_fresh(), which waits for or cleans it. */
+static int load_listed(const char *name, sbx_record **ret) {
+        _cleanup_(sbx_record_freep) sbx_record *rec = NULL;
+        uint64_t start;
+        bool live;
+
+        if (sbx_record_load(name, &rec, NULL) < 0 || !rec->complete || rec->starting)
+                return load_fresh(name, false, ret, NULL, NULL);
+        live = rec->s.state != SBX_SANDBOX_RUNNING && rec->s.state != SBX_SANDBOX_PAUSED;
+        if (!live)
+                live = rec->s.init_pid > 0 && sbx_proc_start_time(rec->s.init_pid, &start) == 0 &&
+                       start == rec->s.init_start_time;
+        if (!live)
+                return load_fresh(name, false, ret, NULL, NULL);
+        rec->s.running_execs = count_execs(name);
+        *ret = TAKE_PTR(rec);
+        return 0;
+}
+
 int sbx_sandbox_list(const sbx_label *filter, size_t n_filter, sbx_sandbox ***ret, size_t *ret_n,
                      sbx_error *reterr) {
         _cleanup_(closedirp) DIR *d = NULL;
@@ -580,7 +606,7 @@ int sbx_sandbox_list(const sbx_label *filter, size_t n_filter, sbx_sandbox ***re
 
                 if (de->d_name[0] == '.' || !sbx_sandbox_name_valid(de->d_name))
                         continue;
-                if (load_fresh(de->d_name, false, &rec, NULL, NULL) < 0)
+                if (load_listed(de->d_name, &rec) < 0)
                         continue;
                 if (!labels_match(&rec->s, filter, n_filter)) {
                         sbx_record_free(rec);
@@ -1090,7 +1116,10 @@ int sbx_sandbox_create(const char *name, const sbx_run_config *c, const sbx_sand
         r = ensure_root(reterr);
         if (r < 0)
                 return r;
-        /* One create/rm at a time: N parallel create-or-exec make one sandbox. */
+        /* One create/rm at a time reserves a name: N parallel create-or-exec make
+         * one sandbox. The root lock covers only the reservation (create_state);
+         * the start runs under the sandbox's own lock, in parallel with other
+         * creates. */
         rootlock = lock_root(LOCK_EX, reterr);
         if (rootlock < 0)
                 return rootlock;
@@ -1124,6 +1153,10 @@ int sbx_sandbox_create(const char *name, const sbx_run_config *c, const sbx_sand
                 (void) remove_state(name, NULL);
         }
         r = create_state(rec, &lockfd, reterr);
+        /* The name is taken (its dir, lock held, record complete=false): other
+         * creates and rms of this name wait on its lock, and every other
+         * name is free to be created meanwhile. */
+        closep(&rootlock);
         if (r == 0 && opts->start) {
                 r = start_locked(rec, reterr);
                 /* -EEXIST and -ENOENT tell the caller about NAME itself ("exists",

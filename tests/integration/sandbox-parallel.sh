@@ -37,6 +37,37 @@ wait
 is "8 parallel 'sbx create dup': exactly one succeeds" "$(cat "$TMP"/crc.* | grep -c '^0$')" 1
 is "... the others exit 1 (exists)" "$(cat "$TMP"/crc.* | grep -c '^1$')" 7
 
+# parallel creates of distinct names (issue 16: they start at the same time,
+# each under its own lock) while ls runs: all succeed, each is its own
+# sandbox, and ls never shows one half made
+( for _ in $(seq 40); do sbx ls --json; done > "$TMP/ls-during" 2>&1 ) &
+lsjob=$!
+for i in $(seq 10); do ( sbx_create "p$i" > "$TMP/pid.$i" 2>&1; echo $? > "$TMP/prc.$i" ) & done
+wait
+is "10 parallel creates of distinct names all succeed" "$(cat "$TMP"/prc.* | grep -c '^0$')" 10
+python3 - "$TMP/ls-during" > "$TMP/ls-check" <<'EOF'
+import json, re, sys
+text = open(sys.argv[1]).read()
+bad = 0
+for doc in re.split(r'(?m)^\[', text)[1:]:
+    for s in json.loads('[' + doc):
+        if s['name'].startswith('p') and (s['state'] != 'running' or s['initPid'] <= 0):
+            bad += 1
+print(bad)
+EOF
+is "... ls during them lists only finished, running ones" "$(cat "$TMP/ls-check")" 0
+sbx ls --json > "$TMP/ls-after"
+is "... ls lists 10 running with 10 ids and 10 inits" \
+   "$(python3 -c 'import json,sys; l=[s for s in json.load(open(sys.argv[1])) if s["name"].startswith("p")]; print(len(l), len({s["id"] for s in l}), len({s["initPid"] for s in l if s["state"] == "running"}))' "$TMP/ls-after")" \
+   "10 10 10"
+fails=0
+for i in $(seq 10); do [ "$(sbx exec "p$i" -- cat /proc/sys/kernel/hostname)" = "$(sbx exec "p$i" -- hostname)" ] || fails=$((fails + 1)); done
+for i in $(seq 10); do [ "$(sbx exec "p$i" -- sh -c 'echo $$')" != "" ] || fails=$((fails + 1)); done
+is "... an exec into each works" "$fails" 0
+for i in $(seq 10); do sbx rm -f "p$i" > /dev/null & done
+wait
+is "... parallel rm -f removes them all" "$(sbx ls -q | grep -c '^p')" 0
+
 # prune: idle and age rules, never with a running exec
 sbx_create idle >/dev/null
 sbx_create fresh >/dev/null
