@@ -30,7 +30,7 @@ bool cg_rel_valid(const char *rel);
 
 /* The v1 backend (cgroup-v1.c). */
 void cg_v1_probe_base(sbx_cgroup_host *h);
-/* mkdir rel in the hierarchies that carry one of controllers ("a b"; NULL: every one) */
+/* mkdir rel in the first hierarchy and those that carry one of controllers ("a b"; NULL: every one) */
 int cg_v1_create(const sbx_cgroup_host *h, const char *rel, const char *controllers, sbx_cgroup *cg,
                  sbx_error *reterr);
 int cg_v1_open(const sbx_cgroup_host *h, const char *rel, sbx_cgroup *cg);

@@ -176,11 +176,12 @@ static int mkdir_p(const char *mount, const char *rel, bool cpuset, char *dir, s
         return 0;
 }
 
-/* Does hierarchy i carry one of the controllers in list ("a b c"; NULL: all)? */
+/* Does hierarchy i carry one of the controllers in list ("a b c"; NULL: all)?
+ * The first one always: a cgroup's path is its directory there (h->base). */
 static bool wanted(const sbx_cgroup_host *h, unsigned i, const char *list) {
         char one[64];
 
-        if (!list)
+        if (!list || i == 0)
                 return true;
         for (const char *p = list; *p; p += strspn(p, " ")) {
                 size_t l = strcspn(p, " ");

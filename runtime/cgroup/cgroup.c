@@ -751,8 +751,9 @@ static int prepare_v1(const sbx_cgroup_host *h, const char *leaf, const char *ct
         }
         snprintf(rel, sizeof(rel), "%s/%s", strcmp(h->v1_base, "/") ? h->v1_base : "", leaf);
         /* As v2 enables only these: the hierarchies of the controllers that
-         * enforce a limit, and the freezer (pause, teardown). A memory cgroup
-         * alone costs ~150 KiB of kernel memory; no limit needs one. */
+         * enforce a limit, and the freezer (pause, teardown), besides the
+         * first (the cgroup's path). A memory cgroup alone costs ~150 KiB of
+         * kernel memory; no limit needs one. */
         snprintf(used, sizeof(used), "%s freezer", ctrl);
         r = cg_v1_create(h, rel, used, cg, reterr);
         if (r < 0)
