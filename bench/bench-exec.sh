@@ -4,7 +4,9 @@
 # `nsenter` into the same seven namespaces vs a cold
 # `sbx run -- /bin/true`, paired and interleaved (one of each per round, the
 # order rotated), N rounds, medians and ratios; the init's RSS/PSS. (Many
-# idle sandboxes: bench-scale.sh.)
+# idle sandboxes: bench-scale.sh.) Where cc is installed, also exec-floor
+# (bench/exec-floor.c, cc -static: one request to the sandbox's exec service,
+# no record, locks, policy or resolution; issue 16): the service's own floor.
 #
 #   bench/bench-exec.sh [-n N] [SBX]
 set -u
@@ -24,24 +26,32 @@ sbx create warm >/dev/null || exit 1
 pid=$(sbx ls --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["initPid"])')
 nsenter_cmd=(nsenter -t "$pid" -U -m -p -n -i -u -C --preserve-credentials /bin/true)
 "${nsenter_cmd[@]}" || { echo "bench: nsenter into pid $pid failed" >&2; exit 1; }
+floor=$STATE/exec-floor
+contestants=(exec nsenter run)
+if command -v cc >/dev/null && cc -static -O2 -o "$floor" "$(dirname "$0")/exec-floor.c" 2>/dev/null &&
+   "$floor" "$STATE/sandboxes/warm/exec.sock" "$pid" /usr/bin/true; then
+        contestants+=(floor)
+fi
 
-: > "$STATE/exec.t"; : > "$STATE/nsenter.t"; : > "$STATE/run.t"; : > "$STATE/ratio.t"
+: > "$STATE/exec.t"; : > "$STATE/nsenter.t"; : > "$STATE/run.t"; : > "$STATE/floor.t"; : > "$STATE/ratio.t"
 for i in $(seq "$N"); do
-        order=(exec nsenter run)
-        order=("${order[@]:$((i % 3))}" "${order[@]:0:$((i % 3))}")
-        declare -A t=()
+        k=$((i % ${#contestants[@]}))
+        order=("${contestants[@]:$k}" "${contestants[@]:0:$k}")
+        declare -A t=([floor]=0)
         for name in "${order[@]}"; do
                 t0=$(us)
                 case $name in
                 exec) "$SBX" exec --state-dir "$STATE" warm -- /bin/true ;;
                 nsenter) "${nsenter_cmd[@]}" ;;
                 run) "$SBX" run --state-dir "$STATE" -- /bin/true ;;
+                floor) "$floor" "$STATE/sandboxes/warm/exec.sock" "$pid" /usr/bin/true ;;
                 esac
                 t1=$(us)
                 t[$name]=$((t1 - t0))
                 echo "${t[$name]}" >> "$STATE/$name.t"
         done
-        awk -v e="${t[exec]}" -v n="${t[nsenter]}" -v r="${t[run]}" 'BEGIN {printf "%.4f %.4f\n", e/n, e/r}' >> "$STATE/ratio.t"
+        awk -v e="${t[exec]}" -v n="${t[nsenter]}" -v r="${t[run]}" -v f="${t[floor]}" \
+                'BEGIN {printf "%.4f %.4f %.4f\n", e/n, e/r, f/n}' >> "$STATE/ratio.t"
 done
 me=$(median < "$STATE/exec.t"); mn=$(median < "$STATE/nsenter.t"); mr=$(median < "$STATE/run.t")
 rn=$(cut -d' ' -f1 "$STATE/ratio.t" | median); rr=$(cut -d' ' -f2 "$STATE/ratio.t" | median)
@@ -51,6 +61,10 @@ printf 'nsenter /bin/true         median %7.2f ms\n' "$(awk -v x="$mn" 'BEGIN{pr
 printf 'cold sbx run /bin/true    median %7.2f ms\n' "$(awk -v x="$mr" 'BEGIN{print x/1000}')"
 printf 'exec/nsenter (paired)     median %7.2f x\n' "$rn"
 printf 'exec/cold run (paired)    median %7.2f x\n' "$rr"
+if [ -s "$STATE/floor.t" ]; then
+        printf 'exec-floor /bin/true      median %7.2f ms\n' "$(median < "$STATE/floor.t" | awk '{print $1/1000}')"
+        printf 'exec-floor/nsenter (paired) median %5.2f x\n' "$(cut -d' ' -f3 "$STATE/ratio.t" | median)"
+fi
 printf 'init VmRSS %s KiB, Pss %s KiB\n' "$(awk '/VmRSS/ {print $2}' /proc/$pid/status)" \
         "$(awk '/^Pss:/ {print $2}' /proc/$pid/smaps_rollup)"
 # Many idle sandboxes (create rate, memory, ls, exec into the last, rm): bench-scale.sh.

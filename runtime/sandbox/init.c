@@ -151,13 +151,18 @@ static void close_fd(int fd) {
 static struct exec_slot {
         int pid, conn;
 } slots[SBX_SVC_MAX_EXECS];
+/* Slots at or above it were never used: an idle init touches no page of
+ * them (nor of the poll set, also static for that reason). */
+static int slots_used;
+static struct pollfd pfd[2 + SBX_SVC_MAX_EXECS];
+static int pfd_slot[SBX_SVC_MAX_EXECS];
 
 static void reap(void) {
         long pid;
         int st = 0;
 
         while ((pid = sys(SYS_wait4, -1, &st, WNOHANG, 0)) > 0)
-                for (int i = 0; i < SBX_SVC_MAX_EXECS; i++)
+                for (int i = 0; i < slots_used; i++)
                         if (slots[i].pid == pid) {
                                 struct sbx_svc_exit e = { .magic = SBX_SVC_MAGIC, .wstatus = st };
                                 /* never block on a slow client */
@@ -369,6 +374,8 @@ out:
         if (pid > 0) {
                 slots[slot].pid = (int) pid;
                 slots[slot].conn = c;
+                if (slot >= slots_used)
+                        slots_used = slot + 1;
         } else
                 close_fd(c);   /* the client sees EOF: refused */
 }
@@ -382,7 +389,7 @@ static void serve(int lfd) {
         if (c < 0)
                 return;
         for (int i = 0; i < SBX_SVC_MAX_EXECS && slot < 0; i++)
-                if (slots[i].pid == 0)
+                if (i >= slots_used || slots[i].pid == 0)
                         slot = i;
         /* Only a peer outside our pid namespace (pid 0 here): the socket
          * lives where no sandboxed process can see it; this is the second
@@ -450,21 +457,20 @@ __attribute__((used)) _Noreturn void init_main(void) {
         sys(SYS_prctl, PR_SET_NAME, "sbx-init", 0, 0);
 
         for (;;) {
-                struct pollfd pfd[2 + SBX_SVC_MAX_EXECS];
-                int map[SBX_SVC_MAX_EXECS], n = 0;
+                int n = 0;
 
                 pfd[0] = (struct pollfd) { .fd = sfd, .events = POLLIN };
                 pfd[1] = (struct pollfd) { .fd = lfd, .events = POLLIN };
-                for (int i = 0; i < SBX_SVC_MAX_EXECS; i++)
+                for (int i = 0; i < slots_used; i++)
                         if (slots[i].pid) {
                                 pfd[2 + n] = (struct pollfd) { .fd = slots[i].conn, .events = POLLIN };
-                                map[n++] = i;
+                                pfd_slot[n++] = i;
                         }
                 if (sys6(SYS_ppoll, (long) pfd, 2 + n, 0, 0, 0, 0) < 0)
                         continue;
                 for (int k = 0; k < n; k++)
-                        if (pfd[2 + k].revents && slots[map[k]].pid)
-                                hangup(map[k]);
+                        if (pfd[2 + k].revents && slots[pfd_slot[k]].pid)
+                                hangup(pfd_slot[k]);
                 if (pfd[1].revents & POLLIN)
                         serve(lfd);
                 while (sys(SYS_read, sfd, &info, sizeof(info), 0) == sizeof(info)) {
