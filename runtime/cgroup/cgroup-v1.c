@@ -383,6 +383,51 @@ int cg_v1_attach(const sbx_cgroup *cg, int pid, sbx_error *reterr) {
         return 0;
 }
 
+int sbx_cgroup_open_tasks(const sbx_cgroup *cg, int fds[static SBX_CGROUP_V1_MAX], sbx_error *reterr) {
+        char path[SBX_CGROUP_V1_PATH + 32];
+
+        for (unsigned i = 0; i < SBX_CGROUP_V1_MAX; i++)
+                fds[i] = -EBADF;
+        for (unsigned i = 0; i < cg->n_v1; i++) {
+                snprintf(path, sizeof(path), "%s/tasks", cg->v1[i]);
+                fds[i] = open(path, O_WRONLY | O_CLOEXEC);
+                if (fds[i] < 0) {
+                        int r = -errno;
+                        for (unsigned j = 0; j < i; j++) {
+                                close(fds[j]);
+                                fds[j] = -EBADF;
+                        }
+                        fds[i] = -EBADF;
+                        return sbx_error_set(reterr, r, "open '%s' to join the cgroup", path);
+                }
+        }
+        return 0;
+}
+
+int sbx_cgroup_join_self(const int fds[], unsigned n, unsigned *ret_failed) {
+        int r = 0;
+
+        for (unsigned i = 0; i < n; i++) {
+                if (r == 0 && write(fds[i], "0", 1) != 1) {
+                        r = fds[i] < 0 ? -EBADF : -errno;
+                        *ret_failed = i;
+                }
+                if (fds[i] >= 0)
+                        close(fds[i]);
+        }
+        return r;
+}
+
+int sbx_cgroup_join_v1(const sbx_cgroup *cg, sbx_error *reterr) {
+        int fds[SBX_CGROUP_V1_MAX];
+        unsigned failed = 0;
+        int r = sbx_cgroup_open_tasks(cg, fds, reterr);
+
+        if (r >= 0 && (r = sbx_cgroup_join_self(fds, cg->n_v1, &failed)) < 0)
+                return sbx_error_set(reterr, r, "join the cgroup '%s'", cg->v1[failed]);
+        return r;
+}
+
 int cg_v1_remove(sbx_cgroup *cg) {
         int r = 0;
 

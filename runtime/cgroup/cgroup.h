@@ -242,6 +242,21 @@ int sbx_cgroup_apply(const sbx_cgroup *cg, const sbx_cgroup_resources *res, sbx_
 static inline bool sbx_cgroup_needs_attach(const sbx_cgroup *cg) {
         return cg->n_v1 > 0;
 }
+/* v1 (issue 16): the launcher opens every hierarchy's "tasks" file for
+ * writing (O_CLOEXEC) into FDS[0..n_v1) before clone3, and the child moves
+ * itself in with sbx_cgroup_join_self() before anything of the sandbox runs.
+ * A thread that writes "0" to "tasks" takes no cgroup threadgroup lock, so it
+ * waits out no RCU grace period, which a pid written to cgroup.procs does
+ * (8-18 ms here when no other move happened just before). FDS are -EBADF
+ * where unused; on failure none stays open. */
+int sbx_cgroup_open_tasks(const sbx_cgroup *cg, int fds[static SBX_CGROUP_V1_MAX], sbx_error *reterr);
+/* Child, single-threaded (its one thread is the whole process), async-signal-
+ * safe: write "0" to each of the N fds and close them; -errno, with *ret_failed
+ * the index of the hierarchy that refused. */
+int sbx_cgroup_join_self(const int fds[], unsigned n, unsigned *ret_failed);
+/* v1: the calling thread joins every hierarchy of CG at once (the two calls above); what it forks
+ * after is inside. Of a single-threaded process: the whole process. */
+int sbx_cgroup_join_v1(const sbx_cgroup *cg, sbx_error *reterr);
 /* Freeze (true) or thaw: v2 cgroup.freeze, v1 freezer.state; waits until
  * the kernel reports FROZEN (up to ~2 s). -EOPNOTSUPP without a freezer. */
 int sbx_cgroup_freeze(const sbx_cgroup *cg, bool frozen, sbx_error *reterr);

@@ -59,9 +59,9 @@ static _Noreturn void child_fail(int sync_fd, int status, const sbx_error *e) {
 }
 
 /* Does the child wait for #1? Root writes its id maps; a network is
- * attached; on cgroup v1 it is moved into its cgroups (issue 15). */
+ * attached. (On cgroup v1 the child joins its cgroups itself, issue 16.) */
 static bool child_waits_for_parent(const sbx_plan *p) {
-        return p->privileged || p->net.kind != SBX_NET_KIND_NONE || sbx_cgroup_needs_attach(&p->cgroup);
+        return p->privileged || p->net.kind != SBX_NET_KIND_NONE;
 }
 
 static _Noreturn void child_main(const sbx_plan *p, int sync_fd, const sigset_t *oldmask) {
@@ -81,6 +81,18 @@ static _Noreturn void child_main(const sbx_plan *p, int sync_fd, const sigset_t 
         if (poll(&(struct pollfd) { .fd = sync_fd, .events = POLLIN }, 1, 0) > 0 &&
             recv(sync_fd, &msg, sizeof(msg), MSG_PEEK | MSG_DONTWAIT) == 0)
                 _exit(SBX_EXIT_FAILURE);
+        /* cgroup v1 (issues 15, 16): into every hierarchy before anything
+         * else, by writing "0" to the "tasks" files the parent opened. We
+         * are one thread: that moves the whole process, with no wait for
+         * an RCU grace period (a move by pid through cgroup.procs waits). */
+        if (sbx_cgroup_needs_attach(&p->cgroup)) {
+                unsigned failed = 0;
+                int r = sbx_cgroup_join_self(p->cgroup_tasks, p->cgroup.n_v1, &failed);
+                if (r < 0) {
+                        sbx_error_set(&err, r, "join the cgroup '%s'", p->cgroup.v1[failed]);
+                        child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
+                }
+        }
         /* Default dispositions and mask: the workload starts clean. Handlers
          * do not survive exec, ignored signals do: reset those. */
         for (size_t i = 0; i < p->n_ignored_signals; i++)
@@ -119,7 +131,7 @@ static _Noreturn void child_main(const sbx_plan *p, int sync_fd, const sigset_t 
             (sbx_sync_recv(sync_fd, SYNC_TIMEOUT_MS, &msg) < 0 || msg.seq != 1 ||
              msg.type != SBX_SYNC_MAPS_WRITTEN))
                 _exit(SBX_EXIT_FAILURE);
-        /* cgroup v1: we were moved into the sandbox cgroups after clone, so
+        /* cgroup v1: we joined the sandbox cgroups after clone, so
          * the cgroup namespace from clone is rooted at the launcher's: root
          * a new one at ours, as CLONE_INTO_CGROUP gives on v2. */
         if (sbx_cgroup_needs_attach(&p->cgroup) && unshare(CLONE_NEWCGROUP) < 0) {
@@ -262,10 +274,9 @@ static int spawn_in_userns(sbx_plan *p, struct clone_args *args, int sync_child,
 /* Through PROCFD, the child's /proc/<pid>: the id maps (privileged: they name a subordinate range
  * only we may write) and the network; then #1 releases the child. */
 static int release_child(sbx_plan *p, pid_t pid, int procfd, int sync_parent, sbx_error *reterr) {
-        /* cgroup v1 (issue 15): into every hierarchy before it runs anything */
-        int r = sbx_cgroup_attach_pid(&p->cgroup, pid, reterr);
+        int r = 0;
 
-        if (r >= 0 && p->privileged)
+        if (p->privileged)
                 r = sbx_userns_write_maps(p, procfd, reterr);
         if (r >= 0)
                 r = sbx_net_attach_proc(&p->net, pid, procfd, reterr);
@@ -347,7 +358,16 @@ static int spawn_container(sbx_plan *p, struct clone_args *args, int cgroup_fd, 
         return (int) pid;
 }
 
-/* One clone3 with every namespace; the cgroup is entered atomically. */
+/* The child has the cgroup v1 "tasks" fds now (it joins through them); we need them no more. */
+static void close_cgroup_tasks(sbx_plan *p) {
+        for (unsigned i = 0; i < SBX_CGROUP_V1_MAX; i++) {
+                closep(&p->cgroup_tasks[i]);
+                p->cgroup_tasks[i] = -EBADF;
+        }
+}
+
+/* One clone3 with every namespace; the cgroup is entered atomically (v2), or the child joins it
+ * first thing (v1). */
 static int spawn(sbx_plan *p, int sync_child, int sync_parent, const sigset_t *oldmask, int *ret_pidfd,
                  sbx_error *reterr) {
         _cleanup_close_ int own_net = -EBADF;
@@ -401,6 +421,7 @@ static int spawn(sbx_plan *p, int sync_child, int sync_parent, const sigset_t *o
                 close(sync_parent);
                 child_main(p, sync_child, oldmask);
         }
+        close_cgroup_tasks(p);
         *ret_pidfd = pidfd;
         return (int) pid;
 }

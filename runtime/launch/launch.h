@@ -318,6 +318,8 @@ typedef struct sbx_plan {
         /* kernel objects prepared in the parent */
         sbx_bpf bpf;
         sbx_cgroup cgroup;
+        int cgroup_tasks[SBX_CGROUP_V1_MAX]; /* v1: each hierarchy's "tasks", open for the child to join
+                                              * (sbx_cgroup_open_tasks), -EBADF where unused */
         bool tty;                        /* the sandbox gets a pty from its own devpts */
         int tty_fd;                      /* child: the pty slave, -EBADF for none */
         int tty_master;                  /* parent: the master, received over the sync socket */

@@ -81,6 +81,8 @@ sbx_plan *sbx_plan_free(sbx_plan *p) {
         closep(&p->setup_sh_fd);
         sbx_landlock_cleanup(&p->landlock);
         sbx_bpf_free(&p->bpf);
+        for (unsigned i = 0; i < SBX_CGROUP_V1_MAX; i++)
+                closep(&p->cgroup_tasks[i]);
         sbx_cgroup_cleanup(&p->cgroup);
         closep(&p->cgroup.dirfd);
         closep(&p->tty_fd);
@@ -161,6 +163,8 @@ sbx_plan *sbx_plan_new(void) {
                 return NULL;
         p->state_fd = p->lock_fd = p->tty_fd = p->tty_master = p->sync_fd = -EBADF;
         p->cgroup.dirfd = p->root_overlay.lower_tree = -EBADF;
+        for (unsigned i = 0; i < SBX_CGROUP_V1_MAX; i++)
+                p->cgroup_tasks[i] = -EBADF;
         p->exec_fd = p->setup_sh_fd = -EBADF;
         sbx_landlock_init(&p->landlock);
         sbx_net_plan_init(&p->net);
@@ -242,6 +246,9 @@ int sbx_plan_prepare_decided(const sbx_run_config *c, sbx_plan **ret, sbx_exec_v
         /* cgroup last: it creates a kernel object that teardown must remove. */
         /* named after the run dir ("run-XXXXXX"): unique while the run lives */
         if ((r = sbx_cgroup_prepare(strrchr(p->state_dir, '/') + 1, &c->limits, &p->cgroup, reterr)) < 0)
+                return r;
+        /* v1: the child joins it itself (issue 16), through these */
+        if (sbx_cgroup_needs_attach(&p->cgroup) && (r = sbx_cgroup_open_tasks(&p->cgroup, p->cgroup_tasks, reterr)) < 0)
                 return r;
         if ((r = sbx_supervise_prepare(p, c, reterr)) < 0)
                 return r;

@@ -141,7 +141,7 @@ static int prepare(const sbx_record *rec, const sbx_exec_request *req, bool join
                  * ourselves now and the command inherits it (rm kills us
                  * with the sandbox, as it would anyway). */
                 if (sbx_cgroup_needs_attach(&p->cgroup)) {
-                        r = sbx_cgroup_attach_pid(&p->cgroup, (int) getpid(), reterr);
+                        r = sbx_cgroup_join_v1(&p->cgroup, reterr);
                         if (r < 0)
                                 return r;
                 }
