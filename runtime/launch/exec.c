@@ -287,9 +287,12 @@ int sbx_exec_setup_child(const sbx_exec_plan *e, sbx_error *reterr) {
         /* Credential changes clear the parent-death signal: set it again. */
         if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
                 return sbx_error_set(reterr, -errno, "prctl(PR_SET_PDEATHSIG)"), SBX_EXIT_FAILURE;
-        /* ... and if the parent died before it was set, we were reparented. */
+        /* ... and if the parent died before it was set, we were reparented
+         * (sbx exec), or, as a pid namespace's init, see its end closed. */
         if (e->parent_outside_pidns && getppid() != 0)
                 return sbx_error_set(reterr, -ESRCH, "the sbx exec client exited"), SBX_EXIT_FAILURE;
+        if (e->parent_is_notify_sock && sbx_sync_peer_gone(e->notify_sock))
+                _exit(SBX_EXIT_FAILURE);
         if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
                 return sbx_error_set(reterr, -errno, "prctl(PR_SET_NO_NEW_PRIVS)"), SBX_EXIT_FAILURE;
         /* Landlock after no_new_privs (it requires it) and before seccomp (the

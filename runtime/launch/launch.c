@@ -78,8 +78,7 @@ static _Noreturn void child_main(const sbx_plan *p, int sync_fd, const sigset_t 
          * is closed already: check, since getppid() is 0 in a new pid ns. */
         if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
                 child_fail(sync_fd, SBX_EXIT_FAILURE, &(sbx_error) { -errno, "prctl(PR_SET_PDEATHSIG)" });
-        if (poll(&(struct pollfd) { .fd = sync_fd, .events = POLLIN }, 1, 0) > 0 &&
-            recv(sync_fd, &msg, sizeof(msg), MSG_PEEK | MSG_DONTWAIT) == 0)
+        if (sbx_sync_peer_gone(sync_fd))
                 _exit(SBX_EXIT_FAILURE);
         /* cgroup v1 (issues 15, 16): into every hierarchy before anything
          * else, by writing "0" to the "tasks" files the parent opened. We
@@ -141,8 +140,12 @@ static _Noreturn void child_main(const sbx_plan *p, int sync_fd, const sigset_t 
         /* Become the setup identity inside the new user namespace. */
         if (sbx_userns_setup_child(p, &err) < 0)
                 child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
+        /* The id change cleared the parent-death signal: again, and if sbx
+         * died in between, nobody signalled us (issue 16: kill -9 stage test). */
         if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
                 child_fail(sync_fd, SBX_EXIT_FAILURE, &(sbx_error) { -errno, "prctl(PR_SET_PDEATHSIG)" });
+        if (sbx_sync_peer_gone(sync_fd))
+                _exit(SBX_EXIT_FAILURE);
         /* No nested user namespaces, enforced by the kernel (needs ns root). */
         if (sbx_userns_forbid_nesting_child(&err) < 0)
                 child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
@@ -167,6 +170,7 @@ static _Noreturn void child_main(const sbx_plan *p, int sync_fd, const sigset_t 
                 child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
         ep.tty_fd = slave;
         ep.notify_sock = sync_fd;
+        ep.parent_is_notify_sock = true;
         status = sbx_exec_setup_child(&ep, &err);
         child_fail(sync_fd, status, &err);
 }

@@ -469,6 +469,8 @@ typedef struct sbx_exec_plan {
         int setup_sh_fd;                 /* setupCommand's /bin/sh, decided in the parent */
         bool parent_outside_pidns;       /* sbx exec (join.c): the parent is outside our pid ns, so a
                                           * non-zero getppid() after PR_SET_PDEATHSIG means it died */
+        bool parent_is_notify_sock;      /* a run's pid 1 (launch.c): notify_sock is the launcher's
+                                          * sync socket, so its EOF after PR_SET_PDEATHSIG means it died */
         /* issue 14: the exec log. Set: install this filter with a new
          * listener just before seccomp and send the listener over
          * notify_sock (SBX_SYNC_LISTENER); the parent hands it to the exec
@@ -548,6 +550,10 @@ int sbx_sync_pair(int ret_fds[2], sbx_error *reterr);
 int sbx_sync_open(int *ret_parent, int *ret_child, sbx_error *reterr);
 /* Async-signal-safe. */
 int sbx_sync_send(int fd, uint32_t seq, uint32_t type, int status, const sbx_error *e);
+/* Child: true when the other end is closed and nothing is left to read (the parent died).
+ * After a PR_SET_PDEATHSIG (credential changes clear it): a parent that died before it is not
+ * signalled, and getppid() says nothing to a pid namespace's init. Async-signal-safe. */
+bool sbx_sync_peer_gone(int fd);
 /* Same, passing pass_fd along with SCM_RIGHTS. */
 int sbx_sync_send_fd(int fd, uint32_t seq, uint32_t type, int pass_fd);
 /* 0 and *ret filled; -EPIPE on EOF; -ETIMEDOUT; -EPROTO on a bad record. */

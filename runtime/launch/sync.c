@@ -51,6 +51,13 @@ static int send_msg(int fd, const sbx_sync_msg *m, int pass_fd) {
         return n == sizeof(*m) ? 0 : -EIO;
 }
 
+bool sbx_sync_peer_gone(int fd) {
+        char c;
+
+        return poll(&(struct pollfd) { .fd = fd, .events = POLLIN }, 1, 0) > 0 &&
+               recv(fd, &c, sizeof(c), MSG_PEEK | MSG_DONTWAIT) == 0;
+}
+
 int sbx_sync_send(int fd, uint32_t seq, uint32_t type, int status, const sbx_error *e) {
         sbx_sync_msg m;
 
