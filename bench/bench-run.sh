@@ -6,17 +6,20 @@
 # each tool's median and the median of its per-round ratios to unshare. As
 # root it also runs the comparison rootless (sbx, unshare, bwrap), as the
 # unprivileged user sbx-ci (created by the integration tests' as-unpriv.sh,
-# or here) through setpriv.
+# or here) through setpriv. --before OLD adds another sbx binary (say, main
+# before a change) to every round, so that before/after are paired too.
 #
-#   bench/bench-run.sh [-n N] [--mode root|rootless|both] [SBX]
+#   bench/bench-run.sh [-n N] [--mode root|rootless|both] [--before OLD] [SBX]
 set -u
 N=200
 MODE=both
+OLD=
 while [ $# -gt 0 ]; do
         case $1 in
         -n) N=$2; shift 2 ;;
         --mode) MODE=$2; shift 2 ;;
-        -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
+        --before) OLD=$(realpath "$2"); shift 2 ;;
+        -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
         *) SBX=$1; shift ;;
         esac
 done
@@ -35,6 +38,7 @@ bwrap_args+=(--proc /proc --dev /dev --tmpfs /tmp --tmpfs /var/tmp --tmpfs /run)
 # view (host /usr read-only, merged-/usr symlinks, /proc, /dev, tmpfs), the
 # runtime's default namespaces (pid, net, ipc, uts, mount) plus cgroup.
 tools=(sbx unshare bwrap)
+[ -z "$OLD" ] || tools=(sbx unshare before bwrap)
 bundle=
 if [ "$(id -u)" = 0 ] && [ -z "${BENCH_INNER:-}" -o "${BENCH_LABEL:-}" = root ]; then
         for rt in crun runc; do
@@ -78,6 +82,7 @@ run_round() {   # prints one time per tool (microseconds, in tools' order) for o
                 t0=$EPOCHREALTIME
                 case $name in
                 sbx) "$SBX" run -- /bin/true ;;
+                before) "$OLD" run -- /bin/true ;;
                 unshare) unshare -Urmpnif --mount-proc /bin/true ;;
                 bwrap) bwrap "${bwrap_args[@]}" /bin/true ;;
                 crun|runc) $name run --bundle "$bundle" "bench-$$-$i" >/dev/null 2>&1 ;;
@@ -122,7 +127,7 @@ if [ "$(id -u)" = 0 ]; then
                 chown sbx-ci: "$home"
                 setpriv --reuid sbx-ci --regid "$(id -g sbx-ci)" --init-groups \
                         env -i PATH=/usr/local/bin:/usr/bin:/bin HOME="$home" \
-                        BENCH_INNER=1 BENCH_LABEL=rootless bash "$0" -n "$N" "$SBX"
+                        BENCH_INNER=1 BENCH_LABEL=rootless bash "$0" -n "$N" ${OLD:+--before "$OLD"} "$SBX"
                 rm -rf "$home"
         fi
 else
