@@ -153,13 +153,10 @@ static int prepare(const sbx_record *rec, const sbx_exec_request *req, bool join
 /* A second plan for the same command (the current rules of a stale
  * sandbox): process fields borrowed from p, its own exec target and Landlock. */
 static sbx_plan *plan_view(const sbx_plan *p) {
-        sbx_plan *v = calloc(1, sizeof(sbx_plan));
+        sbx_plan *v = sbx_plan_new();   /* every fd -EBADF: freeing it closes none of ours */
 
         if (!v)
                 return NULL;
-        v->state_fd = v->tty_fd = v->tty_master = v->sync_fd = v->cgroup.dirfd = -EBADF;
-        v->exec_fd = v->setup_sh_fd = v->lock_fd = v->root_overlay.lower_tree = -EBADF;
-        sbx_landlock_init(&v->landlock);
         v->argv = p->argv;
         v->envp = p->envp;
         v->path_env = p->path_env;
