@@ -11,6 +11,7 @@
 . "$(dirname "$0")/lib.sh"
 
 STATE=$TMP/state
+export SBX_WORKSPACE_ROOT=$TMP/ws      # the sandboxes' workspaces go with the test
 FORGE=$(dirname "$0")/execsvc-forge.py
 sx() { timeout -k 5 60 "$SBX" "$1" --state-dir "$STATE" "${@:2}"; }
 init_pid() { sx inspect "$1" | python3 -c 'import json,sys; d=json.load(sys.stdin); print((d[0] if isinstance(d, list) else d)["initPid"])'; }
