@@ -9,7 +9,8 @@ Lanes (run in this order; name some to run only those):
   escape              named escape regression tests, root + unpriv      build/
   vm                  cgroup-v2 limits inside a throwaway QEMU guest    build/
   oci                 sbx-runc under podman, containerd, OCI checks     build/
-  e2e                 the real OpenClaw driving sbx as `docker`         build/
+  e2e                 the real OpenClaw driving sbx as `docker`, and    build/
+                      through podman with sbx-runc as its runtime
   package             the .deb: built, installed in a clean root, used,     build/
                       purged (~40 s; first run ~2 min: debootstrap, cached)
   sanitizers          unit + integration + conformance, ASan+UBSan      build-asan/

@@ -265,9 +265,19 @@ int sbx_exec_setup_child(const sbx_exec_plan *e, sbx_error *reterr) {
         /* rlimits while we may still raise hard limits in this user ns. */
         for (size_t i = 0; i < e->n_rlimits; i++) {
                 struct rlimit rl = { .rlim_cur = e->rlimits[i].soft, .rlim_max = e->rlimits[i].hard };
-                if (setrlimit(e->rlimits[i].resource, &rl) < 0)
-                        return sbx_error_set(reterr, -errno, "--ulimit: setrlimit(%d)", e->rlimits[i].resource),
+                if (setrlimit(e->rlimits[i].resource, &rl) < 0) {
+                        int err = errno;
+                        struct rlimit now = { 0 };
+                        (void) getrlimit(e->rlimits[i].resource, &now);
+                        return sbx_error_set(reterr, -err, "rlimit %s=%llu:%llu: setrlimit%s%llu%s",
+                                             sbx_rlimit_name(e->rlimits[i].resource),
+                                             (unsigned long long) rl.rlim_cur, (unsigned long long) rl.rlim_max,
+                                             err == EPERM ? " above the hard limit " : " (hard limit ",
+                                             (unsigned long long) now.rlim_max,
+                                             err == EPERM ? " (raising a hard limit needs CAP_SYS_RESOURCE; "
+                                                            "nofile never exceeds fs.nr_open)" : ")"),
                                SBX_EXIT_FAILURE;
+                }
         }
         if (new_session(e, reterr) < 0)
                 return SBX_EXIT_FAILURE;

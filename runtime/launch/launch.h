@@ -168,6 +168,7 @@ void sbx_run_config_free(sbx_run_config *c);
 /* Parsers shared by the CLI and the policy engine. Each returns 0 or a negative
  * errno and fills reterr naming the option/spec at fault. */
 int sbx_parse_ulimit(const char *spec, sbx_rlimit *ret, sbx_error *reterr);        /* nofile=1024[:2048] */
+const char *sbx_rlimit_name(int resource);                                          /* RLIMIT_NOFILE -> "nofile" */
 int sbx_parse_tmpfs(const char *spec, sbx_tmpfs *ret, sbx_error *reterr);          /* /tmp[:size=64m,mode=1777] */
 int sbx_parse_bind(const char *spec, sbx_bind *ret, sbx_error *reterr);            /* SRC:DST[:ro|rw] */
 int sbx_parse_env(const char *spec, sbx_error *reterr);                            /* K=V validation */

@@ -61,6 +61,13 @@ static const struct {
         { "sigpending", RLIMIT_SIGPENDING }, { "stack", RLIMIT_STACK },
 };
 
+const char *sbx_rlimit_name(int resource) {
+        for (size_t i = 0; i < ELEMENTSOF(rlimit_names); i++)
+                if (rlimit_names[i].resource == resource)
+                        return rlimit_names[i].name;
+        return "?";
+}
+
 static int parse_rlim_value(const char *s, size_t len, uint64_t *ret) {
         char buf[32], *end;
         unsigned long long v;

