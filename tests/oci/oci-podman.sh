@@ -11,7 +11,8 @@
 # runs it as the user sbx-ci through as-unpriv.sh --subids): rootless podman,
 # which runs conmon and sbx-runc as uid 0 of its own user namespace (the
 # caller plus its /etc/subuid range), with no systemd (cgroupfs, file events)
-# and no cgroup on a cgroup-v1 host: there the limit and pause checks SKIP.
+# and no cgroup on a cgroup-v1 host: there the limit and pause checks SKIP;
+# it also runs --userns keep-id, what OpenClaw's rootless podman backend uses.
 . "$(dirname "$0")/oci-lib.sh"
 command -v podman >/dev/null || { echo "1..0 # SKIP podman not installed (.ci/bootstrap installs it)"; exit 0; }
 busybox_static >/dev/null || { echo "1..0 # SKIP no static busybox (busybox-static)"; exit 0; }
@@ -82,6 +83,19 @@ like "-v :ro refuses writes (EROFS)" "$out" 'Read-only file system'
 [ ! -e "$T/vol/g" ] && ok "-v :ro: nothing written on the host" || not_ok "-v :ro: nothing written on the host"
 out=$("${P[@]}" run --rm "${U[@]}" "${PL[@]}" -v "$T/vol:/v" $IMG sh -c 'echo y > /v/g; cat /v/g' 2>&1)
 is "-v rw writes through" "$(cat "$T/vol/g" 2>/dev/null)" y
+# OpenClaw's rootless podman sandboxes: --userns keep-id[:uid=U,gid=G], so
+# what the sandbox user writes to a bind is the caller's on the host
+if [ -n "$ROOTLESS" ]; then
+        out=$("${P[@]}" run --rm "${U[@]}" --userns keep-id $IMG id -u 2>&1)
+        is "--userns keep-id: the caller's uid inside" "$out" "$(id -u)"
+        mkdir -p "$T/kvol"
+        "${P[@]}" run --rm "${U[@]}" --userns keep-id:uid=1000,gid=1000 -v "$T/kvol:/w" $IMG \
+                sh -c 'id -u > /w/f' >/dev/null 2>&1
+        is "--userns keep-id:uid=1000,gid=1000: uid 1000 inside, its file on a bind is the caller's" \
+                "$(cat "$T/kvol/f" 2>&1) $(stat -c %u:%g "$T/kvol/f" 2>&1)" "1000 $(id -u):$(id -g)"
+else
+        for i in 1 2; do skip "--userns keep-id: a rootless podman mode (oci-podman-rootless runs it)"; done
+fi
 out=$("${P[@]}" run --rm "${U[@]}" "${PL[@]}" --read-only $IMG sh -c 'touch /x; echo st=$?; touch /tmp/y && echo tmp-ok' 2>&1)
 like "--read-only: / refuses writes" "$out" 'Read-only file system'
 like "--read-only: /tmp is a writable tmpfs" "$out" 'tmp-ok'
