@@ -403,12 +403,21 @@ _Noreturn void sbx_container_child_main(const sbx_plan *p, int sync_fd, const si
                 if (s != SIGKILL && s != SIGSTOP)
                         (void) signal(s, SIG_DFL);
         sigprocmask(SIG_SETMASK, oldmask, NULL);
-        /* host paths (the rootfs, bind sources) before any id switch */
-        if ((c->clone_flags & CLONE_NEWNS) && sbx_mount_open_child(p, &mfds, &err) < 0)
-                fail(sync_fd, &err);
+        /* A new user namespace: wait for its maps. Only then the host paths
+         * (the rootfs, bind sources) are opened, still with the caller's ids,
+         * so what may be opened does not depend on whether the parent has
+         * written the maps yet: our capabilities in the new namespace cover
+         * files owned by ids it maps (rootless podman --userns keep-id gives
+         * the rootfs's directory to the container's root, mode 0700), and
+         * none before (that race failed one such run in ~15). */
         if (c->clone_flags & CLONE_NEWUSER) {
                 if (sbx_sync_recv(sync_fd, SYNC_TIMEOUT_MS, &msg) < 0 || msg.type != SBX_SYNC_MAPS_WRITTEN)
                         _exit(SBX_EXIT_FAILURE);
+        }
+        /* host paths before any id switch */
+        if ((c->clone_flags & CLONE_NEWNS) && sbx_mount_open_child(p, &mfds, &err) < 0)
+                fail(sync_fd, &err);
+        if (c->clone_flags & CLONE_NEWUSER) {
                 if (sys_setresgid(0, 0, 0) < 0 || sys_setresuid(0, 0, 0) < 0)
                         fail(sync_fd, &(sbx_error) { -errno, "user namespace: become root of the container's "
                                                              "namespace (is 0 in linux.uidMappings?)" });
