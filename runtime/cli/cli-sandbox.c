@@ -974,6 +974,10 @@ static int rm_all(bool force) {
         r = sbx_sandbox_list(NULL, 0, &list, &n, &err);
         if (r < 0)
                 return fail("rm", &err, SBX_EXIT_FAILURE);
+        /* -f: every init dies at once (their namespaces go in parallel in
+         * the kernel), not one after the other as each is removed */
+        if (force)
+                sbx_sandbox_kill_all(list, n);
         for (size_t i = 0; i < n; i++) {
                 sbx_error e = {};
                 r = sbx_sandbox_remove(list[i]->name, force, &e);

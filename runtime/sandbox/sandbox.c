@@ -1256,6 +1256,17 @@ int sbx_sandbox_remove(const char *ref, bool force, sbx_error *reterr) {
         return remove_locked(name, force, false, reterr);
 }
 
+void sbx_sandbox_kill_all(sbx_sandbox *const *list, size_t n) {
+        for (size_t i = 0; i < n; i++) {
+                _cleanup_close_ int pidfd = -EBADF;
+                if (list[i]->state != SBX_SANDBOX_RUNNING && list[i]->state != SBX_SANDBOX_PAUSED)
+                        continue;
+                pidfd = sbx_init_pidfd(list[i]->init_pid, list[i]->init_start_time);
+                if (pidfd >= 0)
+                        (void) sys_pidfd_send_signal(pidfd, SIGKILL);
+        }
+}
+
 static int set_paused(sbx_record *rec, const char *name, const void *arg, sbx_error *reterr) {
         bool pause = *(const bool *) arg;
         int r;

@@ -197,6 +197,10 @@ int sbx_sandbox_create(const char *name, const sbx_run_config *c, const sbx_sand
 int sbx_sandbox_start(const char *ref, sbx_error *reterr);          /* running already: 0 */
 int sbx_sandbox_stop(const char *ref, unsigned timeout_sec, sbx_error *reterr); /* SIGTERM, then SIGKILL */
 int sbx_sandbox_remove(const char *ref, bool force, sbx_error *reterr);
+/* SIGKILL the init of every listed running sandbox (the recorded process
+ * only: pid and start time checked), waiting for none: `rm -f --all` lets
+ * them all die at once, then removes each. */
+void sbx_sandbox_kill_all(sbx_sandbox *const *list, size_t n);
 int sbx_sandbox_pause(const char *ref, sbx_error *reterr);
 int sbx_sandbox_unpause(const char *ref, sbx_error *reterr);
 
