@@ -88,19 +88,6 @@ static void now_rfc3339(char *buf, size_t len) {
         snprintf(buf, len, "%s.%09ldZ", base, now.tv_nsec);
 }
 
-static int write_pid_file(const char *path, pid_t pid, sbx_error *e) {
-        char tmp[PATH_MAX];
-        FILE *f;
-
-        if (!path)
-                return 0;
-        snprintf(tmp, sizeof(tmp), "%s.sbx-tmp", path);
-        f = fopen(tmp, "we");
-        if (!f || fprintf(f, "%d", (int) pid) < 0 || fclose(f) != 0 || rename(tmp, path) < 0)
-                return sbx_error_set(e, -errno ?: -EIO, "--pid-file '%s'", path);
-        return 0;
-}
-
 int oci_send_console(const char *sock_path, int master, sbx_error *e) {
         struct sockaddr_un sa = { .sun_family = AF_UNIX };
         char cbuf[CMSG_SPACE(sizeof(int))] = {}, name[] = "/dev/ptmx";
@@ -312,6 +299,10 @@ static int do_create(const char *id, const create_opts *o, pid_t *ret_pid, int *
                 r = FAIL("--root '%s': %s", g.root, strerror(errno));
                 goto out_cfg;
         }
+        if (oci_check_root(g.root, &e) < 0) {
+                r = fail_err(&e);
+                goto out_cfg;
+        }
         if (mkdir(st.dir, 0700) < 0) {
                 r = errno == EEXIST ? FAIL("container with id '%s' already exists", id)
                                     : FAIL("create state dir '%s': %s", st.dir, strerror(errno));
@@ -352,7 +343,7 @@ static int do_create(const char *id, const create_opts *o, pid_t *ret_pid, int *
         }
         st.pid = pid;
         st.start_time = oci_proc_start_time(pid);
-        if (oci_state_save(&st, &e) < 0 || write_pid_file(o->pid_file, pid, &e) < 0) {
+        if (oci_state_save(&st, &e) < 0 || oci_write_pid_file(o->pid_file, pid, &e) < 0) {
                 (void) sys_pidfd_send_signal(pidfd, SIGKILL);
                 goto fail;
         }
@@ -928,7 +919,7 @@ static bool in_initial_userns(void) {
 }
 
 /* The state root when --root is not given, runc's rule: /run/sbx-runc for
- * root; $XDG_RUNTIME_DIR/sbx-runc (else /tmp/sbx-runc) for anyone else, and
+ * root; $XDG_RUNTIME_DIR/sbx-runc (else /tmp/sbx-runc-<uid>) for anyone else, and
  * for uid 0 of a user namespace that is not the initial one unless $USER is
  * root: rootless podman runs its runtime there, as the user's own uid 0,
  * unable to write /run. */
@@ -938,7 +929,10 @@ static const char *default_root(void) {
 
         if (geteuid() == 0 && (in_initial_userns() || !x || !*x || (user && !strcmp(user, "root"))))
                 return "/run/sbx-runc";
-        snprintf(path, sizeof(path), "%s/sbx-runc", x && *x ? x : "/tmp");
+        if (x && *x)
+                snprintf(path, sizeof(path), "%s/sbx-runc", x);
+        else
+                snprintf(path, sizeof(path), "/tmp/sbx-runc-%u", (unsigned) geteuid());
         return path;
 }
 

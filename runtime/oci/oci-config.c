@@ -996,6 +996,56 @@ int oci_config_load(const char *bundle, oci_config *c, sbx_error *e) {
         return oci_config_load_at(bundle, NULL, c, e);
 }
 
+/* linux.sysctl: only a sysctl of a namespace the container has of its own
+ * (runc's rule): net.* (network), kernel.msg*, sem, shm* and fs.mqueue.*
+ * (ipc), kernel.hostname and domainname (uts). The child writes them
+ * before /proc is the container's, so any other one (kernel.core_pattern,
+ * vm.*) would be the host's. A namespace joined by path counts unless it
+ * is the runtime's own. */
+static int check_sysctls(const oci_config *c, sbx_error *e) {
+        static const struct { const char *key; int idx; unsigned long flag; const char *ns; } owned[] = {
+                { "net.*", SBX_CTR_NS_NET, CLONE_NEWNET, "net" },
+                { "fs.mqueue.*", SBX_CTR_NS_IPC, CLONE_NEWIPC, "ipc" },
+                { "kernel.msgmax", SBX_CTR_NS_IPC, CLONE_NEWIPC, "ipc" },
+                { "kernel.msgmnb", SBX_CTR_NS_IPC, CLONE_NEWIPC, "ipc" },
+                { "kernel.msgmni", SBX_CTR_NS_IPC, CLONE_NEWIPC, "ipc" },
+                { "kernel.sem", SBX_CTR_NS_IPC, CLONE_NEWIPC, "ipc" },
+                { "kernel.shmall", SBX_CTR_NS_IPC, CLONE_NEWIPC, "ipc" },
+                { "kernel.shmmax", SBX_CTR_NS_IPC, CLONE_NEWIPC, "ipc" },
+                { "kernel.shmmni", SBX_CTR_NS_IPC, CLONE_NEWIPC, "ipc" },
+                { "kernel.shm_rmid_forced", SBX_CTR_NS_IPC, CLONE_NEWIPC, "ipc" },
+                { "kernel.hostname", SBX_CTR_NS_UTS, CLONE_NEWUTS, "uts" },
+                { "kernel.domainname", SBX_CTR_NS_UTS, CLONE_NEWUTS, "uts" },
+        };
+
+        for (size_t i = 0; i < c->ctr.n_sysctl; i++) {
+                const char *kv = c->ctr.sysctl[i];
+                size_t klen = strcspn(kv, "="), t;
+                char p[300], own[64];
+                struct stat a, b;
+                int fd;
+
+                JP(p, "linux.sysctl.%.*s", (int) klen, kv);
+                for (t = 0; t < ELEMENTSOF(owned); t++) {
+                        size_t n = strlen(owned[t].key);
+                        if (owned[t].key[n - 1] == '*' ? klen > n - 1 && !strncmp(kv, owned[t].key, n - 1)
+                                                       : klen == n && !strncmp(kv, owned[t].key, n))
+                                break;
+                }
+                if (t == ELEMENTSOF(owned))
+                        return perr(e, -EPERM, p, "not in a namespace of the container (the host's sysctl)");
+                if (c->ctr.clone_flags & owned[t].flag)
+                        continue;
+                fd = c->ctr.join_fds[owned[t].idx];
+                snprintf(own, sizeof(own), "/proc/self/ns/%s", owned[t].ns);
+                if (fd < 0 || fstat(fd, &a) < 0 || stat(own, &b) < 0 || (a.st_dev == b.st_dev && a.st_ino == b.st_ino))
+                        return perr(e, -EPERM, p, "needs a %s namespace of the container's own (linux.namespaces)",
+                                    owned[t].ns);
+        }
+        return 0;
+}
+
+
 int oci_config_load_at(const char *bundle, const char *config_path, oci_config *c, sbx_error *e) {
         static const char *const keys[] = { "ociVersion", "root", "mounts", "process", "hostname", "domainname",
                                             "hooks", "annotations", "linux", "solaris", "windows", "vm", "zos",
@@ -1070,8 +1120,8 @@ int oci_config_load_at(const char *bundle, const char *config_path, oci_config *
         if ((c->ctr.hostname || c->ctr.domainname) && !(c->ctr.clone_flags & CLONE_NEWUTS))
                 return perr(e, -EINVAL, c->ctr.hostname ? "hostname" : "domainname",
                             "needs a new uts namespace (linux.namespaces)");
-        if (c->ctr.n_sysctl && !(c->ctr.clone_flags & (CLONE_NEWNET | CLONE_NEWIPC)))
-                return perr(e, -EINVAL, "linux.sysctl", "sysctls need a new network or ipc namespace");
+        if ((r = check_sysctls(c, e)) < 0)
+                return r;
         if ((v = get(root, "mounts"))) {
                 size_t n;
                 if (want(v, json_type_array, "mounts", e) < 0)

@@ -393,16 +393,9 @@ int oci_exec_main(const char *root, int argc, char **argv, void (*log)(const cha
                 sbx_error_set(&e, -ESRCH, "exec: lost the process");
                 goto fail;
         }
-        if (o.pid_file) {
-                char tmp[PATH_MAX];
-                FILE *f;
-                snprintf(tmp, sizeof(tmp), "%s.sbx-tmp", o.pid_file);
-                f = fopen(tmp, "we");
-                if (!f || fprintf(f, "%d", (int) b) < 0 || fclose(f) != 0 || rename(tmp, o.pid_file) < 0) {
-                        sbx_error_set(&e, -errno ?: -EIO, "--pid-file '%s'", o.pid_file);
-                        kill(b, SIGKILL);
-                        goto fail;
-                }
+        if (oci_write_pid_file(o.pid_file, b, &e) < 0) {
+                kill(b, SIGKILL);
+                goto fail;
         }
         if (pty >= 0 && o.console_socket && oci_send_console(o.console_socket, pty, &e) < 0) {
                 kill(b, SIGKILL);

@@ -69,6 +69,13 @@ typedef struct oci_state {
 typedef enum oci_status { OCI_CREATING, OCI_CREATED, OCI_RUNNING, OCI_PAUSED, OCI_STOPPED } oci_status;
 
 int oci_check_id(const char *id, sbx_error *reterr);
+/* The state root (--root) must be ours and writable by no one else: a
+ * state dir is trusted (its pid is signalled, its config's hooks run).
+ * 0 when it does not exist yet. */
+int oci_check_root(const char *root, sbx_error *reterr);
+/* --pid-file PATH (NULL: nothing): PATH.sbx-tmp made afresh (never through
+ * a symlink planted there), renamed over PATH. */
+int oci_write_pid_file(const char *path, pid_t pid, sbx_error *reterr);
 int oci_state_load(const char *root, const char *id, oci_state *ret, sbx_error *reterr);
 int oci_state_save(const oci_state *s, sbx_error *reterr);
 void oci_state_done(oci_state *s);

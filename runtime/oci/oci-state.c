@@ -24,6 +24,40 @@ int oci_check_id(const char *id, sbx_error *reterr) {
         return 0;
 }
 
+int oci_check_root(const char *root, sbx_error *reterr) {
+        struct stat st;
+
+        if (stat(root, &st) < 0)
+                return errno == ENOENT ? 0 : sbx_error_set(reterr, -errno, "--root '%s'", root);
+        if (st.st_uid != geteuid() || (st.st_mode & 022))
+                return sbx_error_set(reterr, -EPERM, "--root '%s': owned by uid %u, mode %04o: another user could "
+                                     "plant a container's state there (it must be ours, not group/other-writable)",
+                                     root, (unsigned) st.st_uid, (unsigned) (st.st_mode & 07777));
+        return 0;
+}
+
+int oci_write_pid_file(const char *path, pid_t pid, sbx_error *reterr) {
+        char tmp[PATH_MAX];
+        int fd, n, r = 0;
+
+        if (!path)
+                return 0;
+        if (snprintf(tmp, sizeof(tmp), "%s.sbx-tmp", path) >= (int) sizeof(tmp))
+                return sbx_error_set(reterr, -ENAMETOOLONG, "--pid-file '%s'", path);
+        /* a stale (or planted) entry goes; O_EXCL: whatever appears in its
+         * place before the open fails it instead of being written through */
+        (void) unlink(tmp);
+        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+        if (fd < 0)
+                return sbx_error_set(reterr, -errno, "--pid-file '%s': create %s", path, tmp);
+        n = dprintf(fd, "%d", (int) pid);
+        if (n <= 0 || close(fd) < 0 || rename(tmp, path) < 0) {
+                r = sbx_error_set(reterr, -errno ?: -EIO, "--pid-file '%s'", path);
+                (void) unlink(tmp);
+        }
+        return r;
+}
+
 /* The text of /proc/<pid>/stat after the command's ")": "S ppid ..." ("" if gone). */
 static const char *proc_stat_tail(pid_t pid, char *buf, size_t len) {
         char path[64], *p;
@@ -65,6 +99,9 @@ int oci_state_load(const char *root, const char *id, oci_state *s, sbx_error *re
 
         memset(s, 0, sizeof(*s));
         r = oci_check_id(id, reterr);
+        if (r < 0)
+                return r;
+        r = oci_check_root(root, reterr);
         if (r < 0)
                 return r;
         snprintf(s->id, sizeof(s->id), "%s", id);
@@ -177,7 +214,6 @@ int oci_state_pids(const oci_state *s, pid_t **ret, size_t *ret_n) {
         char path[PATH_MAX + 32];
         pid_t *pids = NULL;
         size_t n = 0;
-        FILE *f;
 
         *ret = NULL;
         *ret_n = 0;
@@ -194,15 +230,26 @@ int oci_state_pids(const oci_state *s, pid_t **ret, size_t *ret_n) {
                 closep(&cg.dirfd);
                 n = 0;
         }
-        /* no cgroup: the processes in the container's pid namespace */
+        /* no cgroup: the processes in the container's pid namespace; in
+         * ours (no pid namespace of its own) that would be every process
+         * we may signal, so only its own process */
         {
-                struct stat ns;
+                struct stat ns, own;
                 DIR *d;
                 struct dirent *de;
 
                 snprintf(path, sizeof(path), "/proc/%d/ns/pid", (int) s->pid);
                 if (stat(path, &ns) < 0)
                         return 0;
+                if (stat("/proc/self/ns/pid", &own) == 0 && own.st_ino == ns.st_ino && own.st_dev == ns.st_dev) {
+                        pids = malloc(sizeof(pid_t));
+                        if (!pids)
+                                return -ENOMEM;
+                        pids[0] = s->pid;
+                        *ret = pids;
+                        *ret_n = 1;
+                        return 0;
+                }
                 d = opendir("/proc");
                 if (!d)
                         return -errno;

@@ -1,0 +1,207 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Escapes from an OCI container run by sbx-runc as root (podman, containerd,
+# Kubernetes): the container's root process and its image are hostile. The
+# known runc/crun CVE classes, each with a control showing that the probe
+# works where the defence does not apply (runc as control where it helps).
+# Root only (the runtime under test runs as root; the rootless attacks run
+# as uid 65534 from here, in a pid namespace of their own). ~15 s.
+. "$(dirname "$0")/lib.sh"
+. "$SBX_SOURCE_ROOT/tests/oci/oci-lib.sh"
+need_root
+busybox_static >/dev/null || { echo "1..0 # SKIP no static busybox (busybox-static)"; exit 0; }
+T=$(mktemp -d /tmp/sbx-esc-oci.XXXXXX)
+chmod 755 "$T"
+trap 'for id in $(ls "$T/root" 2>/dev/null); do "$SBX_RUNC" --root "$T/root" delete -f "$id" >/dev/null 2>&1; done
+      rm -rf "$T" "/tmp/sbx-runc-$VUID" "$TMP" ${own_xdg:+"$own_xdg"}' EXIT
+make_rootfs "$T/rootfs"
+cp "$SBX_PROBE" "$T/rootfs/sbx-probe"
+rt() { timeout -k 5 30 "$SBX_RUNC" --root "$T/root" "$@"; }
+# bundle NAME 'python statements' -> $T/b-NAME (tests/oci/mkconfig.py)
+bundle() {
+        mkdir -p "$T/b-$1"
+        ROOTFS=$T/rootfs python3 "$SBX_SOURCE_ROOT/tests/oci/mkconfig.py" "$T/b-$1" "$2" || echo "# mkconfig $1 failed"
+        echo "$T/b-$1"
+}
+# run BUNDLE ID [create options] -> $out, $st
+runit() { local b=$1 id=$2; shift 2; out=$(cd "$b" && rt run "$@" "$id" 2>&1 </dev/null); st=$?; }
+
+# --- linux.sysctl that no namespace of the container holds: the child
+# writes sysctls before /proc is the container's, so they were the host's
+# (kernel.core_pattern = host root). Probed with a harmless one, restored.
+knob=/proc/sys/kernel/printk_ratelimit_burst
+old=$(cat $knob)
+b=$(bundle sysctl "c['linux']['sysctl']={'kernel.printk_ratelimit_burst':'$((old + 1))'}")
+runit "$b" sysctl
+is "sysctl-host: a sysctl of no namespace of the container is refused (exit 1)" "$st" 1
+like "sysctl-host: ... naming linux.sysctl.<key>" "$out" 'linux\.sysctl\.kernel\.printk_ratelimit_burst: not in a namespace'
+is "sysctl-host: the host's value is unchanged" "$(cat $knob)" "$old"
+unshare --net --ipc --uts sh -c "echo $((old + 1)) > $knob"
+control "a new network, ipc and uts namespace still writes that host sysctl" "$(cat $knob)" "$((old + 1))"
+echo "$old" > $knob
+b=$(bundle sysctlcp "c['linux']['sysctl']={'kernel.core_pattern':'|/bin/sh'}")
+runit "$b" sysctlcp
+like "sysctl-host: kernel.core_pattern is refused" "$st:$out" '^1:.*kernel\.core_pattern: not in a namespace'
+b=$(bundle sysctljoin "c['linux']['sysctl']={'net.ipv4.ip_forward':'1'}
+c['linux']['namespaces']=[n for n in c['linux']['namespaces'] if n['type']!='network']+[{'type':'network','path':'/proc/self/ns/net'}]")
+runit "$b" sysctljoin
+like "sysctl-host: net.* in the host's network namespace joined by path is refused" "$st:$out" \
+        '^1:.*linux\.sysctl\.net\.ipv4\.ip_forward: needs a net namespace of the container'
+b=$(bundle sysctlok "c['process']['args']=['sh','-c','cat /proc/sys/kernel/shmmni /proc/sys/net/ipv4/ip_forward']
+c['linux']['sysctl']={'kernel.shmmni':'1234','net.ipv4.ip_forward':'1'}")
+runit "$b" sysctlok
+is "sysctl: the container's own ipc and network sysctls are set" "$(echo $out)" "1234 1"
+
+# --- --pid-file through a symlink planted at its temporary name (the
+# runtime, root, writes it): the symlink's target is not written
+echo precious > "$T/victim"
+ln -s "$T/victim" "$T/pidf.sbx-tmp"
+b=$(bundle pidf "c['process']['args']=['sleep','30']")
+(cd "$b" && rt create --pid-file "$T/pidf" pidf) >/dev/null 2>&1
+is "pid-file-symlink: the symlink's target is not written (create)" "$(cat "$T/victim")" precious
+like "pid-file-symlink: the pid file is a file with the pid" "$(stat -c %F "$T/pidf"):$(cat "$T/pidf")" '^regular file:[1-9]'
+ln -s "$T/victim" "$T/pidx.sbx-tmp"
+rt exec -d --pid-file "$T/pidx" pidf true >/dev/null 2>&1
+is "pid-file-symlink: the symlink's target is not written (exec)" "$(cat "$T/victim")" precious
+ln -s "$T/victim2" "$T/plain"; echo x > "$T/plain"
+control "a plain open of that name writes through the symlink" "$(cat "$T/victim2")" x
+
+# --- runtime fds leaked into the container, and CVE-2024-21626: a leaked
+# host directory fd as the process's cwd (process.cwd, exec --cwd)
+# created: pid 1 is still the runtime (full capabilities, before its exec)
+is "leaked-fds: a created container's init (the runtime) has no exe or fd the container can open" \
+        "$(rt exec pidf sh -c 'for f in /proc/1/exe /proc/1/cwd /proc/1/fd/*; do readlink $f >/dev/null 2>&1 && echo "open $f"; done; echo done')" done
+rt start pidf
+sleep 0.1
+is "leaked-fds: the started process has only stdio" "$(rt exec pidf ls /proc/1/fd | tr '\n' ' ')" "0 1 2 "
+is "leaked-fds: an exec'd process has only stdio" "$(rt exec pidf sh -c 'ls /proc/$$/fd; true' 7</dev/null | tr '\n' ' ')" "0 1 2 "
+escaped=""
+for n in $(seq 3 24); do
+        r=$(rt exec --cwd "/proc/self/fd/$n" pidf sh -c 'cat ../../../../../../../../'"$SECRET_DIR"'/secret' 2>&1)
+        case $r in *host-secret*) escaped="$escaped exec:$n";; esac
+done
+for n in 3 4 5 6 7 8 9 10 11 12; do
+        b=$(bundle cwd$n "c['process']['args']=['sh','-c','cat ../../../../../../../../$SECRET_DIR/secret']
+c['process']['cwd']='/proc/self/fd/$n'")
+        runit "$b" cwd$n
+        case $out in *host-secret*) escaped="$escaped create:$n";; esac
+done
+is "leaked-cwd (CVE-2024-21626): no process.cwd /proc/self/fd/N reaches the host" "$escaped" ""
+b=$(bundle cwdctl "c['process']['args']=['sh','-c','cat ../../../../../../../../$SECRET_DIR/secret']
+c['process']['cwd']='/proc/self/fd/3'")
+out=$(cd "$b" && rt run --preserve-fds 1 cwdctl 2>&1 </dev/null 3<"$SECRET_DIR")
+control "a host directory fd the caller passes (--preserve-fds) does reach the host as cwd" "$out" "host-secret-$$"
+rt delete -f pidf >/dev/null 2>&1
+
+# --- CVE-2019-5736 through an interpreter: a file of the image whose
+# '#!' names /proc/self/exe, run by `exec`, must not run (and expose) the
+# runtime's binary; the probe in the container watches for it
+printf '#!/proc/self/exe\n' > "$T/rootfs/evil"; chmod 755 "$T/rootfs/evil"
+b=$(bundle shebang "c['process']['args']=['sleep','60']")
+(cd "$b" && rt run -d shebang) </dev/null >/dev/null 2>&1
+rt exec shebang /sbx-probe grab-exe 6 "$(readlink -f "$SBX")" > "$T/grab.out" 2>&1 &
+gp=$!
+sleep 0.3
+for i in $(seq 20); do grep -q GOT "$T/grab.out" && break; rt exec shebang /evil >/dev/null 2>&1; done
+rt exec shebang /sbx-probe kill -1 15 >/dev/null 2>&1
+wait $gp 2>/dev/null
+is "exe-shebang (CVE-2019-5736): '#!/proc/self/exe' never exposes the host's sbx binary" "$(grep -v ready "$T/grab.out")" nothing
+like "control: '#!/proc/self/exe' run by the container's shell runs its own exe (busybox)" \
+        "$(rt exec shebang sh -c 'exec /evil' 2>&1)" 'applet not found'
+rt delete -f shebang >/dev/null 2>&1
+
+# --- CVE-2021-30465 / CVE-2023-27561 class: mount destinations through
+# symlinks of the image pointing out of the rootfs, and '..' in them
+mkdir -p "$T/hostdir" "$T/src"; echo payload > "$T/src/p"
+ln -s "$T/hostdir" "$T/rootfs/abs"
+ln -s "../../../../../../../../$T/hostdir" "$T/rootfs/rel"
+for d in /abs/x /rel/x /tmp/../../../abs/y /abs; do
+        b=$(bundle mdst "c['process']['args']=['true']
+c['mounts'].append({'destination':'$d','type':'bind','source':'$T/src','options':['rbind','ro']})")
+        runit "$b" mdst
+        is "mount-dst-symlink: a bind at '$d' leaves the host dir untouched" "$(ls -A "$T/hostdir")" ""
+done
+control "the unscoped (host) resolution of /abs/x is the host dir" "$(readlink -f "$T/rootfs/abs/x")" "$T/hostdir/x"
+
+# --- CVE-2019-16884 / 2019-19921 class: /proc of the image a symlink (proc
+# mounted elsewhere): masked and read-only paths follow it
+mv "$T/rootfs/proc" "$T/rootfs/proc.d"; mkdir "$T/rootfs/p"; ln -s /p "$T/rootfs/proc"
+b=$(bundle procln "c['process']['args']=['sh','-c','wc -c < /p/timer_list; echo 1 > /p/sys/kernel/domainname']")
+runit "$b" procln
+like "proc-symlink: maskedPaths still mask (timer_list reads empty)" "$out" '^0'
+like "proc-symlink: readonlyPaths still read-only (/proc/sys)" "$out" 'Read-only file system'
+rm "$T/rootfs/proc"; rmdir "$T/rootfs/p"; mv "$T/rootfs/proc.d" "$T/rootfs/proc"
+
+# --- CVE-2022-0492: cgroup v1 release_agent from the container (this host
+# is v1/hybrid): a rw cgroup mount shows the container's own cgroups only,
+# and mounting a hierarchy needs CAP_SYS_ADMIN of the host
+if [ -d /sys/fs/cgroup/pids ] && [ ! -e /sys/fs/cgroup/cgroup.controllers ]; then
+        b=$(bundle cgv1 "c['mounts'].append({'destination':'/sys','type':'sysfs','source':'sysfs','options':['nosuid','noexec','nodev','ro']})
+c['mounts'].append({'destination':'/sys/fs/cgroup','type':'cgroup','source':'cgroup','options':['nosuid','noexec','nodev','rw']})
+c['process']['args']=['sh','-c','ls /sys/fs/cgroup/*/release_agent 2>&1; mkdir -p /tmp/m; mount -t cgroup -o pids cgroup /tmp/m 2>&1; echo st=\$?']")
+        runit "$b" cgv1
+        like "release-agent: no release_agent under the container's cgroup mount" "$out" 'release_agent: No such file'
+        like "release-agent: mounting a v1 hierarchy is refused" "$out" 'st=[1-9]'
+        b=$(bundle cgv1u "c['process']['args']=['sh','-c','mkdir -p /tmp/m; mount -t cgroup -o pids cgroup /tmp/m 2>&1; echo /x > /tmp/m/release_agent; echo st=\$?']
+c['linux']['namespaces'].append({'type':'user'}); c['linux']['namespaces'].append({'type':'cgroup'})
+c['linux']['uidMappings']=[{'containerID':0,'hostID':200000,'size':65536}]
+c['linux']['gidMappings']=[{'containerID':0,'hostID':200000,'size':65536}]
+c['process']['capabilities']={k: c['process']['capabilities'][k]+['CAP_SYS_ADMIN'] for k in ('bounding','effective','permitted')}")
+        runit "$b" cgv1u
+        # (with a cgroup namespace of its own it may mount the hierarchy: its root
+        # is the container's cgroup, where there is no release_agent)
+        like "release-agent: CAP_SYS_ADMIN of a user namespace cannot write release_agent" "$out" 'st=[1-9]'
+        [ -e /sys/fs/cgroup/pids/release_agent ] && control "the host's pids hierarchy has a release_agent" yes yes ||
+                skip "control: no release_agent on the host's pids hierarchy"
+else
+        skip "release-agent: not a cgroup v1/hybrid host"
+fi
+
+# --- kill --all / delete of a rootless container without a pid namespace
+# and without a cgroup: "its processes" were every process of the user
+VUID=$((3000000 + $$ % 100000))
+mkdir -p "$T/rl"; chown 65534:65534 "$T/rl"
+cat > "$T/rl/killall.sh" <<EOF
+cd $T/rl; export XDG_RUNTIME_DIR=$T/rl/xdg; mkdir -p \$XDG_RUNTIME_DIR
+sleep 30 & CAN=\$!
+$SBX_RUNC spec --rootless && python3 - <<'P'
+import json; c = json.load(open('config.json')); c['root']['path'] = '$T/rootfs'; c['process']['terminal'] = False
+c['process']['args'] = ['sleep', '30']; c['linux']['maskedPaths'] = []; c['linux']['readonlyPaths'] = []
+c['mounts'] = [m for m in c['mounts'] if m['destination'] not in ('/proc', '/sys')]
+c['linux']['namespaces'] = [n for n in c['linux']['namespaces'] if n['type'] != 'pid']
+json.dump(c, open('config.json', 'w'))
+P
+$SBX_RUNC run -d ka </dev/null >/dev/null 2>&1 || echo "run failed"
+$SBX_RUNC kill --all ka KILL; sleep 0.2
+kill -0 \$CAN 2>/dev/null && echo "canary alive" || echo "canary killed"
+$SBX_RUNC delete -f ka; sleep 0.2
+kill -0 \$CAN 2>/dev/null && echo "canary alive" || echo "canary killed"
+kill -9 -1; sleep 0.2
+kill -0 \$CAN 2>/dev/null && echo "canary survives kill -1" || echo "canary killed by kill -1"
+EOF
+out=$(timeout 60 unshare --pid --fork --mount-proc setpriv --reuid 65534 --regid 65534 --clear-groups bash "$T/rl/killall.sh" 2>&1)
+like "kill-all-no-pidns: kill --all spares the user's other processes" "$out" $'^canary alive\n'
+like "kill-all-no-pidns: delete --force spares them" "$out" $'\ncanary alive\n'
+like "control: kill -9 -1 as that user does kill them (the probe can fail)" "$out" 'canary killed by kill -1'
+
+# --- the state root (--root) another user made: its state is trusted (the
+# pid is signalled, the config copy's poststop hooks run), so it is refused.
+# The default root without $XDG_RUNTIME_DIR is per uid: /tmp/sbx-runc-<uid>.
+plant() { # DIR: a fake container 'planted' whose poststop hook leaves $T/pwned
+        mkdir -p "$1/planted"
+        printf '{"id":"planted","pid":2147483000,"bundle":"/","created":"x","cgroup":"","startTime":0}' > "$1/planted/state.json"
+        printf '%s' '{"ociVersion":"1.2.0","process":{"args":["true"],"cwd":"/"},"root":{"path":"/"},
+"linux":{"namespaces":[{"type":"mount"}]},"hooks":{"poststop":[{"path":"/bin/sh","args":["sh","-c","touch '"$T"'/pwned"]}]}}' \
+                > "$1/planted/config.json"
+}
+install -d -m 0777 "/tmp/sbx-runc-$VUID"; chown 65534 "/tmp/sbx-runc-$VUID"; plant "/tmp/sbx-runc-$VUID"
+chmod 777 "$T"
+out=$(env -u XDG_RUNTIME_DIR setpriv --reuid "$VUID" --regid "$VUID" --clear-groups "$SBX_RUNC" delete -f planted 2>&1)
+like "state-root: another user's default root is refused, naming it" "$out" "--root '/tmp/sbx-runc-$VUID': owned by uid 65534"
+[ ! -e "$T/pwned" ] && ok "state-root: the planted poststop hook did not run" || not_ok "state-root: the planted poststop hook did not run"
+install -d -m 0711 "$T/own"; plant "$T/own"
+rt() { timeout -k 5 30 "$SBX_RUNC" --root "$T/own" "$@"; }
+rt delete -f planted >/dev/null 2>&1
+control "a state dir in a root of our own is trusted: its poststop hook runs" "$([ -e "$T/pwned" ] && echo ran)" ran
+chmod 755 "$T"
+done_testing
