@@ -991,7 +991,14 @@ int cli_oci(int argc, char **argv) {
                 usage(stderr);
                 return 1;
         }
-        cmd = argv[i++];
+        cmd = argv[i];
+        if (!strcmp(cmd, "create") || !strcmp(cmd, "run") || !strcmp(cmd, "exec")) {
+                sbx_error e = {};
+                (void) oci_run_sealed(argv, &e);
+                if (e.code)
+                        return fail_err(&e);
+        }
+        i++;
         argc -= i;
         argv += i;
         r = -1;

@@ -110,4 +110,8 @@ int oci_seccomp_prepare(oci_config *c, sbx_error *reterr);
 int oci_exec_main(const char *root, int argc, char **argv, void (*log)(const char *msg));
 
 /* --console-socket: pass the pty master over the AF_UNIX socket (SCM_RIGHTS), as runc does. */
+/* Re-run this command from a sealed memfd copy of our binary unless we are
+ * one already (0): before create, run and exec (oci-sealed.c). Returns
+ * only on error. argv is cli_oci's (argv[0] replaced). */
+int oci_run_sealed(char **argv, sbx_error *reterr);
 int oci_send_console(const char *sock_path, int master, sbx_error *reterr);

@@ -110,6 +110,30 @@ like "control: '#!/proc/self/exe' run by the container's shell runs its own exe 
         "$(rt exec shebang sh -c 'exec /evil' 2>&1)" 'applet not found'
 rt delete -f shebang >/dev/null 2>&1
 
+# ... and the runtime's binary itself: what a process reaching the
+# runtime's /proc/<pid>/exe holds (here the created container's init, the
+# runtime before its exec) is a sealed copy: written after the runtime is
+# gone, it changes nothing (the host's sbx is unchanged)
+sum=$(sha256sum < "$(readlink -f "$SBX")")
+b=$(bundle sealed "c['process']['args']=['sleep','30']")
+(cd "$b" && rt create sealed) </dev/null >/dev/null 2>&1
+pid=$(rt state sealed | tr -d ' \n' | grep -o '"pid":[0-9]*' | cut -d: -f2)
+like "exe-sealed: the runtime in the container runs from a memfd" "$(readlink "/proc/$pid/exe")" '^/memfd:sbx-runc'
+exec 9<"/proc/$pid/exe"
+rt delete -f sealed >/dev/null 2>&1
+out=$( (printf x >> /proc/self/fd/9) 2>&1; echo "st=$?")
+exec 9<&-
+like "exe-sealed: the held exe cannot be written once the runtime is gone" "$out" 'not permitted.*st=1|st=1'
+is "exe-sealed: the host's sbx binary is unchanged" "$(sha256sum < "$(readlink -f "$SBX")")" "$sum"
+cp "$(command -v sleep)" "$T/sleep-copy"
+"$T/sleep-copy" 30 & cp_pid=$!
+sleep 0.1
+exec 9<"/proc/$cp_pid/exe"
+kill $cp_pid; wait $cp_pid 2>/dev/null
+out=$( (printf x >> /proc/self/fd/9) 2>&1; echo "st=$?")
+exec 9<&-
+control "a held exe of an unsealed binary is written once it is gone" "$out" st=0
+
 # --- CVE-2021-30465 / CVE-2023-27561 class: mount destinations through
 # symlinks of the image pointing out of the rootfs, and '..' in them
 mkdir -p "$T/hostdir" "$T/src"; echo payload > "$T/src/p"
