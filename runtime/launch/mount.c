@@ -1105,12 +1105,21 @@ static int mount_root_overlay(const sbx_plan *p, sbx_mount_fds *fds, sbx_error *
         return mnt;
 }
 
-/* A container: its rootfs, bound onto itself (recursively), is the root. */
+/* A container: its rootfs, bound onto itself (recursively), is the root;
+ * nodev: a device node of the image is no device (runc's device cgroup
+ * "deny all" for them: the container cannot mknod, and the nodes the
+ * runtime makes live on the /dev mount of the spec). */
 static int mount_root_bind(sbx_mount_fds *fds, const char *path, sbx_error *reterr) {
+        struct mount_attr attr = { .attr_set = MOUNT_ATTR_NODEV };
         int tree = open_tree(fds->root_dir, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH | AT_RECURSIVE);
 
         if (tree < 0)
                 return sbx_error_set(reterr, -errno, "mount: bind the rootfs '%s'", path);
+        if (mount_setattr(tree, "", AT_EMPTY_PATH | AT_RECURSIVE, &attr, sizeof(attr)) < 0) {
+                int r = -errno;
+                close(tree);
+                return sbx_error_set(reterr, r, "mount: the rootfs '%s' nodev", path);
+        }
         if (move_mount(tree, "", fds->root_dir, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0) {
                 int r = -errno;
                 close(tree);

@@ -5,14 +5,19 @@
  * /proc/<pid>/exe while the runtime works in the container, or a file of
  * the image whose "#!" names /proc/self/exe, which `exec` would run as the
  * runtime's own binary) then holds the copy: it cannot write it (sealed),
- * and nothing of it leads to the host's file that root runs next. */
+ * and nothing of it leads to the host's file that root runs next. The copy
+ * is a read-only bind mount of our own file, detached (as root or in a user
+ * namespace that owns our mounts: no copy, the same page cache), else a
+ * sealed memfd. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/sendfile.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -24,16 +29,32 @@
 
 extern char **environ;
 
+/* /proc/self/exe on a detached read-only bind mount of itself, or -1 */
+static int ro_bind_self(void) {
+        struct mount_attr attr = { .attr_set = MOUNT_ATTR_RDONLY };
+        int t = (int) syscall(SYS_open_tree, AT_FDCWD, "/proc/self/exe", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
+
+        if (t >= 0 && syscall(SYS_mount_setattr, t, "", AT_EMPTY_PATH, &attr, sizeof(attr)) < 0) {
+                close(t);
+                return -1;
+        }
+        return t;
+}
+
 int oci_run_sealed(char **argv, sbx_error *reterr) {
         _cleanup_close_ int self = open("/proc/self/exe", O_RDONLY | O_CLOEXEC), copy = -EBADF;
         int seals = self >= 0 ? fcntl(self, F_GET_SEALS) : -1;
+        struct statvfs vfs;
         struct stat st;
         off_t off = 0;
 
         if (self < 0)
                 return sbx_error_set(reterr, -errno, "open /proc/self/exe (to run from a sealed copy)");
-        if (seals >= 0 && (seals & F_SEAL_WRITE))
-                return 0;       /* we are the copy */
+        if ((seals >= 0 && (seals & F_SEAL_WRITE)) || (fstatvfs(self, &vfs) == 0 && (vfs.f_flag & ST_RDONLY)))
+                return 0;       /* we are the copy (or on a read-only mount already) */
+        copy = ro_bind_self();
+        if (copy >= 0)
+                goto run;
         if (fstat(self, &st) < 0)
                 return sbx_error_set(reterr, -errno, "stat /proc/self/exe");
         copy = memfd_create("sbx-runc", MFD_CLOEXEC | MFD_ALLOW_SEALING | MFD_EXEC);
@@ -49,6 +70,7 @@ int oci_run_sealed(char **argv, sbx_error *reterr) {
         }
         if (fcntl(copy, F_ADD_SEALS, F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE) < 0)
                 return sbx_error_set(reterr, -errno, "seal the runtime's copy");
+run:
         /* main dispatches on the name: the copy is sbx-runc, whatever ran */
         argv[0] = (char *) "sbx-runc";
         syscall(SYS_execveat, copy, "", argv, environ, AT_EMPTY_PATH);

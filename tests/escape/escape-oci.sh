@@ -112,18 +112,21 @@ rt delete -f shebang >/dev/null 2>&1
 
 # ... and the runtime's binary itself: what a process reaching the
 # runtime's /proc/<pid>/exe holds (here the created container's init, the
-# runtime before its exec) is a sealed copy: written after the runtime is
+# runtime before its exec) is a copy (a read-only bind of the binary as root,
+# a sealed memfd rootless): written after the runtime is
 # gone, it changes nothing (the host's sbx is unchanged)
 sum=$(sha256sum < "$(readlink -f "$SBX")")
 b=$(bundle sealed "c['process']['args']=['sleep','30']")
 (cd "$b" && rt create sealed) </dev/null >/dev/null 2>&1
 pid=$(rt state sealed | tr -d ' \n' | grep -o '"pid":[0-9]*' | cut -d: -f2)
-like "exe-sealed: the runtime in the container runs from a memfd" "$(readlink "/proc/$pid/exe")" '^/memfd:sbx-runc'
+exe=$(readlink "/proc/$pid/exe")
+[ -n "$exe" ] && [ "$exe" != "$(readlink -f "$SBX")" ] && ok "exe-sealed: the runtime in the container runs from a copy ($exe)" ||
+        not_ok "exe-sealed: the runtime in the container runs from a copy (got '$exe')"
 exec 9<"/proc/$pid/exe"
 rt delete -f sealed >/dev/null 2>&1
 out=$( (printf x >> /proc/self/fd/9) 2>&1; echo "st=$?")
 exec 9<&-
-like "exe-sealed: the held exe cannot be written once the runtime is gone" "$out" 'not permitted.*st=1|st=1'
+like "exe-sealed: the held exe cannot be written once the runtime is gone" "$out" 'st=1$'
 is "exe-sealed: the host's sbx binary is unchanged" "$(sha256sum < "$(readlink -f "$SBX")")" "$sum"
 cp "$(command -v sleep)" "$T/sleep-copy"
 "$T/sleep-copy" 30 & cp_pid=$!
@@ -155,6 +158,17 @@ runit "$b" procln
 like "proc-symlink: maskedPaths still mask (timer_list reads empty)" "$out" '^0'
 like "proc-symlink: readonlyPaths still read-only (/proc/sys)" "$out" 'Read-only file system'
 rm "$T/rootfs/proc"; rmdir "$T/rootfs/p"; mv "$T/rootfs/proc.d" "$T/rootfs/proc"
+
+# --- a device node of the image (here /dev/kmsg's 1:11): runc's device
+# cgroup denies it; sbx mounts the rootfs nodev (the container cannot mknod)
+mknod "$T/rootfs/kmsg" c 1 11
+b=$(bundle devimg "c['process']['args']=['sh','-c','echo sbx-escape-oci: a container wrote this > /kmsg; echo st=\$?; echo > /dev/null; echo null=\$?']")
+runit "$b" devimg
+like "device-in-image: a device node of the rootfs cannot be opened" "$out" 'st=1'
+like "device-in-image: the runtime's own /dev nodes still work" "$out" 'null=0'
+(echo "sbx escape-oci: control write" > "$T/rootfs/kmsg") 2>/dev/null
+control "the node itself is a working device outside the container" "$?" 0
+rm -f "$T/rootfs/kmsg"
 
 # --- CVE-2022-0492: cgroup v1 release_agent from the container (this host
 # is v1/hybrid): a rw cgroup mount shows the container's own cgroups only,
