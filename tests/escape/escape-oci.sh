@@ -195,6 +195,56 @@ else
         skip "release-agent: not a cgroup v1/hybrid host"
 fi
 
+# --- container ids that name other paths, and a very long one
+b=$(bundle ids "c['process']['args']=['true']")
+bad=""
+for id in ../escaped a/b . .. "$(printf 'x%.0s' $(seq 300))" "-flag" "$(printf 'a\nb')"; do
+        (cd "$b" && rt create "$id") >/dev/null 2>&1 && bad="$bad [$id]"
+done
+is "container-id: ids with / or .., too long or not a name are refused" "$bad" ""
+is "container-id: nothing was made beside --root" "$(ls -A "$T" | grep -c escaped)" 0
+
+# --- linux.namespaces path of another type (the host's network namespace
+# as the container's uts one) and a path that is no namespace
+b=$(bundle nstype "c['linux']['namespaces']=[n for n in c['linux']['namespaces'] if n['type']!='uts']+[{'type':'uts','path':'/proc/self/ns/net'}]; del c['hostname']")
+runit "$b" nstype
+[ "$st" -ne 0 ] && ok "ns-path-type: a network namespace given as the uts one fails create" || not_ok "ns-path-type: a network namespace given as the uts one fails create"
+b=$(bundle nsfile "c['linux']['namespaces']=[n for n in c['linux']['namespaces'] if n['type']!='network']+[{'type':'network','path':'$SECRET_DIR/secret'}]")
+runit "$b" nsfile
+[ "$st" -ne 0 ] && ok "ns-path-type: a file that is no namespace fails create" || not_ok "ns-path-type: a file that is no namespace fails create"
+unshare --uts sh -c 'hostname ns-ok; exec sleep 20' & up=$!
+sleep 0.2
+b=$(bundle nsok "c['process']['args']=['hostname']; del c['hostname']
+c['linux']['namespaces']=[n for n in c['linux']['namespaces'] if n['type']!='uts']+[{'type':'uts','path':'/proc/$up/ns/uts'}]")
+runit "$b" nsok
+control "a uts namespace given as the uts one is joined" "$out" ns-ok
+kill $up; wait $up 2>/dev/null
+
+# --- linux.devices through symlinks of the image and '..': made in the
+# container's /dev, never on the host
+b=$(bundle devln "c['process']['args']=['true']
+c['linux']['devices']=[{'path':'/abs/node','type':'c','major':1,'minor':3,'fileMode':0o666},
+                       {'path':'/dev/../rel/node2','type':'c','major':1,'minor':3,'fileMode':0o666}]")
+runit "$b" devln
+is "devices-symlink: no device node made on the host through an image symlink" "$(ls -A "$T/hostdir")" ""
+
+# --- a pid reused after the container's process died: state, exec, kill
+# and delete must not take the new process for the container's
+b=$(bundle reuse "c['process']['args']=['sleep','30']")
+(cd "$b" && rt run -d reuse) </dev/null >/dev/null 2>&1
+pid=$(rt state reuse | tr -d ' \n' | grep -o '"pid":[0-9]*' | cut -d: -f2)
+kill -9 "$pid"; sleep 0.2
+sleep 30 & victim=$!
+sed -i "s/\"pid\":$pid,/\"pid\":$victim,/" "$T/root/reuse/state.json"
+like "pid-reuse: state is stopped (the pid's start time is not the container's)" "$(rt state reuse)" '"status": ?"stopped"'
+rt exec reuse true >/dev/null 2>&1; is "pid-reuse: exec is refused" "$?" 255
+rt kill reuse KILL >/dev/null 2>&1; rt kill --all reuse KILL >/dev/null 2>&1
+rt delete -f reuse >/dev/null 2>&1
+sleep 0.1
+kill -0 $victim 2>/dev/null && ok "pid-reuse: kill, kill --all and delete -f spare the process with the reused pid" ||
+        not_ok "pid-reuse: kill, kill --all and delete -f spare the process with the reused pid"
+kill $victim 2>/dev/null; wait $victim 2>/dev/null
+
 # --- kill --all / delete of a rootless container without a pid namespace
 # and without a cgroup: "its processes" were every process of the user
 VUID=$((3000000 + $$ % 100000))
