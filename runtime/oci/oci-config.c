@@ -1002,20 +1002,23 @@ int oci_config_load(const char *bundle, oci_config *c, sbx_error *e) {
  * before /proc is the container's, so any other one (kernel.core_pattern,
  * vm.*) would be the host's. A namespace joined by path counts unless it
  * is the runtime's own. */
+/* key (klen bytes) is one of list's words ("a.b" exactly, "a.*" a prefix) */
+static bool sysctl_in(const char *key, size_t klen, const char *list) {
+        for (const char *w = list; *w;) {
+                size_t n = strcspn(w, " ");
+                if (w[n - 1] == '*' ? klen > n - 1 && !strncmp(key, w, n - 1) : klen == n && !strncmp(key, w, n))
+                        return true;
+                w += n + (w[n] == ' ');
+        }
+        return false;
+}
+
 static int check_sysctls(const oci_config *c, sbx_error *e) {
-        static const struct { const char *key; int idx; unsigned long flag; const char *ns; } owned[] = {
+        static const struct { const char *keys; int idx; unsigned long flag; const char *ns; } owned[] = {
                 { "net.*", SBX_CTR_NS_NET, CLONE_NEWNET, "net" },
-                { "fs.mqueue.*", SBX_CTR_NS_IPC, CLONE_NEWIPC, "ipc" },
-                { "kernel.msgmax", SBX_CTR_NS_IPC, CLONE_NEWIPC, "ipc" },
-                { "kernel.msgmnb", SBX_CTR_NS_IPC, CLONE_NEWIPC, "ipc" },
-                { "kernel.msgmni", SBX_CTR_NS_IPC, CLONE_NEWIPC, "ipc" },
-                { "kernel.sem", SBX_CTR_NS_IPC, CLONE_NEWIPC, "ipc" },
-                { "kernel.shmall", SBX_CTR_NS_IPC, CLONE_NEWIPC, "ipc" },
-                { "kernel.shmmax", SBX_CTR_NS_IPC, CLONE_NEWIPC, "ipc" },
-                { "kernel.shmmni", SBX_CTR_NS_IPC, CLONE_NEWIPC, "ipc" },
-                { "kernel.shm_rmid_forced", SBX_CTR_NS_IPC, CLONE_NEWIPC, "ipc" },
-                { "kernel.hostname", SBX_CTR_NS_UTS, CLONE_NEWUTS, "uts" },
-                { "kernel.domainname", SBX_CTR_NS_UTS, CLONE_NEWUTS, "uts" },
+                { "fs.mqueue.* kernel.msgmax kernel.msgmnb kernel.msgmni kernel.sem kernel.shmall kernel.shmmax "
+                  "kernel.shmmni kernel.shm_rmid_forced", SBX_CTR_NS_IPC, CLONE_NEWIPC, "ipc" },
+                { "kernel.hostname kernel.domainname", SBX_CTR_NS_UTS, CLONE_NEWUTS, "uts" },
         };
 
         for (size_t i = 0; i < c->ctr.n_sysctl; i++) {
@@ -1026,12 +1029,8 @@ static int check_sysctls(const oci_config *c, sbx_error *e) {
                 int fd;
 
                 JP(p, "linux.sysctl.%.*s", (int) klen, kv);
-                for (t = 0; t < ELEMENTSOF(owned); t++) {
-                        size_t n = strlen(owned[t].key);
-                        if (owned[t].key[n - 1] == '*' ? klen > n - 1 && !strncmp(kv, owned[t].key, n - 1)
-                                                       : klen == n && !strncmp(kv, owned[t].key, n))
-                                break;
-                }
+                for (t = 0; t < ELEMENTSOF(owned) && !sysctl_in(kv, klen, owned[t].keys); t++)
+                        ;
                 if (t == ELEMENTSOF(owned))
                         return perr(e, -EPERM, p, "not in a namespace of the container (the host's sysctl)");
                 if (c->ctr.clone_flags & owned[t].flag)
