@@ -150,6 +150,27 @@ c['mounts'].append({'destination':'$d','type':'bind','source':'$T/src','options'
 done
 control "the unscoped (host) resolution of /abs/x is the host dir" "$(readlink -f "$T/rootfs/abs/x")" "$T/hostdir/x"
 
+# --- CVE-2021-30465 proper: a container flips a directory of a volume it
+# shares with the next container into a symlink out of the rootfs while
+# that one is created with a mount destination through it
+mkdir -p "$T/vol/d" "$T/racehost"; ln -s "$T/racehost" "$T/vol/l"
+b=$(bundle flipper "c['process']['args']=['/sbx-probe','flip','/v/d','/v/l','8']
+c['mounts'].append({'destination':'/v','type':'bind','source':'$T/vol','options':['rbind','rw']})")
+(cd "$b" && rt run -d flipper) </dev/null >/dev/null 2>&1
+b=$(bundle victim "c['process']['args']=['true']
+c['mounts'].append({'destination':'/v','type':'bind','source':'$T/vol','options':['rbind','rw']})
+c['mounts'].append({'destination':'/v/d/x','type':'tmpfs','source':'tmpfs','options':['size=1k']})")
+okruns=0
+for i in $(seq 25); do runit "$b" victim$i; [ "$st" = 0 ] && okruns=$((okruns + 1)); done
+echo "# mount-race: $okruns of 25 creates succeeded"
+host=0
+for i in $(seq 2000); do mkdir -p "$T/vol/d/x" 2>/dev/null; [ -e "$T/racehost/x" ] && { host=1; break; }; done
+rt delete -f flipper >/dev/null 2>&1
+is "mount-race: 25 creates through a flipping volume dir never mount or create on the host" "$(ls -A "$T/racehost" | grep -v '^x$')" ""
+control "the host's own resolution of that path lands on the host during the flip" "$host" 1
+rm -rf "$T/racehost/x"
+ls -A "$T/racehost" >/dev/null
+
 # --- CVE-2019-16884 / 2019-19921 class: /proc of the image a symlink (proc
 # mounted elsewhere): masked and read-only paths follow it
 mv "$T/rootfs/proc" "$T/rootfs/proc.d"; mkdir "$T/rootfs/p"; ln -s /p "$T/rootfs/proc"
@@ -194,6 +215,17 @@ c['process']['capabilities']={k: c['process']['capabilities'][k]+['CAP_SYS_ADMIN
 else
         skip "release-agent: not a cgroup v1/hybrid host"
 fi
+
+# --- CVE-2022-29162: an exec'd process (and the container's) has no
+# inheritable or ambient capabilities the spec did not give; the runtime's
+# environment does not reach it
+b=$(bundle inh "c['process']['args']=['sleep','30']")
+(cd "$b" && SBX_ESC_SECRET=leak rt run -d inh) </dev/null >/dev/null 2>&1
+out=$(SBX_ESC_SECRET=leak rt exec inh sh -c 'grep -E "CapInh|CapAmb" /proc/self/status /proc/1/status; env; tr "\\0" "\\n" < /proc/1/environ' 2>&1)
+unlike "exec-caps: no inheritable or ambient capability (exec'd process and init)" "$out" 'Cap(Inh|Amb):[[:space:]]+0*[1-9a-f]'
+like "exec-caps: ... (both read)" "$(echo "$out" | grep -c 'Cap\(Inh\|Amb\)')" '^4$'
+unlike "exec-env: the runtime's environment does not reach the container" "$out" 'SBX_ESC_SECRET'
+rt delete -f inh >/dev/null 2>&1
 
 # --- container ids that name other paths, and a very long one
 b=$(bundle ids "c['process']['args']=['true']")
