@@ -36,9 +36,12 @@ cleanup() {
         # rootless podman's pause process (holds its user namespace), by pid
         [ -n "$ROOTLESS" ] && [ -s "$XDG_RUNTIME_DIR/libpod/tmp/pause.pid" ] &&
                 kill "$(cat "$XDG_RUNTIME_DIR/libpod/tmp/pause.pid")" 2>/dev/null
-        rm -rf "$T" 2>/dev/null || { umount -R "$T"/* 2>/dev/null; rm -rf "$T"; }
+        cd / && rm -rf "$T" 2>/dev/null || { umount -R "$T"/* 2>/dev/null; rm -rf "$T"; }
 }
 trap cleanup EXIT
+# conmon writes a file 'oom' into podman's working directory when a container
+# is OOM-killed (--memory below): ours, not the caller's (meson's build dir)
+cd "$T" || exit 1
 make_rootfs "$T/rootfs"
 tar -C "$T/rootfs" -cf "$T/bb.tar" .
 "${P[@]}" import -q "$T/bb.tar" localhost/sbx-oci-bb:latest >/dev/null 2>"$T/err" ||
