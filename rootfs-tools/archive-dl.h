@@ -28,9 +28,7 @@
         X(archive_read_support_format_tar) X(archive_set_error)
 
 struct sbx_archive_api {
-#define SBX_ARCHIVE_MEMBER(f) typeof(f) *f;
-        SBX_ARCHIVE_FUNCS(SBX_ARCHIVE_MEMBER)
-#undef SBX_ARCHIVE_MEMBER
+        SBX_ARCHIVE_FUNCS(SBX_DL_MEMBER)
 };
 extern struct sbx_archive_api sbx_archive_api;
 

@@ -25,6 +25,19 @@ const char *cg_v1_dir(const sbx_cgroup *cg, const char *c);
 int cg_v2_enable_down(const sbx_cgroup_host *h, const char *ctrl, sbx_error *reterr);
 int cg_v2_make_leaf(const char *path, sbx_error *reterr);
 
+/* runc's conversions, for the v2 files and systemd's properties alike:
+ * cpu shares 2..262144 -> cpu.weight 1..10000; blkio weight 10..1000 ->
+ * io.weight 1..10000. */
+static inline long long cg_shares_to_weight(int64_t shares) {
+        return 1 + ((long long) shares - 2) * 9999 / 262142;
+}
+static inline long long cg_blkio_to_io_weight(int64_t weight) {
+        return 1 + ((long long) weight - 10) * 9999 / 990;
+}
+/* v2 limits swap alone: res->memory_swap (memory + swap, OCI/docker) minus
+ * res->memory into *ret, -1 for none ("max"). -EINVAL when below memory. */
+int cg_v2_swap_max(const sbx_cgroup_resources *res, int64_t *ret, sbx_error *reterr);
+
 /* "/a/b": absolute, no ".", ".." or empty component, short enough. */
 bool cg_rel_valid(const char *rel);
 

@@ -133,6 +133,17 @@ static void v2_num(char *buf, size_t len, int64_t v) {
                 snprintf(buf, len, "%lld", (long long) v);
 }
 
+int cg_v2_swap_max(const sbx_cgroup_resources *res, int64_t *ret, sbx_error *reterr) {
+        *ret = -1;
+        if (res->memory_swap == SBX_LIMIT_UNLIMITED || res->memory <= 0)
+                return 0;
+        if (res->memory_swap < res->memory)
+                return sbx_error_set(reterr, -EINVAL, "memory+swap %lld is below memory %lld",
+                                     (long long) res->memory_swap, (long long) res->memory);
+        *ret = res->memory_swap - res->memory;
+        return 0;
+}
+
 static int v2_apply(const sbx_cgroup *cg, const sbx_cgroup_resources *res, sbx_error *reterr) {
         char v[64];
         int r;
@@ -143,14 +154,10 @@ static int v2_apply(const sbx_cgroup *cg, const sbx_cgroup_resources *res, sbx_e
                         return r;
         }
         if (res->memory_swap != SBX_LIMIT_UNSET) {
-                /* v2 limits swap alone: total - memory */
-                if (res->memory_swap == SBX_LIMIT_UNLIMITED || res->memory <= 0)
-                        snprintf(v, sizeof(v), "max");
-                else if (res->memory_swap < res->memory)
-                        return sbx_error_set(reterr, -EINVAL, "memory+swap %lld is below memory %lld",
-                                             (long long) res->memory_swap, (long long) res->memory);
-                else
-                        snprintf(v, sizeof(v), "%lld", (long long) (res->memory_swap - res->memory));
+                int64_t swap;
+                if ((r = cg_v2_swap_max(res, &swap, reterr)) < 0)
+                        return r;
+                v2_num(v, sizeof(v), swap);
                 if ((r = v2_write(cg, "memory.swap.max", v, "memory (swap accounting)", reterr)) < 0)
                         return r;
         }
@@ -161,7 +168,7 @@ static int v2_apply(const sbx_cgroup *cg, const sbx_cgroup_resources *res, sbx_e
         }
         if (res->cpu_shares != SBX_LIMIT_UNSET) {
                 /* runc's conversion: shares 2..262144 -> weight 1..10000 */
-                snprintf(v, sizeof(v), "%lld", 1 + ((long long) res->cpu_shares - 2) * 9999 / 262142);
+                snprintf(v, sizeof(v), "%lld", cg_shares_to_weight(res->cpu_shares));
                 if ((r = v2_write(cg, "cpu.weight", v, "cpu", reterr)) < 0)
                         return r;
         }
@@ -185,8 +192,7 @@ static int v2_apply(const sbx_cgroup *cg, const sbx_cgroup_resources *res, sbx_e
                         snprintf(v, sizeof(v), "%lld", (long long) res->blkio_weight);
                         r = v2_write(cg, "io.bfq.weight", v, "io", reterr);
                 } else {
-                        snprintf(v, sizeof(v), "default %lld",
-                                 1 + ((long long) res->blkio_weight - 10) * 9999 / 990);
+                        snprintf(v, sizeof(v), "default %lld", cg_blkio_to_io_weight(res->blkio_weight));
                         r = v2_write(cg, "io.weight", v, "io", reterr);
                 }
                 if (r < 0)

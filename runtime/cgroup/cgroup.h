@@ -270,3 +270,47 @@ int sbx_cgroup_pids(const sbx_cgroup *cg, int **ret, size_t *ret_n);
 int sbx_cgroup_kill(const sbx_cgroup *cg, int sig);
 /* Kill, wait for it to empty, rmdir on every hierarchy. = sbx_cgroup_cleanup. */
 int sbx_cgroup_remove(sbx_cgroup *cg);
+
+/* ---- added by issue 15: the systemd cgroup driver (cgroup-systemd.c) ----
+ *
+ * runc's --systemd-cgroup: where systemd is init and the hierarchy is the
+ * unified one, the container's cgroup is a transient scope unit that
+ * systemd makes (StartTransientUnit over sd-bus: Slice, Delegate=yes,
+ * DefaultDependencies=no, PIDs, and the resources as unit properties:
+ * MemoryMax, MemorySwapMax, TasksMax, CPUWeight, CPUQuotaPerSecUSec,
+ * CPUQuotaPeriodUSec, AllowedCPUs, AllowedMemoryNodes, IOWeight), stopped
+ * again on delete. libsystemd.so.0 is loaded on first use (dlopen, as
+ * libarchive: linking it would cost every sbx start), and only when sbx was
+ * built with libsystemd-dev. The caller joins the scope for the clone, so
+ * the child enters it atomically (CLONE_INTO_CGROUP) and its cgroup
+ * namespace is rooted there, then leaves it (meanwhile the caller counts as
+ * one of TasksMax, and what it allocates counts against MemoryMax):
+ *     sbx_cgroup_systemd_usable(&err)                  // else refuse
+ *     sbx_cgroup_systemd_unit(cgroupsPath, id, slice, unit, &err)
+ *     sbx_cgroup_systemd_start(slice, unit, &res, &cg, prev, &err)   // we are in it
+ *     clone3 into cg.dirfd; sbx_cgroup_systemd_leave(prev, &err)
+ *     ... sbx_cgroup_systemd_stop(unit, &err) on delete */
+
+/* 0, or -EOPNOTSUPP with the reason: built without libsystemd-dev,
+ * libsystemd.so.0 missing, systemd not running as init (sd_booted), or not
+ * the unified hierarchy. */
+int sbx_cgroup_systemd_usable(sbx_error *reterr);
+/* runc's "slice:prefix:name" (cgroupsPath) -> slice ("system.slice" when
+ * empty) and unit "<prefix>-<name>.scope"; "" means ":sbx-runc:<id>".
+ * -EINVAL naming the part at fault. */
+int sbx_cgroup_systemd_unit(const char *path, const char *id, char slice[256], char unit[256],
+                            sbx_error *reterr);
+/* Start the scope with the calling process in it and res as properties;
+ * returns once the kernel shows us in it, with *ret opened on its cgroup
+ * and prev = the cgroup directory we came from. */
+int sbx_cgroup_systemd_start(const char *slice, const char *unit, const sbx_cgroup_resources *res,
+                             sbx_cgroup *ret, char prev[PATH_MAX], sbx_error *reterr);
+/* Move the calling process back to prev (start's). */
+int sbx_cgroup_systemd_leave(const char *prev, sbx_error *reterr);
+/* StopUnit (a scope already gone counts as stopped: systemd stops a scope
+ * whose processes all exited), then wait up to 5 s for its cgroup
+ * directory cg_path ("" = do not wait) to be removed. */
+int sbx_cgroup_systemd_stop(const char *unit, const char *cg_path, sbx_error *reterr);
+/* "0-2,5" -> bitmask bytes (byte i bit j = cpu 8i+j), systemd's
+ * AllowedCPUs encoding. Returns the length, -EINVAL on a bad list. */
+int sbx_cgroup_cpulist_mask(const char *list, uint8_t *mask, size_t max);

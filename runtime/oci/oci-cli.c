@@ -5,7 +5,9 @@
  * Global flags: --root DIR (state, default /run/sbx-runc; $XDG_RUNTIME_DIR/
  * sbx-runc without root, or as uid 0 of a user namespace: see default_root),
  * --log FILE, --log-format text|json, --debug,
- * --systemd-cgroup (refused: no systemd driver), --rootless true|false|auto.
+ * --systemd-cgroup (the container's cgroup is a systemd scope: where systemd
+ * is init on cgroup v2 and sbx was built with libsystemd-dev; else refused
+ * with the reason), --rootless true|false|auto.
  * Errors go to stderr and, with --log, to the log file (runc's JSON lines:
  * {"level":"error","msg":...,"time":...}); exit status 1. */
 #include <errno.h>
@@ -30,11 +32,18 @@
 #include "oci-internal.h"
 #include "oci.h"
 
+#if HAVE_LIBSYSTEMD
+#define SYSTEMD_FEATURE "true"
+#else
+#define SYSTEMD_FEATURE "false"
+#endif
+
 static struct {
         const char *root;
         const char *log;
         bool log_json;
         bool debug;
+        bool systemd;            /* --systemd-cgroup, usable here */
         FILE *logf;
 } g;
 
@@ -205,6 +214,43 @@ static void remove_state_dir(const char *dir) {
         (void) rmdir(dir);
 }
 
+/* --systemd-cgroup: a scope systemd makes (cgroupsPath "slice:prefix:name",
+ * default ":sbx-runc:<id>") with linux.resources as its properties; this
+ * process is in it until leave_systemd_cgroup(), after the clone. */
+static char systemd_prev[PATH_MAX];
+static int prepare_systemd_cgroup(oci_config *cfg, const char *id, sbx_cgroup *cg, sbx_error *e) {
+        char slice[256], unit[256];
+        int r = sbx_cgroup_systemd_unit(cfg->cgroups_path, id, slice, unit, e);
+
+        if (r < 0)
+                return sbx_error_wrap(e, "config.json: linux.cgroupsPath"), r;
+        r = sbx_cgroup_systemd_start(slice, unit, &cfg->res, cg, systemd_prev, e);
+        if (r < 0)
+                return r;
+        snprintf(cfg->systemd_unit, sizeof(cfg->systemd_unit), "%s", unit);
+        cfg->ctr.cgroup_fd = cg->dirfd;
+        return 0;
+}
+
+static int leave_systemd_cgroup(const oci_config *cfg, sbx_error *e) {
+        return cfg->systemd_unit[0] && systemd_prev[0] ? sbx_cgroup_systemd_leave(systemd_prev, e) : 0;
+}
+
+/* The container's cgroup, removed: a systemd scope is stopped (systemd
+ * removes the cgroup), any other killed and removed here. */
+static void remove_cgroup(sbx_cgroup *cg, const char *systemd_unit) {
+        sbx_error e = {};
+
+        if (!systemd_unit[0]) {
+                (void) sbx_cgroup_remove(cg);
+                return;
+        }
+        if (cg->path[0])
+                (void) sbx_cgroup_kill(cg, SIGKILL);
+        if (sbx_cgroup_systemd_stop(systemd_unit, cg->path, &e) < 0)
+                log_line("warning", "%s", e.msg);
+}
+
 /* The container's cgroup (runtime/cgroup: v2, or every v1 hierarchy):
  * linux.cgroupsPath (a relative one under the hierarchy roots too), else
  * /sbx-runc/<id>; linux.resources applied. Without limits a host where it
@@ -215,13 +261,15 @@ static int prepare_cgroup(oci_config *cfg, const char *id, sbx_cgroup *cg, sbx_e
         int r;
 
         *cg = (sbx_cgroup) { .dirfd = -EBADF };
+        if (g.systemd)
+                return prepare_systemd_cgroup(cfg, id, cg, e);
         if (cfg->cgroups_path[0])
                 snprintf(rel, sizeof(rel), "%s%s", cfg->cgroups_path[0] == '/' ? "" : "/", cfg->cgroups_path);
         else
                 snprintf(rel, sizeof(rel), "/sbx-runc/%s", id);
         if (strchr(rel, ':') || strstr(rel, "/../") || strstr(rel, "/.."))
                 return sbx_error_set(e, -EINVAL, "config.json: linux.cgroupsPath '%s': a cgroupfs path "
-                                     "(sbx has no systemd driver: no 'slice:prefix:name')", cfg->cgroups_path);
+                                     "('slice:prefix:name' needs --systemd-cgroup)", cfg->cgroups_path);
         r = sbx_cgroup_create(rel, cg, e);
         if (r < 0) {
                 if (!cfg->res_set) {
@@ -325,15 +373,22 @@ static int do_create(const char *id, const create_opts *o, pid_t *ret_pid, int *
                 sbx_error_set(&e, -errno, "open %s", path);
                 goto fail;
         }
-        if (prepare_cgroup(&cfg, id, &cg, &e) < 0 || oci_config_cgroup_mounts(&cfg, &cg, &e) < 0)
+        if (prepare_cgroup(&cfg, id, &cg, &e) < 0 || oci_config_cgroup_mounts(&cfg, &cg, &e) < 0) {
+                (void) leave_systemd_cgroup(&cfg, NULL);
                 goto fail;
+        }
         snprintf(st.cgroup, sizeof(st.cgroup), "%s", cg.path);
+        snprintf(st.systemd_unit, sizeof(st.systemd_unit), "%s", cfg.systemd_unit);
         if (cfg.n_hooks[OCI_HOOK_PRESTART] || cfg.n_hooks[OCI_HOOK_CREATE_RUNTIME] ||
             cfg.n_hooks[OCI_HOOK_CREATE_CONTAINER]) {
                 cfg.ctr.on_create_runtime = on_create_runtime;
                 cfg.ctr.userdata = &hctx;
         }
         r = sbx_container_create(&cfg.ctr, &pid, &pidfd, &pty, &e);
+        if (r >= 0)
+                r = leave_systemd_cgroup(&cfg, &e);
+        else
+                (void) leave_systemd_cgroup(&cfg, NULL);
         if (r < 0)
                 goto fail;
         /* v1: moved in by pid, while it waits before exec */
@@ -370,8 +425,8 @@ fail:
                 (void) sys_pidfd_send_signal(pidfd, SIGKILL);
                 (void) waitid(P_PIDFD, pidfd, &info, WEXITED);
         }
-        if (cg.path[0] || cg.n_v1)
-                (void) sbx_cgroup_remove(&cg);
+        if (cg.path[0] || cg.n_v1 || cfg.systemd_unit[0])
+                remove_cgroup(&cg, cfg.systemd_unit);
         remove_state_dir(st.dir);
         r = fail_err(&e);
 out:
@@ -578,8 +633,8 @@ static int do_delete(const char *id, bool force) {
         {
                 sbx_cgroup cg;
                 sbx_error ce = {};
-                if (open_cgroup(&st, &cg, &ce) == 0)
-                        (void) sbx_cgroup_remove(&cg);
+                if (open_cgroup(&st, &cg, &ce) == 0 || st.systemd_unit[0])
+                        remove_cgroup(&cg, st.systemd_unit);
         }
         remove_state_dir(st.dir);
         oci_state_done(&st);
@@ -760,7 +815,7 @@ static int do_features(void) {
                "\"CAP_SYS_NICE\",\"CAP_SYS_RESOURCE\",\"CAP_SYS_TIME\",\"CAP_SYS_TTY_CONFIG\",\"CAP_MKNOD\",\"CAP_LEASE\","
                "\"CAP_AUDIT_WRITE\",\"CAP_AUDIT_CONTROL\",\"CAP_SETFCAP\",\"CAP_MAC_OVERRIDE\",\"CAP_MAC_ADMIN\",\"CAP_SYSLOG\","
                "\"CAP_WAKE_ALARM\",\"CAP_BLOCK_SUSPEND\",\"CAP_AUDIT_READ\",\"CAP_PERFMON\",\"CAP_BPF\",\"CAP_CHECKPOINT_RESTORE\"],"
-               "\"cgroup\":{\"v1\":true,\"v2\":true,\"systemd\":false,\"systemdUser\":false},"
+               "\"cgroup\":{\"v1\":true,\"v2\":true,\"systemd\":" SYSTEMD_FEATURE ",\"systemdUser\":false},"
                "\"seccomp\":{\"enabled\":true,\"actions\":[\"SCMP_ACT_ALLOW\",\"SCMP_ACT_ERRNO\",\"SCMP_ACT_KILL\","
                "\"SCMP_ACT_KILL_PROCESS\",\"SCMP_ACT_KILL_THREAD\",\"SCMP_ACT_LOG\",\"SCMP_ACT_TRAP\",\"SCMP_ACT_TRACE\"],"
                "\"operators\":[\"SCMP_CMP_EQ\",\"SCMP_CMP_NE\",\"SCMP_CMP_LT\",\"SCMP_CMP_LE\",\"SCMP_CMP_GT\",\"SCMP_CMP_GE\","
@@ -861,7 +916,8 @@ static void usage(FILE *f) {
               "global options: --root DIR (default /run/sbx-runc; $XDG_RUNTIME_DIR/sbx-runc without root\n"
               "  or as uid 0 of a user namespace, e.g. under rootless podman)\n"
               "  --log FILE  --log-format text|json  --debug  --rootless true|false|auto\n"
-              "  --systemd-cgroup is refused (sbx has no systemd cgroup driver)\n"
+              "  --systemd-cgroup: the cgroup is a systemd scope (cgroupsPath slice:prefix:name), where\n"
+              "  systemd is init on cgroup v2; refused elsewhere with the reason\n"
               "\n"
               "commands:\n"
               "  create [-b BUNDLE] [--pid-file F] [--console-socket S] [--no-pivot] [--no-new-keyring]\n"
@@ -953,10 +1009,17 @@ int cli_oci(int argc, char **argv) {
                 }
                 if (!strcmp(a, "--debug"))
                         g.debug = true;
+                else if (!strcmp(a, "--systemd-cgroup=false"))
+                        g.systemd = false;
                 else if (is_opt(a, "--systemd-cgroup")) {
-                        fprintf(stderr, "sbx-runc: --systemd-cgroup: sbx has no systemd cgroup driver (use cgroupfs: "
-                                        "containerd SystemdCgroup = false, podman cgroup_manager = \"cgroupfs\")\n");
-                        return 1;
+                        sbx_error e = {};
+                        if (sbx_cgroup_systemd_usable(&e) < 0) {
+                                fprintf(stderr, "sbx-runc: --systemd-cgroup: no systemd cgroup driver here: %s (use "
+                                                "cgroupfs: containerd SystemdCgroup = false, podman cgroup_manager = "
+                                                "\"cgroupfs\")\n", e.msg);
+                                return 1;
+                        }
+                        g.systemd = true;
                 } else if ((v = opt_value(&i, argc, argv, "--root")))
                         g.root = v;
                 else if ((v = opt_value(&i, argc, argv, "--log")))

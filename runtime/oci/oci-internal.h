@@ -29,6 +29,7 @@ typedef struct oci_config {
         sbx_cgroup_resources res;        /* linux.resources */
         bool res_set;                    /* some limit is set */
         char cgroups_path[PATH_MAX];
+        char systemd_unit[256];          /* --systemd-cgroup: the scope made at create, "" = none */
         bool sbx_seccomp_default;        /* annotation org.sbx.seccomp=default */
         /* annotations org.sbx.openclaw.config, org.sbx.policy.agent and
          * org.sbx.policy.session (strings of root); NULL = not given */
@@ -63,6 +64,7 @@ typedef struct oci_state {
         unsigned long long start_time;   /* /proc/<pid>/stat field 22, against pid reuse */
         char created[64];                /* RFC 3339 */
         char cgroup[PATH_MAX];           /* "" = none */
+        char systemd_unit[256];          /* the container's systemd scope, "" = none */
         json_object *annotations;        /* owned */
 } oci_state;
 

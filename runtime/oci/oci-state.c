@@ -120,6 +120,8 @@ int oci_state_load(const char *root, const char *id, oci_state *s, sbx_error *re
                 snprintf(s->created, sizeof(s->created), "%s", json_object_get_string(v));
         if (json_object_object_get_ex(j, "cgroup", &v))
                 snprintf(s->cgroup, sizeof(s->cgroup), "%s", json_object_get_string(v));
+        if (json_object_object_get_ex(j, "systemdUnit", &v))
+                snprintf(s->systemd_unit, sizeof(s->systemd_unit), "%s", json_object_get_string(v));
         if (json_object_object_get_ex(j, "startTime", &v))
                 s->start_time = (unsigned long long) json_object_get_int64(v);
         if (json_object_object_get_ex(j, "annotations", &v))
@@ -138,6 +140,8 @@ int oci_state_save(const oci_state *s, sbx_error *reterr) {
         json_object_object_add(j, "bundle", json_object_new_string(s->bundle));
         json_object_object_add(j, "created", json_object_new_string(s->created));
         json_object_object_add(j, "cgroup", json_object_new_string(s->cgroup));
+        if (s->systemd_unit[0])
+                json_object_object_add(j, "systemdUnit", json_object_new_string(s->systemd_unit));
         json_object_object_add(j, "startTime", json_object_new_int64((int64_t) s->start_time));
         if (s->annotations)
                 json_object_object_add(j, "annotations", json_object_get(s->annotations));

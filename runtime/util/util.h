@@ -257,3 +257,18 @@ struct sbx_progress {
 };
 void sbx_progress_emit(const struct sbx_progress *p, enum sbx_progress_kind kind, const char *phase,
                        unsigned item, unsigned items, uint64_t bytes, const char *detail);
+
+/* ---- libraries loaded on first use (dl.c) ----
+ * dlopen soname once (*handle) and resolve names[i] into *slots[i] (the
+ * address of a typed function pointer: (void **) &api.f). A library that
+ * only some commands need (libarchive, libsystemd) costs the others nothing.
+ * 0, or -ELIBACC naming the library, its Debian package and a missing
+ * symbol; nothing stays loaded then. Use with an X-macro list:
+ *     #define NAME(f) #f,
+ *     #define SLOT(f) (void **) &api.f,
+ *     static const char *const names[] = { FUNCS(NAME) };
+ *     void **slots[] = { FUNCS(SLOT) }; */
+int sbx_dl_load(void **handle, const char *soname, const char *package, const char *const *names,
+                void **const *slots, size_t n, sbx_error *reterr);
+#define SBX_DL_NAME(f) #f,
+#define SBX_DL_MEMBER(f) typeof(f) *f;

@@ -265,6 +265,49 @@ START_TEST(test_format_size_docker_style) {
 }
 END_TEST
 
+/* issue 15: runc's systemd cgroupsPath "slice:prefix:name" -> slice, scope unit */
+START_TEST(test_systemd_unit_names) {
+        char slice[256], unit[256];
+        sbx_error e = {};
+
+        ck_assert_int_eq(sbx_cgroup_systemd_unit("", "c1", slice, unit, &e), 0);
+        ck_assert_str_eq(slice, "system.slice");
+        ck_assert_str_eq(unit, "sbx-runc-c1.scope");
+        ck_assert_int_eq(sbx_cgroup_systemd_unit("machine.slice:libpod:abc", "x", slice, unit, &e), 0);
+        ck_assert_str_eq(slice, "machine.slice");
+        ck_assert_str_eq(unit, "libpod-abc.scope");
+        ck_assert_int_eq(sbx_cgroup_systemd_unit(":cri-containerd:f00", "x", slice, unit, &e), 0);
+        ck_assert_str_eq(slice, "system.slice");
+        ck_assert_str_eq(unit, "cri-containerd-f00.scope");
+        ck_assert_int_eq(sbx_cgroup_systemd_unit("a-b.slice::n", "x", slice, unit, &e), 0);
+        ck_assert_str_eq(unit, "n.scope");
+        ck_assert_int_eq(sbx_cgroup_systemd_unit("/sbx/c1", "x", slice, unit, &e), -EINVAL);
+        ck_assert_ptr_nonnull(strstr(e.msg, "'slice:prefix:name'"));
+        ck_assert_int_eq(sbx_cgroup_systemd_unit("a:b:c:d", "x", slice, unit, &e), -EINVAL);
+        ck_assert_int_eq(sbx_cgroup_systemd_unit("notaslice:p:n", "x", slice, unit, &e), -EINVAL);
+        ck_assert_ptr_nonnull(strstr(e.msg, "slice 'notaslice'"));
+        ck_assert_int_eq(sbx_cgroup_systemd_unit("system.slice:p:", "x", slice, unit, &e), -EINVAL);
+        ck_assert_int_eq(sbx_cgroup_systemd_unit("system.slice:p:a/b", "x", slice, unit, &e), -EINVAL);
+        ck_assert_int_eq(sbx_cgroup_systemd_unit("system.slice:p:x.slice", "x", slice, unit, &e), -EOPNOTSUPP);
+}
+END_TEST
+
+/* AllowedCPUs / AllowedMemoryNodes: systemd's byte-per-8-cpus bitmask */
+START_TEST(test_cpulist_mask) {
+        uint8_t m[4];
+
+        ck_assert_int_eq(sbx_cgroup_cpulist_mask("1", m, sizeof(m)), 1);
+        ck_assert_int_eq(m[0], 0x02);
+        ck_assert_int_eq(sbx_cgroup_cpulist_mask("0-2,9", m, sizeof(m)), 2);
+        ck_assert_int_eq(m[0], 0x07);
+        ck_assert_int_eq(m[1], 0x02);
+        ck_assert_int_eq(sbx_cgroup_cpulist_mask("", m, sizeof(m)), -EINVAL);
+        ck_assert_int_eq(sbx_cgroup_cpulist_mask("3-1", m, sizeof(m)), -EINVAL);
+        ck_assert_int_eq(sbx_cgroup_cpulist_mask("1;2", m, sizeof(m)), -EINVAL);
+        ck_assert_int_eq(sbx_cgroup_cpulist_mask("40", m, sizeof(m)), -EINVAL);
+}
+END_TEST
+
 START_TEST(test_cgroup_root_env_outside_mount_refused) {
         sbx_limits l;
         sbx_cgroup cg;
@@ -555,7 +598,7 @@ int main(void) {
                                  test_memory_swap_without_memory_is_config_error, test_limit_ranges_rejected,
                                  test_refuses_unenforceable_memory_limit,
                                  test_best_effort_records_unenforced, test_default_pids_cap,
-                                 test_v1_api };
+                                 test_v1_api, test_systemd_unit_names, test_cpulist_mask };
 
         int r;
 

@@ -10,7 +10,9 @@
 # rooted at its cgroup by the cgroup namespace) and from the guest's
 # cgroupfs, and enforced: OOM kill as exit status 137, fork refused at
 # pids.max, cpu.max throttling. Then pause/resume (cgroup.freeze), kill --all,
-# delete removing the cgroup, and podman driving sbx-runc, when podman runs.
+# delete removing the cgroup; the systemd driver (--systemd-cgroup) against
+# the host's own systemd booted as pid 1 of a pid + mount + cgroup namespace
+# (the guest's pid 1 is busybox); podman driving sbx-runc, when podman runs.
 set -u
 mode=$1 D=$2
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -41,6 +43,15 @@ c['linux']['resources']={'memory':{'limit':33554432,'swap':33554432}}" || exit 1
         bundle pids "c['process']['args']=['sh','-c','for i in \$(seq 40); do sleep 5 & done; echo forked-all']
 c['linux']['cgroupsPath']='sbx-oci-rel/pids1'
 c['linux']['resources']={'pids':{'limit':20}}" || exit 1
+        # --systemd-cgroup: a scope in sbxtest.slice, the resources as unit properties
+        bundle sd "c['process']['args']=['sh','-c','cat /proc/self/cgroup /sys/fs/cgroup/memory.max /sys/fs/cgroup/pids.max; echo ready; sleep 1000']
+c['linux']['cgroupsPath']='sbxtest.slice:sbx:sd1'
+c['linux']['resources']={'memory':{'limit':67108864,'swap':100663296},'pids':{'limit':20},
+  'cpu':{'shares':1024,'quota':20000,'period':100000,'cpus':'1','mems':'0'},'blockIO':{'weight':500}}" || exit 1
+        bundle sdoom "c['process']['args']=['sh','-c','x=\$(head -c 40000000 /dev/zero | tr \"\\\\0\" a); echo survived']
+c['linux']['resources']={'memory':{'limit':16777216,'swap':16777216}}" || exit 1
+        bundle sdsleep "c['process']['args']=['sleep','1000']" || exit 1
+        bundle sdbad "c['linux']['cgroupsPath']='/not/a/unit'" || exit 1
         tar -C "$D/rootfs" -cf "$D/bb.tar" . || exit 1
         exit 0
 fi
@@ -123,7 +134,78 @@ t "run, pids 20: fork fails at the cap" has "$(cat /tmp/o)" "can't fork"
 t "run, pids 20: not all 40 children" sh -c "! grep -q forked-all /tmp/o"
 t "relative cgroupsPath sbx-oci-rel/pids1: made under the hierarchy root, removed after run" \
         sh -c "! ls -d $CG/sbx-oci-rel/pids1 2>/dev/null && [ -d $CG/sbx-oci-rel ]"
+# --- the systemd cgroup driver: a real systemd (the host's /lib/systemd/systemd)
+# as pid 1 of a pid + mount + cgroup namespace owning the subtree $SDC ---
+SDC=$CG/sbx-systemd
+systemd_checks() {
+        local S=$SDC/sbxtest.slice/sbx-sd1.scope R2=/run/sbx-oci-sd out st pid i
+        mkdir $SDC || return
+        cat >/tmp/sd-init.sh <<'EOF2'
+umount /sys/fs/cgroup && mount -t cgroup2 -o nsdelegate,memory_recursiveprot cgroup2 /sys/fs/cgroup || exit 1
+mount -t tmpfs tmpfs /run && mkdir -p /run/systemd/system || exit 1
+printf '[Unit]\nDescription=sbx test\nDefaultDependencies=no\n' >/run/systemd/system/sbx-test.target
+mkdir -p /run/sbx-nogen
+# only the units above and the built-in ones, no generators: a few seconds less under TCG
+exec env container=sbx-test SYSTEMD_UNIT_PATH=/run/systemd/system SYSTEMD_GENERATOR_PATH=/run/sbx-nogen \
+        SYSTEMD_ENVIRONMENT_GENERATOR_PATH=/run/sbx-nogen /lib/systemd/systemd --unit=sbx-test.target --log-target=console --log-level=warning
+EOF2
+        # (the forking unshare stays in the guest's root cgroup: a process in
+        # $SDC itself would keep systemd from enabling controllers below it)
+        unshare --pid --fork --mount --uts --mount-proc \
+                sh -c 'echo $$ >"$0/cgroup.procs" && exec unshare --cgroup sh /tmp/sd-init.sh' $SDC >/tmp/sd.log 2>&1 &
+        SD=
+        for i in $(seq 300); do
+                SD=$(head -1 $SDC/init.scope/cgroup.procs 2>/dev/null)
+                [ -n "$SD" ] && break
+                sleep 0.1
+        done
+        mkdir -p $SDC/sbx-caller
+        # the runtime runs in systemd's namespaces, from a leaf of its subtree
+        sdrun() { bash -c 'echo $$ >"$0" && exec nsenter -t "$1" -m -p -C -- "${@:2}"' $SDC/sbx-caller/cgroup.procs "$SD" "$@"; }
+        for i in $(seq 100); do sdrun test -S /run/systemd/private && break; sleep 0.1; done
+        out=$(sdrun systemctl is-system-running 2>&1)
+        t "systemd runs as pid 1 of its namespaces (is-system-running: $out)" \
+                sh -c "[ '$out' = running ] || [ '$out' = degraded ]" || { sed 's/^/# /' /tmp/sd.log; return; }
+        sdrun "$SBX_RUNC" --root $R2 --systemd-cgroup create --bundle "$D/sd" sd1 >/tmp/sd1.out 2>&1 </dev/null; st=$?
+        t "--systemd-cgroup create, cgroupsPath sbxtest.slice:sbx:sd1 (exit $st)" eq "$st" 0 || sed 's/^/# /' /tmp/sd1.out
+        out=$(sdrun systemctl show -p ActiveState,Delegate,Slice,MemoryMax,TasksMax,CPUWeight sbx-sd1.scope 2>&1 | sort | tr '\n' ' ')
+        t "systemd: the scope sbx-sd1.scope is active, delegated, in sbxtest.slice, with the limits" \
+                eq "$out" "ActiveState=active CPUWeight=39 Delegate=yes MemoryMax=67108864 Slice=sbxtest.slice TasksMax=20 "
+        t "cgroupfs: memory.max, memory.swap.max, pids.max, cpu.max, cpu.weight, cpuset.cpus, io.weight of the scope" \
+                eq "$(cat $S/memory.max $S/memory.swap.max $S/pids.max $S/cpu.max $S/cpu.weight $S/cpuset.cpus $S/io.weight 2>&1 | tr '\n' ' ')" \
+                "67108864 33554432 20 20000 100000 39 1 default 4950 "
+        sdrun "$SBX_RUNC" --root $R2 --systemd-cgroup start sd1
+        wait_for grep -q ready /tmp/sd1.out
+        t "inside: its cgroup is / and the limits are its own" has "$(cat /tmp/sd1.out)" $'0::/\n67108864\n20'
+        sdrun "$SBX_RUNC" --root $R2 --systemd-cgroup pause sd1; st=$?
+        t "pause: the scope's cgroup.freeze" eq "$st:$(cat $S/cgroup.freeze)" 0:1
+        sdrun "$SBX_RUNC" --root $R2 --systemd-cgroup resume sd1; st=$?
+        t "resume" eq "$st:$(cat $S/cgroup.freeze)" 0:0
+        sdrun "$SBX_RUNC" --root $R2 --systemd-cgroup delete -f sd1; st=$?
+        out=$(sdrun systemctl is-active sbx-sd1.scope 2>&1)
+        t "delete -f: the scope is stopped ($out) and its cgroup gone" eq "$st:$out:$(ls -d $S 2>/dev/null)" "0:inactive:"
+        sdrun "$SBX_RUNC" --root $R2 --systemd-cgroup run --bundle "$D/sdoom" oom2 >/tmp/o 2>&1 </dev/null; st=$?
+        t "--systemd-cgroup run, MemoryMax 16M: a 40 MB shell variable is OOM-killed (137)" eq "$st" 137
+        t "its scope sbx-runc-oom2.scope is gone after run" sh -c "! ls -d $SDC/system.slice/sbx-runc-oom2.scope 2>/dev/null"
+        # run: the runtime waits outside the scope (it joined it only for the clone)
+        sdrun "$SBX_RUNC" --root $R2 --systemd-cgroup run --bundle "$D/sdsleep" sl1 </dev/null >/tmp/sl1.out 2>&1 &
+        local bg=$! S2=$SDC/system.slice/sbx-runc-sl1.scope
+        wait_for grep -qs . $S2/cgroup.procs
+        t "run, default cgroupsPath: system.slice/sbx-runc-sl1.scope holds only the container's sleep" \
+                eq "$(for p in $(cat $S2/cgroup.procs); do cat /proc/$p/comm; done 2>&1 | tr '\n' ' ')" "sleep "
+        sdrun "$SBX_RUNC" --root $R2 --systemd-cgroup kill sl1 KILL
+        wait $bg; st=$?
+        t "run: kill KILL -> exit 137, the scope is gone" eq "$st:$(ls -d $S2 2>/dev/null)" "137:"
+        out=$(sdrun "$SBX_RUNC" --root $R2 --systemd-cgroup create --bundle "$D/sdbad" bad1 2>&1 </dev/null); st=$?
+        t "a cgroupfs path with --systemd-cgroup fails create naming linux.cgroupsPath" \
+                has "$st:$out" "1:sbx-runc: config.json: linux.cgroupsPath: cgroupsPath '/not/a/unit': with the systemd cgroup driver it must be 'slice:prefix:name'"
+        t "nothing left of it" eq "$(sdrun sh -c "ls $R2 /sys/fs/cgroup/system.slice" | grep -c bad1)" 0
+        kill -KILL "$(head -1 $SDC/init.scope/cgroup.procs)" 2>/dev/null
+}
 echo "# sbx-runc checks took $(awk -v a="$t0" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN{printf "%.1f", b-a}') s of guest time"
+t0=$(cut -d' ' -f1 /proc/uptime)
+systemd_checks
+echo "# systemd driver checks took $(awk -v a="$t0" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN{printf "%.1f", b-a}') s of guest time"
 
 # --- podman --runtime sbx-runc, on cgroup v2 ---
 if ! command -v podman >/dev/null; then
