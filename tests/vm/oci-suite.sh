@@ -213,6 +213,7 @@ if ! command -v podman >/dev/null; then
         exit $fail
 fi
 t1=$(cut -d' ' -f1 /proc/uptime)
+mkdir -p /run/pm && cd /run/pm || exit 1    # conmon leaves a file 'oom' in its working dir
 P=(podman --root /run/pm/store --runroot /run/pm/run --tmpdir /run/pm/tmp --storage-driver vfs
    --cgroup-manager cgroupfs --events-backend file --runtime "$SBX_RUNC")
 U=(--network none --ulimit nofile=1024:1024 --ulimit nproc=4096:4096)
