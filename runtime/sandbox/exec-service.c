@@ -163,8 +163,11 @@ static int send_request(int conn, const sbx_plan *p, const sbx_exec_request *req
         if (!data)
                 return sbx_error_set(reterr, -E2BIG, "exec: the command and environment exceed %u bytes",
                                      SBX_SVC_MAX_DATA);
+        mode_t mask = umask(0);
+
+        umask(mask);
         h.flags = (req->tty ? SBX_SVC_TTY : 0) | (!req->tty && req->stdin_mode != SBX_STDIN_INHERIT ? SBX_SVC_STDIN_NULL : 0) |
-                  (no_go ? SBX_SVC_NO_GO : 0);
+                  (no_go ? SBX_SVC_NO_GO : 0) | SBX_SVC_UMASK | ((uint32_t) (mask & 0777) << SBX_SVC_UMASK_SHIFT);
         ctl.h.cmsg_level = SOL_SOCKET;
         ctl.h.cmsg_type = SCM_RIGHTS;
         ctl.h.cmsg_len = CMSG_LEN(sizeof(fds));

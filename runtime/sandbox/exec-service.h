@@ -53,7 +53,9 @@ enum {
         SBX_SVC_TTY = 1 << 0,              /* a pty from the sandbox's devpts */
         SBX_SVC_STDIN_NULL = 1 << 1,       /* stdin = the sandbox's /dev/null */
         SBX_SVC_NO_GO = 1 << 2,            /* exec right after READY */
+        SBX_SVC_UMASK = 1 << 3,            /* the caller's umask is in bits 8-16 (a joined exec inherits it) */
 };
+#define SBX_SVC_UMASK_SHIFT 8
 
 /* Strings, each NUL-terminated, in this order: workdir, n_argv argv
  * (exec_argv, the #! rewrite done), n_env "K=V". */

@@ -279,6 +279,8 @@ static _Noreturn void child(int *fds, unsigned flags, const char *workdir, char 
          * default profile does not: then nothing in the sandbox can use
          * the one shared with init either). */
         sys(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, 0, 0, 0);
+        if (flags & SBX_SVC_UMASK)
+                sys(SYS_umask, (flags >> SBX_SVC_UMASK_SHIFT) & 0777, 0, 0, 0);
         r = sys(SYS_chdir, workdir, 0, 0, 0);
         if (r < 0)
                 child_fail(sync, SBX_SVC_STEP_CHDIR, r, 125);

@@ -102,6 +102,9 @@ rcs=$(for i in $(seq 12); do ("$SBX" exec --state-dir "$STATE" svc -- sh -c "exi
 is "execsvc-parallel: 12 concurrent execs each get their own exit status" "$(echo $rcs | tr ' ' '\n' | sort -n | tr '\n' ' ')" \
         "1 2 3 4 5 6 7 8 9 10 11 12 "
 
+is "execsvc-umask: the command has the caller's umask, as a joined exec has" \
+        "$( (umask 027; sx exec svc -- sh -c umask) ) $( (umask 077; sx exec svc -- sh -c umask) )" "0027 0077"
+
 # --- the fallback: a sandbox without the socket (as started by an older sbx)
 via() { sx ls --json | python3 -c 'import json,sys; print([s["execVia"] for s in json.load(sys.stdin) if s["name"] == sys.argv[1]][0])' "$1"; }
 is "execsvc-via: ls --json says execs go through the service" "$(via svc)" service
