@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <unistd.h>
 
 #include "util/util.h"
@@ -122,10 +123,24 @@ int sbx_userns_setup_child(const sbx_plan *p, sbx_error *reterr) {
 /* user.max_user_namespaces is a per-user-namespace limit: 0 in ours means
  * nothing in the sandbox can create a user namespace (ENOSPC), the way in to
  * capabilities over fresh mount/net/... namespaces, whatever the seccomp
- * profile allows. The host's value is untouched. */
+ * profile allows. The host's value is untouched.
+ *
+ * Opened through a detached procfs of our own pid namespace where it can be
+ * (issue 16): the host's /proc keeps one cached dentry of this file per user
+ * namespace that ever opened it, all in one dcache hash chain, so with
+ * thousands of sandboxes every lookup there walks thousands of entries; our
+ * own procfs instance has only ours. The host's /proc where that mount is
+ * not allowed (no pid namespace of our own). */
 int sbx_userns_forbid_nesting_child(sbx_error *reterr) {
-        int fd = open("/proc/sys/user/max_user_namespaces", O_WRONLY | O_CLOEXEC);
+        _cleanup_close_ int fs = fsopen("proc", FSOPEN_CLOEXEC), mnt = -EBADF;
+        int fd = -EBADF;
 
+        if (fs >= 0 && fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) == 0)
+                mnt = fsmount(fs, FSMOUNT_CLOEXEC, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC);
+        if (mnt >= 0)
+                fd = openat(mnt, "sys/user/max_user_namespaces", O_WRONLY | O_CLOEXEC);
+        if (fd < 0)
+                fd = open("/proc/sys/user/max_user_namespaces", O_WRONLY | O_CLOEXEC);
         if (fd < 0 || write(fd, "0", 1) != 1) {
                 int r = -errno;
                 if (fd >= 0)
