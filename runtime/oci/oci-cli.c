@@ -471,6 +471,9 @@ static int do_start(const char *id) {
         memset(&cfg, 0, sizeof(cfg));
         r = load_config_copy(&st, &cfg, &e);
         text = state_text(&st, OCI_CREATED);
+        /* startContainer runs as the container's process: its seccomp filter */
+        if (r >= 0 && cfg.n_hooks[OCI_HOOK_START_CONTAINER] && (r = oci_policy_prepare(&cfg, &e)) >= 0)
+                r = oci_seccomp_prepare(&cfg, &e);
         if (r >= 0)
                 r = oci_hooks_run(&cfg, OCI_HOOK_START_CONTAINER, text, st.pid, &e);
         if (r < 0) {

@@ -39,7 +39,7 @@ typedef struct exec_opts {
         char **args;
 } exec_opts;
 
-static int read_cap_last(void) {
+int oci_cap_last(void) {
         char buf[16] = {};
         int fd = open("/proc/sys/kernel/cap_last_cap", O_RDONLY | O_CLOEXEC);
 
@@ -344,7 +344,7 @@ int oci_exec_main(const char *root, int argc, char **argv, void (*log)(const cha
         }
         if (a == 0) {
                 close(sync_parent);
-                enter_and_run(&st, &cfg, fds[1], read_cap_last());
+                enter_and_run(&st, &cfg, fds[1], oci_cap_last());
         }
         close(fds[1]);
         (void) waitpid(a, &r, 0);

@@ -91,9 +91,12 @@ json_object *oci_state_json(const oci_state *s, oci_status st);
 /* Every pid in the container (its cgroup, else its pid namespace). */
 int oci_state_pids(const oci_state *s, pid_t **ret, size_t *ret_n);
 
+/* /proc/sys/kernel/cap_last_cap (40 if unreadable) */
+int oci_cap_last(void);
 /* Hooks (oci-hooks.c): run each of kind with the state JSON on stdin;
  * ns_pid > 0: inside that process's namespaces (createContainer,
- * startContainer). */
+ * startContainer; startContainer also as the container's process, with
+ * c's compiled seccomp filter: oci_seccomp_prepare). */
 int oci_hooks_run(const oci_config *c, int kind, const char *state_json, pid_t ns_pid, sbx_error *reterr);
 
 /* The annotations' OpenClaw agent, if any: its rules from openclaw.json,

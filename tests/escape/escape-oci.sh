@@ -227,6 +227,33 @@ like "exec-caps: ... (both read)" "$(echo "$out" | grep -c 'Cap\(Inh\|Amb\)')" '
 unlike "exec-env: the runtime's environment does not reach the container" "$out" 'SBX_ESC_SECRET'
 rt delete -f inh >/dev/null 2>&1
 
+# --- a startContainer hook's path is resolved in the container (spec): the
+# image's file there must run as the container's process would (runc: its
+# capabilities, user, no_new_privs, seccomp), never with the runtime's
+mkdir -p "$T/hout"; chmod 777 "$T/hout"
+printf '#!/bin/sh\n{ grep -E "CapEff|NoNewPrivs|Seccomp:" /proc/self/status; id -u; } > /out/$1\n' > "$T/rootfs/hook.sh"
+chmod 755 "$T/rootfs/hook.sh"
+hk="c['mounts'].append({'destination':'/out','type':'bind','source':'$T/hout','options':['rbind','rw']})"
+b=$(bundle hook1 "$hk
+c['hooks']={'startContainer':[{'path':'/hook.sh','args':['hook.sh','root']}]}")
+runit "$b" hook1
+like "start-hook: an image's startContainer hook has the container's capabilities, not the runtime's" \
+        "$(cat "$T/hout/root" 2>&1)" $'CapEff:\t00000000200004eb\nNoNewPrivs:\t1'
+b=$(bundle hook2 "$hk
+c['process']['user']={'uid':1000,'gid':1000}; c['process']['noNewPrivileges']=False
+c['linux']['seccomp']={'defaultAction':'SCMP_ACT_ALLOW','syscalls':[{'names':['mkdirat'],'action':'SCMP_ACT_ERRNO','errnoRet':1}]}
+c['hooks']={'startContainer':[{'path':'/hook.sh','args':['hook.sh','user']}]}")
+runit "$b" hook2
+like "start-hook: ... its user and its seccomp filter" "$(cat "$T/hout/user" 2>&1 | tr '\n' ' ')" \
+        'CapEff:.0000000000000000 NoNewPrivs:.0 Seccomp:.2 1000'
+if command -v runc >/dev/null; then
+        rm -f "$T/hout/root"
+        (cd "$T/b-hook1" && runc --root "$T/runc" run hook1r </dev/null >/dev/null 2>&1)
+        control "runc runs it with the container's capabilities too" "$(grep CapEff "$T/hout/root" 2>&1)" $'CapEff:\t00000000200004eb'
+else
+        skip "control: runc not installed"
+fi
+
 # --- container ids that name other paths, and a very long one
 b=$(bundle ids "c['process']['args']=['true']")
 bad=""
