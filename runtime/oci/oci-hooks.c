@@ -74,6 +74,8 @@ static int run_hook(const oci_config *c, const oci_hook *h, const char *kind, si
                 sigset_t none;
                 sigemptyset(&none);
                 sigprocmask(SIG_SETMASK, &none, NULL);
+                /* only the hook holds the pipe: EOF when we are done */
+                close(in[1]);
                 if (dup2(in[0], STDIN_FILENO) < 0)
                         _exit(127);
                 /* createContainer/startContainer: in the container's namespaces */
