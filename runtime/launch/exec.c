@@ -268,14 +268,18 @@ int sbx_exec_setup_child(const sbx_exec_plan *e, sbx_error *reterr) {
                 if (setrlimit(e->rlimits[i].resource, &rl) < 0) {
                         int err = errno;
                         struct rlimit now = { 0 };
-                        (void) getrlimit(e->rlimits[i].resource, &now);
-                        return sbx_error_set(reterr, -err, "rlimit %s=%llu:%llu: setrlimit%s%llu%s",
-                                             sbx_rlimit_name(e->rlimits[i].resource),
+                        char hard[64] = "";
+                        /* The key at fault: the user's flag, or config.json's. */
+                        const char *key = e->proc ? "process.rlimits" : "--ulimit";
+
+                        if (getrlimit(e->rlimits[i].resource, &now) == 0)
+                                snprintf(hard, sizeof hard, " (hard limit %llu)", (unsigned long long) now.rlim_max);
+                        return sbx_error_set(reterr, -err, "%s %s=%llu:%llu: setrlimit%s%s%s",
+                                             key, sbx_rlimit_name(e->rlimits[i].resource),
                                              (unsigned long long) rl.rlim_cur, (unsigned long long) rl.rlim_max,
-                                             err == EPERM ? " above the hard limit " : " (hard limit ",
-                                             (unsigned long long) now.rlim_max,
-                                             err == EPERM ? " (raising a hard limit needs CAP_SYS_RESOURCE; "
-                                                            "nofile never exceeds fs.nr_open)" : ")"),
+                                             err == EPERM ? " above the hard limit" : "", hard,
+                                             err == EPERM ? "; raising a hard limit needs CAP_SYS_RESOURCE, "
+                                                            "and nofile never exceeds fs.nr_open" : ""),
                                SBX_EXIT_FAILURE;
                 }
         }

@@ -133,7 +133,7 @@ is "--ulimit nofile=64" "$("$SBX" run --ulimit nofile=64 -- /bin/sh -c 'ulimit -
 is "--ulimit nofile=32:48 hard" "$("$SBX" run --ulimit nofile=32:48 -- /bin/sh -c 'ulimit -Hn')" 48
 out=$("$SBX" run --ulimit nofile=2000000000 -- true 2>&1); st=$?
 like "--ulimit above fs.nr_open: refused, naming the limit and the hard limit" "$st:$out" \
-        '^[1-9][0-9]*:.*rlimit nofile=2000000000:2000000000: setrlimit above the hard limit [0-9]+ '
+        '^[1-9][0-9]*:sbx run: --ulimit nofile=2000000000:2000000000: setrlimit above the hard limit \(hard limit [0-9]+\)'
 is "a new session: the command leads it" "$("$SBX" run -- /bin/sh -c 'ps -o sid= -p 1 2>/dev/null | tr -d " " || echo 1')" 1
 
 is "no run directory left in the state dir" "$(leftovers)" ""
