@@ -25,7 +25,7 @@ fi
 oci=1
 bash "$here/oci-suite.sh" prepare "$OCI_DIR" >"$log" 2>&1 || { sed 's/^/# /' "$log"; oci=0; }
 # shellcheck disable=SC2016  # expanded in the guest
-"$here/run-in-vm.sh" --timeout "${SBX_VM_TIMEOUT:-540}" -e CGTEST -e SBX -e SBX_RUNC -e SBX_SOURCE_ROOT \
+"$here/run-in-vm.sh" --timeout "${SBX_VM_TIMEOUT:-1080}" -e CGTEST -e SBX -e SBX_RUNC -e SBX_SOURCE_ROOT \
         -e SBX_BUILD_ROOT -e OCI_DIR -e OCI="$oci" -- bash -c '
                 bash "$0/cgroup-suite.sh"; a=$?
                 if [ "$OCI" = 1 ]; then bash "$0/oci-suite.sh" run "$OCI_DIR"; b=$?
