@@ -24,6 +24,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -564,8 +565,17 @@ static int do_kill(const char *id, const char *sigtext, bool all) {
                                 (void) kill(pids[i], sig);
                         free(pids);
                 }
-        } else if (kill(st.pid, sig) < 0)
-                r = FAIL("kill %d: %s", (int) st.pid, strerror(errno));
+        } else {
+                /* a pidfd, then the start time again: the signal reaches
+                 * the container's process or no one (never a reused pid) */
+                int pidfd = (int) syscall(SYS_pidfd_open, st.pid, 0);
+                if (pidfd < 0 || oci_proc_start_time(st.pid) != st.start_time)
+                        r = FAIL("kill: container '%s' is not running", id);
+                else if (sys_pidfd_send_signal(pidfd, sig) < 0)
+                        r = FAIL("kill %d: %s", (int) st.pid, strerror(errno));
+                if (pidfd >= 0)
+                        close(pidfd);
+        }
         oci_state_done(&st);
         return r;
 }

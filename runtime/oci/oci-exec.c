@@ -188,6 +188,14 @@ static _Noreturn void enter_and_run(const oci_state *st, oci_config *cfg, int sy
                         _exit(SBX_EXIT_FAILURE);
                 }
         }
+        /* the namespaces opened are the container's process's only if it
+         * is still that process (a pid reused since the status check would
+         * be a stranger's, perhaps the host's) */
+        if (oci_proc_start_time(st->pid) != st->start_time) {
+                sbx_error_set(&err, -ESRCH, "exec: the container's process %d is gone", (int) st->pid);
+                (void) sbx_sync_send(sync_fd, 3, SBX_SYNC_ERROR, SBX_EXIT_FAILURE, &err);
+                _exit(SBX_EXIT_FAILURE);
+        }
         for (size_t i = 0; i < ELEMENTSOF(order); i++)
                 if (fds[i] >= 0 && setns(fds[i], order[i].type) < 0) {
                         sbx_error_set(&err, -errno, "exec: enter the container's %s namespace", order[i].name);
