@@ -15,7 +15,9 @@ int sbx_read_file(const char *what, const char *path, size_t max, char **ret, si
         struct stat st;
         size_t len = 0, cap;
 
-        fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+        /* O_NONBLOCK: a FIFO (or a device) named here fails the check
+         * below instead of blocking the open */
+        fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
         if (fd < 0)
                 return sbx_error_set(reterr, -errno, "cannot open %s '%s': %m", what, path);
         if (fstat(fd, &st) < 0)

@@ -69,7 +69,7 @@ int sbx_mkdir_p(const char *path, mode_t mode) {
 int sbx_json_read_at(int dirfd, const char *path, size_t max, bool in_root, json_object **ret,
                      sbx_error *reterr) {
         struct open_how how = {
-                .flags = O_RDONLY | O_CLOEXEC,
+                .flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK,     /* a FIFO fails the check, never blocks */
                 .resolve = in_root ? RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS : RESOLVE_NO_SYMLINKS,
         };
         _cleanup_close_ int fd = -EBADF;

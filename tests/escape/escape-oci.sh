@@ -254,6 +254,16 @@ else
         skip "control: runc not installed"
 fi
 
+# --- pod annotations are the pod author's (Kubernetes): the config an
+# annotation names is read by the runtime as root; a FIFO there (or a
+# device) must fail create, never block it
+mkfifo "$T/fifo"
+b=$(bundle annfifo "c['annotations']={'org.sbx.openclaw.config':'$T/fifo','org.sbx.policy.agent':'main'}")
+out=$(cd "$b" && timeout 10 "$SBX_RUNC" --root "$T/root" create annfifo 2>&1 </dev/null); st=$?
+like "annotation-fifo: a FIFO as org.sbx.openclaw.config fails create at once" "$st:$out" '^1:.*is not a regular file'
+timeout 1 cat "$T/fifo" >/dev/null 2>&1
+control "opening that FIFO for reading blocks" "$?" 124
+
 # --- container ids that name other paths, and a very long one
 b=$(bundle ids "c['process']['args']=['true']")
 bad=""
