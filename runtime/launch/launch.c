@@ -589,21 +589,19 @@ int sbx_run(const sbx_run_config *c, sbx_error *reterr) {
         if (pid < 0)
                 return SBX_EXIT_FAILURE;
         closep(&sync_child);
+        (void) sbx_audit_start(&audit, pid, c->argv);
         /* Privileged: the maps name a subordinate range, which only we may
          * write, from the /proc/<pid> dirfd; then #1 releases the child.
          * Unprivileged, the child maps itself and nobody waits for anybody,
          * unless there is a network to attach first (issue 7: eth0 on the
-         * bridge, or pasta), which goes into the child's namespace here.
-         * The start record is written after the release, off the path the
-         * child waits on (issue 16), and whether or not the release worked. */
-        r = 0;
+         * bridge, or pasta), which goes into the child's namespace here. */
         if (child_waits_for_parent(p)) {
                 procfd = open_proc_pid(pid, reterr);
-                r = procfd < 0 ? procfd : release_child(p, pid, procfd, sync_parent, reterr);
+                if (procfd < 0)
+                        return SBX_EXIT_FAILURE;
+                if (release_child(p, pid, procfd, sync_parent, reterr) < 0)
+                        return kill_child(pidfd, sync_parent, reterr);
         }
-        (void) sbx_audit_start(&audit, pid, c->argv);
-        if (r < 0)
-                return procfd < 0 ? SBX_EXIT_FAILURE : kill_child(pidfd, sync_parent, reterr);
         if (p->tty && receive_pty(p, sync_parent, reterr) < 0)
                 return SBX_EXIT_FAILURE;
         if (p->notify_insns && receive_listener(sync_parent, listener_sock, reterr) < 0)

@@ -471,7 +471,7 @@ static int open_in_root(int rootfd, const char *path, int flags) {
 }
 
 /* mkdir -p inside the new root; every prefix resolved with RESOLVE_IN_ROOT. */
-static int mkdir_walk_in_root(int rootfd, const char *path, unsigned mode) {
+static int mkdir_in_root(int rootfd, const char *path, unsigned mode) {
         char prefix[PATH_MAX];
         size_t len = strlen(path);
 
@@ -499,39 +499,15 @@ static int mkdir_walk_in_root(int rootfd, const char *path, unsigned mode) {
         return 0;
 }
 
-/* mkdir -p, with one lookup for a path that already resolves to a directory in the root (the walk
- * would find every prefix there: EEXIST each time); anything else takes the walk and its result. */
-static int mkdir_in_root(int rootfd, const char *path, unsigned mode) {
-        int fd = open_in_root(rootfd, path, O_PATH | O_DIRECTORY);
-
-        if (fd < 0)
-                return mkdir_walk_in_root(rootfd, path, mode);
-        close(fd);
-        return 0;
-}
-
-/* PATH in the root opened O_PATH|O_DIRECTORY, made first (mkdir -p, MODE) when it does not open
- * as it is; -errno. */
-static int open_dir_made_in_root(int rootfd, const char *path, unsigned mode) {
-        int r, dfd = open_in_root(rootfd, path, O_PATH | O_DIRECTORY);
-
-        if (dfd >= 0)
-                return dfd;
-        if ((r = mkdir_walk_in_root(rootfd, path, mode)) < 0)
-                return r;
-        dfd = open_in_root(rootfd, path, O_PATH | O_DIRECTORY);
-        return dfd < 0 ? -errno : dfd;
-}
-
 /* The directory that is to hold PATH's last component (*ret_leaf), made when missing (mkdir -p)
  * and opened O_PATH; -errno. */
 static int open_parent_in_root(int rootfd, const char *path, const char **ret_leaf) {
         char dir[PATH_MAX];
-        int dfd;
+        int r, dfd;
 
         split_path(path, dir, ret_leaf);
-        if (strcmp(dir, "."))
-                return open_dir_made_in_root(rootfd, dir, 0755);
+        if (strcmp(dir, ".") && (r = mkdir_in_root(rootfd, dir, 0755)) < 0)
+                return r;
         dfd = open_in_root(rootfd, dir, O_PATH | O_DIRECTORY);
         return dfd < 0 ? -errno : dfd;
 }
@@ -578,14 +554,12 @@ static int attach_tree(int rootfd, int tree, const char *dst, unsigned flags, bo
 
         if (attr.attr_set && mount_setattr(tree, "", AT_EMPTY_PATH | AT_RECURSIVE, &attr, sizeof(attr)) < 0)
                 return -errno;
-        if (file) {
-                if ((r = create_file_in_root(rootfd, dst, NULL, 0644)) < 0)
-                        return r;
-                tfd = open_in_root(rootfd, dst, O_PATH | O_NOFOLLOW);
-                if (tfd < 0)
-                        return -errno;
-        } else if ((tfd = open_dir_made_in_root(rootfd, dst, 0755)) < 0)
-                return tfd;
+        r = file ? create_file_in_root(rootfd, dst, NULL, 0644) : mkdir_in_root(rootfd, dst, 0755);
+        if (r < 0)
+                return r;
+        tfd = open_in_root(rootfd, dst, O_PATH | (file ? O_NOFOLLOW : O_DIRECTORY));
+        if (tfd < 0)
+                return -errno;
         r = move_mount(tree, "", tfd, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0 ? -errno : 0;
         close(tfd);
         return r;
@@ -635,11 +609,8 @@ static int set_propagation(int rootfd, const sbx_mount_op *op) {
  * optional mount's place cannot be made (a read-only --rootfs lacks it), or
  * a negative errno. */
 static int open_mountpoint(int rootfd, const sbx_mount_op *op, unsigned mode) {
-        int r, tfd = open_in_root(rootfd, op->dst, O_PATH | O_DIRECTORY);
+        int r = mkdir_in_root(rootfd, op->dst, mode), tfd;
 
-        if (tfd >= 0)
-                return tfd;
-        r = mkdir_walk_in_root(rootfd, op->dst, mode);
         if (r < 0 && (op->flags & SBX_MNT_OPTIONAL) && (r == -EROFS || r == -ENOENT))
                 return 0;
         if (r < 0)
