@@ -35,6 +35,13 @@ static sbx_cgroup_host *probe(sbx_error *reterr) {
         return h;
 }
 
+bool sbx_cgroup_devices_usable(void) {
+        sbx_error e = {};
+        _cleanup_free_ sbx_cgroup_host *h = probe(&e);
+
+        return h && h->use_v1 && h->privileged && sbx_cgroup_list_has(h->available, "devices");
+}
+
 static void reset(sbx_cgroup *cg) {
         memset(cg, 0, sizeof(*cg));
         cg->dirfd = -EBADF;

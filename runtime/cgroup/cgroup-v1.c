@@ -320,6 +320,38 @@ static int apply_memory(const sbx_cgroup *cg, const sbx_cgroup_resources *res, s
         return 0;
 }
 
+/* The device cgroup: deny all, then each rule in order (the kernel keeps the
+ * exceptions list; runc writes the same). */
+static int apply_devices(const sbx_cgroup *cg, const sbx_cgroup_resources *res, sbx_error *reterr) {
+        char v[64], maj[24], min[24];
+        int r;
+
+        if (!res->devices)
+                return 0;
+        if ((r = write_file(cg, "devices", "devices.deny", "a", "the device rules", reterr)) < 0)
+                return r;
+        for (size_t i = 0; i < res->n_devices; i++) {
+                const sbx_cgroup_device_rule *d = &res->devices[i];
+                if (d->major < 0)
+                        snprintf(maj, sizeof(maj), "*");
+                else
+                        num(maj, sizeof(maj), d->major);
+                if (d->minor < 0)
+                        snprintf(min, sizeof(min), "*");
+                else
+                        num(min, sizeof(min), d->minor);
+                if (d->type == 'a')
+                        snprintf(v, sizeof(v), "a");
+                else
+                        snprintf(v, sizeof(v), "%c %s:%s %s", d->type, maj, min, d->access);
+                r = write_file(cg, "devices", d->allow ? "devices.allow" : "devices.deny", v,
+                               "a device rule", reterr);
+                if (r < 0)
+                        return sbx_error_wrap(reterr, "device rule %zu ('%s')", i, v), r;
+        }
+        return 0;
+}
+
 int cg_v1_apply(const sbx_cgroup *cg, const sbx_cgroup_resources *res, sbx_error *reterr) {
         char v[64];
         int r;
@@ -366,7 +398,7 @@ int cg_v1_apply(const sbx_cgroup *cg, const sbx_cgroup_resources *res, sbx_error
                 if (r < 0)
                         return r;
         }
-        return 0;
+        return apply_devices(cg, res, reterr);
 }
 
 int cg_v1_attach(const sbx_cgroup *cg, int pid, sbx_error *reterr) {

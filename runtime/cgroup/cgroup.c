@@ -199,7 +199,7 @@ static void unescape_mount_path(char *s) {
  * second mount of a hierarchy already seen. */
 static void add_v1_hierarchy(sbx_cgroup_host *h, const char *mnt, const char *opts) {
         static const char *const used[] = { "memory", "pids", "cpu", "cpuacct", "cpuset", "blkio",
-                                             "freezer" };
+                                             "freezer", "devices" };
         char ctrl[64] = "";
 
         for (const char *p = opts; *p; ) {

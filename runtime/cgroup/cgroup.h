@@ -214,6 +214,16 @@ const char *sbx_cgroup_host_hierarchy(const sbx_cgroup_host *h);
  * sbx_cgroup_open_path(rel or recorded path, ...). All calls need root (v1
  * has no safe delegation); every error names the file or controller. */
 
+/* One rule of the device cgroup (OCI linux.resources.devices, runc's
+ * meaning): type 'a' (all), 'b' or 'c'; major/minor -1 = any; access a
+ * subset of "rwm". */
+typedef struct sbx_cgroup_device_rule {
+        bool allow;
+        char type;
+        int64_t major, minor;
+        char access[4];
+} sbx_cgroup_device_rule;
+
 typedef struct sbx_cgroup_resources {
         int64_t memory;          /* bytes; SBX_LIMIT_UNSET: leave; SBX_LIMIT_UNLIMITED: none */
         int64_t memory_swap;     /* memory + swap total, bytes (OCI/docker meaning); same */
@@ -225,7 +235,17 @@ typedef struct sbx_cgroup_resources {
         const char *cpuset_mems; /* "0"; NULL: inherit */
         int64_t blkio_weight;    /* 10..1000 (v1 blkio.weight or blkio.bfq.weight; v2 io.weight
                                   * or io.bfq.weight, converted); SBX_LIMIT_UNSET */
+        /* the device cgroup: NULL = left alone; else deny all, then these
+         * rules in order (v1 devices.deny "a", then each to devices.allow or
+         * devices.deny). Enforced only where sbx_cgroup_devices_usable(). */
+        const sbx_cgroup_device_rule *devices;
+        size_t n_devices;
 } sbx_cgroup_resources;
+
+/* Does sbx_cgroup_apply() enforce resources.devices on this host? Root on a
+ * host whose v1 hierarchies (used for limits) include the devices
+ * controller. Not yet on pure cgroup v2 (a BPF_CGROUP_DEVICE program). */
+bool sbx_cgroup_devices_usable(void);
 
 void sbx_cgroup_resources_init(sbx_cgroup_resources *r);
 /* mkdir -p rel on every hierarchy (v1: cpuset.cpus/mems copied from the

@@ -271,9 +271,13 @@ static int prepare_cgroup(oci_config *cfg, const char *id, sbx_cgroup *cg, sbx_e
         if (strchr(rel, ':') || strstr(rel, "/../") || strstr(rel, "/.."))
                 return sbx_error_set(e, -EINVAL, "config.json: linux.cgroupsPath '%s': a cgroupfs path "
                                      "('slice:prefix:name' needs --systemd-cgroup)", cfg->cgroups_path);
+        if (!sbx_cgroup_devices_usable())
+                log_line("debug", "linux.resources.devices: no device cgroup on this host (cgroup v2 or "
+                         "not root): mknod of block and character devices is refused by seccomp instead");
         r = sbx_cgroup_create(rel, cg, e);
         if (r < 0) {
-                if (!cfg->res_set) {
+                /* the device rules replace the seccomp mknod refusal here */
+                if (!cfg->res_set && !sbx_cgroup_devices_usable()) {
                         log_line("warning", "no cgroup for the container (%s): pause, ps and kill --all "
                                  "use its pid namespace", e->msg);
                         *cg = (sbx_cgroup) { .dirfd = -EBADF };

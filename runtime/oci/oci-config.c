@@ -670,34 +670,78 @@ static int parse_devices(oci_config *c, json_object *arr, sbx_error *e) {
         return 0;
 }
 
-/* The device cgroup rules: sbx enforces "deny all" (its default: the
- * container can create no device node, see oci-seccomp in oci-create.c) and
- * allows only the nodes the runtime itself creates; other rule sets are
- * refused rather than half-honoured. */
-static int parse_device_rules(json_object *arr, sbx_error *e) {
+/* The device cgroup, as runc builds it: deny all, then the rules of
+ * linux.resources.devices in order, then runc's default allow list (mknod
+ * of any node; the standard character devices; /dev/pts/N, /dev/net/tun),
+ * then each of linux.devices (rwm). Applied by runtime/cgroup where the host
+ * can (sbx_cgroup_devices_usable()); elsewhere oci-seccomp.c refuses mknod
+ * of devices instead. */
+static const sbx_cgroup_device_rule default_device_rules[] = {
+        { true, 'c', -1, -1, "m" }, { true, 'b', -1, -1, "m" },
+        { true, 'c', 1, 3, "rwm" }, { true, 'c', 1, 8, "rwm" }, { true, 'c', 1, 7, "rwm" },
+        { true, 'c', 5, 0, "rwm" }, { true, 'c', 1, 5, "rwm" }, { true, 'c', 1, 9, "rwm" },
+        { true, 'c', 136, -1, "rwm" }, { true, 'c', 5, 2, "rwm" }, { true, 'c', 10, 200, "rwm" },
+};
+
+static int get_dev_num(json_object *r, const char *key, const char *p, int64_t *ret, sbx_error *e) {
+        json_object *v = get(r, key);
+
+        *ret = -1;
+        if (!v || json_object_is_type(v, json_type_null))
+                return 0;
+        if (!json_object_is_type(v, json_type_int) || json_object_get_int64(v) < -1 ||
+            json_object_get_int64(v) > UINT32_MAX)
+                return perr(e, -EINVAL, p, "'%s' must be an integer (-1: any)", key);
+        *ret = json_object_get_int64(v);
+        return 0;
+}
+
+static int parse_device_rules(oci_config *c, json_object *arr, sbx_error *e) {
+        size_t n, k = 0;
+        sbx_cgroup_device_rule *rules;
         char p[256];
 
-        if (want(arr, json_type_array, "linux.resources.devices", e) < 0)
+        if (arr && want(arr, json_type_array, "linux.resources.devices", e) < 0)
                 return -EINVAL;
-        for (size_t i = 0; i < json_object_array_length(arr); i++) {
+        n = arr ? json_object_array_length(arr) : 0;
+        rules = own(c, calloc(n + ELEMENTSOF(default_device_rules) + c->ctr.n_devices + 1, sizeof(*rules)));
+        if (!rules)
+                return -ENOMEM;
+        for (size_t i = 0; i < n; i++) {
                 static const char *const keys[] = { "allow", "type", "major", "minor", "access", NULL };
                 json_object *r = json_object_array_get_idx(arr, i), *v;
-                const char *type = NULL;
+                sbx_cgroup_device_rule *d = &rules[k++];
+                const char *type = NULL, *access = NULL;
 
                 JP(p, "linux.resources.devices[%zu]", i);
                 if (want(r, json_type_object, p, e) < 0 || check_keys(r, p, keys, e) < 0 ||
-                    get_string(r, "type", p, &type, e) < 0)
+                    get_string(r, "type", p, &type, e) < 0 || get_string(r, "access", p, &access, e) < 0)
                         return -EINVAL;
                 if (!(v = get(r, "allow")) || !json_object_is_type(v, json_type_boolean))
                         return perr(e, -EINVAL, p, "needs a boolean 'allow'");
-                /* an allow rule can only widen what exists: the nodes the
-                 * runtime made are the only ones there are */
-                if (json_object_get_boolean(v))
-                        continue;
-                if ((type && strcmp(type, "a")) || get(r, "major") || get(r, "minor"))
-                        return perr(e, -EOPNOTSUPP, p,
-                                    "device deny rules other than 'deny all' are not supported by sbx");
+                d->allow = json_object_get_boolean(v);
+                if (type && *type && (strlen(type) != 1 || !strchr("abc", type[0])))
+                        return perr(e, -EINVAL, JP(p, "linux.resources.devices[%zu].type", i),
+                                    "must be a, b or c");
+                d->type = type && *type ? type[0] : 'a';
+                if (access && (strlen(access) > 3 || strspn(access, "rwm") != strlen(access)))
+                        return perr(e, -EINVAL, JP(p, "linux.resources.devices[%zu].access", i),
+                                    "must be a combination of r, w and m");
+                snprintf(d->access, sizeof(d->access), "%s", access && *access ? access : "rwm");
+                if (get_dev_num(r, "major", p, &d->major, e) < 0 || get_dev_num(r, "minor", p, &d->minor, e) < 0)
+                        return -EINVAL;
         }
+        memcpy(rules + k, default_device_rules, sizeof(default_device_rules));
+        k += ELEMENTSOF(default_device_rules);
+        for (size_t i = 0; i < c->ctr.n_devices; i++) {
+                const sbx_ctr_device *dev = &c->ctr.devices[i];
+                if (dev->type == 'p')
+                        continue;
+                rules[k++] = (sbx_cgroup_device_rule) { true, dev->type == 'b' ? 'b' : 'c', dev->major,
+                                                        dev->minor, "rwm" };
+        }
+        c->res.devices = rules;
+        c->res.n_devices = k;
         return 0;
 }
 
@@ -725,8 +769,6 @@ static int parse_resources(oci_config *c, json_object *res, sbx_error *e) {
 
         if (want(res, json_type_object, "linux.resources", e) < 0 ||
             check_keys(res, "linux.resources", keys, e) < 0)
-                return -EINVAL;
-        if ((v = get(res, "devices")) && parse_device_rules(v, e) < 0)
                 return -EINVAL;
         if ((v = get(res, "memory"))) {
                 static const char *const mk[] = { "limit", "reservation", "swap", "kernel", "kernelTCP", "swappiness",
@@ -862,6 +904,8 @@ static int parse_linux(oci_config *c, json_object *lx, sbx_error *e) {
         if (s && s[0] && parse_propagation(s, &ctr->rootfs_propagation) < 0)
                 return perr(e, -EINVAL, "linux.rootfsPropagation", "unknown propagation '%s'", s);
         if ((v = get(lx, "resources")) && parse_resources(c, v, e) < 0)
+                return -EINVAL;
+        if (parse_device_rules(c, v ? get(v, "devices") : NULL, e) < 0)
                 return -EINVAL;
         if ((v = get(lx, "sysctl"))) {
                 if (want(v, json_type_object, "linux.sysctl", e) < 0)

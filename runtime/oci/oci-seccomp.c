@@ -6,9 +6,9 @@
  *  - sbx's layer: the always-on rules when the annotation
  *    org.sbx.seccomp=default asks for them, an OpenClaw agent's derived
  *    socket rule (org.sbx.policy.agent, oci-policy.c), and, when the process may hold
- *    CAP_MKNOD, a rule refusing block and character device nodes (EPERM):
- *    the device cgroup's "deny all" (linux.resources.devices) enforced by
- *    the kernel on any cgroup version; the nodes the runtime made stay. */
+ *    CAP_MKNOD and the host gives no device cgroup (sbx_cgroup_devices_usable():
+ *    pure cgroup v2 for now, not root), a rule refusing block and character
+ *    device nodes (EPERM) in its place; the nodes the runtime made stay. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,7 +89,7 @@ int oci_seccomp_prepare(oci_config *c, sbx_error *reterr) {
                 if (r < 0)
                         goto out;
         }
-        if (c->ctr.proc.caps[0] & (1ull << CAP_MKNOD_BIT)) {
+        if ((c->ctr.proc.caps[0] & (1ull << CAP_MKNOD_BIT)) && !sbx_cgroup_devices_usable()) {
                 r = sbx_seccomp_profile_parse(device_rules, strlen(device_rules), "sbx device rules", 0, &more, reterr);
                 if (r >= 0)
                         r = add_to_layer(&layer, &have_layer, &more);

@@ -254,6 +254,76 @@ else
         skip "control: runc not installed"
 fi
 
+# --- the device cgroup (linux.resources.devices): podman runs containers
+# as real root with CAP_MKNOD; a node made for the host's disk on the
+# container's /dev tmpfs must not open (runc: deny all, the rules in order,
+# then its default allow list: mknod of any node, the standard devices).
+# The probe reads one byte of the disk; it never writes to it.
+disk=
+for d in /sys/block/*; do
+        # one the host itself can read (a host may run under a device cgroup)
+        case ${d##*/} in loop*|nbd*|sr*) continue;; esac
+        [ -r "$d/dev" ] && head -c1 "/dev/${d##*/}" >/dev/null 2>&1 && { disk=$(cat "$d/dev"); break; }
+done
+if [ -z "$disk" ] || [ ! -d /sys/fs/cgroup/devices ]; then
+        skip "devices-cgroup: needs a block device the host can read and a cgroup v1 devices hierarchy"
+else
+        dmaj=${disk%:*} dmin=${disk#*:}
+        dcg="/sbx-esc-devcg-$$"
+        cat > "$T/rootfs/devprobe.sh" <<EOF
+mknod /dev/disk b $dmaj $dmin && echo node
+[ "\$1" = wait ] && sleep 2
+head -c1 /dev/disk >/dev/null && echo disk-read
+[ "\$1" = write ] && : >>/dev/disk && echo disk-write-open
+echo x >/dev/null && echo null; head -c4 /dev/zero | wc -c; head -c4 /dev/urandom | wc -c; test -c /dev/full && echo full
+mknod /dev/null2 c 1 3 && echo x > /dev/null2 && echo null2
+mknod /dev/kmsg2 c 1 11 && head -c0 /dev/kmsg2 && echo kmsg2
+EOF
+        # devcg NAME ARG 'extra rules' -> the bundle: CAP_MKNOD, podman's rule list
+        devcg() {
+                bundle "$1" "c['process']['args']=['sh','/devprobe.sh','$2']
+c['process']['capabilities']={k:v+['CAP_MKNOD'] for k,v in c['process']['capabilities'].items()}
+c['linux']['cgroupsPath']='$dcg'
+c['linux']['resources']={'devices':[{'allow':False,'access':'rwm'}]+[$3]}"
+        }
+        b=$(devcg devcg - "")
+        runit "$b" devcg
+        like "devices-cgroup: mknod of the host's disk ($disk) on the /dev tmpfs succeeds (b *:* m)" "$out" $'^node\n'
+        like "devices-cgroup: ... but opening it fails with EPERM" "$out" 'head: /dev/disk: Operation not permitted'
+        unlike "devices-cgroup: ... it is not read" "$out" 'disk-read'
+        like "devices-cgroup: /dev/null, /dev/zero, /dev/urandom, /dev/full work" "$out" $'\nnull\n4\n4\nfull\n'
+        like "devices-cgroup: a node of an allowed device (c 1:3) made by mknod opens" "$out" $'\nnull2\n'
+        like "devices-cgroup: a node of a device not allowed (c 1:11) does not open (EPERM)" "$out" \
+                'kmsg2: Operation not permitted'
+        b=$(devcg devcgr write "{'allow':True,'type':'b','major':$dmaj,'minor':$dmin,'access':'r'},{'allow':True,'type':'c','major':1,'minor':11,'access':'rw'}")
+        runit "$b" devcgr
+        like "devices-cgroup: a rule allowing the disk 'r' lets it be read" "$out" $'\ndisk-read\n'
+        like "devices-cgroup: ... not opened for writing (EPERM)" "$out" 'can.t create /dev/disk: Operation not permitted'
+        like "devices-cgroup: ... and c 1:11 allowed rw opens" "$out" $'\nkmsg2'
+        # the list, read from the host while the container waits
+        b=$(devcg devcgl wait "")
+        (cd "$b" && rt run devcgl >/dev/null 2>&1 </dev/null) & sleep 1
+        sbxlist=$(sort "/sys/fs/cgroup/devices$dcg/devices.list" 2>&1 | tr '\n' ' '); wait
+        like "devices-cgroup: the container's devices.list is deny-all plus the allow list" "$sbxlist" \
+                '^b \*:\* m c \*:\* m c 10:200 rwm c 136:\* rwm c 1:3 rwm c 1:5 rwm c 1:7 rwm c 1:8 rwm c 1:9 rwm c 5:0 rwm c 5:2 rwm $'
+        if command -v runc >/dev/null; then
+                (cd "$b" && runc --root "$T/runc" run devcglr >/dev/null 2>&1 </dev/null) & sleep 1
+                runclist=$(sort "/sys/fs/cgroup/devices$dcg/devices.list" 2>&1 | tr '\n' ' '); wait
+                is "devices-cgroup: ... runc's for the same bundle" "$sbxlist" "$runclist"
+                b=$(devcg devcgc - "")
+                (cd "$b" && runc --root "$T/runc" run devcgc 2>&1 </dev/null) > "$T/devcgc.out"
+                like "control: runc refuses the disk the same way" "$(cat "$T/devcgc.out")" \
+                        'head: /dev/disk: Operation not permitted'
+        else
+                skip "control: runc not installed"
+        fi
+        b=$(devcg devcga - "{'allow':True,'access':'rwm'}")
+        runit "$b" devcga
+        control "with every device allowed (type a) the same probe reads the disk" \
+                "$(echo "$out" | head -2 | tr '\n' ' ')" "node disk-read "
+        for h in /sys/fs/cgroup/*"$dcg"; do rmdir "$h" 2>/dev/null; done
+fi
+
 # --- pod annotations are the pod author's (Kubernetes): the config an
 # annotation names is read by the runtime as root; a FIFO there (or a
 # device) must fail create, never block it
