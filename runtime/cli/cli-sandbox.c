@@ -604,6 +604,7 @@ static void check_policy(sbx_sandbox *s) {
 
 static json_object *sandbox_to_json(sbx_sandbox *s) {
         json_object *o = json_object_new_object(), *labels = json_object_new_object(), *mounts = json_object_new_array();
+        const char *via;
 
         json_object_object_add(o, "name", json_object_new_string(s->name));
         json_object_object_add(o, "id", json_object_new_string(s->id));
@@ -628,7 +629,8 @@ static json_object *sandbox_to_json(sbx_sandbox *s) {
         json_object_object_add(o, "initPid", json_object_new_int(s->init_pid));
         json_object_object_add(o, "runningExecs", json_object_new_int((int) s->running_execs));
         /* issue 16: "service" (init's exec service) or "setns" (joined), null when not running */
-        json_object_object_add(o, "execVia", sbx_sandbox_exec_via(s) ? json_object_new_string(sbx_sandbox_exec_via(s)) : NULL);
+        via = sbx_sandbox_exec_via(s);
+        json_object_object_add(o, "execVia", via ? json_object_new_string(via) : NULL);
         json_object_object_add(o, "stateDir", json_object_new_string(s->state_dir));
         for (size_t i = 0; i < s->n_labels; i++)
                 json_object_object_add(labels, s->labels[i].key, json_object_new_string(s->labels[i].value));

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -533,19 +534,71 @@ static int record_parse(json_object *o, sbx_record *rec) {
         return err;
 }
 
-int sbx_record_load(const char *name, sbx_record **ret, sbx_error *reterr) {
+/* <dir>/requested.json: the configuration a later create/run --name asked
+ * for when it differed from the sandbox's own (ls: "changed"; recreate
+ * applies it). */
+#define SBX_REQUESTED_FILE "requested.json"
+static int load_requested_at(int rootfd, const char *name, sbx_run_config *ret,
+                             char hash[SBX_SANDBOX_HASH_MAX + 1]);
+
+/* name/file below rootfd, or <root>/name/file when rootfd is AT_FDCWD */
+static int record_path(int rootfd, const char *name, const char *file, char *buf, size_t len) {
+        int n = rootfd == AT_FDCWD ? snprintf(buf, len, "%s/%s/%s", sbx_sandbox_root(), name, file)
+                                   : snprintf(buf, len, "%s/%s", name, file);
+
+        return n < 0 || (size_t) n >= len ? -ENAMETOOLONG : 0;
+}
+
+/* The whole record text in one open and (for a record under 16 KiB, all
+ * of them in practice) one read into the stack: a short read of a regular
+ * file is its end. */
+static json_object *record_read(int rootfd, const char *rel) {
+        _cleanup_close_ int fd = openat(rootfd, rel, O_RDONLY | O_CLOEXEC);
+        _cleanup_free_ char *heap = NULL;
+        char stack[16384], *buf = stack;
+        size_t len = 0, cap = sizeof(stack) - 1;
+        ssize_t n;
+
+        if (fd < 0)
+                return NULL;
+        for (;;) {
+                n = read(fd, buf + len, cap - len);
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n < 0)
+                        return NULL;
+                len += (size_t) n;
+                if (len < cap)
+                        break;
+                if (cap >= (64u << 20))
+                        return NULL;
+                cap *= 2;
+                char *nb = realloc(heap, cap + 1);
+                if (!nb)
+                        return NULL;
+                if (!heap)
+                        memcpy(nb, stack, len);
+                heap = buf = nb;
+        }
+        buf[len] = '\0';
+        return json_tokener_parse(buf);
+}
+
+int sbx_record_load_at(int rootfd, const char *name, bool count_execs, sbx_record **ret, sbx_error *reterr) {
         _cleanup_(sbx_record_freep) sbx_record *rec = NULL;
         _cleanup_json_ json_object *o = NULL;
-        char dir[PATH_MAX], path[PATH_MAX + 32], busy[PATH_MAX + 32];
+        char dir[PATH_MAX], path[PATH_MAX + 32], rel[PATH_MAX + 32];
         struct stat st;
+        bool have_busy;
         int r;
 
-        if (sbx_sandbox_dir(name, dir, sizeof(dir)) < 0)
+        if (sbx_sandbox_dir(name, dir, sizeof(dir)) < 0 ||
+            record_path(rootfd, name, SBX_RECORD_FILE, rel, sizeof(rel)) < 0)
                 return sbx_error_set(reterr, -ENAMETOOLONG, "sandbox '%s': name too long", name);
         snprintf(path, sizeof(path), "%s/%s", dir, SBX_RECORD_FILE);
-        o = json_object_from_file(path);
+        o = record_read(rootfd, rel);
         if (!o) {
-                r = access(path, F_OK) < 0 ? -errno : -EBADMSG;
+                r = faccessat(rootfd, rel, F_OK, 0) < 0 ? -errno : -EBADMSG;
                 return sbx_error_set(reterr, r == -ENOENT ? -ENOENT : -EBADMSG, "sandbox '%s': %s record '%s'",
                                      name, r == -ENOENT ? "no" : "unreadable", path);
         }
@@ -564,9 +617,18 @@ int sbx_record_load(const char *name, sbx_record **ret, sbx_error *reterr) {
         if (rec->run_dir[0] && rec->s.config.workspace_access == SBX_WORKSPACE_NONE &&
             asprintf(&rec->s.upper_dir, "%s/%s/upper", dir, rec->run_dir) < 0)
                 return sbx_error_set(reterr, -ENOMEM, "out of memory");
-        /* last used = the busy file's mtime, touched by every exec. */
-        snprintf(busy, sizeof(busy), "%s/%s", dir, SBX_BUSY_FILE);
-        rec->s.last_used_ms = stat(busy, &st) == 0
+        /* last used = the busy file's mtime, touched by every exec; every
+         * running exec holds it shared, so with count_execs one open of it
+         * also tells whether any runs (an exclusive try-lock fails). */
+        record_path(rootfd, name, SBX_BUSY_FILE, rel, sizeof(rel));
+        if (count_execs) {
+                _cleanup_close_ int fd = openat(rootfd, rel, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+                have_busy = fd >= 0 && fstat(fd, &st) == 0;
+                if (have_busy && flock(fd, LOCK_EX | LOCK_NB) < 0 && errno == EWOULDBLOCK && st.st_nlink > 0)
+                        rec->s.running_execs = 1;
+        } else
+                have_busy = fstatat(rootfd, rel, &st, 0) == 0;
+        rec->s.last_used_ms = have_busy
                 ? (uint64_t) st.st_mtim.tv_sec * 1000 + (uint64_t) st.st_mtim.tv_nsec / 1000000
                 : rec->s.created_ms;
         r = sbx_record_fill_mounts(&rec->s);
@@ -574,11 +636,15 @@ int sbx_record_load(const char *name, sbx_record **ret, sbx_error *reterr) {
                 return sbx_error_set(reterr, r, "out of memory");
         {
                 char requested[SBX_SANDBOX_HASH_MAX + 1];
-                rec->s.config_changed = sbx_record_load_requested(name, NULL, requested) == 0 &&
+                rec->s.config_changed = load_requested_at(rootfd, name, NULL, requested) == 0 &&
                                         strcmp(requested, rec->s.config_hash) != 0;
         }
         *ret = TAKE_PTR(rec);
         return 0;
+}
+
+int sbx_record_load(const char *name, sbx_record **ret, sbx_error *reterr) {
+        return sbx_record_load_at(AT_FDCWD, name, false, ret, reterr);
 }
 
 static void sandbox_done(sbx_sandbox *s) {
@@ -626,10 +692,6 @@ const char *sbx_sandbox_label(const sbx_sandbox *s, const char *key) {
         return NULL;
 }
 
-/* <dir>/requested.json: the configuration a later create/run --name asked
- * for when it differed from the sandbox's own (ls: "changed"; recreate
- * applies it). */
-#define SBX_REQUESTED_FILE "requested.json"
 
 int sbx_record_save_requested(const char *name, const sbx_run_config *c, const char *hash, sbx_error *reterr) {
         _cleanup_json_ json_object *o = json_object_new_object();
@@ -649,17 +711,17 @@ int sbx_record_save_requested(const char *name, const sbx_run_config *c, const c
         return 0;
 }
 
-int sbx_record_load_requested(const char *name, sbx_run_config *ret, char hash[SBX_SANDBOX_HASH_MAX + 1]) {
+static int load_requested_at(int rootfd, const char *name, sbx_run_config *ret,
+                             char hash[SBX_SANDBOX_HASH_MAX + 1]) {
         _cleanup_json_ json_object *o = NULL;
-        char dir[PATH_MAX], path[PATH_MAX + 32];
+        char rel[PATH_MAX + 32];
         _cleanup_free_ char *h = NULL;
         json_object *cfg;
         int r;
 
-        if (sbx_sandbox_dir(name, dir, sizeof(dir)) < 0)
+        if (record_path(rootfd, name, SBX_REQUESTED_FILE, rel, sizeof(rel)) < 0)
                 return -ENAMETOOLONG;
-        snprintf(path, sizeof(path), "%s/%s", dir, SBX_REQUESTED_FILE);
-        o = json_object_from_file(path);
+        o = record_read(rootfd, rel);
         if (!o)
                 return -ENOENT;
         if (get_str(o, "config_hash", &h) < 0 || !h || strlen(h) > SBX_SANDBOX_HASH_MAX ||
@@ -676,4 +738,8 @@ int sbx_record_load_requested(const char *name, sbx_run_config *ret, char hash[S
         }
         strcpy(hash, h);
         return 0;
+}
+
+int sbx_record_load_requested(const char *name, sbx_run_config *ret, char hash[SBX_SANDBOX_HASH_MAX + 1]) {
+        return load_requested_at(AT_FDCWD, name, ret, hash);
 }

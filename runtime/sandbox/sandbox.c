@@ -538,43 +538,60 @@ static int cmp_names(const void *a, const void *b) {
         return strcmp((*(sbx_sandbox *const *) a)->name, (*(sbx_sandbox *const *) b)->name);
 }
 
+static int cmp_str(const void *a, const void *b) {
+        return strcmp(*(const char *const *) a, *(const char *const *) b);
+}
+
 /* Leftovers no command can reach any more: dirs without a lock file (a
  * create killed right after mkdir) and dangling by-id links. Only when no
- * create or rm runs (root lock free). */
-static void sweep_leftovers(void) {
-        _cleanup_close_ int rootlock = lock_root(LOCK_EX | LOCK_NB, NULL);
+ * create or rm runs (root lock free). Candidates only: the dirs the list
+ * could not show (unlisted) and the by-id links not named by the id of a
+ * listed sandbox (a listed one's link points at its existing dir; the
+ * links of those a filter left out are checked); each is
+ * checked again under the lock, so nothing else needs a syscall. */
+static void sweep_leftovers(int rootfd, char **unlisted, size_t n_unlisted, const char **ids, size_t n_ids) {
+        _cleanup_close_ int rootlock = -EBADF, byid = -EBADF;
         _cleanup_(closedirp) DIR *d = NULL;
         char path[PATH_MAX];
         struct dirent *de;
         struct stat st;
 
-        if (rootlock < 0)
-                return;
-        d = opendir(sbx_sandbox_root());
-        while (d && (de = readdir(d)))
-                if (de->d_name[0] != '.' && sbx_sandbox_name_valid(de->d_name) &&
-                    snprintf(path, sizeof(path), "%s/" SBX_LOCK_FILE, de->d_name) > 0 &&
-                    fstatat(dirfd(d), path, &st, AT_SYMLINK_NOFOLLOW) < 0 && errno == ENOENT)
-                        (void) sbx_rm_rf_at(dirfd(d), de->d_name);
-        closedirp(&d);
-        snprintf(path, sizeof(path), "%s/" BY_ID, sbx_sandbox_root());
-        d = opendir(path);
-        while (d && (de = readdir(d)))
-                if (de->d_name[0] != '.' && fstatat(dirfd(d), de->d_name, &st, 0) < 0 && errno == ENOENT)
-                        (void) unlinkat(dirfd(d), de->d_name, 0);
+        byid = openat(rootfd, BY_ID, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (byid >= 0)
+                d = fdopendir(byid);
+        if (d)
+                byid = -EBADF; /* the DIR owns it */
+        qsort(ids, n_ids, sizeof(*ids), cmp_str);
+        while (d && (de = readdir(d))) {
+                const char *id = de->d_name;
+                if (id[0] == '.' || bsearch(&id, ids, n_ids, sizeof(*ids), cmp_str))
+                        continue;
+                if (rootlock < 0 && (rootlock = lock_root(LOCK_EX | LOCK_NB, NULL)) < 0)
+                        return;
+                if (fstatat(dirfd(d), id, &st, 0) < 0 && errno == ENOENT)
+                        (void) unlinkat(dirfd(d), id, 0);
+        }
+        for (size_t i = 0; i < n_unlisted; i++) {
+                if (rootlock < 0 && (rootlock = lock_root(LOCK_EX | LOCK_NB, NULL)) < 0)
+                        return;
+                if (snprintf(path, sizeof(path), "%s/" SBX_LOCK_FILE, unlisted[i]) > 0 &&
+                    fstatat(rootfd, path, &st, AT_SYMLINK_NOFOLLOW) < 0 && errno == ENOENT)
+                        (void) sbx_rm_rf_at(rootfd, unlisted[i]);
+        }
 }
 
 /* A record for the list. The common case, a finished sandbox whose state
  * is true (its init runs with the recorded start time, or it is stopped),
  * needs no lock: records are replaced atomically, so an unlocked read sees
  * a whole one. Anything else (a create or start in progress or killed, an
- * init that died) goes through load_fresh(), which waits for or cleans it. */
-static int load_listed(const char *name, sbx_record **ret) {
+ * init that died) goes through load_fresh(), which waits for or cleans it.
+ * Paths are relative to rootfd, the open <root>. */
+static int load_listed(int rootfd, const char *name, sbx_record **ret) {
         _cleanup_(sbx_record_freep) sbx_record *rec = NULL;
         uint64_t start;
         bool live;
 
-        if (sbx_record_load(name, &rec, NULL) < 0 || !rec->complete || rec->starting)
+        if (sbx_record_load_at(rootfd, name, true, &rec, NULL) < 0 || !rec->complete || rec->starting)
                 return load_fresh(name, false, ret, NULL, NULL);
         live = rec->s.state != SBX_SANDBOX_RUNNING && rec->s.state != SBX_SANDBOX_PAUSED;
         if (!live)
@@ -582,7 +599,6 @@ static int load_listed(const char *name, sbx_record **ret) {
                        start == rec->s.init_start_time;
         if (!live)
                 return load_fresh(name, false, ret, NULL, NULL);
-        rec->s.running_execs = count_execs(name);
         *ret = TAKE_PTR(rec);
         return 0;
 }
@@ -591,35 +607,67 @@ int sbx_sandbox_list(const sbx_label *filter, size_t n_filter, sbx_sandbox ***re
                      sbx_error *reterr) {
         _cleanup_(closedirp) DIR *d = NULL;
         sbx_sandbox **list = NULL;
-        size_t n = 0;
+        char **unlisted = NULL;
+        size_t n = 0, n_unlisted = 0, cap = 0, cap_u = 0;
         struct dirent *de;
+        int r = 0;
 
         *ret = NULL;
         *ret_n = 0;
         d = opendir(sbx_sandbox_root());
         if (!d)
                 return errno == ENOENT ? 0 : sbx_error_set(reterr, -errno, "list '%s'", sbx_sandbox_root());
-        sweep_leftovers();
         while ((de = readdir(d))) {
                 sbx_record *rec = NULL;
-                sbx_sandbox **nl;
 
                 if (de->d_name[0] == '.' || !sbx_sandbox_name_valid(de->d_name))
                         continue;
-                if (load_listed(de->d_name, &rec) < 0)
+                if (load_listed(dirfd(d), de->d_name, &rec) < 0) {
+                        if (n_unlisted == cap_u) {
+                                char **nu = realloc(unlisted, sizeof(*nu) * (cap_u = cap_u * 2 + 8));
+                                if (!nu) {
+                                        r = -ENOMEM;
+                                        break;
+                                }
+                                unlisted = nu;
+                        }
+                        if (!(unlisted[n_unlisted] = strdup(de->d_name))) {
+                                r = -ENOMEM;
+                                break;
+                        }
+                        n_unlisted++;
                         continue;
+                }
                 if (!labels_match(&rec->s, filter, n_filter)) {
                         sbx_record_free(rec);
                         continue;
                 }
-                nl = realloc(list, sizeof(*nl) * (n + 1));
-                if (!nl) {
-                        sbx_record_free(rec);
-                        sbx_sandbox_list_free(list, n);
-                        return sbx_error_set(reterr, -ENOMEM, "out of memory");
+                if (n == cap) {
+                        sbx_sandbox **nl = realloc(list, sizeof(*nl) * (cap = cap * 2 + 16));
+                        if (!nl) {
+                                sbx_record_free(rec);
+                                r = -ENOMEM;
+                                break;
+                        }
+                        list = nl;
                 }
-                list = nl;
                 list[n++] = &rec->s;
+        }
+        if (r >= 0) {
+                const char **lid = malloc(sizeof(*lid) * (n + 1));
+                if (lid) {
+                        for (size_t i = 0; i < n; i++)
+                                lid[i] = list[i]->id;
+                        sweep_leftovers(dirfd(d), unlisted, n_unlisted, lid, n);
+                        free(lid);
+                }
+        }
+        for (size_t i = 0; i < n_unlisted; i++)
+                free(unlisted[i]);
+        free(unlisted);
+        if (r < 0) {
+                sbx_sandbox_list_free(list, n);
+                return sbx_error_set(reterr, r, "out of memory");
         }
         if (n)
                 qsort(list, n, sizeof(*list), cmp_names);
