@@ -37,9 +37,10 @@ int sbx_policy_record_parse(struct json_object *o, sbx_sandbox *s);
 /* <root>/<name> into buf. */
 int sbx_sandbox_dir(const char *name, char *buf, size_t len);
 int sbx_record_load(const char *name, sbx_record **ret, sbx_error *reterr);
-/* The same with paths below rootfd (the open <root>, or AT_FDCWD); count_execs
- * also fills running_execs from the busy file it opens for the last-use time. */
-int sbx_record_load_at(int rootfd, const char *name, bool count_execs, sbx_record **ret, sbx_error *reterr);
+/* The same with paths below rootfd (the open <root>, or AT_FDCWD); ret_busy
+ * (may be NULL): the busy file's stat (st_nlink 0: there is none). */
+struct stat;
+int sbx_record_load_at(int rootfd, const char *name, struct stat *ret_busy, sbx_record **ret, sbx_error *reterr);
 /* Atomic: temp file + fsync + rename. */
 int sbx_record_save(const sbx_record *r, sbx_error *reterr);
 sbx_record *sbx_record_free(sbx_record *r);

@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -584,7 +583,7 @@ static json_object *record_read(int rootfd, const char *rel) {
         return json_tokener_parse(buf);
 }
 
-int sbx_record_load_at(int rootfd, const char *name, bool count_execs, sbx_record **ret, sbx_error *reterr) {
+int sbx_record_load_at(int rootfd, const char *name, struct stat *ret_busy, sbx_record **ret, sbx_error *reterr) {
         _cleanup_(sbx_record_freep) sbx_record *rec = NULL;
         _cleanup_json_ json_object *o = NULL;
         char dir[PATH_MAX], path[PATH_MAX + 32], rel[PATH_MAX + 32];
@@ -617,20 +616,17 @@ int sbx_record_load_at(int rootfd, const char *name, bool count_execs, sbx_recor
         if (rec->run_dir[0] && rec->s.config.workspace_access == SBX_WORKSPACE_NONE &&
             asprintf(&rec->s.upper_dir, "%s/%s/upper", dir, rec->run_dir) < 0)
                 return sbx_error_set(reterr, -ENOMEM, "out of memory");
-        /* last used = the busy file's mtime, touched by every exec; every
-         * running exec holds it shared, so with count_execs one open of it
-         * also tells whether any runs (an exclusive try-lock fails). */
+        /* last used = the busy file's mtime, touched by every exec. */
         record_path(rootfd, name, SBX_BUSY_FILE, rel, sizeof(rel));
-        if (count_execs) {
-                _cleanup_close_ int fd = openat(rootfd, rel, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
-                have_busy = fd >= 0 && fstat(fd, &st) == 0;
-                if (have_busy && flock(fd, LOCK_EX | LOCK_NB) < 0 && errno == EWOULDBLOCK && st.st_nlink > 0)
-                        rec->s.running_execs = 1;
-        } else
-                have_busy = fstatat(rootfd, rel, &st, 0) == 0;
+        have_busy = fstatat(rootfd, rel, &st, AT_SYMLINK_NOFOLLOW) == 0;
         rec->s.last_used_ms = have_busy
                 ? (uint64_t) st.st_mtim.tv_sec * 1000 + (uint64_t) st.st_mtim.tv_nsec / 1000000
                 : rec->s.created_ms;
+        if (ret_busy) {
+                if (!have_busy)
+                        st = (struct stat) { .st_nlink = 0 };
+                *ret_busy = st;
+        }
         r = sbx_record_fill_mounts(&rec->s);
         if (r < 0)
                 return sbx_error_set(reterr, r, "out of memory");
@@ -644,7 +640,7 @@ int sbx_record_load_at(int rootfd, const char *name, bool count_execs, sbx_recor
 }
 
 int sbx_record_load(const char *name, sbx_record **ret, sbx_error *reterr) {
-        return sbx_record_load_at(AT_FDCWD, name, false, ret, reterr);
+        return sbx_record_load_at(AT_FDCWD, name, NULL, ret, reterr);
 }
 
 static void sandbox_done(sbx_sandbox *s) {

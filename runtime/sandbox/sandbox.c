@@ -35,6 +35,7 @@
 #include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <linux/magic.h>
 #include <sys/syscall.h>
 #include <sys/vfs.h>
@@ -580,18 +581,76 @@ static void sweep_leftovers(int rootfd, char **unlisted, size_t n_unlisted, cons
         }
 }
 
+/* The files flock()ed by anyone now, from one read of /proc/locks (every
+ * running exec holds its sandbox's busy file shared): what count_execs()'s
+ * try-lock tells, for all sandboxes at once. -errno when unreadable. */
+typedef struct flocked {
+        dev_t dev;
+        ino_t ino;
+} flocked;
+
+typedef struct flock_set {
+        flocked *v;
+        size_t n;
+} flock_set;
+
+static int flock_set_read(flock_set *ret) {
+        FILE *f = fopen("/proc/locks", "re");
+        _cleanup_free_ char *line = NULL;
+        size_t len = 0;
+        int r = 0;
+
+        *ret = (flock_set) {};
+        if (!f)
+                return -errno;
+        while (r == 0 && getline(&line, &len, f) > 0) {
+                /* "1: FLOCK  ADVISORY  READ 1234 08:01:5678 0 EOF"; waiters ("1: -> FLOCK ...") hold nothing */
+                unsigned maj, min;
+                unsigned long ino;
+                char type[16];
+                flocked *nv;
+
+                if (sscanf(line, "%*d: %15s %*s %*s %*d %x:%x:%lu", type, &maj, &min, &ino) != 4 ||
+                    strcmp(type, "FLOCK"))
+                        continue;
+                nv = realloc(ret->v, sizeof(*nv) * (ret->n + 1));
+                if (!nv) {
+                        r = -ENOMEM;
+                        break;
+                }
+                ret->v = nv;
+                nv[ret->n++] = (flocked) { .dev = makedev(maj, min), .ino = (ino_t) ino };
+        }
+        if (r == 0 && ferror(f))
+                r = -EIO;
+        fclose(f);
+        if (r < 0) {
+                free(ret->v);
+                *ret = (flock_set) {};
+        }
+        return r;
+}
+
+static bool flock_set_has(const flock_set *set, const struct stat *st) {
+        for (size_t i = 0; i < set->n; i++)
+                if (set->v[i].dev == st->st_dev && set->v[i].ino == st->st_ino)
+                        return true;
+        return false;
+}
+
 /* A record for the list. The common case, a finished sandbox whose state
  * is true (its init runs with the recorded start time, or it is stopped),
  * needs no lock: records are replaced atomically, so an unlocked read sees
  * a whole one. Anything else (a create or start in progress or killed, an
  * init that died) goes through load_fresh(), which waits for or cleans it.
  * Paths are relative to rootfd, the open <root>. */
-static int load_listed(int rootfd, const char *name, sbx_record **ret) {
+static int load_listed(int rootfd, const char *name, const flock_set *locks, sbx_record **ret) {
         _cleanup_(sbx_record_freep) sbx_record *rec = NULL;
+        struct stat busy;
         uint64_t start;
         bool live;
 
-        if (sbx_record_load_at(rootfd, name, true, &rec, NULL) < 0 || !rec->complete || rec->starting)
+        if (sbx_record_load_at(rootfd, name, &busy, &rec, NULL) < 0 || !rec->complete || rec->starting)
                 return load_fresh(name, false, ret, NULL, NULL);
         live = rec->s.state != SBX_SANDBOX_RUNNING && rec->s.state != SBX_SANDBOX_PAUSED;
         if (!live)
@@ -599,6 +658,8 @@ static int load_listed(int rootfd, const char *name, sbx_record **ret) {
                        start == rec->s.init_start_time;
         if (!live)
                 return load_fresh(name, false, ret, NULL, NULL);
+        /* locks: NULL when /proc/locks was unreadable */
+        rec->s.running_execs = !locks ? count_execs(name) : busy.st_nlink > 0 && flock_set_has(locks, &busy);
         *ret = TAKE_PTR(rec);
         return 0;
 }
@@ -609,6 +670,8 @@ int sbx_sandbox_list(const sbx_label *filter, size_t n_filter, sbx_sandbox ***re
         sbx_sandbox **list = NULL;
         char **unlisted = NULL;
         size_t n = 0, n_unlisted = 0, cap = 0, cap_u = 0;
+        flock_set locks = {};
+        bool have_locks;
         struct dirent *de;
         int r = 0;
 
@@ -617,12 +680,13 @@ int sbx_sandbox_list(const sbx_label *filter, size_t n_filter, sbx_sandbox ***re
         d = opendir(sbx_sandbox_root());
         if (!d)
                 return errno == ENOENT ? 0 : sbx_error_set(reterr, -errno, "list '%s'", sbx_sandbox_root());
+        have_locks = flock_set_read(&locks) == 0;
         while ((de = readdir(d))) {
                 sbx_record *rec = NULL;
 
                 if (de->d_name[0] == '.' || !sbx_sandbox_name_valid(de->d_name))
                         continue;
-                if (load_listed(dirfd(d), de->d_name, &rec) < 0) {
+                if (load_listed(dirfd(d), de->d_name, have_locks ? &locks : NULL, &rec) < 0) {
                         if (n_unlisted == cap_u) {
                                 char **nu = realloc(unlisted, sizeof(*nu) * (cap_u = cap_u * 2 + 8));
                                 if (!nu) {
@@ -665,6 +729,7 @@ int sbx_sandbox_list(const sbx_label *filter, size_t n_filter, sbx_sandbox ***re
         for (size_t i = 0; i < n_unlisted; i++)
                 free(unlisted[i]);
         free(unlisted);
+        free(locks.v);
         if (r < 0) {
                 sbx_sandbox_list_free(list, n);
                 return sbx_error_set(reterr, r, "out of memory");
