@@ -602,54 +602,86 @@ static void check_policy(sbx_sandbox *s) {
                 s->policy_stale = r > 0;
 }
 
-static json_object *sandbox_to_json(sbx_sandbox *s) {
-        json_object *o = json_object_new_object(), *labels = json_object_new_object(), *mounts = json_object_new_array();
-        const char *via;
+/* One sandbox as ls --json and inspect show it, written straight out. */
+static void sandbox_write_json(sbx_jw *w, sbx_sandbox *s) {
+        static const char *const types[] = { "bind", "tmpfs", "overlay" };
+        json_object *policy;
 
-        json_object_object_add(o, "name", json_object_new_string(s->name));
-        json_object_object_add(o, "id", json_object_new_string(s->id));
-        json_object_object_add(o, "state", json_object_new_string(sbx_sandbox_state_to_string(s->state)));
-        json_object_object_add(o, "createdMs", json_object_new_uint64(s->created_ms));
-        json_object_object_add(o, "startedMs", json_object_new_uint64(s->started_ms));
-        json_object_object_add(o, "lastUsedMs", json_object_new_uint64(s->last_used_ms));
-        json_object_object_add(o, "configHash", json_object_new_string(s->config_hash));
-        json_object_object_add(o, "configChanged", json_object_new_boolean(s->config_changed));
-        json_object_object_add(o, "image", s->image ? json_object_new_string(s->image) : NULL);
-        json_object_object_add(o, "workspace", s->workspace ? json_object_new_string(s->workspace) : NULL);
-        json_object_object_add(o, "workspaceMode",
-                               json_object_new_string(sbx_workspace_mode_to_string(s->workspace_mode)));
-        json_object_object_add(o, "network", json_object_new_string(sbx_network_mode_to_string(s->config.network)));
-        json_object_object_add(o, "networkName", s->config.network_name
-                                                         ? json_object_new_string(s->config.network_name) : NULL);
-        json_object_object_add(o, "networkContainer", s->config.network_container
-                                                              ? json_object_new_string(s->config.network_container)
-                                                              : NULL);
-        json_object_object_add(o, "ipAddress", s->ip_address[0] ? json_object_new_string(s->ip_address) : NULL);
-        json_object_object_add(o, "gateway", s->gateway[0] ? json_object_new_string(s->gateway) : NULL);
-        json_object_object_add(o, "initPid", json_object_new_int(s->init_pid));
-        json_object_object_add(o, "runningExecs", json_object_new_int((int) s->running_execs));
+        sbx_jw_begin(w, '{');
+        sbx_jw_key(w, "name");
+        sbx_jw_str(w, s->name);
+        sbx_jw_key(w, "id");
+        sbx_jw_str(w, s->id);
+        sbx_jw_key(w, "state");
+        sbx_jw_str(w, sbx_sandbox_state_to_string(s->state));
+        sbx_jw_key(w, "createdMs");
+        sbx_jw_u64(w, s->created_ms);
+        sbx_jw_key(w, "startedMs");
+        sbx_jw_u64(w, s->started_ms);
+        sbx_jw_key(w, "lastUsedMs");
+        sbx_jw_u64(w, s->last_used_ms);
+        sbx_jw_key(w, "configHash");
+        sbx_jw_str(w, s->config_hash);
+        sbx_jw_key(w, "configChanged");
+        sbx_jw_bool(w, s->config_changed);
+        sbx_jw_key(w, "image");
+        sbx_jw_str(w, s->image);
+        sbx_jw_key(w, "workspace");
+        sbx_jw_str(w, s->workspace);
+        sbx_jw_key(w, "workspaceMode");
+        sbx_jw_str(w, sbx_workspace_mode_to_string(s->workspace_mode));
+        sbx_jw_key(w, "network");
+        sbx_jw_str(w, sbx_network_mode_to_string(s->config.network));
+        sbx_jw_key(w, "networkName");
+        sbx_jw_str(w, s->config.network_name);
+        sbx_jw_key(w, "networkContainer");
+        sbx_jw_str(w, s->config.network_container);
+        sbx_jw_key(w, "ipAddress");
+        sbx_jw_str(w, s->ip_address[0] ? s->ip_address : NULL);
+        sbx_jw_key(w, "gateway");
+        sbx_jw_str(w, s->gateway[0] ? s->gateway : NULL);
+        sbx_jw_key(w, "initPid");
+        sbx_jw_i64(w, s->init_pid);
+        sbx_jw_key(w, "runningExecs");
+        sbx_jw_i64(w, (int) s->running_execs);
         /* issue 16: "service" (init's exec service) or "setns" (joined), null when not running */
-        via = sbx_sandbox_exec_via(s);
-        json_object_object_add(o, "execVia", via ? json_object_new_string(via) : NULL);
-        json_object_object_add(o, "stateDir", json_object_new_string(s->state_dir));
-        for (size_t i = 0; i < s->n_labels; i++)
-                json_object_object_add(labels, s->labels[i].key, json_object_new_string(s->labels[i].value));
-        json_object_object_add(o, "labels", labels);
-        for (size_t i = 0; i < s->n_mounts; i++) {
-                static const char *const types[] = { "bind", "tmpfs", "overlay" };
-                json_object *m = json_object_new_object();
-                json_object_object_add(m, "type", json_object_new_string(types[s->mounts[i].type]));
-                json_object_object_add(m, "source", s->mounts[i].src ? json_object_new_string(s->mounts[i].src) : NULL);
-                json_object_object_add(m, "destination", json_object_new_string(s->mounts[i].dst));
-                json_object_object_add(m, "rw", json_object_new_boolean(s->mounts[i].rw));
-                if (s->mounts[i].options)
-                        json_object_object_add(m, "options", json_object_new_string(s->mounts[i].options));
-                json_object_array_add(mounts, m);
+        sbx_jw_key(w, "execVia");
+        sbx_jw_str(w, sbx_sandbox_exec_via(s));
+        sbx_jw_key(w, "stateDir");
+        sbx_jw_str(w, s->state_dir);
+        sbx_jw_key(w, "labels");
+        sbx_jw_begin(w, '{');
+        for (size_t i = 0; i < s->n_labels; i++) {
+                sbx_jw_key(w, s->labels[i].key);
+                sbx_jw_str(w, s->labels[i].value);
         }
-        json_object_object_add(o, "mounts", mounts);
+        sbx_jw_end(w, '}');
+        sbx_jw_key(w, "mounts");
+        sbx_jw_begin(w, '[');
+        for (size_t i = 0; i < s->n_mounts; i++) {
+                sbx_jw_begin(w, '{');
+                sbx_jw_key(w, "type");
+                sbx_jw_str(w, types[s->mounts[i].type]);
+                sbx_jw_key(w, "source");
+                sbx_jw_str(w, s->mounts[i].src);
+                sbx_jw_key(w, "destination");
+                sbx_jw_str(w, s->mounts[i].dst);
+                sbx_jw_key(w, "rw");
+                sbx_jw_bool(w, s->mounts[i].rw);
+                if (s->mounts[i].options) {
+                        sbx_jw_key(w, "options");
+                        sbx_jw_str(w, s->mounts[i].options);
+                }
+                sbx_jw_end(w, '}');
+        }
+        sbx_jw_end(w, ']');
         /* issue 14: whose rules it enforces, which, and their hash */
-        json_object_object_add(o, "policy", sbx_sandbox_policy_json(s));
-        return o;
+        sbx_jw_key(w, "policy");
+        policy = sbx_sandbox_policy_json(s);
+        sbx_jw_tree(w, policy);
+        if (policy)
+                json_object_put(policy);
+        sbx_jw_end(w, '}');
 }
 
 static int parse_filter(const char *spec, sbx_label *ret) {
@@ -725,11 +757,14 @@ int cli_ls(int argc, char **argv) {
         for (size_t i = 0; i < n; i++)
                 check_policy(list[i]);
         if (json) {
-                json_object *a = json_object_new_array();
+                sbx_jw w = { .f = stdout };
+                /* ~1.4 KB a sandbox: large writes */
+                setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+                sbx_jw_begin(&w, '[');
                 for (size_t i = 0; i < n; i++)
-                        json_object_array_add(a, sandbox_to_json(list[i]));
-                printf("%s\n", json_object_to_json_string_ext(a, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED));
-                json_object_put(a);
+                        sandbox_write_json(&w, list[i]);
+                sbx_jw_end(&w, ']');
+                putchar('\n');
         } else if (quiet) {
                 for (size_t i = 0; i < n; i++)
                         printf("%s\n", list[i]->name);
@@ -770,14 +805,20 @@ const sbx_cli_cmd sbx_cmd_inspect = {
 
 /* sbx inspect NAME...: the full record of each, as ls --json shows it. */
 int cli_inspect(int argc, char **argv) {
-        json_object *a;
+        sbx_jw w = {};
+        char *text = NULL;
+        size_t len = 0;
         int status = 0, r, first = only_common_opts(&sbx_cmd_inspect, argc, argv, &status);
 
         if (first < 0)
                 return status;
         if (first >= argc)
                 return no_sandbox_given(&sbx_cmd_inspect);
-        a = json_object_new_array();
+        /* the whole array in memory, then stdout: nothing of it before an error */
+        w.f = open_memstream(&text, &len);
+        if (!w.f)
+                return fprintf(stderr, "sbx inspect: out of memory\n"), SBX_EXIT_FAILURE;
+        sbx_jw_begin(&w, '[');
         for (int i = first; i < argc; i++) {
                 _cleanup_(sbx_sandbox_freep) sbx_sandbox *s = NULL;
                 sbx_error err = {};
@@ -787,10 +828,12 @@ int cli_inspect(int argc, char **argv) {
                         continue;
                 }
                 check_policy(s);
-                json_object_array_add(a, sandbox_to_json(s));
+                sandbox_write_json(&w, s);
         }
-        printf("%s\n", json_object_to_json_string_ext(a, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED));
-        json_object_put(a);
+        sbx_jw_end(&w, ']');
+        fclose(w.f);
+        printf("%s\n", text);
+        free(text);
         return status;
 }
 

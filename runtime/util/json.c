@@ -158,3 +158,125 @@ struct json_object *sbx_json_strings(char *const *v, size_t n) {
                 json_object_array_add(a, json_object_new_string(v[i]));
         return a;
 }
+
+/* ------------------------------------------------- streaming pretty JSON */
+
+static void jw_indent(sbx_jw *w, int level) {
+        static const char spaces[] = "                                                                ";
+
+        for (size_t n = (size_t) level * 2; n > 0;) {
+                size_t k = n < sizeof(spaces) - 1 ? n : sizeof(spaces) - 1;
+                fwrite(spaces, 1, k, w->f);
+                n -= k;
+        }
+}
+
+/* Before a value inside an array (a value inside an object follows its key). */
+static void jw_value(sbx_jw *w) {
+        if (w->level == 0 || w->in_object & (1ull << w->level))
+                return;
+        fputs(w->had & (1ull << w->level) ? ",\n" : "", w->f);
+        w->had |= 1ull << w->level;
+        jw_indent(w, w->level);
+}
+
+void sbx_jw_begin(sbx_jw *w, char open) {
+        jw_value(w);
+        fputc(open, w->f);
+        fputc('\n', w->f);
+        w->level++;
+        w->had &= ~(1ull << w->level);
+        if (open == '{')
+                w->in_object |= 1ull << w->level;
+        else
+                w->in_object &= ~(1ull << w->level);
+}
+
+void sbx_jw_end(sbx_jw *w, char close) {
+        if (w->had & (1ull << w->level))
+                fputc('\n', w->f);
+        w->level--;
+        jw_indent(w, w->level);
+        fputc(close, w->f);
+}
+
+/* json-c's json_escape_str(): the two-character escapes, "/" too, other
+ * control characters as \u00xx; everything else (UTF-8 included) as is. */
+static void jw_string(sbx_jw *w, const char *s) {
+        const unsigned char *p = (const unsigned char *) s, *run = p;
+
+        fputc('"', w->f);
+        for (; *p; p++) {
+                const char *e = NULL;
+                char u[7];
+                switch (*p) {
+                case '\b': e = "\\b"; break;
+                case '\n': e = "\\n"; break;
+                case '\r': e = "\\r"; break;
+                case '\t': e = "\\t"; break;
+                case '\f': e = "\\f"; break;
+                case '"': e = "\\\""; break;
+                case '\\': e = "\\\\"; break;
+                case '/': e = "\\/"; break;
+                default:
+                        if (*p >= ' ')
+                                continue;
+                        snprintf(u, sizeof(u), "\\u00%c%c", "0123456789abcdef"[*p >> 4], "0123456789abcdef"[*p & 0xf]);
+                        e = u;
+                        break;
+                }
+                fwrite(run, 1, (size_t) (p - run), w->f);
+                fputs(e, w->f);
+                run = p + 1;
+        }
+        fwrite(run, 1, (size_t) (p - run), w->f);
+        fputc('"', w->f);
+}
+
+void sbx_jw_key(sbx_jw *w, const char *key) {
+        fputs(w->had & (1ull << w->level) ? ",\n" : "", w->f);
+        w->had |= 1ull << w->level;
+        jw_indent(w, w->level);
+        jw_string(w, key);
+        fputs(": ", w->f);
+}
+
+void sbx_jw_str(sbx_jw *w, const char *s) {
+        jw_value(w);
+        if (s)
+                jw_string(w, s);
+        else
+                fputs("null", w->f);
+}
+
+void sbx_jw_i64(sbx_jw *w, long long v) {
+        jw_value(w);
+        fprintf(w->f, "%lld", v);
+}
+
+void sbx_jw_u64(sbx_jw *w, unsigned long long v) {
+        jw_value(w);
+        fprintf(w->f, "%llu", v);
+}
+
+void sbx_jw_bool(sbx_jw *w, bool v) {
+        jw_value(w);
+        fputs(v ? "true" : "false", w->f);
+}
+
+void sbx_jw_tree(sbx_jw *w, struct json_object *o) {
+        const char *t;
+
+        jw_value(w);
+        if (!o) {
+                fputs("null", w->f);
+                return;
+        }
+        /* json-c prints it at level 0: every line after the first moves in */
+        t = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED);
+        for (; *t; t++) {
+                fputc(*t, w->f);
+                if (*t == '\n')
+                        jw_indent(w, w->level);
+        }
+}

@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 #include <stddef.h>
 
@@ -176,6 +177,26 @@ struct json_object *sbx_json_string(const char *s);
 /* A JSON array of the strings V[0..N), ending early at a NULL entry (N = SIZE_MAX: a NULL-terminated
  * vector); V NULL: an empty array. */
 struct json_object *sbx_json_strings(char *const *v, size_t n);
+/* Streaming JSON text straight to F, byte for byte what json-c 0.16 prints with
+ * JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED for the same tree (2-space
+ * indent, "key": value, "\/" escaped), without building the tree: for output of
+ * many records (sbx ls --json). begin/end take '{' '}' or '[' ']'; inside an
+ * object every value follows sbx_jw_key(), inside an array none needs one. */
+typedef struct sbx_jw {
+        FILE *f;
+        int level;
+        unsigned long long had;       /* bit L: the container at level L has a member */
+        unsigned long long in_object; /* bit L: it is an object */
+} sbx_jw;
+void sbx_jw_begin(sbx_jw *w, char open);
+void sbx_jw_end(sbx_jw *w, char close);
+void sbx_jw_key(sbx_jw *w, const char *key);
+void sbx_jw_str(sbx_jw *w, const char *s); /* NULL: null */
+void sbx_jw_i64(sbx_jw *w, long long v);
+void sbx_jw_u64(sbx_jw *w, unsigned long long v);
+void sbx_jw_bool(sbx_jw *w, bool v);
+/* A json-c tree as a value here (NULL: null); the tree is not freed. */
+void sbx_jw_tree(sbx_jw *w, struct json_object *o);
 
 /* ---- from sha256.h ---- */
 /* A compact SHA-256 (FIPS 180-4) for verifying image layer digests. */

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* Unit tests for persistent-sandbox records (runtime/sandbox/sandbox-record.c,
  * sandbox.c): names, the config hash, record round trips, stale detection. */
+#include <fcntl.h>
+#include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -135,10 +138,152 @@ START_TEST(test_init_pidfd_refuses_a_reused_pid) {
 }
 END_TEST
 
+/* sbx ls --json writes its text straight out (sbx_jw_*): byte for byte what
+ * json-c prints for the same tree, escapes, empty containers and a tree
+ * written inside included. */
+START_TEST(test_json_writer_matches_json_c) {
+        char odd[256], *text = NULL;
+        size_t len = 0;
+        json_object *a = json_object_new_array(), *o = json_object_new_object(), *sub = json_object_new_object(),
+                    *m = json_object_new_array();
+        sbx_jw w = {};
+
+        for (int i = 1; i < 256; i++)
+                odd[i - 1] = (char) i;
+        odd[255] = '\0';
+        json_object_object_add(o, "s", json_object_new_string(odd));
+        json_object_object_add(o, "k\"/\n", json_object_new_string("/a/b \"q\" \\ é"));
+        json_object_object_add(o, "null", NULL);
+        json_object_object_add(o, "u", json_object_new_uint64(18446744073709551615ull));
+        json_object_object_add(o, "i", json_object_new_int64(-42));
+        json_object_object_add(o, "t", json_object_new_boolean(true));
+        json_object_object_add(o, "empty", json_object_new_object());
+        json_object_object_add(o, "none", json_object_new_array());
+        json_object_array_add(m, json_object_new_string("x"));
+        json_object_array_add(m, json_object_new_object());
+        json_object_object_add(o, "arr", m);
+        json_object_object_add(sub, "rules", json_object_new_array());
+        json_object_object_add(sub, "deep", json_object_new_string("v"));
+        json_object_object_add(o, "tree", json_object_get(sub));
+        json_object_array_add(a, o);
+        json_object_array_add(a, json_object_new_object());
+
+        w.f = open_memstream(&text, &len);
+        ck_assert_ptr_nonnull(w.f);
+        sbx_jw_begin(&w, '[');
+        sbx_jw_begin(&w, '{');
+        sbx_jw_key(&w, "s");
+        sbx_jw_str(&w, odd);
+        sbx_jw_key(&w, "k\"/\n");
+        sbx_jw_str(&w, "/a/b \"q\" \\ é");
+        sbx_jw_key(&w, "null");
+        sbx_jw_str(&w, NULL);
+        sbx_jw_key(&w, "u");
+        sbx_jw_u64(&w, 18446744073709551615ull);
+        sbx_jw_key(&w, "i");
+        sbx_jw_i64(&w, -42);
+        sbx_jw_key(&w, "t");
+        sbx_jw_bool(&w, true);
+        sbx_jw_key(&w, "empty");
+        sbx_jw_begin(&w, '{');
+        sbx_jw_end(&w, '}');
+        sbx_jw_key(&w, "none");
+        sbx_jw_begin(&w, '[');
+        sbx_jw_end(&w, ']');
+        sbx_jw_key(&w, "arr");
+        sbx_jw_begin(&w, '[');
+        sbx_jw_str(&w, "x");
+        sbx_jw_begin(&w, '{');
+        sbx_jw_end(&w, '}');
+        sbx_jw_end(&w, ']');
+        sbx_jw_key(&w, "tree");
+        sbx_jw_tree(&w, sub);
+        sbx_jw_end(&w, '}');
+        sbx_jw_begin(&w, '{');
+        sbx_jw_end(&w, '}');
+        sbx_jw_end(&w, ']');
+        fclose(w.f);
+        ck_assert_str_eq(text, json_object_to_json_string_ext(a, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED));
+        free(text);
+        json_object_put(sub);
+        json_object_put(a);
+}
+END_TEST
+
+static void write_file(const char *root, const char *rel, const char *text) {
+        char path[PATH_MAX];
+        FILE *f;
+
+        snprintf(path, sizeof(path), "%s/%s", root, rel);
+        f = fopen(path, "w");
+        ck_assert_ptr_nonnull(f);
+        fputs(text, f);
+        fclose(f);
+}
+
+/* The list: a running exec seen through /proc/locks (the busy file flocked),
+ * and the leftover sweep still removes a dir without a lock file and a
+ * dangling by-id link while keeping a listed sandbox's link. */
+START_TEST(test_list_counts_execs_and_sweeps_leftovers) {
+        char root[] = "/tmp/sbx-unit-XXXXXX", path[PATH_MAX], link[PATH_MAX];
+        _cleanup_(sbx_record_freep) sbx_record *r = calloc(1, sizeof(sbx_record));
+        sbx_sandbox **list = NULL;
+        size_t n = 0;
+        sbx_error e = {};
+        struct stat st;
+        int busy;
+
+        ck_assert_ptr_nonnull(mkdtemp(root));
+        ck_assert_int_eq(sbx_sandbox_root_set(root, &e), 0);
+        snprintf(path, sizeof(path), "%s/box", root);
+        ck_assert_int_eq(mkdir(path, 0700), 0);
+        snprintf(r->s.name, sizeof(r->s.name), "box");
+        memset(r->s.id, 'b', SBX_SANDBOX_ID_LEN);
+        r->s.state = SBX_SANDBOX_STOPPED;
+        r->s.created_ms = 1;
+        r->s.started_ms = 2;
+        r->complete = true;
+        sbx_run_config_init(&r->s.config);
+        ck_assert_int_eq(sbx_record_save(r, &e), 0);
+        write_file(root, "box/lock", "");
+        write_file(root, "box/busy", "");
+        snprintf(path, sizeof(path), "%s/.by-id", root);
+        ck_assert_int_eq(mkdir(path, 0700), 0);
+        snprintf(link, sizeof(link), "%s/.by-id/%s", root, r->s.id);
+        ck_assert_int_eq(symlink("../box", link), 0);
+        snprintf(path, sizeof(path), "%s/.by-id/cccc", root);
+        ck_assert_int_eq(symlink("../gone", path), 0);
+        snprintf(path, sizeof(path), "%s/junk", root);
+        ck_assert_int_eq(mkdir(path, 0700), 0);
+
+        snprintf(path, sizeof(path), "%s/box/busy", root);
+        busy = open(path, O_RDONLY | O_CLOEXEC);
+        ck_assert_int_ge(busy, 0);
+        ck_assert_int_eq(flock(busy, LOCK_SH), 0);
+        ck_assert_int_eq(sbx_sandbox_list(NULL, 0, &list, &n, &e), 1);
+        ck_assert_str_eq(list[0]->name, "box");
+        ck_assert_uint_eq(list[0]->running_execs, 1);
+        sbx_sandbox_list_free(list, n);
+        close(busy);
+        ck_assert_int_eq(sbx_sandbox_list(NULL, 0, &list, &n, &e), 1);
+        ck_assert_uint_eq(list[0]->running_execs, 0);
+        ck_assert_uint_eq(list[0]->last_used_ms > 2, true);
+        sbx_sandbox_list_free(list, n);
+
+        snprintf(path, sizeof(path), "%s/junk", root);
+        ck_assert_int_eq(lstat(path, &st), -1);
+        snprintf(path, sizeof(path), "%s/.by-id/cccc", root);
+        ck_assert_int_eq(lstat(path, &st), -1);
+        ck_assert_int_eq(lstat(link, &st), 0);
+        unit_rm_rf(root);
+}
+END_TEST
+
 int main(void) {
         const TTest *tests[] = { test_sandbox_names_follow_docker_rules,
                                  test_config_hash_tracks_every_setting, test_record_round_trip,
-                                 test_init_pidfd_refuses_a_reused_pid };
+                                 test_init_pidfd_refuses_a_reused_pid, test_json_writer_matches_json_c,
+                                 test_list_counts_execs_and_sweeps_leftovers };
 
         return unit_main("sandbox-record", "core", 0, CK_NORMAL, tests, UNIT_N(tests));
 }
