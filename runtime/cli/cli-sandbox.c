@@ -757,9 +757,9 @@ int cli_ls(int argc, char **argv) {
         for (size_t i = 0; i < n; i++)
                 check_policy(list[i]);
         if (json) {
+                static char outbuf[1 << 16]; /* ~1.4 KB a sandbox: large writes */
                 sbx_jw w = { .f = stdout };
-                /* ~1.4 KB a sandbox: large writes */
-                setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+                setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
                 sbx_jw_begin(&w, '[');
                 for (size_t i = 0; i < n; i++)
                         sandbox_write_json(&w, list[i]);
