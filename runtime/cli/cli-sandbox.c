@@ -607,48 +607,48 @@ static void sandbox_write_json(sbx_jw *w, sbx_sandbox *s) {
         static const char *const types[] = { "bind", "tmpfs", "overlay" };
         json_object *policy;
 
+        /* in the order they are shown; 's': string (NULL: null), 'u'/'i': number, 'b': boolean */
+        const struct {
+                const char *key;
+                char type;
+                const char *s;
+                long long n;
+        } fields[] = {
+                { "name", 's', s->name },
+                { "id", 's', s->id },
+                { "state", 's', sbx_sandbox_state_to_string(s->state) },
+                { "createdMs", 'u', .n = (long long) s->created_ms },
+                { "startedMs", 'u', .n = (long long) s->started_ms },
+                { "lastUsedMs", 'u', .n = (long long) s->last_used_ms },
+                { "configHash", 's', s->config_hash },
+                { "configChanged", 'b', .n = s->config_changed },
+                { "image", 's', s->image },
+                { "workspace", 's', s->workspace },
+                { "workspaceMode", 's', sbx_workspace_mode_to_string(s->workspace_mode) },
+                { "network", 's', sbx_network_mode_to_string(s->config.network) },
+                { "networkName", 's', s->config.network_name },
+                { "networkContainer", 's', s->config.network_container },
+                { "ipAddress", 's', s->ip_address[0] ? s->ip_address : NULL },
+                { "gateway", 's', s->gateway[0] ? s->gateway : NULL },
+                { "initPid", 'i', .n = s->init_pid },
+                { "runningExecs", 'i', .n = (int) s->running_execs },
+                /* issue 16: "service" (init's exec service) or "setns" (joined), null when not running */
+                { "execVia", 's', sbx_sandbox_exec_via(s) },
+                { "stateDir", 's', s->state_dir },
+        };
+
         sbx_jw_begin(w, '{');
-        sbx_jw_key(w, "name");
-        sbx_jw_str(w, s->name);
-        sbx_jw_key(w, "id");
-        sbx_jw_str(w, s->id);
-        sbx_jw_key(w, "state");
-        sbx_jw_str(w, sbx_sandbox_state_to_string(s->state));
-        sbx_jw_key(w, "createdMs");
-        sbx_jw_u64(w, s->created_ms);
-        sbx_jw_key(w, "startedMs");
-        sbx_jw_u64(w, s->started_ms);
-        sbx_jw_key(w, "lastUsedMs");
-        sbx_jw_u64(w, s->last_used_ms);
-        sbx_jw_key(w, "configHash");
-        sbx_jw_str(w, s->config_hash);
-        sbx_jw_key(w, "configChanged");
-        sbx_jw_bool(w, s->config_changed);
-        sbx_jw_key(w, "image");
-        sbx_jw_str(w, s->image);
-        sbx_jw_key(w, "workspace");
-        sbx_jw_str(w, s->workspace);
-        sbx_jw_key(w, "workspaceMode");
-        sbx_jw_str(w, sbx_workspace_mode_to_string(s->workspace_mode));
-        sbx_jw_key(w, "network");
-        sbx_jw_str(w, sbx_network_mode_to_string(s->config.network));
-        sbx_jw_key(w, "networkName");
-        sbx_jw_str(w, s->config.network_name);
-        sbx_jw_key(w, "networkContainer");
-        sbx_jw_str(w, s->config.network_container);
-        sbx_jw_key(w, "ipAddress");
-        sbx_jw_str(w, s->ip_address[0] ? s->ip_address : NULL);
-        sbx_jw_key(w, "gateway");
-        sbx_jw_str(w, s->gateway[0] ? s->gateway : NULL);
-        sbx_jw_key(w, "initPid");
-        sbx_jw_i64(w, s->init_pid);
-        sbx_jw_key(w, "runningExecs");
-        sbx_jw_i64(w, (int) s->running_execs);
-        /* issue 16: "service" (init's exec service) or "setns" (joined), null when not running */
-        sbx_jw_key(w, "execVia");
-        sbx_jw_str(w, sbx_sandbox_exec_via(s));
-        sbx_jw_key(w, "stateDir");
-        sbx_jw_str(w, s->state_dir);
+        for (size_t i = 0; i < ELEMENTSOF(fields); i++) {
+                sbx_jw_key(w, fields[i].key);
+                if (fields[i].type == 's')
+                        sbx_jw_str(w, fields[i].s);
+                else if (fields[i].type == 'u')
+                        sbx_jw_u64(w, (unsigned long long) fields[i].n);
+                else if (fields[i].type == 'i')
+                        sbx_jw_i64(w, fields[i].n);
+                else
+                        sbx_jw_bool(w, fields[i].n != 0);
+        }
         sbx_jw_key(w, "labels");
         sbx_jw_begin(w, '{');
         for (size_t i = 0; i < s->n_labels; i++) {
