@@ -38,6 +38,10 @@ static inline long long cg_blkio_to_io_weight(int64_t weight) {
  * res->memory into *ret, -1 for none ("max"). -EINVAL when below memory. */
 int cg_v2_swap_max(const sbx_cgroup_resources *res, int64_t *ret, sbx_error *reterr);
 
+/* cgroup v2's device rules (cgroup-devices.c): a BPF_CGROUP_DEVICE program
+ * made from res->devices, attached to the cgroup directory path. */
+int cg_v2_apply_devices(const char *path, const sbx_cgroup_resources *res, sbx_error *reterr);
+
 /* "/a/b": absolute, no ".", ".." or empty component, short enough. */
 bool cg_rel_valid(const char *rel);
 

@@ -39,7 +39,9 @@ bool sbx_cgroup_devices_usable(void) {
         sbx_error e = {};
         _cleanup_free_ sbx_cgroup_host *h = probe(&e);
 
-        return h && h->use_v1 && h->privileged && sbx_cgroup_list_has(h->available, "devices");
+        if (!h || !h->privileged)
+                return false;
+        return h->use_v1 ? sbx_cgroup_list_has(h->available, "devices") : h->mount[0] != '\0';
 }
 
 static void reset(sbx_cgroup *cg) {
@@ -205,7 +207,13 @@ static int v2_apply(const sbx_cgroup *cg, const sbx_cgroup_resources *res, sbx_e
                 if (r < 0)
                         return r;
         }
-        return 0;
+        return cg_v2_apply_devices(cg->path, res, reterr);
+}
+
+int sbx_cgroup_apply_devices(const sbx_cgroup *cg, const sbx_cgroup_resources *res, sbx_error *reterr) {
+        if (cg->n_v1 > 0)
+                return sbx_error_set(reterr, -EOPNOTSUPP, "device rules: a cgroup v2 call");
+        return cg_v2_apply_devices(cg->path, res, reterr);
 }
 
 int sbx_cgroup_apply(const sbx_cgroup *cg, const sbx_cgroup_resources *res, sbx_error *reterr) {

@@ -236,16 +236,20 @@ typedef struct sbx_cgroup_resources {
         int64_t blkio_weight;    /* 10..1000 (v1 blkio.weight or blkio.bfq.weight; v2 io.weight
                                   * or io.bfq.weight, converted); SBX_LIMIT_UNSET */
         /* the device cgroup: NULL = left alone; else deny all, then these
-         * rules in order (v1 devices.deny "a", then each to devices.allow or
-         * devices.deny). Enforced only where sbx_cgroup_devices_usable(). */
+         * rules in order, the last match winning (v1 devices.deny "a", then
+         * each to devices.allow or devices.deny; v2 a BPF program). Enforced
+         * where sbx_cgroup_devices_usable(). */
         const sbx_cgroup_device_rule *devices;
         size_t n_devices;
 } sbx_cgroup_resources;
 
-/* Does sbx_cgroup_apply() enforce resources.devices on this host? Root on a
- * host whose v1 hierarchies (used for limits) include the devices
- * controller. Not yet on pure cgroup v2 (a BPF_CGROUP_DEVICE program). */
+/* Does sbx_cgroup_apply() enforce resources.devices on this host? Root, on
+ * a host whose v1 hierarchies (used for limits) include the devices
+ * controller, or on cgroup v2 (a BPF_CGROUP_DEVICE program,
+ * cgroup-devices.c). */
 bool sbx_cgroup_devices_usable(void);
+/* Only the device rules, on a v2 cgroup (the systemd driver's scope). */
+int sbx_cgroup_apply_devices(const sbx_cgroup *cg, const sbx_cgroup_resources *res, sbx_error *reterr);
 
 void sbx_cgroup_resources_init(sbx_cgroup_resources *r);
 /* mkdir -p rel on every hierarchy (v1: cpuset.cpus/mems copied from the

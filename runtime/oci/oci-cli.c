@@ -229,6 +229,9 @@ static int prepare_systemd_cgroup(oci_config *cfg, const char *id, sbx_cgroup *c
         if (r < 0)
                 return r;
         snprintf(cfg->systemd_unit, sizeof(cfg->systemd_unit), "%s", unit);
+        r = sbx_cgroup_apply_devices(cg, &cfg->res, e);
+        if (r < 0)
+                return sbx_error_wrap(e, "config.json: linux.resources.devices"), r;
         cfg->ctr.cgroup_fd = cg->dirfd;
         return 0;
 }
@@ -272,8 +275,9 @@ static int prepare_cgroup(oci_config *cfg, const char *id, sbx_cgroup *cg, sbx_e
                 return sbx_error_set(e, -EINVAL, "config.json: linux.cgroupsPath '%s': a cgroupfs path "
                                      "('slice:prefix:name' needs --systemd-cgroup)", cfg->cgroups_path);
         if (!sbx_cgroup_devices_usable())
-                log_line("debug", "linux.resources.devices: no device cgroup on this host (cgroup v2 or "
-                         "not root): mknod of block and character devices is refused by seccomp instead");
+                log_line("debug", "linux.resources.devices: not applied (no device cgroup: not root, or "
+                         "no devices hierarchy): mknod of block and character devices is refused by "
+                         "seccomp instead");
         r = sbx_cgroup_create(rel, cg, e);
         if (r < 0) {
                 /* the device rules replace the seccomp mknod refusal here */

@@ -7,7 +7,7 @@
  *    org.sbx.seccomp=default asks for them, an OpenClaw agent's derived
  *    socket rule (org.sbx.policy.agent, oci-policy.c), and, when the process may hold
  *    CAP_MKNOD and the host gives no device cgroup (sbx_cgroup_devices_usable():
- *    pure cgroup v2 for now, not root), a rule refusing block and character
+ *    not root, no devices hierarchy), a rule refusing block and character
  *    device nodes (EPERM) in its place; the nodes the runtime made stay. */
 #include <errno.h>
 #include <stdio.h>

@@ -52,6 +52,23 @@ c['linux']['resources']={'memory':{'limit':67108864,'swap':100663296},'pids':{'l
 c['linux']['resources']={'memory':{'limit':16777216,'swap':16777216}}" || exit 1
         bundle sdsleep "c['process']['args']=['sleep','1000']" || exit 1
         bundle sdbad "c['linux']['cgroupsPath']='/not/a/unit'" || exit 1
+        # the device cgroup (BPF_CGROUP_DEVICE): CAP_MKNOD as under podman, its rule
+        # list; /disk (written in the guest) names a block device of the guest
+        cat > "$D/rootfs/devprobe.sh" <<'EOF'
+[ -s /disk ] && mknod /dev/disk b $(cat /disk) && echo node-disk
+[ -s /disk ] && head -c1 /dev/disk >/dev/null && echo disk-read
+echo x >/dev/null && echo null; head -c4 /dev/zero | wc -c; head -c4 /dev/urandom | wc -c; test -c /dev/full && echo full
+mknod /dev/null2 c 1 3 && echo x >/dev/null2 && echo null2
+mknod /dev/kmsg2 c 1 11 && echo node-kmsg2
+: >>/dev/kmsg2 && echo kmsg2-write
+EOF
+        for r in "devcg:" "devcgo:,{'allow':True,'type':'c','major':1,'minor':11,'access':'w'},{'allow':False,'type':'c','major':1,'minor':11,'access':'w'}" \
+                 "devcgo2:,{'allow':False,'type':'c','major':1,'minor':11,'access':'w'},{'allow':True,'type':'c','major':1,'minor':11,'access':'w'}" \
+                 "devcga:,{'allow':True,'access':'rwm'}"; do
+                bundle "${r%%:*}" "c['process']['args']=['sh','/devprobe.sh']
+c['process']['capabilities']={k:v+['CAP_MKNOD'] for k,v in c['process']['capabilities'].items()}
+c['linux']['resources']={'devices':[{'allow':False,'access':'rwm'}${r#*:}]}" || exit 1
+        done
         tar -C "$D/rootfs" -cf "$D/bb.tar" . || exit 1
         exit 0
 fi
@@ -134,6 +151,31 @@ t "run, pids 20: fork fails at the cap" has "$(cat /tmp/o)" "can't fork"
 t "run, pids 20: not all 40 children" sh -c "! grep -q forked-all /tmp/o"
 t "relative cgroupsPath sbx-oci-rel/pids1: made under the hierarchy root, removed after run" \
         sh -c "! ls -d $CG/sbx-oci-rel/pids1 2>/dev/null && [ -d $CG/sbx-oci-rel ]"
+# --- the device cgroup: a BPF_CGROUP_DEVICE program from linux.resources.devices ---
+for d in /sys/block/*; do   # a block device the guest can read
+        case ${d##*/} in loop*|nbd*|sr*) continue;; esac
+        head -c1 "/dev/${d##*/}" >/dev/null 2>&1 && { tr : ' ' <"$d/dev" >"$D/rootfs/disk"; break; }
+done
+devrun() { (cd "$D/$1" && rt run "$1-1" >/tmp/o 2>&1 </dev/null); out=$(cat /tmp/o); }
+devrun devcg
+if [ -s "$D/rootfs/disk" ]; then
+        t "devices: mknod of the guest's disk ($(cat "$D/rootfs/disk")) succeeds (b *:* m) but it does not open (EPERM)" \
+                has "$out" $'node-disk\nhead: /dev/disk: Operation not permitted'
+else
+        echo "ok - devices: the guest's disk # SKIP no readable block device in the guest"
+fi
+t "devices: /dev/null, zero, urandom, full work; a mknod'ed c 1:3 opens; c 1:11 is made" \
+        has "$out" $'null\n4\n4\nfull\nnull2\nnode-kmsg2\n'
+t "devices: c 1:11 (not allowed) does not open (EPERM)" has "$out" "can't create /dev/kmsg2: Operation not permitted"
+devrun devcgo
+t "devices: allow c 1:11 w, then deny it w: the last rule wins (EPERM)" \
+        has "$out" "can't create /dev/kmsg2: Operation not permitted"
+devrun devcgo2
+t "devices: deny c 1:11 w, then allow it w: the last rule wins (opens)" has "$out" kmsg2-write
+devrun devcga
+t "control: with every device allowed the same probe opens c 1:11 and reads the disk" \
+        has "$out" "$([ -s "$D/rootfs/disk" ] && echo disk-read)"$'\nnull'
+t "control: ... and c 1:11" has "$out" kmsg2-write
 # --- the systemd cgroup driver: a real systemd (the host's /lib/systemd/systemd)
 # as pid 1 of a pid + mount + cgroup namespace owning the subtree $SDC ---
 SDC=$CG/sbx-systemd
