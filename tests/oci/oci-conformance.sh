@@ -3,7 +3,7 @@
 # OCI runtime conformance checks written from the runtime-spec text
 # (runtime.md: lifecycle, state, operations; config.md / config-linux.md:
 # mounts, process, rlimits, capabilities, namespaces, hooks, seccomp,
-# masked/readonly paths, sysctl), each run against sbx-runc AND against runc
+# masked/readonly paths, sysctl, the device allowlist), each run against sbx-runc AND against runc
 # as the control: a check runc fails too is a broken check, not a pass.
 # Checks of sbx's own strictness (an unknown field fails create) run on sbx only.
 . "$(dirname "$0")/oci-lib.sh"
@@ -203,6 +203,15 @@ c['linux']['seccomp']={'defaultAction':'SCMP_ACT_ALLOW','syscalls':[{'names':['m
         runit $rt "$b" sc
         like "$R seccomp: the named syscall fails with errnoRet" "$out" 'Operation not permitted'
         like "$R seccomp: others still work" "$out" $'\nok'
+        # --- device allowlist (config-linux.md "Allowed Device list"): the
+        # rules in order after runc's deny-all; nodes made with CAP_MKNOD on /dev
+        b=$(bundle devices "c['process']['args']=['sh','-c','mknod /dev/k c 1 11 && : >>/dev/k && echo k-ok; mknod /dev/o c 1 12 && echo o-made; : >>/dev/o; echo x >/dev/null && echo null-ok']
+c['process']['capabilities']={k:v+['CAP_MKNOD'] for k,v in c['process']['capabilities'].items()}
+c['linux']['resources']={'devices':[{'allow':False,'access':'rwm'},{'allow':True,'type':'c','major':1,'minor':11,'access':'w'}]}")
+        runit $rt "$b" devices
+        like "$R devices: an allowed device (c 1:11 w) opens for writing" "$out" $'^k-ok\n'
+        like "$R devices: one not listed (c 1:12) is made but does not open (EPERM)" "$out" $'o-made\n.*can.t create /dev/o: Operation not permitted'
+        like "$R devices: /dev/null works" "$out" $'\nnull-ok'
 
         # --- hooks (config.md "POSIX-platform Hooks") ---
         cat > "$T/hook-$rt.sh" <<H
