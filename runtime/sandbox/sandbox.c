@@ -353,7 +353,20 @@ static unsigned count_execs(const char *name) {
 
 /* Load a record and clean it if stale. *ret_lockfd (may be NULL) receives the
  * sandbox lock, held LOCK_EX when exclusive is true. */
-static int load_fresh(const char *name, bool exclusive, sbx_record **ret, int *ret_lockfd, sbx_error *reterr) {
+/* A dir without a record is a create that died before its first record
+ * only if no create is between its mkdir and that record: creates hold the
+ * root lock over that stretch, so clear it only with the root lock (held by
+ * our caller, root_held, or free now). Without this, a list that locked the
+ * new dir before its creator did removed it under the creator's feet. */
+static void remove_recordless(const char *name, bool root_held) {
+        _cleanup_close_ int rootlock = root_held ? -EBADF : lock_root(LOCK_EX | LOCK_NB, NULL);
+
+        if (root_held || rootlock >= 0)
+                (void) remove_state(name, NULL);
+}
+
+static int load_fresh(const char *name, bool exclusive, bool root_held, sbx_record **ret, int *ret_lockfd,
+                      sbx_error *reterr) {
         _cleanup_(sbx_record_freep) sbx_record *rec = NULL;
         _cleanup_close_ int lockfd = -EBADF;
         bool ex = true;
@@ -371,9 +384,10 @@ static int load_fresh(const char *name, bool exclusive, sbx_record **ret, int *r
                 return lockfd;
         r = sbx_record_load(name, &rec, reterr);
         if (r == -ENOENT || r == -EBADMSG) {
-                /* A create that died before its first record. */
+                /* A create that died before its first record, or one still
+                 * before it. */
                 if (ex)
-                        (void) remove_state(name, NULL);
+                        remove_recordless(name, root_held);
                 return sbx_error_set(reterr, -ENOENT, "No such sandbox: %s", name);
         }
         if (r < 0)
@@ -409,7 +423,7 @@ static int with_ref(const char *ref, locked_fn fn, const void *arg, sbx_error *r
         int r = sbx_sandbox_resolve(ref, name, reterr);
 
         if (r >= 0)
-                r = load_fresh(name, true, &rec, &lockfd, reterr);
+                r = load_fresh(name, true, false, &rec, &lockfd, reterr);
         return r < 0 ? r : fn(rec, name, arg, reterr);
 }
 
@@ -476,7 +490,7 @@ int sbx_sandbox_lookup(const char *ref, sbx_sandbox **ret, sbx_error *reterr) {
         r = sbx_sandbox_resolve(ref, name, reterr);
         if (r < 0)
                 return r;
-        r = load_fresh(name, false, &rec, NULL, reterr);
+        r = load_fresh(name, false, false, &rec, NULL, reterr);
         if (r < 0)
                 return r;
         *ret = &rec->s;
@@ -651,13 +665,13 @@ static int load_listed(int rootfd, const char *name, const flock_set *locks, sbx
         bool live;
 
         if (sbx_record_load_at(rootfd, name, &busy, &rec, NULL) < 0 || !rec->complete || rec->starting)
-                return load_fresh(name, false, ret, NULL, NULL);
+                return load_fresh(name, false, false, ret, NULL, NULL);
         live = rec->s.state != SBX_SANDBOX_RUNNING && rec->s.state != SBX_SANDBOX_PAUSED;
         if (!live)
                 live = rec->s.init_pid > 0 && sbx_proc_start_time(rec->s.init_pid, &start) == 0 &&
                        start == rec->s.init_start_time;
         if (!live)
-                return load_fresh(name, false, ret, NULL, NULL);
+                return load_fresh(name, false, false, ret, NULL, NULL);
         /* locks: NULL when /proc/locks was unreadable */
         rec->s.running_execs = !locks ? count_execs(name) : busy.st_nlink > 0 && flock_set_has(locks, &busy);
         *ret = TAKE_PTR(rec);
@@ -1198,6 +1212,9 @@ static int create_state(sbx_record *rec, int *ret_lockfd, sbx_error *reterr) {
                 return sbx_error_set(reterr, -errno, "sandbox '%s': create '%s'", rec->s.name, rec->s.state_dir);
         snprintf(path, sizeof(path), "%s/" SBX_LOCK_FILE, rec->s.state_dir);
         *ret_lockfd = lock_file(path, LOCK_EX, true, reterr);
+        if (*ret_lockfd == -ENOENT)
+                return sbx_error_set(reterr, -EIO, "sandbox '%s': '%s' was removed while being created",
+                                     rec->s.name, rec->s.state_dir);
         if (*ret_lockfd < 0)
                 return *ret_lockfd;
         snprintf(path, sizeof(path), "%s/" SBX_BUSY_FILE, rec->s.state_dir);
@@ -1241,7 +1258,7 @@ int sbx_sandbox_create(const char *name, const sbx_run_config *c, const sbx_sand
                 return r;
         if (lstat(rec->s.state_dir, &st) == 0) {
                 _cleanup_(sbx_record_freep) sbx_record *old = NULL;
-                r = load_fresh(name, true, &old, &lockfd, NULL);
+                r = load_fresh(name, true, true, &old, &lockfd, NULL);
                 if (r == 0) {
                         if (!opts->exist_ok)
                                 return sbx_error_set(reterr, -EEXIST, "sandbox '%s' already exists (id %.12s)", name,
@@ -1336,7 +1353,7 @@ static int remove_locked(const char *name, bool force, bool idle_only, sbx_error
         _cleanup_close_ int lockfd = -EBADF, busy = -EBADF;
         int r;
 
-        r = load_fresh(name, true, &rec, &lockfd, reterr);
+        r = load_fresh(name, true, true, &rec, &lockfd, reterr);
         if (r < 0)
                 return r;
         if (idle_only) {
