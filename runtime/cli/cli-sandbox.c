@@ -749,7 +749,7 @@ int cli_ls(int argc, char **argv) {
                 fprintf(stderr, "sbx ls: unexpected argument '%s'\n", argv[optind]);
                 return SBX_EXIT_USAGE;
         }
-        r = sbx_sandbox_list(filter, n_filter, &list, &n, &err);
+        r = sbx_sandbox_list_brief(filter, n_filter, &list, &n, &err);
         for (size_t i = 0; i < n_filter; i++)
                 free(filter[i].key);
         if (r < 0)

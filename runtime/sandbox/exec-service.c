@@ -62,6 +62,8 @@ const char *sbx_sandbox_exec_via(const sbx_sandbox *s) {
                 return NULL;
         if (sbx_exec_service_refusal(s))
                 return "setns";
+        if (s->exec_sock != SBX_EXEC_SOCK_UNKNOWN)
+                return s->exec_sock == SBX_EXEC_SOCK_YES ? "service" : "setns";
         snprintf(path, sizeof(path), "%s/" SBX_SVC_SOCKET, s->state_dir);
         return lstat(path, &st) == 0 && S_ISSOCK(st.st_mode) ? "service" : "setns";
 }

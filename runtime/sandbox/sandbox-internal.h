@@ -81,6 +81,22 @@ int sbx_exec_service_status(int conn, const char *name, sbx_error *reterr);
  * exit status: waited for by pidfd, or read from status_conn (the service). */
 int sbx_exec_supervise(int pidfd, pid_t pid, int master, int status_conn, const char *name, sbx_error *reterr);
 
+/* ls-cache.c (issue 16): the listing cache of <root> (rootfd). open: never
+ * NULL but out of memory; an unusable cache file counts as none. get: the
+ * cached brief record of name if dir and record (their fstatat()s) are
+ * those it was stored with, else -ENOENT/-ESTALE. add: store a record read
+ * now (dir and record stat()ed before it was read). done: write the new
+ * cache if it changed (complete: the listing saw every dir), free. */
+typedef struct sbx_ls_cache sbx_ls_cache;
+sbx_ls_cache *sbx_ls_cache_open(int rootfd);
+int sbx_ls_cache_get(sbx_ls_cache *c, const char *name, const struct stat *dir, const struct stat *record,
+                     sbx_record **ret);
+void sbx_ls_cache_add(sbx_ls_cache *c, const sbx_record *rec, const struct stat *dir, const struct stat *record);
+void sbx_ls_cache_done(sbx_ls_cache *c, int rootfd, bool complete);
+/* The busy file of name below rootfd: rec's last use (its mtime, else the
+ * creation), and its stat in *ret_busy (may be NULL; st_nlink 0: none). */
+void sbx_record_busy_at(int rootfd, const char *name, sbx_record *rec, struct stat *ret_busy);
+
 static inline void closedirp(DIR **d) {
         if (*d) {
                 closedir(*d);

@@ -583,12 +583,28 @@ static json_object *record_read(int rootfd, const char *rel) {
         return json_tokener_parse(buf);
 }
 
+void sbx_record_busy_at(int rootfd, const char *name, sbx_record *rec, struct stat *ret_busy) {
+        char rel[PATH_MAX + 32];
+        struct stat st;
+        bool have_busy;
+
+        /* last used = the busy file's mtime, touched by every exec. */
+        have_busy = record_path(rootfd, name, SBX_BUSY_FILE, rel, sizeof(rel)) == 0 &&
+                    fstatat(rootfd, rel, &st, AT_SYMLINK_NOFOLLOW) == 0;
+        rec->s.last_used_ms = have_busy
+                ? (uint64_t) st.st_mtim.tv_sec * 1000 + (uint64_t) st.st_mtim.tv_nsec / 1000000
+                : rec->s.created_ms;
+        if (ret_busy) {
+                if (!have_busy)
+                        st = (struct stat) { .st_nlink = 0 };
+                *ret_busy = st;
+        }
+}
+
 int sbx_record_load_at(int rootfd, const char *name, struct stat *ret_busy, sbx_record **ret, sbx_error *reterr) {
         _cleanup_(sbx_record_freep) sbx_record *rec = NULL;
         _cleanup_json_ json_object *o = NULL;
         char dir[PATH_MAX], path[PATH_MAX + 32], rel[PATH_MAX + 32];
-        struct stat st;
-        bool have_busy;
         int r;
 
         if (sbx_sandbox_dir(name, dir, sizeof(dir)) < 0 ||
@@ -616,17 +632,7 @@ int sbx_record_load_at(int rootfd, const char *name, struct stat *ret_busy, sbx_
         if (rec->run_dir[0] && rec->s.config.workspace_access == SBX_WORKSPACE_NONE &&
             asprintf(&rec->s.upper_dir, "%s/%s/upper", dir, rec->run_dir) < 0)
                 return sbx_error_set(reterr, -ENOMEM, "out of memory");
-        /* last used = the busy file's mtime, touched by every exec. */
-        record_path(rootfd, name, SBX_BUSY_FILE, rel, sizeof(rel));
-        have_busy = fstatat(rootfd, rel, &st, AT_SYMLINK_NOFOLLOW) == 0;
-        rec->s.last_used_ms = have_busy
-                ? (uint64_t) st.st_mtim.tv_sec * 1000 + (uint64_t) st.st_mtim.tv_nsec / 1000000
-                : rec->s.created_ms;
-        if (ret_busy) {
-                if (!have_busy)
-                        st = (struct stat) { .st_nlink = 0 };
-                *ret_busy = st;
-        }
+        sbx_record_busy_at(rootfd, name, rec, ret_busy);
         r = sbx_record_fill_mounts(&rec->s);
         if (r < 0)
                 return sbx_error_set(reterr, r, "out of memory");

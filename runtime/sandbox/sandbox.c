@@ -46,6 +46,7 @@
 #include "launch/launch.h"
 #include "util/util.h"
 #include "net/net.h"
+#include "exec-service.h"
 #include "sandbox-internal.h"
 
 #define INIT_READY_TIMEOUT_MS 10000
@@ -652,19 +653,43 @@ static bool flock_set_has(const flock_set *set, const struct stat *st) {
         return false;
 }
 
+/* Whether <name>/exec.sock below rootfd is a socket (what exec_via tells). */
+static sbx_exec_sock exec_sock_at(int rootfd, const char *name) {
+        char rel[SBX_SANDBOX_NAME_MAX + 32];
+        struct stat st;
+
+        snprintf(rel, sizeof(rel), "%s/" SBX_SVC_SOCKET, name);
+        return fstatat(rootfd, rel, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISSOCK(st.st_mode) ? SBX_EXEC_SOCK_YES
+                                                                                          : SBX_EXEC_SOCK_NO;
+}
+
 /* A record for the list. The common case, a finished sandbox whose state
  * is true (its init runs with the recorded start time, or it is stopped),
  * needs no lock: records are replaced atomically, so an unlocked read sees
  * a whole one. Anything else (a create or start in progress or killed, an
  * init that died) goes through load_fresh(), which waits for or cleans it.
+ * With a cache (sbx_sandbox_list_brief), the record comes from it when the
+ * dir and record are unchanged, and a record read is stored in it (dir and
+ * record stat()ed first: a change after that only makes the entry miss).
  * Paths are relative to rootfd, the open <root>. */
-static int load_listed(int rootfd, const char *name, const flock_set *locks, sbx_record **ret) {
+static int load_listed(int rootfd, const char *name, const flock_set *locks, sbx_ls_cache *cache,
+                       sbx_record **ret) {
         _cleanup_(sbx_record_freep) sbx_record *rec = NULL;
-        struct stat busy;
+        struct stat busy, dir, record;
+        char rel[SBX_SANDBOX_NAME_MAX + 32];
+        bool keyed = false, cached = false;
         uint64_t start;
         bool live;
 
-        if (sbx_record_load_at(rootfd, name, &busy, &rec, NULL) < 0 || !rec->complete || rec->starting)
+        if (cache) {
+                snprintf(rel, sizeof(rel), "%s/" SBX_RECORD_FILE, name);
+                keyed = fstatat(rootfd, name, &dir, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(dir.st_mode) &&
+                        fstatat(rootfd, rel, &record, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(record.st_mode);
+                cached = keyed && sbx_ls_cache_get(cache, name, &dir, &record, &rec) == 0;
+        }
+        if (cached)
+                sbx_record_busy_at(rootfd, name, rec, &busy);
+        else if (sbx_record_load_at(rootfd, name, &busy, &rec, NULL) < 0 || !rec->complete || rec->starting)
                 return load_fresh(name, false, false, ret, NULL, NULL);
         live = rec->s.state != SBX_SANDBOX_RUNNING && rec->s.state != SBX_SANDBOX_PAUSED;
         if (!live)
@@ -672,19 +697,25 @@ static int load_listed(int rootfd, const char *name, const flock_set *locks, sbx
                        start == rec->s.init_start_time;
         if (!live)
                 return load_fresh(name, false, false, ret, NULL, NULL);
+        if (!cached && cache) {
+                rec->s.exec_sock = exec_sock_at(rootfd, name);
+                if (keyed)
+                        sbx_ls_cache_add(cache, rec, &dir, &record);
+        }
         /* locks: NULL when /proc/locks was unreadable */
         rec->s.running_execs = !locks ? count_execs(name) : busy.st_nlink > 0 && flock_set_has(locks, &busy);
         *ret = TAKE_PTR(rec);
         return 0;
 }
 
-int sbx_sandbox_list(const sbx_label *filter, size_t n_filter, sbx_sandbox ***ret, size_t *ret_n,
-                     sbx_error *reterr) {
+static int list(const sbx_label *filter, size_t n_filter, bool brief, sbx_sandbox ***ret, size_t *ret_n,
+                sbx_error *reterr) {
         _cleanup_(closedirp) DIR *d = NULL;
         sbx_sandbox **list = NULL;
         char **unlisted = NULL;
         size_t n = 0, n_unlisted = 0, cap = 0, cap_u = 0;
         flock_set locks = {};
+        sbx_ls_cache *cache = NULL;
         bool have_locks;
         struct dirent *de;
         int r = 0;
@@ -695,12 +726,14 @@ int sbx_sandbox_list(const sbx_label *filter, size_t n_filter, sbx_sandbox ***re
         if (!d)
                 return errno == ENOENT ? 0 : sbx_error_set(reterr, -errno, "list '%s'", sbx_sandbox_root());
         have_locks = flock_set_read(&locks) == 0;
+        if (brief)
+                cache = sbx_ls_cache_open(dirfd(d));
         while ((de = readdir(d))) {
                 sbx_record *rec = NULL;
 
                 if (de->d_name[0] == '.' || !sbx_sandbox_name_valid(de->d_name))
                         continue;
-                if (load_listed(dirfd(d), de->d_name, have_locks ? &locks : NULL, &rec) < 0) {
+                if (load_listed(dirfd(d), de->d_name, have_locks ? &locks : NULL, cache, &rec) < 0) {
                         if (n_unlisted == cap_u) {
                                 char **nu = realloc(unlisted, sizeof(*nu) * (cap_u = cap_u * 2 + 8));
                                 if (!nu) {
@@ -740,6 +773,7 @@ int sbx_sandbox_list(const sbx_label *filter, size_t n_filter, sbx_sandbox ***re
                         free(lid);
                 }
         }
+        sbx_ls_cache_done(cache, dirfd(d), r >= 0);
         for (size_t i = 0; i < n_unlisted; i++)
                 free(unlisted[i]);
         free(unlisted);
@@ -753,6 +787,16 @@ int sbx_sandbox_list(const sbx_label *filter, size_t n_filter, sbx_sandbox ***re
         *ret = list;
         *ret_n = n;
         return (int) n;
+}
+
+int sbx_sandbox_list(const sbx_label *filter, size_t n_filter, sbx_sandbox ***ret, size_t *ret_n,
+                     sbx_error *reterr) {
+        return list(filter, n_filter, false, ret, ret_n, reterr);
+}
+
+int sbx_sandbox_list_brief(const sbx_label *filter, size_t n_filter, sbx_sandbox ***ret, size_t *ret_n,
+                           sbx_error *reterr) {
+        return list(filter, n_filter, true, ret, ret_n, reterr);
 }
 
 /* ------------------------------------------------------------- hashing */

@@ -103,6 +103,14 @@ typedef struct sbx_sandbox_policy {
 
 #define SBX_POLICY_HASH_LEN 64        /* sha256 hex */
 
+/* Whether <state_dir>/exec.sock is a socket, as the list saw it (issue 16:
+ * sbx_sandbox_exec_via() looks itself when unknown). */
+typedef enum sbx_exec_sock {
+        SBX_EXEC_SOCK_UNKNOWN,
+        SBX_EXEC_SOCK_YES,
+        SBX_EXEC_SOCK_NO,
+} sbx_exec_sock;
+
 typedef struct sbx_sandbox {
         char name[SBX_SANDBOX_NAME_MAX + 1];
         char id[SBX_SANDBOX_ID_LEN + 1];
@@ -134,6 +142,8 @@ typedef struct sbx_sandbox {
         char policy_hash[SBX_POLICY_HASH_LEN + 1];  /* of identity + rules, "" with no policy */
         bool policy_stale;            /* the current openclaw.json derives other rules
                                        * (set by sbx_sandbox_mark_policy(); recreate clears it) */
+        sbx_exec_sock exec_sock;      /* set by the lists */
+        bool brief;                   /* from sbx_sandbox_list_brief()'s cache: see there */
 } sbx_sandbox;
 
 typedef struct sbx_sandbox_opts {
@@ -224,6 +234,15 @@ int sbx_sandbox_open_ns(const char *ref, int *ret_netns, int *ret_userns, int *r
 /* Every sandbox carrying all the filter labels (n_filter 0: all), by name. */
 int sbx_sandbox_list(const sbx_label *filter, size_t n_filter, sbx_sandbox ***ret, size_t *ret_n,
                      sbx_error *reterr);
+/* The same for showing them (sbx ls, issue 16): a sandbox without an agent
+ * policy whose dir and record are unchanged since an earlier listing comes
+ * from the listing cache (<root>/.ls-cache) instead of its record: then
+ * brief is true, and of its config only network, network_name,
+ * network_container, exec_allow_set and exec_refused_rule are set, and
+ * upper_dir is NULL. State, last use, running execs and exec_sock are
+ * looked up as in sbx_sandbox_list(). */
+int sbx_sandbox_list_brief(const sbx_label *filter, size_t n_filter, sbx_sandbox ***ret, size_t *ret_n,
+                           sbx_error *reterr);
 sbx_sandbox *sbx_sandbox_free(sbx_sandbox *s);
 void sbx_sandbox_list_free(sbx_sandbox **l, size_t n);
 static inline void sbx_sandbox_freep(sbx_sandbox **s) {
