@@ -105,21 +105,26 @@ static const uint8_t *take(cur *c, size_t n) {
         return p;
 }
 
-static uint64_t get_u64(cur *c) {
-        const uint8_t *p = take(c, 8);
-        uint64_t v = 0;
+/* n bytes into v (zeroed first: a failed read gives 0) */
+static void get_n(cur *c, void *v, size_t n) {
+        const uint8_t *p = take(c, n);
 
+        memset(v, 0, n);
         if (p)
-                memcpy(&v, p, 8);
+                memcpy(v, p, n);
+}
+
+static uint64_t get_u64(cur *c) {
+        uint64_t v;
+
+        get_n(c, &v, sizeof(v));
         return v;
 }
 
 static uint32_t get_u32(cur *c) {
-        const uint8_t *p = take(c, 4);
-        uint32_t v = 0;
+        uint32_t v;
 
-        if (p)
-                memcpy(&v, p, 4);
+        get_n(c, &v, sizeof(v));
         return v;
 }
 
