@@ -349,12 +349,17 @@ int sbx_config_load_text(const char *text, size_t len, sbx_config *ret, sbx_conf
 }
 
 int sbx_config_load(const char *path, sbx_config *ret, sbx_config_diag *diag, sbx_error *reterr) {
+        return sbx_config_load_fd(path, -EBADF, ret, diag, reterr);
+}
+
+int sbx_config_load_fd(const char *path, int fd, sbx_config *ret, sbx_config_diag *diag, sbx_error *reterr) {
         _cleanup_free_ char *text = NULL;
         size_t len = 0;
         int r;
 
         if (path) {
-                r = sbx_read_file("config", path, SBX_CONFIG_MAX_SIZE, &text, &len, reterr);
+                r = fd >= 0 ? sbx_read_fd("config", path, fd, SBX_CONFIG_MAX_SIZE, &text, &len, reterr)
+                            : sbx_read_file("config", path, SBX_CONFIG_MAX_SIZE, &text, &len, reterr);
                 if (r < 0)
                         return r;
         }

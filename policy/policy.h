@@ -192,6 +192,9 @@ int sbx_config_find(const char *explicit_path, char **ret, sbx_error *reterr);
 int sbx_config_load_text(const char *text, size_t len, sbx_config *ret, sbx_config_diag *diag,
                          sbx_error *reterr);
 int sbx_config_load(const char *path, sbx_config *ret, sbx_config_diag *diag, sbx_error *reterr);
+/* The same from fd (>= 0: opened by the caller, e.g. without following symlinks;
+ * path names it in errors and is where $include paths are relative to). */
+int sbx_config_load_fd(const char *path, int fd, sbx_config *ret, sbx_config_diag *diag, sbx_error *reterr);
 
 /* Rewrite legacy shapes into the current shape; *ret is the new JSON text (pretty-printed)
  * and *ret_changes lists what changed. Returns 0 when nothing needed changing. */

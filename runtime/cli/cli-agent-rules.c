@@ -25,7 +25,7 @@ static char *agent_of(const char *scope_key) {
         return end ? strndup(id, (size_t) (end - id)) : strdup(id);
 }
 
-int cli_agent_rules(const char *config_path, bool find, const char *scope_key, const char *agent,
+int cli_agent_rules(const char *config_path, int config_fd, bool find, const char *scope_key, const char *agent,
                     const char *session, sbx_run_config *c, sbx_sandbox_policy *ret, sbx_error *reterr) {
         _cleanup_free_ char *path = NULL, *parsed_agent = NULL;
         _cleanup_(sbx_resolved_done) sbx_resolved res = {};
@@ -48,7 +48,7 @@ int cli_agent_rules(const char *config_path, bool find, const char *scope_key, c
                 return sbx_error_set(reterr, -ENOMEM, "out of memory");
         /* before reading: a change after this point shows as a new stamp */
         sbx_sandbox_policy_stamp(path, ret->config_stamp);
-        r = sbx_config_load(path, &cfg, NULL, reterr);
+        r = sbx_config_load_fd(path, find ? -EBADF : config_fd, &cfg, NULL, reterr);
         if (r < 0) {
                 sbx_config_done(&cfg);
                 return r;
@@ -89,7 +89,7 @@ int cli_policy_now(const sbx_sandbox *s, sbx_run_config *now, char hash[SBX_POLI
         if (!s->policy.agent)
                 return 0;
         sbx_run_config_init(now);
-        r = cli_agent_rules(s->policy.config_path, false, s->policy.scope_key, s->policy.agent, s->policy.session,
+        r = cli_agent_rules(s->policy.config_path, -EBADF, false, s->policy.scope_key, s->policy.agent, s->policy.session,
                             now, &id, reterr);
         if (r < 0) {
                 sbx_error_wrap(reterr, "the policy of sandbox '%s' (agent %s)", s->name, s->policy.agent);

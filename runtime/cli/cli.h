@@ -53,10 +53,12 @@ int sbx_cli_run_apply(sbx_run_config *c, int opt, const char *arg, bool *tty_set
  * (config_path = an explicit one or NULL); else read config_path (NULL:
  * OpenClaw's defaults). The agent is `agent`, else the one of scope_key
  * ("agent:<id>[:...]"); a scope key naming no agent ("shared") has no
- * single agent's rules. Returns 1 with rules, 0 for policy none (no agent,
+ * single agent's rules. config_fd >= 0 (not with find): config_path opened
+ * by the caller (runtime/oci: without following symlinks), read from there.
+ * Returns 1 with rules, 0 for policy none (no agent,
  * or find found no config), <0 when the config cannot be read or resolved
  * (reterr names the file and key). */
-int cli_agent_rules(const char *config_path, bool find, const char *scope_key, const char *agent,
+int cli_agent_rules(const char *config_path, int config_fd, bool find, const char *scope_key, const char *agent,
                     const char *session, sbx_run_config *c, sbx_sandbox_policy *ret, sbx_error *reterr);
 void cli_policy_free(sbx_sandbox_policy *p);
 /* The rules s's agent gets now (a fresh config holding only them) and their

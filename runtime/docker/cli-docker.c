@@ -104,7 +104,7 @@ static int docker_create(const sbx_docker_args *a) {
          * fails the create (never a silently unrestricted sandbox). */
         for (size_t i = 0; i < c.n_labels; i++)
                 if (!strcmp(c.labels[i].key, "openclaw.sessionKey")) {
-                        r = cli_agent_rules(NULL, true, c.labels[i].value, NULL, NULL, &c.config, &policy, &e);
+                        r = cli_agent_rules(NULL, -EBADF, true, c.labels[i].value, NULL, NULL, &c.config, &policy, &e);
                         if (r < 0) {
                                 fprintf(stderr, "Error response from daemon: sbx policy: %s\n", e.msg);
                                 return DOCKER_EXIT_CREATE;

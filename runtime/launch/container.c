@@ -166,13 +166,17 @@ static void unborrow(sbx_plan *p) {
  * system as the plan builds it and decided on now, before clone3, exactly as
  * for `sbx run` (exec-decide.c); the Landlock ruleset built with it. */
 static int decide_exec(sbx_plan *p, const sbx_container *c, sbx_error *reterr) {
-        sbx_exec_verdict v;
+        sbx_exec_verdict v = {};
+        int r;
 
         p->argv = c->proc.argv;
         p->envp = c->proc.envp;
         p->path_env = c->proc.path_env ?: "";
         p->workdir = c->proc.cwd ?: "/";
-        return sbx_exec_decide_prepare(p, c->rules, &v, reterr);
+        r = sbx_exec_decide_prepare(p, c->rules, &v, reterr);
+        if (v.decided && c->audit && sbx_audit_exec(c->audit, c->proc.argv, &v) < 0 && r >= 0)
+                r = sbx_error_set(reterr, -EIO, "audit log: write the exec record");
+        return r;
 }
 
 static int container_plan(const sbx_container *c, sbx_plan **ret, sbx_error *reterr) {

@@ -686,6 +686,9 @@ typedef struct sbx_container {
          * decided file run (exec.c), as for sbx's own sandboxes. Its
          * seccomp rule (deny_inet_sockets) is the front end's, in seccomp. */
         const struct sbx_run_config *rules;
+        /* With rules: the audit log the decision on the process is written
+         * to (allowed or refused), NULL = none. */
+        const sbx_audit *audit;
         /* Called in the parent when the child reached the createRuntime
          * point (namespaces made, before its mounts): prestart and
          * createRuntime hooks. Non-zero fails the create. NULL = none. */

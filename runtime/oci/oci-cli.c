@@ -46,6 +46,8 @@ static struct {
         bool debug;
         bool systemd;            /* --systemd-cgroup, usable here */
         FILE *logf;
+        /* --annotation-config-dir DIR... (':'-joined), else $SBX_RUNC_ANNOTATION_CONFIG_DIRS */
+        char config_dirs[4096];
 } g;
 
 static void log_line(const char *level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -205,7 +207,8 @@ static int mkdir_p(const char *path, mode_t mode) {
 }
 
 static void remove_state_dir(const char *dir) {
-        static const char *const files[] = { "state.json", ".state.json.tmp", "config.json", "exec.fifo" };
+        static const char *const files[] = { "state.json", ".state.json.tmp", "config.json", "exec.fifo", "policy.json",
+                                             "audit.jsonl" };
         char path[PATH_MAX + 32];
 
         for (size_t i = 0; i < ELEMENTSOF(files); i++) {
@@ -316,6 +319,7 @@ static int do_create(const char *id, const create_opts *o, pid_t *ret_pid, int *
         sbx_cgroup cg = { .dirfd = -EBADF };
         sbx_error e = {};
         hook_ctx hctx = { &cfg, &st };
+        sbx_audit audit = { .fd = -EBADF };
         char path[PATH_MAX + 32];
         int pidfd = -EBADF, pty = -EBADF, r;
         pid_t pid = 0;
@@ -325,7 +329,7 @@ static int do_create(const char *id, const create_opts *o, pid_t *ret_pid, int *
                 return fail_err(&e);
         r = oci_config_load(o->bundle ?: ".", &cfg, &e);
         if (r >= 0)
-                r = oci_policy_prepare(&cfg, &e);
+                r = oci_policy_prepare(&cfg, g.config_dirs, &e);
         if (r >= 0)
                 r = oci_seccomp_prepare(&cfg, &e);
         if (r < 0) {
@@ -372,6 +376,10 @@ static int do_create(const char *id, const create_opts *o, pid_t *ret_pid, int *
                 if (copy_file(path, to, &e) < 0)
                         goto fail;
         }
+        /* the agent's rules as derived now: what start and exec apply; the decisions' log */
+        if (oci_policy_record(&cfg, st.dir, &e) < 0 || oci_policy_audit_open(&cfg, st.dir, &audit, &e) < 0)
+                goto fail;
+        cfg.ctr.audit = audit.fd >= 0 ? &audit : NULL;
         snprintf(path, sizeof(path), "%s/exec.fifo", st.dir);
         if (mkfifo(path, 0600) < 0) {
                 sbx_error_set(&e, -errno, "mkfifo %s", path);
@@ -439,6 +447,7 @@ fail:
         remove_state_dir(st.dir);
         r = fail_err(&e);
 out:
+        sbx_audit_close(&audit);
         closep(&pidfd);
         closep(&pty);
         closep(&cg.dirfd);
@@ -465,6 +474,7 @@ static int do_start(const char *id) {
         sbx_error e = {};
         char path[PATH_MAX + 32];
         _cleanup_free_ char *text = NULL;
+        _cleanup_(sbx_audit_close) sbx_audit audit = { .fd = -EBADF };
         int fd, r;
 
         if (oci_state_load(g.root, id, &st, &e) < 0)
@@ -480,8 +490,13 @@ static int do_start(const char *id) {
         memset(&cfg, 0, sizeof(cfg));
         r = load_config_copy(&st, &cfg, &e);
         text = state_text(&st, OCI_CREATED);
-        /* startContainer runs as the container's process: its seccomp filter */
-        if (r >= 0 && cfg.n_hooks[OCI_HOOK_START_CONTAINER] && (r = oci_policy_prepare(&cfg, &e)) >= 0)
+        /* the rules recorded at create; startContainer runs as the
+         * container's process: its seccomp filter */
+        if (r >= 0)
+                r = oci_policy_load(&cfg, st.dir, &e);
+        if (r >= 0)
+                r = oci_policy_audit_open(&cfg, st.dir, &audit, &e);
+        if (r >= 0 && cfg.n_hooks[OCI_HOOK_START_CONTAINER])
                 r = oci_seccomp_prepare(&cfg, &e);
         if (r >= 0)
                 r = oci_hooks_run(&cfg, OCI_HOOK_START_CONTAINER, text, st.pid, &e);
@@ -502,6 +517,8 @@ static int do_start(const char *id) {
         }
         close(fd);
         (void) unlink(path);
+        if (audit.fd >= 0)
+                (void) sbx_audit_start(&audit, st.pid, cfg.ctr.proc.argv);
         free(text);
         text = state_text(&st, OCI_RUNNING);
         if (oci_hooks_run(&cfg, OCI_HOOK_POSTSTART, text, 0, &e) < 0)
@@ -939,6 +956,8 @@ static void usage(FILE *f) {
               "  --log FILE  --log-format text|json  --debug  --rootless true|false|auto\n"
               "  --systemd-cgroup: the cgroup is a systemd scope (cgroupsPath slice:prefix:name), where\n"
               "  systemd is init on cgroup v2; refused elsewhere with the reason\n"
+              "  --annotation-config-dir DIR (repeatable; else $SBX_RUNC_ANNOTATION_CONFIG_DIRS=DIR[:DIR]):\n"
+              "  the only directories org.sbx.openclaw.config may name a file in (see below)\n"
               "\n"
               "commands:\n"
               "  create [-b BUNDLE] [--pid-file F] [--console-socket S] [--no-pivot] [--no-new-keyring]\n"
@@ -960,7 +979,15 @@ static void usage(FILE *f) {
               "  org.sbx.seccomp=default             sbx's always-on seccomp layer on top of linux.seccomp\n"
               "  org.sbx.openclaw.config=PATH        with org.sbx.policy.agent=ID [org.sbx.policy.session=KEY]:\n"
               "                                      that OpenClaw agent's derived rules (exec allowlist,\n"
-              "                                      Landlock read-only fs, socket rule), in exec too\n"
+              "                                      Landlock read-only fs, socket rule), in exec too.\n"
+              "    PATH (relative: the bundle's) must be a regular file owned by root or the runtime's\n"
+              "    user, writable by no group or other, with no symlink in its path; it must be under an\n"
+              "    --annotation-config-dir if any is set, else readable by others. A file refused reads\n"
+              "    as a missing one (annotations are a pod author's: they cannot probe the host).\n"
+              "    The rules are derived at create and recorded in the state dir (policy.json): start\n"
+              "    and exec apply those, never openclaw.json as edited since (recreate the container).\n"
+              "    Every decision (create, start, exec; allowed and refused) is appended to\n"
+              "    <root>/<id>/audit.jsonl, sbx's audit record format; delete removes it with the state.\n"
               "Any other org.sbx.* annotation fails create.\n"
               "See README.md, \"sbx as an OCI runtime\".\n",
               f);
@@ -1043,6 +1070,16 @@ int cli_oci(int argc, char **argv) {
                         g.systemd = true;
                 } else if ((v = opt_value(&i, argc, argv, "--root")))
                         g.root = v;
+                else if ((v = opt_value(&i, argc, argv, "--annotation-config-dir"))) {
+                        size_t n = strlen(g.config_dirs);
+                        if (v[0] != '/' || strchr(v, ':') ||
+                            snprintf(g.config_dirs + n, sizeof(g.config_dirs) - n, "%s%s", n ? ":" : "", v) >=
+                            (int) (sizeof(g.config_dirs) - n)) {
+                                fprintf(stderr, "sbx-runc: --annotation-config-dir '%s': an absolute path "
+                                                "without ':'\n", v);
+                                return 1;
+                        }
+                }
                 else if ((v = opt_value(&i, argc, argv, "--log")))
                         g.log = v;
                 else if ((v = opt_value(&i, argc, argv, "--log-format")))
@@ -1059,6 +1096,8 @@ int cli_oci(int argc, char **argv) {
                         return 1;
                 }
         }
+        if (!g.config_dirs[0] && getenv("SBX_RUNC_ANNOTATION_CONFIG_DIRS"))
+                snprintf(g.config_dirs, sizeof(g.config_dirs), "%s", getenv("SBX_RUNC_ANNOTATION_CONFIG_DIRS"));
         if (strcmp(log_format, "text") && strcmp(log_format, "json")) {
                 fprintf(stderr, "sbx-runc: --log-format: text or json, not '%s'\n", log_format);
                 return 1;

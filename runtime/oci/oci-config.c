@@ -1198,6 +1198,7 @@ void oci_config_free(oci_config *c) {
         if (c->ctr.rules)
                 sbx_run_config_free(&c->rules);
         c->ctr.rules = NULL;
+        oci_policy_who_done(&c->who);
         for (size_t i = 0; i < c->n_owned; i++)
                 free(c->strings_owned[i]);
         c->n_owned = 0;

@@ -120,9 +120,9 @@ static int build_process(oci_config *cfg, const exec_opts *o, sbx_error *e) {
  * same Landlock ruleset as the container's process (writable: its tmpfs
  * mounts), the decided file run, as `sbx exec` does into a sandbox
  * (launch.h sbx_exec_resolve_joined). 0, or the exit status with *err. */
-static int decide_joined(const oci_config *cfg, sbx_exec_plan *ep, sbx_error *err) {
+static int decide_joined(const oci_config *cfg, const sbx_audit *audit, sbx_exec_plan *ep, sbx_error *err) {
         const char *writable[SBX_LANDLOCK_MAX_WRITABLE];
-        sbx_exec_verdict verdict;
+        sbx_exec_verdict verdict = {};
         sbx_exec_plan decided;
         sbx_plan *p = sbx_plan_new();   /* lives until the exec */
         size_t n = 0;
@@ -138,6 +138,10 @@ static int decide_joined(const oci_config *cfg, sbx_exec_plan *ep, sbx_error *er
         p->path_env = ep->path_env ?: "";
         p->workdir = ep->workdir;
         status = sbx_exec_resolve_joined(p, cfg->ctr.rules, -EBADF, writable, n, &verdict, err);
+        /* the decision, allowed or refused, logged before anything runs */
+        if (verdict.decided && audit->fd >= 0 && sbx_audit_exec(audit, (char *const *) ep->argv, &verdict) < 0 &&
+            !status)
+                return sbx_error_set(err, -EIO, "exec: audit log: write the exec record"), SBX_EXIT_FAILURE;
         if (status)
                 return status;
         sbx_exec_plan_from(p, &decided);
@@ -149,7 +153,8 @@ static int decide_joined(const oci_config *cfg, sbx_exec_plan *ep, sbx_error *er
 }
 
 /* Child A: the container's cgroup and namespaces, then B. */
-static _Noreturn void enter_and_run(const oci_state *st, oci_config *cfg, int sync_fd, int cap_last) {
+static _Noreturn void enter_and_run(const oci_state *st, oci_config *cfg, const sbx_audit *audit, int sync_fd,
+                                    int cap_last) {
         static const struct { const char *name; int type; } order[] = {
                 { "user", CLONE_NEWUSER }, { "ipc", CLONE_NEWIPC }, { "uts", CLONE_NEWUTS }, { "net", CLONE_NEWNET },
                 { "pid", CLONE_NEWPID }, { "cgroup", CLONE_NEWCGROUP }, { "mnt", CLONE_NEWNS },
@@ -239,7 +244,7 @@ static _Noreturn void enter_and_run(const oci_state *st, oci_config *cfg, int sy
                 ep.exec_fd = -EBADF;
                 ep.setup_sh_fd = -EBADF;
                 ep.proc = pr;
-                status = cfg->ctr.rules ? decide_joined(cfg, &ep, &err) : 0;
+                status = cfg->ctr.rules ? decide_joined(cfg, audit, &ep, &err) : 0;
                 if (status == 0)
                         status = sbx_exec_setup_child(&ep, &err);
                 (void) sbx_sync_send(sync_fd, 3, SBX_SYNC_ERROR, status, &err);
@@ -310,6 +315,7 @@ int oci_exec_main(const char *root, int argc, char **argv, void (*log)(const cha
         exec_opts o = {};
         oci_state st = {};
         oci_config cfg;
+        sbx_audit audit = { .fd = -EBADF };
         sbx_error e = {};
         char errbuf[512], msgbuf[SBX_ERROR_MSG_MAX + 64], cfgpath[PATH_MAX + 32];
         const char *id = NULL;
@@ -332,7 +338,8 @@ int oci_exec_main(const char *root, int argc, char **argv, void (*log)(const cha
         }
         snprintf(cfgpath, sizeof(cfgpath), "%s/config.json", st.dir);
         if (oci_config_load_at(st.bundle, cfgpath, &cfg, &e) < 0 || build_process(&cfg, &o, &e) < 0 ||
-            oci_policy_prepare(&cfg, &e) < 0 || oci_seccomp_prepare(&cfg, &e) < 0)
+            oci_policy_load(&cfg, st.dir, &e) < 0 || oci_seccomp_prepare(&cfg, &e) < 0 ||
+            oci_policy_audit_open(&cfg, st.dir, &audit, &e) < 0)
                 goto fail;
         cfg.ctr.proc.preserve_fds = o.preserve_fds;
         cfg.ctr.proc.new_keyring = false;
@@ -352,7 +359,7 @@ int oci_exec_main(const char *root, int argc, char **argv, void (*log)(const cha
         }
         if (a == 0) {
                 close(sync_parent);
-                enter_and_run(&st, &cfg, fds[1], oci_cap_last());
+                enter_and_run(&st, &cfg, &audit, fds[1], oci_cap_last());
         }
         close(fds[1]);
         (void) waitpid(a, &r, 0);
@@ -409,6 +416,8 @@ int oci_exec_main(const char *root, int argc, char **argv, void (*log)(const cha
                 kill(b, SIGKILL);
                 goto fail;
         }
+        if (audit.fd >= 0)
+                (void) sbx_audit_start(&audit, b, cfg.ctr.proc.argv);
         if (o.detach) {
                 status = 0;
                 goto out;
@@ -438,6 +447,8 @@ int oci_exec_main(const char *root, int argc, char **argv, void (*log)(const cha
                 if (errno != EINTR)
                         break;
         }
+        if (audit.fd >= 0)
+                (void) sbx_audit_exit(&audit, status, false, NULL);
         goto out;
 fail:
         /* runc: a process that could not be started (no container, not
@@ -446,6 +457,7 @@ fail:
         log(sbx_error_text(&e, msgbuf, sizeof(msgbuf)));
         status = OCI_EXEC_FAILED;
 out:
+        sbx_audit_close(&audit);
         closep(&sync_parent);
         closep(&pty);
         oci_config_free(&cfg);

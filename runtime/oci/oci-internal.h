@@ -19,6 +19,13 @@ enum { OCI_HOOK_PRESTART, OCI_HOOK_CREATE_RUNTIME, OCI_HOOK_CREATE_CONTAINER, OC
        OCI_HOOK_POSTSTART, OCI_HOOK_POSTSTOP, _OCI_HOOK_MAX };
 extern const char *const oci_hook_names[_OCI_HOOK_MAX];
 
+/* Whose rules a container enforces (oci-policy.c): as resolved at create, recorded in
+ * the state dir's policy.json; strings owned. */
+typedef struct oci_policy_who {
+        char *agent, *session, *scope_key, *config;     /* config: the file's real path */
+        char config_sha256[SBX_SHA256_HEX_SIZE];         /* of its content at create */
+} oci_policy_who;
+
 /* What config.json says, parsed and validated (oci-config.c). */
 typedef struct oci_config {
         json_object *root;               /* the parsed config.json */
@@ -35,6 +42,7 @@ typedef struct oci_config {
          * org.sbx.policy.session (strings of root); NULL = not given */
         const char *policy_config, *policy_agent, *policy_session;
         sbx_run_config rules;            /* the agent's rules (oci-policy.c); ctr.rules points here */
+        oci_policy_who who;              /* whose they are (oci-policy.c) */
         size_t cgroup_v1[16];            /* v1 hosts: the indices of the `cgroup` mounts (now tmpfs) */
         size_t n_cgroup_v1;
         char *strings_owned[4096];       /* everything the parser allocated */
@@ -99,11 +107,21 @@ int oci_cap_last(void);
  * c's compiled seccomp filter: oci_seccomp_prepare). */
 int oci_hooks_run(const oci_config *c, int kind, const char *state_json, pid_t ns_pid, sbx_error *reterr);
 
-/* The annotations' OpenClaw agent, if any: its rules from openclaw.json,
- * derived as for the docker drop-in's sandboxes, into c->rules (c->ctr.rules
- * set, no_new_privs on). Errors name the annotation (oci-policy.c). Before
- * oci_seccomp_prepare. */
-int oci_policy_prepare(oci_config *c, sbx_error *reterr);
+/* The annotations' OpenClaw agent, if any (oci-policy.c): at create, its
+ * rules from openclaw.json, derived as for the docker drop-in's sandboxes,
+ * into c->rules (c->ctr.rules set, no_new_privs on) and c->who. The file
+ * is opened only under the rule of --annotation-config-dir (config_dirs:
+ * ':'-separated, NULL/"" = none); a refused file reads as a missing one.
+ * Errors name the annotation. Before oci_seccomp_prepare. */
+int oci_policy_prepare(oci_config *c, const char *config_dirs, sbx_error *reterr);
+/* create: c's rules and who into <state_dir>/policy.json (nothing without rules). */
+int oci_policy_record(const oci_config *c, const char *state_dir, sbx_error *reterr);
+/* start, exec: the rules recorded at create (openclaw.json is not read);
+ * a container with the annotations and no valid record fails. */
+int oci_policy_load(oci_config *c, const char *state_dir, sbx_error *reterr);
+/* <state_dir>/audit.jsonl, with c->who's names, when c has rules; else ret->fd = -EBADF. */
+int oci_policy_audit_open(const oci_config *c, const char *state_dir, sbx_audit *ret, sbx_error *reterr);
+void oci_policy_who_done(oci_policy_who *w);
 
 /* linux.seccomp + sbx's layer (annotation, device rule) into c->ctr.seccomp (oci-seccomp.c). */
 int oci_seccomp_prepare(oci_config *c, sbx_error *reterr);

@@ -29,8 +29,6 @@ typedef struct sbx_record {
 struct json_object;
 void sbx_sandbox_policy_done(sbx_sandbox_policy *p);
 int sbx_sandbox_policy_copy(sbx_sandbox_policy *d, const sbx_sandbox_policy *s);
-void sbx_rules_config_add(struct json_object *o, const sbx_run_config *c);
-int sbx_rules_config_parse(struct json_object *o, sbx_run_config *c);
 struct json_object *sbx_policy_record_json(const sbx_sandbox *s);
 int sbx_policy_record_parse(struct json_object *o, sbx_sandbox *s);
 

@@ -250,6 +250,12 @@ static inline void sbx_sandbox_freep(sbx_sandbox **s) {
                 *s = sbx_sandbox_free(*s);
 }
 
+/* issue 14: an agent's rules in c (exec allowlist, exec refusal, read-only fs,
+ * landlock best-effort) as JSON keys added to o (only those set), and back
+ * (-EBADMSG, -ENOMEM). Also what sbx-runc records in a container's state. */
+struct json_object;
+void sbx_rules_config_add(struct json_object *o, const sbx_run_config *c);
+int sbx_rules_config_parse(struct json_object *o, sbx_run_config *c);
 /* issue 14: "ino:size:mtime" of a config file into buf ("" if unreadable). */
 void sbx_sandbox_policy_stamp(const char *path, char buf[96]);
 /* issue 14: the policy hash of identity + the rules in c (sha256 hex). */

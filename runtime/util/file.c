@@ -11,15 +11,21 @@
 int sbx_read_file(const char *what, const char *path, size_t max, char **ret, size_t *ret_len,
                   sbx_error *reterr) {
         _cleanup_close_ int fd = -EBADF;
-        _cleanup_free_ char *buf = NULL;
-        struct stat st;
-        size_t len = 0, cap;
 
         /* O_NONBLOCK: a FIFO (or a device) named here fails the check
          * below instead of blocking the open */
         fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
         if (fd < 0)
                 return sbx_error_set(reterr, -errno, "cannot open %s '%s': %m", what, path);
+        return sbx_read_fd(what, path, fd, max, ret, ret_len, reterr);
+}
+
+int sbx_read_fd(const char *what, const char *path, int fd, size_t max, char **ret, size_t *ret_len,
+                sbx_error *reterr) {
+        _cleanup_free_ char *buf = NULL;
+        struct stat st;
+        size_t len = 0, cap;
+
         if (fstat(fd, &st) < 0)
                 return sbx_error_set(reterr, -errno, "cannot stat %s '%s': %m", what, path);
         if (!S_ISREG(st.st_mode))

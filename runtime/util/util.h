@@ -242,6 +242,9 @@ const char *sbx_index_to_name(const char *const *names, size_t n, int i);
  * "seccomp profile"): -EINVAL not a regular file, -EFBIG too large, else -errno. */
 int sbx_read_file(const char *what, const char *path, size_t max, char **ret, size_t *ret_len,
                   sbx_error *reterr);
+/* The same from FD, opened by the caller (PATH names it in errors), read from its offset. */
+int sbx_read_fd(const char *what, const char *path, int fd, size_t max, char **ret, size_t *ret_len,
+                sbx_error *reterr);
 /* Writes LEN bytes of DATA to PATH through a temporary file beside it renamed over PATH: a reader
  * sees the old file or the new one, never a part. MODE: the new file's; SYNC: on disk before the
  * rename. -errno on failure, nothing left behind. */

@@ -1,0 +1,179 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# The OpenClaw annotations' three guarantees (org.sbx.openclaw.config +
+# org.sbx.policy.agent), each both ways:
+#  1. the file an annotation names (a pod author's value, read by the
+#     runtime as root) is read only under the rule: a regular file owned by
+#     root or the runtime's user, writable by no group or other, no symlink
+#     in its path, readable by others unless under an --annotation-config-dir
+#     (then only there); every refusal reads exactly as a missing file;
+#  2. start and exec apply the rules recorded at create (policy.json in the
+#     state dir), never openclaw.json as edited since;
+#  3. every decision (create, start, exec; allowed and refused) is in
+#     <root>/<id>/audit.jsonl, sbx's audit record format. ~5 s.
+. "$(dirname "$0")/oci-lib.sh"
+need_root
+busybox_static >/dev/null || { echo "1..0 # SKIP no static busybox (busybox-static)"; exit 0; }
+"$SBX_BUILD_ROOT/sbx" run --no-tty --read-only-fs -- /bin/true 2>/dev/null ||
+        { echo "1..0 # SKIP Landlock is not available here (the agent's rules need it; sbx doctor says why)"; exit 0; }
+HERE=$(cd "$(dirname "$0")" && pwd)
+T=$(mktemp -d /tmp/sbx-oci-rules.XXXXXX)
+chmod 755 "$T"
+trap 'for id in $(ls "$T/root" 2>/dev/null); do rt delete -f "$id" >/dev/null 2>&1; done; rm -rf "$T"' EXIT
+make_rootfs "$T/rootfs"
+mkdir -p "$T/rootfs/opt" "$T/etc"
+cp "$T/rootfs/bin/busybox" "$T/rootfs/opt/busybox"     # a binary no allowlist names
+export HOME=$T/home; mkdir -p "$HOME"                  # no exec-approvals.json of the caller's
+unset SBX_RUNC_ANNOTATION_CONFIG_DIRS
+rt() { "$SBX_RUNC" --root "$T/root" "$@"; }
+LISTER="{ agents: { list: [ { id: 'main', default: true },
+  { id: 'lister', tools: { exec: { security: 'allowlist', safeBins: ['cat'] } } } ] } }"
+FULL="{ agents: { list: [ { id: 'main', default: true }, { id: 'lister' } ] } }"
+# cfg FILE TEXT: a root-owned 0644 config
+cfg() { printf '%s\n' "$2" > "$1"; chmod 0644 "$1"; chown 0:0 "$1"; }
+# bundle NAME CONFIG-PATH [ARGS(python list)] -> $T/b-NAME, agent lister
+bundle() {
+        local b=$T/b-$1
+        mkdir -p "$b"
+        ROOTFS=$T/rootfs python3 "$HERE/mkconfig.py" "$b" "c['process']['args']=${3:-['true']}
+c['annotations']={'org.sbx.openclaw.config':'$2','org.sbx.policy.agent':'lister'}" || echo "# mkconfig failed for $1"
+        echo "$b"
+}
+# create NAME CONFIG-PATH [runtime options...] -> $out $st (the message with the path replaced by P in $msg)
+create() {
+        local id=$1 path=$2 b; shift 2
+        b=$(bundle "$id" "$path" "['sleep','60']")
+        (cd "$b" && rt "$@" create "$id" >"$T/create.out" 2>&1 </dev/null); st=$?
+        out=$(cat "$T/create.out"); msg=${out//"$path"/P}
+}
+
+# ---------------------------------------------------------------- 1. the file rule
+cfg "$T/etc/ok.json" "$LISTER"
+create ok "$T/etc/ok.json"
+is "rule: a root-owned 0644 file with no symlink in its path is read (control)" "$st" 0
+rt delete -f ok >/dev/null 2>&1
+create missing "$T/etc/nope.json"
+is "rule: a missing file fails create (exit 1)" "$st" 1
+like "... 'No such file', the rule named" "$out" "org.sbx.openclaw.config '$T/etc/nope.json': No such file or directory, or it is not a regular file sbx-runc may read"
+want=$msg
+[ ! -e "$T/root/missing" ] && ok "... nothing left behind" || not_ok "... nothing left behind"
+
+# refused NAME PATH WHY [runtime options]: fails, the same message as a missing file
+refused() {
+        local name=$1 path=$2 why=$3; shift 3
+        create "$name" "$path" "$@"
+        is "rule: $why: refused (exit 1)" "$st" 1
+        is "rule: $why: the message is the missing file's (existence not told)" "$msg" "$want"
+        [ ! -e "$T/root/$name" ] || not_ok "rule: $why: left behind"
+}
+ln -s ok.json "$T/etc/link.json"
+refused link "$T/etc/link.json" "a symlink to an allowed file"
+mkdir -p "$T/real"; cfg "$T/real/c.json" "$LISTER"; ln -s real "$T/dirlink"
+refused dirlink "$T/dirlink/c.json" "a symlink in a directory component"
+create dirlink-ctl "$T/real/c.json"
+is "rule: the same file by its real path is read (control)" "$st" 0
+rt delete -f dirlink-ctl >/dev/null 2>&1
+cfg "$T/etc/gw.json" "$LISTER"; chmod 0664 "$T/etc/gw.json"
+refused gw "$T/etc/gw.json" "a group-writable file"
+cfg "$T/etc/ow.json" "$LISTER"; chmod 0646 "$T/etc/ow.json"
+refused ow "$T/etc/ow.json" "an other-writable file"
+cfg "$T/etc/nobody.json" "$LISTER"; chown 65534:65534 "$T/etc/nobody.json"
+refused nobody "$T/etc/nobody.json" "a file owned by another user (uid 65534)"
+printf 'root:$6$SECRETsalt$hash:19000:0:99999:7:::\n' > "$T/etc/shadow"; chmod 0600 "$T/etc/shadow"
+refused secret "$T/etc/shadow" "a root-only (0600) file without an --annotation-config-dir"
+unlike "... nothing of its content is shown" "$out" 'SECRET|invalid character'
+refused hostshadow /etc/shadow "the host's /etc/shadow"
+refused devnull /dev/null "a character device"
+mkfifo "$T/etc/fifo"
+out=$(cd "$(bundle fifo "$T/etc/fifo")" && timeout 10 "$SBX_RUNC" --root "$T/root" create fifo 2>&1 </dev/null); st=$?
+is "rule: a FIFO fails at once, as a missing file" "$st:${out//"$T/etc/fifo"/P}" "1:$want"
+refused dotdot "$T/etc/../etc/link.json" "a symlink reached through '..'"
+
+# --annotation-config-dir: only files beneath it, root-only ones too
+D=$T/allowed; mkdir -p "$D/sub"; cfg "$D/sub/c.json" "$LISTER"; chmod 0600 "$D/sub/c.json"
+create indir "$D/sub/c.json" --annotation-config-dir "$D"
+is "dir: a 0600 file beneath --annotation-config-dir is read" "$st" 0
+rt delete -f indir >/dev/null 2>&1
+refused outdir "$T/etc/ok.json" "a file outside --annotation-config-dir (read without it)" --annotation-config-dir "$D"
+refused escape "$D/../etc/ok.json" "'..' out of --annotation-config-dir" --annotation-config-dir "$D"
+refused prefix "${D}x/c.json" "a sibling sharing its name as a prefix" --annotation-config-dir "$D"
+ln -s "$T/etc/ok.json" "$D/link.json"
+refused dirsym "$D/link.json" "a symlink beneath --annotation-config-dir" --annotation-config-dir "$D"
+b=$(bundle envdir "$D/sub/c.json" "['true']")
+out=$(cd "$b" && SBX_RUNC_ANNOTATION_CONFIG_DIRS="/nonexistent:$D" rt run envdir 2>&1 </dev/null); st=$?
+is "dir: \$SBX_RUNC_ANNOTATION_CONFIG_DIRS (second entry) works the same" "$st:$out" "0:"
+b=$(bundle envout "$T/etc/ok.json" "['true']")
+out=$(cd "$b" && SBX_RUNC_ANNOTATION_CONFIG_DIRS="$D" rt run envout 2>&1 </dev/null); st=$?
+is "dir: ... and refuses outside it" "$st:${out//"$T/etc/ok.json"/P}" "1:$want"
+out=$(rt --annotation-config-dir relative/dir list 2>&1); st=$?
+is "dir: a relative --annotation-config-dir is refused (exit 1)" "$st" 1
+
+# ------------------------------------------- 2. exec applies the rules recorded at create
+C=$T/etc/live.json
+cfg "$C" "$LISTER"
+b=$(bundle live "$C" "['sleep','60']")
+(cd "$b" && rt run -d live) >/dev/null 2>&1 </dev/null
+out=$(rt exec live /opt/busybox echo ran 2>&1); st=$?
+is "recorded: exec of a binary not on the allowlist is refused (255)" "$st" 255
+cfg "$C" "$FULL"                                   # the config now allows every exec
+out=$(rt exec live /opt/busybox echo ran 2>&1); st=$?
+is "recorded: after openclaw.json is edited to allow it, exec still refuses (255)" "$st" 255
+like "... the recorded rule named" "$out" "exec refused by policy: .*'/opt/busybox' matches no pattern"
+out=$(rt exec live cat /etc/passwd 2>&1); st=$?; out=${out%%$'\n'*}
+is "recorded: a safe bin still runs" "$st:$out" "0:root:x:0:0:root:/root:/bin/sh"
+b=$(bundle live2 "$C" "['sleep','60']")
+(cd "$b" && rt run -d live2) >/dev/null 2>&1 </dev/null
+out=$(rt exec live2 /opt/busybox echo ran 2>&1); st=$?
+is "recorded: a container created after the edit gets the new rules (control)" "$st:$out" "0:ran"
+cfg "$C" "$LISTER"                                 # the reverse: narrowed after create
+out=$(rt exec live2 /opt/busybox echo ran 2>&1); st=$?
+is "recorded: a narrowing edit does not reach a running container either (recreate it)" "$st:$out" "0:ran"
+rm -f "$C"
+out=$(rt exec live cat /etc/passwd 2>&1); st=$?; out=${out%%$'\n'*}
+is "recorded: exec does not read openclaw.json (deleted: still works)" "$st:$out" "0:root:x:0:0:root:/root:/bin/sh"
+out=$(rt exec live /opt/busybox echo ran 2>&1); st=$?
+is "recorded: ... and still refuses" "$st" 255
+grep -q '"exec_allow":\["/bin/sh","/bin/cat"' "$T/root/live/policy.json" && ok "recorded: policy.json holds the allowlist" ||
+        not_ok "recorded: policy.json holds the allowlist: $(cat "$T/root/live/policy.json")"
+is "recorded: policy.json is 0600" "$(stat -c %a "$T/root/live/policy.json")" 600
+mv "$T/root/live/policy.json" "$T/policy.saved"
+out=$(rt exec live cat /etc/passwd 2>&1); st=$?; out=${out%%$'\n'*}
+is "recorded: without policy.json exec fails closed (255)" "$st" 255
+like "... saying to recreate the container" "$out" "recreate the container"
+mv "$T/policy.saved" "$T/root/live/policy.json"
+
+# --------------------------------------------------------------- 3. the audit log
+A=$T/root/live/audit.jsonl
+rt exec live cat /etc/passwd >/dev/null 2>&1
+rt exec live /opt/busybox echo ran >/dev/null 2>&1
+[ -f "$A" ] && ok "audit: <root>/<id>/audit.jsonl exists" || not_ok "audit: <root>/<id>/audit.jsonl exists"
+is "audit: it is 0600" "$(stat -c %a "$A" 2>/dev/null)" 600
+python3 - "$A" > "$T/audit.check" <<'P'
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+def has(**kw):
+    return any(all((r.get(k) == v if not callable(v) else v(r.get(k))) for k, v in kw.items()) for r in recs)
+print("create-allow", has(event="exec", decision="allow", argv=["sleep", "60"]))
+print("start", has(event="start", argv=["sleep", "60"]))
+print("exec-allow", has(event="exec", decision="allow", argv=["cat", "/etc/passwd"], resolved=lambda f: f and f.endswith("cat") or f == "/bin/busybox"))
+print("exec-deny", has(event="exec", decision="deny", argv=["/opt/busybox", "echo", "ran"], configKey=lambda k: bool(k)))
+print("exec-exit", has(event="exit"))
+print("agent", all(r.get("agent") == "lister" for r in recs))
+P
+for k in create-allow start exec-allow exec-deny exec-exit agent; do
+        is "audit: $k record" "$(grep "^$k " "$T/audit.check" | cut -d' ' -f2)" True
+done
+b=$(bundle denied "$T/etc/ok.json" "['/opt/busybox','echo','x']")
+out=$(cd "$b" && rt create denied 2>&1 </dev/null); st=$?
+is "audit: a create refused by the rules fails (exit 1), nothing left (its refusal is the error)" "$st:$(ls "$T/root" | grep -c '^denied$')" "1:0"
+b=$T/b-plain; mkdir -p "$b"
+ROOTFS=$T/rootfs python3 "$HERE/mkconfig.py" "$b" "c['process']['args']=['sleep','60']"
+(cd "$b" && rt run -d plain) >/dev/null 2>&1 </dev/null
+rt exec plain true >/dev/null 2>&1
+[ -d "$T/root/plain" ] && [ ! -e "$T/root/plain/audit.jsonl" ] && [ ! -e "$T/root/plain/policy.json" ] &&
+        ok "audit: a container without the annotations has no audit.jsonl or policy.json (control)" ||
+        not_ok "audit: a container without the annotations has no audit.jsonl or policy.json (control)"
+rt delete -f live >/dev/null 2>&1
+[ ! -e "$T/root/live" ] && ok "audit: delete removes the state dir, audit.jsonl with it" ||
+        not_ok "audit: delete removes the state dir: $(ls "$T/root/live")"
+done_testing
