@@ -103,6 +103,14 @@ static int dup_into(char **dst, const char *s) {
         return s && !*dst ? -ENOMEM : 0;
 }
 
+/* policy.json's names for who's strings */
+#define WHO_FIELDS(w) { { "agent", &(w)->agent }, { "session", &(w)->session }, \
+                        { "scopeKey", &(w)->scope_key }, { "config", &(w)->config } }
+typedef struct who_field {
+        const char *key;
+        char **value;
+} who_field;
+
 int oci_policy_prepare(oci_config *c, const char *config_dirs, sbx_error *reterr) {
         sbx_sandbox_policy who = {};
         char path[2 * PATH_MAX + 2];
@@ -124,10 +132,13 @@ int oci_policy_prepare(oci_config *c, const char *config_dirs, sbx_error *reterr
         c->ctr.rules = &c->rules;
         r = cli_agent_rules(path, fd, false, NULL, c->policy_agent, c->policy_session, &c->rules, &who, reterr);
         close(fd);
-        if (r >= 0 && (dup_into(&c->who.agent, who.agent) < 0 || dup_into(&c->who.session, who.session) < 0 ||
-                       dup_into(&c->who.scope_key, who.scope_key) < 0 ||
-                       dup_into(&c->who.config, who.config_path) < 0))
-                r = sbx_error_set(reterr, -ENOMEM, "out of memory");
+        {
+                const char *from[] = { who.agent, who.session, who.scope_key, who.config_path };
+                who_field to[] = WHO_FIELDS(&c->who);
+                for (size_t i = 0; i < ELEMENTSOF(to) && r >= 0; i++)
+                        if (dup_into(to[i].value, from[i]) < 0)
+                                r = sbx_error_set(reterr, -ENOMEM, "out of memory");
+        }
         cli_policy_free(&who);
         if (r < 0)
                 return sbx_error_wrap(reterr, "config.json: annotations org.sbx.openclaw.config '%s', "
@@ -137,6 +148,8 @@ int oci_policy_prepare(oci_config *c, const char *config_dirs, sbx_error *reterr
 }
 
 int oci_policy_record(const oci_config *c, const char *state_dir, sbx_error *reterr) {
+        oci_policy_who *w = (oci_policy_who *) &c->who;
+        who_field fields[] = WHO_FIELDS(w);
         json_object *o, *rules;
         char path[PATH_MAX + 32];
         const char *text;
@@ -146,13 +159,12 @@ int oci_policy_record(const oci_config *c, const char *state_dir, sbx_error *ret
                 return 0;
         o = json_object_new_object();
         rules = json_object_new_object();
-        json_object_object_add(o, "agent", sbx_json_string(c->who.agent));
-        json_object_object_add(o, "session", sbx_json_string(c->who.session));
-        json_object_object_add(o, "scopeKey", sbx_json_string(c->who.scope_key));
-        json_object_object_add(o, "config", sbx_json_string(c->who.config));
+        for (size_t i = 0; i < ELEMENTSOF(fields); i++)
+                json_object_object_add(o, fields[i].key, sbx_json_string(*fields[i].value));
         json_object_object_add(o, "configSha256", json_object_new_string(c->who.config_sha256));
-        sbx_rules_config_add(rules, &c->rules);
+        /* sbx's sandbox records hold the same keys (sandbox-record.c) */
         json_object_object_add(rules, "deny_inet_sockets", json_object_new_boolean(c->rules.seccomp.deny_inet_sockets));
+        sbx_rules_config_add(rules, &c->rules);
         json_object_object_add(o, "rules", rules);
         text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
         snprintf(path, sizeof(path), "%s/" POLICY_FILE, state_dir);
@@ -168,6 +180,7 @@ static const char *jstr(json_object *o, const char *key) {
 }
 
 int oci_policy_load(oci_config *c, const char *state_dir, sbx_error *reterr) {
+        who_field fields[] = WHO_FIELDS(&c->who);
         _cleanup_free_ char *text = NULL;
         char path[PATH_MAX + 32];
         json_object *o = NULL, *rules, *v;
@@ -192,9 +205,9 @@ int oci_policy_load(oci_config *c, const char *state_dir, sbx_error *reterr) {
         r = sbx_rules_config_parse(rules, &c->rules);
         if (json_object_object_get_ex(rules, "deny_inet_sockets", &v))
                 c->rules.seccomp.deny_inet_sockets = json_object_get_boolean(v);
-        if (r >= 0 && (dup_into(&c->who.agent, jstr(o, "agent")) < 0 || dup_into(&c->who.session, jstr(o, "session")) < 0 ||
-                       dup_into(&c->who.scope_key, jstr(o, "scopeKey")) < 0 || dup_into(&c->who.config, jstr(o, "config")) < 0))
-                r = -ENOMEM;
+        for (size_t i = 0; i < ELEMENTSOF(fields) && r >= 0; i++)
+                if (dup_into(fields[i].value, jstr(o, fields[i].key)) < 0)
+                        r = -ENOMEM;
         snprintf(c->who.config_sha256, sizeof(c->who.config_sha256), "%s", jstr(o, "configSha256") ?: "");
         json_object_put(o);
         if (r < 0)

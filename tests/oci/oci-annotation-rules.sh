@@ -13,9 +13,7 @@
 #     <root>/<id>/audit.jsonl, sbx's audit record format. ~5 s.
 . "$(dirname "$0")/oci-lib.sh"
 need_root
-busybox_static >/dev/null || { echo "1..0 # SKIP no static busybox (busybox-static)"; exit 0; }
-"$SBX_BUILD_ROOT/sbx" run --no-tty --read-only-fs -- /bin/true 2>/dev/null ||
-        { echo "1..0 # SKIP Landlock is not available here (the agent's rules need it; sbx doctor says why)"; exit 0; }
+need_agent_rules
 HERE=$(cd "$(dirname "$0")" && pwd)
 T=$(mktemp -d /tmp/sbx-oci-rules.XXXXXX)
 chmod 755 "$T"

@@ -7,6 +7,12 @@ export XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-/run/sbx-oci-test-$(id -u)}
 mkdir -p -m 0700 "$XDG_RUNTIME_DIR" 2>/dev/null
 
 need_root() { [ "$(id -u)" = 0 ] || { echo "1..0 # SKIP needs root"; exit 0; }; }
+# an OpenClaw agent's rules in a container need a static busybox rootfs and Landlock
+need_agent_rules() {
+        busybox_static >/dev/null || { echo "1..0 # SKIP no static busybox (busybox-static)"; exit 0; }
+        "$SBX_BUILD_ROOT/sbx" run --no-tty --read-only-fs -- /bin/true 2>/dev/null ||
+                { echo "1..0 # SKIP Landlock is not available here (the agent's rules need it; sbx doctor says why)"; exit 0; }
+}
 
 busybox_static() {
         local b
