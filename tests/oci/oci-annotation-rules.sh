@@ -106,6 +106,33 @@ is "dir: ... and refuses outside it" "$st:${out//"$T/etc/ok.json"/P}" "1:$want"
 out=$(rt --annotation-config-dir relative/dir list 2>&1); st=$?
 is "dir: a relative --annotation-config-dir is refused (exit 1)" "$st" 1
 
+# rootless (uid 65534, its own user namespace): the runtime's own uid owns the file too
+if command -v setpriv >/dev/null; then
+        R=$T/rl; mkdir -p "$R/b" "$R/xdg"; chmod -R a+rX "$T/rootfs"
+        cfg "$R/own.json" "$LISTER"; chown 65534:65534 "$R/own.json"
+        cfg "$R/other.json" "$LISTER"; chown 1:1 "$R/other.json"
+        chown -R 65534:65534 "$R/b" "$R/xdg"
+        rl() {  # rl CONFIG -> the run's output and status
+                (cd "$R/b" && setpriv --reuid 65534 --regid 65534 --clear-groups env HOME="$R" XDG_RUNTIME_DIR="$R/xdg" \
+                        CFG="$1" ROOTFS="$T/rootfs" sh -c '
+                        rm -f config.json && '"$SBX_RUNC"' spec --rootless && python3 -c "
+import json, os
+c = json.load(open(\"config.json\"))
+c[\"root\"][\"path\"] = os.environ[\"ROOTFS\"]
+c[\"process\"][\"terminal\"] = False
+c[\"process\"][\"args\"] = [\"/opt/busybox\", \"echo\", \"ran\"]
+c[\"annotations\"] = {\"org.sbx.openclaw.config\": os.environ[\"CFG\"], \"org.sbx.policy.agent\": \"lister\"}
+json.dump(c, open(\"config.json\", \"w\"))" && '"$SBX_RUNC"' run rl' 2>&1 </dev/null)
+        }
+        out=$(rl "$R/own.json"); st=$?
+        like "rootless: a file of the runtime's own uid is read (the agent's rule refuses the command)" "$st:$out" \
+                "^1:.*exec refused by policy: .*'/opt/busybox' matches no pattern"
+        out=$(rl "$R/other.json"); st=$?
+        is "rootless: a file of another user (uid 1) is refused as a missing one" "$st:${out//"$R/other.json"/P}" "1:$want"
+else
+        skip "rootless: setpriv missing"; skip "rootless: setpriv missing"
+fi
+
 # ------------------------------------------- 2. exec applies the rules recorded at create
 C=$T/etc/live.json
 cfg "$C" "$LISTER"
