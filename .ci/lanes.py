@@ -138,9 +138,17 @@ def run_lane(name, builddir, opts, suites):
             for x in skips:
                 print(f"    SKIP {x}")
             if f:
-                tail = (t.get("stdout") or "").splitlines()[-40:]
+                lines = (t.get("stdout") or "").splitlines()
+                # each failed check with the diagnostics it printed (got/want)
+                for i, x in enumerate(lines):
+                    if x.startswith("not ok"):
+                        print("    > " + x)
+                        for y in lines[i + 1:i + 13]:
+                            if not y.startswith("#"):
+                                break
+                            print("    > " + y)
                 print("    --- output tail ---")
-                for x in tail:
+                for x in lines[-40:]:
                     print("    | " + x)
     print(f"lane {name}: {P} passed, {F} failed, {S} skipped ({time.time()-t0:.0f}s)", flush=True)
     return P, F, S
