@@ -111,7 +111,8 @@ in_h_nobody() {
 # Live pasta/passt processes of uid 65534 (pid, stat, comm).
 nobody_pasta() { ps -o pid=,stat=,comm= -u 65534 | awk '$2 !~ /Z/ && $3 ~ /^(pasta|passt)/'; }
 
-# a TCP round trip from inside a sandbox: fetch HOST PORT
-FETCH='exec 3<>/dev/tcp/$0/$1 && timeout 3 cat <&3'
+# a TCP round trip from inside a sandbox: fetch HOST PORT (the server closes at
+# once; the timeout only bounds a failure, and is generous for a loaded machine)
+FETCH='exec 3<>/dev/tcp/$0/$1 && timeout 10 cat <&3'
 # the same for connections that may hang (dropped SYN): give up after 4 s
 FETCH_T='timeout 4 bash -c "exec 3<>/dev/tcp/$0/$1 && timeout 3 cat <&3" "$0" "$1"'
