@@ -35,7 +35,7 @@
 #define CACHE_FILE ".ls-cache"
 #define CACHE_TMP ".ls-cache.tmp"
 #define MAGIC "SBXLSC1\n"
-#define VERSION 1u
+#define VERSION 2u
 #define HEADER_LEN (8 + 4 + 4 + 8 + 8)
 #define MAX_FILE (256u << 20)
 #define MAX_STR 65536u
@@ -346,6 +346,7 @@ static int decode(const slot *s, const char *root, sbx_record **ret) {
         x->started_ms = get_u64(&e);
         x->init_pid = (pid_t) get_u64(&e);
         x->init_start_time = get_u64(&e);
+        rec->svc_ino = get_u64(&e);
         get_str(&e, NULL, x->config_hash, sizeof(x->config_hash));
         get_str(&e, &x->image, NULL, 0);
         get_str(&e, &x->workspace, NULL, 0);
@@ -453,6 +454,7 @@ void sbx_ls_cache_add(sbx_ls_cache *c, const sbx_record *rec, const struct stat 
         put_u64(c, x->started_ms);
         put_u64(c, (uint64_t) x->init_pid);
         put_u64(c, x->init_start_time);
+        put_u64(c, rec->svc_ino);
         put_str(c, x->config_hash);
         put_str(c, x->image);
         put_str(c, x->workspace);

@@ -23,6 +23,9 @@ typedef struct sbx_record {
         bool crashed;                 /* init died without being stopped */
         char run_dir[32];             /* "run-XXXXXX" inside the state dir, "" if none */
         char cgroup[PATH_MAX];        /* cgroup path, "" if none */
+        uint64_t svc_ino;             /* init's exec service socket (its inode) while it
+                                       * runs, 0 if none: listed in /proc/net/unix as
+                                       * long as init lives (sbx ls, issue 16) */
 } sbx_record;
 
 /* sandbox-policy.c (issue 14) */

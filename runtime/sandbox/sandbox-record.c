@@ -450,6 +450,7 @@ int sbx_record_save(const sbx_record *rec, sbx_error *reterr) {
         json_object_object_add(o, "cgroup", sbx_json_string(rec->cgroup));
         json_object_object_add(o, "init_pid", json_object_new_int64(s->init_pid));
         json_object_object_add(o, "init_start_time", json_object_new_uint64(s->init_start_time));
+        json_object_object_add(o, "svc_ino", json_object_new_uint64(rec->svc_ino));
         json_object_object_add(o, "ip_address", sbx_json_string(s->ip_address[0] ? s->ip_address : NULL));
         json_object_object_add(o, "gateway", sbx_json_string(s->gateway[0] ? s->gateway : NULL));
         json_object_object_add(o, "config", config_to_json(&s->config));
@@ -507,6 +508,7 @@ static int record_parse(json_object *o, sbx_record *rec) {
         s->started_ms = get_u64(o, "started_ms", &err);
         s->init_pid = (pid_t) get_i64(o, "init_pid", 0, &err);
         s->init_start_time = get_u64(o, "init_start_time", &err);
+        rec->svc_ino = get_u64(o, "svc_ino", &err);
         if ((r = get(o, "labels", json_type_object, &v)) < 0)
                 return r;
         if (v) {

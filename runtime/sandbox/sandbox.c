@@ -286,6 +286,7 @@ static void teardown_runtime(sbx_record *rec) {
                 (void) sbx_net_gc(NULL);
         rec->s.init_pid = 0;
         rec->s.init_start_time = 0;
+        rec->svc_ino = 0;
         rec->s.ip_address[0] = rec->s.gateway[0] = '\0';
         rec->starting = false;
         rec->s.state = rec->s.started_ms ? SBX_SANDBOX_STOPPED : SBX_SANDBOX_CREATED;
@@ -596,9 +597,7 @@ static void sweep_leftovers(int rootfd, char **unlisted, size_t n_unlisted, cons
         }
 }
 
-/* The files flock()ed by anyone now, from one read of /proc/locks (every
- * running exec holds its sandbox's busy file shared): what count_execs()'s
- * try-lock tells, for all sandboxes at once. -errno when unreadable. */
+/* A sorted set of (dev, ino) pairs read from one /proc file. */
 typedef struct flocked {
         dev_t dev;
         ino_t ino;
@@ -606,11 +605,38 @@ typedef struct flocked {
 
 typedef struct flock_set {
         flocked *v;
-        size_t n;
+        size_t n, cap;
 } flock_set;
 
-static int flock_set_read(flock_set *ret) {
-        FILE *f = fopen("/proc/locks", "re");
+static int flock_set_add(flock_set *set, dev_t dev, ino_t ino) {
+        if (set->n == set->cap) {
+                flocked *nv = realloc(set->v, sizeof(*nv) * (set->cap = set->cap * 2 + 64));
+                if (!nv)
+                        return -ENOMEM;
+                set->v = nv;
+        }
+        set->v[set->n++] = (flocked) { .dev = dev, .ino = ino };
+        return 0;
+}
+
+static int cmp_flocked(const void *a, const void *b) {
+        const flocked *x = a, *y = b;
+
+        if (x->dev != y->dev)
+                return x->dev < y->dev ? -1 : 1;
+        return x->ino < y->ino ? -1 : x->ino > y->ino;
+}
+
+static bool flock_set_has(const flock_set *set, dev_t dev, ino_t ino) {
+        flocked k = { .dev = dev, .ino = ino };
+
+        return set->n && bsearch(&k, set->v, set->n, sizeof(k), cmp_flocked);
+}
+
+/* Read path line by line into set with parse (false: skip the line), then
+ * sort it. -errno when unreadable. */
+static int flock_set_read_file(const char *path, bool (*parse)(const char *line, flocked *ret), flock_set *ret) {
+        FILE *f = fopen(path, "re");
         _cleanup_free_ char *line = NULL;
         size_t len = 0;
         int r = 0;
@@ -618,23 +644,11 @@ static int flock_set_read(flock_set *ret) {
         *ret = (flock_set) {};
         if (!f)
                 return -errno;
+        (void) setvbuf(f, NULL, _IOFBF, 1 << 16); /* /proc/net/unix: ~100 bytes a socket */
         while (r == 0 && getline(&line, &len, f) > 0) {
-                /* "1: FLOCK  ADVISORY  READ 1234 08:01:5678 0 EOF"; waiters ("1: -> FLOCK ...") hold nothing */
-                unsigned maj, min;
-                unsigned long ino;
-                char type[16];
-                flocked *nv;
-
-                if (sscanf(line, "%*d: %15s %*s %*s %*d %x:%x:%lu", type, &maj, &min, &ino) != 4 ||
-                    strcmp(type, "FLOCK"))
-                        continue;
-                nv = realloc(ret->v, sizeof(*nv) * (ret->n + 1));
-                if (!nv) {
-                        r = -ENOMEM;
-                        break;
-                }
-                ret->v = nv;
-                nv[ret->n++] = (flocked) { .dev = makedev(maj, min), .ino = (ino_t) ino };
+                flocked e;
+                if (parse(line, &e))
+                        r = flock_set_add(ret, e.dev, e.ino);
         }
         if (r == 0 && ferror(f))
                 r = -EIO;
@@ -642,15 +656,54 @@ static int flock_set_read(flock_set *ret) {
         if (r < 0) {
                 free(ret->v);
                 *ret = (flock_set) {};
+                return r;
         }
-        return r;
+        if (ret->n)
+                qsort(ret->v, ret->n, sizeof(*ret->v), cmp_flocked);
+        return 0;
 }
 
-static bool flock_set_has(const flock_set *set, const struct stat *st) {
-        for (size_t i = 0; i < set->n; i++)
-                if (set->v[i].dev == st->st_dev && set->v[i].ino == st->st_ino)
-                        return true;
-        return false;
+/* /proc/locks: "1: FLOCK  ADVISORY  READ 1234 08:01:5678 0 EOF"; waiters
+ * ("1: -> FLOCK ...") hold nothing. Every running exec holds its sandbox's
+ * busy file shared: what count_execs()'s try-lock tells, for all at once. */
+static bool parse_lock(const char *line, flocked *ret) {
+        unsigned maj, min;
+        unsigned long ino;
+        char type[16];
+
+        if (sscanf(line, "%*d: %15s %*s %*s %*d %x:%x:%lu", type, &maj, &min, &ino) != 4 || strcmp(type, "FLOCK"))
+                return false;
+        *ret = (flocked) { .dev = makedev(maj, min), .ino = (ino_t) ino };
+        return true;
+}
+
+/* /proc/net/unix: "0000000000000000: 00000002 00000000 00010000 0001 01 12345 /path";
+ * the listening ones (flags __SO_ACCEPTCON): every live init holds its exec
+ * service's (dev 0: sockets have one filesystem). */
+static bool parse_listener(const char *line, flocked *ret) {
+        unsigned flags;
+        unsigned long ino;
+
+        if (sscanf(line, "%*x: %*x %*x %x %*x %*x %lu", &flags, &ino) != 2 || !(flags & 0x10000))
+                return false;
+        *ret = (flocked) { .dev = 0, .ino = (ino_t) ino };
+        return true;
+}
+
+/* Is the recorded init alive? Its exec service socket still listening
+ * (socks: NULL when /proc/net/unix was unreadable) and its pid there;
+ * else, as before, its pid with the recorded start time (pid reuse). A
+ * socket inode comes back only after 2^32 new inodes, and only then with
+ * that pid too could a dead init look alive; load_fresh() decides with a
+ * pidfd and the start time whenever this says dead. */
+static bool init_alive(const sbx_record *rec, const flock_set *socks) {
+        uint64_t start;
+
+        if (rec->s.init_pid <= 0)
+                return false;
+        if (rec->svc_ino && socks && flock_set_has(socks, 0, (ino_t) rec->svc_ino))
+                return kill(rec->s.init_pid, 0) == 0 || errno == EPERM;
+        return sbx_proc_start_time(rec->s.init_pid, &start) == 0 && start == rec->s.init_start_time;
 }
 
 /* Whether <name>/exec.sock below rootfd is a socket (what exec_via tells). */
@@ -672,13 +725,12 @@ static sbx_exec_sock exec_sock_at(int rootfd, const char *name) {
  * dir and record are unchanged, and a record read is stored in it (dir and
  * record stat()ed first: a change after that only makes the entry miss).
  * Paths are relative to rootfd, the open <root>. */
-static int load_listed(int rootfd, const char *name, const flock_set *locks, sbx_ls_cache *cache,
-                       sbx_record **ret) {
+static int load_listed(int rootfd, const char *name, const flock_set *locks, const flock_set *socks,
+                       sbx_ls_cache *cache, sbx_record **ret) {
         _cleanup_(sbx_record_freep) sbx_record *rec = NULL;
         struct stat busy, dir, record;
         char rel[SBX_SANDBOX_NAME_MAX + 32];
         bool keyed = false, cached = false;
-        uint64_t start;
         bool live;
 
         if (cache) {
@@ -693,8 +745,7 @@ static int load_listed(int rootfd, const char *name, const flock_set *locks, sbx
                 return load_fresh(name, false, false, ret, NULL, NULL);
         live = rec->s.state != SBX_SANDBOX_RUNNING && rec->s.state != SBX_SANDBOX_PAUSED;
         if (!live)
-                live = rec->s.init_pid > 0 && sbx_proc_start_time(rec->s.init_pid, &start) == 0 &&
-                       start == rec->s.init_start_time;
+                live = init_alive(rec, socks);
         if (!live)
                 return load_fresh(name, false, false, ret, NULL, NULL);
         if (!cached && cache) {
@@ -703,7 +754,7 @@ static int load_listed(int rootfd, const char *name, const flock_set *locks, sbx
                         sbx_ls_cache_add(cache, rec, &dir, &record);
         }
         /* locks: NULL when /proc/locks was unreadable */
-        rec->s.running_execs = !locks ? count_execs(name) : busy.st_nlink > 0 && flock_set_has(locks, &busy);
+        rec->s.running_execs = !locks ? count_execs(name) : busy.st_nlink > 0 && flock_set_has(locks, busy.st_dev, busy.st_ino);
         *ret = TAKE_PTR(rec);
         return 0;
 }
@@ -714,9 +765,9 @@ static int list(const sbx_label *filter, size_t n_filter, bool brief, sbx_sandbo
         sbx_sandbox **list = NULL;
         char **unlisted = NULL;
         size_t n = 0, n_unlisted = 0, cap = 0, cap_u = 0;
-        flock_set locks = {};
+        flock_set locks = {}, socks = {};
         sbx_ls_cache *cache = NULL;
-        bool have_locks;
+        bool have_locks, have_socks;
         struct dirent *de;
         int r = 0;
 
@@ -725,7 +776,8 @@ static int list(const sbx_label *filter, size_t n_filter, bool brief, sbx_sandbo
         d = opendir(sbx_sandbox_root());
         if (!d)
                 return errno == ENOENT ? 0 : sbx_error_set(reterr, -errno, "list '%s'", sbx_sandbox_root());
-        have_locks = flock_set_read(&locks) == 0;
+        have_locks = flock_set_read_file("/proc/locks", parse_lock, &locks) == 0;
+        have_socks = flock_set_read_file("/proc/net/unix", parse_listener, &socks) == 0;
         if (brief)
                 cache = sbx_ls_cache_open(dirfd(d));
         while ((de = readdir(d))) {
@@ -733,7 +785,7 @@ static int list(const sbx_label *filter, size_t n_filter, bool brief, sbx_sandbo
 
                 if (de->d_name[0] == '.' || !sbx_sandbox_name_valid(de->d_name))
                         continue;
-                if (load_listed(dirfd(d), de->d_name, have_locks ? &locks : NULL, cache, &rec) < 0) {
+                if (load_listed(dirfd(d), de->d_name, have_locks ? &locks : NULL, have_socks ? &socks : NULL, cache, &rec) < 0) {
                         if (n_unlisted == cap_u) {
                                 char **nu = realloc(unlisted, sizeof(*nu) * (cap_u = cap_u * 2 + 8));
                                 if (!nu) {
@@ -778,6 +830,7 @@ static int list(const sbx_label *filter, size_t n_filter, bool brief, sbx_sandbo
                 free(unlisted[i]);
         free(unlisted);
         free(locks.v);
+        free(socks.v);
         if (r < 0) {
                 sbx_sandbox_list_free(list, n);
                 return sbx_error_set(reterr, r, "out of memory");
@@ -1019,6 +1072,10 @@ static int start_locked(sbx_record *rec, sbx_error *reterr) {
         r = sbx_exec_service_listen(dir, &svc, reterr);
         if (r < 0)
                 return sbx_error_wrap(reterr, "sandbox '%s'", rec->s.name);
+        {
+                struct stat sst;
+                rec->svc_ino = fstat(svc, &sst) == 0 ? (uint64_t) sst.st_ino : 0;
+        }
 
         /* init's stdio: a socket for our "go" (a stream socket, so the "go" to
          * an init that already died is an EPIPE error, not a SIGPIPE that would
