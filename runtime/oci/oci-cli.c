@@ -48,6 +48,7 @@ static struct {
         FILE *logf;
         /* --annotation-config-dir DIR... (':'-joined), else $SBX_RUNC_ANNOTATION_CONFIG_DIRS */
         char config_dirs[4096];
+        const char *audit_log;   /* --audit-log FILE, else $SBX_RUNC_AUDIT_LOG; NULL: <root>/<id>/audit.jsonl */
 } g;
 
 static void log_line(const char *level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -377,7 +378,7 @@ static int do_create(const char *id, const create_opts *o, pid_t *ret_pid, int *
                         goto fail;
         }
         /* the agent's rules as derived now: what start and exec apply; the decisions' log */
-        if (oci_policy_record(&cfg, st.dir, &e) < 0 || oci_policy_audit_open(&cfg, st.dir, &audit, &e) < 0)
+        if (oci_policy_record(&cfg, st.dir, &e) < 0 || oci_policy_audit_open(&cfg, &st, g.audit_log, &audit, &e) < 0)
                 goto fail;
         cfg.ctr.audit = audit.fd >= 0 ? &audit : NULL;
         snprintf(path, sizeof(path), "%s/exec.fifo", st.dir);
@@ -495,7 +496,7 @@ static int do_start(const char *id) {
         if (r >= 0)
                 r = oci_policy_load(&cfg, st.dir, &e);
         if (r >= 0)
-                r = oci_policy_audit_open(&cfg, st.dir, &audit, &e);
+                r = oci_policy_audit_open(&cfg, &st, g.audit_log, &audit, &e);
         if (r >= 0 && cfg.n_hooks[OCI_HOOK_START_CONTAINER])
                 r = oci_seccomp_prepare(&cfg, &e);
         if (r >= 0)
@@ -958,6 +959,8 @@ static void usage(FILE *f) {
               "  systemd is init on cgroup v2; refused elsewhere with the reason\n"
               "  --annotation-config-dir DIR (repeatable; else $SBX_RUNC_ANNOTATION_CONFIG_DIRS=DIR[:DIR]):\n"
               "  the only directories org.sbx.openclaw.config may name a file in (see below)\n"
+              "  --audit-log FILE (else $SBX_RUNC_AUDIT_LOG): the annotated containers' audit records, each\n"
+              "  with its \"container\" id, kept after delete (default: <root>/<id>/audit.jsonl)\n"
               "\n"
               "commands:\n"
               "  create [-b BUNDLE] [--pid-file F] [--console-socket S] [--no-pivot] [--no-new-keyring]\n"
@@ -987,7 +990,8 @@ static void usage(FILE *f) {
               "    The rules are derived at create and recorded in the state dir (policy.json): start\n"
               "    and exec apply those, never openclaw.json as edited since (recreate the container).\n"
               "    Every decision (create, start, exec; allowed and refused) is appended to\n"
-              "    <root>/<id>/audit.jsonl, sbx's audit record format; delete removes it with the state.\n"
+              "    <root>/<id>/audit.jsonl, sbx's audit record format, which delete removes with the\n"
+              "    state; or to --audit-log FILE, kept (a refused create's record too).\n"
               "Any other org.sbx.* annotation fails create.\n"
               "See README.md, \"sbx as an OCI runtime\".\n",
               f);
@@ -1070,7 +1074,13 @@ int cli_oci(int argc, char **argv) {
                         g.systemd = true;
                 } else if ((v = opt_value(&i, argc, argv, "--root")))
                         g.root = v;
-                else if ((v = opt_value(&i, argc, argv, "--annotation-config-dir"))) {
+                else if ((v = opt_value(&i, argc, argv, "--audit-log"))) {
+                        if (v[0] != '/') {
+                                fprintf(stderr, "sbx-runc: --audit-log '%s': an absolute path\n", v);
+                                return 1;
+                        }
+                        g.audit_log = v;
+                } else if ((v = opt_value(&i, argc, argv, "--annotation-config-dir"))) {
                         size_t n = strlen(g.config_dirs);
                         if (v[0] != '/' || strchr(v, ':') ||
                             snprintf(g.config_dirs + n, sizeof(g.config_dirs) - n, "%s%s", n ? ":" : "", v) >=
@@ -1096,6 +1106,8 @@ int cli_oci(int argc, char **argv) {
                         return 1;
                 }
         }
+        if (!g.audit_log && getenv("SBX_RUNC_AUDIT_LOG") && *getenv("SBX_RUNC_AUDIT_LOG"))
+                g.audit_log = getenv("SBX_RUNC_AUDIT_LOG");
         if (!g.config_dirs[0] && getenv("SBX_RUNC_ANNOTATION_CONFIG_DIRS"))
                 snprintf(g.config_dirs, sizeof(g.config_dirs), "%s", getenv("SBX_RUNC_ANNOTATION_CONFIG_DIRS"));
         if (strcmp(log_format, "text") && strcmp(log_format, "json")) {
@@ -1215,7 +1227,7 @@ int cli_oci(int argc, char **argv) {
                         return FAIL("ps: a container id is required");
                 r = !strcmp(cmd, "ps") ? do_ps(id, json) : do_list(json, quiet);
         } else if (!strcmp(cmd, "exec")) {
-                r = oci_exec_main(g.root, argc, argv, oci_log_error);
+                r = oci_exec_main(g.root, g.audit_log, argc, argv, oci_log_error);
         } else if (!strcmp(cmd, "features"))
                 r = do_features();
         else if (!strcmp(cmd, "spec")) {

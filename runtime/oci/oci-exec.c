@@ -311,7 +311,7 @@ static int parse_opts(int argc, char **argv, exec_opts *o, const char **ret_id, 
         return 0;
 }
 
-int oci_exec_main(const char *root, int argc, char **argv, void (*log)(const char *msg)) {
+int oci_exec_main(const char *root, const char *audit_log, int argc, char **argv, void (*log)(const char *msg)) {
         exec_opts o = {};
         oci_state st = {};
         oci_config cfg;
@@ -339,7 +339,7 @@ int oci_exec_main(const char *root, int argc, char **argv, void (*log)(const cha
         snprintf(cfgpath, sizeof(cfgpath), "%s/config.json", st.dir);
         if (oci_config_load_at(st.bundle, cfgpath, &cfg, &e) < 0 || build_process(&cfg, &o, &e) < 0 ||
             oci_policy_load(&cfg, st.dir, &e) < 0 || oci_seccomp_prepare(&cfg, &e) < 0 ||
-            oci_policy_audit_open(&cfg, st.dir, &audit, &e) < 0)
+            oci_policy_audit_open(&cfg, &st, audit_log, &audit, &e) < 0)
                 goto fail;
         cfg.ctr.proc.preserve_fds = o.preserve_fds;
         cfg.ctr.proc.new_keyring = false;

@@ -119,8 +119,10 @@ int oci_policy_record(const oci_config *c, const char *state_dir, sbx_error *ret
 /* start, exec: the rules recorded at create (openclaw.json is not read);
  * a container with the annotations and no valid record fails. */
 int oci_policy_load(oci_config *c, const char *state_dir, sbx_error *reterr);
-/* <state_dir>/audit.jsonl, with c->who's names, when c has rules; else ret->fd = -EBADF. */
-int oci_policy_audit_open(const oci_config *c, const char *state_dir, sbx_audit *ret, sbx_error *reterr);
+/* The audit log, when c has rules (else ret->fd = -EBADF): audit_log (--audit-log,
+ * NULL/"" = none), else <st->dir>/audit.jsonl; records carry c->who's names and st->id. */
+int oci_policy_audit_open(const oci_config *c, const oci_state *st, const char *audit_log, sbx_audit *ret,
+                          sbx_error *reterr);
 void oci_policy_who_done(oci_policy_who *w);
 
 /* linux.seccomp + sbx's layer (annotation, device rule) into c->ctr.seccomp (oci-seccomp.c). */
@@ -130,7 +132,7 @@ int oci_seccomp_prepare(oci_config *c, sbx_error *reterr);
  * Returns the process's status, OCI_EXEC_FAILED when it could not be
  * started (runc's "exec failed"), 1 for bad flags. */
 #define OCI_EXEC_FAILED 255
-int oci_exec_main(const char *root, int argc, char **argv, void (*log)(const char *msg));
+int oci_exec_main(const char *root, const char *audit_log, int argc, char **argv, void (*log)(const char *msg));
 
 /* --console-socket: pass the pty master over the AF_UNIX socket (SCM_RIGHTS), as runc does. */
 /* Re-run this command from a sealed memfd copy of our binary unless we are

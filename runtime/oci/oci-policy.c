@@ -18,7 +18,8 @@
  * The rules are derived once, at create, and recorded in the state dir
  * (policy.json); start and exec apply the recorded rules and never read
  * openclaw.json again: an edit after create neither widens nor narrows a
- * running container (recreate it). Decisions go to <state dir>/audit.jsonl. */
+ * running container (recreate it). Decisions go to <state dir>/audit.jsonl,
+ * or the operator's --audit-log. */
 #include <errno.h>
 #include <fcntl.h>
 #include <json-c/json.h>
@@ -217,12 +218,13 @@ int oci_policy_load(oci_config *c, const char *state_dir, sbx_error *reterr) {
         return 0;
 }
 
-int oci_policy_audit_open(const oci_config *c, const char *state_dir, sbx_audit *ret, sbx_error *reterr) {
+int oci_policy_audit_open(const oci_config *c, const oci_state *st, const char *audit_log, sbx_audit *ret,
+                          sbx_error *reterr) {
         *ret = (sbx_audit) { .fd = -EBADF, .agent = c->who.agent, .session = c->who.session,
-                             .scope_key = c->who.scope_key };
+                             .scope_key = c->who.scope_key, .container = st->id };
         if (!c->ctr.rules)
                 return 0;
-        return sbx_audit_open(ret, NULL, state_dir, reterr);
+        return sbx_audit_open(ret, audit_log && *audit_log ? audit_log : NULL, st->dir, reterr);
 }
 
 void oci_policy_who_done(oci_policy_who *w) {

@@ -51,6 +51,8 @@ static json_object *record(const sbx_audit *a, const char *event) {
         json_object_object_add(o, "agent", sbx_json_string(a->agent));
         json_object_object_add(o, "session", sbx_json_string(a->session));
         json_object_object_add(o, "scopeKey", sbx_json_string(a->scope_key));
+        if (a->container)
+                json_object_object_add(o, "container", json_object_new_string(a->container));
         return o;
 }
 

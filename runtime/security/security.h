@@ -365,6 +365,7 @@ void sbx_exec_decide(const sbx_exec_rules *r, const sbx_exec_target *t, sbx_exec
 typedef struct sbx_audit {
         int fd;                         /* -EBADF: auditing off */
         const char *agent, *session, *scope_key;  /* not owned, may be NULL */
+        const char *container;          /* sbx-runc: the container id, a "container" key; NULL: none */
 } sbx_audit;
 
 /* path NULL: <base>/audit.jsonl; base created 0711 if missing. */

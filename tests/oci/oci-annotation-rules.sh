@@ -10,7 +10,8 @@
 #  2. start and exec apply the rules recorded at create (policy.json in the
 #     state dir), never openclaw.json as edited since;
 #  3. every decision (create, start, exec; allowed and refused) is in
-#     <root>/<id>/audit.jsonl, sbx's audit record format. ~5 s.
+#     <root>/<id>/audit.jsonl, sbx's audit record format, or in the
+#     operator's --audit-log / $SBX_RUNC_AUDIT_LOG (kept after delete). ~10 s.
 . "$(dirname "$0")/oci-lib.sh"
 need_root
 need_agent_rules
@@ -22,7 +23,7 @@ make_rootfs "$T/rootfs"
 mkdir -p "$T/rootfs/opt" "$T/etc"
 cp "$T/rootfs/bin/busybox" "$T/rootfs/opt/busybox"     # a binary no allowlist names
 export HOME=$T/home; mkdir -p "$HOME"                  # no exec-approvals.json of the caller's
-unset SBX_RUNC_ANNOTATION_CONFIG_DIRS
+unset SBX_RUNC_ANNOTATION_CONFIG_DIRS SBX_RUNC_AUDIT_LOG
 rt() { "$SBX_RUNC" --root "$T/root" "$@"; }
 LISTER="{ agents: { list: [ { id: 'main', default: true },
   { id: 'lister', tools: { exec: { security: 'allowlist', safeBins: ['cat'] } } } ] } }"
@@ -201,4 +202,35 @@ rt exec plain true >/dev/null 2>&1
 rt delete -f live >/dev/null 2>&1
 [ ! -e "$T/root/live" ] && ok "audit: delete removes the state dir, audit.jsonl with it" ||
         not_ok "audit: delete removes the state dir: $(ls "$T/root/live")"
+
+# --audit-log FILE (or $SBX_RUNC_AUDIT_LOG): one log kept after delete, refused creates too
+L=$T/audit-all.jsonl
+b=$(bundle kdenied "$T/etc/ok.json" "['/opt/busybox','echo','x']")
+(cd "$b" && rt --audit-log "$L" create kdenied >/dev/null 2>&1 </dev/null); st=$?
+is "audit-log: a create refused by the rules fails (exit 1), nothing left in the state root" \
+        "$st:$(ls "$T/root" | grep -c '^kdenied$')" "1:0"
+b=$(bundle kept "$T/etc/ok.json" "['sleep','60']")
+(cd "$b" && SBX_RUNC_AUDIT_LOG=$L rt run -d kept >/dev/null 2>&1 </dev/null)
+SBX_RUNC_AUDIT_LOG=$L rt exec kept /opt/busybox echo ran >/dev/null 2>&1
+rt --audit-log "$L" exec kept cat /etc/passwd >/dev/null 2>&1
+rt delete -f kept >/dev/null 2>&1
+[ ! -e "$T/root/kept/audit.jsonl" ] && ok "audit-log: nothing is written in the state dir then" ||
+        not_ok "audit-log: nothing is written in the state dir then"
+python3 - "$L" > "$T/audit2.check" <<'P'
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+def has(**kw):
+    return any(all(r.get(k) == v for k, v in kw.items()) for r in recs)
+print("refused-create", has(container="kdenied", event="exec", decision="deny", argv=["/opt/busybox", "echo", "x"]))
+print("create", has(container="kept", event="exec", decision="allow", argv=["sleep", "60"]))
+print("exec-deny", has(container="kept", event="exec", decision="deny", argv=["/opt/busybox", "echo", "ran"]))
+print("exec-allow", has(container="kept", event="exec", decision="allow", argv=["cat", "/etc/passwd"]))
+print("every-record-named", all(r.get("container") in ("kdenied", "kept") for r in recs))
+P
+for k in refused-create create exec-deny exec-allow every-record-named; do
+        is "audit-log: $k (kept after delete)" "$(grep "^$k " "$T/audit2.check" | cut -d' ' -f2)" True
+done
+is "audit-log: the file is 0600" "$(stat -c %a "$L" 2>/dev/null)" 600
+out=$(rt --audit-log relative.jsonl list 2>&1); st=$?
+is "audit-log: a relative path is refused (exit 1)" "$st" 1
 done_testing
