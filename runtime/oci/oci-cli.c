@@ -469,6 +469,34 @@ static int load_config_copy(const oci_state *st, oci_config *cfg, sbx_error *e) 
         return oci_config_load_at(st->bundle, path, cfg, e);
 }
 
+/* The copy, the agent's rules recorded at create and their audit log
+ * (audit->fd -EBADF without rules). */
+static int load_with_rules(const oci_state *st, oci_config *cfg, sbx_audit *audit, sbx_error *e) {
+        int r = load_config_copy(st, cfg, e);
+
+        if (r >= 0)
+                r = oci_policy_load(cfg, st->dir, e);
+        if (r >= 0)
+                r = oci_policy_audit_open(cfg, st, g.audit_log, audit, e);
+        return r;
+}
+
+/* run: the process's exit, in the audit log of a container with rules */
+static void audit_exit(const char *id, int status) {
+        _cleanup_(sbx_audit_close) sbx_audit audit = { .fd = -EBADF };
+        oci_state st;
+        oci_config cfg;
+        sbx_error e = {};
+
+        memset(&cfg, 0, sizeof(cfg));
+        if (oci_state_load(g.root, id, &st, &e) < 0)
+                return;
+        if (load_with_rules(&st, &cfg, &audit, &e) >= 0 && audit.fd >= 0)
+                (void) sbx_audit_exit(&audit, status, false, NULL);
+        oci_config_free(&cfg);
+        oci_state_done(&st);
+}
+
 static int do_start(const char *id) {
         oci_state st;
         oci_config cfg;
@@ -489,14 +517,9 @@ static int do_start(const char *id) {
         /* the bundle's config as it was at create: its hooks; the root path
          * in the copy is relative to the bundle, so parse in the bundle */
         memset(&cfg, 0, sizeof(cfg));
-        r = load_config_copy(&st, &cfg, &e);
+        r = load_with_rules(&st, &cfg, &audit, &e);
         text = state_text(&st, OCI_CREATED);
-        /* the rules recorded at create; startContainer runs as the
-         * container's process: its seccomp filter */
-        if (r >= 0)
-                r = oci_policy_load(&cfg, st.dir, &e);
-        if (r >= 0)
-                r = oci_policy_audit_open(&cfg, &st, g.audit_log, &audit, &e);
+        /* startContainer runs as the container's process: its seccomp filter */
         if (r >= 0 && cfg.n_hooks[OCI_HOOK_START_CONTAINER])
                 r = oci_seccomp_prepare(&cfg, &e);
         if (r >= 0)
@@ -741,6 +764,7 @@ static int do_run(const char *id, const create_opts *o, bool detach, bool keep) 
         closep(&pidfd);
         closep(&pty);
         status = info.si_code == CLD_EXITED ? info.si_status : 128 + info.si_status;
+        audit_exit(id, status);
         if (!keep)
                 (void) do_delete(id, true);
         return status;

@@ -214,6 +214,9 @@ b=$(bundle kept "$T/etc/ok.json" "['sleep','60']")
 SBX_RUNC_AUDIT_LOG=$L rt exec kept /opt/busybox echo ran >/dev/null 2>&1
 rt --audit-log "$L" exec kept cat /etc/passwd >/dev/null 2>&1
 rt delete -f kept >/dev/null 2>&1
+b=$(bundle ran "$T/etc/ok.json" "['sh','-c','exit 3']")
+(cd "$b" && rt --audit-log "$L" run ran >/dev/null 2>&1 </dev/null); st=$?
+is "audit-log: run returns the process's status" "$st" 3
 [ ! -e "$T/root/kept/audit.jsonl" ] && ok "audit-log: nothing is written in the state dir then" ||
         not_ok "audit-log: nothing is written in the state dir then"
 python3 - "$L" > "$T/audit2.check" <<'P'
@@ -225,9 +228,11 @@ print("refused-create", has(container="kdenied", event="exec", decision="deny", 
 print("create", has(container="kept", event="exec", decision="allow", argv=["sleep", "60"]))
 print("exec-deny", has(container="kept", event="exec", decision="deny", argv=["/opt/busybox", "echo", "ran"]))
 print("exec-allow", has(container="kept", event="exec", decision="allow", argv=["cat", "/etc/passwd"]))
-print("every-record-named", all(r.get("container") in ("kdenied", "kept") for r in recs))
+print("run-start", has(container="ran", event="start", argv=["sh", "-c", "exit 3"]))
+print("run-exit", has(container="ran", event="exit", exitCode=3))
+print("every-record-named", all(r.get("container") in ("kdenied", "kept", "ran") for r in recs))
 P
-for k in refused-create create exec-deny exec-allow every-record-named; do
+for k in refused-create create exec-deny exec-allow run-start run-exit every-record-named; do
         is "audit-log: $k (kept after delete)" "$(grep "^$k " "$T/audit2.check" | cut -d' ' -f2)" True
 done
 is "audit-log: the file is 0600" "$(stat -c %a "$L" 2>/dev/null)" 600
