@@ -137,6 +137,7 @@ fi
 # ------------------------------------------- 2. exec applies the rules recorded at create
 C=$T/etc/live.json
 cfg "$C" "$LISTER"
+sum_at_create=$(sha256sum "$C" | cut -d' ' -f1)
 b=$(bundle live "$C" "['sleep','60']")
 (cd "$b" && rt run -d live) >/dev/null 2>&1 </dev/null
 out=$(rt exec live /opt/busybox echo ran 2>&1); st=$?
@@ -161,6 +162,9 @@ out=$(rt exec live /opt/busybox echo ran 2>&1); st=$?
 is "recorded: ... and still refuses" "$st" 255
 grep -q '"exec_allow":\["/bin/sh","/bin/cat"' "$T/root/live/policy.json" && ok "recorded: policy.json holds the allowlist" ||
         not_ok "recorded: policy.json holds the allowlist: $(cat "$T/root/live/policy.json")"
+is "recorded: policy.json names the config's sha256 at create (compare to find containers on older rules)" \
+        "$(python3 -c 'import json,sys; p=json.load(open(sys.argv[1])); print(p["configSha256"], p["config"], p["agent"])' "$T/root/live/policy.json")" \
+        "$sum_at_create $C lister"
 is "recorded: policy.json is 0600" "$(stat -c %a "$T/root/live/policy.json")" 600
 mv "$T/root/live/policy.json" "$T/policy.saved"
 out=$(rt exec live cat /etc/passwd 2>&1); st=$?; out=${out%%$'\n'*}
