@@ -132,7 +132,7 @@ static int prepare(const sbx_record *rec, const sbx_exec_request *req, bool join
                 return r;
         if (join && ((r = sbx_caps_prepare(p, reterr)) < 0 || (r = load_bpf(rec->s.state_dir, &v, &p->bpf, reterr)) < 0))
                 return r;
-        if (join && rec->cgroup[0]) {
+        if (join && rec->cgroup) {
                 r = sbx_cgroup_open_path(rec->cgroup, &p->cgroup, reterr);
                 if (r < 0)
                         return sbx_error_wrap(reterr, "sandbox cgroup");

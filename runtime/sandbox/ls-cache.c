@@ -364,7 +364,9 @@ static int decode(const slot *s, const char *root, sbx_record **ret) {
         get_str(&e, NULL, x->ip_address, sizeof(x->ip_address));
         get_str(&e, NULL, x->gateway, sizeof(x->gateway));
         get_str(&e, NULL, rec->run_dir, sizeof(rec->run_dir));
-        get_str(&e, NULL, rec->cgroup, sizeof(rec->cgroup));
+        get_str(&e, &rec->cgroup, NULL, 0);
+        if (rec->cgroup && !rec->cgroup[0])
+                e.bad = true;
         n = get_u32(&e);
         if (!e.bad && n <= s->len / 8 && n && !(x->labels = calloc(n, sizeof(*x->labels))))
                 return -ENOMEM;

@@ -22,7 +22,7 @@ typedef struct sbx_record {
         bool starting;                /* true while start runs: init may not be recorded yet */
         bool crashed;                 /* init died without being stopped */
         char run_dir[32];             /* "run-XXXXXX" inside the state dir, "" if none */
-        char cgroup[PATH_MAX];        /* cgroup path, "" if none */
+        char *cgroup;                 /* cgroup path (owned), NULL if none */
         uint64_t svc_ino;             /* init's exec service socket (its inode) while it
                                        * runs, 0 if none: listed in /proc/net/unix as
                                        * long as init lives (sbx ls, issue 16) */

@@ -447,7 +447,7 @@ int sbx_record_save(const sbx_record *rec, sbx_error *reterr) {
         json_object_object_add(o, "workspace_mode",
                                sbx_json_string(sbx_workspace_mode_to_string(s->workspace_mode)));
         json_object_object_add(o, "run_dir", sbx_json_string(rec->run_dir));
-        json_object_object_add(o, "cgroup", sbx_json_string(rec->cgroup));
+        json_object_object_add(o, "cgroup", sbx_json_string(rec->cgroup ?: ""));
         json_object_object_add(o, "init_pid", json_object_new_int64(s->init_pid));
         json_object_object_add(o, "init_start_time", json_object_new_uint64(s->init_start_time));
         json_object_object_add(o, "svc_ino", json_object_new_uint64(rec->svc_ino));
@@ -490,13 +490,14 @@ static int record_parse(json_object *o, sbx_record *rec) {
         strcpy(s->gateway, gw ?: "");
         if (!name || !id || strlen(name) > SBX_SANDBOX_NAME_MAX || strlen(id) != SBX_SANDBOX_ID_LEN ||
             (hash && strlen(hash) > SBX_SANDBOX_HASH_MAX) || (run && strlen(run) >= sizeof(rec->run_dir)) ||
-            (cg && strlen(cg) >= sizeof(rec->cgroup)))
+            (cg && strlen(cg) >= PATH_MAX))
                 return -EBADMSG;
         strcpy(s->name, name);
         strcpy(s->id, id);
         strcpy(s->config_hash, hash ?: "");
         strcpy(rec->run_dir, run ?: "");
-        strcpy(rec->cgroup, cg ?: "");
+        if (cg && cg[0])
+                rec->cgroup = TAKE_PTR(cg);
         s->state = state_from_string(state);
         s->workspace_mode = sbx_workspace_mode_from_string(mode);
         if (s->state < 0 || s->workspace_mode < 0)
@@ -672,6 +673,7 @@ sbx_record *sbx_record_free(sbx_record *r) {
         if (!r)
                 return NULL;
         sandbox_done(&r->s);
+        free(r->cgroup);
         free(r);
         return NULL;
 }

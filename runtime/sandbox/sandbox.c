@@ -239,7 +239,7 @@ static int freeze_sandbox(const sbx_record *rec, bool frozen, sbx_error *reterr)
 
         if (!cg)
                 return sbx_error_set(reterr, -ENOMEM, "out of memory");
-        if (!rec->cgroup[0] || sbx_cgroup_open_path(rec->cgroup, cg, NULL) < 0)
+        if (!rec->cgroup || sbx_cgroup_open_path(rec->cgroup, cg, NULL) < 0)
                 return 0;
         r = sbx_cgroup_frozen(cg);
         if (r == -EOPNOTSUPP || (r == 0 && !frozen))
@@ -265,14 +265,15 @@ static void kill_init(sbx_record *rec) {
 static void remove_cgroup(sbx_record *rec) {
         _cleanup_free_ sbx_cgroup *cg = calloc(1, sizeof(*cg));
 
-        if (!rec->cgroup[0] || !cg)
+        if (!rec->cgroup || !cg)
                 return;
         /* v2, or the same path on every v1 hierarchy (issue 15) */
         if (sbx_cgroup_open_path(rec->cgroup, cg, NULL) == 0)
                 (void) sbx_cgroup_cleanup(cg);
         /* The interim cgroup.c has no teardown: do the minimum ourselves. */
         (void) rmdir(rec->cgroup);
-        rec->cgroup[0] = '\0';
+        free(rec->cgroup);
+        rec->cgroup = NULL;
 }
 
 /* The sandbox no longer runs: kill what is left, drop the cgroup. The run
@@ -691,18 +692,20 @@ static bool parse_listener(const char *line, flocked *ret) {
 }
 
 /* Is the recorded init alive? Its exec service socket still listening
- * (socks: NULL when /proc/net/unix was unreadable) and its pid there;
- * else, as before, its pid with the recorded start time (pid reuse). A
- * socket inode comes back only after 2^32 new inodes, and only then with
- * that pid too could a dead init look alive; load_fresh() decides with a
- * pidfd and the start time whenever this says dead. */
+ * (socks: NULL when /proc/net/unix was unreadable; init holds it for life
+ * and closes it only by dying, and what it forks dies with it, pid 1); else,
+ * as before, its pid with the recorded start time (pid reuse). A socket's
+ * inode number is unique among live sockets and comes back only after 2^32
+ * new inodes (pipes, sockets): as unlikely as a pid reused within the same
+ * clock tick. load_fresh() decides with a pidfd and the start time whenever
+ * this says dead; exec, stop and rm always do. */
 static bool init_alive(const sbx_record *rec, const flock_set *socks) {
         uint64_t start;
 
         if (rec->s.init_pid <= 0)
                 return false;
         if (rec->svc_ino && socks && flock_set_has(socks, 0, (ino_t) rec->svc_ino))
-                return kill(rec->s.init_pid, 0) == 0 || errno == EPERM;
+                return true;
         return sbx_proc_start_time(rec->s.init_pid, &start) == 0 && start == rec->s.init_start_time;
 }
 
@@ -1058,7 +1061,10 @@ static int start_locked(sbx_record *rec, sbx_error *reterr) {
         /* From here the run dir is the sandbox's (it may hold carried-over
          * workspace changes): the plan must not remove it on failure. */
         p->state_dir[0] = '\0';
-        snprintf(rec->cgroup, sizeof(rec->cgroup), "%s", p->cgroup.path);
+        free(rec->cgroup);
+        rec->cgroup = p->cgroup.path[0] ? strdup(p->cgroup.path) : NULL;
+        if (p->cgroup.path[0] && !rec->cgroup)
+                return sbx_error_set(reterr, -ENOMEM, "out of memory");
         rec->starting = true;
         rec->s.init_pid = 0;
         r = sbx_record_save(rec, reterr);

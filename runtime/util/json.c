@@ -166,7 +166,7 @@ static void jw_indent(sbx_jw *w, int level) {
 
         for (size_t n = (size_t) level * 2; n > 0;) {
                 size_t k = n < sizeof(spaces) - 1 ? n : sizeof(spaces) - 1;
-                fwrite(spaces, 1, k, w->f);
+                fwrite_unlocked(spaces, 1, k, w->f);
                 n -= k;
         }
 }
@@ -175,15 +175,15 @@ static void jw_indent(sbx_jw *w, int level) {
 static void jw_value(sbx_jw *w) {
         if (w->level == 0 || w->in_object & (1ull << w->level))
                 return;
-        fputs(w->had & (1ull << w->level) ? ",\n" : "", w->f);
+        fputs_unlocked(w->had & (1ull << w->level) ? ",\n" : "", w->f);
         w->had |= 1ull << w->level;
         jw_indent(w, w->level);
 }
 
 void sbx_jw_begin(sbx_jw *w, char open) {
         jw_value(w);
-        fputc(open, w->f);
-        fputc('\n', w->f);
+        fputc_unlocked(open, w->f);
+        fputc_unlocked('\n', w->f);
         w->level++;
         w->had &= ~(1ull << w->level);
         if (open == '{')
@@ -194,10 +194,10 @@ void sbx_jw_begin(sbx_jw *w, char open) {
 
 void sbx_jw_end(sbx_jw *w, char close) {
         if (w->had & (1ull << w->level))
-                fputc('\n', w->f);
+                fputc_unlocked('\n', w->f);
         w->level--;
         jw_indent(w, w->level);
-        fputc(close, w->f);
+        fputc_unlocked(close, w->f);
 }
 
 /* json-c's json_escape_str(): the two-character escapes, "/" too, other
@@ -205,7 +205,7 @@ void sbx_jw_end(sbx_jw *w, char close) {
 static void jw_string(sbx_jw *w, const char *s) {
         const unsigned char *p = (const unsigned char *) s, *run = p;
 
-        fputc('"', w->f);
+        fputc_unlocked('"', w->f);
         for (; *p; p++) {
                 const char *e = NULL;
                 char u[7];
@@ -225,20 +225,20 @@ static void jw_string(sbx_jw *w, const char *s) {
                         e = u;
                         break;
                 }
-                fwrite(run, 1, (size_t) (p - run), w->f);
-                fputs(e, w->f);
+                fwrite_unlocked(run, 1, (size_t) (p - run), w->f);
+                fputs_unlocked(e, w->f);
                 run = p + 1;
         }
-        fwrite(run, 1, (size_t) (p - run), w->f);
-        fputc('"', w->f);
+        fwrite_unlocked(run, 1, (size_t) (p - run), w->f);
+        fputc_unlocked('"', w->f);
 }
 
 void sbx_jw_key(sbx_jw *w, const char *key) {
-        fputs(w->had & (1ull << w->level) ? ",\n" : "", w->f);
+        fputs_unlocked(w->had & (1ull << w->level) ? ",\n" : "", w->f);
         w->had |= 1ull << w->level;
         jw_indent(w, w->level);
         jw_string(w, key);
-        fputs(": ", w->f);
+        fputs_unlocked(": ", w->f);
 }
 
 void sbx_jw_str(sbx_jw *w, const char *s) {
@@ -246,7 +246,7 @@ void sbx_jw_str(sbx_jw *w, const char *s) {
         if (s)
                 jw_string(w, s);
         else
-                fputs("null", w->f);
+                fputs_unlocked("null", w->f);
 }
 
 void sbx_jw_i64(sbx_jw *w, long long v) {
@@ -261,7 +261,7 @@ void sbx_jw_u64(sbx_jw *w, unsigned long long v) {
 
 void sbx_jw_bool(sbx_jw *w, bool v) {
         jw_value(w);
-        fputs(v ? "true" : "false", w->f);
+        fputs_unlocked(v ? "true" : "false", w->f);
 }
 
 void sbx_jw_tree(sbx_jw *w, struct json_object *o) {
@@ -269,13 +269,13 @@ void sbx_jw_tree(sbx_jw *w, struct json_object *o) {
 
         jw_value(w);
         if (!o) {
-                fputs("null", w->f);
+                fputs_unlocked("null", w->f);
                 return;
         }
         /* json-c prints it at level 0: every line after the first moves in */
         t = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED);
         for (; *t; t++) {
-                fputc(*t, w->f);
+                fputc_unlocked(*t, w->f);
                 if (*t == '\n')
                         jw_indent(w, w->level);
         }
