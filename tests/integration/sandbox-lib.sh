@@ -1,5 +1,15 @@
 # SPDX-License-Identifier: MIT
 # Helpers for the persistent-sandbox tests (issue 4), on top of lib.sh.
+
+# As root, the test runs in a pid namespace of its own (with its /proc), so
+# the checks that count sbx-init processes or look for leftovers count this
+# test's alone, never those of another job on the machine; when it ends, the
+# kernel kills whatever it left. Its sandboxes' pids are the ones sbx shows
+# (sbx runs in the same namespace).
+if [ "$(id -u)" = 0 ] && [ -z "${SBX_TEST_PIDNS:-}" ] && unshare --help 2>/dev/null | grep -q -- --kill-child; then
+        export SBX_TEST_PIDNS=1
+        exec unshare --pid --fork --mount-proc --kill-child "$BASH" "$0" "$@"
+fi
 . "$(dirname "$0")/lib.sh"
 
 # Every test uses its own state root, so parallel lanes and leftovers of
@@ -30,7 +40,7 @@ alive() {
         st=$(grep '^State:' "/proc/$1/status" 2>/dev/null) || return 1
         case "$st" in *Z*|*X*) return 1 ;; esac
 }
-# Live sbx-init processes on the host.
+# Live sbx-init processes (this test's: see the pid namespace above).
 inits() { local n=0 p; for p in $(pgrep -x sbx-init || true); do alive "$p" && n=$((n + 1)); done; echo $n; }
 # inits, polled for up to 5 s until it equals $1: an init being killed takes a
 # moment to exit under load, while a leaked one still fails the comparison.
