@@ -147,7 +147,7 @@ static _Noreturn void child_main(const sbx_plan *p, int sync_fd, const sigset_t 
         if (sbx_sync_peer_gone(sync_fd))
                 _exit(SBX_EXIT_FAILURE);
         /* No nested user namespaces, enforced by the kernel (needs ns root). */
-        if (sbx_userns_forbid_nesting_child(&err) < 0)
+        if (sbx_userns_forbid_nesting_child(&mfds.proc, &err) < 0)
                 child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
         /* Mounts first: they need CAP_SYS_ADMIN in our namespaces. */
         if (sbx_mount_setup_child(p, &mfds, &err) < 0)

@@ -770,6 +770,26 @@ static int do_fs(int rootfd, const sbx_mount_op *op, const char *fstype, const c
         return r;
 }
 
+static void close_fd(int *fd);
+
+/* /proc: the procfs the nesting guard made (userns.c; nosuid, nodev, noexec)
+ * moved into place, else a new one. Only the first /proc takes it. */
+static int do_proc(int rootfd, const sbx_mount_op *op, sbx_mount_fds *fds) {
+        struct mount_attr attr = { .attr_set = attr_flags(op->flags) };
+        int tfd, r;
+
+        if (fds->proc < 0)
+                return do_fs(rootfd, op, "proc", NULL);
+        tfd = open_mountpoint(rootfd, op, op->mode);
+        if (tfd <= 0)
+                return tfd;
+        r = mount_setattr(fds->proc, "", AT_EMPTY_PATH, &attr, sizeof(attr)) < 0 ||
+            move_mount(fds->proc, "", tfd, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0 ? -errno : 0;
+        close(tfd);
+        close_fd(&fds->proc);
+        return r;
+}
+
 static int open_host_dir(const char *path) {
         return sys_openat2(AT_FDCWD, path, O_PATH | O_DIRECTORY | O_CLOEXEC, RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
 }
@@ -901,7 +921,7 @@ static int run_op(int rootfd, const sbx_mount_op *op, sbx_mount_fds *fds) {
         case SBX_MOUNT_OVERLAY:
                 return do_overlay(rootfd, op, fds);
         case SBX_MOUNT_PROC:
-                return do_fs(rootfd, op, "proc", NULL);
+                return do_proc(rootfd, op, fds);
         case SBX_MOUNT_DEVPTS:
                 return do_fs(rootfd, op, "devpts", op->data);
         case SBX_MOUNT_MQUEUE:
@@ -940,7 +960,7 @@ static const char *const kind_names[_SBX_MOUNT_KIND_MAX] = {
 int sbx_mount_open_child(const sbx_plan *p, sbx_mount_fds *ret, sbx_error *reterr) {
         sbx_mount_fds f = { .root_dir = -EBADF, .lower = -EBADF, .upper = -EBADF, .work = -EBADF,
                             .root_lower = -EBADF, .root_upper = -EBADF, .root_work = -EBADF,
-                            .etc_top = -EBADF, .etc_bottom = -EBADF };
+                            .etc_top = -EBADF, .etc_bottom = -EBADF, .proc = -EBADF };
 
         f.root_dir = open_host_dir(p->root_dir);
         if (f.root_dir < 0)
@@ -1237,6 +1257,7 @@ int sbx_mount_setup_child(const sbx_plan *p, sbx_mount_fds *fds, sbx_error *rete
                                              op->src ? " from '" : "", op->src ?: "", op->src ? "'" : "");
                 }
         }
+        close_fd(&fds->proc);   /* not used: a plan without /proc */
         /* 6. pivot_root(".", "."): the old root ends up stacked on "/" and is
          *    detached at once; it was private since step 1. (--no-pivot:
          *    move_root.) */

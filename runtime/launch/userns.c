@@ -130,12 +130,15 @@ int sbx_userns_setup_child(const sbx_plan *p, sbx_error *reterr) {
  * namespace that ever opened it, all in one dcache hash chain, so with
  * thousands of sandboxes every lookup there walks thousands of entries; our
  * own procfs instance has only ours. The host's /proc where that mount is
- * not allowed (no pid namespace of our own). */
-int sbx_userns_forbid_nesting_child(sbx_error *reterr) {
-        _cleanup_close_ int fs = fsopen("proc", FSOPEN_CLOEXEC), mnt = -EBADF;
-        int fd = -EBADF;
+ * not allowed (no pid namespace of our own). *ret_proc: that detached procfs
+ * (nosuid, nodev, noexec; the caller's, CLOEXEC), or -EBADF. */
+int sbx_userns_forbid_nesting_child(int *ret_proc, sbx_error *reterr) {
+        _cleanup_close_ int fs = fsopen("proc", FSOPEN_CLOEXEC);
+        int fd = -EBADF, mnt = -EBADF;
 
-        if (fs >= 0 && fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) == 0)
+        *ret_proc = -EBADF;
+        if (fs >= 0 && fsconfig(fs, FSCONFIG_SET_STRING, "source", "proc", 0) == 0 &&
+            fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) == 0)
                 mnt = fsmount(fs, FSMOUNT_CLOEXEC, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC);
         if (mnt >= 0)
                 fd = openat(mnt, "sys/user/max_user_namespaces", O_WRONLY | O_CLOEXEC);
@@ -145,8 +148,14 @@ int sbx_userns_forbid_nesting_child(sbx_error *reterr) {
                 int r = -errno;
                 if (fd >= 0)
                         close(fd);
+                if (mnt >= 0)
+                        close(mnt);
                 return sbx_error_set(reterr, r, "user namespace: write 0 to /proc/sys/user/max_user_namespaces");
         }
         close(fd);
+        /* issue 16: this procfs becomes the sandbox's /proc (the mount step
+         * moves it there): no second instance, and no dissolve of this one
+         * (a detached mount closed waits out an RCU grace period) */
+        *ret_proc = mnt;
         return 0;
 }
