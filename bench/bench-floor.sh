@@ -1,0 +1,75 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# The kernel's floor for a cold pivot_root sandbox (issue 16 target 1): what
+# the steps every such launcher takes cost beside `unshare -Urmpnif
+# --mount-proc /bin/true`, and where sbx is against them. bench/launch-floor.c
+# (built here with cc) does only the kernel steps, one letter each, added one
+# at a time: clone3 with the 7 namespaces and /proc (""), a tmpfs root with
+# /usr and its own /proc (r), pivot_root (p), the old root's detach (d), the
+# per-run cgroup v1 in 3 hierarchies (c, root only), two seccomp filters of
+# sbx's sizes (s). N interleaved rounds, order rotated; the median time and
+# the median of per-round ratios to unshare. As root, then rootless (sbx-ci).
+#
+#   bench/bench-floor.sh [-n N] [path/to/sbx]
+set -u
+. "$(dirname "$0")/lib.sh"
+bench_args 100 "$@"
+bench_sbx "${ARGS[0]:-}"
+command -v cc >/dev/null || { echo "bench: cc is needed to build launch-floor" >&2; exit 1; }
+bench_state_dir
+trap 'rm -rf "$STATE"' EXIT
+floor=$STATE/launch-floor
+cc -O2 -o "$floor" "$(dirname "$0")/launch-floor.c" || exit 1
+chmod 755 "$STATE" "$floor"
+
+bench() {       # bench LABEL STEPS...: N rounds of unshare, each floor variant, sbx
+        local label=$1 f c i k s name
+        shift
+        local names=(unshare "$@" sbx)
+        k=${#names[@]}
+        f=$(mktemp)
+        for i in $(seq 0 "$N"); do
+                local order=("${names[@]:$((i % k))}" "${names[@]:0:$((i % k))}")
+                local -A us=()
+                for name in "${order[@]}"; do
+                        local t0=$EPOCHREALTIME
+                        case $name in
+                        unshare) unshare -Urmpnif --mount-proc /bin/true ;;
+                        sbx) XDG_RUNTIME_DIR=$STATE "$SBX" run -- /bin/true ;;
+                        *) "$floor" "${name#floor:}" ;;
+                        esac || { echo "bench: $name failed" >&2; exit 1; }
+                        local t1=$EPOCHREALTIME
+                        us[$name]=$(( ${t1/./} - ${t0/./} ))
+                done
+                [ "$i" = 0 ] && continue        # warm-up round
+                for name in "${names[@]}"; do printf '%s ' "${us[$name]}"; done >> "$f"
+                echo >> "$f"
+        done
+        printf '%-9s N=%-4d load %s\n' "$label" "$N" "$(cut -d' ' -f1-3 /proc/loadavg)"
+        c=1
+        for name in "${names[@]}"; do
+                s=${name#floor:}
+                [ "$name" != "$s" ] && s="floor '${s}'" || s=$name
+                printf '  %-14s %7.2f ms  paired %5.2fx\n' "$s" \
+                        "$(awk -v c=$c '{ print $c / 1000 }' "$f" | median)" \
+                        "$(awk -v c=$c '{ print $c / $1 }' "$f" | median)"
+                c=$((c + 1))
+        done
+        rm -f "$f"
+}
+
+if [ "${BENCH_INNER:-}" = 1 ]; then
+        bench rootless floor: floor:r floor:rp floor:rpd floor:rpds
+        exit 0
+fi
+echo "# $(uname -r), $(nproc) cpus, $(date -u +%FT%TZ), $(ps -eLf --no-headers | wc -l) threads on the host"
+if [ "$(id -u)" = 0 ]; then
+        bench root floor: floor:r floor:rp floor:rpd floor:rpdc floor:rpdcs
+        id sbx-ci >/dev/null 2>&1 ||
+                useradd --system --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin sbx-ci
+        setpriv --reuid sbx-ci --regid "$(id -g sbx-ci)" --init-groups \
+                env -i PATH=/usr/local/bin:/usr/bin:/bin BENCH_INNER=1 \
+                bash "$0" -n "$N" "$SBX"
+else
+        BENCH_INNER=1 bench rootless floor: floor:r floor:rp floor:rpd floor:rpds
+fi

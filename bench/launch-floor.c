@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: MIT */
+/* launch-floor: the least a pivot_root sandbox launcher does, step by step,
+ * to measure what the kernel charges for each step (bench-floor.sh times it
+ * against `unshare -Urmpnif --mount-proc /bin/true`). Not part of sbx.
+ *
+ *   launch-floor STEPS      STEPS: a subset of the letters below, in any order
+ *
+ * Always: clone3 with the 7 namespaces of `sbx run`, the child maps its own
+ * id (0 -> the caller's), then execs /usr/bin/true.
+ *   (none) /proc mounted over the host's /proc copy, as unshare --mount-proc
+ *   r      a new root instead: a tmpfs with /usr bound (open_tree, recursive),
+ *          bin/lib/lib64 symlinks and its own /proc (no pivot: exec from the
+ *          host tree, the root is only built)
+ *   p      pivot_root(".", ".") into it (with r)
+ *   d      detach the old root (umount2 MNT_DETACH; with p)
+ *   c      per-run cgroup v1 in the pids, freezer and cpu hierarchies, as sbx
+ *          (mkdir, pids.max 1024, the child writes 0 to each tasks file, the
+ *          parent removes them after the child); root only
+ *   s      two seccomp filters of 51 and 403 instructions (allow-all compare
+ *          chains, the sizes of sbx's two), loaded last before exec
+ * Built with cc -O2 by bench-floor.sh; exit 111 and a message on any failure. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/filter.h>
+#include <linux/sched.h>
+#include <linux/seccomp.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define OPEN_TREE_CLONE_ 1
+#define AT_RECURSIVE_ 0x8000
+#define MOVE_MOUNT_F_EMPTY_PATH_ 4
+#define FSCONFIG_CMD_CREATE_ 6
+
+static const char *const hierarchies[] = { "cpu", "freezer", "pids" };
+#define N_HIER (sizeof(hierarchies) / sizeof(hierarchies[0]))
+
+static _Noreturn void die(const char *what) {
+        fprintf(stderr, "launch-floor: %s: %s\n", what, strerror(errno));
+        _exit(111);
+}
+
+static void write_file(int dirfd, const char *path, const char *s) {
+        int fd = openat(dirfd, path, O_WRONLY | O_CLOEXEC);
+
+        if (fd < 0 || write(fd, s, strlen(s)) != (ssize_t) strlen(s))
+                die(path);
+        close(fd);
+}
+
+static void load_filter(unsigned short len) {
+        struct sock_filter f[403];
+        struct sock_fprog prog = { .len = len, .filter = f };
+
+        f[0] = (struct sock_filter) BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 0);
+        for (unsigned short i = 1; i + 1 < len; i++)
+                f[i] = (struct sock_filter) BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 100000u + i, 0, 0);
+        f[len - 1] = (struct sock_filter) BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+        if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) < 0)
+                die("seccomp");
+}
+
+static void child(const char *steps, const char *rootdir, const int *tasks, uid_t uid, gid_t gid) {
+        char map[64];
+
+        if (strchr(steps, 'c'))
+                for (size_t i = 0; i < N_HIER; i++)
+                        if (write(tasks[i], "0", 1) != 1)
+                                die("join the cgroup");
+        snprintf(map, sizeof(map), "0 %u 1", (unsigned) uid);
+        write_file(AT_FDCWD, "/proc/self/uid_map", map);
+        write_file(AT_FDCWD, "/proc/self/setgroups", "deny");
+        snprintf(map, sizeof(map), "0 %u 1", (unsigned) gid);
+        write_file(AT_FDCWD, "/proc/self/gid_map", map);
+        if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+                die("make / private");
+        if (strchr(steps, 'r')) {
+                int fs = (int) syscall(SYS_fsopen, "tmpfs", 1), mnt, root, usr;
+                if (fs < 0 || syscall(SYS_fsconfig, fs, FSCONFIG_CMD_CREATE_, NULL, NULL, 0) < 0 ||
+                    (mnt = (int) syscall(SYS_fsmount, fs, 1, 0)) < 0)
+                        die("tmpfs root");
+                if (syscall(SYS_move_mount, mnt, "", AT_FDCWD, rootdir, MOVE_MOUNT_F_EMPTY_PATH_) < 0)
+                        die("attach the root");
+                root = open(rootdir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+                if (root < 0 || mkdirat(root, "usr", 0755) < 0 || mkdirat(root, "proc", 0555) < 0 ||
+                    symlinkat("usr/bin", root, "bin") < 0 || symlinkat("usr/lib", root, "lib") < 0 ||
+                    symlinkat("usr/lib64", root, "lib64") < 0)
+                        die("populate the root");
+                usr = (int) syscall(SYS_open_tree, AT_FDCWD, "/usr", OPEN_TREE_CLONE_ | O_CLOEXEC | AT_RECURSIVE_);
+                if (usr < 0 || fchdir(root) < 0 ||
+                    syscall(SYS_move_mount, usr, "", AT_FDCWD, "usr", MOVE_MOUNT_F_EMPTY_PATH_) < 0)
+                        die("bind /usr");
+                if (mount("proc", "proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
+                        die("mount proc");
+                if (strchr(steps, 'p')) {
+                        if (syscall(SYS_pivot_root, ".", ".") < 0)
+                                die("pivot_root");
+                        if (strchr(steps, 'd') && umount2(".", MNT_DETACH) < 0)
+                                die("detach the old root");
+                        if (chdir("/") < 0)
+                                die("chdir /");
+                }
+        } else if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
+                die("mount proc");
+        if (strchr(steps, 's')) {
+                if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+                        die("no_new_privs");
+                load_filter(51);
+                load_filter(403);
+        }
+        execl("/usr/bin/true", "true", (char *) NULL);
+        die("exec /usr/bin/true");
+}
+
+int main(int argc, char **argv) {
+        const char *steps = argc > 1 ? argv[1] : "";
+        struct clone_args a = {
+                .flags = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS |
+                         CLONE_NEWCGROUP,
+                .exit_signal = SIGCHLD,
+        };
+        char rootdir[64], cg[N_HIER][128];
+        int tasks[N_HIER], status;
+        uid_t uid = geteuid();
+        gid_t gid = getegid();
+        long pid;
+
+        /* the new root's mountpoint: any directory; it is mounted on in the
+         * child's own (private) mount namespace only */
+        snprintf(rootdir, sizeof(rootdir), "/dev/shm/launch-floor-%d", (int) getpid());
+        if (strchr(steps, 'r') && mkdir(rootdir, 0755) < 0)
+                die("mkdir the root's mountpoint");
+        if (strchr(steps, 'c'))
+                for (size_t i = 0; i < N_HIER; i++) {
+                        char path[192];
+                        snprintf(cg[i], sizeof(cg[i]), "/sys/fs/cgroup/%s/launch-floor-%d", hierarchies[i],
+                                 (int) getpid());
+                        if (mkdir(cg[i], 0755) < 0)
+                                die(cg[i]);
+                        if (!strcmp(hierarchies[i], "pids"))
+                                write_file(AT_FDCWD, strcat(strcpy(path, cg[i]), "/pids.max"), "1024");
+                        tasks[i] = open(strcat(strcpy(path, cg[i]), "/tasks"), O_WRONLY | O_CLOEXEC);
+                        if (tasks[i] < 0)
+                                die(path);
+                }
+        pid = syscall(SYS_clone3, &a, sizeof(a));
+        if (pid < 0)
+                die("clone3");
+        if (pid == 0)
+                child(steps, rootdir, tasks, uid, gid);
+        if (waitpid((pid_t) pid, &status, 0) < 0)
+                die("waitpid");
+        if (strchr(steps, 'c'))
+                for (size_t i = 0; i < N_HIER; i++)
+                        if (rmdir(cg[i]) < 0)
+                                die(cg[i]);
+        if (strchr(steps, 'r'))
+                (void) rmdir(rootdir);
+        return WIFEXITED(status) ? WEXITSTATUS(status) : 111;
+}
