@@ -6,8 +6,8 @@
 # (built here with cc) does only the kernel steps, one letter each, added one
 # at a time: clone3 with the 7 namespaces and /proc (""), a tmpfs root with
 # /usr and its own /proc (r), pivot_root (p), the old root's detach (d), the
-# per-run cgroup v1 in 3 hierarchies (c, root only), two seccomp filters of
-# sbx's sizes (s). N interleaved rounds, order rotated; the median time and
+# per-run cgroup v1 in 3 hierarchies (c, root only), sbx's two seccomp
+# filters (s, from the sbx build's precompiled BPF). N interleaved rounds, order rotated; the median time and
 # the median of per-round ratios to unshare. As root, then rootless (sbx-ci).
 #
 #   bench/bench-floor.sh [-n N] [path/to/sbx]
@@ -19,7 +19,14 @@ command -v cc >/dev/null || { echo "bench: cc is needed to build launch-floor" >
 bench_state_dir
 trap 'rm -rf "$STATE"' EXIT
 floor=$STATE/launch-floor
-cc -O2 -o "$floor" "$(dirname "$0")/launch-floor.c" || exit 1
+top=$(cd "$(dirname "$0")/.." && pwd)
+filters=$(dirname "$SBX")/seccomp-profiles/seccomp-precompiled.c     # sbx's own filters, from its build
+if [ -f "$filters" ]; then
+        cc -O2 -DSBX_FILTERS -I "$top/runtime" -o "$floor" "$top/bench/launch-floor.c" "$filters" || exit 1
+else
+        echo "# no $filters: floor 's' loads two allow-all filters of sbx's sizes" >&2
+        cc -O2 -o "$floor" "$top/bench/launch-floor.c" || exit 1
+fi
 chmod 755 "$STATE" "$floor"
 
 bench() {       # bench LABEL STEPS...: N rounds of unshare, each floor variant, sbx

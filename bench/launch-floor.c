@@ -16,8 +16,10 @@
  *   c      per-run cgroup v1 in the pids, freezer and cpu hierarchies, as sbx
  *          (mkdir, pids.max 1024, the child writes 0 to each tasks file, the
  *          parent removes them after the child); root only
- *   s      two seccomp filters of 51 and 403 instructions (allow-all compare
- *          chains, the sizes of sbx's two), loaded last before exec
+ *   s      sbx's two seccomp filters (its build's precompiled layer and base,
+ *          when built with -DSBX_FILTERS and build/seccomp-profiles/
+ *          seccomp-precompiled.c; else two allow-all compare chains of their
+ *          sizes, 51 and 403 instructions), loaded last before exec
  * Built with cc -O2 by bench-floor.sh; exit 111 and a message on any failure. */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -58,7 +60,18 @@ static void write_file(int dirfd, const char *path, const char *s) {
         close(fd);
 }
 
-static void load_filter(unsigned short len) {
+#ifdef SBX_FILTERS
+#include "security/seccomp-precompiled.h"
+#endif
+
+static void load(const struct sock_filter *f, unsigned short len) {
+        struct sock_fprog prog = { .len = len, .filter = (struct sock_filter *) f };
+
+        if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) < 0)
+                die("seccomp");
+}
+
+static __attribute__((unused)) void load_filter(unsigned short len) {
         struct sock_filter f[403];
         struct sock_fprog prog = { .len = len, .filter = f };
 
@@ -66,8 +79,7 @@ static void load_filter(unsigned short len) {
         for (unsigned short i = 1; i + 1 < len; i++)
                 f[i] = (struct sock_filter) BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 100000u + i, 0, 0);
         f[len - 1] = (struct sock_filter) BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
-        if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) < 0)
-                die("seccomp");
+        load(prog.filter, prog.len);
 }
 
 static void child(const char *steps, const char *rootdir, const int *tasks, uid_t uid, gid_t gid) {
@@ -115,8 +127,13 @@ static void child(const char *steps, const char *rootdir, const int *tasks, uid_
         if (strchr(steps, 's')) {
                 if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
                         die("no_new_privs");
+#ifdef SBX_FILTERS
+                load(sbx_precompiled_layer, sbx_precompiled_layer_len);
+                load(sbx_precompiled_base, sbx_precompiled_base_len);
+#else
                 load_filter(51);
                 load_filter(403);
+#endif
         }
         execl("/usr/bin/true", "true", (char *) NULL);
         die("exec /usr/bin/true");
