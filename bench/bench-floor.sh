@@ -7,8 +7,9 @@
 # at a time: clone3 with the 7 namespaces and /proc (""), a tmpfs root with
 # /usr and its own /proc (r), pivot_root (p), the old root's detach (d), the
 # per-run cgroup v1 in 3 hierarchies (c, root only), sbx's two seccomp
-# filters (s, from the sbx build's precompiled BPF). N interleaved rounds, order rotated; the median time and
-# the median of per-round ratios to unshare. As root, then rootless (sbx-ci).
+# filters (s, from the sbx build's precompiled BPF). N interleaved rounds,
+# order rotated; the median time and the median of per-round ratios to
+# unshare. As root, then rootless (sbx-ci).
 #
 #   bench/bench-floor.sh [-n N] [path/to/sbx]
 set -u

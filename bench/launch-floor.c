@@ -47,8 +47,16 @@
 static const char *const hierarchies[] = { "cpu", "freezer", "pids" };
 #define N_HIER (sizeof(hierarchies) / sizeof(hierarchies[0]))
 
+/* what the parent made (cgroups, the root's mountpoint), removed again on any exit */
+static char made[N_HIER + 1][128];
+static pid_t maker;
+
 static _Noreturn void die(const char *what) {
         fprintf(stderr, "launch-floor: %s: %s\n", what, strerror(errno));
+        if (getpid() == maker)
+                for (size_t i = 0; i <= N_HIER; i++)
+                        if (made[i][0])
+                                (void) rmdir(made[i]);
         _exit(111);
 }
 
@@ -146,7 +154,7 @@ int main(int argc, char **argv) {
                          CLONE_NEWCGROUP,
                 .exit_signal = SIGCHLD,
         };
-        char rootdir[64], cg[N_HIER][128];
+        char *rootdir = made[N_HIER], (*cg)[128] = made;
         int tasks[N_HIER], status;
         uid_t uid = geteuid();
         gid_t gid = getegid();
@@ -154,16 +162,23 @@ int main(int argc, char **argv) {
 
         /* the new root's mountpoint: any directory; it is mounted on in the
          * child's own (private) mount namespace only */
-        snprintf(rootdir, sizeof(rootdir), "/dev/shm/launch-floor-%d", (int) getpid());
-        if (strchr(steps, 'r') && mkdir(rootdir, 0755) < 0)
-                die("mkdir the root's mountpoint");
+        maker = getpid();
+        if (strchr(steps, 'r')) {
+                snprintf(rootdir, sizeof(made[0]), "/dev/shm/launch-floor-%d", (int) getpid());
+                if (mkdir(rootdir, 0755) < 0) {
+                        rootdir[0] = '\0';
+                        die("mkdir the root's mountpoint");
+                }
+        }
         if (strchr(steps, 'c'))
                 for (size_t i = 0; i < N_HIER; i++) {
                         char path[192];
                         snprintf(cg[i], sizeof(cg[i]), "/sys/fs/cgroup/%s/launch-floor-%d", hierarchies[i],
                                  (int) getpid());
-                        if (mkdir(cg[i], 0755) < 0)
-                                die(cg[i]);
+                        if (mkdir(cg[i], 0755) < 0) {
+                                cg[i][0] = '\0';
+                                die("mkdir a cgroup");
+                        }
                         if (!strcmp(hierarchies[i], "pids"))
                                 write_file(AT_FDCWD, strcat(strcpy(path, cg[i]), "/pids.max"), "1024");
                         tasks[i] = open(strcat(strcpy(path, cg[i]), "/tasks"), O_WRONLY | O_CLOEXEC);
@@ -177,11 +192,10 @@ int main(int argc, char **argv) {
                 child(steps, rootdir, tasks, uid, gid);
         if (waitpid((pid_t) pid, &status, 0) < 0)
                 die("waitpid");
-        if (strchr(steps, 'c'))
-                for (size_t i = 0; i < N_HIER; i++)
-                        if (rmdir(cg[i]) < 0)
-                                die(cg[i]);
-        if (strchr(steps, 'r'))
-                (void) rmdir(rootdir);
+        for (size_t i = 0; i <= N_HIER; i++)
+                if (made[i][0] && rmdir(made[i]) < 0) {
+                        fprintf(stderr, "launch-floor: rmdir %s: %s\n", made[i], strerror(errno));
+                        return 111;
+                }
         return WIFEXITED(status) ? WEXITSTATUS(status) : 111;
 }
