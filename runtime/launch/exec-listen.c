@@ -355,7 +355,7 @@ static void close_all_but(const int *keep, size_t n) {
 }
 
 int sbx_exec_listener_start(const sbx_run_config *c, const sbx_run_config *now, const sbx_audit *audit, bool log_all,
-                            int *ret_sock, sbx_error *reterr) {
+                            int *ret_sock, pid_t *ret_pid, sbx_error *reterr) {
         int fds[2], r;
         pid_t pid;
 
@@ -393,6 +393,8 @@ int sbx_exec_listener_start(const sbx_run_config *c, const sbx_run_config *now, 
         }
         close(fds[1]);
         *ret_sock = fds[0];
+        if (ret_pid)
+                *ret_pid = pid;
         return 0;
 }
 

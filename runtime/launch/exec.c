@@ -212,6 +212,22 @@ static int open_decided(const sbx_exec_plan *e, int *ret_fd, sbx_error *reterr) 
 }
 
 /* An OCI container after its credentials: exactly the spec's process. */
+/* issue 14: the exec log's filter, and its listener out to the parent. */
+static int exec_log_child(const sbx_exec_plan *e, sbx_error *reterr) {
+        int lfd, r;
+
+        if (!e->notify_insns)
+                return 0;
+        lfd = sbx_seccomp_exec_notify_child(e->notify_insns, e->notify_len);
+        if (lfd < 0)
+                return sbx_error_set(reterr, lfd, "seccomp: install the exec log filter"), SBX_EXIT_FAILURE;
+        r = sbx_sync_send_fd(e->notify_sock, 1, SBX_SYNC_LISTENER, lfd);
+        close(lfd);
+        if (r < 0)
+                return sbx_error_set(reterr, r, "seccomp: hand the exec log listener out"), SBX_EXIT_FAILURE;
+        return 0;
+}
+
 static int exec_container_rest(const sbx_exec_plan *e, sbx_error *reterr) {
         const sbx_container_proc *pr = e->proc;
         int r, exec_fd = -EBADF;
@@ -232,6 +248,10 @@ static int exec_container_rest(const sbx_exec_plan *e, sbx_error *reterr) {
                 return fail(reterr, SBX_EXIT_FAILURE, -errno, "process.cwd: chdir", e->workdir);
         if (e->exec_fd >= 0 && (r = open_decided(e, &exec_fd, reterr)) > 0)
                 return r;
+        /* an agent's rules in `sbx-runc exec`: every exec of the tree logged */
+        r = exec_log_child(e, reterr);
+        if (r > 0)
+                return r;
         /* seccomp last; without no_new_privs the filter needs CAP_SYS_ADMIN,
          * which the spec's sets may have dropped: the kernel says so */
         if (pr->no_new_privs && e->bpf && e->bpf->len) {
@@ -241,7 +261,7 @@ static int exec_container_rest(const sbx_exec_plan *e, sbx_error *reterr) {
         }
         /* an agent's rules: the file decided on before clone3, run after seccomp */
         if (exec_fd >= 0) {
-                syscall(SYS_execveat, exec_fd, "", e->exec_argv, e->envp, AT_EMPTY_PATH, 0);
+                syscall(SYS_execveat, exec_fd, "", e->exec_argv, e->envp, AT_EMPTY_PATH, e->notify_cookie);
                 return fail(reterr, errno == ENOENT ? SBX_EXIT_NOT_FOUND : SBX_EXIT_CANNOT_EXEC, -errno, "exec",
                             e->exec_argv[0]);
         }
@@ -330,16 +350,9 @@ int sbx_exec_setup_child(const sbx_exec_plan *e, sbx_error *reterr) {
         r = open_decided(e, &exec_fd, reterr);
         if (r > 0)
                 return r;
-        /* issue 14: the exec log's filter, and its listener out to the parent. */
-        if (e->notify_insns) {
-                int lfd = sbx_seccomp_exec_notify_child(e->notify_insns, e->notify_len);
-                if (lfd < 0)
-                        return sbx_error_set(reterr, lfd, "seccomp: install the exec log filter"), SBX_EXIT_FAILURE;
-                r = sbx_sync_send_fd(e->notify_sock, 1, SBX_SYNC_LISTENER, lfd);
-                close(lfd);
-                if (r < 0)
-                        return sbx_error_set(reterr, r, "seccomp: hand the exec log listener out"), SBX_EXIT_FAILURE;
-        }
+        r = exec_log_child(e, reterr);
+        if (r > 0)
+                return r;
         /* seccomp last: the filter need not allow any setup call. */
         r = sbx_seccomp_setup_child(e->bpf);
         if (r < 0)

@@ -576,7 +576,7 @@ int sbx_run(const sbx_run_config *c, sbx_error *reterr) {
                 p->notify_cookie = sbx_exec_cookie();
                 r = sbx_seccomp_compile_exec_notify(p->notify_cookie, &p->notify_insns, &p->notify_len, reterr);
                 if (r >= 0)
-                        r = sbx_exec_listener_start(c, NULL, &audit, false, &listener_sock, reterr);
+                        r = sbx_exec_listener_start(c, NULL, &audit, false, &listener_sock, NULL, reterr);
                 if (r < 0)
                         return SBX_EXIT_FAILURE;
         }

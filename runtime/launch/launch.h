@@ -396,9 +396,10 @@ int sbx_exec_decide_path(const sbx_run_config *c, int root_fd, const char *path,
  * doing so ends the listener. c (its exec rules; now: the current ones of a
  * stale sandbox, also applied, may be NULL) and audit are copied by the fork.
  * log_all: every exec (a sandbox's exec log), else only the refused ones
- * (sbx run, whose own record is the decision before fork). */
+ * (sbx run, whose own record is the decision before fork). *ret_pid (may be
+ * NULL): the listener, our child. */
 int sbx_exec_listener_start(const sbx_run_config *c, const sbx_run_config *now, const sbx_audit *audit, bool log_all,
-                            int *ret_sock, sbx_error *reterr);
+                            int *ret_sock, pid_t *ret_pid, sbx_error *reterr);
 /* issue 14: the exec log daemon of a persistent sandbox (exec-listen.c):
  * one process outside the sandbox serving the listeners of every exec into
  * it, so an exec costs no fork. Connects to <dir>/exec-log.sock, starting

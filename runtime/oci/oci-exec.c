@@ -153,8 +153,17 @@ static int decide_joined(const oci_config *cfg, const sbx_audit *audit, sbx_exec
 }
 
 /* Child A: the container's cgroup and namespaces, then B. */
-static _Noreturn void enter_and_run(const oci_state *st, oci_config *cfg, const sbx_audit *audit, int sync_fd,
-                                    int cap_last) {
+/* With an agent's rules: the exec log's seccomp filter (every execve of the
+ * process's tree decided on and audited by a listener outside, as for a
+ * `docker exec` into sbx's sandboxes); NULL insns: none. */
+typedef struct exec_log {
+        struct sock_filter *insns;
+        unsigned short len;
+        uint64_t cookie;
+} exec_log;
+
+static _Noreturn void enter_and_run(const oci_state *st, oci_config *cfg, const sbx_audit *audit,
+                                    const exec_log *xl, int sync_fd, int cap_last) {
         static const struct { const char *name; int type; } order[] = {
                 { "user", CLONE_NEWUSER }, { "ipc", CLONE_NEWIPC }, { "uts", CLONE_NEWUTS }, { "net", CLONE_NEWNET },
                 { "pid", CLONE_NEWPID }, { "cgroup", CLONE_NEWCGROUP }, { "mnt", CLONE_NEWNS },
@@ -244,6 +253,10 @@ static _Noreturn void enter_and_run(const oci_state *st, oci_config *cfg, const 
                 ep.exec_fd = -EBADF;
                 ep.setup_sh_fd = -EBADF;
                 ep.proc = pr;
+                ep.notify_insns = xl->insns;
+                ep.notify_len = xl->len;
+                ep.notify_cookie = xl->cookie;
+                ep.notify_sock = sync_fd;
                 status = cfg->ctr.rules ? decide_joined(cfg, audit, &ep, &err) : 0;
                 if (status == 0)
                         status = sbx_exec_setup_child(&ep, &err);
@@ -316,11 +329,12 @@ int oci_exec_main(const char *root, const char *audit_log, int argc, char **argv
         oci_state st = {};
         oci_config cfg;
         sbx_audit audit = { .fd = -EBADF };
+        exec_log xl = {};
         sbx_error e = {};
         char errbuf[512], msgbuf[SBX_ERROR_MSG_MAX + 64], cfgpath[PATH_MAX + 32];
         const char *id = NULL;
-        int fds[2], sync_parent = -EBADF, pty = -EBADF, r, status = 1;
-        pid_t a, b = -1;
+        int fds[2], sync_parent = -EBADF, pty = -EBADF, listener_sock = -EBADF, r, status = 1;
+        pid_t a, b = -1, listener = 0;
         oci_status s;
 
         memset(&cfg, 0, sizeof(cfg));
@@ -347,6 +361,13 @@ int oci_exec_main(const char *root, const char *audit_log, int argc, char **argv
                 sbx_error_set(&e, -EINVAL, "exec: --tty with --detach needs --console-socket");
                 goto fail;
         }
+        /* the exec log: its listener started now, outside the container */
+        if (cfg.ctr.rules) {
+                xl.cookie = sbx_exec_cookie();
+                if (sbx_seccomp_compile_exec_notify(xl.cookie, &xl.insns, &xl.len, &e) < 0 ||
+                    sbx_exec_listener_start(cfg.ctr.rules, NULL, &audit, true, &listener_sock, &listener, &e) < 0)
+                        goto fail;
+        }
         if (sbx_sync_pair(fds, &e) < 0)
                 goto fail;
         sync_parent = fds[0];
@@ -359,7 +380,7 @@ int oci_exec_main(const char *root, const char *audit_log, int argc, char **argv
         }
         if (a == 0) {
                 close(sync_parent);
-                enter_and_run(&st, &cfg, &audit, fds[1], oci_cap_last());
+                enter_and_run(&st, &cfg, &audit, &xl, fds[1], oci_cap_last());
         }
         close(fds[1]);
         (void) waitpid(a, &r, 0);
@@ -378,6 +399,18 @@ int oci_exec_main(const char *root, const char *audit_log, int argc, char **argv
                         pty = passed;
                         continue;
                 }
+                if (msg.type == SBX_SYNC_LISTENER) {
+                        /* on to the listener; its close ends it otherwise */
+                        r = passed >= 0 && listener_sock >= 0 ?
+                                sbx_sync_send_fd(listener_sock, 1, SBX_SYNC_LISTENER, passed) : -EPROTO;
+                        closep(&passed);
+                        closep(&listener_sock);
+                        if (r < 0) {
+                                sbx_error_set(&e, -EPROTO, "exec: hand the exec log listener over");
+                                goto fail;
+                        }
+                        continue;
+                }
                 if (msg.type == SBX_SYNC_ERROR) {
                         e = msg.error;
                         if (!e.code)
@@ -387,22 +420,18 @@ int oci_exec_main(const char *root, const char *audit_log, int argc, char **argv
                 }
         }
         {
-                /* find B: our child in the container's pid ns */
-                siginfo_t info = {};
-                if (waitid(P_ALL, 0, &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid > 0)
-                        b = info.si_pid;
-                else {
-                        char path[64];
-                        FILE *f;
-                        snprintf(path, sizeof(path), "/proc/self/task/%d/children", (int) getpid());
-                        f = fopen(path, "re");
-                        if (f) {
-                                int x;
-                                if (fscanf(f, "%d", &x) == 1)
-                                        b = x;
-                                fclose(f);
-                        }
-                }
+                /* find B: our child in the container's pid ns (zombies are
+                 * listed too); the exec log's listener is our other child */
+                char path[64];
+                FILE *f;
+                int x;
+                snprintf(path, sizeof(path), "/proc/self/task/%d/children", (int) getpid());
+                f = fopen(path, "re");
+                while (f && b <= 0 && fscanf(f, "%d", &x) == 1)
+                        if (x != listener)
+                                b = x;
+                if (f)
+                        fclose(f);
         }
         if (b <= 0) {
                 sbx_error_set(&e, -ESRCH, "exec: lost the process");
@@ -458,6 +487,8 @@ fail:
         status = OCI_EXEC_FAILED;
 out:
         sbx_audit_close(&audit);
+        free(xl.insns);
+        closep(&listener_sock);
         closep(&sync_parent);
         closep(&pty);
         oci_config_free(&cfg);

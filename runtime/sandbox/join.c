@@ -437,7 +437,8 @@ int sbx_sandbox_exec(const char *ref, const sbx_exec_request *req, sbx_error *re
                         r = sbx_exec_log_connect(rec->s.state_dir, &rec->s.config, &audit, initfd, &listener_sock,
                                                  reterr);
                 else if (r >= 0)
-                        r = sbx_exec_listener_start(&rec->s.config, req->rules_now, &audit, true, &listener_sock, reterr);
+                        r = sbx_exec_listener_start(&rec->s.config, req->rules_now, &audit, true, &listener_sock, NULL,
+                                                    reterr);
                 if (r < 0)
                         return SBX_EXIT_FAILURE;
         }

@@ -176,6 +176,9 @@ mv "$T/policy.saved" "$T/root/live/policy.json"
 A=$T/root/live/audit.jsonl
 rt exec live cat /etc/passwd >/dev/null 2>&1
 rt exec live /opt/busybox echo ran >/dev/null 2>&1
+out=$(rt exec live sh -c '/opt/busybox echo grandchild-ran; cat /etc/passwd >/dev/null && echo cat-ok' 2>&1)
+like "exec log: a grandchild not on the allowlist is refused (EACCES)" "$out" '/opt/busybox: Permission denied'
+like "exec log: ... a grandchild on it runs" "$out" 'cat-ok'
 [ -f "$A" ] && ok "audit: <root>/<id>/audit.jsonl exists" || not_ok "audit: <root>/<id>/audit.jsonl exists"
 is "audit: it is 0600" "$(stat -c %a "$A" 2>/dev/null)" 600
 python3 - "$A" > "$T/audit.check" <<'P'
@@ -188,9 +191,11 @@ print("start", has(event="start", argv=["sleep", "60"]))
 print("exec-allow", has(event="exec", decision="allow", argv=["cat", "/etc/passwd"], resolved=lambda f: f and f.endswith("cat") or f == "/bin/busybox"))
 print("exec-deny", has(event="exec", decision="deny", argv=["/opt/busybox", "echo", "ran"], configKey=lambda k: bool(k)))
 print("exec-exit", has(event="exit"))
+print("seen-deny", has(event="exec-seen", decision="deny", path="/opt/busybox", argv=["/opt/busybox", "echo", "grandchild-ran"]))
+print("seen-allow", has(event="exec-seen", decision="allow", argv=["cat", "/etc/passwd"]))
 print("agent", all(r.get("agent") == "lister" for r in recs))
 P
-for k in create-allow start exec-allow exec-deny exec-exit agent; do
+for k in create-allow start exec-allow exec-deny exec-exit seen-deny seen-allow agent; do
         is "audit: $k record" "$(grep "^$k " "$T/audit.check" | cut -d' ' -f2)" True
 done
 b=$(bundle denied "$T/etc/ok.json" "['/opt/busybox','echo','x']")
