@@ -130,8 +130,22 @@ json.dump(c, open(\"config.json\", \"w\"))" && '"$SBX_RUNC"' run rl' 2>&1 </dev/
                 "^1:.*exec refused by policy: .*'/opt/busybox' matches no pattern"
         out=$(rl "$R/other.json"); st=$?
         is "rootless: a file of another user (uid 1) is refused as a missing one" "$st:${out//"$R/other.json"/P}" "1:$want"
+        # exec in a rootless container: the recorded rules, the exec log's listener, the audit log
+        out=$(cd "$R/b" && setpriv --reuid 65534 --regid 65534 --clear-groups env HOME="$R" XDG_RUNTIME_DIR="$R/xdg" sh -c '
+                R='"$SBX_RUNC"'
+                sed -i "s|\"/opt/busybox\", \"echo\", \"ran\"|\"sleep\", \"60\"|" config.json
+                sed -i "s|$0|$1|" config.json
+                $R run -d rl2 </dev/null >/dev/null 2>&1 || echo run-failed
+                $R exec rl2 sh -c "/opt/busybox echo gc-ran; cat /etc/passwd >/dev/null && echo cat-ok"
+                $R exec rl2 /opt/busybox echo ran; echo "status=$?"
+                cat "$XDG_RUNTIME_DIR/sbx-runc/rl2/audit.jsonl"
+                $R delete -f rl2' "$R/other.json" "$R/own.json" 2>&1)
+        like "rootless exec: a grandchild not on the allowlist gets EACCES" "$out" '/opt/busybox: Permission denied'
+        like "rootless exec: ... one on it runs" "$out" 'cat-ok'
+        like "rootless exec: a command not on it is refused (255)" "$out" 'status=255'
+        like "rootless exec: the listener logged the refused grandchild" "$out" '"event":"exec-seen".*"path":"/opt/busybox".*"decision":"deny"'
 else
-        skip "rootless: setpriv missing"; skip "rootless: setpriv missing"
+        for i in 1 2 3 4 5 6; do skip "rootless: setpriv missing"; done
 fi
 
 # ------------------------------------------- 2. exec applies the rules recorded at create
