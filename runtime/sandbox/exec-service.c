@@ -68,6 +68,51 @@ const char *sbx_sandbox_exec_via(const sbx_sandbox *s) {
         return lstat(path, &st) == 0 && S_ISSOCK(st.st_mode) ? "service" : "setns";
 }
 
+int sbx_exec_service_describe(const sbx_record *rec, const char *dir, sbx_error *reterr) {
+        const sbx_sandbox *s = &rec->s;
+        _cleanup_(sbx_plan_freep) sbx_plan *p = NULL;
+        _cleanup_free_ char *buf = NULL;
+        char *argv[] = { (char *) "sh", NULL }, path[PATH_MAX + 32], *at;
+        sbx_run_config v = s->config;   /* a view: nothing here is freed */
+        struct sbx_svc_fast f = { .magic = SBX_SVC_FAST_MAGIC, .version = SBX_SVC_VERSION };
+        size_t len;
+        int r;
+
+        snprintf(path, sizeof(path), "%s/" SBX_SVC_FAST_FILE, dir);
+        if (!rec->complete || rec->starting || s->state != SBX_SANDBOX_RUNNING || s->init_pid <= 0 ||
+            sbx_exec_service_refusal(s)) {
+                if (unlink(path) < 0 && errno != ENOENT)
+                        return sbx_error_set(reterr, -errno, "sandbox '%s': remove '%s'", s->name, path);
+                return 0;
+        }
+        /* what prepare() in join.c makes of a request with no options */
+        v.argv = argv;
+        v.tty = false;
+        p = sbx_plan_new();
+        if (!p)
+                return sbx_error_set(reterr, -ENOMEM, "out of memory");
+        r = sbx_exec_prepare(p, &v, reterr);
+        if (r < 0)
+                return r;
+        len = strlen(p->workdir) + 1 + strlen(p->path_env) + 1;
+        for (size_t i = 0; p->envp[i]; i++, f.n_env++)
+                len += strlen(p->envp[i]) + 1;
+        if (len > SBX_SVC_MAX_DATA || f.n_env > SBX_SVC_MAX_STRINGS || !(buf = malloc(sizeof(f) + len)))
+                return sbx_error_set(reterr, -E2BIG, "sandbox '%s': its environment exceeds %u bytes", s->name,
+                                     SBX_SVC_MAX_DATA);
+        f.len = (uint32_t) len;
+        memcpy(buf, &f, sizeof(f));
+        at = stpcpy(buf + sizeof(f), p->workdir) + 1;
+        at = stpcpy(at, p->path_env) + 1;
+        for (size_t i = 0; p->envp[i]; i++)
+                at = stpcpy(at, p->envp[i]) + 1;
+        /* 0600 in the host-only state dir: it holds the sandbox's environment */
+        r = sbx_write_file_atomic(path, buf, sizeof(f) + len, 0600, false);
+        if (r < 0)
+                return sbx_error_set(reterr, r, "sandbox '%s': write '%s'", s->name, path);
+        return 0;
+}
+
 /* <dir>/exec.sock by a path that fits sun_path whatever dir's length. */
 static int service_addr(const char *dir, int *ret_dirfd, struct sockaddr_un *sa, sbx_error *reterr) {
         int dfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
@@ -285,7 +330,7 @@ static int child_failed(const struct sbx_svc_child *m, const sbx_plan *p, sbx_er
                 sbx_error_set(reterr, err, "exec '%s'", p->exec_argv[0]);
                 return err == -ENOENT ? SBX_EXIT_NOT_FOUND : SBX_EXIT_CANNOT_EXEC;
         default:
-                return sbx_error_set(reterr, -EPROTO, "exec service: a bad record from the sandbox's init"),
+                return sbx_error_set(reterr, -EPROTO, SBX_SVC_MSG_BAD_RECORD),
                        SBX_EXIT_FAILURE;
         }
 }
@@ -305,10 +350,7 @@ static int wait_ready(int sync, const sbx_record *rec, sbx_plan *p, bool tty, bo
                 closep(&pidfd);
                 r = recv_child(sync, SVC_TIMEOUT_MS, &m, &fd, &pid, &pidfd);
                 if (r == -EPIPE)
-                        return sbx_error_set(reterr, -ECHILD,
-                                             "exec: sandbox '%s': its init did not run the command (it refused the "
-                                             "request, is out of exec slots, or exited)", rec->s.name),
-                               SBX_EXIT_FAILURE;
+                        return sbx_error_set(reterr, -ECHILD, SBX_SVC_MSG_NOT_RUN, rec->s.name), SBX_EXIT_FAILURE;
                 if (r < 0)
                         return sbx_error_set(reterr, r, "exec service: sandbox '%s'", rec->s.name), SBX_EXIT_FAILURE;
                 if (m.type == SBX_SVC_PTY && tty && fd >= 0 && p->tty_master < 0 && is_pty_master(fd)) {
@@ -322,7 +364,7 @@ static int wait_ready(int sync, const sbx_record *rec, sbx_plan *p, bool tty, bo
                 /* (no pidfd with no_go: the command was reaped already) */
                 if (m.type == SBX_SVC_READY && pid > 0)
                         break;
-                return sbx_error_set(reterr, -EPROTO, "exec service: a bad record from the sandbox's init"),
+                return sbx_error_set(reterr, -EPROTO, SBX_SVC_MSG_BAD_RECORD),
                        SBX_EXIT_FAILURE;
         }
         if (!no_go) {
@@ -345,7 +387,7 @@ int sbx_exec_service_status(int conn, const char *name, sbx_error *reterr) {
         struct sbx_svc_exit e;
         struct pollfd pfd = { .fd = conn, .events = POLLIN };
         ssize_t n = -1;
-        int r, sig;
+        int r, code;
 
         do
                 r = poll(&pfd, 1, SVC_TIMEOUT_MS);
@@ -353,21 +395,16 @@ int sbx_exec_service_status(int conn, const char *name, sbx_error *reterr) {
         if (r > 0)
                 n = recv(conn, &e, sizeof(e), MSG_DONTWAIT | MSG_TRUNC);
         if (n == 0 || (n < 0 && r > 0 && errno == ECONNRESET)) {
-                sbx_error_set(reterr, -ECHILD, "exec: sandbox '%s' stopped while the command ran (its init exited: "
-                              "stopped, removed or crashed); the command was killed", name);
+                sbx_error_set(reterr, -ECHILD, SBX_SVC_MSG_STOPPED, name);
                 return SBX_EXIT_FAILURE;
         }
         if (n != sizeof(e) || e.magic != SBX_SVC_MAGIC)
-                return sbx_error_set(reterr, r == 0 ? -ETIMEDOUT : -EPROTO,
-                                     "exec service: no exit status from sandbox '%s''s init", name),
+                return sbx_error_set(reterr, r == 0 ? -ETIMEDOUT : -EPROTO, SBX_SVC_MSG_NO_STATUS, name),
                        SBX_EXIT_FAILURE;
-        sig = e.wstatus & 0x7f;
-        if (sig == 0)
-                return (e.wstatus >> 8) & 0xff;
-        if (sig != 0x7f && sig < 65 && !(e.wstatus & ~0xff))
-                return 128 + sig;
-        return sbx_error_set(reterr, -EPROTO, "exec service: a bad exit status from sandbox '%s''s init", name),
-               SBX_EXIT_FAILURE;
+        code = sbx_svc_exit_code(e.wstatus);
+        if (code >= 0)
+                return code;
+        return sbx_error_set(reterr, -EPROTO, SBX_SVC_MSG_BAD_STATUS, name), SBX_EXIT_FAILURE;
 }
 
 int sbx_exec_service_run(int conn, const sbx_record *rec, sbx_plan *p, const sbx_exec_request *req, int *lockfd,

@@ -25,7 +25,20 @@
  *                  (not awaited with SBX_SVC_NO_GO: the kernel gave it one);
  *   init -> host   sbx_svc_exit when the command was reaped.
  * The host closing the connection before that kills the command (SIGKILL),
- * as the parent-death signal of a joined exec does. */
+ * as the parent-death signal of a joined exec does.
+ *
+ * SBX_SVC_SEARCH (the `sbx exec` front end, exec-front.c): no exec fd (the
+ * request carries SBX_SVC_N_FDS - 1 fds: stdio and the sync fd) and one more
+ * string after env, the PATH to search: the child execs argv[0] as execvp
+ * would with that PATH, inside the sandbox's root, from its workdir. Only
+ * for sandboxes without an exec allowlist or an agent's policy (nothing to
+ * decide on the host: sbx start writes SBX_SVC_FAST_FILE only for those).
+ *
+ * SBX_SVC_FAST_FILE, <state dir>/exec.fast (0600), written with the record
+ * while the sandbox runs and its execs may go through the service (removed
+ * otherwise): what `sbx exec NAME -- CMD` sends for it without reading the
+ * record: sbx_svc_fast, then `len` bytes of strings: workdir, the PATH to
+ * search, n_env "K=V" (the sandbox's environment as an exec gets it). */
 #pragma once
 
 #include <stdint.h>
@@ -54,6 +67,7 @@ enum {
         SBX_SVC_STDIN_NULL = 1 << 1,       /* stdin = the sandbox's /dev/null */
         SBX_SVC_NO_GO = 1 << 2,            /* exec right after READY */
         SBX_SVC_UMASK = 1 << 3,            /* the caller's umask is in bits 8-16 (a joined exec inherits it) */
+        SBX_SVC_SEARCH = 1 << 4,           /* no exec fd: the child searches PATH (the last string) */
 };
 #define SBX_SVC_UMASK_SHIFT 8
 
@@ -88,3 +102,30 @@ struct sbx_svc_exit {
         uint32_t magic;
         int32_t wstatus;                   /* as wait4 gives it */
 };
+
+#define SBX_SVC_FAST_FILE "exec.fast"
+#define SBX_SVC_FAST_MAGIC 0x74736146u     /* "Fast" */
+struct sbx_svc_fast {
+        uint32_t magic, version, n_env, len;
+};
+
+/* How the command ended, as sbx exec exits: 0-255, 128 + signal; -1: not a
+ * status wait4 gives (init's word is not trusted). */
+static inline int sbx_svc_exit_code(int32_t wstatus) {
+        int sig = wstatus & 0x7f;
+
+        if (sig == 0)
+                return (wstatus >> 8) & 0xff;
+        if (sig != 0x7f && sig < 65 && !(wstatus & ~0xff))
+                return 128 + sig;
+        return -1;
+}
+
+/* What sbx exec says when init's side fails (%s: the sandbox's name). */
+#define SBX_SVC_MSG_NOT_RUN "exec: sandbox '%s': its init did not run the command (it refused the request, is out " \
+                            "of exec slots, or exited)"
+#define SBX_SVC_MSG_STOPPED "exec: sandbox '%s' stopped while the command ran (its init exited: stopped, removed " \
+                            "or crashed); the command was killed"
+#define SBX_SVC_MSG_NO_STATUS "exec service: no exit status from sandbox '%s''s init"
+#define SBX_SVC_MSG_BAD_STATUS "exec service: a bad exit status from sandbox '%s''s init"
+#define SBX_SVC_MSG_BAD_RECORD "exec service: a bad record from the sandbox's init"

@@ -54,95 +54,7 @@
 
 #define STOP_GRACE_SEC 5
 
-#if defined(__x86_64__)
-static long sys6(long n, long a, long b, long c, long d, long e, long f) {
-        long ret;
-        register long r10 __asm__("r10") = d;
-        register long r8 __asm__("r8") = e;
-        register long r9 __asm__("r9") = f;
-        __asm__ volatile("syscall"
-                         : "=a"(ret)
-                         : "a"(n), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8), "r"(r9)
-                         : "rcx", "r11", "memory");
-        return ret;
-}
-__asm__(".text\n"
-        ".global _start\n"
-        "_start:\n"
-        "  xor %rbp, %rbp\n"
-        "  and $-16, %rsp\n"
-        "  call init_main\n"
-        "  hlt\n");
-#elif defined(__aarch64__)
-static long sys6(long n, long a, long b, long c, long d, long e, long f) {
-        register long x8 __asm__("x8") = n;
-        register long x0 __asm__("x0") = a;
-        register long x1 __asm__("x1") = b;
-        register long x2 __asm__("x2") = c;
-        register long x3 __asm__("x3") = d;
-        register long x4 __asm__("x4") = e;
-        register long x5 __asm__("x5") = f;
-        __asm__ volatile("svc 0" : "+r"(x0) : "r"(x8), "r"(x1), "r"(x2), "r"(x3), "r"(x4), "r"(x5) : "memory");
-        return x0;
-}
-__asm__(".text\n"
-        ".global _start\n"
-        "_start:\n"
-        "  mov x29, #0\n"
-        "  bl init_main\n"
-        "  b .\n");
-#else
-#error "sbx-init: add the syscall convention of this architecture"
-#endif
-
-#define sys(n, a, b, c, d) sys6((n), (long) (a), (long) (b), (long) (c), (long) (d), 0, 0)
-
-/* The kernel's ABI of the few socket records we use (LP64). */
-struct iov {
-        void *base;
-        unsigned long len;
-};
-struct mhdr {
-        void *name;
-        int namelen;
-        struct iov *iov;
-        unsigned long iovlen;
-        void *control;
-        unsigned long controllen;
-        unsigned flags;
-};
-struct cmsg {
-        unsigned long len;
-        int level, type;
-};
-struct peercred {
-        int pid;
-        unsigned uid, gid;
-};
-struct timeval_k {
-        long sec, usec;
-};
-#define SOL_SOCKET 1
-#define SCM_RIGHTS 1
-#define SO_PEERCRED 17
-#define SO_RCVTIMEO 20
-#define MSG_TRUNC 0x20
-#define MSG_CTRUNC 0x08
-#define MSG_DONTWAIT 0x40
-#define MSG_NOSIGNAL 0x4000
-#define MSG_CMSG_CLOEXEC 0x40000000
-#define AT_FDCWD_K (-100)
-#define AT_EMPTY_PATH_K 0x1000
-
-static _Noreturn void quit(int status) {
-        for (;;)
-                sys(SYS_exit_group, status, 0, 0, 0);
-}
-
-static void close_fd(int fd) {
-        if (fd >= 0)
-                sys(SYS_close, fd, 0, 0, 0);
-}
+#include "nolibc.h"
 
 /* ---------------------------------------------------------- exec service */
 
@@ -229,9 +141,47 @@ static _Noreturn void child_fail(int sync, int step, long err, int status) {
         quit(status);
 }
 
+/* SBX_SVC_SEARCH: argv[0] run as execvp runs it, with PATH path (an empty
+ * entry: the working directory), in the sandbox's own tree. */
+static long exec_search(const char *path, char **argv, char **envp) {
+        char cand[4096];
+        const char *name = argv[0], *s = path;
+        long r, denied = 0;
+        unsigned long nl = 0, dl, at;
+
+        while (name[nl])
+                if (name[nl++] == '/')
+                        return sys(SYS_execve, name, argv, envp, 0);
+        if (nl == 0)
+                return -ENOENT;
+        while (s) {
+                for (dl = 0; s[dl] && s[dl] != ':'; dl++)
+                        ;
+                at = 0;
+                if (dl == 0)
+                        cand[at++] = '.';
+                for (unsigned long i = 0; i < dl && at < sizeof(cand); i++)
+                        cand[at++] = s[i];
+                if (at + 1 + nl < sizeof(cand)) {
+                        cand[at++] = '/';
+                        for (unsigned long i = 0; i <= nl; i++)
+                                cand[at++] = name[i];
+                        r = sys(SYS_execve, cand, argv, envp, 0);
+                        if (r == -EACCES)
+                                denied = 1;
+                        else if (r != -ENOENT && r != -ENOTDIR && r != -ENAMETOOLONG && r != -ELOOP)
+                                return r;
+                }
+                s = s[dl] ? s + dl + 1 : 0;
+        }
+        return denied ? -EACCES : -ENOENT;
+}
+
 /* The forked child: the fixed plan of one request. Everything that
- * restricts it was applied to init by the launcher and is inherited. */
-static _Noreturn void child(int *fds, unsigned flags, const char *workdir, char **argv, char **envp) {
+ * restricts it was applied to init by the launcher and is inherited.
+ * fds[SBX_SVC_FD_EXEC] is -1 with SBX_SVC_SEARCH: then path is the PATH. */
+static _Noreturn void child(int *fds, unsigned flags, const char *workdir, char **argv, char **envp,
+                            const char *path) {
         unsigned long none = 0;
         int sync, in, unlock = 0;
         long r;
@@ -239,6 +189,8 @@ static _Noreturn void child(int *fds, unsigned flags, const char *workdir, char 
 
         /* above every number we dup onto */
         for (int i = 0; i < SBX_SVC_N_FDS; i++) {
+                if (fds[i] < 0)
+                        continue;
                 r = sys(SYS_fcntl, fds[i], F_DUPFD_CLOEXEC, 16, 0);
                 if (r < 0)
                         quit(125);
@@ -290,7 +242,10 @@ static _Noreturn void child(int *fds, unsigned flags, const char *workdir, char 
         r = send_child(sync, SBX_SVC_READY, 0, 0, -1);
         if (r < 0 || (!(flags & SBX_SVC_NO_GO) && (sys(SYS_read, sync, &go, 1, 0) != 1 || go != SBX_SVC_GO)))
                 child_fail(sync, SBX_SVC_STEP_READY, r < 0 ? r : -EPIPE, 125);
-        r = sys6(SYS_execveat, fds[SBX_SVC_FD_EXEC], (long) "", (long) argv, (long) envp, AT_EMPTY_PATH_K, 0);
+        if (flags & SBX_SVC_SEARCH)
+                r = exec_search(path, argv, envp);
+        else
+                r = sys6(SYS_execveat, fds[SBX_SVC_FD_EXEC], (long) "", (long) argv, (long) envp, AT_EMPTY_PATH_K, 0);
         child_fail(sync, SBX_SVC_STEP_EXEC, r, r == -ENOENT ? 127 : 126);
 }
 
@@ -304,9 +259,9 @@ static void serve_request(int c, int slot) {
                 char buf[sizeof(struct cmsg) * 2 + sizeof(int) * SBX_SVC_N_FDS * 2];
         } ctl;
         struct mhdr mh = { .iov = &iov, .iovlen = 1, .control = &ctl, .controllen = sizeof(ctl) };
-        int fds[SBX_SVC_N_FDS * 2], n_fds = 0, nul = 0;
+        int fds[SBX_SVC_N_FDS * 2], n_fds = 0, nul = 0, search, plan[SBX_SVC_N_FDS];
         unsigned long size = 0, off = 0;
-        char *buf = (char *) -1, **argv, **envp;
+        char *buf = (char *) -1, **argv, **envp, *path = 0;
         long r, pid = -1;
 
         r = sys(SYS_recvmsg, c, &mh, MSG_CMSG_CLOEXEC, 0);
@@ -325,7 +280,8 @@ static void serve_request(int c, int slot) {
                         }
                 o += (h->len + 7) & ~7UL;
         }
-        if (r != sizeof(req) || (mh.flags & (MSG_TRUNC | MSG_CTRUNC)) || n_fds != SBX_SVC_N_FDS ||
+        search = r == sizeof(req) && (req.flags & SBX_SVC_SEARCH);
+        if (r != sizeof(req) || (mh.flags & (MSG_TRUNC | MSG_CTRUNC)) || n_fds != SBX_SVC_N_FDS - search ||
             req.magic != SBX_SVC_MAGIC || req.version != SBX_SVC_VERSION || req.n_argv < 1 ||
             req.n_argv > SBX_SVC_MAX_STRINGS || req.n_env > SBX_SVC_MAX_STRINGS || req.len < 2 ||
             req.len > SBX_SVC_MAX_DATA)
@@ -346,7 +302,7 @@ static void serve_request(int c, int slot) {
                 goto out;
         for (unsigned long i = 0; i < req.len; i++)
                 nul += buf[i] == '\0';
-        if ((unsigned long) nul != 1 + (unsigned long) req.n_argv + req.n_env)
+        if ((unsigned long) nul != 1 + (unsigned long) req.n_argv + req.n_env + search)
                 goto out;
         argv = (char **) (buf + ((req.len + 7) & ~7UL));
         envp = argv + req.n_argv + 1;
@@ -364,10 +320,13 @@ static void serve_request(int c, int slot) {
                 }
                 argv[req.n_argv] = 0;
                 envp[req.n_env] = 0;
+                path = p;       /* SBX_SVC_SEARCH: the last string */
         }
+        for (int i = 0; i < SBX_SVC_N_FDS; i++)
+                plan[i] = !search ? fds[i] : i == SBX_SVC_FD_EXEC ? -1 : fds[i < SBX_SVC_FD_EXEC ? i : i - 1];
         pid = sys(SYS_clone, SIGCHLD, 0, 0, 0);
         if (pid == 0)
-                child(fds, req.flags, buf, argv, envp);
+                child(plan, req.flags, buf, argv, envp, path);
 out:
         for (int i = 0; i < n_fds; i++)
                 close_fd(fds[i]);
@@ -424,7 +383,7 @@ static int handshake(int *ret_lfd) {
         return 0;
 }
 
-__attribute__((used)) _Noreturn void init_main(void) {
+_Noreturn void nolibc_main(long *sp) {
         unsigned long all = ~0UL;
         struct signalfd_siginfo info;
         int lfd, sfd;

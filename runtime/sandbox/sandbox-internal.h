@@ -78,6 +78,10 @@ int sbx_exec_service_connect(const char *dir, int *ret_fd, sbx_error *reterr);
 int sbx_exec_service_run(int conn, const sbx_record *rec, sbx_plan *p, const sbx_exec_request *req, int *lockfd,
                          sbx_error *reterr);
 int sbx_exec_service_status(int conn, const char *name, sbx_error *reterr);
+/* <dir>/exec.fast for the `sbx exec` front end (exec-service.h): written from
+ * the record while the sandbox runs and the service can run its execs,
+ * removed otherwise. Called by sbx_record_save. */
+int sbx_exec_service_describe(const sbx_record *rec, const char *dir, sbx_error *reterr);
 /* join.c: forward signals to pid's group, relay the pty (master), return the
  * exit status: waited for by pidfd, or read from status_conn (the service). */
 int sbx_exec_supervise(int pidfd, pid_t pid, int master, int status_conn, const char *name, sbx_error *reterr);

@@ -466,7 +466,8 @@ int sbx_record_save(const sbx_record *rec, sbx_error *reterr) {
         r = sbx_write_file_atomic(path, text, strlen(text), 0600, true);
         if (r < 0)
                 return sbx_error_set(reterr, r, "sandbox '%s': write record '%s'", s->name, path);
-        return 0;
+        /* issue 16: what `sbx exec` needs of it, for the front end */
+        return sbx_exec_service_describe(rec, dir, reterr);
 }
 
 static int record_parse(json_object *o, sbx_record *rec) {

@@ -48,6 +48,7 @@
 #include "net/net.h"
 #include "exec-service.h"
 #include "sandbox-internal.h"
+#include "state-root.h"
 
 #define INIT_READY_TIMEOUT_MS 10000
 #define BY_ID ".by-id"
@@ -72,25 +73,17 @@ static bool is_tmpfs(const char *path) {
         return statfs(path, &sfs) == 0 && (sfs.f_type == TMPFS_MAGIC || sfs.f_type == RAMFS_MAGIC);
 }
 
-/* <the launcher's state base>/sandboxes (same order as statedir.c). */
+static bool dir_usable(const char *dir) {
+        return access(dir, W_OK | X_OK) == 0;
+}
+
+/* <the launcher's state base>/sandboxes: the rule is in state-root.h. */
 const char *sbx_sandbox_root(void) {
-        const char *xdg;
-        unsigned uid;
+        static const sbx_root_probe probe = { dir_usable, is_tmpfs };
 
         if (root_buf[0])
                 return root_buf;
-        xdg = getenv("XDG_RUNTIME_DIR");
-        uid = (unsigned) geteuid();
-        if (xdg && xdg[0] == '/' && access(xdg, W_OK | X_OK) == 0)
-                snprintf(root_buf, sizeof(root_buf), "%s/sbx/sandboxes", xdg);
-        else if (uid == 0 && is_tmpfs("/run"))
-                snprintf(root_buf, sizeof(root_buf), "/run/sbx/sandboxes");
-        else if (is_tmpfs("/dev/shm") && access("/dev/shm", W_OK | X_OK) == 0)
-                snprintf(root_buf, sizeof(root_buf), "/dev/shm/sbx-%u/sandboxes", uid);
-        else if (uid == 0)
-                snprintf(root_buf, sizeof(root_buf), "/run/sbx/sandboxes");
-        else
-                snprintf(root_buf, sizeof(root_buf), "/tmp/sbx-%u/sandboxes", uid);
+        (void) sbx_root_default(root_buf, sizeof(root_buf), getenv("XDG_RUNTIME_DIR"), (unsigned) geteuid(), &probe);
         return root_buf;
 }
 
@@ -895,7 +888,8 @@ int sbx_sandbox_check_config(sbx_sandbox *s, const sbx_run_config *c, const char
  * /proc/self/fd/N, so nothing of the host needs to be mounted for it. */
 static int open_init(sbx_error *reterr) {
         char exe[PATH_MAX], path[PATH_MAX + 64];
-        const char *cands[] = { "sbx-init", "runtime/sandbox/sbx-init", SBX_LIBEXECDIR_FROM_BINDIR "/sbx-init", NULL };
+        const char *cands[] = { "sbx-init", "../runtime/sandbox/sbx-init", "runtime/sandbox/sbx-init",
+                                SBX_LIBEXECDIR_FROM_BINDIR "/sbx-init", NULL };
         ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
         int fd;
 

@@ -10,7 +10,9 @@
 #   execsvc-forge.py SOCKET INIT_PID KIND [ARGV...]
 # KIND: valid | bad-magic | bad-version | few-fds | many-fds | no-nul |
 #       count-mismatch | huge-len | short-data | header-only | garbage |
-#       zero-argv
+#       zero-argv; SBX_SVC_SEARCH requests (the `sbx` front end's: no exec
+#       fd, the PATH to search as the last string): search (ARGV[0] may be a
+#       bare name) | search-exec-fd (an exec fd too) | search-no-path
 import errno
 import os
 import socket
@@ -30,13 +32,20 @@ def main():
         return
     s.settimeout(10)
     # the file to run, in the sandbox's tree (ARGV[0]: a path without absolute symlinks)
-    exe = os.open("/proc/%d/root%s" % (init_pid, argv[0]), os.O_PATH)
+    search = kind.startswith("search")
+    exe = os.open("/proc/%d/root%s" % (init_pid, argv[0] if not search else "/"), os.O_PATH)
     env = ["PATH=/usr/bin:/bin"]
     data = b"".join(x.encode() + b"\0" for x in ["/"] + argv + env)
     host, child = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     host.setsockopt(socket.SOL_SOCKET, socket.SO_PASSCRED, 1)
     fds = [0, 1, 2, exe, child.fileno()]
-    n_argv, version, magic = len(argv), VERSION, MAGIC
+    n_argv, version, magic, flags = len(argv), VERSION, MAGIC, 1 << 1
+    if search:
+        flags |= 1 << 4
+        if kind != "search-no-path":
+            data += b"/usr/bin:/bin\0"
+        if kind != "search-exec-fd":
+            fds = [0, 1, 2, child.fileno()]
     if kind == "bad-magic":
         magic = 0x41414141
     elif kind == "bad-version":
@@ -60,7 +69,7 @@ def main():
         if kind == "garbage":
             socket.send_fds(s, [os.urandom(200)], fds)
         else:
-            socket.send_fds(s, [struct.pack("6I", magic, version, 1 << 1, n_argv, len(env), length)], fds)
+            socket.send_fds(s, [struct.pack("6I", magic, version, flags, n_argv, len(env), length)], fds)
             if kind != "header-only":
                 for i in range(0, len(data), 65536):
                     s.send(data[i:i + 65536])

@@ -155,8 +155,9 @@ else
         echo "$out" | sed 's/^/# /'
 fi
 # a lone copy of sbx (no sbx-init beside it, none installed at the prefix it
-# names): the error says what to do
-mkdir -p "$TMP/lone"; cp "$SBX" "$TMP/lone/sbx"
+# names): the error says what to do. (The full sbx: $SBX is the front end,
+# which execs it; a lone copy of that is escape-exec-front's.)
+mkdir -p "$TMP/lone"; cp "$SBX_BUILD_ROOT/libexec/sbx" "$TMP/lone/sbx"
 if [ ! -e "$(meson introspect "$SBX_BUILD_ROOT" --buildoptions | python3 -c '
 import json, sys
 o = {x["name"]: x["value"] for x in json.load(sys.stdin)}
