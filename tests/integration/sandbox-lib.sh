@@ -1,14 +1,18 @@
 # SPDX-License-Identifier: MIT
 # Helpers for the persistent-sandbox tests (issue 4), on top of lib.sh.
 
-# As root, the test runs in a pid namespace of its own (with its /proc), so
-# the checks that count sbx-init processes or look for leftovers count this
+# The test runs in a pid namespace of its own (with its /proc), so the
+# checks that count sbx-init processes or look for leftovers count this
 # test's alone, never those of another job on the machine; when it ends, the
 # kernel kills whatever it left. Its sandboxes' pids are the ones sbx shows
-# (sbx runs in the same namespace).
-if [ "$(id -u)" = 0 ] && [ -z "${SBX_TEST_PIDNS:-}" ] && unshare --help 2>/dev/null | grep -q -- --kill-child; then
+# (sbx runs in the same namespace). Unprivileged, the pid namespace needs a
+# user namespace: one that maps the user to itself (-c), so sbx still runs
+# as that user, unprivileged, with its own user namespaces nested below.
+if [ -z "${SBX_TEST_PIDNS:-}" ] && unshare --help 2>/dev/null | grep -q -- --kill-child; then
         export SBX_TEST_PIDNS=1
-        exec unshare --pid --fork --mount-proc --kill-child "$BASH" "$0" "$@"
+        own_user=()
+        [ "$(id -u)" = 0 ] || own_user=(--map-current-user)
+        exec unshare "${own_user[@]}" --pid --fork --mount-proc --kill-child "$BASH" "$0" "$@"
 fi
 . "$(dirname "$0")/lib.sh"
 
