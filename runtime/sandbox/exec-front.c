@@ -326,7 +326,11 @@ static int supervise(int conn, int pidfd, int pid, const char *name) {
 /* ------------------------------------------------------------ sbx exec */
 
 static int exec_fast(const char *state, bool inherit_stdin, const char *name, char **cmd) {
-        char root[4096], dir[4400], sa[2 + 108] = { AF_UNIX_K, 0 };
+        char root[4096], dir[4400];
+        struct {
+                unsigned short family;          /* sockaddr_un */
+                char path[108];
+        } sa;
         const struct sbx_svc_fast *f;
         const char *fs, *workdir, *path, *env;
         struct sbx_svc_request h = { .magic = SBX_SVC_MAGIC, .version = SBX_SVC_VERSION };
@@ -392,11 +396,12 @@ static int exec_fast(const char *state, bool inherit_stdin, const char *name, ch
                 while (k > 0)
                         num[j++] = rev[--k];
                 num[j] = '\0';
-                if (!sbx_root_join(sa + 2, sizeof(sa) - 2, "/proc/self/fd/", num, "/" SBX_SVC_SOCKET))
+                sa.family = AF_UNIX_K;
+                if (!sbx_root_join(sa.path, sizeof(sa.path), "/proc/self/fd/", num, "/" SBX_SVC_SOCKET))
                         return -1;
         }
         conn = (int) sys(SYS_socket, AF_UNIX_K, SOCK_SEQPACKET_K | SOCK_CLOEXEC_K, 0, 0);
-        if (conn < 0 || sys(SYS_connect, conn, sa, sizeof(sa), 0) < 0)
+        if (conn < 0 || sys(SYS_connect, conn, &sa, sizeof(sa.family) + slen(sa.path) + 1, 0) < 0)
                 return -1;      /* nobody listens: the full sbx says so and joins */
         if (sys(SYS_socketpair, AF_UNIX_K, SOCK_SEQPACKET_K | SOCK_CLOEXEC_K, 0, sp) < 0 ||
             sys6(SYS_setsockopt, sp[0], SOL_SOCKET, SO_PASSCRED_K, (long) &one, sizeof(one), 0) < 0 ||
