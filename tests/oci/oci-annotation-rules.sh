@@ -25,6 +25,7 @@ cp "$T/rootfs/bin/busybox" "$T/rootfs/opt/busybox"     # a binary no allowlist n
 export HOME=$T/home; mkdir -p "$HOME"                  # no exec-approvals.json of the caller's
 unset SBX_RUNC_ANNOTATION_CONFIG_DIRS SBX_RUNC_AUDIT_LOG
 rt() { "$SBX_RUNC" --root "$T/root" "$@"; }
+# each container's cgroup is named after this run (other checkouts may run this test at once)
 LISTER="{ agents: { list: [ { id: 'main', default: true },
   { id: 'lister', tools: { exec: { security: 'allowlist', safeBins: ['cat'] } } } ] } }"
 FULL="{ agents: { list: [ { id: 'main', default: true }, { id: 'lister' } ] } }"
@@ -35,7 +36,8 @@ bundle() {
         local b=$T/b-$1
         mkdir -p "$b"
         ROOTFS=$T/rootfs python3 "$HERE/mkconfig.py" "$b" "c['process']['args']=${3:-['true']}
-c['annotations']={'org.sbx.openclaw.config':'$2','org.sbx.policy.agent':'lister'}" || echo "# mkconfig failed for $1"
+c['annotations']={'org.sbx.openclaw.config':'$2','org.sbx.policy.agent':'lister'}
+c['linux']['cgroupsPath']='/sbx-runc/rules-$$-$1'" || echo "# mkconfig failed for $1"
         echo "$b"
 }
 # create NAME CONFIG-PATH [runtime options...] -> $out $st (the message with the path replaced by P in $msg)
@@ -216,7 +218,8 @@ b=$(bundle denied "$T/etc/ok.json" "['/opt/busybox','echo','x']")
 out=$(cd "$b" && rt create denied 2>&1 </dev/null); st=$?
 is "audit: a create refused by the rules fails (exit 1), nothing left (its refusal is the error)" "$st:$(ls "$T/root" | grep -c '^denied$')" "1:0"
 b=$T/b-plain; mkdir -p "$b"
-ROOTFS=$T/rootfs python3 "$HERE/mkconfig.py" "$b" "c['process']['args']=['sleep','60']"
+ROOTFS=$T/rootfs python3 "$HERE/mkconfig.py" "$b" "c['process']['args']=['sleep','60']
+c['linux']['cgroupsPath']='/sbx-runc/rules-$$-plain'"
 (cd "$b" && rt run -d plain) >/dev/null 2>&1 </dev/null
 rt exec plain true >/dev/null 2>&1
 [ -d "$T/root/plain" ] && [ ! -e "$T/root/plain/audit.jsonl" ] && [ ! -e "$T/root/plain/policy.json" ] &&
