@@ -383,10 +383,54 @@ static int handshake(int *ret_lfd) {
         return 0;
 }
 
+/* Our stack, in .bss (issue 16: memory of an idle sandbox): nolibc_main()
+ * moves here and init_main() unmaps what the kernel mapped beside our
+ * binary, none of which we use: its stack (argv, environment, auxv), from
+ * 8 MiB below the stack pointer it gave us (the stack's limit; only the gap
+ * to the mmap area lies below) up to the end of the strings on it (the last
+ * one, AT_EXECFN's file name, ends 8 bytes below its top); and the vDSO
+ * with its data pages (raw syscalls, no signal handler), the only mappings
+ * of our mmap area: 1 MiB either side of AT_SYSINFO_EHDR. Their pages and
+ * the page tables of both corners of the address space are freed. */
+__attribute__((aligned(4096))) static char init_stack[16384];
+
+static void drop_kernel_mappings(long *sp) {
+        unsigned long *p = (unsigned long *) sp;
+        unsigned long argc = *p++, top = 0, vdso = 0, lo;
+        const char *execfn;
+
+        p += argc + 1;                   /* argv, NULL */
+        while (*p++)                     /* envp, NULL */
+                ;
+        for (; p[0] != 0; p += 2) {      /* auxv up to AT_NULL */
+                if (p[0] == 33 /* AT_SYSINFO_EHDR */)
+                        vdso = p[1] & ~4095UL;
+                if (p[0] == 31 /* AT_EXECFN */) {
+                        for (execfn = (const char *) p[1]; *execfn; execfn++)
+                                ;
+                        top = ((unsigned long) execfn + 1 + 8 + 4095) & ~4095UL;
+                }
+        }
+        if (vdso > (1UL << 20))
+                sys(SYS_munmap, vdso - (1UL << 20), 2UL << 20, 0, 0);
+        if (!top)
+                return;
+        lo = ((unsigned long) sp & ~4095UL) - (8UL << 20);
+        sys(SYS_munmap, lo, top - lo, 0, 0);
+}
+
+static _Noreturn void init_main(long *sp);
+
 _Noreturn void nolibc_main(long *sp) {
+        nolibc_on_stack(init_stack + sizeof(init_stack), (void (*)(long *)) init_main, sp);
+}
+
+static _Noreturn void init_main(long *sp) {
         unsigned long all = ~0UL;
         struct signalfd_siginfo info;
         int lfd, sfd;
+
+        drop_kernel_mappings(sp);
 
         /* kill(-1) below must only ever reach a sandbox: refuse to run as
          * anything but pid 1 of a pid namespace. */

@@ -59,6 +59,26 @@ __asm__(".text\n"
 
 #define sys(n, a, b, c, d) sys6((n), (long) (a), (long) (b), (long) (c), (long) (d), 0, 0)
 
+/* Call fn(arg) on the stack that ends at top (16-byte aligned); it never
+ * returns. sbx-init moves off the kernel's stack with it (init.c). */
+static inline _Noreturn void nolibc_on_stack(void *top, void (*fn)(long *), long *arg) {
+#if defined(__x86_64__)
+        __asm__ volatile("mov %0, %%rsp\n"
+                         "xor %%rbp, %%rbp\n"
+                         "call *%1\n"
+                         "hlt\n"
+                         : : "r"(top), "r"(fn), "D"(arg) : "memory");
+#elif defined(__aarch64__)
+        __asm__ volatile("mov sp, %0\n"
+                         "mov x29, #0\n"
+                         "mov x0, %2\n"
+                         "blr %1\n"
+                         "b .\n"
+                         : : "r"(top), "r"(fn), "r"(arg) : "x0", "x29", "x30", "memory");
+#endif
+        __builtin_unreachable();
+}
+
 /* The kernel's ABI of the few socket records we use (LP64). */
 struct iov {
         void *base;

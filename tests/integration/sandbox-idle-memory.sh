@@ -1,0 +1,35 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# An idle sandbox's init (issue 16 target 5, memory): sbx-init runs on its
+# own stack in .bss and unmaps the stack and vDSO the kernel gave it, so
+# only its binary stays mapped (and the page tables of that one corner);
+# it still serves execs, forwards signals, stops and starts again.
+. "$(dirname "$0")/sandbox-lib.sh"
+
+sbx_create idle >/dev/null
+pid=$(field idle initPid)
+if maps=$(cat "/proc/$pid/maps" 2>/dev/null) && [ -n "$maps" ]; then
+        unlike "init: no [stack] mapping left" "$maps" '\[stack\]'
+        unlike "init: no [vdso]/[vvar] mapping left" "$maps" '\[(vdso|vvar)'
+        is "init: only its binary and its .bss are mapped (and vsyscall)" \
+                "$(grep -vc -e sbx-init -e '\[vsyscall\]' -e ' 00:00 0 *$' <<<"$maps")" 0
+        like "init: at most 12 kB of page tables" "$(grep VmPTE "/proc/$pid/status")" 'VmPTE:[[:space:]]+([0-9]|1[0-2]) kB'
+else
+        for _ in 1 2 3 4; do skip "init's maps are not readable here (non-dumpable, not root)"; done
+fi
+is "exec still runs (exec service)" "$(sbx exec idle -- echo hi)" hi
+sbx exec idle -- sh -c 'trap "echo got > /tmp/usr1" USR1; echo ready > /tmp/ready; while [ ! -s /tmp/usr1 ]; do sleep 0.05; done' & bg=$!
+for _ in $(seq 100); do [ "$(sbx exec idle -- cat /tmp/ready 2>/dev/null)" = ready ] && break; sleep 0.05; done
+kill -USR1 "$pid"
+wait "$bg"
+is "a signal from outside is forwarded to the sandbox's processes" "$(sbx exec idle -- cat /tmp/usr1)" got
+t0=$(date +%s%N)
+sbx stop idle >/dev/null
+is "stop: stopped" "$(field idle state)" stopped
+[ $(( ($(date +%s%N) - t0) / 1000000 )) -lt 4000 ] && ok "... at once (init ended on SIGTERM, not after the grace)" ||
+        not_ok "... at once (init ended on SIGTERM, not after the grace)"
+sbx start idle >/dev/null
+is "start again: exec runs" "$(sbx exec idle -- echo again)" again
+sbx rm -f idle >/dev/null
+is "rm: nothing listed" "$(sbx ls -q)" ""
+done_testing
