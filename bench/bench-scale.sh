@@ -12,7 +12,8 @@
 #     mount and tmpfs objects, page tables, init's pages); beside it the
 #     drop of MemAvailable and the growth of Slab+PageTables+KernelStack
 #     (system-wide: noisy on a shared machine);
-#   - `sbx ls --json` of all N (median of 5);
+#   - `sbx ls --json` of all N (median of 5; beside it the first of them,
+#     which finds no listing cache yet and writes it);
 #   - `sbx exec LAST -- /bin/true` against an exec into a sandbox that is
 #     alone in its own state dir, paired and alternated, median of the
 #     per-pair ratios (K pairs);
@@ -95,8 +96,8 @@ SBX_WORKSPACE_ROOT=$ALONE.ws "$SBX" create --state-dir "$ALONE" alone >/dev/null
 
 echo "# $(uname -r), $(nproc) cpus, load $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%FT%TZ), $P creating at once," \
      "memory group: ${CG:-none (MemAvailable only)}"
-printf '%7s %9s %8s %11s %10s %10s %10s %10s %10s %11s %9s %s\n' N "create s" "per s" "KiB cgroups" \
-        "KiB avail" "KiB kobj" "ls ms" "exec ms" "alone ms" "last/alone" "rm s" left
+printf '%7s %9s %8s %11s %10s %10s %10s %10s %10s %10s %11s %9s %s\n' N "create s" "per s" "KiB cgroups" \
+        "KiB avail" "KiB kobj" "ls 1st ms" "ls ms" "exec ms" "alone ms" "last/alone" "rm s" left
 for n in "${SIZES[@]}"; do
         STATE=$(mktemp -d /dev/shm/sbx-bench-scale.XXXXXX)
         chmod 711 "$STATE"
@@ -134,11 +135,11 @@ for n in "${SIZES[@]}"; do
                   for c in $runs; do ls -d /sys/fs/cgroup/*/sbx.slice/"$c"; done; } 2>/dev/null | wc -l)
         [ -n "$CG" ] && left="$left entries; memory +$((u2 - u0)) KiB after rm" || left="$left entries"
         awk -v n="$n" -v ct=$((t1 - t0)) -v du=$((u1 - u0)) -v da=$((a0 - a1)) -v dk=$((k1 - k0)) \
-            -v ls="$(median < "$STATE.ls")" -v ex="$(awk '{print $1}' "$STATE.ex" | median)" \
+            -v ls="$(median < "$STATE.ls")" -v ls1="$(head -1 "$STATE.ls")" -v ex="$(awk '{print $1}' "$STATE.ex" | median)" \
             -v al="$(awk '{print $2}' "$STATE.ex" | median)" -v ra="$(awk '{print $1/$2}' "$STATE.ex" | median)" \
             -v rm=$((r1 - r0)) -v left="$left" -v cg="$CG" 'BEGIN {
-                printf "%7d %9.2f %8.1f %11s %10.0f %10.0f %10.1f %10.2f %10.2f %10.2fx %9.2f %s\n", n, ct / 1e6,
-                       n / (ct / 1e6), cg == "" ? "-" : sprintf("%.0f", du / n), da / n, dk / n, ls / 1000, ex / 1000,
+                printf "%7d %9.2f %8.1f %11s %10.0f %10.0f %10.1f %10.1f %10.2f %10.2f %10.2fx %9.2f %s\n", n, ct / 1e6,
+                       n / (ct / 1e6), cg == "" ? "-" : sprintf("%.0f", du / n), da / n, dk / n, ls1 / 1000, ls / 1000, ex / 1000,
                        al / 1000, ra, rm / 1e6, left }'
         rm -rf "$STATE" "$STATE.ls" "$STATE.ex" "$STATE.ws"
         STATE=
