@@ -1,19 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 /* The listing cache (issue 16 target 5): <root>/.ls-cache holds, for every
  * finished sandbox without an agent policy, what `sbx ls` shows of its
- * record, keyed by the identity of its dir and of its record file (device,
- * inode, size, mtime and ctime in ns). A listing takes an entry only when
- * both fstatat()s match it; anything else is read from the record as
- * before. It is only a cache: a missing, short, corrupt, foreign (another
- * owner, group/other bits, not a regular file, a symlink) or otherwise odd
- * file is ignored, and the next listing writes a new one.
+ * record, keyed by the identity of its dir (device, inode, size, mtime and
+ * ctime in ns). A listing takes an entry only when one fstatat() of the dir
+ * matches it; anything else is read from the record as before. It is only
+ * a cache: a missing, short, corrupt, foreign (another owner, group/other
+ * bits, not a regular file, a symlink) or otherwise odd file is ignored,
+ * and the next listing writes a new one.
  *
- * What the dir's identity covers: every file sbx writes in a sandbox dir
- * (record, requested.json, exec.sock) is replaced by rename or created or
- * removed, each of which moves the dir's mtime. Timestamps are coarse (a
- * clock tick), so an entry whose dir or record changed less than
- * RACY_SEC before the listing began is not stored (as git does with racy
- * index entries): a later change then always has a later timestamp.
+ * Why the dir's identity: every file sbx writes in a sandbox dir that ls
+ * shows something of (the record, requested.json, exec.sock) is replaced
+ * by rename (sbx_write_file_atomic) or created or removed, each of which
+ * moves the dir's mtime and ctime; one fstatat() covers all three.
+ * Timestamps are coarse (a clock tick), so an entry whose dir changed less
+ * than RACY_SEC before the listing began is not stored (as git does with
+ * racy index entries): a later change then always has a later timestamp.
  *
  * Format (native byte order; the file is local): "SBXLSC1\n", u32 version,
  * u32 count, u64 body length, u64 checksum of the body, then count entries
@@ -35,7 +36,7 @@
 #define CACHE_FILE ".ls-cache"
 #define CACHE_TMP ".ls-cache.tmp"
 #define MAGIC "SBXLSC1\n"
-#define VERSION 2u
+#define VERSION 3u
 #define HEADER_LEN (8 + 4 + 4 + 8 + 8)
 #define MAX_FILE (256u << 20)
 #define MAX_STR 65536u
@@ -330,7 +331,6 @@ static int decode(const slot *s, const char *root, sbx_record **ret) {
         sbx_run_config_init(&x->config);
         get_name(&e, x->name);
         (void) get_key(&e);
-        (void) get_key(&e);
         get_str(&e, NULL, x->id, sizeof(x->id));
         v = get_u32(&e);
         if (v >= _SBX_SANDBOX_STATE_MAX)
@@ -405,10 +405,9 @@ static int decode(const slot *s, const char *root, sbx_record **ret) {
         return 0;
 }
 
-int sbx_ls_cache_get(sbx_ls_cache *c, const char *name, const struct stat *dir, const struct stat *record,
-                     sbx_record **ret) {
+int sbx_ls_cache_get(sbx_ls_cache *c, const char *name, const struct stat *dir, sbx_record **ret) {
         slot *s = c ? find(c, name) : NULL;
-        key kd = key_of(dir), kr = key_of(record), ed, er;
+        key kd = key_of(dir), ed;
         cur e;
 
         if (!s)
@@ -416,8 +415,7 @@ int sbx_ls_cache_get(sbx_ls_cache *c, const char *name, const struct stat *dir, 
         e = (cur) { .p = s->p, .end = s->p + s->len };
         get_name(&e, (char[SBX_SANDBOX_NAME_MAX + 1]) {});
         ed = get_key(&e);
-        er = get_key(&e);
-        if (e.bad || memcmp(&ed, &kd, sizeof(kd)) || memcmp(&er, &kr, sizeof(kr)))
+        if (e.bad || memcmp(&ed, &kd, sizeof(kd)))
                 return -ESTALE;
         if (decode(s, sbx_sandbox_root(), ret) < 0)
                 return -EBADMSG;
@@ -433,21 +431,20 @@ static bool racy(const sbx_ls_cache *c, const key *k) {
         return k->mtime_ns >= c->since_ns || k->ctime_ns >= c->since_ns;
 }
 
-void sbx_ls_cache_add(sbx_ls_cache *c, const sbx_record *rec, const struct stat *dir, const struct stat *record) {
+void sbx_ls_cache_add(sbx_ls_cache *c, const sbx_record *rec, const struct stat *dir) {
         const sbx_sandbox *x = &rec->s;
-        key kd = key_of(dir), kr = key_of(record);
+        key kd = key_of(dir);
         size_t at;
 
         if (!c || !rec->complete || rec->starting || x->policy.agent || x->exec_sock == SBX_EXEC_SOCK_UNKNOWN)
                 return;
         c->changed = true;
-        if (racy(c, &kd) || racy(c, &kr))
+        if (racy(c, &kd))
                 return;
         at = c->len;
         put_u32(c, 0); /* the length, filled in below */
         put_name(c, x->name);
         put_key(c, &kd);
-        put_key(c, &kr);
         put_str(c, x->id);
         put_u32(c, (uint32_t) x->state);
         put_u32(c, (rec->crashed ? 1u : 0) | (x->config_changed ? 2u : 0) |

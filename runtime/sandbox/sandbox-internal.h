@@ -88,15 +88,14 @@ int sbx_exec_supervise(int pidfd, pid_t pid, int master, int status_conn, const 
 
 /* ls-cache.c (issue 16): the listing cache of <root> (rootfd). open: never
  * NULL but out of memory; an unusable cache file counts as none. get: the
- * cached brief record of name if dir and record (their fstatat()s) are
- * those it was stored with, else -ENOENT/-ESTALE. add: store a record read
- * now (dir and record stat()ed before it was read). done: write the new
- * cache if it changed (complete: the listing saw every dir), free. */
+ * cached brief record of name if its dir (its fstatat()) is the one it was
+ * stored with, else -ENOENT/-ESTALE. add: store a record read now (its dir
+ * stat()ed before it was read). done: write the new cache if it changed
+ * (complete: the listing saw every dir), free. */
 typedef struct sbx_ls_cache sbx_ls_cache;
 sbx_ls_cache *sbx_ls_cache_open(int rootfd);
-int sbx_ls_cache_get(sbx_ls_cache *c, const char *name, const struct stat *dir, const struct stat *record,
-                     sbx_record **ret);
-void sbx_ls_cache_add(sbx_ls_cache *c, const sbx_record *rec, const struct stat *dir, const struct stat *record);
+int sbx_ls_cache_get(sbx_ls_cache *c, const char *name, const struct stat *dir, sbx_record **ret);
+void sbx_ls_cache_add(sbx_ls_cache *c, const sbx_record *rec, const struct stat *dir);
 void sbx_ls_cache_done(sbx_ls_cache *c, int rootfd, bool complete);
 /* The busy file of name below rootfd: rec's last use (its mtime, else the
  * creation), and its stat in *ret_busy (may be NULL; st_nlink 0: none). */

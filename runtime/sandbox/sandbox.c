@@ -718,22 +718,19 @@ static sbx_exec_sock exec_sock_at(int rootfd, const char *name) {
  * a whole one. Anything else (a create or start in progress or killed, an
  * init that died) goes through load_fresh(), which waits for or cleans it.
  * With a cache (sbx_sandbox_list_brief), the record comes from it when the
- * dir and record are unchanged, and a record read is stored in it (dir and
- * record stat()ed first: a change after that only makes the entry miss).
+ * dir is unchanged, and a record read is stored in it (the dir stat()ed
+ * first: a change after that only makes the entry miss).
  * Paths are relative to rootfd, the open <root>. */
 static int load_listed(int rootfd, const char *name, const flock_set *locks, const flock_set *socks,
                        sbx_ls_cache *cache, sbx_record **ret) {
         _cleanup_(sbx_record_freep) sbx_record *rec = NULL;
-        struct stat busy, dir, record;
-        char rel[SBX_SANDBOX_NAME_MAX + 32];
+        struct stat busy, dir;
         bool keyed = false, cached = false;
         bool live;
 
         if (cache) {
-                snprintf(rel, sizeof(rel), "%s/" SBX_RECORD_FILE, name);
-                keyed = fstatat(rootfd, name, &dir, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(dir.st_mode) &&
-                        fstatat(rootfd, rel, &record, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(record.st_mode);
-                cached = keyed && sbx_ls_cache_get(cache, name, &dir, &record, &rec) == 0;
+                keyed = fstatat(rootfd, name, &dir, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(dir.st_mode);
+                cached = keyed && sbx_ls_cache_get(cache, name, &dir, &rec) == 0;
         }
         if (cached)
                 sbx_record_busy_at(rootfd, name, rec, &busy);
@@ -747,7 +744,7 @@ static int load_listed(int rootfd, const char *name, const flock_set *locks, con
         if (!cached && cache) {
                 rec->s.exec_sock = exec_sock_at(rootfd, name);
                 if (keyed)
-                        sbx_ls_cache_add(cache, rec, &dir, &record);
+                        sbx_ls_cache_add(cache, rec, &dir);
         }
         /* locks: NULL when /proc/locks was unreadable */
         rec->s.running_execs = !locks ? count_execs(name) : busy.st_nlink > 0 && flock_set_has(locks, busy.st_dev, busy.st_ino);

@@ -203,34 +203,44 @@ void sbx_jw_end(sbx_jw *w, char close) {
 /* json-c's json_escape_str(): the two-character escapes, "/" too, other
  * control characters as \u00xx; everything else (UTF-8 included) as is. */
 static void jw_string(sbx_jw *w, const char *s) {
-        const unsigned char *p = (const unsigned char *) s, *run = p;
+        static const char hex[] = "0123456789abcdef";
+        const unsigned char *p = (const unsigned char *) s;
+        char buf[512];
+        size_t n = 0;
 
-        fputc_unlocked('"', w->f);
+        /* escaped into buf, written a buffer at a time (paths: a "\/" each) */
+        buf[n++] = '"';
         for (; *p; p++) {
-                const char *e = NULL;
-                char u[7];
+                char e = 0;
+                if (n > sizeof(buf) - 8) {
+                        fwrite_unlocked(buf, 1, n, w->f);
+                        n = 0;
+                }
                 switch (*p) {
-                case '\b': e = "\\b"; break;
-                case '\n': e = "\\n"; break;
-                case '\r': e = "\\r"; break;
-                case '\t': e = "\\t"; break;
-                case '\f': e = "\\f"; break;
-                case '"': e = "\\\""; break;
-                case '\\': e = "\\\\"; break;
-                case '/': e = "\\/"; break;
+                case '\b': e = 'b'; break;
+                case '\n': e = 'n'; break;
+                case '\r': e = 'r'; break;
+                case '\t': e = 't'; break;
+                case '\f': e = 'f'; break;
+                case '"': e = '"'; break;
+                case '\\': e = '\\'; break;
+                case '/': e = '/'; break;
                 default:
-                        if (*p >= ' ')
-                                continue;
-                        snprintf(u, sizeof(u), "\\u00%c%c", "0123456789abcdef"[*p >> 4], "0123456789abcdef"[*p & 0xf]);
-                        e = u;
                         break;
                 }
-                fwrite_unlocked(run, 1, (size_t) (p - run), w->f);
-                fputs_unlocked(e, w->f);
-                run = p + 1;
+                if (e) {
+                        buf[n++] = '\\';
+                        buf[n++] = e;
+                } else if (*p < ' ') {
+                        memcpy(buf + n, "\\u00", 4);
+                        buf[n + 4] = hex[*p >> 4];
+                        buf[n + 5] = hex[*p & 0xf];
+                        n += 6;
+                } else
+                        buf[n++] = (char) *p;
         }
-        fwrite_unlocked(run, 1, (size_t) (p - run), w->f);
-        fputc_unlocked('"', w->f);
+        buf[n++] = '"';
+        fwrite_unlocked(buf, 1, n, w->f);
 }
 
 void sbx_jw_key(sbx_jw *w, const char *key) {

@@ -4,6 +4,7 @@
 # sbx ls shows. Truncated, garbage, bit-flipped, empty, planted symlink,
 # FIFO, directory, group/other-readable and other-owner caches give the
 # output of a listing without one (and a symlink's target is never written);
+# a record replaced behind its back is seen;
 # an init killed with SIGKILL shows as stopped with a warm cache; a sandbox
 # removed and made again under its name, a stop, a changed config and
 # creates/removes racing with ls are seen as they are.
@@ -139,6 +140,23 @@ if [ "$(id -u)" = 0 ]; then
 else
         skip "another owner's cache: needs root to chown"
 fi
+
+# --- a record replaced (as sbx writes it: a rename) with its old mtime put
+# back: the dir's identity moved, so the cache is not used for it
+sbx ls >/dev/null
+python3 - "$ROOT/e/sandbox.json" <<'PY'
+import json, os, sys
+p = sys.argv[1]
+st = os.stat(p)
+r = json.load(open(p))
+r["labels"] = {"team": "q"}
+open(p + ".new", "w").write(json.dumps(r, indent=2))
+os.chmod(p + ".new", 0o600)
+os.replace(p + ".new", p)
+os.utime(p, ns=(st.st_atime_ns, st.st_mtime_ns))
+PY
+is "a record replaced under a warm cache (its mtime kept): ls shows the new one" \
+        "$(sbx ls -q --filter label=team=q)" e
 
 # --- a killed init with a warm cache: stopped, like without a cache
 sbx ls >/dev/null
