@@ -368,7 +368,9 @@ static int decode(const slot *s, const char *root, sbx_record **ret) {
         if (rec->cgroup && !rec->cgroup[0])
                 e.bad = true;
         n = get_u32(&e);
-        if (!e.bad && n <= s->len / 8 && n && !(x->labels = calloc(n, sizeof(*x->labels))))
+        if (n > s->len / 8) /* more than the entry can hold: the loop below would index a NULL array */
+                e.bad = true;
+        if (!e.bad && n && !(x->labels = calloc(n, sizeof(*x->labels))))
                 return -ENOMEM;
         for (uint32_t i = 0; !e.bad && i < n; i++) {
                 x->n_labels++;
@@ -378,7 +380,9 @@ static int decode(const slot *s, const char *root, sbx_record **ret) {
                         e.bad = true;
         }
         n = get_u32(&e);
-        if (!e.bad && n <= s->len / 8 && n && !(x->mounts = calloc(n, sizeof(*x->mounts))))
+        if (n > s->len / 8) /* more than the entry can hold: the loop below would index a NULL array */
+                e.bad = true;
+        if (!e.bad && n && !(x->mounts = calloc(n, sizeof(*x->mounts))))
                 return -ENOMEM;
         for (uint32_t i = 0; !e.bad && i < n; i++) {
                 sbx_sandbox_mount *m = &x->mounts[i];

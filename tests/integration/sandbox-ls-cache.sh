@@ -105,13 +105,19 @@ is "... its target is not written" "$(cat "$victim2")" keep
 # ls-cache.c checks). Taken as the caller's own 0600 file (as trusted as its
 # records: the root is the caller's private dir), so the checks below that
 # ignore it as 0644 or another owner's are not vacuous.
+# forge OUT [COUNT]: with COUNT, a's label count (1) is set to COUNT instead.
 forge() {
-        python3 - "$good" "$1" <<'PY'
+        python3 - "$good" "$1" "${2:-}" <<'PY'
 import struct, sys
 d = bytearray(open(sys.argv[1], "rb").read())
 old = struct.pack("<I", 4) + b"team" + struct.pack("<I", 1) + b"x"
 assert d.count(old) == 1, "label not found"
-d = d.replace(old, old[:-1] + b"z")
+if sys.argv[3]:
+    old = struct.pack("<I", 1) + old
+    assert d.count(old) == 1, "label count not found"
+    d = d.replace(old, struct.pack("<I", int(sys.argv[3])) + old[4:])
+else:
+    d = d.replace(old, old[:-1] + b"z")
 M = 2**64 - 1
 def checksum(b):
     h = 0x9e3779b97f4a7c15 ^ len(b)
@@ -140,6 +146,13 @@ if [ "$(id -u)" = 0 ]; then
 else
         skip "another owner's cache: needs root to chown"
 fi
+# a checksummed entry whose counts exceed what it holds (the caller's own
+# file, read as trusted): ignored, never indexed
+for count in 2 1000 2147483647 4294967295; do
+        forge "$forged" "$count"
+        install -m 0600 "$forged" "$CACHE"
+        is "a forged cache, a's label count $count: the same output" "$(ls_all 2>&1)" "$ref"
+done
 
 # --- a record replaced (as sbx writes it: a rename) with its old mtime put
 # back: the dir's identity moved, so the cache is not used for it
