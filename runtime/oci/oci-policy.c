@@ -39,8 +39,9 @@
  * component (openat2 RESOLVE_NO_SYMLINKS; beneath the directory with
  * RESOLVE_BENEATH when the operator lists directories), as O_PATH first (a
  * device named there is never opened), and then only if it is a regular
- * file owned by root or by the runtime's own uid, writable by no group or
- * other; without a directory list it must also be readable by others (so
+ * file with one link (a hardlink would let whoever can write a directory
+ * name any file of the same filesystem, a root-only one too), owned by root
+ * or by the runtime's own uid, writable by no group or other; without a directory list it must also be readable by others (so
  * the runtime, root, reads nothing every host user could not). 0 with
  * *ret_fd open for reading, else -1 (the reason is not told). */
 static int open_config(const char *path, const char *dirs, int *ret_fd) {
@@ -72,8 +73,8 @@ static int open_config(const char *path, const char *dirs, int *ret_fd) {
                 pfd = sys_openat2(AT_FDCWD, path, O_PATH | O_CLOEXEC, resolve);
         if (pfd < 0)
                 return -1;
-        if (fstat(pfd, &st) < 0 || !S_ISREG(st.st_mode) || (st.st_uid != 0 && st.st_uid != geteuid()) ||
-            (st.st_mode & 022) || (!(dirs && *dirs) && !(st.st_mode & S_IROTH))) {
+        if (fstat(pfd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_nlink != 1 ||
+            (st.st_uid != 0 && st.st_uid != geteuid()) || (st.st_mode & 022) || (!(dirs && *dirs) && !(st.st_mode & S_IROTH))) {
                 close(pfd);
                 return -1;
         }
@@ -125,8 +126,8 @@ int oci_policy_prepare(oci_config *c, const char *config_dirs, sbx_error *reterr
         if (open_config(path, config_dirs, &fd) < 0)
                 return sbx_error_set(reterr, -ENOENT, "config.json: annotations org.sbx.openclaw.config '%s': "
                                      "No such file or directory, or it is not a regular file sbx-runc may read "
-                                     "(see sbx-runc --help: owned by root or the runtime's user, writable by no "
-                                     "group or other, no symlink in its path; readable by others, or under an "
+                                     "(see sbx-runc --help: one link, owned by root or the runtime's user, writable "
+                                     "by no group or other, no symlink in its path; readable by others, or under an "
                                      "--annotation-config-dir)", c->policy_config);
         config_sha256(fd, c->who.config_sha256);
         sbx_run_config_init(&c->rules);

@@ -100,6 +100,18 @@ refused escape "$D/../etc/ok.json" "'..' out of --annotation-config-dir" --annot
 refused prefix "${D}x/c.json" "a sibling sharing its name as a prefix" --annotation-config-dir "$D"
 ln -s "$T/etc/ok.json" "$D/link.json"
 refused dirsym "$D/link.json" "a symlink beneath --annotation-config-dir" --annotation-config-dir "$D"
+# a hardlink: whoever may write a config dir could link any file of its filesystem there
+ln "$T/etc/shadow" "$D/hardlink.json"
+refused hardlink "$D/hardlink.json" "a hardlink beneath --annotation-config-dir to a root-only file" \
+        --annotation-config-dir "$D"
+unlike "... nothing of its content is shown" "$out" 'SECRET|invalid character'
+rm -f "$D/hardlink.json"
+ln "$T/etc/ok.json" "$T/etc/ok-link.json"
+refused hardlink2 "$T/etc/ok.json" "a file with a second link (st_nlink 2), without a config dir"
+rm -f "$T/etc/ok-link.json"
+create hardlink-ctl "$T/etc/ok.json"
+is "rule: the same file with its second link gone is read (control)" "$st" 0
+rt delete -f hardlink-ctl >/dev/null 2>&1
 b=$(bundle envdir "$D/sub/c.json" "['true']")
 out=$(cd "$b" && SBX_RUNC_ANNOTATION_CONFIG_DIRS="/nonexistent:$D" rt run envdir 2>&1 </dev/null); st=$?
 is "dir: \$SBX_RUNC_ANNOTATION_CONFIG_DIRS (second entry) works the same" "$st:$out" "0:"
