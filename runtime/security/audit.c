@@ -29,9 +29,15 @@ int sbx_audit_open(sbx_audit *a, const char *path, const char *base, sbx_error *
                         return sbx_error_set(reterr, -errno, "--audit-log: create the state dir '%s'", base);
                 path = def;
         }
-        fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0600);
+        /* O_NONBLOCK: a FIFO no process reads fails (ENXIO) instead of
+         * blocking the run for ever; then cleared (a FIFO read is written whole) */
+        fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0600);
+        if (fd < 0 && errno == ENXIO)
+                return sbx_error_set(reterr, -ENXIO, "--audit-log: '%s' is a FIFO no process reads, or a socket",
+                                     path);
         if (fd < 0)
                 return sbx_error_set(reterr, -errno, "--audit-log: open '%s'", path);
+        (void) fcntl(fd, F_SETFL, O_APPEND);
         a->fd = fd;
         return 0;
 }

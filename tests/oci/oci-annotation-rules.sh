@@ -276,4 +276,15 @@ done
 is "audit-log: the file is 0600" "$(stat -c %a "$L" 2>/dev/null)" 600
 out=$(rt --audit-log relative.jsonl list 2>&1); st=$?
 is "audit-log: a relative path is refused (exit 1)" "$st" 1
+# odd files as --audit-log: refused at once with the path named, nothing written through them
+mkfifo "$T/audit.fifo"
+b=$(bundle kfifo "$T/etc/ok.json" "['true']")
+out=$(cd "$b" && timeout 20 "$SBX_RUNC" --root "$T/root" --audit-log "$T/audit.fifo" create kfifo 2>&1 </dev/null); st=$?
+is "audit-log: a FIFO fails create at once (exit 1), nothing left" "$st:$(ls "$T/root" | grep -c '^kfifo$')" "1:0"
+like "... the path named" "$out" "--audit-log: '$T/audit.fifo' is a FIFO no process reads, or a socket"
+echo keep > "$T/audit.victim"; ln -s "$T/audit.victim" "$T/audit.link"
+b=$(bundle klink "$T/etc/ok.json" "['true']")
+out=$(cd "$b" && rt --audit-log "$T/audit.link" create klink 2>&1 </dev/null); st=$?
+is "audit-log: a symlink fails create (exit 1), nothing left" "$st:$(ls "$T/root" | grep -c '^klink$')" "1:0"
+is "... its target is not written" "$(cat "$T/audit.victim")" keep
 done_testing
