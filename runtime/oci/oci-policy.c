@@ -35,15 +35,47 @@
 
 #define POLICY_FILE "policy.json"
 
+/* Without a directory list: path (absolute) opened O_PATH one component at a
+ * time, each directory on the way searchable by others (a 0644 file in a 0700
+ * dir is not every user's); -1 if not. */
+static int open_public(const char *path, unsigned long long resolve) {
+        char buf[PATH_MAX], *p = buf, *slash;
+        struct stat st;
+        int dfd, fd;
+
+        if (path[0] != '/' || snprintf(buf, sizeof(buf), "%s", path) >= (int) sizeof(buf))
+                return -1;
+        dfd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+        for (; dfd >= 0 && (slash = strchr(p, '/')); p = slash + 1) {
+                *slash = '\0';
+                if (*p) {
+                        fd = sys_openat2(dfd, p, O_PATH | O_DIRECTORY | O_CLOEXEC, resolve);
+                        close(dfd);
+                        dfd = fd;
+                }
+                if (dfd >= 0 && (fstat(dfd, &st) < 0 || !(st.st_mode & S_IXOTH))) {
+                        close(dfd);
+                        dfd = -1;
+                }
+        }
+        if (dfd < 0)
+                return -1;
+        fd = sys_openat2(dfd, p, O_PATH | O_CLOEXEC, resolve);
+        close(dfd);
+        return fd;
+}
+
 /* The rule for the file: opened without following a symlink in any
  * component (openat2 RESOLVE_NO_SYMLINKS; beneath the directory with
  * RESOLVE_BENEATH when the operator lists directories), as O_PATH first (a
  * device named there is never opened), and then only if it is a regular
  * file with one link (a hardlink would let whoever can write a directory
  * name any file of the same filesystem, a root-only one too), owned by root
- * or by the runtime's own uid, writable by no group or other; without a directory list it must also be readable by others (so
- * the runtime, root, reads nothing every host user could not). 0 with
- * *ret_fd open for reading, else -1 (the reason is not told). */
+ * or by the runtime's own uid, writable by no group or other; without a
+ * directory list it must also be readable by others and every directory on
+ * its path searchable by others (open_public), so the runtime, root, reads
+ * nothing every host user could not. 0 with *ret_fd open for reading, else
+ * -1 (the reason is not told). */
 static int open_config(const char *path, const char *dirs, int *ret_fd) {
         const unsigned long long resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
         char proc[64];
@@ -70,7 +102,7 @@ static int open_config(const char *path, const char *dirs, int *ret_fd) {
                         d += n + (d[n] == ':');
                 }
         } else
-                pfd = sys_openat2(AT_FDCWD, path, O_PATH | O_CLOEXEC, resolve);
+                pfd = open_public(path, resolve);
         if (pfd < 0)
                 return -1;
         if (fstat(pfd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_nlink != 1 ||

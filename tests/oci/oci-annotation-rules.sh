@@ -5,7 +5,7 @@
 #  1. the file an annotation names (a pod author's value, read by the
 #     runtime as root) is read only under the rule: a regular file owned by
 #     root or the runtime's user, writable by no group or other, no symlink
-#     in its path, readable by others unless under an --annotation-config-dir
+#     in its path, readable by others in directories others can search unless under an --annotation-config-dir
 #     (then only there); every refusal reads exactly as a missing file;
 #  2. start and exec apply the rules recorded at create (policy.json in the
 #     state dir), never openclaw.json as edited since;
@@ -89,6 +89,12 @@ mkfifo "$T/etc/fifo"
 out=$(cd "$(bundle fifo "$T/etc/fifo")" && timeout 10 "$SBX_RUNC" --root "$T/root" create fifo 2>&1 </dev/null); st=$?
 is "rule: a FIFO fails at once, as a missing file" "$st:${out//"$T/etc/fifo"/P}" "1:$want"
 refused dotdot "$T/etc/../etc/link.json" "a symlink reached through '..'"
+mkdir -m 0700 "$T/private"; cfg "$T/private/c.json" "$LISTER"
+refused private "$T/private/c.json" "a 0644 file in a 0700 directory (not every user's)"
+chmod 0711 "$T/private"
+create private-ctl "$T/private/c.json"
+is "rule: the same file once its directory is searchable by others is read (control)" "$st" 0
+rt delete -f private-ctl >/dev/null 2>&1
 
 # --annotation-config-dir: only files beneath it, root-only ones too
 D=$T/allowed; mkdir -p "$D/sub"; cfg "$D/sub/c.json" "$LISTER"; chmod 0600 "$D/sub/c.json"
