@@ -27,6 +27,7 @@ struct inc {
         char root_dir[PATH_MAX];  /* the root config's directory, normalised */
         char root_real[PATH_MAX]; /* its realpath */
         sbx_strv chain;           /* files being processed, for cycle detection */
+        bool trusted;             /* files only under sbx_open_trusted's rule */
         sbx_error *err;
 };
 
@@ -105,7 +106,15 @@ static int load_file(struct inc *in, const char *spec, const char *base, int dep
                                      INCLUDE_MAX_DEPTH);
 
         size_t len;
-        r = sbx_read_file("included file", norm, INCLUDE_MAX_BYTES, &text, &len, in->err);
+        if (in->trusted) {
+                /* the including config's rule (sbx_config_load_fd): a refusal reads as a missing file */
+                _cleanup_close_ int fd = sbx_open_trusted(open(norm, O_PATH | O_NOFOLLOW | O_CLOEXEC), false);
+                r = fd < 0 ? sbx_error_set(in->err, -ENOENT, "cannot open included file '%s': No such file or "
+                                           "directory, or not one that may be read (one link, owned by root or "
+                                           "the caller, writable by no group or other, not a symlink)", norm)
+                           : sbx_read_fd("included file", norm, fd, INCLUDE_MAX_BYTES, &text, &len, in->err);
+        } else
+                r = sbx_read_file("included file", norm, INCLUDE_MAX_BYTES, &text, &len, in->err);
         if (r < 0)
                 return sbx_error_wrap(in->err, "$include \"%s\"", spec);
         r = sbx_json5_parse(text, len, &parsed, in->err);
@@ -237,8 +246,9 @@ static bool has_include(struct json_object *o) {
         return false;
 }
 
-int sbx_config_resolve_includes(struct json_object **root, const char *config_path, sbx_error *reterr) {
-        struct inc in = {.err = reterr};
+int sbx_config_resolve_includes(struct json_object **root, const char *config_path, bool trusted,
+                                sbx_error *reterr) {
+        struct inc in = {.trusted = trusted, .err = reterr};
         _cleanup_free_ char *abs = NULL;
         struct json_object *out = NULL;
         int r;

@@ -44,7 +44,9 @@ int sbx_config_migrate_tree(struct json_object *root, sbx_config_diag *diag, cha
 void sbx_config_validate_tree(struct json_object *root, struct vctx *v);
 /* config-include.c: replace every "$include" (relative to config_path's directory, never
  * outside it); *root may be replaced by a new tree. */
-int sbx_config_resolve_includes(struct json_object **root, const char *config_path, sbx_error *reterr);
+/* trusted: every included file under sbx_open_trusted's rule (sbx_config_load_fd). */
+int sbx_config_resolve_includes(struct json_object **root, const char *config_path, bool trusted,
+                                sbx_error *reterr);
 /* config-env.c: env.vars usable for ${VAR} (name, value pairs), and the lookup */
 int sbx_config_env_vars(struct json_object *root, sbx_strv *ret);
 const char *sbx_config_env_lookup(const sbx_strv *vars, const char *name);

@@ -306,8 +306,8 @@ invalid:
                              diag->issues.n > 1 ? " (and more, see 'sbx check')" : "");
 }
 
-static int load_text_at(const char *text, size_t len, const char *path, sbx_config *ret, sbx_config_diag *diag,
-                        sbx_error *reterr) {
+static int load_text_at(const char *text, size_t len, const char *path, bool trusted, sbx_config *ret,
+                        sbx_config_diag *diag, sbx_error *reterr) {
         sbx_config_diag local = {};
         struct json_object *root = NULL;
         int r;
@@ -329,7 +329,7 @@ static int load_text_at(const char *text, size_t len, const char *path, sbx_conf
                         return r;
                 }
         }
-        r = sbx_config_resolve_includes(&root, path, reterr);
+        r = sbx_config_resolve_includes(&root, path, trusted, reterr);
         if (r < 0) {
                 json_object_put(root);
                 sbx_config_diag_done(&local);
@@ -345,7 +345,7 @@ static int load_text_at(const char *text, size_t len, const char *path, sbx_conf
 
 int sbx_config_load_text(const char *text, size_t len, sbx_config *ret, sbx_config_diag *diag,
                          sbx_error *reterr) {
-        return load_text_at(text, len, NULL, ret, diag, reterr);
+        return load_text_at(text, len, NULL, false, ret, diag, reterr);
 }
 
 int sbx_config_load(const char *path, sbx_config *ret, sbx_config_diag *diag, sbx_error *reterr) {
@@ -363,7 +363,7 @@ int sbx_config_load_fd(const char *path, int fd, sbx_config *ret, sbx_config_dia
                 if (r < 0)
                         return r;
         }
-        r = load_text_at(text, len, path, ret, diag, reterr);
+        r = load_text_at(text, len, path, fd >= 0, ret, diag, reterr);
         if (r < 0) {
                 if (path)
                         sbx_error_wrap(reterr, "%s", path);

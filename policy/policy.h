@@ -192,8 +192,11 @@ int sbx_config_find(const char *explicit_path, char **ret, sbx_error *reterr);
 int sbx_config_load_text(const char *text, size_t len, sbx_config *ret, sbx_config_diag *diag,
                          sbx_error *reterr);
 int sbx_config_load(const char *path, sbx_config *ret, sbx_config_diag *diag, sbx_error *reterr);
-/* The same from fd (>= 0: opened by the caller, e.g. without following symlinks;
- * path names it in errors and is where $include paths are relative to). */
+/* The same from fd (>= 0: opened by the caller under a rule, e.g. without following
+ * symlinks; path names it in errors and is where $include paths are relative to). The
+ * files it $includes are then read only if sbx_open_trusted takes them (one link, owned
+ * by root or the caller, writable by no group or other; not followed if a symlink); any
+ * other reads as a missing one. */
 int sbx_config_load_fd(const char *path, int fd, sbx_config *ret, sbx_config_diag *diag, sbx_error *reterr);
 
 /* Rewrite legacy shapes into the current shape; *ret is the new JSON text (pretty-printed)

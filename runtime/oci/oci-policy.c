@@ -68,18 +68,17 @@ static int open_public(const char *path, unsigned long long resolve) {
 /* The rule for the file: opened without following a symlink in any
  * component (openat2 RESOLVE_NO_SYMLINKS; beneath the directory with
  * RESOLVE_BENEATH when the operator lists directories), as O_PATH first (a
- * device named there is never opened), and then only if it is a regular
- * file with one link (a hardlink would let whoever can write a directory
- * name any file of the same filesystem, a root-only one too), owned by root
- * or by the runtime's own uid, writable by no group or other; without a
- * directory list it must also be readable by others and every directory on
- * its path searchable by others (open_public), so the runtime, root, reads
- * nothing every host user could not. 0 with *ret_fd open for reading, else
- * -1 (the reason is not told). */
+ * device named there is never opened), and then only if sbx_open_trusted
+ * takes it (a regular file with one link: a hardlink would let whoever can
+ * write a directory name any file of the same filesystem, a root-only one
+ * too; owned by root or by the runtime's own uid, writable by no group or
+ * other); without a directory list it must also be readable by others and
+ * every directory on its path searchable by others (open_public), so the
+ * runtime, root, reads nothing every host user could not. The files it
+ * $includes are taken only under the same rule (sbx_config_load_fd). 0
+ * with *ret_fd open for reading, else -1 (the reason is not told). */
 static int open_config(const char *path, const char *dirs, int *ret_fd) {
         const unsigned long long resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
-        char proc[64];
-        struct stat st;
         int pfd = -EBADF, fd;
 
         if (dirs && *dirs) {
@@ -103,17 +102,7 @@ static int open_config(const char *path, const char *dirs, int *ret_fd) {
                 }
         } else
                 pfd = open_public(path, resolve);
-        if (pfd < 0)
-                return -1;
-        if (fstat(pfd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_nlink != 1 ||
-            (st.st_uid != 0 && st.st_uid != geteuid()) || (st.st_mode & 022) || (!(dirs && *dirs) && !(st.st_mode & S_IROTH))) {
-                close(pfd);
-                return -1;
-        }
-        /* the same inode, now for reading (O_NONBLOCK: never blocks) */
-        snprintf(proc, sizeof(proc), "/proc/self/fd/%d", pfd);
-        fd = open(proc, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-        close(pfd);
+        fd = sbx_open_trusted(pfd, !(dirs && *dirs));
         if (fd < 0)
                 return -1;
         *ret_fd = fd;

@@ -245,6 +245,11 @@ int sbx_read_file(const char *what, const char *path, size_t max, char **ret, si
 /* The same from FD, opened by the caller (PATH names it in errors), read from its offset. */
 int sbx_read_fd(const char *what, const char *path, int fd, size_t max, char **ret, size_t *ret_len,
                 sbx_error *reterr);
+/* The file O_PATH fd PFD names (closed here), opened for reading only if it is one its
+ * owner alone decides: a regular file with one link (no hardlink to another's file),
+ * owned by root or the caller's euid, writable by no group or other; with OTHERS_READ
+ * also readable by others. The fd, or -1 (the reason is not told). */
+int sbx_open_trusted(int pfd, bool others_read);
 /* Writes LEN bytes of DATA to PATH through a temporary file beside it renamed over PATH: a reader
  * sees the old file or the new one, never a part. MODE: the new file's; SYNC: on disk before the
  * rename. -errno on failure, nothing left behind. */

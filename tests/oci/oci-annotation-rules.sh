@@ -89,6 +89,29 @@ mkfifo "$T/etc/fifo"
 out=$(cd "$(bundle fifo "$T/etc/fifo")" && timeout 10 "$SBX_RUNC" --root "$T/root" create fifo 2>&1 </dev/null); st=$?
 is "rule: a FIFO fails at once, as a missing file" "$st:${out//"$T/etc/fifo"/P}" "1:$want"
 refused dotdot "$T/etc/../etc/link.json" "a symlink reached through '..'"
+# \$include: the files it names are taken under the same rule (else the rule is a name away)
+mkdir -p "$T/inc"; cfg "$T/inc/main.json" "{ \$include: './agents.json5' }"
+cfg "$T/inc/agents.json5" "$LISTER"
+create inc-ctl "$T/inc/main.json"
+is "rule: \$include of a root-owned 0644 file with one link is read (control)" "$st" 0
+rt delete -f inc-ctl >/dev/null 2>&1
+# included_refused NAME WHY: the included file as it is now makes create fail, the file named
+included_refused() {
+        create "$1" "$T/inc/main.json"
+        is "rule: \$include of $2: refused (exit 1)" "$st" 1
+        like "... as missing" "$out" "included file '$T/inc/agents.json5': No such file or directory, or not one"
+        unlike "... nothing of its content is shown" "$out" 'SECRET|invalid character'
+        [ ! -e "$T/root/$1" ] || not_ok "rule: \$include of $2: left behind"
+}
+chmod 0664 "$T/inc/agents.json5"; included_refused inc-gw "a group-writable file"
+chmod 0644 "$T/inc/agents.json5"; chown 65534 "$T/inc/agents.json5"; included_refused inc-nobody "another user's file"
+rm -f "$T/inc/agents.json5"; ln "$T/etc/shadow" "$T/inc/agents.json5"
+included_refused inc-hardlink "a hardlink to a root-only file"
+rm -f "$T/inc/agents.json5"; cfg "$T/inc/real.json5" "$LISTER"; ln -s real.json5 "$T/inc/agents.json5"
+included_refused inc-symlink "a symlink"
+rm -f "$T/inc/agents.json5"; mkfifo "$T/inc/agents.json5"
+create inc-fifo "$T/inc/main.json" </dev/null
+is "rule: \$include of a FIFO: refused at once (exit 1)" "$st" 1
 mkdir -m 0700 "$T/private"; cfg "$T/private/c.json" "$LISTER"
 refused private "$T/private/c.json" "a 0644 file in a 0700 directory (not every user's)"
 chmod 0711 "$T/private"
