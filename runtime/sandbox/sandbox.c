@@ -671,14 +671,17 @@ static bool parse_lock(const char *line, flocked *ret) {
         return true;
 }
 
-/* /proc/net/unix: "0000000000000000: 00000002 00000000 00010000 0001 01 12345 /path";
- * the listening ones (flags __SO_ACCEPTCON): every live init holds its exec
- * service's (dev 0: sockets have one filesystem). */
+/* /proc/net/unix: "0000000000000000: 00000002 00000000 00010000 0005 01 12345 /path";
+ * the listening (flags __SO_ACCEPTCON) SOCK_SEQPACKET ones: every live init
+ * holds its exec service's (dev 0: sockets have one filesystem). Only those:
+ * an inode number comes back after 2^32 new ones, and a dead init's then
+ * found on any listening socket (a daemon's stream socket) showed it alive. */
 static bool parse_listener(const char *line, flocked *ret) {
-        unsigned flags;
+        unsigned flags, type;
         unsigned long ino;
 
-        if (sscanf(line, "%*x: %*x %*x %x %*x %*x %lu", &flags, &ino) != 2 || !(flags & 0x10000))
+        if (sscanf(line, "%*x: %*x %*x %x %x %*x %lu", &flags, &type, &ino) != 3 || !(flags & 0x10000) ||
+            type != SOCK_SEQPACKET)
                 return false;
         *ret = (flocked) { .dev = 0, .ino = (ino_t) ino };
         return true;

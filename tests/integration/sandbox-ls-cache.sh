@@ -5,7 +5,8 @@
 # FIFO, directory, group/other-readable and other-owner caches give the
 # output of a listing without one (and a symlink's target is never written);
 # a record replaced behind its back is seen;
-# an init killed with SIGKILL shows as stopped with a warm cache; a sandbox
+# an init killed with SIGKILL shows as stopped with a warm cache, also when
+# its socket inode is another listener's (inode reuse); a sandbox
 # removed and made again under its name, a stop, a changed config and
 # creates/removes racing with ls are seen as they are.
 . "$(dirname "$0")/sandbox-lib.sh"
@@ -182,6 +183,36 @@ is "init killed, warm cache: b is stopped" "$(field b state)" stopped
 is "... initPid 0" "$(field b initPid)" 0
 is "... its exec fails as on a stopped sandbox" "$(sbx exec b -- true >/dev/null 2>&1; echo $?)" \
         "$(sbx exec e -- true >/dev/null 2>&1; echo $?)"
+
+# --- a dead init's exec service socket inode now another listener's (inode
+# numbers come back after 2^32): a daemon's stream socket, simulated by
+# recording its inode; stopped, not running
+sbx_create g >/dev/null
+pid=$(field g initPid)
+kill -KILL "$pid"
+for _ in $(seq 50); do alive "$pid" || break; sleep 0.1; done
+python3 -c '
+import os, socket, sys, time
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.bind(sys.argv[1]); s.listen(1)
+print(os.fstat(s.fileno()).st_ino, flush=True)
+time.sleep(600)' "$TMP/daemon.sock" > "$TMP/daemon.ino" & daemon=$!
+for _ in $(seq 50); do [ -s "$TMP/daemon.ino" ] && break; sleep 0.1; done
+python3 - "$ROOT/g/sandbox.json" "$(cat "$TMP/daemon.ino")" <<'PY'
+import json, os, sys
+p = sys.argv[1]
+r = json.load(open(p))
+r["svc_ino"] = int(sys.argv[2])
+open(p + ".new", "w").write(json.dumps(r, indent=2))
+os.chmod(p + ".new", 0o600)
+os.replace(p + ".new", p)
+PY
+grep -q ":.* 00010000 0001 .* $(cat "$TMP/daemon.ino") " /proc/net/unix &&
+        ok "the daemon's socket listens with that inode (the case is there)" ||
+        not_ok "the daemon's socket listens with that inode (the case is there)"
+is "init dead, its socket inode another listener's: g is stopped" "$(field g state)" stopped
+kill "$daemon" 2>/dev/null; wait "$daemon" 2>/dev/null
+sbx rm -f g >/dev/null
 
 # --- removed and made again under the same name: the new one
 sleep 2.2
