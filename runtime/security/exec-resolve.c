@@ -289,8 +289,9 @@ static int lookup_command(const sbx_view *v, const char *name, const char *path_
                 return resolve_exe(v, name, workdir, ret);
         while (s) {
                 size_t dl = strcspn(s, ":");
-                /* An empty PATH entry is the working directory. */
-                if (snprintf(cand, sizeof(cand), "%.*s/%s", (int) dl, dl ? s : ".", name) < (int) sizeof(cand)) {
+                /* An empty PATH entry is the working directory ("."; not the root). */
+                if (snprintf(cand, sizeof(cand), "%.*s/%s", (int) (dl ? dl : 1), dl ? s : ".", name) <
+                    (int) sizeof(cand)) {
                         r = resolve_exe(v, cand, workdir, ret);
                         if (r == 0)
                                 return 0;

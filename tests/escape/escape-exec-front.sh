@@ -66,6 +66,17 @@ sx exec fe -- noexec 2>"$TMP/ne"; rc=$?
 is "front-search: a file without execute permission: 126, the full sbx's message" "$rc $(grep -c 'sbx exec:' "$TMP/ne")" "126 1"
 sx exec -w / fe -- nothere-$$ 2>/dev/null; rc=$?
 is "front-search: an option the front end leaves to the full sbx (-w) still works (127)" "$rc" 127
+# an empty PATH entry is the working directory (POSIX, execvp), on both paths
+if sx create -e PATH=:/usr/bin:/bin ep >/dev/null; then
+        sx exec ep -- sh -c 'printf "#!/bin/sh\necho wd\n" > /workspace/inwd && chmod +x /workspace/inwd'
+        is "front-search-empty: an empty PATH entry finds the workdir's file (front end)" "$(sx exec ep -- inwd 2>&1)" wd
+        is "front-search-empty: ... and the same through the full sbx (-e)" "$(sx exec -e X=1 ep -- inwd 2>&1)" wd
+        sx exec -w /tmp ep -- inwd >/dev/null 2>&1; rc=$?
+        is "front-search-empty: ... the working directory's, not /workspace's: from /tmp not found (127)" "$rc" 127
+        sx rm -f ep >/dev/null
+else
+        not_ok "create a sandbox with an empty PATH entry"
+fi
 
 # --- what the front end must not bypass
 if sx create --exec-allow /usr/bin/true al >/dev/null; then
