@@ -1220,6 +1220,31 @@ static int canonical_path(char **path, const char *opt, sbx_error *reterr) {
         return 0;
 }
 
+/* A host path the sandbox will see (canonical) must not show it the state
+ * root (the dir holding sandboxes/): every sandbox's record and exec.sock
+ * are there, and rootless the sandbox's root is their owner. */
+static int outside_state(const char *path, const char *opt, sbx_error *reterr) {
+        _cleanup_free_ char *base = NULL;
+        char root[PATH_MAX], *slash;
+        size_t n, m;
+
+        snprintf(root, sizeof(root), "%s", sbx_sandbox_root());
+        slash = strrchr(root, '/');
+        if (slash && slash != root)
+                *slash = '\0';
+        base = realpath(root, NULL);
+        if (!base)
+                return sbx_error_set(reterr, -errno, "state dir '%s'", root);
+        n = strlen(path);
+        m = strlen(base);
+        if ((n <= m && !strncmp(base, path, n) && (base[n] == '/' || base[n] == '\0' || n == 1)) ||
+            (m < n && !strncmp(path, base, m) && path[m] == '/'))
+                return sbx_error_set(reterr, -EPERM,
+                                     "%s '%s': shows the sandbox sbx's state dir '%s' (every sandbox's record and "
+                                     "exec service)", opt, path, base);
+        return 0;
+}
+
 static int canonical_config(sbx_run_config *c, sbx_workspace_mode mode, sbx_error *reterr) {
         int r = 0;
 
@@ -1228,10 +1253,11 @@ static int canonical_config(sbx_run_config *c, sbx_workspace_mode mode, sbx_erro
                         return sbx_error_set(reterr, -EINVAL, "--workspace-mode overlay: needs --workspace DIR");
                 c->workspace_access = SBX_WORKSPACE_NONE;
         }
-        if (c->workspace)
-                r = canonical_path(&c->workspace, "--workspace", reterr);
+        if (c->workspace && (r = canonical_path(&c->workspace, "--workspace", reterr)) >= 0)
+                r = outside_state(c->workspace, "--workspace", reterr);
         for (size_t i = 0; r >= 0 && i < c->n_binds; i++)
-                r = canonical_path(&c->binds[i].src, "--bind", reterr);
+                if ((r = canonical_path(&c->binds[i].src, "--bind", reterr)) >= 0)
+                        r = outside_state(c->binds[i].src, c->binds[i].ro ? "--ro-bind" : "--bind", reterr);
         if (r >= 0 && c->rootfs)
                 r = canonical_path(&c->rootfs, "--rootfs", reterr);
         if (r >= 0 && c->seccomp.profile_path && c->seccomp.profile_path[0] != '/')

@@ -146,6 +146,24 @@ settle gone "sleep 31410" && ok "execsvc-crash-running: ... the command is gone"
 sx rm -f svc >/dev/null
 is "execsvc-crash-running: rm -f leaves no state" "$(ls -A "$STATE/sandboxes" 2>/dev/null | grep -v '^\.' || true)" ""
 
+# --- a bind or workspace that shows the sandbox the state root: every
+# sandbox's record and exec service (rootless, its root is the owner: it could
+# connect to a sibling's exec.sock, init taking it for the host)
+for spec in "--bind $STATE:/mnt" "--ro-bind $TMP:/mnt" "--bind $STATE/sandboxes/.by-id:/mnt" "--workspace $STATE/sandboxes"; do
+        out=$(sx create $spec cover 2>&1); rc=$?
+        is "execsvc-state-bind: create $spec (the state root, above it, in it) is refused, nothing left" \
+                "$([ "$rc" -ne 0 ] && echo refused) $(test -e "$STATE/sandboxes/cover" && echo left)" "refused "
+        like "execsvc-state-bind: ... naming the option and the state dir" "$out" "${spec%% *} '.*': .*state dir"
+        sx rm -f cover >/dev/null 2>&1
+done
+mkdir -p "$TMP/other"
+if sx create --bind "$TMP/other:/mnt" cover >/dev/null; then
+        ok "execsvc-state-bind: control: a bind beside the state root is allowed"
+        is "execsvc-state-bind: ... and shows no exec.sock" "$(sx exec cover -- sh -c 'find /mnt -type s | wc -l')" 0
+        sx rm -f cover >/dev/null
+else
+        not_ok "execsvc-state-bind: control: a bind beside the state root is allowed"
+fi
 # --- crashes: init SIGKILLed while it holds a request (stopped first)
 sx create svc2 >/dev/null
 ipid=$(init_pid svc2)
