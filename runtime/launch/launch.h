@@ -604,6 +604,10 @@ bool sbx_relay(int from, int to);
 /* The base dir the run-* dirs (and audit.jsonl) live in. */
 int sbx_statedir_base(const sbx_run_config *c, char *buf, size_t len);
 int sbx_statedir_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr);
+/* A host path a sandbox will see (canonical; opt names it) must not show
+ * it the state dir base (every sandbox's record and exec service: rootless,
+ * the sandbox's root owns them): -EPERM if path is, holds or lies in it. */
+int sbx_statedir_outside(const char *path, const char *base, const char *opt, sbx_error *reterr);
 int sbx_statedir_chown(sbx_plan *p, sbx_error *reterr);
 /* Write a file (contents) in the state dir, mode 0644. */
 int sbx_statedir_write(sbx_plan *p, const char *name, const char *contents, sbx_error *reterr);

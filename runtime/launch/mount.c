@@ -400,6 +400,8 @@ static int prepare_tmpfs(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr
 }
 
 static int prepare_binds(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr) {
+        char base[PATH_MAX];
+
         for (size_t i = 0; i < c->n_binds; i++) {
                 /* a pinned source is the canonical path a policy check
                  * approved: resolving it again would follow a symlink
@@ -410,6 +412,13 @@ static int prepare_binds(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr
 
                 if (!canon)
                         return sbx_error_set(reterr, -errno, "--bind '%s'", c->binds[i].src);
+                /* the run's state dir base: dirname of its run dir */
+                snprintf(base, sizeof(base), "%s", p->state_dir);
+                if (strrchr(base, '/') > base)
+                        *strrchr(base, '/') = '\0';
+                if (p->state_dir[0] == '/' &&
+                    (r = sbx_statedir_outside(canon, base, c->binds[i].ro ? "--ro-bind" : "--bind", reterr)) < 0)
+                        return r;
                 r = add_bind(p, canon, c->binds[i].dst,
                              SBX_MNT_NOSUID | SBX_MNT_NODEV | (c->binds[i].ro ? SBX_MNT_RO : 0), reterr);
                 if (r < 0)

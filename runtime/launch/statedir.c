@@ -57,6 +57,27 @@ int sbx_statedir_base(const sbx_run_config *c, char *buf, size_t len) {
         return 0;
 }
 
+/* path is dir or lies below it (both canonical) */
+static bool path_within(const char *path, const char *dir) {
+        size_t n = strlen(dir);
+
+        if (!strcmp(dir, "/"))
+                return true;
+        return !strncmp(path, dir, n) && (path[n] == '\0' || path[n] == '/');
+}
+
+int sbx_statedir_outside(const char *path, const char *base, const char *opt, sbx_error *reterr) {
+        _cleanup_free_ char *canon = realpath(base, NULL);
+
+        if (!canon)
+                return sbx_error_set(reterr, -errno, "state dir '%s'", base);
+        if (path_within(path, canon) || path_within(canon, path))
+                return sbx_error_set(reterr, -EPERM,
+                                     "%s '%s': shows the sandbox sbx's state dir '%s' (every sandbox's record and "
+                                     "exec service)", opt, path, canon);
+        return 0;
+}
+
 static void remove_all_but_lock(int state_fd);
 
 /* Remove one run dir, its lock file last: a collector killed half-way leaves

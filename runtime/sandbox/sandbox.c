@@ -1220,29 +1220,15 @@ static int canonical_path(char **path, const char *opt, sbx_error *reterr) {
         return 0;
 }
 
-/* A host path the sandbox will see (canonical) must not show it the state
- * root (the dir holding sandboxes/): every sandbox's record and exec.sock
- * are there, and rootless the sandbox's root is their owner. */
+/* The state dir base: the dir holding sandboxes/ (launch.h sbx_statedir_outside). */
 static int outside_state(const char *path, const char *opt, sbx_error *reterr) {
-        _cleanup_free_ char *base = NULL;
         char root[PATH_MAX], *slash;
-        size_t n, m;
 
         snprintf(root, sizeof(root), "%s", sbx_sandbox_root());
         slash = strrchr(root, '/');
         if (slash && slash != root)
                 *slash = '\0';
-        base = realpath(root, NULL);
-        if (!base)
-                return sbx_error_set(reterr, -errno, "state dir '%s'", root);
-        n = strlen(path);
-        m = strlen(base);
-        if ((n <= m && !strncmp(base, path, n) && (base[n] == '/' || base[n] == '\0' || n == 1)) ||
-            (m < n && !strncmp(path, base, m) && path[m] == '/'))
-                return sbx_error_set(reterr, -EPERM,
-                                     "%s '%s': shows the sandbox sbx's state dir '%s' (every sandbox's record and "
-                                     "exec service)", opt, path, base);
-        return 0;
+        return sbx_statedir_outside(path, root, opt, reterr);
 }
 
 static int canonical_config(sbx_run_config *c, sbx_workspace_mode mode, sbx_error *reterr) {

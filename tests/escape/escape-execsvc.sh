@@ -156,6 +156,11 @@ for spec in "--bind $STATE:/mnt" "--ro-bind $TMP:/mnt" "--bind $STATE/sandboxes/
         like "execsvc-state-bind: ... naming the option and the state dir" "$out" "${spec%% *} '.*': .*state dir"
         sx rm -f cover >/dev/null 2>&1
 done
+out=$(sx run --bind "$STATE:/mnt" -- true 2>&1); rc=$?
+is "execsvc-state-bind: sbx run --bind of the state dir is refused too (125)" "$rc" 125
+like "execsvc-state-bind: ... naming --bind and the state dir" "$out" "--bind '.*': .*state dir"
+mkdir -p "$TMP/other"
+is "execsvc-state-bind: control: sbx run --bind beside it runs" "$(sx run --bind "$TMP/other:/mnt" -- echo ran 2>&1)" ran
 mkdir -p "$TMP/other"
 if sx create --bind "$TMP/other:/mnt" cover >/dev/null; then
         ok "execsvc-state-bind: control: a bind beside the state root is allowed"
