@@ -51,7 +51,8 @@ const sbx_cli_opt sbx_run_opts[] = {
           "DIR/upper (+ DIR/work) across runs (a persistent sandbox's root) instead of per run", "@dir" },
         { "setup-command", 0, "CMD", OPT_SETUP_COMMAND, "run `sh -lc CMD` once inside the sandbox before CMD; "
           "its output goes to stderr; failure: exit 125, nothing is left behind", NULL },
-        { "bind", 0, "SRC[:DST[:ro|rw]]", OPT_BIND, "bind a host path (read-write unless :ro; repeatable)",
+        { "bind", 0, "SRC[:DST[:ro|rw]]", OPT_BIND,
+          "bind a host path (read-write unless :ro; not one that is, holds or lies in the state dir; repeatable)",
           "@file" },
         { "ro-bind", 0, "SRC[:DST]", OPT_RO_BIND, "same as --bind SRC:DST:ro", "@file" },
         { "tmpfs", 0, "PATH[:size=SIZE,mode=MODE]", OPT_TMPFS, "a tmpfs at PATH; replaces the default /tmp "
