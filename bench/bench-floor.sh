@@ -7,18 +7,21 @@
 # at a time: clone3 with the 7 namespaces and /proc (""), a tmpfs root with
 # /usr and its own /proc (r), pivot_root (p), the old root's detach (d), the
 # per-run cgroup v1 in 3 hierarchies (c, root only), sbx's two seccomp
-# filters (s, from the sbx build's precompiled BPF). N interleaved rounds,
-# order rotated; the median time and the median of per-round ratios to
-# unshare. As root, then rootless (sbx-ci).
+# filters (s, from the sbx build's precompiled BPF); and T: no root built
+# and no pivot_root, the child's mount namespace copied from a template's
+# that holds only the root (a holder process made once per mode; see
+# launch-floor.c). N interleaved rounds, order rotated; the median time and
+# the median of per-round ratios to unshare. As root, then rootless (sbx-ci).
+# With THREADS=K in the environment, K idle processes (bench/mem-floor.c)
+# exist during the run (pivot_root walks every thread of the host).
 #
-#   bench/bench-floor.sh [-n N] [path/to/sbx]
+#   [THREADS=K] bench/bench-floor.sh [-n N] [path/to/sbx]
 set -u
 . "$(dirname "$0")/lib.sh"
 bench_args 100 "$@"
 bench_sbx "${ARGS[0]:-}"
 command -v cc >/dev/null || { echo "bench: cc is needed to build launch-floor" >&2; exit 1; }
 bench_state_dir
-trap 'rm -rf "$STATE"' EXIT
 floor=$STATE/launch-floor
 top=$(cd "$(dirname "$0")/.." && pwd)
 filters=$(dirname "$SBX")/seccomp-profiles/seccomp-precompiled.c     # sbx's own filters, from its build
@@ -29,6 +32,24 @@ else
         cc -O2 -o "$floor" "$top/bench/launch-floor.c" || exit 1
 fi
 chmod 755 "$STATE" "$floor"
+TEMPLATE=
+IDLERS=
+cleanup() {
+        [ -z "$TEMPLATE" ] || kill "$TEMPLATE" 2>/dev/null
+        [ -z "$IDLERS" ] || { echo go >&"${IDLE[1]}"; wait "$IDLERS"; }
+        rm -rf "$STATE"
+}
+trap cleanup EXIT
+TEMPLATE=$("$floor" --template) || exit 1
+export FLOOR_TEMPLATE=$TEMPLATE
+if [ "${THREADS:-0}" -gt 0 ] && [ "${BENCH_INNER:-}" != 1 ]; then
+        cc -O2 -static -o "$STATE/mem-floor" "$top/bench/mem-floor.c" &&
+                cc -O2 -static -nostdlib -fno-stack-protector -o "$STATE/mem-idle" "$top/bench/mem-idle.c" || exit 1
+        coproc IDLE { "$STATE/mem-floor" "$THREADS" - "$STATE/mem-idle"; }
+        IDLERS=$IDLE_PID
+        read -r line <&"${IDLE[0]}"
+        [ "$line" = ready ] || exit 1
+fi
 
 bench() {       # bench LABEL STEPS...: N rounds of unshare, each floor variant, sbx
         local label=$1 f c i k s name
@@ -67,17 +88,17 @@ bench() {       # bench LABEL STEPS...: N rounds of unshare, each floor variant,
 }
 
 if [ "${BENCH_INNER:-}" = 1 ]; then
-        bench rootless floor: floor:r floor:rp floor:rpd floor:rpds
+        bench rootless floor: floor:r floor:rp floor:rpd floor:rpds floor:T floor:Ts
         exit 0
 fi
 echo "# $(uname -r), $(nproc) cpus, $(date -u +%FT%TZ), $(ps -eLf --no-headers | wc -l) threads on the host"
 if [ "$(id -u)" = 0 ]; then
-        bench root floor: floor:r floor:rp floor:rpd floor:rpdc floor:rpdcs
+        bench root floor: floor:r floor:rp floor:rpd floor:rpdc floor:rpdcs floor:T floor:Ts
         id sbx-ci >/dev/null 2>&1 ||
                 useradd --system --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin sbx-ci
         setpriv --reuid sbx-ci --regid "$(id -g sbx-ci)" --init-groups \
                 env -i PATH=/usr/local/bin:/usr/bin:/bin BENCH_INNER=1 \
                 bash "$0" -n "$N" "$SBX"
 else
-        BENCH_INNER=1 bench rootless floor: floor:r floor:rp floor:rpd floor:rpds
+        BENCH_INNER=1 bench rootless floor: floor:r floor:rp floor:rpd floor:rpds floor:T floor:Ts
 fi

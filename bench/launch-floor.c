@@ -20,6 +20,16 @@
  *          when built with -DSBX_FILTERS and build/seccomp-profiles/
  *          seccomp-precompiled.c; else two allow-all compare chains of their
  *          sizes, 51 and 403 instructions), loaded last before exec
+ *   T      instead of r, p and d: no root built and no pivot. The parent
+ *          enters (setns) a template's user and mount namespaces, kept by a
+ *          holder process (the environment variable FLOOR_TEMPLATE names its
+ *          pid), whose mount table holds only such a root (tmpfs, /usr,
+ *          symlinks, a procfs of the holder's own pid namespace: a new
+ *          procfs needs a visible one), made once by `launch-floor
+ *          --template` (which prints the holder's pid); clone3 then copies
+ *          that small table, and the child only mounts its /proc. What a
+ *          template namespace would save each run; pivot_root's walk of
+ *          every host thread is gone with it.
  * Built with cc -O2 by bench-floor.sh; exit 111 and a message on any failure. */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -97,12 +107,15 @@ static void child(const char *steps, const char *rootdir, const int *tasks, uid_
                 for (size_t i = 0; i < N_HIER; i++)
                         if (write(tasks[i], "0", 1) != 1)
                                 die("join the cgroup");
+        /* T: the template has no /proc to write the id maps through yet */
+        if (strchr(steps, 'T') && mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
+                die("mount proc");
         snprintf(map, sizeof(map), "0 %u 1", (unsigned) uid);
         write_file(AT_FDCWD, "/proc/self/uid_map", map);
         write_file(AT_FDCWD, "/proc/self/setgroups", "deny");
         snprintf(map, sizeof(map), "0 %u 1", (unsigned) gid);
         write_file(AT_FDCWD, "/proc/self/gid_map", map);
-        if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+        if (!strchr(steps, 'T') && mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
                 die("make / private");
         if (strchr(steps, 'r')) {
                 int fs = (int) syscall(SYS_fsopen, "tmpfs", 1), mnt, root, usr;
@@ -130,7 +143,7 @@ static void child(const char *steps, const char *rootdir, const int *tasks, uid_
                         if (chdir("/") < 0)
                                 die("chdir /");
                 }
-        } else if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
+        } else if (!strchr(steps, 'T') && mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
                 die("mount proc");
         if (strchr(steps, 's')) {
                 if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
@@ -145,6 +158,94 @@ static void child(const char *steps, const char *rootdir, const int *tasks, uid_
         }
         execl("/usr/bin/true", "true", (char *) NULL);
         die("exec /usr/bin/true");
+}
+
+/* --template: a holder in its own user and mount namespaces whose root is
+ * only the sandbox's (pivot_root, old root detached); prints its pid. */
+static int make_template(void) {
+        struct clone_args a = { .flags = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID, .exit_signal = SIGCHLD };
+        uid_t uid = geteuid();
+        gid_t gid = getegid();
+        int ready[2];
+        long pid;
+        char c, dir[64];
+
+        snprintf(dir, sizeof(dir), "/dev/shm/launch-floor-template-%d", (int) getpid());
+        if (pipe2(ready, O_CLOEXEC) < 0)
+                die("pipe");
+        pid = syscall(SYS_clone3, &a, sizeof(a));
+        if (pid < 0)
+                die("clone3 the template");
+        if (pid == 0) {
+                char map[64];
+                int fs, mnt, root, usr, nul = open("/dev/null", O_RDWR | O_CLOEXEC);
+
+                /* no stdio of the caller held open (a $(...) would wait on it) */
+                if (nul < 0 || dup2(nul, 0) < 0 || dup2(nul, 1) < 0 || dup2(nul, 2) < 0)
+                        die("stdio to /dev/null");
+                close(nul);
+
+                snprintf(map, sizeof(map), "0 %u 1", (unsigned) uid);
+                write_file(AT_FDCWD, "/proc/self/uid_map", map);
+                write_file(AT_FDCWD, "/proc/self/setgroups", "deny");
+                snprintf(map, sizeof(map), "0 %u 1", (unsigned) gid);
+                write_file(AT_FDCWD, "/proc/self/gid_map", map);
+                if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+                        die("make / private");
+                fs = (int) syscall(SYS_fsopen, "tmpfs", 1);
+                if (fs < 0 || syscall(SYS_fsconfig, fs, FSCONFIG_CMD_CREATE_, NULL, NULL, 0) < 0 ||
+                    (mnt = (int) syscall(SYS_fsmount, fs, 1, 0)) < 0)
+                        die("tmpfs root");
+                if (mkdir(dir, 0755) < 0)
+                        die("mkdir the template's mountpoint");
+                if (syscall(SYS_move_mount, mnt, "", AT_FDCWD, dir, MOVE_MOUNT_F_EMPTY_PATH_) < 0)
+                        die("attach the root");
+                root = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+                if (root < 0 || mkdirat(root, "usr", 0755) < 0 || mkdirat(root, "proc", 0555) < 0 ||
+                    symlinkat("usr/bin", root, "bin") < 0 || symlinkat("usr/lib", root, "lib") < 0 ||
+                    symlinkat("usr/lib64", root, "lib64") < 0)
+                        die("populate the root");
+                usr = (int) syscall(SYS_open_tree, AT_FDCWD, "/usr", OPEN_TREE_CLONE_ | O_CLOEXEC | AT_RECURSIVE_);
+                if (usr < 0 || fchdir(root) < 0 ||
+                    syscall(SYS_move_mount, usr, "", AT_FDCWD, "usr", MOVE_MOUNT_F_EMPTY_PATH_) < 0)
+                        die("bind /usr");
+                /* A new procfs is refused where no procfs is fully visible
+                 * (mount_too_revealing): the template keeps one of its own
+                 * pid namespace (only the holder in it) for each run's /proc
+                 * to go over. Mounted while the host's is still visible. */
+                if (mount("proc", "proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
+                        die("the template's proc");
+                if (syscall(SYS_pivot_root, ".", ".") < 0 || umount2(".", MNT_DETACH) < 0 || chdir("/") < 0)
+                        die("pivot_root");
+                if (write(ready[1], "r", 1) != 1)
+                        die("ready");
+                for (;;)
+                        pause();
+        }
+        close(ready[1]);
+        if (read(ready[0], &c, 1) != 1)
+                return 111;
+        if (rmdir(dir) < 0)
+                die("rmdir the template's mountpoint");
+        printf("%ld\n", pid);
+        return 0;
+}
+
+static void enter_template(void) {
+        const char *holder = getenv("FLOOR_TEMPLATE");
+        char path[64];
+        int u, m;
+
+        if (!holder)
+                die("T without FLOOR_TEMPLATE");
+        snprintf(path, sizeof(path), "/proc/%s/ns/user", holder);
+        u = open(path, O_RDONLY | O_CLOEXEC);
+        snprintf(path, sizeof(path), "/proc/%s/ns/mnt", holder);
+        m = open(path, O_RDONLY | O_CLOEXEC);
+        if (u < 0 || m < 0 || setns(u, CLONE_NEWUSER) < 0 || setns(m, CLONE_NEWNS) < 0)
+                die("enter the template");
+        close(u);
+        close(m);
 }
 
 int main(int argc, char **argv) {
@@ -163,6 +264,14 @@ int main(int argc, char **argv) {
         /* the new root's mountpoint: any directory; it is mounted on in the
          * child's own (private) mount namespace only */
         maker = getpid();
+        if (!strcmp(steps, "--template"))
+                return make_template();
+        if (strchr(steps, 'T')) {
+                if (strchr(steps, 'r') || strchr(steps, 'c'))
+                        die("T goes with neither r nor c");
+                uid = 0;        /* ids as the template's user namespace sees them */
+                gid = 0;
+        }
         if (strchr(steps, 'r')) {
                 snprintf(rootdir, sizeof(made[0]), "/dev/shm/launch-floor-%d", (int) getpid());
                 if (mkdir(rootdir, 0755) < 0) {
@@ -185,6 +294,8 @@ int main(int argc, char **argv) {
                         if (tasks[i] < 0)
                                 die(path);
                 }
+        if (strchr(steps, 'T'))
+                enter_template();
         pid = syscall(SYS_clone3, &a, sizeof(a));
         if (pid < 0)
                 die("clone3");
