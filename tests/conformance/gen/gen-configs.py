@@ -9,8 +9,11 @@ aliases, globs and unknown names, exec/fs sections, invalid values, JSON5 syntax
 
 Each line is {id, category, origin, syntax, config_text, agent, session, subagent}; feed
 it to oracle-batch.sh for the real OpenClaw's answers and to diff-sbx.py for sbx's.
-Deterministic for a given SEED.  AREAs (default: all): roster docker tools sessions
-invalid json5 misc.
+Deterministic for a given SEED.  AREAs (default: the first seven, so old seeds repeat;
+"all" adds the last three): roster docker tools sessions invalid json5 misc legacy (retired keys the load migrations rewrite: perSession, browser
+network none, spawn_task/image names, allow+alsoAllow, profile with configured sections,
+agents.defaults.tools) provider (tools.byProvider with a configured model) env (${VAR},
+env.vars, $include).
 """
 import json
 import random
@@ -363,6 +366,205 @@ def per_agent_invalid(cfg):
     return "agent." + k
 
 
+# ---------------------------------------------------------------- legacy / load / tools2 shapes
+LEGACY_NAMES = ["spawn_task", "Spawn_Task", "image", "IMAGE", "spawn*", "*task", "im*", "*image*", "view_image",
+                "suggest_task", "suggest*", "view_*", "group:media", "group:sessions"]
+
+
+def agent_scopes(cfg):
+    """the agent containers of cfg: defaults plus every roster entry object"""
+    ag = cfg.get("agents", {})
+    out = []
+    if isinstance(ag.get("entries"), dict):
+        out += [e for e in ag["entries"].values() if isinstance(e, dict)]
+    if isinstance(ag.get("list"), list):
+        out += [e for e in ag["list"] if isinstance(e, dict)]
+    return out
+
+
+def add_legacy(cfg):
+    """One retired/migrated key somewhere the load migrations or validator look."""
+    ag = cfg.setdefault("agents", {})
+    dflt = ag.setdefault("defaults", {})
+    scopes = agent_scopes(cfg)
+    where = pick(["defaults"] + (["agent"] * 2 if scopes else []))
+    tgt = dflt if where == "defaults" else pick(scopes)
+    kind = pick(["perSession", "perSession", "browserNone", "browserNone", "embeddedPi", "agentRuntime",
+                 "toolName", "toolName", "toolName", "alsoConflict", "alsoConflict", "sections", "sections",
+                 "memorySearch", "heartbeat", "typingMode", "contextTokens", "mainKey", "defaultsTools",
+                 "defaultsTools", "agentDefault", "systemPromptOverride", "llm", "modelTimeout"])
+    if kind == "perSession":
+        sb = tgt.setdefault("sandbox", {}) if isinstance(tgt.get("sandbox", {}), dict) else tgt
+        sb["perSession"] = pick([True, False, True, False, "yes", 1, None])
+        if maybe(0.3):
+            sb["scope"] = pick(["agent", "session", "shared"])
+    elif kind == "browserNone":
+        sb = tgt.setdefault("sandbox", {}) if isinstance(tgt.get("sandbox", {}), dict) else tgt
+        br = sb.setdefault("browser", {}) if isinstance(sb.get("browser", {}), dict) else {}
+        br["network"] = pick(["none", "None", " NONE ", "none", "bridge"])
+        if maybe(0.6):
+            br["enabled"] = pick([True, False])
+        other = pick(scopes) if scopes and maybe(0.5) else None
+        if other is not None:
+            osb = other.setdefault("sandbox", {}) if isinstance(other.get("sandbox", {}), dict) else {}
+            obr = osb.setdefault("browser", {}) if isinstance(osb.get("browser", {}), dict) else {}
+            if maybe(0.5):
+                obr["network"] = pick(["br-net", "none", "bridge"])
+            if maybe(0.6):
+                obr["enabled"] = pick([True, False])
+    elif kind == "embeddedPi":
+        tgt["embeddedPi"] = pick([{}, {"mode": "x"}, {"enabled": True}])
+        if maybe(0.3):
+            tgt["embeddedAgent"] = {}
+    elif kind == "agentRuntime":
+        tgt["agentRuntime"] = pick([{}, {"id": "pi"}, "pi", {"fallback": "none"}])
+    elif kind == "toolName":
+        levels = [cfg.setdefault("tools", {})] + [s.setdefault("tools", {}) for s in scopes if isinstance(s.get("tools", {}), dict)]
+        t = pick(levels)
+        sub = pick(["", "", "sandbox", "subagents"])
+        if sub and isinstance(t.get(sub, {}), dict) and (sub == "sandbox" or t is levels[0]):
+            t = t.setdefault(sub, {}).setdefault("tools", {})
+        k = pick(["allow", "deny", "alsoAllow"])
+        if isinstance(t.get(k), list):
+            t[k].append(pick(LEGACY_NAMES))
+        else:
+            t[k] = [pick(LEGACY_NAMES)] + v_names(0, 2)
+    elif kind == "alsoConflict":
+        levels = [cfg.setdefault("tools", {})] + [s.setdefault("tools", {}) for s in scopes if isinstance(s.get("tools", {}), dict)]
+        t = pick(levels)
+        if maybe(0.3):
+            t = t.setdefault("sandbox", {}).setdefault("tools", {})
+        t["allow"] = v_names(1, 3)
+        t["alsoAllow"] = v_names(1, 3)
+        if maybe(0.5):
+            t["profile"] = pick(PROFILES)
+        if maybe(0.3):
+            t["alsoAllow"].append(pick(["gateway", "group:openclaw", "*", "exec", "read"]))
+    elif kind == "sections":
+        levels = [cfg.setdefault("tools", {})] + [s.setdefault("tools", {}) for s in scopes if isinstance(s.get("tools", {}), dict)]
+        t = pick(levels)
+        sec = pick(["exec", "fs", "exec", "fs", "web", "message", "elevated"])
+        t[sec] = pick({"exec": [{"security": "full"}, {"ask": "off"}, {"host": "sandbox"}, {}, {"safeBins": ["jq"]}],
+                       "fs": [{"workspaceOnly": True}, {"workspaceOnly": False}, {}],
+                       "web": [{"search": {"enabled": True}}, {"fetch": {"enabled": False}}, {}],
+                       "message": [{"allowCrossContextSend": True}, {}],
+                       "elevated": [{"enabled": True}, {"enabled": False}]}[sec])
+        if maybe(0.7):
+            t["profile"] = pick(PROFILES)
+        if maybe(0.4):
+            cfg["tools"]["profile"] = pick(PROFILES)
+        if maybe(0.3):
+            t["alsoAllow"] = v_names(1, 2)
+    elif kind == "memorySearch":
+        tgt["memorySearch"] = pick([{"enabled": True}, {"provider": "auto"}, {}])
+    elif kind == "heartbeat":
+        cfg["heartbeat"] = pick([{"every": "30m"}, {}])
+    elif kind == "typingMode":
+        cfg.setdefault("session", {})["typingMode"] = pick(["instant", "never"])
+    elif kind == "contextTokens":
+        tgt["contextTokens"] = pick([1000, 200000])
+    elif kind == "mainKey":
+        cfg.setdefault("session", {})["mainKey"] = pick(["main", "work", "Home", "  ", "agent:main:x"])
+    elif kind == "defaultsTools":
+        dflt["tools"] = v_tools(True)
+        if maybe(0.5):
+            dflt["tools"]["profile"] = pick(PROFILES)
+        if maybe(0.4):
+            cfg["agents"].pop("entries", None)
+            cfg["agents"].pop("list", None)
+    elif kind == "agentDefault":
+        if isinstance(ag.get("entries"), dict):
+            ag["entries"]["default"] = pick([{}, {"sandbox": {"mode": "all"}}, {"tools": {"deny": ["exec"]}}])
+    elif kind == "systemPromptOverride":
+        tgt["systemPromptOverride"] = "x"
+    elif kind == "llm":
+        dflt["llm"] = {"idleTimeoutSeconds": 30}
+    elif kind == "modelTimeout":
+        tgt["model"] = {"primary": "openai/gpt-5", "timeoutMs": 1000}
+    if not dflt:
+        ag.pop("defaults", None)
+    return kind
+
+
+def add_provider_policy(cfg):
+    """tools.byProvider / agents.*.tools.byProvider with a configured model"""
+    levels = [cfg.setdefault("tools", {})] + [s.setdefault("tools", {}) for s in agent_scopes(cfg) if isinstance(s.get("tools", {}), dict)]
+    t = pick(levels)
+    bp = {}
+    for key in sample(["openai", "anthropic", "openai/gpt-5", "OpenAI", "google/gemini-2.5-pro", "*"], 1, 2):
+        pol = v_policy(0.4, 0.4, 0.2)
+        if maybe(0.5):
+            pol["profile"] = pick(PROFILES)
+        bp[key] = pol
+    t["byProvider"] = bp
+    if maybe(0.6):
+        ag = cfg.setdefault("agents", {})
+        tgt = pick([ag.setdefault("defaults", {})] + agent_scopes(cfg))
+        tgt["model"] = pick(["openai/gpt-5", "anthropic/claude-opus-4", {"primary": "openai/gpt-5"}, "google/gemini-2.5-pro"])
+    return "byProvider"
+
+
+ENV_REFS = ["${HOME}", "${TZ}", "${LANG}", "${MISSING_X}", "$${HOME}", "${home}", "${HOME", "$HOME",
+            "${HOME}${TZ}", "${ZZ_SET}", "${_U}", "pre-${TZ}-post", "$$${TZ}", "${A-B}", "${1X}"]
+
+
+def add_env(cfg):
+    """${VAR} substitution in string values, env.vars / env top-level vars"""
+    strs = []
+
+    def walk(o):
+        if isinstance(o, dict):
+            for k, v in o.items():
+                if isinstance(v, str):
+                    strs.append((o, k))
+                else:
+                    walk(v)
+        elif isinstance(o, list):
+            for i, v in enumerate(o):
+                if isinstance(v, str):
+                    strs.append((o, i))
+                else:
+                    walk(v)
+    walk(cfg)
+    if strs and maybe(0.7):
+        for o, k in rng.sample(strs, min(len(strs), rng.randint(1, 3))):
+            ref = pick(ENV_REFS)
+            o[k] = pick([ref, o[k] + ref, ref + o[k]]) if isinstance(o[k], str) else ref
+    else:
+        ag = cfg.setdefault("agents", {}).setdefault("defaults", {})
+        sb = ag.setdefault("sandbox", {}) if isinstance(ag.get("sandbox", {}), dict) else {}
+        key = pick(["mode", "scope", "workspaceAccess", "workspaceRoot", "backend"])
+        sb[key] = pick(["${ZZ_SET}", "${TZ}", "${HOME}/r", "${MISSING_X}"])
+    if maybe(0.6):
+        vals = {"ZZ_SET": pick(["all", "session", "rw", "/srv/z", "non-main", "docker", "", "shared"])}
+        if maybe(0.3):
+            vals[pick(["HOME", "TZ", "_U", "lower", "A B"])] = pick(["/nope", "x", "${TZ}"])
+        if maybe(0.5):
+            cfg["env"] = {"vars": vals}
+        elif maybe(0.5):
+            cfg["env"] = dict(vals)
+        else:
+            cfg["env"] = {"vars": vals, "shellEnv": {"enabled": False}}
+    return "env"
+
+
+def add_include(cfg):
+    """a $include that cannot resolve here, or an empty/odd one, somewhere in the tree"""
+    targets = [cfg]
+    for k in ("agents", "tools", "session"):
+        if isinstance(cfg.get(k), dict):
+            targets.append(cfg[k])
+    ag = cfg.get("agents", {})
+    if isinstance(ag, dict) and isinstance(ag.get("defaults"), dict):
+        targets.append(ag["defaults"])
+        if isinstance(ag["defaults"].get("sandbox"), dict):
+            targets.append(ag["defaults"]["sandbox"])
+    t = pick(targets)
+    t["$include"] = pick([[], [], "./nope.json", ["./a.json"], "", 5, None, {}, "../x.json", "/etc/passwd",
+                          "${HOME}/x.json", [5], ["./a.json", "./a.json"]])
+    return "include"
+
+
 # ---------------------------------------------------------------- JSON5 text
 def j5(v, ind, depth):
     pad = " " * (ind * (depth + 1))
@@ -442,6 +644,14 @@ def gen_case(i, areas):
     area = pick(areas)
     cfg, ids = gen_config(area)
     origin = "gen:" + area
+    if area == "legacy":
+        origin += ":" + ",".join(add_legacy(cfg) for _ in range(rng.randint(1, 3)))
+    elif area == "provider":
+        origin += ":" + add_provider_policy(cfg)
+    elif area == "env":
+        origin += ":" + add_env(cfg)
+        if maybe(0.15):
+            origin += ":" + add_include(cfg)
     if area == "invalid" or maybe(0.07):
         if maybe(0.3):
             what = per_agent_invalid(cfg) or mutate_invalid(cfg)
@@ -451,7 +661,8 @@ def gen_case(i, areas):
         category = "invalid"
     else:
         category = {"roster": "legacy", "docker": "docker", "tools": "policy-layers", "sessions": "session-keys",
-                    "json5": "sandbox-matrix", "misc": "resolution"}[area]
+                    "json5": "sandbox-matrix", "misc": "resolution",
+                    "legacy": "legacy", "provider": "policy-layers", "env": "loading"}[area]
     if area == "json5":
         syntax, text = "json5", j5(cfg, pick([2, 0]), 0)
     else:
@@ -475,7 +686,10 @@ def gen_case(i, areas):
 if __name__ == "__main__":
     seed = int(sys.argv[1])
     count = int(sys.argv[2])
-    areas = sys.argv[3].split(",") if len(sys.argv) > 3 else ["roster", "docker", "tools", "sessions", "invalid", "json5", "misc"]
+    old = ["roster", "docker", "tools", "sessions", "invalid", "json5", "misc"]
+    areas = sys.argv[3].split(",") if len(sys.argv) > 3 else old
+    if areas == ["all"]:
+        areas = old + ["legacy", "provider", "env"]
     rng = random.Random(seed)
     for i in range(count):
         print(json.dumps(gen_case(i, areas), ensure_ascii=False))
