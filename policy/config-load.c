@@ -75,6 +75,9 @@ void issue(struct vctx *v, const char *fmt, ...) {
         vsnprintf(msg, sizeof(msg), fmt, ap);
         va_end(ap);
         snprintf(line, sizeof(line), "%s: %s", jpath_str(&v->path), msg);
+        /* a key checked by hand and by the schema tables (config-shapes.h) may say it twice */
+        if (sbx_strv_contains(&v->diag->issues, line))
+                return;
         if (sbx_strv_push(&v->diag->issues, line) < 0)
                 v->oom = true;
 }

@@ -45,10 +45,43 @@ static void drop_context_tokens(struct json_object *o, const char *where, sbx_co
         change(changes, diag, msg);
 }
 
+/* models.providers.<p>.contextTokens / contextWindow: baked into each of its explicit
+ * models[] entries that lacks the key, then removed (removed alone when there are none). */
+static void migrate_provider_budgets(struct json_object *root, sbx_config_diag *diag, sbx_strv *changes) {
+        static const char *const KEYS[] = {"contextTokens", "contextWindow"};
+        struct json_object *providers = jget(jget(root, "models"), "providers");
+        char msg[640];
+
+        if (!json_object_is_type(providers, json_type_object))
+                return;
+        json_object_object_foreach(providers, pid, prov) {
+                if (!json_object_is_type(prov, json_type_object))
+                        continue;
+                for (size_t k = 0; k < ELEMENTSOF(KEYS); k++) {
+                        if (!jhas(prov, KEYS[k]))
+                                continue;
+                        struct json_object *models = jget(prov, "models");
+                        size_t n = json_object_is_type(models, json_type_array) ? json_object_array_length(models) : 0;
+                        for (size_t i = 0; i < n; i++) {
+                                struct json_object *m = json_object_array_get_idx(models, i);
+                                if (!json_object_is_type(m, json_type_object) || jhas(m, KEYS[k]))
+                                        continue;
+                                json_object_object_add(m, KEYS[k], json_object_get(jget(prov, KEYS[k])));
+                        }
+                        json_object_object_del(prov, KEYS[k]);
+                        snprintf(msg, sizeof(msg), n ? "Removed models.providers.%s.%s after baking it into explicit model entries."
+                                                     : "Removed models.providers.%s.%s.",
+                                 pid, KEYS[k]);
+                        change(changes, diag, msg);
+                }
+        }
+}
+
 static void migrate_context_tokens(struct json_object *root, sbx_config_diag *diag, sbx_strv *changes) {
         struct json_object *agents = jget(root, "agents"), *entries = jget(agents, "entries"),
                            *list = jget(agents, "list");
         char where[320];
+        migrate_provider_budgets(root, diag, changes);
         drop_context_tokens(jget(agents, "defaults"), "agents.defaults", diag, changes);
         if (json_object_is_type(entries, json_type_object)) {
                 json_object_object_foreach(entries, id, e) {

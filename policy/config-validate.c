@@ -394,53 +394,238 @@ static bool v_object(struct vctx *v, struct json_object *o, const char *const *k
         return true;
 }
 
-/* ---- the keys sbx knows but does not read: their coarse shape (config-shapes.h) ---- */
+/* ---- the keys sbx knows but does not read: their schema (config-shapes.h) ---- */
 
-enum { SH_OBJECT = 1, SH_ARRAY = 2, SH_STRING = 4, SH_NUMBER = 8, SH_BOOL = 16 };
+enum ntype { N_ANY, N_OBJECT, N_RECORD, N_ARRAY, N_STRING, N_NUMBER, N_BOOL, N_NULL, N_ENUM, N_UNION, N_ALL };
+enum nextra { X_ANY, X_NONE, X_NODE }; /* an object's other keys: allowed, refused, checked by the last kid */
+struct snode {
+        unsigned char type, extra;
+        bool integer;               /* N_NUMBER: a safe integer */
+        bool trim;                  /* N_STRING: the length bounds apply to the trimmed string */
+        bool etrue, efalse;         /* N_ENUM: true / false accepted */
+        double lo;                  /* number, or string / array length, bounds; NAN: none */
+        bool lo_incl;
+        double hi;
+        bool hi_incl;
+        const char *const *keys;    /* N_OBJECT: the known keys (kids[i] is keys[i]'s node) */
+        const unsigned short *kids; /* N_RECORD / N_ARRAY: kids[0] is the value's node; N_UNION / N_ALL: options */
+        unsigned short nkids;
+        const char *const *svals;   /* N_ENUM: the strings accepted */
+        const double *nums;         /* N_ENUM: the numbers accepted */
+        unsigned char nnums;
+        const char *const *req;     /* N_OBJECT: the keys that must be present */
+        const char *re;             /* N_STRING: a POSIX extended regex the string must match */
+        bool icase;                 /* ... ignoring case */
+};
 struct shape {
         const char *group, *key;
-        unsigned kinds;             /* SH_* accepted */
-        const char *const *enums;   /* strings accepted besides SH_STRING (NULL: none) */
-        bool integer;               /* a number must be a safe integer */
-        double min;                 /* NAN: no lower bound */
-        bool min_inclusive;
-        double max;                 /* NAN: no upper bound (inclusive) */
+        unsigned short node;
 };
 #include "config-shapes.h"
 
-static void v_shape(struct vctx *v, struct json_object *o, const struct shape *sh) {
-        unsigned kind = json_object_is_type(o, json_type_object)  ? SH_OBJECT
-                        : json_object_is_type(o, json_type_array)  ? SH_ARRAY
-                        : json_object_is_type(o, json_type_string) ? SH_STRING
-                        : is_num(o)                                ? SH_NUMBER
-                        : json_object_is_type(o, json_type_boolean) ? SH_BOOL
-                                                                    : 0;
-        if (kind == SH_STRING && !(sh->kinds & SH_STRING) && sh->enums) {
-                if (!in_list(sh->enums, json_object_get_string(o)))
-                        v_enum(v, o, sh->enums);
+static bool below(double x, double lo, bool incl) {
+        return !isnan(lo) && (incl ? x < lo : x <= lo);
+}
+
+static bool above(double x, double hi, bool incl) {
+        return !isnan(hi) && (incl ? x > hi : x >= hi);
+}
+
+static size_t trimmed_len(const char *s) {
+        const char *e = s + strlen(s);
+        while (*s && isspace((unsigned char) *s))
+                s++;
+        while (e > s && isspace((unsigned char) e[-1]))
+                e--;
+        return (size_t) (e - s);
+}
+
+static bool enum_has(const struct snode *n, struct json_object *o) {
+        if (json_object_is_type(o, json_type_string))
+                return n->svals && in_list(n->svals, json_object_get_string(o));
+        if (json_object_is_type(o, json_type_boolean))
+                return json_object_get_boolean(o) ? n->etrue : n->efalse;
+        if (is_num(o))
+                for (unsigned i = 0; i < n->nnums; i++)
+                        if (json_object_get_double(o) == n->nums[i])
+                                return true;
+        return false;
+}
+
+static bool matches_re(const char *re, bool icase, const char *s) {
+        regex_t rx;
+        if (regcomp(&rx, re, REG_EXTENDED | REG_NOSUB | (icase ? REG_ICASE : 0)) != 0)
+                return true; /* cannot tell: accept, as for the checks the tables leave out */
+        bool ok = regexec(&rx, s, 0, NULL, 0) == 0;
+        regfree(&rx);
+        return ok;
+}
+
+static size_t key_index(const char *const *keys, const char *k) {
+        size_t i = 0;
+        while (strcmp(keys[i], k))
+                i++;
+        return i;
+}
+
+static const char *node_type_name(const struct snode *n) {
+        switch (n->type) {
+        case N_OBJECT:
+                return "object";
+        case N_RECORD:
+                return "record";
+        case N_ARRAY:
+                return "array";
+        case N_STRING:
+                return "string";
+        case N_NUMBER:
+                return "number";
+        case N_BOOL:
+                return "boolean";
+        default:
+                return "value";
+        }
+}
+
+/* whether node n is about o's JSON type (a union or an intersection may be) */
+static bool same_json_type(const struct snode *n, struct json_object *o) {
+        switch (n->type) {
+        case N_OBJECT:
+        case N_RECORD:
+                return json_object_is_type(o, json_type_object);
+        case N_ARRAY:
+                return json_object_is_type(o, json_type_array);
+        case N_STRING:
+                return json_object_is_type(o, json_type_string);
+        case N_NUMBER:
+                return is_num(o);
+        case N_BOOL:
+                return json_object_is_type(o, json_type_boolean);
+        case N_NULL:
+                return !o || json_object_is_type(o, json_type_null);
+        case N_ENUM:
+                return false;
+        default: /* N_ANY, N_UNION, N_ALL */
+                return true;
+        }
+}
+
+/* Checks o against schema node n: issues (with the path) for what zod would refuse. */
+static void v_node(struct vctx *v, struct json_object *o, const struct snode *n) {
+        switch (n->type) {
+        default: /* N_ANY */
+                return;
+        case N_NULL:
+                if (o && !json_object_is_type(o, json_type_null))
+                        issue(v, "Invalid input: expected null, received %s", tname(o));
+                return;
+        case N_BOOL:
+                v_bool(v, o);
+                return;
+        case N_ENUM:
+                if (!enum_has(n, o)) {
+                        if (n->svals && n->svals[0])
+                                v_enum(v, o, n->svals);
+                        else
+                                issue(v, "Invalid input");
+                }
+                return;
+        case N_STRING: {
+                if (!expect(v, o, json_type_string, "string"))
+                        return;
+                const char *s = json_object_get_string(o);
+                double len = (double) (n->trim ? trimmed_len(s) : strlen(s));
+                if (below(len, n->lo, true))
+                        issue(v, "Too small: expected string to have >=%g characters", n->lo);
+                else if (above(len, n->hi, true))
+                        issue(v, "Too big: expected string to have <=%g characters", n->hi);
+                else if (n->re && !matches_re(n->re, n->icase, s))
+                        issue(v, "Invalid string: must match pattern /%s/", n->re);
                 return;
         }
-        if (!(kind & sh->kinds)) {
-                if (sh->kinds == 0 && sh->enums)
-                        v_enum(v, o, sh->enums);
+        case N_NUMBER: {
+                if (!expect(v, o, json_type_double, "number"))
+                        return;
+                double d = json_object_get_double(o);
+                if (!isfinite(d))
+                        issue(v, "Invalid input: expected number, received %s", isnan(d) ? "NaN" : "Infinity");
+                else if (n->integer && (d != floor(d) || fabs(d) > 9007199254740991.0))
+                        issue(v, "Invalid input: expected int, received number");
+                else if (below(d, n->lo, n->lo_incl))
+                        issue(v, "Too small: expected number to be %s%g", n->lo_incl ? ">=" : ">", n->lo);
+                else if (above(d, n->hi, n->hi_incl))
+                        issue(v, "Too big: expected number to be %s%g", n->hi_incl ? "<=" : "<", n->hi);
+                return;
+        }
+        case N_ARRAY: {
+                if (!expect(v, o, json_type_array, "array"))
+                        return;
+                double len = (double) json_object_array_length(o);
+                if (below(len, n->lo, true))
+                        issue(v, "Too small: expected array to have >=%g items", n->lo);
+                else if (above(len, n->hi, true))
+                        issue(v, "Too big: expected array to have <=%g items", n->hi);
+                ELEMENTS(v, o, v_node(v, e, &SNODES[n->kids[0]]));
+                return;
+        }
+        case N_RECORD:
+                MEMBERS(v, o, v_node(v, m, &SNODES[n->kids[0]]));
+                return;
+        case N_OBJECT: {
+                if (!check_members(v, o, n->extra == X_NONE ? n->keys : NULL, NULL))
+                        return;
+                size_t nkeys = 0;
+                for (; n->keys && n->keys[nkeys]; nkeys++)
+                        FIELD(v, o, n->keys[nkeys], v_node(v, f, &SNODES[n->kids[nkeys]]));
+                for (size_t i = 0; n->req && n->req[i]; i++)
+                        if (!jhas(o, n->req[i])) {
+                                jpath_push_key(&v->path, n->req[i]);
+                                issue(v, "Invalid input: expected %s, received undefined",
+                                      node_type_name(&SNODES[n->kids[key_index(n->keys, n->req[i])]]));
+                                jpath_pop(&v->path);
+                        }
+                if (n->extra != X_NODE)
+                        return;
+                json_object_object_foreach(o, k, m) {
+                        if (n->keys && in_list(n->keys, k))
+                                continue;
+                        jpath_push_key(&v->path, k);
+                        v_node(v, m, &SNODES[n->kids[nkeys]]);
+                        jpath_pop(&v->path);
+                }
+                return;
+        }
+        case N_ALL:
+                for (unsigned i = 0; i < n->nkids; i++)
+                        v_node(v, o, &SNODES[n->kids[i]]);
+                return;
+        case N_UNION: {
+                /* valid when one option is (each tried on a scratch context); else, as zod,
+                 * the issues of the only option of the value's JSON type, or "Invalid input" */
+                const struct snode *typed = NULL;
+                unsigned ntyped = 0;
+                for (unsigned i = 0; i < n->nkids; i++) {
+                        const struct snode *k = &SNODES[n->kids[i]];
+                        sbx_config_diag d = {0};
+                        struct vctx scratch = {.diag = &d};
+                        v_node(&scratch, o, k);
+                        bool ok = d.issues.n == 0 && !scratch.oom;
+                        sbx_strv_free(&d.issues);
+                        sbx_strv_free(&d.notes);
+                        if (ok)
+                                return;
+                        if (same_json_type(k, o)) {
+                                typed = k;
+                                ntyped++;
+                        }
+                }
+                if (ntyped == 1)
+                        v_node(v, o, typed);
                 else
-                        issue(v, "Invalid input: expected %s, received %s",
-                              sh->kinds & SH_OBJECT ? "object" : sh->kinds & SH_ARRAY ? "array"
-                              : sh->kinds & SH_STRING ? "string" : sh->kinds & SH_NUMBER ? "number" : "boolean",
-                              tname(o));
+                        issue(v, "Invalid input");
                 return;
         }
-        if (kind != SH_NUMBER)
-                return;
-        double d = json_object_get_double(o);
-        if (!isfinite(d))
-                issue(v, "Invalid input: expected number, received %s", isnan(d) ? "NaN" : "Infinity");
-        else if (sh->integer && (d != floor(d) || fabs(d) > 9007199254740991.0))
-                issue(v, "Invalid input: expected int, received number");
-        else if (!isnan(sh->min) && (sh->min_inclusive ? d < sh->min : d <= sh->min))
-                issue(v, "Too small: expected number to be %s%g", sh->min_inclusive ? ">=" : ">", sh->min);
-        else if (!isnan(sh->max) && d > sh->max)
-                issue(v, "Too big: expected number to be <=%g", sh->max);
+        }
 }
 
 /* Checks the members of o that GROUP's rows of SHAPES describe. */
@@ -449,7 +634,7 @@ static void v_shapes(struct vctx *v, struct json_object *o, const char *group) {
                 return;
         for (const struct shape *sh = SHAPES; sh->group; sh++)
                 if (!strcmp(sh->group, group))
-                        FIELD(v, o, sh->key, v_shape(v, f, sh));
+                        FIELD(v, o, sh->key, v_node(v, f, &SNODES[sh->node]));
 }
 
 /* ---- tool policies ---- */

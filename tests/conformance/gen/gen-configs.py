@@ -10,10 +10,10 @@ aliases, globs and unknown names, exec/fs sections, invalid values, JSON5 syntax
 Each line is {id, category, origin, syntax, config_text, agent, session, subagent}; feed
 it to oracle-batch.sh for the real OpenClaw's answers and to diff-sbx.py for sbx's.
 Deterministic for a given SEED.  AREAs (default: the first seven, so old seeds repeat;
-"all" adds the last three): roster docker tools sessions invalid json5 misc legacy (retired keys the load migrations rewrite: perSession, browser
+"all" adds the last four): roster docker tools sessions invalid json5 misc legacy (retired keys the load migrations rewrite: perSession, browser
 network none, spawn_task/image names, allow+alsoAllow, profile with configured sections,
 agents.defaults.tools) provider (tools.byProvider with a configured model) env (${VAR},
-env.vars, $include).
+env.vars, $include) deep (values deep in the sections only the schema tables check).
 """
 import json
 import random
@@ -565,6 +565,82 @@ def add_include(cfg):
     return "include"
 
 
+# paths (a sample of OpenClaw's schema below the keys sbx does not check by hand; "main"
+# stands for a roster entry) and values for the deep area: the oracle says which are valid
+DEEP_PATHS = [
+    "acp.allowedAgents", "acp.dispatch", "acp.stream", "agents.defaults.blockStreamingBreak",
+    "agents.defaults.blockStreamingCoalesce.minChars",
+    "agents.defaults.compaction.midTurnPrecheck.enabled", "agents.defaults.compaction.model",
+    "agents.defaults.compaction.thinkingLevel", "agents.defaults.contextInjection",
+    "agents.defaults.contextPruning.hardClear", "agents.defaults.contextPruning.hardClear.placeholder",
+    "agents.defaults.embeddedAgent.cyberFailover.cooloffMs",
+    "agents.defaults.embeddedAgent.executionContract", "agents.defaults.heartbeat.accountId",
+    "agents.defaults.imageModel.fallbacks", "agents.defaults.maxConcurrent",
+    "agents.defaults.mediaModels.image.primary", "agents.defaults.models.x.pickerRuntimes",
+    "agents.defaults.params", "agents.defaults.pdfModel.timeoutMs",
+    "agents.defaults.sandbox.browser.containerPrefix", "agents.defaults.sandbox.docker.ulimits.x",
+    "agents.defaults.sandbox.scope", "agents.defaults.sandbox.ssh.knownHostsFile",
+    "agents.defaults.sessionStore", "agents.defaults.skipOptionalBootstrapFiles",
+    "agents.defaults.startupContext.enabled", "agents.defaults.startupContext.maxFileChars",
+    "agents.defaults.subagents.announceTimeoutMs", "agents.defaults.subagents.maxChildrenPerAgent",
+    "agents.defaults.subagents.model", "agents.defaults.systemAgent.agentId",
+    "agents.defaults.verboseDefault", "agents.defaults.voiceModel", "agents.entries.main.fastModeDefault",
+    "agents.entries.main.groupChat.mentionPatterns", "agents.entries.main.memory.search.cache.enabled",
+    "agents.entries.main.memory.search.extraPaths", "agents.entries.main.memory.search.query.maxResults",
+    "agents.entries.main.sandbox.docker.dangerouslyAllowExternalBindSources",
+    "agents.entries.main.skillsLimits", "agents.entries.main.tools.byProvider.x",
+    "agents.entries.main.tools.codeMode.maxPendingToolCalls",
+    "agents.entries.main.tools.elevated.allowFrom.x", "agents.entries.main.tools.exec.applyPatch",
+    "agents.entries.main.tools.exec.safeBinProfiles.x", "agents.entries.main.tools.fs",
+    "agents.entries.main.tools.fs.workspaceOnly", "agents.entries.main.tools.github.kind",
+    "agents.entries.main.tools.sandbox.tools.allow", "agents.entries.main.tools.swarm.maxTotalPerGroup",
+    "agents.entries.main.tts.modelOverrides.allowNormalization", "agents.entries.main.workspace", "auth",
+    "auth.order", "auth.profiles", "auth.profiles.x.email", "browser.extensionRelay",
+    "browser.ssrfPolicy.blockedHostnames", "browser.ssrfPolicy.dangerouslyAllowPrivateNetwork",
+    "cloudWorkers.profiles.x.readyWorkers", "commands.debug", "commands.plugins", "gateway.auth.mode",
+    "gateway.auth.rateLimit", "gateway.cliAgents.enabled", "gateway.controlUi.allowExternalEmbedUrls",
+    "gateway.controlUi.sessionObserver", "gateway.http", "gateway.nodes", "gateway.roles.default",
+    "hooks.allowRequestSessionKey", "hooks.gmail.maxBytes", "mcp.apps.sandboxOrigin",
+    "messages.queue.byChannel.matrix", "messages.queue.byChannel.signal", "models.catalogRefresh.enabled",
+    "models.providers", "models.providers.x.injectNumCtxForOpenAICompat", "nodeHost.mcp",
+    "nodeHost.workerRuns.enabled", "plugins.slots.contextEngine", "secrets.defaults.file",
+    "session.dmScope", "session.maintenance.coldStorage", "session.maintenance.highWaterBytes",
+    "session.reset.atHour", "session.sharing.readOnly", "session.threadBindings",
+    "session.threadBindings.spawnSessions", "skills.limits", "skills.limits.maxSkillsInPrompt",
+    "surfaces.x", "talk.provider", "talk.realtime", "tools.agentToAgent", "tools.byProvider.x.allow",
+    "tools.byProvider.x.profile", "tools.exec", "tools.exec.commandHighlighting",
+    "tools.media.audio.language", "tools.media.audio.preferredModel", "tools.media.image.headers.x",
+    "tools.media.image.scope.rules", "tools.media.image.timeoutSeconds", "tools.media.video.baseUrl",
+    "tools.message.actions.allow", "tools.sessions.visibility", "tools.toolSearch.enabled",
+    "tools.toolSearch.mode", "tools.toolsBySender.x", "tools.web.fetch.maxRedirects", "transcripts",
+    "tts.personas.x", "tts.personas.x.label", "tts.providers.x.apiKey", "ui.prefs.themeMode",
+    "ui.seamColor",
+]
+DEEP_VALUES = ["x", "", " ", 5, 0, -1, 0.5, 2 ** 40, True, False, None, [], ["a"], [1], {}, {"bogus": 1},
+               "off", "on", "auto", "all", "none", "main", "openai/gpt-5", "30m", "http://localhost:1"]
+
+
+def add_deep(cfg):
+    """a value at a path deep in a section sbx validates from the schema tables"""
+    path = pick(DEEP_PATHS).split(".")
+    if path[:3] == ["agents", "entries", "main"]:
+        scopes = agent_scopes(cfg)
+        cur = pick(scopes) if scopes else cfg.setdefault("agents", {}).setdefault("defaults", {})
+        path = path[3:]
+    else:
+        cur = cfg
+    for k in path[:-1]:
+        if not isinstance(cur.get(k), dict):
+            cur[k] = {}
+        cur = cur[k]
+    val = pick(DEEP_VALUES)
+    if maybe(0.3) and isinstance(cur.get(path[-1]), dict):
+        cur[path[-1]]["bogus"] = val
+    else:
+        cur[path[-1]] = val
+    return ".".join(path)
+
+
 # ---------------------------------------------------------------- JSON5 text
 def j5(v, ind, depth):
     pad = " " * (ind * (depth + 1))
@@ -648,6 +724,8 @@ def gen_case(i, areas):
         origin += ":" + ",".join(add_legacy(cfg) for _ in range(rng.randint(1, 3)))
     elif area == "provider":
         origin += ":" + add_provider_policy(cfg)
+    elif area == "deep":
+        origin += ":" + ",".join(add_deep(cfg) for _ in range(rng.randint(1, 2)))
     elif area == "env":
         origin += ":" + add_env(cfg)
         if maybe(0.15):
@@ -662,7 +740,7 @@ def gen_case(i, areas):
     else:
         category = {"roster": "legacy", "docker": "docker", "tools": "policy-layers", "sessions": "session-keys",
                     "json5": "sandbox-matrix", "misc": "resolution",
-                    "legacy": "legacy", "provider": "policy-layers", "env": "loading"}[area]
+                    "legacy": "legacy", "provider": "policy-layers", "env": "loading", "deep": "invalid"}[area]
     if area == "json5":
         syntax, text = "json5", j5(cfg, pick([2, 0]), 0)
     else:
@@ -689,7 +767,7 @@ if __name__ == "__main__":
     old = ["roster", "docker", "tools", "sessions", "invalid", "json5", "misc"]
     areas = sys.argv[3].split(",") if len(sys.argv) > 3 else old
     if areas == ["all"]:
-        areas = old + ["legacy", "provider", "env"]
+        areas = old + ["legacy", "provider", "env", "deep"]
     rng = random.Random(seed)
     for i in range(count):
         print(json.dumps(gen_case(i, areas), ensure_ascii=False))

@@ -1,47 +1,112 @@
-// schema-shapes.mjs: the coarse shape (JSON types, enum values, number bounds) of the
-// config keys sbx knows but does not validate in depth, read from the real OpenClaw's
-// zod schema (OpenClawSchema). Run with node 24 from openclaw/dist's directory:
+// schema-shapes.mjs: the shape (JSON types, enum values, number and length bounds, the
+// keys of strict objects, recursively) of the config keys sbx knows but does not validate
+// by hand, read from the real OpenClaw's zod schema (OpenClawSchema). Run with node 24
+// from openclaw/dist's directory:
 //   cd $OC_ROOT/dist && node .../schema-shapes.mjs > shapes.json
-// then emit-shapes.py shapes.json > policy/config-shapes.h
+// then emit-shapes.py shapes.json policy/config-validate.c > policy/config-shapes.h
+// What cannot be told from the schema's data (custom refinements, regexes, preprocess
+// steps, tuples) is emitted as "any": sbx then accepts what OpenClaw might refuse, never
+// the other way round.
 import fs from "node:fs";
 import { pathToFileURL } from "node:url";
 const file = fs.readdirSync(".").find((f) => /^zod-schema-[^.]*\.mjs$/.test(f) && /OpenClawSchema as t/.test(fs.readFileSync(f, "utf8")));
 const mod = await import(pathToFileURL(process.cwd() + "/" + file).href);
 const S = mod.t;
-function unwrap(s) {
-  for (let i = 0; i < 20 && s; i++) {
-    const d = s._zod?.def ?? s.def;
-    if (!d) return s;
-    if (["optional", "nullable", "default", "readonly", "catch", "prefault", "nonoptional"].includes(d.type)) s = d.innerType;
-    else if (d.type === "pipe") s = (d.in._zod.def.type === "transform") ? d.out : d.in;
-    else if (d.type === "lazy") s = d.getter();
-    else return s;
-  }
-  return s;
+const WRAP = ["optional", "default", "readonly", "catch", "prefault", "nonoptional"];
+const ANY = { t: "any" };
+const stack = new Set();
+
+function checksOf(d) {
+  return (d.checks || []).map((c) => c._zod?.def ?? {});
+}
+// a string's .trim() is an "overwrite" check: tell it by running it
+function trims(x) {
+  try { return typeof x.tx === "function" && x.tx("  a ") === "a"; } catch { return false; }
 }
 function desc(s) {
-  s = unwrap(s);
-  const d = s._zod.def;
+  const d = s?._zod?.def;
+  if (!d) return ANY;
+  if (stack.has(s)) return ANY; // recursive schemas: not followed
+  stack.add(s);
+  try { return descDef(d); } finally { stack.delete(s); }
+}
+function descDef(d) {
+  if (WRAP.includes(d.type)) return desc(d.innerType);
+  if (d.type === "nullable") return { t: "union", o: [desc(d.innerType), { t: "null" }] };
+  if (d.type === "lazy") return desc(d.getter());
+  if (d.type === "pipe") {
+    const inT = d.in._zod.def.type;
+    if (inT === "transform") return ANY; // z.preprocess: the raw value is not what is checked
+    return desc(d.in);
+  }
+  const cks = checksOf(d);
   switch (d.type) {
-    case "object": return { t: "object" };
-    case "record": return { t: "object" };
-    case "array": return { t: "array" };
-    case "string": return { t: "string" };
-    case "number": case "int": return { t: "number", checks: (d.checks || []).map((c) => { const x = c._zod?.def ?? {}; return { check: x.check, value: x.value, inclusive: x.inclusive, format: x.format }; }) };
+    case "object": {
+      const keys = {};
+      const req = [];
+      for (const [k, v] of Object.entries(d.shape)) {
+        keys[k] = desc(v);
+        if (v._zod.optin !== "optional") req.push(k);
+      }
+      const ct = d.catchall?._zod?.def?.type;
+      return { t: "object", keys, req, extra: ct === "never" ? "no" : ct && ct !== "unknown" && ct !== "any" ? desc(d.catchall) : "yes" };
+    }
+    case "record": return { t: "record", v: desc(d.valueType) };
+    case "array": {
+      const n = { t: "array", e: desc(d.element) };
+      for (const x of cks) {
+        if (x.check === "min_length") n.min = x.minimum;
+        if (x.check === "max_length") n.max = x.maximum;
+      }
+      return n;
+    }
+    case "string": {
+      const n = { t: "string" };
+      let trimmed = false, unknownOverwrite = false;
+      for (const x of cks) {
+        if (x.check === "overwrite") { if (trims(x)) trimmed = true; else unknownOverwrite = true; }
+        if (unknownOverwrite) continue;
+        if (x.check === "string_format" && x.format === "regex" && !trimmed) (n.re ??= []).push({ src: x.pattern.source, flags: x.pattern.flags });
+        if (x.check === "min_length") { n.min = x.minimum; n.trim = trimmed; }
+        if (x.check === "max_length") { n.max = x.maximum; n.trim = trimmed; }
+      }
+      return n;
+    }
+    case "number": case "int": {
+      const n = { t: "number" };
+      for (const x of cks) {
+        if (x.check === "number_format" && ["safeint", "int32", "uint32"].includes(x.format)) n.int = true;
+        if (x.check === "greater_than") { n.lo = Number(x.value); n.loIncl = !!x.inclusive; }
+        if (x.check === "less_than") { n.hi = Number(x.value); n.hiIncl = !!x.inclusive; }
+      }
+      return n;
+    }
     case "boolean": return { t: "boolean" };
+    case "null": return { t: "null" };
     case "enum": return { t: "enum", v: Object.values(d.entries) };
-    case "literal": return { t: "literal", v: d.values };
+    case "literal": return { t: "enum", v: d.values };
     case "union": return { t: "union", o: d.options.map(desc) };
-    default: return { t: d.type };
+    case "intersection": return { t: "all", o: [desc(d.left), desc(d.right)] };
+    default: return ANY;
   }
 }
-function shapeOf(s) { s = unwrap(s); return s._zod.def.shape; }
+function shapeOf(s) {
+  for (let i = 0; i < 20; i++) {
+    const d = s._zod.def;
+    if (WRAP.includes(d.type) || d.type === "nullable") s = d.innerType;
+    else if (d.type === "pipe") s = d.in._zod.def.type === "transform" ? d.out : d.in;
+    else if (d.type === "lazy") s = d.getter();
+    else break;
+  }
+  return s._zod.def.shape;
+}
 const root = shapeOf(S);
 const out = {};
 const agents = shapeOf(root.agents);
 const defaults = shapeOf(agents.defaults);
-const entryRec = unwrap(agents.entries)._zod.def.valueType;
-const entry = shapeOf(entryRec);
+let entryRec = agents.entries;
+while (entryRec._zod.def.type !== "record") entryRec = entryRec._zod.def.innerType ?? entryRec._zod.def.in;
+const entry = shapeOf(entryRec._zod.def.valueType);
 const tools = shapeOf(root.tools);
 const session = shapeOf(root.session);
 const subagents = shapeOf(defaults.subagents);
