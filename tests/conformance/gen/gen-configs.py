@@ -725,6 +725,9 @@ def gen_case(i, areas):
     elif area == "provider":
         origin += ":" + add_provider_policy(cfg)
     elif area == "deep":
+        if maybe(0.5):  # on a config that is otherwise valid, so the value decides
+            cfg = {"agents": {"defaults": {"sandbox": {"mode": pick(["all", "off", "non-main"])}}}}
+            ids = ["main"]
         origin += ":" + ",".join(add_deep(cfg) for _ in range(rng.randint(1, 2)))
     elif area == "env":
         origin += ":" + add_env(cfg)

@@ -46,7 +46,7 @@ function descDef(d) {
       const req = [];
       for (const [k, v] of Object.entries(d.shape)) {
         keys[k] = desc(v);
-        if (v._zod.optin !== "optional") req.push(k);
+        if (!v._zod.optin && !v.safeParse(undefined).success) req.push(k); // absent is refused
       }
       const ct = d.catchall?._zod?.def?.type;
       return { t: "object", keys, req, extra: ct === "never" ? "no" : ct && ct !== "unknown" && ct !== "any" ? desc(d.catchall) : "yes" };
