@@ -416,6 +416,17 @@ struct snode {
         const char *const *req;     /* N_OBJECT: the keys that must be present */
         const char *re;             /* N_STRING: a POSIX extended regex the string must match */
         bool icase;                 /* ... ignoring case */
+        unsigned char custom;       /* N_STRING: one of OpenClaw's refinements (K_*) */
+};
+/* the string refinements of OpenClaw's schema that sbx knows (schema-shapes.mjs names them) */
+enum {
+        K_NONE,
+        K_MODEL_REF,          /* "provider/model" */
+        K_MODEL_REF_OR_EMPTY, /* the same, or "" */
+        K_ABSOLUTE_OR_HOME,   /* an absolute path, "~" or "~/..." */
+        K_ABSOLUTE,           /* an absolute path */
+        K_HTTP_URL,           /* an http(s) URL */
+        K_TRIMMED,            /* no leading or trailing white space */
 };
 struct shape {
         const char *group, *key;
@@ -429,15 +440,6 @@ static bool below(double x, double lo, bool incl) {
 
 static bool above(double x, double hi, bool incl) {
         return !isnan(hi) && (incl ? x > hi : x >= hi);
-}
-
-static size_t trimmed_len(const char *s) {
-        const char *e = s + strlen(s);
-        while (*s && isspace((unsigned char) *s))
-                s++;
-        while (e > s && isspace((unsigned char) e[-1]))
-                e--;
-        return (size_t) (e - s);
 }
 
 static bool enum_has(const struct snode *n, struct json_object *o) {
@@ -459,6 +461,46 @@ static bool matches_re(const char *re, bool icase, const char *s) {
         bool ok = regexec(&rx, s, 0, NULL, 0) == 0;
         regfree(&rx);
         return ok;
+}
+
+/* "provider/model": a slash with something (not only white space) on each side */
+static bool model_ref(const char *s) {
+        const char *slash = strchr(s, '/');
+        if (!slash)
+                return false;
+        bool before = false, after = false;
+        for (const char *p = s; p < slash; p++)
+                before |= !isspace((unsigned char) *p);
+        for (const char *p = slash + 1; *p; p++)
+                after |= !isspace((unsigned char) *p);
+        return before && after;
+}
+
+static bool http_url(const char *s) {
+        const char *rest = !strncasecmp(s, "http://", 7) ? s + 7 : !strncasecmp(s, "https://", 8) ? s + 8 : NULL;
+        return rest && *rest && *rest != '/' && !isspace((unsigned char) *rest);
+}
+
+/* s (trimmed when the schema trims first) passes refinement k */
+static bool refined(unsigned char k, const char *s) {
+        switch (k) {
+        case K_MODEL_REF:
+                return model_ref(s);
+        case K_MODEL_REF_OR_EMPTY:
+                return !*s || model_ref(s);
+        case K_ABSOLUTE_OR_HOME:
+                return s[0] == '/' || !strcmp(s, "~") || !strncmp(s, "~/", 2);
+        case K_ABSOLUTE:
+                return s[0] == '/';
+        case K_HTTP_URL:
+                return http_url(s);
+        case K_TRIMMED: {
+                _cleanup_free_ char *t = sbx_strdup_trim(s);
+                return !t || !strcmp(t, s);
+        }
+        default: /* K_NONE */
+                return true;
+        }
 }
 
 static size_t key_index(const char *const *keys, const char *k) {
@@ -533,12 +575,19 @@ static void v_node(struct vctx *v, struct json_object *o, const struct snode *n)
         case N_STRING: {
                 if (!expect(v, o, json_type_string, "string"))
                         return;
-                const char *s = json_object_get_string(o);
-                double len = (double) (n->trim ? trimmed_len(s) : strlen(s));
+                const char *raw = json_object_get_string(o);
+                _cleanup_free_ char *s = n->trim ? sbx_strdup_trim(raw) : strdup(raw);
+                if (!s) {
+                        v->oom = true;
+                        return;
+                }
+                double len = (double) strlen(s);
                 if (below(len, n->lo, true))
                         issue(v, "Too small: expected string to have >=%g characters", n->lo);
                 else if (above(len, n->hi, true))
                         issue(v, "Too big: expected string to have <=%g characters", n->hi);
+                else if (!refined(n->custom, s))
+                        issue(v, "Invalid input");
                 else if (n->re && !matches_re(n->re, n->icase, s))
                         issue(v, "Invalid string: must match pattern /%s/", n->re);
                 return;

@@ -23,6 +23,15 @@ function checksOf(d) {
 function trims(x) {
   try { return typeof x.tx === "function" && x.tx("  a ") === "a"; } catch { return false; }
 }
+// the custom refinements of strings that sbx knows, told by their source text
+function customKind(src) {
+  if (/parseProviderModelRef\(value\)/.test(src)) return /value === ""/.test(src) ? "model-ref-or-empty" : "model-ref";
+  if (/path\.isAbsolute\(value\) \|\| value === "~" \|\| value\.startsWith\("~\/"\)/.test(src)) return "absolute-or-home";
+  if (/^\(value\) => isAbsolutePath\(value\)$/.test(src.trim())) return "absolute";
+  if (/^function isHttpUrl\(/.test(src)) return "http-url";
+  if (/^\(value\) => value === value\.trim\(\)$/.test(src.trim())) return "trimmed";
+  return undefined;
+}
 function desc(s) {
   const d = s?._zod?.def;
   if (!d) return ANY;
@@ -62,13 +71,18 @@ function descDef(d) {
     }
     case "string": {
       const n = { t: "string" };
-      let trimmed = false, unknownOverwrite = false;
+      let trimmed = false;
       for (const x of cks) {
-        if (x.check === "overwrite") { if (trims(x)) trimmed = true; else unknownOverwrite = true; }
-        if (unknownOverwrite) continue;
-        if (x.check === "string_format" && x.format === "regex" && !trimmed) (n.re ??= []).push({ src: x.pattern.source, flags: x.pattern.flags });
-        if (x.check === "min_length") { n.min = x.minimum; n.trim = trimmed; }
-        if (x.check === "max_length") { n.max = x.maximum; n.trim = trimmed; }
+        if (x.check === "overwrite") {
+          if (!trims(x)) break; // another rewrite: the checks after it see what sbx cannot
+          trimmed = true;
+          continue;
+        }
+        if (x.check === "min_length") n.min = x.minimum;
+        if (x.check === "max_length") n.max = x.maximum;
+        if (x.check === "custom") { const k = customKind(String(x.fn ?? "")); if (k) n.custom = k; }
+        if (x.check === "string_format" && x.format === "regex") (n.re ??= []).push({ src: x.pattern.source, flags: x.pattern.flags });
+        if (trimmed) n.trim = true; // the checks see the trimmed string
       }
       return n;
     }
