@@ -57,6 +57,8 @@ def ere(rx):
 
 def node(d):
     """index of node d in SNODES (children first)"""
+    if d["t"] == "union" and all(o["t"] == "enum" for o in d["o"]):  # z.union of literals
+        d = {"t": "enum", "v": [v for o in d["o"] for v in o["v"]]}
     key = json.dumps(d, sort_keys=True)
     if key in index:
         return index[key]
