@@ -552,6 +552,17 @@ static bool same_json_type(const struct snode *n, struct json_object *o) {
         }
 }
 
+/* a string's or an array's length within n's bounds (else an issue) */
+static bool v_length(struct vctx *v, const struct snode *n, size_t len, const char *what, const char *unit) {
+        if (below((double) len, n->lo, true))
+                issue(v, "Too small: expected %s to have >=%g %s", what, n->lo, unit);
+        else if (above((double) len, n->hi, true))
+                issue(v, "Too big: expected %s to have <=%g %s", what, n->hi, unit);
+        else
+                return true;
+        return false;
+}
+
 /* Checks o against schema node n: issues (with the path) for what zod would refuse. */
 static void v_node(struct vctx *v, struct json_object *o, const struct snode *n) {
         switch (n->type) {
@@ -581,12 +592,9 @@ static void v_node(struct vctx *v, struct json_object *o, const struct snode *n)
                         v->oom = true;
                         return;
                 }
-                double len = (double) strlen(s);
-                if (below(len, n->lo, true))
-                        issue(v, "Too small: expected string to have >=%g characters", n->lo);
-                else if (above(len, n->hi, true))
-                        issue(v, "Too big: expected string to have <=%g characters", n->hi);
-                else if (!refined(n->custom, s))
+                if (!v_length(v, n, strlen(s), "string", "characters"))
+                        return;
+                if (!refined(n->custom, s))
                         issue(v, "Invalid input");
                 else if (n->re && !matches_re(n->re, n->icase, s))
                         issue(v, "Invalid string: must match pattern /%s/", n->re);
@@ -609,11 +617,7 @@ static void v_node(struct vctx *v, struct json_object *o, const struct snode *n)
         case N_ARRAY: {
                 if (!expect(v, o, json_type_array, "array"))
                         return;
-                double len = (double) json_object_array_length(o);
-                if (below(len, n->lo, true))
-                        issue(v, "Too small: expected array to have >=%g items", n->lo);
-                else if (above(len, n->hi, true))
-                        issue(v, "Too big: expected array to have <=%g items", n->hi);
+                v_length(v, n, json_object_array_length(o), "array", "items");
                 ELEMENTS(v, o, v_node(v, e, &SNODES[n->kids[0]]));
                 return;
         }
