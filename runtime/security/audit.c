@@ -95,12 +95,29 @@ int sbx_audit_exec(const sbx_audit *a, char *const *argv, const sbx_exec_verdict
         return emit(a, o);
 }
 
+/* The size of a regular-file audit log (-1: a FIFO, a socket, unknown). */
+static off_t log_size(const sbx_audit *a) {
+        struct stat st;
+
+        return fstat(a->fd, &st) == 0 && S_ISREG(st.st_mode) ? st.st_size : -1;
+}
+
 int sbx_audit_exec_seen(const sbx_audit *a, int pid, const char *path, char *const *argv, bool argv_truncated,
                         const sbx_exec_verdict *v) {
         _cleanup_(json_putp) json_object *o = NULL;
+        off_t size;
+        int r;
 
         if (a->fd < 0)
                 return 0;
+        /* exec-seen records come as fast as the sandbox calls execve (up to
+         * 16 KiB each, tens of thousands a second): past SBX_AUDIT_SEEN_MAX
+         * bytes of log they are dropped, so that no sandbox fills the host's
+         * disk (or the tmpfs of /run/sbx) through its host-side log. The
+         * records sbx itself decides (exec, start, exit) are always written. */
+        size = log_size(a);
+        if (size >= SBX_AUDIT_SEEN_MAX)
+                return -EFBIG;
         o = record(a, "exec-seen");
         json_object_object_add(o, "pid", json_object_new_int(pid));
         json_object_object_add(o, "path", json_object_new_string(path));
@@ -108,7 +125,17 @@ int sbx_audit_exec_seen(const sbx_audit *a, int pid, const char *path, char *con
         if (argv_truncated)
                 json_object_object_add(o, "argvTruncated", json_object_new_boolean(true));
         add_verdict(o, v, v->allow ? "allow" : v->status == SBX_EXIT_NOT_FOUND ? "not-found" : "deny");
-        return emit(a, o);
+        r = emit(a, o);
+        if (r == 0 && size >= 0 && log_size(a) >= SBX_AUDIT_SEEN_MAX) {
+                /* the record that crossed the limit: say so, once */
+                _cleanup_(json_putp) json_object *full = record(a, "exec-seen-limit");
+                json_object_object_add(full, "limitBytes", json_object_new_int64(SBX_AUDIT_SEEN_MAX));
+                json_object_object_add(full, "message",
+                                       json_object_new_string("the audit log reached its limit: later exec-seen "
+                                                              "records are not written"));
+                r = emit(a, full);
+        }
+        return r;
 }
 
 int sbx_audit_start(const sbx_audit *a, int pid, char *const *argv) {

@@ -374,7 +374,11 @@ void sbx_audit_close(sbx_audit *a);
 int sbx_audit_exec(const sbx_audit *a, char *const *argv, const sbx_exec_verdict *v);
 /* issue 14: an execve/execveat the seccomp listener saw in a sandbox (event
  * "exec-seen"): pid (host), the path as asked, argv (bounded), the verdict of
- * the sandbox's rules on the file it resolves to. */
+ * the sandbox's rules on the file it resolves to. Written only while the log
+ * (a regular file) is smaller than SBX_AUDIT_SEEN_MAX; the record that
+ * crosses it is followed by one "exec-seen-limit" record; later ones are
+ * dropped (-EFBIG). */
+#define SBX_AUDIT_SEEN_MAX ((off_t) 16 << 20)
 int sbx_audit_exec_seen(const sbx_audit *a, int pid, const char *path, char *const *argv, bool argv_truncated,
                         const sbx_exec_verdict *v);
 int sbx_audit_start(const sbx_audit *a, int pid, char *const *argv);

@@ -56,6 +56,44 @@ control "the same 8 MiB written into the state dir show in its size" \
         "$(( $(du -sk "$sb" | cut -f1) - before >= 8000 ))" 1
 rm -f "$sb/.sbx-du-control"
 
+# --- disk through the host-side exec log: every execve in a sandbox created
+# for an agent is logged by a listener outside it, into the state dir (on
+# /run/sbx, a tmpfs, as root). A sandbox that execs in a loop must not grow
+# that log without bound.
+export HOME=$TMP/home
+mkdir -p "$HOME/.openclaw"
+cat > "$TMP/oc-audit.json" <<'J'
+{ agents: { defaults: { sandbox: { mode: 'all', scope: 'session' } }, list: [ { id: 'main', default: true } ] } }
+J
+ast=$TMP/audit-state
+if "$SBX" create --state-dir "$ast" --scope session --config "$TMP/oc-audit.json" --agent main >/dev/null 2>&1; then
+        abox=$("$SBX" ls --state-dir "$ast" -q | head -1)
+        alog=$(ls "$ast"/sandboxes/"$abox"/audit.jsonl 2>/dev/null || echo "$ast/sandboxes/$abox/audit.jsonl")
+        # 4000 failed execs with 32 arguments of 255 bytes: ~8.5 KiB of record each, ~34 MiB unbounded
+        out=$(timeout -k 5 120 "$SBX" exec --state-dir "$ast" "$abox" -- python3 -c 'import os
+a = ["A" * 255] * 32
+n = 0
+for i in range(4000):
+    try: os.execv("/nonexistent", a)
+    except OSError: n += 1
+print(n)' 2>&1)
+        is "audit-flood: the sandbox's 4000 execs all ran (and failed: ENOENT)" "$out" 4000
+        size=$(stat -c %s "$alog")
+        is "audit-flood: the exec log stops at its limit (16 MiB + at most 2 records): $size bytes" \
+                "$(( size <= 16777216 + 32768 ))" 1
+        control "the execs before the limit were logged (exec-seen records)" \
+                "$(( $(grep -c '"event":"exec-seen"' "$alog") > 1000 ))" 1
+        is "audit-flood: one exec-seen-limit record says the later ones are dropped" \
+                "$(grep -c '"event":"exec-seen-limit"' "$alog")" 1
+        timeout -k 5 60 "$SBX" exec --state-dir "$ast" "$abox" -- /bin/true >/dev/null 2>&1
+        control "past the limit, sbx exec's own decision record is still written" \
+                "$(tail -n 1 "$alog" | python3 -c 'import json,sys; r=json.load(sys.stdin); print(r["event"], r["argv"])')" \
+                "exec ['/bin/true']"
+        "$SBX" rm -f --state-dir "$ast" "$abox" >/dev/null 2>&1
+else
+        not_ok "audit-flood: sbx create --scope session --agent main"
+fi
+
 # --- memory
 out=$("$SBX" run --memory 64m -- /bin/true 2>&1); rc=$?
 if [ "$rc" = 0 ]; then
