@@ -1458,44 +1458,44 @@ static char kind_letter(sbx_change_kind k) {
         return k == SBX_CHANGE_ADDED ? 'A' : k == SBX_CHANGE_DELETED ? 'D' : 'M';
 }
 
-static bool is_text_file(const char *path) {
+/* A small text file: regular, at most 1 MiB, no NUL in its first 8 KiB. */
+static bool is_text_fd(int fd) {
         char buf[8192];
         struct stat st;
         ssize_t n;
-        int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 
-        if (fd < 0)
-                return errno == ENOENT;   /* absent side of an add/delete */
-        if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > (1 << 20)) {
-                close(fd);
+        if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > (1 << 20))
                 return false;
-        }
-        n = read(fd, buf, sizeof(buf));
-        close(fd);
+        n = pread(fd, buf, sizeof(buf), 0);
         return n >= 0 && !memchr(buf, '\0', (size_t) n);
 }
 
-/* Unified diff of one text file: the system's diff(1), labels a/ b/. */
+/* Unified diff of one modified text file: the system's diff(1), labels a/
+ * b/. Both versions are opened by sbx_sandbox_change_open() (no symlink
+ * followed: a running sandbox may swap its file, or a directory above it,
+ * for a symlink to a host file at any time) and diff reads those fds, never
+ * a path. */
 static void show_patch(const sbx_sandbox *s, const sbx_change *c) {
-        char old[PATH_MAX], new[PATH_MAX], la[PATH_MAX + 8], lb[PATH_MAX + 8];
+        char la[PATH_MAX + 8], lb[PATH_MAX + 8];
+        _cleanup_close_ int ofd = -EBADF, nfd = -EBADF;
         pid_t pid;
 
-        if ((c->mode && !S_ISREG(c->mode)) || (c->old_mode && !S_ISREG(c->old_mode)) || !c->content_changed)
+        if (c->kind != SBX_CHANGE_MODIFIED || !S_ISREG(c->mode) || !S_ISREG(c->old_mode) || !c->content_changed)
                 return;
-        snprintf(old, sizeof(old), "%s/%s", s->workspace, c->path);
-        snprintf(new, sizeof(new), "%s/%s", s->upper_dir, c->path);
-        if (c->kind == SBX_CHANGE_ADDED)
-                snprintf(old, sizeof(old), "/dev/null");
-        if (c->kind == SBX_CHANGE_DELETED)
-                snprintf(new, sizeof(new), "/dev/null");
-        if (!is_text_file(old) || !is_text_file(new) || access("/usr/bin/diff", X_OK) < 0)
+        ofd = sbx_sandbox_change_open(s, c->path, false, NULL);
+        nfd = sbx_sandbox_change_open(s, c->path, true, NULL);
+        if (ofd < 0 || nfd < 0 || !is_text_fd(ofd) || !is_text_fd(nfd) || access("/usr/bin/diff", X_OK) < 0)
                 return;
         snprintf(la, sizeof(la), "a/%s", c->path);
         snprintf(lb, sizeof(lb), "b/%s", c->path);
         fflush(stdout);
         pid = fork();
         if (pid == 0) {
-                execl("/usr/bin/diff", "diff", "-u", "--label", la, "--label", lb, "--", old, new, (char *) NULL);
+                int o = fcntl(ofd, F_DUPFD, 10), n = fcntl(nfd, F_DUPFD, 10);
+                if (o < 0 || n < 0 || dup2(o, 3) < 0 || dup2(n, 4) < 0)
+                        _exit(127);
+                execl("/usr/bin/diff", "diff", "-u", "--label", la, "--label", lb, "--", "/proc/self/fd/3",
+                      "/proc/self/fd/4", (char *) NULL);
                 _exit(127);
         }
         if (pid > 0)

@@ -18,7 +18,10 @@
  *     RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS): no
  *     symlink (in the workspace or planted by the sandbox) is ever followed,
  *     so nothing outside the workspace is written or removed;
- *   - the upper layer is read the same way, and files are opened O_NOFOLLOW;
+ *   - the upper layer is read the same way (files too: sbx diff's patches
+ *     read them through sbx_sandbox_change_open(), never by path), and a
+ *     file is read only if the open gives a regular file (O_NONBLOCK: a
+ *     FIFO swapped in after the lstat does not hang diff or commit);
  *   - files are written to a temp file in the target dir, then renamed over
  *     the old entry: a reader (or an interrupted commit) sees the old or the
  *     new file, never half of one; a symlink is replaced, not written through;
@@ -67,6 +70,22 @@ static int add_change(change_list *l, const char *path, sbx_change_kind kind, mo
 
 static int open_beneath(int rootfd, const char *rel, int flags) {
         return sys_openat2(rootfd, rel[0] ? rel : ".", flags | O_CLOEXEC, RESOLVE_SAFE);
+}
+
+/* A regular file beneath dirfd for reading: no symlink followed, and a FIFO
+ * or device swapped in by the sandbox since it was lstat'ed neither blocks
+ * (O_NONBLOCK) nor is read (-EINVAL). */
+static int open_regular(int dirfd, const char *rel) {
+        struct stat st;
+        int fd = open_beneath(dirfd, rel, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+
+        if (fd < 0)
+                return -errno;
+        if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+                close(fd);
+                return -EINVAL;
+        }
+        return fd;
 }
 
 static bool xattr_is(int dirfd, const char *name, const char *attr, const char *want) {
@@ -126,8 +145,8 @@ static bool content_differs(int up_dir, int low_dir, const char *name, const str
                 bool same;
                 if (u->st_size != l->st_size)
                         return true;
-                fa = openat(up_dir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-                fb = openat(low_dir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+                fa = open_regular(up_dir, name);
+                fb = open_regular(low_dir, name);
                 same = fa >= 0 && fb >= 0 && same_bytes(fa, fb);
                 if (fa >= 0)
                         close(fa);
@@ -287,6 +306,24 @@ int sbx_sandbox_diff(const char *ref, sbx_change **ret, size_t *ret_n, sbx_error
         return (int) l.n;
 }
 
+int sbx_sandbox_change_open(const sbx_sandbox *s, const char *path, bool upper, sbx_error *reterr) {
+        const char *layer = upper ? s->upper_dir : s->workspace;
+        _cleanup_close_ int root = -EBADF;
+        int fd;
+
+        if (!layer)
+                return sbx_error_set(reterr, -ENOENT, "sandbox '%s' has no %s", s->name,
+                                     upper ? "upper layer" : "workspace");
+        root = open(layer, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (root < 0)
+                return sbx_error_set(reterr, -errno, "sandbox '%s': open '%s'", s->name, layer);
+        fd = open_regular(root, path);
+        if (fd < 0)
+                return sbx_error_set(reterr, fd, "sandbox '%s': '%s' in %s is not a regular file reached without "
+                                     "symlinks", s->name, path, upper ? "the upper layer" : "the workspace");
+        return fd;
+}
+
 /* ---------------------------------------------------------------- commit */
 
 static void split(const char *path, char *dir, size_t len, const char **leaf) {
@@ -391,10 +428,11 @@ static int apply_one(const sbx_change *c, int up, int low, uid_t owner, gid_t gr
                 if (geteuid() == 0)
                         (void) fchownat(ldir, tmp, owner, group, AT_SYMLINK_NOFOLLOW);
         } else if (S_ISREG(st.st_mode)) {
-                _cleanup_close_ int in = openat(udir, leaf, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+                _cleanup_close_ int in = open_regular(udir, leaf);
                 _cleanup_close_ int out = -EBADF;
                 if (in < 0)
-                        return sbx_error_set(reterr, -errno, "commit: open '%s' in the upper layer", c->path);
+                        return sbx_error_set(reterr, in, "commit: open '%s' in the upper layer as a regular file",
+                                             c->path);
                 out = openat(ldir, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
                 if (out < 0)
                         return sbx_error_set(reterr, -errno, "commit: create a temp file for '%s'", c->path);

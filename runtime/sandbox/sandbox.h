@@ -319,6 +319,11 @@ typedef struct sbx_change {
  * -ENOTSUP if the sandbox is not in overlay mode. */
 int sbx_sandbox_diff(const char *ref, sbx_change **ret, size_t *ret_n, sbx_error *reterr);
 void sbx_changes_free(sbx_change *c, size_t n);
+/* The workspace's (upper false) or the upper layer's version of a changed
+ * file, opened for reading beneath that layer's root without following any
+ * symlink (the sandbox may swap one in at any time while it runs): an fd of
+ * a regular file, or -errno (-EINVAL: not a regular file). */
+int sbx_sandbox_change_open(const sbx_sandbox *s, const char *path, bool upper, sbx_error *reterr);
 /* Apply the changes (all, or those at/under paths) to the real workspace:
  * per file write-temp + rename, deletions, permissions; never follows a
  * symlink in the workspace. Returns the number of changes applied. */

@@ -1,0 +1,109 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Escape suite: sbx diff and sbx commit read a running sandbox's upper layer
+# on the host (--workspace-mode overlay). The sandbox writes that layer while
+# they read it, so it can swap a file it changed for a symlink to a host file
+# or for a FIFO between the walk (lstat) and the read. Neither may make sbx
+# read a host file on its behalf (a patch of the host's secret) or hang.
+. "$(dirname "$0")/lib.sh"
+
+st=$TMP/state
+ws=$TMP/ws
+mkdir -m 755 "$ws" "$ws/zz"
+printf 'hi\n' > "$ws/f"
+printf 'lower\n' > "$ws/zz/secret"
+for i in $(seq -w 40); do printf 'old\n' > "$ws/m$i"; done
+sx() { timeout -k 5 60 "$SBX" "$1" --state-dir "$st" "${@:2}"; }
+if ! sx create --name dbox --workspace "$ws" --workspace-mode overlay >/dev/null 2>&1; then
+        not_ok "create an overlay sandbox"
+        done_testing
+fi
+upper=$(ls -d "$st"/sandboxes/dbox/run-*/upper 2>/dev/null | head -1)
+# flip PATH A B...: in the background inside, PATH (now what A is to be)
+# becomes each of A B... in turn
+flip() {
+        sx exec dbox -- python3 -c "
+import os, sys
+os.rename(sys.argv[1], sys.argv[2])
+if os.fork() == 0:
+    os.setsid()
+    while True:
+        for x in sys.argv[2:]:
+            os.rename(x, sys.argv[1])
+            os.rename(sys.argv[1], x)
+" "$@" >/dev/null 2>&1
+}
+# swap PATH OTHER: in the background inside, exchange the two for ever
+# (renameat2 RENAME_EXCHANGE: PATH always exists, half the time each)
+swap() {
+        sx exec dbox -- python3 -c "
+import ctypes, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+a, b = (p.encode() for p in sys.argv[1:3])
+if libc.renameat2(-100, a, -100, b, 2) != 0:
+    sys.exit('renameat2: ' + os.strerror(ctypes.get_errno()))
+if os.fork() == 0:
+    os.setsid()
+    null = os.open('/dev/null', os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(null, fd)
+    while True:
+        libc.renameat2(-100, a, -100, b, 2)
+" "$@" 2>&1
+}
+unflip() { sx exec dbox -- sh -c 'kill -9 -1' >/dev/null 2>&1; sleep 0.2; }
+
+# --- a directory above a changed file swapped for a symlink to a host dir:
+# zz/secret is changed (the walk sees zz as a directory), then zz is a
+# symlink to the dir of the host's secret while 40 earlier patches print
+sx exec dbox -- sh -c 'for f in /workspace/m*; do echo new > $f; done
+rm -r /workspace/zz && mkdir /workspace/zz && echo yo > /workspace/zz/secret' >/dev/null 2>&1
+sx exec dbox -- ln -s "$SECRET_DIR" /workspace/.l >/dev/null 2>&1
+control "before the flip, sbx diff shows the change under zz as a patch" \
+        "$(sx diff dbox | grep -c '^+yo$')" 1
+out=$(swap /workspace/zz /workspace/.l)
+is "the sandbox swaps zz and its symlink (RENAME_EXCHANGE)" "$out" ""
+reached=0
+for i in $(seq 60); do
+        case "$(timeout 2 cat "$upper/zz/secret" 2>/dev/null)" in *host-secret-*) reached=$((reached + 1)) ;; esac
+done
+like "control: the flip is live: a host reader of the upper layer's path reaches the secret ($reached of 60)" \
+        "$reached" '^[1-9]'
+leaked=0 patched=0
+for i in $(seq 30); do
+        out=$(timeout 20 "$SBX" diff --state-dir "$st" dbox 2>&1)
+        case "$out" in *host-secret-*) leaked=$((leaked + 1)) ;; esac
+        case "$out" in *'+yo'*) patched=$((patched + 1)) ;; esac
+done
+is "diff-upper-dir-symlink-swap: no sbx diff printed the host file (30 runs while zz flips)" "$leaked" 0
+like "control: sbx diff still showed the patch while zz was a directory ($patched of 30)" "$patched" '^[1-9]'
+unflip
+
+# --- the changed file itself swapped for a symlink to the host file or a FIFO
+sx exec dbox -- python3 -c "
+import os
+open('/workspace/f', 'w').write('yo\n')
+os.symlink('$SECRET_DIR/secret', '/workspace/.b')
+os.mkfifo('/workspace/.c')
+" >/dev/null 2>&1
+flip /workspace/f /workspace/.a /workspace/.b /workspace/.c
+leaked=0 hung=0
+for i in $(seq 60); do
+        out=$(timeout 10 "$SBX" diff --state-dir "$st" dbox 2>&1)
+        [ $? = 124 ] && hung=$((hung + 1))
+        case "$out" in *host-secret-*) leaked=$((leaked + 1)) ;; esac
+done
+is "diff-upper-symlink-swap: no sbx diff printed the host file (60 runs while f flips)" "$leaked" 0
+is "diff-upper-fifo-swap: no sbx diff hung on the FIFO" "$hung" 0
+hung=0
+for i in $(seq 10); do
+        timeout 10 "$SBX" commit --state-dir "$st" dbox >/dev/null 2>&1
+        [ $? = 124 ] && hung=$((hung + 1))
+done
+is "commit-upper-fifo-swap: no sbx commit hung on the FIFO (10 runs)" "$hung" 0
+is "commit-upper-symlink-swap: the host secret was never copied into the workspace" \
+        "$(grep -rl "host-secret-" "$ws" 2>/dev/null | wc -l)" 0
+unflip
+sx rm -f dbox >/dev/null 2>&1
+is "no sandbox left" "$(ls "$st/sandboxes" 2>/dev/null | grep -c dbox)" 0
+done_testing
