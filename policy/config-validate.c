@@ -417,6 +417,7 @@ struct snode {
         const char *re;             /* N_STRING: a POSIX extended regex the string must match */
         bool icase;                 /* ... ignoring case */
         unsigned char custom;       /* N_STRING: one of OpenClaw's refinements (K_*) */
+        const char *msg;            /* ... and its message (NULL: "Invalid input") */
 };
 /* the string refinements of OpenClaw's schema that sbx knows (schema-shapes.mjs names them) */
 enum {
@@ -595,7 +596,7 @@ static void v_node(struct vctx *v, struct json_object *o, const struct snode *n)
                 if (!v_length(v, n, strlen(s), "string", "characters"))
                         return;
                 if (!refined(n->custom, s))
-                        issue(v, "Invalid input");
+                        issue(v, "%s", n->msg ? n->msg : "Invalid input");
                 else if (n->re && !matches_re(n->re, n->icase, s))
                         issue(v, "Invalid string: must match pattern /%s/", n->re);
                 return;

@@ -66,7 +66,7 @@ def node(d):
     f = {"type": "N_ANY", "keys": "NULL", "kids": "NULL", "nkids": 0, "extra": "X_ANY", "svals": "NULL",
          "nums": "NULL", "nnums": 0, "etrue": "false", "efalse": "false", "integer": "false", "trim": "false",
          "lo": "NAN", "lo_incl": "true", "hi": "NAN", "hi_incl": "true", "req": "NULL", "re": "NULL",
-         "icase": "false", "custom": "K_NONE"}
+         "icase": "false", "custom": "K_NONE", "msg": "NULL"}
     if t == "object":
         ks = list(d["keys"])
         kids = [node(d["keys"][k]) for k in ks]
@@ -89,6 +89,8 @@ def node(d):
         f.update(type="N_STRING", lo=num(d.get("min")), hi=num(d.get("max")), trim="true" if d.get("trim") else "false")
         if d.get("custom"):
             f["custom"] = "K_" + d["custom"].upper().replace("-", "_")
+            if d.get("msg"):
+                f["msg"] = json.dumps(d["msg"])
         for rx in d.get("re", []):
             e = ere(rx)
             if e:
@@ -133,7 +135,7 @@ print("static const struct snode SNODES[] = {")
 for f in nodes:
     print(f'        {{{f["type"]}, {f["extra"]}, {f["integer"]}, {f["trim"]}, {f["etrue"]}, {f["efalse"]}, {f["lo"]}, '
           f'{f["lo_incl"]}, {f["hi"]}, {f["hi_incl"]}, {f["keys"]}, {f["kids"]}, {f["nkids"]}, {f["svals"]}, '
-          f'{f["nums"]}, {f["nnums"]}, {f["req"]}, {f["re"]}, {f["icase"]}, {f["custom"]}}},')
+          f'{f["nums"]}, {f["nnums"]}, {f["req"]}, {f["re"]}, {f["icase"]}, {f["custom"]}, {f["msg"]}}},')
 print("};")
 print("static const struct shape SHAPES[] = {")
 print("\n".join(rows))

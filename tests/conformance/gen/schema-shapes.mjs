@@ -80,7 +80,16 @@ function descDef(d) {
         }
         if (x.check === "min_length") n.min = x.minimum;
         if (x.check === "max_length") n.max = x.maximum;
-        if (x.check === "custom") { const k = customKind(String(x.fn ?? "")); if (k) n.custom = k; }
+        if (x.check === "custom") {
+          const k = customKind(String(x.fn ?? ""));
+          if (k) {
+            n.custom = k;
+            let e;
+            try { e = typeof x.error === "function" ? x.error() : x.error; } catch {}
+            const msg = typeof e === "string" ? e : e?.message;
+            if (typeof msg === "string") n.msg = msg;
+          }
+        }
         if (x.check === "string_format" && x.format === "regex") (n.re ??= []).push({ src: x.pattern.source, flags: x.pattern.flags });
         if (trimmed) n.trim = true; // the checks see the trimmed string
       }
