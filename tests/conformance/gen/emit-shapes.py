@@ -24,7 +24,10 @@ CHECKED = {"tools": ["profile", "allow", "alsoAllow", "deny", "byProvider", "too
                      "fs", "subagents", "sandbox"],
            "agenttools": ["profile", "allow", "alsoAllow", "deny", "byProvider", "toolsBySender", "elevated",
                           "exec", "fs", "sandbox"],
-           "session": ["mainKey", "scope"]}
+           "session": ["mainKey", "scope"],
+           "defaults": ["workspace", "sandbox", "subagents"],
+           "entry": ["default", "workspace", "name", "agentDir", "sandbox", "subagents"],
+           "subagents": ["maxSpawnDepth"]}
 for g, ks in CHECKED.items():
     groups[g] += [k for k in ks if k not in groups[g]]
 

@@ -10,10 +10,11 @@ aliases, globs and unknown names, exec/fs sections, invalid values, JSON5 syntax
 Each line is {id, category, origin, syntax, config_text, agent, session, subagent}; feed
 it to oracle-batch.sh for the real OpenClaw's answers and to diff-sbx.py for sbx's.
 Deterministic for a given SEED.  AREAs (default: the first seven, so old seeds repeat;
-"all" adds the last four): roster docker tools sessions invalid json5 misc legacy (retired keys the load migrations rewrite: perSession, browser
+"all" adds the last five): roster docker tools sessions invalid json5 misc legacy (retired keys the load migrations rewrite: perSession, browser
 network none, spawn_task/image names, allow+alsoAllow, profile with configured sections,
 agents.defaults.tools) provider (tools.byProvider with a configured model) env (${VAR},
-env.vars, $include) deep (values deep in the sections only the schema tables check).
+env.vars, $include) deep (values deep in the sections only the schema tables check)
+deepsb (the same in the sandbox and tool-policy sections checked by hand).
 """
 import json
 import random
@@ -641,6 +642,127 @@ def add_deep(cfg):
     return ".".join(path)
 
 
+# paths of the sandbox and tool-policy sections sbx checks by hand (AGENT: agents.defaults
+# or a roster entry), for the deepsb area: the same random values as the deep area
+SANDBOX_PATHS = [
+    "AGENT.sandbox", "AGENT.sandbox.backend", "AGENT.sandbox.browser",
+    "AGENT.sandbox.browser.allowHostControl", "AGENT.sandbox.browser.autoStart",
+    "AGENT.sandbox.browser.autoStartTimeoutMs", "AGENT.sandbox.browser.binds",
+    "AGENT.sandbox.browser.cdpPort", "AGENT.sandbox.browser.cdpSourceRange",
+    "AGENT.sandbox.browser.containerPrefix", "AGENT.sandbox.browser.enabled",
+    "AGENT.sandbox.browser.headless", "AGENT.sandbox.browser.image", "AGENT.sandbox.browser.network",
+    "AGENT.sandbox.browser.noVncEnabled", "AGENT.sandbox.browser.noVncPort",
+    "AGENT.sandbox.browser.vncPort", "AGENT.sandbox.docker", "AGENT.sandbox.docker.apparmorProfile",
+    "AGENT.sandbox.docker.binds", "AGENT.sandbox.docker.capDrop", "AGENT.sandbox.docker.containerPrefix",
+    "AGENT.sandbox.docker.cpus", "AGENT.sandbox.docker.dangerouslyAllowContainerNamespaceJoin",
+    "AGENT.sandbox.docker.dangerouslyAllowExternalBindSources",
+    "AGENT.sandbox.docker.dangerouslyAllowReservedContainerTargets", "AGENT.sandbox.docker.dns",
+    "AGENT.sandbox.docker.env", "AGENT.sandbox.docker.env.x", "AGENT.sandbox.docker.extraHosts",
+    "AGENT.sandbox.docker.gpus", "AGENT.sandbox.docker.image", "AGENT.sandbox.docker.memory",
+    "AGENT.sandbox.docker.memorySwap", "AGENT.sandbox.docker.network", "AGENT.sandbox.docker.pidsLimit",
+    "AGENT.sandbox.docker.readOnlyRoot", "AGENT.sandbox.docker.seccompProfile",
+    "AGENT.sandbox.docker.setupCommand", "AGENT.sandbox.docker.tmpfs", "AGENT.sandbox.docker.ulimits",
+    "AGENT.sandbox.docker.ulimits.x", "AGENT.sandbox.docker.ulimits.x.hard",
+    "AGENT.sandbox.docker.ulimits.x.soft", "AGENT.sandbox.docker.user", "AGENT.sandbox.docker.workdir",
+    "AGENT.sandbox.mode", "AGENT.sandbox.prune", "AGENT.sandbox.prune.idleHours",
+    "AGENT.sandbox.prune.maxAgeDays", "AGENT.sandbox.scope", "AGENT.sandbox.sessionToolsVisibility",
+    "AGENT.sandbox.ssh", "AGENT.sandbox.ssh.certificateData", "AGENT.sandbox.ssh.certificateFile",
+    "AGENT.sandbox.ssh.command", "AGENT.sandbox.ssh.identityData", "AGENT.sandbox.ssh.identityFile",
+    "AGENT.sandbox.ssh.knownHostsData", "AGENT.sandbox.ssh.knownHostsFile",
+    "AGENT.sandbox.ssh.strictHostKeyChecking", "AGENT.sandbox.ssh.target",
+    "AGENT.sandbox.ssh.updateHostKeys", "AGENT.sandbox.ssh.workspaceRoot", "AGENT.sandbox.workspaceAccess",
+    "AGENT.sandbox.workspaceRoot", "AGENT.subagents", "AGENT.subagents.allowAgents",
+    "AGENT.subagents.announceTimeoutMs", "AGENT.subagents.archiveAfterMinutes",
+    "AGENT.subagents.delegationMode", "AGENT.subagents.maxChildrenPerAgent",
+    "AGENT.subagents.maxConcurrent", "AGENT.subagents.maxSpawnDepth", "AGENT.subagents.model",
+    "AGENT.subagents.model.fallbacks", "AGENT.subagents.model.primary", "AGENT.subagents.requireAgentId",
+    "AGENT.subagents.runTimeoutSeconds", "AGENT.subagents.thinking", "AGENT.tools", "AGENT.tools.allow",
+    "AGENT.tools.alsoAllow", "AGENT.tools.byProvider", "AGENT.tools.byProvider.x",
+    "AGENT.tools.byProvider.x.allow", "AGENT.tools.byProvider.x.alsoAllow",
+    "AGENT.tools.byProvider.x.deny", "AGENT.tools.byProvider.x.profile", "AGENT.tools.codeMode",
+    "AGENT.tools.codeMode.enabled", "AGENT.tools.codeMode.executor", "AGENT.tools.codeMode.maxOutputBytes",
+    "AGENT.tools.codeMode.maxPendingToolCalls", "AGENT.tools.codeMode.maxSearchLimit",
+    "AGENT.tools.codeMode.maxSnapshotBytes", "AGENT.tools.codeMode.memoryLimitBytes",
+    "AGENT.tools.codeMode.mode", "AGENT.tools.codeMode.searchDefaultLimit",
+    "AGENT.tools.codeMode.snapshotTtlSeconds", "AGENT.tools.codeMode.timeoutMs", "AGENT.tools.deny",
+    "AGENT.tools.elevated", "AGENT.tools.elevated.allowFrom", "AGENT.tools.elevated.allowFrom.x",
+    "AGENT.tools.elevated.enabled", "AGENT.tools.exec", "AGENT.tools.exec.applyPatch",
+    "AGENT.tools.exec.applyPatch.allowModels", "AGENT.tools.exec.applyPatch.enabled",
+    "AGENT.tools.exec.applyPatch.workspaceOnly", "AGENT.tools.exec.approvalRunningNoticeMs",
+    "AGENT.tools.exec.ask", "AGENT.tools.exec.backgroundMs", "AGENT.tools.exec.cleanupMs",
+    "AGENT.tools.exec.commandHighlighting", "AGENT.tools.exec.grantExpiryDays", "AGENT.tools.exec.host",
+    "AGENT.tools.exec.mode", "AGENT.tools.exec.node", "AGENT.tools.exec.notifyOnExit",
+    "AGENT.tools.exec.notifyOnExitEmptySuccess", "AGENT.tools.exec.pathPrepend",
+    "AGENT.tools.exec.reviewer", "AGENT.tools.exec.reviewer.fastMode", "AGENT.tools.exec.reviewer.model",
+    "AGENT.tools.exec.reviewer.model.fallbacks", "AGENT.tools.exec.reviewer.model.primary",
+    "AGENT.tools.exec.reviewer.thinking", "AGENT.tools.exec.reviewer.timeoutMs",
+    "AGENT.tools.exec.safeBinProfiles", "AGENT.tools.exec.safeBinProfiles.x",
+    "AGENT.tools.exec.safeBinProfiles.x.allowedValueFlags",
+    "AGENT.tools.exec.safeBinProfiles.x.deniedFlags", "AGENT.tools.exec.safeBinProfiles.x.maxPositional",
+    "AGENT.tools.exec.safeBinProfiles.x.minPositional", "AGENT.tools.exec.safeBinTrustedDirs",
+    "AGENT.tools.exec.safeBins", "AGENT.tools.exec.security", "AGENT.tools.exec.strictInlineEval",
+    "AGENT.tools.exec.timeoutSeconds", "AGENT.tools.fs", "AGENT.tools.fs.workspaceOnly",
+    "AGENT.tools.github", "AGENT.tools.github.gitAuthor", "AGENT.tools.github.gitAuthor.email",
+    "AGENT.tools.github.gitAuthor.name", "AGENT.tools.github.kind", "AGENT.tools.github.profileId",
+    "AGENT.tools.loopDetection", "AGENT.tools.loopDetection.enabled", "AGENT.tools.message",
+    "AGENT.tools.message.actions", "AGENT.tools.message.actions.allow", "AGENT.tools.message.broadcast",
+    "AGENT.tools.message.broadcast.enabled", "AGENT.tools.message.crossContext",
+    "AGENT.tools.message.crossContext.allowAcrossProviders",
+    "AGENT.tools.message.crossContext.allowWithinProvider", "AGENT.tools.message.crossContext.marker",
+    "AGENT.tools.message.crossContext.marker.enabled", "AGENT.tools.message.crossContext.marker.prefix",
+    "AGENT.tools.message.crossContext.marker.suffix", "AGENT.tools.profile", "AGENT.tools.sandbox",
+    "AGENT.tools.sandbox.tools", "AGENT.tools.sandbox.tools.allow", "AGENT.tools.sandbox.tools.alsoAllow",
+    "AGENT.tools.sandbox.tools.deny", "AGENT.tools.swarm", "AGENT.tools.swarm.defaultAgentId",
+    "AGENT.tools.swarm.enabled", "AGENT.tools.swarm.maxChildrenPerGroup",
+    "AGENT.tools.swarm.maxConcurrent", "AGENT.tools.swarm.maxTotalPerGroup",
+    "AGENT.tools.swarm.waitTimeoutSecondsMax", "AGENT.tools.toolsBySender", "AGENT.tools.toolsBySender.x",
+    "AGENT.tools.toolsBySender.x.allow", "AGENT.tools.toolsBySender.x.alsoAllow",
+    "AGENT.tools.toolsBySender.x.deny", "tools.byProvider", "tools.byProvider.x",
+    "tools.byProvider.x.allow", "tools.byProvider.x.alsoAllow", "tools.byProvider.x.deny",
+    "tools.byProvider.x.profile", "tools.elevated", "tools.elevated.allowFrom",
+    "tools.elevated.allowFrom.x", "tools.elevated.enabled", "tools.exec", "tools.exec.applyPatch",
+    "tools.exec.applyPatch.allowModels", "tools.exec.applyPatch.enabled",
+    "tools.exec.applyPatch.workspaceOnly", "tools.exec.approvalRunningNoticeMs", "tools.exec.ask",
+    "tools.exec.backgroundMs", "tools.exec.cleanupMs", "tools.exec.commandHighlighting",
+    "tools.exec.grantExpiryDays", "tools.exec.host", "tools.exec.mode", "tools.exec.node",
+    "tools.exec.notifyOnExit", "tools.exec.notifyOnExitEmptySuccess", "tools.exec.pathPrepend",
+    "tools.exec.reviewer", "tools.exec.reviewer.fastMode", "tools.exec.reviewer.model",
+    "tools.exec.reviewer.model.fallbacks", "tools.exec.reviewer.model.primary",
+    "tools.exec.reviewer.thinking", "tools.exec.reviewer.timeoutMs", "tools.exec.safeBinProfiles",
+    "tools.exec.safeBinProfiles.x", "tools.exec.safeBinProfiles.x.allowedValueFlags",
+    "tools.exec.safeBinProfiles.x.deniedFlags", "tools.exec.safeBinProfiles.x.maxPositional",
+    "tools.exec.safeBinProfiles.x.minPositional", "tools.exec.safeBinTrustedDirs", "tools.exec.safeBins",
+    "tools.exec.security", "tools.exec.strictInlineEval", "tools.exec.timeoutSeconds", "tools.sandbox",
+    "tools.sandbox.tools", "tools.sandbox.tools.allow", "tools.sandbox.tools.alsoAllow",
+    "tools.sandbox.tools.deny", "tools.subagents", "tools.subagents.tools", "tools.subagents.tools.allow",
+    "tools.subagents.tools.alsoAllow", "tools.subagents.tools.deny", "tools.toolsBySender",
+    "tools.toolsBySender.x", "tools.toolsBySender.x.allow", "tools.toolsBySender.x.alsoAllow",
+    "tools.toolsBySender.x.deny",
+]
+
+
+def add_deep_sandbox(cfg):
+    path = pick(SANDBOX_PATHS).split(".")
+    if path[0] == "AGENT":
+        scopes = agent_scopes(cfg)
+        cur = pick(scopes) if scopes and maybe(0.5) else cfg.setdefault("agents", {}).setdefault("defaults", {})
+        path = path[1:]
+    else:
+        cur = cfg
+    for k in path[:-1]:
+        if not isinstance(cur.get(k), dict):
+            cur[k] = {}
+        cur = cur[k]
+    r = rng.random()
+    if r < 0.3 and isinstance(cur.get(path[-1]), dict):
+        cur[path[-1]]["bogus"] = pick(DEEP_VALUES)
+    elif r < 0.5 and isinstance(cur.get(path[-1]), list):
+        cur[path[-1]].append(pick(DEEP_VALUES))
+    else:
+        cur[path[-1]] = pick(DEEP_VALUES)
+    return ".".join(path)
+
+
 # ---------------------------------------------------------------- JSON5 text
 def j5(v, ind, depth):
     pad = " " * (ind * (depth + 1))
@@ -729,6 +851,11 @@ def gen_case(i, areas):
             cfg = {"agents": {"defaults": {"sandbox": {"mode": pick(["all", "off", "non-main"])}}}}
             ids = ["main"]
         origin += ":" + ",".join(add_deep(cfg) for _ in range(rng.randint(1, 2)))
+    elif area == "deepsb":
+        if maybe(0.4):
+            cfg = {"agents": {"defaults": {"sandbox": {"mode": pick(["all", "off", "non-main"])}}}}
+            ids = ["main"]
+        origin += ":" + ",".join(add_deep_sandbox(cfg) for _ in range(rng.randint(1, 2)))
     elif area == "env":
         origin += ":" + add_env(cfg)
         if maybe(0.15):
@@ -743,7 +870,8 @@ def gen_case(i, areas):
     else:
         category = {"roster": "legacy", "docker": "docker", "tools": "policy-layers", "sessions": "session-keys",
                     "json5": "sandbox-matrix", "misc": "resolution",
-                    "legacy": "legacy", "provider": "policy-layers", "env": "loading", "deep": "invalid"}[area]
+                    "legacy": "legacy", "provider": "policy-layers", "env": "loading", "deep": "invalid",
+                    "deepsb": "invalid"}[area]
     if area == "json5":
         syntax, text = "json5", j5(cfg, pick([2, 0]), 0)
     else:
@@ -770,7 +898,7 @@ if __name__ == "__main__":
     old = ["roster", "docker", "tools", "sessions", "invalid", "json5", "misc"]
     areas = sys.argv[3].split(",") if len(sys.argv) > 3 else old
     if areas == ["all"]:
-        areas = old + ["legacy", "provider", "env", "deep"]
+        areas = old + ["legacy", "provider", "env", "deep", "deepsb"]
     rng = random.Random(seed)
     for i in range(count):
         print(json.dumps(gen_case(i, areas), ensure_ascii=False))
