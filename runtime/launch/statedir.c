@@ -232,7 +232,40 @@ int sbx_statedir_write(sbx_plan *p, const char *name, const char *contents, sbx_
         return 0;
 }
 
-static int rm_rf_children(int fd, dev_t dev) {
+/* How deep the removal recurses (an fd and a stack frame per level). A
+ * directory deeper than that is moved up into the directory being removed
+ * and removed from there in a later pass, so that a tree of any depth (a
+ * sandbox's upper layer is the sandbox's to shape: 30000 levels take it a
+ * second) goes with a bounded number of fds and stack instead of failing at
+ * EMFILE and staying behind on the host. */
+#define RM_DEPTH_MAX 64
+
+typedef struct rm_ctx {
+        dev_t dev;              /* never cross into another file system */
+        int topfd;              /* the directory being removed */
+        unsigned moved;         /* subtrees moved up into it in this pass */
+        unsigned long seq;
+} rm_ctx;
+
+static int rm_dir_at(rm_ctx *c, int dirfd, const char *name, unsigned depth);
+
+static int move_up(rm_ctx *c, int dirfd, const char *name) {
+        char tmp[64];
+
+        for (int i = 0; i < 16; i++) {
+                snprintf(tmp, sizeof(tmp), ".sbx-rm.%lu", c->seq++);
+                if (renameat2(dirfd, name, c->topfd, tmp, RENAME_NOREPLACE) == 0) {
+                        c->moved++;
+                        return 0;
+                }
+                if (errno != EEXIST)
+                        return -errno;
+        }
+        return -EEXIST;
+}
+
+/* Remove what fd (taken) holds. */
+static int rm_rf_children(rm_ctx *c, int fd, unsigned depth) {
         DIR *d;
         struct dirent *de;
         int r = 0;
@@ -248,8 +281,10 @@ static int rm_rf_children(int fd, dev_t dev) {
                         continue;
                 if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
                         continue;
-                if (S_ISDIR(st.st_mode) && st.st_dev == dev) {
-                        int q = sbx_rm_rf_at(dirfd(d), de->d_name);
+                if (S_ISDIR(st.st_mode) && st.st_dev == c->dev) {
+                        if (depth >= RM_DEPTH_MAX && move_up(c, dirfd(d), de->d_name) == 0)
+                                continue;
+                        int q = rm_dir_at(c, dirfd(d), de->d_name, depth + 1);
                         if (q < 0 && r == 0)
                                 r = q;
                 } else if (!S_ISDIR(st.st_mode) && unlinkat(dirfd(d), de->d_name, 0) < 0 && r == 0)
@@ -259,23 +294,49 @@ static int rm_rf_children(int fd, dev_t dev) {
         return r;
 }
 
-int sbx_rm_rf_at(int dirfd, const char *name) {
-        struct stat st;
-        int fd, r;
+static int open_dir_to_remove(int dirfd, const char *name) {
+        int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 
-        if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-                return errno == ENOENT ? 0 : -errno;
-        if (!S_ISDIR(st.st_mode))
-                return RET_NERRNO(unlinkat(dirfd, name, 0));
-        fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (fd < 0 && errno == EACCES) {
                 /* overlay's work/work is mode 000 */
                 (void) fchmodat(dirfd, name, 0700, AT_SYMLINK_NOFOLLOW);
                 fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         }
+        return fd < 0 ? -errno : fd;
+}
+
+static int rm_dir_at(rm_ctx *c, int dirfd, const char *name, unsigned depth) {
+        int fd = open_dir_to_remove(dirfd, name), r;
+
         if (fd < 0)
-                return -errno;
-        r = rm_rf_children(fd, st.st_dev);
+                return fd;
+        r = rm_rf_children(c, fd, depth);
+        if (unlinkat(dirfd, name, AT_REMOVEDIR) < 0 && r == 0)
+                r = -errno;
+        return r;
+}
+
+int sbx_rm_rf_at(int dirfd, const char *name) {
+        _cleanup_close_ int top = -EBADF;
+        struct stat st;
+        rm_ctx c;
+        int r;
+
+        if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+                return errno == ENOENT ? 0 : -errno;
+        if (!S_ISDIR(st.st_mode))
+                return RET_NERRNO(unlinkat(dirfd, name, 0));
+        top = open_dir_to_remove(dirfd, name);
+        if (top < 0)
+                return top;
+        c = (rm_ctx) { .dev = st.st_dev, .topfd = top };
+        /* pass after pass while the last one moved subtrees up: each pass
+         * sees them 63 levels less deep */
+        do {
+                int fd = openat(top, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+                c.moved = 0;
+                r = fd < 0 ? -errno : rm_rf_children(&c, fd, 0);
+        } while (c.moved);
         if (unlinkat(dirfd, name, AT_REMOVEDIR) < 0 && r == 0)
                 r = -errno;
         return r;

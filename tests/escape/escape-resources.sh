@@ -94,6 +94,29 @@ else
         not_ok "audit-flood: sbx create --scope session --agent main"
 fi
 
+# --- disk kept after rm: a persistent sandbox's upper layer (its workspace
+# changes, in the state dir) is its to shape; a directory tree deeper than
+# sbx's fd limit (1024, the usual soft limit) must still go with sbx rm
+dst=$TMP/deep-state
+mkdir -m 755 "$TMP/deep-ws"
+if "$SBX" create --state-dir "$dst" --name deep --workspace "$TMP/deep-ws" --workspace-mode overlay >/dev/null 2>&1; then
+        out=$(timeout -k 5 60 "$SBX" exec --state-dir "$dst" deep -- python3 -c 'import os
+os.chdir("/workspace")
+for i in range(3000):
+    os.mkdir("d"); os.chdir("d")
+open("f", "w").write("x")
+print("ok")' 2>&1)
+        is "deep-upper: the sandbox made a tree 3000 directories deep" "$out" ok
+        control "the tree is in the state dir on the host" \
+                "$(find "$dst" -name f -path '*/upper/d/d/*' 2>/dev/null | wc -l)" 1
+        (ulimit -n 1024; timeout -k 5 120 "$SBX" rm -f --state-dir "$dst" deep >/dev/null 2>&1); rc=$?
+        is "deep-upper: sbx rm (fd limit 1024) removes the sandbox" "$rc" 0
+        is "deep-upper: ... and nothing of its upper layer is left in the state dir" \
+                "$(find "$dst" -path '*/upper*' 2>/dev/null | wc -l)" 0
+else
+        not_ok "deep-upper: sbx create --workspace-mode overlay"
+fi
+
 # --- memory
 out=$("$SBX" run --memory 64m -- /bin/true 2>&1); rc=$?
 if [ "$rc" = 0 ]; then
