@@ -141,7 +141,8 @@ static int extract_stream(struct blob_reader *b, int rootfd, const struct sbx_ex
 
 /* Open a file of the archive: symlinks inside it resolve inside it. */
 static int open_in_archive(struct import_ctx *c, const char *path, sbx_error *reterr) {
-        struct open_how how = {.flags = O_RDONLY | O_CLOEXEC,
+        /* O_NONBLOCK: a FIFO the archive holds fails the check, never blocks */
+        struct open_how how = {.flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK,
                                .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS};
         struct stat st;
         int fd;

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "rootfs-tools/image.h"
@@ -53,14 +54,18 @@ static int merge_env(sbx_run_config *c, char *const *image_env) {
  * cannot make us read the host's files). */
 static char *read_image_file(const char *rootfs, const char *name) {
         _cleanup_close_ int dfd = -EBADF, fd = -EBADF;
+        struct stat st;
         char *buf;
         ssize_t n;
 
         dfd = open(rootfs, O_PATH | O_DIRECTORY | O_CLOEXEC);
         if (dfd < 0)
                 return NULL;
-        fd = sys_openat2(dfd, name, O_RDONLY | O_CLOEXEC, RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS);
-        if (fd < 0)
+        /* the image's (its author's) file: O_NONBLOCK and a regular file
+         * only, so that a FIFO there cannot hang sbx */
+        fd = sys_openat2(dfd, name, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC,
+                         RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS);
+        if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
                 return NULL;
         buf = malloc(1 << 20);
         if (!buf)

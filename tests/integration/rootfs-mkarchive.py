@@ -66,12 +66,14 @@ def sha(b):
 
 
 def outer(files):
-    """files: list of (name, bytes) or (name, 'sym', target)"""
+    """files: list of (name, bytes), (name, 'sym', target) or (name, None): a FIFO"""
     buf = io.BytesIO()
     with tarfile.open(fileobj=buf, mode="w", format=tarfile.PAX_FORMAT) as tf:
         for f in files:
             if len(f) == 3:
                 entry(tf, f[0], "sym", target=f[2])
+            elif f[1] is None:
+                entry(tf, f[0], "fifo")
             else:
                 entry(tf, f[0], "file", data=f[1])
     return buf.getvalue()
@@ -136,8 +138,9 @@ def main():
         buf = io.BytesIO()
         with tarfile.open(fileobj=buf, mode="w", format=tarfile.PAX_FORMAT) as tf:
             tf.add(sys.argv[3], arcname=".")
+        user = sys.argv[5] if len(sys.argv) > 5 else ""   # the image config's User
         data = docker([buf.getvalue()], tags=(sys.argv[4],),
-                      config=dict(CONFIG, config=dict(CONFIG["config"], User="", WorkingDir="/")))
+                      config=dict(CONFIG, config=dict(CONFIG["config"], User=user, WorkingDir="/")))
     elif kind == "oci":
         data = gzip.compress(oci(L), mtime=0)  # the whole tarball compressed, too
     elif kind == "oci-index":
@@ -171,6 +174,13 @@ def main():
         data = data[:len(data) // 2]
     elif kind == "bad-manifest":
         data = docker(L, manifest_text='[{"Config": ')
+    elif kind == "fifo-layer":
+        # the layer the manifest names is a FIFO of the archive: the import
+        # must refuse it, not block reading it
+        data = outer([("manifest.json", json.dumps([{"Config": "c.json", "RepoTags": ["sbx-test/fifo:v1"],
+                                                     "Layers": ["l.tar"]}]).encode()),
+                      ("c.json", json.dumps(dict(CONFIG, rootfs={"type": "layers", "diff_ids": ["sha256:" + "0" * 64]})).encode()),
+                      ("l.tar", None)])
     elif kind == "not-tar":
         data = b"this is not an archive\n" * 100
     else:

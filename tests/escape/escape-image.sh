@@ -1,0 +1,50 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Escape suite: hostile image content read by sbx on the host. An image (or
+# the archive it comes in) is its author's: a FIFO where sbx reads a file
+# (a layer of the archive, the image's /etc/passwd for --user NAME) must be
+# refused at once, never block sbx (a hung import or run).
+. "$(dirname "$0")/lib.sh"
+
+MK="python3 $SBX_SOURCE_ROOT/tests/integration/rootfs-mkarchive.py"
+export SBX_IMAGE_DIR=$TMP/store
+
+# --- import: the layer the manifest names is a FIFO
+$MK fifo-layer "$TMP/fifo-layer.tar"
+$MK docker "$TMP/docker.tar"
+control "a plain docker-save archive imports" \
+        "$(timeout 60 "$SBX" rootfs import "$TMP/docker.tar" >/dev/null 2>&1; echo $?)" 0
+out=$(timeout 20 "$SBX" rootfs import "$TMP/fifo-layer.tar" 2>&1); rc=$?
+is "image-fifo-layer: the import fails at once (125, not a timeout)" "$rc" 125
+like "image-fifo-layer: ... naming the member that is not a regular file" "$out" "'l.tar' is not a regular file"
+is "image-fifo-layer: no image was stored" "$("$SBX" rootfs ls 2>/dev/null | grep -c sbx-test/fifo)" 0
+
+# --- run --image of an image whose config names its User: the image's
+# /etc/passwd is a FIFO
+img() {   # img DIR TAG: an image of DIR (the probe as /bin/sbx-probe), User imguser
+        mkdir -p "$1/bin" "$1/etc" "$1/tmp"
+        cp "$SBX_PROBE" "$1/bin/sbx-probe"
+        $MK tree "$TMP/$2.tar" "$1" "sbx-test/$2:v1" imguser &&
+                timeout 60 "$SBX" rootfs import "$TMP/$2.tar" >/dev/null 2>&1
+}
+printf 'root:x:0:0::/:/bin/sh\nimguser:x:1234:1234::/:/bin/sh\n' > "$TMP/pw"
+mkdir -p "$TMP/plain/etc" "$TMP/fifo/etc"
+cp "$TMP/pw" "$TMP/plain/etc/passwd"
+mkfifo "$TMP/fifo/etc/passwd"
+if img "$TMP/plain" plain && img "$TMP/fifo" fifo; then
+        control "the image's User, in its regular /etc/passwd, runs the command" \
+                "$(timeout 60 "$SBX" run --image sbx-test/plain:v1 -- /bin/sbx-probe ids 2>&1 | cut -d' ' -f1,2)" \
+                "ruid=1234 euid=1234"
+        is "control: the stored image's /etc/passwd is a FIFO" \
+                "$(stat -c %F "$SBX_IMAGE_DIR"/images/sbx-test+fifo@v1/rootfs/etc/passwd 2>&1)" fifo
+        out=$(timeout 20 "$SBX" run --image sbx-test/fifo:v1 -- /bin/sbx-probe ids 2>&1); rc=$?
+        is "image-fifo-passwd: the image's User fails at once (125, not a timeout)" "$rc" 125
+        like "image-fifo-passwd: ... saying the user is not in the image's /etc/passwd" "$out" "User 'imguser' is not in"
+        is "image-fifo-passwd: a numeric --user (no lookup) still runs" \
+                "$(timeout 60 "$SBX" run --image sbx-test/fifo:v1 -u 1234 -- /bin/sbx-probe ids 2>&1 | cut -d' ' -f1)" \
+                "ruid=1234"
+else
+        not_ok "import the two test images"
+fi
+is "no run directory left in the state dir" "$(leftovers)" ""
+done_testing
