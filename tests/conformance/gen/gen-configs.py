@@ -621,25 +621,33 @@ DEEP_VALUES = ["x", "", " ", 5, 0, -1, 0.5, 2 ** 40, True, False, None, [], ["a"
                "off", "on", "auto", "all", "none", "main", "openai/gpt-5", "30m", "http://localhost:1"]
 
 
-def add_deep(cfg):
-    """a value at a path deep in a section sbx validates from the schema tables"""
-    path = pick(DEEP_PATHS).split(".")
-    if path[:3] == ["agents", "entries", "main"]:
+def set_deep(cfg, path, agent, defaults_p):
+    """a random value (or a stray key in an object, or one more list item) at path; a
+    path starting with agent is set in a roster entry, or agents.defaults"""
+    path = path.split(".")
+    if path[:len(agent)] == agent:
         scopes = agent_scopes(cfg)
-        cur = pick(scopes) if scopes else cfg.setdefault("agents", {}).setdefault("defaults", {})
-        path = path[3:]
+        cur = pick(scopes) if scopes and not maybe(defaults_p) else cfg.setdefault("agents", {}).setdefault("defaults", {})
+        path = path[len(agent):]
     else:
         cur = cfg
     for k in path[:-1]:
         if not isinstance(cur.get(k), dict):
             cur[k] = {}
         cur = cur[k]
-    val = pick(DEEP_VALUES)
-    if maybe(0.3) and isinstance(cur.get(path[-1]), dict):
-        cur[path[-1]]["bogus"] = val
+    r = rng.random()
+    if r < 0.3 and isinstance(cur.get(path[-1]), dict):
+        cur[path[-1]]["bogus"] = pick(DEEP_VALUES)
+    elif r < 0.5 and isinstance(cur.get(path[-1]), list):
+        cur[path[-1]].append(pick(DEEP_VALUES))
     else:
-        cur[path[-1]] = val
+        cur[path[-1]] = pick(DEEP_VALUES)
     return ".".join(path)
+
+
+def add_deep(cfg):
+    """a value at a path deep in a section sbx validates from the schema tables"""
+    return set_deep(cfg, pick(DEEP_PATHS), ["agents", "entries", "main"], 0.0)
 
 
 # paths of the sandbox and tool-policy sections sbx checks by hand (AGENT: agents.defaults
@@ -742,25 +750,7 @@ SANDBOX_PATHS = [
 
 
 def add_deep_sandbox(cfg):
-    path = pick(SANDBOX_PATHS).split(".")
-    if path[0] == "AGENT":
-        scopes = agent_scopes(cfg)
-        cur = pick(scopes) if scopes and maybe(0.5) else cfg.setdefault("agents", {}).setdefault("defaults", {})
-        path = path[1:]
-    else:
-        cur = cfg
-    for k in path[:-1]:
-        if not isinstance(cur.get(k), dict):
-            cur[k] = {}
-        cur = cur[k]
-    r = rng.random()
-    if r < 0.3 and isinstance(cur.get(path[-1]), dict):
-        cur[path[-1]]["bogus"] = pick(DEEP_VALUES)
-    elif r < 0.5 and isinstance(cur.get(path[-1]), list):
-        cur[path[-1]].append(pick(DEEP_VALUES))
-    else:
-        cur[path[-1]] = pick(DEEP_VALUES)
-    return ".".join(path)
+    return set_deep(cfg, pick(SANDBOX_PATHS), ["AGENT"], 0.5)
 
 
 # ---------------------------------------------------------------- JSON5 text
