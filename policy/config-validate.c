@@ -1477,12 +1477,58 @@ static void dedup_issues(sbx_config_diag *d) {
                 d->issues.v[o] = NULL;
 }
 
+/* the providers OpenClaw 2026.9.6 bundles (BUILT_IN_MODEL_PROVIDER_OVERLAY_IDS): an entry of
+ * models.providers with another id is a custom provider, which needs baseUrl and models */
+static const char *const BUNDLED_PROVIDERS[] = {
+        "amazon-bedrock", "amazon-bedrock-mantle", "anthropic", "anthropic-vertex", "arcee",
+        "azure-openai-responses", "byteplus", "byteplus-plan", "cerebras", "chutes", "claude-cli", "clawrouter",
+        "cloudflare-ai-gateway", "codex", "comfy", "copilot-proxy", "dashscope", "deepinfra", "deepseek", "fal",
+        "fireworks", "github-copilot", "gmi", "gmi-cloud", "gmicloud", "google", "google-antigravity",
+        "google-gemini-cli", "google-vertex", "groq", "huggingface", "kilocode", "kimi", "kimi-coding", "litellm",
+        "lmstudio", "meta", "microsoft-foundry", "minimax", "minimax-portal", "mistral", "modelstudio",
+        "moonshot", "moonshot-ai", "moonshotai", "nvidia", "novita", "novita-ai", "novitaai", "ollama",
+        "ollama-cloud", "openai", "opencode", "opencode-go", "openrouter", "qianfan", "qwen", "qwen-token-plan",
+        "qwencloud", "sglang", "stepfun", "stepfun-plan", "synthetic", "tencent-tokenhub", "tencent-tokenplan",
+        "together", "venice", "vercel-ai-gateway", "vllm", "volcengine", "volcengine-plan", "vydra", "x-ai", "xai",
+        "xiaomi", "xiaomi-token-plan", "z.ai", "z-ai", "zai", NULL,
+};
+
+static void v_model_providers(struct vctx *v, struct json_object *providers) {
+        if (!json_object_is_type(providers, json_type_object))
+                return;
+        json_object_object_foreach(providers, id, p) {
+                _cleanup_free_ char *t = sbx_strdup_trim(id), *norm = t ? sbx_strdup_lower(t) : NULL;
+                if (!norm) {
+                        v->oom = true;
+                        return;
+                }
+                if (!json_object_is_type(p, json_type_object) || in_list(BUNDLED_PROVIDERS, norm))
+                        continue;
+                struct json_object *base = jget(p, "baseUrl");
+                jpath_push_key(&v->path, id);
+                if (!json_object_is_type(base, json_type_string) || !json_object_get_string_len(base)) {
+                        jpath_push_key(&v->path, "baseUrl");
+                        issue(v, "custom model providers must declare baseUrl; provider overlays without baseUrl "
+                                 "are only supported for bundled providers");
+                        jpath_pop(&v->path);
+                }
+                if (!json_object_is_type(jget(p, "models"), json_type_array)) {
+                        jpath_push_key(&v->path, "models");
+                        issue(v, "custom model providers must declare models; provider overlays without models are "
+                                 "only supported for bundled providers");
+                        jpath_pop(&v->path);
+                }
+                jpath_pop(&v->path);
+        }
+}
+
 void sbx_config_validate_tree(struct json_object *root, struct vctx *v) {
         size_t before = v->diag->issues.n;
 
         if (!check_object(v, root, ROOT_KEYS))
                 return;
         v_shapes(v, root, "root");
+        FIELD(v, root, "models", FIELD(v, f, "providers", v_model_providers(v, f)));
         FIELD(v, root, "agents", v_agents(v, f));
         FIELD(v, root, "tools", v_tools(v, f, false));
         FIELD(v, root, "session", {
