@@ -37,6 +37,7 @@
 #include <linux/mman.h>
 #include <linux/poll.h>
 #include <linux/prctl.h>
+#include <linux/sched.h>
 #include <linux/signalfd.h>
 #include <linux/signal.h>
 #include <linux/time.h>
@@ -59,15 +60,70 @@
 /* ---------------------------------------------------------- exec service */
 
 /* The execs in flight: the child's pid (0: free slot) and the connection
- * its exit status goes to. */
+ * its exit status goes to; the child's memory (below) and the word the
+ * kernel zeroes when the child leaves it. */
 static struct exec_slot {
         int pid, conn;
+        int in_use;                     /* the child's CLONE_CHILD_CLEARTID word */
+        char *mem;                      /* its region until the child left it (0: none) */
+        unsigned long mem_size;
 } slots[SBX_SVC_MAX_EXECS];
 /* Slots at or above it were never used: an idle init touches no page of
  * them (nor of the poll set, also static for that reason). */
 static int slots_used;
 static struct pollfd pfd[2 + SBX_SVC_MAX_EXECS];
 static int pfd_slot[SBX_SVC_MAX_EXECS];
+
+/* The child's memory (issue 16). The child is cloned with CLONE_VM: it
+ * runs in our address space until its exec, on its own stack in a region
+ * that also holds its request, so the clone copies none of our mappings
+ * (no page tables to copy, no pages to write-protect, no TLB flush sent to
+ * every CPU that ran us) and its exec has no copy to tear down. The kernel
+ * zeroes the slot's in_use word when the child leaves our memory
+ * (CLONE_CHILD_CLEARTID: at its exec, or its exit); only then is the region
+ * ours again. One free region of REGION_SIZE is kept for the next request,
+ * so that a warm exec unmaps nothing either (munmap flushes the TLB of
+ * every CPU that ran us). Layout: a guard page, the child's stack, the
+ * request (struct child_plan, the strings, argv, envp). A sandbox that never
+ * runs an exec maps none. */
+#define PAGE 4096UL
+#define CHILD_STACK 32768UL
+#define REGION_SIZE (PAGE + CHILD_STACK + 32768UL)
+static char *spare_region;
+
+static char *region_get(unsigned long size) {
+        char *m;
+
+        if (size == REGION_SIZE && spare_region) {
+                m = spare_region;
+                spare_region = 0;
+                return m;
+        }
+        m = (char *) sys6(SYS_mmap, 0, (long) size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if ((unsigned long) m > -4096UL)
+                return 0;
+        if (sys(SYS_mprotect, m, PAGE, PROT_NONE, 0) < 0) {
+                sys(SYS_munmap, m, size, 0, 0);
+                return 0;
+        }
+        return m;
+}
+
+static void region_put(char *m, unsigned long size) {
+        if (size == REGION_SIZE && !spare_region)
+                spare_region = m;
+        else
+                sys(SYS_munmap, m, size, 0, 0);
+}
+
+/* Take back the regions whose child has exec'd or exited. */
+static void regions_collect(void) {
+        for (int i = 0; i < slots_used; i++)
+                if (slots[i].mem && __atomic_load_n(&slots[i].in_use, __ATOMIC_ACQUIRE) == 0) {
+                        region_put(slots[i].mem, slots[i].mem_size);
+                        slots[i].mem = 0;
+                }
+}
 
 static void reap(void) {
         long pid;
@@ -82,6 +138,7 @@ static void reap(void) {
                                 close_fd(slots[i].conn);
                                 slots[i].pid = 0;
                         }
+        regions_collect();
 }
 
 /* The kernel's siginfo layout prefix we need (rt_sigtimedwait). */
@@ -177,11 +234,27 @@ static long exec_search(const char *path, char **argv, char **envp) {
         return denied ? -EACCES : -ENOENT;
 }
 
-/* The forked child: the fixed plan of one request. Everything that
+/* One request, as the child gets it (in its region). */
+struct child_plan {
+        int fds[SBX_SVC_N_FDS];
+        unsigned flags;
+        const char *workdir, *path;
+        char **argv, **envp;
+};
+
+/* The cloned child: the fixed plan of one request. Everything that
  * restricts it was applied to init by the launcher and is inherited.
+ * Until its exec it shares our memory (CLONE_VM) and touches nothing of
+ * it but its stack and its plan; the fd table, the working directory and
+ * umask, the signal mask and the session are its own (no CLONE_FILES,
+ * CLONE_FS, CLONE_SIGHAND).
  * fds[SBX_SVC_FD_EXEC] is -1 with SBX_SVC_SEARCH: then path is the PATH. */
-static _Noreturn void child(int *fds, unsigned flags, const char *workdir, char **argv, char **envp,
-                            const char *path) {
+static _Noreturn void child(void *arg) {
+        struct child_plan *p = arg;
+        int *fds = p->fds;
+        unsigned flags = p->flags;
+        const char *workdir = p->workdir, *path = p->path;
+        char **argv = p->argv, **envp = p->envp;
         unsigned long none = 0;
         int sync, in, unlock = 0;
         long r;
@@ -259,9 +332,10 @@ static void serve_request(int c, int slot) {
                 char buf[sizeof(struct cmsg) * 2 + sizeof(int) * SBX_SVC_N_FDS * 2];
         } ctl;
         struct mhdr mh = { .iov = &iov, .iovlen = 1, .control = &ctl, .controllen = sizeof(ctl) };
-        int fds[SBX_SVC_N_FDS * 2], n_fds = 0, nul = 0, search, plan[SBX_SVC_N_FDS];
-        unsigned long size = 0, off = 0;
-        char *buf = (char *) -1, **argv, **envp, *path = 0;
+        int fds[SBX_SVC_N_FDS * 2], n_fds = 0, nul = 0, search;
+        unsigned long size = 0, off = 0, strings;
+        char *mem = 0, *buf, **argv, **envp, *path = 0;
+        struct child_plan *plan;
         long r, pid = -1;
 
         r = sys(SYS_recvmsg, c, &mh, MSG_CMSG_CLOEXEC, 0);
@@ -286,11 +360,15 @@ static void serve_request(int c, int slot) {
             req.n_argv > SBX_SVC_MAX_STRINGS || req.n_env > SBX_SVC_MAX_STRINGS || req.len < 2 ||
             req.len > SBX_SVC_MAX_DATA)
                 goto out;
-        /* the strings, then the argv and envp arrays */
-        size = ((req.len + 7) & ~7UL) + (req.n_argv + req.n_env + 2) * sizeof(char *);
-        buf = (char *) sys6(SYS_mmap, 0, (long) size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if ((unsigned long) buf > -4096UL)
+        /* the region: guard page, stack, plan, the strings, the argv and envp arrays */
+        strings = PAGE + CHILD_STACK + ((sizeof(*plan) + 15) & ~15UL);
+        size = strings + ((req.len + 7) & ~7UL) + (req.n_argv + req.n_env + 2) * sizeof(char *);
+        size = size <= REGION_SIZE ? REGION_SIZE : (size + PAGE - 1) & ~(PAGE - 1);
+        mem = region_get(size);
+        if (!mem)
                 goto out;
+        plan = (struct child_plan *) (mem + PAGE + CHILD_STACK);
+        buf = mem + strings;
         while (off < req.len) {
                 unsigned long want = req.len - off < SBX_SVC_CHUNK ? req.len - off : SBX_SVC_CHUNK;
                 r = sys6(SYS_recvfrom, c, (long) (buf + off), (long) want, MSG_TRUNC, 0, 0);
@@ -323,22 +401,36 @@ static void serve_request(int c, int slot) {
                 path = p;       /* SBX_SVC_SEARCH: the last string */
         }
         for (int i = 0; i < SBX_SVC_N_FDS; i++)
-                plan[i] = !search ? fds[i] : i == SBX_SVC_FD_EXEC ? -1 : fds[i < SBX_SVC_FD_EXEC ? i : i - 1];
-        pid = sys(SYS_clone, SIGCHLD, 0, 0, 0);
-        if (pid == 0)
-                child(plan, req.flags, buf, argv, envp, path);
+                plan->fds[i] = !search ? fds[i] : i == SBX_SVC_FD_EXEC ? -1 : fds[i < SBX_SVC_FD_EXEC ? i : i - 1];
+        plan->flags = req.flags;
+        plan->workdir = buf;
+        plan->path = path;
+        plan->argv = argv;
+        plan->envp = envp;
+        slots[slot].in_use = 1;
+        pid = nolibc_clone_on(CLONE_VM | CLONE_CHILD_CLEARTID | SIGCHLD, mem + PAGE + CHILD_STACK,
+                              &slots[slot].in_use, child, plan);
+        if (pid == -EPERM || pid == -EINVAL || pid == -ENOSYS) {
+                /* a filter that refuses CLONE_VM: a fork, its memory a copy of ours */
+                slots[slot].in_use = 0;
+                pid = nolibc_clone_on(SIGCHLD, mem + PAGE + CHILD_STACK, 0, child, plan);
+        }
 out:
         for (int i = 0; i < n_fds; i++)
                 close_fd(fds[i]);
-        if ((unsigned long) buf <= -4096UL)
-                sys(SYS_munmap, buf, size, 0, 0);
         if (pid > 0) {
                 slots[slot].pid = (int) pid;
                 slots[slot].conn = c;
+                slots[slot].mem = mem;
+                slots[slot].mem_size = size;
                 if (slot >= slots_used)
                         slots_used = slot + 1;
-        } else
+        } else {
+                slots[slot].in_use = 0;
+                if (mem)
+                        region_put(mem, size);
                 close_fd(c);   /* the client sees EOF: refused */
+        }
 }
 
 static void serve(int lfd) {
@@ -349,8 +441,11 @@ static void serve(int lfd) {
 
         if (c < 0)
                 return;
+        regions_collect();
+        /* free: no command, and no child in the slot's region (one the
+         * client hung up on may not have left it yet) */
         for (int i = 0; i < SBX_SVC_MAX_EXECS && slot < 0; i++)
-                if (i >= slots_used || slots[i].pid == 0)
+                if (i >= slots_used || (slots[i].pid == 0 && !slots[i].mem))
                         slot = i;
         /* Only a peer outside our pid namespace (pid 0 here): the socket
          * lives where no sandboxed process can see it; this is the second

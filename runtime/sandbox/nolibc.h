@@ -79,6 +79,60 @@ static inline _Noreturn void nolibc_on_stack(void *top, void (*fn)(long *), long
         __builtin_unreachable();
 }
 
+/* clone(2) with flags whose child starts on the stack that ends at top
+ * (16-byte aligned) and runs fn(arg), which never returns; child_tid as
+ * CLONE_CHILD_CLEARTID takes it. Returns the child's pid or -errno. With
+ * CLONE_VM the child must touch nothing of ours but that stack and what
+ * arg points to (sbx-init's exec service, init.c). */
+static inline long nolibc_clone_on(unsigned long flags, void *top, int *child_tid, void (*fn)(void *),
+                                   void *arg) {
+#if defined(__x86_64__)
+        /* clone(flags, newsp, parent_tid, child_tid, tls); r12 and r13 survive the syscall */
+        register long rax __asm__("rax") = SYS_clone;
+        register long rdi __asm__("rdi") = (long) flags;
+        register long rsi __asm__("rsi") = (long) top;
+        register long rdx __asm__("rdx") = 0;
+        register long r10 __asm__("r10") = (long) child_tid;
+        register long r8 __asm__("r8") = 0;
+        register long r12 __asm__("r12") = (long) fn;
+        register long r13 __asm__("r13") = (long) arg;
+        __asm__ volatile("syscall\n"
+                         "test %%rax, %%rax\n"
+                         "jnz 1f\n"
+                         "xor %%rbp, %%rbp\n"
+                         "mov %%r13, %%rdi\n"
+                         "call *%%r12\n"
+                         "hlt\n"
+                         "1:\n"
+                         : "+r"(rax)
+                         : "r"(rdi), "r"(rsi), "r"(rdx), "r"(r10), "r"(r8), "r"(r12), "r"(r13)
+                         : "rcx", "r11", "memory");
+        return rax;
+#elif defined(__aarch64__)
+        /* clone(flags, newsp, parent_tid, tls, child_tid); x19 and x20 survive the syscall */
+        register long x8 __asm__("x8") = SYS_clone;
+        register long x0 __asm__("x0") = (long) flags;
+        register long x1 __asm__("x1") = (long) top;
+        register long x2 __asm__("x2") = 0;
+        register long x3 __asm__("x3") = 0;
+        register long x4 __asm__("x4") = (long) child_tid;
+        register long x19 __asm__("x19") = (long) fn;
+        register long x20 __asm__("x20") = (long) arg;
+        __asm__ volatile("svc #0\n"
+                         "cbnz x0, 1f\n"
+                         "mov x29, #0\n"
+                         "mov x30, #0\n"
+                         "mov x0, x20\n"
+                         "blr x19\n"
+                         "b .\n"
+                         "1:\n"
+                         : "+r"(x0)
+                         : "r"(x8), "r"(x1), "r"(x2), "r"(x3), "r"(x4), "r"(x19), "r"(x20)
+                         : "x29", "x30", "memory");
+        return x0;
+#endif
+}
+
 /* The kernel's ABI of the few socket records we use (LP64). */
 struct iov {
         void *base;
