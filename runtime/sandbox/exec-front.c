@@ -46,6 +46,7 @@
 #include "state-root.h"
 
 #define FRONT_TIMEOUT_MS 30000         /* as exec-service.c waits for init */
+#define READY_LATER_MS 20              /* a command that ends sooner: one sleep (see wait_exit) */
 #define AF_UNIX_K 1
 #define SOCK_SEQPACKET_K 5
 #define SOCK_CLOEXEC_K 02000000
@@ -283,19 +284,54 @@ static void signal_group(int pidfd, int pid, int sig) {
         sys(SYS_pidfd_send_signal, pidfd, sig, 0, 0);
 }
 
-/* Forward signals until init's word on the command's end; the exit status. */
-static int supervise(int conn, int pidfd, int pid, const char *name) {
-        unsigned long fwd = (1UL << (SIGINT - 1)) | (1UL << (SIGTERM - 1)) | (1UL << (SIGHUP - 1)) |
-                            (1UL << (SIGWINCH - 1));
+/* The child's READY (the command is about to run): from here on rm may take
+ * the sandbox (and kill the command with it), so the sandbox lock goes;
+ * the kernel attached the child's pid and a pidfd of it. 0, or -1: it
+ * failed before the command ran (the full sbx says why). exited: the
+ * command's end is already known (its pid is only checked before). */
+static int take_ready(int sync, int lock, bool exited, int *ret_pidfd, int *ret_pid, const char *name) {
+        struct sbx_svc_child m;
+        int r = recv_child(sync, exited ? 0 : FRONT_TIMEOUT_MS, &m, ret_pidfd, ret_pid);
+
+        if (r == -EPIPE) {
+                fail_msg(SBX_SVC_MSG_NOT_RUN, name);
+                quit(125);
+        }
+        if (r == 0 && m.type == SBX_SVC_FAILED)
+                return -1;      /* before the command ran: the full sbx says why */
+        if (r < 0 || m.type != SBX_SVC_READY || (!exited && *ret_pid <= 0)) {
+                fail_msg(r == 0 ? SBX_SVC_MSG_BAD_RECORD : "exec service: sandbox '%s'", name);
+                quit(125);
+        }
+        close_fd(lock);
+        return 0;
+}
+
+/* Sleep until init's word on the command's end, forwarding signals; the
+ * exit status, or -1: the command never ran (the full sbx says why).
+ * READY is taken READY_LATER_MS after the request, or at once when a
+ * signal is to be forwarded, or after the end: a short command costs one
+ * sleep, not two (the sandbox lock is held that much longer). */
+static int wait_exit(int conn, int sync, int lock, int sfd, const char *name) {
+        struct timespec_k {
+                long sec, nsec;
+        } later = { 0, READY_LATER_MS * 1000000L };
         struct sbx_svc_exit e;
-        int sfd = (int) sys(SYS_signalfd4, -1, &fwd, 8, O_CLOEXEC | O_NONBLOCK), last = 0, code;
+        int last = 0, code, pidfd = -1, pid = 0;
+        bool ready = false;
         long n;
 
         for (;;) {
                 struct pollfd p[2] = { { .fd = conn, .events = POLLIN }, { .fd = sfd, .events = POLLIN } };
                 struct signalfd_siginfo si;
-                if (sys6(SYS_ppoll, (long) p, sfd >= 0 ? 2 : 1, 0, 0, 0, 0) < 0)
+                n = sys6(SYS_ppoll, (long) p, sfd >= 0 ? 2 : 1, ready ? 0 : (long) &later, 0, 0, 0);
+                if (n < 0)
                         continue;
+                if (n == 0 || (p[1].revents && !ready)) {
+                        if (take_ready(sync, lock, false, &pidfd, &pid, name) < 0)
+                                return -1;
+                        ready = true;
+                }
                 while (sfd >= 0 && sys(SYS_read, sfd, &si, sizeof(si), 0) == sizeof(si)) {
                         int sig = (int) si.ssi_signo;
                         if (sig == SIGWINCH)
@@ -306,6 +342,8 @@ static int supervise(int conn, int pidfd, int pid, const char *name) {
                 if (p[0].revents)
                         break;
         }
+        if (!ready && take_ready(sync, lock, true, &pidfd, &pid, name) < 0)
+                return -1;
         n = sys6(SYS_recvfrom, conn, (long) &e, sizeof(e), MSG_DONTWAIT | MSG_TRUNC, 0, 0);
         if (n == 0 || n == -ECONNRESET_K) {
                 fail_msg(SBX_SVC_MSG_STOPPED, name);
@@ -336,8 +374,8 @@ static int exec_fast(const char *state, bool inherit_stdin, const char *name, ch
         struct sbx_svc_request h = { .magic = SBX_SVC_MAGIC, .version = SBX_SVC_VERSION };
         struct sbx_svc_child m;
         struct stat st;
-        unsigned long len, off, n_argv = 0, need, all = 0;
-        int dfd, busy, lock, conn, sp[2], one = 1, pidfd, pid, r;
+        unsigned long len, off, n_argv = 0, need, all = 0, fwd;
+        int dfd, busy, lock, conn, sp[2], one = 1, sfd, r;
         char *data;
 
         if (!plain_name(name) || !cmd[0] || !cmd[0][0])
@@ -400,9 +438,7 @@ static int exec_fast(const char *state, bool inherit_stdin, const char *name, ch
                 if (!sbx_root_join(sa.path, sizeof(sa.path), "/proc/self/fd/", num, "/" SBX_SVC_SOCKET))
                         return -1;
         }
-        conn = (int) sys(SYS_socket, AF_UNIX_K, SOCK_SEQPACKET_K | SOCK_CLOEXEC_K, 0, 0);
-        if (conn < 0 || sys(SYS_connect, conn, &sa, sizeof(sa.family) + slen(sa.path) + 1, 0) < 0)
-                return -1;      /* nobody listens: the full sbx says so and joins */
+        /* everything ready before connect: init wakes to the whole request */
         if (sys(SYS_socketpair, AF_UNIX_K, SOCK_SEQPACKET_K | SOCK_CLOEXEC_K, 0, sp) < 0 ||
             sys6(SYS_setsockopt, sp[0], SOL_SOCKET, SO_PASSCRED_K, (long) &one, sizeof(one), 0) < 0 ||
             sys6(SYS_setsockopt, sp[0], SOL_SOCKET, SO_PASSPIDFD_K, (long) &one, sizeof(one), 0) < 0)
@@ -422,12 +458,14 @@ static int exec_fast(const char *state, bool inherit_stdin, const char *name, ch
                 for (const char *s = path; s <= path + slen(path); s++)
                         *at++ = *s;
         }
-        /* forwarded signals wait for the supervisor from here on */
+        /* forwarded signals wait for wait_exit() from here on */
         all = (1UL << (SIGINT - 1)) | (1UL << (SIGTERM - 1)) | (1UL << (SIGHUP - 1)) | (1UL << (SIGWINCH - 1)) |
               (1UL << (SIGCHLD - 1));
         if (sys(SYS_rt_sigprocmask, SIG_BLOCK, &all, &g_oldmask, 8) < 0)
                 return -1;
         g_masked = 1;
+        fwd = (1UL << (SIGINT - 1)) | (1UL << (SIGTERM - 1)) | (1UL << (SIGHUP - 1)) | (1UL << (SIGWINCH - 1));
+        sfd = (int) sys(SYS_signalfd4, -1, &fwd, 8, O_CLOEXEC | O_NONBLOCK);
         {
                 long mask = sys(SYS_umask, 0, 0, 0, 0);
                 int fds[SBX_SVC_N_FDS - 1] = { 0, 1, 2, sp[1] };
@@ -435,8 +473,14 @@ static int exec_fast(const char *state, bool inherit_stdin, const char *name, ch
                         struct cmsg h;
                         char buf[sizeof(struct cmsg) + sizeof(fds)];
                 } ctl = { .h = { .len = sizeof(struct cmsg) + sizeof(fds), .level = SOL_SOCKET, .type = SCM_RIGHTS } };
-                struct iov iov = { &h, sizeof(h) };
-                struct mhdr mh = { .iov = &iov, .iovlen = 1, .control = &ctl, .controllen = sizeof(ctl) };
+                /* the header with the fds, then the strings in records of
+                 * SBX_SVC_CHUNK: all in one sendmmsg (one wake-up of init) */
+                struct iov iov[1 + SBX_SVC_MAX_DATA / SBX_SVC_CHUNK];
+                struct {
+                        struct mhdr h;
+                        unsigned len;
+                } mm[1 + SBX_SVC_MAX_DATA / SBX_SVC_CHUNK] = { 0 };
+                unsigned long n_rec = 1;
 
                 sys(SYS_umask, mask, 0, 0, 0);
                 h.flags = SBX_SVC_SEARCH | SBX_SVC_NO_GO | SBX_SVC_UMASK | (inherit_stdin ? 0 : SBX_SVC_STDIN_NULL) |
@@ -446,32 +490,33 @@ static int exec_fast(const char *state, bool inherit_stdin, const char *name, ch
                 h.len = (uint32_t) len;
                 for (unsigned i = 0; i < sizeof(fds); i++)
                         ctl.buf[sizeof(struct cmsg) + i] = ((char *) fds)[i];
-                if (sys(SYS_sendmsg, conn, &mh, MSG_NOSIGNAL, 0) != sizeof(h))
-                        return -1;      /* nothing sent: the full sbx */
-        }
-        for (off = 0; off < len; off += need) {
-                need = len - off < SBX_SVC_CHUNK ? len - off : SBX_SVC_CHUNK;
-                if (sys6(SYS_sendto, conn, (long) (data + off), (long) need, MSG_NOSIGNAL, 0, 0) != (long) need) {
-                        fail_msg(SBX_SVC_MSG_NOT_RUN, name);
-                        quit(125);
+                iov[0] = (struct iov) { &h, sizeof(h) };
+                mm[0].h = (struct mhdr) { .iov = &iov[0], .iovlen = 1, .control = &ctl, .controllen = sizeof(ctl) };
+                for (off = 0; off < len; off += need, n_rec++) {
+                        need = len - off < SBX_SVC_CHUNK ? len - off : SBX_SVC_CHUNK;
+                        iov[n_rec] = (struct iov) { data + off, need };
+                        mm[n_rec].h = (struct mhdr) { .iov = &iov[n_rec], .iovlen = 1 };
                 }
+                conn = (int) sys(SYS_socket, AF_UNIX_K, SOCK_SEQPACKET_K | SOCK_CLOEXEC_K, 0, 0);
+                if (conn < 0 || sys(SYS_connect, conn, &sa, sizeof(sa.family) + slen(sa.path) + 1, 0) < 0)
+                        return -1;      /* nobody listens: the full sbx says so and joins */
+                r = (int) sys(SYS_sendmmsg, conn, mm, n_rec, MSG_NOSIGNAL);
+                if (r <= 0 || mm[0].len != sizeof(h))
+                        return -1;      /* nothing sent: the full sbx */
+                /* the rest, if sendmmsg stopped early */
+                for (unsigned long i = (unsigned long) r; i < n_rec; i++)
+                        if (sys6(SYS_sendto, conn, (long) iov[i].base, (long) iov[i].len, MSG_NOSIGNAL, 0, 0) !=
+                            (long) iov[i].len) {
+                                fail_msg(SBX_SVC_MSG_NOT_RUN, name);
+                                quit(125);
+                        }
         }
         close_fd(sp[1]);
-        /* 4. READY (the kernel attaches the child's pid and a pidfd of it) */
-        r = recv_child(sp[0], FRONT_TIMEOUT_MS, &m, &pidfd, &pid);
-        if (r == -EPIPE) {
-                fail_msg(SBX_SVC_MSG_NOT_RUN, name);
-                quit(125);
-        }
-        if (r == 0 && m.type == SBX_SVC_FAILED)
+        /* 4. the command's end (READY on the way: the kernel attaches the
+         * child's pid and a pidfd of it) */
+        r = wait_exit(conn, sp[0], lock, sfd, name);
+        if (r < 0)
                 return -1;      /* before the command ran: the full sbx says why */
-        if (r < 0 || m.type != SBX_SVC_READY || pid <= 0) {
-                fail_msg(r == 0 ? SBX_SVC_MSG_BAD_RECORD : "exec service: sandbox '%s'", name);
-                quit(125);
-        }
-        /* running: rm may take the sandbox from here on (and kill it with it) */
-        close_fd(lock);
-        r = supervise(conn, pidfd, pid, name);
         /* the exec itself failed after READY: nothing ran; the full sbx says why */
         {
                 int late_pidfd, late_pid;

@@ -46,7 +46,7 @@ if is_root; then
 else
         control "ptrace of a process outside the sandbox" "" "" "Yama may refuse a non-child without root"
 fi
-kill $victim 2>/dev/null; wait $victim 2>/dev/null
+kill -9 $victim 2>/dev/null; wait $victim 2>/dev/null   # -9: a TERM before bash exec'd sleep runs our EXIT trap (rm -rf $TMP) in the child
 is "execsvc-kill-init: SIGKILL to init from inside is sent..." "$(sx exec svc -- /sbx-probe kill 1 9)" OK
 is "execsvc-kill-init: ... and dropped: the sandbox runs, same init" "$(running) $(init_pid svc)" "running $ipid"
 
