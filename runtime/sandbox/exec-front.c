@@ -15,7 +15,8 @@
  * writes it with the record while the sandbox runs and the exec service can
  * run its execs: no exec allowlist, no agent's policy, exec-service.h). It
  * takes the busy and sandbox locks as the full exec does (shared; the
- * sandbox lock until the command runs), marks the sandbox used, sends
+ * sandbox lock until the command runs, or, for one that ends within
+ * READY_LATER_MS, until its end), marks the sandbox used, sends
  * init the request with SBX_SVC_SEARCH (the child finds CMD in the sandbox's
  * PATH: nothing to decide on the host for such a sandbox), forwards
  * SIGINT/SIGTERM/SIGHUP to the command's process group (the same signal twice:

@@ -13,7 +13,7 @@
  * One exec, one connection:
  *   host -> init   sbx_svc_request + SBX_SVC_N_FDS fds (SCM_RIGHTS), then
  *                  `len` bytes of strings in records of at most SBX_SVC_CHUNK;
- *   init forks; the child (in every namespace, cgroup, Landlock domain and
+ *   init clones a child (CLONE_VM until its exec, init.c); the child (in every namespace, cgroup, Landlock domain and
  *   seccomp filter of init, with init's user, no capabilities and
  *   no_new_privs, all inherited) talks over the request's sync fd:
  *   child -> host  SBX_SVC_PTY (+ the pty master) with -t,

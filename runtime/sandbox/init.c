@@ -25,7 +25,8 @@
  *
  * The exec service (issue 16, exec-service.h): `sbx exec` connects to that
  * socket from the host, sends a request it decided on completely, and we
- * fork a child that only sets up stdio/tty/session/workdir and execs the
+ * clone a child (CLONE_VM: see "The child's memory") that only sets up
+ * stdio/tty/session/workdir and execs the
  * file sbx opened. Every restriction of the sandbox is inherited from us
  * (the launcher applied them to init): namespaces, cgroup, rlimits, user,
  * no capabilities, no_new_privs, Landlock, seccomp. We accept only peers

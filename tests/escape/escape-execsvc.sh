@@ -111,6 +111,44 @@ is "execsvc-parallel: 12 concurrent execs each get their own exit status" "$(ech
 is "execsvc-umask: the command has the caller's umask, as a joined exec has" \
         "$( (umask 027; sx exec svc -- sh -c umask) ) $( (umask 077; sx exec svc -- sh -c umask) )" "0027 0077"
 
+# --- the child's memory: cloned with CLONE_VM, it runs in init's memory until
+# its exec, on a stack in a region that holds its request; init takes the
+# region back only when the kernel says the child left it (exec or exit)
+vmsize() { awk '/^VmSize:/ {print $2}' "/proc/$ipid/status"; }
+vm1=$(vmsize)          # after the execs above: one free region kept
+args=$(for i in $(seq 12); do ("$SBX" exec --state-dir "$STATE" svc -- sh -c 'echo "$1${#2}"' sh "a$i-" "$(head -c 3000 /dev/zero | tr '\0' "$((i % 10))")") & done; wait)
+is "execsvc-child-memory: 12 concurrent execs (regions in flight together) each run their own argv" \
+        "$(echo $args | tr ' ' '\n' | sort -V | tr '\n' ' ')" "a1-3000 a2-3000 a3-3000 a4-3000 a5-3000 a6-3000 a7-3000 a8-3000 a9-3000 a10-3000 a11-3000 a12-3000 "
+big=$(head -c 100000 /dev/zero | tr '\0' x)
+is "execsvc-child-memory: a request larger than the kept region (2 x 100 KB arguments) runs" \
+        "$(sx exec svc -- sh -c 'echo ${#1} ${#2}' sh "$big" "$big")" "100000 100000"
+is "execsvc-child-memory: ... and a small one after it" "$(sx exec svc -- echo small)" small
+vm_back() { test "$(vmsize)" = "$vm1"; }
+settle vm_back && ok "execsvc-child-memory: init's address space is back to one kept region (VmSize $vm1 kB)" ||
+        not_ok "execsvc-child-memory: init's address space is back to one kept region (VmSize $(vmsize) kB, was $vm1)"
+# a filter that refuses CLONE_VM (no threads in the sandbox): init forks instead
+prof=$TMP/no-clone-vm.json
+python3 - "$SBX_SOURCE_ROOT/seccomp-profiles/default.json" "$prof" <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))
+for r in p["syscalls"]:        # clone allowed only without CLONE_VM (0x100) too: else the default, EPERM
+    if r["names"] == ["clone"] and r["action"] == "SCMP_ACT_ALLOW":
+        r["args"][0]["value"] |= 0x100
+json.dump(p, open(sys.argv[2], "w"))
+PY
+if sx create --seccomp-profile "$prof" novm >/dev/null; then
+        is "execsvc-clone-vm-refused: control: the filter refuses a thread in the sandbox (EPERM)" \
+                "$(sx exec novm -- python3 -c 'import threading
+try:
+    threading.Thread(target=int).start(); print("started")
+except RuntimeError as e: print("refused")' 2>&1)" refused
+        is "execsvc-clone-vm-refused: execs still run (init forks)" "$(sx exec novm -- sh -c 'echo ran; exit 4'; echo $?)" "ran
+4"
+        sx rm -f novm >/dev/null
+else
+        not_ok "create a sandbox with a seccomp profile that refuses CLONE_VM"
+fi
+
 # --- the fallback: a sandbox without the socket (as started by an older sbx)
 via() { sx ls --json | python3 -c 'import json,sys; print([s["execVia"] for s in json.load(sys.stdin) if s["name"] == sys.argv[1]][0])' "$1"; }
 is "execsvc-via: ls --json says execs go through the service" "$(via svc)" service
