@@ -225,7 +225,9 @@ static const struct sbx_svc_fast *load_fast(int dfd, const char **ret_strings) {
 /* ------------------------------------------------------------ init's records */
 
 /* One record from init's child on the sync socket: 0, -EPIPE (EOF) or -EPROTO/-ETIMEDOUT.
- * Any fd it carries is closed; the pidfd and pid are the kernel's. */
+ * Any fd it carries is closed; the pidfd and pid are the kernel's. Without
+ * ret_pidfd (the record only, already queued: the command ended) no control
+ * data is taken: the kernel makes no pidfd and drops any fd attached. */
 static int recv_child(int fd, int timeout_ms, struct sbx_svc_child *m, int *ret_pidfd, int *ret_pid) {
         union {
                 struct cmsg h;
@@ -237,13 +239,20 @@ static int recv_child(int fd, int timeout_ms, struct sbx_svc_child *m, int *ret_
         struct timespec_k {
                 long sec, nsec;
         } ts = { timeout_ms / 1000, (timeout_ms % 1000) * 1000000L };
-        long n, r;
+        long n, r = 1;
+        int no_pidfd;
 
+        if (!ret_pidfd) {
+                ret_pidfd = &no_pidfd;
+                mh.control = 0;
+                mh.controllen = 0;
+        } else
+                do
+                        r = sys6(SYS_ppoll, (long) &p, 1, (long) &ts, 0, 0, 0);
+                while (r == -EINTR);
         *ret_pidfd = -1;
-        *ret_pid = 0;
-        do
-                r = sys6(SYS_ppoll, (long) &p, 1, (long) &ts, 0, 0, 0);
-        while (r == -EINTR);
+        if (ret_pid)
+                *ret_pid = 0;
         n = sys(SYS_recvmsg, fd, &mh, MSG_CMSG_CLOEXEC | MSG_DONTWAIT, 0);
         if (n == 0)
                 return -EPIPE;
@@ -265,7 +274,7 @@ static int recv_child(int fd, int timeout_ms, struct sbx_svc_child *m, int *ret_
                         *ret_pid = ((struct peercred *) data)->pid;
                 o += (h->len + 7) & ~7UL;
         }
-        if (n != sizeof(*m) || (mh.flags & (MSG_TRUNC | MSG_CTRUNC)) || m->magic != SBX_SVC_MAGIC) {
+        if (n != sizeof(*m) || (mh.flags & (MSG_TRUNC | (mh.control ? MSG_CTRUNC : 0))) || m->magic != SBX_SVC_MAGIC) {
                 close_fd(*ret_pidfd);
                 *ret_pidfd = -1;
                 return r == 0 ? -ETIMEDOUT : -EPROTO;
@@ -292,7 +301,7 @@ static void signal_group(int pidfd, int pid, int sig) {
  * command's end is already known (its pid is only checked before). */
 static int take_ready(int sync, int lock, bool exited, int *ret_pidfd, int *ret_pid, const char *name) {
         struct sbx_svc_child m;
-        int r = recv_child(sync, exited ? 0 : FRONT_TIMEOUT_MS, &m, ret_pidfd, ret_pid);
+        int r = exited ? recv_child(sync, 0, &m, 0, 0) : recv_child(sync, FRONT_TIMEOUT_MS, &m, ret_pidfd, ret_pid);
 
         if (r == -EPIPE) {
                 fail_msg(SBX_SVC_MSG_NOT_RUN, name);
@@ -519,11 +528,8 @@ static int exec_fast(const char *state, bool inherit_stdin, const char *name, ch
         if (r < 0)
                 return -1;      /* before the command ran: the full sbx says why */
         /* the exec itself failed after READY: nothing ran; the full sbx says why */
-        {
-                int late_pidfd, late_pid;
-                if (recv_child(sp[0], 0, &m, &late_pidfd, &late_pid) == 0 && m.type == SBX_SVC_FAILED)
-                        return -1;
-        }
+        if (recv_child(sp[0], 0, &m, 0, 0) == 0 && m.type == SBX_SVC_FAILED)
+                return -1;
         quit(r);
 }
 
