@@ -65,6 +65,7 @@
  * kernel zeroes when the child leaves it. */
 static struct exec_slot {
         int pid, conn;
+        int ended, wstatus;             /* reaped, its status not sent yet */
         int in_use;                     /* the child's CLONE_CHILD_CLEARTID word */
         char *mem;                      /* its region until the child left it (0: none) */
         unsigned long mem_size;
@@ -132,14 +133,26 @@ static void reap(void) {
 
         while ((pid = sys(SYS_wait4, -1, &st, WNOHANG, 0)) > 0)
                 for (int i = 0; i < slots_used; i++)
-                        if (slots[i].pid == pid) {
-                                struct sbx_svc_exit e = { .magic = SBX_SVC_MAGIC, .wstatus = st };
-                                /* never block on a slow client */
-                                sys6(SYS_sendto, slots[i].conn, (long) &e, sizeof(e), MSG_NOSIGNAL | MSG_DONTWAIT, 0, 0);
-                                close_fd(slots[i].conn);
-                                slots[i].pid = 0;
+                        if (slots[i].pid == pid && !slots[i].ended) {
+                                slots[i].ended = 1;
+                                slots[i].wstatus = st;
                         }
         regions_collect();
+}
+
+/* The reaped commands' statuses to their clients: the last thing before we
+ * sleep again, so that a client woken by it does not wait for the rest of
+ * our work. */
+static void send_exits(void) {
+        for (int i = 0; i < slots_used; i++)
+                if (slots[i].ended) {
+                        struct sbx_svc_exit e = { .magic = SBX_SVC_MAGIC, .wstatus = slots[i].wstatus };
+                        /* never block on a slow client */
+                        sys6(SYS_sendto, slots[i].conn, (long) &e, sizeof(e), MSG_NOSIGNAL | MSG_DONTWAIT, 0, 0);
+                        close_fd(slots[i].conn);
+                        slots[i].ended = 0;
+                        slots[i].pid = 0;
+                }
 }
 
 /* The kernel's siginfo layout prefix we need (rt_sigtimedwait). */
@@ -159,6 +172,7 @@ static _Noreturn void stop(const unsigned long *all) {
         for (int waited = 0; waited < STOP_GRACE_SEC;) {
                 long r;
                 reap();
+                send_exits();
                 if (sys(SYS_wait4, -1, 0, WNOHANG, 0) == -ECHILD)
                         quit(0);
                 r = sys6(SYS_rt_sigtimedwait, (long) all, (long) &info, (long) &ts, 8, 0, 0);
@@ -560,6 +574,7 @@ static _Noreturn void init_main(long *sp) {
         for (;;) {
                 int n = 0;
 
+                send_exits();
                 pfd[0] = (struct pollfd) { .fd = sfd, .events = POLLIN };
                 pfd[1] = (struct pollfd) { .fd = lfd, .events = POLLIN };
                 for (int i = 0; i < slots_used; i++)
