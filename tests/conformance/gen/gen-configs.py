@@ -10,11 +10,12 @@ aliases, globs and unknown names, exec/fs sections, invalid values, JSON5 syntax
 Each line is {id, category, origin, syntax, config_text, agent, session, subagent}; feed
 it to oracle-batch.sh for the real OpenClaw's answers and to diff-sbx.py for sbx's.
 Deterministic for a given SEED.  AREAs (default: the first seven, so old seeds repeat;
-"all" adds the last five): roster docker tools sessions invalid json5 misc legacy (retired keys the load migrations rewrite: perSession, browser
+"all" adds the last six): roster docker tools sessions invalid json5 misc legacy (retired keys the load migrations rewrite: perSession, browser
 network none, spawn_task/image names, allow+alsoAllow, profile with configured sections,
 agents.defaults.tools) provider (tools.byProvider with a configured model) env (${VAR},
 env.vars, $include) deep (values deep in the sections only the schema tables check)
-deepsb (the same in the sandbox and tool-policy sections checked by hand).
+deepsb (the same in the sandbox and tool-policy sections checked by hand) keys (random
+session keys of odd characters, for scope keys, slugs and container names).
 """
 import json
 import random
@@ -828,6 +829,23 @@ def gen_session(ids, cfg):
     return s.replace("{a}", a.strip().lower() if maybe(0.8) else a).replace("{A}", a.upper()).replace("{o}", other)
 
 
+KEY_CHARS = list("abcxyzABCXYZ0189-_.:/@+#%~ ") + ["é", "ü", "İ", "K", "ß", "日", "🙂",
+                                                   " ", "​", "	", "\\", "\"", "'", "́"]
+
+
+def random_session(ids):
+    """a random session key: agent-prefixed or not, random segments of odd characters"""
+    segs = ["".join(pick(KEY_CHARS) for _ in range(rng.randint(0, pick([3, 8, 40, 90])))) for _ in range(rng.randint(1, 4))]
+    if maybe(0.4):
+        segs.insert(0, pick(["whatsapp", "telegram", "discord", "subagent", "cron", "main", "group", "direct", "thread"]))
+    key = ":".join(segs)
+    if maybe(0.7):
+        a = pick(ids) if ids else "main"
+        a = pick([a, a.upper(), " " + a, a + "x", "other"])
+        key = "agent:" + a + ":" + key
+    return key
+
+
 def gen_case(i, areas):
     area = pick(areas)
     cfg, ids = gen_config(area)
@@ -861,7 +879,7 @@ def gen_case(i, areas):
         category = {"roster": "legacy", "docker": "docker", "tools": "policy-layers", "sessions": "session-keys",
                     "json5": "sandbox-matrix", "misc": "resolution",
                     "legacy": "legacy", "provider": "policy-layers", "env": "loading", "deep": "invalid",
-                    "deepsb": "invalid"}[area]
+                    "deepsb": "invalid", "keys": "session-keys"}[area]
     if area == "json5":
         syntax, text = "json5", j5(cfg, pick([2, 0]), 0)
     else:
@@ -877,6 +895,8 @@ def gen_case(i, areas):
     elif r < 0.5:
         agent = pick(["nosuch", "MAIN", "main"])
     session = gen_session(ids, cfg) if (area == "sessions" or maybe(0.6)) else None
+    if area == "keys":
+        session = random_session(ids)
     sub = maybe(0.15 if area != "sessions" else 0.25)
     return {"id": f"g{seed:03d}{i:05d}", "category": category, "origin": origin, "syntax": syntax,
             "config_text": text, "agent": agent, "session": session, "subagent": sub}
@@ -888,7 +908,7 @@ if __name__ == "__main__":
     old = ["roster", "docker", "tools", "sessions", "invalid", "json5", "misc"]
     areas = sys.argv[3].split(",") if len(sys.argv) > 3 else old
     if areas == ["all"]:
-        areas = old + ["legacy", "provider", "env", "deep", "deepsb"]
+        areas = old + ["legacy", "provider", "env", "deep", "deepsb", "keys"]
     rng = random.Random(seed)
     for i in range(count):
         print(json.dumps(gen_case(i, areas), ensure_ascii=False))

@@ -239,8 +239,10 @@ function restoreEnv() {
 
 let n = 0;
 // split on "\n" only (readline would also split on U+2028/U+2029 inside a JSON string)
-let input = "";
-for await (const chunk of process.stdin) input += chunk;
+// (decoded as one text: a chunk boundary may split a multi-byte UTF-8 character)
+const chunks = [];
+for await (const chunk of process.stdin) chunks.push(chunk);
+const input = Buffer.concat(chunks).toString("utf8");
 for (const line of input.split("\n")) {
   if (!line.trim()) continue;
   const c = JSON.parse(line);
