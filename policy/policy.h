@@ -347,6 +347,9 @@ char *sbx_container_name(const char *prefix, const char *slug);
 char *sbx_scope_key(sbx_scope scope, const char *session_key, const char *agent_workspace_dir,
                     const char *agent_id);
 char *sbx_bind_source(const char *bind); /* text before the first ':' */
+/* a bind's options ("ro,z"): read-only when one of them, trimmed and lower-cased, is "ro"
+ * (OpenClaw's reading); -ENOMEM on allocation failure */
+int sbx_bind_options_read_only(const char *opts, bool *ret);
 bool sbx_bind_source_absolute(const char *src);
 unsigned sbx_subagent_depth(const char *session_key);
 bool sbx_is_subagent_key(const char *session_key);

@@ -384,6 +384,21 @@ char *sbx_bind_source(const char *bind) {
         return c ? strndup(bind, (size_t) (c - bind)) : strdup(bind);
 }
 
+int sbx_bind_options_read_only(const char *opts, bool *ret) {
+        _cleanup_free_ char *ol = sbx_strdup_lower(opts);
+        if (!ol)
+                return -ENOMEM;
+        *ret = false;
+        for (char *tok = ol, *save = NULL; (tok = strtok_r(tok, ",", &save)); tok = NULL) {
+                _cleanup_free_ char *t = sbx_strdup_trim(tok);
+                if (!t)
+                        return -ENOMEM;
+                if (!strcmp(t, "ro"))
+                        *ret = true;
+        }
+        return 0;
+}
+
 bool sbx_bind_source_absolute(const char *src) {
         if (!strncmp(src, "\\\\?\\", 4) || !strncmp(src, "//?/", 4))
                 src += 4;

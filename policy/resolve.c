@@ -300,25 +300,21 @@ static int resolve_mounts(sbx_resolved *r, const char *workspace_dir) {
         const sbx_strv *b = &r->docker.binds;
         for (size_t i = 0; i < b->n; i++) {
                 const char *spec = b->v[i];
-                size_t skip = (spec[0] && spec[1] == ':' && (spec[2] == '/' || spec[2] == '\\')) ? 2 : 0;
-                const char *c1 = strchr(spec + skip, ':');
-                if (!c1)
-                        continue;
-                _cleanup_free_ char *host = strndup(spec, (size_t) (c1 - spec));
-                const char *rest = c1 + 1, *c2 = strchr(rest, ':');
+                _cleanup_free_ char *host = sbx_bind_source(spec); /* a drive letter is no separator */
+                if (!host)
+                        return -ENOMEM;
+                if (!spec[strlen(host)])
+                        continue; /* no ':' */
+                const char *rest = spec + strlen(host) + 1, *c2 = strchr(rest, ':');
                 _cleanup_free_ char *cont = c2 ? strndup(rest, (size_t) (c2 - rest)) : strdup(rest);
                 const char *opts = c2 ? c2 + 1 : "";
-                if (!host || !cont)
+                if (!cont)
                         return -ENOMEM;
                 if (!*host || cont[0] != '/')
                         continue;
-                bool ro = false;
-                _cleanup_free_ char *ol = sbx_strdup_lower(opts);
-                for (char *tok = ol, *save = NULL; (tok = strtok_r(tok, ",", &save)); tok = NULL) {
-                        _cleanup_free_ char *t = sbx_strdup_trim(tok);
-                        if (t && !strcmp(t, "ro"))
-                                ro = true;
-                }
+                bool ro;
+                if ((k = sbx_bind_options_read_only(opts, &ro)) < 0)
+                        return k;
                 if ((k = mount_set(r, host, cont, !ro, "bind")) < 0)
                         return k;
         }

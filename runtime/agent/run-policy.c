@@ -117,9 +117,8 @@ static int add_binds(const sbx_docker_config *d, char *const *canon, sbx_run_con
                 bool ro = false;
                 if (opts) {
                         *opts++ = '\0';
-                        for (char *tok = opts, *save = NULL; (tok = strtok_r(tok, ",", &save)); tok = NULL)
-                                if (!strcasecmp(tok, "ro"))
-                                        ro = true;
+                        if ((k = sbx_bind_options_read_only(opts, &ro)) < 0)
+                                return k;
                 }
                 if (src[0] != '/' || dst[0] != '/')
                         return sbx_error_set(e, -EINVAL,

@@ -241,6 +241,29 @@ START_TEST(test_docker_env_ulimit_bind_merge) {
 }
 END_TEST
 
+/* "/:/x" has no drive letter (only a letter before ':' is one); " RO " among the options is
+ * read-only, for the explanation and for the run config alike */
+START_TEST(test_bind_root_source_and_trimmed_ro) {
+        const char *cfg = "{agents:{defaults:{sandbox:{mode:'all',docker:{binds:['/:/host:z, RO ','C:/w:/w',"
+                          "'/e:/e:rw,roo']}}}}}";
+        sbx_resolved r = {};
+        bool ro;
+        ck_assert_int_eq(resolve_text(cfg, "main", NULL, false, &r, NULL), 0);
+        ck_assert_uint_eq(r.n_mounts, 4); /* workspace, /host, /w (source "C:/w"), /e */
+        ck_assert_str_eq(r.mounts[1].host_root, "/");
+        ck_assert_str_eq(r.mounts[1].container_root, "/host");
+        ck_assert(!r.mounts[1].writable);
+        ck_assert_str_eq(r.mounts[2].container_root, "/w");
+        ck_assert_str_eq(r.mounts[3].container_root, "/e");
+        ck_assert(r.mounts[3].writable);
+        sbx_resolved_done(&r);
+        ck_assert_int_eq(sbx_bind_options_read_only("z, Ro\t", &ro), 0);
+        ck_assert(ro);
+        ck_assert_int_eq(sbx_bind_options_read_only("rw,roo,r o", &ro), 0);
+        ck_assert(!ro);
+}
+END_TEST
+
 START_TEST(test_shared_scope_ignores_agent_docker_and_prune) {
         const char *cfg = "{agents:{defaults:{sandbox:{mode:'all',scope:'shared',docker:{image:'g'}}},"
                           "entries:{main:{sandbox:{docker:{image:'a',env:{X:'1'}},prune:{idleHours:1}}}}}}";
@@ -517,6 +540,7 @@ int main(void) {
                                  test_non_main_is_exact_and_case_sensitive, test_subagent_rewrite_and_role,
                                  test_slug_rule, test_scope_key_and_container_name, test_sha256_known_vector,
                                  test_docker_env_ulimit_bind_merge,
+                                 test_bind_root_source_and_trimmed_ro,
                                  test_shared_scope_ignores_agent_docker_and_prune,
                                  test_defaults_and_setup_command_join,
                                  test_pipeline_deny_wins_and_no_grant_back,
