@@ -404,12 +404,14 @@ static int resolve_layout(const sbx_config *c, const sbx_agent_config *a, sbx_re
                 return mounts ? resolve_mounts(r, workspace_dir) : 0;
         }
         if (!strcasecmp(r->backend, "ssh")) {
-                /* the remote runtime dir: <ssh.workspaceRoot>/<runtime id>/workspace */
-                _cleanup_free_ char *id = ssh_runtime_id(r->scope_key);
+                /* the remote runtime dir: posix.join(<ssh.workspaceRoot>, <runtime id>, "workspace"),
+                 * which normalises ("/a/../b" is "/b") */
+                _cleanup_free_ char *id = ssh_runtime_id(r->scope_key), *joined = NULL;
                 if (!id || r->ssh_workspace_root[0] != '/')
                         return id ? 0 : -ENOMEM;
-                if (asprintf(&r->container_workdir, "%s%s%s/workspace", r->ssh_workspace_root,
-                             strcmp(r->ssh_workspace_root, "/") ? "/" : "", id) < 0)
+                if (asprintf(&joined, "%s/%s/workspace", r->ssh_workspace_root, id) < 0)
+                        return -ENOMEM;
+                if (!(r->container_workdir = container_path(joined)))
                         return -ENOMEM;
         }
         return 0;
