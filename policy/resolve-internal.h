@@ -9,6 +9,8 @@ bool sbx_policy_path_next(const char **s, size_t *ret_len);
 /* P with '.', '..' and '//' resolved, as an absolute path (a relative P is read from "/"), "/" when
  * nothing is left. */
 char *sbx_policy_path_normalize(const char *p);
+/* path.resolve(p): as is (no trimming, no ~), relative to the cwd ("" is the cwd) */
+char *sbx_path_resolve(const char *p);
 
 const sbx_agent_config *sbx_find_agent(const sbx_config *c, const char *agent_id);
 /* resolve-sandbox.c: mode, scope, access, backend, root, docker, browser, prune */

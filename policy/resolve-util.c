@@ -201,7 +201,7 @@ char *sbx_policy_path_normalize(const char *p) {
 }
 
 /* node's path.resolve for POSIX: absolute against the cwd, '.', '..' and '//' removed */
-static char *path_resolve(const char *p) {
+char *sbx_path_resolve(const char *p) {
         _cleanup_free_ char *joined = NULL;
         if (p[0] != '/') {
                 _cleanup_free_ char *cwd = getcwd(NULL, 0);
@@ -224,9 +224,9 @@ char *sbx_expand_user_path(const char *p) {
                 _cleanup_free_ char *home = sbx_home_dir(), *x = NULL;
                 if (!home || asprintf(&x, "%s%s", home, t + 1) < 0)
                         return NULL;
-                return path_resolve(x);
+                return sbx_path_resolve(x);
         }
-        return path_resolve(t);
+        return sbx_path_resolve(t);
 }
 
 char *sbx_state_dir(void) {
@@ -247,7 +247,7 @@ char *sbx_default_agent_workspace(void) {
         if (w && *w) {
                 _cleanup_free_ char *t = sbx_strdup_trim(w);
                 if (t && *t)
-                        return path_resolve(t);
+                        return sbx_path_resolve(t);
         }
         if (s && *s) {
                 _cleanup_free_ char *t = sbx_strdup_trim(s), *st = NULL;

@@ -260,12 +260,10 @@ static char *container_path(const char *p) {
 
 static int mount_set(sbx_resolved *r, const char *host, const char *container, bool writable,
                      const char *source) {
-        _cleanup_free_ char *cp = container_path(container), *hp = sbx_expand_user_path(host);
+        /* hostRoot is path.resolve(host): neither trimmed nor ~-expanded, relative to the cwd */
+        _cleanup_free_ char *cp = container_path(container), *hp = sbx_path_resolve(host);
         if (!cp || !hp)
                 return -ENOMEM;
-        if (host[0] != '/' && host[0] != '~') {
-                /* path.resolve of a host path that is not absolute: relative to the cwd */
-        }
         for (size_t i = 0; i < r->n_mounts; i++)
                 if (!strcmp(r->mounts[i].container_root, cp)) {
                         free(r->mounts[i].host_root);
