@@ -38,9 +38,18 @@ int main(int argc, char **argv) {
         int status;
 
         sbx_plan_set_container_opener(sbx_sandbox_open_ns);
+        /* The commands that hand the caller's stdio to a sandbox for the
+         * command's life: never a host file (launch/stdio-guard.c). */
+        if (argc > 1 && (!strcmp(argv[1], "run") || !strcmp(argv[1], "exec") ||
+                         (!strcmp(argv[1], "docker") && argc > 2 &&
+                          (!strcmp(argv[2], "run") || !strcmp(argv[2], "exec")))))
+                (void) sbx_stdio_guard();
         /* Installed or symlinked as "docker": the docker-compatible entry point. */
-        if (argc > 0 && !strcmp(basename(argv[0]), "docker"))
+        if (argc > 0 && !strcmp(basename(argv[0]), "docker")) {
+                if (argc > 1 && (!strcmp(argv[1], "run") || !strcmp(argv[1], "exec")))
+                        (void) sbx_stdio_guard();
                 return cli_docker(argc, argv);
+        }
         /* Installed or symlinked as "sbx-runc": the OCI runtime (runc's CLI). */
         if (argc > 0 && !strcmp(basename(argv[0]), "sbx-runc"))
                 return cli_oci(argc, argv);

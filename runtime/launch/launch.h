@@ -596,6 +596,14 @@ int sbx_supervise(sbx_plan *p, int pidfd, sbx_error *reterr);
 /* Copy what is readable from `from` to `to`; false on EOF or error (pty relays). */
 bool sbx_relay(int from, int to);
 
+/* ---- from stdio-guard.c ---- */
+/* Before a command that hands its stdio to a sandbox (run, exec): a stdout or
+ * stderr that is a file (regular, directory, block device) becomes a pipe
+ * copied into that file by a relay process outside the sandbox, so that no
+ * sandbox holds the host file. 0: nothing to guard; 1: guarded (sbx waits
+ * at exit until the relay emptied the pipes); -errno. */
+int sbx_stdio_guard(void);
+
 /* ---- from statedir.h ---- */
 /* The per-run state directory: new-root mountpoint, overlay upper/work, the
  * default empty workspace, generated /etc files. Removed after every run. */

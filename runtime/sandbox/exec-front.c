@@ -373,6 +373,80 @@ static int wait_exit(int conn, int sync, int lock, int sfd, const char *name) {
 
 /* ------------------------------------------------------------ sbx exec */
 
+
+/* A file as stdout or stderr is never sent to init (launch/stdio-guard.c
+ * says why): the write end of a pipe goes instead, and a relay child of ours
+ * copies the pipe into the file until the command and whatever it left
+ * running have closed it. We keep the read ends to see them emptied before
+ * we exit (at most 5 s), so that the caller finds all the output in the
+ * file once we returned. */
+static int g_drain[2] = { -1, -1 };
+
+static _Noreturn void relay(int from, int to) {
+        char buf[4096];
+
+        for (;;) {
+                long n = sys6(SYS_splice, from, 0, to, 0, 1 << 16, 0);
+                if (n == -EINTR)
+                        continue;
+                if (n == -EINVAL) {     /* no splice into an O_APPEND file: copy */
+                        n = sys(SYS_read, from, (long) buf, sizeof(buf), 0);
+                        for (long off = 0, w; n > 0 && off < n; off += w)
+                                if ((w = sys(SYS_write, to, (long) (buf + off), n - off, 0)) <= 0)
+                                        quit(0);
+                }
+                if (n <= 0)
+                        quit(0);
+        }
+}
+
+/* What init gets as fd (1 or 2): fd itself, or a relayed pipe; -1 failed. */
+static int guard_fd(int fd) {
+        struct stat st;
+        unsigned t;
+        int p[2];
+        long pid;
+
+        if (sys(SYS_fstat, fd, &st, 0, 0) < 0)
+                return -1;
+        t = st.st_mode & S_IFMT;
+        if (t != S_IFREG && t != S_IFDIR && t != S_IFBLK)
+                return fd;
+        if (sys(SYS_pipe2, (long) p, O_CLOEXEC, 0, 0) < 0)
+                return -1;
+        pid = sys(SYS_clone, SIGCHLD, 0, 0, 0);
+        if (pid == 0) {         /* signals stay blocked: ^C leaves it to drain */
+                if (sys(SYS_dup3, p[0], 100, 0, 0) < 0 || sys(SYS_dup3, fd, 101, 0, 0) < 0)
+                        quit(1);
+                sys(SYS_close_range, 0, 99, 0, 0);
+                sys(SYS_close_range, 102, ~0U, 0, 0);
+                relay(100, 101);
+        }
+        if (pid < 0) {
+                close_fd(p[0]);
+                close_fd(p[1]);
+                return -1;
+        }
+        g_drain[fd - 1] = p[0];
+        return p[1];
+}
+
+static _Noreturn void leave(int status) {
+        struct { long sec, nsec; } tick = { 0, 10000000 };
+
+        for (int i = 0; i < 500; i++) {
+                int left = 0, n;
+                for (int k = 0; k < 2; k++)
+                        if (g_drain[k] >= 0 && sys(SYS_ioctl, g_drain[k], 0x541B /* FIONREAD */, (long) &n, 0) == 0 &&
+                            n > 0)
+                                left = 1;
+                if (!left)
+                        break;
+                sys(SYS_nanosleep, (long) &tick, 0, 0, 0);
+        }
+        quit(status);
+}
+
 static int exec_fast(const char *state, bool inherit_stdin, const char *name, char **cmd) {
         char root[4096], dir[4400];
         struct {
@@ -478,7 +552,8 @@ static int exec_fast(const char *state, bool inherit_stdin, const char *name, ch
         sfd = (int) sys(SYS_signalfd4, -1, &fwd, 8, O_CLOEXEC | O_NONBLOCK);
         {
                 long mask = sys(SYS_umask, 0, 0, 0, 0);
-                int fds[SBX_SVC_N_FDS - 1] = { 0, 1, 2, sp[1] };
+                int out = guard_fd(1), err = out < 0 ? -1 : guard_fd(2);
+                int fds[SBX_SVC_N_FDS - 1] = { 0, out, err, sp[1] };
                 union {
                         struct cmsg h;
                         char buf[sizeof(struct cmsg) + sizeof(fds)];
@@ -508,9 +583,16 @@ static int exec_fast(const char *state, bool inherit_stdin, const char *name, ch
                         mm[n_rec].h = (struct mhdr) { .iov = &iov[n_rec], .iovlen = 1 };
                 }
                 conn = (int) sys(SYS_socket, AF_UNIX_K, SOCK_SEQPACKET_K | SOCK_CLOEXEC_K, 0, 0);
-                if (conn < 0 || sys(SYS_connect, conn, &sa, sizeof(sa.family) + slen(sa.path) + 1, 0) < 0)
-                        return -1;      /* nobody listens: the full sbx says so and joins */
-                r = (int) sys(SYS_sendmmsg, conn, mm, n_rec, MSG_NOSIGNAL);
+                if (out < 0 || err < 0 || conn < 0 ||
+                    sys(SYS_connect, conn, &sa, sizeof(sa.family) + slen(sa.path) + 1, 0) < 0)
+                        r = -1;         /* nobody listens: the full sbx says so and joins */
+                else
+                        r = (int) sys(SYS_sendmmsg, conn, mm, n_rec, MSG_NOSIGNAL);
+                /* init has the pipes now (or nobody: the relays see EOF) */
+                if (out > 2)
+                        close_fd(out);
+                if (err > 2)
+                        close_fd(err);
                 if (r <= 0 || mm[0].len != sizeof(h))
                         return -1;      /* nothing sent: the full sbx */
                 /* the rest, if sendmmsg stopped early */
@@ -518,7 +600,7 @@ static int exec_fast(const char *state, bool inherit_stdin, const char *name, ch
                         if (sys6(SYS_sendto, conn, (long) iov[i].base, (long) iov[i].len, MSG_NOSIGNAL, 0, 0) !=
                             (long) iov[i].len) {
                                 fail_msg(SBX_SVC_MSG_NOT_RUN, name);
-                                quit(125);
+                                leave(125);
                         }
         }
         close_fd(sp[1]);
@@ -530,7 +612,7 @@ static int exec_fast(const char *state, bool inherit_stdin, const char *name, ch
         /* the exec itself failed after READY: nothing ran; the full sbx says why */
         if (recv_child(sp[0], 0, &m, 0, 0) == 0 && m.type == SBX_SVC_FAILED)
                 return -1;
-        quit(r);
+        leave(r);
 }
 
 _Noreturn void nolibc_main(long *sp) {

@@ -100,6 +100,58 @@ is "leaked-fd: openat via fd 8 (host dir open in the caller) fails" "$(tsbx -- /
 control "outside, fd 7 reads the secret" "$("$SBX_PROBE" read /proc/self/fd/7)" "host-secret-$$"
 exec 7<&- 8<&-
 
+# --- stdout/stderr redirected to a host file: the sandbox gets a pipe, never
+# the file (which it could read whole through /proc/self/fd/1, or truncate)
+log=$TMP/caller.log
+printf 'earlier-line-%s\n' "$$" > "$log"
+chmod 644 "$log"
+cat > "$TMP/stdio-reader.py" <<'PY'
+import os, sys
+try:
+    fd = os.open("/proc/self/fd/1", os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        data = os.read(fd, 4096)
+    except BlockingIOError:
+        data = b""
+    sys.stderr.write("read:%r\n" % data)
+except OSError as e:
+    sys.stderr.write("open:%s\n" % e.strerror)
+for n in (1, 2):
+    sys.stderr.write("fd%d:%s\n" % (n, os.readlink("/proc/self/fd/%d" % n).split(":")[0]))
+try:
+    os.ftruncate(1, 0)
+    sys.stderr.write("truncated\n")
+except OSError as e:
+    sys.stderr.write("ftruncate:%s\n" % e.strerror)
+print("out-line")
+PY
+cp "$log" "$TMP/ctl.log"
+python3 "$TMP/stdio-reader.py" >> "$TMP/ctl.log" 2> "$TMP/ctl.err"
+control "outside, a process appending to a log reads it whole and truncates it" \
+        "$(grep -c -e "earlier-line-$$" -e '^truncated' "$TMP/ctl.err")" 2
+tsbx --no-tty --ro-bind "$TMP/stdio-reader.py:/r.py" -- python3 /r.py >> "$log" 2> "$TMP/run.err" </dev/null
+is "stdio-file (run): fd 1 and 2 are pipes, not the host file" "$(grep -c '^fd[12]:pipe$' "$TMP/run.err")" 2
+is "stdio-file (run): the log's earlier content is not read, it is not truncated" \
+        "$(grep -c -e "earlier-line-$$" -e '^truncated' "$TMP/run.err")" 0
+is "stdio-file (run): the output is appended after the earlier content" \
+        "$(tr '\n' ' ' < "$log")" "earlier-line-$$ out-line "
+st=$TMP/stdio-state
+if timeout 60 "$SBX" create --state-dir "$st" --name stdio --ro-bind "$TMP/stdio-reader.py:/r.py" >/dev/null 2>&1; then
+        timeout 60 "$SBX" exec --state-dir "$st" stdio -- python3 /r.py >> "$log" 2> "$TMP/exec.err"
+        is "stdio-file (exec): fd 1 and 2 are pipes, not the host file" "$(grep -c '^fd[12]:pipe$' "$TMP/exec.err")" 2
+        is "stdio-file (exec): nothing read, nothing truncated, the output appended" \
+                "$(grep -c -e "earlier-line-$$" -e '^truncated' "$TMP/exec.err") $(tr '\n' ' ' < "$log")" \
+                "0 earlier-line-$$ out-line out-line "
+        timeout 60 "$SBX" exec --state-dir "$st" stdio -- /bin/sh -c '(sleep 1; echo late-line) &' >> "$log"
+        sleep 2
+        is "stdio-file (exec): a background process's later output still reaches the file" "$(tail -n 1 "$log")" late-line
+        control "with a pipe as stdout (not a file) it is passed as before" \
+                "$(timeout 60 "$SBX" exec --state-dir "$st" stdio -- /bin/sh -c 'readlink /proc/self/fd/1 | cut -d: -f1')" pipe
+        timeout 60 "$SBX" rm -f --state-dir "$st" stdio >/dev/null 2>&1
+else
+        not_ok "stdio-file: sbx create"
+fi
+
 # --- open_by_handle_at ("shocker")
 if is_root; then
         control "outside (root), open_by_handle_at opens a file from its handle" "$("$SBX_PROBE" handle /etc/hostname)" OK
