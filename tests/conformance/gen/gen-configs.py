@@ -10,12 +10,14 @@ aliases, globs and unknown names, exec/fs sections, invalid values, JSON5 syntax
 Each line is {id, category, origin, syntax, config_text, agent, session, subagent}; feed
 it to oracle-batch.sh for the real OpenClaw's answers and to diff-sbx.py for sbx's.
 Deterministic for a given SEED.  AREAs (default: the first seven, so old seeds repeat;
-"all" adds the last six): roster docker tools sessions invalid json5 misc legacy (retired keys the load migrations rewrite: perSession, browser
+"all" adds the last nine): roster docker tools sessions invalid json5 misc legacy (retired keys the load migrations rewrite: perSession, browser
 network none, spawn_task/image names, allow+alsoAllow, profile with configured sections,
 agents.defaults.tools) provider (tools.byProvider with a configured model) env (${VAR},
 env.vars, $include) deep (values deep in the sections only the schema tables check)
 deepsb (the same in the sandbox and tool-policy sections checked by hand) keys (random
-session keys of odd characters, for scope keys, slugs and container names).
+session keys of odd characters, for scope keys, slugs and container names) binds (bind
+sources, targets and options with the dangerouslyAllow flags: mounts, bind safety) ssh (the
+ssh backend's remote workdir) wsroot (odd workspaceRoot / workspace paths).
 """
 import json
 import random
@@ -754,6 +756,88 @@ def add_deep_sandbox(cfg):
     return set_deep(cfg, pick(SANDBOX_PATHS), ["AGENT"], 0.5)
 
 
+# ---------------------------------------------------------------- matrices: binds / ssh / wsroot
+H = "/tmp/sbx-conf-home"
+BIND_SRCS = ["/data", "/srv/a/", "relative/x", "./x", "~/x", "~", "/", "/etc", "/etc/passwd", "/proc", "/sys", "/dev",
+             "/var/run/docker.sock", "/run/docker.sock", "/home", "/root/.ssh", H, H + "/.openclaw", H + "/.openclaw/workspace",
+             H + "/.openclaw/workspace/sub", H + "/.openclaw/sandboxes", H + "/.openclaw/sandboxes/x", H + "/ws", H + "/ws/sub",
+             H + "/ws/../.ssh", "/a/../etc", "/data//x", "/usr/bin", "/var/lib/docker", "C:\\x", "C:/w", "/tmp", "/opt/x y",
+             "/x/ ", " /sp", "vol", "/srv/ws", "/srv/ws/a", "~/ws/s"]
+BIND_TGTS = ["/data", "/workspace", "/workspace/x", "/", "/etc", "/proc", "/sys", "/dev", "/tmp", "/run", "/var/tmp", "/agent",
+             "/agent/x", "/workspace/", "/workspace/../etc", "rel", "/home/u", "/usr/local/bin", "/root", "/x:y", "/data/",
+             "/work", "/work/x", "/skills", "/workspace/skills"]
+BIND_MODES = [None, "ro", "rw", "z", "Z", "ro,z", "rw,Z", "bogus", "", "RO", "z, RO ", "rprivate", "ro,rslave", "rw,roo"]
+SSH_ROOTS = [None, "/tmp/openclaw-sandboxes", "/srv/x/", "/", "//", "rel/x", "~/x", "/a/../b", "/a/./b//", "", " /padded ",
+             "/x y", "/\u00fc"]
+WS_ROOTS = [None, "~", "~/", "~/x/", "/", "//", "/a/../b", "/a/./b//", "rel", "./rel/../x", "../up", " ~/sp ", "~user/x",
+            "/x y/z", "/\u00fc/\u00f1", "~//double", H + "/.openclaw/workspace", "${HOME}/r", "C:\\r", "/a/b/..", ".", ""]
+
+
+def gen_matrix(area):
+    """a config aimed at one resolution corner; returns (cfg, ids)"""
+    d = {"mode": pick(["all", "all", "non-main"] + (["off"] if area == "wsroot" else []))}
+    if maybe(0.5):
+        d["workspaceAccess"] = pick(["none", "ro", "rw"])
+    if maybe(0.4):
+        d["scope"] = pick(["shared", "agent", "session"])
+    cfg = {"agents": {"defaults": {"sandbox": d}}}
+    ent = {}
+    if area == "binds":
+        binds = []
+        for _ in range(pick([1, 1, 2, 3])):
+            m = pick(BIND_MODES)
+            binds.append(pick(BIND_SRCS) + ":" + pick(BIND_TGTS) + ("" if m is None else ":" + m))
+        dock = {"binds": binds}
+        for k in ("dangerouslyAllowReservedContainerTargets", "dangerouslyAllowExternalBindSources"):
+            if maybe(0.35):
+                dock[k] = pick([True, False])
+        if maybe(0.25):
+            dock["workdir"] = pick(["/work", "/data", "/workspace/x", "/agent"])
+        if maybe(0.4):
+            ent["sandbox"] = {"docker": dock}
+            if maybe(0.5):
+                d["docker"] = {"binds": [pick(BIND_SRCS) + ":" + pick(BIND_TGTS)]}
+        else:
+            d["docker"] = dock
+        if maybe(0.3):
+            ent["workspace"] = pick(["~/ws", "/srv/ws", "~/.openclaw/workspace-work", "~/wsx"])
+    elif area == "ssh":
+        d["backend"] = pick(["ssh", "SSH", " ssh ", "ssh"])
+        ssh = {}
+        r = pick(SSH_ROOTS)
+        if r is not None:
+            ssh["workspaceRoot"] = r
+        if maybe(0.7):
+            ssh["target"] = pick(["user@host", "host", "u@h:22", "", "h"])
+        if maybe(0.2):
+            ssh["command"] = pick(["ssh", "/usr/bin/ssh", ""])
+        if maybe(0.2):
+            ssh["strictHostKeyChecking"] = pick([True, False, "yes"])
+        if maybe(0.5):
+            d["ssh"] = ssh
+        else:
+            ent["sandbox"] = {"ssh": ssh}
+            if maybe(0.3):
+                d["ssh"] = {"workspaceRoot": pick(["/g", "/h/"])}
+    else:  # wsroot
+        r = pick(WS_ROOTS)
+        if r is not None:
+            d["workspaceRoot"] = r
+        if maybe(0.5):
+            cfg["agents"]["defaults"]["workspace"] = pick(WS_PATHS)
+        if maybe(0.5):
+            ent["workspace"] = pick(WS_PATHS)
+        if maybe(0.3):
+            ent["sandbox"] = {"workspaceRoot": pick(WS_ROOTS[1:])}
+    cfg["agents"]["entries"] = {"main": ent}
+    ids = ["main"]
+    if maybe(0.3):
+        cfg["agents"]["entries"]["work"] = {}
+        cfg["agents"]["ownership"] = "explicit"
+        ids.append("work")
+    return cfg, ids
+
+
 # ---------------------------------------------------------------- JSON5 text
 def j5(v, ind, depth):
     pad = " " * (ind * (depth + 1))
@@ -848,7 +932,7 @@ def random_session(ids):
 
 def gen_case(i, areas):
     area = pick(areas)
-    cfg, ids = gen_config(area)
+    cfg, ids = gen_matrix(area) if area in ("binds", "ssh", "wsroot") else gen_config(area)
     origin = "gen:" + area
     if area == "legacy":
         origin += ":" + ",".join(add_legacy(cfg) for _ in range(rng.randint(1, 3)))
@@ -879,7 +963,8 @@ def gen_case(i, areas):
         category = {"roster": "legacy", "docker": "docker", "tools": "policy-layers", "sessions": "session-keys",
                     "json5": "sandbox-matrix", "misc": "resolution",
                     "legacy": "legacy", "provider": "policy-layers", "env": "loading", "deep": "invalid",
-                    "deepsb": "invalid", "keys": "session-keys"}[area]
+                    "deepsb": "invalid", "keys": "session-keys",
+                    "binds": "docker", "ssh": "resolution", "wsroot": "resolution"}[area]
     if area == "json5":
         syntax, text = "json5", j5(cfg, pick([2, 0]), 0)
     else:
@@ -908,7 +993,7 @@ if __name__ == "__main__":
     old = ["roster", "docker", "tools", "sessions", "invalid", "json5", "misc"]
     areas = sys.argv[3].split(",") if len(sys.argv) > 3 else old
     if areas == ["all"]:
-        areas = old + ["legacy", "provider", "env", "deep", "deepsb", "keys"]
+        areas = old + ["legacy", "provider", "env", "deep", "deepsb", "keys", "binds", "ssh", "wsroot"]
     rng = random.Random(seed)
     for i in range(count):
         print(json.dumps(gen_case(i, areas), ensure_ascii=False))
