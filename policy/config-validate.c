@@ -428,6 +428,7 @@ enum {
         K_ABSOLUTE,           /* an absolute path */
         K_HTTP_URL,           /* an http(s) URL */
         K_TRIMMED,            /* no leading or trailing white space */
+        K_BYTE_SIZE,          /* a byte size: "512", "10mb", "1.5g" */
 };
 struct shape {
         const char *group, *key;
@@ -477,6 +478,40 @@ static bool model_ref(const char *s) {
         return before && after;
 }
 
+/* parseByteSize: trimmed, case-folded, digits with an optional fraction and an optional
+ * binary unit (b k kb m mb g gb t tb), a safe integer of bytes */
+static bool byte_size(const char *raw) {
+        static const struct {
+                const char *unit;
+                double mult;
+        } UNITS[] = {{"", 1}, {"b", 1}, {"k", 1024.0}, {"kb", 1024.0}, {"m", 1048576.0}, {"mb", 1048576.0},
+                     {"g", 1073741824.0}, {"gb", 1073741824.0}, {"t", 1099511627776.0}, {"tb", 1099511627776.0}};
+        _cleanup_free_ char *t = sbx_strdup_trim(raw), *s = t ? sbx_strdup_lower(t) : NULL;
+        if (!s || !isdigit((unsigned char) s[0]))
+                return false;
+        const char *p = s;
+        while (isdigit((unsigned char) *p))
+                p++;
+        if (*p == '.') {
+                if (!isdigit((unsigned char) p[1]))
+                        return false;
+                for (p++; isdigit((unsigned char) *p); p++)
+                        ;
+        }
+        for (const char *u = p; *u; u++)
+                if (*u < 'a' || *u > 'z')
+                        return false;
+        for (size_t i = 0; i < ELEMENTSOF(UNITS); i++)
+                if (!strcmp(p, UNITS[i].unit))
+                        return round(strtod(s, NULL) * UNITS[i].mult) <= 9007199254740991.0;
+        return false;
+}
+
+/* a byte size given as a JSON number: String(n) must read as one (no sign, no exponent) */
+static bool byte_size_number(double d) {
+        return d == 0 || (d > 0 && d >= 1e-6 && d < 1e21 && round(d) <= 9007199254740991.0);
+}
+
 static bool http_url(const char *s) {
         const char *rest = !strncasecmp(s, "http://", 7) ? s + 7 : !strncasecmp(s, "https://", 8) ? s + 8 : NULL;
         return rest && *rest && *rest != '/' && !isspace((unsigned char) *rest);
@@ -495,6 +530,8 @@ static bool refined(unsigned char k, const char *s) {
                 return s[0] == '/';
         case K_HTTP_URL:
                 return http_url(s);
+        case K_BYTE_SIZE:
+                return byte_size(s);
         case K_TRIMMED: {
                 _cleanup_free_ char *t = sbx_strdup_trim(s);
                 return !t || !strcmp(t, s);
@@ -1522,6 +1559,22 @@ static void v_model_providers(struct vctx *v, struct json_object *providers) {
         }
 }
 
+/* session.maintenance.maxDiskBytes (unless false) and highWaterBytes: byte sizes, as
+ * strings or numbers (OpenClaw's refinement of the object) */
+static void v_maintenance_sizes(struct vctx *v, struct json_object *o) {
+        static const char *const KEYS[] = {"maxDiskBytes", "highWaterBytes"};
+        if (!json_object_is_type(o, json_type_object))
+                return;
+        for (size_t i = 0; i < ELEMENTSOF(KEYS); i++)
+                FIELD(v, o, KEYS[i], {
+                        bool ok = json_object_is_type(f, json_type_string)  ? byte_size(json_object_get_string(f))
+                                  : is_num(f)                               ? byte_size_number(json_object_get_double(f))
+                                                                            : true; /* the schema says */
+                        if (!ok)
+                                issue(v, "invalid size (use b, kb, mb, gb, tb)");
+                });
+}
+
 void sbx_config_validate_tree(struct json_object *root, struct vctx *v) {
         size_t before = v->diag->issues.n;
 
@@ -1535,6 +1588,7 @@ void sbx_config_validate_tree(struct json_object *root, struct vctx *v) {
                 if (check_object(v, f, SESSION_KEYS)) {
                         v_shapes(v, f, "session");
                         FIELD(v, f, "mainKey", v_string(v, f, false));
+                        FIELD(v, f, "maintenance", v_maintenance_sizes(v, f));
                         FIELD(v, f, "scope", {
                                 static const char *const sc[] = {"per-sender", "global", NULL};
                                 v_enum(v, f, sc);

@@ -29,6 +29,7 @@ function customKind(src) {
   if (/path\.isAbsolute\(value\) \|\| value === "~" \|\| value\.startsWith\("~\/"\)/.test(src)) return "absolute-or-home";
   if (/^\(value\) => isAbsolutePath\(value\)$/.test(src.trim())) return "absolute";
   if (/^function isHttpUrl\(/.test(src)) return "http-url";
+  if (/^function isValidNonNegativeByteSizeString\(/.test(src)) return "byte-size";
   if (/^\(value\) => value === value\.trim\(\)$/.test(src.trim())) return "trimmed";
   return undefined;
 }
