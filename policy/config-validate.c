@@ -418,6 +418,7 @@ struct snode {
         bool icase;                 /* ... ignoring case */
         unsigned char custom;       /* N_STRING: one of OpenClaw's refinements (K_*) */
         const char *msg;            /* ... and its message (NULL: "Invalid input") */
+        const char *const *excluded; /* N_STRING: values a refinement refuses (NULL: none) */
 };
 /* the string refinements of OpenClaw's schema that sbx knows (schema-shapes.mjs names them) */
 enum {
@@ -541,6 +542,22 @@ static bool refined(unsigned char k, const char *s) {
         }
 }
 
+/* agents.*.models: an entry with pickerRuntimes needs an exact provider/model key (OpenClaw's
+ * refinement of the map) */
+static void v_model_map(struct vctx *v, struct json_object *o) {
+        if (!json_object_is_type(o, json_type_object))
+                return;
+        json_object_object_foreach(o, ref, e) {
+                if (!jhas(e, "pickerRuntimes") || (!strchr(ref, '*') && model_ref(ref)))
+                        continue;
+                jpath_push_key(&v->path, ref);
+                jpath_push_key(&v->path, "pickerRuntimes");
+                issue(v, "Picker runtimes require an exact provider/model entry.");
+                jpath_pop(&v->path);
+                jpath_pop(&v->path);
+        }
+}
+
 static size_t key_index(const char *const *keys, const char *k) {
         size_t i = 0;
         while (strcmp(keys[i], k))
@@ -634,6 +651,8 @@ static void v_node(struct vctx *v, struct json_object *o, const struct snode *n)
                         return;
                 if (!refined(n->custom, s))
                         issue(v, "%s", n->msg ? n->msg : "Invalid input");
+                else if (n->excluded && in_list(n->excluded, s))
+                        issue(v, "Invalid input");
                 else if (n->re && !matches_re(n->re, n->icase, s))
                         issue(v, "Invalid string: must match pattern /%s/", n->re);
                 return;
@@ -1038,8 +1057,10 @@ static void v_entry(struct vctx *v, struct json_object *e) {
                 {"default", V_BOOL}, {"workspace", V_STRING}, {"name", V_STRING}, {"agentDir", V_STRING},
                 {"sandbox", V_CHECK, NULL, v_sandbox}, {"tools", V_CHECK, NULL, v_agent_tools}, {NULL}
         };
-        if (v_object(v, e, ENTRY_KEYS, fields))
+        if (v_object(v, e, ENTRY_KEYS, fields)) {
                 v_shapes(v, e, "entry");
+                FIELD(v, e, "models", v_model_map(v, f));
+        }
 }
 
 static void v_entries(struct vctx *v, struct json_object *entries, bool explicit_owner) {
@@ -1117,6 +1138,7 @@ static void v_agents(struct vctx *v, struct json_object *a) {
         FIELD(v, a, "defaults", {
                 if (v_object(v, f, DEFAULTS_KEYS, defaults))
                         v_shapes(v, f, "defaults");
+                        FIELD(v, f, "models", v_model_map(v, f));
         });
         bool explicit_owner = json_object_is_type(jget(a, "ownership"), json_type_string) &&
                               !strcmp(json_object_get_string(jget(a, "ownership")), "explicit");

@@ -82,6 +82,9 @@ function descDef(d) {
         if (x.check === "min_length") n.min = x.minimum;
         if (x.check === "max_length") n.max = x.maximum;
         if (x.check === "custom") {
+          // (v) => v !== "a" && v !== "b": the values it refuses
+          const ex = /^\((\w+)\) => \1 !== "[^"]*"(?: && \1 !== "[^"]*")*$/.test(String(x.fn ?? "").trim());
+          if (ex) (n.excluded ??= []).push(...[...String(x.fn).matchAll(/!== "([^"]*)"/g)].map((m) => m[1]));
           const k = customKind(String(x.fn ?? ""));
           if (k) {
             n.custom = k;
