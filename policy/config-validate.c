@@ -1278,8 +1278,40 @@ static const char *const CHANNELS_WITHOUT_GROUPS[] = {
 static const char *const CHANNELS_GROUPS_WITHOUT_TOOLS[] = {
         "googlechat", "buzz", "mattermost", "line", "clickclack", NULL,
 };
+/* groups.<id> without toolsBySender (besides the channels above) */
+static const char *const CHANNELS_GROUPS_WITHOUT_TOOLS_BY_SENDER[] = {
+        "googlechat", "buzz", "mattermost", "line", "clickclack", "feishu", "matrix", "zalouser", NULL,
+};
+/* groups.<id>.tools without alsoAllow */
+static const char *const CHANNELS_GROUP_TOOLS_WITHOUT_ALSO_ALLOW[] = {"feishu", NULL};
+static const char *const POLICY_KEYS_NO_ALSO[] = {"allow", "deny", NULL};
+/* channels whose schema takes any members (groups included, unchecked) */
+static const char *const CHANNELS_UNCHECKED[] = {"synology-chat", NULL};
+/* the properties a channel's schema requires, in its order */
+static const struct {
+        const char *channel, *key;
+} CHANNEL_REQUIRED[] = {{"twitch", "username"}, {"twitch", "accessToken"}};
+
+/* a channel plugin's tool policy (groups.<id>.tools, toolsBySender.<who>): the lists, without
+ * the allow + alsoAllow conflict rule of the core tool policies */
+static void v_channel_policy(struct vctx *v, struct json_object *o, bool also_allow) {
+        if (!json_object_is_type(o, json_type_object)) {
+                issue(v, "invalid config: must be object");
+                return;
+        }
+        if (check_object(v, o, also_allow ? POLICY_KEYS : POLICY_KEYS_NO_ALSO))
+                v_policy_lists(v, o, NULL);
+}
 
 static void v_channel(struct vctx *v, const char *id, struct json_object *ch) {
+        if (in_list(CHANNELS_UNCHECKED, id))
+                return;
+        for (size_t i = 0; i < ELEMENTSOF(CHANNEL_REQUIRED); i++)
+                if (!strcmp(CHANNEL_REQUIRED[i].channel, id) && !jhas(ch, CHANNEL_REQUIRED[i].key)) {
+                        jpath_push_key(&v->path, CHANNEL_REQUIRED[i].key);
+                        issue(v, "invalid config: must have required property '%s'", CHANNEL_REQUIRED[i].key);
+                        jpath_pop(&v->path);
+                }
         struct json_object *groups = jget(ch, "groups");
         if (!groups)
                 return;
@@ -1289,19 +1321,18 @@ static void v_channel(struct vctx *v, const char *id, struct json_object *ch) {
         }
         if (!json_object_is_type(groups, json_type_object))
                 return;
+        bool also = !in_list(CHANNELS_GROUP_TOOLS_WITHOUT_ALSO_ALLOW, id);
         jpath_push_key(&v->path, "groups");
         json_object_object_foreach(groups, gid, g) {
                 jpath_push_key(&v->path, gid);
                 if (in_list(CHANNELS_GROUPS_WITHOUT_TOOLS, id) && jhas(g, "tools"))
                         issue(v, "invalid config: must not have additional properties: \"tools\"");
-                else if (jhas(g, "tools")) {
-                        /* the channel plugins' schemas: the lists, without the allow +
-                         * alsoAllow conflict rule of the core tool policies */
-                        jpath_push_key(&v->path, "tools");
-                        if (check_object(v, jget(g, "tools"), POLICY_KEYS))
-                                v_policy_lists(v, jget(g, "tools"), NULL);
-                        jpath_pop(&v->path);
-                }
+                else
+                        FIELD(v, g, "tools", v_channel_policy(v, f, also));
+                if (in_list(CHANNELS_GROUPS_WITHOUT_TOOLS_BY_SENDER, id) && jhas(g, "toolsBySender"))
+                        issue(v, "invalid config: must not have additional properties: \"toolsBySender\"");
+                else
+                        FIELD(v, g, "toolsBySender", MEMBERS(v, f, v_channel_policy(v, m, true)));
                 jpath_pop(&v->path);
         }
         jpath_pop(&v->path);
