@@ -14,6 +14,36 @@
 
 __attribute__((used)) _Noreturn void nolibc_main(long *sp);
 
+/* A compiler may call these for a struct's zeroing or copy even in a
+ * freestanding build (clang does at -O0: the fuzz lane's debug build), so
+ * a binary without libc defines them. String instructions on x86_64; a
+ * byte loop through a volatile pointer elsewhere, which no optimiser turns
+ * back into a call to itself. */
+__attribute__((used)) void *memset(void *dst, int c, size_t n) {
+#if defined(__x86_64__)
+        void *d = dst;
+        __asm__ volatile("rep stosb" : "+D"(d), "+c"(n) : "a"(c) : "memory");
+#else
+        volatile unsigned char *d = dst;
+        while (n--)
+                *d++ = (unsigned char) c;
+#endif
+        return dst;
+}
+
+__attribute__((used)) void *memcpy(void *dst, const void *src, size_t n) {
+#if defined(__x86_64__)
+        void *d = dst;
+        __asm__ volatile("rep movsb" : "+D"(d), "+S"(src), "+c"(n) : : "memory");
+#else
+        volatile unsigned char *d = dst;
+        const volatile unsigned char *s = src;
+        while (n--)
+                *d++ = *s++;
+#endif
+        return dst;
+}
+
 #if defined(__x86_64__)
 static long sys6(long n, long a, long b, long c, long d, long e, long f) {
         long ret;
