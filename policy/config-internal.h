@@ -30,6 +30,7 @@ struct vctx {
         bool retained_default; /* the migration kept a legacy default=true owner */
         jpath path;
         bool oom;
+        bool plugin_schema; /* checking a plugin's JSON Schema: its validator's wording */
 };
 
 void issue(struct vctx *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -157,7 +157,10 @@ static bool expect(struct vctx *v, struct json_object *o, json_type t, const cha
                 return true;
         if (t == json_type_double && is_num(o))
                 return true;
-        issue(v, "Invalid input: expected %s, received %s", name, tname(o));
+        if (v->plugin_schema)
+                issue(v, "invalid config: must be %s", name);
+        else
+                issue(v, "Invalid input: expected %s, received %s", name, tname(o));
         return false;
 }
 
@@ -222,6 +225,10 @@ static bool check_members(struct vctx *v, struct json_object *o, const char *con
                 (void) val;
                 if (known_key(keys, fields, k))
                         continue;
+                if (v->plugin_schema) {
+                        issue(v, "invalid config: must not have additional properties: \"%s\"", k);
+                        continue;
+                }
                 size_t l = strlen(extra);
                 snprintf(extra + l, sizeof(extra) - l, "%s\"%s\"", n ? ", " : "", k);
                 n++;
@@ -690,8 +697,11 @@ static void v_node(struct vctx *v, struct json_object *o, const struct snode *n)
                 for (size_t i = 0; n->req && n->req[i]; i++)
                         if (!jhas(o, n->req[i])) {
                                 jpath_push_key(&v->path, n->req[i]);
-                                issue(v, "Invalid input: expected %s, received undefined",
-                                      node_type_name(&SNODES[n->kids[key_index(n->keys, n->req[i])]]));
+                                if (v->plugin_schema)
+                                        issue(v, "invalid config: must have required property '%s'", n->req[i]);
+                                else
+                                        issue(v, "Invalid input: expected %s, received undefined",
+                                              node_type_name(&SNODES[n->kids[key_index(n->keys, n->req[i])]]));
                                 jpath_pop(&v->path);
                         }
                 if (n->extra != X_NODE)
@@ -736,6 +746,13 @@ static void v_node(struct vctx *v, struct json_object *o, const struct snode *n)
                 return;
         }
         }
+}
+
+static const struct shape *shape_of(const char *group, const char *key) {
+        for (const struct shape *sh = SHAPES; sh->group; sh++)
+                if (!strcmp(sh->group, group) && !strcmp(sh->key, key))
+                        return sh;
+        return NULL;
 }
 
 /* Checks the members of o that GROUP's rows of SHAPES describe. */
@@ -1267,77 +1284,8 @@ static void v_container_env(struct vctx *v, struct json_object *root) {
         }
 }
 
-/* channels.<id>: bundled channel ids and the two metadata keys. Each channel's own schema
- * belongs to its plugin; sbx checks only the part it reads, groups.<id>.tools, as the
- * 2026.9.6 plugins do (measured against the real OpenClaw): some channels have no
- * "groups", some have groups without "tools". */
-static const char *const CHANNELS_WITHOUT_GROUPS[] = {
-        "nostr", "msteams", "nextcloud-talk", "raft", "a2a", "zalo", "sms", "tlon", "discord", "reef", "slack",
-        NULL,
-};
-static const char *const CHANNELS_GROUPS_WITHOUT_TOOLS[] = {
-        "googlechat", "buzz", "mattermost", "line", "clickclack", NULL,
-};
-/* groups.<id> without toolsBySender (besides the channels above) */
-static const char *const CHANNELS_GROUPS_WITHOUT_TOOLS_BY_SENDER[] = {
-        "googlechat", "buzz", "mattermost", "line", "clickclack", "feishu", "matrix", "zalouser", NULL,
-};
-/* groups.<id>.tools without alsoAllow */
-static const char *const CHANNELS_GROUP_TOOLS_WITHOUT_ALSO_ALLOW[] = {"feishu", NULL};
-static const char *const POLICY_KEYS_NO_ALSO[] = {"allow", "deny", NULL};
-/* channels whose schema takes any members (groups included, unchecked) */
-static const char *const CHANNELS_UNCHECKED[] = {"synology-chat", NULL};
-/* the properties a channel's schema requires, in its order */
-static const struct {
-        const char *channel, *key;
-} CHANNEL_REQUIRED[] = {{"twitch", "username"}, {"twitch", "accessToken"}};
-
-/* a channel plugin's tool policy (groups.<id>.tools, toolsBySender.<who>): the lists, without
- * the allow + alsoAllow conflict rule of the core tool policies */
-static void v_channel_policy(struct vctx *v, struct json_object *o, bool also_allow) {
-        if (!json_object_is_type(o, json_type_object)) {
-                issue(v, "invalid config: must be object");
-                return;
-        }
-        if (check_object(v, o, also_allow ? POLICY_KEYS : POLICY_KEYS_NO_ALSO))
-                v_policy_lists(v, o, NULL);
-}
-
-static void v_channel(struct vctx *v, const char *id, struct json_object *ch) {
-        if (in_list(CHANNELS_UNCHECKED, id))
-                return;
-        for (size_t i = 0; i < ELEMENTSOF(CHANNEL_REQUIRED); i++)
-                if (!strcmp(CHANNEL_REQUIRED[i].channel, id) && !jhas(ch, CHANNEL_REQUIRED[i].key)) {
-                        jpath_push_key(&v->path, CHANNEL_REQUIRED[i].key);
-                        issue(v, "invalid config: must have required property '%s'", CHANNEL_REQUIRED[i].key);
-                        jpath_pop(&v->path);
-                }
-        struct json_object *groups = jget(ch, "groups");
-        if (!groups)
-                return;
-        if (in_list(CHANNELS_WITHOUT_GROUPS, id)) {
-                issue(v, "invalid config: must not have additional properties: \"groups\"");
-                return;
-        }
-        if (!json_object_is_type(groups, json_type_object))
-                return;
-        bool also = !in_list(CHANNELS_GROUP_TOOLS_WITHOUT_ALSO_ALLOW, id);
-        jpath_push_key(&v->path, "groups");
-        json_object_object_foreach(groups, gid, g) {
-                jpath_push_key(&v->path, gid);
-                if (in_list(CHANNELS_GROUPS_WITHOUT_TOOLS, id) && jhas(g, "tools"))
-                        issue(v, "invalid config: must not have additional properties: \"tools\"");
-                else
-                        FIELD(v, g, "tools", v_channel_policy(v, f, also));
-                if (in_list(CHANNELS_GROUPS_WITHOUT_TOOLS_BY_SENDER, id) && jhas(g, "toolsBySender"))
-                        issue(v, "invalid config: must not have additional properties: \"toolsBySender\"");
-                else
-                        FIELD(v, g, "toolsBySender", MEMBERS(v, f, v_channel_policy(v, m, true)));
-                jpath_pop(&v->path);
-        }
-        jpath_pop(&v->path);
-}
-
+/* channels.<id>: bundled channel ids and the metadata keys; each channel is checked against
+ * its plugin's JSON Schema (the "channel" rows of config-shapes.h), as OpenClaw does. */
 static void v_channels(struct vctx *v, struct json_object *o) {
         static const char *const extra[] = {"defaults", "modelByChannel", "qa-channel", NULL};
         if (!check_object(v, o, NULL))
@@ -1347,10 +1295,14 @@ static void v_channels(struct vctx *v, struct json_object *o) {
                 if (!t || !*t || in_list(extra, t))
                         continue;
                 jpath_push_key(&v->path, t);
+                const struct shape *sh = shape_of("channel", t);
                 if (!in_list(sbx_channel_tools, t))
                         issue(v, "unknown channel id: %s", t);
-                else if (json_object_is_type(val, json_type_object))
-                        v_channel(v, t, val);
+                else if (sh) {
+                        v->plugin_schema = true;
+                        v_node(v, val, &SNODES[sh->node]);
+                        v->plugin_schema = false;
+                }
                 jpath_pop(&v->path);
         }
 }

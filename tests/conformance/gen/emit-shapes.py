@@ -30,6 +30,8 @@ CHECKED = {"tools": ["profile", "allow", "alsoAllow", "deny", "byProvider", "too
            "subagents": ["maxSpawnDepth"]}
 for g, ks in CHECKED.items():
     groups[g] += [k for k in ks if k not in groups[g]]
+# each bundled channel's plugin schema (channels.<id>)
+groups["channel"] = sorted(k.split(".", 1)[1] for k in shapes if k.startswith("channel."))
 
 nodes, index = [], {}
 
@@ -51,11 +53,37 @@ def cshorts(vals):
 
 
 def ere(rx):
-    """a JS regex as a POSIX extended one (None when it uses what ERE lacks)"""
+    """a JS regex as a POSIX extended one (None when it uses what ERE lacks); \\d and \\w
+    (ASCII in JS) become classes"""
     src = rx["src"]
-    if re.search(r"\\[dDwWsSbB]|\(\?[=!<]|\\[\[\]]", src) or set(rx["flags"]) - set("iu"):
+    if set(rx["flags"]) - set("iu"):
         return None
-    return src.replace("(?:", "(").replace("\\/", "/"), "i" in rx["flags"]
+    out, i, inb = "", 0, False
+    while i < len(src):
+        c = src[i]
+        if c == "\\" and i + 1 < len(src):
+            n = src[i + 1]
+            cls = {"d": "0-9", "w": "A-Za-z0-9_"}.get(n)
+            if cls:
+                out += cls if inb else "[" + cls + "]"
+            elif n in "/.-^$*+?()[]{}|\\" and not (inb and n in "[]\\^-"):
+                out += ("\\" + n) if not inb and n != "/" else n
+            else:
+                return None  # \s, \b, escapes inside brackets ERE cannot say
+            i += 2
+            continue
+        if src.startswith("(?:", i):
+            out, i = out + "(", i + 3
+            continue
+        if src.startswith("(?", i):
+            return None
+        if c == "[" and not inb:
+            inb = True
+        elif c == "]" and inb:
+            inb = False
+        out += c
+        i += 1
+    return out, "i" in rx["flags"]
 
 
 def node(d):

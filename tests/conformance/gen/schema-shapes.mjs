@@ -140,4 +140,65 @@ const subagents = shapeOf(defaults.subagents);
 const at = shapeOf(entry.tools);
 for (const [g, sh] of Object.entries({ root, defaults, entry, tools, agenttools: at, session, subagents }))
   for (const [k, v] of Object.entries(sh)) out[g + "." + k] = desc(v);
-console.log(JSON.stringify(out));
+
+// The bundled channel plugins' JSON Schemas (draft-07, validated with their defaults applied
+// first): "channel.<id>" rows, in the same node shapes. What the tables cannot say ($ref,
+// not, if/then, formats, oneOf's "exactly one") is "any" or a plain union.
+const metaFile = fs.readdirSync(".").find((f) => /^bundled-channel-config-metadata\.generated-[^.]*\.mjs$/.test(f));
+const meta = (await import(pathToFileURL(process.cwd() + "/" + metaFile).href)).t;
+function jsDesc(s) {
+  if (s === true || s === undefined || s === null || typeof s !== "object") return ANY;
+  if (s === false) return { t: "union", o: [] };
+  if (s.$ref || s.not || s.if) return ANY;
+  if (s.anyOf || s.oneOf) {
+    const o = (s.anyOf ?? s.oneOf).map(jsDesc);
+    return o.some((x) => x.t === "any") ? ANY : { t: "union", o };
+  }
+  if (s.allOf) return { t: "all", o: s.allOf.map(jsDesc) };
+  if (s.const !== undefined) return { t: "enum", v: [s.const] };
+  if (s.enum) return { t: "enum", v: s.enum };
+  const types = Array.isArray(s.type) ? s.type : s.type ? [s.type] : null;
+  if (!types) return ANY;
+  const one = (t) => {
+    switch (t) {
+      case "string": {
+        const n = { t: "string" };
+        if (s.minLength !== undefined) n.min = s.minLength;
+        if (s.maxLength !== undefined) n.max = s.maxLength;
+        if (s.pattern) n.re = [{ src: s.pattern, flags: "u" }];
+        return n;
+      }
+      case "number": case "integer": {
+        const n = { t: "number" };
+        if (t === "integer") n.int = true;
+        if (s.minimum !== undefined) { n.lo = s.minimum; n.loIncl = true; }
+        if (s.exclusiveMinimum !== undefined) { n.lo = s.exclusiveMinimum; n.loIncl = false; }
+        if (s.maximum !== undefined) { n.hi = s.maximum; n.hiIncl = true; }
+        if (s.exclusiveMaximum !== undefined) { n.hi = s.exclusiveMaximum; n.hiIncl = false; }
+        return n;
+      }
+      case "boolean": return { t: "boolean" };
+      case "null": return { t: "null" };
+      case "array": {
+        const n = { t: "array", e: Array.isArray(s.items) ? ANY : jsDesc(s.items) };
+        if (s.minItems !== undefined) n.min = s.minItems;
+        if (s.maxItems !== undefined) n.max = s.maxItems;
+        return n;
+      }
+      case "object": {
+        const keys = {};
+        for (const [k, v] of Object.entries(s.properties ?? {})) keys[k] = jsDesc(v);
+        // a required property with a default is filled in before the check
+        const req = (s.required ?? []).filter((k) => !(s.properties?.[k] && "default" in s.properties[k]));
+        const ap = s.additionalProperties;
+        const extra = s.patternProperties ? "yes" : ap === false ? "no" : ap && typeof ap === "object" ? jsDesc(ap) : "yes";
+        return { t: "object", keys, req, extra };
+      }
+      default: return ANY;
+    }
+  };
+  return types.length === 1 ? one(types[0]) : { t: "union", o: types.map(one) };
+}
+const withChannels = JSON.parse(JSON.stringify(out));
+for (const c of meta) if (c.schema) withChannels["channel." + c.channelId] = jsDesc(c.schema);
+console.log(JSON.stringify(withChannels));
