@@ -426,6 +426,7 @@ struct snode {
         unsigned char custom;       /* N_STRING: one of OpenClaw's refinements (K_*) */
         const char *msg;            /* ... and its message (NULL: "Invalid input") */
         const char *const *excluded; /* N_STRING: values a refinement refuses (NULL: none) */
+        const char *key_re;         /* N_OBJECT: a POSIX extended regex every key must match */
 };
 /* the string refinements of OpenClaw's schema that sbx knows (schema-shapes.mjs names them) */
 enum {
@@ -691,6 +692,13 @@ static void v_node(struct vctx *v, struct json_object *o, const struct snode *n)
         case N_OBJECT: {
                 if (!check_members(v, o, n->extra == X_NONE ? n->keys : NULL, NULL))
                         return;
+                if (n->key_re) {
+                        json_object_object_foreach(o, key, member) {
+                                (void) member;
+                                if (!matches_re(n->key_re, false, key))
+                                        issue(v, "invalid config: property names %s are invalid", key);
+                        }
+                }
                 size_t nkeys = 0;
                 for (; n->keys && n->keys[nkeys]; nkeys++)
                         FIELD(v, o, n->keys[nkeys], v_node(v, f, &SNODES[n->kids[nkeys]]));

@@ -97,11 +97,16 @@ def node(d):
     f = {"type": "N_ANY", "keys": "NULL", "kids": "NULL", "nkids": 0, "extra": "X_ANY", "svals": "NULL",
          "nums": "NULL", "nnums": 0, "etrue": "false", "efalse": "false", "integer": "false", "trim": "false",
          "lo": "NAN", "lo_incl": "true", "hi": "NAN", "hi_incl": "true", "req": "NULL", "re": "NULL",
-         "icase": "false", "custom": "K_NONE", "msg": "NULL", "excl": "NULL"}
+         "icase": "false", "custom": "K_NONE", "msg": "NULL", "excl": "NULL", "keyre": "NULL"}
     if t == "object":
         ks = list(d["keys"])
         kids = [node(d["keys"][k]) for k in ks]
         f.update(type="N_OBJECT", keys=cstrs(ks))
+        for rx in d.get("keyre", []):
+            e = ere(rx)
+            if e:
+                f["keyre"] = json.dumps(e[0])
+                break
         if d.get("req"):
             f["req"] = cstrs(d["req"])
         if d["extra"] == "no":
@@ -168,7 +173,7 @@ print("static const struct snode SNODES[] = {")
 for f in nodes:
     print(f'        {{{f["type"]}, {f["extra"]}, {f["integer"]}, {f["trim"]}, {f["etrue"]}, {f["efalse"]}, {f["lo"]}, '
           f'{f["lo_incl"]}, {f["hi"]}, {f["hi_incl"]}, {f["keys"]}, {f["kids"]}, {f["nkids"]}, {f["svals"]}, '
-          f'{f["nums"]}, {f["nnums"]}, {f["req"]}, {f["re"]}, {f["icase"]}, {f["custom"]}, {f["msg"]}, {f["excl"]}}},')
+          f'{f["nums"]}, {f["nnums"]}, {f["req"]}, {f["re"]}, {f["icase"]}, {f["custom"]}, {f["msg"]}, {f["excl"]}, {f["keyre"]}}},')
 print("};")
 print("static const struct shape SHAPES[] = {")
 print("\n".join(rows))

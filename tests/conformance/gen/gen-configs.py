@@ -10,14 +10,15 @@ aliases, globs and unknown names, exec/fs sections, invalid values, JSON5 syntax
 Each line is {id, category, origin, syntax, config_text, agent, session, subagent}; feed
 it to oracle-batch.sh for the real OpenClaw's answers and to diff-sbx.py for sbx's.
 Deterministic for a given SEED.  AREAs (default: the first seven, so old seeds repeat;
-"all" adds the last nine): roster docker tools sessions invalid json5 misc legacy (retired keys the load migrations rewrite: perSession, browser
+"all" adds the last ten): roster docker tools sessions invalid json5 misc legacy (retired keys the load migrations rewrite: perSession, browser
 network none, spawn_task/image names, allow+alsoAllow, profile with configured sections,
 agents.defaults.tools) provider (tools.byProvider with a configured model) env (${VAR},
 env.vars, $include) deep (values deep in the sections only the schema tables check)
 deepsb (the same in the sandbox and tool-policy sections checked by hand) keys (random
 session keys of odd characters, for scope keys, slugs and container names) binds (bind
 sources, targets and options with the dangerouslyAllow flags: mounts, bind safety) ssh (the
-ssh backend's remote workdir) wsroot (odd workspaceRoot / workspace paths).
+ssh backend's remote workdir) wsroot (odd workspaceRoot / workspace paths) channels (channel
+groups with tools / toolsBySender, asked from group session keys).
 """
 import json
 import random
@@ -838,6 +839,58 @@ def gen_matrix(area):
     return cfg, ids
 
 
+# ---------------------------------------------------------------- matrix: channel groups
+CH_GROUP_IDS = ["*", "120363@g.us", "-100123", "999", "G1", "C01", "oc_group_chat", "group:1", "#room", "-100123:topic:7"]
+CH_TOOLS = ["exec", "read", "write", "group:fs", "group:runtime", "web_search", "message", "browser", "*", "sessions_*",
+            "process"]
+CH_SENDERS = ["*", "id:+15551234567", "e164:+15551234567", "username:bob", "id:U123", "name:Bob"]
+
+
+def ch_policy():
+    p = {}
+    if maybe(0.6):
+        p["allow"] = sample(CH_TOOLS, 0, 3)
+    if maybe(0.6):
+        p["deny"] = sample(CH_TOOLS, 0, 3)
+    if "allow" not in p and maybe(0.3):
+        p["alsoAllow"] = sample(CH_TOOLS, 1, 2)
+    return p
+
+
+def gen_channels():
+    """channels.<ch>.groups with tools / toolsBySender, asked from a group session key"""
+    ch = pick(CHANNELS)
+    groups = {}
+    for g in sample(CH_GROUP_IDS, 1, 3):
+        e = {}
+        if maybe(0.8):
+            e["tools"] = ch_policy()
+        if maybe(0.35):
+            e["toolsBySender"] = {pick(CH_SENDERS): ch_policy()}
+        if maybe(0.1):
+            e[pick(["requireMention", "bogus"])] = pick([True, "x"])
+        groups[g] = e
+    chcfg = {"groups": groups}
+    if ch == "twitch" and maybe(0.7):
+        chcfg.update({"username": "u", "accessToken": "t", "channel": "c"})
+    if maybe(0.1):
+        chcfg[pick(["enabled", "dmPolicy", "bogus"])] = pick([True, "open", "x"])
+    cfg = {"channels": {ch: chcfg}}
+    if maybe(0.5):
+        cfg["agents"] = {"defaults": {"sandbox": {"mode": pick(["all", "non-main", "off"])}}}
+    if maybe(0.4):
+        cfg["tools"] = ch_policy()
+    if maybe(0.2):
+        cfg.setdefault("tools", {})["sandbox"] = {"tools": ch_policy()}
+    gid = pick(CH_GROUP_IDS[1:]).split(":topic")[0]
+    c2 = pick([ch, ch, pick(CHANNELS)])
+    session = pick([f"agent:main:{c2}:group:{gid}", f"agent:main:{c2}:group:{gid}:topic:7", f"agent:main:{c2}:channel:{gid}",
+                    f"agent:main:{c2}:group:{gid}:sender:+15551234567", f"agent:main:{c2}:direct:+15551234567",
+                    f"agent:main:{c2}:group:{gid.upper()}", f"agent:main:{c2}:group:{gid}:thread:1", f"{c2}:group:{gid}",
+                    f"agent:main:{c2.upper()}:group:{gid}", "agent:main:main"])
+    return cfg, session
+
+
 # ---------------------------------------------------------------- JSON5 text
 def j5(v, ind, depth):
     pad = " " * (ind * (depth + 1))
@@ -964,7 +1017,8 @@ def gen_case(i, areas):
                     "json5": "sandbox-matrix", "misc": "resolution",
                     "legacy": "legacy", "provider": "policy-layers", "env": "loading", "deep": "invalid",
                     "deepsb": "invalid", "keys": "session-keys",
-                    "binds": "docker", "ssh": "resolution", "wsroot": "resolution"}[area]
+                    "binds": "docker", "ssh": "resolution", "wsroot": "resolution",
+                    "channels": "policy-layers"}[area]
     if area == "json5":
         syntax, text = "json5", j5(cfg, pick([2, 0]), 0)
     else:
@@ -982,6 +1036,9 @@ def gen_case(i, areas):
     session = gen_session(ids, cfg) if (area == "sessions" or maybe(0.6)) else None
     if area == "keys":
         session = random_session(ids)
+    if area == "channels":
+        cfg, session = gen_channels()
+        syntax, text = render(cfg)
     sub = maybe(0.15 if area != "sessions" else 0.25)
     return {"id": f"g{seed:03d}{i:05d}", "category": category, "origin": origin, "syntax": syntax,
             "config_text": text, "agent": agent, "session": session, "subagent": sub}
@@ -993,7 +1050,7 @@ if __name__ == "__main__":
     old = ["roster", "docker", "tools", "sessions", "invalid", "json5", "misc"]
     areas = sys.argv[3].split(",") if len(sys.argv) > 3 else old
     if areas == ["all"]:
-        areas = old + ["legacy", "provider", "env", "deep", "deepsb", "keys", "binds", "ssh", "wsroot"]
+        areas = old + ["legacy", "provider", "env", "deep", "deepsb", "keys", "binds", "ssh", "wsroot", "channels"]
     rng = random.Random(seed)
     for i in range(count):
         print(json.dumps(gen_case(i, areas), ensure_ascii=False))

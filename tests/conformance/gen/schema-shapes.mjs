@@ -192,7 +192,9 @@ function jsDesc(s) {
         const req = (s.required ?? []).filter((k) => !(s.properties?.[k] && "default" in s.properties[k]));
         const ap = s.additionalProperties;
         const extra = s.patternProperties ? "yes" : ap === false ? "no" : ap && typeof ap === "object" ? jsDesc(ap) : "yes";
-        return { t: "object", keys, req, extra };
+        const n = { t: "object", keys, req, extra };
+        if (s.propertyNames?.pattern) n.keyre = [{ src: s.propertyNames.pattern, flags: "u" }];
+        return n;
       }
       default: return ANY;
     }
