@@ -427,6 +427,7 @@ struct snode {
         const char *msg;            /* ... and its message (NULL: "Invalid input") */
         const char *const *excluded; /* N_STRING: values a refinement refuses (NULL: none) */
         const char *key_re;         /* N_OBJECT: a POSIX extended regex every key must match */
+        bool url;                   /* N_STRING: new URL() must take it */
 };
 /* the string refinements of OpenClaw's schema that sbx knows (schema-shapes.mjs names them) */
 enum {
@@ -438,6 +439,7 @@ enum {
         K_HTTP_URL,           /* an http(s) URL */
         K_TRIMMED,            /* no leading or trailing white space */
         K_BYTE_SIZE,          /* a byte size: "512", "10mb", "1.5g" */
+        K_HTTP_ORIGIN,        /* http(s)://host[:port] with at most "/" after it */
 };
 struct shape {
         const char *group, *key;
@@ -521,6 +523,85 @@ static bool byte_size_number(double d) {
         return d == 0 || (d > 0 && d >= 1e-6 && d < 1e21 && round(d) <= 9007199254740991.0);
 }
 
+/* The WHATWG URL parser's verdict, for what configs hold: a scheme; for the special schemes
+ * (http, https, ws, wss, ftp) a host without forbidden code points and a port <= 65535.
+ * *ret_rest (may be NULL) is what follows the authority, *ret_userinfo whether it had one. */
+static bool url_parses(const char *s, const char **ret_rest, bool *ret_userinfo, bool *ret_http) {
+        static const char *const SPECIAL[] = {"http", "https", "ws", "wss", "ftp", NULL};
+        const char *p = s;
+        if (!isalpha((unsigned char) *p))
+                return false;
+        while (isalnum((unsigned char) *p) || *p == '+' || *p == '-' || *p == '.')
+                p++;
+        if (*p != ':')
+                return false;
+        _cleanup_free_ char *scheme = strndup(s, (size_t) (p - s)), *ls = scheme ? sbx_strdup_lower(scheme) : NULL;
+        if (!ls)
+                return false;
+        if (ret_http)
+                *ret_http = !strcmp(ls, "http") || !strcmp(ls, "https");
+        if (!in_list(SPECIAL, ls))
+                return true; /* file: and the other schemes: anything after ':' */
+        for (p++; *p == '/' || *p == '\\'; p++)
+                ;
+        size_t alen = strcspn(p, "/\\?#");
+        _cleanup_free_ char *auth = strndup(p, alen);
+        if (!auth)
+                return false;
+        char *host = strrchr(auth, '@');
+        if (ret_userinfo)
+                *ret_userinfo = host != NULL;
+        host = host ? host + 1 : auth;
+        char *port = host[0] == '[' ? strchr(host, ']') : host;
+        if (!port)
+                return false;
+        port = strchr(port, ':');
+        if (port) {
+                *port++ = '\0';
+                if (strspn(port, "0123456789") != strlen(port) || (*port && strtol(port, NULL, 10) > 65535))
+                        return false;
+        }
+        if (!*host || strpbrk(host, " \t<>^|%"))
+                return false;
+        if (ret_rest)
+                *ret_rest = p + alen;
+        return true;
+}
+
+/* a path segment the URL parser drops or folds: "." / ".." (also percent-encoded) */
+static bool dot_segment(const char *seg, size_t n) {
+        _cleanup_free_ char *l = strndup(seg, n), *t = l ? sbx_strdup_lower(l) : NULL;
+        return t && (!*t || !strcmp(t, ".") || !strcmp(t, "..") || !strcmp(t, "%2e") || !strcmp(t, ".%2e") ||
+                     !strcmp(t, "%2e.") || !strcmp(t, "%2e%2e"));
+}
+
+/* validateHttpOrigin: http(s), no credentials, path "/", no query or fragment (the parser
+ * trims the string and folds dot segments first) */
+static bool http_origin(const char *raw) {
+        _cleanup_free_ char *s = sbx_strdup_trim(raw);
+        const char *rest = NULL;
+        bool userinfo = false, http = false;
+        if (!s || !url_parses(s, &rest, &userinfo, &http) || !http || userinfo || !rest)
+                return false;
+        size_t plen = strcspn(rest, "?#");
+        for (const char *p = rest; p < rest + plen;) {
+                size_t n = strcspn(p, "/\\");
+                if (n > (size_t) (rest + plen - p))
+                        n = (size_t) (rest + plen - p);
+                if (!dot_segment(p, n))
+                        return false;
+                p += n;
+                if (p < rest + plen)
+                        p++;
+        }
+        rest += plen;
+        if (*rest == '?')
+                rest++;
+        if (*rest == '#')
+                rest++;
+        return *rest == '\0';
+}
+
 static bool http_url(const char *s) {
         const char *rest = !strncasecmp(s, "http://", 7) ? s + 7 : !strncasecmp(s, "https://", 8) ? s + 8 : NULL;
         return rest && *rest && *rest != '/' && !isspace((unsigned char) *rest);
@@ -541,6 +622,8 @@ static bool refined(unsigned char k, const char *s) {
                 return http_url(s);
         case K_BYTE_SIZE:
                 return byte_size(s);
+        case K_HTTP_ORIGIN:
+                return http_origin(s);
         case K_TRIMMED: {
                 _cleanup_free_ char *t = sbx_strdup_trim(s);
                 return !t || !strcmp(t, s);
@@ -657,7 +740,10 @@ static void v_node(struct vctx *v, struct json_object *o, const struct snode *n)
                 }
                 if (!v_length(v, n, strlen(s), "string", "characters"))
                         return;
-                if (!refined(n->custom, s))
+                _cleanup_free_ char *ut = n->url ? sbx_strdup_trim(s) : NULL;
+                if (n->url && (!ut || !url_parses(ut, NULL, NULL, NULL)))
+                        issue(v, "Invalid URL");
+                else if (!refined(n->custom, s))
                         issue(v, "%s", n->msg ? n->msg : "Invalid input");
                 else if (n->excluded && in_list(n->excluded, s))
                         issue(v, "Invalid input");

@@ -97,7 +97,7 @@ def node(d):
     f = {"type": "N_ANY", "keys": "NULL", "kids": "NULL", "nkids": 0, "extra": "X_ANY", "svals": "NULL",
          "nums": "NULL", "nnums": 0, "etrue": "false", "efalse": "false", "integer": "false", "trim": "false",
          "lo": "NAN", "lo_incl": "true", "hi": "NAN", "hi_incl": "true", "req": "NULL", "re": "NULL",
-         "icase": "false", "custom": "K_NONE", "msg": "NULL", "excl": "NULL", "keyre": "NULL"}
+         "icase": "false", "custom": "K_NONE", "msg": "NULL", "excl": "NULL", "keyre": "NULL", "url": "false"}
     if t == "object":
         ks = list(d["keys"])
         kids = [node(d["keys"][k]) for k in ks]
@@ -123,6 +123,8 @@ def node(d):
             f.update(lo=num(d.get("min")), hi=num(d.get("max")))
     elif t == "string":
         f.update(type="N_STRING", lo=num(d.get("min")), hi=num(d.get("max")), trim="true" if d.get("trim") else "false")
+        if d.get("url"):
+            f["url"] = "true"
         if d.get("excluded"):
             f["excl"] = cstrs(d["excluded"])
         if d.get("custom"):
@@ -173,7 +175,7 @@ print("static const struct snode SNODES[] = {")
 for f in nodes:
     print(f'        {{{f["type"]}, {f["extra"]}, {f["integer"]}, {f["trim"]}, {f["etrue"]}, {f["efalse"]}, {f["lo"]}, '
           f'{f["lo_incl"]}, {f["hi"]}, {f["hi_incl"]}, {f["keys"]}, {f["kids"]}, {f["nkids"]}, {f["svals"]}, '
-          f'{f["nums"]}, {f["nnums"]}, {f["req"]}, {f["re"]}, {f["icase"]}, {f["custom"]}, {f["msg"]}, {f["excl"]}, {f["keyre"]}}},')
+          f'{f["nums"]}, {f["nnums"]}, {f["req"]}, {f["re"]}, {f["icase"]}, {f["custom"]}, {f["msg"]}, {f["excl"]}, {f["keyre"]}, {f["url"]}}},')
 print("};")
 print("static const struct shape SHAPES[] = {")
 print("\n".join(rows))

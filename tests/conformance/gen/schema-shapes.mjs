@@ -30,6 +30,7 @@ function customKind(src) {
   if (/^\(value\) => isAbsolutePath\(value\)$/.test(src.trim())) return "absolute";
   if (/^function isHttpUrl\(/.test(src)) return "http-url";
   if (/^function isValidNonNegativeByteSizeString\(/.test(src)) return "byte-size";
+  if (/^function validateHttpOrigin\(/.test(src)) return "http-origin";
   if (/^\(value\) => value === value\.trim\(\)$/.test(src.trim())) return "trimmed";
   return undefined;
 }
@@ -95,6 +96,7 @@ function descDef(d) {
           }
         }
         if (x.check === "string_format" && x.format === "regex") (n.re ??= []).push({ src: x.pattern.source, flags: x.pattern.flags });
+        if (x.check === "string_format" && x.format === "url" && !x.hostname && !x.protocol) n.url = true;
         if (trimmed) n.trim = true; // the checks see the trimmed string
       }
       return n;
