@@ -40,7 +40,7 @@ cleanup() {
         declare -F backend_cleanup >/dev/null && backend_cleanup
         rm -rf "$T"
 }
-trap cleanup EXIT
+on_exit cleanup
 
 # ---------------------------------------------------------------- install
 oc_installed() {

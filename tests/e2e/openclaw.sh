@@ -95,7 +95,7 @@ h_state() {
 # docker in H's network namespace only (OpenClaw's self-probe, docker exec on
 # the host, must see the host's mounts, which `ip netns exec` would change)
 e2e_net_up() {
-        trap 'net_namespaces_down; cleanup' EXIT
+        on_exit 'net_namespaces_down; cleanup'
         net_namespaces_up
         net_before=$(h_state)
         mkdir -p "$T/netbin"

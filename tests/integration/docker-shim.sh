@@ -26,7 +26,7 @@ cleanup() {
         fi
         rm -rf "$T"
 }
-trap cleanup EXIT
+on_exit cleanup
 echo hello >"$T/ws/f.txt"
 printf 'LANG=C.UTF-8\nOPENCLAW_CLI=1\n' >"$T/create.env"
 

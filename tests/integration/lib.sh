@@ -40,4 +40,4 @@ if [ -z "${XDG_RUNTIME_DIR:-}" ]; then
         chmod 700 "$own_xdg"
         export XDG_RUNTIME_DIR=$own_xdg
 fi
-trap 'rm -rf "$TMP" ${own_xdg:+"$own_xdg"}' EXIT
+on_exit 'rm -rf "$TMP" ${own_xdg:+"$own_xdg"}'

@@ -72,7 +72,7 @@ net_cleanup() {
 net_setup() {
         TMP=$(mktemp -d /tmp/sbx-net-test.XXXXXX)
         chmod 755 "$TMP"
-        trap net_cleanup EXIT
+        on_exit net_cleanup
         net_namespaces_up
         before=$(snapshot)
 }

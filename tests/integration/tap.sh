@@ -1,6 +1,18 @@
 # SPDX-License-Identifier: MIT
 # TAP helpers of the shell tests (sourced by lib.sh, net-lib.sh and the e2e
-# test): ok, not_ok, skip, is, like, unlike, done_testing.
+# test): on_exit, ok, not_ok, skip, is, like, unlike, done_testing.
+# on_exit CMD: the script's EXIT trap, run by the script's own shell only.
+# bash also runs a script's EXIT trap in the child it forked for `cmd &` when
+# a signal reaches that child before it exec'd cmd (bash 5.2: nearly every
+# `cmd & kill -TERM $!`): the child would remove $TMP (with the state of
+# every sandbox the test made) while the test goes on. The pid is the
+# kernel's (/proc/self/stat, read by the shell itself): such a child can still
+# see the parent's pid as its first $BASHPID (bash 5.2). harness-exit-trap.sh.
+on_exit() {
+        trap "_on_exit_pid=; read -r _on_exit_pid _ </proc/self/stat 2>/dev/null
+[ \"\${_on_exit_pid:-\$\$}\" != $$ ] || { $1
+}" EXIT
+}
 tap_n=0
 tap_failed=0
 ok() { tap_n=$((tap_n + 1)); echo "ok $tap_n - $*"; }

@@ -18,7 +18,7 @@ need_agent_rules
 HERE=$(cd "$(dirname "$0")" && pwd)
 T=$(mktemp -d /tmp/sbx-oci-rules.XXXXXX)
 chmod 755 "$T"
-trap 'for id in $(ls "$T/root" 2>/dev/null); do rt delete -f "$id" >/dev/null 2>&1; done; rm -rf "$T"' EXIT
+on_exit 'for id in $(ls "$T/root" 2>/dev/null); do rt delete -f "$id" >/dev/null 2>&1; done; rm -rf "$T"'
 make_rootfs "$T/rootfs"
 mkdir -p "$T/rootfs/opt" "$T/etc"
 cp "$T/rootfs/bin/busybox" "$T/rootfs/opt/busybox"     # a binary no allowlist names

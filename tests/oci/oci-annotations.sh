@@ -18,7 +18,7 @@ busybox_static >/dev/null || { echo "1..0 # SKIP no static busybox (busybox-stat
 HERE=$(cd "$(dirname "$0")" && pwd)
 T=$(mktemp -d /tmp/sbx-oci-annot.XXXXXX)
 chmod 755 "$T"   # without --annotation-config-dir the config's dirs must be searchable by others
-trap 'for id in $(ls "$T/root" 2>/dev/null); do rt delete -f "$id" >/dev/null 2>&1; done; rm -rf "$T"' EXIT
+on_exit 'for id in $(ls "$T/root" 2>/dev/null); do rt delete -f "$id" >/dev/null 2>&1; done; rm -rf "$T"'
 make_rootfs "$T/rootfs"
 ln -sf busybox "$T/rootfs/bin/nc"; ln -sf busybox "$T/rootfs/bin/unshare"
 mkdir -p "$T/rootfs/opt" "$T/rw"

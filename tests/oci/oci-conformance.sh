@@ -11,7 +11,7 @@ need_root
 busybox_static >/dev/null || { echo "1..0 # SKIP no static busybox (busybox-static)"; exit 0; }
 HERE=$(cd "$(dirname "$0")" && pwd)
 T=$(mktemp -d /tmp/sbx-oci-conf.XXXXXX)
-trap 'for r in sbx runc; do for id in $(ls "$T/root-$r" 2>/dev/null); do rt_$r delete -f "$id" >/dev/null 2>&1; done; done; rm -rf "$T"' EXIT
+on_exit 'for r in sbx runc; do for id in $(ls "$T/root-$r" 2>/dev/null); do rt_$r delete -f "$id" >/dev/null 2>&1; done; done; rm -rf "$T"'
 make_rootfs "$T/rootfs"
 rt_sbx() { "$SBX_RUNC" --root "$T/root-sbx" "$@"; }
 rt_runc() { runc --root "$T/root-runc" "$@"; }

@@ -57,7 +57,7 @@ cleanup() {
         rm -rf "$T"
         rmdir /run/containerd/runc/sbx-oci-test 2>/dev/null
 }
-trap cleanup EXIT
+on_exit cleanup
 for i in $(seq 100); do [ -S "$SOCK" ] && "${C[@]}" version >/dev/null 2>&1 && break; sleep 0.1; done
 "${C[@]}" version >/dev/null 2>&1 || { tail -5 "$T/containerd.log"; echo "Bail out! containerd did not start"; exit 1; }
 ok "containerd (own socket and dirs) accepts the runtime handler 'sbx' stanza"

@@ -38,7 +38,7 @@ cleanup() {
                 kill "$(cat "$XDG_RUNTIME_DIR/libpod/tmp/pause.pid")" 2>/dev/null
         cd / && rm -rf "$T" 2>/dev/null || { umount -R "$T"/* 2>/dev/null; rm -rf "$T"; }
 }
-trap cleanup EXIT
+on_exit cleanup
 # conmon writes a file 'oom' into podman's working directory when a container
 # is OOM-killed (--memory below): ours, not the caller's (meson's build dir)
 cd "$T" || exit 1

@@ -66,7 +66,7 @@ cleanup() {
         fi
         rm -rf --one-file-system "$RUN"
 }
-trap cleanup EXIT
+on_exit cleanup
 cleanup         # an earlier run killed half-way
 
 # ---------------------------------------------------------------- build
