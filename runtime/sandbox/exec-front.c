@@ -400,8 +400,14 @@ static _Noreturn void relay(int from, int to) {
         }
 }
 
-/* What init gets as fd (1 or 2): fd itself, or a relayed pipe; -1 failed. */
+/* What init gets as fd (1 or 2): fd itself, or a relayed pipe; -1 failed.
+ * The relay is born with the forwarded signals blocked (^C leaves it to
+ * drain) and is made before any other fd of ours exists (exec_fast step 0):
+ * it holds copies of what is open until its close_range runs, and a copy of
+ * the sync socket kept init's hang-up from reading as EOF (a loaded machine
+ * runs the relay late). */
 static int guard_fd(int fd) {
+        unsigned long block = (1UL << (SIGINT - 1)) | (1UL << (SIGTERM - 1)) | (1UL << (SIGHUP - 1)), old;
         struct stat st;
         unsigned t;
         int p[2];
@@ -414,6 +420,11 @@ static int guard_fd(int fd) {
                 return fd;
         if (sys(SYS_pipe2, (long) p, O_CLOEXEC, 0, 0) < 0)
                 return -1;
+        if (sys(SYS_rt_sigprocmask, SIG_BLOCK, &block, &old, 8) < 0) {
+                close_fd(p[0]);
+                close_fd(p[1]);
+                return -1;
+        }
         pid = sys(SYS_clone, SIGCHLD, 0, 0, 0);
         if (pid == 0) {         /* signals stay blocked: ^C leaves it to drain */
                 if (sys(SYS_dup3, p[0], 100, 0, 0) < 0 || sys(SYS_dup3, fd, 101, 0, 0) < 0)
@@ -422,6 +433,7 @@ static int guard_fd(int fd) {
                 sys(SYS_close_range, 102, ~0U, 0, 0);
                 relay(100, 101);
         }
+        sys(SYS_rt_sigprocmask, SIG_SETMASK, &old, 0, 8);
         if (pid < 0) {
                 close_fd(p[0]);
                 close_fd(p[1]);
@@ -459,7 +471,7 @@ static int exec_fast(const char *state, bool inherit_stdin, const char *name, ch
         struct sbx_svc_child m;
         struct stat st;
         unsigned long len, off, n_argv = 0, need, all = 0, fwd;
-        int dfd, busy, lock, conn, sp[2], one = 1, sfd, r;
+        int dfd, busy, lock, conn, sp[2], one = 1, sfd, r, out, err;
         char *data;
 
         if (!plain_name(name) || !cmd[0] || !cmd[0][0])
@@ -481,6 +493,12 @@ static int exec_fast(const char *state, bool inherit_stdin, const char *name, ch
                         return -1;
         }
         if (!sbx_root_join(dir, sizeof(dir), root, "/", name))
+                return -1;
+        /* 0. a file as stdout/stderr: its relay, before any fd it could
+         * inherit exists (guard_fd) */
+        out = guard_fd(1);
+        err = out < 0 ? -1 : guard_fd(2);
+        if (err < 0)
                 return -1;
         dfd = (int) sys(SYS_openat, AT_FDCWD_K, dir, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
         /* ours and only ours, as sbx made it (else the full sbx decides) */
@@ -552,7 +570,6 @@ static int exec_fast(const char *state, bool inherit_stdin, const char *name, ch
         sfd = (int) sys(SYS_signalfd4, -1, &fwd, 8, O_CLOEXEC | O_NONBLOCK);
         {
                 long mask = sys(SYS_umask, 0, 0, 0, 0);
-                int out = guard_fd(1), err = out < 0 ? -1 : guard_fd(2);
                 int fds[SBX_SVC_N_FDS - 1] = { 0, out, err, sp[1] };
                 union {
                         struct cmsg h;
@@ -583,7 +600,7 @@ static int exec_fast(const char *state, bool inherit_stdin, const char *name, ch
                         mm[n_rec].h = (struct mhdr) { .iov = &iov[n_rec], .iovlen = 1 };
                 }
                 conn = (int) sys(SYS_socket, AF_UNIX_K, SOCK_SEQPACKET_K | SOCK_CLOEXEC_K, 0, 0);
-                if (out < 0 || err < 0 || conn < 0 ||
+                if (conn < 0 ||
                     sys(SYS_connect, conn, &sa, sizeof(sa.family) + slen(sa.path) + 1, 0) < 0)
                         r = -1;         /* nobody listens: the full sbx says so and joins */
                 else

@@ -41,9 +41,19 @@ if command -v strace >/dev/null; then
         strace -f -qq -e trace=execve -o "$TMP/st" "$SBX" ls --state-dir "$STATE" -q >/dev/null
         like "front-full: any other command is the full sbx's, argv unchanged" "$(cat "$TMP/st")" \
                 "libexec/sbx\", \\[\"$SBX\", \"ls\", \"--state-dir\""
+        # a file as stdout/stderr: the relays are forked before the front end
+        # opens anything they could inherit (the sandbox's locks, init's
+        # socket, the sync socketpair): a late relay's copy of the sync
+        # socket hid init's hang-up (front-fake-eof failed under load)
+        strace -qq -e trace=clone,openat,socket,socketpair -o "$TMP/st" \
+                "$SBX" exec --state-dir "$STATE" fe -- echo relayed >"$TMP/relayed" 2>&1
+        is "front-relay: stdout and stderr files: two relays, forked before any lock or socket is opened" \
+                "$(awk '/^clone\(/ { c++; if (o) late = 1 } /^(openat|socket|socketpair)\(/ { o = 1 }
+                        END { print c + 0, late ? "late" : "first" }' "$TMP/st") $(cat "$TMP/relayed")" "2 first relayed"
 else
         skip "front-fast: strace is not installed (.ci/bootstrap installs it)"
         skip "front-full: strace is not installed"
+        skip "front-relay: strace is not installed"
 fi
 is "front-state-dir: --state-dir=DIR works as --state-dir DIR" "$("$SBX" exec --state-dir="$STATE" fe -- echo ok)" ok
 is "front-stdin: stdin is /dev/null without -i..." "$(echo leak | sx exec fe -- cat)" ""
