@@ -33,34 +33,16 @@ cc -O2 -static -o "$BIN" "$(dirname "$0")/mem-floor.c" || exit 1
 cc -O2 -static -nostdlib -fno-stack-protector -o "$IDLE" "$(dirname "$0")/mem-idle.c" || exit 1
 chmod 755 "$IDLE"
 
-meminfo() { awk -v k="$1" '$1 == k ":" {print $2}' /proc/meminfo; }
+. "$(dirname "$0")/lib.sh"
 kobj() { awk '$1 ~ /^(Slab|PageTables|KernelStack|Percpu):$/ {s += $2} END {print s}' /proc/meminfo; }
-CG=
-mine=$(awk -F: '$2 == "memory" { print $3 }' /proc/self/cgroup)
-if [ -n "$mine" ] && [ -d "/sys/fs/cgroup/memory$mine" ]; then
-        CG=/sys/fs/cgroup/memory${mine%/}/sbx-bench-memfloor-$$
-        mkdir "$CG" && echo $$ > "$CG/cgroup.procs" || CG=
-fi
-usage() { if [ -n "$CG" ]; then echo $(($(cat "$CG/memory.usage_in_bytes") / 1024)); else echo 0; fi; }
-SAVED=()
-raise() {
-        local v
-        v=$(cat "$1" 2>/dev/null) || return 0
-        [ "$v" -lt "$2" ] || return 0
-        SAVED+=("$1=$v")
-        echo "$2" > "$1"
-}
+bench_memcg sbx-bench-memfloor
 cleanup() {
         rm -f "$BIN" "$IDLE"
-        if [ -n "$CG" ]; then
-                echo $$ > "${CG%/*}/cgroup.procs"
-                rmdir "$CG" 2>/dev/null
-        fi
-        for s in "${SAVED[@]}"; do echo "${s#*=}" > "${s%%=*}"; done
+        bench_restore
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
-for ns in user pid net mnt ipc uts cgroup; do raise /proc/sys/user/max_${ns}_namespaces $((N + 1000)); done
+for ns in user pid net mnt ipc uts cgroup; do raise /proc/sys/user/max_${ns}_namespaces $((N + 1000)) >/dev/null; done
 
 echo "# $(uname -r), $(nproc) cpus, load $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%FT%TZ), N=$N," \
      "memory group: ${CG:-none}"

@@ -43,17 +43,10 @@ bench_sbx "${SBX:-}"
 [ "$(id -u)" = 0 ] || { echo "bench: run as root" >&2; exit 1; }
 
 us() { local t=${EPOCHREALTIME/./}; echo "${t#0}"; }
-meminfo() { awk -v k="$1" '$1 == k ":" {print $2}' /proc/meminfo; }
 kobj() { awk '$1 ~ /^(Slab|PageTables|KernelStack):$/ {s += $2} END {print s}' /proc/meminfo; }
 
 # Our own memory group, under the one we were started in (never above it).
-CG=
-mine=$(awk -F: '$2 == "memory" { print $3 }' /proc/self/cgroup)
-if [ -n "$mine" ] && [ -d "/sys/fs/cgroup/memory$mine" ]; then
-        CG=/sys/fs/cgroup/memory${mine%/}/sbx-bench-scale-$$
-        mkdir "$CG" 2>/dev/null && echo $$ > "$CG/cgroup.procs" || CG=
-fi
-usage() { if [ -n "$CG" ]; then echo $(($(cat "$CG/memory.usage_in_bytes") / 1024)); else echo 0; fi; }
+bench_memcg sbx-bench-scale
 # KiB charged to the memory cgroups of the sandboxes in state dir $1 (sbx
 # names a sandbox's cgroup sbx-<its run dir>, below sbx.slice or $SBX_CGROUP_ROOT)
 sandbox_usage() {
@@ -62,15 +55,7 @@ sandbox_usage() {
                 xargs -r cat 2>/dev/null | awk '{ s += $1 } END { print int(s / 1024) }'
 }
 
-# Host limits: raised (never lowered) for the run, restored at exit.
-SAVED=()
-raise() {       # raise FILE MIN
-        local v
-        v=$(cat "$1" 2>/dev/null) || return 0
-        [ "$v" -lt "$2" ] || return 0
-        SAVED+=("$1=$v")
-        echo "$2" > "$1" && echo "# raised $1 from $v to $2 for this run"
-}
+# Host limits: raised (never lowered) for the run, restored at exit (raise, lib.sh).
 max=0
 for n in "${SIZES[@]}"; do [ "$n" -gt "$max" ] && max=$n; done
 need=$((2 * max + 1000))
@@ -84,11 +69,7 @@ STATE=
 cleanup() {
         [ -n "$STATE" ] && "$SBX" rm --state-dir "$STATE" -f --all >/dev/null 2>&1 && rm -rf "$STATE" "$STATE.ws"
         "$SBX" rm --state-dir "$ALONE" -f --all >/dev/null 2>&1; rm -rf "$ALONE" "$ALONE.ws"
-        if [ -n "$CG" ]; then
-                echo $$ > "${CG%/*}/cgroup.procs"
-                rmdir "$CG" 2>/dev/null
-        fi
-        for s in "${SAVED[@]}"; do echo "${s#*=}" > "${s%%=*}"; done
+        bench_restore
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM

@@ -100,6 +100,33 @@ static __attribute__((unused)) void load_filter(unsigned short len) {
         load(prog.filter, prog.len);
 }
 
+/* r: a tmpfs attached at dir with /usr bound (open_tree, recursive), the
+ * merged-/usr symlinks and a procfs of our pid namespace; our cwd is left
+ * in it (for the pivot). */
+static void build_root(const char *dir) {
+        int fs = (int) syscall(SYS_fsopen, "tmpfs", 1), mnt, root, usr;
+
+        if (fs < 0 || syscall(SYS_fsconfig, fs, FSCONFIG_CMD_CREATE_, NULL, NULL, 0) < 0 ||
+            (mnt = (int) syscall(SYS_fsmount, fs, 1, 0)) < 0)
+                die("tmpfs root");
+        if (syscall(SYS_move_mount, mnt, "", AT_FDCWD, dir, MOVE_MOUNT_F_EMPTY_PATH_) < 0)
+                die("attach the root");
+        root = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (root < 0 || mkdirat(root, "usr", 0755) < 0 || mkdirat(root, "proc", 0555) < 0 ||
+            symlinkat("usr/bin", root, "bin") < 0 || symlinkat("usr/lib", root, "lib") < 0 ||
+            symlinkat("usr/lib64", root, "lib64") < 0)
+                die("populate the root");
+        usr = (int) syscall(SYS_open_tree, AT_FDCWD, "/usr", OPEN_TREE_CLONE_ | O_CLOEXEC | AT_RECURSIVE_);
+        if (usr < 0 || fchdir(root) < 0 || syscall(SYS_move_mount, usr, "", AT_FDCWD, "usr", MOVE_MOUNT_F_EMPTY_PATH_) < 0)
+                die("bind /usr");
+        if (mount("proc", "proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
+                die("mount proc");
+        close(usr);
+        close(root);
+        close(mnt);
+        close(fs);
+}
+
 static void child(const char *steps, const char *rootdir, const int *tasks, uid_t uid, gid_t gid) {
         char map[64];
 
@@ -118,23 +145,7 @@ static void child(const char *steps, const char *rootdir, const int *tasks, uid_
         if (!strchr(steps, 'T') && mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
                 die("make / private");
         if (strchr(steps, 'r')) {
-                int fs = (int) syscall(SYS_fsopen, "tmpfs", 1), mnt, root, usr;
-                if (fs < 0 || syscall(SYS_fsconfig, fs, FSCONFIG_CMD_CREATE_, NULL, NULL, 0) < 0 ||
-                    (mnt = (int) syscall(SYS_fsmount, fs, 1, 0)) < 0)
-                        die("tmpfs root");
-                if (syscall(SYS_move_mount, mnt, "", AT_FDCWD, rootdir, MOVE_MOUNT_F_EMPTY_PATH_) < 0)
-                        die("attach the root");
-                root = open(rootdir, O_PATH | O_DIRECTORY | O_CLOEXEC);
-                if (root < 0 || mkdirat(root, "usr", 0755) < 0 || mkdirat(root, "proc", 0555) < 0 ||
-                    symlinkat("usr/bin", root, "bin") < 0 || symlinkat("usr/lib", root, "lib") < 0 ||
-                    symlinkat("usr/lib64", root, "lib64") < 0)
-                        die("populate the root");
-                usr = (int) syscall(SYS_open_tree, AT_FDCWD, "/usr", OPEN_TREE_CLONE_ | O_CLOEXEC | AT_RECURSIVE_);
-                if (usr < 0 || fchdir(root) < 0 ||
-                    syscall(SYS_move_mount, usr, "", AT_FDCWD, "usr", MOVE_MOUNT_F_EMPTY_PATH_) < 0)
-                        die("bind /usr");
-                if (mount("proc", "proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
-                        die("mount proc");
+                build_root(rootdir);
                 if (strchr(steps, 'p')) {
                         if (syscall(SYS_pivot_root, ".", ".") < 0)
                                 die("pivot_root");
@@ -178,7 +189,7 @@ static int make_template(void) {
                 die("clone3 the template");
         if (pid == 0) {
                 char map[64];
-                int fs, mnt, root, usr, nul = open("/dev/null", O_RDWR | O_CLOEXEC);
+                int nul = open("/dev/null", O_RDWR | O_CLOEXEC);
 
                 /* no stdio of the caller held open (a $(...) would wait on it) */
                 if (nul < 0 || dup2(nul, 0) < 0 || dup2(nul, 1) < 0 || dup2(nul, 2) < 0)
@@ -192,29 +203,14 @@ static int make_template(void) {
                 write_file(AT_FDCWD, "/proc/self/gid_map", map);
                 if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
                         die("make / private");
-                fs = (int) syscall(SYS_fsopen, "tmpfs", 1);
-                if (fs < 0 || syscall(SYS_fsconfig, fs, FSCONFIG_CMD_CREATE_, NULL, NULL, 0) < 0 ||
-                    (mnt = (int) syscall(SYS_fsmount, fs, 1, 0)) < 0)
-                        die("tmpfs root");
                 if (mkdir(dir, 0755) < 0)
                         die("mkdir the template's mountpoint");
-                if (syscall(SYS_move_mount, mnt, "", AT_FDCWD, dir, MOVE_MOUNT_F_EMPTY_PATH_) < 0)
-                        die("attach the root");
-                root = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
-                if (root < 0 || mkdirat(root, "usr", 0755) < 0 || mkdirat(root, "proc", 0555) < 0 ||
-                    symlinkat("usr/bin", root, "bin") < 0 || symlinkat("usr/lib", root, "lib") < 0 ||
-                    symlinkat("usr/lib64", root, "lib64") < 0)
-                        die("populate the root");
-                usr = (int) syscall(SYS_open_tree, AT_FDCWD, "/usr", OPEN_TREE_CLONE_ | O_CLOEXEC | AT_RECURSIVE_);
-                if (usr < 0 || fchdir(root) < 0 ||
-                    syscall(SYS_move_mount, usr, "", AT_FDCWD, "usr", MOVE_MOUNT_F_EMPTY_PATH_) < 0)
-                        die("bind /usr");
                 /* A new procfs is refused where no procfs is fully visible
                  * (mount_too_revealing): the template keeps one of its own
                  * pid namespace (only the holder in it) for each run's /proc
-                 * to go over. Mounted while the host's is still visible. */
-                if (mount("proc", "proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
-                        die("the template's proc");
+                 * to go over, mounted by build_root while the host's is
+                 * still visible. */
+                build_root(dir);
                 if (syscall(SYS_pivot_root, ".", ".") < 0 || umount2(".", MNT_DETACH) < 0 || chdir("/") < 0)
                         die("pivot_root");
                 if (write(ready[1], "r", 1) != 1)

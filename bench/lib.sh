@@ -42,3 +42,37 @@ bench_state_dir() {
 
 # median of the numbers on stdin, one a line (0 when there are none)
 median() { sort -g | awk '{ a[NR] = $1 } END { if (NR == 0) print 0; else if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+
+# Memory figures of the benches that count what idle processes cost (bench-scale.sh,
+# bench-memfloor.sh). meminfo KEY: a /proc/meminfo value in KiB.
+meminfo() { awk -v k="$1" '$1 == k ":" {print $2}' /proc/meminfo; }
+# bench_memcg NAME: a cgroup-v1 memory group NAME-<pid> under the one this shell was started in
+# (never above it), this shell moved into it, in CG ("" where there is none); usage: its
+# memory.usage_in_bytes in KiB (0 without one).
+bench_memcg() {
+        local mine
+        CG=
+        mine=$(awk -F: '$2 == "memory" { print $3 }' /proc/self/cgroup)
+        if [ -n "$mine" ] && [ -d "/sys/fs/cgroup/memory$mine" ]; then
+                CG=/sys/fs/cgroup/memory${mine%/}/$1-$$
+                mkdir "$CG" 2>/dev/null && echo $$ > "$CG/cgroup.procs" || CG=
+        fi
+}
+usage() { if [ -n "$CG" ]; then echo $(($(cat "$CG/memory.usage_in_bytes") / 1024)); else echo 0; fi; }
+# raise FILE MIN: a host limit raised (never lowered) for the run, the old value in SAVED;
+# bench_restore (at exit): this shell out of CG, CG removed, every raised limit put back.
+SAVED=()
+raise() {
+        local v
+        v=$(cat "$1" 2>/dev/null) || return 0
+        [ "$v" -lt "$2" ] || return 0
+        SAVED+=("$1=$v")
+        echo "$2" > "$1" && echo "# raised $1 from $v to $2 for this run"
+}
+bench_restore() {
+        if [ -n "${CG:-}" ]; then
+                echo $$ > "${CG%/*}/cgroup.procs"
+                rmdir "$CG" 2>/dev/null
+        fi
+        for s in "${SAVED[@]}"; do echo "${s#*=}" > "${s%%=*}"; done
+}
