@@ -66,7 +66,7 @@ bench() {       # bench LABEL STEPS...: N rounds of unshare, each floor variant,
                         unshare) unshare -Urmpnif --mount-proc /bin/true ;;
                         sbx) XDG_RUNTIME_DIR=$STATE "$SBX" run -- /bin/true ;;
                         *) "$floor" "${name#floor:}" ;;
-                        esac || { echo "bench: $name failed" >&2; exit 1; }
+                        esac >/dev/null || { echo "bench: $name failed" >&2; exit 1; }
                         local t1=$EPOCHREALTIME
                         us[$name]=$(( ${t1/./} - ${t0/./} ))
                 done
