@@ -38,6 +38,7 @@
 #include <linux/magic.h>
 #include <linux/mman.h>
 #include <linux/poll.h>
+#include <linux/resource.h>
 #include <linux/signal.h>
 #include <linux/signalfd.h>
 
@@ -400,10 +401,26 @@ static _Noreturn void relay(int from, int to) {
         }
 }
 
+/* In a relay: every fd but 100 (the pipe) and 101 (the file). Above all
+ * the pipes' write ends: a relay holding one never sees EOF and lives on,
+ * and so does whatever reads the caller's output (a $(...) waited for it
+ * for ever where close_range is missing or refused: fault-injection).
+ * Without close_range, one close per fd up to the soft RLIMIT_NOFILE. */
+static void close_all_but_relay(void) {
+        struct { unsigned long cur, max; } lim = { 1024, 1024 };
+
+        if (sys(SYS_close_range, 0, 99, 0, 0) == 0 && sys(SYS_close_range, 102, ~0U, 0, 0) == 0)
+                return;
+        sys(SYS_prlimit64, 0, RLIMIT_NOFILE, 0, (long) &lim);
+        for (unsigned long fd = 0; fd < lim.cur && fd < (1UL << 20); fd++)
+                if (fd != 100 && fd != 101)
+                        sys(SYS_close, (long) fd, 0, 0, 0);
+}
+
 /* What init gets as fd (1 or 2): fd itself, or a relayed pipe; -1 failed.
  * The relay is born with the forwarded signals blocked (^C leaves it to
  * drain) and is made before any other fd of ours exists (exec_fast step 0):
- * it holds copies of what is open until its close_range runs, and a copy of
+ * it holds copies of what is open until it closes them, and a copy of
  * the sync socket kept init's hang-up from reading as EOF (a loaded machine
  * runs the relay late). */
 static int guard_fd(int fd) {
@@ -429,8 +446,7 @@ static int guard_fd(int fd) {
         if (pid == 0) {         /* signals stay blocked: ^C leaves it to drain */
                 if (sys(SYS_dup3, p[0], 100, 0, 0) < 0 || sys(SYS_dup3, fd, 101, 0, 0) < 0)
                         quit(1);
-                sys(SYS_close_range, 0, 99, 0, 0);
-                sys(SYS_close_range, 102, ~0U, 0, 0);
+                close_all_but_relay();
                 relay(100, 101);
         }
         sys(SYS_rt_sigprocmask, SIG_SETMASK, &old, 0, 8);
