@@ -35,7 +35,8 @@ chmod 755 "$STATE" "$floor"
 TEMPLATE=
 IDLERS=
 cleanup() {
-        [ -z "$TEMPLATE" ] || kill "$TEMPLATE" 2>/dev/null
+        # the holder is its pid namespace's init: only SIGKILL reaches it from outside
+        [ -z "$TEMPLATE" ] || kill -KILL "$TEMPLATE" 2>/dev/null
         [ -z "$IDLERS" ] || { echo go >&"${IDLE[1]}"; wait "$IDLERS"; }
         rm -rf "$STATE"
 }

@@ -29,7 +29,8 @@
  *          --template` (which prints the holder's pid); clone3 then copies
  *          that small table, and the child only mounts its /proc. What a
  *          template namespace would save each run; pivot_root's walk of
- *          every host thread is gone with it.
+ *          every host thread is gone with it. The holder is its pid
+ *          namespace's init: only SIGKILL ends it from outside.
  * Built with cc -O2 by bench-floor.sh; exit 111 and a message on any failure. */
 #define _GNU_SOURCE
 #include <errno.h>
