@@ -2,6 +2,7 @@
 /* sbx: argv -> command dispatch. The only place that returns an exit status
  * to the OS; every command front end lives in runtime/cli-*.c. */
 #include <libgen.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -34,22 +35,30 @@ static void usage(FILE *f) {
                    "127 not found.\n");
 }
 
+/* The commands that hand the caller's stdio to a sandbox for the command's
+ * life (run, exec; docker run, docker exec; as `sbx docker ...` or as
+ * `docker`): never a host file (launch/stdio-guard.c). */
+static bool hands_stdio(int argc, char **argv, bool docker) {
+        int i = docker ? 1 : 1 + (argc > 1 && !strcmp(argv[1], "docker"));
+
+        return argc > i && (!strcmp(argv[i], "run") || !strcmp(argv[i], "exec"));
+}
+
 int main(int argc, char **argv) {
-        int status;
+        bool docker = argc > 0 && !strcmp(basename(argv[0]), "docker");
+        int status, r;
 
         sbx_plan_set_container_opener(sbx_sandbox_open_ns);
-        /* The commands that hand the caller's stdio to a sandbox for the
-         * command's life: never a host file (launch/stdio-guard.c). */
-        if (argc > 1 && (!strcmp(argv[1], "run") || !strcmp(argv[1], "exec") ||
-                         (!strcmp(argv[1], "docker") && argc > 2 &&
-                          (!strcmp(argv[2], "run") || !strcmp(argv[2], "exec")))))
-                (void) sbx_stdio_guard();
-        /* Installed or symlinked as "docker": the docker-compatible entry point. */
-        if (argc > 0 && !strcmp(basename(argv[0]), "docker")) {
-                if (argc > 1 && (!strcmp(argv[1], "run") || !strcmp(argv[1], "exec")))
-                        (void) sbx_stdio_guard();
-                return cli_docker(argc, argv);
+        /* A file the guard cannot keep from the sandbox is a restriction
+         * that cannot be applied: fatal, before anything runs. */
+        if (hands_stdio(argc, argv, docker) && (r = sbx_stdio_guard()) < 0) {
+                fprintf(stderr, "sbx: cannot put a pipe between a sandbox and the file on stdout/stderr: %s\n",
+                        strerror(-r));
+                return SBX_EXIT_FAILURE;
         }
+        /* Installed or symlinked as "docker": the docker-compatible entry point. */
+        if (docker)
+                return cli_docker(argc, argv);
         /* Installed or symlinked as "sbx-runc": the OCI runtime (runc's CLI). */
         if (argc > 0 && !strcmp(basename(argv[0]), "sbx-runc"))
                 return cli_oci(argc, argv);

@@ -135,6 +135,12 @@ is "stdio-file (run): the log's earlier content is not read, it is not truncated
         "$(grep -c -e "earlier-line-$$" -e '^truncated' "$TMP/run.err")" 0
 is "stdio-file (run): the output is appended after the earlier content" \
         "$(tr '\n' ' ' < "$log")" "earlier-line-$$ out-line "
+# the guard cannot be set up (no fd left for its pipe): sbx refuses to run
+# rather than hand the sandbox the file (the full sbx's guard; the front end
+# falls back to it)
+(ulimit -n 4; exec "$SBX" run -- touch /tmp/ran) > "$TMP/noguard.out" 2> "$TMP/noguard.err"; rc=$?
+is "stdio-file: a guard that cannot be set up is fatal (125), naming why" \
+        "$rc $(grep -c 'cannot put a pipe between a sandbox and the file' "$TMP/noguard.err")" "125 1"
 st=$TMP/stdio-state
 if timeout 60 "$SBX" create --state-dir "$st" --name stdio --ro-bind "$TMP/stdio-reader.py:/r.py" >/dev/null 2>&1; then
         timeout 60 "$SBX" exec --state-dir "$st" stdio -- python3 /r.py >> "$log" 2> "$TMP/exec.err"
