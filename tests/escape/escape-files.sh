@@ -138,9 +138,14 @@ is "stdio-file (run): the output is appended after the earlier content" \
 # the guard cannot be set up (no fd left for its pipe): sbx refuses to run
 # rather than hand the sandbox the file (the full sbx's guard; the front end
 # falls back to it)
-(ulimit -n 4; exec "$SBX" run -- touch /tmp/ran) > "$TMP/noguard.out" 2> "$TMP/noguard.err"; rc=$?
-is "stdio-file: a guard that cannot be set up is fatal (125), naming why" \
-        "$rc $(grep -c 'cannot put a pipe between a sandbox and the file' "$TMP/noguard.err")" "125 1"
+# (sbx itself: a wrapper script around it, as fault-injection's, needs fds of its own first)
+if [ "$(head -c 2 "$SBX")" != "#!" ]; then
+        (ulimit -n 4; exec "$SBX" run -- touch /tmp/ran) > "$TMP/noguard.out" 2> "$TMP/noguard.err"; rc=$?
+        is "stdio-file: a guard that cannot be set up is fatal (125), naming why" \
+                "$rc $(grep -c 'cannot put a pipe between a sandbox and the file' "$TMP/noguard.err")" "125 1"
+else
+        skip "stdio-file: a guard that cannot be set up: \$SBX is a wrapper script that needs fds of its own"
+fi
 st=$TMP/stdio-state
 if timeout 60 "$SBX" create --state-dir "$st" --name stdio --ro-bind "$TMP/stdio-reader.py:/r.py" >/dev/null 2>&1; then
         timeout 60 "$SBX" exec --state-dir "$st" stdio -- python3 /r.py >> "$log" 2> "$TMP/exec.err"
