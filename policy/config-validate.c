@@ -405,6 +405,9 @@ static bool v_object(struct vctx *v, struct json_object *o, const char *const *k
 
 enum ntype { N_ANY, N_OBJECT, N_RECORD, N_ARRAY, N_STRING, N_NUMBER, N_BOOL, N_NULL, N_ENUM, N_UNION, N_ALL };
 enum nextra { X_ANY, X_NONE, X_NODE }; /* an object's other keys: allowed, refused, checked by the last kid */
+/* No pointers in these tables (each would be a relocation, a page written at every start of
+ * sbx): a string is an offset in SPOOL (0: none), a list of strings an index in SLISTS (its
+ * count, then the strings' offsets; 0: none), kids a run of SKIDS, numbers a run of SNUMS. */
 struct snode {
         unsigned char type, extra;
         bool integer;               /* N_NUMBER: a safe integer */
@@ -414,19 +417,19 @@ struct snode {
         bool lo_incl;
         double hi;
         bool hi_incl;
-        const char *const *keys;    /* N_OBJECT: the known keys (kids[i] is keys[i]'s node) */
-        const unsigned short *kids; /* N_RECORD / N_ARRAY: kids[0] is the value's node; N_UNION / N_ALL: options */
+        unsigned keys;              /* N_OBJECT: the known keys, a list (kid i is key i's node) */
+        unsigned kids;              /* N_RECORD / N_ARRAY: kid 0 is the value's node; N_UNION / N_ALL: options */
         unsigned short nkids;
-        const char *const *svals;   /* N_ENUM: the strings accepted */
-        const double *nums;         /* N_ENUM: the numbers accepted */
+        unsigned svals;             /* N_ENUM: the strings accepted, a list */
+        unsigned nums;              /* N_ENUM: the numbers accepted, from SNUMS[nums] */
         unsigned char nnums;
-        const char *const *req;     /* N_OBJECT: the keys that must be present */
-        const char *re;             /* N_STRING: a POSIX extended regex the string must match */
+        unsigned req;               /* N_OBJECT: the keys that must be present, a list */
+        unsigned re;                /* N_STRING: a POSIX extended regex the string must match */
         bool icase;                 /* ... ignoring case */
         unsigned char custom;       /* N_STRING: one of OpenClaw's refinements (K_*) */
-        const char *msg;            /* ... and its message (NULL: "Invalid input") */
-        const char *const *excluded; /* N_STRING: values a refinement refuses (NULL: none) */
-        const char *key_re;         /* N_OBJECT: a POSIX extended regex every key must match */
+        unsigned msg;               /* ... and its message (0: "Invalid input") */
+        unsigned excluded;          /* N_STRING: values a refinement refuses, a list (0: none) */
+        unsigned key_re;            /* N_OBJECT: a POSIX extended regex every key must match */
         bool url;                   /* N_STRING: new URL() must take it */
 };
 /* the string refinements of OpenClaw's schema that sbx knows (schema-shapes.mjs names them) */
@@ -442,10 +445,37 @@ enum {
         K_HTTP_ORIGIN,        /* http(s)://host[:port] with at most "/" after it */
 };
 struct shape {
-        const char *group, *key;
+        unsigned group, key; /* offsets in SPOOL */
         unsigned short node;
 };
 #include "config-shapes.h"
+
+/* string s of SPOOL (NULL for 0) */
+static const char *spool(unsigned s) {
+        return s ? SPOOL + s : NULL;
+}
+
+/* kid i of node n */
+static const struct snode *kid(const struct snode *n, unsigned i) {
+        return &SNODES[SKIDS[n->kids + i]];
+}
+
+static bool slist_has(unsigned l, const char *s) {
+        for (unsigned i = 0; i < SLISTS[l]; i++)
+                if (!strcmp(SPOOL + SLISTS[l + 1 + i], s))
+                        return true;
+        return false;
+}
+
+/* list l of SLISTS as a NULL-terminated vector in buf (SLIST_MAX + 1 entries); NULL for 0 */
+static const char *const *slist_vec(unsigned l, const char **buf) {
+        if (!l)
+                return NULL;
+        for (unsigned i = 0; i < SLISTS[l]; i++)
+                buf[i] = SPOOL + SLISTS[l + 1 + i];
+        buf[SLISTS[l]] = NULL;
+        return buf;
+}
 
 static bool below(double x, double lo, bool incl) {
         return !isnan(lo) && (incl ? x < lo : x <= lo);
@@ -457,12 +487,12 @@ static bool above(double x, double hi, bool incl) {
 
 static bool enum_has(const struct snode *n, struct json_object *o) {
         if (json_object_is_type(o, json_type_string))
-                return n->svals && in_list(n->svals, json_object_get_string(o));
+                return slist_has(n->svals, json_object_get_string(o));
         if (json_object_is_type(o, json_type_boolean))
                 return json_object_get_boolean(o) ? n->etrue : n->efalse;
         if (is_num(o))
                 for (unsigned i = 0; i < n->nnums; i++)
-                        if (json_object_get_double(o) == n->nums[i])
+                        if (json_object_get_double(o) == SNUMS[n->nums + i])
                                 return true;
         return false;
 }
@@ -649,9 +679,9 @@ static void v_model_map(struct vctx *v, struct json_object *o) {
         }
 }
 
-static size_t key_index(const char *const *keys, const char *k) {
-        size_t i = 0;
-        while (strcmp(keys[i], k))
+static unsigned key_index(unsigned keys, const char *k) {
+        unsigned i = 0;
+        while (strcmp(SPOOL + SLISTS[keys + 1 + i], k))
                 i++;
         return i;
 }
@@ -709,6 +739,46 @@ static bool v_length(struct vctx *v, const struct snode *n, size_t len, const ch
         return false;
 }
 
+static void v_node(struct vctx *v, struct json_object *o, const struct snode *n);
+
+/* Checks o against object node n (v_node's N_OBJECT). */
+static void v_node_object(struct vctx *v, struct json_object *o, const struct snode *n) {
+        const char *buf[SLIST_MAX + 1];
+        if (!check_members(v, o, n->extra == X_NONE ? slist_vec(n->keys, buf) : NULL, NULL))
+                return;
+        if (n->key_re) {
+                json_object_object_foreach(o, key, member) {
+                        (void) member;
+                        if (!matches_re(spool(n->key_re), false, key))
+                                issue(v, "invalid config: property names %s are invalid", key);
+                }
+        }
+        unsigned nkeys = SLISTS[n->keys];
+        for (unsigned i = 0; i < nkeys; i++)
+                FIELD(v, o, SPOOL + SLISTS[n->keys + 1 + i], v_node(v, f, kid(n, i)));
+        for (unsigned i = 0; i < SLISTS[n->req]; i++) {
+                const char *r = SPOOL + SLISTS[n->req + 1 + i];
+                if (!jhas(o, r)) {
+                        jpath_push_key(&v->path, r);
+                        if (v->plugin_schema)
+                                issue(v, "invalid config: must have required property '%s'", r);
+                        else
+                                issue(v, "Invalid input: expected %s, received undefined",
+                                      node_type_name(kid(n, key_index(n->keys, r))));
+                        jpath_pop(&v->path);
+                }
+        }
+        if (n->extra != X_NODE)
+                return;
+        json_object_object_foreach(o, k, m) {
+                if (slist_has(n->keys, k))
+                        continue;
+                jpath_push_key(&v->path, k);
+                v_node(v, m, kid(n, nkeys));
+                jpath_pop(&v->path);
+        }
+}
+
 /* Checks o against schema node n: issues (with the path) for what zod would refuse. */
 static void v_node(struct vctx *v, struct json_object *o, const struct snode *n) {
         switch (n->type) {
@@ -723,8 +793,9 @@ static void v_node(struct vctx *v, struct json_object *o, const struct snode *n)
                 return;
         case N_ENUM:
                 if (!enum_has(n, o)) {
-                        if (n->svals && n->svals[0])
-                                v_enum(v, o, n->svals);
+                        const char *buf[SLIST_MAX + 1];
+                        if (n->svals && SLISTS[n->svals])
+                                v_enum(v, o, slist_vec(n->svals, buf));
                         else
                                 issue(v, "Invalid input");
                 }
@@ -744,11 +815,11 @@ static void v_node(struct vctx *v, struct json_object *o, const struct snode *n)
                 if (n->url && (!ut || !url_parses(ut, NULL, NULL, NULL)))
                         issue(v, "Invalid URL");
                 else if (!refined(n->custom, s))
-                        issue(v, "%s", n->msg ? n->msg : "Invalid input");
-                else if (n->excluded && in_list(n->excluded, s))
+                        issue(v, "%s", n->msg ? spool(n->msg) : "Invalid input");
+                else if (slist_has(n->excluded, s))
                         issue(v, "Invalid input");
-                else if (n->re && !matches_re(n->re, n->icase, s))
-                        issue(v, "Invalid string: must match pattern /%s/", n->re);
+                else if (n->re && !matches_re(spool(n->re), n->icase, s))
+                        issue(v, "Invalid string: must match pattern /%s/", spool(n->re));
                 return;
         }
         case N_NUMBER: {
@@ -769,49 +840,18 @@ static void v_node(struct vctx *v, struct json_object *o, const struct snode *n)
                 if (!expect(v, o, json_type_array, "array"))
                         return;
                 v_length(v, n, json_object_array_length(o), "array", "items");
-                ELEMENTS(v, o, v_node(v, e, &SNODES[n->kids[0]]));
+                ELEMENTS(v, o, v_node(v, e, kid(n, 0)));
                 return;
         }
         case N_RECORD:
-                MEMBERS(v, o, v_node(v, m, &SNODES[n->kids[0]]));
+                MEMBERS(v, o, v_node(v, m, kid(n, 0)));
                 return;
-        case N_OBJECT: {
-                if (!check_members(v, o, n->extra == X_NONE ? n->keys : NULL, NULL))
-                        return;
-                if (n->key_re) {
-                        json_object_object_foreach(o, key, member) {
-                                (void) member;
-                                if (!matches_re(n->key_re, false, key))
-                                        issue(v, "invalid config: property names %s are invalid", key);
-                        }
-                }
-                size_t nkeys = 0;
-                for (; n->keys && n->keys[nkeys]; nkeys++)
-                        FIELD(v, o, n->keys[nkeys], v_node(v, f, &SNODES[n->kids[nkeys]]));
-                for (size_t i = 0; n->req && n->req[i]; i++)
-                        if (!jhas(o, n->req[i])) {
-                                jpath_push_key(&v->path, n->req[i]);
-                                if (v->plugin_schema)
-                                        issue(v, "invalid config: must have required property '%s'", n->req[i]);
-                                else
-                                        issue(v, "Invalid input: expected %s, received undefined",
-                                              node_type_name(&SNODES[n->kids[key_index(n->keys, n->req[i])]]));
-                                jpath_pop(&v->path);
-                        }
-                if (n->extra != X_NODE)
-                        return;
-                json_object_object_foreach(o, k, m) {
-                        if (n->keys && in_list(n->keys, k))
-                                continue;
-                        jpath_push_key(&v->path, k);
-                        v_node(v, m, &SNODES[n->kids[nkeys]]);
-                        jpath_pop(&v->path);
-                }
+        case N_OBJECT:
+                v_node_object(v, o, n);
                 return;
-        }
         case N_ALL:
                 for (unsigned i = 0; i < n->nkids; i++)
-                        v_node(v, o, &SNODES[n->kids[i]]);
+                        v_node(v, o, kid(n, i));
                 return;
         case N_UNION: {
                 /* valid when one option is (each tried on a scratch context); else, as zod,
@@ -819,7 +859,7 @@ static void v_node(struct vctx *v, struct json_object *o, const struct snode *n)
                 const struct snode *typed = NULL;
                 unsigned ntyped = 0;
                 for (unsigned i = 0; i < n->nkids; i++) {
-                        const struct snode *k = &SNODES[n->kids[i]];
+                        const struct snode *k = kid(n, i);
                         sbx_config_diag d = {0};
                         struct vctx scratch = {.diag = &d};
                         v_node(&scratch, o, k);
@@ -844,7 +884,7 @@ static void v_node(struct vctx *v, struct json_object *o, const struct snode *n)
 
 static const struct shape *shape_of(const char *group, const char *key) {
         for (const struct shape *sh = SHAPES; sh->group; sh++)
-                if (!strcmp(sh->group, group) && !strcmp(sh->key, key))
+                if (!strcmp(SPOOL + sh->group, group) && !strcmp(SPOOL + sh->key, key))
                         return sh;
         return NULL;
 }
@@ -854,8 +894,8 @@ static void v_shapes(struct vctx *v, struct json_object *o, const char *group) {
         if (!json_object_is_type(o, json_type_object))
                 return;
         for (const struct shape *sh = SHAPES; sh->group; sh++)
-                if (!strcmp(sh->group, group))
-                        FIELD(v, o, sh->key, v_node(v, f, &SNODES[sh->node]));
+                if (!strcmp(SPOOL + sh->group, group))
+                        FIELD(v, o, SPOOL + sh->key, v_node(v, f, &SNODES[sh->node]));
 }
 
 /* ---- tool policies ---- */

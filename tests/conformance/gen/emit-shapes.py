@@ -2,7 +2,11 @@
 """emit-shapes.py SHAPES.json VALIDATE.c > policy/config-shapes.h
 C tables of the shapes (from schema-shapes.mjs) of the keys that VALIDATE.c
 (policy/config-validate.c) lists as known but not checked by hand: SNODES, the schema
-nodes (deduplicated), and SHAPES, one row a (group, key) naming its node."""
+nodes (deduplicated), and SHAPES, one row a (group, key) naming its node.
+The tables hold no pointers (a pointer in a table is a relocation the dynamic loader
+writes at every start of sbx): strings are offsets in one pool SPOOL (0: none), lists
+of strings are indexes in SLISTS (a count, then that many offsets; 0: none), a node's
+kids are a run of SKIDS, an enum's numbers a run of SNUMS."""
 import json, math, re, sys
 
 shapes = json.load(open(sys.argv[1]))
@@ -42,14 +46,6 @@ def num(x):
     if isinstance(x, float) and math.isinf(x):
         return "INFINITY" if x > 0 else "-INFINITY"
     return repr(float(x))
-
-
-def cstrs(vals):
-    return "(const char *const[]){" + "".join(json.dumps(v) + ", " for v in vals) + "NULL}"
-
-
-def cshorts(vals):
-    return "(const unsigned short[]){" + ", ".join(str(v) for v in vals) + "}"
 
 
 def ere(rx):
@@ -94,31 +90,29 @@ def node(d):
     if key in index:
         return index[key]
     t = d["t"]
-    f = {"type": "N_ANY", "keys": "NULL", "kids": "NULL", "nkids": 0, "extra": "X_ANY", "svals": "NULL",
-         "nums": "NULL", "nnums": 0, "etrue": "false", "efalse": "false", "integer": "false", "trim": "false",
-         "lo": "NAN", "lo_incl": "true", "hi": "NAN", "hi_incl": "true", "req": "NULL", "re": "NULL",
-         "icase": "false", "custom": "K_NONE", "msg": "NULL", "excl": "NULL", "keyre": "NULL", "url": "false"}
+    f = {"type": "N_ANY", "keys": None, "kids": [], "extra": "X_ANY", "svals": None, "nums": [],
+         "etrue": "false", "efalse": "false", "integer": "false", "trim": "false", "lo": "NAN", "lo_incl": "true",
+         "hi": "NAN", "hi_incl": "true", "req": None, "re": None, "icase": "false", "custom": "K_NONE",
+         "msg": None, "excl": None, "keyre": None, "url": "false"}
     if t == "object":
         ks = list(d["keys"])
         kids = [node(d["keys"][k]) for k in ks]
-        f.update(type="N_OBJECT", keys=cstrs(ks))
+        f.update(type="N_OBJECT", keys=ks)
         for rx in d.get("keyre", []):
             e = ere(rx)
             if e:
-                f["keyre"] = json.dumps(e[0])
+                f["keyre"] = e[0]
                 break
         if d.get("req"):
-            f["req"] = cstrs(d["req"])
+            f["req"] = list(d["req"])
         if d["extra"] == "no":
             f["extra"] = "X_NONE"
         elif isinstance(d["extra"], dict):
             kids.append(node(d["extra"]))
             f["extra"] = "X_NODE"
-        if kids:
-            f.update(kids=cshorts(kids), nkids=len(kids))
+        f["kids"] = kids
     elif t in ("record", "array"):
-        f.update(type="N_RECORD" if t == "record" else "N_ARRAY", kids=cshorts([node(d["v" if t == "record" else "e"])]),
-                 nkids=1)
+        f.update(type="N_RECORD" if t == "record" else "N_ARRAY", kids=[node(d["v" if t == "record" else "e"])])
         if t == "array":
             f.update(lo=num(d.get("min")), hi=num(d.get("max")))
     elif t == "string":
@@ -126,15 +120,15 @@ def node(d):
         if d.get("url"):
             f["url"] = "true"
         if d.get("excluded"):
-            f["excl"] = cstrs(d["excluded"])
+            f["excl"] = list(d["excluded"])
         if d.get("custom"):
             f["custom"] = "K_" + d["custom"].upper().replace("-", "_")
             if d.get("msg"):
-                f["msg"] = json.dumps(d["msg"])
+                f["msg"] = d["msg"]
         for rx in d.get("re", []):
             e = ere(rx)
             if e:
-                f.update(re=json.dumps(e[0]), icase="true" if e[1] else "false")
+                f.update(re=e[0], icase="true" if e[1] else "false")
                 break
     elif t == "number":
         f.update(type="N_NUMBER", integer="true" if d.get("int") else "false", lo=num(d.get("lo")),
@@ -147,13 +141,13 @@ def node(d):
     elif t == "enum":
         strs = [v for v in d["v"] if isinstance(v, str)]
         nums = [v for v in d["v"] if isinstance(v, (int, float)) and not isinstance(v, bool)]
-        f.update(type="N_ENUM", svals=cstrs(strs), etrue="true" if True in [v for v in d["v"] if isinstance(v, bool)] else "false",
+        f.update(type="N_ENUM", svals=strs, etrue="true" if True in [v for v in d["v"] if isinstance(v, bool)] else "false",
                  efalse="true" if False in [v for v in d["v"] if isinstance(v, bool)] else "false")
         if nums:
-            f.update(nums="(const double[]){" + ", ".join(num(v) for v in nums) + "}", nnums=len(nums))
+            f["nums"] = [num(v) for v in nums]
     elif t in ("union", "all"):
         kids = [node(o) for o in d["o"]]
-        f.update(type="N_UNION" if t == "union" else "N_ALL", kids=cshorts(kids), nkids=len(kids))
+        f.update(type="N_UNION" if t == "union" else "N_ALL", kids=kids)
     i = len(nodes)
     nodes.append(f)
     index[key] = i
@@ -165,19 +159,94 @@ for g, keys in groups.items():
     for k in keys:
         d = shapes.get(g + "." + k)
         if d:
-            rows.append(f"        {{{json.dumps(g)}, {json.dumps(k)}, {node(d)}}},")
+            rows.append((g, k, node(d)))
+
+pool, offs = bytearray(b"\0"), {}  # offset 0: none
+
+
+def soff(x):
+    """offset of string x in SPOOL (0 for None)"""
+    if x is None:
+        return 0
+    if x not in offs:
+        offs[x] = len(pool)
+        pool.extend(x.encode() + b"\0")
+    return offs[x]
+
+
+slists, lidx = [0], {}  # index 0: no list
+
+
+def lst(xs):
+    """index in SLISTS of the list of strings xs (0 for None)"""
+    if xs is None:
+        return 0
+    key = tuple(xs)
+    if key not in lidx:
+        lidx[key] = len(slists)
+        slists.extend([len(xs)] + [soff(x) for x in xs])
+    return lidx[key]
+
+
+def run(pool_, xs):
+    """index of the run xs in pool_ (a list), appended unless it is already there"""
+    n = len(xs)
+    for i in range(len(pool_) - n + 1):
+        if n and pool_[i:i + n] == xs:
+            return i
+    pool_.extend(xs)
+    return len(pool_) - n if n else 0
+
+
+skids, snums, out = [], [], []
+for f in nodes:
+    for a in ("keys", "svals", "req", "excl"):
+        f[a] = lst(f[a])
+    for a in ("re", "msg", "keyre"):
+        f[a] = soff(f[a])
+    f["nkids"], f["kids"] = len(f["kids"]), run(skids, f["kids"])
+    f["nnums"], f["nums"] = len(f["nums"]), run(snums, f["nums"])
+    out.append(f"        {{{f['type']}, {f['extra']}, {f['integer']}, {f['trim']}, {f['etrue']}, {f['efalse']}, "
+               f"{f['lo']}, {f['lo_incl']}, {f['hi']}, {f['hi_incl']}, {f['keys']}, {f['kids']}, {f['nkids']}, "
+               f"{f['svals']}, {f['nums']}, {f['nnums']}, {f['req']}, {f['re']}, {f['icase']}, {f['custom']}, "
+               f"{f['msg']}, {f['excl']}, {f['keyre']}, {f['url']}}},")
+shape_rows = [f"        {{{soff(g)}, {soff(k)}, {n}}}, /* {g}.{k} */" for g, k, n in rows]
+assert max(skids, default=0) < 65536 and len(nodes) < 65536 and max(len(f) for f in lidx) <= 255
+
+
+def cbytes(b):
+    """b as the body of a C string literal (octal escapes: no digit can extend them)"""
+    return "".join(chr(c) if 32 <= c < 127 and c not in b'"\\?' else "\\%03o" % c for c in b)
+
 
 print("/* SPDX-License-Identifier: MIT */")
 print("/* Generated by tests/conformance/gen/emit-shapes.py from OpenClaw 2026.9.6's zod schema")
 print(" * (schema-shapes.mjs): the shape of each config key sbx knows but does not check by")
-print(" * hand, down to the leaves. Do not edit by hand. */")
+print(" * hand, down to the leaves. Do not edit by hand. No pointers (no relocations): strings")
+print(" * are offsets in SPOOL, lists of strings indexes in SLISTS (count, offsets). */")
+print(f"#define SLIST_MAX {max(len(f) for f in lidx)} /* the longest list of SLISTS */")
+print("static const char SPOOL[] =")
+strs = pool[1:].split(b"\0")[:-1]
+print('        "\\0"')
+for x in strs:
+    print(f'        "{cbytes(x)}\\0"')
+print("        ;")
+print("static const unsigned SLISTS[] = {")
+i = 0
+while i < len(slists):
+    n = slists[i] if i else 0
+    print("        " + ", ".join(str(x) for x in slists[i:i + n + 1]) + ",")
+    i += n + 1
+print("};")
+print("static const unsigned short SKIDS[] = {")
+for i in range(0, len(skids), 16):
+    print("        " + ", ".join(str(x) for x in skids[i:i + 16]) + ",")
+print("};")
+print("static const double SNUMS[] = {" + ", ".join(snums) + "};")
 print("static const struct snode SNODES[] = {")
-for f in nodes:
-    print(f'        {{{f["type"]}, {f["extra"]}, {f["integer"]}, {f["trim"]}, {f["etrue"]}, {f["efalse"]}, {f["lo"]}, '
-          f'{f["lo_incl"]}, {f["hi"]}, {f["hi_incl"]}, {f["keys"]}, {f["kids"]}, {f["nkids"]}, {f["svals"]}, '
-          f'{f["nums"]}, {f["nnums"]}, {f["req"]}, {f["re"]}, {f["icase"]}, {f["custom"]}, {f["msg"]}, {f["excl"]}, {f["keyre"]}, {f["url"]}}},')
+print("\n".join(out))
 print("};")
 print("static const struct shape SHAPES[] = {")
-print("\n".join(rows))
-print("        {NULL, NULL, 0},")
+print("\n".join(shape_rows))
+print("        {0, 0, 0},")
 print("};")
