@@ -13,8 +13,10 @@
 #include "policy.h"
 
 /* OpenClaw's host env security policy (blocked everywhere and blocked as overrides),
- * upper case, sorted for bsearch */
-static const char *const BLOCKED[] = {
+ * upper case, sorted for bsearch. Arrays, not pointers: no relocation at start-up (the
+ * longest name has 38 characters; the comparison never reads past BLOCKED_LEN). */
+#define BLOCKED_LEN 48
+static const char BLOCKED[][BLOCKED_LEN] = {
         "ALL_PROXY", "AMQP_URL", "ANSIBLE_CALLBACK_PLUGINS", "ANSIBLE_COLLECTIONS_PATH",
         "ANSIBLE_CONFIG", "ANSIBLE_CONNECTION_PLUGINS", "ANSIBLE_FILTER_PLUGINS",
         "ANSIBLE_INVENTORY_PLUGINS", "ANSIBLE_LIBRARY", "ANSIBLE_LOOKUP_PLUGINS",
@@ -72,8 +74,8 @@ static const char *const BLOCKED_PREFIXES[] = {
         NULL,
 };
 
-static int cmp(const void *a, const void *b) {
-        return strcmp(*(const char *const *) a, *(const char *const *) b);
+static int cmp(const void *key, const void *elem) {
+        return strncmp(key, elem, BLOCKED_LEN);
 }
 
 static bool portable(const char *k) {
@@ -92,8 +94,7 @@ static bool blocked(const char *k) {
         for (char *c = u; *c; c++)
                 if (*c >= 'a' && *c <= 'z')
                         *c = (char) (*c - 'a' + 'A');
-        const char *key = u;
-        if (bsearch(&key, BLOCKED, ELEMENTSOF(BLOCKED), sizeof(BLOCKED[0]), cmp))
+        if (bsearch(u, BLOCKED, ELEMENTSOF(BLOCKED), sizeof(BLOCKED[0]), cmp))
                 return true;
         for (size_t i = 0; BLOCKED_PREFIXES[i]; i++)
                 if (!strncmp(u, BLOCKED_PREFIXES[i], strlen(BLOCKED_PREFIXES[i])))

@@ -12,9 +12,10 @@ enum {
         P_MESSAGING = 1 << 2,
 };
 
-/* src/agents/tool-catalog.ts of 2026.9.6: id, section, profiles, in group:openclaw */
+/* src/agents/tool-catalog.ts of 2026.9.6: id, section, profiles, in group:openclaw
+ * (arrays, not pointers: no relocation at start-up) */
 static const struct tool_def {
-        const char *id, *section;
+        char id[32], section[16];
         unsigned profiles;
         bool openclaw;
 } CATALOG[] = {
@@ -155,7 +156,7 @@ const char *const sbx_channel_tools[SBX_N_CHANNEL_TOOLS + 1] = {
 };
 
 #define N_SECTIONS 11
-static const char *const SECTIONS[N_SECTIONS] = {
+static const char SECTIONS[N_SECTIONS][16] = {
         "fs",        "runtime",    "web",   "memory", "sessions", "ui",
         "messaging", "automation", "nodes", "agents", "media",
 };
