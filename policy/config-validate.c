@@ -519,6 +519,13 @@ static bool model_ref(const char *s) {
         return before && after;
 }
 
+/* Math.round(x) <= Number.MAX_SAFE_INTEGER (2^53 - 1), without libm's round(): doubles
+ * at or above 2^52 are integers, so round(x) <= 2^53 - 1 exactly when x < 2^53 (NaN:
+ * false for both). One library fewer for the dynamic loader at every start of sbx. */
+static bool rounds_to_safe(double x) {
+        return x < 9007199254740992.0;
+}
+
 /* parseByteSize: trimmed, case-folded, digits with an optional fraction and an optional
  * binary unit (b k kb m mb g gb t tb), a safe integer of bytes */
 static bool byte_size(const char *raw) {
@@ -544,13 +551,13 @@ static bool byte_size(const char *raw) {
                         return false;
         for (size_t i = 0; i < ELEMENTSOF(UNITS); i++)
                 if (!strcmp(p, UNITS[i].unit))
-                        return round(strtod(s, NULL) * UNITS[i].mult) <= 9007199254740991.0;
+                        return rounds_to_safe(strtod(s, NULL) * UNITS[i].mult);
         return false;
 }
 
 /* a byte size given as a JSON number: String(n) must read as one (no sign, no exponent) */
 static bool byte_size_number(double d) {
-        return d == 0 || (d > 0 && d >= 1e-6 && d < 1e21 && round(d) <= 9007199254740991.0);
+        return d == 0 || (d > 0 && d >= 1e-6 && d < 1e21 && rounds_to_safe(d));
 }
 
 /* The WHATWG URL parser's verdict, for what configs hold: a scheme; for the special schemes

@@ -12,6 +12,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,23 +38,31 @@ static bool is_tmpfs(const char *path) {
  * and on a disk file system the metadata traffic costs more than the rest
  * of the launch. Order: --state-dir; $XDG_RUNTIME_DIR/sbx; as root /run/sbx
  * when /run is a tmpfs (standard); /dev/shm/sbx-$UID when /dev/shm is one;
- * else /run/sbx (root) or /tmp/sbx-$UID. */
+ * else /run/sbx (root) or /tmp/sbx-$UID. The default is chosen once a process: a run
+ * asks three times (the audit log, the state dir, the launch), and must get one answer. */
 int sbx_statedir_base(const sbx_run_config *c, char *buf, size_t len) {
-        const char *xdg = getenv("XDG_RUNTIME_DIR");
-        unsigned uid = (unsigned) geteuid();
+        static char dflt[PATH_MAX];
 
-        if (c->state_dir)
+        if (c->state_dir) {
                 snprintf(buf, len, "%s", c->state_dir);
-        else if (xdg && xdg[0] == '/' && access(xdg, W_OK | X_OK) == 0)
-                snprintf(buf, len, "%s/sbx", xdg);
-        else if (uid == 0 && is_tmpfs("/run"))
-                snprintf(buf, len, "/run/sbx");
-        else if (is_tmpfs("/dev/shm") && access("/dev/shm", W_OK | X_OK) == 0)
-                snprintf(buf, len, "/dev/shm/sbx-%u", uid);
-        else if (uid == 0)
-                snprintf(buf, len, "/run/sbx");
-        else
-                snprintf(buf, len, "/tmp/sbx-%u", uid);
+                return 0;
+        }
+        if (!dflt[0]) {
+                const char *xdg = getenv("XDG_RUNTIME_DIR");
+                unsigned uid = (unsigned) geteuid();
+
+                if (xdg && xdg[0] == '/' && access(xdg, W_OK | X_OK) == 0)
+                        snprintf(dflt, sizeof(dflt), "%s/sbx", xdg);
+                else if (uid == 0 && is_tmpfs("/run"))
+                        snprintf(dflt, sizeof(dflt), "/run/sbx");
+                else if (is_tmpfs("/dev/shm") && access("/dev/shm", W_OK | X_OK) == 0)
+                        snprintf(dflt, sizeof(dflt), "/dev/shm/sbx-%u", uid);
+                else if (uid == 0)
+                        snprintf(dflt, sizeof(dflt), "/run/sbx");
+                else
+                        snprintf(dflt, sizeof(dflt), "/tmp/sbx-%u", uid);
+        }
+        snprintf(buf, len, "%s", dflt);
         return 0;
 }
 
