@@ -1,0 +1,34 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""pair.py N CMD_A ::: CMD_B [::: CMD_C ...]: each round runs every command once (the order
+reversed every other round), stdout and stderr on /dev/null; prints the load, each command's
+median wall time and the median of its per-round ratios to CMD_A (paired, so a busy moment
+costs every command of that round alike). E.g.
+  python3 bench/pair.py 500 OLD/sbx --version ::: build/sbx --version"""
+import os, statistics, subprocess, sys, time
+
+if len(sys.argv) < 3 or sys.argv[1] in ("-h", "--help"):
+    sys.exit(__doc__)
+n = int(sys.argv[1])
+cmds, cur = [], []
+for a in sys.argv[2:]:
+    if a == ":::":
+        cmds.append(cur)
+        cur = []
+    else:
+        cur.append(a)
+cmds.append(cur)
+null = open(os.devnull, "w")
+t = [[] for _ in cmds]
+for r in range(n):
+    order = list(range(len(cmds)))
+    if r % 2:
+        order.reverse()
+    for i in order:
+        s = time.perf_counter()
+        subprocess.run(cmds[i], stdout=null, stderr=null)
+        t[i].append(time.perf_counter() - s)
+print("load", " ".join(open("/proc/loadavg").read().split()[:3]), " rounds", n)
+for i, c in enumerate(cmds):
+    ratio = statistics.median(a / b for a, b in zip(t[i], t[0]))
+    print("%-60s %8.0f us  paired %.3f" % (" ".join(c)[:60], statistics.median(t[i]) * 1e6, ratio))
