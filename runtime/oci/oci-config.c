@@ -344,16 +344,6 @@ int oci_config_cgroup_mounts(oci_config *c, const sbx_cgroup *cg, sbx_error *e) 
 
 /* ----------------------------------------------------------- process */
 
-static const char *const cap_names[] = {
-        "CAP_CHOWN", "CAP_DAC_OVERRIDE", "CAP_DAC_READ_SEARCH", "CAP_FOWNER", "CAP_FSETID", "CAP_KILL",
-        "CAP_SETGID", "CAP_SETUID", "CAP_SETPCAP", "CAP_LINUX_IMMUTABLE", "CAP_NET_BIND_SERVICE",
-        "CAP_NET_BROADCAST", "CAP_NET_ADMIN", "CAP_NET_RAW", "CAP_IPC_LOCK", "CAP_IPC_OWNER", "CAP_SYS_MODULE",
-        "CAP_SYS_RAWIO", "CAP_SYS_CHROOT", "CAP_SYS_PTRACE", "CAP_SYS_PACCT", "CAP_SYS_ADMIN", "CAP_SYS_BOOT",
-        "CAP_SYS_NICE", "CAP_SYS_RESOURCE", "CAP_SYS_TIME", "CAP_SYS_TTY_CONFIG", "CAP_MKNOD", "CAP_LEASE",
-        "CAP_AUDIT_WRITE", "CAP_AUDIT_CONTROL", "CAP_SETFCAP", "CAP_MAC_OVERRIDE", "CAP_MAC_ADMIN",
-        "CAP_SYSLOG", "CAP_WAKE_ALARM", "CAP_BLOCK_SUSPEND", "CAP_AUDIT_READ", "CAP_PERFMON", "CAP_BPF",
-        "CAP_CHECKPOINT_RESTORE",
-};
 
 static const struct { const char *name; int res; } rlimit_names[] = {
         { "RLIMIT_AS", RLIMIT_AS }, { "RLIMIT_CORE", RLIMIT_CORE }, { "RLIMIT_CPU", RLIMIT_CPU },
@@ -380,19 +370,16 @@ static int parse_caps(json_object *caps, const char *jpath, uint64_t sets[5], sb
                 for (size_t i = 0; i < json_object_array_length(arr); i++) {
                         json_object *v = json_object_array_get_idx(arr, i);
                         const char *name;
-                        bool found = false;
+                        int cap;
 
                         JP(p, "%s.%s[%zu]", jpath, keys[s], i);
                         if (want(v, json_type_string, p, e) < 0)
                                 return -EINVAL;
                         name = json_object_get_string(v);
-                        for (size_t k = 0; k < ELEMENTSOF(cap_names) && !found; k++)
-                                if (!strcasecmp(cap_names[k], name)) {
-                                        sets[s] |= 1ull << k;
-                                        found = true;
-                                }
-                        if (!found)
+                        cap = sbx_cap_from_name(name);
+                        if (cap < 0)
                                 return perr(e, -EINVAL, p, "unknown capability '%s'", name);
+                        sets[s] |= 1ull << cap;
                 }
         }
         return 0;

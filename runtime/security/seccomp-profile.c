@@ -21,7 +21,6 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/capability.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -357,10 +356,8 @@ static bool arch_name_is_native(const char *s) {
 
 /* caps: an array of known capability names. */
 static int check_cap(parse_ctx *c, const char *s, const char *jpath, void *userdata) {
-        cap_value_t cap;
-
         (void) userdata;
-        if (!startswith(s, "CAP_") || cap_from_name(s, &cap) < 0)
+        if (!startswith(s, "CAP_") || sbx_cap_from_name(s) < 0)
                 return perr(c, -EINVAL, jpath, "unknown capability '%s'", s);
         return 0;
 }

@@ -226,6 +226,10 @@ void sbx_sha256_hex(const void *data, size_t len, char ret_hex[SBX_SHA256_HEX_SI
 int sbx_name_to_index(const char *const *names, size_t n, const char *s);
 /* NAMES[I], NULL when I is out of range. */
 const char *sbx_index_to_name(const char *const *names, size_t n, int i);
+/* The number of capability NAME ("CAP_CHOWN"; case is ignored, as libcap and runc ignore it),
+ * -EINVAL when it is not one the kernel headers sbx was written against know (0 .. 40,
+ * CAP_CHECKPOINT_RESTORE). */
+int sbx_cap_from_name(const char *name);
 /* Defines TYPE PREFIX_from_string(const char *) (-EINVAL for an unknown name) and
  * const char *PREFIX_to_string(TYPE) (NULL for an unknown value) over NAMES, indexed by TYPE. */
 #define SBX_DEFINE_NAME_TABLE(prefix, type, names)                                                          \

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <json-c/json.h>
+#include <linux/capability.h>
 #include <linux/sched.h>
 #include <linux/seccomp.h>
 #include <sched.h>
@@ -818,6 +819,22 @@ START_TEST(test_default_runs_real_programs) {
 }
 END_TEST
 
+/* Docker profiles name capabilities ("includes": {"caps": [...]}); sbx's own table must number
+ * them as the kernel does, every one up to the last the headers know. */
+START_TEST(test_cap_names_match_the_kernel_numbers) {
+        ck_assert_int_eq(sbx_cap_from_name("CAP_CHOWN"), CAP_CHOWN);
+        ck_assert_int_eq(sbx_cap_from_name("CAP_SYS_ADMIN"), CAP_SYS_ADMIN);
+        ck_assert_int_eq(sbx_cap_from_name("cap_net_raw"), CAP_NET_RAW);
+        ck_assert_int_eq(sbx_cap_from_name("CAP_BPF"), CAP_BPF);
+        ck_assert_int_eq(sbx_cap_from_name("CAP_CHECKPOINT_RESTORE"), CAP_CHECKPOINT_RESTORE);
+        ck_assert_int_eq(CAP_LAST_CAP, CAP_CHECKPOINT_RESTORE);
+        ck_assert_int_eq(sbx_cap_from_name("CAP_NONSENSE"), -EINVAL);
+        ck_assert_int_eq(sbx_cap_from_name("CHOWN"), -EINVAL);
+        ck_assert_int_eq(sbx_cap_from_name(""), -EINVAL);
+        ck_assert_int_eq(sbx_cap_from_name(NULL), -EINVAL);
+}
+END_TEST
+
 static Suite *seccomp_suite(void) {
         Suite *s = suite_create("seccomp");
         TCase *tc;
@@ -852,6 +869,7 @@ static Suite *seccomp_suite(void) {
         tcase_add_test(tc, test_docker_style_profile_compiles_and_gates_entries);
         tcase_add_test(tc, test_docker_style_profile_with_compat_arches_when_allowed);
         tcase_add_test(tc, test_compat_arches_cannot_bypass_network_denial);
+        tcase_add_test(tc, test_cap_names_match_the_kernel_numbers);
         return s;
 }
 
