@@ -155,6 +155,23 @@ int sbx_config_env_vars(struct json_object *root, sbx_strv *ret) {
         return 0;
 }
 
+/* OpenClaw copies the usable env.vars into its process environment at load (after
+ * $include, before ${VAR}); whatever it reads from the environment after that (the home,
+ * state and workspace dirs, OPENCLAW_PROFILE) sees them. The loader sets them here. */
+static sbx_strv applied;
+
+int sbx_config_env_apply(const sbx_strv *vars) {
+        sbx_strv_free(&applied);
+        for (size_t i = 0; vars && i < vars->n; i++)
+                if (sbx_strv_push(&applied, vars->v[i]) < 0)
+                        return -ENOMEM;
+        return 0;
+}
+
+const char *sbx_policy_getenv(const char *name) {
+        return sbx_config_env_lookup(&applied, name);
+}
+
 const char *sbx_config_env_lookup(const sbx_strv *vars, const char *name) {
         for (size_t i = 0; vars && i + 1 < vars->n; i += 2)
                 if (!strcmp(vars->v[i], name))

@@ -51,6 +51,9 @@ int sbx_config_resolve_includes(struct json_object **root, const char *config_pa
 /* config-env.c: env.vars usable for ${VAR} (name, value pairs), and the lookup */
 int sbx_config_env_vars(struct json_object *root, sbx_strv *ret);
 const char *sbx_config_env_lookup(const sbx_strv *vars, const char *name);
+/* the env.vars of the config loaded last, as OpenClaw's process environment has them
+ * (NULL: none; the loader clears them first) */
+int sbx_config_env_apply(const sbx_strv *vars);
 /* config-copy.c */
 int sbx_config_copy_tree(struct json_object *root, sbx_config *ret);
 

@@ -109,7 +109,7 @@ int sbx_config_find(const char *explicit_path, char **ret, sbx_error *reterr) {
                 *ret = sbx_expand_user_path(e);
                 return *ret ? 0 : sbx_error_set(reterr, -ENOMEM, "out of memory");
         }
-        state = sbx_state_dir();
+        state = sbx_process_state_dir();
         if (!state)
                 return sbx_error_set(reterr, -ENOMEM, "out of memory");
         cand = path_join(state, "openclaw.json");
@@ -286,9 +286,13 @@ static int load_tree(struct json_object *root, sbx_config *ret, sbx_config_diag 
                       root ? json_type_to_name(json_object_get_type(root)) : "null");
                 goto invalid;
         }
-        if (sbx_config_env_vars(root, &vars) < 0 || walk_substitute(root, &vars) < 0)
+        if (sbx_config_env_vars(root, &vars) < 0 || sbx_config_env_apply(&vars) < 0 ||
+            walk_substitute(root, &vars) < 0)
                 return sbx_error_set(reterr, -ENOMEM, "out of memory");
         r = sbx_config_migrate_tree(root, diag, &retained, NULL);
+        if (r == -EINVAL)
+                return sbx_error_set(reterr, r, "invalid config: Invalid profile name: \"%s\" (OPENCLAW_PROFILE)",
+                                     sbx_policy_getenv("OPENCLAW_PROFILE") ?: "");
         if (r < 0)
                 return sbx_error_set(reterr, r, "migrating the config");
         v.retained_default = retained != NULL;
@@ -318,6 +322,8 @@ static int load_text_at(const char *text, size_t len, const char *path, bool tru
         if (!diag)
                 diag = &local;
         *ret = (sbx_config){};
+        if (sbx_config_env_apply(NULL) < 0) /* $include paths see the process environment */
+                return sbx_error_set(reterr, -ENOMEM, "out of memory");
         if (!text) {
                 /* no file: OpenClaw's defaults, i.e. the migrated empty object */
                 root = json_object_new_object();

@@ -222,9 +222,14 @@ static int migrate_roster(struct json_object *root, sbx_config_diag *diag, char 
                                         json_object_is_type(dw, json_type_string)
                                                 ? sbx_strdup_trim(json_object_get_string(dw))
                                                 : NULL;
-                                _cleanup_free_ char *def = sbx_default_agent_workspace();
+                                _cleanup_free_ char *def = NULL;
+                                if (!(t && *t)) {
+                                        int k = sbx_default_agent_workspace(&def);
+                                        if (k < 0)
+                                                return k; /* -EINVAL: OPENCLAW_PROFILE */
+                                }
                                 json_object_object_add(it.val, "workspace",
-                                                       json_object_new_string(t && *t ? t : def ?: ""));
+                                                       json_object_new_string(t && *t ? t : def));
                                 change(changes, diag,
                                        "Preserved the first legacy agent's existing workspace.");
                         }

@@ -338,10 +338,17 @@ void sbx_resolved_done(sbx_resolved *r);
 char *sbx_strdup_trim(const char *s);
 char *sbx_strdup_lower(const char *s);
 char *sbx_normalize_agent_id(const char *s); /* "main" when unrepresentable */
+/* The home, state and default workspace dirs read the environment with the loaded
+ * config's env.vars applied (as OpenClaw's process environment has them after load);
+ * sbx_process_state_dir reads the process environment alone (OpenClaw's module-load
+ * constants: the default sandbox workspace root). */
+const char *sbx_policy_getenv(const char *name);
 char *sbx_home_dir(void);
 char *sbx_state_dir(void);
+char *sbx_process_state_dir(void);
 char *sbx_expand_user_path(const char *p); /* ~ expansion + path.resolve */
-char *sbx_default_agent_workspace(void);
+/* -EINVAL: OPENCLAW_PROFILE is no valid profile name */
+int sbx_default_agent_workspace(char **ret);
 char *sbx_slugify_session_key(const char *key);
 char *sbx_container_name(const char *prefix, const char *slug);
 char *sbx_scope_key(sbx_scope scope, const char *session_key, const char *agent_workspace_dir,

@@ -245,8 +245,8 @@ int sbx_resolve_sandbox_settings(const sbx_config *c, const sbx_agent_config *a,
                 const char *root = as && as->workspace_root ? as->workspace_root : gs->workspace_root;
                 if (root) /* reported as written ("~" was expanded at load) */
                         r->workspace_root = strdup(root);
-                else {
-                        _cleanup_free_ char *state = sbx_state_dir();
+                else { /* DEFAULT_SANDBOX_WORKSPACE_ROOT: fixed when OpenClaw's modules load */
+                        _cleanup_free_ char *state = sbx_process_state_dir();
                         if (state && asprintf(&r->workspace_root, "%s/sandboxes", state) < 0)
                                 r->workspace_root = NULL;
                 }

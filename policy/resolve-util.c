@@ -143,25 +143,46 @@ char *sbx_normalize_agent_id(const char *s) {
         return r;
 }
 
-char *sbx_home_dir(void) {
-        const char *h = getenv("OPENCLAW_HOME");
-        if (h && *h && strcmp(h, "undefined") && strcmp(h, "null")) {
-                _cleanup_free_ char *t = sbx_strdup_trim(h);
-                if (t && *t) {
-                        if (t[0] == '~' && (t[1] == '\0' || t[1] == '/')) {
-                                const char *oh = getenv("HOME");
-                                char *r;
-                                if (oh && asprintf(&r, "%s%s", oh, t + 1) >= 0)
-                                        return r;
-                        }
-                        return TAKE_PTR(t);
-                }
+/* the environment as OpenClaw reads it after the config's env.vars were applied, or as
+ * its modules read it when they were loaded (before any config) */
+typedef const char *(*env_fn)(const char *name);
+static const char *process_getenv(const char *name) {
+        return getenv(name);
+}
+
+/* a trimmed value that is not "", "undefined" or "null" (normalizeHomeDirValue) */
+static char *home_value(const char *v) {
+        _cleanup_free_ char *t = v ? sbx_strdup_trim(v) : NULL;
+        if (!t || !*t || !strcmp(t, "undefined") || !strcmp(t, "null"))
+                return NULL;
+        return TAKE_PTR(t);
+}
+
+/* resolveEffectiveHomeDir: OPENCLAW_HOME (its ~ is the OS home), else the OS home */
+static char *home_dir_in(env_fn get) {
+        _cleanup_free_ char *explicit_home = home_value(get("OPENCLAW_HOME"));
+        _cleanup_free_ char *os_home = home_value(get("HOME"));
+        if (!os_home) {
+                struct passwd *pw = getpwuid(getuid());
+                os_home = strdup(pw && pw->pw_dir ? pw->pw_dir : "/");
+                if (!os_home)
+                        return NULL;
         }
-        h = getenv("HOME");
-        if (h && *h)
-                return sbx_strdup_trim(h);
-        struct passwd *pw = getpwuid(getuid());
-        return strdup(pw && pw->pw_dir ? pw->pw_dir : "/");
+        if (explicit_home) {
+                const char *t = explicit_home;
+                if (t[0] == '~' && (t[1] == '\0' || t[1] == '/' || t[1] == '\\')) {
+                        _cleanup_free_ char *x = NULL;
+                        if (asprintf(&x, "%s%s", os_home, t + 1) < 0)
+                                return NULL;
+                        return sbx_path_resolve(x);
+                }
+                return sbx_path_resolve(t);
+        }
+        return sbx_path_resolve(os_home);
+}
+
+char *sbx_home_dir(void) {
+        return home_dir_in(sbx_policy_getenv);
 }
 
 bool sbx_policy_path_next(const char **s, size_t *ret_len) {
@@ -214,14 +235,14 @@ char *sbx_path_resolve(const char *p) {
         return sbx_policy_path_normalize(joined);
 }
 
-char *sbx_expand_user_path(const char *p) {
+static char *expand_user_path_in(const char *p, env_fn get) {
         _cleanup_free_ char *t = sbx_strdup_trim(p ?: "");
         if (!t)
                 return NULL;
         if (!*t)
                 return TAKE_PTR(t);
         if (t[0] == '~' && (t[1] == '\0' || t[1] == '/' || t[1] == '\\')) {
-                _cleanup_free_ char *home = sbx_home_dir(), *x = NULL;
+                _cleanup_free_ char *home = home_dir_in(get), *x = NULL;
                 if (!home || asprintf(&x, "%s%s", home, t + 1) < 0)
                         return NULL;
                 return sbx_path_resolve(x);
@@ -229,45 +250,69 @@ char *sbx_expand_user_path(const char *p) {
         return sbx_path_resolve(t);
 }
 
-char *sbx_state_dir(void) {
-        const char *s = getenv("OPENCLAW_STATE_DIR");
+char *sbx_expand_user_path(const char *p) {
+        return expand_user_path_in(p, sbx_policy_getenv);
+}
+
+static char *state_dir_in(env_fn get) {
+        const char *s = get("OPENCLAW_STATE_DIR");
         if (s && *s) {
                 _cleanup_free_ char *t = sbx_strdup_trim(s);
                 if (t && *t)
-                        return sbx_expand_user_path(t);
+                        return expand_user_path_in(t, get);
         }
-        return sbx_expand_user_path("~/.openclaw");
+        return expand_user_path_in("~/.openclaw", get);
 }
 
-char *sbx_default_agent_workspace(void) {
-        const char *w = getenv("OPENCLAW_WORKSPACE_DIR"), *s = getenv("OPENCLAW_STATE_DIR");
-        const char *profile = getenv("OPENCLAW_PROFILE");
-        char *r = NULL;
+char *sbx_state_dir(void) {
+        return state_dir_in(sbx_policy_getenv);
+}
 
+char *sbx_process_state_dir(void) {
+        return state_dir_in(process_getenv);
+}
+
+/* OpenClaw's profile names: ^[a-z0-9][a-z0-9_-]{0,63}$, case-insensitive */
+static bool valid_profile(const char *p) {
+        size_t n = strlen(p);
+        if (n == 0 || n > 64 || !isalnum((unsigned char) p[0]))
+                return false;
+        for (size_t i = 1; i < n; i++)
+                if (!(isalnum((unsigned char) p[i]) || p[i] == '_' || p[i] == '-') || (unsigned char) p[i] >= 0x80)
+                        return false;
+        return (unsigned char) p[0] < 0x80;
+}
+
+int sbx_default_agent_workspace(char **ret) {
+        const char *w = sbx_policy_getenv("OPENCLAW_WORKSPACE_DIR"), *s = sbx_policy_getenv("OPENCLAW_STATE_DIR");
+        const char *profile = sbx_policy_getenv("OPENCLAW_PROFILE");
+
+        *ret = NULL;
         if (w && *w) {
                 _cleanup_free_ char *t = sbx_strdup_trim(w);
                 if (t && *t)
-                        return sbx_path_resolve(t);
+                        return (*ret = sbx_path_resolve(t)) ? 0 : -ENOMEM;
         }
         if (s && *s) {
                 _cleanup_free_ char *t = sbx_strdup_trim(s), *st = NULL;
                 if (t && *t) {
                         st = sbx_state_dir();
-                        if (st && asprintf(&r, "%s/workspace", st) < 0)
-                                r = NULL;
-                        return r;
+                        return st && asprintf(ret, "%s/workspace", st) >= 0 ? 0 : (*ret = NULL, -ENOMEM);
                 }
         }
         if (profile && *profile) {
                 _cleanup_free_ char *t = sbx_strdup_trim(profile);
-                if (t && *t && strcasecmp(t, "default") != 0) {
+                if (!t)
+                        return -ENOMEM;
+                if (*t && strcasecmp(t, "default") != 0) {
+                        if (!valid_profile(t))
+                                return -EINVAL; /* "Invalid profile name" */
                         _cleanup_free_ char *home = sbx_home_dir();
-                        if (home && asprintf(&r, "%s/.openclaw-%s/workspace", home, t) < 0)
-                                r = NULL;
-                        return r;
+                        return home && asprintf(ret, "%s/.openclaw-%s/workspace", home, t) >= 0 ? 0
+                                                                                                : (*ret = NULL, -ENOMEM);
                 }
         }
-        return sbx_expand_user_path("~/.openclaw/workspace");
+        return (*ret = sbx_expand_user_path("~/.openclaw/workspace")) ? 0 : -ENOMEM;
 }
 
 static bool has_workspace_suffix(const char *k) {

@@ -204,7 +204,9 @@ static char *workspace_dir_for(const sbx_config *c, const sbx_agent_config *a, c
         if (owner && !strcmp(owner, agent_id)) {
                 if (fallback && *fallback)
                         return sbx_expand_user_path(fallback);
-                return sbx_default_agent_workspace();
+                if (sbx_default_agent_workspace(&r) == -EINVAL)
+                        errno = EINVAL; /* OPENCLAW_PROFILE */
+                return r;
         }
         if (fallback && *fallback) {
                 _cleanup_free_ char *base = sbx_expand_user_path(fallback);
@@ -354,9 +356,10 @@ static char *ssh_runtime_id(const char *scope_key) {
 static int resolve_layout(const sbx_config *c, const sbx_agent_config *a, sbx_resolved *r) {
         _cleanup_free_ char *raw_key = NULL, *sandbox_ws = NULL;
 
+        errno = 0;
         r->agent_workspace_dir = workspace_dir_for(c, a, r->agent_id, &r->known_agents);
         if (!r->agent_workspace_dir)
-                return -ENOMEM;
+                return errno == EINVAL ? -EINVAL : -ENOMEM;
         if (!strcmp(r->session_key, "global")) {
                 if (asprintf(&raw_key, "agent:%s:main", r->agent_id) < 0)
                         return -ENOMEM;
@@ -487,6 +490,11 @@ int sbx_resolve(const sbx_config *c, const sbx_request *req, sbx_resolved *ret, 
         if (k < 0)
                 goto fail;
         k = resolve_layout(c, a, &r);
+        if (k == -EINVAL) {
+                k = sbx_error_set(reterr, k, "Invalid profile name: \"%s\" (OPENCLAW_PROFILE)",
+                                  sbx_policy_getenv("OPENCLAW_PROFILE") ?: "");
+                goto fail;
+        }
         if (k < 0)
                 goto fail;
         k = sbx_resolve_tool_policy(c, a, &r);

@@ -983,8 +983,418 @@ def random_session(ids):
     return key
 
 
+# ---------------------------------------------------------------- round 7 areas: mostly valid configs
+# (agents, policy, scope, wsaccess, dockerx, syntax): resolution, not validation, decides them
+PLUGIN_NAMES = ["bundle-mcp", "memory-core", "lobster", "llm-task", "voice-call", "openshell", "diffs", "my-plugin",
+                "group:plugins", "mcp__srv__t", "plugin_tool_x"]
+CASED = ["EXEC", "Read", " write ", "GROUP:FS", "Group:Runtime", " group:web ", "Sessions_*", "*_LIST", "BASH",
+         "Apply-Patch", "apply-patch", "bash", "update_plan", "canvas", "image", "view_image", "IMAGE"]
+GLOBS = ["*", "web_*", "*_list", "sessions_*", "*search*", "*_generate", "memory_*", "s*", "*e", "conversations_*",
+         "*.*", "group:*", "exe*", "*_status", "**", "*exec*", "read*", "*s", "a*_*"]
+ALLGROUPS = GROUPS + ["group:plugins"]
+
+
+def tool_name():
+    r = rng.random()
+    if r < 0.45:
+        return pick(CORE)
+    if r < 0.6:
+        return pick(ALLGROUPS)
+    if r < 0.7:
+        return pick(GLOBS)
+    if r < 0.8:
+        return pick(CASED)
+    if r < 0.9:
+        return pick(PLUGIN_NAMES)
+    return pick(CHANNELS + ["nosuch_tool", "unknown", "x-y", "tool.dot"])
+
+
+def tool_list(lo, hi):
+    return [tool_name() for _ in range(rng.randint(lo, hi))]
+
+
+def policy3(allow_p=0.45, deny_p=0.4, also_p=0.3, conflict_p=0.03):
+    """allow / alsoAllow / deny without the schema's allow+alsoAllow conflict (mostly)"""
+    p = {}
+    if maybe(allow_p):
+        p["allow"] = tool_list(0, 5)
+    if maybe(also_p) and (not p.get("allow") or maybe(conflict_p)):
+        p["alsoAllow"] = tool_list(0, 3)
+    if maybe(deny_p):
+        p["deny"] = tool_list(0, 4)
+    return p
+
+
+def docker_ok(level):
+    """docker settings that pass the schema (odd but valid values)"""
+    fields = {
+        "image": lambda: pick(["custom:1", "ghcr.io/x/y:latest", "IMG", "reg.local:5000/a/b@sha256:" + "a" * 64, "  sp  ", "ü:1"]),
+        "containerPrefix": lambda: pick(["oc-", "X_", "", "p" * 70, "UPPER-", "dot.prefix.", "ünï-"]),
+        "workdir": lambda: pick(["/work", "/workspace", "/home/agent", "/w/", "rel", "/", "~/w", "/a b"]),
+        "readOnlyRoot": lambda: pick([True, False]),
+        "tmpfs": lambda: pick([[], ["/tmp"], ["/tmp:size=64m,mode=1777", "/cache"], ["/run", "/run"], ["rel"], [""]]),
+        "network": lambda: pick(["none", "bridge", "NONE", "Bridge", "my_net", "default", "sbx-allow", "", " none ",
+                                 "container:abc", "CONTAINER:x", "host-net", "hostx"]),
+        "user": lambda: pick(["1000:1000", "0:0", "nobody", "1000", "root", "", "u:g"]),
+        "capDrop": lambda: pick([[], ["ALL"], ["NET_RAW", "SYS_ADMIN"], ["all"], ["cap_chown", "CHOWN"]]),
+        "env": lambda: {pick(["FOO", "LANG", "lower", "A_B", "_U", "PATH", "HOME", "GITHUB_TOKEN", "MY_SECRET", "X_API_KEY",
+                              "DB_PASSWORD", "Ümlaut", "LC_ALL", "OPENCLAW_CLI", "a.b", "AWS_SESSION_TOKEN"]):
+                        pick(["v", "", "with space", "ünï", "x" * 100, "QUJD" * 30, "=eq=", "$HOME", "line\\n", "0"])
+                        for _ in range(rng.randint(0, 4))},
+        "setupCommand": lambda: pick(["apt-get update", ["echo a", "echo b"], [], ["single"], "", "  x  ", ["a", "", "b"]]),
+        "pidsLimit": lambda: pick([1, 64, 4096, 2 ** 31 - 1]),
+        "memory": lambda: pick(["512m", "1g", 1073741824, "2G", "1.5g", " 256m ", "1024", 4096, "512MB", "1e9", "0"]),
+        "memorySwap": lambda: pick(["1g", -1, "-1", 2147483648, "512m", "0", 0]),
+        "cpus": lambda: pick([1, 0.5, 2, 1.25, 0.01, 64, 3]),
+        "gpus": lambda: pick(["all", "device=0", "2", ""]),
+        "ulimits": lambda: {pick(["nofile", "nproc", "core", "memlock", "NOFILE", "stack", "x-y", "fsize"]):
+                            pick([1024, "2048", "1024:2048", {"soft": 10, "hard": 20}, {"soft": 5}, {"hard": 9}, -1, 0, "unlimited",
+                                  {"soft": 1, "hard": 1}, {}])
+                            for _ in range(rng.randint(0, 3))},
+        "seccompProfile": lambda: pick(["/etc/sbx/seccomp.json", "default", "runtime/default", ""]),
+        "apparmorProfile": lambda: pick(["docker-default", "openclaw", ""]),
+        "dns": lambda: pick([[], ["1.1.1.1"], ["8.8.8.8", "9.9.9.9"], ["::1"], ["not-an-ip"], ["1.1.1.1", "1.1.1.1"]]),
+        "extraHosts": lambda: pick([[], ["host.docker.internal:host-gateway"], ["a:1.2.3.4", "b:5.6.7.8"], ["bad"], ["h:::1"]]),
+        "binds": lambda: [pick(["/data", "/srv/a", H + "/ws", H + "/.openclaw/workspace", "/opt/x"]) + ":" +
+                          pick(["/data", "/mnt/a", "/workspace/t", "/agent", "/x"]) +
+                          pick(["", ":ro", ":rw", ":z", ":ro,Z", ":RO", ":rw,rslave", ":bogus"])
+                          for _ in range(rng.randint(0, 3))],
+        "dangerouslyAllowReservedContainerTargets": lambda: pick([True, False]),
+        "dangerouslyAllowExternalBindSources": lambda: pick([True, False]),
+        "dangerouslyAllowContainerNamespaceJoin": lambda: pick([True, False]),
+    }
+    d = {k: fields[k]() for k in sample(list(fields), 1, 8)}
+    if str(d.get("network", "")).lower().startswith("container:"):
+        d["dangerouslyAllowContainerNamespaceJoin"] = True
+    return d
+
+
+def sandbox_ok(level, docker_p=0.5):
+    s = {}
+    if maybe(0.8 if level == "defaults" else 0.4):
+        s["mode"] = pick(["off", "non-main", "all", "all", "non-main"])
+    if maybe(0.5):
+        s["scope"] = pick(["session", "agent", "shared"])
+    if maybe(0.45):
+        s["workspaceAccess"] = pick(["none", "ro", "rw"])
+    if maybe(0.2):
+        s["workspaceRoot"] = pick(["~/sbx-root", "/srv/sandboxes", "rel/root", "~/", "/srv/sb/", "./x/../y", "~/a b"])
+    if maybe(0.08):
+        s["backend"] = pick(["docker", "podman", " Docker ", "PODMAN"])
+    if maybe(docker_p):
+        s["docker"] = docker_ok(level)
+    if maybe(0.1):
+        s["prune"] = {k: pick([0, 1, 12, 48]) for k in sample(["idleHours", "maxAgeDays"], 1, 2)}
+    if maybe(0.08):
+        s["browser"] = {k: v for k, v in (("enabled", pick([True, False])), ("network", pick(["br-net", "bridge"])),
+                                          ("binds", pick([[], ["/srv/b:/b"]]))) if maybe()}
+    return s
+
+
+def tools_ok(agent):
+    t = policy3(0.35, 0.35, 0.2)
+    if maybe(0.35):
+        t["profile"] = pick(PROFILES)
+    if maybe(0.4):
+        t["sandbox"] = {"tools": policy3(0.5, 0.45, 0.3)}
+    if not agent and maybe(0.25):
+        t["subagents"] = {"tools": policy3(0.35, 0.45, 0.3)}
+    if maybe(0.12):
+        t["exec"] = pick([{}, {"security": "full"}, {"host": pick(["sandbox", "gateway", "auto"])}, {"safeBins": ["jq"]}])
+    if maybe(0.08):
+        t["fs"] = pick([{}, {"workspaceOnly": True}])
+    if maybe(0.1):
+        t["byProvider"] = {pick(["openai", "anthropic/claude-opus-4", "OpenAI", "openai/gpt-5", "google"]): policy3(0.4, 0.4, 0.2)}
+    if not agent and maybe(0.05):
+        t["elevated"] = {"enabled": pick([True, False])}
+    return t
+
+
+def roster(ids, entry_fn, defaults):
+    """agents.entries (mostly) or agents.list from entry_fn(id) per agent"""
+    ag = {}
+    if defaults:
+        ag["defaults"] = defaults
+    if len(ids) > 1:
+        ag["ownership"] = "explicit"
+    if maybe(0.8):
+        ag["entries"] = {i: entry_fn(i) for i in ids}
+    else:
+        lst = []
+        dflt = pick(ids) if maybe(0.3) else None
+        for i in ids:
+            e = {"id": i, **entry_fn(i)}
+            if i == dflt:
+                e["default"] = True
+            lst.append(e)
+        ag["list"] = lst
+        if dflt:
+            ag.pop("ownership", None)
+    return ag
+
+
+def key_for(a, ids):
+    """a session key of a realistic shape for agent a"""
+    ch = pick(["whatsapp", "telegram", "discord", "slack", "signal", "matrix", "imessage", "webchat", "msteams"])
+    peer = pick(["+15551234567", "U123ABC", "user@example.com", "1234567890", "Bob", "ünï", "a:b"])
+    gid = pick(["120363@g.us", "-100123", "C0123", "999", "!room:matrix.org", "G1"])
+    base = pick([
+        "main", "main", f"direct:{peer}", f"{ch}:direct:{peer}", f"{ch}:acct1:direct:{peer}", f"{ch}:group:{gid}",
+        f"{ch}:channel:{gid}", f"{ch}:group:{gid}:topic:7", f"{ch}:group:{gid}:sender:{peer}", "cron:nightly",
+        "cron:job-1:run:42", "subagent:11111111-2222", "subagent:a:subagent:b", "hook:gmail:abc", "acp:sess-1",
+        f"{ch}:group:{gid}:thread:1699999999.123", "main:thread:42", "webchat:x", "node:phone1", "heartbeat",
+    ])
+    k = f"agent:{a}:{base}"
+    r = rng.random()
+    if r < 0.06:
+        k = k.upper()
+    elif r < 0.1:
+        k = base
+    elif r < 0.13:
+        k = " " + k + " "
+    elif r < 0.16:
+        k = f"agent:{pick(ids).upper()}:{base}"
+    return k
+
+
+def gen_agents():
+    """a realistic multi-agent roster: defaults + per-agent sandbox/tools/workspace overrides"""
+    ids = rng.sample(["main", "work", "family", "ops", "research", "support", "coder", "kids"], rng.randint(2, 5))
+    if maybe(0.6) and "main" not in ids:
+        ids[0] = "main"
+    defaults = {"sandbox": sandbox_ok("defaults", 0.6)}
+    if maybe(0.3):
+        defaults["workspace"] = pick(["~/agents", "/srv/agents", "~/.openclaw/workspace"])
+    if maybe(0.15):
+        defaults["subagents"] = {"maxSpawnDepth": pick([1, 2, 3])}
+
+    def entry(i):
+        e = {}
+        if maybe(0.6):
+            e["sandbox"] = sandbox_ok("agent", 0.45)
+        if maybe(0.5):
+            e["tools"] = tools_ok(True)
+        if maybe(0.3):
+            e["workspace"] = pick([f"~/ws-{i}", f"/srv/{i}", "~/shared-ws", f"~/.openclaw/workspace-{i}"])
+        if maybe(0.1):
+            e["name"] = i.title() + " Bot"
+        return e
+    cfg = {"agents": roster(ids, entry, defaults)}
+    if maybe(0.6):
+        cfg["tools"] = tools_ok(False)
+    a = pick(ids)
+    agent = pick([a, a, None, a.upper()])
+    session = key_for(a, ids) if maybe(0.8) else None
+    return cfg, ids, agent, session
+
+
+def gen_policy():
+    """tool policy corners: profile x allow/alsoAllow/deny at every layer, globs, case, plugins"""
+    ids = ["main"] if maybe(0.6) else ["main", "work"]
+    cfg = {"tools": tools_ok(False)}
+    if maybe(0.3):
+        cfg["tools"].update({k: v for k, v in policy3(0.5, 0.5, 0.3).items() if k not in cfg["tools"]})
+    sb = {"mode": pick(["all", "all", "non-main", "off"])}
+    if maybe(0.3):
+        sb["workspaceAccess"] = pick(["none", "ro", "rw"])
+    cfg["agents"] = roster(ids, lambda i: {"tools": tools_ok(True)} if maybe(0.6) else {}, {"sandbox": sb})
+    if maybe(0.15):
+        cfg["agents"]["defaults"]["subagents"] = {"maxSpawnDepth": pick([1, 2, 3, 5])}
+    if maybe(0.1):
+        cfg["plugins"] = pick([{"allow": ["lobster"]}, {"entries": {"lobster": {"enabled": True}}}, {"enabled": False}])
+    a = pick(ids)
+    return cfg, ids, pick([a, None]), (key_for(a, ids) if maybe(0.5) else None)
+
+
+ODD_SEGS = ["x" * 200, "Ab-_.%" * 20, "ünï", "日本語", "🙂", "a b", "a/b", "a\\\\b", "", " ", "..", "-", "_", ".", "Z" * 33,
+            "q" * 31 + "-", "a:b:c", "%41", "\u00a0", "\u200b", "MiXeD", "0", "a" * 32 + "B", "tab\there", "é", "İ"]
+
+
+def gen_scope():
+    """scope (session/agent/shared, defaults vs agent) with session keys of every shape"""
+    ids = ["main"] if maybe(0.5) else ["main", pick(["work", "ops", "Work", "a_b", "x-y"])]
+    d = {"mode": pick(["all", "non-main", "non-main"])}
+    if maybe(0.8):
+        d["scope"] = pick(["session", "agent", "shared"])
+    if maybe(0.3):
+        d["workspaceAccess"] = pick(["none", "ro", "rw"])
+    if maybe(0.2):
+        d["docker"] = {"containerPrefix": pick(["oc-", "", "p" * 60, "UP-"])}
+
+    def entry(i):
+        e = {}
+        if maybe(0.4):
+            e["sandbox"] = {k: v for k, v in (("scope", pick(["session", "agent", "shared"])),
+                                              ("mode", pick(["all", "non-main", "off"]))) if maybe(0.6)}
+        return e
+    cfg = {"agents": roster([i.lower() if len(ids) > 1 else i for i in ids], entry, {"sandbox": d})}
+    if maybe(0.25):
+        cfg["session"] = {k: v for k, v in (("scope", pick(["per-sender", "global"])),
+                                           ("dmScope", pick(["main", "per-peer", "per-channel-peer", "per-account-channel-peer"])))
+                          if maybe(0.7)}
+    a = pick(ids).lower()
+    r = rng.random()
+    if r < 0.5:
+        session = key_for(a, ids)
+    elif r < 0.8:
+        segs = [pick(ODD_SEGS) for _ in range(rng.randint(1, 4))]
+        session = "agent:" + pick([a, a.upper(), "other", "ünï", "a" * 70]) + ":" + ":".join(segs)
+    else:
+        session = pick(["main", "global", "Main", "cron:x", "subagent:y", "a" * 300, "x:" + "y" * 150,
+                        ":".join(pick(ODD_SEGS) for _ in range(3)), "agent:" + a, "agent:" + a + ":", "agent::x"])
+    return cfg, ids, pick([None, None, a]), session
+
+
+def gen_wsaccess():
+    """workspaceAccess x workspaceRoot x agent workspace x scope, default and other agents"""
+    ids = ["main"] if maybe(0.4) else rng.sample(["main", "work", "ops"], 2)
+    d = {"mode": pick(["all", "all", "non-main"]), "workspaceAccess": pick(["none", "ro", "rw"])}
+    if maybe(0.6):
+        d["scope"] = pick(["session", "agent", "shared"])
+    if maybe(0.6):
+        d["workspaceRoot"] = pick(WS_ROOTS[1:] + ["~/sbx", "/srv/sbx"])
+    defaults = {"sandbox": d}
+    if maybe(0.5):
+        defaults["workspace"] = pick(WS_PATHS + ["~/agents", "/srv/agents/"])
+
+    def entry(i):
+        e = {}
+        if maybe(0.5):
+            e["workspace"] = pick(WS_PATHS + [f"~/ws-{i}", "~/shared"])
+        if maybe(0.5):
+            e["sandbox"] = {k: v for k, v in (("workspaceAccess", pick(["none", "ro", "rw"])),
+                                              ("workspaceRoot", pick(WS_ROOTS[1:])),
+                                              ("scope", pick(["session", "agent", "shared"]))) if maybe(0.5)}
+        return e
+    cfg = {"agents": roster(ids, entry, defaults)}
+    if maybe(0.1):
+        cfg["env"] = {"vars": {"OPENCLAW_PROFILE": pick(["dev", "work", "default"])}}
+    a = pick(ids)
+    return cfg, ids, pick([a, a, None]), (key_for(a, ids) if maybe(0.6) else None)
+
+
+def gen_dockerx():
+    """odd but valid docker settings at defaults and agent level (merge rules)"""
+    ids = ["main"] if maybe(0.5) else ["main", "work"]
+    d = {"mode": pick(["all", "all", "non-main"]), "docker": docker_ok("defaults")}
+    if maybe(0.4):
+        d["scope"] = pick(["session", "agent", "shared"])
+    if maybe(0.2):
+        d["backend"] = pick(["podman", "docker"])
+    cfg = {"agents": roster(ids, lambda i: {"sandbox": {"docker": docker_ok("agent")}} if maybe(0.6) else {}, {"sandbox": d})}
+    a = pick(ids)
+    return cfg, ids, pick([a, None]), (key_for(a, ids) if maybe(0.4) else None)
+
+
+# JSON5 syntax corners, spliced into a valid config's text
+J5_NUMS = ["0x1F", "0XFF", "+1", "-0", ".5", "5.", "1e3", "1E-2", "Infinity", "-Infinity", "NaN", "+Infinity", "0x0",
+           "010", "1_000", "0b1", "1.", "00", "-0x10", "+.5"]
+J5_STRS = ["'single'", "'it\\'s'", '"dq \\"x\\""', "'\\x41\\u0042'", "'line\\\ncont'", "'tab\\tx'", "'\\0'", "'\\v\\f'",
+           "'\u2028'", "'\u2029'", "\"\\u{41}\"", "'\\a'", "'\\8'", "'a\nb'", "\"\\ud83d\\ude42\"", "'\\ud83d'", "''",
+           "'\\/'", "'日本'", "\"\\u00e9\""]
+J5_WS = [" ", "\t", "\n", "\r\n", "\u00a0", "\ufeff", "\u2028", "\u2029", "\u000b", "\u000c", "\u3000", "\u200b", "\u0085"]
+J5_COMMENTS = ["// c\n", "/* c */", "/* multi\nline */", "/**/", "/* nested /* x */", "// \u2028 after\n", "#hash\n"]
+
+
+def gen_syntax():
+    """JSON5 corners, ${VAR} and $include with real files"""
+    ids = ["main"]
+    sb = {"mode": pick(["all", "non-main"]), "scope": pick(["session", "agent", "shared"]),
+          "workspaceAccess": pick(["none", "ro", "rw"]), "docker": {"image": "img:1", "cpus": 1, "env": {"A": "b"}}}
+    cfg = {"agents": {"defaults": {"sandbox": sb}}, "tools": {"deny": ["browser"]}}
+    files = None
+    kind = pick(["num", "str", "ws", "comment", "key", "dup", "bom", "trail", "env", "env", "include", "include", "include"])
+    text = json.dumps(cfg, indent=2)
+    if kind == "num":
+        text = text.replace('"cpus": 1', '"cpus": ' + pick(J5_NUMS))
+    elif kind == "str":
+        text = text.replace('"img:1"', pick(J5_STRS))
+    elif kind == "ws":
+        for _ in range(rng.randint(1, 3)):
+            pos = pick([m for m in range(len(text)) if text[m] in ",:{["])
+            text = text[:pos + 1] + pick(J5_WS) + text[pos + 1:]
+    elif kind == "comment":
+        for _ in range(rng.randint(1, 2)):
+            pos = pick([m for m in range(len(text)) if text[m] in ",{["])
+            text = text[:pos + 1] + pick(J5_COMMENTS) + text[pos + 1:]
+    elif kind == "key":
+        text = text.replace('"image"', pick(["image", "'image'", "im\\u0061ge", "\\u0069mage", "$image", "_image", "imäge",
+                                             "\"im\\u0061ge\"", "'imag\\x65'", "image\u200c"]))
+    elif kind == "dup":
+        text = text.replace('"image": "img:1",', pick(['"image": "a:1", "image": "img:1",', '"image": "img:1", "image": "b:2",',
+                                                       '"cpus": 4, "image": "img:1",']))
+        if maybe(0.3):
+            text = text.replace('"mode":', '"mode": "off", "mode":')
+    elif kind == "bom":
+        text = pick(["\ufeff", "\ufeff\ufeff", " \ufeff", "\n\ufeff"]) + text
+    elif kind == "trail":
+        text = text.replace('"b"\n', '"b",\n').replace('"browser"\n', pick(['"browser",\n', '"browser",,\n', '"browser"\n']))
+        text = text.rstrip() + pick(["", ",", "\n// end", "\n/* end */", " x", "\u2028"])
+    elif kind == "env":
+        vals = {"ZMODE": pick(["all", "off", "non-main", "ALL", ""]), "ZIMG": pick(["from-env:1", "", "$x", "${ZMODE}"]),
+                "zlow": "lower"}
+        cfg["env"] = pick([{"vars": vals}, vals, {"vars": vals, "ZTOP": "top"}])
+        sb["mode"] = pick(["${ZMODE}", "all"])
+        sb["docker"]["image"] = pick(["${ZIMG}", "x-${ZIMG}-y", "$${ZIMG}", "${zlow}", "${ZTOP}", "${ZNONE}", "${HOME}/i",
+                                      "$${ZIMG}${ZIMG}", "${ZIMG", "\\${ZIMG}"])
+        if maybe(0.3):
+            sb["workspaceRoot"] = pick(["${HOME}/r", "${ZNONE}/r", "~/${ZMODE}"])
+        text = json.dumps(cfg, indent=2)
+    else:  # include
+        files = {}
+        sub = {"docker": {"binds": ["/srv/inc:/inc:ro"], "env": {"INC": "1"}}, "scope": "agent"}
+        target = pick(["root", "agents", "sandbox", "tools"])
+        name = pick(["inc.json5", "sub/inc.json", "inc.json"])
+        files[name] = pick([json.dumps(sub), "// c\n{docker: {binds: ['/srv/inc:/inc:ro'], env: {INC: '1'},}, scope: 'agent',}"])
+        if target == "root":
+            files[name] = json.dumps({"agents": {"defaults": {"sandbox": sub}}, "tools": {"deny": ["exec"]}})
+            cfg["$include"] = pick(["./" + name, name, ["./" + name], ["./" + name, "./" + name]])
+        elif target == "agents":
+            files[name] = json.dumps({"defaults": {"sandbox": sub}, "entries": {"main": {"tools": {"allow": ["read"]}}}})
+            cfg["agents"]["$include"] = "./" + name
+        elif target == "sandbox":
+            sb["$include"] = pick(["./" + name, [name]])
+        else:
+            files[name] = json.dumps({"deny": ["write"], "sandbox": {"tools": {"allow": ["exec", "read"]}}})
+            cfg["tools"]["$include"] = "./" + name
+        if maybe(0.3):  # a second level
+            files["b.json"] = json.dumps({"docker": {"dns": ["1.1.1.1"]}})
+            if target == "sandbox":
+                files[name] = json.dumps({**sub, "$include": "./b.json"}) if not name.startswith("sub/") else \
+                    json.dumps({**sub, "$include": "../b.json"})
+        if maybe(0.2):
+            files["env.json"] = json.dumps({"vars": {"ZINC": "from-include"}})
+            cfg["env"] = {"$include": "./env.json"}
+            sb["docker"]["image"] = "${ZINC}"
+        text = json.dumps(cfg, indent=2)
+    return cfg, ids, None, pick([None, "agent:main:whatsapp:group:1"]), text, files
+
+
+NEW_AREAS = {"agents": gen_agents, "policy": gen_policy, "scope": gen_scope, "wsaccess": gen_wsaccess,
+             "dockerx": gen_dockerx, "syntax": gen_syntax}
+
+
+def gen_new_case(i, area):
+    r = NEW_AREAS[area]()
+    cfg, ids, agent, session = r[:4]
+    files = None
+    if area == "syntax":
+        syntax, text, files = "json5", r[4], r[5]
+    else:
+        syntax, text = render(cfg)
+    sub = maybe(0.2)
+    c = {"id": f"g{seed:03d}{i:05d}", "category": {"agents": "resolution", "policy": "policy-layers", "scope": "session-keys",
+                                                  "wsaccess": "resolution", "dockerx": "docker", "syntax": "loading"}[area],
+         "origin": "gen:" + area, "syntax": syntax, "config_text": text, "agent": agent, "session": session, "subagent": sub}
+    if files:
+        c["files"] = files
+    return c
+
+
 def gen_case(i, areas):
     area = pick(areas)
+    if area in NEW_AREAS:
+        return gen_new_case(i, area)
     cfg, ids = gen_matrix(area) if area in ("binds", "ssh", "wsroot") else gen_config(area)
     origin = "gen:" + area
     if area == "legacy":
@@ -1050,7 +1460,9 @@ if __name__ == "__main__":
     old = ["roster", "docker", "tools", "sessions", "invalid", "json5", "misc"]
     areas = sys.argv[3].split(",") if len(sys.argv) > 3 else old
     if areas == ["all"]:
-        areas = old + ["legacy", "provider", "env", "deep", "deepsb", "keys", "binds", "ssh", "wsroot", "channels"]
+        areas = old + ["legacy", "provider", "env", "deep", "deepsb", "keys", "binds", "ssh", "wsroot", "channels"] + list(NEW_AREAS)
+    elif areas == ["new"]:
+        areas = list(NEW_AREAS)
     rng = random.Random(seed)
     for i in range(count):
         print(json.dumps(gen_case(i, areas), ensure_ascii=False))

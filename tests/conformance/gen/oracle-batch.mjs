@@ -3,7 +3,7 @@
 // importing OpenClaw for every case; this one imports once).
 //
 //   run through oracle-batch.sh: stdin = JSONL cases {id, config_text, agent, session,
-//   subagent}; stdout = JSONL {id, expect, expect_extra, info} in the corpus format of
+//   subagent, files?}; stdout = JSONL {id, expect, expect_extra, info} in the corpus format of
 //   ../../../../shared/conformance/README.md.
 //
 // The steps are those of oracle.mjs, in the same order, with the corpus environment:
@@ -253,6 +253,11 @@ for (const line of input.split("\n")) {
   fs.mkdirSync(dir, { recursive: true });
   const cfgPath = path.join(dir, "openclaw.json");
   fs.writeFileSync(cfgPath, c.config_text);
+  // files beside the config ($include targets), paths relative to its directory
+  for (const [rel, text] of Object.entries(c.files ?? {})) {
+    fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    fs.writeFileSync(path.join(dir, rel), text);
+  }
   process.env.OPENCLAW_CONFIG_PATH = cfgPath;
   notes = [];
   let r;
