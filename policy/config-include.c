@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* "$include" as OpenClaw 2026.9.6 resolves it (src/config/includes.ts), before ${VAR}
  * substitution and validation:
- *   - a string or an array of strings; paths are relative to the including file;
+ *   - a string or an array of strings; paths are relative to the including file, taken as
+ *     written (not trimmed, "~" is no home);
  *   - every file must lie inside the root config's directory, lexically and after
  *     realpath (a symlink cannot lead out); at most 10 levels; 2 MiB per file; cycles fail;
  *   - several files merge deeply in order (objects recursively, arrays concatenated,
- *     scalars: the later wins); keys beside "$include" are merged over the included value.
+ *     scalars: the later wins); keys beside "$include" are merged over the included value;
+ *     a merge drops the keys __proto__, constructor and prototype from the objects it
+ *     merges (a lone include without keys beside it is taken as it is).
  * Files are only read. */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,6 +21,7 @@
 
 #include "config-internal.h"
 #include "policy.h"
+#include "resolve-internal.h"
 #include "util/util.h"
 
 #define INCLUDE_MAX_DEPTH 10
@@ -38,36 +42,70 @@ static bool inside(const char *root, const char *p) {
         return !strncmp(p, root, n) && (p[n] == '\0' || p[n] == '/');
 }
 
-/* Deep merge into a new object: arrays concatenate, objects merge, otherwise source wins. */
-static struct json_object *merge(struct json_object *target, struct json_object *source) {
+/* keys mergeDeep drops from every plain object it merges (isBlockedObjectKey) */
+static bool blocked_key(const char *k) {
+        return !strcmp(k, "__proto__") || !strcmp(k, "constructor") || !strcmp(k, "prototype");
+}
+
+/* sanitizePlainObject: o without blocked keys, recursively through objects (not arrays) */
+static struct json_object *sanitized(struct json_object *o) {
+        if (!json_object_is_type(o, json_type_object))
+                return json_object_get(o);
+        struct json_object *c = json_object_new_object();
+        if (!c)
+                return NULL;
+        json_object_object_foreach(o, k, v) {
+                if (blocked_key(k))
+                        continue;
+                struct json_object *sv = sanitized(v);
+                if (!sv && v) {
+                        json_object_put(c);
+                        return NULL;
+                }
+                json_object_object_add(c, k, sv);
+        }
+        return c;
+}
+
+/* mergeDeep (arrays "concat"): arrays concatenate, objects merge recursively without the
+ * blocked keys, otherwise the source wins (JSON null too: json-c's null is a NULL object).
+ * A new reference in *ret. */
+static int merge(struct json_object *target, struct json_object *source, struct json_object **ret) {
         if (json_object_is_type(target, json_type_array) && json_object_is_type(source, json_type_array)) {
                 struct json_object *a = json_object_new_array();
                 for (size_t i = 0; a && i < json_object_array_length(target); i++)
                         json_object_array_add(a, json_object_get(json_object_array_get_idx(target, i)));
                 for (size_t i = 0; a && i < json_object_array_length(source); i++)
                         json_object_array_add(a, json_object_get(json_object_array_get_idx(source, i)));
-                return a;
+                *ret = a;
+                return a ? 0 : -ENOMEM;
         }
         if (json_object_is_type(target, json_type_object) && json_object_is_type(source, json_type_object)) {
-                struct json_object *o = json_object_new_object();
+                struct json_object *o = sanitized(target);
                 if (!o)
-                        return NULL;
-                json_object_object_foreach(target, k, v) json_object_object_add(o, k, json_object_get(v));
+                        return -ENOMEM;
                 json_object_object_foreach(source, k2, v2) {
-                        struct json_object *old = jget(o, k2);
-                        if (old) {
-                                struct json_object *m = merge(old, v2);
-                                if (!m && v2) {
+                        struct json_object *old = NULL, *m = NULL;
+                        if (blocked_key(k2))
+                                continue;
+                        if (json_object_object_get_ex(o, k2, &old) &&
+                            (json_type_object != json_object_get_type(v2) ||
+                             json_object_is_type(old, json_type_object))) {
+                                if (merge(old, v2, &m) < 0) {
                                         json_object_put(o);
-                                        return NULL;
+                                        return -ENOMEM;
                                 }
-                                json_object_object_add(o, k2, m);
-                        } else
-                                json_object_object_add(o, k2, json_object_get(v2));
+                        } else if (!(m = sanitized(v2)) && v2) {
+                                json_object_put(o);
+                                return -ENOMEM;
+                        }
+                        json_object_object_add(o, k2, m);
                 }
-                return o;
+                *ret = o;
+                return 0;
         }
-        return json_object_get(source);
+        *ret = json_object_get(source);
+        return 0;
 }
 
 static int process(struct inc *in, struct json_object *node, const char *base, int depth,
@@ -87,9 +125,10 @@ static int load_file(struct inc *in, const char *spec, const char *base, int dep
         char *slash = strrchr(dir, '/');
         if (slash)
                 *(slash == dir ? slash + 1 : slash) = '\0';
+        /* path.resolve(dir, spec) + normalize: as written (no trimming; "~" is a name) */
         if (asprintf(&joined, "%s/%s", spec[0] == '/' ? "" : dir, spec) < 0)
                 return -ENOMEM;
-        norm = sbx_expand_user_path(spec[0] == '~' ? spec : joined);
+        norm = sbx_policy_path_normalize(joined);
         if (!norm)
                 return -ENOMEM;
         if (!inside(in->root_dir, norm))
@@ -142,7 +181,7 @@ static int process_include(struct inc *in, struct json_object *node, const char 
                 included = json_object_new_object();
                 r = included ? 0 : -ENOMEM;
                 for (size_t i = 0; r >= 0 && i < json_object_array_length(spec); i++) {
-                        struct json_object *item = json_object_array_get_idx(spec, i), *one = NULL, *m;
+                        struct json_object *item = json_object_array_get_idx(spec, i), *one = NULL, *m = NULL;
                         if (!json_object_is_type(item, json_type_string)) {
                                 r = sbx_error_set(in->err, -EINVAL, "$include[%zu]: expected a string", i);
                                 break;
@@ -150,12 +189,10 @@ static int process_include(struct inc *in, struct json_object *node, const char 
                         r = load_file(in, json_object_get_string(item), base, depth, &one);
                         if (r < 0)
                                 break;
-                        m = merge(included, one);
+                        r = merge(included, one, &m);
                         json_object_put(one);
                         json_object_put(included);
                         included = m;
-                        if (!included)
-                                r = -ENOMEM;
                 }
         } else
                 r = sbx_error_set(in->err, -EINVAL, "$include: expected a string or an array of strings");
@@ -184,10 +221,10 @@ static int process_include(struct inc *in, struct json_object *node, const char 
                 }
                 json_object_object_add(rest, k, pv);
         }
-        *ret = merge(included, rest);
+        r = merge(included, rest, ret);
         json_object_put(rest);
         json_object_put(included);
-        return *ret ? 0 : -ENOMEM;
+        return r;
 }
 
 /* Returns a new reference in *ret (the tree with every $include resolved). */

@@ -313,6 +313,23 @@ invalid:
                              diag->issues.n > 1 ? " (and more, see 'sbx check')" : "");
 }
 
+/* A "__proto__" key never becomes a key of OpenClaw's config object (in JavaScript it
+ * names the prototype): dropped wherever it is, value unchecked. */
+static void drop_proto_keys(struct json_object *o) {
+        if (json_object_is_type(o, json_type_array)) {
+                for (size_t i = 0; i < json_object_array_length(o); i++)
+                        drop_proto_keys(json_object_array_get_idx(o, i));
+                return;
+        }
+        if (!json_object_is_type(o, json_type_object))
+                return;
+        json_object_object_del(o, "__proto__");
+        json_object_object_foreach(o, k, v) {
+                (void) k;
+                drop_proto_keys(v);
+        }
+}
+
 static int load_text_at(const char *text, size_t len, const char *path, bool trusted, sbx_config *ret,
                         sbx_config_diag *diag, sbx_error *reterr) {
         sbx_config_diag local = {};
@@ -344,6 +361,7 @@ static int load_text_at(const char *text, size_t len, const char *path, bool tru
                 sbx_config_diag_done(&local);
                 return r;
         }
+        drop_proto_keys(root);
         r = load_tree(root, ret, diag, reterr);
         json_object_put(root);
         sbx_config_diag_done(&local);

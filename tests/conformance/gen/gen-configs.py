@@ -1303,7 +1303,8 @@ def gen_syntax():
           "workspaceAccess": pick(["none", "ro", "rw"]), "docker": {"image": "img:1", "cpus": 1, "env": {"A": "b"}}}
     cfg = {"agents": {"defaults": {"sandbox": sb}}, "tools": {"deny": ["browser"]}}
     files = None
-    kind = pick(["num", "str", "ws", "comment", "key", "dup", "bom", "trail", "env", "env", "include", "include", "include"])
+    kind = pick(["num", "str", "ws", "comment", "key", "dup", "bom", "trail", "env", "env", "include", "include", "include",
+                 "proto", "proto"])
     text = json.dumps(cfg, indent=2)
     if kind == "num":
         text = text.replace('"cpus": 1', '"cpus": ' + pick(J5_NUMS))
@@ -1320,6 +1321,11 @@ def gen_syntax():
     elif kind == "key":
         text = text.replace('"image"', pick(["image", "'image'", "im\\u0061ge", "\\u0069mage", "$image", "_image", "imäge",
                                              "\"im\\u0061ge\"", "'imag\\x65'", "image\u200c"]))
+    elif kind == "proto":
+        key = pick(["__proto__", "constructor", "prototype", "'__proto__'", "__proto__"])
+        val = pick(['"v"', "5", '{"A": "b"}', '{"mode": "off"}', "null", "[]"])
+        anchor = pick(['"env": {', '"docker": {', '"sandbox": {', '"tools": {', '"defaults": {', '"agents": {'])
+        text = text.replace(anchor, anchor + " " + (key if key.startswith("'") else '"' + key + '"') + ": " + val + ",", 1)
     elif kind == "dup":
         text = text.replace('"image": "img:1",', pick(['"image": "a:1", "image": "img:1",', '"image": "img:1", "image": "b:2",',
                                                        '"cpus": 4, "image": "img:1",']))
@@ -1370,11 +1376,154 @@ def gen_syntax():
     return cfg, ids, None, pick([None, "agent:main:whatsapp:group:1"]), text, files
 
 
+def inc_fragment():
+    """a small valid piece of config a file may hold at one of the include points"""
+    return {
+        "root": lambda: {k: v for k, v in (
+            ("agents", {"defaults": {"sandbox": sandbox_ok("defaults", 0.5)}}),
+            ("tools", policy3(0.4, 0.5, 0.3)),
+            ("env", {"vars": {"ZINC": pick(["all", "rw", "img:inc"])}})) if maybe(0.6)},
+        "agents": lambda: {k: v for k, v in (
+            ("defaults", {"sandbox": sandbox_ok("defaults", 0.4)}),
+            ("entries", {pick(["main", "work"]): {"tools": policy3(0.4, 0.4, 0.2)}})) if maybe(0.6)},
+        "sandbox": lambda: sandbox_ok("defaults", 0.6),
+        "docker": lambda: docker_ok("defaults"),
+        "tools": lambda: policy3(0.5, 0.5, 0.3),
+        "list": lambda: tool_list(0, 3),
+    }
+
+
+def gen_include():
+    """$include with real files: merge order, siblings, arrays, nesting, depth, cycles, paths"""
+    frags = inc_fragment()
+    files = {}
+    cfg = {"agents": {"defaults": {"sandbox": {"mode": pick(["all", "non-main"]), "docker": {"image": "root:1"}}}},
+           "tools": {"deny": ["browser"]}}
+    point = pick(["root", "root", "agents", "sandbox", "docker", "tools", "list"])
+    names = ["a.json", "b.json5", "sub/c.json", "d.json", "sub/deeper/e.json"]
+
+    def content(v):
+        if maybe(0.2):
+            return j5(v, pick([0, 2]), 0)
+        return json.dumps(v, indent=pick([None, 2]))
+    n = rng.randint(1, 3)
+    used = rng.sample(names, n)
+    for nm in used:
+        files[nm] = content(frags[point]())
+    spec = ["./" + u if maybe(0.7) else u for u in used]
+    val = spec[0] if n == 1 and maybe(0.6) else spec
+    if maybe(0.08):
+        val = pick(["", [], [""], 5, None, {}, [5], "./nope.json", "../out.json", "/etc/hostname", "~/x.json", "sub",
+                    "./sub/../a.json", "a.json ", "A.JSON"])
+        files.setdefault("a.json", "{}")
+    sb = cfg["agents"]["defaults"]["sandbox"]
+    if point == "root":
+        cfg["$include"] = val
+        if maybe(0.4):
+            cfg["tools"]["deny"] = pick([["exec"], ["browser", "exec"], []])
+    elif point == "agents":
+        cfg["agents"]["$include"] = val
+    elif point == "sandbox":
+        sb["$include"] = val
+        if maybe(0.5):
+            sb["scope"] = pick(["session", "shared"])
+    elif point == "docker":
+        sb["docker"]["$include"] = val
+        if maybe(0.5):
+            sb["docker"]["binds"] = ["/srv/root:/r"]
+    elif point == "tools":
+        cfg["tools"]["$include"] = val
+    else:  # an array-valued file at a key, or inside an array
+        if maybe(0.5):
+            cfg["tools"]["deny"] = {"$include": val}
+        else:
+            cfg["tools"]["deny"] = ["browser", {"$include": val}]
+    twist = pick(["none", "none", "nested", "cycle", "depth", "badfile", "env", "siblingonly", "escape", "nonobject",
+                  "blocked", "blocked"])
+    if twist == "nested":  # a file that includes another, relative to itself
+        inner = pick(["sub/inner.json", "inner.json"])
+        files[inner] = content(frags[point if point != "list" else "tools"]()) if point != "list" else json.dumps(tool_list(1, 2))
+        host = used[0]
+        rel = "inner.json" if inner.startswith("sub/") == host.startswith("sub/") and "deeper" not in host else \
+            ("../inner.json" if host.startswith("sub/") and "deeper" not in host and not inner.startswith("sub/") else inner)
+        try:
+            obj = json.loads(files[host])
+        except ValueError:
+            obj = None
+        if isinstance(obj, dict):
+            obj["$include"] = pick([rel, "./" + rel, [rel]])
+            files[host] = json.dumps(obj)
+    elif twist == "cycle":
+        files[used[0]] = json.dumps({"$include": "./" + used[0] if "/" not in used[0] else used[0].split("/")[-1]})
+    elif twist == "depth":
+        k = rng.randint(9, 12)
+        for j in range(k):
+            files[f"l{j}.json"] = json.dumps({"$include": f"./l{j + 1}.json"} if j + 1 < k else {"tools": {"deny": ["exec"]}})
+        cfg["$include"] = "./l0.json"
+    elif twist == "badfile":
+        files[used[0]] = pick(["", "  ", "{", "\ufeff{}", "// only a comment", "[1,2]", "\"str\"", "null", "5", "{a:1,}",
+                               "{\"tools\": {\"bogusKey\": 1}}"])
+    elif twist == "env":
+        cfg["env"] = {"vars": {"ZINC": pick(["all", "off", "inc-img"])}}
+        files["envd.json"] = json.dumps({"image": "${ZINC}", "network": "${ZNET}"})
+        sb["docker"]["$include"] = "./envd.json"
+        files["envv.json"] = json.dumps({"vars": {"ZNET": "bridge"}})
+        if maybe(0.5):
+            cfg["env"]["$include"] = "./envv.json"
+    elif twist == "siblingonly":
+        cfg["$include"] = "./a.json"
+        files["a.json"] = json.dumps({"tools": {"deny": ["exec"], "allow": ["read"]}, "agents": {"defaults": {"sandbox": {"mode": "off"}}}})
+    elif twist == "escape":
+        files["sub/esc.json"] = json.dumps({"$include": pick(["../../x.json", "../a.json", "/x.json", "../sub/../a.json"])})
+        files.setdefault("a.json", "{}")
+        cfg["$include"] = "./sub/esc.json"
+    elif twist == "nonobject":
+        files["n.json"] = pick(["[1]", "\"x\"", "5", "null", "true", "[]"])
+        cfg[pick(["$include", "tools"])] = "./n.json" if maybe(0.5) else {"$include": "./n.json"}
+    elif twist == "blocked":  # keys JavaScript objects treat specially, in a file or beside $include
+        key = pick(["__proto__", "constructor", "prototype"])
+        val = pick(["v", 5, {"A": "b"}, {"mode": "off"}, [], None])
+        if maybe(0.5):
+            try:
+                obj = json.loads(files[used[0]])
+            except ValueError:
+                obj = None
+            objs = []
+
+            def walk(o):
+                if isinstance(o, dict):
+                    objs.append(o)
+                    for x in o.values():
+                        walk(x)
+            walk(obj)
+            if objs:
+                pick(objs)[key] = val
+                files[used[0]] = json.dumps(obj)
+        else:
+            tgt = pick([cfg, cfg["tools"], sb, sb["docker"], sb["docker"].setdefault("env", {})])
+            tgt[key] = val
+    if maybe(0.1):
+        cfg["$Include"] = "./a.json"
+        files.setdefault("a.json", "{}")
+    return cfg, files, point + ":" + twist
+
+
+def gen_include_case(i):
+    cfg, files, what = gen_include()
+    syntax, text = render(cfg)
+    a = pick(["main", None])
+    return {"id": f"g{seed:03d}{i:05d}", "category": "loading", "origin": "gen:include:" + what, "syntax": syntax,
+            "config_text": text, "agent": a, "session": pick([None, "agent:main:whatsapp:group:1", "main"]),
+            "subagent": maybe(0.1), "files": files}
+
+
 NEW_AREAS = {"agents": gen_agents, "policy": gen_policy, "scope": gen_scope, "wsaccess": gen_wsaccess,
-             "dockerx": gen_dockerx, "syntax": gen_syntax}
+             "dockerx": gen_dockerx, "syntax": gen_syntax, "include": None}
 
 
 def gen_new_case(i, area):
+    if area == "include":
+        return gen_include_case(i)
     r = NEW_AREAS[area]()
     cfg, ids, agent, session = r[:4]
     files = None
