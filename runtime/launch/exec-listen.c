@@ -335,24 +335,6 @@ static void become_listener(void) {
         sbx_exec_resolve_set_proc_fd_dir(-1);
 }
 
-/* Close every fd but keep[] (>= 3). */
-static void close_all_but(const int *keep, size_t n) {
-        int lo = 3;
-
-        for (;;) {
-                int next = -1;
-                for (size_t i = 0; i < n; i++)
-                        if (keep[i] >= lo && (next < 0 || keep[i] < next))
-                                next = keep[i];
-                if (next < 0) {
-                        (void) close_range((unsigned) lo, ~0U, 0);
-                        return;
-                }
-                if (next > lo)
-                        (void) close_range((unsigned) lo, (unsigned) next - 1, 0);
-                lo = next + 1;
-        }
-}
 
 int sbx_exec_listener_start(const sbx_run_config *c, const sbx_run_config *now, const sbx_audit *audit, bool log_all,
                             int *ret_sock, pid_t *ret_pid, sbx_error *reterr) {
@@ -379,7 +361,7 @@ int sbx_exec_listener_start(const sbx_run_config *c, const sbx_run_config *now, 
                 sbx_sync_msg msg;
                 int lfd = -EBADF;
                 close(fds[0]);
-                close_all_but(keep, 2);
+                sbx_close_all_but(keep, 2);
                 become_listener();
                 /* one listener, from the socket pair; then serve it */
                 if (sbx_sync_recv_fd(fds[1], -1, &msg, &lfd) < 0 || msg.type != SBX_SYNC_LISTENER || lfd < 0)
@@ -462,7 +444,7 @@ int sbx_exec_log_connect(const char *dir, const sbx_run_config *c, const sbx_aud
                 server sv = { .lsock = lsock, .init_pidfd = init_pidfd, .c = c, .audit = audit, .log_all = true };
                 int keep[3] = { lsock, init_pidfd, audit->fd };
                 snprintf(sv.sock_path, sizeof(sv.sock_path), "%s/" LOG_SOCK, dir);
-                close_all_but(keep, 3);
+                sbx_close_all_but(keep, 3);
                 become_listener();
                 sv.ep = epoll_create1(EPOLL_CLOEXEC);
                 if (sv.ep < 0 || watch(&sv, lsock, TAG_LSOCK) < 0 || watch(&sv, init_pidfd, TAG_INIT) < 0)

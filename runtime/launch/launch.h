@@ -596,13 +596,35 @@ int sbx_supervise(sbx_plan *p, int pidfd, sbx_error *reterr);
 /* Copy what is readable from `from` to `to`; false on EOF or error (pty relays). */
 bool sbx_relay(int from, int to);
 
-/* ---- from stdio-guard.c ---- */
+/* ---- from stdio-guard.c: a pipe, never a host file or the caller's terminal, as a sandbox's stdio ---- */
 /* Before a command that hands its stdio to a sandbox (run, exec): a stdout or
  * stderr that is a file (regular, directory, block device) becomes a pipe
  * copied into that file by a relay process outside the sandbox, so that no
  * sandbox holds the host file. 0: nothing to guard; 1: guarded (sbx waits
  * at exit until the relay emptied the pipes); -errno. */
 int sbx_stdio_guard(void);
+
+/* A command run in a sandbox without a pty (no -t) never gets the caller's
+ * terminal (it would read what the user types after sbx returned, change the
+ * terminal's modes): each of our fds 0-2 that is a terminal (0 only
+ * WITH_STDIN: the command's stdin is ours) becomes a pipe until
+ * sbx_tty_guard_stop, copied to and from the terminal by a relay process
+ * outside the sandbox. 0: nothing to guard; 1: guarded; -errno (nothing
+ * changed). Before any fd the relay must not hold (locks, sockets) exists. */
+typedef struct sbx_tty_guard {
+        pid_t relay;                    /* 0: not guarded (any more) */
+        int ctl;                        /* the relay's control socket, our end */
+        int saved[3];                   /* our fds 0-2 as they were (CLOEXEC copies), -EBADF */
+} sbx_tty_guard;
+int sbx_tty_guard_start(sbx_tty_guard *g, bool with_stdin);
+/* The command ended (or never ran): our fds 0-2 are the terminal again, the
+ * relay copies what the output pipes hold and ends (waited for, 5 s at most).
+ * Nothing a sandbox kept holds the terminal. Safe to call when not guarded. */
+void sbx_tty_guard_stop(sbx_tty_guard *g);
+/* A command left running (sbx-runc exec --detach): our fds are the terminal
+ * again, the relay goes on until the process PIDFD names ends (pidfd is
+ * ours still). 0: not guarded, 1, -errno (then stopped). */
+int sbx_tty_guard_detach(sbx_tty_guard *g, int pidfd);
 
 /* ---- from statedir.h ---- */
 /* The per-run state directory: new-root mountpoint, overlay upper/work, the

@@ -18,14 +18,45 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "util/util.h"
 #include "launch.h"
 
+#define TTY_RELAY_FINISH_MS 5000      /* the tty relay's last copy, at most */
+
 static int guarded[2] = { -1, -1 };     /* the fds (1, 2) that are our pipes now */
+
+/* fd itself, or (it is one of 0..2, a closed one sbx puts /dev/null at later)
+ * a CLOEXEC copy above 2; fd is closed. -1: failed, errno set. */
+static int above_stdio(int fd) {
+        int moved;
+
+        if (fd < 0 || fd > 2)
+                return fd;
+        moved = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+        close(fd);
+        return moved;
+}
+
+/* A CLOEXEC pipe, never at 0..2. */
+static int pipe_high(int p[2]) {
+        if (pipe2(p, O_CLOEXEC) < 0)
+                return -1;
+        p[0] = above_stdio(p[0]);
+        p[1] = above_stdio(p[1]);
+        if (p[0] >= 0 && p[1] >= 0)
+                return 0;
+        closep(&p[0]);
+        closep(&p[1]);
+        errno = EMFILE;
+        return -1;
+}
 
 static bool is_file(int fd) {
         struct stat st;
@@ -104,17 +135,8 @@ int sbx_stdio_guard(void) {
                 int fd = i + 1, p[2];
                 if (!is_file(fd))
                         continue;
-                if (pipe2(p, O_CLOEXEC) < 0)
+                if (pipe_high(p) < 0)
                         return -errno;
-                /* never in a closed 0..2 (sbx puts /dev/null there later) */
-                for (int k = 0; k < 2; k++)
-                        if (p[k] < 3) {
-                                int moved = fcntl(p[k], F_DUPFD_CLOEXEC, 3);
-                                close(p[k]);
-                                p[k] = moved;
-                        }
-                if (p[0] < 0 || p[1] < 0)
-                        return -EMFILE;
                 to[i] = fcntl(fd, F_DUPFD_CLOEXEC, 3);
                 fflush(i ? stderr : stdout);
                 if (to[i] < 0 || dup2(p[1], fd) < 0) {   /* dup2: not CLOEXEC, inherited */
@@ -142,5 +164,316 @@ int sbx_stdio_guard(void) {
         if (pid < 0)
                 return -errno;
         (void) atexit(drain);
+        return 1;
+}
+
+/* ---- the caller's terminal ----
+ *
+ * A terminal as fd 0, 1 or 2 is not handed to a sandbox either, unless the
+ * command asked for a pty (-t: it gets a pty of the sandbox's own and sbx
+ * relays). A process of the sandbox holding the caller's terminal (fd 1 of
+ * a terminal reads as well as fd 0) reads what the user types after sbx
+ * returned, the next commands of the user's shell and their passwords, and
+ * changes the terminal's modes (echo off, raw), for as long as it lives: a
+ * persistent sandbox keeps what a command left running. Docker gives such a
+ * command pipes, and so does sbx: each terminal among the fds the command
+ * gets becomes a pipe, and a relay process of ours, outside every sandbox,
+ * copies between the pipes and the terminal for as long as the command
+ * runs. Then our fds are the terminal again, and the relay copies what the
+ * output pipes still hold (no more: a writer left running is not waited for)
+ * and ends; what the sandbox kept holds pipes nobody reads (EPIPE) or writes
+ * (EOF). The input ends at the terminal's end of file (^D: the command reads
+ * EOF, for good, as with docker's pipe) and where the relay may not read the
+ * terminal (a background job: SIGTTIN ignored, the read fails), where the
+ * command used to take the keystrokes meant for the user's shell. fds 1 and 2
+ * on the same terminal share one pipe, so that their order is kept. */
+
+/* The relay's fds besides the terminal (its own 0-2, as they were ours). */
+typedef struct tty_relay {
+        int ctl;                /* the guard's socket: EOF = the command ended; may carry a pidfd */
+        int in;                 /* the write end of the command's stdin, -1 */
+        int out[2];             /* the read ends of fd 1's and fd 2's pipes, -1 */
+        int pidfd;              /* detached: the command, whose end ends the relay */
+        char buf[4096];         /* read from the terminal, not yet in the pipe */
+        size_t len, off;
+} tty_relay;
+
+/* What a pipe holds now, copied to the terminal: the last output. */
+static void relay_rest(int from, int to) {
+        int n = 0;
+
+        if (from < 0 || ioctl(from, FIONREAD, &n) < 0)
+                return;
+        while (n > 0) {
+                char buf[4096];
+                ssize_t r = read(from, buf, (size_t) n < sizeof(buf) ? (size_t) n : sizeof(buf));
+                if (r <= 0)
+                        return;
+                for (ssize_t off = 0, w; off < r; off += w)
+                        if ((w = write(to, buf + off, (size_t) (r - off))) <= 0)
+                                return;
+                n -= (int) r;
+        }
+}
+
+static _Noreturn void relay_finish(const tty_relay *r) {
+        relay_rest(r->out[0], STDOUT_FILENO);
+        relay_rest(r->out[1], STDERR_FILENO);
+        _exit(0);
+}
+
+/* The guard's word: a pidfd (detached: run until that process ends), or EOF. */
+static void relay_ctl(tty_relay *r) {
+        union {
+                struct cmsghdr h;
+                char buf[CMSG_SPACE(sizeof(int))];
+        } c;
+        char b;
+        struct iovec iov = { &b, 1 };
+        struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = c.buf, .msg_controllen = sizeof(c.buf) };
+        ssize_t n = recvmsg(r->ctl, &mh, MSG_CMSG_CLOEXEC | MSG_DONTWAIT);
+        struct cmsghdr *h = n > 0 ? CMSG_FIRSTHDR(&mh) : NULL;
+
+        if (n < 0 && (errno == EAGAIN || errno == EINTR))
+                return;
+        if (h && h->cmsg_level == SOL_SOCKET && h->cmsg_type == SCM_RIGHTS && r->pidfd < 0)
+                memcpy(&r->pidfd, CMSG_DATA(h), sizeof(int));
+        if (n > 0)
+                return;
+        if (r->pidfd < 0)
+                relay_finish(r);
+        close(r->ctl);          /* detached: the guard is gone, the command not */
+        r->ctl = -1;
+}
+
+/* The terminal's input into the command's stdin pipe (non-blocking: a
+ * command that does not read never blocks the relay). */
+static void relay_in(tty_relay *r, bool readable) {
+        if (readable && r->len == 0) {
+                ssize_t n = read(STDIN_FILENO, r->buf, sizeof(r->buf));
+                if (n < 0 && errno == EINTR)
+                        return;
+                if (n <= 0) {   /* ^D, a hang-up, or not ours to read (background) */
+                        close(r->in);
+                        r->in = -1;
+                        return;
+                }
+                r->len = (size_t) n;
+                r->off = 0;
+        }
+        while (r->off < r->len) {
+                ssize_t w = write(r->in, r->buf + r->off, r->len - r->off);
+                if (w < 0 && errno == EINTR)
+                        continue;
+                if (w < 0 && errno == EAGAIN)
+                        return;
+                if (w <= 0) {   /* nobody reads it any more */
+                        close(r->in);
+                        r->in = -1;
+                        r->len = 0;
+                        return;
+                }
+                r->off += (size_t) w;
+        }
+        r->len = 0;
+}
+
+static _Noreturn void relay_tty(tty_relay *r) {
+        static const int ignored[] = { SIGINT, SIGQUIT, SIGHUP, SIGTERM, SIGPIPE, SIGTTIN, SIGTTOU };
+        sigset_t none;
+
+        for (size_t i = 0; i < ELEMENTSOF(ignored); i++)
+                (void) signal(ignored[i], SIG_IGN);
+        sigemptyset(&none);
+        (void) sigprocmask(SIG_SETMASK, &none, NULL);
+        for (;;) {
+                struct pollfd p[6] = {
+                        { .fd = r->ctl, .events = POLLIN },
+                        { .fd = r->pidfd, .events = POLLIN },
+                        { .fd = r->in >= 0 && r->len == 0 ? STDIN_FILENO : -1, .events = POLLIN },
+                        { .fd = r->in >= 0 && r->len > 0 ? r->in : -1, .events = POLLOUT },
+                        { .fd = r->out[0], .events = POLLIN },
+                        { .fd = r->out[1], .events = POLLIN },
+                };
+
+                if (poll(p, ELEMENTSOF(p), -1) < 0) {
+                        if (errno == EINTR)
+                                continue;
+                        relay_finish(r);
+                }
+                for (int k = 0; k < 2; k++)
+                        if (p[4 + k].revents && !sbx_relay(r->out[k], k + 1)) {
+                                close(r->out[k]);
+                                r->out[k] = -1;
+                        }
+                if (p[2].revents || p[3].revents)
+                        relay_in(r, p[2].revents != 0);
+                if (p[1].revents)
+                        relay_finish(r);
+                if (p[0].revents)
+                        relay_ctl(r);
+        }
+}
+
+static bool is_tty(int fd, struct stat *st) {
+        return isatty(fd) && fstat(fd, st) == 0;
+}
+
+int sbx_tty_guard_start(sbx_tty_guard *g, bool with_stdin) {
+        tty_relay r = { .ctl = -1, .in = -1, .out = { -1, -1 }, .pidfd = -1 };
+        int give[3] = { -1, -1, -1 }, sp[2] = { -1, -1 }, p[2], e = 0;
+        struct stat st[3];
+        bool tty[3];
+        pid_t pid;
+
+        *g = (sbx_tty_guard) { .ctl = -EBADF, .saved = { -EBADF, -EBADF, -EBADF } };
+        for (int fd = 0; fd < 3; fd++)
+                tty[fd] = (fd > 0 || with_stdin) && is_tty(fd, &st[fd]);
+        if (!tty[0] && !tty[1] && !tty[2])
+                return 0;
+        fflush(stdout);
+        fflush(stderr);
+        if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sp) < 0 ||
+            (sp[0] = above_stdio(sp[0])) < 0 || (sp[1] = above_stdio(sp[1])) < 0)
+                goto fail;
+        if (tty[0]) {
+                if (pipe_high(p) < 0)
+                        goto fail;
+                give[0] = p[0];
+                r.in = p[1];
+        }
+        for (int k = 0; k < 2; k++) {
+                if (!tty[k + 1])
+                        continue;
+                if (k == 1 && tty[1] && st[1].st_rdev == st[2].st_rdev) {
+                        give[2] = give[1];      /* one terminal: one pipe, in order */
+                        continue;
+                }
+                if (pipe_high(p) < 0)
+                        goto fail;
+                give[k + 1] = p[1];
+                r.out[k] = p[0];
+        }
+        for (int fd = 0; fd < 3; fd++)
+                if (tty[fd] && (g->saved[fd] = fcntl(fd, F_DUPFD_CLOEXEC, 3)) < 0)
+                        goto fail;
+        pid = fork();
+        if (pid < 0)
+                goto fail;
+        if (pid == 0) {
+                int keep[4] = { sp[1], r.in, r.out[0], r.out[1] }, null = open("/dev/null", O_RDWR | O_CLOEXEC);
+                r.ctl = sp[1];
+                /* nothing of the command's ends, nor the guard's, nor
+                 * anything else we had (the pipes see their ends); the
+                 * terminal as our 0-2, /dev/null for what is not guarded */
+                close(sp[0]);
+                for (int fd = 0; fd < 3; fd++) {
+                        if (give[fd] >= 0 && (fd != 2 || give[2] != give[1]))
+                                close(give[fd]);
+                        if (!tty[fd] && null >= 0)
+                                (void) dup2(null, fd);
+                }
+                sbx_close_all_but(keep, ELEMENTSOF(keep));
+                for (int k = 0; k < 3; k++) {
+                        int fd = k == 0 ? r.in : r.out[k - 1];
+                        if (fd >= 0)
+                                (void) fcntl(fd, F_SETFL, O_NONBLOCK);
+                }
+                relay_tty(&r);
+        }
+        closep(&sp[1]);
+        closep(&r.in);
+        closep(&r.out[0]);
+        closep(&r.out[1]);
+        for (int fd = 0; fd < 3; fd++)
+                if (give[fd] >= 0 && dup2(give[fd], fd) < 0)
+                        e = -errno;     /* cannot be: fd is open */
+        for (int fd = 0; fd < 3; fd++)
+                if (give[fd] >= 0 && (fd != 2 || give[2] != give[1]))
+                        close(give[fd]);
+        g->relay = pid;
+        g->ctl = sp[0];
+        if (e < 0) {
+                sbx_tty_guard_stop(g);
+                return e;
+        }
+        return 1;
+fail:
+        e = -errno;
+        for (int fd = 0; fd < 3; fd++) {
+                closep(&g->saved[fd]);
+                g->saved[fd] = -EBADF;
+                if (give[fd] >= 0 && (fd != 2 || give[2] != give[1]))
+                        close(give[fd]);
+        }
+        closep(&sp[0]);
+        closep(&sp[1]);
+        closep(&r.in);
+        closep(&r.out[0]);
+        closep(&r.out[1]);
+        return e < 0 ? e : -EIO;
+}
+
+/* Our fds 0-2 as they were. */
+static void tty_guard_restore(sbx_tty_guard *g) {
+        fflush(stdout);
+        fflush(stderr);
+        for (int fd = 0; fd < 3; fd++)
+                if (g->saved[fd] >= 0) {
+                        (void) dup2(g->saved[fd], fd);
+                        closep(&g->saved[fd]);
+                        g->saved[fd] = -EBADF;
+                }
+}
+
+void sbx_tty_guard_stop(sbx_tty_guard *g) {
+        struct pollfd p = { .fd = g->ctl, .events = POLLIN };
+        int r;
+
+        if (g->relay <= 0)
+                return;
+        tty_guard_restore(g);
+        /* EOF to the relay; its end closes when it has finished */
+        (void) shutdown(g->ctl, SHUT_WR);
+        do
+                r = poll(&p, 1, TTY_RELAY_FINISH_MS);
+        while (r < 0 && errno == EINTR);
+        /* stuck (a terminal stopped by ^S): it goes. After a setns into a
+         * sandbox's user namespace we may not signal it: then it is left to
+         * finish alone, never waited for */
+        if (r == 0 && kill(g->relay, SIGKILL) < 0)
+                (void) waitpid(g->relay, NULL, WNOHANG);
+        else
+                (void) waitpid(g->relay, NULL, 0);
+        closep(&g->ctl);
+        g->ctl = -EBADF;
+        g->relay = 0;
+}
+
+int sbx_tty_guard_detach(sbx_tty_guard *g, int pidfd) {
+        union {
+                struct cmsghdr h;
+                char buf[CMSG_SPACE(sizeof(int))];
+        } c = {};
+        struct iovec iov = { (char[]) { 'p' }, 1 };
+        struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = c.buf, .msg_controllen = sizeof(c.buf) };
+        ssize_t n;
+
+        if (g->relay <= 0)
+                return 0;
+        c.h.cmsg_level = SOL_SOCKET;
+        c.h.cmsg_type = SCM_RIGHTS;
+        c.h.cmsg_len = CMSG_LEN(sizeof(int));
+        memcpy(CMSG_DATA(&c.h), &pidfd, sizeof(int));
+        n = sendmsg(g->ctl, &mh, MSG_NOSIGNAL);
+        if (n != 1) {
+                int e = -errno;
+                sbx_tty_guard_stop(g);
+                return e < 0 ? e : -EIO;
+        }
+        tty_guard_restore(g);
+        closep(&g->ctl);
+        g->ctl = -EBADF;
+        g->relay = 0;
         return 1;
 }

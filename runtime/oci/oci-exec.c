@@ -330,6 +330,7 @@ int oci_exec_main(const char *root, const char *audit_log, int argc, char **argv
         oci_config cfg;
         sbx_audit audit = { .fd = -EBADF };
         exec_log xl = {};
+        sbx_tty_guard tg = { .relay = 0 };
         sbx_error e = {};
         char errbuf[512], msgbuf[SBX_ERROR_MSG_MAX + 64], cfgpath[PATH_MAX + 32];
         const char *id = NULL;
@@ -359,6 +360,12 @@ int oci_exec_main(const char *root, const char *audit_log, int argc, char **argv
         cfg.ctr.proc.new_keyring = false;
         if (cfg.ctr.terminal && !o.console_socket && o.detach) {
                 sbx_error_set(&e, -EINVAL, "exec: --tty with --detach needs --console-socket");
+                goto fail;
+        }
+        /* without a pty, never the caller's terminal (a relay in between,
+         * started before anything it could inherit exists) */
+        if (!cfg.ctr.terminal && (r = sbx_tty_guard_start(&tg, true)) < 0) {
+                sbx_error_set(&e, r, "exec: a pipe between the container and the terminal");
                 goto fail;
         }
         /* the exec log: its listener started now, outside the container */
@@ -428,7 +435,7 @@ int oci_exec_main(const char *root, const char *audit_log, int argc, char **argv
                 snprintf(path, sizeof(path), "/proc/self/task/%d/children", (int) getpid());
                 f = fopen(path, "re");
                 while (f && b <= 0 && fscanf(f, "%d", &x) == 1)
-                        if (x != listener)
+                        if (x != listener && x != tg.relay)
                                 b = x;
                 if (f)
                         fclose(f);
@@ -448,6 +455,15 @@ int oci_exec_main(const char *root, const char *audit_log, int argc, char **argv
         if (audit.fd >= 0)
                 (void) sbx_audit_start(&audit, b, cfg.ctr.proc.argv);
         if (o.detach) {
+                /* the relay goes on until the process ends */
+                int pidfd = tg.relay > 0 ? (int) syscall(SYS_pidfd_open, b, 0) : -EBADF;
+                r = tg.relay <= 0 ? 0 : pidfd < 0 ? -errno : sbx_tty_guard_detach(&tg, pidfd);
+                closep(&pidfd);
+                if (r < 0) {
+                        kill(b, SIGKILL);
+                        sbx_error_set(&e, r, "exec: a pipe between the container and the terminal");
+                        goto fail;
+                }
                 status = 0;
                 goto out;
         }
@@ -486,6 +502,7 @@ fail:
         log(sbx_error_text(&e, msgbuf, sizeof(msgbuf)));
         status = OCI_EXEC_FAILED;
 out:
+        sbx_tty_guard_stop(&tg);
         sbx_audit_close(&audit);
         free(xl.insns);
         closep(&listener_sock);

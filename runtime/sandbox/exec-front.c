@@ -28,9 +28,11 @@
  * Everything else goes to the full sbx, which then produces every message and
  * status: another command or option, an id instead of a name, no exec.fast
  * (stopped, paused, a policy, an allowlist, an older sbx), a socket nobody
- * listens on, a kernel without SO_PASSPIDFD, a closed stdio fd; and a request
+ * listens on, a kernel without SO_PASSPIDFD, a closed stdio fd, a terminal as
+ * a stdio fd the command would get (the full sbx relays it); and a request
  * the child reports as failed before the command ran (workdir, exec: not
  * found, not executable), so that the error says what the full sbx says. */
+#include <asm/ioctls.h>
 #include <asm/stat.h>
 #include <linux/stat.h>
 #include <asm/statfs.h>
@@ -495,6 +497,14 @@ static int exec_fast(const char *state, bool inherit_stdin, const char *name, ch
         for (int fd = 0; fd < 3; fd++)
                 if (sys(SYS_fcntl, fd, F_GETFD, 0, 0) < 0)
                         return -1;      /* a closed one: the full sbx puts /dev/null there */
+        /* a terminal the command would get: the full sbx puts a relayed
+         * pipe in between (launch/stdio-guard.c); a terminal is a person,
+         * who does not notice its start-up */
+        for (int fd = inherit_stdin ? 0 : 1; fd < 3; fd++) {
+                char termios[64];
+                if (sys(SYS_ioctl, fd, TCGETS, termios, 0) == 0)
+                        return -1;
+        }
         if (state) {
                 if (state[0] != '/' || !sbx_root_join(root, sizeof(root), state, "/sandboxes", "") ||
                     slen(root) > 4096 - 256)

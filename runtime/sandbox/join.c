@@ -365,7 +365,7 @@ static int exec_by_service(const sbx_record *rec, const sbx_exec_request *req, s
         return sbx_exec_service_run(conn, rec, p, req, lockfd, reterr);
 }
 
-int sbx_sandbox_exec(const char *ref, const sbx_exec_request *req, sbx_error *reterr) {
+static int exec_in(const char *ref, const sbx_exec_request *req, sbx_error *reterr) {
         _cleanup_(sbx_record_freep) sbx_record *rec = NULL;
         _cleanup_(sbx_plan_freep) sbx_plan *p = NULL;
         _cleanup_(plan_view_freep) sbx_plan *pnow = NULL;
@@ -388,16 +388,6 @@ int sbx_sandbox_exec(const char *ref, const sbx_exec_request *req, sbx_error *re
         bool privileged;
         long pid;
 
-        if (!req || !req->argv || !req->argv[0])
-                return sbx_error_set(reterr, -EINVAL, "exec: no command given"), SBX_EXIT_USAGE;
-        /* The command gets our fds 0-2: a closed one would be taken by the
-         * next file we open (a lock file of the state dir, /proc/self/fd)
-         * and handed to it. /dev/null stands in (the lowest free fd is the
-         * closed one), as docker exec gives. */
-        for (int fd = 0; fd < 3; fd++)
-                if (fcntl(fd, F_GETFD) < 0 && errno == EBADF && open("/dev/null", O_RDWR) != fd)
-                        return sbx_error_set(reterr, -EBADF, "exec: fd %d is closed and /dev/null cannot stand in", fd),
-                               SBX_EXIT_FAILURE;
         r = sbx_assert_single_threaded(reterr);
         if (r < 0)
                 return SBX_EXIT_FAILURE;
@@ -568,4 +558,30 @@ int sbx_sandbox_exec(const char *ref, const sbx_exec_request *req, sbx_error *re
         status = sbx_exec_supervise(childfd, (pid_t) pid, p->tty_master, -EBADF, rec->s.name, reterr);
         (void) sigprocmask(SIG_SETMASK, &oldmask, NULL);
         return status < 0 ? SBX_EXIT_FAILURE : status;
+}
+
+/* The command gets our fds 0-2, but never the caller's terminal without
+ * -t (a relay in between until it ended: launch/stdio-guard.c), on the
+ * exec service's path and the join's alike. */
+int sbx_sandbox_exec(const char *ref, const sbx_exec_request *req, sbx_error *reterr) {
+        sbx_tty_guard g = { .relay = 0 };
+        int r;
+
+        if (!req || !req->argv || !req->argv[0])
+                return sbx_error_set(reterr, -EINVAL, "exec: no command given"), SBX_EXIT_USAGE;
+        /* A closed fd 0-2 would be taken by the next file we open (a lock
+         * file of the state dir, /proc/self/fd) and handed to the command.
+         * /dev/null stands in (the lowest free fd is the closed one), as
+         * docker exec gives. */
+        for (int fd = 0; fd < 3; fd++)
+                if (fcntl(fd, F_GETFD) < 0 && errno == EBADF && open("/dev/null", O_RDWR) != fd)
+                        return sbx_error_set(reterr, -EBADF, "exec: fd %d is closed and /dev/null cannot stand in", fd),
+                               SBX_EXIT_FAILURE;
+        /* first: the relay must hold none of the locks and sockets to come */
+        if (!req->tty && (r = sbx_tty_guard_start(&g, req->stdin_mode == SBX_STDIN_INHERIT)) < 0)
+                return sbx_error_set(reterr, r, "exec: a pipe between the sandbox and the terminal"),
+                       SBX_EXIT_FAILURE;
+        r = exec_in(ref, req, reterr);
+        sbx_tty_guard_stop(&g);
+        return r;
 }

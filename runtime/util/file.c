@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Whole files: read one that must be a regular file of bounded size; write one so that a reader
- * sees the old content or the new, never a part. */
+ * sees the old content or the new, never a part. And a process's fds: all closed but a few. */
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -112,4 +112,23 @@ int sbx_write_file_atomic(const char *path, const void *data, size_t len, mode_t
         if (r < 0)
                 (void) unlink(tmp);
         return r;
+}
+
+/* Close every fd but keep[] (>= 3). */
+void sbx_close_all_but(const int *keep, size_t n) {
+        int lo = 3;
+
+        for (;;) {
+                int next = -1;
+                for (size_t i = 0; i < n; i++)
+                        if (keep[i] >= lo && (next < 0 || keep[i] < next))
+                                next = keep[i];
+                if (next < 0) {
+                        (void) close_range((unsigned) lo, ~0U, 0);
+                        return;
+                }
+                if (next > lo)
+                        (void) close_range((unsigned) lo, (unsigned) next - 1, 0);
+                lo = next + 1;
+        }
 }

@@ -411,6 +411,33 @@ like "kill-all-no-pidns: kill --all spares the user's other processes" "$out" $'
 like "kill-all-no-pidns: delete --force spares them" "$out" $'\ncanary alive\n'
 like "control: kill -9 -1 as that user does kill them (the probe can fail)" "$out" 'canary killed by kill -1'
 
+# --- the caller's terminal (escape-tty.sh): `exec` without a pty gives
+# the process pipes, relayed while it runs (detached: until it ends); what
+# it leaves behind reads nothing the user types later and cannot turn the
+# terminal's echo off
+for a in stty timeout readlink cut tr; do ln -sf busybox "$T/rootfs/bin/$a"; done
+b=$(bundle tty "c['process']['args']=['sleep','120']")
+(cd "$b" && rt create tty) >/dev/null 2>&1 </dev/null
+rt start tty
+BG='exec 3<&0 4>&1; (sleep 1; readlink /proc/self/fd/3 >/tmp/bg.fd; readlink /proc/self/fd/4 >>/tmp/bg.fd; stty -echo <&4 2>/dev/null
+        timeout 3 cat <&3 >/tmp/bg.read 2>/dev/null; touch /tmp/bg.done) >/dev/null 2>&1 & echo started'
+CALLER=$SBX_SOURCE_ROOT/tests/escape/tty-caller.py
+out=$(timeout -k 5 60 python3 "$CALLER" --later later-secret --wait 20 --until "'$SBX_RUNC' --root '$T/root' exec tty test -e /tmp/bg.done" \
+        -- "$SBX_RUNC" --root "$T/root" exec tty sh -c "$BG")
+field() { printf '%s\n' "$out" | sed -n "s/^$1: //p"; }
+is "tty-runc-exec: the process's output and status as before" "$(field status) $(field out)" "0 'started\\n'"
+is "tty-runc-exec: a process left behind has pipes and reads nothing typed later" \
+        "$(rt exec tty sh -c 'cut -d: -f1 /tmp/bg.fd | tr "\n" " "; echo "read=[$(cat /tmp/bg.read)]"')" "pipe pipe read=[]"
+is "tty-runc-exec: ... the user's shell gets it, the terminal's echo stays on" "$(field shell) $(field echo)" "'later-secret\\n' on"
+out=$(timeout -k 5 60 python3 "$CALLER" --input typed-1 --wait 0.1 -- "$SBX_RUNC" --root "$T/root" exec tty \
+        sh -c 'read l; echo "got=$l"; exit 3')
+is "tty-runc-exec: the process reads what the user types (status as before)" "$(field status) $(field out)" "3 'typed-1\\ngot=typed-1\\n'"
+out=$(timeout -k 5 60 python3 "$CALLER" --later later-d --wait 20 --until "'$SBX_RUNC' --root '$T/root' exec tty test -s /tmp/d.read" \
+        -- "$SBX_RUNC" --root "$T/root" exec -d tty sh -c 'read l; echo "got=$l $(readlink /proc/self/fd/0 | cut -d: -f1)" >/tmp/d.read')
+is "tty-runc-exec-detach: a detached process reads the terminal through a pipe while it runs" \
+        "$(field status) $(rt exec tty cat /tmp/d.read)" "0 got=later-d pipe"
+rt delete -f tty >/dev/null 2>&1
+
 # --- the state root (--root) another user made: its state is trusted (the
 # pid is signalled, the config copy's poststop hooks run), so it is refused.
 # The default root without $XDG_RUNTIME_DIR is per uid: /tmp/sbx-runc-<uid>.
