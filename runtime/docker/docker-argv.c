@@ -55,8 +55,8 @@ static const flag_def flags[] = {
           "ours)", NULL },
         { "env-file", 0, "FILE", SBX_DF_ENV_FILE, CREATE | EXEC, "KEY=VALUE lines", "@file" },
         { "hostname", 'h', "NAME", SBX_DF_HOSTNAME, CREATE, "hostname inside", NULL },
-        { "interactive", 'i', NULL, SBX_DF_INTERACTIVE, CREATE | EXEC, "exec: pass stdin through (create: "
-          "accepted)", NULL },
+        { "interactive", 'i', NULL, SBX_DF_INTERACTIVE, CREATE | EXEC, "exec: pass stdin through (a terminal: as a pipe "
+          "sbx relays while the command runs, as docker's; create: accepted)", NULL },
         { "tty", 't', NULL, SBX_DF_TTY, CREATE | EXEC, "exec: a terminal from the sandbox's devpts (create: "
           "accepted)", NULL },
         { "detach", 'd', NULL, SBX_DF_DETACH, EXEC, "refused: sbx exec always waits for the command", NULL },
