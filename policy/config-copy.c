@@ -266,11 +266,37 @@ static int cp_tools(struct json_object *o, sbx_tools_config *t) {
         return 0;
 }
 
+/* The groups a channel's policy reads (resolveChannelGroups): the channel's own, unless the
+ * "default" account (key "default", else the first whose trimmed lower-case form is) has
+ * "groups", which then replace them; an empty object there still inherits the channel's
+ * when the channel has at most one account. */
+static struct json_object *channel_groups(struct json_object *cfg) {
+        struct json_object *accounts = jget(cfg, "accounts"), *account = NULL, *g = NULL;
+
+        if (json_object_is_type(accounts, json_type_object) &&
+            !json_object_object_get_ex(accounts, "default", &account)) {
+                json_object_object_foreach(accounts, k, v) {
+                        _cleanup_free_ char *t = sbx_strdup_trim(k);
+                        _cleanup_free_ char *l = t ? sbx_strdup_lower(t) : NULL;
+                        if (l && !strcmp(l, "default")) {
+                                account = v;
+                                break;
+                        }
+                }
+        }
+        if (!json_object_is_type(account, json_type_object) || !json_object_object_get_ex(account, "groups", &g))
+                return jget(cfg, "groups");
+        if (json_object_is_type(g, json_type_object) && json_object_object_length(g) == 0 &&
+            json_object_object_length(accounts) <= 1)
+                return jget(cfg, "groups");
+        return g;
+}
+
 static int cp_groups(struct json_object *channels, sbx_config *c) {
         if (!json_object_is_type(channels, json_type_object))
                 return 0;
         json_object_object_foreach(channels, ch, cfg) {
-                struct json_object *groups = jget(cfg, "groups");
+                struct json_object *groups = channel_groups(cfg);
                 if (!json_object_is_type(groups, json_type_object))
                         continue;
                 json_object_object_foreach(groups, gid, g) {

@@ -1517,8 +1517,46 @@ def gen_include_case(i):
             "subagent": maybe(0.1), "files": files}
 
 
+def gen_chacct():
+    """channel groups at the channel and in accounts (the "default" account's groups replace
+    the channel's; an empty one inherits them when there is at most one account)"""
+    ch = pick(["whatsapp", "telegram", "discord", "slack", "signal", "matrix", "imessage", "googlechat", "msteams", "irc"])
+    gid = pick(["120363@g.us", "-100123", "C01", "999", "G1"])
+
+    def groups():
+        g = {}
+        for k in sample([gid, "*", "other", gid.upper()], 1, 2):
+            g[k] = {"tools": policy3(0.5, 0.5, 0.2)} if maybe(0.85) else pick([{}, {"requireMention": True}])
+            if maybe(0.2):
+                g[k]["toolsBySender"] = {"*": policy3(0.5, 0.5, 0.0)}
+        return g
+    chcfg = {}
+    if maybe(0.6):
+        chcfg["groups"] = groups()
+    accts = {}
+    for name in sample(["default", "Default", " default ", "DEFAULT", "work", "acct2", "main"], 0, 3):
+        a = {}
+        if maybe(0.7):
+            a["groups"] = pick([groups(), groups(), {}, None]) if maybe(0.9) else {}
+            if a["groups"] is None:
+                del a["groups"]
+        if maybe(0.2):
+            a["enabled"] = pick([True, False])
+        accts[name] = a
+    if accts or maybe(0.2):
+        chcfg["accounts"] = accts
+    if maybe(0.15):
+        chcfg["defaultAccount"] = pick(["work", "default", "acct2"])
+    cfg = {"channels": {ch: chcfg}, "agents": {"defaults": {"sandbox": {"mode": pick(["all", "off", "non-main"])}}}}
+    if maybe(0.3):
+        cfg["tools"] = policy3(0.4, 0.4, 0.2)
+    session = pick([f"agent:main:{ch}:group:{gid}", f"agent:main:{ch}:channel:{gid}", f"agent:main:{ch}:group:{gid}:topic:3",
+                    f"agent:main:{ch}:acct2:group:{gid}", f"agent:main:{ch}:work:group:{gid}", f"agent:main:{ch}:group:other"])
+    return cfg, ["main"], None, session
+
+
 NEW_AREAS = {"agents": gen_agents, "policy": gen_policy, "scope": gen_scope, "wsaccess": gen_wsaccess,
-             "dockerx": gen_dockerx, "syntax": gen_syntax, "include": None}
+             "dockerx": gen_dockerx, "syntax": gen_syntax, "include": None, "chacct": gen_chacct}
 
 
 def gen_new_case(i, area):
@@ -1533,7 +1571,8 @@ def gen_new_case(i, area):
         syntax, text = render(cfg)
     sub = maybe(0.2)
     c = {"id": f"g{seed:03d}{i:05d}", "category": {"agents": "resolution", "policy": "policy-layers", "scope": "session-keys",
-                                                  "wsaccess": "resolution", "dockerx": "docker", "syntax": "loading"}[area],
+                                                  "wsaccess": "resolution", "dockerx": "docker", "syntax": "loading",
+                                                  "chacct": "policy-layers"}[area],
          "origin": "gen:" + area, "syntax": syntax, "config_text": text, "agent": agent, "session": session, "subagent": sub}
     if files:
         c["files"] = files
