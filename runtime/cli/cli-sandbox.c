@@ -61,8 +61,10 @@ static const sbx_cli_opt common_opts[] = {
 
 static int fail(const char *cmd, const sbx_error *e, int status) {
         char buf[SBX_ERROR_MSG_MAX + 64];
+        /* a message may quote a name the sandbox chose (commit: the path) */
+        _cleanup_free_ char *q = sbx_quoted(sbx_error_text(e, buf, sizeof(buf)));
 
-        fprintf(stderr, "sbx %s: %s\n", cmd, sbx_error_text(e, buf, sizeof(buf)));
+        fprintf(stderr, "sbx %s: %s\n", cmd, q ? q : "(out of memory)");
         return status;
 }
 
@@ -915,9 +917,12 @@ int cli_logs(int argc, char **argv) {
                         if (!p)
                                 json_object_object_get_ex(o, "path", &p);
                         json_object_object_get_ex(o, "argv", &a);
+                        /* the path is the sandbox's (argv is printed as JSON) */
+                        const char *path = p ? json_object_get_string(p) : NULL;
+                        _cleanup_free_ char *q = sbx_quoted(path ? path : "-");
                         printf("%s %-7s %-9s %-24s %s\n", json_object_get_string(t),
-                               pid ? json_object_get_string(pid) : "sbx", json_object_get_string(d),
-                               p ? json_object_get_string(p) : "-", a ? json_object_to_json_string(a) : "[]");
+                               pid ? json_object_get_string(pid) : "sbx", json_object_get_string(d), q ? q : "?",
+                               a ? json_object_to_json_string(a) : "[]");
                 }
                 json_object_put(o);
         }
@@ -1486,8 +1491,11 @@ static void show_patch(const sbx_sandbox *s, const sbx_change *c) {
         nfd = sbx_sandbox_change_open(s, c->path, true, NULL);
         if (ofd < 0 || nfd < 0 || !is_text_fd(ofd) || !is_text_fd(nfd) || access("/usr/bin/diff", X_OK) < 0)
                 return;
-        snprintf(la, sizeof(la), "a/%s", c->path);
-        snprintf(lb, sizeof(lb), "b/%s", c->path);
+        _cleanup_free_ char *q = sbx_quoted(c->path);
+        if (!q)
+                return;
+        snprintf(la, sizeof(la), "a/%s", q);
+        snprintf(lb, sizeof(lb), "b/%s", q);
         fflush(stdout);
         pid = fork();
         if (pid == 0) {
@@ -1566,12 +1574,16 @@ int cli_diff(int argc, char **argv) {
                 printf("%s\n", json_object_to_json_string_ext(a, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED));
                 json_object_put(a);
         } else {
+                /* the names are the sandbox's: quoted where they are not plain text */
                 for (size_t i = 0; i < n; i++) {
+                        _cleanup_free_ char *q = sbx_quoted(c[i].path);
+                        if (!q)
+                                return fprintf(stderr, "sbx diff: out of memory\n"), SBX_EXIT_FAILURE;
                         if (c[i].kind == SBX_CHANGE_MODIFIED && !c[i].content_changed)
-                                printf("M %s (mode %04o -> %04o)\n", c[i].path, (unsigned) (c[i].old_mode & 07777),
+                                printf("M %s (mode %04o -> %04o)\n", q, (unsigned) (c[i].old_mode & 07777),
                                        (unsigned) (c[i].mode & 07777));
                         else
-                                printf("%c %s\n", kind_letter(c[i].kind), c[i].path);
+                                printf("%c %s\n", kind_letter(c[i].kind), q);
                 }
                 if (patch && n && sbx_sandbox_lookup(ref, &s, NULL) == 0 && s->upper_dir)
                         for (size_t i = 0; i < n; i++)

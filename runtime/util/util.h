@@ -262,6 +262,14 @@ int sbx_write_file_atomic(const char *path, const void *data, size_t len, mode_t
  * leaves them open). */
 void sbx_close_all_but(const int *keep, size_t n);
 
+/* ---- untrusted text on a terminal (quote.c) ---- */
+/* TEXT as it is when it is plain text (printable ASCII, UTF-8 without C1 controls), else
+ * quoted as git quotes a path: in double quotes, with \a \b \t \n \v \f \r \" \\ and \ooo for
+ * the other control bytes and what is not UTF-8. For names a sandbox chose, printed on the
+ * operator's terminal: they can neither end a line, move the cursor, nor send the terminal
+ * a command. Allocated (NULL: out of memory). */
+char *sbx_quoted(const char *text);
+
 /* ---- string vectors (strv.c) ---- */
 /* A NULL-terminated vector with its count; set: the list was given (even empty). */
 typedef struct sbx_strv {

@@ -104,6 +104,16 @@ is "commit-upper-fifo-swap: no sbx commit hung on the FIFO (10 runs)" "$hung" 0
 is "commit-upper-symlink-swap: the host secret was never copied into the workspace" \
         "$(grep -rl "host-secret-" "$ws" 2>/dev/null | wc -l)" 0
 unflip
+# --- names the sandbox chose, printed by sbx diff on the operator's terminal
+# (the review before commit): a name with CR, ESC and LF erased the line of
+# a change above it (M .bashrc) and forged one of its own
+sx exec dbox -- python3 -c 'open("/workspace/zz\r\x1b[2K\x1b[1A\x1b[2Kok\nA harmless.txt", "w").write("x")
+open("/workspace/plain.txt", "w").write("x")' >/dev/null 2>&1
+out=$(sx diff --name-status dbox 2>&1)
+is "diff-name-terminal: no raw CR or ESC from a file name reaches the terminal" "$(printf '%s' "$out" | tr -dc '\r\033' | wc -c)" 0
+like "diff-name-terminal: ... the name is printed quoted, on its one line" "$out" \
+        '^A "zz\\r\\033\[2K\\033\[1A\\033\[2Kok\\nA harmless.txt"$'
+like "diff-name-terminal: control: a plain name is printed as it is" "$out" '^A plain.txt$'
 sx rm -f dbox >/dev/null 2>&1
 is "no sandbox left" "$(ls "$st/sandboxes" 2>/dev/null | grep -c dbox)" 0
 done_testing

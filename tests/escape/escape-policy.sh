@@ -99,6 +99,18 @@ is "listener-not-inside: the listener's process is not in the sandbox" \
         "$(in_box sh -c 'cat /proc/[0-9]*/comm 2>/dev/null' | grep -c sbx-exec-log)" 0
 
 # --- read-only workspace for an agent without write tools
+# --- the exec log's path is the sandbox's: printed by `sbx logs --exec` on
+# the operator's terminal, a name with CR, ESC and LF erased the line above
+# and forged a line of its own
+in_box python3 -c 'import os
+try: os.execv("/tmp/x\r\x1b[2K\x1b[1A\x1b[2Kforged\n2026 1 allow /usr/bin/ls", ["x"])
+except OSError: pass' >/dev/null
+logs=$(sx logs --exec "$box")
+is "logs-terminal: no raw CR or ESC from a sandbox's path reaches the terminal" "$(printf '%s' "$logs" | tr -dc '\r\033' | wc -c)" 0
+like "logs-terminal: ... the path is printed quoted, on its one line" "$logs" \
+        ' not-found +"/tmp/x\\r\\033\[2K\\033\[1A\\033\[2Kforged\\n2026 1 allow /usr/bin/ls" +\[ "x" \]$'
+like "logs-terminal: control: a plain path is printed as it is" "$logs" ' allow +/usr/bin/python3'
+
 rbox=$(mk --agent reader)
 ws=$(sx inspect "$rbox" | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["workspace"])')
 box=$rbox

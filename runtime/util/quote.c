@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+/* Text a sandbox chose (a file name in its workspace, the path it exec'd),
+ * made safe to print on the operator's terminal: quoted as git quotes a
+ * path when it holds anything but plain text. */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+/* The length of the UTF-8 sequence at s that prints (no C1 control), else 0. */
+static size_t printable_utf8(const unsigned char *s) {
+        size_t n = s[0] >= 0xc2 && s[0] <= 0xdf ? 2 : s[0] >= 0xe0 && s[0] <= 0xef ? 3 : s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : 0;
+
+        if (n == 0 || (s[0] == 0xc2 && s[1] <= 0x9f) ||     /* C1: U+0080-U+009F */
+            (s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] > 0x9f) ||  /* overlong, surrogate */
+            (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] > 0x8f))
+                return 0;
+        for (size_t i = 1; i < n; i++)
+                if ((s[i] & 0xc0) != 0x80)
+                        return 0;
+        return n;
+}
+
+char *sbx_quoted(const char *text) {
+        const unsigned char *s = (const unsigned char *) text;
+        size_t len = strlen(text), k = 0;
+        bool plain = true;
+        char *out;
+
+        for (size_t i = 0; i < len && plain;) {
+                size_t n = s[i] < 0x80 ? 1 : printable_utf8(s + i);
+                plain = n > 0 && s[i] >= 0x20 && s[i] != 0x7f && s[i] != '"' && s[i] != '\\';
+                i += n;
+        }
+        if (plain)
+                return strdup(text);
+        out = malloc(len * 4 + 3);      /* \ooo per byte, the quotes, NUL */
+        if (!out)
+                return NULL;
+        out[k++] = '"';
+        for (size_t i = 0; i < len;) {
+                static const char esc[] = "\a\b\t\n\v\f\r\"\\", letter[] = "abtnvfr\"\\";
+                const char *e = s[i] ? strchr(esc, s[i]) : NULL;
+                size_t n = s[i] < 0x80 ? 1 : printable_utf8(s + i);
+                if (e) {
+                        out[k++] = '\\';
+                        out[k++] = letter[e - esc];
+                        i++;
+                } else if (n == 0 || s[i] < 0x20 || s[i] == 0x7f) {
+                        k += (size_t) sprintf(out + k, "\\%03o", s[i]);
+                        i++;
+                } else {
+                        memcpy(out + k, s + i, n);
+                        k += n;
+                        i += n;
+                }
+        }
+        out[k++] = '"';
+        out[k] = '\0';
+        return out;
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: MIT */
+/* util/quote.c: names a sandbox chose, made safe for the operator's terminal. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/util.h"
+#include "unit.h"
+
+static void expect(const char *in, const char *want) {
+        char *got = sbx_quoted(in);
+
+        ck_assert_ptr_nonnull(got);
+        ck_assert_str_eq(got, want);
+        free(got);
+}
+
+START_TEST(test_quote_plain_text_as_it_is) {
+        expect("", "");
+        expect("src/main.c", "src/main.c");
+        expect("a b (1).txt", "a b (1).txt");
+        expect("na\xc3\xafve/\xe6\x97\xa5\xe6\x9c\xac/\xf0\x9f\x98\x80", "na\xc3\xafve/\xe6\x97\xa5\xe6\x9c\xac/\xf0\x9f\x98\x80");
+}
+END_TEST
+
+START_TEST(test_quote_controls_and_bad_bytes) {
+        expect("a\nb", "\"a\\nb\"");
+        expect("zz\r\x1b[2K", "\"zz\\r\\033[2K\"");
+        expect("\a\b\t\v\f", "\"\\a\\b\\t\\v\\f\"");
+        expect("\x7f", "\"\\177\"");
+        expect("say \"hi\" \\o/", "\"say \\\"hi\\\" \\\\o/\"");
+        /* C1 CSI as UTF-8 (U+009B) and raw; not UTF-8; overlong ESC; a surrogate */
+        expect("\xc2\x9b" "2J", "\"\\302\\233" "2J\"");
+        expect("\x9b" "2J", "\"\\233" "2J\"");
+        expect("\xff\xfe", "\"\\377\\376\"");
+        expect("\xe0\x80\x9b", "\"\\340\\200\\233\"");
+        expect("\xed\xa0\x80", "\"\\355\\240\\200\"");
+        /* a sequence cut short at the end */
+        expect("a\xe6\x97", "\"a\\346\\227\"");
+        /* printable UTF-8 next to a control keeps its bytes */
+        expect("\xc3\xa9\n", "\"\xc3\xa9\\n\"");
+}
+END_TEST
+
+int main(void) {
+        const TTest *tests[] = { test_quote_plain_text_as_it_is, test_quote_controls_and_bad_bytes };
+
+        return unit_main("quote", "quote", 0, CK_SILENT, tests, UNIT_N(tests));
+}
