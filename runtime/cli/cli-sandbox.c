@@ -61,10 +61,11 @@ static const sbx_cli_opt common_opts[] = {
 
 static int fail(const char *cmd, const sbx_error *e, int status) {
         char buf[SBX_ERROR_MSG_MAX + 64];
-        /* a message may quote a name the sandbox chose (commit: the path) */
-        _cleanup_free_ char *q = sbx_quoted(sbx_error_text(e, buf, sizeof(buf)));
+        const char *m = sbx_error_text(e, buf, sizeof(buf));
+        /* a message may hold a name the sandbox chose (commit: the path) */
+        _cleanup_free_ char *q = sbx_text_plain(m) ? NULL : sbx_quoted(m);
 
-        fprintf(stderr, "sbx %s: %s\n", cmd, q ? q : "(out of memory)");
+        fprintf(stderr, "sbx %s: %s\n", cmd, q ? q : m);
         return status;
 }
 

@@ -23,18 +23,28 @@ static size_t printable_utf8(const unsigned char *s) {
         return n;
 }
 
+static bool plain(const char *text, bool quotes) {
+        const unsigned char *s = (const unsigned char *) text;
+
+        for (size_t i = 0; s[i];) {
+                size_t n = s[i] < 0x80 ? 1 : printable_utf8(s + i);
+                if (n == 0 || s[i] < 0x20 || s[i] == 0x7f || (quotes && (s[i] == '"' || s[i] == '\\')))
+                        return false;
+                i += n;
+        }
+        return true;
+}
+
+bool sbx_text_plain(const char *text) {
+        return plain(text, false);
+}
+
 char *sbx_quoted(const char *text) {
         const unsigned char *s = (const unsigned char *) text;
         size_t len = strlen(text), k = 0;
-        bool plain = true;
         char *out;
 
-        for (size_t i = 0; i < len && plain;) {
-                size_t n = s[i] < 0x80 ? 1 : printable_utf8(s + i);
-                plain = n > 0 && s[i] >= 0x20 && s[i] != 0x7f && s[i] != '"' && s[i] != '\\';
-                i += n;
-        }
-        if (plain)
+        if (plain(text, true))
                 return strdup(text);
         out = malloc(len * 4 + 3);      /* \ooo per byte, the quotes, NUL */
         if (!out)

@@ -269,6 +269,8 @@ void sbx_close_all_but(const int *keep, size_t n);
  * operator's terminal: they can neither end a line, move the cursor, nor send the terminal
  * a command. Allocated (NULL: out of memory). */
 char *sbx_quoted(const char *text);
+/* TEXT holds nothing sbx_quoted escapes but '"' and '\\' (a message that may be printed as it is). */
+bool sbx_text_plain(const char *text);
 
 /* ---- string vectors (strv.c) ---- */
 /* A NULL-terminated vector with its count; set: the list was given (even empty). */

@@ -41,8 +41,17 @@ START_TEST(test_quote_controls_and_bad_bytes) {
 }
 END_TEST
 
+START_TEST(test_text_plain_for_messages) {
+        ck_assert(sbx_text_plain("exec '/usr/bin/x': \"quoted\" \\ ok \xc3\xa9"));
+        ck_assert(!sbx_text_plain("commit: stat 'a\rb'"));
+        ck_assert(!sbx_text_plain("\xc2\x9b"));
+        ck_assert(!sbx_text_plain("\xff"));
+}
+END_TEST
+
 int main(void) {
-        const TTest *tests[] = { test_quote_plain_text_as_it_is, test_quote_controls_and_bad_bytes };
+        const TTest *tests[] = { test_quote_plain_text_as_it_is, test_quote_controls_and_bad_bytes,
+                                 test_text_plain_for_messages };
 
         return unit_main("quote", "quote", 0, CK_SILENT, tests, UNIT_N(tests));
 }
