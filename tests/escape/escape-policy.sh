@@ -104,9 +104,13 @@ is "listener-not-inside: the listener's process is not in the sandbox" \
 # and forged a line of its own
 in_box python3 -c 'import os
 try: os.execv("/tmp/x\r\x1b[2K\x1b[1A\x1b[2Kforged\n2026 1 allow /usr/bin/ls", ["x"])
+except OSError: pass
+try: os.execv(b"/tmp/c1", [b"c1\xc2\x9b2J\x9b2J\x7f"])
 except OSError: pass' >/dev/null
 logs=$(sx logs --exec "$box")
 is "logs-terminal: no raw CR or ESC from a sandbox's path reaches the terminal" "$(printf '%s' "$logs" | tr -dc '\r\033' | wc -c)" 0
+is "logs-terminal: no C1 control (CSI) or DEL from its argv either" \
+        "$(printf '%s' "$logs" | LC_ALL=C grep -c $'\x9b\\|\x7f')" 0
 like "logs-terminal: ... the path is printed quoted, on its one line" "$logs" \
         ' not-found +"/tmp/x\\r\\033\[2K\\033\[1A\\033\[2Kforged\\n2026 1 allow /usr/bin/ls" +\[ "x" \]$'
 like "logs-terminal: control: a plain path is printed as it is" "$logs" ' allow +/usr/bin/python3'
