@@ -816,7 +816,7 @@ static void v_node(struct vctx *v, struct json_object *o, const struct snode *n)
                         v->oom = true;
                         return;
                 }
-                if (!v_length(v, n, strlen(s), "string", "characters"))
+                if (!v_length(v, n, sbx_code_points(s), "string", "characters"))
                         return;
                 _cleanup_free_ char *ut = n->url ? sbx_strdup_trim(s) : NULL;
                 if (n->url && (!ut || !url_parses(ut, NULL, NULL, NULL)))

@@ -349,6 +349,13 @@ char *sbx_process_state_dir(void);
 char *sbx_expand_user_path(const char *p); /* ~ expansion + path.resolve */
 /* -EINVAL: OPENCLAW_PROFILE is no valid profile name */
 int sbx_default_agent_workspace(char **ret);
+/* js-string.c: String.length and slice(0, n) in UTF-16 units (a split astral character
+ * leaves its high surrogate in 3-byte form); JSON text with such surrogates (and an encoded
+ * U+0000, C0 80) written as JSON escapes, as JavaScript prints them */
+size_t sbx_js_length(const char *s);
+size_t sbx_code_points(const char *s); /* zod 4's string length: code points */
+char *sbx_js_slice(const char *s, size_t units);
+char *sbx_json_text_js(const char *text);
 char *sbx_slugify_session_key(const char *key);
 char *sbx_container_name(const char *prefix, const char *slug);
 char *sbx_scope_key(sbx_scope scope, const char *session_key, const char *agent_workspace_dir,

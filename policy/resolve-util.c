@@ -367,20 +367,21 @@ char *sbx_container_name(const char *prefix, const char *slug) {
         _cleanup_free_ char *full = NULL;
         char hex[65], *r;
 
+        /* 63 UTF-16 units at most (String.length, slice) */
         if (asprintf(&full, "%s%s", prefix, slug) < 0)
                 return NULL;
-        if (strlen(full) <= 63)
+        if (sbx_js_length(full) <= 63)
                 return TAKE_PTR(full);
         sbx_sha256_hex(full, strlen(full), hex);
         if (workspace_slug(slug)) {
                 int budget = 63 - (int) (1 + strlen(slug) + 1 + 12);
-                if (budget < 0)
-                        budget = 0;
-                if (asprintf(&r, "%.*s-%s-%.12s", budget, prefix, slug, hex) < 0)
+                _cleanup_free_ char *head = sbx_js_slice(prefix, budget < 0 ? 0 : (size_t) budget);
+                if (!head || asprintf(&r, "%s-%s-%.12s", head, slug, hex) < 0)
                         return NULL;
                 return r;
         }
-        if (asprintf(&r, "%.50s-%.12s", full, hex) < 0)
+        _cleanup_free_ char *head = sbx_js_slice(full, 50);
+        if (!head || asprintf(&r, "%s-%.12s", head, hex) < 0)
                 return NULL;
         return r;
 }

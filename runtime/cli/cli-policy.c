@@ -281,9 +281,15 @@ int cli_explain(int argc, char **argv) {
                         ret = SBX_EXIT_FAILURE;
                         goto out;
                 }
-                puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
-                                                               JSON_C_TO_STRING_NOSLASHESCAPE));
+                _cleanup_free_ char *text = sbx_json_text_js(json_object_to_json_string_ext(
+                        o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE));
                 json_object_put(o);
+                if (!text) {
+                        fprintf(stderr, "sbx explain: out of memory\n");
+                        ret = SBX_EXIT_FAILURE;
+                        goto out;
+                }
+                puts(text);
         } else {
                 print_human(&r, a.tool);
                 sbx_tool_rules_print(stdout, &r);   /* issue 6 */

@@ -212,6 +212,30 @@ START_TEST(test_scope_key_and_container_name) {
 }
 END_TEST
 
+/* JavaScript string lengths and cuts (UTF-16 units; zod counts code points) */
+START_TEST(test_js_string_units) {
+        ck_assert_uint_eq(sbx_js_length("a\xc3\xbc\xf0\x9f\x99\x82"), 4);   /* a, u-umlaut, emoji (2 units) */
+        ck_assert_uint_eq(sbx_code_points("a\xc3\xbc\xf0\x9f\x99\x82"), 3);
+        char *s = sbx_js_slice("a\xf0\x9f\x99\x82" "b", 2);                      /* half the emoji */
+        ck_assert_str_eq(s, "a\xed\xa0\xbd");                                    /* its high surrogate, U+D83D */
+        char *j = sbx_json_text_js(s);
+        ck_assert_str_eq(j, "a\\ud83d");
+        free(j);
+        free(s);
+        s = sbx_js_slice("a\xf0\x9f\x99\x82" "b", 3);
+        ck_assert_str_eq(s, "a\xf0\x9f\x99\x82");
+        free(s);
+        /* a prefix of 30 two-byte characters: cut by characters, never inside one */
+        char prefix[64] = "";
+        for (int i = 0; i < 30; i++)
+                strcat(prefix, "\xc3\xbc");
+        char *n = sbx_container_name(prefix, "workspace-0123456789abcdef0123456789abcdef");
+        ck_assert_uint_eq(sbx_js_length(n), 63);
+        ck_assert(!strncmp(n, "\xc3\xbc\xc3\xbc\xc3\xbc\xc3\xbc\xc3\xbc\xc3\xbc\xc3\xbc-workspace-", 25));
+        free(n);
+}
+END_TEST
+
 START_TEST(test_sha256_known_vector) {
         char hex[65];
         sbx_sha256_hex("abc", strlen("abc"), hex);
@@ -538,7 +562,8 @@ int main(void) {
         const TTest *tests[] = { test_agent_id_normalisation, test_tool_name_normalisation_and_aliases,
                                  test_tool_groups_and_glob, test_session_key_agent_and_subagent_depth,
                                  test_non_main_is_exact_and_case_sensitive, test_subagent_rewrite_and_role,
-                                 test_slug_rule, test_scope_key_and_container_name, test_sha256_known_vector,
+                                 test_slug_rule, test_scope_key_and_container_name, test_js_string_units,
+                                 test_sha256_known_vector,
                                  test_docker_env_ulimit_bind_merge,
                                  test_bind_root_source_and_trimmed_ro,
                                  test_shared_scope_ignores_agent_docker_and_prune,

@@ -622,7 +622,8 @@ DEEP_PATHS = [
     "ui.seamColor",
 ]
 DEEP_VALUES = ["x", "", " ", 5, 0, -1, 0.5, 2 ** 40, True, False, None, [], ["a"], [1], {}, {"bogus": 1},
-               "off", "on", "auto", "all", "none", "main", "openai/gpt-5", "30m", "http://localhost:1"]
+               "off", "on", "auto", "all", "none", "main", "openai/gpt-5", "30m", "http://localhost:1", "ü" * 25,
+               "🙂" * 13, "日" * 70]
 
 
 def set_deep(cfg, path, agent, defaults_p):
@@ -1029,7 +1030,8 @@ def docker_ok(level):
     """docker settings that pass the schema (odd but valid values)"""
     fields = {
         "image": lambda: pick(["custom:1", "ghcr.io/x/y:latest", "IMG", "reg.local:5000/a/b@sha256:" + "a" * 64, "  sp  ", "ü:1"]),
-        "containerPrefix": lambda: pick(["oc-", "X_", "", "p" * 70, "UPPER-", "dot.prefix.", "ünï-"]),
+        "containerPrefix": lambda: pick(["oc-", "X_", "", "p" * 70, "UPPER-", "dot.prefix.", "ünï-", "ü" * 30, "🙂" * 20,
+                                         "a" * 50 + "🙂", "日本" * 12, "a" * 5 + "🙂" + "b" * 9]),
         "workdir": lambda: pick(["/work", "/workspace", "/home/agent", "/w/", "rel", "/", "~/w", "/a b"]),
         "readOnlyRoot": lambda: pick([True, False]),
         "tmpfs": lambda: pick([[], ["/tmp"], ["/tmp:size=64m,mode=1777", "/cache"], ["/run", "/run"], ["rel"], [""]]),
@@ -1555,8 +1557,36 @@ def gen_chacct():
     return cfg, ["main"], None, session
 
 
+ENVX_REFS = ["${ZA}", "${ZA}${ZB}", "$${ZA}", "$$${ZA}", "${ZA:-d}", "${ZA-d}", "${ za }", "${Za}", "${za}", "${ZA", "$ZA",
+             "${}", "${_}", "${_9}", "${9A}", "${ZA}}", "{${ZA}}", "${${ZA}}", "\\${ZA}", "${ZC}", "${ZN}", "${ZE}",
+             "a${ZA}b${ZA}c", "${ZLOW}", "${HOME}", "${LANG}", "${TZ}", "${OPENCLAW_X}", "${ZD}", "$$", "${ZS}"]
+
+
+def gen_envx():
+    """${VAR} substitution: which names, escapes and env sources (env.vars, env shorthand,
+    process) give what; the values land in docker.image and docker.env"""
+    vals = {"ZA": pick(["a", "", " ", "${ZB}", "x y", "ünï"]), "ZB": "b", "ZLOW": "l", "zlow": "lower",
+            "ZN": pick(["5", "0"]), "ZE": "", "ZS": " ", "ZD": "$${ZA}"}
+    vars_ = dict(rng.sample(sorted(vals.items()), rng.randint(1, len(vals))))
+    if maybe(0.3):
+        vars_[pick(["ZC", "HOME", "LANG", "TZ", "NODE_OPTIONS", "A B", "9X", "_x"])] = pick(["c", "/x", ""])
+    if maybe(0.15):
+        vars_["ZNUM"] = pick([5, True, None, ["x"], {"a": 1}])
+    env = pick([{"vars": vars_}, {"vars": vars_}, dict(vars_), {"shellEnv": {"enabled": False}, "vars": vars_}])
+    refs = [pick(ENVX_REFS) for _ in range(3)]
+    cfg = {"env": env, "agents": {"defaults": {"sandbox": {"mode": "all", "docker": {
+        "image": refs[0], "env": {"R1": refs[1], pick(["R2", "R2", "R2", "${ZA}", "K${ZB}"]): refs[2]}}}}}}
+    if maybe(0.2):
+        cfg["agents"]["defaults"]["sandbox"]["docker"]["binds"] = ["/srv/" + pick(ENVX_REFS) + ":/x"]
+    if maybe(0.15):
+        cfg["agents"]["defaults"]["sandbox"]["mode"] = pick(["${ZMODE}", "$${ZMODE}"])
+        cfg["env"].setdefault("vars", {})["ZMODE"] = pick(["all", "off", "ALL"])
+    return cfg, ["main"], None, None
+
+
 NEW_AREAS = {"agents": gen_agents, "policy": gen_policy, "scope": gen_scope, "wsaccess": gen_wsaccess,
-             "dockerx": gen_dockerx, "syntax": gen_syntax, "include": None, "chacct": gen_chacct}
+             "dockerx": gen_dockerx, "syntax": gen_syntax, "include": None, "chacct": gen_chacct,
+             "envx": gen_envx}
 
 
 def gen_new_case(i, area):
@@ -1572,7 +1602,7 @@ def gen_new_case(i, area):
     sub = maybe(0.2)
     c = {"id": f"g{seed:03d}{i:05d}", "category": {"agents": "resolution", "policy": "policy-layers", "scope": "session-keys",
                                                   "wsaccess": "resolution", "dockerx": "docker", "syntax": "loading",
-                                                  "chacct": "policy-layers"}[area],
+                                                  "chacct": "policy-layers", "envx": "loading"}[area],
          "origin": "gen:" + area, "syntax": syntax, "config_text": text, "agent": agent, "session": session, "subagent": sub}
     if files:
         c["files"] = files
