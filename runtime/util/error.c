@@ -5,6 +5,15 @@
 
 #include "util.h"
 
+/* A message may quote what a sandbox chose (a #! line, a file name) and is
+ * printed on a terminal or parsed line by line (docker's stderr): no C0
+ * control or DEL in it. */
+static void no_controls(char *s) {
+        for (; *s; s++)
+                if ((unsigned char) *s < 0x20 || *s == 0x7f)
+                        *s = '?';
+}
+
 int sbx_error_set(sbx_error *e, int code, const char *fmt, ...) {
         va_list ap;
 
@@ -18,6 +27,7 @@ int sbx_error_set(sbx_error *e, int code, const char *fmt, ...) {
         va_start(ap, fmt);
         vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
         va_end(ap);
+        no_controls(e->msg);
         return code;
 }
 
@@ -30,6 +40,7 @@ int sbx_error_wrap(sbx_error *e, const char *fmt, ...) {
         va_start(ap, fmt);
         vsnprintf(prefix, sizeof(prefix), fmt, ap);
         va_end(ap);
+        no_controls(prefix);
         memcpy(old, e->msg, sizeof(old));
         old[sizeof(old) - 1] = '\0';
         /* Truncation is acceptable: the message is for humans and stays NUL-terminated. */

@@ -112,6 +112,18 @@ out=$(timeout -k 5 60 python3 "$CALLER" --input typed-t --wait 0.1 -- "$SBX" exe
 like "tty-t: -t still gives the command a pty of the sandbox's own (status as before)" \
         "$(field status) $(field out)" "^5 'typed-t\\\\ngot=typed-t\\\\n/dev/pts/[0-9]+\\\\n'$"
 
+# --- sbx's own messages on the caller's terminal: an error naming what the
+# sandbox chose (the #! interpreter of its file) carried its ESC and CR raw
+sx exec "$BOX" python3 -c 'import os; open("/tmp/s", "w").write("#!/nonexist\x1b[2J\rX\n"); os.chmod("/tmp/s", 0o755)'
+for c in "$SBX exec $BOX --" "$DOCKER exec $BOX"; do
+        # shellcheck disable=SC2086
+        out=$(timeout -k 5 60 $c /tmp/s 2>&1)
+        is "msg-terminal ($(basename "${c%% *}") exec): no raw control byte from the sandbox in sbx's message" \
+                "$(printf '%s' "$out" | tr -dc '\r\033' | wc -c)" 0
+        like "msg-terminal ($(basename "${c%% *}") exec): control: the message still names the interpreter" "$out" \
+                "resolve its interpreter '/nonexist.\[2J.X'"
+done
+
 # --- sbx run: its pid namespace ends with the command, so nothing it left
 # holds the terminal once sbx returned (the terminal is passed as before)
 mkdir -m 777 "$TMP/w"
