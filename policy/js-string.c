@@ -72,7 +72,7 @@ char *sbx_js_slice(const char *s, size_t units) {
 
 char *sbx_json_text_js(const char *text) {
         size_t n = strlen(text), o = 0;
-        char *r = malloc(n * 2 + 1); /* 3 bytes -> 6 at most */
+        char *r = malloc(n * 3 + 1); /* C0 80 -> \u0000: 2 bytes -> 6 */
         if (!r)
                 return NULL;
         for (const unsigned char *p = (const unsigned char *) text; *p;) {

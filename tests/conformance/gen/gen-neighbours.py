@@ -36,4 +36,5 @@ for line in open(sys.argv[1]):
         n += 1
         print(json.dumps({"id": f"n{n:05d}", "category": c["category"], "origin": "neighbour of " + c["id"],
                           "syntax": c["syntax"], "config_text": c["config_text"], "agent": agent,
-                          "session": s, "subagent": rng.random() < 0.25}, ensure_ascii=False))
+                          "session": s, "subagent": rng.random() < 0.25,
+                          **({"files": c["files"]} if c.get("files") else {})}, ensure_ascii=False))
