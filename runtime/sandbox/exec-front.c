@@ -65,6 +65,8 @@
 static char **g_argv, **g_envp;
 static unsigned long g_oldmask;
 static int g_masked;
+static unsigned g_euid;
+static int g_cwd = -1;          /* our working directory while we are in the sandbox's dir */
 
 static unsigned long slen(const char *s) {
         unsigned long n = 0;
@@ -116,6 +118,8 @@ static _Noreturn void full(void) {
 
         if (g_masked)
                 sys(SYS_rt_sigprocmask, SIG_SETMASK, &g_oldmask, 0, 8);
+        if (g_cwd >= 0 && sys(SYS_fchdir, g_cwd, 0, 0, 0) < 0)
+                quit(125);      /* cannot happen: the full sbx must not run elsewhere */
         self[0] = '\0';
         n = sys(SYS_readlinkat, AT_FDCWD_K, "/proc/self/exe", self, sizeof(self) - 1);
         if (n > 0 && sys(SYS_newfstatat, AT_FDCWD_K, "/proc/self/exe", &me, 0) == 0) {
@@ -193,8 +197,9 @@ static int lock_at(int dfd, const char *file) {
         return fd;
 }
 
-/* exec.fast, checked: its strings counted and terminated. */
-static const struct sbx_svc_fast *load_fast(int dfd, const char **ret_strings) {
+/* exec.fast, checked: its strings counted and terminated. Read into buf
+ * when it fits (the usual few hundred bytes: no mapping to make), else mapped. */
+static const struct sbx_svc_fast *load_fast(int dfd, char *buf, unsigned long buf_size, const char **ret_strings) {
         struct stat st;
         const struct sbx_svc_fast *f;
         unsigned long nul = 0;
@@ -204,14 +209,22 @@ static const struct sbx_svc_fast *load_fast(int dfd, const char **ret_strings) {
         if (fd < 0)
                 return 0;
         if (sys(SYS_fstat, fd, &st, 0, 0) < 0 || (st.st_mode & S_IFMT) != S_IFREG ||
-            st.st_uid != (unsigned) sys(SYS_geteuid, 0, 0, 0, 0) || (st.st_mode & 077) ||
+            st.st_uid != g_euid || (st.st_mode & 077) ||
             st.st_size < (long) sizeof(*f) + 2 || st.st_size > (long) (sizeof(*f) + SBX_SVC_MAX_DATA)) {
                 close_fd((int) fd);
                 return 0;
         }
-        m = (char *) sys6(SYS_mmap, 0, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+        if ((unsigned long) st.st_size <= buf_size) {
+                m = buf;
+                if (sys(SYS_read, fd, m, st.st_size, 0) != st.st_size)
+                        m = 0;
+        } else {
+                m = (char *) sys6(SYS_mmap, 0, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+                if ((unsigned long) m > -4096UL)
+                        m = 0;
+        }
         close_fd((int) fd);
-        if ((unsigned long) m > -4096UL)
+        if (!m)
                 return 0;
         f = (const struct sbx_svc_fast *) m;
         if (f->magic != SBX_SVC_FAST_MAGIC || f->version != SBX_SVC_VERSION ||
@@ -425,16 +438,12 @@ static void close_all_but_relay(void) {
  * it holds copies of what is open until it closes them, and a copy of
  * the sync socket kept init's hang-up from reading as EOF (a loaded machine
  * runs the relay late). */
-static int guard_fd(int fd) {
+static int guard_fd(int fd, unsigned mode) {
         unsigned long block = (1UL << (SIGINT - 1)) | (1UL << (SIGTERM - 1)) | (1UL << (SIGHUP - 1)), old;
-        struct stat st;
-        unsigned t;
+        unsigned t = mode & S_IFMT;
         int p[2];
         long pid;
 
-        if (sys(SYS_fstat, fd, &st, 0, 0) < 0)
-                return -1;
-        t = st.st_mode & S_IFMT;
         if (t != S_IFREG && t != S_IFDIR && t != S_IFBLK)
                 return fd;
         if (sys(SYS_pipe2, (long) p, O_CLOEXEC, 0, 0) < 0)
@@ -479,6 +488,7 @@ static _Noreturn void leave(int status) {
 
 static int exec_fast(const char *state, bool inherit_stdin, const char *name, char **cmd) {
         char root[4096], dir[4400];
+        _Alignas(8) char fast[2048];
         struct {
                 unsigned short family;          /* sockaddr_un */
                 char path[108];
@@ -487,22 +497,25 @@ static int exec_fast(const char *state, bool inherit_stdin, const char *name, ch
         const char *fs, *workdir, *path, *env;
         struct sbx_svc_request h = { .magic = SBX_SVC_MAGIC, .version = SBX_SVC_VERSION };
         struct sbx_svc_child m;
-        struct stat st;
-        unsigned long len, off, n_argv = 0, need, all = 0, fwd;
+        struct stat st, io[3];
+        unsigned long len, off, n_argv = 0, need, all = 0, fwd, argv_len = 0;
+        bool flat;
         int dfd, busy, lock, conn, sp[2], one = 1, sfd, r, out, err;
         char *data;
 
         if (!plain_name(name) || !cmd[0] || !cmd[0][0])
                 return -1;
+        g_euid = (unsigned) sys(SYS_geteuid, 0, 0, 0, 0);
         for (int fd = 0; fd < 3; fd++)
-                if (sys(SYS_fcntl, fd, F_GETFD, 0, 0) < 0)
+                if (sys(SYS_fstat, fd, &io[fd], 0, 0) < 0)
                         return -1;      /* a closed one: the full sbx puts /dev/null there */
         /* a terminal the command would get: the full sbx puts a relayed
          * pipe in between (launch/stdio-guard.c); a terminal is a person,
-         * who does not notice its start-up */
+         * who does not notice its start-up. Only a character device can be
+         * one (a file, directory or block device is relayed anyway: guard_fd) */
         for (int fd = inherit_stdin ? 0 : 1; fd < 3; fd++) {
                 char termios[64];
-                if (sys(SYS_ioctl, fd, TCGETS, termios, 0) == 0)
+                if ((io[fd].st_mode & S_IFMT) == S_IFCHR && sys(SYS_ioctl, fd, TCGETS, termios, 0) == 0)
                         return -1;
         }
         if (state) {
@@ -515,27 +528,26 @@ static int exec_fast(const char *state, bool inherit_stdin, const char *name, ch
         } else {
                 static const sbx_root_probe probe = { usable, tmpfs };
                 if (!sbx_root_default(root, sizeof(root), getenv_k("XDG_RUNTIME_DIR"),
-                                      (unsigned) sys(SYS_geteuid, 0, 0, 0, 0), &probe))
+                                      g_euid, &probe))
                         return -1;
         }
         if (!sbx_root_join(dir, sizeof(dir), root, "/", name))
                 return -1;
         /* 0. a file as stdout/stderr: its relay, before any fd it could
          * inherit exists (guard_fd) */
-        out = guard_fd(1);
-        err = out < 0 ? -1 : guard_fd(2);
+        out = guard_fd(1, io[1].st_mode);
+        err = out < 0 ? -1 : guard_fd(2, io[2].st_mode);
         if (err < 0)
                 return -1;
         dfd = (int) sys(SYS_openat, AT_FDCWD_K, dir, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
         /* ours and only ours, as sbx made it (else the full sbx decides) */
-        if (dfd < 0 || sys(SYS_fstat, dfd, &st, 0, 0) < 0 || st.st_uid != (unsigned) sys(SYS_geteuid, 0, 0, 0, 0) ||
-            (st.st_mode & 022))
+        if (dfd < 0 || sys(SYS_fstat, dfd, &st, 0, 0) < 0 || st.st_uid != g_euid || (st.st_mode & 022))
                 return -1;
         /* 1. the locks, as the full exec takes them: busy for our whole life,
          * the sandbox's until the command runs (rm -f waits, then kills it) */
         busy = lock_at(dfd, "busy");
         lock = busy >= 0 ? lock_at(dfd, "lock") : -1;
-        if (lock < 0 || !(f = load_fast(dfd, &fs)))
+        if (lock < 0 || !(f = load_fast(dfd, fast, sizeof(fast), &fs)))
                 return -1;
         /* last used = the busy file's mtime */
         sys(SYS_utimensat, busy, 0, 0, 0);
@@ -544,25 +556,40 @@ static int exec_fast(const char *state, bool inherit_stdin, const char *name, ch
         env = path + slen(path) + 1;
         /* 2. the request: workdir, argv, env, PATH */
         len = f->len;
-        for (; cmd[n_argv]; n_argv++)
-                len += slen(cmd[n_argv]) + 1;
+        flat = true;            /* the kernel lays argv's strings end to end */
+        for (; cmd[n_argv]; n_argv++) {
+                flat = flat && cmd[n_argv] == cmd[0] + argv_len;
+                argv_len += slen(cmd[n_argv]) + 1;
+        }
+        len += argv_len;
         if (len > SBX_SVC_MAX_DATA || n_argv + f->n_env > SBX_SVC_MAX_STRINGS)
                 return -1;
+        flat = flat && len <= SBX_SVC_CHUNK;
         /* 3. init's socket: ours, and listened on */
         if (sys6(SYS_newfstatat, dfd, (long) SBX_SVC_SOCKET, (long) &st, AT_SYMLINK_NOFOLLOW, 0, 0) < 0 ||
-            (st.st_mode & S_IFMT) != S_IFSOCK || st.st_uid != (unsigned) sys(SYS_geteuid, 0, 0, 0, 0))
+            (st.st_mode & S_IFMT) != S_IFSOCK || st.st_uid != g_euid)
                 return -1;
-        {
+        /* connect() takes a path: relative to the dir checked above (our
+         * working directory until full() goes back; /proc/self/fd/N/ where
+         * ours cannot be opened: a lookup of three /proc entries more) */
+        sa.family = AF_UNIX_K;
+        g_cwd = (int) sys(SYS_openat, AT_FDCWD_K, ".", O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
+        if (g_cwd >= 0 && sys(SYS_fchdir, dfd, 0, 0, 0) == 0) {
+                if (!sbx_root_join(sa.path, sizeof(sa.path), SBX_SVC_SOCKET, "", ""))
+                        return -1;
+        } else {
                 char num[12], rev[12];
                 int k = 0, j = 0;
                 unsigned v = (unsigned) dfd;
+                if (g_cwd >= 0)
+                        close_fd(g_cwd);
+                g_cwd = -1;
                 do
                         rev[k++] = (char) ('0' + v % 10);
                 while ((v /= 10) > 0);
                 while (k > 0)
                         num[j++] = rev[--k];
                 num[j] = '\0';
-                sa.family = AF_UNIX_K;
                 if (!sbx_root_join(sa.path, sizeof(sa.path), "/proc/self/fd/", num, "/" SBX_SVC_SOCKET))
                         return -1;
         }
@@ -571,10 +598,12 @@ static int exec_fast(const char *state, bool inherit_stdin, const char *name, ch
             sys6(SYS_setsockopt, sp[0], SOL_SOCKET, SO_PASSCRED_K, (long) &one, sizeof(one), 0) < 0 ||
             sys6(SYS_setsockopt, sp[0], SOL_SOCKET, SO_PASSPIDFD_K, (long) &one, sizeof(one), 0) < 0)
                 return -1;      /* Linux < 6.5: the full sbx's GO round trip */
-        data = (char *) sys6(SYS_mmap, 0, (long) len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        /* the strings: one record of four pieces where they fit one (no
+         * copy), else copied and cut into records of SBX_SVC_CHUNK */
+        data = flat ? 0 : (char *) sys6(SYS_mmap, 0, (long) len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if ((unsigned long) data > -4096UL)
                 return -1;
-        {
+        if (data) {
                 char *at = data;
                 for (const char *s = workdir; s <= workdir + slen(workdir); s++)
                         *at++ = *s;
@@ -620,7 +649,15 @@ static int exec_fast(const char *state, bool inherit_stdin, const char *name, ch
                         ctl.buf[sizeof(struct cmsg) + i] = ((char *) fds)[i];
                 iov[0] = (struct iov) { &h, sizeof(h) };
                 mm[0].h = (struct mhdr) { .iov = &iov[0], .iovlen = 1, .control = &ctl, .controllen = sizeof(ctl) };
-                for (off = 0; off < len; off += need, n_rec++) {
+                if (flat) {
+                        iov[1] = (struct iov) { (void *) workdir, slen(workdir) + 1 };
+                        iov[2] = (struct iov) { cmd[0], argv_len };
+                        iov[3] = (struct iov) { (void *) env, (unsigned long) (fs + f->len - env) };
+                        iov[4] = (struct iov) { (void *) path, slen(path) + 1 };
+                        mm[1].h = (struct mhdr) { .iov = &iov[1], .iovlen = 4 };
+                        n_rec = 2;
+                }
+                for (off = 0; data && off < len; off += need, n_rec++) {
                         need = len - off < SBX_SVC_CHUNK ? len - off : SBX_SVC_CHUNK;
                         iov[n_rec] = (struct iov) { data + off, need };
                         mm[n_rec].h = (struct mhdr) { .iov = &iov[n_rec], .iovlen = 1 };
@@ -639,12 +676,15 @@ static int exec_fast(const char *state, bool inherit_stdin, const char *name, ch
                 if (r <= 0 || mm[0].len != sizeof(h))
                         return -1;      /* nothing sent: the full sbx */
                 /* the rest, if sendmmsg stopped early */
-                for (unsigned long i = (unsigned long) r; i < n_rec; i++)
-                        if (sys6(SYS_sendto, conn, (long) iov[i].base, (long) iov[i].len, MSG_NOSIGNAL, 0, 0) !=
-                            (long) iov[i].len) {
+                for (unsigned long i = (unsigned long) r; i < n_rec; i++) {
+                        long want = 0;
+                        for (unsigned long k = 0; k < mm[i].h.iovlen; k++)
+                                want += (long) mm[i].h.iov[k].len;
+                        if (sys(SYS_sendmsg, conn, &mm[i].h, MSG_NOSIGNAL, 0) != want) {
                                 fail_msg(SBX_SVC_MSG_NOT_RUN, name);
                                 leave(125);
                         }
+                }
         }
         close_fd(sp[1]);
         /* 4. the command's end (READY on the way: the kernel attaches the
