@@ -74,6 +74,23 @@ is "front-stdin: ... and passed through with -i" "$(echo through | sx exec -i fe
 control "exec.fast: in the host-only state dir, mode 0600" "$(stat -c %a "$dir/exec.fast")" 600
 is "front-env: the command gets the sandbox's environment, not the caller's" \
         "$(SECRET_VAR=host sx exec fe -- sh -c 'echo "$PATH ${SECRET_VAR:-unset}"')" "$P:/usr/bin:/bin unset"
+# connect() names init's socket relative to the checked sandbox dir, made
+# the working directory (the caller's again before the full sbx runs); where
+# the caller's cannot be opened (no search permission), through
+# /proc/self/fd/N as before: both paths run the command, and a command the
+# child cannot find still goes to the full sbx, which says why
+mkdir -p "$TMP/cwd"
+is "front-cwd: from a working directory of the caller's: runs, and a missing command is the full sbx's 127" \
+        "$(cd "$TMP/cwd" && sx exec fe -- echo ran; sx exec fe -- nothere-$$ 2>&1; echo "rc=$?")" \
+        "ran
+sbx exec: resolve 'nothere-$$' in the sandbox
+rc=127"
+is "front-cwd: ... the same from one without search permission (unprivileged: the /proc/self/fd path)" \
+        "$(cd "$TMP/cwd" && chmod 0 "$TMP/cwd" && sx exec fe -- echo ran; sx exec fe -- nothere-$$ 2>&1; echo "rc=$?"
+           chmod 755 "$TMP/cwd")" \
+        "ran
+sbx exec: resolve 'nothere-$$' in the sandbox
+rc=127"
 
 # --- the command is found in the sandbox's PATH, inside its root
 sx exec fe -- sh -c "mkdir -p $P && printf '#!/bin/sh\necho inside\n' > $P/onlyin && chmod +x $P/onlyin"
