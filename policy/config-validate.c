@@ -6,7 +6,9 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <arpa/inet.h>
 #include <regex.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -430,7 +432,8 @@ struct snode {
         unsigned msg;               /* ... and its message (0: "Invalid input") */
         unsigned excluded;          /* N_STRING: values a refinement refuses, a list (0: none) */
         unsigned key_re;            /* N_OBJECT: a POSIX extended regex every key must match */
-        bool url;                   /* N_STRING: new URL() must take it */
+        unsigned char url;          /* N_STRING: new URL() must take it (U_*) */
+        unsigned hosts;             /* N_STRING, K_HTTPS_ORIGIN: the hosts http is allowed on, a list */
 };
 /* the string refinements of OpenClaw's schema that sbx knows (schema-shapes.mjs names them) */
 enum {
@@ -443,6 +446,14 @@ enum {
         K_TRIMMED,            /* no leading or trailing white space */
         K_BYTE_SIZE,          /* a byte size: "512", "10mb", "1.5g" */
         K_HTTP_ORIGIN,        /* http(s)://host[:port] with at most "/" after it */
+        K_HTTPS_ORIGIN,       /* the same, https, or http on one of the node's hosts */
+        K_HTTPS_PATH_URL,     /* an https URL whose path is not "/" */
+};
+/* how a string is checked as a URL */
+enum {
+        U_NONE,
+        U_ZOD, /* zod's url(): the trimmed string; the checks after it see it without tabs or newlines */
+        U_RAW, /* the plugins' format "uri": URL.canParse(value) */
 };
 struct shape {
         unsigned group, key; /* offsets in SPOOL */
@@ -560,10 +571,186 @@ static bool byte_size_number(double d) {
         return d == 0 || (d > 0 && d >= 1e-6 && d < 1e21 && rounds_to_safe(d));
 }
 
-/* The WHATWG URL parser's verdict, for what configs hold: a scheme; for the special schemes
- * (http, https, ws, wss, ftp) a host without forbidden code points and a port <= 65535.
- * *ret_rest (may be NULL) is what follows the authority, *ret_userinfo whether it had one. */
-static bool url_parses(const char *s, const char **ret_rest, bool *ret_userinfo, bool *ret_http) {
+/* what the WHATWG URL parser reads of s: no ASCII tab or newline anywhere, and with edges
+ * no C0 control or space at either end (without: what zod's url() hands the checks after it) */
+static char *url_clean(const char *s, bool edges) {
+        size_t n = strlen(s);
+        while (edges && n && (unsigned char) s[n - 1] <= ' ')
+                n--;
+        while (edges && n && (unsigned char) *s <= ' ')
+                s++, n--;
+        char *r = malloc(n + 1), *w = r;
+        if (!r)
+                return NULL;
+        for (size_t i = 0; i < n; i++)
+                if (s[i] != '\t' && s[i] != '\n' && s[i] != '\r')
+                        *w++ = s[i];
+        *w = '\0';
+        return r;
+}
+
+/* the URL parser's IPv4 number: decimal, 0x hex (may be empty), 0-led octal */
+static bool ipv4_number(const char *p, size_t n, unsigned long long *ret) {
+        int base = 10;
+        if (n >= 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+                base = 16, p += 2, n -= 2;
+        else if (n >= 2 && p[0] == '0')
+                base = 8, p++, n--;
+        else if (n == 0)
+                return false;
+        unsigned long long v = 0;
+        for (size_t i = 0; i < n; i++) {
+                int d = isdigit((unsigned char) p[i]) ? p[i] - '0'
+                        : base == 16 && isxdigit((unsigned char) p[i]) ? tolower((unsigned char) p[i]) - 'a' + 10
+                                                                        : 99;
+                if (d >= base)
+                        return false;
+                v = v * (unsigned) base + (unsigned) d;
+                if (v > 0xffffffffffULL)
+                        v = 0xffffffffffULL; /* too big either way */
+        }
+        *ret = v;
+        return true;
+}
+
+/* a host the URL parser reads as IPv4 (its last label, a trailing empty one dropped, is a
+ * number): 1 with the address in *ret, -1 when that IPv4 is invalid; 0: a domain */
+static int ipv4_host(const char *h, uint32_t *ret) {
+        size_t n = strlen(h);
+        if (n > 1 && h[n - 1] == '.')
+                n--;
+        const char *last = h + n;
+        while (last > h && last[-1] != '.')
+                last--;
+        unsigned long long v;
+        size_t ln = (size_t) (h + n - last);
+        if (!ln || (strspn(last, "0123456789") < ln && !ipv4_number(last, ln, &v)))
+                return 0;
+        unsigned long long addr = 0;
+        unsigned parts = 0;
+        for (const char *p = h; p <= h + n; parts++) {
+                size_t pn = strcspn(p, ".");
+                if (p + pn > h + n)
+                        pn = (size_t) (h + n - p);
+                bool is_last = p + pn >= h + n;
+                if (parts >= 4 || !ipv4_number(p, pn, &v) || (!is_last && v > 255))
+                        return -1;
+                if (is_last) {
+                        if (v >= 1ULL << (8 * (4 - parts)))
+                                return -1;
+                        addr = (addr << (8 * (4 - parts))) + v;
+                        break;
+                }
+                addr = (addr << 8) + v;
+                p += pn + 1;
+        }
+        *ret = (uint32_t) addr;
+        return 1;
+}
+
+/* %XX decoded, ASCII letters lowered (the host the URL parser goes on with) */
+static char *host_decode(const char *h, size_t n) {
+        char *r = malloc(n + 1), *w = r;
+        if (!r)
+                return NULL;
+        for (size_t i = 0; i < n; i++) {
+                if (h[i] == '%' && i + 2 < n && isxdigit((unsigned char) h[i + 1]) &&
+                    isxdigit((unsigned char) h[i + 2])) {
+                        char hx[3] = {h[i + 1], h[i + 2], 0};
+                        char c = (char) strtol(hx, NULL, 16);
+                        if (!c) { /* %00: kept, so the host is refused (NUL is forbidden) */
+                                *w++ = '%';
+                                continue;
+                        }
+                        *w++ = c;
+                        i += 2;
+                } else
+                        *w++ = (char) tolower((unsigned char) h[i]);
+        }
+        *w = '\0';
+        return r;
+}
+
+/* "[...]" holds an IPv6 address (inet_pton reads what the URL parser does) */
+static bool ipv6_literal(const char *h) {
+        size_t n = strlen(h);
+        struct in6_addr a;
+        _cleanup_free_ char *in = n >= 2 && h[n - 1] == ']' ? strndup(h + 1, n - 2) : NULL;
+        return in && inet_pton(AF_INET6, in, &a) == 1;
+}
+
+/* after the ':' of a URL of a scheme that is not special (nor file:): "//" starts an
+ * authority, whose host (opaque, or [IPv6]) and port the parser checks */
+static bool opaque_authority(const char *p) {
+        if (strncmp(p, "//", 2))
+                return true; /* a path: anything */
+        p += 2;
+        _cleanup_free_ char *auth = strndup(p, strcspn(p, "/?#"));
+        if (!auth)
+                return false;
+        char *at = strrchr(auth, '@'), *host = at ? at + 1 : auth;
+        char *port = host[0] == '[' ? strchr(host, ']') : host;
+        if (!port)
+                return false;
+        port = strchr(port, ':');
+        if (port) {
+                *port++ = '\0';
+                if (strspn(port, "0123456789") != strlen(port) || (*port && strtol(port, NULL, 10) > 65535))
+                        return false;
+        }
+        if (!*host)
+                return !at && !port; /* "scheme://" alone has an empty host */
+        if (host[0] == '[')
+                return ipv6_literal(host);
+        return !strpbrk(host, " #/:<>?@[\\]^|"); /* the forbidden host code points */
+}
+
+/* the host of a special URL as url.hostname reads it (malloc'd), NULL when the parser refuses
+ * it: %-decoded, a valid IPv4 when it ends in a number (serialized), no forbidden domain
+ * code point; an IPv6 one as written (lowered); a non-ASCII one %-decoded but not mapped */
+static char *special_host(const char *host) {
+        if (host[0] == '[') {
+                _cleanup_free_ char *dh = sbx_strdup_lower(host);
+                return dh && ipv6_literal(dh) ? TAKE_PTR(dh) : NULL;
+        }
+        _cleanup_free_ char *dh = host_decode(host, strlen(host));
+        uint32_t a;
+        int ip = dh ? ipv4_host(dh, &a) : -1;
+        if (!dh || !*dh || ip < 0)
+                return NULL;
+        for (const char *c = dh; *c; c++)
+                if ((unsigned char) *c <= ' ' || *c == 0x7f || strchr("#%/:<>?@[\\]^|", *c))
+                        return NULL;
+        if (ip > 0) {
+                char *r;
+                return asprintf(&r, "%u.%u.%u.%u", a >> 24, (a >> 16) & 255, (a >> 8) & 255, a & 255) < 0 ? NULL : r;
+        }
+        return TAKE_PTR(dh);
+}
+
+/* after the ':' of a file: URL: a host after two slashes is empty, a drive letter, or a
+ * special URL's host (no credentials, no port) */
+static bool file_host(const char *p) {
+        if (!strchr("/\\", p[0]) || !p[0] || !strchr("/\\", p[1]) || !p[1])
+                return true;
+        p += 2;
+        _cleanup_free_ char *host = strndup(p, strcspn(p, "/\\?#"));
+        if (!host)
+                return false;
+        if (!*host || (isalpha((unsigned char) host[0]) && (host[1] == ':' || host[1] == '|') && !host[2]))
+                return true;
+        _cleanup_free_ char *dh = special_host(host);
+        return dh != NULL;
+}
+
+/* The WHATWG URL parser's verdict, for what configs hold (s as url_clean leaves it): a
+ * scheme; for the special schemes (http, https, ws, wss, ftp) a host without forbidden code
+ * points, a valid IPv4 when it ends in a number, and a port <= 65535. *ret_rest (may be NULL)
+ * is what follows the authority, *ret_userinfo whether it had credentials, *ret_scheme the scheme
+ * lowered (malloc'd), *ret_host the host as url.hostname reads it (malloc'd; an IPv6 one as
+ * written, a non-ASCII one %-decoded but not mapped) */
+static bool url_parses(const char *s, const char **ret_rest, bool *ret_userinfo, char **ret_scheme,
+                       char **ret_host) {
         static const char *const SPECIAL[] = {"http", "https", "ws", "wss", "ftp", NULL};
         const char *p = s;
         if (!isalpha((unsigned char) *p))
@@ -575,10 +762,12 @@ static bool url_parses(const char *s, const char **ret_rest, bool *ret_userinfo,
         _cleanup_free_ char *scheme = strndup(s, (size_t) (p - s)), *ls = scheme ? sbx_strdup_lower(scheme) : NULL;
         if (!ls)
                 return false;
-        if (ret_http)
-                *ret_http = !strcmp(ls, "http") || !strcmp(ls, "https");
-        if (!in_list(SPECIAL, ls))
-                return true; /* file: and the other schemes: anything after ':' */
+        if (!in_list(SPECIAL, ls)) {
+                bool ok = !strcmp(ls, "file") ? file_host(p + 1) : opaque_authority(p + 1);
+                if (ret_scheme)
+                        *ret_scheme = TAKE_PTR(ls);
+                return ok;
+        }
         for (p++; *p == '/' || *p == '\\'; p++)
                 ;
         size_t alen = strcspn(p, "/\\?#");
@@ -586,8 +775,8 @@ static bool url_parses(const char *s, const char **ret_rest, bool *ret_userinfo,
         if (!auth)
                 return false;
         char *host = strrchr(auth, '@');
-        if (ret_userinfo)
-                *ret_userinfo = host != NULL;
+        if (ret_userinfo) /* a username or a password: "" and ":" are neither */
+                *ret_userinfo = host && host != auth && !(host == auth + 1 && auth[0] == ':');
         host = host ? host + 1 : auth;
         char *port = host[0] == '[' ? strchr(host, ']') : host;
         if (!port)
@@ -598,55 +787,123 @@ static bool url_parses(const char *s, const char **ret_rest, bool *ret_userinfo,
                 if (strspn(port, "0123456789") != strlen(port) || (*port && strtol(port, NULL, 10) > 65535))
                         return false;
         }
-        if (!*host || strpbrk(host, " \t<>^|%"))
+        _cleanup_free_ char *dh = special_host(host);
+        if (!dh)
                 return false;
         if (ret_rest)
                 *ret_rest = p + alen;
+        if (ret_scheme)
+                *ret_scheme = TAKE_PTR(ls);
+        if (ret_host)
+                *ret_host = TAKE_PTR(dh);
         return true;
 }
 
-/* a path segment the URL parser drops or folds: "." / ".." (also percent-encoded) */
-static bool dot_segment(const char *seg, size_t n) {
+/* a path segment the URL parser reads as "." (1) or ".." (2), also percent-encoded; 0: other */
+static int dot_segment(const char *seg, size_t n) {
         _cleanup_free_ char *l = strndup(seg, n), *t = l ? sbx_strdup_lower(l) : NULL;
-        return t && (!*t || !strcmp(t, ".") || !strcmp(t, "..") || !strcmp(t, "%2e") || !strcmp(t, ".%2e") ||
-                     !strcmp(t, "%2e.") || !strcmp(t, "%2e%2e"));
+        if (!t)
+                return 0;
+        if (!strcmp(t, ".") || !strcmp(t, "%2e"))
+                return 1;
+        return !strcmp(t, "..") || !strcmp(t, ".%2e") || !strcmp(t, "%2e.") || !strcmp(t, "%2e%2e") ? 2 : 0;
+}
+
+/* the path of a special URL (after the authority, up to '?' or '#', n bytes) is "/" once the
+ * parser has folded its "." and ".." segments */
+static bool root_path(const char *p, size_t n) {
+        if (!n)
+                return true;
+        _cleanup_free_ bool *empty = calloc(n + 1, sizeof(bool)); /* the segments kept: empty ones? */
+        size_t kept = 0;
+        if (!empty)
+                return false;
+        for (const char *e = p + n; p < e;) {
+                p++; /* the '/' or '\\' before the segment */
+                size_t len = strcspn(p, "/\\");
+                if (len > (size_t) (e - p))
+                        len = (size_t) (e - p);
+                bool last = p + len >= e;
+                int dots = dot_segment(p, len);
+                if (dots == 2 && kept)
+                        kept--;
+                if (dots == 0)
+                        empty[kept++] = len == 0;
+                else if (last)
+                        empty[kept++] = true;
+                p += len;
+        }
+        return !kept || (kept == 1 && empty[0]);
 }
 
 /* validateHttpOrigin: http(s), no credentials, path "/", no query or fragment (the parser
- * trims the string and folds dot segments first) */
-static bool http_origin(const char *raw) {
-        _cleanup_free_ char *s = sbx_strdup_trim(raw);
+ * folds dot segments first); *ret_scheme and *ret_host (may be NULL) as url_parses gives them */
+static bool http_origin(const char *raw, char **ret_scheme, char **ret_host) {
+        _cleanup_free_ char *s = url_clean(raw, true), *scheme = NULL, *host = NULL;
         const char *rest = NULL;
-        bool userinfo = false, http = false;
-        if (!s || !url_parses(s, &rest, &userinfo, &http) || !http || userinfo || !rest)
+        bool userinfo = false;
+        if (!s || !url_parses(s, &rest, &userinfo, &scheme, &host) || !rest || userinfo ||
+            (strcmp(scheme, "http") && strcmp(scheme, "https")))
                 return false;
         size_t plen = strcspn(rest, "?#");
-        for (const char *p = rest; p < rest + plen;) {
-                size_t n = strcspn(p, "/\\");
-                if (n > (size_t) (rest + plen - p))
-                        n = (size_t) (rest + plen - p);
-                if (!dot_segment(p, n))
-                        return false;
-                p += n;
-                if (p < rest + plen)
-                        p++;
-        }
+        if (!root_path(rest, plen))
+                return false;
         rest += plen;
         if (*rest == '?')
                 rest++;
         if (*rest == '#')
                 rest++;
-        return *rest == '\0';
+        if (*rest)
+                return false;
+        if (ret_scheme)
+                *ret_scheme = TAKE_PTR(scheme);
+        if (ret_host)
+                *ret_host = TAKE_PTR(host);
+        return true;
 }
 
-static bool http_url(const char *s) {
-        const char *rest = !strncasecmp(s, "http://", 7) ? s + 7 : !strncasecmp(s, "https://", 8) ? s + 8 : NULL;
-        return rest && *rest && *rest != '/' && !isspace((unsigned char) *rest);
+/* isHttpUrl: new URL() takes it and its protocol is http: or https: */
+static bool http_url(const char *raw) {
+        _cleanup_free_ char *s = url_clean(raw, true), *scheme = NULL;
+        return s && url_parses(s, NULL, NULL, &scheme, NULL) && (!strcmp(scheme, "http") || !strcmp(scheme, "https"));
+}
+
+/* new URL(s) takes it, https, its path not "/" (after the parser folds its dot segments) */
+static bool https_path_url(const char *raw) {
+        _cleanup_free_ char *s = url_clean(raw, true), *scheme = NULL;
+        const char *rest = NULL;
+        return s && url_parses(s, &rest, NULL, &scheme, NULL) && !strcmp(scheme, "https") && rest &&
+               !root_path(rest, strcspn(rest, "?#"));
+}
+
+/* url.hostname h (as url_parses gives it) is one of the hosts of list l. A non-ASCII h is
+ * mapped by IDNA, which sbx does not do: one with a character of U+00C0..U+00FF stays
+ * non-ASCII (or is refused), any other might map to a listed host and is taken. */
+static bool host_listed(unsigned l, const char *h) {
+        if (slist_has(l, h))
+                return true;
+        if (h[0] == '[') {
+                struct in6_addr a, b;
+                _cleanup_free_ char *in = strndup(h + 1, strcspn(h + 1, "]"));
+                if (!in || inet_pton(AF_INET6, in, &a) != 1)
+                        return true; /* not read here: taken */
+                for (unsigned i = 0; i < SLISTS[l]; i++) {
+                        const char *x = SPOOL + SLISTS[l + 1 + i];
+                        _cleanup_free_ char *xin = x[0] == '[' ? strndup(x + 1, strcspn(x + 1, "]")) : NULL;
+                        if (xin && inet_pton(AF_INET6, xin, &b) == 1 && !memcmp(&a, &b, sizeof(a)))
+                                return true;
+                }
+                return false;
+        }
+        bool ascii = true, latin1 = false;
+        for (const unsigned char *c = (const unsigned char *) h; *c; c++)
+                ascii &= *c < 0x80, latin1 |= *c == 0xc3;
+        return !ascii && !latin1;
 }
 
 /* s (trimmed when the schema trims first) passes refinement k */
-static bool refined(unsigned char k, const char *s) {
-        switch (k) {
+static bool refined(const struct snode *n, const char *s) {
+        switch (n->custom) {
         case K_MODEL_REF:
                 return model_ref(s);
         case K_MODEL_REF_OR_EMPTY:
@@ -660,7 +917,13 @@ static bool refined(unsigned char k, const char *s) {
         case K_BYTE_SIZE:
                 return byte_size(s);
         case K_HTTP_ORIGIN:
-                return http_origin(s);
+                return http_origin(s, NULL, NULL);
+        case K_HTTPS_PATH_URL:
+                return https_path_url(s);
+        case K_HTTPS_ORIGIN: {
+                _cleanup_free_ char *scheme = NULL, *host = NULL;
+                return http_origin(s, &scheme, &host) && (!strcmp(scheme, "https") || host_listed(n->hosts, host));
+        }
         case K_TRIMMED: {
                 _cleanup_free_ char *t = sbx_strdup_trim(s);
                 return !t || !strcmp(t, s);
@@ -818,10 +1081,24 @@ static void v_node(struct vctx *v, struct json_object *o, const struct snode *n)
                 }
                 if (!v_length(v, n, sbx_code_points(s), "string", "characters"))
                         return;
-                _cleanup_free_ char *ut = n->url ? sbx_strdup_trim(s) : NULL;
-                if (n->url && (!ut || !url_parses(ut, NULL, NULL, NULL)))
-                        issue(v, "Invalid URL");
-                else if (!refined(n->custom, s))
+                if (n->url) {
+                        _cleanup_free_ char *t = n->url == U_ZOD ? sbx_strdup_trim(s) : strdup(s),
+                                            *u = t ? url_clean(t, true) : NULL,
+                                            *w = t ? url_clean(t, false) : NULL;
+                        if (!u || !w) {
+                                v->oom = true;
+                                return;
+                        }
+                        if (!url_parses(u, NULL, NULL, NULL, NULL)) {
+                                issue(v, "Invalid URL");
+                                return;
+                        }
+                        if (n->url == U_ZOD) {
+                                free(s);
+                                s = TAKE_PTR(w);
+                        }
+                }
+                if (!refined(n, s))
                         issue(v, "%s", n->msg ? spool(n->msg) : "Invalid input");
                 else if (slist_has(n->excluded, s))
                         issue(v, "Invalid input");
@@ -1428,7 +1705,7 @@ static void v_container_env(struct vctx *v, struct json_object *root) {
 /* channels.<id>: bundled channel ids and the metadata keys; each channel is checked against
  * its plugin's JSON Schema (the "channel" rows of config-shapes.h), as OpenClaw does. */
 static void v_channels(struct vctx *v, struct json_object *o) {
-        static const char *const extra[] = {"defaults", "modelByChannel", "qa-channel", NULL};
+        static const char *const extra[] = {"defaults", "modelByChannel", NULL};
         if (!check_object(v, o, NULL))
                 return;
         json_object_object_foreach(o, k, val) {

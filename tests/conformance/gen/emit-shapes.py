@@ -54,7 +54,7 @@ def ere(rx):
     src = rx["src"]
     if set(rx["flags"]) - set("iu"):
         return None
-    out, i, inb = "", 0, False
+    out, i, inb, dash = "", 0, False, False
     while i < len(src):
         c = src[i]
         if c == "\\" and i + 1 < len(src):
@@ -62,6 +62,10 @@ def ere(rx):
             cls = {"d": "0-9", "w": "A-Za-z0-9_"}.get(n)
             if cls:
                 out += cls if inb else "[" + cls + "]"
+            elif inb and n == "\\":
+                out += "\\"  # in an ERE bracket a backslash is itself
+            elif inb and n == "-":
+                dash = True  # a literal '-' in a bracket: last, where ERE reads it as itself
             elif n in "/.-^$*+?()[]{}|\\" and not (inb and n in "[]\\^-"):
                 out += ("\\" + n) if not inb and n != "/" else n
             else:
@@ -77,6 +81,9 @@ def ere(rx):
             inb = True
         elif c == "]" and inb:
             inb = False
+            if dash and not out.endswith("-"):
+                out += "-"
+            dash = False
         out += c
         i += 1
     return out, "i" in rx["flags"]
@@ -93,7 +100,7 @@ def node(d):
     f = {"type": "N_ANY", "keys": None, "kids": [], "extra": "X_ANY", "svals": None, "nums": [],
          "etrue": "false", "efalse": "false", "integer": "false", "trim": "false", "lo": "NAN", "lo_incl": "true",
          "hi": "NAN", "hi_incl": "true", "req": None, "re": None, "icase": "false", "custom": "K_NONE",
-         "msg": None, "excl": None, "keyre": None, "url": "false"}
+         "msg": None, "excl": None, "keyre": None, "url": "U_NONE", "hosts": None}
     if t == "object":
         ks = list(d["keys"])
         kids = [node(d["keys"][k]) for k in ks]
@@ -118,9 +125,11 @@ def node(d):
     elif t == "string":
         f.update(type="N_STRING", lo=num(d.get("min")), hi=num(d.get("max")), trim="true" if d.get("trim") else "false")
         if d.get("url"):
-            f["url"] = "true"
+            f["url"] = "U_RAW" if d["url"] == "raw" else "U_ZOD"
         if d.get("excluded"):
             f["excl"] = list(d["excluded"])
+        if d.get("hosts"):
+            f["hosts"] = list(d["hosts"])
         if d.get("custom"):
             f["custom"] = "K_" + d["custom"].upper().replace("-", "_")
             if d.get("msg"):
@@ -200,7 +209,7 @@ def run(pool_, xs):
 
 skids, snums, out = [], [], []
 for f in nodes:
-    for a in ("keys", "svals", "req", "excl"):
+    for a in ("keys", "svals", "req", "excl", "hosts"):
         f[a] = lst(f[a])
     for a in ("re", "msg", "keyre"):
         f[a] = soff(f[a])
@@ -209,7 +218,7 @@ for f in nodes:
     out.append(f"        {{{f['type']}, {f['extra']}, {f['integer']}, {f['trim']}, {f['etrue']}, {f['efalse']}, "
                f"{f['lo']}, {f['lo_incl']}, {f['hi']}, {f['hi_incl']}, {f['keys']}, {f['kids']}, {f['nkids']}, "
                f"{f['svals']}, {f['nums']}, {f['nnums']}, {f['req']}, {f['re']}, {f['icase']}, {f['custom']}, "
-               f"{f['msg']}, {f['excl']}, {f['keyre']}, {f['url']}}},")
+               f"{f['msg']}, {f['excl']}, {f['keyre']}, {f['url']}, {f['hosts']}}},")
 shape_rows = [f"        {{{soff(g)}, {soff(k)}, {n}}}, /* {g}.{k} */" for g, k, n in rows]
 assert max(skids, default=0) < 65536 and len(nodes) < 65536 and max(len(f) for f in lidx) <= 255
 

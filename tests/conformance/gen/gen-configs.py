@@ -1584,9 +1584,51 @@ def gen_envx():
     return cfg, ["main"], None, None
 
 
+# the config keys whose strings OpenClaw checks as URLs (zod url() and its refinements,
+# the plugins' format "uri"), and the pieces of odd URLs for them
+URL_KEYS = ["gateway.publicOrigin", "mcp.apps.sandboxOrigin", "mcp.servers.s.url", "mcp.servers.s.oauth.redirectUrl",
+            "mcp.servers.s.oauth.clientMetadataUrl", "nodeHost.mcp.servers.s.url",
+            "nodeHost.mcp.servers.s.oauth.redirectUrl", "proxy.proxyUrl", "channels.discord.activityUrl",
+            "channels.telegram.apiRoot", "channels.telegram.accounts.a.apiRoot", "channels.msteams.serviceUrl",
+            "channels.nostr.profile.website", "channels.feishu.domain", "channels.clickclack.baseUrl",
+            "channels.qa-channel.baseUrl", "channels.reef.relayUrl", "channels.buzz.relayUrl",
+            "channels.a2a.advertisedUrl", "channels.a2a.peers.p.url"]
+URL_SCHEMES = ["http", "https", "http", "https", "http", "https", "HTTP", "HtTpS", "ws", "wss", "ftp", "file", "mailto", "a", "1http", "", "http+x", "h"]
+URL_SEPS = ["://", "://", "://", ":", ":/", ":///", ":\\\\", "://\\", ":\\/", "//"]
+URL_USERS = ["", "", "", "", "u@", "u:p@", "@", ":@", "%40@"]
+URL_HOSTS = ["a", "example.com", "localhost", "LOCALHOST", "localhost.", "localhost.localdomain", "127.0.0.1", "127.1",
+             "127.0.1", "0x7f.0.0.1", "0177.0.0.1", "2130706433", "127.0.0.1.", "127.0.0.2", "127.0.0.256", "1.2.3.4.5",
+             "256.1.1.1", "[::1]", "[0:0::1]", "[::0.0.0.1]", "[0000::1]", "[::2]", "[::1", "[x]", "%6cocalhost", "%61",
+             "a%20b", "a%zz", "a%2", "\u00e4.com", "\uff4c\uff4f\uff43\uff41\uff4c\uff48\uff4f\uff53\uff54", "loc\u00adalhost",
+             "a b", "xn--a", "09", "0x", "1.2.3.08", "", "a..b", "a_b", "a*b", "a^b", "a|b", "a<b"]
+URL_PORTS = ["", "", "", ":", ":80", ":443", ":0", ":65535", ":65536", ":99999", ":80x", ":-1", ":08"]
+URL_PATHS = ["", "", "", "/", "/", "/x", "/.", "/..", "/%2e", "/%2E%2e", "/./", "//", "\\", "/x/..", "/ ", "/a b"]
+URL_TAILS = ["", "", "", "", "?", "?q", "#", "#f", "?a=b#c"]
+URL_WRAPS = ["", "", "", "", " ", "\t", "\n", "\u00a0", "\u0001", "\r\n"]
+
+
+def gen_url():
+    """an odd URL at a key OpenClaw checks as one (zod url() + refinements, format "uri")"""
+    u = (pick(URL_SCHEMES) + pick(URL_SEPS) + pick(URL_USERS) + pick(URL_HOSTS) + pick(URL_PORTS) + pick(URL_PATHS)
+         + pick(URL_TAILS))
+    if maybe(0.1):
+        at = rng.randint(0, len(u))
+        u = u[:at] + pick(["\t", "\n", "\r"]) + u[at:]
+    w = pick(URL_WRAPS)
+    u = w + u + (w if maybe(0.5) else "")
+    if maybe(0.05):
+        u = pick(["", " ", "x", "http://", "https://a:80/", "http://localhost:18789", "https://[::1]:8443"])
+    cfg = cur = {}
+    path = pick(URL_KEYS).split(".")
+    for k in path[:-1]:
+        cur = cur.setdefault(k, {})
+    cur[path[-1]] = u
+    return cfg, ["main"], None, None
+
+
 NEW_AREAS = {"agents": gen_agents, "policy": gen_policy, "scope": gen_scope, "wsaccess": gen_wsaccess,
              "dockerx": gen_dockerx, "syntax": gen_syntax, "include": None, "chacct": gen_chacct,
-             "envx": gen_envx}
+             "envx": gen_envx, "url": gen_url}
 
 
 def gen_new_case(i, area):
@@ -1602,7 +1644,7 @@ def gen_new_case(i, area):
     sub = maybe(0.2)
     c = {"id": f"g{seed:03d}{i:05d}", "category": {"agents": "resolution", "policy": "policy-layers", "scope": "session-keys",
                                                   "wsaccess": "resolution", "dockerx": "docker", "syntax": "loading",
-                                                  "chacct": "policy-layers", "envx": "loading"}[area],
+                                                  "chacct": "policy-layers", "envx": "loading", "url": "invalid"}[area],
          "origin": "gen:" + area, "syntax": syntax, "config_text": text, "agent": agent, "session": session, "subagent": sub}
     if files:
         c["files"] = files

@@ -12,6 +12,12 @@ import { pathToFileURL } from "node:url";
 const file = fs.readdirSync(".").find((f) => /^zod-schema-[^.]*\.mjs$/.test(f) && /OpenClawSchema as t/.test(fs.readFileSync(f, "utf8")));
 const mod = await import(pathToFileURL(process.cwd() + "/" + file).href);
 const S = mod.t;
+const schemaText = fs.readFileSync(file, "utf8");
+// the strings of a module-level `const NAME = new Set([...])` of the schema's file
+function setValues(name) {
+  const m = new RegExp("const " + name + " = (?:/\\* @__PURE__ \\*/ )?new Set\\(\\[([^;]*?)\\]\\);").exec(schemaText);
+  return m ? [...m[1].matchAll(/"([^"\\]*)"/g)].map((x) => x[1]) : undefined;
+}
 const WRAP = ["optional", "default", "readonly", "catch", "prefault", "nonoptional"];
 const ANY = { t: "any" };
 const stack = new Set();
@@ -31,8 +37,18 @@ function customKind(src) {
   if (/^function isHttpUrl\(/.test(src)) return "http-url";
   if (/^function isValidNonNegativeByteSizeString\(/.test(src)) return "byte-size";
   if (/^function validateHttpOrigin\(/.test(src)) return "http-origin";
+  // validateHttpOrigin, and https, or http on one of the hosts of a Set (gateway.publicOrigin)
+  const ho = /^function \w+\((\w+)\) \{\s*if \(!validateHttpOrigin\(\1\)\) return false;\s*const (\w+) = new URL\(\1\);\s*return \2\.protocol === "https:" \|\| (\w+)\.has\(\2\.hostname\);\s*\}$/.exec(src.trim());
+  if (ho && setValues(ho[3])) return { kind: "https-origin", hosts: setValues(ho[3]) };
   if (/^\(value\) => value === value\.trim\(\)$/.test(src.trim())) return "trimmed";
+  if (/^\((\w+)\) => \{\s*const (\w+) = new URL\(\1\);\s*return isHttpsUrl\(\2\) && \2\.pathname !== "\/";\s*\}$/.test(src.trim())) return "https-path-url";
   return undefined;
+}
+function checksOnly(fn) {
+  const src = String(fn);
+  const arg = /^\(?(\w+)/.exec(src)?.[1];
+  const rets = [...src.matchAll(/\breturn\b([^;}]*)/g)].map((m) => m[1].trim());
+  return !!arg && rets.length > 0 && /^\(?\w+(?:, \w+)?\)? => \{/.test(src) && rets.every((r) => r === arg || r === "NEVER");
 }
 function desc(s) {
   const d = s?._zod?.def;
@@ -47,7 +63,9 @@ function descDef(d) {
   if (d.type === "lazy") return desc(d.getter());
   if (d.type === "pipe") {
     const inT = d.in._zod.def.type;
-    if (inT === "transform") return ANY; // z.preprocess: the raw value is not what is checked
+    // z.preprocess: the raw value is not what is checked, unless the step only refuses (each
+    // of its returns gives back its argument, or NEVER after an issue)
+    if (inT === "transform") return checksOnly(d.in._zod.def.transform) ? desc(d.out) : ANY;
     return desc(d.in);
   }
   const cks = checksOf(d);
@@ -74,6 +92,7 @@ function descDef(d) {
     case "string": {
       const n = { t: "string" };
       let trimmed = false;
+      if (d.format === "url" && !d.hostname && !d.protocol && !d.normalize) n.url = true; // z.url()
       for (const x of cks) {
         if (x.check === "overwrite") {
           if (!trims(x)) break; // another rewrite: the checks after it see what sbx cannot
@@ -86,7 +105,8 @@ function descDef(d) {
           // (v) => v !== "a" && v !== "b": the values it refuses
           const ex = /^\((\w+)\) => \1 !== "[^"]*"(?: && \1 !== "[^"]*")*$/.test(String(x.fn ?? "").trim());
           if (ex) (n.excluded ??= []).push(...[...String(x.fn).matchAll(/!== "([^"]*)"/g)].map((m) => m[1]));
-          const k = customKind(String(x.fn ?? ""));
+          let k = customKind(String(x.fn ?? ""));
+          if (k?.hosts) ({ kind: k, hosts: n.hosts } = k);
           if (k) {
             n.custom = k;
             let e;
@@ -96,7 +116,7 @@ function descDef(d) {
           }
         }
         if (x.check === "string_format" && x.format === "regex") (n.re ??= []).push({ src: x.pattern.source, flags: x.pattern.flags });
-        if (x.check === "string_format" && x.format === "url" && !x.hostname && !x.protocol) n.url = true;
+        if (x.check === "string_format" && x.format === "url" && !x.hostname && !x.protocol && !x.normalize) n.url = true;
         if (trimmed) n.trim = true; // the checks see the trimmed string
       }
       return n;
@@ -168,6 +188,7 @@ function jsDesc(s) {
         if (s.minLength !== undefined) n.min = s.minLength;
         if (s.maxLength !== undefined) n.max = s.maxLength;
         if (s.pattern) n.re = [{ src: s.pattern, flags: "u" }];
+        if (s.format === "uri") n.url = "raw"; // OpenClaw's plugin validator: URL.canParse(value)
         return n;
       }
       case "number": case "integer": {
