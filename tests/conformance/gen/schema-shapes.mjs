@@ -165,7 +165,7 @@ for (const [g, sh] of Object.entries({ root, defaults, entry, tools, agenttools:
 
 // The bundled channel plugins' JSON Schemas (draft-07, validated with their defaults applied
 // first): "channel.<id>" rows, in the same node shapes. What the tables cannot say ($ref,
-// not, if/then, formats, oneOf's "exactly one") is "any" or a plain union.
+// not, if/then, formats but "uri", oneOf's "exactly one") is "any" or a plain union.
 const metaFile = fs.readdirSync(".").find((f) => /^bundled-channel-config-metadata\.generated-[^.]*\.mjs$/.test(f));
 const meta = (await import(pathToFileURL(process.cwd() + "/" + metaFile).href)).t;
 function jsDesc(s) {
