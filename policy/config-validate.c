@@ -679,6 +679,23 @@ static bool ipv6_literal(const char *h) {
         return in && inet_pton(AF_INET6, in, &a) == 1;
 }
 
+/* the authority's "host[:port]": the port (digits, <= 65535) cut off; *ret_port (may be
+ * NULL): whether there was one */
+static bool cut_port(char *host, bool *ret_port) {
+        char *port = host[0] == '[' ? strchr(host, ']') : host;
+        if (!port)
+                return false;
+        port = strchr(port, ':');
+        if (ret_port)
+                *ret_port = port != NULL;
+        if (port) {
+                *port++ = '\0';
+                if (strspn(port, "0123456789") != strlen(port) || (*port && strtol(port, NULL, 10) > 65535))
+                        return false;
+        }
+        return true;
+}
+
 /* after the ':' of a URL of a scheme that is not special (nor file:): "//" starts an
  * authority, whose host (opaque, or [IPv6]) and port the parser checks */
 static bool opaque_authority(const char *p) {
@@ -689,15 +706,9 @@ static bool opaque_authority(const char *p) {
         if (!auth)
                 return false;
         char *at = strrchr(auth, '@'), *host = at ? at + 1 : auth;
-        char *port = host[0] == '[' ? strchr(host, ']') : host;
-        if (!port)
+        bool port;
+        if (!cut_port(host, &port))
                 return false;
-        port = strchr(port, ':');
-        if (port) {
-                *port++ = '\0';
-                if (strspn(port, "0123456789") != strlen(port) || (*port && strtol(port, NULL, 10) > 65535))
-                        return false;
-        }
         if (!*host)
                 return !at && !port; /* "scheme://" alone has an empty host */
         if (host[0] == '[')
@@ -778,15 +789,8 @@ static bool url_parses(const char *s, const char **ret_rest, bool *ret_userinfo,
         if (ret_userinfo) /* a username or a password: "" and ":" are neither */
                 *ret_userinfo = host && host != auth && !(host == auth + 1 && auth[0] == ':');
         host = host ? host + 1 : auth;
-        char *port = host[0] == '[' ? strchr(host, ']') : host;
-        if (!port)
+        if (!cut_port(host, NULL))
                 return false;
-        port = strchr(port, ':');
-        if (port) {
-                *port++ = '\0';
-                if (strspn(port, "0123456789") != strlen(port) || (*port && strtol(port, NULL, 10) > 65535))
-                        return false;
-        }
         _cleanup_free_ char *dh = special_host(host);
         if (!dh)
                 return false;
