@@ -448,6 +448,7 @@ enum {
         K_HTTP_ORIGIN,        /* http(s)://host[:port] with at most "/" after it */
         K_HTTPS_ORIGIN,       /* the same, https, or http on one of the node's hosts */
         K_HTTPS_PATH_URL,     /* an https URL whose path is not "/" */
+        K_NOT_BLANK,          /* the pattern /\S/: not only JavaScript white space */
 };
 /* how a string is checked as a URL */
 enum {
@@ -922,6 +923,10 @@ static bool refined(const struct snode *n, const char *s) {
                 return byte_size(s);
         case K_HTTP_ORIGIN:
                 return http_origin(s, NULL, NULL);
+        case K_NOT_BLANK: {
+                _cleanup_free_ char *t = sbx_strdup_trim(s);
+                return !t || *t;
+        }
         case K_HTTPS_PATH_URL:
                 return https_path_url(s);
         case K_HTTPS_ORIGIN: {

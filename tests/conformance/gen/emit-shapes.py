@@ -50,11 +50,14 @@ def num(x):
 
 def ere(rx):
     """a JS regex as a POSIX extended one (None when it uses what ERE lacks); \\d and \\w
-    (ASCII in JS) become classes"""
+    (ASCII in JS) become classes. JS's \\s (Unicode white space) only where a wider ERE
+    class can only accept more: \\S outside brackets (no counted repeats in the regex: ERE
+    counts bytes) and \\s in a negated bracket become their ASCII forms."""
     src = rx["src"]
     if set(rx["flags"]) - set("iu"):
         return None
-    out, i, inb, dash = "", 0, False, False
+    ws = " \t\n\v\f\r"
+    out, i, inb, neg, start, dash, rbr = "", 0, False, False, 0, False, False
     while i < len(src):
         c = src[i]
         if c == "\\" and i + 1 < len(src):
@@ -62,14 +65,22 @@ def ere(rx):
             cls = {"d": "0-9", "w": "A-Za-z0-9_"}.get(n)
             if cls:
                 out += cls if inb else "[" + cls + "]"
+            elif n == "S" and not inb and "{" not in src:
+                out += "[^" + ws + "]"
+            elif n == "s" and inb and neg:
+                out += ws
             elif inb and n == "\\":
                 out += "\\"  # in an ERE bracket a backslash is itself
             elif inb and n == "-":
                 dash = True  # a literal '-' in a bracket: last, where ERE reads it as itself
+            elif inb and n == "]":
+                rbr = True  # a literal ']' in a bracket: first
+            elif inb and n == "[" and src[i + 2:i + 3] not in (".", ":", "="):
+                out += "["
             elif n in "/.-^$*+?()[]{}|\\" and not (inb and n in "[]\\^-"):
                 out += ("\\" + n) if not inb and n != "/" else n
             else:
-                return None  # \s, \b, escapes inside brackets ERE cannot say
+                return None  # \\b, \\p, escapes inside brackets ERE cannot say
             i += 2
             continue
         if src.startswith("(?:", i):
@@ -78,12 +89,18 @@ def ere(rx):
         if src.startswith("(?", i):
             return None
         if c == "[" and not inb:
-            inb = True
+            inb, neg = True, src[i + 1:i + 2] == "^"
+            out += "[^" if neg else "["
+            i += 2 if neg else 1
+            start = len(out)
+            continue
         elif c == "]" and inb:
             inb = False
             if dash and not out.endswith("-"):
                 out += "-"
-            dash = False
+            if rbr:
+                out = out[:start] + "]" + out[start:]
+            dash = rbr = False
         out += c
         i += 1
     return out, "i" in rx["flags"]
@@ -135,6 +152,9 @@ def node(d):
             if d.get("msg"):
                 f["msg"] = d["msg"]
         for rx in d.get("re", []):
+            if rx["src"] == "\\S" and f["custom"] == "K_NONE":  # JS white space is not ASCII's: told by trim
+                f["custom"] = "K_NOT_BLANK"
+                continue
             e = ere(rx)
             if e:
                 f.update(re=e[0], icase="true" if e[1] else "false")
