@@ -209,18 +209,31 @@ pid_t sbx_pidfd_pid(int pidfd) {
         return pid;
 }
 
-/* network container:NAME without root: NAME's network namespace belongs to
+/* A sandbox cloned by a short-lived helper (a fork of ours) from inside
+ * namespaces the launcher itself cannot enter, as a child of ours
+ * (CLONE_PARENT); its pidfd comes back over a socket.
+ *
+ * network container:NAME without root: NAME's network namespace belongs to
  * NAME's user namespace, and only a process inside that one may enter it (an
  * unprivileged launcher has no CAP_SYS_ADMIN of its own, and a fresh user
- * namespace would have none over NAME's). So a short-lived helper enters
- * NAME's user and network namespaces and clones the sandbox there, with its
- * own mount, pid, ipc, uts and cgroup namespaces, as a child of ours
- * (CLONE_PARENT); its pidfd comes back over a socket. The sandbox shares
- * NAME's user namespace (its ids, no new map): joining is the dangerous,
- * explicit opt-in this is for. */
-static int spawn_in_userns(sbx_plan *p, struct clone_args *args, int sync_child, int sync_parent,
-                           const sigset_t *oldmask, int *ret_pidfd, sbx_error *reterr) {
+ * namespace would have none over NAME's). So the helper enters NAME's user
+ * and network namespaces and clones the sandbox there, with its own mount,
+ * pid, ipc, uts and cgroup namespaces. The sandbox shares NAME's user
+ * namespace (its ids, no new map): joining is the dangerous, explicit opt-in
+ * this is for.
+ *
+ * issue 16, a template (p->tmpl.used): the helper (the "spawner") enters the
+ * holder's user and mount namespaces (template.c) and clones the sandbox
+ * with all seven new namespaces: its user namespace nested in the
+ * template's, its mount table a copy of the holder's small one, every mount
+ * locked. As root only the parent user namespace may write the id maps:
+ * the spawner does, before it reports; the child waits for #1 as ever.
+ * A failure before clone3 comes back with seq 0: the launcher then builds
+ * the root itself. */
+static int spawn_via_helper(sbx_plan *p, struct clone_args *args, int sync_child, int sync_parent,
+                            const sigset_t *oldmask, int *ret_pidfd, sbx_error *reterr) {
         _cleanup_close_ int back_r = -EBADF, back_w = -EBADF, pidfd = -EBADF;
+        bool tmpl = p->tmpl.used;
         sbx_sync_msg msg;
         siginfo_t info = {};
         int r;
@@ -231,31 +244,59 @@ static int spawn_in_userns(sbx_plan *p, struct clone_args *args, int sync_child,
                 return r;
         helper = fork();
         if (helper < 0)
-                return sbx_error_set(reterr, -errno, "network container: fork");
+                return sbx_error_set(reterr, -errno, "%s: fork", tmpl ? "template" : "network container");
         if (helper == 0) {
-                int child_pidfd = -EBADF;
+                int child_pidfd = -EBADF, procdir = -EBADF, e = 0;
                 sbx_error err = {};
                 long c;
 
                 /* clone3 takes CLONE_PARENT only without an exit signal of its
                  * own: the child gets ours (SIGCHLD), sent to our parent */
-                args->flags = (args->flags & ~(uint64_t) (CLONE_NEWUSER | CLONE_NEWNET)) | CLONE_PARENT;
+                if (!tmpl)
+                        args->flags &= ~(uint64_t) (CLONE_NEWUSER | CLONE_NEWNET);
+                args->flags |= CLONE_PARENT;
                 args->exit_signal = 0;
                 args->pidfd = (uintptr_t) &child_pidfd;
-                if (setns(p->net.join_userns_fd, CLONE_NEWUSER) < 0 || setns(p->net.join_fd, CLONE_NEWNET) < 0) {
-                        sbx_error_set(&err, -errno, "network container: enter the sandbox's user and network namespaces");
-                        _exit(sbx_sync_send(back_w, 1, SBX_SYNC_ERROR, SBX_EXIT_FAILURE, &err) < 0);
+                if (tmpl) {
+                        /* the host's /proc, for the child's maps: the
+                         * template's shows only the holder */
+                        procdir = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
+                        if (procdir < 0 || sbx_template_enter(p) < 0)
+                                e = -errno;
+                } else if (setns(p->net.join_userns_fd, CLONE_NEWUSER) < 0 || setns(p->net.join_fd, CLONE_NEWNET) < 0)
+                        e = -errno;
+                if (e < 0) {
+                        sbx_error_set(&err, e, tmpl ? "template: enter the holder's user and mount namespaces"
+                                                    : "network container: enter the sandbox's user and network namespaces");
+                        _exit(sbx_sync_send(back_w, 0, SBX_SYNC_ERROR, SBX_EXIT_FAILURE, &err) < 0);
                 }
                 c = sys_clone3(args);
                 if (c < 0) {
-                        sbx_error_set(&err, -errno, "network container: clone3 (mount, pid, ipc, uts, cgroup "
-                                      "namespaces) inside the sandbox's user namespace");
-                        _exit(sbx_sync_send(back_w, 1, SBX_SYNC_ERROR, SBX_EXIT_FAILURE, &err) < 0);
+                        sbx_error_set(&err, -errno, tmpl ? "template: clone3 (user, mount, pid, net, ipc, uts, "
+                                                           "cgroup namespaces) inside the template's user namespace"
+                                                         : "network container: clone3 (mount, pid, ipc, uts, cgroup "
+                                                           "namespaces) inside the sandbox's user namespace");
+                        _exit(sbx_sync_send(back_w, 0, SBX_SYNC_ERROR, SBX_EXIT_FAILURE, &err) < 0);
                 }
                 if (c == 0) {
                         close(back_w);
                         close(sync_parent);
+                        if (procdir >= 0)
+                                close(procdir);
                         child_main(p, sync_child, oldmask);
+                }
+                if (tmpl && p->privileged) {
+                        char name[24];
+                        int pfd;
+
+                        snprintf(name, sizeof(name), "%ld", c);
+                        pfd = openat(procdir, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+                        if (pfd < 0 || sbx_userns_write_maps(p, pfd, &err) < 0) {
+                                if (pfd < 0)
+                                        sbx_error_set(&err, -errno, "template: open /proc/%ld", c);
+                                (void) sys_pidfd_send_signal(child_pidfd, SIGKILL);
+                                _exit(sbx_sync_send(back_w, 1, SBX_SYNC_ERROR, SBX_EXIT_FAILURE, &err) < 0);
+                        }
                 }
                 _exit(sbx_sync_send_fd(back_w, 1, SBX_SYNC_MAPS_WRITTEN, child_pidfd) < 0);
         }
@@ -265,12 +306,14 @@ static int spawn_in_userns(sbx_plan *p, struct clone_args *args, int sync_child,
         (void) waitid(P_PID, (id_t) helper, &info, WEXITED);
         if (r >= 0 && msg.type == SBX_SYNC_ERROR) {
                 *reterr = msg.error;
+                if (tmpl && msg.seq == 0)
+                        return -ESTALE;         /* no child: build the root ourselves */
                 return reterr->code < 0 ? reterr->code : -EIO;
         }
         if (r < 0 || pidfd < 0 || (pid = sbx_pidfd_pid(pidfd)) <= 0)
                 return sbx_error_set(reterr, r < 0 ? r : -ECHILD,
-                                     "network container: no sandbox came back from the helper (status %d)",
-                                     info.si_status);
+                                     "%s: no sandbox came back from the helper (status %d)",
+                                     tmpl ? "template" : "network container", info.si_status);
         *ret_pidfd = TAKE_FD(pidfd);
         return (int) pid;
 }
@@ -280,7 +323,7 @@ static int spawn_in_userns(sbx_plan *p, struct clone_args *args, int sync_child,
 static int release_child(sbx_plan *p, pid_t pid, int procfd, int sync_parent, sbx_error *reterr) {
         int r = 0;
 
-        if (p->privileged)
+        if (p->privileged && !p->tmpl.used)       /* from a template: the spawner wrote them */
                 r = sbx_userns_write_maps(p, procfd, reterr);
         if (r >= 0)
                 r = sbx_net_attach_proc(&p->net, pid, procfd, reterr);
@@ -389,7 +432,27 @@ static int spawn(sbx_plan *p, int sync_child, int sync_parent, const sigset_t *o
         if (sbx_clone_into_cgroup(p, &args) < 0)
                 return sbx_error_set(reterr, -EOPNOTSUPP, "clone3: built without CLONE_INTO_CGROUP");
         if (p->net.kind == SBX_NET_KIND_JOIN && p->net.join_userns_fd >= 0)
-                return spawn_in_userns(p, &args, sync_child, sync_parent, oldmask, ret_pidfd, reterr);
+                return spawn_via_helper(p, &args, sync_child, sync_parent, oldmask, ret_pidfd, reterr);
+        /* issue 16: a template holder's namespaces when there is a live,
+         * fresh one (decided here, before any clone3); else the root is
+         * built per run, below, to the same view */
+        if (p->tmpl.eligible && p->net.kind == SBX_NET_KIND_NONE && sbx_template_acquire(p) >= 0) {
+                sbx_error tmpl_err = {};
+                struct clone_args targs = args;
+
+                pid = spawn_via_helper(p, &targs, sync_child, sync_parent, oldmask, ret_pidfd, &tmpl_err);
+                if (pid >= 0) {
+                        close_cgroup_tasks(p);
+                        return (int) pid;
+                }
+                if (pid != -ESTALE) {
+                        *reterr = tmpl_err;
+                        return (int) pid;
+                }
+                p->tmpl.used = false;
+                closep(&p->tmpl.holder_pidfd);
+                p->tmpl.holder_pidfd = -EBADF;
+        }
         /* network container:NAME as root: the child is born in NAME's network
          * namespace. Only the launcher (host credentials) may enter it, so it
          * does, clones without CLONE_NEWNET, and returns to its own. */

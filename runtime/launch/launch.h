@@ -255,6 +255,8 @@ enum {
                                       * it), attached on `upper` (a dir in the run dir); src NULL =
                                       * an empty lower dir there too */
         SBX_MNT_COPYUP   = 1 << 8,   /* FS tmpfs: copy what was at dst into it (crun's "tmpcopyup") */
+        SBX_MNT_TEMPLATE = 1 << 9,   /* issue 16: part of the shared read-only root a template holder
+                                      * builds once (template.c); a run from a template skips it */
 };
 
 typedef struct sbx_mount_op {
@@ -351,6 +353,20 @@ typedef struct sbx_plan {
         const char *root_bind;           /* container: the rootfs, bound onto itself as the new root */
         unsigned long root_propagation;  /* container: rootfsPropagation, 0 = private */
         bool no_pivot;                   /* container (--no-pivot): MS_MOVE onto / + chroot (mount.c) */
+
+        /* issue 16: a template mount namespace (template.c). Decided in the
+         * parent before clone3: eligible (sbx_mount_prepare: the plan's
+         * SBX_MNT_TEMPLATE ops are a root a holder can keep), then used once a
+         * live, fresh holder was found or built; the child then runs only the
+         * other ops, in a copy of the holder's mount table, without pivot_root. */
+        struct {
+                bool eligible;
+                bool used;
+                const char *dir;                 /* <state base>/templates */
+                char key[65];                    /* sha256 of the template part, hex */
+                int holder_pidfd;                /* -EBADF */
+                char uid_map[64], gid_map[64];   /* the sandbox's maps inside the template's user ns */
+        } tmpl;
 } sbx_plan;
 
 int sbx_plan_prepare(const sbx_run_config *c, sbx_plan **ret, sbx_error *reterr);
@@ -408,6 +424,19 @@ int sbx_exec_listener_start(const sbx_run_config *c, const sbx_run_config *now, 
  * *ret_conn takes one SBX_SYNC_LISTENER record. Parent, before setns. */
 int sbx_exec_log_connect(const char *dir, const sbx_run_config *c, const sbx_audit *audit, int init_pidfd,
                          int *ret_conn, sbx_error *reterr);
+/* ---- from template.c (issue 16) ---- */
+/* Parent, before clone3, for an eligible plan: find the live holder of p's
+ * template (pidfd + recorded start time), or build one (under the template's
+ * lock), checking that every host file it bound is still the same inode;
+ * sets p->tmpl.used and holder_pidfd. Any failure: -errno, p unchanged, and
+ * the run builds its root as before (same view). */
+int sbx_template_acquire(sbx_plan *p);
+/* The spawner's part (a forked child of the launcher): enter the holder's
+ * user and mount namespaces. */
+int sbx_template_enter(const sbx_plan *p);
+/* sbx rm -f --all: kill every holder under base/templates, remove the dirs.
+ * Returns the number removed or -errno. */
+int sbx_template_remove_all(const char *base);
 /* Closes every fd, removes the state dir. NULL-safe. Returns NULL. */
 sbx_plan *sbx_plan_free(sbx_plan *p);
 static inline void sbx_plan_freep(sbx_plan **p) {

@@ -93,12 +93,15 @@ static int add_bind(sbx_plan *p, const char *src, const char *dst, unsigned flag
         }
         if (!S_ISDIR(st.st_mode))
                 flags |= SBX_MNT_FILE;
-        if (p->privileged) {
+        /* issue 16: a template's bind is cloned by the holder (or, without
+         * one, by the child), never handed over: it must outlive this run */
+        bool detach = p->privileged && !(flags & SBX_MNT_TEMPLATE);
+        if (detach) {
                 tree = detach_source(src, flags, reterr);
                 if (tree < 0)
                         return tree;
         }
-        op = sbx_plan_add_mount(p, p->privileged ? SBX_MOUNT_DETACHED : SBX_MOUNT_BIND, dst, reterr);
+        op = sbx_plan_add_mount(p, detach ? SBX_MOUNT_DETACHED : SBX_MOUNT_BIND, dst, reterr);
         if (!op) {
                 if (tree >= 0)
                         close(tree);
@@ -107,7 +110,7 @@ static int add_bind(sbx_plan *p, const char *src, const char *dst, unsigned flag
         op->src_fd = tree;
         op->src = op->what = sbx_plan_strdup(p, src);
         /* the parent applied the attributes already */
-        op->flags = p->privileged ? (flags & (SBX_MNT_FILE | SBX_MNT_OPTIONAL)) : flags;
+        op->flags = detach ? (flags & (SBX_MNT_FILE | SBX_MNT_OPTIONAL)) : flags;
         return op->src ? 0 : sbx_error_set(reterr, -ENOMEM, "plan: out of memory");
 }
 
@@ -129,6 +132,7 @@ static int add_simple(sbx_plan *p, sbx_mount_kind kind, const char *dst, const c
  * /bin, /lib* and /sbin are symlinks into /usr: recreate them as symlinks. */
 static int prepare_host_root(sbx_plan *p, sbx_error *reterr) {
         static const char *const dirs[] = { "usr", "bin", "sbin", "lib", "lib64", "lib32", "libx32" };
+        unsigned t = p->tmpl.eligible ? SBX_MNT_TEMPLATE : 0;
         int r;
 
         for (size_t i = 0; i < ELEMENTSOF(dirs); i++) {
@@ -144,9 +148,9 @@ static int prepare_host_root(sbx_plan *p, sbx_error *reterr) {
                         if (n < 0)
                                 return sbx_error_set(reterr, -errno, "root: readlink '%s'", path);
                         target[n] = '\0';
-                        r = add_simple(p, SBX_MOUNT_SYMLINK, dirs[i], target, 0, 0, reterr);
+                        r = add_simple(p, SBX_MOUNT_SYMLINK, dirs[i], target, t, 0, reterr);
                 } else if (S_ISDIR(st.st_mode))
-                        r = add_bind(p, path, dirs[i], SBX_MNT_RO | SBX_MNT_NOSUID | SBX_MNT_NODEV, reterr);
+                        r = add_bind(p, path, dirs[i], SBX_MNT_RO | SBX_MNT_NOSUID | SBX_MNT_NODEV | t, reterr);
                 else
                         continue;
                 if (r < 0)
@@ -261,18 +265,20 @@ static int prepare_etc(sbx_plan *p, const sbx_run_config *c, const char *rootfs,
         if (r < 0)
                 return r;
         if (!rootfs) {
-                r = add_simple(p, SBX_MOUNT_DIR, "etc", NULL, 0, 0755, reterr);
+                /* issue 16: the file contents are part of the template's key */
+                unsigned t = p->tmpl.eligible ? SBX_MNT_TEMPLATE : 0;
+                r = add_simple(p, SBX_MOUNT_DIR, "etc", NULL, t, 0755, reterr);
                 for (size_t i = 0; r >= 0 && i < ELEMENTSOF(contents); i++) {
                         char dst[64];
                         snprintf(dst, sizeof(dst), "etc/%s", generated_etc[i][0]);
-                        r = add_simple(p, SBX_MOUNT_FILE, dst, contents[i], 0, 0644, reterr);
+                        r = add_simple(p, SBX_MOUNT_FILE, dst, contents[i], t, 0644, reterr);
                 }
                 if (r >= 0)
                         r = add_bind(p, "/etc/alternatives", "etc/alternatives",
-                                     SBX_MNT_RO | SBX_MNT_NOSUID | SBX_MNT_NODEV | SBX_MNT_OPTIONAL, reterr);
+                                     SBX_MNT_RO | SBX_MNT_NOSUID | SBX_MNT_NODEV | SBX_MNT_OPTIONAL | t, reterr);
                 if (r >= 0)
                         r = add_bind(p, "/etc/ld.so.cache", "etc/ld.so.cache",
-                                     SBX_MNT_RO | SBX_MNT_NOSUID | SBX_MNT_NODEV | SBX_MNT_OPTIONAL, reterr);
+                                     SBX_MNT_RO | SBX_MNT_NOSUID | SBX_MNT_NODEV | SBX_MNT_OPTIONAL | t, reterr);
                 return r;
         }
         /* --rootfs: the image's /etc stays (its users, groups and nsswitch.conf
@@ -343,24 +349,25 @@ static int prepare_dev(sbx_plan *p, sbx_error *reterr) {
                 { "dev/stdin", "/proc/self/fd/0" }, { "dev/stdout", "/proc/self/fd/1" },
                 { "dev/stderr", "/proc/self/fd/2" },
         };
+        unsigned t = p->tmpl.eligible ? SBX_MNT_TEMPLATE : 0;
         int r;
 
         /* /dev is a directory of the (read-only) root tmpfs rather than a
          * tmpfs of its own: nothing needs to create files there (shm and pts
          * are their own mounts), and a tmpfs superblock costs more than the
          * rest of /dev together. */
-        r = add_simple(p, SBX_MOUNT_DIR, "dev", NULL, 0, 0755, reterr);
+        r = add_simple(p, SBX_MOUNT_DIR, "dev", NULL, t, 0755, reterr);
         for (size_t i = 0; r >= 0 && i < ELEMENTSOF(nodes); i++) {
                 char src[32], dst[32];
                 snprintf(src, sizeof(src), "/dev/%s", nodes[i]);
                 snprintf(dst, sizeof(dst), "dev/%s", nodes[i]);
-                r = add_bind(p, src, dst, SBX_MNT_NOSUID | SBX_MNT_NOEXEC, reterr);
+                r = add_bind(p, src, dst, SBX_MNT_NOSUID | SBX_MNT_NOEXEC | t, reterr);
         }
         if (r >= 0)
                 r = add_simple(p, SBX_MOUNT_DEVPTS, "dev/pts", "newinstance,ptmxmode=0666,mode=0620",
                                SBX_MNT_NOSUID | SBX_MNT_NOEXEC, 0755, reterr);
         for (size_t i = 0; r >= 0 && i < ELEMENTSOF(links); i++)
-                r = add_simple(p, SBX_MOUNT_SYMLINK, links[i][0], links[i][1], 0, 0, reterr);
+                r = add_simple(p, SBX_MOUNT_SYMLINK, links[i][0], links[i][1], t, 0, reterr);
         if (r >= 0)
                 r = add_simple(p, SBX_MOUNT_TMPFS, "dev/shm", "mode=1777,size=64m",
                                SBX_MNT_NOSUID | SBX_MNT_NODEV | SBX_MNT_NOEXEC, 01777, reterr);
@@ -427,9 +434,32 @@ static int prepare_binds(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr
         return 0;
 }
 
+/* issue 16: can a template holder keep this run's read-only root? The host
+ * root with sbx's own /etc and /dev, read-only, no network to attach, the
+ * default empty workspace (its layers on the child's detached tmpfs), and
+ * no user binds unless we are root (then they are detached trees the child
+ * moves in). SBX_TEMPLATE=0 turns it off (benchmarks, the tests comparing
+ * both paths). Everything else builds its root per run, as before. */
+static bool template_eligible(const sbx_plan *p, const sbx_run_config *c) {
+        const char *env = getenv("SBX_TEMPLATE");
+
+        if (env && !strcmp(env, "0"))
+                return false;
+        return !c->rootfs && c->read_only_root && !p->container && c->network == SBX_NETWORK_NONE &&
+               !c->workspace && c->workspace_access == SBX_WORKSPACE_NONE && !c->keep_layers &&
+               (p->privileged || c->n_binds == 0);
+}
+
 int sbx_mount_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr) {
         _cleanup_free_ char *rootfs = NULL;
         int r;
+
+        if (template_eligible(p, c)) {
+                char base[PATH_MAX];
+                sbx_statedir_base(c, base, sizeof(base));
+                p->tmpl.dir = sbx_plan_strdupf(p, "%s/templates", base);
+                p->tmpl.eligible = p->tmpl.dir != NULL;
+        }
 
         if (c->rootfs) {
                 rootfs = realpath(c->rootfs, NULL);
@@ -842,6 +872,7 @@ static int do_overlay(int rootfd, const sbx_mount_op *op, sbx_mount_fds *fds) {
         close_fd(&fds->lower);
         close_fd(&fds->upper);
         close_fd(&fds->work);
+        close_fd(&fds->scratch);
         return r;
 }
 
@@ -969,8 +1000,14 @@ static const char *const kind_names[_SBX_MOUNT_KIND_MAX] = {
 int sbx_mount_open_child(const sbx_plan *p, sbx_mount_fds *ret, sbx_error *reterr) {
         sbx_mount_fds f = { .root_dir = -EBADF, .lower = -EBADF, .upper = -EBADF, .work = -EBADF,
                             .root_lower = -EBADF, .root_upper = -EBADF, .root_work = -EBADF,
-                            .etc_top = -EBADF, .etc_bottom = -EBADF, .proc = -EBADF };
+                            .etc_top = -EBADF, .etc_bottom = -EBADF, .proc = -EBADF, .scratch = -EBADF };
 
+        /* issue 16: from a template, nothing of the host's tree is needed
+         * (and none is in our mount table): the scratch tmpfs stays detached */
+        if (p->tmpl.used) {
+                *ret = f;
+                return 0;
+        }
         f.root_dir = open_host_dir(p->root_dir);
         if (f.root_dir < 0)
                 return sbx_error_set(reterr, -errno, "mount: open new root '%s'", p->root_dir);
@@ -1039,13 +1076,17 @@ static int mount_scratch(const sbx_plan *p, const sbx_mount_op *op, sbx_mount_fd
         _cleanup_close_ int fs = -EBADF, mnt = -EBADF;
         const char *step = "fsopen";
 
-        if (fds->upper < 0)
+        /* issue 16: from a template the run dir is not in our mount table;
+         * the tmpfs stays detached (overlayfs takes layers on a detached
+         * mount's tree) and goes when the overlay and our fds let it go */
+        if (fds->upper < 0 && !p->tmpl.used)
                 return sbx_error_set(reterr, -EBADF, "mount: workspace scratch: no mountpoint");
         fs = fsopen("tmpfs", FSOPEN_CLOEXEC);
         if (fs < 0 || (step = "create", fsconfig(fs, FSCONFIG_SET_STRING, "mode", "0700", 0) < 0) ||
             fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0 ||
             (step = "fsmount", mnt = fsmount(fs, FSMOUNT_CLOEXEC, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV)) < 0 ||
-            (step = "attach", move_mount(mnt, "", fds->upper, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH)) < 0 ||
+            (step = "attach", !p->tmpl.used &&
+                              move_mount(mnt, "", fds->upper, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0) ||
             (step = "mkdir", mkdirat(mnt, "upper", 0755)) < 0 || mkdirat(mnt, "work", 0700) < 0 ||
             fchownat(mnt, "upper", p->uid, p->gid, AT_SYMLINK_NOFOLLOW) < 0 ||
             (!op->src && (mkdirat(mnt, "lower", 0755) < 0 ||
@@ -1058,6 +1099,11 @@ static int mount_scratch(const sbx_plan *p, const sbx_mount_op *op, sbx_mount_fd
                 fds->lower = openat(mnt, "lower", O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (fds->upper < 0 || fds->work < 0 || (!op->src && fds->lower < 0))
                 return sbx_error_set(reterr, -errno, "mount: workspace scratch tmpfs: open layers");
+        /* detached: it lives as long as its mount fd (on its last close the
+         * kernel dissolves it, and overlayfs takes no layer on a dissolved
+         * mount): kept until the overlay holds its own reference */
+        if (p->tmpl.used)
+                fds->scratch = TAKE_FD(mnt);
         return 0;
 }
 
@@ -1237,21 +1283,20 @@ static int move_root(int rootfd, const char *root, sbx_error *reterr) {
         return 0;
 }
 
-int sbx_mount_setup_child(const sbx_plan *p, sbx_mount_fds *fds, sbx_error *reterr) {
-        int rootfd, r;
-
-        /* 1. Nothing propagates either way from here on (a container's
-         *    rootfsPropagation is applied once its tree is built). */
-        if (mount(NULL, "/", NULL, (p->root_propagation & MS_SLAVE ? MS_SLAVE : MS_PRIVATE) | MS_REC, NULL) < 0)
-                return sbx_error_set(reterr, -errno, "mount: make / private");
-        /* 2. A fresh tmpfs is the new root; its mount fd is our handle on it. */
-        rootfd = p->root_bind ? mount_root_bind(fds, p->root_bind, reterr)
-               : p->root_overlay.upper ? mount_root_overlay(p, fds, reterr) : mount_root_tmpfs(fds, reterr);
-        if (rootfd < 0)
-                return rootfd;
-        /* 3-5. The plan: rootfs, /etc, /dev, /proc, tmpfs, /workspace, binds. */
-        for (size_t i = 0; i < p->n_mounts; i++) {
+/* Run the plan's ops at ROOTFD: all of them, or (a copy of a template's
+ * table) all but the template's, and /proc first. Closes ROOTFD on failure. */
+static int run_ops(const sbx_plan *p, int rootfd, bool from_template, sbx_mount_fds *fds, sbx_error *reterr) {
+        for (size_t k = 0; k < (from_template ? 2 : 1) * p->n_mounts; k++) {
+                /* from a template, a pass over /proc first: the ops name
+                 * their targets as /proc/self/fd/N, and until ours is there
+                 * /proc is the holder's, with no "self" for us */
+                size_t i = k % p->n_mounts;
                 const sbx_mount_op *op = &p->mounts[i];
+                bool first_pass = from_template && k < p->n_mounts;
+                int r;
+
+                if (from_template && ((op->flags & SBX_MNT_TEMPLATE) || first_pass != (op->kind == SBX_MOUNT_PROC)))
+                        continue;
                 if (op->kind == SBX_MOUNT_OVERLAY && (op->flags & SBX_MNT_SCRATCH)) {
                         r = mount_scratch(p, op, fds, reterr);
                         if (r < 0) {
@@ -1266,6 +1311,47 @@ int sbx_mount_setup_child(const sbx_plan *p, sbx_mount_fds *fds, sbx_error *rete
                                              op->src ? " from '" : "", op->src ?: "", op->src ? "'" : "");
                 }
         }
+        return 0;
+}
+
+/* issue 16: our mount table is a copy of a template holder's (read-only
+ * root tmpfs, /usr and the rest bound, /etc, /dev nodes, the holder's own
+ * procfs on /proc), every mount locked (copied into our less privileged
+ * user namespace). Only the per-run ops remain: /proc over the holder's,
+ * its masks, /dev/pts, /dev/shm, the tmpfs, /workspace, binds. No
+ * pivot_root and no old root to detach: the host's table was never ours. */
+static int setup_from_template(const sbx_plan *p, sbx_mount_fds *fds, sbx_error *reterr) {
+        int rootfd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC), r;
+
+        if (rootfd < 0)
+                return sbx_error_set(reterr, -errno, "mount: open the template's root");
+        r = run_ops(p, rootfd, true, fds, reterr);
+        if (r < 0)
+                return r;
+        close(rootfd);
+        close_fd(&fds->proc);
+        return chdir("/") < 0 ? sbx_error_set(reterr, -errno, "mount: chdir /") : 0;
+}
+
+int sbx_mount_setup_child(const sbx_plan *p, sbx_mount_fds *fds, sbx_error *reterr) {
+        int rootfd, r;
+
+        if (p->tmpl.used)
+                return setup_from_template(p, fds, reterr);
+
+        /* 1. Nothing propagates either way from here on (a container's
+         *    rootfsPropagation is applied once its tree is built). */
+        if (mount(NULL, "/", NULL, (p->root_propagation & MS_SLAVE ? MS_SLAVE : MS_PRIVATE) | MS_REC, NULL) < 0)
+                return sbx_error_set(reterr, -errno, "mount: make / private");
+        /* 2. A fresh tmpfs is the new root; its mount fd is our handle on it. */
+        rootfd = p->root_bind ? mount_root_bind(fds, p->root_bind, reterr)
+               : p->root_overlay.upper ? mount_root_overlay(p, fds, reterr) : mount_root_tmpfs(fds, reterr);
+        if (rootfd < 0)
+                return rootfd;
+        /* 3-5. The plan: rootfs, /etc, /dev, /proc, tmpfs, /workspace, binds. */
+        r = run_ops(p, rootfd, false, fds, reterr);
+        if (r < 0)
+                return r;
         close_fd(&fds->proc);   /* not used: a plan without /proc */
         /* 6. pivot_root(".", "."): the old root ends up stacked on "/" and is
          *    detached at once; it was private since step 1. (--no-pivot:
@@ -1296,4 +1382,64 @@ int sbx_mount_setup_child(const sbx_plan *p, sbx_mount_fds *fds, sbx_error *rete
                         return sbx_error_set(reterr, -errno, "mount: make / read-only");
         }
         return 0;
+}
+
+/* issue 16: the template holder (template.c), in its own user, mount and pid
+ * namespaces with its ids switched, ROOT_DIR its mountpoint opened before:
+ * a fresh root tmpfs with the plan's SBX_MNT_TEMPLATE ops, a mountpoint for
+ * every per-run op (nothing can be created once it is read-only), a procfs
+ * of the holder's own pid namespace on /proc (a sandbox may mount a procfs
+ * only where one is fully visible: this one shows the holder alone), the
+ * root tmpfs read-only, then pivot_root and the old root detached: the
+ * holder's table is that tree alone. Leaves cwd at the new /. */
+int sbx_mount_template_build(const sbx_plan *p, int root_dir, sbx_error *reterr) {
+        sbx_mount_fds fds = { .root_dir = root_dir, .lower = -EBADF, .upper = -EBADF, .work = -EBADF,
+                              .root_lower = -EBADF, .root_upper = -EBADF, .root_work = -EBADF,
+                              .etc_top = -EBADF, .etc_bottom = -EBADF, .proc = -EBADF, .scratch = -EBADF };
+        struct mount_attr ro = { .attr_set = MOUNT_ATTR_RDONLY };
+        char target[32];
+        int rootfd, tfd, r;
+
+        if (mount(NULL, "/", NULL, MS_PRIVATE | MS_REC, NULL) < 0)
+                return sbx_error_set(reterr, -errno, "template: make / private");
+        rootfd = mount_root_tmpfs(&fds, reterr);
+        if (rootfd < 0)
+                return rootfd;
+        for (size_t i = 0; i < p->n_mounts; i++) {
+                const sbx_mount_op *op = &p->mounts[i];
+
+                if (op->flags & SBX_MNT_TEMPLATE)
+                        r = run_op(rootfd, op, &fds);
+                else if (!strncmp(op->dst, "proc/", 5))
+                        r = 0;          /* masks: on each run's own procfs */
+                else if (op->kind == SBX_MOUNT_DETACHED || op->kind == SBX_MOUNT_BIND)
+                        r = (op->flags & SBX_MNT_FILE) ? create_file_in_root(rootfd, op->dst, NULL, 0644)
+                                                       : mkdir_in_root(rootfd, op->dst, 0755);
+                else
+                        r = mkdir_in_root(rootfd, op->dst, op->mode);
+                if (r < 0 && !(op->flags & SBX_MNT_OPTIONAL)) {
+                        close(rootfd);
+                        return sbx_error_set(reterr, r, "template: %s '/%s'", kind_names[op->kind], op->dst);
+                }
+        }
+        /* the holder's procfs, mounted while the host's is still visible */
+        tfd = open_in_root(rootfd, "proc", O_PATH | O_DIRECTORY);
+        if (tfd < 0) {
+                r = -errno;
+                close(rootfd);
+                return sbx_error_set(reterr, r, "template: open /proc");
+        }
+        fd_path(target, tfd);
+        r = mount("proc", target, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0 ? -errno : 0;
+        close(tfd);
+        if (r == 0 && mount_setattr(rootfd, "", AT_EMPTY_PATH, &ro, sizeof(ro)) < 0)
+                r = -errno;
+        if (r == 0 && (fchdir(rootfd) < 0 || sys_pivot_root(".", ".") < 0))
+                r = -errno;
+        close(rootfd);
+        if (r == 0 && umount2(".", MNT_DETACH) < 0)
+                r = -errno;
+        if (r == 0 && chdir("/") < 0)
+                r = -errno;
+        return r < 0 ? sbx_error_set(reterr, r, "template: /proc, read-only root, pivot_root") : 0;
 }

@@ -20,6 +20,7 @@ typedef struct sbx_mount_fds {
         int root_lower, root_upper, root_work; /* the root overlay's layers, or -EBADF */
         int etc_top, etc_bottom;         /* a read-only rootfs's /etc: ours over the image's */
         int proc;                        /* a detached procfs of our pid ns for /proc, or -EBADF */
+        int scratch;                     /* issue 16: the workspace's detached scratch tmpfs, or -EBADF */
 } sbx_mount_fds;
 
 /* Child, first thing after clone3, before switching ids. */
@@ -27,3 +28,6 @@ int sbx_mount_open_child(const sbx_plan *p, sbx_mount_fds *ret, sbx_error *reter
 /* Child: make / private, build the root, run the ops, pivot_root, detach
  * the old root, make / read-only. Leaves cwd at the new /. Closes fds. */
 int sbx_mount_setup_child(const sbx_plan *p, sbx_mount_fds *fds, sbx_error *reterr);
+/* issue 16, a template holder (template.c): build the template's tree on
+ * ROOT_DIR and pivot into it. */
+int sbx_mount_template_build(const sbx_plan *p, int root_dir, sbx_error *reterr);

@@ -90,6 +90,7 @@ sbx_plan *sbx_plan_free(sbx_plan *p) {
         /* after the child is gone: removes veth/bridge/nft state or stops pasta */
         sbx_net_cleanup(&p->net);
         closep(&p->root_overlay.lower_tree);
+        closep(&p->tmpl.holder_pidfd);
         sbx_statedir_cleanup(p);
         free(p->argv);
         free(p->envp);
@@ -166,6 +167,7 @@ sbx_plan *sbx_plan_new(void) {
         for (unsigned i = 0; i < SBX_CGROUP_V1_MAX; i++)
                 p->cgroup_tasks[i] = -EBADF;
         p->exec_fd = p->setup_sh_fd = -EBADF;
+        p->tmpl.holder_pidfd = -EBADF;
         sbx_landlock_init(&p->landlock);
         sbx_net_plan_init(&p->net);
         return p;

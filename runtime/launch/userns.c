@@ -86,13 +86,15 @@ static int write_at(int dirfd, const char *name, const char *text, sbx_error *re
 int sbx_userns_write_maps(const sbx_plan *p, int proc_pid_fd, sbx_error *reterr) {
         int r;
 
-        r = write_at(proc_pid_fd, "uid_map", p->uid_map, reterr);
+        /* issue 16: from a template the sandbox's user namespace is a child
+         * of the template's, whose map is p->uid_map: map inside that one */
+        r = write_at(proc_pid_fd, "uid_map", p->tmpl.used ? p->tmpl.uid_map : p->uid_map, reterr);
         if (r < 0)
                 return r;
         r = write_at(proc_pid_fd, "setgroups", "deny", reterr);
         if (r < 0)
                 return r;
-        return write_at(proc_pid_fd, "gid_map", p->gid_map, reterr);
+        return write_at(proc_pid_fd, "gid_map", p->tmpl.used ? p->tmpl.gid_map : p->gid_map, reterr);
 }
 
 int sbx_userns_write_own_maps(const sbx_plan *p, sbx_error *reterr) {

@@ -1,0 +1,419 @@
+/* SPDX-License-Identifier: MIT */
+/* Template holders (issue 16 targets 1 and 5): the read-only part of a
+ * sandbox's root, built once per (template part, host ids) by a holder
+ * process and copied by every run's mount namespace, instead of building a
+ * root per run and pivoting into it.
+ *
+ * A holder is pid 1 of its own pid namespace, in its own user and mount
+ * namespaces. Its user namespace has the run's own map (as root sandbox
+ * 0..65535 onto the subordinate range, unprivileged the caller alone): it is
+ * never host root. Its mount table holds one tree: a read-only root tmpfs
+ * with sbx's /etc files, the read-only binds of /usr and the rest, the /dev
+ * node binds, the mountpoints of every per-run mount, and a procfs of its
+ * own pid namespace on /proc (it shows the holder alone; a new procfs may
+ * only be mounted where one is fully visible). It is non-dumpable, holds
+ * no descriptor at all, and waits for SIGKILL (the only signal that reaches
+ * a pid namespace's init from outside).
+ *
+ * On disk, <state base>/templates/<key>/: `lock` (flock, held while one is
+ * built or removed), `holder` (written atomically once the holder said its
+ * tree is complete: "pid starttime", then per bound host path its identity),
+ * `root` (the holder's mountpoint, empty in the host's table). A holder is
+ * found by pidfd and the recorded start time, never by a bare pid; one
+ * that is gone or whose host files changed (a bind keeps the inode it was
+ * made from: an /etc/ld.so.cache replaced by ldconfig would stay old) is
+ * killed and built again. Whatever fails here, the run builds its root as
+ * before, to the same view.
+ *
+ * The key: sha256 of the host ids, the maps, every template op (kind,
+ * flags, source, destination, contents, mode) and the destination of every
+ * per-run op (its mountpoint is in the tree). */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "util/util.h"
+#include "launch.h"
+#include "mount.h"
+#include "userns.h"
+
+#define TEMPLATE_VERSION "sbx-template 1"
+#define BUILD_TIMEOUT_MS 10000
+
+static void key_add(struct sbx_sha256 *h, const char *s) {
+        sbx_sha256_update(h, s ? s : "", s ? strlen(s) + 1 : 1);
+}
+
+static void template_key(const sbx_plan *p, char key[static 65]) {
+        struct sbx_sha256 h;
+        char num[96];
+
+        sbx_sha256_init(&h);
+        key_add(&h, TEMPLATE_VERSION);
+        snprintf(num, sizeof(num), "%d %u %u %u %u", p->privileged, (unsigned) p->host_uid, (unsigned) p->host_gid,
+                 p->uid, p->gid);
+        key_add(&h, num);
+        key_add(&h, p->uid_map);
+        key_add(&h, p->gid_map);
+        for (size_t i = 0; i < p->n_mounts; i++) {
+                const sbx_mount_op *op = &p->mounts[i];
+                bool t = op->flags & SBX_MNT_TEMPLATE;
+
+                snprintf(num, sizeof(num), "%d %u %u", (int) op->kind, op->flags, op->mode);
+                key_add(&h, num);
+                key_add(&h, op->dst);
+                key_add(&h, t ? op->src : NULL);
+                key_add(&h, t ? op->data : NULL);
+        }
+        sbx_sha256_final_hex(&h, key);
+}
+
+/* The identity of a template bind's host source: the inode the bind would
+ * show now, and the mount it is on. */
+static int source_id(const char *src, char *buf, size_t len) {
+        struct statx stx;
+
+        if (statx(AT_FDCWD, src, AT_SYMLINK_NOFOLLOW | AT_STATX_DONT_SYNC, STATX_INO | STATX_MNT_ID, &stx) < 0)
+                return snprintf(buf, len, "-"), 0;      /* an optional source that is missing */
+        snprintf(buf, len, "%u:%u:%llu:%llu", stx.stx_dev_major, stx.stx_dev_minor,
+                 (unsigned long long) stx.stx_ino, (unsigned long long) stx.stx_mnt_id);
+        return 0;
+}
+
+/* The record's body after the first line: one identity per template bind. */
+static int sources_text(const sbx_plan *p, char *buf, size_t len) {
+        size_t off = 0;
+
+        buf[0] = '\0';
+        for (size_t i = 0; i < p->n_mounts; i++) {
+                const sbx_mount_op *op = &p->mounts[i];
+                char id[96];
+
+                if (!(op->flags & SBX_MNT_TEMPLATE) || op->kind != SBX_MOUNT_BIND)
+                        continue;
+                source_id(op->src, id, sizeof(id));
+                off += (size_t) snprintf(buf + off, len - off, "%zu %s\n", i, id);
+                if (off >= len)
+                        return -E2BIG;
+        }
+        return 0;
+}
+
+/* A live holder of the record at dirfd/holder whose sources are unchanged:
+ * its pidfd; -ESTALE (record there, holder gone or stale: *ret_pidfd is
+ * its pidfd when it lives, for the kill), -ENOENT (no record). */
+static int holder_open(const sbx_plan *p, int dirfd, int *ret_stale_pidfd) {
+        char rec[4096], now[4096];
+        unsigned long long start = 0;
+        uint64_t real = 0;
+        ssize_t n;
+        int fd, pid = 0, pidfd;
+        char *body;
+
+        *ret_stale_pidfd = -EBADF;
+        fd = openat(dirfd, "holder", O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0)
+                return -ENOENT;
+        n = read(fd, rec, sizeof(rec) - 1);
+        close(fd);
+        if (n <= 0)
+                return -ESTALE;
+        rec[n] = '\0';
+        body = strchr(rec, '\n');
+        if (!body || sscanf(rec, "%d %llu", &pid, &start) != 2 || pid <= 1)
+                return -ESTALE;
+        body++;
+        pidfd = (int) syscall(SYS_pidfd_open, pid, 0);
+        if (pidfd < 0)
+                return -ESTALE;
+        /* the pid's start time read after the pidfd: equal, the pidfd is
+         * the holder we recorded (a reused pid starts later) */
+        if (sbx_proc_start_time(pid, &real) < 0 || real != start) {
+                close(pidfd);
+                return -ESTALE;
+        }
+        if (sources_text(p, now, sizeof(now)) < 0 || strcmp(now, body)) {
+                *ret_stale_pidfd = pidfd;
+                return -ESTALE;
+        }
+        return pidfd;
+}
+
+static void kill_holder(int pidfd) {
+        if (pidfd >= 0) {
+                (void) sys_pidfd_send_signal(pidfd, SIGKILL);
+                close(pidfd);
+        }
+}
+
+/* The holder, after clone3 into its namespaces: wait for its maps, become
+ * root of its user namespace, build the tree, say so, then hold it. */
+static _Noreturn void holder_main(const sbx_plan *p, const char *root, int go, int report) {
+        sbx_error err = {};
+        char b;
+        int fd;
+
+        if (read(go, &b, 1) != 1)
+                _exit(SBX_EXIT_FAILURE);
+        close(go);
+        (void) setsid();
+        /* the mountpoint, opened with the creator's host ids (the state
+         * dir may be closed to the template's) */
+        fd = sys_openat2(AT_FDCWD, root, O_PATH | O_DIRECTORY | O_CLOEXEC, RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
+        if (fd < 0) {
+                sbx_error_set(&err, -errno, "template: open '%s'", root);
+                _exit(sbx_sync_send(report, 2, SBX_SYNC_ERROR, SBX_EXIT_FAILURE, &err) < 0);
+        }
+        if (sys_setresgid(0, 0, 0) < 0 || sys_setresuid(0, 0, 0) < 0 || prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0) {
+                sbx_error_set(&err, -errno, "template: become root of the template's user namespace");
+                _exit(sbx_sync_send(report, 2, SBX_SYNC_ERROR, SBX_EXIT_FAILURE, &err) < 0);
+        }
+        if (sbx_mount_template_build(p, fd, &err) < 0)
+                _exit(sbx_sync_send(report, 2, SBX_SYNC_ERROR, SBX_EXIT_FAILURE, &err) < 0);
+        if (sbx_sync_send(report, 2, SBX_SYNC_READY, 0, NULL) < 0)
+                _exit(SBX_EXIT_FAILURE);
+        /* nothing of sbx's: no descriptor (stdio included), no signal */
+        (void) close_range(0, ~0U, 0);
+        for (int sig = 1; sig < _NSIG; sig++)
+                if (sig != SIGKILL && sig != SIGSTOP)
+                        (void) signal(sig, SIG_IGN);
+        for (;;)
+                pause();
+}
+
+/* Forked by the launcher: clone3 the holder, write its maps (as the creator,
+ * in the parent user namespace), let it go, hand its pidfd back, exit: the
+ * holder is reparented and outlives the run. */
+static _Noreturn void starter_main(const sbx_plan *p, const char *root, int report) {
+        struct clone_args args = { .flags = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_PIDFD,
+                                   .exit_signal = SIGCHLD };
+        int pipefd[2], pidfd = -EBADF, procfd;
+        char path[32];
+        sbx_error err = {};
+        /* the holder's maps: the run's as root (0..65535 onto the
+         * subordinate range); unprivileged the caller as the template's 0 */
+        static sbx_plan q;
+        long pid;
+
+        q = *p;
+        q.tmpl.used = false;
+        if (!p->privileged) {
+                snprintf(q.uid_map, sizeof(q.uid_map), "0 %u 1\n", (unsigned) p->host_uid);
+                snprintf(q.gid_map, sizeof(q.gid_map), "0 %u 1\n", (unsigned) p->host_gid);
+        }
+
+        args.pidfd = (uintptr_t) &pidfd;
+        if (pipe2(pipefd, O_CLOEXEC) < 0)
+                _exit(SBX_EXIT_FAILURE);
+        pid = sys_clone3(&args);
+        if (pid < 0) {
+                sbx_error_set(&err, -errno, "template: clone3 the holder");
+                _exit(sbx_sync_send(report, 1, SBX_SYNC_ERROR, SBX_EXIT_FAILURE, &err) < 0);
+        }
+        if (pid == 0) {
+                close(pipefd[1]);
+                holder_main(p, root, pipefd[0], report);
+        }
+        close(pipefd[0]);
+        snprintf(path, sizeof(path), "/proc/%ld", pid);
+        procfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (procfd < 0 || sbx_userns_write_maps(&q, procfd, &err) < 0) {
+                if (procfd < 0)
+                        sbx_error_set(&err, -errno, "template: open %s", path);
+                (void) sys_pidfd_send_signal(pidfd, SIGKILL);
+                _exit(sbx_sync_send(report, 1, SBX_SYNC_ERROR, SBX_EXIT_FAILURE, &err) < 0);
+        }
+        /* the pidfd first: the holder's report comes after it */
+        if (sbx_sync_send_fd(report, 1, SBX_SYNC_MAPS_WRITTEN, pidfd) < 0 || write(pipefd[1], "g", 1) != 1) {
+                (void) sys_pidfd_send_signal(pidfd, SIGKILL);
+                _exit(SBX_EXIT_FAILURE);
+        }
+        _exit(0);
+}
+
+/* Build a holder (the caller holds the lock); its pidfd, the record written. */
+static int holder_build(const sbx_plan *p, int dirfd, const char *dir) {
+        _cleanup_close_ int back_r = -EBADF, back_w = -EBADF, pidfd = -EBADF;
+        char root[PATH_MAX], rec[4200], sources[4096];
+        sbx_error err = {};
+        sbx_sync_msg msg;
+        uint64_t start = 0;
+        pid_t starter, pid;
+        int r, len;
+
+        if ((size_t) snprintf(root, sizeof(root), "%s/root", dir) >= sizeof(root))
+                return -ENAMETOOLONG;
+        if (mkdirat(dirfd, "root", 0700) < 0 && errno != EEXIST)
+                return -errno;
+        if (sources_text(p, sources, sizeof(sources)) < 0)
+                return -E2BIG;
+        r = sbx_sync_open(&back_r, &back_w, &err);
+        if (r < 0)
+                return r;
+        starter = fork();
+        if (starter < 0)
+                return -errno;
+        if (starter == 0) {
+                /* keep only the report socket (at 3): not our lock, not the run's fds */
+                if (dup3(back_w, 3, 0) < 0)
+                        _exit(SBX_EXIT_FAILURE);
+                (void) close_range(4, ~0U, 0);
+                starter_main(p, root, 3);
+        }
+        closep(&back_w);
+        back_w = -EBADF;
+        r = sbx_sync_recv_fd(back_r, BUILD_TIMEOUT_MS, &msg, &pidfd);
+        (void) waitpid(starter, NULL, 0);
+        if (r < 0 || msg.type != SBX_SYNC_MAPS_WRITTEN || pidfd < 0)
+                return r < 0 ? r : -EIO;
+        /* its tree complete, or nothing is recorded (kill -9 of the holder
+         * at any point: EOF here) */
+        r = sbx_sync_recv(back_r, BUILD_TIMEOUT_MS, &msg);
+        if (r < 0 || msg.type != SBX_SYNC_READY) {
+                kill_holder(TAKE_FD(pidfd));
+                return r < 0 ? r : -EIO;
+        }
+        pid = sbx_pidfd_pid(pidfd);
+        if (pid <= 0 || sbx_proc_start_time(pid, &start) < 0 || sys_pidfd_send_signal(pidfd, 0) < 0) {
+                kill_holder(TAKE_FD(pidfd));
+                return -ESRCH;
+        }
+        len = snprintf(rec, sizeof(rec), "%d %llu\n%s", (int) pid, (unsigned long long) start, sources);
+        if (len < 0 || (size_t) len >= sizeof(rec) || (size_t) snprintf(root, sizeof(root), "%s/holder", dir) >= sizeof(root) ||
+            sbx_write_file_atomic(root, rec, (size_t) len, 0600, false) < 0) {
+                kill_holder(TAKE_FD(pidfd));
+                return -EIO;
+        }
+        return TAKE_FD(pidfd);
+}
+
+int sbx_template_acquire(sbx_plan *p) {
+        _cleanup_close_ int dirfd = -EBADF, lock = -EBADF;
+        char dir[PATH_MAX];
+        int pidfd, stale = -EBADF;
+
+        if (!p->tmpl.eligible)
+                return -EINVAL;
+        template_key(p, p->tmpl.key);
+        if (p->privileged) {
+                snprintf(p->tmpl.uid_map, sizeof(p->tmpl.uid_map), "0 0 %u\n", p->map_count);
+                snprintf(p->tmpl.gid_map, sizeof(p->tmpl.gid_map), "0 0 %u\n", p->map_count);
+        } else {
+                snprintf(p->tmpl.uid_map, sizeof(p->tmpl.uid_map), "%u 0 1\n", p->uid);
+                snprintf(p->tmpl.gid_map, sizeof(p->tmpl.gid_map), "%u 0 1\n", p->gid);
+        }
+        if ((size_t) snprintf(dir, sizeof(dir), "%s/%s", p->tmpl.dir, p->tmpl.key) >= sizeof(dir))
+                return -ENAMETOOLONG;
+        /* the common case: a live, fresh holder, no lock taken */
+        dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (dirfd >= 0) {
+                pidfd = holder_open(p, dirfd, &stale);
+                kill_holder(stale);
+                if (pidfd >= 0)
+                        goto found;
+                closep(&dirfd);
+        }
+        if ((mkdir(p->tmpl.dir, 0700) < 0 && errno != EEXIST) || (mkdir(dir, 0700) < 0 && errno != EEXIST))
+                return -errno;
+        dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (dirfd < 0)
+                return -errno;
+        lock = openat(dirfd, "lock", O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+        if (lock < 0 || flock(lock, LOCK_EX) < 0)
+                return -errno;
+        /* another run may have built it while we waited */
+        pidfd = holder_open(p, dirfd, &stale);
+        kill_holder(stale);
+        if (pidfd < 0) {
+                (void) unlinkat(dirfd, "holder", 0);
+                pidfd = holder_build(p, dirfd, dir);
+                if (pidfd < 0)
+                        return pidfd;
+        }
+found:
+        p->tmpl.holder_pidfd = pidfd;
+        p->tmpl.used = true;
+        return 0;
+}
+
+/* Then the template's root (0 there; host root is unmapped in it, and a
+ * user namespace is made only by an id its parent maps): the sandbox's
+ * user namespace is owned by the template's root, as the holder is. The id
+ * change made us non-dumpable, and the child would inherit it: its
+ * /proc/<pid>/uid_map would then be host root's, which the spawner writes
+ * as the template's root. Dumpable again (the child's own id switch clears
+ * it once more, as in every run): nothing that runs as the template's root
+ * can see the spawner's pid (sandboxes have pid namespaces of their own;
+ * the holder's shows itself). */
+int sbx_template_enter(const sbx_plan *p) {
+        if (setns(p->tmpl.holder_pidfd, CLONE_NEWUSER | CLONE_NEWNS) < 0 || sys_setresgid(0, 0, 0) < 0 ||
+            sys_setresuid(0, 0, 0) < 0 || prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) < 0)
+                return -errno;
+        return 0;
+}
+
+int sbx_template_remove_all(const char *base) {
+        _cleanup_close_ int tfd = -EBADF;
+        char path[PATH_MAX];
+        struct dirent *d;
+        DIR *dir;
+        int n = 0;
+
+        snprintf(path, sizeof(path), "%s/templates", base);
+        tfd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (tfd < 0)
+                return errno == ENOENT ? 0 : -errno;
+        dir = fdopendir(dup(tfd));
+        if (!dir)
+                return -errno;
+        while ((d = readdir(dir))) {
+                _cleanup_close_ int kfd = -EBADF, lock = -EBADF;
+                char rec[128];
+                unsigned long long start = 0;
+                uint64_t real = 0;
+                int pid = 0, pidfd, fd;
+                ssize_t len;
+
+                if (d->d_name[0] == '.')
+                        continue;
+                kfd = openat(tfd, d->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+                if (kfd < 0)
+                        continue;
+                lock = openat(kfd, "lock", O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+                if (lock >= 0)
+                        (void) flock(lock, LOCK_EX);
+                fd = openat(kfd, "holder", O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+                len = fd >= 0 ? read(fd, rec, sizeof(rec) - 1) : -1;
+                if (fd >= 0)
+                        close(fd);
+                if (len > 0) {
+                        rec[len] = '\0';
+                        if (sscanf(rec, "%d %llu", &pid, &start) == 2 && pid > 1 &&
+                            (pidfd = (int) syscall(SYS_pidfd_open, pid, 0)) >= 0) {
+                                if (sbx_proc_start_time(pid, &real) == 0 && real == start) {
+                                        siginfo_t info;
+                                        (void) sys_pidfd_send_signal(pidfd, SIGKILL);
+                                        /* not our child: wait for it to be gone */
+                                        (void) waitid(P_PIDFD, (id_t) pidfd, &info, WEXITED | __WNOTHREAD);
+                                        for (int i = 0; i < 1000 && sys_pidfd_send_signal(pidfd, 0) == 0; i++)
+                                                usleep(1000);
+                                }
+                                close(pidfd);
+                        }
+                }
+                if (sbx_rm_rf_at(tfd, d->d_name) == 0)
+                        n++;
+        }
+        closedir(dir);
+        return n;
+}
