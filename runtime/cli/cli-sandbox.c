@@ -1042,12 +1042,28 @@ static int rm_all(bool force) {
                         printf("%s\n", list[i]->name);
         }
         sbx_sandbox_list_free(list, n);
+        /* -f: and the template holders of `sbx run` (issue 16) */
+        if (force) {
+                sbx_run_config c;
+                char base[PATH_MAX];
+
+                sbx_run_config_init(&c);
+                sbx_statedir_base(&c, base, sizeof(base));
+                sbx_run_config_free(&c);
+                r = sbx_template_remove_all(base);
+                if (r < 0) {
+                        fprintf(stderr, "sbx rm: remove the template holders in '%s/templates': %s\n", base,
+                                strerror(-r));
+                        status = SBX_EXIT_FAILURE;
+                }
+        }
         return status;
 }
 
 static const sbx_cli_opt rm_opts[] = {
         { "force", 'f', NULL, 'f', "remove running sandboxes too (their processes are killed)", NULL },
-        { "all", 0, NULL, OPT_ALL, "remove every sandbox 'sbx ls' lists (instead of NAMEs)", NULL },
+        { "all", 0, NULL, OPT_ALL, "remove every sandbox 'sbx ls' lists (instead of NAMEs); with -f also "
+          "the template holders that keep the read-only root of 'sbx run'", NULL },
         SBX_CLI_OPT_END
 };
 

@@ -32,6 +32,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -167,6 +168,7 @@ static _Noreturn void holder_main(const sbx_plan *p, const char *root, int go, i
                 _exit(SBX_EXIT_FAILURE);
         close(go);
         (void) setsid();
+        (void) prctl(PR_SET_NAME, "sbx-template", 0, 0, 0);
         /* the mountpoint, opened with the creator's host ids (the state
          * dir may be closed to the template's) */
         fd = sys_openat2(AT_FDCWD, root, O_PATH | O_DIRECTORY | O_CLOEXEC, RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
@@ -174,7 +176,15 @@ static _Noreturn void holder_main(const sbx_plan *p, const char *root, int go, i
                 sbx_error_set(&err, -errno, "template: open '%s'", root);
                 _exit(sbx_sync_send(report, 2, SBX_SYNC_ERROR, SBX_EXIT_FAILURE, &err) < 0);
         }
-        if (sys_setresgid(0, 0, 0) < 0 || sys_setresuid(0, 0, 0) < 0 || prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0) {
+        /* Non-dumpable as root. Unprivileged it must stay dumpable: a
+         * pidfd setns() needs ptrace access to the holder, and a process
+         * whose mm was made in the host's user namespace is ptraceable
+         * only by its uid while dumpable. Nothing in a sandbox can name
+         * it (every sandbox has its own pid namespace; the holder's
+         * shows the holder alone), and its uid (the caller's) owns the
+         * template's user namespace in any case. */
+        if (sys_setresgid(0, 0, 0) < 0 || sys_setresuid(0, 0, 0) < 0 ||
+            prctl(PR_SET_DUMPABLE, p->privileged ? 0 : 1, 0, 0, 0) < 0) {
                 sbx_error_set(&err, -errno, "template: become root of the template's user namespace");
                 _exit(sbx_sync_send(report, 2, SBX_SYNC_ERROR, SBX_EXIT_FAILURE, &err) < 0);
         }
@@ -401,12 +411,10 @@ int sbx_template_remove_all(const char *base) {
                         if (sscanf(rec, "%d %llu", &pid, &start) == 2 && pid > 1 &&
                             (pidfd = (int) syscall(SYS_pidfd_open, pid, 0)) >= 0) {
                                 if (sbx_proc_start_time(pid, &real) == 0 && real == start) {
-                                        siginfo_t info;
+                                        struct pollfd pfd = { .fd = pidfd, .events = POLLIN };
                                         (void) sys_pidfd_send_signal(pidfd, SIGKILL);
-                                        /* not our child: wait for it to be gone */
-                                        (void) waitid(P_PIDFD, (id_t) pidfd, &info, WEXITED | __WNOTHREAD);
-                                        for (int i = 0; i < 1000 && sys_pidfd_send_signal(pidfd, 0) == 0; i++)
-                                                usleep(1000);
+                                        /* not our child: readable once it has exited */
+                                        (void) poll(&pfd, 1, 5000);
                                 }
                                 close(pidfd);
                         }
@@ -415,5 +423,6 @@ int sbx_template_remove_all(const char *base) {
                         n++;
         }
         closedir(dir);
+        (void) unlinkat(AT_FDCWD, path, AT_REMOVEDIR);    /* when empty */
         return n;
 }
