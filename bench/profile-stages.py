@@ -10,7 +10,7 @@ stage per sbx binary (by path) and for unshare.
 
     profile-stages.py PERF_SCRIPT_TEXT SBX_PATH..."""
 import re, sys, statistics as st
-NR = {435:'clone3',165:'mount',155:'pivot_root',166:'umount2',317:'seccomp',322:'execveat',59:'execve',231:'exit_group',272:'unshare',247:'waitid',61:'wait4',56:'clone'}
+NR = {435:'clone3',165:'mount',155:'pivot_root',166:'umount2',317:'seccomp',322:'execveat',59:'execve',231:'exit_group',272:'unshare',247:'waitid',61:'wait4',56:'clone',308:'setns'}
 rx = re.compile(r'^\s*(\S+)\s+(\d+)/(\d+)\s+([\d.]+):\s+(\S+):\s+(.*)$')
 ev = []
 for line in open(sys.argv[1]):
@@ -19,11 +19,12 @@ for line in open(sys.argv[1]):
 # per pid: list of (t, kind, nr/extra)
 by = {}
 parent_of = {}
+fork_time = {}
 execs = {}
 for comm, pid, tid, t, e, tr in ev:
     if e == 'sched:sched_process_fork':
         m = re.search(r'pid=(\d+) .*child_pid=(\d+)', tr)
-        if m: parent_of[int(m.group(2))] = int(m.group(1))
+        if m: parent_of[int(m.group(2))] = int(m.group(1)); fork_time[int(m.group(2))] = t
         continue
     if e == 'sched:sched_process_exec':
         m = re.search(r'filename=(\S+)', tr); execs.setdefault(pid, []).append((t, m.group(1) if m else '?')); continue
@@ -57,18 +58,29 @@ for pid, ex in execs.items():
         t0 = ex[0][0]
         c_in = first(pid, 'enter', 'clone3'); c_out = first(pid, 'exit', 'clone3')
         kid = [k for k in kids if by.get(k)]
+        # issue 16, a template holder: a spawner (forked) enters the
+        # holder's namespaces and clone3s the sandbox (CLONE_PARENT)
+        spawner = [k for k in kid if first(k, 'enter', 'clone3') is not None and c_in is None]
+        if spawner:
+            sp = spawner[0]
+            add(L + 'sbx 1a parent: exec -> fork of the spawner', fork_time[sp] - t0)
+            add(L + 'sbx 1b spawner: forked -> setns', first(sp, 'enter', 'setns') - fork_time[sp])
+            add(L + 'sbx 1c spawner: setns -> clone3', first(sp, 'enter', 'clone3') - first(sp, 'enter', 'setns'))
+            c_in = first(sp, 'enter', 'clone3'); c_out = first(sp, 'exit', 'clone3')
+            kid = [c for c, p in parent_of.items() if p == sp and by.get(c)]
         if not kid or c_in is None: continue
         k = kid[0]
         m1 = first(k, 'enter', 'mount'); pv = first(k, 'enter', 'pivot_root'); um = first(k, 'exit', 'umount2')
         sc = first(k, 'enter', 'seccomp'); xe = first(k, 'enter', 'execveat'); xo = first(k, 'exit', 'execveat')
         ke = last(k, 'enter', 'exit_group'); kx = last(k, 'pexit', None)
         pw = last(pid, 'exit', 'waitid'); pe = last(pid, 'pexit', None)
-        add(L + 'sbx 1 parent: exec -> clone3', c_in - t0)
+        add(L + 'sbx 1 parent: exec -> clone3 (template: the spawner\'s)', c_in - t0)
         add(L + 'sbx 2 clone3 (7 namespaces)', c_out - c_in)
         add(L + 'sbx 3 child start -> first mount (maps, lo, hostname)', m1 - c_out if m1 else None)
         add(L + 'sbx 4 mounts -> pivot_root', pv - m1 if pv and m1 else None)
         add(L + 'sbx 5 pivot_root + umount2 old root', um - pv if um and pv else None)
         add(L + 'sbx 6 caps, landlock, seccomp -> execveat', xe - um if xe and um else None)
+        add(L + 'sbx 4-6 first mount -> execveat (mounts, pivot, caps, seccomp)', xe - m1 if xe and m1 else None)
         add(L + 'sbx 7 execveat + /bin/true runs', ke - xe if ke and xe else None)
         add(L + 'sbx 8 child exit (ns teardown) -> parent wakes', pw - ke if pw and ke else None)
         add(L + 'sbx 9 parent cleanup -> exit', pe - pw if pe and pw else None)

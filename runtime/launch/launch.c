@@ -285,15 +285,18 @@ static int spawn_via_helper(sbx_plan *p, struct clone_args *args, int sync_child
                                 close(procdir);
                         child_main(p, sync_child, oldmask);
                 }
+                /* the maps, and #1 straight to the child (a template has no
+                 * network to attach): one hop fewer than through the launcher */
                 if (tmpl && p->privileged) {
                         char name[24];
                         int pfd;
 
                         snprintf(name, sizeof(name), "%ld", c);
                         pfd = openat(procdir, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-                        if (pfd < 0 || sbx_userns_write_maps(p, pfd, &err) < 0) {
-                                if (pfd < 0)
-                                        sbx_error_set(&err, -errno, "template: open /proc/%ld", c);
+                        if (pfd < 0 || sbx_userns_write_maps(p, pfd, &err) < 0 ||
+                            sbx_sync_send(sync_parent, 1, SBX_SYNC_MAPS_WRITTEN, 0, NULL) < 0) {
+                                if (pfd < 0 || !err.code)
+                                        sbx_error_set(&err, -errno, "template: open /proc/%ld, release the child", c);
                                 (void) sys_pidfd_send_signal(child_pidfd, SIGKILL);
                                 _exit(sbx_sync_send(back_w, 1, SBX_SYNC_ERROR, SBX_EXIT_FAILURE, &err) < 0);
                         }
@@ -303,7 +306,11 @@ static int spawn_via_helper(sbx_plan *p, struct clone_args *args, int sync_child
         closep(&back_w);
         back_w = -EBADF;
         r = sbx_sync_recv_fd(back_r, SYNC_TIMEOUT_MS, &msg, &pidfd);
-        (void) waitid(P_PID, (id_t) helper, &info, WEXITED);
+        /* the spawner exits right after it reported: reaped later */
+        if (tmpl && r >= 0 && msg.type != SBX_SYNC_ERROR)
+                p->tmpl.spawner = helper;
+        else
+                (void) waitid(P_PID, (id_t) helper, &info, WEXITED);
         if (r >= 0 && msg.type == SBX_SYNC_ERROR) {
                 *reterr = msg.error;
                 if (tmpl && msg.seq == 0)
@@ -658,12 +665,16 @@ int sbx_run(const sbx_run_config *c, sbx_error *reterr) {
          * Unprivileged, the child maps itself and nobody waits for anybody,
          * unless there is a network to attach first (issue 7: eth0 on the
          * bridge, or pasta), which goes into the child's namespace here. */
-        if (child_waits_for_parent(p)) {
+        if (child_waits_for_parent(p) && !p->tmpl.used) {
                 procfd = open_proc_pid(pid, reterr);
                 if (procfd < 0)
                         return SBX_EXIT_FAILURE;
                 if (release_child(p, pid, procfd, sync_parent, reterr) < 0)
                         return kill_child(pidfd, sync_parent, reterr);
+        }
+        if (p->tmpl.spawner > 0) {       /* it has exited by now, or is about to */
+                (void) waitpid(p->tmpl.spawner, NULL, 0);
+                p->tmpl.spawner = 0;
         }
         if (p->tty && receive_pty(p, sync_parent, reterr) < 0)
                 return SBX_EXIT_FAILURE;

@@ -365,6 +365,7 @@ typedef struct sbx_plan {
                 const char *dir;                 /* <state base>/templates */
                 char key[65];                    /* sha256 of the template part, hex */
                 int holder_pidfd;                /* -EBADF */
+                pid_t spawner;                   /* the launcher's: the spawner, reaped after the release */
                 char uid_map[64], gid_map[64];   /* the sandbox's maps inside the template's user ns */
         } tmpl;
 } sbx_plan;
