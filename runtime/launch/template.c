@@ -38,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/inotify.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -160,9 +161,10 @@ static void kill_holder(int pidfd) {
 /* The holder, after clone3 into its namespaces: wait for its maps, become
  * root of its user namespace, build the tree, say so, then hold it. */
 static _Noreturn void holder_main(const sbx_plan *p, const char *root, int go, int report) {
+        char dir[PATH_MAX], ev[4096];
         sbx_error err = {};
         char b;
-        int fd;
+        int fd, watch;
 
         if (read(go, &b, 1) != 1)
                 _exit(SBX_EXIT_FAILURE);
@@ -172,6 +174,13 @@ static _Noreturn void holder_main(const sbx_plan *p, const char *root, int go, i
         /* the mountpoint, opened with the creator's host ids (the state
          * dir may be closed to the template's) */
         fd = sys_openat2(AT_FDCWD, root, O_PATH | O_DIRECTORY | O_CLOEXEC, RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
+        /* It ends itself when its template dir goes (the state dir
+         * removed, as tests do): an inotify watch, its one descriptor */
+        snprintf(dir, sizeof(dir), "%s", root);
+        *strrchr(dir, '/') = '\0';
+        watch = inotify_init1(IN_CLOEXEC);
+        if (watch < 0 || inotify_add_watch(watch, dir, IN_DELETE_SELF | IN_MOVE_SELF) < 0)
+                fd = -1;
         if (fd < 0) {
                 sbx_error_set(&err, -errno, "template: open '%s'", root);
                 _exit(sbx_sync_send(report, 2, SBX_SYNC_ERROR, SBX_EXIT_FAILURE, &err) < 0);
@@ -192,13 +201,17 @@ static _Noreturn void holder_main(const sbx_plan *p, const char *root, int go, i
                 _exit(sbx_sync_send(report, 2, SBX_SYNC_ERROR, SBX_EXIT_FAILURE, &err) < 0);
         if (sbx_sync_send(report, 2, SBX_SYNC_READY, 0, NULL) < 0)
                 _exit(SBX_EXIT_FAILURE);
-        /* nothing of sbx's: no descriptor (stdio included), no signal */
-        (void) close_range(0, ~0U, 0);
+        /* nothing of sbx's: no descriptor (stdio included) but the watch,
+         * no signal */
+        if (dup3(watch, 0, O_CLOEXEC) < 0)
+                _exit(SBX_EXIT_FAILURE);
+        (void) close_range(1, ~0U, 0);
         for (int sig = 1; sig < _NSIG; sig++)
                 if (sig != SIGKILL && sig != SIGSTOP)
                         (void) signal(sig, SIG_IGN);
         for (;;)
-                pause();
+                if (read(0, ev, sizeof(ev)) > 0 || errno != EINTR)
+                        _exit(0);
 }
 
 /* Forked by the launcher: clone3 the holder, write its maps (as the creator,
