@@ -126,6 +126,8 @@ static _Noreturn void child_main(const sbx_plan *p, int sync_fd, const sigset_t 
          * network (issue 7) the parent also attaches it before sending #1. */
         if (!p->privileged && p->net.kind != SBX_NET_KIND_JOIN && sbx_userns_write_own_maps(p, &err) < 0)
                 child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
+        if (p->tmpl.host_proc > 0)     /* issue 16: the host's /proc, not needed any more */
+                (void) close(p->tmpl.host_proc);
         if (child_waits_for_parent(p) &&
             (sbx_sync_recv(sync_fd, SYNC_TIMEOUT_MS, &msg) < 0 || msg.seq != 1 ||
              msg.type != SBX_SYNC_MAPS_WRITTEN))
@@ -281,8 +283,8 @@ static int spawn_via_helper(sbx_plan *p, struct clone_args *args, int sync_child
                 if (c == 0) {
                         close(back_w);
                         close(sync_parent);
-                        if (procdir >= 0)
-                                close(procdir);
+                        /* unprivileged, the child writes its own maps there */
+                        p->tmpl.host_proc = procdir;
                         child_main(p, sync_child, oldmask);
                 }
                 /* the maps, and #1 straight to the child (a template has no

@@ -366,7 +366,8 @@ typedef struct sbx_plan {
                 char key[65];                    /* sha256 of the template part, hex */
                 int holder_pidfd;                /* -EBADF */
                 pid_t spawner;                   /* the launcher's: the spawner, reaped after the release */
-                char uid_map[64], gid_map[64];   /* the sandbox's maps inside the template's user ns */
+                int host_proc;                   /* the child's: the host's /proc (the template's shows the
+                                                  * holder alone), for its own maps; 0 = none */
         } tmpl;
 } sbx_plan;
 

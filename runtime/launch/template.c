@@ -5,9 +5,10 @@
  * root per run and pivoting into it.
  *
  * A holder is pid 1 of its own pid namespace, in its own user and mount
- * namespaces. Its user namespace has the run's own map (as root sandbox
- * 0..65535 onto the subordinate range, unprivileged the caller alone): it is
- * never host root. Its mount table holds one tree: a read-only root tmpfs
+ * namespaces. Its user namespace maps the host ids a sandbox runs on onto
+ * themselves (as root the subordinate range, unprivileged the caller alone;
+ * host root is not mapped) and it runs as the first of them; the sandbox's
+ * user namespace is nested in it with the map it has without a template. Its mount table holds one tree: a read-only root tmpfs
  * with sbx's /etc files, the read-only binds of /usr and the rest, the /dev
  * node binds, the mountpoints of every per-run mount, and a procfs of its
  * own pid namespace on /proc (it shows the holder alone; a new procfs may
@@ -192,9 +193,10 @@ static _Noreturn void holder_main(const sbx_plan *p, const char *root, int go, i
          * it (every sandbox has its own pid namespace; the holder's
          * shows the holder alone), and its uid (the caller's) owns the
          * template's user namespace in any case. */
-        if (sys_setresgid(0, 0, 0) < 0 || sys_setresuid(0, 0, 0) < 0 ||
+        if (sys_setresgid(p->host_gid, p->host_gid, p->host_gid) < 0 ||
+            sys_setresuid(p->host_uid, p->host_uid, p->host_uid) < 0 ||
             prctl(PR_SET_DUMPABLE, p->privileged ? 0 : 1, 0, 0, 0) < 0) {
-                sbx_error_set(&err, -errno, "template: become root of the template's user namespace");
+                sbx_error_set(&err, -errno, "template: take the sandbox's host ids");
                 _exit(sbx_sync_send(report, 2, SBX_SYNC_ERROR, SBX_EXIT_FAILURE, &err) < 0);
         }
         if (sbx_mount_template_build(p, fd, &err) < 0)
@@ -223,17 +225,18 @@ static _Noreturn void starter_main(const sbx_plan *p, const char *root, int repo
         int pipefd[2], pidfd = -EBADF, procfd;
         char path[32];
         sbx_error err = {};
-        /* the holder's maps: the run's as root (0..65535 onto the
-         * subordinate range); unprivileged the caller as the template's 0 */
+        /* the holder's maps: the host ids the sandbox runs on, each onto
+         * itself (as root the subordinate range, unprivileged the caller):
+         * the sandbox's own map, inside it, is then the one it has without
+         * a template, and reads the same from inside */
         static sbx_plan q;
         long pid;
 
         q = *p;
-        q.tmpl.used = false;
-        if (!p->privileged) {
-                snprintf(q.uid_map, sizeof(q.uid_map), "0 %u 1\n", (unsigned) p->host_uid);
-                snprintf(q.gid_map, sizeof(q.gid_map), "0 %u 1\n", (unsigned) p->host_gid);
-        }
+        snprintf(q.uid_map, sizeof(q.uid_map), "%u %u %u\n", (unsigned) p->host_uid, (unsigned) p->host_uid,
+                 p->map_count);
+        snprintf(q.gid_map, sizeof(q.gid_map), "%u %u %u\n", (unsigned) p->host_gid, (unsigned) p->host_gid,
+                 p->map_count);
 
         args.pidfd = (uintptr_t) &pidfd;
         if (pipe2(pipefd, O_CLOEXEC) < 0)
@@ -328,13 +331,6 @@ int sbx_template_acquire(sbx_plan *p) {
         if (!p->tmpl.eligible)
                 return -EINVAL;
         template_key(p, p->tmpl.key);
-        if (p->privileged) {
-                snprintf(p->tmpl.uid_map, sizeof(p->tmpl.uid_map), "0 0 %u\n", p->map_count);
-                snprintf(p->tmpl.gid_map, sizeof(p->tmpl.gid_map), "0 0 %u\n", p->map_count);
-        } else {
-                snprintf(p->tmpl.uid_map, sizeof(p->tmpl.uid_map), "%u 0 1\n", p->uid);
-                snprintf(p->tmpl.gid_map, sizeof(p->tmpl.gid_map), "%u 0 1\n", p->gid);
-        }
         if ((size_t) snprintf(dir, sizeof(dir), "%s/%s", p->tmpl.dir, p->tmpl.key) >= sizeof(dir))
                 return -ENAMETOOLONG;
         /* the common case: a live, fresh holder, no lock taken */
@@ -369,9 +365,9 @@ found:
         return 0;
 }
 
-/* Then the template's root (0 there; host root is unmapped in it, and a
+/* Then the sandbox's first host id (host root is unmapped there, and a
  * user namespace is made only by an id its parent maps): the sandbox's
- * user namespace is owned by the template's root, as the holder is. The id
+ * user namespace is owned by that id, as the holder runs as it. The id
  * change made us non-dumpable, and the child would inherit it: its
  * /proc/<pid>/uid_map would then be host root's, which the spawner writes
  * as the template's root. Dumpable again (the child's own id switch clears
@@ -379,8 +375,9 @@ found:
  * can see the spawner's pid (sandboxes have pid namespaces of their own;
  * the holder's shows itself). */
 int sbx_template_enter(const sbx_plan *p) {
-        if (setns(p->tmpl.holder_pidfd, CLONE_NEWUSER | CLONE_NEWNS) < 0 || sys_setresgid(0, 0, 0) < 0 ||
-            sys_setresuid(0, 0, 0) < 0 || prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) < 0)
+        if (setns(p->tmpl.holder_pidfd, CLONE_NEWUSER | CLONE_NEWNS) < 0 ||
+            sys_setresgid(p->host_gid, p->host_gid, p->host_gid) < 0 ||
+            sys_setresuid(p->host_uid, p->host_uid, p->host_uid) < 0 || prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) < 0)
                 return -errno;
         return 0;
 }

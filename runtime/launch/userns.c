@@ -86,21 +86,22 @@ static int write_at(int dirfd, const char *name, const char *text, sbx_error *re
 int sbx_userns_write_maps(const sbx_plan *p, int proc_pid_fd, sbx_error *reterr) {
         int r;
 
-        /* issue 16: from a template the sandbox's user namespace is a child
-         * of the template's, whose map is p->uid_map: map inside that one */
-        r = write_at(proc_pid_fd, "uid_map", p->tmpl.used ? p->tmpl.uid_map : p->uid_map, reterr);
+        r = write_at(proc_pid_fd, "uid_map", p->uid_map, reterr);
         if (r < 0)
                 return r;
         r = write_at(proc_pid_fd, "setgroups", "deny", reterr);
         if (r < 0)
                 return r;
-        return write_at(proc_pid_fd, "gid_map", p->tmpl.used ? p->tmpl.gid_map : p->gid_map, reterr);
+        return write_at(proc_pid_fd, "gid_map", p->gid_map, reterr);
 }
 
 int sbx_userns_write_own_maps(const sbx_plan *p, sbx_error *reterr) {
         int fd, r;
 
-        fd = open("/proc/self", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        /* issue 16: from a template our /proc is the holder's, where we are
+         * not: the host's, opened by the spawner ("self" is us there too) */
+        fd = p->tmpl.host_proc > 0 ? openat(p->tmpl.host_proc, "self", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+                                   : open("/proc/self", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (fd < 0)
                 return sbx_error_set(reterr, -errno, "user namespace: open /proc/self");
         r = sbx_userns_write_maps(p, fd, reterr);
