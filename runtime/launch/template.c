@@ -52,6 +52,7 @@
 
 #define TEMPLATE_VERSION "sbx-template 1"
 #define BUILD_TIMEOUT_MS 10000
+#define TEMPLATES_MAX 16
 
 static void key_add(struct sbx_sha256 *h, const char *s) {
         sbx_sha256_update(h, s ? s : "", s ? strlen(s) + 1 : 1);
@@ -151,6 +152,8 @@ static int holder_open(const sbx_plan *p, int dirfd, int *ret_stale_pidfd) {
         }
         return pidfd;
 }
+
+static void evict_oldest(const char *path);
 
 static void kill_holder(int pidfd) {
         if (pidfd >= 0) {
@@ -342,7 +345,11 @@ int sbx_template_acquire(sbx_plan *p) {
                         goto found;
                 closep(&dirfd);
         }
-        if ((mkdir(p->tmpl.dir, 0700) < 0 && errno != EEXIST) || (mkdir(dir, 0700) < 0 && errno != EEXIST))
+        if (mkdir(p->tmpl.dir, 0700) < 0 && errno != EEXIST)
+                return -errno;
+        if (dirfd < 0)          /* a new template: room for it */
+                evict_oldest(p->tmpl.dir);
+        if (mkdir(dir, 0700) < 0 && errno != EEXIST)
                 return -errno;
         dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (dirfd < 0)
@@ -382,6 +389,41 @@ int sbx_template_enter(const sbx_plan *p) {
         return 0;
 }
 
+/* Kill the holder of templates/NAME (under its lock) and remove the dir. */
+static int remove_template(int tfd, const char *name) {
+        _cleanup_close_ int kfd = -EBADF, lock = -EBADF;
+        char rec[128];
+        unsigned long long start = 0;
+        uint64_t real = 0;
+        int pid = 0, pidfd, fd;
+        ssize_t len;
+
+        kfd = openat(tfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (kfd < 0)
+                return -errno;
+        lock = openat(kfd, "lock", O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+        if (lock >= 0)
+                (void) flock(lock, LOCK_EX);
+        fd = openat(kfd, "holder", O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+        len = fd >= 0 ? read(fd, rec, sizeof(rec) - 1) : -1;
+        if (fd >= 0)
+                close(fd);
+        if (len > 0) {
+                rec[len] = '\0';
+                if (sscanf(rec, "%d %llu", &pid, &start) == 2 && pid > 1 &&
+                    (pidfd = (int) syscall(SYS_pidfd_open, pid, 0)) >= 0) {
+                        if (sbx_proc_start_time(pid, &real) == 0 && real == start) {
+                                struct pollfd pfd = { .fd = pidfd, .events = POLLIN };
+                                (void) sys_pidfd_send_signal(pidfd, SIGKILL);
+                                /* not our child: readable once it has exited */
+                                (void) poll(&pfd, 1, 5000);
+                        }
+                        close(pidfd);
+                }
+        }
+        return sbx_rm_rf_at(tfd, name);
+}
+
 int sbx_template_remove_all(const char *base) {
         _cleanup_close_ int tfd = -EBADF;
         char path[PATH_MAX];
@@ -396,43 +438,43 @@ int sbx_template_remove_all(const char *base) {
         dir = fdopendir(dup(tfd));
         if (!dir)
                 return -errno;
-        while ((d = readdir(dir))) {
-                _cleanup_close_ int kfd = -EBADF, lock = -EBADF;
-                char rec[128];
-                unsigned long long start = 0;
-                uint64_t real = 0;
-                int pid = 0, pidfd, fd;
-                ssize_t len;
-
-                if (d->d_name[0] == '.')
-                        continue;
-                kfd = openat(tfd, d->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-                if (kfd < 0)
-                        continue;
-                lock = openat(kfd, "lock", O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
-                if (lock >= 0)
-                        (void) flock(lock, LOCK_EX);
-                fd = openat(kfd, "holder", O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-                len = fd >= 0 ? read(fd, rec, sizeof(rec) - 1) : -1;
-                if (fd >= 0)
-                        close(fd);
-                if (len > 0) {
-                        rec[len] = '\0';
-                        if (sscanf(rec, "%d %llu", &pid, &start) == 2 && pid > 1 &&
-                            (pidfd = (int) syscall(SYS_pidfd_open, pid, 0)) >= 0) {
-                                if (sbx_proc_start_time(pid, &real) == 0 && real == start) {
-                                        struct pollfd pfd = { .fd = pidfd, .events = POLLIN };
-                                        (void) sys_pidfd_send_signal(pidfd, SIGKILL);
-                                        /* not our child: readable once it has exited */
-                                        (void) poll(&pfd, 1, 5000);
-                                }
-                                close(pidfd);
-                        }
-                }
-                if (sbx_rm_rf_at(tfd, d->d_name) == 0)
+        while ((d = readdir(dir)))
+                if (d->d_name[0] != '.' && remove_template(tfd, d->d_name) == 0)
                         n++;
-        }
         closedir(dir);
         (void) unlinkat(AT_FDCWD, path, AT_REMOVEDIR);    /* when empty */
         return n;
+}
+
+/* At most TEMPLATES_MAX holders per state dir (each ≈0.5 MiB and its
+ * namespaces): before a new one is built, the oldest built goes. */
+static void evict_oldest(const char *path) {
+        _cleanup_close_ int tfd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        char oldest[128] = "";
+        struct timespec when = {};
+        struct dirent *d;
+        DIR *dir;
+        int n = 0;
+
+        if (tfd < 0 || !(dir = fdopendir(dup(tfd))))
+                return;
+        while ((d = readdir(dir))) {
+                char rec[PATH_MAX];
+                struct stat st;
+
+                if (d->d_name[0] == '.' || strlen(d->d_name) >= sizeof(oldest))
+                        continue;
+                n++;
+                snprintf(rec, sizeof(rec), "%s/holder", d->d_name);
+                if (fstatat(tfd, rec, &st, AT_SYMLINK_NOFOLLOW) < 0)
+                        continue;
+                if (!oldest[0] || st.st_mtim.tv_sec < when.tv_sec ||
+                    (st.st_mtim.tv_sec == when.tv_sec && st.st_mtim.tv_nsec < when.tv_nsec)) {
+                        when = st.st_mtim;
+                        snprintf(oldest, sizeof(oldest), "%s", d->d_name);
+                }
+        }
+        closedir(dir);
+        if (n >= TEMPLATES_MAX && oldest[0])
+                (void) remove_template(tfd, oldest);
 }
