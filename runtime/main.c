@@ -48,6 +48,10 @@ int main(int argc, char **argv) {
         bool docker = argc > 0 && !strcmp(basename(argv[0]), "docker");
         int status, r;
 
+        /* issue 16: a template holder, exec'd by itself (launch/template.c) */
+        if (argc == 1 && !strcmp(argv[0], "sbx-template"))
+                return sbx_template_holder_main();
+
         sbx_plan_set_container_opener(sbx_sandbox_open_ns);
         /* A file the guard cannot keep from the sandbox is a restriction
          * that cannot be applied: fatal, before anything runs. */

@@ -436,6 +436,10 @@ int sbx_template_acquire(sbx_plan *p);
 /* The spawner's part (a forked child of the launcher): enter the holder's
  * user and mount namespaces. */
 int sbx_template_enter(const sbx_plan *p);
+/* The holder's own image (main.c, argv[0] "sbx-template", pid 1 of its pid
+ * namespace): non-dumpable, signals ignored, until fd 0 (the watch on its
+ * template dir) says the dir is gone. */
+int sbx_template_holder_main(void);
 /* sbx rm -f --all: kill every holder under base/templates, remove the dirs.
  * Returns the number removed or -errno. */
 int sbx_template_remove_all(const char *base);

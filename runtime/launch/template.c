@@ -165,10 +165,10 @@ static void kill_holder(int pidfd) {
 /* The holder, after clone3 into its namespaces: wait for its maps, become
  * root of its user namespace, build the tree, say so, then hold it. */
 static _Noreturn void holder_main(const sbx_plan *p, const char *root, int go, int report) {
-        char dir[PATH_MAX], ev[4096];
+        char dir[PATH_MAX];
         sbx_error err = {};
         char b;
-        int fd, watch;
+        int fd, watch, self;
 
         if (read(go, &b, 1) != 1)
                 _exit(SBX_EXIT_FAILURE);
@@ -185,20 +185,16 @@ static _Noreturn void holder_main(const sbx_plan *p, const char *root, int go, i
         watch = inotify_init1(IN_CLOEXEC);
         if (watch < 0 || inotify_add_watch(watch, dir, IN_DELETE_SELF | IN_MOVE_SELF) < 0)
                 fd = -1;
+        /* our own binary, to exec once the tree is built */
+        self = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+        if (self < 0)
+                fd = -1;
         if (fd < 0) {
                 sbx_error_set(&err, -errno, "template: open '%s'", root);
                 _exit(sbx_sync_send(report, 2, SBX_SYNC_ERROR, SBX_EXIT_FAILURE, &err) < 0);
         }
-        /* Non-dumpable as root. Unprivileged it must stay dumpable: a
-         * pidfd setns() needs ptrace access to the holder, and a process
-         * whose mm was made in the host's user namespace is ptraceable
-         * only by its uid while dumpable. Nothing in a sandbox can name
-         * it (every sandbox has its own pid namespace; the holder's
-         * shows the holder alone), and its uid (the caller's) owns the
-         * template's user namespace in any case. */
         if (sys_setresgid(p->host_gid, p->host_gid, p->host_gid) < 0 ||
-            sys_setresuid(p->host_uid, p->host_uid, p->host_uid) < 0 ||
-            prctl(PR_SET_DUMPABLE, p->privileged ? 0 : 1, 0, 0, 0) < 0) {
+            sys_setresuid(p->host_uid, p->host_uid, p->host_uid) < 0 || prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0) {
                 sbx_error_set(&err, -errno, "template: take the sandbox's host ids");
                 _exit(sbx_sync_send(report, 2, SBX_SYNC_ERROR, SBX_EXIT_FAILURE, &err) < 0);
         }
@@ -206,17 +202,37 @@ static _Noreturn void holder_main(const sbx_plan *p, const char *root, int go, i
                 _exit(sbx_sync_send(report, 2, SBX_SYNC_ERROR, SBX_EXIT_FAILURE, &err) < 0);
         if (sbx_sync_send(report, 2, SBX_SYNC_READY, 0, NULL) < 0)
                 _exit(SBX_EXIT_FAILURE);
-        /* nothing of sbx's: no descriptor (stdio included) but the watch,
-         * no signal */
-        if (dup3(watch, 0, O_CLOEXEC) < 0)
+        /* Nothing of sbx's run: a fresh image of our own binary (its mm
+         * then belongs to the template's user namespace, so the holder can
+         * be non-dumpable and still be entered by its creator: a pidfd
+         * setns() needs ptrace access, which a non-dumpable process grants
+         * only to CAP_SYS_PTRACE over its mm's user namespace; the
+         * sandboxes, nested below, never have it), no environment, no
+         * descriptor but the watch on 0 (stdio included). */
+        if (dup2(watch, 0) < 0)
                 _exit(SBX_EXIT_FAILURE);
-        (void) close_range(1, ~0U, 0);
+        (void) close_range(1, (unsigned) self - 1, 0);
+        (void) close_range((unsigned) self + 1, ~0U, 0);
+        syscall(SYS_execveat, self, "", (char *[]) { (char *) "sbx-template", NULL }, (char *[]) { NULL },
+                AT_EMPTY_PATH);
+        _exit(SBX_EXIT_FAILURE);
+}
+
+int sbx_template_holder_main(void) {
+        char ev[4096];
+
+        if (getpid() != 1)
+                return SBX_EXIT_USAGE;
+        if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
+                return SBX_EXIT_FAILURE;
+        (void) prctl(PR_SET_NAME, "sbx-template", 0, 0, 0);
         for (int sig = 1; sig < _NSIG; sig++)
                 if (sig != SIGKILL && sig != SIGSTOP)
                         (void) signal(sig, SIG_IGN);
+        /* until the template dir goes (or SIGKILL) */
         for (;;)
                 if (read(0, ev, sizeof(ev)) > 0 || errno != EINTR)
-                        _exit(0);
+                        return 0;
 }
 
 /* Forked by the launcher: clone3 the holder, write its maps (as the creator,
