@@ -167,6 +167,7 @@ static void kill_holder(int pidfd) {
 static _Noreturn void holder_main(const sbx_plan *p, const char *root, int go, int report) {
         char dir[PATH_MAX];
         sbx_error err = {};
+        sbx_sync_msg msg;
         char b;
         int fd, watch, self;
 
@@ -200,7 +201,10 @@ static _Noreturn void holder_main(const sbx_plan *p, const char *root, int go, i
         }
         if (sbx_mount_template_build(p, fd, &err) < 0)
                 _exit(sbx_sync_send(report, 2, SBX_SYNC_ERROR, SBX_EXIT_FAILURE, &err) < 0);
-        if (sbx_sync_send(report, 2, SBX_SYNC_READY, 0, NULL) < 0)
+        /* built; held only once the builder has recorded us (if it dies
+         * first, so do we: no holder without a record) */
+        if (sbx_sync_send(report, 2, SBX_SYNC_READY, 0, NULL) < 0 ||
+            sbx_sync_recv(report, BUILD_TIMEOUT_MS, &msg) < 0 || msg.type != SBX_SYNC_CONTINUE)
                 _exit(SBX_EXIT_FAILURE);
         /* Nothing of sbx's run: a fresh image of our own binary (its mm
          * then belongs to the template's user namespace, so the holder can
@@ -335,8 +339,10 @@ static int holder_build(const sbx_plan *p, int dirfd, const char *dir) {
         }
         len = snprintf(rec, sizeof(rec), "%d %llu\n%s", (int) pid, (unsigned long long) start, sources);
         if (len < 0 || (size_t) len >= sizeof(rec) || (size_t) snprintf(root, sizeof(root), "%s/holder", dir) >= sizeof(root) ||
-            sbx_write_file_atomic(root, rec, (size_t) len, 0600, false) < 0) {
+            sbx_write_file_atomic(root, rec, (size_t) len, 0600, false) < 0 ||
+            sbx_sync_send(back_r, 3, SBX_SYNC_CONTINUE, 0, NULL) < 0) {
                 kill_holder(TAKE_FD(pidfd));
+                (void) unlinkat(dirfd, "holder", 0);
                 return -EIO;
         }
         return TAKE_FD(pidfd);

@@ -1,0 +1,133 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Template holders (issue 16 targets 1 and 5, runtime/launch/template.c): the
+# read-only root of `sbx run` is built once per template by a holder process
+# and copied by each run. The holder is made on first use, reused, rebuilt
+# after kill -9 or when a host file it bound changed, removed by `sbx rm -f
+# --all` and when its template dir goes; a run from a template sees what a
+# run without one (SBX_TEMPLATE=0) sees. Root and, via as-unpriv.sh, rootless.
+. "$(dirname "$0")/lib.sh"
+
+tdir() { echo "$(state_base)/templates"; }
+holders() { ls "$(tdir)" 2>/dev/null | wc -l; }
+# the pid recorded in the one template dir (or empty)
+holder_pid() { head -1 "$(tdir)"/*/holder 2>/dev/null | cut -d' ' -f1; }
+# a live holder (a killed one stays a zombie until it is reaped)
+alive() { [ -n "$1" ] && [ "$(cat "/proc/$1/comm" 2>/dev/null)" = sbx-template ] &&
+          ! grep -q '^State:.*Z' "/proc/$1/status" 2>/dev/null; }
+live_holders() {
+        local f
+        for f in "$(tdir)"/*/holder; do [ -f "$f" ] && alive "$(head -1 "$f" | cut -d' ' -f1)" && echo; done | wc -l
+}
+
+"$SBX" rm -f --all >/dev/null 2>&1
+is "no template before the first run" "$(holders)" 0
+is "SBX_TEMPLATE=0: the root is built per run, no holder" \
+        "$(SBX_TEMPLATE=0 "$SBX" run -- /bin/echo hi; holders)" "hi
+0"
+is "the first run works" "$("$SBX" run -- /bin/echo hi)" hi
+is "... and leaves one template" "$(holders)" 1
+h1=$(holder_pid)
+if alive "$h1"; then ok "its holder runs, named sbx-template"; else not_ok "its holder runs (pid '$h1')"; fi
+is "the holder is pid 1 of a pid namespace of its own" "$(awk '/^NSpid:/ {print NF - 1, $NF}' "/proc/$h1/status")" "2 1"
+is "the holder is not dumpable (its /proc files are host root's)" "$(stat -c %u "/proc/$h1/environ")" 0
+if [ "$(id -u)" = 0 ]; then
+        is "the holder holds one descriptor: the watch on its template dir" \
+                "$(ls "/proc/$h1/fd" | wc -l) $(readlink "/proc/$h1/fd/0")" "1 anon_inode:inotify"
+        is "the holder's environment is empty" "$(wc -c < "/proc/$h1/environ")" 0
+        unlike "the holder does not run as host root" "$(awk '/^Uid:/ {print $2, $3, $4, $5}' "/proc/$h1/status")" \
+                '(^| )0( |$)'
+else
+        skip "the holder's descriptors and environment: only root may look (it is not dumpable)"
+        skip "the holder's environment: only root may look"
+        is "the holder runs as the caller" "$(awk '/^Uid:/ {print $2}' "/proc/$h1/status")" "$(id -u)"
+fi
+"$SBX" run -- /bin/true
+is "a second run reuses the holder" "$(holder_pid)" "$h1"
+
+# The same view with and without a template.
+view='awk "!(\$5 == \"/proc\" && / - proc /)" /proc/self/mountinfo | cut -d" " -f5-10 | sed "s/fd\/[0-9]*/fd/g" | sort
+awk "\$5 == \"/proc\" && / - proc /" /proc/self/mountinfo | wc -l
+ls -la / /dev /etc /workspace | grep -v " proc$" | sed "s/ [A-Z][a-z][a-z] [ 0-9]* [0-9:]* / DATE /"
+id; cat /proc/self/uid_map /proc/self/gid_map; ls /proc | grep -c "^[0-9]"
+touch /x 2>&1; touch /etc/passwd 2>&1; touch /usr/x 2>&1; touch /dev/x 2>&1
+echo w > /workspace/f && cat /workspace/f; echo t > /tmp/f && cat /tmp/f; echo s > /dev/shm/f && cat /dev/shm/f
+head -c 4 /dev/zero | od -An -tx1; echo x > /dev/null && echo null-ok'
+with=$("$SBX" run -- /bin/sh -c "$view" 2>&1)
+without=$(SBX_TEMPLATE=0 "$SBX" run -- /bin/sh -c "$view" 2>&1)
+# one line differs by design: the template's own procfs lies beneath the run's
+# /proc (two "/proc proc" mounts instead of one; both are counted above)
+is "the view from a template is the view without (mounts, flags, files, ids, writes)" \
+        "$(diff <(echo "$without" | sed '/^[0-9]$/d') <(echo "$with" | sed '/^[0-9]$/d'))" ""
+is "... /proc: the run's procfs over the template's (2 procfs mounts, 1 without)" \
+        "$(echo "$with" | sed -n 's/^\([0-9]\)$/\1/p' | head -1) $(echo "$without" | sed -n 's/^\([0-9]\)$/\1/p' | head -1)" "2 1"
+like "... / is read-only" "$with" "touch: cannot touch '/x': Read-only file system"
+like "... /etc/passwd is read-only" "$with" "cannot touch '/etc/passwd': Read-only file system"
+is "... and every run has its own /workspace, /tmp and /dev/shm" \
+        "$("$SBX" run -- /bin/sh -c 'cat /workspace/f /tmp/f /dev/shm/f 2>&1 | wc -l; ls -A /workspace /tmp /dev/shm | grep -c f')" "3
+0"
+is "an option that changes the template's files makes another template" \
+        "$("$SBX" run --hostname other-host -- /bin/cat /etc/hostname; holders)" "other-host
+2"
+is "... and the first still serves the default" "$("$SBX" run -- /bin/cat /etc/hostname; holders)" "sbx
+2"
+
+# kill -9 of the holder: the next run builds a new one (never fails).
+"$SBX" rm -f --all >/dev/null
+"$SBX" run -- /bin/true
+h1=$(holder_pid)
+kill -KILL "$h1"
+for i in $(seq 50); do alive "$h1" || break; sleep 0.02; done
+if alive "$h1"; then not_ok "kill -9 ends the holder"; else ok "kill -9 ends the holder"; fi
+is "the next run after kill -9 works" "$("$SBX" run -- /bin/echo after)" after
+h2=$(holder_pid)
+if alive "$h2" && [ "$h2" != "$h1" ]; then ok "... with a new holder"; else not_ok "... with a new holder ($h1 -> $h2)"; fi
+
+# Staleness: a host file the template bound is replaced (a bind keeps the old
+# inode): the template is rebuilt. Root only: a private mount namespace puts
+# another file over /etc/ld.so.cache for this test alone.
+if [ "$(id -u)" = 0 ] && command -v unshare >/dev/null; then
+        printf 'new-cache\n' > "$TMP/cache"
+        got=$(unshare -m --propagation private /bin/sh -c \
+                "mount --bind '$TMP/cache' /etc/ld.so.cache && '$SBX' run -- /bin/cat /etc/ld.so.cache" 2>&1)
+        is "a replaced host file is seen by the next run (the template is rebuilt)" "$got" new-cache
+        h3=$(holder_pid)
+        if [ "$h3" != "$h2" ] && ! alive "$h2"; then ok "... by a new holder; the stale one is gone"
+        else not_ok "... by a new holder; the stale one is gone ($h2 -> $h3)"; fi
+        is "... and back: the host's own file again" "$("$SBX" run -- /bin/head -c 11 /etc/ld.so.cache)" "$(head -c 11 /etc/ld.so.cache)"
+else
+        skip "staleness: needs root for a private bind over /etc/ld.so.cache"
+        skip "staleness: a new holder"
+        skip "staleness: back to the host's file"
+fi
+
+# Concurrent first runs: all work, one holder.
+"$SBX" rm -f --all >/dev/null
+for i in 1 2 3 4 5 6; do ("$SBX" run -- /bin/echo "p$i" > "$TMP/par$i" 2>&1) & done
+wait
+is "six concurrent first runs all work" "$(cat "$TMP"/par? | sort | tr '\n' ' ')" "p1 p2 p3 p4 p5 p6 "
+is "... and share one template" "$(holders)" 1
+is "... with one live holder" "$(live_holders)" 1
+
+# What the template does not cover runs as before, with no holder.
+"$SBX" rm -f --all >/dev/null
+ws=$TMP/ws; mkdir -p "$ws"; echo hostfile > "$ws/h"; chmod -R a+rX "$ws"
+is "--workspace DIR: no template, same result" "$("$SBX" run --workspace "$ws" -- /bin/cat /workspace/h; holders)" "hostfile
+0"
+is "--writable-root: no template" "$("$SBX" run --writable-root -- /bin/sh -c 'touch /x && echo w'; holders)" "w
+0"
+
+# Removal: rm -f --all, and the template dir removed.
+"$SBX" run -- /bin/true
+h=$(holder_pid)
+"$SBX" rm -f --all >/dev/null
+for i in $(seq 50); do alive "$h" || break; sleep 0.02; done
+if alive "$h"; then not_ok "rm -f --all ends the holder"; else ok "rm -f --all ends the holder"; fi
+is "... and removes the templates dir" "$(ls -A "$(state_base)" | grep -c templates || true)" 0
+"$SBX" run -- /bin/true
+h=$(holder_pid)
+rm -rf "$(tdir)"
+for i in $(seq 100); do alive "$h" || break; sleep 0.02; done
+if alive "$h"; then not_ok "removing the template dir ends its holder"; else ok "removing the template dir ends its holder"; fi
+is "no run directory left" "$(leftovers)" ""
+done_testing
