@@ -82,8 +82,62 @@ is "capabilities: the holder's descriptors" "$(r holder-fds)" EACCES
 is "capabilities: the holder's root" "$(r holder-root)" EACCES
 is "capabilities: ptrace of the holder" "$(r holder-ptrace)" EPERM
 
+# --- crashes: kill -9 of sbx (and with it its spawner and the holder's
+# starter: the whole process group) while a template is built, of the holder
+# while it builds, and of sbx alone while a run starts: every next run works,
+# no holder runs without a record, no sandbox survives.
+marker="sbx-tmpl-k9-$$"
+live() { grep -q '^State:.*[RSDT]' "/proc/$1/status" 2>/dev/null; }
+pre=" $(pgrep -x sbx-template -u "$uid" | tr '\n' ' ') "
+orphans() {     # live holders made here that no record names
+        local p n=0
+        for p in $(pgrep -x sbx-template -u "$uid"); do
+                live "$p" || continue
+                case "$pre" in *" $p "*) continue ;; esac
+                grep -qs "^$p " "$(tdir)"/*/holder || n=$((n + 1))
+        done
+        echo $n
+}
+bad=0
+for delay in 0 0.001 0.002 0.003 0.005 0.008 0.012 0.02 0.04; do
+        "$SBX" rm -f --all >/dev/null
+        setsid "$SBX" run -- /bin/sh -c "exec /bin/sh -c 'sleep 5; :' $marker" >/dev/null 2>&1 & pid=$!
+        sleep $delay
+        kill -KILL -- -"$pid" 2>/dev/null
+        wait $pid 2>/dev/null
+        [ "$("$SBX" run -- /bin/echo next 2>&1)" = next ] || bad=$((bad + 1))
+done
+is "kill -9 of sbx's process group while a template is built: every next run works" "$bad" 0
+sleep 0.3
+is "... no holder runs without a record" "$(orphans)" 0
+bad=0
+for delay in 0 0.0005 0.001 0.002 0.004; do
+        "$SBX" rm -f --all >/dev/null
+        before=$(pgrep -x sbx-template -u "$uid" | tr '\n' ' ')
+        ("$SBX" run -- /bin/echo built > "$TMP/k9out" 2>&1) & pid=$!
+        sleep $delay
+        for p in $(pgrep -x sbx-template -u "$uid"); do
+                case " $before " in *" $p "*) ;; *) kill -KILL "$p" 2>/dev/null ;; esac
+        done
+        wait $pid
+        [ "$(cat "$TMP/k9out")" = built ] || bad=$((bad + 1))
+done
+is "kill -9 of the holder while it builds: the run still works (without a template)" "$bad" 0
+is "... and the next one too" "$("$SBX" run -- /bin/echo next)" next
+for delay in 0.001 0.002 0.003 0.005 0.008; do
+        "$SBX" run -- /bin/sh -c "exec /bin/sh -c 'sleep 5; :' $marker" >/dev/null 2>&1 & pid=$!
+        sleep $delay
+        kill -KILL "$pid" 2>/dev/null
+        wait $pid 2>/dev/null
+done
+sleep 0.5
+is "kill -9 of sbx alone while a run from a template starts: no sandbox survives" "$(pgrep -fc "$marker" || true)" 0
+is "... no holder runs without a record" "$(orphans)" 0
+is "... the next run works" "$("$SBX" run -- /bin/echo next)" next
+
+h=$(holder_pid)
+if live "$h"; then ok "a holder runs before rm"; else not_ok "a holder runs before rm"; fi
 "$SBX" rm -f --all >/dev/null
-for i in $(seq 50); do grep -q '^State:.*[RSDT]' "/proc/$h/status" 2>/dev/null || break; sleep 0.02; done
-is "rm -f --all: no holder left" "$(grep -c '^State:.*[RSDT]' "/proc/$h/status" 2>/dev/null; ls -A "$(state_base)" | grep -c templates)" "0
-0"
+for i in $(seq 50); do live "$h" || break; sleep 0.02; done
+is "rm -f --all: no holder left, no templates dir" "$(live "$h" && echo "$h runs"; ls -A "$(state_base)" | grep -c templates)" 0
 done_testing
