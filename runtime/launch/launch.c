@@ -444,8 +444,10 @@ static int spawn(sbx_plan *p, int sync_child, int sync_parent, const sigset_t *o
                 return spawn_via_helper(p, &args, sync_child, sync_parent, oldmask, ret_pidfd, reterr);
         /* issue 16: a template holder's namespaces when there is a live,
          * fresh one (decided here, before any clone3); else the root is
-         * built per run, below, to the same view */
-        if (p->tmpl.eligible && p->net.kind == SBX_NET_KIND_NONE && sbx_template_acquire(p) >= 0) {
+         * built per run, below, to the same view. Not under an exec
+         * allowlist as root: the child sets vm.memfd_noexec with host
+         * root's ids, which a spawner in the template has given up. */
+        if (p->tmpl.eligible && p->net.kind == SBX_NET_KIND_NONE && !p->memfd_noexec && sbx_template_acquire(p) >= 0) {
                 sbx_error tmpl_err = {};
                 struct clone_args targs = args;
 

@@ -92,6 +92,7 @@ if [ "$(id -u)" = 0 ] && command -v unshare >/dev/null; then
                 "mount --bind '$TMP/cache' /etc/ld.so.cache && '$SBX' run -- /bin/cat /etc/ld.so.cache" 2>&1)
         is "a replaced host file is seen by the next run (the template is rebuilt)" "$got" new-cache
         h3=$(holder_pid)
+        for i in $(seq 50); do alive "$h2" || break; sleep 0.02; done
         if [ "$h3" != "$h2" ] && ! alive "$h2"; then ok "... by a new holder; the stale one is gone"
         else not_ok "... by a new holder; the stale one is gone ($h2 -> $h3)"; fi
         is "... and back: the host's own file again" "$("$SBX" run -- /bin/head -c 11 /etc/ld.so.cache)" "$(head -c 11 /etc/ld.so.cache)"
