@@ -17,7 +17,13 @@
  *  - pivot_root(".", ".") + umount2(MNT_DETACH) leaves no path to the old
  *    root; chroot alone would be escapable. (An OCI container's --no-pivot,
  *    for a root pivot_root cannot leave, is the exception: move_root.)
- *  - /proc gets Docker's masked and read-only paths; there is no /sys. */
+ *  - /proc gets Docker's masked and read-only paths; there is no /sys.
+ *  - issue 16, from a template (template.c): the SBX_MNT_TEMPLATE ops were
+ *    run once by the holder, which pivoted into them; our table is a copy of
+ *    its table, every mount locked in our nested user namespace (read-only
+ *    stays read-only, nothing beneath is revealed). We run only the other
+ *    ops, /proc first, and neither pivot nor detach: the host's table was
+ *    never in our namespace. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
