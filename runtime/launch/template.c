@@ -119,7 +119,6 @@ static int sources_text(const sbx_plan *p, char *buf, size_t len) {
 static int holder_open(const sbx_plan *p, int dirfd, int *ret_stale_pidfd) {
         char rec[4096], now[4096];
         unsigned long long start = 0;
-        uint64_t real = 0;
         ssize_t n;
         int fd, pid = 0, pidfd;
         char *body;
@@ -137,15 +136,9 @@ static int holder_open(const sbx_plan *p, int dirfd, int *ret_stale_pidfd) {
         if (!body || sscanf(rec, "%d %llu", &pid, &start) != 2 || pid <= 1)
                 return -ESTALE;
         body++;
-        pidfd = (int) syscall(SYS_pidfd_open, pid, 0);
+        pidfd = sbx_proc_pidfd(pid, start);
         if (pidfd < 0)
                 return -ESTALE;
-        /* the pid's start time read after the pidfd: equal, the pidfd is
-         * the holder we recorded (a reused pid starts later) */
-        if (sbx_proc_start_time(pid, &real) < 0 || real != start) {
-                close(pidfd);
-                return -ESTALE;
-        }
         if (sources_text(p, now, sizeof(now)) < 0 || strcmp(now, body)) {
                 *ret_stale_pidfd = pidfd;
                 return -ESTALE;
@@ -213,7 +206,7 @@ static _Noreturn void holder_main(const sbx_plan *p, const char *root, int go, i
          * only to CAP_SYS_PTRACE over its mm's user namespace; the
          * sandboxes, nested below, never have it), no environment, no
          * descriptor but the watch on 0 (stdio included). */
-        if (dup2(watch, 0) < 0)
+        if (dup2(watch, 0) < 0)         /* the one descriptor meant to cross the exec */
                 _exit(SBX_EXIT_FAILURE);
         (void) close_range(1, (unsigned) self - 1, 0);
         (void) close_range((unsigned) self + 1, ~0U, 0);
@@ -314,7 +307,7 @@ static int holder_build(const sbx_plan *p, int dirfd, const char *dir) {
                 return -errno;
         if (starter == 0) {
                 /* keep only the report socket (at 3): not our lock, not the run's fds */
-                if (dup3(back_w, 3, 0) < 0)
+                if (dup3(back_w, 3, O_CLOEXEC) < 0)
                         _exit(SBX_EXIT_FAILURE);
                 (void) close_range(4, ~0U, 0);
                 starter_main(p, root, 3);
@@ -416,7 +409,6 @@ static int remove_template(int tfd, const char *name) {
         _cleanup_close_ int kfd = -EBADF, lock = -EBADF;
         char rec[128];
         unsigned long long start = 0;
-        uint64_t real = 0;
         int pid = 0, pidfd, fd;
         ssize_t len;
 
@@ -432,14 +424,11 @@ static int remove_template(int tfd, const char *name) {
                 close(fd);
         if (len > 0) {
                 rec[len] = '\0';
-                if (sscanf(rec, "%d %llu", &pid, &start) == 2 && pid > 1 &&
-                    (pidfd = (int) syscall(SYS_pidfd_open, pid, 0)) >= 0) {
-                        if (sbx_proc_start_time(pid, &real) == 0 && real == start) {
-                                struct pollfd pfd = { .fd = pidfd, .events = POLLIN };
-                                (void) sys_pidfd_send_signal(pidfd, SIGKILL);
-                                /* not our child: readable once it has exited */
-                                (void) poll(&pfd, 1, 5000);
-                        }
+                if (sscanf(rec, "%d %llu", &pid, &start) == 2 && pid > 1 && (pidfd = sbx_proc_pidfd(pid, start)) >= 0) {
+                        struct pollfd pfd = { .fd = pidfd, .events = POLLIN };
+                        (void) sys_pidfd_send_signal(pidfd, SIGKILL);
+                        /* not our child: readable once it has exited */
+                        (void) poll(&pfd, 1, 5000);
                         close(pidfd);
                 }
         }

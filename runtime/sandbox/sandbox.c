@@ -170,22 +170,7 @@ int sbx_sandbox_lock(const char *name, const char *file, int op, sbx_error *rete
 /* ------------------------------------------------------------- processes */
 
 int sbx_init_pidfd(pid_t pid, uint64_t start_time) {
-        uint64_t st;
-        int fd;
-
-        if (pid <= 0)
-                return -ESRCH;
-        fd = (int) syscall(SYS_pidfd_open, pid, 0);
-        if (fd < 0)
-                return -ESRCH;
-        /* Checked after the pidfd exists: if it matches now, the pidfd is
-         * the recorded process and stays so (a pidfd never moves to a new
-         * process with the same number). */
-        if (sbx_proc_start_time(pid, &st) < 0 || st != start_time) {
-                close(fd);
-                return -ESRCH;
-        }
-        return fd;
+        return sbx_proc_pidfd(pid, start_time);
 }
 
 static bool pidfd_wait(int pidfd, int timeout_ms) {

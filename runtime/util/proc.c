@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "util.h"
@@ -39,4 +40,23 @@ int sbx_proc_start_time(pid_t pid, uint64_t *ret) {
         }
         *ret = strtoull(p, NULL, 10);
         return 0;
+}
+
+int sbx_proc_pidfd(pid_t pid, uint64_t start_time) {
+        uint64_t st;
+        int fd;
+
+        if (pid <= 0)
+                return -ESRCH;
+        fd = (int) syscall(SYS_pidfd_open, pid, 0);
+        if (fd < 0)
+                return -ESRCH;
+        /* Checked after the pidfd exists: if it matches now, the pidfd is
+         * the recorded process and stays so (a pidfd never moves to a new
+         * process with the same number). */
+        if (sbx_proc_start_time(pid, &st) < 0 || st != start_time) {
+                close(fd);
+                return -ESRCH;
+        }
+        return fd;
 }

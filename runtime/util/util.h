@@ -138,6 +138,9 @@ const char *sbx_error_text(const sbx_error *e, char *buf, unsigned len);
  * /proc/PID/stat): identifies it across pid reuse. -ESRCH for a zombie (dead
  * for our purposes), -ENOENT if there is no such process, else -errno/-EIO. */
 int sbx_proc_start_time(pid_t pid, uint64_t *ret);
+/* A pidfd of pid if it is still the process that started at start_time
+ * (checked after the pidfd exists, so it stays that process), or -ESRCH. */
+int sbx_proc_pidfd(pid_t pid, uint64_t start_time);
 
 /* ---- from tool-exec.h ---- */
 /* Running a host tool (nft, pasta) from the launcher, issue 7: found in the
