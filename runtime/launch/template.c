@@ -26,9 +26,9 @@
  * killed and built again. Whatever fails here, the run builds its root as
  * before, to the same view.
  *
- * The key: sha256 of the host ids, the maps, every template op (kind,
- * flags, source, destination, contents, mode) and the destination of every
- * per-run op (its mountpoint is in the tree). */
+ * The key: sha256 of this sbx binary's identity, the host ids, the maps,
+ * every template op (kind, flags, source, destination, contents, mode) and
+ * the destination of every per-run op (its mountpoint is in the tree). */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -41,6 +41,7 @@
 #include <sys/file.h>
 #include <sys/inotify.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -60,10 +61,16 @@ static void key_add(struct sbx_sha256 *h, const char *s) {
 
 static void template_key(const sbx_plan *p, char key[static 65]) {
         struct sbx_sha256 h;
+        struct statx self = {};
         char num[96];
 
         sbx_sha256_init(&h);
         key_add(&h, TEMPLATE_VERSION);
+        /* this sbx binary: another build (an upgrade) makes its own */
+        (void) statx(AT_FDCWD, "/proc/self/exe", AT_STATX_DONT_SYNC, STATX_INO | STATX_MTIME, &self);
+        snprintf(num, sizeof(num), "%u:%u:%llu:%lld.%u", self.stx_dev_major, self.stx_dev_minor,
+                 (unsigned long long) self.stx_ino, (long long) self.stx_mtime.tv_sec, self.stx_mtime.tv_nsec);
+        key_add(&h, num);
         snprintf(num, sizeof(num), "%d %u %u %u %u", p->privileged, (unsigned) p->host_uid, (unsigned) p->host_gid,
                  p->uid, p->gid);
         key_add(&h, num);
@@ -148,6 +155,21 @@ static int holder_open(const sbx_plan *p, int dirfd, int *ret_stale_pidfd) {
 
 static void evict_oldest(const char *path);
 
+/* Close fds FROM..TO: close_range, else one by one (a filter may refuse
+ * close_range, as fault-injection's does; a holder must not keep a caller's
+ * pipe open for its lifetime). */
+static void close_from(unsigned from, unsigned to) {
+        struct rlimit rl;
+        unsigned max = 65536;
+
+        if (from > to || close_range(from, to, 0) == 0)
+                return;
+        if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < max)
+                max = (unsigned) rl.rlim_cur;
+        for (unsigned fd = from; fd <= to && fd < max; fd++)
+                (void) close((int) fd);
+}
+
 static void kill_holder(int pidfd) {
         if (pidfd >= 0) {
                 (void) sys_pidfd_send_signal(pidfd, SIGKILL);
@@ -155,8 +177,9 @@ static void kill_holder(int pidfd) {
         }
 }
 
-/* The holder, after clone3 into its namespaces: wait for its maps, become
- * root of its user namespace, build the tree, say so, then hold it. */
+/* The holder, after clone3 into its namespaces: wait for its maps, take the
+ * sandbox's host ids, build the tree, say so, and once recorded exec itself
+ * as the holder proper (sbx_template_holder_main). */
 static _Noreturn void holder_main(const sbx_plan *p, const char *root, int go, int report) {
         char dir[PATH_MAX];
         sbx_error err = {};
@@ -208,8 +231,8 @@ static _Noreturn void holder_main(const sbx_plan *p, const char *root, int go, i
          * descriptor but the watch on 0 (stdio included). */
         if (dup2(watch, 0) < 0)         /* the one descriptor meant to cross the exec */
                 _exit(SBX_EXIT_FAILURE);
-        (void) close_range(1, (unsigned) self - 1, 0);
-        (void) close_range((unsigned) self + 1, ~0U, 0);
+        close_from(1, (unsigned) self - 1);
+        close_from((unsigned) self + 1, ~0U);
         syscall(SYS_execveat, self, "", (char *[]) { (char *) "sbx-template", NULL }, (char *[]) { NULL },
                 AT_EMPTY_PATH);
         _exit(SBX_EXIT_FAILURE);
@@ -307,9 +330,15 @@ static int holder_build(const sbx_plan *p, int dirfd, const char *dir) {
                 return -errno;
         if (starter == 0) {
                 /* keep only the report socket (at 3): not our lock, not the run's fds */
-                if (dup3(back_w, 3, O_CLOEXEC) < 0)
+                if (back_w != 3 && dup3(back_w, 3, O_CLOEXEC) < 0)
                         _exit(SBX_EXIT_FAILURE);
-                (void) close_range(4, ~0U, 0);
+                close_from(4, ~0U);
+                /* and none of the caller's stdio: /dev/null instead */
+                int nul = open("/dev/null", O_RDWR | O_CLOEXEC);
+                if (nul < 0 || dup2(nul, 0) < 0 || dup2(nul, 1) < 0 || dup2(nul, 2) < 0)
+                        _exit(SBX_EXIT_FAILURE);
+                if (nul > 3)
+                        close(nul);
                 starter_main(p, root, 3);
         }
         closep(&back_w);

@@ -118,6 +118,22 @@ is "--workspace DIR: no template, same result" "$("$SBX" run --workspace "$ws" -
 is "--writable-root: no template" "$("$SBX" run --writable-root -- /bin/sh -c 'touch /x && echo w'; holders)" "w
 0"
 
+# A holder keeps none of the caller's descriptors: a pipe on the stdout of
+# the run that built it closes when sbx exits, also where close_range is
+# refused (fault injection's filter).
+"$SBX" rm -f --all >/dev/null
+is "the run that builds a template closes its stdout pipe on exit" \
+        "$(timeout 20 sh -c "'$SBX' run -- /bin/echo piped | cat"; echo "rc=$?")" "piped
+rc=0"
+if [ -n "${SBX_DENY_SYSCALLS:-}" ]; then
+        "$SBX" rm -f --all >/dev/null
+        is "... also with close_range refused" \
+                "$(timeout 20 sh -c "'$SBX_DENY_SYSCALLS' close_range '$SBX' run -- /bin/echo piped | cat"; echo "rc=$?")" "piped
+rc=0"
+else
+        skip "close_range refused: no deny-syscalls helper (SBX_DENY_SYSCALLS)"
+fi
+
 # Removal: rm -f --all, and the template dir removed.
 "$SBX" run -- /bin/true
 h=$(holder_pid)
