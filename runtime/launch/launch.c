@@ -327,6 +327,14 @@ static int spawn_via_helper(sbx_plan *p, struct clone_args *args, int sync_child
         return (int) pid;
 }
 
+/* issue 16: the spawner reported and exits: reaped once the child runs. */
+static void reap_spawner(sbx_plan *p) {
+        if (p->tmpl.spawner > 0) {
+                (void) waitpid(p->tmpl.spawner, NULL, 0);
+                p->tmpl.spawner = 0;
+        }
+}
+
 /* Through PROCFD, the child's /proc/<pid>: the id maps (privileged: they name a subordinate range
  * only we may write) and the network; then #1 releases the child. */
 static int release_child(sbx_plan *p, pid_t pid, int procfd, int sync_parent, sbx_error *reterr) {
@@ -676,10 +684,7 @@ int sbx_run(const sbx_run_config *c, sbx_error *reterr) {
                 if (release_child(p, pid, procfd, sync_parent, reterr) < 0)
                         return kill_child(pidfd, sync_parent, reterr);
         }
-        if (p->tmpl.spawner > 0) {       /* it has exited by now, or is about to */
-                (void) waitpid(p->tmpl.spawner, NULL, 0);
-                p->tmpl.spawner = 0;
-        }
+        reap_spawner(p);
         if (p->tty && receive_pty(p, sync_parent, reterr) < 0)
                 return SBX_EXIT_FAILURE;
         if (p->notify_insns && receive_listener(sync_parent, listener_sock, reterr) < 0)
@@ -733,14 +738,16 @@ int sbx_launch_start(sbx_plan *p, const sigset_t *oldmask, int *ret_pidfd, int *
         if (pid < 0)
                 return pid;
         closep(&sync_child);
-        /* As in sbx_run(): cgroup v1, maps (root) and the network, then #1. */
-        if (child_waits_for_parent(p)) {
+        /* As in sbx_run(): cgroup v1, maps (root) and the network, then #1
+         * (from a template the spawner released the child). */
+        if (child_waits_for_parent(p) && !p->tmpl.used) {
                 procfd = open_proc_pid(pid, reterr);
                 if (procfd < 0)
                         return procfd;
                 if ((r = release_child(p, pid, procfd, sync_parent, reterr)) < 0)
                         return r;
         }
+        reap_spawner(p);
         *ret_pidfd = TAKE_FD(pidfd);
         *ret_sync = TAKE_FD(sync_parent);
         return 0;
