@@ -244,6 +244,7 @@ static int spawn_via_helper(sbx_plan *p, struct clone_args *args, int sync_child
         r = sbx_sync_open(&back_r, &back_w, reterr);
         if (r < 0)
                 return r;
+        pid_t launcher = getpid();
         helper = fork();
         if (helper < 0)
                 return sbx_error_set(reterr, -errno, "%s: fork", tmpl ? "template" : "network container");
@@ -251,6 +252,14 @@ static int spawn_via_helper(sbx_plan *p, struct clone_args *args, int sync_child
                 int child_pidfd = -EBADF, procdir = -EBADF, e = 0;
                 sbx_error err = {};
                 long c;
+
+                /* Never outlive sbx (a sandbox cloned for a dead launcher
+                 * would have nobody to kill it), and hold no end of its
+                 * sync socket: the child's check that sbx is alive is that
+                 * socket's other end. */
+                if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0 || getppid() != launcher)
+                        _exit(SBX_EXIT_FAILURE);
+                close(sync_parent);
 
                 /* clone3 takes CLONE_PARENT only without an exit signal of its
                  * own: the child gets ours (SIGCHLD), sent to our parent */
@@ -282,23 +291,21 @@ static int spawn_via_helper(sbx_plan *p, struct clone_args *args, int sync_child
                 }
                 if (c == 0) {
                         close(back_w);
-                        close(sync_parent);
                         /* unprivileged, the child writes its own maps there */
                         p->tmpl.host_proc = procdir;
                         child_main(p, sync_child, oldmask);
                 }
-                /* the maps, and #1 straight to the child (a template has no
-                 * network to attach): one hop fewer than through the launcher */
+                /* the maps (only the template's user namespace may write
+                 * them); the launcher releases the child */
                 if (tmpl && p->privileged) {
                         char name[24];
                         int pfd;
 
                         snprintf(name, sizeof(name), "%ld", c);
                         pfd = openat(procdir, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-                        if (pfd < 0 || sbx_userns_write_maps(p, pfd, &err) < 0 ||
-                            sbx_sync_send(sync_parent, 1, SBX_SYNC_MAPS_WRITTEN, 0, NULL) < 0) {
-                                if (pfd < 0 || !err.code)
-                                        sbx_error_set(&err, -errno, "template: open /proc/%ld, release the child", c);
+                        if (pfd < 0 || sbx_userns_write_maps(p, pfd, &err) < 0) {
+                                if (pfd < 0)
+                                        sbx_error_set(&err, -errno, "template: open /proc/%ld", c);
                                 (void) sys_pidfd_send_signal(child_pidfd, SIGKILL);
                                 _exit(sbx_sync_send(back_w, 1, SBX_SYNC_ERROR, SBX_EXIT_FAILURE, &err) < 0);
                         }
@@ -677,7 +684,7 @@ int sbx_run(const sbx_run_config *c, sbx_error *reterr) {
          * Unprivileged, the child maps itself and nobody waits for anybody,
          * unless there is a network to attach first (issue 7: eth0 on the
          * bridge, or pasta), which goes into the child's namespace here. */
-        if (child_waits_for_parent(p) && !p->tmpl.used) {
+        if (child_waits_for_parent(p)) {
                 procfd = open_proc_pid(pid, reterr);
                 if (procfd < 0)
                         return SBX_EXIT_FAILURE;
@@ -738,9 +745,8 @@ int sbx_launch_start(sbx_plan *p, const sigset_t *oldmask, int *ret_pidfd, int *
         if (pid < 0)
                 return pid;
         closep(&sync_child);
-        /* As in sbx_run(): cgroup v1, maps (root) and the network, then #1
-         * (from a template the spawner released the child). */
-        if (child_waits_for_parent(p) && !p->tmpl.used) {
+        /* As in sbx_run(): cgroup v1, maps (root) and the network, then #1. */
+        if (child_waits_for_parent(p)) {
                 procfd = open_proc_pid(pid, reterr);
                 if (procfd < 0)
                         return procfd;
