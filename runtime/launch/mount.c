@@ -440,16 +440,39 @@ static int prepare_binds(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr
         return 0;
 }
 
+/* The number of threads on the host (/proc/loadavg's "running/total"), or 0. */
+static unsigned host_threads(void) {
+        char buf[128];
+        unsigned running = 0, total = 0;
+        int fd = open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
+        ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+
+        if (fd >= 0)
+                close(fd);
+        if (n <= 0)
+                return 0;
+        buf[n] = '\0';
+        return sscanf(buf, "%*s %*s %*s %u/%u", &running, &total) == 2 ? total : 0;
+}
+
 /* issue 16: can a template holder keep this run's read-only root? The host
  * root with sbx's own /etc and /dev, read-only, no network to attach, the
  * default empty workspace (its layers on the child's detached tmpfs), and
  * no user binds unless we are root (then they are detached trees the child
- * moves in). SBX_TEMPLATE=0 turns it off (benchmarks, the tests comparing
- * both paths). Everything else builds its root per run, as before. */
+ * moves in). Everything else builds its root per run, as before.
+ * Used when it pays: the template saves the mount recipe and pivot_root's
+ * walk of every host thread (≈70 ns each) but costs a spawner process
+ * (fork, setns, one more hop), a wash at a few hundred threads and a gain
+ * from a few thousand (bench/README.md, session 7): from
+ * SBX_TEMPLATE_THREADS threads on. SBX_TEMPLATE=1 always, =0 never (the
+ * tests of both paths, benchmarks). */
+#define SBX_TEMPLATE_THREADS 4000
 static bool template_eligible(const sbx_plan *p, const sbx_run_config *c) {
         const char *env = getenv("SBX_TEMPLATE");
 
         if (env && !strcmp(env, "0"))
+                return false;
+        if (!(env && !strcmp(env, "1")) && host_threads() < SBX_TEMPLATE_THREADS)
                 return false;
         return !c->rootfs && c->read_only_root && !p->container && c->network == SBX_NETWORK_NONE &&
                !c->workspace && c->workspace_access == SBX_WORKSPACE_NONE && !c->keep_layers &&
