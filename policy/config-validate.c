@@ -420,7 +420,8 @@ struct snode {
         double hi;
         bool hi_incl;
         unsigned keys;              /* N_OBJECT: the known keys, a list (kid i is key i's node) */
-        unsigned kids;              /* N_RECORD / N_ARRAY: kid 0 is the value's node; N_UNION / N_ALL: options */
+        unsigned kids;              /* N_RECORD / N_ARRAY: kid 0 is the value's node (N_RECORD: kid 1, when
+                                     * there, the keys'); N_UNION / N_ALL: options */
         unsigned short nkids;
         unsigned svals;             /* N_ENUM: the strings accepted, a list */
         unsigned nums;              /* N_ENUM: the numbers accepted, from SNUMS[nums] */
@@ -449,6 +450,7 @@ enum {
         K_HTTPS_ORIGIN,       /* the same, https, or http on one of the node's hosts */
         K_HTTPS_PATH_URL,     /* an https URL whose path is not "/" */
         K_NOT_BLANK,          /* the pattern /\S/: not only JavaScript white space */
+        K_NONEMPTY_TRIMMED,   /* not empty, no leading or trailing white space */
 };
 /* how a string is checked as a URL */
 enum {
@@ -933,6 +935,10 @@ static bool refined(const struct snode *n, const char *s) {
                 _cleanup_free_ char *scheme = NULL, *host = NULL;
                 return http_origin(s, &scheme, &host) && (!strcmp(scheme, "https") || host_listed(n->hosts, host));
         }
+        case K_NONEMPTY_TRIMMED:
+                if (!*s)
+                        return false;
+                /* fall through */
         case K_TRIMMED: {
                 _cleanup_free_ char *t = sbx_strdup_trim(s);
                 return !t || !strcmp(t, s);
@@ -1137,7 +1143,17 @@ static void v_node(struct vctx *v, struct json_object *o, const struct snode *n)
                 return;
         }
         case N_RECORD:
-                MEMBERS(v, o, v_node(v, m, kid(n, 0)));
+                MEMBERS(v, o, {
+                        if (n->nkids > 1) { /* the keys' node */
+                                struct json_object *ks = json_object_new_string(k);
+                                if (!ks)
+                                        v->oom = true;
+                                else
+                                        v_node(v, ks, kid(n, 1));
+                                json_object_put(ks);
+                        }
+                        v_node(v, m, kid(n, 0));
+                });
                 return;
         case N_OBJECT:
                 v_node_object(v, o, n);

@@ -137,6 +137,8 @@ def node(d):
         f["kids"] = kids
     elif t in ("record", "array"):
         f.update(type="N_RECORD" if t == "record" else "N_ARRAY", kids=[node(d["v" if t == "record" else "e"])])
+        if d.get("k"):
+            f["kids"].append(node(d["k"]))
         if t == "array":
             f.update(lo=num(d.get("min")), hi=num(d.get("max")))
     elif t == "string":

@@ -13,6 +13,11 @@ const file = fs.readdirSync(".").find((f) => /^zod-schema-[^.]*\.mjs$/.test(f) &
 const mod = await import(pathToFileURL(process.cwd() + "/" + file).href);
 const S = mod.t;
 const schemaText = fs.readFileSync(file, "utf8");
+// the string of a module-level `const NAME = "...";` of the schema's file
+function constValue(name) {
+  const m = new RegExp("const " + name + ' = "([^"\\\\]*)";').exec(schemaText);
+  return m?.[1];
+}
 // the strings of a module-level `const NAME = new Set([...])` of the schema's file
 function setValues(name) {
   const m = new RegExp("const " + name + " = (?:/\\* @__PURE__ \\*/ )?new Set\\(\\[([^;]*?)\\]\\);").exec(schemaText);
@@ -41,6 +46,7 @@ function customKind(src) {
   const ho = /^function \w+\((\w+)\) \{\s*if \(!validateHttpOrigin\(\1\)\) return false;\s*const (\w+) = new URL\(\1\);\s*return \2\.protocol === "https:" \|\| (\w+)\.has\(\2\.hostname\);\s*\}$/.exec(src.trim());
   if (ho && setValues(ho[3])) return { kind: "https-origin", hosts: setValues(ho[3]) };
   if (/^\(value\) => value === value\.trim\(\)$/.test(src.trim())) return "trimmed";
+  if (/^\(value\) => value\.length > 0 && value === value\.trim\(\)$/.test(src.trim())) return "nonempty-trimmed";
   if (/^\((\w+)\) => \{\s*const (\w+) = new URL\(\1\);\s*return isHttpsUrl\(\2\) && \2\.pathname !== "\/";\s*\}$/.test(src.trim())) return "https-path-url";
   return undefined;
 }
@@ -80,7 +86,12 @@ function descDef(d) {
       const ct = d.catchall?._zod?.def?.type;
       return { t: "object", keys, req, extra: ct === "never" ? "no" : ct && ct !== "unknown" && ct !== "any" ? desc(d.catchall) : "yes" };
     }
-    case "record": return { t: "record", v: desc(d.valueType) };
+    case "record": {
+      const n = { t: "record", v: desc(d.valueType) };
+      const k = d.keyType?._zod?.def?.type === "string" && d.keyType._zod.def.checks?.length ? desc(d.keyType) : ANY;
+      if (k.t === "string") n.k = k; // the keys' checks (zod: "invalid_key")
+      return n;
+    }
     case "array": {
       const n = { t: "array", e: desc(d.element) };
       for (const x of cks) {
@@ -103,8 +114,11 @@ function descDef(d) {
         if (x.check === "max_length") n.max = x.maximum;
         if (x.check === "custom") {
           // (v) => v !== "a" && v !== "b": the values it refuses
-          const ex = /^\((\w+)\) => \1 !== "[^"]*"(?: && \1 !== "[^"]*")*$/.test(String(x.fn ?? "").trim());
-          if (ex) (n.excluded ??= []).push(...[...String(x.fn).matchAll(/!== "([^"]*)"/g)].map((m) => m[1]));
+          // (v) => v !== "a" && v !== NAME (a module-level string constant): the values it refuses
+          const lit = String.raw`(?:"[^"]*"|[A-Z_][A-Z0-9_]*)`;
+          const ex = new RegExp(String.raw`^\((\w+)\) => \1 !== ${lit}(?: && \1 !== ${lit})*$`).test(String(x.fn ?? "").trim());
+          const vals = ex ? [...String(x.fn).matchAll(/!== (?:"([^"]*)"|([A-Z_][A-Z0-9_]*))/g)].map((m) => m[1] ?? constValue(m[2])) : [];
+          if (ex && vals.every((v) => typeof v === "string")) (n.excluded ??= []).push(...vals);
           let k = customKind(String(x.fn ?? ""));
           if (k?.hosts) ({ kind: k, hosts: n.hosts } = k);
           if (k) {
