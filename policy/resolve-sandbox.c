@@ -4,6 +4,7 @@
  * defaults first) and scope "shared", which ignores the agent's docker, browser
  * and prune blocks entirely. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -214,6 +215,10 @@ static int resolve_browser(const sbx_browser_config *ag, const sbx_browser_confi
                 b->auto_start_timeout_ms = (sbx_scalar){};
                 scalar_default(&b->auto_start_timeout_ms, 12000);
         }
+        /* resolveTimerTimeoutMs: floored, at most MAX_TIMER_TIMEOUT_MS (Node's timers) */
+        b->auto_start_timeout_ms.num = floor(b->auto_start_timeout_ms.num);
+        if (b->auto_start_timeout_ms.num > 2147e6)
+                b->auto_start_timeout_ms.num = 2147e6;
         if ((gl && gl->binds.set) || (ag && ag->binds.set)) {
                 for (size_t i = 0; gl && i < gl->binds.n; i++)
                         r |= sbx_strv_push(&b->binds, gl->binds.v[i]);
