@@ -6,8 +6,7 @@
 # works; a directory the user owns is refused with the reason and the fix,
 # nothing left behind. The ramfs is mounted in a private mount namespace this
 # script makes (unshare -m), so the host's mount table is never touched.
-. "$(dirname "$0")/lib.sh"
-
+# Before lib.sh: its temporary dirs are made (and removed at exit) by the inner run only.
 if [ "$(id -u)" != 0 ]; then
         echo "1..0 # SKIP not root: the fallback is for root (unprivileged sbx needs no idmapped mount)"
         exit 0
@@ -15,6 +14,7 @@ fi
 if [ -z "${SBX_NOIDMAP_INNER:-}" ]; then
         SBX_NOIDMAP_INNER=1 exec unshare -m --propagation private bash "$0" "$@"
 fi
+. "$(dirname "$0")/lib.sh"
 R=$TMP/ramfs
 mkdir -p "$R"
 mount -t ramfs ramfs "$R" || { echo "1..0 # SKIP cannot mount ramfs"; exit 0; }
