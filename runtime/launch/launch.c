@@ -148,8 +148,8 @@ static _Noreturn void child_main(const sbx_plan *p, int sync_fd, const sigset_t 
                 child_fail(sync_fd, SBX_EXIT_FAILURE, &(sbx_error) { -errno, "prctl(PR_SET_PDEATHSIG)" });
         if (sbx_sync_peer_gone(sync_fd))
                 _exit(SBX_EXIT_FAILURE);
-        /* No nested user namespaces, enforced by the kernel (needs ns root). */
-        if (sbx_userns_forbid_nesting_child(&mfds.proc, &err) < 0)
+        /* No nested user namespaces, the inotify share: by the kernel (needs ns root). */
+        if (sbx_userns_limit_child(p, &mfds.proc, &err) < 0)
                 child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
         /* Mounts first: they need CAP_SYS_ADMIN in our namespaces. */
         if (sbx_mount_setup_child(p, &mfds, &err) < 0)

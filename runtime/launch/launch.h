@@ -292,6 +292,8 @@ typedef struct sbx_plan {
         uint32_t uid, gid;               /* sandbox user */
         char uid_map[512], gid_map[512]; /* map text written by the parent */
         bool setgroups_allow;            /* container with its own maps: keep setgroups(2) */
+        char inotify_instances[24];      /* user.max_inotify_{instances,watches} of the new user ns: */
+        char inotify_watches[24];        /* an eighth of its creator's (userns.c) */
 
         /* mounts, in order */
         sbx_mount_op *mounts;

@@ -45,7 +45,32 @@ static int read_subid(const char *file, unsigned long *ret_base) {
         return r;
 }
 
+/* The kernel charges every inotify instance and watch made in a user
+ * namespace to its creator's uid in the parent namespace too (host root, or
+ * rootless the caller: the gateway), against the parent's
+ * user.max_inotify_*. A new namespace's own limit is INT_MAX: one sandbox
+ * could take the whole budget, and every other process of that user (file
+ * watchers, tail -f, template holders) got EMFILE/ENOSPC. A sandbox gets an
+ * eighth of its creator's, written into its namespace by the child. */
+static int inotify_share(const char *name, char *ret, size_t size, sbx_error *reterr) {
+        char path[64], buf[24] = {};
+        _cleanup_close_ int fd = -EBADF;
+        long v;
+
+        snprintf(path, sizeof(path), "/proc/sys/user/%s", name);
+        fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0 || read(fd, buf, sizeof(buf) - 1) <= 0 || (v = strtol(buf, NULL, 10)) <= 0)
+                return sbx_error_set(reterr, fd < 0 ? -errno : -EIO, "user namespace: read %s", path);
+        snprintf(ret, size, "%ld", v / 8 > 0 ? v / 8 : 1);
+        return 0;
+}
+
 int sbx_userns_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr) {
+        int r;
+
+        if ((r = inotify_share("max_inotify_instances", p->inotify_instances, sizeof(p->inotify_instances), reterr)) < 0 ||
+            (r = inotify_share("max_inotify_watches", p->inotify_watches, sizeof(p->inotify_watches), reterr)) < 0)
+                return r;
         p->uid = c->uid;
         p->gid = c->gid;
         p->privileged = geteuid() == 0;
@@ -126,7 +151,8 @@ int sbx_userns_setup_child(const sbx_plan *p, sbx_error *reterr) {
 /* user.max_user_namespaces is a per-user-namespace limit: 0 in ours means
  * nothing in the sandbox can create a user namespace (ENOSPC), the way in to
  * capabilities over fresh mount/net/... namespaces, whatever the seccomp
- * profile allows. The host's value is untouched.
+ * profile allows. The host's value is untouched. Then the inotify shares
+ * the parent decided (sbx_userns_prepare).
  *
  * Opened through a detached procfs of our own pid namespace where it can be
  * (issue 16): the host's /proc keeps one cached dentry of this file per user
@@ -135,27 +161,37 @@ int sbx_userns_setup_child(const sbx_plan *p, sbx_error *reterr) {
  * own procfs instance has only ours. The host's /proc where that mount is
  * not allowed (no pid namespace of our own). *ret_proc: that detached procfs
  * (nosuid, nodev, noexec; the caller's, CLOEXEC), or -EBADF. */
-int sbx_userns_forbid_nesting_child(int *ret_proc, sbx_error *reterr) {
+int sbx_userns_limit_child(const sbx_plan *p, int *ret_proc, sbx_error *reterr) {
         _cleanup_close_ int fs = fsopen("proc", FSOPEN_CLOEXEC);
+        const char *limits[][2] = {
+                { "max_user_namespaces", "0" },
+                { "max_inotify_instances", p->inotify_instances },
+                { "max_inotify_watches", p->inotify_watches },
+        };
         int fd = -EBADF, mnt = -EBADF;
 
         *ret_proc = -EBADF;
         if (fs >= 0 && fsconfig(fs, FSCONFIG_SET_STRING, "source", "proc", 0) == 0 &&
             fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) == 0)
                 mnt = fsmount(fs, FSMOUNT_CLOEXEC, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC);
-        if (mnt >= 0)
-                fd = openat(mnt, "sys/user/max_user_namespaces", O_WRONLY | O_CLOEXEC);
-        if (fd < 0)
-                fd = open("/proc/sys/user/max_user_namespaces", O_WRONLY | O_CLOEXEC);
-        if (fd < 0 || write(fd, "0", 1) != 1) {
-                int r = -errno;
-                if (fd >= 0)
-                        close(fd);
-                if (mnt >= 0)
-                        close(mnt);
-                return sbx_error_set(reterr, r, "user namespace: write 0 to /proc/sys/user/max_user_namespaces");
+        for (size_t i = 0; i < ELEMENTSOF(limits); i++) {
+                char path[64];
+                size_t len = strlen(limits[i][1]);
+
+                snprintf(path, sizeof(path), "/proc/sys/user/%s", limits[i][0]);
+                fd = mnt >= 0 ? openat(mnt, path + strlen("/proc/"), O_WRONLY | O_CLOEXEC) : -EBADF;
+                if (fd < 0)
+                        fd = open(path, O_WRONLY | O_CLOEXEC);
+                if (fd < 0 || write(fd, limits[i][1], len) != (ssize_t) len) {
+                        int r = -errno;
+                        if (fd >= 0)
+                                close(fd);
+                        if (mnt >= 0)
+                                close(mnt);
+                        return sbx_error_set(reterr, r, "user namespace: write %s to %s", limits[i][1], path);
+                }
+                close(fd);
         }
-        close(fd);
         /* issue 16: this procfs becomes the sandbox's /proc (the mount step
          * moves it there): no second instance, and no dissolve of this one
          * (a detached mount closed waits out an RCU grace period) */

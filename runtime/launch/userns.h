@@ -15,9 +15,10 @@ int sbx_userns_write_maps(const sbx_plan *p, int proc_pid_fd, sbx_error *reterr)
 /* Child, unprivileged: write our own single-id maps (allowed for the
  * namespace's creator mapping only its own ids). */
 int sbx_userns_write_own_maps(const sbx_plan *p, sbx_error *reterr);
-/* Child, as namespace root: no nested user namespaces (kernel-enforced,
- * per user namespace, independent of the seccomp profile). *ret_proc: the
- * detached procfs of our pid namespace it wrote through (for /proc), or -EBADF. */
-int sbx_userns_forbid_nesting_child(int *ret_proc, sbx_error *reterr);
+/* Child, as namespace root: no nested user namespaces and the plan's inotify
+ * shares (kernel-enforced, per user namespace, independent of the seccomp
+ * profile). *ret_proc: the detached procfs of our pid namespace it wrote
+ * through (for /proc), or -EBADF. */
+int sbx_userns_limit_child(const sbx_plan *p, int *ret_proc, sbx_error *reterr);
 /* Child, after the maps: become the setup identity (ns root when mapped). */
 int sbx_userns_setup_child(const sbx_plan *p, sbx_error *reterr);

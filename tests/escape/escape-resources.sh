@@ -117,6 +117,31 @@ else
         not_ok "deep-upper: sbx create --workspace-mode overlay"
 fi
 
+# --- inotify: the kernel counts a sandbox's instances and watches against its
+# user namespace's creator (host root, or rootless the caller: the gateway's
+# own budget, fs.inotify.max_user_*). One sandbox holding all of them left
+# every other process of that user (file watchers, tail -f, the template
+# holders) with EMFILE/ENOSPC: it gets at most an eighth of each.
+imax=$(cat /proc/sys/user/max_inotify_instances); wmax=$(cat /proc/sys/user/max_inotify_watches)
+nfiles=$(( wmax / imax + 64 ))         # enough watches to take the whole budget with every instance
+if [ "$imax" -le 1024 ] && [ "$nfiles" -le 20000 ]; then
+        hold=$TMP/inotify-hold
+        tsbx -- /bin/sh -c "mkdir /tmp/w && cd /tmp/w && seq $nfiles | xargs touch && exec /sbx-probe inotify $imax /tmp/w 3" > "$hold" 2>&1 &
+        ip=$!
+        for _ in $(seq 200); do [ -s "$hold" ] && break; sleep 0.1; done
+        host=$("$SBX_PROBE" inotify 1 "$SECRET_DIR" 0)
+        wait $ip
+        read -r ins ierr nw werr < "$hold"
+        like "inotify-instances: inside, instances work and stop with EMFILE at an eighth of $imax ($ins)" \
+                "$ins $ierr $(( ins >= 1 && ins <= imax / 8 ))" '^[0-9]+ EMFILE 1$'
+        like "inotify-watches: inside, watches work and stop with ENOSPC at an eighth of $wmax ($nw)" \
+                "$nw $werr $(( nw >= 1 && nw <= wmax / 8 ))" '^[0-9]+ ENOSPC 1$'
+        like "inotify-host: while the sandbox holds them, its creator's other processes still get an instance and watches" \
+                "$host" '^1 OK [1-9][0-9]* OK$'
+else
+        skip "inotify-*: fs.inotify.max_user_instances=$imax / max_user_watches=$wmax too large to exhaust in a test"
+fi
+
 # --- memory
 out=$("$SBX" run --memory 64m -- /bin/true 2>&1); rc=$?
 if [ "$rc" = 0 ]; then

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/mount.h>
@@ -279,6 +280,45 @@ static int exhaust_fds(int cap) {
         return 0;
 }
 
+/* inotify CAP DIR HOLD: up to CAP inotify instances, then in each a watch on
+ * every entry of DIR until one fails; prints "I ERR|OK W ERR|OK" and holds
+ * them HOLD seconds (the per-user budget a sandbox can take from its host). */
+static int exhaust_inotify(int cap, const char *dir, int hold) {
+        static int fds[1024];
+        const char *ierr = "OK", *werr = "OK";
+        long w = 0;
+        int n = 0;
+
+        if (cap > 1024)
+                cap = 1024;
+        for (; n < cap; n++)
+                if ((fds[n] = inotify_init1(IN_CLOEXEC)) < 0) {
+                        ierr = strerrorname_np(errno);
+                        break;
+                }
+        for (int i = 0; i < n && !strcmp(werr, "OK"); i++) {
+                DIR *d = opendir(dir);
+                struct dirent *e;
+                char path[4096];
+
+                if (!d)
+                        return perror(dir), 2;
+                while ((e = readdir(d))) {
+                        snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+                        if (inotify_add_watch(fds[i], path, IN_MODIFY | IN_DONT_FOLLOW) >= 0)
+                                w++;
+                        else if (errno == ENOSPC || errno == ENOMEM) {
+                                werr = strerrorname_np(errno);
+                                break;
+                        }
+                }
+                closedir(d);
+        }
+        printf("%d %s %ld %s\n", n, ierr, w, werr);
+        sleep(hold);
+        return 0;
+}
+
 static int exhaust_procs(int cap) {
         static pid_t pids[4096];
         int n = 0, e = 0;
@@ -504,7 +544,7 @@ static void usage(void) {
               "       sbx-probe ids | cwd | self-exe | kill PID SIG | ptrace PID | getfd PID|self | mknod PATH | link OLD NEW\n"
               "       sbx-probe handle PATH | write-open PATH | umount PATH | mount-tmpfs PATH\n"
               "       sbx-probe connect-abstract NAME | listen tcp PORT | listen abstract NAME\n"
-              "       sbx-probe exhaust-fds CAP | exhaust-procs CAP | fill PATH CAP_KIB\n"
+              "       sbx-probe exhaust-fds CAP | exhaust-procs CAP | fill PATH CAP_KIB | inotify CAP DIR HOLD\n"
               "       sbx-probe grab-exe SECONDS PATTERN | flip A B SECONDS | sigqueue PID SIG | sigio PID SIG\n",
               stderr);
 }
@@ -697,6 +737,8 @@ int main(int argc, char **argv) {
                 return listen_on(argv[2], argv[3]);
         if (!strcmp(c, "exhaust-fds"))
                 return exhaust_fds(atoi(argv[2]));
+        if (!strcmp(c, "inotify") && argc > 4)
+                return exhaust_inotify(atoi(argv[2]), argv[3], atoi(argv[4]));
         if (!strcmp(c, "exhaust-procs"))
                 return exhaust_procs(atoi(argv[2]));
         if (!strcmp(c, "fill") && argc > 3)
