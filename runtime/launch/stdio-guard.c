@@ -224,20 +224,16 @@ static _Noreturn void relay_finish(const tty_relay *r) {
 
 /* The guard's word: a pidfd (detached: run until that process ends), or EOF. */
 static void relay_ctl(tty_relay *r) {
-        union {
-                struct cmsghdr h;
-                char buf[CMSG_SPACE(sizeof(int))];
-        } c;
         char b;
-        struct iovec iov = { &b, 1 };
-        struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = c.buf, .msg_controllen = sizeof(c.buf) };
-        ssize_t n = recvmsg(r->ctl, &mh, MSG_CMSG_CLOEXEC | MSG_DONTWAIT);
-        struct cmsghdr *h = n > 0 ? CMSG_FIRSTHDR(&mh) : NULL;
+        int fd;
+        ssize_t n = sbx_recv_fds(r->ctl, &b, 1, MSG_DONTWAIT, &fd, 1, NULL);
 
-        if (n < 0 && (errno == EAGAIN || errno == EINTR))
+        if (n == -EAGAIN || n == -EINTR)
                 return;
-        if (h && h->cmsg_level == SOL_SOCKET && h->cmsg_type == SCM_RIGHTS && r->pidfd < 0)
-                memcpy(&r->pidfd, CMSG_DATA(h), sizeof(int));
+        if (fd >= 0 && r->pidfd < 0)
+                r->pidfd = fd;
+        else if (fd >= 0)
+                close(fd);
         if (n > 0)
                 return;
         if (r->pidfd < 0)
@@ -451,25 +447,14 @@ void sbx_tty_guard_stop(sbx_tty_guard *g) {
 }
 
 int sbx_tty_guard_detach(sbx_tty_guard *g, int pidfd) {
-        union {
-                struct cmsghdr h;
-                char buf[CMSG_SPACE(sizeof(int))];
-        } c = {};
-        struct iovec iov = { (char[]) { 'p' }, 1 };
-        struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = c.buf, .msg_controllen = sizeof(c.buf) };
         ssize_t n;
 
         if (g->relay <= 0)
                 return 0;
-        c.h.cmsg_level = SOL_SOCKET;
-        c.h.cmsg_type = SCM_RIGHTS;
-        c.h.cmsg_len = CMSG_LEN(sizeof(int));
-        memcpy(CMSG_DATA(&c.h), &pidfd, sizeof(int));
-        n = sendmsg(g->ctl, &mh, MSG_NOSIGNAL);
+        n = sbx_send_fds(g->ctl, "p", 1, &pidfd, 1);
         if (n != 1) {
-                int e = -errno;
                 sbx_tty_guard_stop(g);
-                return e < 0 ? e : -EIO;
+                return n < 0 ? (int) n : -EIO;
         }
         tty_guard_restore(g);
         closep(&g->ctl);

@@ -24,30 +24,10 @@ int sbx_sync_open(int *ret_parent, int *ret_child, sbx_error *reterr) {
 }
 
 static int send_msg(int fd, const sbx_sync_msg *m, int pass_fd) {
-        union {
-                char buf[CMSG_SPACE(sizeof(int))];
-                struct cmsghdr align;
-        } u;
-        struct iovec iov = { .iov_base = (void *) m, .iov_len = sizeof(*m) };
-        struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
-        ssize_t n;
+        ssize_t n = sbx_send_fds(fd, m, sizeof(*m), &pass_fd, pass_fd >= 0);
 
-        if (pass_fd >= 0) {
-                struct cmsghdr *c;
-                memset(&u, 0, sizeof(u));
-                mh.msg_control = u.buf;
-                mh.msg_controllen = sizeof(u.buf);
-                c = CMSG_FIRSTHDR(&mh);
-                c->cmsg_level = SOL_SOCKET;
-                c->cmsg_type = SCM_RIGHTS;
-                c->cmsg_len = CMSG_LEN(sizeof(int));
-                memcpy(CMSG_DATA(c), &pass_fd, sizeof(int));
-        }
-        do
-                n = sendmsg(fd, &mh, MSG_NOSIGNAL);
-        while (n < 0 && errno == EINTR);
         if (n < 0)
-                return -errno;
+                return (int) n;
         return n == sizeof(*m) ? 0 : -EIO;
 }
 
@@ -80,16 +60,9 @@ int sbx_sync_send_fd(int fd, uint32_t seq, uint32_t type, int pass_fd) {
 }
 
 int sbx_sync_recv_fd(int fd, int timeout_ms, sbx_sync_msg *ret, int *ret_fd) {
-        union {
-                char buf[CMSG_SPACE(sizeof(int))];
-                struct cmsghdr align;
-        } u;
-        struct iovec iov = { .iov_base = ret, .iov_len = sizeof(*ret) };
-        struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf, .msg_controllen = sizeof(u.buf) };
         struct pollfd pfd = { .fd = fd, .events = POLLIN };
-        struct cmsghdr *c;
         ssize_t n;
-        int r, passed = -EBADF;
+        int r, passed;
 
         do
                 r = poll(&pfd, 1, timeout_ms);
@@ -102,23 +75,19 @@ int sbx_sync_recv_fd(int fd, int timeout_ms, sbx_sync_msg *ret, int *ret_fd) {
          * first recv fail with ECONNRESET (and clears it): what it sent us
          * before is still queued, so read again. */
         for (int reset = 0;;) {
-                n = recvmsg(fd, &mh, MSG_CMSG_CLOEXEC | (timeout_ms == 0 ? MSG_DONTWAIT : 0));
-                if (n >= 0 || (errno != EINTR && !(errno == ECONNRESET && reset++ == 0)))
+                n = sbx_recv_fds(fd, ret, sizeof(*ret), timeout_ms == 0 ? MSG_DONTWAIT : 0, &passed, 1, NULL);
+                if (n >= 0 || (n != -EINTR && !(n == -ECONNRESET && reset++ == 0)))
                         break;
         }
         if (n < 0)
-                return errno == ECONNRESET ? -EPIPE : errno == EAGAIN ? -ETIMEDOUT : -errno;
-        for (c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c))
-                if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
-                    c->cmsg_len == CMSG_LEN(sizeof(int)))
-                        memcpy(&passed, CMSG_DATA(c), sizeof(int));
+                return n == -ECONNRESET ? -EPIPE : n == -EAGAIN ? -ETIMEDOUT : (int) n;
         if (ret_fd)
                 *ret_fd = passed;
         else if (passed >= 0)
                 close(passed);
         if (n == 0)
                 return -EPIPE;
-        if (n != sizeof(*ret) || (mh.msg_flags & (MSG_TRUNC | MSG_CTRUNC)))
+        if (n != sizeof(*ret))
                 return -EPROTO;
         ret->error.msg[sizeof(ret->error.msg) - 1] = '\0';
         return 0;

@@ -57,17 +57,12 @@ int sbx_ns_run(pid_t pid, int (*fn)(int sock, void *userdata), void *userdata, i
                sbx_error *reterr) {
         int sv[2], status, k;
         char msg[SBX_ERROR_MSG_MAX];
-        struct iovec iov = { .iov_base = msg, .iov_len = sizeof(msg) };
-        union {
-                char buf[CMSG_SPACE(sizeof(int) * 8)];
-                struct cmsghdr align;
-        } u = {};
-        struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf, .msg_controllen = sizeof(u.buf) };
-        struct cmsghdr *c;
+        int got_fds[SBX_FDS_MAX];
+        size_t got = 0;
         ssize_t n;
         pid_t child;
 
-        if (n_fds > 8)
+        if (n_fds > SBX_FDS_MAX)
                 return sbx_error_set(reterr, -EINVAL, "too many fds");
         if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
                 return sbx_error_set(reterr, negative_errno(), "socketpair");
@@ -90,42 +85,22 @@ int sbx_ns_run(pid_t pid, int (*fn)(int sock, void *userdata), void *userdata, i
         }
         close(sv[1]);
         msg[0] = '\0';
-        n = recvmsg(sv[0], &mh, MSG_CMSG_CLOEXEC);
+        n = sbx_recv_fds(sv[0], msg, sizeof(msg), 0, got_fds, n_fds, &got);
         close(sv[0]);
         (void) waitpid(child, &status, 0);
-        c = n > 0 ? CMSG_FIRSTHDR(&mh) : NULL;
-        if (c && c->cmsg_type == SCM_RIGHTS) {
-                size_t got = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-                memcpy(fds, CMSG_DATA(c), sizeof(int) * (got < n_fds ? got : n_fds));
-                if (got == n_fds && WIFEXITED(status) && WEXITSTATUS(status) == 0)
-                        return 0;
-                for (size_t i = 0; i < got; i++)
-                        close(((int *) CMSG_DATA(c))[i]);
-        } else if (n > 0 && n_fds == 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        if (n > 0 && got == n_fds && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+                memcpy(fds, got_fds, sizeof(int) * n_fds);
                 return 0;
+        }
+        for (size_t i = 0; i < got; i++)
+                close(got_fds[i]);
         msg[sizeof(msg) - 1] = '\0';
         return sbx_error_set(reterr, -EIO, "%s", msg[0] ? msg : "the helper in the sandbox's namespaces failed");
 }
 
 /* In the child: pass fds (or an error text) back. */
 int sbx_ns_reply(int sock, const int *fds, size_t n_fds, const char *error) {
-        union {
-                char buf[CMSG_SPACE(sizeof(int) * 8)];
-                struct cmsghdr align;
-        } u = {};
-        char ok[] = "";
-        struct iovec iov = { .iov_base = (void *) (error ?: ok), .iov_len = error ? strlen(error) + 1 : 1 };
-        struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
-        struct cmsghdr *c;
+        ssize_t n = error ? sbx_send_fds(sock, error, strlen(error) + 1, NULL, 0) : sbx_send_fds(sock, "", 1, fds, n_fds);
 
-        if (!error && n_fds) {
-                mh.msg_control = u.buf;
-                mh.msg_controllen = CMSG_SPACE(sizeof(int) * n_fds);
-                c = CMSG_FIRSTHDR(&mh);
-                c->cmsg_level = SOL_SOCKET;
-                c->cmsg_type = SCM_RIGHTS;
-                c->cmsg_len = CMSG_LEN(sizeof(int) * n_fds);
-                memcpy(CMSG_DATA(c), fds, sizeof(int) * n_fds);
-        }
-        return sendmsg(sock, &mh, MSG_NOSIGNAL) < 0 ? -errno : (error ? -EIO : 0);
+        return n < 0 ? (int) n : (error ? -EIO : 0);
 }

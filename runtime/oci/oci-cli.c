@@ -103,10 +103,7 @@ static void now_rfc3339(char *buf, size_t len) {
 
 int oci_send_console(const char *sock_path, int master, sbx_error *e) {
         struct sockaddr_un sa = { .sun_family = AF_UNIX };
-        char cbuf[CMSG_SPACE(sizeof(int))] = {}, name[] = "/dev/ptmx";
-        struct iovec iov = { .iov_base = name, .iov_len = sizeof(name) - 1 };
-        struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
-        struct cmsghdr *cm = CMSG_FIRSTHDR(&mh);
+        static const char name[] = "/dev/ptmx";
         _cleanup_close_ int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 
         if (strlen(sock_path) >= sizeof(sa.sun_path))
@@ -114,12 +111,9 @@ int oci_send_console(const char *sock_path, int master, sbx_error *e) {
         strcpy(sa.sun_path, sock_path);
         if (fd < 0 || connect(fd, (struct sockaddr *) &sa, sizeof(sa)) < 0)
                 return sbx_error_set(e, -errno, "--console-socket '%s': connect", sock_path);
-        cm->cmsg_level = SOL_SOCKET;
-        cm->cmsg_type = SCM_RIGHTS;
-        cm->cmsg_len = CMSG_LEN(sizeof(int));
-        memcpy(CMSG_DATA(cm), &master, sizeof(int));
-        if (sendmsg(fd, &mh, MSG_NOSIGNAL) < 0)
-                return sbx_error_set(e, -errno, "--console-socket '%s': send the pty", sock_path);
+        ssize_t n = sbx_send_fds(fd, name, sizeof(name) - 1, &master, 1);
+        if (n < 0)
+                return sbx_error_set(e, (int) n, "--console-socket '%s': send the pty", sock_path);
         return 0;
 }
 

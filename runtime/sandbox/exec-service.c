@@ -199,12 +199,7 @@ static int send_request(int conn, const sbx_plan *p, const sbx_exec_request *req
         _cleanup_free_ char *data = NULL;
         struct sbx_svc_request h = { .magic = SBX_SVC_MAGIC, .version = SBX_SVC_VERSION };
         int fds[SBX_SVC_N_FDS] = { STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO, p->exec_fd, sync_child };
-        union {
-                struct cmsghdr h;
-                char buf[CMSG_SPACE(sizeof(fds))];
-        } ctl = {};
-        struct iovec iov = { &h, sizeof(h) };
-        struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.buf, .msg_controllen = sizeof(ctl.buf) };
+        ssize_t sent;
 
         data = request_data(p, &h.len, &h.n_argv, &h.n_env);
         if (!data)
@@ -215,12 +210,9 @@ static int send_request(int conn, const sbx_plan *p, const sbx_exec_request *req
         umask(mask);
         h.flags = (req->tty ? SBX_SVC_TTY : 0) | (!req->tty && req->stdin_mode != SBX_STDIN_INHERIT ? SBX_SVC_STDIN_NULL : 0) |
                   (no_go ? SBX_SVC_NO_GO : 0) | SBX_SVC_UMASK | ((uint32_t) (mask & 0777) << SBX_SVC_UMASK_SHIFT);
-        ctl.h.cmsg_level = SOL_SOCKET;
-        ctl.h.cmsg_type = SCM_RIGHTS;
-        ctl.h.cmsg_len = CMSG_LEN(sizeof(fds));
-        memcpy(CMSG_DATA(&ctl.h), fds, sizeof(fds));
-        if (sendmsg(conn, &mh, MSG_NOSIGNAL) != sizeof(h))
-                return sbx_error_set(reterr, -errno, "exec service: send the request");
+        sent = sbx_send_fds(conn, &h, sizeof(h), fds, SBX_SVC_N_FDS);
+        if (sent != sizeof(h))
+                return sbx_error_set(reterr, sent < 0 ? (int) sent : -EIO, "exec service: send the request");
         for (uint32_t off = 0; off < h.len;) {
                 size_t n = h.len - off < SBX_SVC_CHUNK ? h.len - off : SBX_SVC_CHUNK;
                 if (send(conn, data + off, n, MSG_NOSIGNAL) != (ssize_t) n)

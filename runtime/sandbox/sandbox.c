@@ -966,18 +966,9 @@ static void stdio_restore(saved_stdio *s) {
 
 /* "G" to init, with the exec service's listening socket (SCM_RIGHTS). */
 static int send_go(int fd, int svc) {
-        union {
-                struct cmsghdr h;
-                char buf[CMSG_SPACE(sizeof(int))];
-        } ctl = {};
-        struct iovec iov = { (char[]) { 'G' }, 1 };
-        struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.buf, .msg_controllen = sizeof(ctl.buf) };
+        ssize_t n = sbx_send_fds(fd, "G", 1, &svc, 1);
 
-        ctl.h.cmsg_level = SOL_SOCKET;
-        ctl.h.cmsg_type = SCM_RIGHTS;
-        ctl.h.cmsg_len = CMSG_LEN(sizeof(int));
-        memcpy(CMSG_DATA(&ctl.h), &svc, sizeof(int));
-        return sendmsg(fd, &mh, MSG_NOSIGNAL) == 1 ? 0 : -errno;
+        return n == 1 ? 0 : n < 0 ? (int) n : -EIO;
 }
 
 /* Launch init for a record (sandbox lock held LOCK_EX). On success the

@@ -265,6 +265,17 @@ int sbx_write_file_atomic(const char *path, const void *data, size_t len, mode_t
  * leaves them open). */
 void sbx_close_all_but(const int *keep, size_t n);
 
+/* ---- file descriptors over an AF_UNIX socket (fd-pass.c) ---- */
+#define SBX_FDS_MAX 8
+/* LEN bytes of DATA with N_FDS fds (at most SBX_FDS_MAX; SCM_RIGHTS), MSG_NOSIGNAL, retried on
+ * EINTR. The bytes sent, or -errno. */
+ssize_t sbx_send_fds(int sock, const void *data, size_t len, const int *fds, size_t n_fds);
+/* One recvmsg (FLAGS | MSG_CMSG_CLOEXEC) of up to LEN bytes into DATA: the first MAX_FDS fds
+ * passed land in RET_FDS (the rest -EBADF; *RET_N, if given, how many), every further fd is
+ * closed. The bytes read (0: EOF), -errno, or -EPROTO when data or control was truncated (no
+ * fd kept). */
+ssize_t sbx_recv_fds(int sock, void *data, size_t len, int flags, int *ret_fds, size_t max_fds, size_t *ret_n);
+
 /* ---- untrusted text on a terminal (quote.c) ---- */
 /* TEXT as it is when it is plain text (printable ASCII, UTF-8 without C1 controls), else
  * quoted as git quotes a path: in double quotes, with \a \b \t \n \v \f \r \" \\ and \ooo for

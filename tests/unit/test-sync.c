@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests for the parent<->child sync records (runtime/launch/sync.c). */
+/* Unit tests for the parent<->child sync records (runtime/launch/sync.c) and
+ * the fd passing under them (runtime/util/fd-pass.c). */
 #include <errno.h>
 #include <poll.h>
 #include <fcntl.h>
@@ -90,10 +91,77 @@ START_TEST(test_sync_socket_is_cloexec_seqpacket) {
 }
 END_TEST
 
+/* util/fd-pass.c: the fds arrive CLOEXEC and in order; fds beyond what the
+ * receiver takes are closed, not left in its table; a message whose
+ * control part was cut keeps no fd at all. */
+static int open_fds(void) {
+        int n = 0;
+        for (int fd = 0; fd < 1024; fd++)
+                n += fcntl(fd, F_GETFD) >= 0;
+        return n;
+}
+
+START_TEST(test_fd_pass_order_cloexec_and_extras_closed) {
+        int sv[2], send_fds[3], got[2] = { -1, -1 }, before;
+        struct stat a, b;
+        size_t n_got = 9;
+        char buf[4] = {};
+
+        ck_assert_int_eq(socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv), 0);
+        send_fds[0] = open("/dev/null", O_RDONLY | O_CLOEXEC);
+        send_fds[1] = open("/dev/zero", O_RDONLY | O_CLOEXEC);
+        send_fds[2] = open("/dev/full", O_RDONLY | O_CLOEXEC);
+        ck_assert_int_eq(sbx_send_fds(sv[0], "abc", 3, send_fds, 3), 3);
+        before = open_fds();
+        ck_assert_int_eq(sbx_recv_fds(sv[1], buf, sizeof(buf), 0, got, 2, &n_got), 3);
+        ck_assert_str_eq(buf, "abc");
+        ck_assert_uint_eq(n_got, 2);
+        /* two kept, the third closed by the receiver */
+        ck_assert_int_eq(open_fds(), before + 2);
+        for (int i = 0; i < 2; i++) {
+                ck_assert_int_eq(fcntl(got[i], F_GETFD) & FD_CLOEXEC, FD_CLOEXEC);
+                ck_assert_int_eq(fstat(got[i], &a), 0);
+                ck_assert_int_eq(fstat(send_fds[i], &b), 0);
+                ck_assert_uint_eq(a.st_rdev, b.st_rdev);
+                close(got[i]);
+        }
+        /* no fds: plain data, nothing kept; too many to send: refused */
+        ck_assert_int_eq(sbx_send_fds(sv[0], "x", 1, NULL, 0), 1);
+        ck_assert_int_eq(sbx_recv_fds(sv[1], buf, sizeof(buf), 0, got, 2, &n_got), 1);
+        ck_assert_uint_eq(n_got, 0);
+        ck_assert_int_eq(got[0], -EBADF);
+        ck_assert_int_eq(sbx_send_fds(sv[0], "x", 1, send_fds, SBX_FDS_MAX + 1), -EINVAL);
+        /* the peer gone: EPIPE without SIGPIPE, EOF reads 0 */
+        close(sv[0]);
+        ck_assert_int_eq(sbx_recv_fds(sv[1], buf, sizeof(buf), MSG_DONTWAIT, got, 2, NULL), 0);
+        for (int i = 0; i < 3; i++)
+                close(send_fds[i]);
+        close(sv[1]);
+}
+END_TEST
+
+START_TEST(test_fd_pass_truncated_keeps_nothing) {
+        int sv[2], fd = open("/dev/null", O_RDONLY | O_CLOEXEC), got = -1, before;
+        char buf[2];
+
+        ck_assert_int_eq(socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv), 0);
+        ck_assert_int_eq(sbx_send_fds(sv[0], "long message", 12, &fd, 1), 12);
+        before = open_fds();
+        ck_assert_int_eq(sbx_recv_fds(sv[1], buf, sizeof(buf), 0, &got, 1, NULL), -EPROTO);
+        ck_assert_int_eq(got, -EBADF);
+        ck_assert_int_eq(open_fds(), before);
+        close(fd);
+        close(sv[0]);
+        close(sv[1]);
+}
+END_TEST
+
 int main(void) {
         const TTest *tests[] = { test_sync_error_record_survives_unread_peer_queue,
                                  test_sync_passes_an_fd_and_times_out,
-                                 test_sync_socket_is_cloexec_seqpacket };
+                                 test_sync_socket_is_cloexec_seqpacket,
+                                 test_fd_pass_order_cloexec_and_extras_closed,
+                                 test_fd_pass_truncated_keeps_nothing };
 
         return unit_main("sync", "records", 10, CK_SILENT, tests, UNIT_N(tests));
 }
