@@ -33,6 +33,31 @@ static int env_set(char **envp, size_t *n, const char *kv) {
         return 0;
 }
 
+/* The kernel charges a sandbox's POSIX message queue bytes, queued signals
+ * and SHM_LOCKed memory to its user namespace's creator too (host root, or
+ * rootless the caller: the gateway), against the creator's own rlimits. With
+ * ours, one sandbox took the whole budget, and the creator's other processes
+ * got EMFILE from mq_open, EAGAIN from sigqueue, ENOMEM from SHM_LOCK while it
+ * held it. Unless the run sets one (--ulimit), a sandbox gets an eighth of
+ * ours, soft and hard, so it cannot raise it back; unlimited stays unlimited. */
+static void creator_shares(sbx_plan *p) {
+        static const int charged[] = { RLIMIT_MSGQUEUE, RLIMIT_SIGPENDING, RLIMIT_MEMLOCK };
+
+        for (size_t i = 0; i < ELEMENTSOF(charged); i++) {
+                struct rlimit rl;
+                bool set = false;
+
+                for (size_t j = 0; j < p->n_rlimits; j++)
+                        set = set || p->rlimits[j].resource == charged[i];
+                if (set || p->n_rlimits >= SBX_RLIMITS_MAX || getrlimit(charged[i], &rl) < 0 ||
+                    rl.rlim_cur == RLIM_INFINITY)
+                        continue;
+                p->rlimits[p->n_rlimits++] = (sbx_rlimit) {
+                        .resource = charged[i], .soft = rl.rlim_cur / 8, .hard = rl.rlim_cur / 8,
+                };
+        }
+}
+
 int sbx_exec_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr) {
         size_t argc = 0, n = 0;
         const char *term = getenv("TERM");
@@ -71,6 +96,7 @@ int sbx_exec_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr) {
                 return sbx_error_set(reterr, -EINVAL, "--hostname '%s': longer than 64 bytes", p->hostname);
         memcpy(p->rlimits, c->rlimits, sizeof(p->rlimits));
         p->n_rlimits = c->n_rlimits;
+        creator_shares(p);
         return 0;
 }
 

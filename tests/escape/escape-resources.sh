@@ -142,6 +142,35 @@ else
         skip "inotify-*: fs.inotify.max_user_instances=$imax / max_user_watches=$wmax too large to exhaust in a test"
 fi
 
+# --- POSIX message queues, queued signals, SHM_LOCKed memory: the kernel
+# charges them to the sandbox's user namespace's creator too (host root, or
+# rootless the gateway), against the creator's RLIMIT_MSGQUEUE,
+# RLIMIT_SIGPENDING and RLIMIT_MEMLOCK. With the creator's limits one sandbox
+# holding its mqueues / pending signals left the creator's other processes
+# with EMFILE from mq_open and EAGAIN from sigqueue: it gets an eighth of each.
+for kind in mqueue sigpending; do
+        hold=$TMP/charged-$kind
+        tsbx -- /sbx-probe charged $kind 3 > "$hold" 2>&1 &
+        cp=$!
+        for _ in $(seq 200); do [ -s "$hold" ] && break; sleep 0.1; done
+        host=$("$SBX_PROBE" charged $kind 0)
+        wait $cp
+        case $kind in
+        mqueue) lim=$(( $(ulimit -q) / 8 )); per=81920; err=EMFILE ;;
+        sigpending) lim=$(( $(ulimit -i) / 8 )); per=1; err=EAGAIN ;;
+        esac
+        read -r n e < "$hold"
+        like "charged-$kind: inside, $kind works and stops with $err within an eighth of the creator's limit ($n)" \
+                "$n $e $(( n >= 1 && n * per <= lim ))" "^[0-9]+ $err 1\$"
+        like "charged-$kind-host: while the sandbox holds its share, its creator's other processes still get $kind" \
+                "$host" '^[1-9][0-9]* '
+done
+like "charged-limits: the sandbox cannot raise them back (hard = soft = an eighth)" \
+        "$("$SBX" run -- /bin/bash -c 'ulimit -q $(( $(ulimit -q) + 1 )) 2>&1; echo rc=$?; ulimit -l unlimited 2>&1; echo rc=$?' | tr '\n' ' ')" \
+        'not permitted rc=[1-9] .*not permitted rc=[1-9]'
+is "charged-ulimit: an explicit --ulimit msgqueue is the run's own" \
+        "$("$SBX" run --ulimit msgqueue=4096 -- /bin/bash -c 'echo $(ulimit -q)')" 4096
+
 # --- memory
 out=$("$SBX" run --memory 64m -- /bin/true 2>&1); rc=$?
 if [ "$rc" = 0 ]; then

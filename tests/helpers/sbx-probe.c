@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <linux/keyctl.h>
 #include <linux/vm_sockets.h>
+#include <mqueue.h>
 #include <arpa/inet.h>
 #include <net/if.h>
 #include <stdbool.h>
@@ -319,6 +320,45 @@ static int exhaust_inotify(int cap, const char *dir, int hold) {
         return 0;
 }
 
+/* charged mqueue|sigpending HOLD: what the kernel charges to the user
+ * namespace's creator too, taken until it fails: POSIX message queues of
+ * 10 x 8 KiB (mq_open), or realtime signals queued to ourselves (sigqueue).
+ * Prints "COUNT ERRNO" (OK: 100000 taken), then holds them HOLD seconds. */
+static int exhaust_charged(const char *kind, int hold) {
+        const char *err = "OK";
+        long n = 0;
+
+        if (!strcmp(kind, "mqueue")) {
+                struct mq_attr a = { .mq_maxmsg = 10, .mq_msgsize = 8192 };
+                char name[64];
+
+                for (; n < 256; n++) {
+                        snprintf(name, sizeof(name), "/sbx-probe-%d-%ld", (int) getpid(), n);
+                        if (mq_open(name, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0600, &a) < 0) {
+                                err = strerrorname_np(errno);
+                                break;
+                        }
+                        mq_unlink(name);
+                }
+        } else if (!strcmp(kind, "sigpending")) {
+                sigset_t set;
+
+                sigemptyset(&set);
+                sigaddset(&set, SIGRTMIN);
+                sigprocmask(SIG_BLOCK, &set, NULL);
+                for (; n < 1000000; n++)
+                        if (sigqueue(getpid(), SIGRTMIN, (union sigval) { .sival_int = 0 }) < 0) {
+                                err = strerrorname_np(errno);
+                                break;
+                        }
+        } else
+                return fprintf(stderr, "charged: unknown kind %s\n", kind), 2;
+        printf("%ld %s\n", n, err);
+        fflush(stdout);
+        sleep(hold);
+        return 0;
+}
+
 static int exhaust_procs(int cap) {
         static pid_t pids[4096];
         int n = 0, e = 0;
@@ -545,6 +585,7 @@ static void usage(void) {
               "       sbx-probe handle PATH | write-open PATH | umount PATH | mount-tmpfs PATH\n"
               "       sbx-probe connect-abstract NAME | listen tcp PORT | listen abstract NAME\n"
               "       sbx-probe exhaust-fds CAP | exhaust-procs CAP | fill PATH CAP_KIB | inotify CAP DIR HOLD\n"
+              "       sbx-probe charged mqueue|sigpending HOLD\n"
               "       sbx-probe grab-exe SECONDS PATTERN | flip A B SECONDS | sigqueue PID SIG | sigio PID SIG\n",
               stderr);
 }
@@ -739,6 +780,8 @@ int main(int argc, char **argv) {
                 return exhaust_fds(atoi(argv[2]));
         if (!strcmp(c, "inotify") && argc > 4)
                 return exhaust_inotify(atoi(argv[2]), argv[3], atoi(argv[4]));
+        if (!strcmp(c, "charged") && argc > 3)
+                return exhaust_charged(argv[2], atoi(argv[3]));
         if (!strcmp(c, "exhaust-procs"))
                 return exhaust_procs(atoi(argv[2]));
         if (!strcmp(c, "fill") && argc > 3)
