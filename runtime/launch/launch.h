@@ -294,6 +294,8 @@ typedef struct sbx_plan {
         bool setgroups_allow;            /* container with its own maps: keep setgroups(2) */
         char inotify_instances[24];      /* user.max_inotify_{instances,watches} of the new user ns: */
         char inotify_watches[24];        /* an eighth of its creator's (userns.c) */
+        char fanotify_groups[24];        /* user.max_fanotify_{groups,marks}: the same ("": */
+        char fanotify_marks[24];         /* a kernel without fanotify) */
 
         /* mounts, in order */
         sbx_mount_op *mounts;

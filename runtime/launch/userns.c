@@ -45,20 +45,26 @@ static int read_subid(const char *file, unsigned long *ret_base) {
         return r;
 }
 
-/* The kernel charges every inotify instance and watch made in a user
- * namespace to its creator's uid in the parent namespace too (host root, or
- * rootless the caller: the gateway), against the parent's
- * user.max_inotify_*. A new namespace's own limit is INT_MAX: one sandbox
- * could take the whole budget, and every other process of that user (file
- * watchers, tail -f, template holders) got EMFILE/ENOSPC. A sandbox gets an
- * eighth of its creator's, written into its namespace by the child. */
-static int inotify_share(const char *name, char *ret, size_t size, sbx_error *reterr) {
+/* The kernel charges every inotify instance and watch, and every fanotify
+ * group and mark, made in a user namespace to its creator's uid in the
+ * parent namespace too (host root, or rootless the caller: the gateway),
+ * against the parent's user.max_{inotify,fanotify}_*. A new namespace's own
+ * limit is INT_MAX: one sandbox could take the whole budget, and every other
+ * process of that user (file watchers, tail -f, template holders) got
+ * EMFILE/ENOSPC. A sandbox gets an eighth of its creator's, written into its
+ * namespace by the child. A kernel without fanotify has no such file: ""
+ * (nothing to limit). */
+static int creator_share(const char *name, bool optional, char *ret, size_t size, sbx_error *reterr) {
         char path[64], buf[24] = {};
         _cleanup_close_ int fd = -EBADF;
         long v;
 
         snprintf(path, sizeof(path), "/proc/sys/user/%s", name);
         fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0 && errno == ENOENT && optional) {
+                ret[0] = '\0';
+                return 0;
+        }
         if (fd < 0 || read(fd, buf, sizeof(buf) - 1) <= 0 || (v = strtol(buf, NULL, 10)) <= 0)
                 return sbx_error_set(reterr, fd < 0 ? -errno : -EIO, "user namespace: read %s", path);
         snprintf(ret, size, "%ld", v / 8 > 0 ? v / 8 : 1);
@@ -68,8 +74,10 @@ static int inotify_share(const char *name, char *ret, size_t size, sbx_error *re
 int sbx_userns_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr) {
         int r;
 
-        if ((r = inotify_share("max_inotify_instances", p->inotify_instances, sizeof(p->inotify_instances), reterr)) < 0 ||
-            (r = inotify_share("max_inotify_watches", p->inotify_watches, sizeof(p->inotify_watches), reterr)) < 0)
+        if ((r = creator_share("max_inotify_instances", false, p->inotify_instances, sizeof(p->inotify_instances), reterr)) < 0 ||
+            (r = creator_share("max_inotify_watches", false, p->inotify_watches, sizeof(p->inotify_watches), reterr)) < 0 ||
+            (r = creator_share("max_fanotify_groups", true, p->fanotify_groups, sizeof(p->fanotify_groups), reterr)) < 0 ||
+            (r = creator_share("max_fanotify_marks", true, p->fanotify_marks, sizeof(p->fanotify_marks), reterr)) < 0)
                 return r;
         p->uid = c->uid;
         p->gid = c->gid;
@@ -151,7 +159,7 @@ int sbx_userns_setup_child(const sbx_plan *p, sbx_error *reterr) {
 /* user.max_user_namespaces is a per-user-namespace limit: 0 in ours means
  * nothing in the sandbox can create a user namespace (ENOSPC), the way in to
  * capabilities over fresh mount/net/... namespaces, whatever the seccomp
- * profile allows. The host's value is untouched. Then the inotify shares
+ * profile allows. The host's value is untouched. Then the inotify and fanotify shares
  * the parent decided (sbx_userns_prepare).
  *
  * Opened through a detached procfs of our own pid namespace where it can be
@@ -167,6 +175,8 @@ int sbx_userns_limit_child(const sbx_plan *p, int *ret_proc, sbx_error *reterr) 
                 { "max_user_namespaces", "0" },
                 { "max_inotify_instances", p->inotify_instances },
                 { "max_inotify_watches", p->inotify_watches },
+                { "max_fanotify_groups", p->fanotify_groups },
+                { "max_fanotify_marks", p->fanotify_marks },
         };
         int fd = -EBADF, mnt = -EBADF;
 
@@ -178,6 +188,8 @@ int sbx_userns_limit_child(const sbx_plan *p, int *ret_proc, sbx_error *reterr) 
                 char path[64];
                 size_t len = strlen(limits[i][1]);
 
+                if (len == 0)
+                        continue;
                 snprintf(path, sizeof(path), "/proc/sys/user/%s", limits[i][0]);
                 fd = mnt >= 0 ? openat(mnt, path + strlen("/proc/"), O_WRONLY | O_CLOEXEC) : -EBADF;
                 if (fd < 0)

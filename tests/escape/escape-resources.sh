@@ -171,6 +171,39 @@ like "charged-limits: the sandbox cannot raise them back (hard = soft = an eight
 is "charged-ulimit: an explicit --ulimit msgqueue is the run's own" \
         "$("$SBX" run --ulimit msgqueue=4096 -- /bin/bash -c 'echo $(ulimit -q)')" 4096
 
+# --- fanotify: the same as inotify for its groups and marks
+# (user.max_fanotify_*). The default profile refuses fanotify_init; a profile
+# that allows it (docker's seccompProfile in openclaw.json, --seccomp-profile)
+# let one sandbox take all of its creator's groups.
+gmax=$(cat /proc/sys/user/max_fanotify_groups 2>/dev/null || echo 0)
+mmax=$(cat /proc/sys/user/max_fanotify_marks 2>/dev/null || echo 0)
+if [ "$gmax" -gt 0 ] && [ "$gmax" -le 4096 ] && [ "$("$SBX_PROBE" charged fanotify 0)" != "0 EPERM" ]; then
+        python3 - "$SBX_SOURCE_ROOT/seccomp-profiles/default.json" > "$TMP/fanotify.json" <<'P'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for g in d["syscalls"]:
+    g["names"] = [n for n in g["names"] if not n.startswith("fanotify_")]
+d["syscalls"].append({"names": ["fanotify_init", "fanotify_mark"], "action": "SCMP_ACT_ALLOW"})
+json.dump(d, sys.stdout)
+P
+        is "fanotify-refused: the default profile refuses fanotify_init" "$(tsbx -- /sbx-probe charged fanotify 0)" "0 EPERM"
+        hold=$TMP/charged-fanotify
+        tsbx --seccomp-profile "$TMP/fanotify.json" -- /sbx-probe charged fanotify 3 > "$hold" 2>&1 &
+        fp=$!
+        for _ in $(seq 200); do [ -s "$hold" ] && break; sleep 0.1; done
+        host=$("$SBX_PROBE" charged fanotify 0)
+        wait $fp
+        read -r n e < "$hold"
+        like "fanotify-groups: allowed by a profile, groups work and stop with EMFILE at an eighth of $gmax ($n)" \
+                "$n $e $(( n >= 1 && n <= gmax / 8 ))" '^[0-9]+ EMFILE 1$'
+        like "fanotify-host: while the sandbox holds them, its creator's other processes still get groups" \
+                "$host" '^[1-9][0-9]* '
+        is "fanotify-marks: the sandbox's user.max_fanotify_marks is an eighth of $mmax" \
+                "$(tsbx -- /bin/cat /proc/sys/user/max_fanotify_marks)" "$(( mmax / 8 ))"
+else
+        skip "fanotify-*: no unprivileged fanotify here, or user.max_fanotify_groups=$gmax too large to exhaust"
+fi
+
 # --- memory
 out=$("$SBX" run --memory 64m -- /bin/true 2>&1); rc=$?
 if [ "$rc" = 0 ]; then

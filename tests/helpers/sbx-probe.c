@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/fanotify.h>
 #include <sys/inotify.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
@@ -320,9 +321,10 @@ static int exhaust_inotify(int cap, const char *dir, int hold) {
         return 0;
 }
 
-/* charged mqueue|sigpending HOLD: what the kernel charges to the user
- * namespace's creator too, taken until it fails: POSIX message queues of
- * 10 x 8 KiB (mq_open), or realtime signals queued to ourselves (sigqueue).
+/* charged mqueue|sigpending|fanotify HOLD: what the kernel charges to the
+ * user namespace's creator too, taken until it fails: POSIX message queues of
+ * 10 x 8 KiB (mq_open), realtime signals queued to ourselves (sigqueue), or
+ * unprivileged fanotify groups (fanotify_init).
  * Prints "COUNT ERRNO" (OK: 100000 taken), then holds them HOLD seconds. */
 static int exhaust_charged(const char *kind, int hold) {
         const char *err = "OK";
@@ -348,6 +350,12 @@ static int exhaust_charged(const char *kind, int hold) {
                 sigprocmask(SIG_BLOCK, &set, NULL);
                 for (; n < 1000000; n++)
                         if (sigqueue(getpid(), SIGRTMIN, (union sigval) { .sival_int = 0 }) < 0) {
+                                err = strerrorname_np(errno);
+                                break;
+                        }
+        } else if (!strcmp(kind, "fanotify")) {
+                for (; n < 4096; n++)
+                        if (fanotify_init(FAN_CLASS_NOTIF | FAN_REPORT_FID | FAN_CLOEXEC, O_RDONLY) < 0) {
                                 err = strerrorname_np(errno);
                                 break;
                         }
@@ -585,7 +593,7 @@ static void usage(void) {
               "       sbx-probe handle PATH | write-open PATH | umount PATH | mount-tmpfs PATH\n"
               "       sbx-probe connect-abstract NAME | listen tcp PORT | listen abstract NAME\n"
               "       sbx-probe exhaust-fds CAP | exhaust-procs CAP | fill PATH CAP_KIB | inotify CAP DIR HOLD\n"
-              "       sbx-probe charged mqueue|sigpending HOLD\n"
+              "       sbx-probe charged mqueue|sigpending|fanotify HOLD\n"
               "       sbx-probe grab-exe SECONDS PATTERN | flip A B SECONDS | sigqueue PID SIG | sigio PID SIG\n",
               stderr);
 }
