@@ -134,23 +134,30 @@ static bool path_ok(const char *p) {
         return true;
 }
 
+static const sbx_tmpfs tmpfs_defaults[] = {
+        { .path = (char *) "/tmp", .size = 512ull << 20, .mode = 01777 },
+        { .path = (char *) "/var/tmp", .size = 512ull << 20, .mode = 01777 },
+        { .path = (char *) "/run", .size = 16ull << 20, .mode = 0755 },
+};
+
 /* Docker's --tmpfs: PATH[:size=64m,mode=1777]. */
 const sbx_tmpfs *sbx_run_config_tmpfs(const sbx_run_config *c, size_t *ret_n) {
-        static const sbx_tmpfs defaults[] = {
-                { .path = (char *) "/tmp", .size = 512ull << 20, .mode = 01777 },
-                { .path = (char *) "/var/tmp", .size = 512ull << 20, .mode = 01777 },
-                { .path = (char *) "/run", .size = 16ull << 20, .mode = 0755 },
-        };
-
-        *ret_n = c->tmpfs_set ? c->n_tmpfs : ELEMENTSOF(defaults);
-        return c->tmpfs_set ? c->tmpfs : defaults;
+        *ret_n = c->tmpfs_set ? c->n_tmpfs : ELEMENTSOF(tmpfs_defaults);
+        return c->tmpfs_set ? c->tmpfs : tmpfs_defaults;
 }
 
+/* A tmpfs without size= (docker's --tmpfs /tmp, OpenClaw's default
+ * docker.tmpfs /tmp /var/tmp /run) got the kernel's default, half of RAM,
+ * each: one sandbox could fill several halves of the host's memory. It gets
+ * sbx's default size for its path, else that of /tmp. */
 void sbx_tmpfs_options(const sbx_tmpfs *t, char ret[static SBX_TMPFS_OPTIONS_MAX]) {
-        if (t->size)
-                snprintf(ret, SBX_TMPFS_OPTIONS_MAX, "mode=%o,size=%llu", t->mode, (unsigned long long) t->size);
-        else
-                snprintf(ret, SBX_TMPFS_OPTIONS_MAX, "mode=%o", t->mode);
+        uint64_t size = t->size;
+
+        for (size_t i = 0; !size && i < ELEMENTSOF(tmpfs_defaults); i++)
+                if (t->path && !strcmp(t->path, tmpfs_defaults[i].path))
+                        size = tmpfs_defaults[i].size;
+        snprintf(ret, SBX_TMPFS_OPTIONS_MAX, "mode=%o,size=%llu", t->mode,
+                 (unsigned long long) (size ?: tmpfs_defaults[0].size));
 }
 
 int sbx_parse_tmpfs(const char *spec, sbx_tmpfs *ret, sbx_error *reterr) {

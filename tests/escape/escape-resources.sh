@@ -34,6 +34,19 @@ like "fd-exhaustion: the hard limit cannot be raised inside" \
 
 # --- disk
 is "disk-tmpfs: a --tmpfs size=1m fills up with ENOSPC" "$(tsbx --tmpfs /scratch:size=1m -- /sbx-probe fill /scratch/f 100000)" "1024 ENOSPC"
+# A --tmpfs without size= (docker's --tmpfs /tmp; OpenClaw's default
+# docker.tmpfs is /tmp /var/tmp /run, none with a size) got the kernel's
+# default, half of RAM, each: sbx's default size for its path, else /tmp's.
+like "disk-tmpfs-unsized: --tmpfs PATH without size= is bounded (512 MiB)" \
+        "$(tsbx --tmpfs /scratch -- /bin/sh -c 'grep " /scratch " /proc/self/mountinfo')" ' - tmpfs .*size=524288k'
+like "disk-tmpfs-unsized-run: --tmpfs /run without size= gets /run's default (16 MiB)" \
+        "$(tsbx --tmpfs /run -- /bin/sh -c 'grep " /run " /proc/self/mountinfo')" ' - tmpfs .*size=16384k'
+cat > "$TMP/tmpfs-agent.json" <<'J'
+{ agents: { defaults: { sandbox: { mode: 'all', docker: { tmpfs: ['/tmp', '/var/tmp', '/cache'] } } },
+            list: [ { id: 'main', default: true } ] } }
+J
+like "disk-tmpfs-agent: an agent's docker.tmpfs without sizes is bounded too" \
+        "$(HOME=$TMP tsbx --config "$TMP/tmpfs-agent.json" --agent main -- /bin/sh -c 'grep -E " /(tmp|var/tmp|cache) " /proc/self/mountinfo | grep -c "size=524288k"' 2>&1)" '^3$'
 like "disk-default-tmp: the default /tmp is bounded too" \
         "$(tsbx -- /bin/sh -c 'grep " /tmp " /proc/self/mountinfo')" 'size=[0-9]+k'
 like "disk-root: the root tmpfs is read-only and small" \
