@@ -170,6 +170,46 @@ static void add_exec_path(sbx_plan *p, const char *path) {
                 l->n_exec_paths++;
 }
 
+/* a and b (absolute) are the same path or one lies beneath the other */
+static bool paths_overlap(const char *a, const char *b) {
+        size_t la = strlen(a), lb = strlen(b), l = la < lb ? la : lb;
+
+        while (l > 0 && (a[l - 1] == '/' || b[l - 1] == '/') && (la == l ? a : b)[l - 1] == '/')
+                l--;
+        if (strncmp(a, b, l))
+                return false;
+        return la == lb || l == 0 || (la > l ? a[l] : b[l]) == '/';
+}
+
+/* Under an exec allowlist Landlock decides what execve may run, but not what
+ * may be mapped executable: the loader maps LD_PRELOAD / LD_LIBRARY_PATH /
+ * LD_AUDIT libraries (and dlopen what a program is told to) with mmap, so an
+ * allowed `ls` ran a library the sandbox wrote to /tmp, and with it any code.
+ * noexec, which the kernel checks for mmap(PROT_EXEC) too, on every mount the
+ * sandbox can write, except where an allowed file or glob directory lies (what
+ * the policy lets run there may as well be mapped). */
+static void noexec_writable(sbx_plan *p) {
+        const sbx_landlock *l = &p->landlock;
+
+        for (size_t i = 0; i < p->n_mounts; i++) {
+                sbx_mount_op *op = &p->mounts[i];
+                char dst[PATH_MAX];
+                bool writable, exec_there = false;
+
+                writable = op->kind == SBX_MOUNT_TMPFS || op->kind == SBX_MOUNT_BIND ||
+                           op->kind == SBX_MOUNT_DETACHED || op->kind == SBX_MOUNT_FS ||
+                           (op->kind == SBX_MOUNT_OVERLAY && (op->work || (op->flags & SBX_MNT_SCRATCH)));
+                if (!writable || (op->flags & (SBX_MNT_RO | SBX_MNT_NOEXEC)))
+                        continue;
+                snprintf(dst, sizeof(dst), "/%s", op->dst ?: "");
+                /* ("": sbx-init's own file, on no mount of the sandbox) */
+                for (unsigned k = 0; k < l->n_exec_paths && !exec_there; k++)
+                        exec_there = l->exec_paths[k][0] == '/' && paths_overlap(dst, l->exec_paths[k]);
+                if (!exec_there)
+                        op->flags |= SBX_MNT_NOEXEC;
+        }
+}
+
 /* Landlock's EXECUTE grants: each allowed literal file and the ELF loader
  * it needs, the directory of each glob, the command's loader. */
 static int landlock_request(sbx_plan *p, const sbx_run_config *c, const sbx_view *v, const allow_set *a,
@@ -223,6 +263,7 @@ static int landlock_request(sbx_plan *p, const sbx_run_config *c, const sbx_view
                         files[nf++] = p->exec_target->loader.fd;
                         add_exec_path(p, p->exec_target->loader.path);
                 }
+                noexec_writable(p);
         }
         req.exec_files = files;
         req.n_exec_files = nf;

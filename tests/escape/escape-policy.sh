@@ -68,6 +68,37 @@ is "exec-memfd: fexecve of a memfd holding id: refused" "$(in_box python3 -c "$m
 is "exec-memfd-proc-path: the same through /proc/self/fd: refused" "$(in_box python3 -c "$memfd" path)" "Permission denied"
 control "a memfd still works as memory" \
         "$(in_box python3 -c 'import os; fd = os.memfd_create("x", 0); os.write(fd, b"ok"); print(os.pread(fd, 2, 0).decode())')" ok
+# --- what the loader maps: Landlock decides execve, not mmap(PROT_EXEC).
+# LD_PRELOAD (here through docker exec -e / sbx exec -e, or set by any shell)
+# made an allowed program map a library the sandbox wrote, and run its code:
+# every mount the sandbox can write is noexec under an allowlist.
+libc=$(ldd /usr/bin/ls | grep -o '/[^ ]*libc\.so[^ ]*' | head -1)
+maps='import sys; print(sum(1 for l in open("/proc/self/maps") if sys.argv[1] in l and " r-x" in l))'
+for dir in /tmp /workspace /run; do
+        out=$(timeout -k 5 60 "$SBX" exec --state-dir "$STATE" -e LD_PRELOAD=$dir/x.so "$box" -- \
+                sh -c "python3 -c 'import shutil, sys; shutil.copy(sys.argv[1], sys.argv[2])' $libc $dir/x.so 2>/dev/null; \
+                       python3 -c '$maps' $dir/x.so" 2>&1)
+        like "exec-preload-${dir#/}: LD_PRELOAD of a library written to $dir into an allowed program: not mapped" \
+                "$(echo "$out" | tr '\n' ' ')" 'cannot be preloaded.* 0 $'
+done
+out=$(timeout -k 5 60 "$SBX" exec --state-dir "$STATE" "$box" -- python3 -c 'import mmap, os, shutil, sys
+shutil.copy(sys.argv[1], "/tmp/y.so")
+f = os.open("/tmp/y.so", os.O_RDONLY)
+try:
+    mmap.mmap(f, 4096, prot=mmap.PROT_READ | mmap.PROT_EXEC); print("mapped")
+except OSError as e:
+    print(e.strerror)' "$libc" 2>&1)
+is "exec-mmap-tmp: mmap(PROT_EXEC) of a file the sandbox wrote: EPERM (noexec)" "$out" "Operation not permitted"
+control "without an allowlist the preloaded copy is mapped executable (the attack)" \
+        "$(timeout -k 5 60 "$SBX" run -- /bin/sh -c "cat $libc > /tmp/x.so; LD_PRELOAD=/tmp/x.so python3 -c '$maps' /tmp/x.so" 2>&1)" 1
+mkdir -p "$TMP/ws-exec"
+printf '#!/bin/sh\necho ran\n' > "$TMP/ws-exec/tool"
+chmod 755 "$TMP/ws-exec/tool"
+control "a writable mount where the allowlist lets files run keeps exec (/workspace/*)" \
+        "$(timeout -k 5 60 "$SBX" run --workspace "$TMP/ws-exec" --exec-allow /usr/bin/dash --exec-allow '/workspace/*' \
+                -- /bin/sh -c /workspace/tool 2>&1)" ran
+control "the same library where it was installed is mapped (libc: 1 executable mapping)" \
+        "$(in_box python3 -c "$maps" "$libc")" 1
 is "exec-proc-fd-of-allowed: even an allowed binary through /proc/self/fd: refused (no magic links)" \
         "$(in_box python3 -c 'import os
 fd = os.open("/usr/bin/ls", os.O_RDONLY)
