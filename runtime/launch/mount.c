@@ -346,6 +346,31 @@ static int prepare_etc(sbx_plan *p, const sbx_run_config *c, const char *rootfs,
         return 0;
 }
 
+/* Every devpts instance but the host's first draws from one pool,
+ * kernel.pty.max less kernel.pty.reserve (3072 by default): one sandbox
+ * opening /dev/ptmx until ENOSPC left no pty to any other sandbox (sbx run
+ * --tty, docker exec -t) nor to the host's containers. A sandbox's devpts
+ * gets at most an eighth of the pool (max=). */
+static long read_sysctl(const char *path) {
+        char buf[24] = {};
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+
+        if (fd >= 0)
+                close(fd);
+        return n > 0 ? strtol(buf, NULL, 10) : -1;
+}
+
+static long pty_share(void) {
+        long max = read_sysctl("/proc/sys/kernel/pty/max"), reserve = read_sysctl("/proc/sys/kernel/pty/reserve");
+
+        if (max <= 0)
+                max = 4096;
+        if (reserve < 0 || reserve >= max)
+                reserve = 0;
+        return (max - reserve) / 8 > 0 ? (max - reserve) / 8 : 1;
+}
+
 /* Minimal /dev: a few host device nodes (nosuid, noexec binds), our own
  * devpts and shm. */
 static int prepare_dev(sbx_plan *p, sbx_error *reterr) {
@@ -356,6 +381,7 @@ static int prepare_dev(sbx_plan *p, sbx_error *reterr) {
                 { "dev/stderr", "/proc/self/fd/2" },
         };
         unsigned t = p->tmpl.eligible ? SBX_MNT_TEMPLATE : 0;
+        char pts[96];
         int r;
 
         /* /dev is a directory of the (read-only) root tmpfs rather than a
@@ -369,9 +395,9 @@ static int prepare_dev(sbx_plan *p, sbx_error *reterr) {
                 snprintf(dst, sizeof(dst), "dev/%s", nodes[i]);
                 r = add_bind(p, src, dst, SBX_MNT_NOSUID | SBX_MNT_NOEXEC | t, reterr);
         }
+        snprintf(pts, sizeof(pts), "newinstance,ptmxmode=0666,mode=0620,max=%ld", pty_share());
         if (r >= 0)
-                r = add_simple(p, SBX_MOUNT_DEVPTS, "dev/pts", "newinstance,ptmxmode=0666,mode=0620",
-                               SBX_MNT_NOSUID | SBX_MNT_NOEXEC, 0755, reterr);
+                r = add_simple(p, SBX_MOUNT_DEVPTS, "dev/pts", pts, SBX_MNT_NOSUID | SBX_MNT_NOEXEC, 0755, reterr);
         for (size_t i = 0; r >= 0 && i < ELEMENTSOF(links); i++)
                 r = add_simple(p, SBX_MOUNT_SYMLINK, links[i][0], links[i][1], t, 0, reterr);
         if (r >= 0)

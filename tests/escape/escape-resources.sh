@@ -217,6 +217,28 @@ else
         skip "fanotify-*: no unprivileged fanotify here, or user.max_fanotify_groups=$gmax too large to exhaust"
 fi
 
+# --- ptys: every devpts instance but the host's first draws from one pool
+# (kernel.pty.max - kernel.pty.reserve). One sandbox opening /dev/ptmx until
+# ENOSPC left none to other sandboxes (--tty, docker exec -t) or the host's
+# containers: its devpts has max= an eighth of the pool.
+pool=$(( $(cat /proc/sys/kernel/pty/max) - $(cat /proc/sys/kernel/pty/reserve) ))
+if [ "$pool" -gt 0 ] && [ "$pool" -le 8000 ] && [ "$(ulimit -n)" -gt "$pool" ]; then
+        hold=$TMP/charged-pty
+        tsbx -- /sbx-probe charged pty 3 > "$hold" 2>&1 &
+        pp=$!
+        for _ in $(seq 200); do [ -s "$hold" ] && break; sleep 0.1; done
+        other=$(tsbx -- /sbx-probe charged pty 0)
+        tty=$(script -qec "$SBX run --tty -- /bin/echo tty-ok" /dev/null 2>&1 </dev/null)
+        wait $pp
+        read -r n e < "$hold"
+        like "pty-pool: inside, ptys open and stop with ENOSPC at an eighth of the pool of $pool ($n)" \
+                "$n $e $(( n >= 1 && n <= pool / 8 ))" '^[0-9]+ ENOSPC 1$'
+        like "pty-other-sandbox: while one sandbox holds its share, another still opens ptys" "$other" '^[1-9][0-9]* '
+        like "pty-tty-run: ... and sbx run --tty still gets its terminal" "$tty" 'tty-ok'
+else
+        skip "pty-*: a pool of $pool ptys (nofile $(ulimit -n)) is not one a test can exhaust"
+fi
+
 # --- memory
 out=$("$SBX" run --memory 64m -- /bin/true 2>&1); rc=$?
 if [ "$rc" = 0 ]; then

@@ -321,10 +321,11 @@ static int exhaust_inotify(int cap, const char *dir, int hold) {
         return 0;
 }
 
-/* charged mqueue|sigpending|fanotify HOLD: what the kernel charges to the
- * user namespace's creator too, taken until it fails: POSIX message queues of
- * 10 x 8 KiB (mq_open), realtime signals queued to ourselves (sigqueue), or
- * unprivileged fanotify groups (fanotify_init).
+/* charged mqueue|sigpending|fanotify|pty HOLD: what the kernel charges to
+ * the user namespace's creator or a host-wide pool, taken until it fails:
+ * POSIX message queues of 10 x 8 KiB (mq_open), realtime signals queued to
+ * ourselves (sigqueue), unprivileged fanotify groups (fanotify_init), or
+ * ptys (/dev/ptmx).
  * Prints "COUNT ERRNO" (OK: 100000 taken), then holds them HOLD seconds. */
 static int exhaust_charged(const char *kind, int hold) {
         const char *err = "OK";
@@ -350,6 +351,12 @@ static int exhaust_charged(const char *kind, int hold) {
                 sigprocmask(SIG_BLOCK, &set, NULL);
                 for (; n < 1000000; n++)
                         if (sigqueue(getpid(), SIGRTMIN, (union sigval) { .sival_int = 0 }) < 0) {
+                                err = strerrorname_np(errno);
+                                break;
+                        }
+        } else if (!strcmp(kind, "pty")) {
+                for (; n < 8192; n++)
+                        if (open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC) < 0) {
                                 err = strerrorname_np(errno);
                                 break;
                         }
@@ -593,7 +600,7 @@ static void usage(void) {
               "       sbx-probe handle PATH | write-open PATH | umount PATH | mount-tmpfs PATH\n"
               "       sbx-probe connect-abstract NAME | listen tcp PORT | listen abstract NAME\n"
               "       sbx-probe exhaust-fds CAP | exhaust-procs CAP | fill PATH CAP_KIB | inotify CAP DIR HOLD\n"
-              "       sbx-probe charged mqueue|sigpending|fanotify HOLD\n"
+              "       sbx-probe charged mqueue|sigpending|fanotify|pty HOLD\n"
               "       sbx-probe grab-exe SECONDS PATTERN | flip A B SECONDS | sigqueue PID SIG | sigio PID SIG\n",
               stderr);
 }
