@@ -40,21 +40,53 @@ static int env_set(char **envp, size_t *n, const char *kv) {
  * got EMFILE from mq_open, EAGAIN from sigqueue, ENOMEM from SHM_LOCK while it
  * held it. Unless the run sets one (--ulimit), a sandbox gets an eighth of
  * ours, soft and hard, so it cannot raise it back; unlimited stays unlimited. */
+static long read_sysctl(const char *path) {
+        char buf[24] = {};
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+
+        if (fd >= 0)
+                close(fd);
+        return n > 0 ? strtol(buf, NULL, 10) : -1;
+}
+
+/* Processes and threads: without a pids cgroup (a hybrid host, none
+ * delegated: sbx's default pids cap is skipped there) only RLIMIT_NPROC stops
+ * a fork bomb, and ours can be above the host's kernel.pid_max or
+ * kernel.threads-max (root's 96363 against 32768 pids): one sandbox took
+ * every pid, and no host process, root's included, could fork. A sandbox gets
+ * at most an eighth of the smaller of the two. */
+static uint64_t nproc_share(uint64_t cur) {
+        long pid_max = read_sysctl("/proc/sys/kernel/pid_max");
+        long threads = read_sysctl("/proc/sys/kernel/threads-max");
+        long host = pid_max > 0 && (threads <= 0 || pid_max < threads) ? pid_max : threads;
+        uint64_t share;
+
+        if (host <= 0)
+                return cur;
+        share = host / 8 > 0 ? (uint64_t) host / 8 : 1;
+        return share < cur ? share : cur;
+}
+
 static void creator_shares(sbx_plan *p) {
-        static const int charged[] = { RLIMIT_MSGQUEUE, RLIMIT_SIGPENDING, RLIMIT_MEMLOCK };
+        static const int charged[] = { RLIMIT_MSGQUEUE, RLIMIT_SIGPENDING, RLIMIT_MEMLOCK, RLIMIT_NPROC };
 
         for (size_t i = 0; i < ELEMENTSOF(charged); i++) {
                 struct rlimit rl;
+                uint64_t share;
                 bool set = false;
 
                 for (size_t j = 0; j < p->n_rlimits; j++)
                         set = set || p->rlimits[j].resource == charged[i];
-                if (set || p->n_rlimits >= SBX_RLIMITS_MAX || getrlimit(charged[i], &rl) < 0 ||
-                    rl.rlim_cur == RLIM_INFINITY)
+                if (set || p->n_rlimits >= SBX_RLIMITS_MAX || getrlimit(charged[i], &rl) < 0)
                         continue;
-                p->rlimits[p->n_rlimits++] = (sbx_rlimit) {
-                        .resource = charged[i], .soft = rl.rlim_cur / 8, .hard = rl.rlim_cur / 8,
-                };
+                if (charged[i] == RLIMIT_NPROC)
+                        share = nproc_share(rl.rlim_cur);
+                else if (rl.rlim_cur == RLIM_INFINITY)
+                        continue;
+                else
+                        share = rl.rlim_cur / 8;
+                p->rlimits[p->n_rlimits++] = (sbx_rlimit) { .resource = charged[i], .soft = share, .hard = share };
         }
 }
 

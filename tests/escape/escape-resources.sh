@@ -17,6 +17,25 @@ timeout -k 5 60 "$SBX" run --ulimit nproc=64 --timeout 3 -- /bin/sh -c 'b() { b 
 is "fork-bomb-shell: a shell fork bomb under nproc=64 ends with the --timeout (124)" "$rc" 124
 sleep 0.5
 is "fork-bomb-shell: no process of it is left on the host" "$(pgrep -fc "$marker")" 0
+# Without --ulimit nproc and without a pids cgroup (sbx's default cap of 1024
+# is skipped on a host without the controller), RLIMIT_NPROC was sbx's own
+# (root's 96363), above the host's kernel.pid_max (32768 here): one fork bomb
+# took every pid on the host. A sandbox gets an eighth of the smaller of
+# pid_max and threads-max. (The limit is checked before any fork: with the
+# old one this test must not take the host's pids.)
+hostpids=$(( $(cat /proc/sys/kernel/pid_max) < $(cat /proc/sys/kernel/threads-max) ?
+             $(cat /proc/sys/kernel/pid_max) : $(cat /proc/sys/kernel/threads-max) ))
+nproc=$(tsbx -- /bin/bash -c 'ulimit -Hu')
+case $nproc in ''|*[!0-9]*) nproc=$(( hostpids + 1 )) ;; esac
+like "fork-bomb-default-limit: the default RLIMIT_NPROC is at most an eighth of the host's $hostpids pids/threads ($nproc)" \
+        "$(( nproc <= hostpids / 8 ))" '^1$'
+if [ "$nproc" -le $(( hostpids / 8 )) ] && [ "$nproc" -le 4096 ]; then
+        like "fork-bomb-default: with no limit given, forking stops with EAGAIN within that share" \
+                "$(tsbx -- /sbx-probe exhaust-procs 4096)" "^[0-9]+ EAGAIN$"
+        control "meanwhile and after, the host still forks" "$("$SBX_PROBE" exhaust-procs 40)" "40 OK"
+else
+        skip "fork-bomb-default: a share of $nproc processes is not one a test may take"
+fi
 out=$("$SBX" run --pids-limit 32 -- /bin/true 2>&1); rc=$?
 if [ "$rc" = 0 ]; then
         out=$(tsbx --pids-limit 32 -- /sbx-probe exhaust-procs 1000)
