@@ -294,10 +294,32 @@ static int resolve_setup_shell(sbx_plan *p, const sbx_view *v, sbx_error *reterr
         return r < 0 ? sbx_error_set(reterr, r, "setupCommand: resolve /bin/sh in the sandbox") : 0;
 }
 
+/* Landlock's write rights cover writes, not a file's metadata: under
+ * --read-only-fs a read-only agent still changed the modes (chmod 000),
+ * times and user xattrs of the host's files through an rw workspace or bind.
+ * Every bind and overlay of the plan but the root and those under /dev (what
+ * stays writable: they and every tmpfs) is made read-only as well, so the
+ * kernel refuses those with EROFS. (The root keeps its flags: the mounts on
+ * it are made later.) */
+static void readonly_mounts(sbx_plan *p) {
+        for (size_t i = 0; i < p->n_mounts; i++) {
+                sbx_mount_op *op = &p->mounts[i];
+                const char *dst = op->dst ?: "";
+
+                /* (a container's proc, sysfs, cgroup... mounts keep config.json's flags) */
+                if ((op->kind == SBX_MOUNT_BIND || op->kind == SBX_MOUNT_DETACHED ||
+                     (op->kind == SBX_MOUNT_OVERLAY && (op->work || (op->flags & SBX_MNT_SCRATCH)))) &&
+                    dst[0] && strcmp(dst, "dev") && strncmp(dst, "dev/", 4))
+                        op->flags |= SBX_MNT_RO;
+        }
+}
+
 /* The places that stay writable under --read-only-fs: every tmpfs, and /dev
  * (device nodes such as /dev/null, the pty, /dev/shm). */
 static int writable_places(sbx_plan *p, const char *const *joined, size_t n_joined, sbx_error *reterr) {
         sbx_landlock *l = &p->landlock;
+
+        readonly_mounts(p);
 
         l->writable[l->n_writable++] = "/dev";
         /* a joined exec: the live sandbox's tmpfs mounts, from its record */

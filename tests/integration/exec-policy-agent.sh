@@ -42,15 +42,15 @@ like "the audit log has the deny with agent, session and scope key" "$(tail -1 "
         '"event":"exec","agent":"bashless","session":"agent:bashless:main","scopeKey":"[^"]+".*"decision":"deny"'
 
 is "main (all tools): a grandchild writes /workspace" "$(nested --agent main -- '/sbx-probe write /workspace/f x')" OK
-is "reader (no fs-write tool): a grandchild's write to /workspace gets EACCES (Landlock)" \
-        "$(nested --agent reader -- '/sbx-probe write /workspace/f x')" EACCES
+is "reader (no fs-write tool): a grandchild's write to /workspace gets EROFS (read-only mount; Landlock under it)" \
+        "$(nested --agent reader -- '/sbx-probe write /workspace/f x')" EROFS
 is "reader: tmpfs /tmp stays writable" "$(nested --agent reader -- '/sbx-probe write /tmp/f x')" OK
 is "main (web tools removed by the default sandbox tool policy, network none): AF_INET gets EAFNOSUPPORT" \
         "$(nested --agent main -- '/sbx-probe socket inet')" EAFNOSUPPORT
 is "reader (no network tool, network none): AF_INET gets EAFNOSUPPORT" \
         "$(nested --agent reader -- '/sbx-probe socket inet')" EAFNOSUPPORT
 is "fetcher (web_fetch allowed in the sandbox): AF_INET works" "$(nested --agent fetcher -- '/sbx-probe socket inet')" OK
-is "fetcher (no fs-write tool): write refused" "$(nested --agent fetcher -- '/sbx-probe write /workspace/f x')" EACCES
+is "fetcher (no fs-write tool): write refused" "$(nested --agent fetcher -- '/sbx-probe write /workspace/f x')" EROFS
 
 is "main with approvals allowlist: allowed chain runs" \
         "$(nested --agent main --exec-approvals "$TMP/approvals.json" -- '/sbx-probe exit 0 && echo ran')" ran

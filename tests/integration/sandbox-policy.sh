@@ -130,7 +130,7 @@ r=$(sbx ls --json | python3 -c 'import json,sys; print([s["name"] for s in json.
 is "reader: readOnlyWorkspace recorded" "$(sbx inspect "$r" | pol rules.readOnlyWorkspace)" True
 out=$(sbx exec "$r" -- sh -c 'echo x > /workspace/f' 2>&1); rc=$?
 if [ "$rc" != 0 ]; then ok "reader: a write to /workspace fails"; else not_ok "reader: a write to /workspace fails"; fi
-like "... with EACCES (Landlock)" "$out" "Permission denied"
+like "... with EROFS (the workspace mount is read-only; Landlock under it)" "$out" "Read-only file system"
 out=$(sbx exec "$r" -- sh -c 'echo x > /tmp/f && cat /tmp/f' 2>&1)
 is "reader: /tmp stays writable" "$out" x
 

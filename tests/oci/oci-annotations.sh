@@ -108,9 +108,9 @@ is "exec tool denied: create fails (exit 1)" "$st" 1
 like "... naming the rule and key" "$out" "exec refused by policy: tool policy: 'exec' .*agents.entries.family.tools.deny"
 [ ! -e "$T/root/family" ] && ok "... nothing left behind" || not_ok "... nothing left behind"
 
-# --- no fs-write tool: read-only file system (Landlock) ---
+# --- no fs-write tool: read-only file system (read-only mounts, Landlock) ---
 probe reader "$(pol reader)"
-like "read-only fs: a write to the rw bind fails with EACCES" "$out" "can't create /rw/f: Permission denied"
+like "read-only fs: a write to the rw bind fails (EROFS: the mount is made read-only)" "$out" "can't create /rw/f: Read-only file system"
 like "read-only fs: the tmpfs stays writable" "$out" 'tmp-write-ok'
 like "read-only fs: exec is not restricted (no exec security set)" "$out" 'busybox-copy-ran'
 
