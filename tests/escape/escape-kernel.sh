@@ -58,6 +58,24 @@ for fam in raw packet vsock; do
         is "socket-$fam: refused with EPERM" "$(tsbx -- /sbx-probe socket $fam)" EPERM
 done
 control "inside, ordinary inet and unix sockets open" "$(tsbx -- /sbx-probe socket inet)$(tsbx -- /sbx-probe socket unix)" OKOK
+# AF_VSOCK is confined by no network namespace: a profile that admits every
+# family (docker's seccompProfile in openclaw.json, --seccomp-profile) let a
+# --network none sandbox talk to the hypervisor. The always-on layer refuses it.
+python3 - "$SBX_SOURCE_ROOT/seccomp-profiles/default.json" > "$TMP/allsock.json" <<'P'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["syscalls"] = [g for g in d["syscalls"] if g["names"] != ["socket"]]
+d["syscalls"].append({"names": ["socket"], "action": "SCMP_ACT_ALLOW"})
+json.dump(d, sys.stdout)
+P
+if [ "$("$SBX_PROBE" socket vsock)" = OK ]; then
+        is "socket-vsock-any-profile: under a profile admitting every family, AF_VSOCK is refused (EAFNOSUPPORT)" \
+                "$(tsbx --seccomp-profile "$TMP/allsock.json" -- /sbx-probe socket vsock)" EAFNOSUPPORT
+        control "... while that profile's other families open (netlink)" \
+                "$(tsbx --seccomp-profile "$TMP/allsock.json" -- /sbx-probe socket netlink)" OK
+else
+        skip "socket-vsock-any-profile: no AF_VSOCK on this host"
+fi
 if command -v ip >/dev/null; then
         is "socket-netlink: changing a link through rtnetlink is refused (no CAP_NET_ADMIN)" \
                 "$("$SBX" run -- /bin/sh -c 'ip link set lo down 2>&1 | grep -c "Operation not permitted"')" 1
