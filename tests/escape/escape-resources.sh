@@ -258,6 +258,22 @@ else
         skip "pty-*: a pool of $pool ptys (nofile $(ulimit -n)) is not one a test can exhaust"
 fi
 
+# --- native AIO: io_setup's events come from one pool for the whole host
+# (fs.aio-max-nr). One sandbox took it all, and every host process's
+# io_setup (databases, qemu) failed with EAGAIN: the always-on layer refuses
+# io_setup with ENOSYS (libaio users fall back as on a kernel without it).
+if [ "$("$SBX_PROBE" charged aio-one 0)" = "1 OK" ]; then
+        is "aio-pool: io_setup inside: ENOSYS" "$(tsbx -- /sbx-probe charged aio 0)" "0 ENOSYS"
+        hold=$TMP/charged-aio
+        tsbx -- /sbx-probe charged aio 3 > "$hold" 2>&1 &
+        ap=$!
+        for _ in $(seq 200); do [ -s "$hold" ] && break; sleep 0.1; done
+        is "aio-pool-host: meanwhile a host process still gets an AIO context" "$("$SBX_PROBE" charged aio-one 0)" "1 OK"
+        wait $ap
+else
+        skip "aio-pool: no native AIO context outside either"
+fi
+
 # --- memory
 out=$("$SBX" run --memory 64m -- /bin/true 2>&1); rc=$?
 if [ "$rc" = 0 ]; then

@@ -324,8 +324,8 @@ static int exhaust_inotify(int cap, const char *dir, int hold) {
 /* charged mqueue|sigpending|fanotify|pty HOLD: what the kernel charges to
  * the user namespace's creator or a host-wide pool, taken until it fails:
  * POSIX message queues of 10 x 8 KiB (mq_open), realtime signals queued to
- * ourselves (sigqueue), unprivileged fanotify groups (fanotify_init), or
- * ptys (/dev/ptmx).
+ * ourselves (sigqueue), unprivileged fanotify groups (fanotify_init), ptys
+ * (/dev/ptmx), or native AIO contexts of 256 events (io_setup; aio-one: one).
  * Prints "COUNT ERRNO" (OK: 100000 taken), then holds them HOLD seconds. */
 static int exhaust_charged(const char *kind, int hold) {
         const char *err = "OK";
@@ -351,6 +351,14 @@ static int exhaust_charged(const char *kind, int hold) {
                 sigprocmask(SIG_BLOCK, &set, NULL);
                 for (; n < 1000000; n++)
                         if (sigqueue(getpid(), SIGRTMIN, (union sigval) { .sival_int = 0 }) < 0) {
+                                err = strerrorname_np(errno);
+                                break;
+                        }
+        } else if (!strcmp(kind, "aio") || !strcmp(kind, "aio-one")) {
+                unsigned long ctx;
+
+                for (; n < (kind[3] ? 1 : 4096); n++)
+                        if ((ctx = 0, syscall(SYS_io_setup, 256, &ctx)) < 0) {
                                 err = strerrorname_np(errno);
                                 break;
                         }
@@ -600,7 +608,7 @@ static void usage(void) {
               "       sbx-probe handle PATH | write-open PATH | umount PATH | mount-tmpfs PATH\n"
               "       sbx-probe connect-abstract NAME | listen tcp PORT | listen abstract NAME\n"
               "       sbx-probe exhaust-fds CAP | exhaust-procs CAP | fill PATH CAP_KIB | inotify CAP DIR HOLD\n"
-              "       sbx-probe charged mqueue|sigpending|fanotify|pty HOLD\n"
+              "       sbx-probe charged mqueue|sigpending|fanotify|pty|aio|aio-one HOLD\n"
               "       sbx-probe grab-exe SECONDS PATTERN | flip A B SECONDS | sigqueue PID SIG | sigio PID SIG\n",
               stderr);
 }
