@@ -142,6 +142,15 @@ if command -v script >/dev/null && script -qec true /dev/null >/dev/null 2>&1; t
                 "$(script -qec "timeout --foreground 60 $SBX run --ro-bind $SBX_PROBE:/sbx-probe --no-tty -- /sbx-probe tiocsti" /dev/null | tr -dc 'A-Z\n' | tail -1)" EPERM
         is "tiocsti (--tty, sbx's own pty): refused with EPERM" \
                 "$(script -qec "timeout --foreground 60 $SBX run --ro-bind $SBX_PROBE:/sbx-probe --tty -- /sbx-probe tiocsti" /dev/null | tr -dc 'A-Z\n' | tail -1)" EPERM
+        # TIOCSETD: N_NULL on the caller's terminal left the operator's shell
+        # with no input or output once sbx returned (the probe asks for
+        # N_TTY, which the terminal has: allowed, it changes nothing)
+        control "outside, TIOCSETD on the controlling tty works" \
+                "$(script -qec "$SBX_PROBE tiocsetd" /dev/null | tr -dc 'A-Z\n' | tail -1)" OK
+        is "tiocsetd (--no-tty, the caller's tty inherited): refused with EPERM" \
+                "$(script -qec "timeout --foreground 60 $SBX run --ro-bind $SBX_PROBE:/sbx-probe --no-tty -- /sbx-probe tiocsetd" /dev/null | tr -dc 'A-Z\n' | tail -1)" EPERM
+        is "tiocsetd (--tty, sbx's own pty): refused with EPERM" \
+                "$(script -qec "timeout --foreground 60 $SBX run --ro-bind $SBX_PROBE:/sbx-probe --tty -- /sbx-probe tiocsetd" /dev/null | tr -dc 'A-Z\n' | tail -1)" EPERM
         is "tiocsti: the command runs in its own session (no controlling tty shared)" \
                 "$(script -qec "timeout --foreground 60 $SBX run --no-tty -- /bin/sh -c 'ps -o tty= -p \$\$'" /dev/null | tr -d '\r ' | tail -1)" "?"
 else

@@ -602,7 +602,7 @@ static void usage(void) {
               "       sbx-probe chroot-escape DIR PATH...\n"
               "       sbx-probe socket inet|inet6|unix|netlink|packet | connect IP PORT | connect6 IP6 PORT\n"
               "       sbx-probe udp-send-from SRC IP PORT MSG\n"
-              "       sbx-probe exec PATH [ARGS...] | exit N | segv | sleep N | wait-signal | tiocsti\n"
+              "       sbx-probe exec PATH [ARGS...] | exit N | segv | sleep N | wait-signal | tiocsti | tiocsetd\n"
               "       sbx-probe x32 getpid | int80 unshare-user\n"
               "       sbx-probe ids | cwd | self-exe | kill PID SIG | ptrace PID | getfd PID|self | mknod PATH | link OLD NEW\n"
               "       sbx-probe handle PATH | write-open PATH | umount PATH | mount-tmpfs PATH\n"
@@ -647,6 +647,10 @@ int main(int argc, char **argv) {
         if (!strcmp(c, "tiocsti")) {
                 char ch = 'x';
                 return result(ioctl(0, TIOCSTI, &ch));
+        }
+        if (!strcmp(c, "tiocsetd")) {
+                int disc = 0;   /* N_TTY, what the terminal has: no change if allowed */
+                return result(ioctl(0, TIOCSETD, &disc));
         }
         if (!strcmp(c, "ids")) {
                 uid_t r, e, ss;
