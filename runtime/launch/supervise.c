@@ -200,14 +200,20 @@ static int kill_on_timeout(supervisor *s, sbx_error *reterr) {
 int sbx_supervise(sbx_plan *p, int pidfd, sbx_error *reterr) {
         supervisor s = { .p = p, .pidfd = pidfd, .stdin_open = p->tty_master >= 0, .master_open = p->tty_master >= 0 };
         long long deadline = p->timeout_sec ? now_ms() + p->timeout_sec * 1000LL : 0;
-        struct termios saved;
+        struct termios saved, passed_tio;
         bool raw = false;
-        int status;
+        int status, passed = -1;
 
         s.sfd = sbx_supervise_signalfd();
         if (s.sfd < 0)
                 return sbx_error_set(reterr, -errno, "supervise: signalfd");
         raw = sbx_tty_make_raw(p->tty_master, &saved);
+        /* Without --tty the command gets the caller's terminal itself, and
+         * the modes it set there (stty -echo -icanon, no ^C) stayed the
+         * operator's after sbx returned: they are put back when it ends. */
+        for (int fd = 0; fd <= 2 && p->tty_master < 0 && passed < 0; fd++)
+                if (tcgetattr(fd, &passed_tio) == 0)
+                        passed = fd;
         for (;;) {
                 struct pollfd pfd[4] = {
                         { .fd = pidfd, .events = POLLIN },
@@ -248,6 +254,15 @@ int sbx_supervise(sbx_plan *p, int pidfd, sbx_error *reterr) {
         }
         if (raw)
                 (void) tcsetattr(STDIN_FILENO, TCSANOW, &saved);
+        if (passed >= 0) {
+                /* SIGTTOU blocked: sbx may be a background job by now */
+                sigset_t ttou, old;
+                sigemptyset(&ttou);
+                sigaddset(&ttou, SIGTTOU);
+                (void) sigprocmask(SIG_BLOCK, &ttou, &old);
+                (void) tcsetattr(passed, TCSANOW, &passed_tio);
+                (void) sigprocmask(SIG_SETMASK, &old, NULL);
+        }
         close(s.sfd);
         return status;
 }

@@ -151,6 +151,14 @@ if command -v script >/dev/null && script -qec true /dev/null >/dev/null 2>&1; t
                 "$(script -qec "timeout --foreground 60 $SBX run --ro-bind $SBX_PROBE:/sbx-probe --no-tty -- /sbx-probe tiocsetd" /dev/null | tr -dc 'A-Z\n' | tail -1)" EPERM
         is "tiocsetd (--tty, sbx's own pty): refused with EPERM" \
                 "$(script -qec "timeout --foreground 60 $SBX run --ro-bind $SBX_PROBE:/sbx-probe --tty -- /sbx-probe tiocsetd" /dev/null | tr -dc 'A-Z\n' | tail -1)" EPERM
+        # the modes a command sets on the caller's terminal (--no-tty passes
+        # it) stayed the operator's after sbx returned: echo off, no
+        # canonical input. sbx puts them back.
+        modes='stty -a | grep -o -e " -\?echo " -e " -\?icanon " | tr -d " \n"'
+        control "outside, modes a program sets stay on the terminal" \
+                "$(script -qec "stty -echo -icanon; $modes" /dev/null </dev/null | tr -d '\r')" "-icanon-echo"
+        is "tty-modes-restored: after sbx run --no-tty, the modes its command set are undone" \
+                "$(script -qec "timeout --foreground 60 $SBX run --no-tty -- stty -echo -icanon; $modes" /dev/null </dev/null | tr -d '\r')" "icanonecho"
         is "tiocsti: the command runs in its own session (no controlling tty shared)" \
                 "$(script -qec "timeout --foreground 60 $SBX run --no-tty -- /bin/sh -c 'ps -o tty= -p \$\$'" /dev/null | tr -d '\r ' | tail -1)" "?"
 else
