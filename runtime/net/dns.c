@@ -33,6 +33,7 @@
 #include <sys/inotify.h>
 #include <sys/random.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -66,18 +67,38 @@ typedef struct fwd {
         cached cache[CACHE_MAX];
         size_t n_cache, cache_next;
         int audit_fd;
+        bool audit_full;                /* the egress-log-limit record is written */
 } fwd;
 
 /* ---- audit ---- */
 
+/* Every record here comes as fast as the sandbox asks for names outside its
+ * allowlist or opens connections it may not (a datagram to a new port is a
+ * new connection): unbounded, they filled the host's disk, or the tmpfs of
+ * /run/sbx, through the host-side log. Past the exec log's limit (16 MiB of
+ * log, SBX_AUDIT_SEEN_MAX in security.h) they are dropped after one
+ * "egress-log-limit" record, as exec-seen records are. */
+#define EGRESS_AUDIT_MAX ((off_t) 16 << 20)
+
 static void audit(fwd *f, const char *event, json_object *o) {
         char t[64], buf[4096];
         const char *s;
+        struct stat st;
         size_t n;
 
-        if (f->audit_fd < 0) {
+        if (f->audit_fd < 0 || (fstat(f->audit_fd, &st) == 0 && st.st_size >= EGRESS_AUDIT_MAX && f->audit_full)) {
                 json_object_put(o);
                 return;
+        }
+        if (st.st_size >= EGRESS_AUDIT_MAX) {
+                /* say so, once */
+                json_object_put(o);
+                o = json_object_new_object();
+                json_object_object_add(o, "limitBytes", json_object_new_int64(EGRESS_AUDIT_MAX));
+                json_object_object_add(o, "message", json_object_new_string(
+                        "the audit log reached its limit: later egress-deny records are not written"));
+                event = "egress-log-limit";
+                f->audit_full = true;
         }
         sbx_time_rfc3339_ms(t, sizeof(t));
         json_object_object_add(o, "time", json_object_new_string(t));

@@ -133,6 +133,32 @@ is "egress-take-port-53: the sandbox cannot bind a resolver of its own on port 5
         "Permission denied"
 is "egress-raw-socket: raw sockets (forged packets) are EPERM" "$(esbx -- /sbx-probe socket raw)" EPERM
 
+# ---- the host-side log: every name refused is an audit record, as fast as
+# the sandbox asks; unbounded they filled the host's disk (or /run/sbx's
+# tmpfs). Past 16 MiB of log they are dropped after one egress-log-limit
+# record, as exec-seen records are.
+alog="$(state_base)/audit.jsonl"
+flood='import socket, sys
+ns = [l.split()[1] for l in open("/etc/resolv.conf") if l.startswith("nameserver")][0]
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.settimeout(1)
+for i in range(int(sys.argv[1])):
+    q = b"\x12\x34\x01\x00\x00\x01\x00\x00\x00\x00\x00\x00"
+    for label in (b"n%d" % i, b"x" * 60, b"x" * 60, b"denied", b"test"):
+        q += bytes([len(label)]) + label
+    s.sendto(q + b"\x00\x00\x01\x00\x01", (ns, 53))
+    try: s.recv(512)
+    except OSError: pass
+print("sent")'
+esbx -- python3 -c "$flood" 5 >/dev/null 2>&1
+control "the sandbox's refused names are logged" "$(grep '"egress-deny-name"' "$alog" | grep -c 'denied\.test')" 5
+esbx -- python3 -c "$flood" 60000 >/dev/null 2>&1
+size=$(stat -c %s "$alog")
+like "egress-log-flood: 60,000 refused names leave the log within 16 MiB (${size} bytes)" \
+        "$(( size <= (16 << 20) + 4096 ))" '^1$'
+is "egress-log-flood: ... with one egress-log-limit record saying so" "$(grep -c '"egress-log-limit"' "$alog")" 1
+control "sbx's own records are still written (the run's exit)" \
+        "$(esbx -- /bin/true; tail -1 "$alog" | grep -o '"event":"exit"')" '"event":"exit"'
+
 # ---- rootless (pasta, uid 65534): the rules live in the sandbox's own namespace ----
 if ! command -v pasta >/dev/null; then
         for i in 1 2 3 4; do skip "rootless: pasta (Debian package passt) is not installed"; done
