@@ -299,27 +299,54 @@ static int resolve_setup_shell(sbx_plan *p, const sbx_view *v, sbx_error *reterr
  * times and user xattrs of the host's files through an rw workspace or bind.
  * Every bind and overlay of the plan but the root and those under /dev (what
  * stays writable: they and every tmpfs) is made read-only as well, so the
- * kernel refuses those with EROFS. (The root keeps its flags: the mounts on
- * it are made later.) */
-static void readonly_mounts(sbx_plan *p) {
-        for (size_t i = 0; i < p->n_mounts; i++) {
+ * kernel refuses those with EROFS. One that other mounts are made on (the
+ * workspace with docker's -v .../skills:/workspace/skills) may need their
+ * mountpoints created in it: it is made read-only after them, by an op at the
+ * end, unless a tmpfs (writable) is among them. (The root keeps its flags.) */
+static int readonly_mounts(sbx_plan *p, sbx_error *reterr) {
+        size_t n = p->n_mounts;
+
+        for (size_t i = 0; i < n; i++) {
                 sbx_mount_op *op = &p->mounts[i];
                 const char *dst = op->dst ?: "";
+                size_t len = strlen(dst);
+                bool nested = false, tmpfs_below = false;
 
                 /* (a container's proc, sysfs, cgroup... mounts keep config.json's flags) */
-                if ((op->kind == SBX_MOUNT_BIND || op->kind == SBX_MOUNT_DETACHED ||
-                     (op->kind == SBX_MOUNT_OVERLAY && (op->work || (op->flags & SBX_MNT_SCRATCH)))) &&
-                    dst[0] && strcmp(dst, "dev") && strncmp(dst, "dev/", 4))
+                if (!(op->kind == SBX_MOUNT_BIND || op->kind == SBX_MOUNT_DETACHED ||
+                      (op->kind == SBX_MOUNT_OVERLAY && (op->work || (op->flags & SBX_MNT_SCRATCH)))) ||
+                    !dst[0] || !strcmp(dst, "dev") || !strncmp(dst, "dev/", 4) || (op->flags & SBX_MNT_RO))
+                        continue;
+                for (size_t j = i + 1; j < n; j++) {
+                        const sbx_mount_op *o = &p->mounts[j];
+                        if (!o->dst || strncmp(o->dst, dst, len) || o->dst[len] != '/')
+                                continue;
+                        nested = true;
+                        tmpfs_below = tmpfs_below || o->kind == SBX_MOUNT_TMPFS ||
+                                      (o->kind == SBX_MOUNT_FS && o->fstype && !strcmp(o->fstype, "tmpfs"));
+                }
+                if (!nested)
                         op->flags |= SBX_MNT_RO;
+                else if (!tmpfs_below) {
+                        char *d = strdup(dst);
+                        sbx_mount_op *late = d ? sbx_plan_add_mount(p, SBX_MOUNT_READONLY, d, reterr) : NULL;
+                        free(d);
+                        if (!late)
+                                return sbx_error_set(reterr, -ENOMEM, "plan: out of memory");
+                        late->what = late->dst;
+                }
         }
+        return 0;
 }
 
 /* The places that stay writable under --read-only-fs: every tmpfs, and /dev
  * (device nodes such as /dev/null, the pty, /dev/shm). */
 static int writable_places(sbx_plan *p, const char *const *joined, size_t n_joined, sbx_error *reterr) {
         sbx_landlock *l = &p->landlock;
+        int r = readonly_mounts(p, reterr);
 
-        readonly_mounts(p);
+        if (r < 0)
+                return r;
 
         l->writable[l->n_writable++] = "/dev";
         /* a joined exec: the live sandbox's tmpfs mounts, from its record */

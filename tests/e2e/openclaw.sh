@@ -241,7 +241,7 @@ like "exec policy: sbx logs --exec lists the refused exec with its pid" "$("$SBX
 H1=$(policy_of "$LN1" hash)
 turn readonly agent:readonly:main pol2
 is "read-only agent: the turn succeeds" "$TURN_RC" 0
-like "read-only agent: exec cannot write /workspace (EROFS: a read-only mount)" "$RESULTS" "touch: cannot touch '/workspace/ro-exec-proof.txt': Read-only file system"
+like "read-only agent: exec cannot write /workspace (EROFS: a read-only mount; EACCES: Landlock)" "$RESULTS" "touch: cannot touch '/workspace/ro-exec-proof.txt': (Read-only file system|Permission denied)"
 like "read-only agent: ... and reads it" "$RESULTS" 'ls=0'
 like "read-only agent: /tmp stays writable" "$RESULTS" 'tmp-ok'
 is "read-only agent: nothing reached the agent workspace" \

@@ -170,6 +170,22 @@ try: $op; print('changed')
 except OSError as e: print(e.strerror)")" "Read-only file system"
 done
 is "ro-workspace-meta: the host file's mode and mtime are unchanged" "$(stat -c '%a %Y' "$ws/keep")" "$before"
+# A --tmpfs under /workspace (docker.tmpfs /workspace/.cache) is mounted
+# before the workspace, which then hides it; Landlock still let writes to
+# that path through, into the host's workspace. The workspace mount is
+# read-only now. And a bind on the workspace (its mountpoint made in it)
+# makes it read-only only after that bind.
+mkdir -p "$TMP/rows/cache"
+echo keep > "$TMP/rows/keep"
+out=$(timeout -k 5 60 "$SBX" run --read-only-fs --workspace "$TMP/rows" --workspace-access rw --tmpfs /workspace/cache \
+        -- /bin/sh -c 'echo x > /workspace/cache/a' 2>&1)
+is "ro-workspace-hidden-tmpfs: a write to a --tmpfs the workspace hides does not reach the host" \
+        "$(ls -A "$TMP/rows/cache" | wc -l)" 0
+out=$(timeout -k 5 60 "$SBX" run --read-only-fs --workspace "$TMP/rows" --workspace-access rw \
+        --ro-bind "$TMP/ws-exec:/workspace/newdir" -- /bin/sh -c 'ls /workspace/newdir; chmod 0 /workspace/keep' 2>&1)
+like "ro-workspace-nested-bind: with a bind made in it, the workspace is read-only after it (chmod: EROFS)" \
+        "$(echo "$out" | tr '\n' ' ')" "^tool .*Read-only file system"
+is "ro-workspace-nested-bind: ... the host file's mode is unchanged" "$(stat -c %a "$TMP/rows/keep")" 644
 control "ro-workspace-meta: chmod in /tmp still works" \
         "$(in_box python3 -c 'import os; open("/tmp/m", "w"); os.chmod("/tmp/m", 0o600); print(oct(os.stat("/tmp/m").st_mode & 0o777))')" 0o600
 is "ro-workspace: nothing reached the host workspace" "$(ls -A "$ws" | grep -c -e new -e '^d$' -e '^h$')" 0
