@@ -40,16 +40,6 @@ static int env_set(char **envp, size_t *n, const char *kv) {
  * got EMFILE from mq_open, EAGAIN from sigqueue, ENOMEM from SHM_LOCK while it
  * held it. Unless the run sets one (--ulimit), a sandbox gets an eighth of
  * ours, soft and hard, so it cannot raise it back; unlimited stays unlimited. */
-static long read_sysctl(const char *path) {
-        char buf[24] = {};
-        int fd = open(path, O_RDONLY | O_CLOEXEC);
-        ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
-
-        if (fd >= 0)
-                close(fd);
-        return n > 0 ? strtol(buf, NULL, 10) : -1;
-}
-
 /* Processes and threads: without a pids cgroup (a hybrid host, none
  * delegated: sbx's default pids cap is skipped there) only RLIMIT_NPROC stops
  * a fork bomb, and ours can be above the host's kernel.pid_max or
@@ -57,8 +47,8 @@ static long read_sysctl(const char *path) {
  * every pid, and no host process, root's included, could fork. A sandbox gets
  * at most an eighth of the smaller of the two. */
 static uint64_t nproc_share(uint64_t cur) {
-        long pid_max = read_sysctl("/proc/sys/kernel/pid_max");
-        long threads = read_sysctl("/proc/sys/kernel/threads-max");
+        long pid_max = sbx_read_sysctl("/proc/sys/kernel/pid_max");
+        long threads = sbx_read_sysctl("/proc/sys/kernel/threads-max");
         long host = pid_max > 0 && (threads <= 0 || pid_max < threads) ? pid_max : threads;
         uint64_t share;
 

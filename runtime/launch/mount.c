@@ -351,18 +351,8 @@ static int prepare_etc(sbx_plan *p, const sbx_run_config *c, const char *rootfs,
  * opening /dev/ptmx until ENOSPC left no pty to any other sandbox (sbx run
  * --tty, docker exec -t) nor to the host's containers. A sandbox's devpts
  * gets at most an eighth of the pool (max=). */
-static long read_sysctl(const char *path) {
-        char buf[24] = {};
-        int fd = open(path, O_RDONLY | O_CLOEXEC);
-        ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
-
-        if (fd >= 0)
-                close(fd);
-        return n > 0 ? strtol(buf, NULL, 10) : -1;
-}
-
 static long pty_share(void) {
-        long max = read_sysctl("/proc/sys/kernel/pty/max"), reserve = read_sysctl("/proc/sys/kernel/pty/reserve");
+        long max = sbx_read_sysctl("/proc/sys/kernel/pty/max"), reserve = sbx_read_sysctl("/proc/sys/kernel/pty/reserve");
 
         if (max <= 0)
                 max = 4096;

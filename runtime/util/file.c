@@ -132,3 +132,13 @@ void sbx_close_all_but(const int *keep, size_t n) {
                 lo = next + 1;
         }
 }
+
+long sbx_read_sysctl(const char *path) {
+        char buf[24] = {};
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+
+        if (fd >= 0)
+                close(fd);
+        return n > 0 ? strtol(buf, NULL, 10) : -1;
+}

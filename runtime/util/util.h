@@ -261,6 +261,8 @@ int sbx_open_trusted(int pfd, bool others_read);
  * sees the old file or the new one, never a part. MODE: the new file's; SYNC: on disk before the
  * rename. -errno on failure, nothing left behind. */
 int sbx_write_file_atomic(const char *path, const void *data, size_t len, mode_t mode, bool sync);
+/* The number a /proc/sys file (or any small file) starts with; -1 if it cannot be read. */
+long sbx_read_sysctl(const char *path);
 /* Close every fd >= 3 but keep[] (close_range; best effort: a kernel or filter that refuses it
  * leaves them open). */
 void sbx_close_all_but(const int *keep, size_t n);
