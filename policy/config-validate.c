@@ -1866,6 +1866,82 @@ static void v_agent_refs(struct vctx *v, struct json_object *root) {
         }
 }
 
+/* A broadcast peer key names its channel: /^[a-z][a-z0-9_-]*:.+$/i (no line terminator
+ * after the colon: JavaScript's '.'). */
+static bool channel_qualified(const char *k) {
+        const char *c = k;
+        if (!((*c | 0x20) >= 'a' && (*c | 0x20) <= 'z'))
+                return false;
+        while (*c && *c != ':') {
+                if (!(isalnum((unsigned char) *c) || *c == '_' || *c == '-'))
+                        return false;
+                c++;
+        }
+        if (*c != ':' || !c[1])
+                return false;
+        for (c++; *c; c++)
+                if (*c == '\n' || *c == '\r' || !strncmp(c, "\xe2\x80\xa8", 3) || !strncmp(c, "\xe2\x80\xa9", 3))
+                        return false;
+        return true;
+}
+
+/* An id broadcast may name: a roster key as written (unnormalised, entries that are objects),
+ * "main" without a roster (the materialised default). */
+static bool roster_key(struct json_object *root, const char *id) {
+        struct json_object *entries = jget(jget(root, "agents"), "entries");
+        bool any = false;
+        if (json_object_is_type(entries, json_type_object)) {
+                json_object_object_foreach(entries, k, e) {
+                        if (!json_object_is_type(e, json_type_object))
+                                continue;
+                        any = true;
+                        if (!strcmp(k, id))
+                                return true;
+                }
+        }
+        return !any && !strcmp(id, "main");
+}
+
+/* broadcast (BroadcastSchema's refinement, then the root's): group options need a
+ * channel-qualified key, a qualified agent list holds at most 16 agents, and every agent
+ * named is a roster key exactly as written. */
+static void v_broadcast(struct vctx *v, struct json_object *root) {
+        struct json_object *b = jget(root, "broadcast");
+        if (!json_object_is_type(b, json_type_object))
+                return;
+        jpath p = v->path;
+        jpath_push_key(&v->path, "broadcast");
+        json_object_object_foreach(b, peer, entry) {
+                bool arr = json_object_is_type(entry, json_type_array);
+                if (!arr && !json_object_is_type(entry, json_type_object))
+                        continue;
+                bool qualified = channel_qualified(peer);
+                jpath_push_key(&v->path, peer);
+                if (!arr && !qualified)
+                        issue(v, "Group options require a channel-qualified key (<channel>:<peerId>).");
+                else if (arr && qualified && json_object_array_length(entry) > 16)
+                        issue(v, "Agent group threads support at most 16 agents.");
+                if (strcmp(peer, "strategy")) {
+                        struct json_object *ids = arr ? entry : jget(entry, "agents");
+                        if (!arr)
+                                jpath_push_key(&v->path, "agents");
+                        for (size_t i = 0; json_object_is_type(ids, json_type_array) && i < json_object_array_length(ids); i++) {
+                                struct json_object *id = json_object_array_get_idx(ids, i);
+                                if (json_object_is_type(id, json_type_string) && roster_key(root, json_object_get_string(id)))
+                                        continue;
+                                jpath_push_index(&v->path, i);
+                                issue(v, "Unknown agent id \"%s\" (not in agents.entries).",
+                                      json_object_is_type(id, json_type_string) ? json_object_get_string(id) : json_object_to_json_string(id));
+                                jpath_pop(&v->path);
+                        }
+                        if (!arr)
+                                jpath_pop(&v->path);
+                }
+                jpath_pop(&v->path);
+        }
+        v->path = p;
+}
+
 /* Two agents must not share an agentDir (their auth and session state): the entry's
  * agentDir (~ expanded, resolved), else <state dir>/agents/<id>/agent, for every
  * configured agent and every agent a binding names (findDuplicateAgentDirs). */
@@ -2047,6 +2123,7 @@ void sbx_config_validate_tree(struct json_object *root, struct vctx *v) {
         FIELD(v, root, "env", v_env(v, f));
         FIELD(v, root, "bindings", ELEMENTS(v, f, v_binding(v, e)));
         v_agent_refs(v, root);
+        v_broadcast(v, root);
         v_agent_dirs(v, root);
         if (v->diag->issues.n == before)
                 v_container_env(v, root);
