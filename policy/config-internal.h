@@ -43,6 +43,9 @@ int sbx_config_migrate_tree(struct json_object *root, sbx_config_diag *diag, cha
                             sbx_strv *changes);
 /* config-validate.c */
 void sbx_config_validate_tree(struct json_object *root, struct vctx *v);
+/* config-plugins.c: the checks against OpenClaw's plugin registry (heartbeat targets, the
+ * web_search provider, the memory slot) */
+void sbx_config_validate_plugins(struct json_object *root, struct vctx *v);
 /* config-include.c: replace every "$include" (relative to config_path's directory, never
  * outside it); *root may be replaced by a new tree. */
 /* trusted: every included file under sbx_open_trusted's rule (sbx_config_load_fd). */

@@ -2127,5 +2127,7 @@ void sbx_config_validate_tree(struct json_object *root, struct vctx *v) {
         v_agent_dirs(v, root);
         if (v->diag->issues.n == before)
                 v_container_env(v, root);
+        if (v->diag->issues.n == before) /* the registry's checks follow a clean schema pass */
+                sbx_config_validate_plugins(root, v);
         dedup_issues(v->diag);
 }
