@@ -46,6 +46,8 @@ void sbx_config_validate_tree(struct json_object *root, struct vctx *v);
 /* config-plugins.c: the checks against OpenClaw's plugin registry (heartbeat targets, the
  * web_search provider, the memory slot) */
 void sbx_config_validate_plugins(struct json_object *root, struct vctx *v);
+/* config-validate.c: o against bundled plugin ID's config schema (false: none) */
+bool sbx_config_check_plugin_config(struct vctx *v, const char *id, struct json_object *o);
 /* config-include.c: replace every "$include" (relative to config_path's directory, never
  * outside it); *root may be replaced by a new tree. */
 /* trusted: every included file under sbx_open_trusted's rule (sbx_config_load_fd). */

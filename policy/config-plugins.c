@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* The checks OpenClaw 2026.9.6 makes against its plugin registry once the schema passed
  * (validatePreparedConfigWithPlugins): heartbeat targets name a channel, the web_search
- * provider is one a plugin provides, an explicit memory slot names a plugin. The registry
+ * provider is one a plugin provides, an explicit memory slot names a plugin, a plugin's
+ * config fits its schema. The registry
  * of a fresh install is fixed: the bundled plugins below, the official external catalog's
- * web_search providers, nothing installed. A configured plugin load path that cannot be
+ * web_search providers, nothing installed; each bundled plugin's config is checked against
+ * its JSON Schema (the "plugin" rows of config-shapes.h). A configured plugin load path that cannot be
  * inspected makes OpenClaw keep ("preserve") all of these as written. */
 #include <errno.h>
 #include <stdlib.h>
@@ -183,6 +185,27 @@ static void memory_slot(struct vctx *v, struct json_object *root) {
         v->path = pp;
 }
 
+/* plugins.entries.<id>.config of a bundled plugin (the key normalised), enabled or not,
+ * against its config schema */
+static void plugin_configs(struct vctx *v, struct json_object *root) {
+        struct json_object *entries = jget(jget(root, "plugins"), "entries");
+        if (!json_object_is_type(entries, json_type_object))
+                return;
+        json_object_object_foreach(entries, k, e) {
+                struct json_object *c = jget(e, "config");
+                _cleanup_free_ char *id = plugin_id(k);
+                if (!json_object_is_type(c, json_type_object) || !id || !listed(BUNDLED_PLUGINS, id))
+                        continue;
+                jpath pp = v->path;
+                jpath_push_key(&v->path, "plugins");
+                jpath_push_key(&v->path, "entries");
+                jpath_push_key(&v->path, id);
+                jpath_push_key(&v->path, "config");
+                sbx_config_check_plugin_config(v, id, c);
+                v->path = pp;
+        }
+}
+
 void sbx_config_validate_plugins(struct json_object *root, struct vctx *v) {
         if (preserved(root))
                 return;
@@ -204,6 +227,8 @@ void sbx_config_validate_plugins(struct json_object *root, struct vctx *v) {
                 }
         }
         web_search_provider(v, root);
-        if (jhas(root, "plugins"))
+        if (jhas(root, "plugins")) {
                 memory_slot(v, root);
+                plugin_configs(v, root);
+        }
 }

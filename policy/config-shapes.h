@@ -1526,11 +1526,153 @@ static const char SPOOL[] =
         "authDir\0"
         "calls\0"
         "messagePrefix\0"
+        "escalate\0"
+        "default-remote\0"
+        "resolved-only\0"
+        "explicit\0"
+        "recent\0"
+        "contextual\0"
+        "recall-heavy\0"
+        "precision-heavy\0"
+        "preference-only\0"
+        "modelFallback\0"
+        "modelFallbackPolicy\0"
+        "allowedChatTypes\0"
+        "allowedChatIds\0"
+        "deniedChatIds\0"
+        "setupGraceTimeoutMs\0"
+        "queryMode\0"
+        "promptStyle\0"
+        "promptOverride\0"
+        "promptAppend\0"
+        "maxSummaryChars\0"
+        "recentUserTurns\0"
+        "recentAssistantTurns\0"
+        "recentUserChars\0"
+        "recentAssistantChars\0"
+        "logging\0"
+        "persistTranscripts\0"
+        "transcriptDir\0"
+        "cacheTtlMs\0"
+        "circuitBreakerMaxTimeouts\0"
+        "circuitBreakerCooldownMs\0"
+        "sessionCatalog\0"
+        "lang\0"
+        "outputFormat\0"
+        "voiceNoteOutputFormat\0"
+        "catalogs\0"
+        "pollSeconds\0"
+        "activeWindowMinutes\0"
+        "mirror\0"
+        "^[0-9]+(ms|s|m|h)$\0"
+        "class\0"
+        "idleTimeout\0"
+        "binary\0"
+        "^([1-9][0-9]*[hd]|([6-9][0-9]|[1-9][0-9]{2,})m)$\0"
+        "^([1-9][0-9]*d|(2[4-9]|[3-9][0-9]|[1-9][0-9]{2,})h|(14[4-9][0-9]|1[5-9][0-9]{2}|[2-9][0-9]{3}|[1-9][0-9]{4,})m)$\0"
+        "refreshAfter\0"
+        "retainUnused\0"
+        "keepPrevious\0"
+        "warmImages\0"
+        "driverPath\0"
+        "publicUrl\0"
+        "^/\0"
+        "nodeId\0"
+        "remoteRoot\0"
+        "file.fetch\0"
+        "file.stat\0"
+        "dir.list\0"
+        "dir.fetch\0"
+        "file.write\0"
+        "file.create\0"
+        "requestedPath\0"
+        "canonicalPath\0"
+        "read\0"
+        "selector\0"
+        "allowReadPaths\0"
+        "allowWritePaths\0"
+        "denyPaths\0"
+        "followSymlinks\0"
+        "workspaces\0"
+        "literalGrants\0"
+        "pendingReapprovals\0"
+        "databaseUrl\0"
+        "attributionText\0"
+        "attributionUrl\0"
+        "refreshDays\0"
+        "webSearch\0"
+        "discovery\0"
+        "interval\0"
+        "verified\0"
+        "asserted\0"
+        "unverified\0"
+        "mutable\0"
+        "min\0"
+        "trustedAuthservIds\0"
+        "acceptTrustedAuthservId\0"
+        "senders\0"
+        "secure\0"
+        "mailbox\0"
+        "allowedSenders\0"
+        "senderAuth\0"
+        "addressTokens\0"
+        "^[A-Za-z0-9][A-Za-z0-9_-]*$\0"
+        "notify\0"
+        "camera\0"
+        "location\0"
+        "defaultProvider\0"
+        "defaultModel\0"
+        "defaultAuthProfileId\0"
+        "captureEnabled\0"
+        "captureIntervalSeconds\0"
+        "analysisIntervalMinutes\0"
+        "screenIndex\0"
+        "maxWidth\0"
+        "visionModel\0"
+        "retentionDays\0"
+        "hookExternalContentSources\0"
+        "chatTypes\0"
+        "excludeSessions\0"
+        "inline\0"
+        "separate\0"
+        "separateReports\0"
+        "lookbackDays\0"
+        "limit\0"
+        "dedupeSimilarity\0"
+        "execution\0"
+        "minRecallCount\0"
+        "minUniqueQueries\0"
+        "recencyHalfLifeDays\0"
+        "maxPromotedSnippetTokens\0"
+        "maxPriorEntryLossFraction\0"
+        "minPatternStrength\0"
+        "deep\0"
+        "rem\0"
+        "frequency\0"
+        "verboseLogging\0"
+        "storage\0"
+        "phases\0"
+        "memoryPolicy\0"
+        "dreaming\0"
+        "cn\0"
+        "nodeInference\0"
+        "friendly\0"
+        "personality\0"
+        "workspaceRepairs\0"
+        "expectedHash\0"
+        "expectedAttestationHash\0"
+        "^(github|profile):[^ \011\012\013\014\015:]+$\0"
+        "linkGitHubIdentities\0"
+        "share\0"
+        "controllerId\0"
+        "routes\0"
+        "inlineCitations\0"
+        "xSearch\0"
+        "codeExecution\0"
         "$schema\0"
         "meta\0"
         "wizard\0"
         "diagnostics\0"
-        "logging\0"
         "update\0"
         "telemetry\0"
         "ui\0"
@@ -1542,7 +1684,6 @@ static const char SPOOL[] =
         "approvals\0"
         "cron\0"
         "transcripts\0"
-        "discovery\0"
         "talk\0"
         "cloudWorkers\0"
         "surfaces\0"
@@ -1629,6 +1770,57 @@ static const char SPOOL[] =
         "twitch\0"
         "zalo\0"
         "zalouser\0"
+        "active-memory\0"
+        "admin-http-rpc\0"
+        "alibaba\0"
+        "apple-fm\0"
+        "azure-speech\0"
+        "beam\0"
+        "bonjour\0"
+        "canvas\0"
+        "clawrouter\0"
+        "code-mode-quickjs\0"
+        "copilot-proxy\0"
+        "crabbox\0"
+        "cua-computer\0"
+        "deepgram\0"
+        "device-pair\0"
+        "document-extract\0"
+        "elevenlabs\0"
+        "fal\0"
+        "file-transfer\0"
+        "geolocation\0"
+        "google\0"
+        "huggingface\0"
+        "imap\0"
+        "linux-node\0"
+        "litellm\0"
+        "llm-task\0"
+        "lmstudio\0"
+        "logbook\0"
+        "memory-core\0"
+        "memory-wiki\0"
+        "microsoft\0"
+        "microsoft-foundry\0"
+        "migrate-claude\0"
+        "migrate-hermes\0"
+        "minimax\0"
+        "nvidia\0"
+        "oc-path\0"
+        "onepassword\0"
+        "opencode-go\0"
+        "runway\0"
+        "senseaudio\0"
+        "session-share\0"
+        "sglang\0"
+        "talk-voice\0"
+        "tts-local-cli\0"
+        "vault\0"
+        "vllm\0"
+        "web-readability\0"
+        "webhooks\0"
+        "workboard\0"
+        "xai\0"
         ;
 static const unsigned SLISTS[] = {
         0,
@@ -2283,6 +2475,73 @@ static const unsigned SLISTS[] = {
         3, 13165, 8603, 281,
         15, 3936, 281, 13038, 13507, 13310, 11615, 14916, 14800, 5786, 5088, 13192, 13180, 13347, 18913, 5352,
         17, 3936, 281, 13038, 13507, 13310, 11615, 14916, 14800, 5786, 5088, 13192, 13180, 13347, 18913, 5352, 13364, 13373,
+        3, 18927, 5458, 538,
+        2, 18936, 18951,
+        4, 542, 9721, 683, 18965,
+        8, 538, 2667, 2675, 2679, 2686, 2691, 6831, 2697,
+        3, 10698, 18974, 75,
+        6, 10561, 7161, 18981, 18992, 19005, 19021,
+        29, 281, 731, 4486, 6246, 19037, 19051, 19071, 19088, 19103, 6252, 12364, 1541, 19117, 19137, 19147, 13572, 19159, 19174, 19187, 19203, 19219, 19240, 19256, 19277, 19285, 19304, 19318, 19329, 19355,
+        1, 19380,
+        8, 4076, 4098, 289, 3945, 14435, 19395, 19400, 19413,
+        5, 289, 1862, 19435, 19444, 19456,
+        2, 289, 19435,
+        1, 19476,
+        5, 1868, 19502, 10126, 19508, 19520,
+        3, 19689, 19702, 19715,
+        2, 7994, 19728,
+        1, 19739,
+        1, 19750,
+        2, 19763, 19770,
+        6, 19781, 19792, 19802, 19811, 19821, 19832,
+        4, 19763, 1663, 19844, 19858,
+        2, 19872, 7953,
+        3, 19877, 11744, 1536,
+        6, 10536, 19886, 19901, 19917, 1551, 19927,
+        5, 19942, 17535, 19953, 19967, 8626,
+        4, 19986, 19998, 20014, 20029,
+        4, 4076, 6246, 3945, 351,
+        1, 20041,
+        1, 20051,
+        3, 704, 12748, 20061,
+        2, 731, 19444,
+        4, 20070, 20079, 20088, 20099,
+        3, 20107, 20111, 20130,
+        2, 1862, 20154,
+        17, 8806, 6276, 20162, 8393, 7446, 20169, 9246, 20177, 20192, 20203, 6143, 6211, 6346, 1551, 6246, 6252, 4083,
+        4, 8806, 8393, 7446, 6143,
+        3, 20245, 20252, 20259,
+        5, 20268, 20284, 20297, 3996, 1541,
+        8, 20318, 20333, 20356, 19763, 20380, 20392, 20401, 20413,
+        3, 20427, 14033, 20454,
+        1, 20464,
+        3, 20480, 20487, 276,
+        2, 731, 20496,
+        1, 6246,
+        1, 1831,
+        5, 281, 20512, 20525, 20531, 20548,
+        10, 281, 20525, 8931, 20558, 20573, 20590, 11328, 20610, 20635, 20548,
+        5, 281, 20512, 20525, 20661, 20548,
+        3, 1251, 20680, 20685,
+        8, 281, 20689, 6246, 10716, 20699, 20714, 20548, 20722,
+        2, 20729, 20742,
+        2, 9833, 20751,
+        2, 4076, 4098,
+        1, 3945,
+        3, 20051, 20754, 20041,
+        3, 20768, 5038, 538,
+        1, 20777,
+        5, 281, 20789, 20806, 20819, 1536,
+        1, 13347,
+        2, 14456, 20874,
+        2, 20895, 8626,
+        6, 281, 1536, 6151, 16773, 20901, 5524,
+        2, 6151, 16773,
+        1, 20914,
+        4, 4076, 6246, 3945, 20921,
+        7, 281, 6246, 3945, 20921, 4988, 4083, 11652,
+        4, 281, 6246, 4988, 4083,
+        3, 20041, 20937, 20945,
 };
 static const unsigned short SKIDS[] = {
         1, 1, 0, 2, 4, 5, 0, 0, 0, 0, 6, 0, 5, 0, 0, 0,
@@ -2479,7 +2738,20 @@ static const unsigned short SKIDS[] = {
         590, 600, 0, 0, 600, 0, 621, 237, 601, 237, 129, 0, 0, 584, 932, 0,
         5, 501, 5, 934, 0, 5, 5, 107, 590, 0, 5, 621, 237, 584, 237, 601,
         935, 0, 0, 936, 0, 5, 5, 107, 590, 0, 5, 621, 237, 584, 237, 601,
-        935, 0, 0, 937, 0,
+        935, 0, 0, 937, 0, 942, 948, 5, 940, 8, 0, 0, 941, 943, 8, 8,
+        944, 234, 945, 235, 946, 947, 949, 0, 0, 950, 951, 952, 950, 950, 5, 5,
+        0, 231, 480, 583, 0, 956, 0, 957, 8, 129, 129, 958, 55, 55, 961, 961,
+        55, 963, 964, 965, 962, 966, 55, 970, 971, 55, 974, 55, 55, 975, 55, 977,
+        55, 978, 550, 8, 8, 8, 129, 5, 980, 972, 973, 976, 979, 981, 0, 0,
+        0, 983, 957, 0, 0, 985, 986, 989, 0, 0, 55, 990, 992, 993, 995, 88,
+        5, 55, 997, 998, 55, 30, 5, 55, 991, 55, 994, 88, 996, 999, 55, 5,
+        5, 1000, 55, 282, 192, 1001, 1002, 16, 16, 16, 0, 0, 0, 192, 192, 5,
+        129, 129, 0, 129, 129, 0, 129, 8, 8, 1007, 1008, 1010, 5, 1012, 5, 14,
+        14, 13, 1012, 5, 14, 13, 14, 14, 14, 192, 192, 13, 1012, 1014, 1015, 1016,
+        5, 0, 0, 0, 5, 1011, 1013, 1017, 1009, 1018, 957, 1021, 1022, 16, 16, 1024,
+        1026, 1029, 1030, 1032, 5, 1033, 1031, 1034, 5, 55, 55, 991, 55, 0, 1036, 1037,
+        957, 0, 0, 5, 5, 0, 0, 5, 129, 129, 129, 5, 0, 129, 129, 1039,
+        1040, 1041,
 };
 static const double SNUMS[] = {0.0, 60.0, 1440.0, 4320.0, 10080.0, 0.0, 1.0, 2.0, 3.0, 4.0, 5.0};
 static const struct snode SNODES[] = {
@@ -3422,226 +3694,393 @@ static const struct snode SNODES[] = {
         {N_OBJECT, X_NONE, false, false, false, false, NAN, true, NAN, true, 4324, 3076, 15, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
         {N_OBJECT, X_NODE, false, false, false, false, NAN, true, NAN, true, 1, 3091, 1, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
         {N_OBJECT, X_NONE, false, false, false, false, NAN, true, NAN, true, 4340, 3092, 17, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_OBJECT, X_NONE, false, false, false, false, NAN, true, NAN, true, 1, 0, 0, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_ENUM, X_ANY, false, false, false, false, NAN, true, NAN, true, 0, 0, 0, 4358, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_ENUM, X_ANY, false, false, false, false, NAN, true, NAN, true, 0, 0, 0, 4362, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_ENUM, X_ANY, false, false, false, false, NAN, true, NAN, true, 0, 0, 0, 4365, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_ARRAY, X_ANY, false, false, false, false, NAN, true, NAN, true, 0, 3109, 1, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_ENUM, X_ANY, false, false, false, false, NAN, true, NAN, true, 0, 0, 0, 4370, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_NUMBER, X_ANY, true, false, false, false, 250.0, true, 120000.0, true, 0, 0, 0, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_ENUM, X_ANY, false, false, false, false, NAN, true, NAN, true, 0, 0, 0, 4379, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_ENUM, X_ANY, false, false, false, false, NAN, true, NAN, true, 0, 0, 0, 4383, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_STRING, X_ANY, false, false, false, false, NAN, true, NAN, true, 0, 0, 0, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_ARRAY, X_ANY, false, false, false, false, NAN, true, 32.0, true, 0, 3110, 1, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_NUMBER, X_ANY, true, false, false, false, 40.0, true, 1000.0, true, 0, 0, 0, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_NUMBER, X_ANY, true, false, false, false, 0.0, true, 4.0, true, 0, 0, 0, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_NUMBER, X_ANY, true, false, false, false, 0.0, true, 3.0, true, 0, 0, 0, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_OBJECT, X_NONE, false, false, false, false, NAN, true, NAN, true, 4390, 3111, 29, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_OBJECT, X_NONE, false, false, false, false, NAN, true, NAN, true, 4420, 31, 1, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_OBJECT, X_NONE, false, false, false, false, NAN, true, NAN, true, 4422, 567, 8, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_OBJECT, X_ANY, false, false, false, false, NAN, true, NAN, true, 1, 0, 0, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_UNION, X_ANY, false, false, false, false, NAN, true, NAN, true, 0, 3140, 2, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_OBJECT, X_NONE, false, false, false, false, NAN, true, NAN, true, 4431, 3142, 5, 0, 0, 0, 4437, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_OBJECT, X_NONE, false, false, false, false, NAN, true, NAN, true, 4440, 3147, 1, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_OBJECT, X_NONE, false, false, false, false, NAN, true, NAN, true, 1237, 31, 1, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_STRING, X_ANY, false, false, false, false, NAN, true, NAN, true, 0, 0, 0, 0, 0, 0, 0, 19483, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_OBJECT, X_NONE, false, false, false, false, NAN, true, NAN, true, 4442, 3148, 5, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_STRING, X_ANY, false, false, false, false, NAN, true, 9.0, true, 0, 0, 0, 0, 0, 0, 0, 19527, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_STRING, X_ANY, false, false, false, false, NAN, true, 9.0, true, 0, 0, 0, 0, 0, 0, 0, 19576, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_ENUM, X_ANY, false, false, false, false, NAN, true, NAN, true, 0, 0, 0, 1, 5, 2, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_OBJECT, X_NONE, false, false, false, false, NAN, true, NAN, true, 4448, 3153, 3, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_OBJECT, X_NONE, false, false, false, false, NAN, true, NAN, true, 4452, 3156, 2, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_OBJECT, X_NONE, false, false, false, false, NAN, true, NAN, true, 4455, 2, 1, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_OBJECT, X_NONE, false, false, false, false, NAN, true, NAN, true, 4457, 2, 1, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_STRING, X_ANY, false, false, false, false, NAN, true, NAN, true, 0, 0, 0, 0, 0, 0, 0, 19760, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_OBJECT, X_NONE, false, false, false, false, NAN, true, NAN, true, 4459, 3158, 2, 0, 0, 0, 4459, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_OBJECT, X_NODE, false, false, false, false, NAN, true, NAN, true, 1, 3160, 1, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_ENUM, X_ANY, false, false, false, false, NAN, true, NAN, true, 0, 0, 0, 1, 7, 1, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_ENUM, X_ANY, false, false, false, false, NAN, true, NAN, true, 0, 0, 0, 4462, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_OBJECT, X_NONE, false, false, false, false, NAN, true, NAN, true, 4469, 3161, 4, 0, 0, 0, 4469, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_ARRAY, X_ANY, false, false, false, false, NAN, true, NAN, true, 0, 3165, 1, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_ENUM, X_ANY, false, false, false, false, NAN, true, NAN, true, 0, 0, 0, 4474, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_OBJECT, X_NONE, false, false, false, false, NAN, true, NAN, true, 4477, 3166, 3, 0, 0, 0, 4477, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_ARRAY, X_ANY, false, false, false, false, NAN, true, NAN, true, 0, 3169, 1, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_OBJECT, X_NONE, false, false, false, false, NAN, true, NAN, true, 4481, 3170, 6, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_OBJECT, X_NODE, false, false, false, false, NAN, true, NAN, true, 1, 3176, 1, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_OBJECT, X_NONE, false, false, false, false, NAN, true, NAN, true, 4488, 3177, 5, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_NUMBER, X_ANY, false, false, false, false, 1.0, true, NAN, false, 0, 0, 0, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_OBJECT, X_NONE, false, false, false, false, NAN, true, NAN, true, 4494, 3182, 4, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_OBJECT, X_NODE, false, false, false, false, NAN, true, NAN, true, 1, 3143, 1, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_OBJECT, X_NONE, false, false, false, false, NAN, true, NAN, true, 4499, 3186, 4, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_OBJECT, X_NONE, false, false, false, false, NAN, true, NAN, true, 4504, 3190, 1, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_OBJECT, X_NONE, false, false, false, false, NAN, true, NAN, true, 4506, 31, 1, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_ENUM, X_ANY, false, false, false, false, NAN, true, NAN, true, 0, 0, 0, 223, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_OBJECT, X_NONE, false, false, false, false, NAN, true, NAN, true, 287, 3191, 3, 0, 0, 0, 287, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_UNION, X_ANY, false, false, false, false, NAN, true, NAN, true, 0, 3194, 2, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_ENUM, X_ANY, false, false, false, false, NAN, true, NAN, true, 0, 0, 0, 4508, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_NUMBER, X_ANY, true, false, false, false, 15.0, true, NAN, false, 0, 0, 0, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_OBJECT, X_NONE, false, false, false, false, NAN, true, NAN, true, 4512, 3196, 2, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_ENUM, X_ANY, false, false, false, false, NAN, true, NAN, true, 0, 0, 0, 4515, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_OBJECT, X_NONE, false, false, false, false, NAN, true, NAN, true, 4520, 3198, 3, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_ARRAY, X_ANY, false, false, false, false, 1.0, true, NAN, true, 0, 99, 1, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_OBJECT, X_NONE, false, false, false, false, NAN, true, NAN, true, 4524, 3201, 2, 0, 0, 0, 4524, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_ARRAY, X_ANY, false, false, false, false, NAN, true, NAN, true, 0, 3203, 1, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_NUMBER, X_ANY, true, false, false, false, 256.0, true, 1048576.0, true, 0, 0, 0, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_OBJECT, X_NONE, false, false, false, false, NAN, true, NAN, true, 4527, 3204, 17, 0, 0, 0, 4545, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_OBJECT, X_NODE, false, false, false, false, NAN, true, NAN, true, 1, 3221, 1, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 20217, U_NONE, 0},
+        {N_OBJECT, X_NONE, false, false, false, false, NAN, true, NAN, true, 4211, 3222, 1, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_OBJECT, X_NONE, false, false, false, false, NAN, true, NAN, true, 4550, 3223, 3, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_OBJECT, X_NONE, false, false, false, false, NAN, true, NAN, true, 4554, 3226, 5, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_OBJECT, X_NONE, false, false, false, false, NAN, true, NAN, true, 4560, 3231, 8, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_ARRAY, X_ANY, false, false, false, false, NAN, true, NAN, true, 0, 1107, 1, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_OBJECT, X_NONE, false, false, false, false, NAN, true, NAN, true, 4569, 3239, 3, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_OBJECT, X_NONE, false, false, false, false, NAN, true, NAN, true, 4573, 3242, 1, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_ENUM, X_ANY, false, false, false, false, NAN, true, NAN, true, 0, 0, 0, 4575, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_OBJECT, X_NONE, false, false, false, false, NAN, true, NAN, true, 4579, 3243, 2, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_OBJECT, X_NONE, false, false, false, false, NAN, true, NAN, true, 4582, 2, 1, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_OBJECT, X_NONE, false, false, false, false, NAN, true, NAN, true, 4584, 3245, 1, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_OBJECT, X_NONE, false, false, false, false, NAN, true, NAN, true, 4586, 3246, 5, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_OBJECT, X_NONE, false, false, false, false, NAN, true, NAN, true, 4592, 3251, 10, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_OBJECT, X_NONE, false, false, false, false, NAN, true, NAN, true, 4603, 3246, 5, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_OBJECT, X_NONE, false, false, false, false, NAN, true, NAN, true, 4609, 3261, 3, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_OBJECT, X_NONE, false, false, false, false, NAN, true, NAN, true, 4613, 3264, 8, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_OBJECT, X_NONE, false, false, false, false, NAN, true, NAN, true, 4622, 3272, 2, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_ALL, X_ANY, false, false, false, false, NAN, true, NAN, true, 0, 220, 2, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_ENUM, X_ANY, false, false, false, false, NAN, true, NAN, true, 0, 0, 0, 4625, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_OBJECT, X_NONE, false, false, false, false, NAN, true, NAN, true, 4628, 3274, 2, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_OBJECT, X_NONE, false, false, false, false, NAN, true, NAN, true, 4504, 3276, 1, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_OBJECT, X_NONE, false, false, false, false, NAN, true, NAN, true, 4631, 2, 1, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_OBJECT, X_NONE, false, false, false, false, NAN, true, NAN, true, 4633, 3277, 3, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_ENUM, X_ANY, false, false, false, false, NAN, true, NAN, true, 0, 0, 0, 4637, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_OBJECT, X_NONE, false, false, false, false, NAN, true, NAN, true, 4641, 3280, 1, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_OBJECT, X_NONE, false, false, false, false, NAN, true, NAN, true, 4643, 696, 5, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_STRING, X_ANY, false, false, false, false, 1.0, true, 200.0, true, 0, 0, 0, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_ARRAY, X_ANY, false, false, false, false, NAN, true, NAN, true, 0, 3281, 1, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_OBJECT, X_NONE, false, false, false, false, NAN, true, NAN, true, 4649, 3282, 1, 0, 0, 0, 4649, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_STRING, X_ANY, false, false, false, false, NAN, true, 512.0, true, 0, 0, 0, 0, 0, 0, 0, 20843, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_OBJECT, X_NONE, false, false, false, false, NAN, true, NAN, true, 4651, 3283, 2, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_OBJECT, X_NODE, false, false, false, false, NAN, true, NAN, true, 1, 3285, 1, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_OBJECT, X_NONE, false, false, false, false, NAN, true, NAN, true, 4654, 3286, 2, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_OBJECT, X_NONE, false, false, false, false, NAN, true, NAN, true, 4657, 3288, 6, 0, 0, 0, 4664, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_OBJECT, X_NODE, false, false, false, false, NAN, true, NAN, true, 1, 3294, 1, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_OBJECT, X_NONE, false, false, false, false, NAN, true, NAN, true, 4667, 3295, 1, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_OBJECT, X_NONE, false, false, false, false, NAN, true, NAN, true, 4669, 3296, 4, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_OBJECT, X_NONE, false, false, false, false, NAN, true, NAN, true, 4674, 3300, 7, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_OBJECT, X_NONE, false, false, false, false, NAN, true, NAN, true, 4682, 3307, 4, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
+        {N_OBJECT, X_NONE, false, false, false, false, NAN, true, NAN, true, 4687, 3311, 3, 0, 0, 0, 0, 0, false, K_NONE, 0, 0, 0, U_NONE, 0},
 };
 static const struct shape SHAPES[] = {
-        {7235, 18927, 0}, /* root.$schema */
-        {7235, 18935, 3}, /* root.meta */
-        {7235, 18940, 7}, /* root.wizard */
-        {7235, 18947, 17}, /* root.diagnostics */
-        {7235, 18959, 23}, /* root.logging */
-        {7235, 18967, 25}, /* root.update */
-        {7235, 18974, 26}, /* root.telemetry */
+        {7235, 20959, 0}, /* root.$schema */
+        {7235, 20967, 3}, /* root.meta */
+        {7235, 20972, 7}, /* root.wizard */
+        {7235, 20979, 17}, /* root.diagnostics */
+        {7235, 19277, 23}, /* root.logging */
+        {7235, 20991, 25}, /* root.update */
+        {7235, 20998, 26}, /* root.telemetry */
         {7235, 8448, 36}, /* root.browser */
-        {7235, 18984, 46}, /* root.ui */
-        {7235, 18987, 78}, /* root.secrets */
+        {7235, 21008, 46}, /* root.ui */
+        {7235, 21011, 78}, /* root.secrets */
         {7235, 2559, 83}, /* root.auth */
-        {7235, 18995, 92}, /* root.accessGroups */
+        {7235, 21019, 92}, /* root.accessGroups */
         {7235, 11553, 97}, /* root.acp */
         {7235, 4157, 161}, /* root.models */
-        {7235, 19008, 185}, /* root.nodeHost */
-        {7235, 19017, 186}, /* root.worktreeRoot */
-        {7235, 19030, 5}, /* root.worktreeAcceleration */
+        {7235, 21032, 185}, /* root.nodeHost */
+        {7235, 21041, 186}, /* root.worktreeRoot */
+        {7235, 21054, 5}, /* root.worktreeAcceleration */
         {7235, 12399, 195}, /* root.security */
         {7235, 12280, 202}, /* root.broadcast */
         {7235, 11897, 204}, /* root.attachments */
         {7235, 571, 220}, /* root.messages */
         {7235, 14731, 232}, /* root.tts */
         {7235, 8488, 239}, /* root.commands */
-        {7235, 19051, 244}, /* root.approvals */
-        {7235, 19061, 249}, /* root.cron */
-        {7235, 19066, 252}, /* root.transcripts */
+        {7235, 21075, 244}, /* root.approvals */
+        {7235, 21085, 249}, /* root.cron */
+        {7235, 21090, 252}, /* root.transcripts */
         {7235, 9687, 270}, /* root.hooks */
-        {7235, 19078, 274}, /* root.discovery */
-        {7235, 19088, 283}, /* root.talk */
+        {7235, 20051, 274}, /* root.discovery */
+        {7235, 21102, 283}, /* root.talk */
         {7235, 12290, 341}, /* root.gateway */
-        {7235, 19093, 348}, /* root.cloudWorkers */
+        {7235, 21107, 348}, /* root.cloudWorkers */
         {7235, 8748, 350}, /* root.desktop */
         {7235, 8811, 369}, /* root.memory */
         {7235, 4777, 375}, /* root.mcp */
         {7235, 4781, 386}, /* root.skills */
         {7235, 5755, 396}, /* root.plugins */
-        {7235, 19106, 400}, /* root.surfaces */
+        {7235, 21120, 400}, /* root.surfaces */
         {7235, 2564, 404}, /* root.proxy */
         {1831, 4023, 109}, /* defaults.params */
         {1831, 6246, 406}, /* defaults.model */
-        {1831, 19115, 407}, /* defaults.modelSelectionScope */
-        {1831, 19135, 0}, /* defaults.utilityModel */
-        {1831, 19148, 408}, /* defaults.decisionModel */
-        {1831, 19162, 410}, /* defaults.imageModel */
-        {1831, 19173, 411}, /* defaults.mediaModels */
-        {1831, 19185, 410}, /* defaults.voiceModel */
-        {1831, 19196, 410}, /* defaults.pdfModel */
-        {1831, 19205, 107}, /* defaults.pdfMaxMb */
-        {1831, 19214, 19}, /* defaults.pdfMaxPages */
+        {1831, 21129, 407}, /* defaults.modelSelectionScope */
+        {1831, 21149, 0}, /* defaults.utilityModel */
+        {1831, 21162, 408}, /* defaults.decisionModel */
+        {1831, 21176, 410}, /* defaults.imageModel */
+        {1831, 21187, 411}, /* defaults.mediaModels */
+        {1831, 21199, 410}, /* defaults.voiceModel */
+        {1831, 21210, 410}, /* defaults.pdfModel */
+        {1831, 21219, 107}, /* defaults.pdfMaxMb */
+        {1831, 21228, 19}, /* defaults.pdfMaxPages */
         {1831, 4157, 415}, /* defaults.models */
-        {1831, 19226, 416}, /* defaults.modelPolicy */
+        {1831, 21240, 416}, /* defaults.modelPolicy */
         {1831, 2364, 0}, /* defaults.cwd */
         {1831, 4781, 8}, /* defaults.skills */
         {1831, 9727, 398}, /* defaults.silentReply */
-        {1831, 19238, 0}, /* defaults.repoRoot */
-        {1831, 19247, 5}, /* defaults.skipBootstrap */
-        {1831, 19261, 418}, /* defaults.skipOptionalBootstrapFiles */
-        {1831, 19288, 419}, /* defaults.contextInjection */
-        {1831, 19305, 19}, /* defaults.bootstrapMaxChars */
-        {1831, 19323, 19}, /* defaults.bootstrapTotalMaxChars */
+        {1831, 21252, 0}, /* defaults.repoRoot */
+        {1831, 21261, 5}, /* defaults.skipBootstrap */
+        {1831, 21275, 418}, /* defaults.skipOptionalBootstrapFiles */
+        {1831, 21302, 419}, /* defaults.contextInjection */
+        {1831, 21319, 19}, /* defaults.bootstrapMaxChars */
+        {1831, 21337, 19}, /* defaults.bootstrapTotalMaxChars */
         {1831, 7222, 420}, /* defaults.experimental */
-        {1831, 19346, 0}, /* defaults.userTimezone */
-        {1831, 19359, 427}, /* defaults.startupContext */
-        {1831, 19374, 430}, /* defaults.contextPruning */
-        {1831, 19389, 440}, /* defaults.compaction */
-        {1831, 19400, 445}, /* defaults.embeddedAgent */
-        {1831, 19414, 282}, /* defaults.thinkingDefault */
-        {1831, 19430, 234}, /* defaults.fastModeDefault */
-        {1831, 19446, 446}, /* defaults.verboseDefault */
-        {1831, 19461, 447}, /* defaults.toolProgressDetail */
-        {1831, 19480, 448}, /* defaults.reasoningDefault */
-        {1831, 19497, 449}, /* defaults.elevatedDefault */
-        {1831, 19513, 450}, /* defaults.blockStreamingDefault */
-        {1831, 19535, 451}, /* defaults.blockStreamingBreak */
+        {1831, 21360, 0}, /* defaults.userTimezone */
+        {1831, 21373, 427}, /* defaults.startupContext */
+        {1831, 21388, 430}, /* defaults.contextPruning */
+        {1831, 21403, 440}, /* defaults.compaction */
+        {1831, 21414, 445}, /* defaults.embeddedAgent */
+        {1831, 21428, 282}, /* defaults.thinkingDefault */
+        {1831, 21444, 234}, /* defaults.fastModeDefault */
+        {1831, 21460, 446}, /* defaults.verboseDefault */
+        {1831, 21475, 447}, /* defaults.toolProgressDetail */
+        {1831, 21494, 448}, /* defaults.reasoningDefault */
+        {1831, 21511, 449}, /* defaults.elevatedDefault */
+        {1831, 21527, 450}, /* defaults.blockStreamingDefault */
+        {1831, 21549, 451}, /* defaults.blockStreamingBreak */
         {1831, 4083, 14}, /* defaults.timeoutSeconds */
         {1831, 13507, 107}, /* defaults.mediaMaxMb */
-        {1831, 19555, 19}, /* defaults.imageMaxDimensionPx */
-        {1831, 19575, 452}, /* defaults.imageQuality */
-        {1831, 19588, 19}, /* defaults.typingIntervalSeconds */
-        {1831, 19610, 453}, /* defaults.systemAgent */
-        {1831, 19622, 453}, /* defaults.authInheritance */
-        {1831, 19638, 453}, /* defaults.sessionStore */
+        {1831, 21569, 19}, /* defaults.imageMaxDimensionPx */
+        {1831, 21589, 452}, /* defaults.imageQuality */
+        {1831, 21602, 19}, /* defaults.typingIntervalSeconds */
+        {1831, 21624, 453}, /* defaults.systemAgent */
+        {1831, 21636, 453}, /* defaults.authInheritance */
+        {1831, 21652, 453}, /* defaults.sessionStore */
         {1831, 11425, 19}, /* defaults.maxConcurrent */
-        {1831, 19651, 455}, /* defaults.contextLimits */
-        {1831, 19665, 457}, /* defaults.blockStreamingChunk */
-        {1831, 19685, 458}, /* defaults.blockStreamingCoalesce */
-        {1831, 19708, 460}, /* defaults.humanDelay */
-        {1831, 19719, 461}, /* defaults.typingMode */
-        {1831, 19730, 464}, /* defaults.heartbeat */
+        {1831, 21665, 455}, /* defaults.contextLimits */
+        {1831, 21679, 457}, /* defaults.blockStreamingChunk */
+        {1831, 21699, 458}, /* defaults.blockStreamingCoalesce */
+        {1831, 21722, 460}, /* defaults.humanDelay */
+        {1831, 21733, 461}, /* defaults.typingMode */
+        {1831, 21744, 464}, /* defaults.heartbeat */
         {1831, 13474, 0}, /* defaults.workspace */
         {1831, 7994, 477}, /* defaults.sandbox */
-        {1831, 19740, 481}, /* defaults.subagents */
-        {19750, 5524, 0}, /* entry.description */
-        {19750, 2364, 0}, /* entry.cwd */
-        {19750, 19756, 0}, /* entry.agentDir */
-        {19750, 6246, 406}, /* entry.model */
-        {19750, 19135, 0}, /* entry.utilityModel */
-        {19750, 19148, 408}, /* entry.decisionModel */
-        {19750, 4157, 415}, /* entry.models */
-        {19750, 19226, 416}, /* entry.modelPolicy */
-        {19750, 19414, 282}, /* entry.thinkingDefault */
-        {19750, 19446, 446}, /* entry.verboseDefault */
-        {19750, 19461, 447}, /* entry.toolProgressDetail */
-        {19750, 19480, 482}, /* entry.reasoningDefault */
-        {19750, 19430, 234}, /* entry.fastModeDefault */
-        {19750, 19288, 419}, /* entry.contextInjection */
-        {19750, 19305, 19}, /* entry.bootstrapMaxChars */
-        {19750, 19323, 19}, /* entry.bootstrapTotalMaxChars */
-        {19750, 7222, 420}, /* entry.experimental */
-        {19750, 4781, 8}, /* entry.skills */
-        {19750, 19740, 483}, /* entry.subagents */
-        {19750, 19400, 484}, /* entry.embeddedAgent */
-        {19750, 4023, 109}, /* entry.params */
-        {19750, 2135, 491}, /* entry.runtime */
-        {19750, 8811, 492}, /* entry.memory */
-        {19750, 19708, 460}, /* entry.humanDelay */
-        {19750, 19719, 461}, /* entry.typingMode */
-        {19750, 14731, 493}, /* entry.tts */
-        {19750, 19765, 494}, /* entry.skillsLimits */
-        {19750, 19651, 455}, /* entry.contextLimits */
-        {19750, 19730, 495}, /* entry.heartbeat */
-        {19750, 4376, 496}, /* entry.identity */
-        {19750, 5395, 497}, /* entry.groupChat */
-        {19750, 8021, 5}, /* entry.default */
-        {19750, 13474, 0}, /* entry.workspace */
-        {19750, 3936, 0}, /* entry.name */
-        {19750, 7994, 477}, /* entry.sandbox */
+        {1831, 21754, 481}, /* defaults.subagents */
+        {21764, 5524, 0}, /* entry.description */
+        {21764, 2364, 0}, /* entry.cwd */
+        {21764, 21770, 0}, /* entry.agentDir */
+        {21764, 6246, 406}, /* entry.model */
+        {21764, 21149, 0}, /* entry.utilityModel */
+        {21764, 21162, 408}, /* entry.decisionModel */
+        {21764, 4157, 415}, /* entry.models */
+        {21764, 21240, 416}, /* entry.modelPolicy */
+        {21764, 21428, 282}, /* entry.thinkingDefault */
+        {21764, 21460, 446}, /* entry.verboseDefault */
+        {21764, 21475, 447}, /* entry.toolProgressDetail */
+        {21764, 21494, 482}, /* entry.reasoningDefault */
+        {21764, 21444, 234}, /* entry.fastModeDefault */
+        {21764, 21302, 419}, /* entry.contextInjection */
+        {21764, 21319, 19}, /* entry.bootstrapMaxChars */
+        {21764, 21337, 19}, /* entry.bootstrapTotalMaxChars */
+        {21764, 7222, 420}, /* entry.experimental */
+        {21764, 4781, 8}, /* entry.skills */
+        {21764, 21754, 483}, /* entry.subagents */
+        {21764, 21414, 484}, /* entry.embeddedAgent */
+        {21764, 4023, 109}, /* entry.params */
+        {21764, 2135, 491}, /* entry.runtime */
+        {21764, 8811, 492}, /* entry.memory */
+        {21764, 21722, 460}, /* entry.humanDelay */
+        {21764, 21733, 461}, /* entry.typingMode */
+        {21764, 14731, 493}, /* entry.tts */
+        {21764, 21779, 494}, /* entry.skillsLimits */
+        {21764, 21665, 455}, /* entry.contextLimits */
+        {21764, 21744, 495}, /* entry.heartbeat */
+        {21764, 4376, 496}, /* entry.identity */
+        {21764, 5395, 497}, /* entry.groupChat */
+        {21764, 8021, 5}, /* entry.default */
+        {21764, 13474, 0}, /* entry.workspace */
+        {21764, 3936, 0}, /* entry.name */
+        {21764, 7994, 477}, /* entry.sandbox */
         {8603, 11615, 498}, /* tools.profile */
         {8603, 2821, 8}, /* tools.allow */
         {8603, 11605, 8}, /* tools.alsoAllow */
         {8603, 2816, 8}, /* tools.deny */
-        {8603, 19778, 500}, /* tools.byProvider */
+        {8603, 21792, 500}, /* tools.byProvider */
         {8603, 14186, 502}, /* tools.toolsBySender */
-        {8603, 19789, 504}, /* tools.web */
+        {8603, 21803, 504}, /* tools.web */
         {8603, 7268, 507}, /* tools.github */
-        {8603, 19793, 526}, /* tools.media */
-        {8603, 19799, 530}, /* tools.links */
+        {8603, 21807, 526}, /* tools.media */
+        {8603, 21813, 530}, /* tools.links */
         {8603, 7985, 532}, /* tools.sessions */
-        {8603, 19805, 16}, /* tools.loopDetection */
-        {8603, 19819, 535}, /* tools.toolSearch */
+        {8603, 21819, 16}, /* tools.loopDetection */
+        {8603, 21833, 535}, /* tools.toolSearch */
         {8603, 3253, 539}, /* tools.codeMode */
-        {8603, 19830, 541}, /* tools.swarm */
+        {8603, 21844, 541}, /* tools.swarm */
         {8603, 10698, 544}, /* tools.message */
-        {8603, 19836, 545}, /* tools.agentToAgent */
-        {8603, 19849, 546}, /* tools.elevated */
+        {8603, 21850, 545}, /* tools.agentToAgent */
+        {8603, 21863, 546}, /* tools.elevated */
         {8603, 1560, 557}, /* tools.exec */
-        {8603, 19858, 558}, /* tools.fs */
-        {8603, 19740, 559}, /* tools.subagents */
+        {8603, 21872, 558}, /* tools.fs */
+        {8603, 21754, 559}, /* tools.subagents */
         {8603, 7994, 559}, /* tools.sandbox */
-        {8603, 19861, 561}, /* tools.sessions_spawn */
-        {8603, 19876, 5}, /* tools.updatePlan */
-        {19887, 11615, 498}, /* agenttools.profile */
-        {19887, 2821, 8}, /* agenttools.allow */
-        {19887, 11605, 8}, /* agenttools.alsoAllow */
-        {19887, 2816, 8}, /* agenttools.deny */
-        {19887, 19778, 500}, /* agenttools.byProvider */
-        {19887, 14186, 502}, /* agenttools.toolsBySender */
-        {19887, 3253, 539}, /* agenttools.codeMode */
-        {19887, 19830, 541}, /* agenttools.swarm */
-        {19887, 19849, 546}, /* agenttools.elevated */
-        {19887, 1560, 557}, /* agenttools.exec */
-        {19887, 7268, 507}, /* agenttools.github */
-        {19887, 19858, 558}, /* agenttools.fs */
-        {19887, 19805, 16}, /* agenttools.loopDetection */
-        {19887, 10698, 544}, /* agenttools.message */
-        {19887, 7994, 559}, /* agenttools.sandbox */
+        {8603, 21875, 561}, /* tools.sessions_spawn */
+        {8603, 21890, 5}, /* tools.updatePlan */
+        {21901, 11615, 498}, /* agenttools.profile */
+        {21901, 2821, 8}, /* agenttools.allow */
+        {21901, 11605, 8}, /* agenttools.alsoAllow */
+        {21901, 2816, 8}, /* agenttools.deny */
+        {21901, 21792, 500}, /* agenttools.byProvider */
+        {21901, 14186, 502}, /* agenttools.toolsBySender */
+        {21901, 3253, 539}, /* agenttools.codeMode */
+        {21901, 21844, 541}, /* agenttools.swarm */
+        {21901, 21863, 546}, /* agenttools.elevated */
+        {21901, 1560, 557}, /* agenttools.exec */
+        {21901, 7268, 507}, /* agenttools.github */
+        {21901, 21872, 558}, /* agenttools.fs */
+        {21901, 21819, 16}, /* agenttools.loopDetection */
+        {21901, 10698, 544}, /* agenttools.message */
+        {21901, 7994, 559}, /* agenttools.sandbox */
         {5796, 4399, 562}, /* session.scope */
-        {5796, 19898, 563}, /* session.dmScope */
-        {5796, 19906, 564}, /* session.groupScope */
-        {5796, 19917, 5}, /* session.notifyOnCreate */
-        {5796, 19932, 82}, /* session.identityLinks */
-        {5796, 19946, 8}, /* session.resetTriggers */
+        {5796, 21912, 563}, /* session.dmScope */
+        {5796, 21920, 564}, /* session.groupScope */
+        {5796, 21931, 5}, /* session.notifyOnCreate */
+        {5796, 21946, 82}, /* session.identityLinks */
+        {5796, 21960, 8}, /* session.resetTriggers */
         {5796, 10047, 567}, /* session.reset */
-        {5796, 19960, 568}, /* session.resetByType */
-        {5796, 19972, 569}, /* session.resetByChannel */
+        {5796, 21974, 568}, /* session.resetByType */
+        {5796, 21986, 569}, /* session.resetByChannel */
         {5796, 1779, 0}, /* session.store */
-        {5796, 19987, 0}, /* session.mainKey */
-        {5796, 19995, 520}, /* session.sendPolicy */
+        {5796, 22001, 0}, /* session.mainKey */
+        {5796, 22009, 520}, /* session.sendPolicy */
         {5796, 15044, 571}, /* session.threadBindings */
-        {5796, 20006, 572}, /* session.sharing */
-        {5796, 20014, 579}, /* session.maintenance */
-        {19740, 11398, 478}, /* subagents.delegationMode */
-        {19740, 11413, 8}, /* subagents.allowAgents */
-        {19740, 11425, 19}, /* subagents.maxConcurrent */
-        {19740, 11453, 480}, /* subagents.maxChildrenPerAgent */
-        {19740, 11473, 14}, /* subagents.archiveAfterMinutes */
-        {19740, 6246, 406}, /* subagents.model */
-        {19740, 6252, 0}, /* subagents.thinking */
-        {19740, 11493, 14}, /* subagents.runTimeoutSeconds */
-        {19740, 11511, 19}, /* subagents.announceTimeoutMs */
-        {19740, 11529, 5}, /* subagents.requireAgentId */
-        {19740, 11439, 479}, /* subagents.maxSpawnDepth */
-        {683, 20026, 587}, /* channel.a2a */
-        {683, 20030, 608}, /* channel.buzz */
-        {683, 20035, 620}, /* channel.clickclack */
+        {5796, 22020, 572}, /* session.sharing */
+        {5796, 22028, 579}, /* session.maintenance */
+        {21754, 11398, 478}, /* subagents.delegationMode */
+        {21754, 11413, 8}, /* subagents.allowAgents */
+        {21754, 11425, 19}, /* subagents.maxConcurrent */
+        {21754, 11453, 480}, /* subagents.maxChildrenPerAgent */
+        {21754, 11473, 14}, /* subagents.archiveAfterMinutes */
+        {21754, 6246, 406}, /* subagents.model */
+        {21754, 6252, 0}, /* subagents.thinking */
+        {21754, 11493, 14}, /* subagents.runTimeoutSeconds */
+        {21754, 11511, 19}, /* subagents.announceTimeoutMs */
+        {21754, 11529, 5}, /* subagents.requireAgentId */
+        {21754, 11439, 479}, /* subagents.maxSpawnDepth */
+        {683, 22040, 587}, /* channel.a2a */
+        {683, 22044, 608}, /* channel.buzz */
+        {683, 22049, 620}, /* channel.clickclack */
         {683, 5180, 696}, /* channel.discord */
         {683, 15138, 728}, /* channel.feishu */
         {683, 5192, 737}, /* channel.googlechat */
         {683, 5227, 749}, /* channel.imessage */
         {683, 5188, 755}, /* channel.irc */
-        {683, 20046, 762}, /* channel.line */
+        {683, 22060, 762}, /* channel.line */
         {683, 5252, 781}, /* channel.matrix */
         {683, 5209, 798}, /* channel.mattermost */
         {683, 5236, 809}, /* channel.msteams */
-        {683, 20051, 814}, /* channel.nextcloud-talk */
-        {683, 20066, 818}, /* channel.nostr */
-        {683, 20072, 826}, /* channel.qa-channel */
-        {683, 20083, 829}, /* channel.raft */
-        {683, 20088, 845}, /* channel.reef */
+        {683, 22065, 814}, /* channel.nextcloud-talk */
+        {683, 22080, 818}, /* channel.nostr */
+        {683, 22086, 826}, /* channel.qa-channel */
+        {683, 22097, 829}, /* channel.raft */
+        {683, 22102, 845}, /* channel.reef */
         {683, 5220, 864}, /* channel.signal */
         {683, 5203, 884}, /* channel.slack */
         {683, 15887, 887}, /* channel.sms */
-        {683, 20093, 888}, /* channel.synology-chat */
+        {683, 22107, 888}, /* channel.synology-chat */
         {683, 5171, 908}, /* channel.telegram */
-        {683, 20107, 915}, /* channel.tlon */
-        {683, 20112, 923}, /* channel.twitch */
+        {683, 22121, 915}, /* channel.tlon */
+        {683, 22126, 923}, /* channel.twitch */
         {683, 5162, 930}, /* channel.whatsapp */
-        {683, 20119, 933}, /* channel.zalo */
-        {683, 20124, 938}, /* channel.zalouser */
+        {683, 22133, 933}, /* channel.zalo */
+        {683, 22138, 938}, /* channel.zalouser */
+        {4915, 22040, 939}, /* plugin.a2a */
+        {4915, 22147, 953}, /* plugin.active-memory */
+        {4915, 22161, 939}, /* plugin.admin-http-rpc */
+        {4915, 22176, 939}, /* plugin.alibaba */
+        {4915, 3050, 954}, /* plugin.anthropic */
+        {4915, 22184, 939}, /* plugin.apple-fm */
+        {4915, 22193, 955}, /* plugin.azure-speech */
+        {4915, 22206, 959}, /* plugin.beam */
+        {4915, 22211, 939}, /* plugin.bonjour */
+        {4915, 8448, 939}, /* plugin.browser */
+        {4915, 22219, 960}, /* plugin.canvas */
+        {4915, 22226, 939}, /* plugin.clawrouter */
+        {4915, 22237, 939}, /* plugin.code-mode-quickjs */
+        {4915, 22255, 939}, /* plugin.copilot-proxy */
+        {4915, 22269, 967}, /* plugin.crabbox */
+        {4915, 22277, 968}, /* plugin.cua-computer */
+        {4915, 22290, 939}, /* plugin.deepgram */
+        {4915, 22299, 969}, /* plugin.device-pair */
+        {4915, 22311, 939}, /* plugin.document-extract */
+        {4915, 22328, 939}, /* plugin.elevenlabs */
+        {4915, 22339, 939}, /* plugin.fal */
+        {4915, 22343, 982}, /* plugin.file-transfer */
+        {4915, 22357, 984}, /* plugin.geolocation */
+        {4915, 7268, 939}, /* plugin.github */
+        {4915, 2283, 939}, /* plugin.github-copilot */
+        {4915, 22369, 987}, /* plugin.google */
+        {4915, 22376, 988}, /* plugin.huggingface */
+        {4915, 22388, 1003}, /* plugin.imap */
+        {4915, 22393, 1004}, /* plugin.linux-node */
+        {4915, 22404, 939}, /* plugin.litellm */
+        {4915, 22412, 1005}, /* plugin.llm-task */
+        {4915, 22421, 939}, /* plugin.lmstudio */
+        {4915, 22430, 1006}, /* plugin.logbook */
+        {4915, 22438, 1019}, /* plugin.memory-core */
+        {4915, 22450, 1020}, /* plugin.memory-wiki */
+        {4915, 22462, 939}, /* plugin.microsoft */
+        {4915, 22472, 939}, /* plugin.microsoft-foundry */
+        {4915, 22490, 939}, /* plugin.migrate-claude */
+        {4915, 22505, 939}, /* plugin.migrate-hermes */
+        {4915, 22520, 1023}, /* plugin.minimax */
+        {4915, 22528, 939}, /* plugin.nvidia */
+        {4915, 22535, 939}, /* plugin.oc-path */
+        {4915, 2322, 1025}, /* plugin.ollama */
+        {4915, 22543, 1020}, /* plugin.onepassword */
+        {4915, 2752, 1027}, /* plugin.openai */
+        {4915, 22555, 939}, /* plugin.opencode-go */
+        {4915, 2759, 939}, /* plugin.openrouter */
+        {4915, 16272, 1028}, /* plugin.policy */
+        {4915, 22102, 939}, /* plugin.reef */
+        {4915, 22567, 939}, /* plugin.runway */
+        {4915, 22574, 939}, /* plugin.senseaudio */
+        {4915, 22585, 1035}, /* plugin.session-share */
+        {4915, 22599, 939}, /* plugin.sglang */
+        {4915, 22606, 939}, /* plugin.talk-voice */
+        {4915, 5171, 939}, /* plugin.telegram */
+        {4915, 2779, 939}, /* plugin.together */
+        {4915, 22617, 939}, /* plugin.tts-local-cli */
+        {4915, 22631, 939}, /* plugin.vault */
+        {4915, 22637, 939}, /* plugin.vllm */
+        {4915, 22642, 939}, /* plugin.web-readability */
+        {4915, 22658, 1038}, /* plugin.webhooks */
+        {4915, 22667, 939}, /* plugin.workboard */
+        {4915, 22677, 1042}, /* plugin.xai */
         {0, 0, 0},
 };

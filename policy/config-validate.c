@@ -1198,6 +1198,18 @@ static const struct shape *shape_of(const char *group, const char *key) {
         return NULL;
 }
 
+/* o against the JSON Schema of bundled plugin ID's config (plugins.entries.<id>.config), in
+ * its validator's wording; false when there is no such plugin schema. */
+bool sbx_config_check_plugin_config(struct vctx *v, const char *id, struct json_object *o) {
+        const struct shape *sh = shape_of("plugin", id);
+        if (!sh)
+                return false;
+        v->plugin_schema = true;
+        v_node(v, o, &SNODES[sh->node]);
+        v->plugin_schema = false;
+        return true;
+}
+
 /* Checks the members of o that GROUP's rows of SHAPES describe. */
 static void v_shapes(struct vctx *v, struct json_object *o, const char *group) {
         if (!json_object_is_type(o, json_type_object))

@@ -36,6 +36,8 @@ for g, ks in CHECKED.items():
     groups[g] += [k for k in ks if k not in groups[g]]
 # each bundled channel's plugin schema (channels.<id>)
 groups["channel"] = sorted(k.split(".", 1)[1] for k in shapes if k.startswith("channel."))
+# each bundled plugin's config schema (plugins.entries.<id>.config)
+groups["plugin"] = sorted(k.split(".", 1)[1] for k in shapes if k.startswith("plugin."))
 
 nodes, index = [], {}
 
@@ -53,7 +55,7 @@ def ere(rx):
     (ASCII in JS) become classes. JS's \\s (Unicode white space) only where a wider ERE
     class can only accept more: \\S outside brackets (no counted repeats in the regex: ERE
     counts bytes) and \\s in a negated bracket become their ASCII forms."""
-    src = rx["src"]
+    src = rx["src"].replace("(?![\\s\\S])", "$")  # "nothing follows": the end
     if set(rx["flags"]) - set("iu"):
         return None
     ws = " \t\n\v\f\r"

@@ -182,9 +182,28 @@ for (const [g, sh] of Object.entries({ root, defaults, entry, tools, agenttools:
 // not, if/then, formats but "uri", oneOf's "exactly one") is "any" or a plain union.
 const metaFile = fs.readdirSync(".").find((f) => /^bundled-channel-config-metadata\.generated-[^.]*\.mjs$/.test(f));
 const meta = (await import(pathToFileURL(process.cwd() + "/" + metaFile).href)).t;
+// A local "$ref" ("#/$defs/x", "#/definitions/x") alone in its object is the schema it points
+// at, within the schema being described (jsRoot); recursive ones stay "any".
+let jsRoot = null;
+const jsRefs = new Set();
+function jsRef(ref) {
+  if (typeof ref !== "string" || !ref.startsWith("#/") || jsRefs.has(ref)) return undefined;
+  let t = jsRoot;
+  for (const part of ref.slice(2).split("/")) {
+    t = t?.[part.replace(/~1/g, "/").replace(/~0/g, "~")];
+    if (t === undefined) return undefined;
+  }
+  return t;
+}
 function jsDesc(s) {
   if (s === true || s === undefined || s === null || typeof s !== "object") return ANY;
   if (s === false) return { t: "union", o: [] };
+  if (s.$ref && Object.keys(s).every((k) => ["$ref", "description", "title", "$comment"].includes(k))) {
+    const target = jsRef(s.$ref);
+    if (target === undefined) return ANY;
+    jsRefs.add(s.$ref);
+    try { return jsDesc(target); } finally { jsRefs.delete(s.$ref); }
+  }
   if (s.$ref || s.not || s.if) return ANY;
   if (s.anyOf || s.oneOf) {
     const o = (s.anyOf ?? s.oneOf).map(jsDesc);
@@ -239,5 +258,17 @@ function jsDesc(s) {
   return types.length === 1 ? one(types[0]) : { t: "union", o: types.map(one) };
 }
 const withChannels = JSON.parse(JSON.stringify(out));
-for (const c of meta) if (c.schema) withChannels["channel." + c.channelId] = jsDesc(c.schema);
+for (const c of meta) if (c.schema) { jsRoot = c.schema; withChannels["channel." + c.channelId] = jsDesc(c.schema); }
+// The bundled plugins' config schemas (plugins.entries.<id>.config, validated the same way):
+// "plugin.<id>" rows, from the plugin registry of a fresh install.
+const regFile = fs.readdirSync(".").find((f) => f.endsWith(".mjs") &&
+  /(?:^|\n)function resolveConfigWidePluginManifestRegistry\(/.test(fs.readFileSync(f, "utf8")));
+const regExport = fs.readFileSync(regFile, "utf8").match(/export \{([^}]*)\};?\s*$/)[1].split(",")
+  .map((x) => x.trim().split(/\s+as\s+/)).find(([l]) => l === "resolveConfigWidePluginManifestRegistry");
+const regMod = await import(pathToFileURL(process.cwd() + "/" + regFile).href);
+const quiet = [console.warn, console.error];
+console.warn = console.error = () => {};
+const registry = regMod[regExport[1] ?? regExport[0]]({ config: {}, env: process.env });
+[console.warn, console.error] = quiet;
+for (const p of registry.plugins) if (p.configSchema) { jsRoot = p.configSchema; withChannels["plugin." + p.id] = jsDesc(p.configSchema); }
 console.log(JSON.stringify(withChannels));
