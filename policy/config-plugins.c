@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /* The checks OpenClaw 2026.9.6 makes against its plugin registry once the schema passed
  * (validatePreparedConfigWithPlugins): heartbeat targets name a channel, the web_search
- * provider is one a plugin provides, an explicit memory slot names a plugin, a plugin's
+ * provider is one a plugin provides, no model ref names a model a plugin suppresses, an
+ * explicit memory slot names a plugin, a plugin's
  * config fits its schema. The registry
  * of a fresh install is fixed: the bundled plugins below, the official external catalog's
  * web_search providers, nothing installed; each bundled plugin's config is checked against
  * its JSON Schema (the "plugin" rows of config-shapes.h). A configured plugin load path that cannot be
  * inspected makes OpenClaw keep ("preserve") all of these as written. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -185,6 +187,183 @@ static void memory_slot(struct vctx *v, struct json_object *root) {
         v->path = pp;
 }
 
+/* planManifestModelCatalogSuppressions of the bundled plugins, those without a "when":
+ * models a configured ref may not name. Google's retired Gemini models under its three
+ * providers, then the others. */
+static const char *const RETIRED_GEMINI[] = {
+        "gemini-1.5-flash", "gemini-1.5-flash-8b", "gemini-1.5-pro", "gemini-2.0-flash",
+        "gemini-2.0-flash-001", "gemini-2.0-flash-exp", "gemini-2.0-flash-exp-image-generation",
+        "gemini-2.0-flash-lite", "gemini-2.0-flash-lite-001", "gemini-2.0-flash-lite-preview",
+        "gemini-2.0-flash-lite-preview-02-05", "gemini-2.0-flash-live-001",
+        "gemini-2.0-flash-preview-image-generation", "gemini-2.0-flash-thinking-exp",
+        "gemini-2.0-flash-thinking-exp-01-21", "gemini-2.0-flash-thinking-exp-1219", "gemini-2.0-pro-exp",
+        "gemini-2.0-pro-exp-02-05", "gemini-2.5-flash-exp-native-audio-thinking-dialog",
+        "gemini-2.5-flash-image-preview", "gemini-2.5-flash-lite-preview-06-17",
+        "gemini-2.5-flash-lite-preview-09-2025", "gemini-2.5-flash-lite-preview-09-25",
+        "gemini-2.5-flash-preview-04-17", "gemini-2.5-flash-preview-05-20", "gemini-2.5-flash-preview-09-2025",
+        "gemini-2.5-flash-preview-09-25", "gemini-2.5-flash-preview-native-audio-dialog",
+        "gemini-2.5-pro-exp-03-25", "gemini-2.5-pro-preview-03-25", "gemini-2.5-pro-preview-05-06",
+        "gemini-2.5-pro-preview-06-05", "gemini-3-pro-preview", "gemini-3.1-pro-preview-customtools",
+        "gemini-live-2.5-flash", "gemini-live-2.5-flash-preview", "gemini-live-2.5-flash-preview-native-audio", NULL,
+};
+static const char *const GEMINI_PROVIDERS[] = {"google", "google-gemini-cli", "google-vertex", NULL};
+static const char *const RETIRED_MODELS[] = {
+        "azure-openai-responses/gpt-5.3-codex-spark", "xai/grok-4.20-multi-agent", "xai/grok-4.20-multi-agent-0309",
+        "xai/grok-4.20-multi-agent-beta-0309", "xai/grok-4.20-multi-agent-beta-latest",
+        "xai/grok-4.20-multi-agent-experimental-beta-0304", "xai/grok-4.20-multi-agent-experimental-beta-latest",
+        "xai/grok-4.20-multi-agent-latest", NULL,
+};
+
+/* A configured model ref ("provider/model", each part trimmed and lower-cased) naming a
+ * suppressed model (validateConfiguredModelRefs). path: where it is, for the issue. */
+static void model_ref(struct vctx *v, struct json_object *ref, const char *path) {
+        if (!json_object_is_type(ref, json_type_string))
+                return;
+        _cleanup_free_ char *t = sbx_strdup_trim(json_object_get_string(ref));
+        const char *slash = t ? strchr(t, '/') : NULL;
+        if (!slash || slash == t || !slash[1])
+                return;
+        _cleanup_free_ char *prov0 = strndup(t, (size_t) (slash - t));
+        _cleanup_free_ char *prov = prov0 ? lower_trim(prov0) : NULL, *model = lower_trim(slash + 1);
+        if (!prov || !model || !*prov || !*model)
+                return;
+        _cleanup_free_ char *key = NULL;
+        if (asprintf(&key, "%s/%s", prov, model) < 0)
+                return;
+        if (!(listed(GEMINI_PROVIDERS, prov) && listed(RETIRED_GEMINI, model)) && !listed(RETIRED_MODELS, key))
+                return;
+        /* the default agent's model selector and model table are materialised first: Google's
+         * model ids normalised (normalizeGoogleModelId: gemini-3-pro-preview, as written, is
+         * gemini-3.1-pro-preview by then) */
+        _cleanup_free_ char *raw = sbx_strdup_trim(slash + 1);
+        if (!strncmp(path, "agents.defaults.model", 21) && listed(GEMINI_PROVIDERS, prov) && raw &&
+            !strcmp(raw, "gemini-3-pro-preview"))
+                return;
+        jpath pp = v->path;
+        jpath_push_key(&v->path, path);
+        issue(v, "Unknown model: %s.", key);
+        v->path = pp;
+}
+
+/* a model selector: a string, or {primary, fallbacks[]} (visitModelSelectorRefs) */
+static void model_selector(struct vctx *v, struct json_object *sel, const char *path) {
+        if (json_object_is_type(sel, json_type_string)) {
+                model_ref(v, sel, path);
+                return;
+        }
+        if (!json_object_is_type(sel, json_type_object))
+                return;
+        _cleanup_free_ char *pp = NULL;
+        if (asprintf(&pp, "%s.primary", path) >= 0)
+                model_ref(v, jget(sel, "primary"), pp);
+        struct json_object *fb = jget(sel, "fallbacks");
+        for (size_t i = 0; json_object_is_type(fb, json_type_array) && i < json_object_array_length(fb); i++) {
+                _cleanup_free_ char *fp = NULL;
+                if (asprintf(&fp, "%s.fallbacks.%zu", path, i) >= 0)
+                        model_ref(v, json_object_array_get_idx(fb, i), fp);
+        }
+}
+
+static void model_at(struct vctx *v, struct json_object *o, const char *base, const char *rel, bool selector) {
+        _cleanup_free_ char *path = NULL;
+        if (asprintf(&path, "%s.%s", base, rel) < 0)
+                return;
+        if (selector)
+                model_selector(v, o, path);
+        else
+                model_ref(v, o, path);
+}
+
+/* the model refs of agents.defaults or one roster entry (collectConfiguredModelRefs) */
+static void agent_models(struct vctx *v, struct json_object *a, const char *base, bool entry) {
+        static const char *const KEYS[] = {"model", "utilityModel", "imageModel", "voiceModel", "pdfModel", NULL};
+        static const char *const MEDIA[] = {"image", "video", "music", NULL};
+        if (!json_object_is_type(a, json_type_object))
+                return;
+        for (size_t i = 0; KEYS[i]; i++)
+                model_at(v, jget(a, KEYS[i]), base, KEYS[i], true);
+        for (size_t i = 0; MEDIA[i]; i++) {
+                _cleanup_free_ char *rel = NULL;
+                if (asprintf(&rel, "mediaModels.%s", MEDIA[i]) >= 0)
+                        model_at(v, jget(jget(a, "mediaModels"), MEDIA[i]), base, rel, true);
+        }
+        model_at(v, jget(jget(a, "heartbeat"), "model"), base, "heartbeat.model", false);
+        model_at(v, jget(jget(a, "subagents"), "model"), base, "subagents.model", true);
+        model_at(v, jget(jget(a, "compaction"), "model"), base, "compaction.model", false);
+        model_at(v, jget(jget(jget(a, "compaction"), "memoryFlush"), "model"), base, "compaction.memoryFlush.model", false);
+        struct json_object *models = jget(a, "models");
+        if (json_object_is_type(models, json_type_object)) {
+                json_object_object_foreach(models, k, m) {
+                        (void) m;
+                        struct json_object *ks = json_object_new_string(k);
+                        _cleanup_free_ char *rel = NULL;
+                        if (ks && asprintf(&rel, "models.%s", k) >= 0)
+                                model_at(v, ks, base, rel, false);
+                        json_object_put(ks);
+                }
+        }
+        if (entry) {
+                model_at(v, jget(jget(jget(jget(a, "tools"), "exec"), "reviewer"), "model"), base, "tools.exec.reviewer.model", true);
+                model_at(v, jget(jget(a, "tts"), "summaryModel"), base, "tts.summaryModel", false);
+        }
+}
+
+static void discord_voice(struct vctx *v, struct json_object *voice, const char *base) {
+        model_at(v, jget(voice, "model"), base, "model", false);
+        model_at(v, jget(jget(voice, "tts"), "summaryModel"), base, "tts.summaryModel", false);
+}
+
+static void model_refs(struct vctx *v, struct json_object *root) {
+        static const char *const MEDIA[] = {"image", "audio", "video", NULL};
+        struct json_object *tools = jget(root, "tools");
+        model_selector(v, jget(jget(jget(tools, "exec"), "reviewer"), "model"), "tools.exec.reviewer.model");
+        for (size_t i = 0; MEDIA[i]; i++) {
+                _cleanup_free_ char *rel = NULL;
+                if (asprintf(&rel, "media.%s.preferredModel", MEDIA[i]) >= 0)
+                        model_at(v, jget(jget(jget(tools, "media"), MEDIA[i]), "preferredModel"), "tools", rel, false);
+        }
+        struct json_object *agents = jget(root, "agents");
+        agent_models(v, jget(agents, "defaults"), "agents.defaults", false);
+        struct json_object *entries = jget(agents, "entries");
+        if (json_object_is_type(entries, json_type_object)) {
+                json_object_object_foreach(entries, k, e) {
+                        _cleanup_free_ char *base = NULL;
+                        if (asprintf(&base, "agents.entries.%s", k) >= 0)
+                                agent_models(v, e, base, true);
+                }
+        }
+        struct json_object *mbc = jget(jget(root, "channels"), "modelByChannel");
+        if (json_object_is_type(mbc, json_type_object)) {
+                json_object_object_foreach(mbc, ch, map) {
+                        if (!json_object_is_type(map, json_type_object))
+                                continue;
+                        json_object_object_foreach(map, target, ref) {
+                                _cleanup_free_ char *path = NULL;
+                                if (asprintf(&path, "channels.modelByChannel.%s.%s", ch, target) >= 0)
+                                        model_ref(v, ref, path);
+                        }
+                }
+        }
+        struct json_object *maps = jget(jget(root, "hooks"), "mappings");
+        for (size_t i = 0; json_object_is_type(maps, json_type_array) && i < json_object_array_length(maps); i++) {
+                _cleanup_free_ char *path = NULL;
+                if (asprintf(&path, "hooks.mappings.%zu.model", i) >= 0)
+                        model_ref(v, jget(json_object_array_get_idx(maps, i), "model"), path);
+        }
+        model_ref(v, jget(jget(jget(root, "hooks"), "gmail"), "model"), "hooks.gmail.model");
+        model_ref(v, jget(jget(root, "tts"), "summaryModel"), "tts.summaryModel");
+        struct json_object *discord = jget(jget(root, "channels"), "discord");
+        discord_voice(v, jget(discord, "voice"), "channels.discord.voice");
+        struct json_object *accts = jget(discord, "accounts");
+        if (json_object_is_type(accts, json_type_object)) {
+                json_object_object_foreach(accts, id, acct) {
+                        _cleanup_free_ char *base = NULL;
+                        if (asprintf(&base, "channels.discord.accounts.%s.voice", id) >= 0)
+                                discord_voice(v, jget(acct, "voice"), base);
+                }
+        }
+}
+
 /* plugins.entries.<id>.config of a bundled plugin (the key normalised), enabled or not,
  * against its config schema */
 static void plugin_configs(struct vctx *v, struct json_object *root) {
@@ -207,6 +386,7 @@ static void plugin_configs(struct vctx *v, struct json_object *root) {
 }
 
 void sbx_config_validate_plugins(struct json_object *root, struct vctx *v) {
+        model_refs(v, root); /* the manifests' suppressions: no load path preserves these */
         if (preserved(root))
                 return;
         jpath pp = v->path;
