@@ -123,7 +123,7 @@ static bool plugin_evidence(struct json_object *root, const char *a, const char 
         return false;
 }
 
-static void heartbeat_target(struct vctx *v, struct json_object *hb) {
+static void heartbeat_target(struct vctx *v, struct json_object *hb, bool keep) {
         struct json_object *t = jget(hb, "target");
         if (!json_object_is_type(t, json_type_string))
                 return;
@@ -134,19 +134,19 @@ static void heartbeat_target(struct vctx *v, struct json_object *hb) {
         jpath_push_key(&v->path, "target");
         if (!*n)
                 issue(v, "heartbeat target must not be empty");
-        else if (strcmp(n, "owner") && strcmp(n, "last") && strcmp(n, "none") && !listed(CHANNELS, n) &&
+        else if (!keep && strcmp(n, "owner") && strcmp(n, "last") && strcmp(n, "none") && !listed(CHANNELS, n) &&
                  !listed(CHANNEL_ALIASES, n))
                 issue(v, "unknown heartbeat target: %s", json_object_get_string(t));
         jpath_pop(&v->path);
         jpath_pop(&v->path);
 }
 
-static void web_search_provider(struct vctx *v, struct json_object *root) {
+static void web_search_provider(struct vctx *v, struct json_object *root, bool keep) {
         struct json_object *p = jget(jget(jget(jget(root, "tools"), "web"), "search"), "provider");
         if (!json_object_is_type(p, json_type_string))
                 return;
         _cleanup_free_ char *t = sbx_strdup_trim(json_object_get_string(p));
-        if (!t || listed(ACTIVE_SEARCH, t))
+        if (!t || listed(ACTIVE_SEARCH, t) || (*t && keep))
                 return;
         jpath pp = v->path;
         jpath_push_key(&v->path, "tools");
@@ -386,13 +386,11 @@ static void plugin_configs(struct vctx *v, struct json_object *root) {
 }
 
 void sbx_config_validate_plugins(struct json_object *root, struct vctx *v) {
-        model_refs(v, root); /* the manifests' suppressions: no load path preserves these */
-        if (preserved(root))
-                return;
+        bool keep = preserved(root); /* what cannot be checked is kept; blank values are not */
         jpath pp = v->path;
         jpath_push_key(&v->path, "agents");
         jpath_push_key(&v->path, "defaults");
-        heartbeat_target(v, jget(jget(jget(root, "agents"), "defaults"), "heartbeat"));
+        heartbeat_target(v, jget(jget(jget(root, "agents"), "defaults"), "heartbeat"), keep);
         v->path = pp;
         struct json_object *entries = jget(jget(root, "agents"), "entries");
         if (json_object_is_type(entries, json_type_object)) {
@@ -402,12 +400,13 @@ void sbx_config_validate_plugins(struct json_object *root, struct vctx *v) {
                         jpath_push_key(&v->path, "agents");
                         jpath_push_key(&v->path, "entries");
                         jpath_push_key(&v->path, k);
-                        heartbeat_target(v, jget(e, "heartbeat"));
+                        heartbeat_target(v, jget(e, "heartbeat"), keep);
                         v->path = pp;
                 }
         }
-        web_search_provider(v, root);
-        if (jhas(root, "plugins")) {
+        web_search_provider(v, root, keep);
+        model_refs(v, root); /* the manifests' suppressions: no load path keeps these */
+        if (jhas(root, "plugins") && !keep) { /* validateExplicitPluginConfig */
                 memory_slot(v, root);
                 plugin_configs(v, root);
         }

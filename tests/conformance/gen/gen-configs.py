@@ -1626,9 +1626,90 @@ def gen_url():
     return cfg, ["main"], None, None
 
 
+# ---------------------------------------------------------------- round s9: the plugin registry's checks
+SEARCH_PROVIDERS = ["gemini", "grok", "minimax", "ollama", "brave", "perplexity", "kimi", "firecrawl", "firecrawl-free",
+                    "tavily", "exa", "duckduckgo", "searxng", "parallel", "parallel-free", "jina", "openai", "google",
+                    "codex", "", " ", " brave ", "Brave", "GEMINI", "gemini "]
+HB_TARGETS = ["whatsapp", "telegram", "Telegram", " imsg ", "lark", "zl", "last", "none", "owner", "OWNER", "webchat",
+              "qa-channel", "bogus", "", " ", "discord", "nc-talk", "reef", "a2a"]
+MODELS = ["anthropic/claude-opus-4-6", "openai/gpt-5.2", "google/gemini-2.5-flash", "google/gemini-2.0-flash",
+          "google/gemini-1.5-pro", "Google/Gemini-2.0-Flash", "google-vertex/gemini-2.0-flash-001",
+          "google/gemini-3-pro-preview", "google-gemini-cli/gemini-3-pro-preview", "xai/grok-4.20-multi-agent",
+          "xai/grok-4", "gemini-2.0-flash", "google/", "/x", " google / gemini-1.5-flash ",
+          "azure-openai-responses/gpt-5.3-codex-spark", "openai/gpt-5.3-codex-spark"]
+GOOD_SEARCH = ["gemini", "grok", "minimax", "ollama", " gemini "]
+GOOD_HB = ["whatsapp", "telegram", "last", "none", "owner", "discord", "slack"]
+GOOD_MODELS = ["anthropic/claude-opus-4-6", "openai/gpt-5.2", "google/gemini-2.5-flash", "xai/grok-4",
+               "google/gemini-3-pro-preview"]
+
+
+def mostly(good, everything, p=0.65):
+    return pick(good) if maybe(p) else pick(everything)
+
+
+PLUGIN_IDS = ["memory-core", "browser", "imap", "webhooks", "brave", "google", "nosuch", "Memory-Core", "skill-workshop",
+              "moonshot", "tavily", "google-gemini-cli", "crabbox", "voice-call", "lobster"]
+
+
+def model_sel():
+    if maybe(0.6):
+        return mostly(GOOD_MODELS, MODELS)
+    sel = {"primary": mostly(GOOD_MODELS, MODELS)}
+    if maybe(0.6):
+        sel["fallbacks"] = [mostly(GOOD_MODELS, MODELS) for _ in range(rng.randint(0, 2))]
+    return sel
+
+
+def gen_plugins():
+    """the checks OpenClaw makes against its plugin registry after the schema: web_search
+    provider (with plugins.allow/entries evidence), heartbeat targets, suppressed model refs,
+    memory slot, plugin entry configs, load paths that preserve, broadcast agent ids"""
+    ids = ["main"] if maybe(0.6) else ["main", "work"]
+    cfg = {"agents": roster(ids, lambda i: ({"model": model_sel()} if maybe(0.3) else {}) |
+                            ({"heartbeat": {"target": mostly(GOOD_HB, HB_TARGETS)}} if maybe(0.2) else {}),
+                            {"sandbox": {"mode": pick(["all", "non-main", "off"])}})}
+    d = cfg["agents"]["defaults"]
+    if maybe(0.4):
+        d["model"] = model_sel()
+    if maybe(0.2):
+        d["models"] = {mostly(GOOD_MODELS, MODELS): {} for _ in range(rng.randint(1, 2))}
+    if maybe(0.15):
+        d[pick(["imageModel", "pdfModel", "utilityModel"])] = model_sel()
+    if maybe(0.25):
+        d["heartbeat"] = {"target": mostly(GOOD_HB, HB_TARGETS)} | ({"model": mostly(GOOD_MODELS, MODELS)} if maybe(0.3) else {})
+    if maybe(0.45):
+        cfg["tools"] = {"web": {"search": {"provider": mostly(GOOD_SEARCH, SEARCH_PROVIDERS, 0.5)}}}
+    pl = {}
+    if maybe(0.3):
+        pl["allow"] = [pick(PLUGIN_IDS + SEARCH_PROVIDERS[:12]) for _ in range(rng.randint(1, 2))]
+    if maybe(0.25):
+        pl["entries"] = {}
+        for _ in range(rng.randint(1, 2)):
+            e = {}
+            if maybe(0.5):
+                e["enabled"] = pick([True, False])
+            if maybe(0.4):
+                e["config"] = pick([{}, {}, {"bogus": 1}, {"accounts": {"a": {}}}, {"dreaming": {"enabled": True}}])
+            pl["entries"][pick(PLUGIN_IDS + SEARCH_PROVIDERS[:12])] = e
+    if maybe(0.15):
+        pl["slots"] = {"memory": pick(PLUGIN_IDS + ["none", "NONE", " ", "memory-lancedb"])}
+    if maybe(0.08):
+        pl["load"] = {"paths": [pick(["/nonexistent/p", "~/nope", "rel/x", "", "/tmp"])]}
+    if pl:
+        cfg["plugins"] = pl
+    if maybe(0.15):
+        peer = pick(["120363@g.us", "telegram:-100123", "x", "wa:1", "Wa:x\ny"])
+        agents = [mostly(ids, ids + ["nobody", "Work", " main"], 0.8) for _ in range(rng.randint(0, 3))]
+        cfg["broadcast"] = {peer: agents if maybe(0.6) else {"agents": agents}}
+        if maybe(0.2):
+            cfg["broadcast"]["strategy"] = pick(["parallel", "sequential"])
+    a = pick(ids)
+    return cfg, ids, a, (key_for(a, ids) if maybe(0.4) else None)
+
+
 NEW_AREAS = {"agents": gen_agents, "policy": gen_policy, "scope": gen_scope, "wsaccess": gen_wsaccess,
              "dockerx": gen_dockerx, "syntax": gen_syntax, "include": None, "chacct": gen_chacct,
-             "envx": gen_envx, "url": gen_url}
+             "envx": gen_envx, "url": gen_url, "plugins": gen_plugins}
 
 
 def gen_new_case(i, area):
@@ -1644,7 +1725,8 @@ def gen_new_case(i, area):
     sub = maybe(0.2)
     c = {"id": f"g{seed:03d}{i:05d}", "category": {"agents": "resolution", "policy": "policy-layers", "scope": "session-keys",
                                                   "wsaccess": "resolution", "dockerx": "docker", "syntax": "loading",
-                                                  "chacct": "policy-layers", "envx": "loading", "url": "invalid"}[area],
+                                                  "chacct": "policy-layers", "envx": "loading", "url": "invalid",
+                                                  "plugins": "invalid"}[area],
          "origin": "gen:" + area, "syntax": syntax, "config_text": text, "agent": agent, "session": session, "subagent": sub}
     if files:
         c["files"] = files
