@@ -46,6 +46,10 @@ void sbx_config_validate_tree(struct json_object *root, struct vctx *v);
 /* config-plugins.c: the checks against OpenClaw's plugin registry (heartbeat targets, the
  * web_search provider, the memory slot) */
 void sbx_config_validate_plugins(struct json_object *root, struct vctx *v);
+/* a plugins.load.paths entry cannot be inspected: plugin-owned settings are kept unchecked */
+bool sbx_config_plugins_preserved(struct json_object *root);
+/* channel (a key of channels) is no bundled channel but plugin config names it */
+bool sbx_config_stale_channel(struct json_object *root, const char *channel);
 /* config-validate.c: o against bundled plugin ID's config schema (false: none) */
 bool sbx_config_check_plugin_config(struct vctx *v, const char *id, struct json_object *o);
 /* config-include.c: replace every "$include" (relative to config_path's directory, never

@@ -80,7 +80,7 @@ static char *plugin_id(const char *s) {
 
 /* A configured load path that is missing or cannot be inspected: OpenClaw keeps the plugin
  * settings it cannot check (findUninspectedPluginDiagnostic). */
-static bool preserved(struct json_object *root) {
+bool sbx_config_plugins_preserved(struct json_object *root) {
         struct json_object *paths = jget(jget(jget(root, "plugins"), "load"), "paths");
         for (size_t i = 0; json_object_is_type(paths, json_type_array) && i < json_object_array_length(paths); i++) {
                 struct json_object *p = json_object_array_get_idx(paths, i);
@@ -385,8 +385,15 @@ static void plugin_configs(struct vctx *v, struct json_object *root) {
         }
 }
 
+/* An unknown channel id that plugins.allow or plugins.entries name (normalised), not a
+ * bundled plugin's: stale plugin config OpenClaw only warns about. */
+bool sbx_config_stale_channel(struct json_object *root, const char *channel) {
+        _cleanup_free_ char *n = plugin_id(channel);
+        return n && *n && !listed(BUNDLED_PLUGINS, n) && plugin_evidence(root, n, NULL);
+}
+
 void sbx_config_validate_plugins(struct json_object *root, struct vctx *v) {
-        bool keep = preserved(root); /* what cannot be checked is kept; blank values are not */
+        bool keep = sbx_config_plugins_preserved(root); /* what cannot be checked is kept; blank values are not */
         jpath pp = v->path;
         jpath_push_key(&v->path, "agents");
         jpath_push_key(&v->path, "defaults");

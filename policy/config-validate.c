@@ -1741,19 +1741,25 @@ static void v_container_env(struct vctx *v, struct json_object *root) {
 
 /* channels.<id>: bundled channel ids and the metadata keys; each channel is checked against
  * its plugin's JSON Schema (the "channel" rows of config-shapes.h), as OpenClaw does. */
-static void v_channels(struct vctx *v, struct json_object *o) {
+static void v_channels(struct vctx *v, struct json_object *o, struct json_object *root) {
         static const char *const extra[] = {"defaults", "modelByChannel", NULL};
         if (!check_object(v, o, NULL))
                 return;
+        /* plugin-owned checks (validatePreparedConfigWithPlugins): a load path that cannot be
+         * inspected keeps every channel as written */
+        bool keep = sbx_config_plugins_preserved(root);
         json_object_object_foreach(o, k, val) {
                 _cleanup_free_ char *t = sbx_strdup_trim(k);
                 if (!t || !*t || in_list(extra, t))
                         continue;
                 jpath_push_key(&v->path, t);
                 const struct shape *sh = shape_of("channel", t);
-                if (!in_list(sbx_channel_tools, t))
-                        issue(v, "unknown channel id: %s", t);
-                else if (sh) {
+                if (keep)
+                        ;
+                else if (!in_list(sbx_channel_tools, t)) {
+                        if (!sbx_config_stale_channel(root, t))
+                                issue(v, "unknown channel id: %s", t);
+                } else if (sh) {
                         v->plugin_schema = true;
                         v_node(v, val, &SNODES[sh->node]);
                         v->plugin_schema = false;
@@ -2131,7 +2137,7 @@ void sbx_config_validate_tree(struct json_object *root, struct vctx *v) {
                         });
                 }
         });
-        FIELD(v, root, "channels", v_channels(v, f));
+        FIELD(v, root, "channels", v_channels(v, f, root));
         FIELD(v, root, "env", v_env(v, f));
         FIELD(v, root, "bindings", ELEMENTS(v, f, v_binding(v, e)));
         v_agent_refs(v, root);
