@@ -1884,6 +1884,56 @@ static void v_agent_refs(struct vctx *v, struct json_object *root) {
         }
 }
 
+/* JavaScript truthiness of a JSON value (absent: false) */
+static bool js_truthy(struct json_object *o) {
+        if (!o)
+                return false;
+        switch (json_object_get_type(o)) {
+        case json_type_boolean:
+                return json_object_get_boolean(o);
+        case json_type_int:
+                return json_object_get_int64(o) != 0;
+        case json_type_double: {
+                double d = json_object_get_double(o);
+                return d == d && d != 0;
+        }
+        case json_type_string:
+                return json_object_get_string_len(o) > 0;
+        case json_type_null:
+                return false;
+        default:
+                return true;
+        }
+}
+
+/* browser.profiles.<name>: the profile object's refinements (OpenClaw's schema): an endpoint
+ * (cdpPort or cdpUrl) unless the driver attaches by itself, userDataDir only for
+ * existing-session, no cdpUrl with the extension relay. */
+static void v_browser_profiles(struct vctx *v, struct json_object *root) {
+        struct json_object *profiles = jget(jget(root, "browser"), "profiles");
+        if (!json_object_is_type(profiles, json_type_object))
+                return;
+        jpath p = v->path;
+        jpath_push_key(&v->path, "browser");
+        jpath_push_key(&v->path, "profiles");
+        json_object_object_foreach(profiles, name, prof) {
+                if (!json_object_is_type(prof, json_type_object))
+                        continue;
+                struct json_object *d = jget(prof, "driver");
+                const char *driver = json_object_is_type(d, json_type_string) ? json_object_get_string(d) : "";
+                bool existing = !strcmp(driver, "existing-session"), extension = !strcmp(driver, "extension");
+                jpath_push_key(&v->path, name);
+                if (!existing && !extension && !js_truthy(jget(prof, "cdpPort")) && !js_truthy(jget(prof, "cdpUrl")))
+                        issue(v, "Profile must set cdpPort or cdpUrl");
+                if (!existing && js_truthy(jget(prof, "userDataDir")))
+                        issue(v, "Profile userDataDir is only supported with driver=\"existing-session\"");
+                if (extension && js_truthy(jget(prof, "cdpUrl")))
+                        issue(v, "Profile cdpUrl is not supported with driver=\"extension\" (the relay owns the endpoint)");
+                jpath_pop(&v->path);
+        }
+        v->path = p;
+}
+
 /* A broadcast peer key names its channel: /^[a-z][a-z0-9_-]*:.+$/i (no line terminator
  * after the colon: JavaScript's '.'). */
 static bool channel_qualified(const char *k) {
@@ -2142,6 +2192,7 @@ void sbx_config_validate_tree(struct json_object *root, struct vctx *v) {
         FIELD(v, root, "bindings", ELEMENTS(v, f, v_binding(v, e)));
         v_agent_refs(v, root);
         v_broadcast(v, root);
+        v_browser_profiles(v, root);
         v_agent_dirs(v, root);
         if (v->diag->issues.n == before)
                 v_container_env(v, root);
