@@ -1934,6 +1934,188 @@ static void v_browser_profiles(struct vctx *v, struct json_object *root) {
         v->path = p;
 }
 
+/* parseDurationMs (OpenClaw's CLI durations): "<n>[unit]" or contiguous "<n><unit>" segments,
+ * n decimal digits with an optional fraction, unit ms, s, m, h or d (lower-cased, trimmed
+ * first), the default unit for a bare number; the sum rounded to a safe integer of ms.
+ * false: not a duration (OpenClaw throws). */
+static bool parse_duration_ms(const char *raw, const char *default_unit, double *ret) {
+        static const struct {
+                const char *unit;
+                double ms;
+        } UNITS[] = {{"ms", 1}, {"s", 1e3}, {"m", 6e4}, {"h", 3.6e6}, {"d", 8.64e7}};
+        _cleanup_free_ char *t0 = sbx_strdup_trim(raw);
+        _cleanup_free_ char *t = t0 ? sbx_strdup_lower(t0) : NULL;
+        if (!t || !*t)
+                return false;
+        double total = 0;
+        bool single = true;
+        for (const char *c = t; *c;) {
+                const char *num = c;
+                while (isdigit((unsigned char) *c))
+                        c++;
+                if (c == num)
+                        return false;
+                if (*c == '.') {
+                        const char *frac = ++c;
+                        while (isdigit((unsigned char) *c))
+                                c++;
+                        if (c == frac)
+                                return false;
+                }
+                size_t numlen = (size_t) (c - num), ulen = 0;
+                const char *unit = NULL;
+                for (size_t i = 0; i < ELEMENTSOF(UNITS) && !unit; i++)
+                        if (!strncmp(c, UNITS[i].unit, strlen(UNITS[i].unit))) {
+                                unit = UNITS[i].unit;
+                                ulen = strlen(unit);
+                        }
+                if (!unit) { /* a bare number: only alone, with the default unit */
+                        if (*c || !single)
+                                return false;
+                        unit = default_unit;
+                        ulen = 0;
+                }
+                if (numlen + strlen(unit) > 100) /* the ms package parses at most 100 characters */
+                        return false;
+                double mult = 0;
+                for (size_t i = 0; i < ELEMENTSOF(UNITS); i++)
+                        if (!strcmp(UNITS[i].unit, unit))
+                                mult = UNITS[i].ms;
+                _cleanup_free_ char *n = strndup(num, numlen);
+                if (!n)
+                        return false;
+                total += strtod(n, NULL) * mult;
+                c += ulen;
+                single = false;
+        }
+        double ms = floor(total + 0.5);
+        if (!(ms <= 9007199254740991.0))
+                return false;
+        *ret = ms;
+        return true;
+}
+
+/* heartbeat.every (a duration, minutes by default) and activeHours' "HH:MM" bounds (the
+ * heartbeat schema's refinement) */
+static void v_heartbeat(struct vctx *v, struct json_object *hb) {
+        if (!json_object_is_type(hb, json_type_object))
+                return;
+        struct json_object *every = jget(hb, "every");
+        double ms;
+        if (json_object_is_type(every, json_type_string) && json_object_get_string_len(every) &&
+            !parse_duration_ms(json_object_get_string(every), "m", &ms))
+                FIELD(v, hb, "every", issue(v, "invalid duration (use ms, s, m, h)"));
+        struct json_object *active = jget(hb, "activeHours");
+        if (!json_object_is_type(active, json_type_object))
+                return;
+        static const char *const BOUNDS[] = {"start", "end"};
+        for (size_t i = 0; i < ELEMENTSOF(BOUNDS); i++) {
+                struct json_object *b = jget(active, BOUNDS[i]);
+                if (!json_object_is_type(b, json_type_string) || !json_object_get_string_len(b))
+                        continue;
+                const char *t = json_object_get_string(b);
+                jpath p = v->path;
+                jpath_push_key(&v->path, "activeHours");
+                jpath_push_key(&v->path, BOUNDS[i]);
+                /* /^([01]\d|2[0-3]|24):([0-5]\d)$/ */
+                bool ok = strlen(t) == 5 && t[2] == ':' && isdigit((unsigned char) t[0]) && isdigit((unsigned char) t[1]) &&
+                          t[3] >= '0' && t[3] <= '5' && isdigit((unsigned char) t[4]) &&
+                          (t[0] <= '1' || (t[0] == '2' && t[1] <= '4'));
+                if (!ok)
+                        issue(v, "invalid time (use \"HH:MM\" 24h format)");
+                else if (t[0] == '2' && t[1] == '4' && strcmp(t + 3, "00"))
+                        issue(v, "invalid time (24:00 is the only allowed 24:xx value)");
+                else if (t[0] == '2' && t[1] == '4' && i == 0)
+                        issue(v, "invalid time (start cannot be 24:00)");
+                v->path = p;
+        }
+}
+
+/* a session.maintenance duration (PositiveDurationSchema): a string or a number as
+ * JavaScript prints it, days by default, more than 0 ms */
+static void v_positive_duration(struct vctx *v, struct json_object *o) {
+        double ms = 0;
+        bool ok;
+        if (json_object_is_type(o, json_type_string))
+                ok = parse_duration_ms(json_object_get_string(o), "d", &ms);
+        else if (is_num(o)) {
+                double d = json_object_get_double(o);
+                /* String(d) has no sign and no exponent from 1e-6 up to 1e21 */
+                ok = d == 0 || (d >= 1e-6 && d < 1e21);
+                if (ok) {
+                        ms = floor(d * 8.64e7 + 0.5);
+                        ok = ms <= 9007199254740991.0;
+                }
+        } else
+                return; /* the schema says */
+        if (!ok)
+                issue(v, "invalid duration (use ms, s, m, h, d)");
+        else if (ms <= 0)
+                issue(v, "duration must be positive (use ms, s, m, h, d), e.g. 30d");
+}
+
+/* The refinements of OpenClaw's schema on sections sbx otherwise checks by their shapes:
+ * heartbeats, legacy tools.web.search provider keys, session.maintenance durations, talk's
+ * provider. */
+static void v_refinements(struct vctx *v, struct json_object *root) {
+        static const char *const LEGACY_SEARCH[] = {"brave", "duckduckgo", "exa", "firecrawl", "gemini", "grok", "kimi",
+                                                     "minimax", "ollama", "perplexity", "searxng", "tavily", NULL};
+        jpath p = v->path;
+        struct json_object *agents = jget(root, "agents");
+        FIELD(v, root, "agents", FIELD(v, f, "defaults", FIELD(v, f, "heartbeat", v_heartbeat(v, f))));
+        struct json_object *entries = jget(agents, "entries");
+        if (json_object_is_type(entries, json_type_object))
+                FIELD(v, root, "agents", FIELD(v, f, "entries", json_object_object_foreach(entries, k, e) {
+                              jpath_push_key(&v->path, k);
+                              FIELD(v, e, "heartbeat", v_heartbeat(v, f));
+                              jpath_pop(&v->path);
+                      }));
+        struct json_object *search = jget(jget(jget(root, "tools"), "web"), "search");
+        if (json_object_is_type(search, json_type_object)) {
+                jpath_push_key(&v->path, "tools");
+                jpath_push_key(&v->path, "web");
+                jpath_push_key(&v->path, "search");
+                json_object_object_foreach(search, k, e) {
+                        jpath_push_key(&v->path, k);
+                        if (!strcmp(k, "constructor") || !strcmp(k, "prototype"))
+                                issue(v, "tools.web.search must not contain blocked object keys");
+                        else if (!strcmp(k, "apiKey") || (in_list(LEGACY_SEARCH, k) && json_object_is_type(e, json_type_object)))
+                                issue(v, "legacy web_search provider config must use plugins.entries.<plugin>.config.webSearch");
+                        jpath_pop(&v->path);
+                }
+                v->path = p;
+        }
+        struct json_object *maint = jget(jget(root, "session"), "maintenance");
+        if (json_object_is_type(maint, json_type_object)) {
+                static const char *const DURATIONS[] = {"pruneAfter", "archiveDashboardAfter", "preserveRecent",
+                                                        "resetArchiveRetention"};
+                jpath_push_key(&v->path, "session");
+                jpath_push_key(&v->path, "maintenance");
+                for (size_t i = 0; i < ELEMENTSOF(DURATIONS); i++) {
+                        struct json_object *d = jget(maint, DURATIONS[i]);
+                        bool off = json_object_is_type(d, json_type_boolean) && !json_object_get_boolean(d);
+                        bool zero = i == 1 && is_num(d) && json_object_get_double(d) == 0; /* literal(0) */
+                        if (d && !(i > 0 && off) && !zero)
+                                FIELD(v, maint, DURATIONS[i], v_positive_duration(v, f));
+                }
+                v->path = p;
+        }
+        struct json_object *talk = jget(root, "talk");
+        struct json_object *prov = jget(talk, "provider"), *provs = jget(talk, "providers");
+        if (json_object_is_type(talk, json_type_object)) {
+                _cleanup_free_ char *t0 = json_object_is_type(prov, json_type_string) ? sbx_strdup_trim(json_object_get_string(prov)) : NULL;
+                _cleanup_free_ char *want = t0 ? sbx_strdup_lower(t0) : NULL;
+                int n = json_object_is_type(provs, json_type_object) ? json_object_object_length(provs) : 0;
+                jpath_push_key(&v->path, "talk");
+                jpath_push_key(&v->path, "provider");
+                if (want && *want && n > 0 && !jhas(provs, want))
+                        issue(v, "talk.provider must match a key in talk.providers (missing \"%s\")", want);
+                if ((!want || !*want) && n > 1)
+                        issue(v, "talk.provider is required when talk.providers defines multiple providers");
+                v->path = p;
+        }
+}
+
 /* A broadcast peer key names its channel: /^[a-z][a-z0-9_-]*:.+$/i (no line terminator
  * after the colon: JavaScript's '.'). */
 static bool channel_qualified(const char *k) {
@@ -2193,6 +2375,7 @@ void sbx_config_validate_tree(struct json_object *root, struct vctx *v) {
         v_agent_refs(v, root);
         v_broadcast(v, root);
         v_browser_profiles(v, root);
+        v_refinements(v, root);
         v_agent_dirs(v, root);
         if (v->diag->issues.n == before)
                 v_container_env(v, root);
