@@ -1707,9 +1707,58 @@ def gen_plugins():
     return cfg, ids, a, (key_for(a, ids) if maybe(0.4) else None)
 
 
+def browser_ok():
+    """sandbox.browser settings (mostly valid), for the resolved browser block"""
+    f = {
+        "enabled": lambda: pick([True, False, True]),
+        "image": lambda: pick(["my-browser:1", "ghcr.io/x/chrome:latest", "", " img "]),
+        "containerPrefix": lambda: pick(["br-", "", "X" * 70, "oc-browser-"]),
+        "network": lambda: pick(["bridge", "none", "my-net", "HOST", "host", "container:x", " bridge "]),
+        "cdpPort": lambda: pick([9222, 9333, 1, 0, 65536, 1.5]),
+        "cdpSourceRange": lambda: pick(["172.21.0.1/32", "10.0.0.0/8", "", "bogus"]),
+        "vncPort": lambda: pick([5900, 5901, 2]),
+        "noVncPort": lambda: pick([6080, 6081]),
+        "headless": lambda: pick([True, False]),
+        "noVncEnabled": lambda: pick([True, False]),
+        "enableNoVnc": lambda: pick([True, False]),
+        "allowHostControl": lambda: pick([True, False]),
+        "autoStart": lambda: pick([True, False]),
+        "autoStartTimeoutMs": lambda: pick([5000, 12000, 1, 2147483647, 3000000000, 0]),
+        "binds": lambda: pick([[], ["/srv/b:/b"], ["/srv/b:/b:ro", "/data:/data"], ["rel:/x"], ["/var/run/docker.sock:/s"]]),
+    }
+    return {k: f[k]() for k in sample(list(f), 1, 5)}
+
+
+def gen_sbbrowser():
+    """sandbox.browser at defaults and agent level, with scope shared/agent/session"""
+    ids = ["main"] if maybe(0.5) else ["main", "work"]
+    d = {"mode": pick(["all", "all", "non-main", "off"])}
+    if maybe(0.5):
+        d["scope"] = pick(["session", "agent", "shared"])
+    if maybe(0.8):
+        d["browser"] = browser_ok()
+    if maybe(0.2):
+        d["docker"] = {"network": pick(["bridge", "none", "my-net"])}
+
+    def entry(i):
+        e = {}
+        if maybe(0.5):
+            e["sandbox"] = {"browser": browser_ok()}
+            if maybe(0.3):
+                e["sandbox"]["scope"] = pick(["session", "agent", "shared"])
+        return e
+    cfg = {"agents": roster(ids, entry, {"sandbox": d})}
+    if maybe(0.15):
+        cfg["browser"] = pick([{"enabled": False}, {"enabled": True}, {"headless": True}, {"evaluateEnabled": False}])
+    if maybe(0.15):
+        cfg["tools"] = {"sandbox": {"tools": policy3(0.5, 0.4, 0.2)}}
+    a = pick(ids)
+    return cfg, ids, a, (key_for(a, ids) if maybe(0.5) else None)
+
+
 NEW_AREAS = {"agents": gen_agents, "policy": gen_policy, "scope": gen_scope, "wsaccess": gen_wsaccess,
              "dockerx": gen_dockerx, "syntax": gen_syntax, "include": None, "chacct": gen_chacct,
-             "envx": gen_envx, "url": gen_url, "plugins": gen_plugins}
+             "envx": gen_envx, "url": gen_url, "plugins": gen_plugins, "sbbrowser": gen_sbbrowser}
 
 
 def gen_new_case(i, area):
@@ -1726,7 +1775,7 @@ def gen_new_case(i, area):
     c = {"id": f"g{seed:03d}{i:05d}", "category": {"agents": "resolution", "policy": "policy-layers", "scope": "session-keys",
                                                   "wsaccess": "resolution", "dockerx": "docker", "syntax": "loading",
                                                   "chacct": "policy-layers", "envx": "loading", "url": "invalid",
-                                                  "plugins": "invalid"}[area],
+                                                  "plugins": "invalid", "sbbrowser": "browser"}[area],
          "origin": "gen:" + area, "syntax": syntax, "config_text": text, "agent": agent, "session": session, "subagent": sub}
     if files:
         c["files"] = files
