@@ -132,6 +132,25 @@ static bool blank(const char *s) {
         return true;
 }
 
+/* The value a process environment holds once Node stores the string: cut at a NUL (C0 80 in
+ * sbx's strings), an unpaired surrogate (its 3-byte form) as U+FFFD. */
+static char *env_value(const char *s) {
+        char *r = strdup(s), *o = r;
+        for (const unsigned char *p = (const unsigned char *) s; r && *p;) {
+                if (p[0] == 0xC0 && p[1] == 0x80)
+                        break;
+                if (p[0] == 0xED && p[1] >= 0xA0 && p[1] <= 0xBF && (p[2] & 0xC0) == 0x80) {
+                        memcpy(o, "\xef\xbf\xbd", 3);
+                        o += 3;
+                        p += 3;
+                } else
+                        *o++ = (char) *p++;
+        }
+        if (r)
+                *o = 0;
+        return r;
+}
+
 int sbx_config_env_vars(struct json_object *root, sbx_strv *ret) {
         struct json_object *vars = jget(jget(root, "env"), "vars");
         *ret = (sbx_strv){};
@@ -149,7 +168,8 @@ int sbx_config_env_vars(struct json_object *root, sbx_strv *ret) {
                 const char *cur = getenv(k);
                 if (cur && !blank(cur))
                         continue;
-                if (sbx_strv_push(ret, k) < 0 || sbx_strv_push(ret, s) < 0)
+                _cleanup_free_ char *stored = env_value(s);
+                if (!stored || sbx_strv_push(ret, k) < 0 || sbx_strv_push(ret, stored) < 0)
                         return -ENOMEM;
         }
         return 0;

@@ -156,7 +156,7 @@ static char *substitute_env(const char *s, const sbx_strv *vars) {
                         name[k] = '\0';
                         if (k > 0 && *q == '}') {
                                 const char *val = sbx_config_env_lookup(vars, name);
-                                if (val) {
+                                if (val && *val) { /* an empty value is a missing one */
                                         add = val;
                                         addlen = strlen(val);
                                         skip = (size_t) (q + 1 - p);

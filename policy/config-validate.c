@@ -578,10 +578,23 @@ static bool byte_size_number(double d) {
  * no C0 control or space at either end (without: what zod's url() hands the checks after it) */
 static char *url_clean(const char *s, bool edges) {
         size_t n = strlen(s);
-        while (edges && n && (unsigned char) s[n - 1] <= ' ')
-                n--;
-        while (edges && n && (unsigned char) *s <= ' ')
-                s++, n--;
+        /* C0 controls and spaces off both ends; U+0000 is C0 80 in sbx's strings */
+        for (;;) {
+                if (edges && n && (unsigned char) s[n - 1] <= ' ')
+                        n--;
+                else if (edges && n >= 2 && (unsigned char) s[n - 2] == 0xC0 && (unsigned char) s[n - 1] == 0x80)
+                        n -= 2;
+                else
+                        break;
+        }
+        for (;;) {
+                if (edges && n && (unsigned char) *s <= ' ')
+                        s++, n--;
+                else if (edges && n >= 2 && (unsigned char) s[0] == 0xC0 && (unsigned char) s[1] == 0x80)
+                        s += 2, n -= 2;
+                else
+                        break;
+        }
         char *r = malloc(n + 1), *w = r;
         if (!r)
                 return NULL;
@@ -716,7 +729,7 @@ static bool opaque_authority(const char *p) {
                 return !at && !port; /* "scheme://" alone has an empty host */
         if (host[0] == '[')
                 return ipv6_literal(host);
-        return !strpbrk(host, " #/:<>?@[\\]^|"); /* the forbidden host code points */
+        return !strpbrk(host, " #/:<>?@[\\]^|") && !strstr(host, "\xc0\x80"); /* forbidden: these, U+0000 */
 }
 
 /* the host of a special URL as url.hostname reads it (malloc'd), NULL when the parser refuses
@@ -728,12 +741,19 @@ static char *special_host(const char *host) {
                 return dh && ipv6_literal(dh) ? TAKE_PTR(dh) : NULL;
         }
         _cleanup_free_ char *dh = host_decode(host, strlen(host));
-        uint32_t a;
+        uint32_t a = 0;
         int ip = dh ? ipv4_host(dh, &a) : -1;
         if (!dh || !*dh || ip < 0)
                 return NULL;
         for (const char *c = dh; *c; c++)
                 if ((unsigned char) *c <= ' ' || *c == 0x7f || strchr("#%/:<>?@[\\]^|", *c))
+                        return NULL;
+        /* U+0000 (C0 80) is forbidden; an unpaired surrogate (ED A0..BF xx) is U+FFFD to the
+         * parser, which domain-to-ASCII refuses */
+        if (strstr(dh, "\xc0\x80"))
+                return NULL;
+        for (const unsigned char *c = (const unsigned char *) dh; *c; c++)
+                if (c[0] == 0xED && c[1] >= 0xA0 && c[1] <= 0xBF)
                         return NULL;
         if (ip > 0) {
                 char *r;
@@ -1640,7 +1660,7 @@ static void v_env_entries(struct vctx *v, struct json_object *env, const char *b
                 const char *s = json_object_get_string(val);
                 size_t len = (size_t) json_object_get_string_len(val);
                 bool bad_name = !portable_env_name(k);
-                bool bad_val = strpbrk(s, "\r\n") || strlen(s) != len;
+                bool bad_val = strpbrk(s, "\r\n") || strlen(s) != len || strstr(s, "\xc0\x80"); /* NUL: C0 80 */
                 if (!bad_name && !bad_val)
                         continue;
                 jpath p = v->path;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/util.h"
 #include "policy.h"
 #include "resolve-internal.h"
 
@@ -89,4 +90,27 @@ char *sbx_json_text_js(const char *text) {
         }
         r[o] = '\0';
         return r;
+}
+
+/* sha256 of the string as Node's UTF-8 encoder writes it (Buffer.from, createHash().update):
+ * C0 80 is U+0000 (a zero byte), an unpaired surrogate U+FFFD (EF BF BD). */
+void sbx_sha256_hex_js(const char *s, char hex[65]) {
+        size_t n = strlen(s), o = 0;
+        _cleanup_free_ char *b = malloc(n + 1);
+        if (!b) {
+                sbx_sha256_hex(s, n, hex);
+                return;
+        }
+        for (const unsigned char *p = (const unsigned char *) s; *p;) {
+                if (p[0] == 0xED && p[1] >= 0xA0 && p[1] <= 0xBF && (p[2] & 0xC0) == 0x80) {
+                        memcpy(b + o, "\xef\xbf\xbd", 3);
+                        o += 3;
+                        p += 3;
+                } else if (p[0] == 0xC0 && p[1] == 0x80) {
+                        b[o++] = 0;
+                        p += 2;
+                } else
+                        b[o++] = (char) *p++;
+        }
+        sbx_sha256_hex(b, o, hex);
 }

@@ -4,9 +4,9 @@
  * Shape: the input is checked to be UTF-8 once, up front; then a recursive-descent parser walks
  * it one code point at a time. Every container is owned by a cleanup variable until it is
  * handed to its parent, so an error anywhere frees everything built so far. Strings are
- * decoded into one scratch buffer as long as the input (no JSON5 escape decodes to more bytes
- * than it occupies), so parsing allocates only json-c objects, one copy per object key and
- * that buffer. */
+ * decoded into one scratch buffer twice as long as the input (no JSON5 escape decodes to more
+ * bytes than it occupies; a raw NUL, one byte, becomes C0 80), so parsing allocates only
+ * json-c objects, one copy per object key and that buffer. */
 
 #include <errno.h>
 #include <locale.h>
@@ -328,38 +328,43 @@ struct strbuf {
         char *buf;
         size_t len;
         uint32_t high;                /* a high surrogate waiting for its low half, or 0 */
-        unsigned high_line, high_col; /* where its escape starts */
-        unsigned esc_line, esc_col;   /* where the escape being read starts */
 };
 
-static int unpaired(struct parser *ps, uint32_t unit, unsigned line, unsigned col) {
-        return sbx_error_set(ps->reterr, -EINVAL,
-                             "line %u col %u: string has an unpaired surrogate \\u%04X, which "
-                             "UTF-8 cannot represent",
-                             line, col, unit);
+/* A JavaScript string keeps what UTF-8 cannot hold; sbx's strings hold it in the forms
+ * js-string.c prints back as JSON escapes: an unpaired surrogate in its 3-byte form
+ * (ED A0..BF xx, "WTF-8"), U+0000 as C0 80 (so C strings keep it and what follows). */
+static void flush_high(struct strbuf *s) {
+        if (s->high) {
+                s->len += utf8_put(s->buf + s->len, s->high);
+                s->high = 0;
+        }
 }
 
 static int put_cp(struct parser *ps, struct strbuf *s, uint32_t cp) {
-        if (s->high)
-                return unpaired(ps, s->high, s->high_line, s->high_col);
+        (void) ps;
+        flush_high(s);
+        if (cp == 0) {
+                s->buf[s->len++] = (char) 0xC0;
+                s->buf[s->len++] = (char) 0x80;
+                return 0;
+        }
         s->len += utf8_put(s->buf + s->len, cp);
         return 0;
 }
 
 static int put_unit(struct parser *ps, struct strbuf *s, uint32_t u) {
         if (u >= 0xD800 && u <= 0xDBFF) {
-                if (s->high)
-                        return unpaired(ps, s->high, s->high_line, s->high_col);
+                flush_high(s);
                 s->high = u;
-                s->high_line = s->esc_line;
-                s->high_col = s->esc_col;
                 return 0;
         }
         if (u >= 0xDC00 && u <= 0xDFFF) {
                 uint32_t high = s->high;
 
-                if (!high)
-                        return unpaired(ps, u, s->esc_line, s->esc_col);
+                if (!high) {
+                        s->len += utf8_put(s->buf + s->len, u);
+                        return 0;
+                }
                 s->high = 0;
                 return put_cp(ps, s, 0x10000 + ((high - 0xD800) << 10) + (u - 0xDC00));
         }
@@ -429,8 +434,6 @@ static int read_string(struct parser *ps, size_t *ret_len) {
                 }
                 if (cp == '\\') {
                         advance(ps);
-                        s.esc_line = ps->line;
-                        s.esc_col = ps->col;
                         r = read_escape(ps, &s);
                 } else if (cp == '\n' || cp == '\r' || cp == EOI)
                         return fail_char(
@@ -441,8 +444,7 @@ static int read_string(struct parser *ps, size_t *ret_len) {
                 if (r < 0)
                         return r;
         }
-        if (s.high)
-                return unpaired(ps, s.high, s.high_line, s.high_col);
+        flush_high(&s);
         s.buf[s.len] = 0;
         *ret_len = s.len;
         return 0;
@@ -504,11 +506,7 @@ static int read_key(struct parser *ps, char **ret_key) {
                 r = read_string(ps, &len);
                 if (r < 0)
                         return r;
-                if (memchr(ps->scratch, 0, len))
-                        return sbx_error_set(ps->reterr, -EINVAL,
-                                             "line %u col %u: object key contains NUL (\\u0000), "
-                                             "which sbx does not accept in keys",
-                                             ps->line, ps->col);
+                (void) len; /* a NUL is C0 80 here: keys stay C strings */
         } else {
                 r = read_identifier(ps);
                 if (r < 0)
@@ -810,7 +808,7 @@ int sbx_json5_parse(const char *text, size_t len, struct json_object **ret, sbx_
         r = check_utf8(ps.p, len, reterr);
         if (r < 0)
                 return r;
-        scratch = malloc(len + 1);
+        scratch = malloc(2 * len + 1); /* a raw NUL decodes to C0 80 */
         if (!scratch)
                 return sbx_error_set(reterr, -ENOMEM, "out of memory");
         ps.scratch = scratch;

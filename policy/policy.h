@@ -356,6 +356,7 @@ size_t sbx_js_length(const char *s);
 size_t sbx_code_points(const char *s); /* zod 4's string length: code points */
 char *sbx_js_slice(const char *s, size_t units);
 char *sbx_json_text_js(const char *text);
+void sbx_sha256_hex_js(const char *s, char hex[65]); /* of Node's UTF-8 of the string */
 char *sbx_slugify_session_key(const char *key);
 char *sbx_container_name(const char *prefix, const char *slug);
 char *sbx_scope_key(sbx_scope scope, const char *session_key, const char *agent_workspace_dir,
@@ -376,10 +377,11 @@ char *sbx_session_key_agent(const char *key, bool *ret_malformed);
  * OpenClaw reads its config with the npm `json5` package (JSON5 1.0.0); sbx must read the same
  * file the same way, so this parser follows that package and is tested against it
  * (tests/unit/json5/oracle.jsonl). Where a json-c tree cannot hold what JavaScript can, sbx
- * refuses instead of guessing:
- *   - an unpaired UTF-16 surrogate escape ("\uD800" alone) in a string or key: -EINVAL;
- *   - a NUL in an object key ({"a\u0000b": 1}; json-c keys are C strings): -EINVAL
- *     (NUL inside string values is kept: use json_object_get_string_len());
+ * keeps it in forms js-string.c prints back as JavaScript does, or refuses:
+ *   - an unpaired UTF-16 surrogate escape ("\uD800" alone) in a string or key: its 3-byte
+ *     form (ED A0..BF xx, "WTF-8");
+ *   - U+0000 in a string or key ({"a\u0000b": "\0"}): C0 80, so C strings keep it and what
+ *     follows it;
  *   - invalid UTF-8 anywhere in the input (Node would substitute U+FFFD): -EINVAL.
  * Numbers are JavaScript doubles: a value that is integral and inside int64 becomes a json-c
  * int ("1e3", "0x10", "2.0", "-0" -> 1000, 16, 2, 0), every other one a double, including

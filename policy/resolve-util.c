@@ -340,7 +340,7 @@ char *sbx_slugify_session_key(const char *key) {
                 if (!t)
                         return NULL;
         }
-        sbx_sha256_hex(t, strlen(t), hex);
+        sbx_sha256_hex_js(t, hex);
         if (has_workspace_suffix(t)) {
                 if (asprintf(&r, "workspace-%.32s", hex) < 0)
                         return NULL;
@@ -372,7 +372,7 @@ char *sbx_container_name(const char *prefix, const char *slug) {
                 return NULL;
         if (sbx_js_length(full) <= 63)
                 return TAKE_PTR(full);
-        sbx_sha256_hex(full, strlen(full), hex);
+        sbx_sha256_hex_js(full, hex);
         if (workspace_slug(slug)) {
                 int budget = 63 - (int) (1 + strlen(slug) + 1 + 12);
                 _cleanup_free_ char *head = sbx_js_slice(prefix, budget < 0 ? 0 : (size_t) budget);
@@ -404,7 +404,7 @@ char *sbx_scope_key(sbx_scope scope, const char *session_key, const char *agent_
         ws = sbx_expand_user_path(agent_workspace_dir);
         if (!ws)
                 return NULL;
-        sbx_sha256_hex(ws, strlen(ws), hex);
+        sbx_sha256_hex_js(ws, hex);
         if (scope == SBX_SCOPE_SESSION) {
                 if (asprintf(&r, "%s:workspace:%.32s", t, hex) < 0)
                         return NULL;

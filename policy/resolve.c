@@ -189,7 +189,7 @@ static int resolve_sandboxed(const sbx_config *c, sbx_resolved *r) {
         return 0;
 }
 
-static char *workspace_dir_for(const sbx_config *c, const sbx_agent_config *a, const char *agent_id,
+static char *workspace_dir_raw(const sbx_config *c, const sbx_agent_config *a, const char *agent_id,
                                const sbx_strv *known) {
         char *r = NULL;
 
@@ -217,6 +217,22 @@ static char *workspace_dir_for(const sbx_config *c, const sbx_agent_config *a, c
         _cleanup_free_ char *state = sbx_state_dir();
         if (!state || asprintf(&r, "%s%sworkspace-%s", state, strcmp(state, "/") ? "/" : "", agent_id) < 0)
                 return NULL;
+        return r;
+}
+
+/* resolveAgentWorkspaceDir: the path with its NULs (C0 80 in sbx's strings) taken out
+ * (stripNullBytes) */
+static char *workspace_dir_for(const sbx_config *c, const sbx_agent_config *a, const char *agent_id,
+                               const sbx_strv *known) {
+        char *r = workspace_dir_raw(c, a, agent_id, known), *o = r;
+        for (const char *p = r; p && *p;) {
+                if ((unsigned char) p[0] == 0xC0 && (unsigned char) p[1] == 0x80)
+                        p += 2;
+                else
+                        *o++ = *p++;
+        }
+        if (o)
+                *o = 0;
         return r;
 }
 
@@ -338,7 +354,7 @@ static char *ssh_runtime_id(const char *scope_key) {
                 if (!strchr("0123456789abcdefABCDEF", t[i]))
                         ws = false;
         if (ws) {
-                sbx_sha256_hex(t, strlen(t), hex);
+                sbx_sha256_hex_js(t, hex);
                 return asprintf(&r, "openclaw-ssh-workspace-%.32s", hex) < 0 ? NULL : r;
         }
         _cleanup_free_ char *slug = sbx_slugify_session_key(t); /* "<base>-<sha8>": keep the base */
@@ -377,9 +393,14 @@ static int resolve_layout(const sbx_config *c, const sbx_agent_config *a, sbx_re
         sandbox_ws = r->scope == SBX_SCOPE_SHARED ? strdup(root) : path_join2(root, slug);
         if (!sandbox_ws)
                 return -ENOMEM;
-        const char *workspace_dir =
-                r->workspace_access == SBX_ACCESS_RW ? r->agent_workspace_dir : sandbox_ws;
-        r->host_workspace_dir = strdup(r->sandboxed ? workspace_dir : r->agent_workspace_dir);
+        /* the layout resolves the agent workspace once more (resolveUserPath: "a//b" is "a/b"
+         * by then, where stripped NULs left it) */
+        _cleanup_free_ char *agent_ws_t = sbx_strdup_trim(r->agent_workspace_dir);
+        _cleanup_free_ char *agent_ws = agent_ws_t ? sbx_expand_user_path(agent_ws_t) : NULL;
+        if (!agent_ws)
+                return -ENOMEM;
+        const char *workspace_dir = r->workspace_access == SBX_ACCESS_RW ? agent_ws : sandbox_ws;
+        r->host_workspace_dir = strdup(r->sandboxed ? workspace_dir : agent_ws);
         if (!r->host_workspace_dir)
                 return -ENOMEM;
         r->workspace_source = !r->sandboxed                          ? "direct"

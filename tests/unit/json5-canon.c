@@ -19,8 +19,15 @@ static void put_string(FILE *f, const char *s, size_t len) {
         fputc('"', f);
         for (size_t i = 0; i < len; i++) {
                 unsigned char c = (unsigned char) s[i];
+                const unsigned char *u = (const unsigned char *) s + i;
 
-                if (c < ELEMENTS(escapes) && escapes[c])
+                if (c == 0xC0 && i + 1 < len && u[1] == 0x80) { /* U+0000 */
+                        fputs("\\u0000", f);
+                        i++;
+                } else if (c == 0xED && i + 2 < len && u[1] >= 0xA0 && u[1] <= 0xBF) { /* a lone surrogate */
+                        fprintf(f, "\\u%04x", 0xD000u | ((unsigned) (u[1] & 0x3F) << 6) | (u[2] & 0x3F));
+                        i += 2;
+                } else if (c < ELEMENTS(escapes) && escapes[c])
                         fputs(escapes[c], f);
                 else if (c < 0x20)
                         fprintf(f, "\\u%04x", c);

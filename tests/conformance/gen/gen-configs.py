@@ -1756,9 +1756,55 @@ def gen_sbbrowser():
     return cfg, ids, a, (key_for(a, ids) if maybe(0.5) else None)
 
 
+ODD_CHARS = ["\u0000", "\ud800", "\udfff", "\ud83d", "\ude00", "\ud83d\ude00", "\u0000\u0000", "\udbff\udbff"]
+
+
+def odd_str(base):
+    """base with a NUL or an unpaired surrogate (JSON escapes: render writes them escaped)"""
+    at = rng.randint(0, len(base))
+    return base[:at] + pick(ODD_CHARS) + base[at:]
+
+
+def gen_oddstr():
+    """NULs and unpaired surrogates (OpenClaw keeps both) where the sandbox reads strings"""
+    sb = {"mode": pick(["all", "non-main"]), "scope": pick(["session", "agent", "shared"])}
+    d = {}
+    for k, base in [("image", "img:1"), ("containerPrefix", "oc-"), ("workdir", "/work"), ("network", "net"),
+                    ("user", "1000"), ("seccompProfile", "/p.json"), ("apparmorProfile", "aa")]:
+        if maybe(0.2):
+            d[k] = odd_str(base)
+    if maybe(0.3):
+        d["env"] = {pick(["A", "LANG", "X\u0000"]): odd_str("v")}
+    if maybe(0.25):
+        d["binds"] = [odd_str("/srv/a") + ":" + pick(["/a", odd_str("/b")]) + pick(["", ":ro"])]
+    for k, base in [("tmpfs", "/t"), ("dns", "1.1.1.1"), ("extraHosts", "h:1.2.3.4"), ("capDrop", "NET_RAW")]:
+        if maybe(0.1):
+            d[k] = [odd_str(base)]
+    if maybe(0.15):
+        d["setupCommand"] = pick([odd_str("echo hi"), [odd_str("a"), "b"]])
+    if d:
+        sb["docker"] = d
+    if maybe(0.2):
+        sb["workspaceRoot"] = odd_str(pick(["~/root", "/srv/r"]))
+    if maybe(0.3):
+        sb["workspaceAccess"] = pick(["none", "ro", "rw"])
+    defaults = {"sandbox": sb}
+    if maybe(0.3):
+        defaults["workspace"] = odd_str(pick(["~/ws", "/srv/ws"]))
+    cfg = {"agents": {"defaults": defaults}}
+    if maybe(0.3):
+        cfg["tools"] = {pick(["allow", "deny", "alsoAllow"]): [odd_str(pick(["exec", "read", "group:fs", "*"])), "write"]}
+    if maybe(0.15):
+        cfg["env"] = {"vars": {"ODD": odd_str("x")}}
+        cfg["agents"]["defaults"]["sandbox"].setdefault("docker", {})["image"] = "${ODD}"
+    if maybe(0.1):
+        cfg["gateway"] = {"publicOrigin": "https://" + odd_str("ex.com")}
+    return cfg, ["main"], pick(["main", None]), pick([None, "agent:main:whatsapp:group:1", "agent:main:main"])
+
+
 NEW_AREAS = {"agents": gen_agents, "policy": gen_policy, "scope": gen_scope, "wsaccess": gen_wsaccess,
              "dockerx": gen_dockerx, "syntax": gen_syntax, "include": None, "chacct": gen_chacct,
-             "envx": gen_envx, "url": gen_url, "plugins": gen_plugins, "sbbrowser": gen_sbbrowser}
+             "envx": gen_envx, "url": gen_url, "plugins": gen_plugins, "sbbrowser": gen_sbbrowser, "oddstr": gen_oddstr}
 
 
 def gen_new_case(i, area):
@@ -1769,13 +1815,16 @@ def gen_new_case(i, area):
     files = None
     if area == "syntax":
         syntax, text, files = "json5", r[4], r[5]
+    elif area == "oddstr":  # escaped: UTF-8 cannot hold an unpaired surrogate
+        syntax, text = "json", json.dumps(cfg, indent=2, ensure_ascii=True)
     else:
         syntax, text = render(cfg)
     sub = maybe(0.2)
     c = {"id": f"g{seed:03d}{i:05d}", "category": {"agents": "resolution", "policy": "policy-layers", "scope": "session-keys",
                                                   "wsaccess": "resolution", "dockerx": "docker", "syntax": "loading",
                                                   "chacct": "policy-layers", "envx": "loading", "url": "invalid",
-                                                  "plugins": "invalid", "sbbrowser": "browser"}[area],
+                                                  "plugins": "invalid", "sbbrowser": "browser",
+                                                  "oddstr": "loading"}[area],
          "origin": "gen:" + area, "syntax": syntax, "config_text": text, "agent": agent, "session": session, "subagent": sub}
     if files:
         c["files"] = files

@@ -4,7 +4,8 @@
  *   null true false
  *   numbers: integral values with |v| <= 2^53-1 in decimal ("-0" is "0"), NaN, Infinity,
  *            -Infinity, every other double as "d:0x" + its 16 hex IEEE-754 bits
- *   strings: JSON.stringify's escaping (controls as \b\f\n\r\t or \u00xx, quote, backslash)
+ *   strings: JSON.stringify's escaping (controls as \b\f\n\r\t or \u00xx, quote, backslash,
+ *            an unpaired surrogate as \udxxx)
  *   arrays [a,b]; objects {"k":v,...} with keys sorted by their UTF-8 bytes
  * and the deviations sbx makes on purpose (see policy/json5.h). */
 'use strict'
@@ -38,23 +39,13 @@ function canon (v) {
         return '{' + keys.map((k) => JSON.stringify(k) + ':' + canon(v[k])).join(',') + '}'
 }
 
-const LONE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
-
 /* Why sbx must refuse a value json5 accepts, or null. */
 function deviation (v, depth = 0) {
-        if (typeof v === 'string')
-                return LONE.test(v) ? 'surrogate' : null
         if (v === null || typeof v !== 'object')
                 return null
         if (depth + 1 > 128)
                 return 'depth'
         for (const k of Object.keys(v)) {
-                if (!Array.isArray(v)) {
-                        if (LONE.test(k))
-                                return 'surrogate'
-                        if (k.includes('\0'))
-                                return 'nulkey'
-                }
                 const d = deviation(v[k], depth + 1)
                 if (d)
                         return d
