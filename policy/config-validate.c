@@ -463,6 +463,7 @@ struct shape {
         unsigned short node;
 };
 #include "config-shapes.h"
+#include "idna-ascii.h"
 
 /* string s of SPOOL (NULL for 0) */
 static const char *spool(unsigned s) {
@@ -687,6 +688,49 @@ static char *host_decode(const char *h, size_t n) {
         return r;
 }
 
+static int idna_cmp(const void *key, const void *elem) {
+        uint32_t k = *(const uint32_t *) key, e = ((const struct idna_ascii *) elem)->cp;
+        return k < e ? -1 : k > e;
+}
+
+/* the code points of a (%-decoded) host that domain-to-ASCII maps to ASCII text or deletes,
+ * replaced (idna-ascii.h: fullwidth letters and digits, ideographic full stops, soft hyphens,
+ * ...); other characters as they are */
+static char *idna_ascii(const char *h) {
+        size_t n = strlen(h), o = 0;
+        char *r = malloc(n * IDNA_ASCII_MAX + 1);
+        if (!r)
+                return NULL;
+        for (const unsigned char *p = (const unsigned char *) h; *p;) {
+                size_t k = *p < 0x80 ? 1 : *p >= 0xF0 ? 4 : *p >= 0xE0 ? 3 : *p >= 0xC0 ? 2 : 1;
+                uint32_t cp = k == 1 ? *p : (uint32_t) (*p & (0xFF >> (k + 1)));
+                bool whole = true;
+                for (size_t i = 1; i < k; i++) {
+                        if ((p[i] & 0xC0) != 0x80) {
+                                whole = false;
+                                break;
+                        }
+                        cp = (cp << 6) | (p[i] & 0x3F);
+                }
+                const struct idna_ascii *m = k > 1 && whole ? bsearch(&cp, IDNA_ASCII, ELEMENTSOF(IDNA_ASCII),
+                                                                       sizeof(IDNA_ASCII[0]), idna_cmp)
+                                                            : NULL;
+                if (!whole)
+                        k = 1;
+                if (m) {
+                        size_t l = strlen(m->to);
+                        memcpy(r + o, m->to, l);
+                        o += l;
+                } else {
+                        memcpy(r + o, p, k);
+                        o += k;
+                }
+                p += k;
+        }
+        r[o] = 0;
+        return r;
+}
+
 /* "[...]" holds an IPv6 address (inet_pton reads what the URL parser does) */
 static bool ipv6_literal(const char *h) {
         size_t n = strlen(h);
@@ -740,7 +784,8 @@ static char *special_host(const char *host) {
                 _cleanup_free_ char *dh = sbx_strdup_lower(host);
                 return dh && ipv6_literal(dh) ? TAKE_PTR(dh) : NULL;
         }
-        _cleanup_free_ char *dh = host_decode(host, strlen(host));
+        _cleanup_free_ char *dh0 = host_decode(host, strlen(host));
+        _cleanup_free_ char *dh = dh0 ? idna_ascii(dh0) : NULL;
         uint32_t a = 0;
         int ip = dh ? ipv4_host(dh, &a) : -1;
         if (!dh || !*dh || ip < 0)
