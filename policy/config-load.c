@@ -330,6 +330,27 @@ static void drop_proto_keys(struct json_object *o) {
         }
 }
 
+/* ... except as an MCP server name written in the config file itself: mcp.servers and
+ * nodeHost.mcp.servers keep "__proto__" as an own key (json5 defines it; an $include merge on
+ * the way drops it) and their schema refuses it (McpServerNameSchema). */
+static void reserved_mcp_names(struct json_object *root, sbx_config_diag *diag) {
+        static const char *const AT[][3] = {{"mcp", "servers", NULL}, {"nodeHost", "mcp", "servers"}};
+        for (size_t i = 0; i < ELEMENTSOF(AT); i++) {
+                struct vctx v = {.diag = diag};
+                struct json_object *o = root;
+                bool merged = jhas(o, "$include");
+                for (size_t j = 0; j < 3 && AT[i][j]; j++) {
+                        o = jget(o, AT[i][j]);
+                        jpath_push_key(&v.path, AT[i][j]);
+                        merged = merged || jhas(o, "$include");
+                }
+                if (merged || !jhas(o, "__proto__"))
+                        continue;
+                jpath_push_key(&v.path, "__proto__");
+                issue(&v, "MCP server name \"__proto__\" is reserved; rename the server");
+        }
+}
+
 static int load_text_at(const char *text, size_t len, const char *path, bool trusted, sbx_config *ret,
                         sbx_config_diag *diag, sbx_error *reterr) {
         sbx_config_diag local = {};
@@ -355,6 +376,7 @@ static int load_text_at(const char *text, size_t len, const char *path, bool tru
                         return r;
                 }
         }
+        reserved_mcp_names(root, diag); /* what $include brings in has no such key */
         r = sbx_config_resolve_includes(&root, path, trusted, reterr);
         if (r < 0) {
                 json_object_put(root);
