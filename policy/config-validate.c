@@ -451,6 +451,8 @@ enum {
         K_HTTPS_PATH_URL,     /* an https URL whose path is not "/" */
         K_NOT_BLANK,          /* the pattern /\S/: not only JavaScript white space */
         K_NONEMPTY_TRIMMED,   /* not empty, no leading or trailing white space */
+        K_FILE_SECRET_ID,     /* "value", or an absolute JSON pointer */
+        K_EXEC_SECRET_ID,     /* /^[A-Za-z0-9][A-Za-z0-9._:/#-]{0,255}$/ without . or .. segments */
 };
 /* how a string is checked as a URL */
 enum {
@@ -1007,6 +1009,26 @@ static bool refined(const struct snode *n, const char *s) {
         case K_TRIMMED: {
                 _cleanup_free_ char *t = sbx_strdup_trim(s);
                 return !t || !strcmp(t, s);
+        }
+        case K_FILE_SECRET_ID: /* isValidFileSecretRefId: each segment's "~" is "~0" or "~1" */
+                if (!strcmp(s, "value"))
+                        return true;
+                if (s[0] != '/')
+                        return false;
+                for (const char *c = s; (c = strchr(c, '~')); c++)
+                        if (c[1] != '0' && c[1] != '1')
+                                return false;
+                return true;
+        case K_EXEC_SECRET_ID: { /* isValidExecSecretRefId */
+                size_t n = strlen(s);
+                if (n < 1 || n > 256 || !isalnum((unsigned char) s[0]) || strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:/#-") != n)
+                        return false;
+                for (const char *seg = s; seg; seg = strchr(seg, '/') ? strchr(seg, '/') + 1 : NULL) {
+                        size_t l = strcspn(seg, "/");
+                        if ((l == 1 && seg[0] == '.') || (l == 2 && !strncmp(seg, "..", 2)))
+                                return false;
+                }
+                return true;
         }
         default: /* K_NONE */
                 return true;

@@ -45,6 +45,8 @@ function customKind(src) {
   // validateHttpOrigin, and https, or http on one of the hosts of a Set (gateway.publicOrigin)
   const ho = /^function \w+\((\w+)\) \{\s*if \(!validateHttpOrigin\(\1\)\) return false;\s*const (\w+) = new URL\(\1\);\s*return \2\.protocol === "https:" \|\| (\w+)\.has\(\2\.hostname\);\s*\}$/.exec(src.trim());
   if (ho && setValues(ho[3])) return { kind: "https-origin", hosts: setValues(ho[3]) };
+  if (/^function isValidFileSecretRefId\(/.test(src)) return "file-secret-id";
+  if (/^function isValidExecSecretRefId\(/.test(src)) return "exec-secret-id";
   if (/^\(value\) => value === value\.trim\(\)$/.test(src.trim())) return "trimmed";
   if (/^\(value\) => value\.length > 0 && value === value\.trim\(\)$/.test(src.trim())) return "nonempty-trimmed";
   if (/^\((\w+)\) => \{\s*const (\w+) = new URL\(\1\);\s*return isHttpsUrl\(\2\) && \2\.pathname !== "\/";\s*\}$/.test(src.trim())) return "https-path-url";
