@@ -1802,9 +1802,69 @@ def gen_oddstr():
     return cfg, ["main"], pick(["main", None]), pick([None, "agent:main:whatsapp:group:1", "agent:main:main"])
 
 
+def gen_realistic():
+    """a whole config as users write one: a roster with per-agent sandbox/tools, channels with
+    group policies, bindings, models, heartbeat, web search, plugins, broadcast"""
+    ids = rng.sample(["main", "work", "family", "ops", "coder"], rng.randint(1, 4))
+    if "main" not in ids and maybe(0.6):
+        ids[0] = "main"
+    defaults = {"sandbox": sandbox_ok("defaults", 0.5)}
+    if maybe(0.5):
+        defaults["model"] = model_sel()
+    if maybe(0.3):
+        defaults["workspace"] = pick(["~/.openclaw/workspace", "~/agents", "/srv/agents"])
+    if maybe(0.25):
+        defaults["heartbeat"] = {"every": pick(["30m", "1h", "2h30m", "45", "bogus"]), "target": mostly(GOOD_HB, HB_TARGETS)}
+        if maybe(0.3):
+            defaults["heartbeat"]["activeHours"] = {"start": pick(["08:00", "09:30", "7:00"]), "end": pick(["22:00", "24:00", "23:59"])}
+
+    def entry(i):
+        e = {}
+        if maybe(0.5):
+            e["sandbox"] = sandbox_ok("agent", 0.3)
+        if maybe(0.5):
+            e["tools"] = tools_ok(True)
+        if maybe(0.3):
+            e["workspace"] = pick([f"~/.openclaw/workspace-{i}", f"~/ws-{i}", f"/srv/{i}"])
+        if maybe(0.2):
+            e["model"] = model_sel()
+        if maybe(0.15):
+            e["name"] = i.title()
+        return e
+    cfg = {"agents": roster(ids, entry, defaults)}
+    if maybe(0.6):
+        cfg["tools"] = tools_ok(False)
+        if maybe(0.2):
+            cfg["tools"]["web"] = {"search": {"enabled": True, "provider": mostly(GOOD_SEARCH, SEARCH_PROVIDERS, 0.7)}}
+    ch = {}
+    for c in rng.sample(["whatsapp", "telegram", "discord", "slack", "signal"], rng.randint(0, 2)):
+        cc = {"enabled": pick([True, True, False])}
+        if c in ("whatsapp", "telegram", "signal") and maybe(0.6):
+            gid = {"whatsapp": "120363@g.us", "telegram": "-100123", "signal": "g1"}[c]
+            cc["groups"] = {pick([gid, "*"]): {"requireMention": pick([True, False])} |
+                            ({"tools": policy3(0.4, 0.6, 0.1)} if maybe(0.6) else {})}
+        ch[c] = cc
+    if ch:
+        cfg["channels"] = ch
+    if len(ids) > 1 and maybe(0.5):
+        cfg["bindings"] = [{"agentId": pick(ids + ["ghost"] if maybe(0.1) else ids),
+                            "match": {"channel": pick(list(ch) or ["whatsapp"])} | ({"peer": {"kind": "group", "id": "120363@g.us"}} if maybe(0.4) else {})}
+                           for _ in range(rng.randint(1, 2))]
+    if maybe(0.15):
+        cfg["broadcast"] = {pick(["120363@g.us", "telegram:-100123"]): [pick(ids) for _ in range(rng.randint(1, 2))]}
+    if maybe(0.2):
+        cfg["plugins"] = pick([{"allow": ["memory-core"]}, {"entries": {"memory-core": {"enabled": True}}},
+                               {"entries": {"brave": {"enabled": True}}}, {"slots": {"memory": "memory-core"}}])
+    if maybe(0.2):
+        cfg["session"] = {k: v for k, v in (("dmScope", pick(["main", "per-peer", "per-channel-peer"])),
+                                           ("maintenance", {"pruneAfter": pick(["30d", "7d", 14, "0d"])})) if maybe(0.6)}
+    a = pick(ids)
+    return cfg, ids, pick([a, a, None]), (key_for(a, ids) if maybe(0.7) else None)
+
+
 NEW_AREAS = {"agents": gen_agents, "policy": gen_policy, "scope": gen_scope, "wsaccess": gen_wsaccess,
              "dockerx": gen_dockerx, "syntax": gen_syntax, "include": None, "chacct": gen_chacct,
-             "envx": gen_envx, "url": gen_url, "plugins": gen_plugins, "sbbrowser": gen_sbbrowser, "oddstr": gen_oddstr}
+             "envx": gen_envx, "url": gen_url, "plugins": gen_plugins, "sbbrowser": gen_sbbrowser, "oddstr": gen_oddstr, "realistic": gen_realistic}
 
 
 def gen_new_case(i, area):
@@ -1824,7 +1884,7 @@ def gen_new_case(i, area):
                                                   "wsaccess": "resolution", "dockerx": "docker", "syntax": "loading",
                                                   "chacct": "policy-layers", "envx": "loading", "url": "invalid",
                                                   "plugins": "invalid", "sbbrowser": "browser",
-                                                  "oddstr": "loading"}[area],
+                                                  "oddstr": "loading", "realistic": "resolution"}[area],
          "origin": "gen:" + area, "syntax": syntax, "config_text": text, "agent": agent, "session": session, "subagent": sub}
     if files:
         c["files"] = files
