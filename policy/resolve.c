@@ -303,13 +303,14 @@ static int mount_set(sbx_resolved *r, const char *host, const char *container, b
         return 0;
 }
 
-static int resolve_mounts(sbx_resolved *r, const char *workspace_dir) {
+/* agent_ws: the agent workspace as the layout resolves it again */
+static int resolve_mounts(sbx_resolved *r, const char *workspace_dir, const char *agent_ws) {
         int k;
         if ((k = mount_set(r, workspace_dir, r->container_workdir, r->workspace_access != SBX_ACCESS_RO,
                            "workspace")) < 0)
                 return k;
-        if (r->workspace_access != SBX_ACCESS_NONE && strcmp(workspace_dir, r->agent_workspace_dir) != 0 &&
-            (k = mount_set(r, r->agent_workspace_dir, "/agent", r->workspace_access != SBX_ACCESS_RO,
+        if (r->workspace_access != SBX_ACCESS_NONE && strcmp(workspace_dir, agent_ws) != 0 &&
+            (k = mount_set(r, agent_ws, "/agent", r->workspace_access != SBX_ACCESS_RO,
                            "agent")) < 0)
                 return k;
         /* custom binds: the last bind per container path wins, at its first position */
@@ -423,7 +424,7 @@ static int resolve_layout(const sbx_config *c, const sbx_agent_config *a, sbx_re
                         sbx_container_name(prefix, r->scope == SBX_SCOPE_SHARED ? "shared" : slug);
                 if (!r->container_name)
                         return -ENOMEM;
-                return mounts ? resolve_mounts(r, workspace_dir) : 0;
+                return mounts ? resolve_mounts(r, workspace_dir, agent_ws) : 0;
         }
         if (!strcasecmp(r->backend, "ssh")) {
                 /* the remote runtime dir: posix.join(<ssh.workspaceRoot>, <runtime id>, "workspace"),
