@@ -453,6 +453,7 @@ enum {
         K_NONEMPTY_TRIMMED,   /* not empty, no leading or trailing white space */
         K_FILE_SECRET_ID,     /* "value", or an absolute JSON pointer */
         K_EXEC_SECRET_ID,     /* /^[A-Za-z0-9][A-Za-z0-9._:/#-]{0,255}$/ without . or .. segments */
+        K_NO_JS_SPACE,        /* no JavaScript white space beyond ASCII's (a negated \s the ERE lacks) */
 };
 /* how a string is checked as a URL */
 enum {
@@ -1028,6 +1029,15 @@ static bool refined(const struct snode *n, const char *s) {
                         if ((l == 1 && seg[0] == '.') || (l == 2 && !strncmp(seg, "..", 2)))
                                 return false;
                 }
+                return true;
+        }
+        case K_NO_JS_SPACE: { /* JS \s beyond ASCII: U+00A0, U+1680, U+2000-200A, 2028, 2029, 202F, 205F, 3000, FEFF */
+                for (const unsigned char *c = (const unsigned char *) s; *c; c++)
+                        if ((c[0] == 0xC2 && c[1] == 0xA0) || (c[0] == 0xE1 && c[1] == 0x9A && c[2] == 0x80) ||
+                            (c[0] == 0xE2 && c[1] == 0x80 && ((c[2] >= 0x80 && c[2] <= 0x8A) || c[2] == 0xA8 || c[2] == 0xA9 || c[2] == 0xAF)) ||
+                            (c[0] == 0xE2 && c[1] == 0x81 && c[2] == 0x9F) || (c[0] == 0xE3 && c[1] == 0x80 && c[2] == 0x80) ||
+                            (c[0] == 0xEF && c[1] == 0xBB && c[2] == 0xBF))
+                                return false;
                 return true;
         }
         default: /* K_NONE */

@@ -162,6 +162,10 @@ def node(d):
             e = ere(rx)
             if e:
                 f.update(re=e[0], icase="true" if e[1] else "false")
+                # \s in a negated bracket became ASCII's: the patterns that have one ("<literal
+                # prefix>:[^\s...]...$") refuse JavaScript's other white space anywhere
+                if re.search(r"\[\^[^\]]*\\s", rx["src"]) and f["custom"] == "K_NONE":
+                    f["custom"] = "K_NO_JS_SPACE"
                 break
     elif t == "number":
         f.update(type="N_NUMBER", integer="true" if d.get("int") else "false", lo=num(d.get("lo")),
