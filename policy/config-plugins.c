@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
 
 #include "config-internal.h"
@@ -91,10 +92,51 @@ bool sbx_config_plugins_preserved(struct json_object *root) {
                         continue;
                 _cleanup_free_ char *abs = sbx_expand_user_path(t);
                 struct stat st;
-                if (abs && stat(abs, &st) < 0)
-                        return true;
+                if (!abs)
+                        continue;
+                if (stat(abs, &st) < 0 || (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)))
+                        return true; /* missing, or neither a file nor a directory */
+                if (S_ISDIR(st.st_mode)) {
+                        DIR *d = opendir(abs);
+                        if (!d)
+                                return true;
+                        closedir(d);
+                }
         }
         return false;
+}
+
+/* isExtensionFile: a plugin entry file's name */
+static bool extension_file(const char *p) {
+        static const char *const EXTS[] = {".ts", ".js", ".mts", ".cts", ".mjs", ".cjs", NULL};
+        const char *base = strrchr(p, '/') ? strrchr(p, '/') + 1 : p, *dot = strrchr(base, '.');
+        if (!dot || dot == base || !listed(EXTS, dot))
+                return false;
+        size_t n = strlen(base);
+        if (n >= 5 && (!strcmp(base + n - 5, ".d.ts") || (n >= 6 && (!strcmp(base + n - 6, ".d.mts") || !strcmp(base + n - 6, ".d.cts")))))
+                return false;
+        _cleanup_free_ char *lower = sbx_strdup_lower(base);
+        return lower && !strstr(lower, ".test.");
+}
+
+/* a configured load path naming a regular file that is no plugin entry (discoverFromPath):
+ * the registry's error, an issue whenever the plugins section is read */
+static void unsupported_load_files(struct vctx *v, struct json_object *root) {
+        struct json_object *paths = jget(jget(jget(root, "plugins"), "load"), "paths");
+        for (size_t i = 0; json_object_is_type(paths, json_type_array) && i < json_object_array_length(paths); i++) {
+                struct json_object *p = json_object_array_get_idx(paths, i);
+                if (!json_object_is_type(p, json_type_string))
+                        continue;
+                _cleanup_free_ char *t = sbx_strdup_trim(json_object_get_string(p));
+                _cleanup_free_ char *abs = t && *t ? sbx_expand_user_path(t) : NULL;
+                struct stat st;
+                if (!abs || stat(abs, &st) < 0 || !S_ISREG(st.st_mode) || extension_file(abs))
+                        continue;
+                jpath pp = v->path;
+                jpath_push_key(&v->path, "plugins");
+                issue(v, "plugin: plugin path is not a supported file: %s", abs);
+                v->path = pp;
+        }
 }
 
 /* plugins.allow, plugins.entries (and installs) naming one of the ids (normalised) */
@@ -413,6 +455,8 @@ void sbx_config_validate_plugins(struct json_object *root, struct vctx *v) {
         }
         web_search_provider(v, root, keep);
         model_refs(v, root); /* the manifests' suppressions: no load path keeps these */
+        if (jhas(root, "plugins"))
+                unsupported_load_files(v, root);
         if (jhas(root, "plugins") && !keep) { /* validateExplicitPluginConfig */
                 memory_slot(v, root);
                 plugin_configs(v, root);
