@@ -2151,9 +2151,12 @@ static void v_positive_duration(struct vctx *v, struct json_object *o) {
                 issue(v, "duration must be positive (use ms, s, m, h, d), e.g. 30d");
 }
 
+static void v_talk_provider(struct vctx *v, struct json_object *talk, const char *name);
+static void v_hook_mappings(struct vctx *v, struct json_object *hooks);
+
 /* The refinements of OpenClaw's schema on sections sbx otherwise checks by their shapes:
  * heartbeats, legacy tools.web.search provider keys, session.maintenance durations, talk's
- * provider. */
+ * providers, persistent hook mappings. */
 static void v_refinements(struct vctx *v, struct json_object *root) {
         static const char *const LEGACY_SEARCH[] = {"brave", "duckduckgo", "exa", "firecrawl", "gemini", "grok", "kimi",
                                                      "minimax", "ollama", "perplexity", "searxng", "tavily", NULL};
@@ -2197,18 +2200,59 @@ static void v_refinements(struct vctx *v, struct json_object *root) {
                 }
                 v->path = p;
         }
-        struct json_object *talk = jget(root, "talk");
+        v_talk_provider(v, jget(root, "talk"), "talk");
+        v_talk_provider(v, jget(jget(root, "talk"), "realtime"), "talk.realtime");
+        v_hook_mappings(v, jget(root, "hooks"));
+}
+
+/* a non-blank string (JavaScript trim) */
+static bool js_nonblank(struct json_object *o) {
+        if (!json_object_is_type(o, json_type_string))
+                return false;
+        _cleanup_free_ char *t = sbx_strdup_trim(json_object_get_string(o));
+        return t && *t;
+}
+
+/* hooks.mappings[]: a persistent agent mapping needs a session key somewhere, or a transform */
+static void v_hook_mappings(struct vctx *v, struct json_object *hooks) {
+        struct json_object *maps = jget(hooks, "mappings");
+        if (!json_object_is_type(maps, json_type_array) || js_nonblank(jget(hooks, "defaultSessionKey")))
+                return;
+        for (size_t i = 0; i < json_object_array_length(maps); i++) {
+                struct json_object *m = json_object_array_get_idx(maps, i), *action = jget(m, "action");
+                struct json_object *mode = jget(m, "sessionMode");
+                if (!json_object_is_type(m, json_type_object) ||
+                    (action && !(json_object_is_type(action, json_type_string) && !strcmp(json_object_get_string(action), "agent"))) ||
+                    !json_object_is_type(mode, json_type_string) || strcmp(json_object_get_string(mode), "persistent") ||
+                    js_nonblank(jget(m, "sessionKey")) || js_truthy(jget(m, "transform")))
+                        continue;
+                jpath p = v->path;
+                jpath_push_key(&v->path, "hooks");
+                jpath_push_key(&v->path, "mappings");
+                jpath_push_index(&v->path, i);
+                jpath_push_key(&v->path, "sessionKey");
+                issue(v, "persistent hook mappings require sessionKey, hooks.defaultSessionKey, or a transform");
+                v->path = p;
+        }
+}
+
+/* talk and talk.realtime: provider (trimmed, lower-cased) names a key of providers, and is
+ * required with several */
+static void v_talk_provider(struct vctx *v, struct json_object *talk, const char *name) {
         struct json_object *prov = jget(talk, "provider"), *provs = jget(talk, "providers");
+        jpath p = v->path;
         if (json_object_is_type(talk, json_type_object)) {
                 _cleanup_free_ char *t0 = json_object_is_type(prov, json_type_string) ? sbx_strdup_trim(json_object_get_string(prov)) : NULL;
                 _cleanup_free_ char *want = t0 ? sbx_strdup_lower(t0) : NULL;
                 int n = json_object_is_type(provs, json_type_object) ? json_object_object_length(provs) : 0;
                 jpath_push_key(&v->path, "talk");
+                if (strcmp(name, "talk"))
+                        jpath_push_key(&v->path, "realtime");
                 jpath_push_key(&v->path, "provider");
                 if (want && *want && n > 0 && !jhas(provs, want))
-                        issue(v, "talk.provider must match a key in talk.providers (missing \"%s\")", want);
+                        issue(v, "%s.provider must match a key in %s.providers (missing \"%s\")", name, name, want);
                 if ((!want || !*want) && n > 1)
-                        issue(v, "talk.provider is required when talk.providers defines multiple providers");
+                        issue(v, "%s.provider is required when %s.providers defines multiple providers", name, name);
                 v->path = p;
         }
 }
