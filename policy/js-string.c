@@ -114,3 +114,132 @@ void sbx_sha256_hex_js(const char *s, char hex[65]) {
         }
         sbx_sha256_hex(b, o, hex);
 }
+
+#include "js-lower.h"
+
+static bool in_ranges(const uint32_t (*r)[2], size_t n, uint32_t cp) {
+        size_t lo = 0, hi = n;
+        while (lo < hi) {
+                size_t mid = (lo + hi) / 2;
+                if (cp < r[mid][0])
+                        hi = mid;
+                else if (cp > r[mid][1])
+                        lo = mid + 1;
+                else
+                        return true;
+        }
+        return false;
+}
+
+static uint32_t lower_cp(uint32_t cp) {
+        size_t lo = 0, hi = ELEMENTSOF(JS_LOWER);
+        while (lo < hi) {
+                size_t mid = (lo + hi) / 2;
+                const struct js_lower_run *r = &JS_LOWER[mid];
+                if (cp < r->start)
+                        hi = mid;
+                else if (cp > r->end)
+                        lo = mid + 1;
+                else
+                        return (cp - r->start) % r->stride ? cp : (uint32_t) ((int32_t) cp + r->delta);
+        }
+        return cp;
+}
+
+/* the code point of the sequence at s of n bytes (a stray byte stands for itself, marked) */
+static uint32_t decode(const unsigned char *s, size_t n) {
+        switch (n) {
+        case 2:
+                return (uint32_t) (s[0] & 0x1F) << 6 | (s[1] & 0x3F);
+        case 3:
+                return (uint32_t) (s[0] & 0x0F) << 12 | (uint32_t) (s[1] & 0x3F) << 6 | (s[2] & 0x3F);
+        case 4:
+                return (uint32_t) (s[0] & 0x07) << 18 | (uint32_t) (s[1] & 0x3F) << 12 |
+                       (uint32_t) (s[2] & 0x3F) << 6 | (s[3] & 0x3F);
+        default:
+                return s[0] < 0x80 ? s[0] : UINT32_MAX;
+        }
+}
+
+static size_t encode(uint32_t cp, char *o) {
+        if (cp < 0x80) {
+                o[0] = (char) cp;
+                return 1;
+        }
+        if (cp < 0x800) {
+                o[0] = (char) (0xC0 | cp >> 6);
+                o[1] = (char) (0x80 | (cp & 0x3F));
+                return 2;
+        }
+        if (cp < 0x10000) {
+                o[0] = (char) (0xE0 | cp >> 12);
+                o[1] = (char) (0x80 | (cp >> 6 & 0x3F));
+                o[2] = (char) (0x80 | (cp & 0x3F));
+                return 3;
+        }
+        o[0] = (char) (0xF0 | cp >> 18);
+        o[1] = (char) (0x80 | (cp >> 12 & 0x3F));
+        o[2] = (char) (0x80 | (cp >> 6 & 0x3F));
+        o[3] = (char) (0x80 | (cp & 0x3F));
+        return 4;
+}
+
+static bool case_ignorable(uint32_t cp) {
+        return in_ranges(JS_CASE_IGNORABLE, ELEMENTSOF(JS_CASE_IGNORABLE), cp);
+}
+
+static bool cased(uint32_t cp) {
+        return in_ranges(JS_CASED, ELEMENTSOF(JS_CASED), cp);
+}
+
+/* Final_Sigma for the U+03A3 at cps[i]: a cased letter before it and none after it, case-
+ * ignorable characters skipped on both sides. */
+static bool final_sigma(const uint32_t *cps, size_t n, size_t i) {
+        size_t j = i;
+        while (j > 0 && case_ignorable(cps[j - 1]))
+                j--;
+        if (j == 0 || !cased(cps[j - 1]))
+                return false;
+        for (j = i + 1; j < n && case_ignorable(cps[j]); j++)
+                ;
+        return j == n || !cased(cps[j]);
+}
+
+/* String.prototype.toLowerCase over UTF-8 (node 24's Unicode data, policy/js-lower.h): one
+ * code point to one, U+0130 to "i" U+0307, U+03A3 to U+03C2 at a word's end (Final_Sigma),
+ * else U+03C3; stray bytes and lone surrogates are kept. */
+char *sbx_strdup_lower(const char *s) {
+        if (!s)
+                return NULL;
+        size_t n = strlen(s), m = 0, u;
+        _cleanup_free_ uint32_t *cps = malloc((n + 1) * sizeof(uint32_t));
+        _cleanup_free_ size_t *lens = malloc((n + 1) * sizeof(size_t));
+        char *r = malloc(n * 2 + 1), *o = r;
+        if (!cps || !lens || !r) {
+                free(r);
+                return NULL;
+        }
+        for (size_t i = 0; i < n; m++) {
+                lens[m] = seq_at((const unsigned char *) s + i, &u);
+                cps[m] = decode((const unsigned char *) s + i, lens[m]);
+                i += lens[m];
+        }
+        const char *p = s;
+        for (size_t k = 0; k < m; p += lens[k], k++) {
+                uint32_t cp = cps[k];
+                size_t l = lens[k];
+                if (cp == UINT32_MAX || (cp >= 0xD800 && cp <= 0xDFFF) || (l == 2 && cp < 0x80) ||
+                    (l == 3 && cp < 0x800) || (l == 4 && (cp < 0x10000 || cp > 0x10FFFF))) {
+                        memcpy(o, p, lens[k]);
+                        o += lens[k];
+                } else if (cp == 0x130) {
+                        *o++ = 'i';
+                        o += encode(0x307, o);
+                } else if (cp == 0x3A3)
+                        o += encode(final_sigma(cps, m, k) ? 0x3C2 : 0x3C3, o);
+                else
+                        o += encode(lower_cp(cp), o);
+        }
+        *o = '\0';
+        return r;
+}

@@ -55,33 +55,6 @@ char *sbx_strdup_trim(const char *s) {
         return strndup(s, n);
 }
 
-/* String.prototype.toLowerCase where it can give ASCII: A-Z, the Kelvin sign U+212A ("k")
- * and U+0130 ("i" + U+0307); other characters are kept (what sbx compares them with is
- * lowered the same way, and ids and slugs replace them). */
-char *sbx_strdup_lower(const char *s) {
-        if (!s)
-                return NULL;
-        size_t n = strlen(s), o = 0;
-        char *r = malloc(n * 3 / 2 + 1); /* U+0130: 2 bytes -> 3 */
-        if (!r)
-                return NULL;
-        for (size_t i = 0; i < n; i++) {
-                const unsigned char *c = (const unsigned char *) s + i;
-                if (c[0] == 0xe2 && c[1] == 0x84 && c[2] == 0xaa) {
-                        r[o++] = 'k';
-                        i += 2;
-                } else if (c[0] == 0xc4 && c[1] == 0xb0) {
-                        r[o++] = 'i';
-                        r[o++] = (char) 0xcc;
-                        r[o++] = (char) 0x87;
-                        i += 1;
-                } else
-                        r[o++] = (char) tolower(*c);
-        }
-        r[o] = '\0';
-        return r;
-}
-
 static bool valid_id(const char *s) {
         size_t n = strlen(s);
         if (n < 1 || n > 64 || !isalnum((unsigned char) s[0]))

@@ -196,12 +196,10 @@ const char *const *sbx_tool_group(const char *n) {
 }
 
 char *sbx_tool_normalize(const char *name) {
-        char *s = sbx_strdup_trim(name);
+        _cleanup_free_ char *t = sbx_strdup_trim(name);
+        char *s = t ? sbx_strdup_lower(t) : NULL;
         if (!s)
                 return NULL;
-        for (char *c = s; *c; c++)
-                if (*c >= 'A' && *c <= 'Z')
-                        *c = (char) (*c - 'A' + 'a');
         static const char *const aliases[][2] = {
                 {"bash", "exec"},
                 {"apply-patch", "apply_patch"},

@@ -87,6 +87,14 @@ START_TEST(test_tool_name_normalisation_and_aliases) {
         static const char *const cases[][2] = {
                 {" Read ", "read"},      {"BASH", "exec"},         {"apply-patch", "apply_patch"},
                 {"cron", "automations"}, {"Group:FS", "group:fs"},
+                /* String.prototype.toLowerCase beyond ASCII: the Kelvin sign, U+0130, fullwidth
+                 * letters, a final sigma and an inner one */
+                {"s\xe2\x84\xaaill_workshop", "skill_workshop"},
+                {"\xc4\xb0mage", "i\xcc\x87mage"},
+                {"\xef\xbc\xa5X", "\xef\xbd\x85x"},
+                {"\xce\x91\xce\xa3", "\xce\xb1\xcf\x82"},
+                {"\xce\x91\xce\xa3\xce\x91", "\xce\xb1\xcf\x83\xce\xb1"},
+                {"\xce\xa3", "\xcf\x83"},
         };
         for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
                 char *n = sbx_tool_normalize(cases[i][0]);
