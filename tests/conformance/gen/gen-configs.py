@@ -1862,9 +1862,67 @@ def gen_realistic():
     return cfg, ids, pick([a, a, None]), (key_for(a, ids) if maybe(0.7) else None)
 
 
+# JavaScript string rules in the names resolution compares: toLowerCase beyond ASCII (Kelvin
+# sign, U+0130, final sigma, fullwidth, Cherokee), trim()'s white space beyond ASCII, and
+# Object.prototype's property names where OpenClaw looks names up in objects
+JS_CASE = ["\u212a", "\u0130", "\u03a3", "\u039f\u0394\u039f\u03a3", "\u03a3\u0391", "\uff25\uff38", "\u13a0",
+           "\u01c5", "\u1e9e", "\u2126", "\u0391\u03a3\u0301", "\u0391\u00ad\u03a3"]
+JS_WS = ["\u00a0", "\ufeff", "\u3000", "\u2028", "\u1680", "\u202f", "\u0085", "\u200b", "\u180e", "\u000b"]
+PROTO_NAMES = ["constructor", "__proto__", "toString", "valueOf", "hasOwnProperty", "isPrototypeOf", "Constructor"]
+
+
+def js_name(base):
+    r = rng.random()
+    if r < 0.3:
+        i = rng.randint(0, len(base))
+        return base[:i] + pick(JS_CASE) + base[i:]
+    if r < 0.45:
+        return base.replace("k", "\u212a").replace("K", "\u212a").upper()
+    if r < 0.7:
+        w = pick(JS_WS)
+        return pick([w + base, base + w, w + base + w])
+    if r < 0.85:
+        return pick(PROTO_NAMES)
+    return pick([base, base.upper(), "group:" + pick(PROTO_NAMES), "*" + pick(JS_CASE), "s\u212aill_*"])
+
+
+def gen_jsnames():
+    """JS string rules (Unicode case, white space, prototype names) in tool names, keys, ids"""
+    ids = ["main"] if maybe(0.5) else ["main", "work"]
+    bases = ["exec", "read", "skill_workshop", "group:fs", "sessions_*", "lobster", "browser", "apply-patch", "BASH"]
+    lst = lambda: [js_name(pick(bases)) for _ in range(rng.randint(1, 3))] + (["read"] if maybe(0.5) else [])
+    st = {k: lst() for k in ("allow", "alsoAllow", "deny") if maybe(0.4)}
+    if "allow" in st and "alsoAllow" in st:
+        del st["alsoAllow"]
+    tools = {"sandbox": {"tools": st}} if st else {}
+    if maybe(0.4):
+        tools[pick(["allow", "alsoAllow", "deny"])] = lst()
+    d = {"mode": pick(["all", "all", "non-main"]), "scope": pick(["session", "agent", "shared"])}
+    if maybe(0.2):
+        d["docker"] = {"env": {js_name("LANG"): "x"}}
+    cfg = {"agents": roster(ids, lambda i: {"tools": {"deny": lst()}} if maybe(0.3) else {}, {"sandbox": d})}
+    if tools:
+        cfg["tools"] = tools
+    if maybe(0.25):
+        cfg["channels"] = {"telegram": {"groups": {"*": {"tools": {"deny": ["edit"]}},
+                                                   js_name("g1"): {"tools": {"deny": lst()}}}}}
+    a = pick(ids)
+    r = rng.random()
+    if r < 0.3:
+        session = f"agent:{js_name(a)}:{pick(['main', 'x', js_name('main')])}"
+    elif r < 0.5:
+        session = f"agent:{a}:telegram:group:{js_name('g1')}"
+    elif r < 0.65:
+        session = js_name("main")
+    else:
+        session = key_for(a, ids)
+    return cfg, ids, pick([None, a, js_name(a)]), session
+
+
 NEW_AREAS = {"agents": gen_agents, "policy": gen_policy, "scope": gen_scope, "wsaccess": gen_wsaccess,
              "dockerx": gen_dockerx, "syntax": gen_syntax, "include": None, "chacct": gen_chacct,
-             "envx": gen_envx, "url": gen_url, "plugins": gen_plugins, "sbbrowser": gen_sbbrowser, "oddstr": gen_oddstr, "realistic": gen_realistic}
+             "envx": gen_envx, "url": gen_url, "plugins": gen_plugins, "sbbrowser": gen_sbbrowser, "oddstr": gen_oddstr, "realistic": gen_realistic,
+             "jsnames": gen_jsnames}
 
 
 def gen_new_case(i, area):
@@ -1884,7 +1942,8 @@ def gen_new_case(i, area):
                                                   "wsaccess": "resolution", "dockerx": "docker", "syntax": "loading",
                                                   "chacct": "policy-layers", "envx": "loading", "url": "invalid",
                                                   "plugins": "invalid", "sbbrowser": "browser",
-                                                  "oddstr": "loading", "realistic": "resolution"}[area],
+                                                  "oddstr": "loading", "realistic": "resolution",
+                                                  "jsnames": "tool-names"}[area],
          "origin": "gen:" + area, "syntax": syntax, "config_text": text, "agent": agent, "session": session, "subagent": sub}
     if files:
         c["files"] = files
