@@ -5,7 +5,7 @@ reversed every other round), stdout and stderr on /dev/null; prints the load, ea
 median wall time and the median of its per-round ratios to CMD_A (paired, so a busy moment
 costs every command of that round alike). E.g.
   python3 bench/pair.py 500 OLD/sbx --version ::: build/sbx --version"""
-import os, statistics, subprocess, sys, time
+import os, statistics, sys, time
 
 if len(sys.argv) < 3 or sys.argv[1] in ("-h", "--help"):
     sys.exit(__doc__)
@@ -20,15 +20,23 @@ for a in sys.argv[2:]:
 cmds.append(cur)
 null = open(os.devnull, "w")
 t = [[] for _ in cmds]
+cpu = [[] for _ in cmds]
 for r in range(n):
     order = list(range(len(cmds)))
     if r % 2:
         order.reverse()
     for i in order:
         s = time.perf_counter()
-        subprocess.run(cmds[i], stdout=null, stderr=null)
+        pid = os.posix_spawnp(cmds[i][0], cmds[i], os.environ,
+                              file_actions=[(os.POSIX_SPAWN_DUP2, null.fileno(), 1),
+                                            (os.POSIX_SPAWN_DUP2, null.fileno(), 2)])
+        _, _, ru = os.wait4(pid, 0)
         t[i].append(time.perf_counter() - s)
+        # CPU of the command and every process it waited for (user + system)
+        cpu[i].append(ru.ru_utime + ru.ru_stime)
 print("load", " ".join(open("/proc/loadavg").read().split()[:3]), " rounds", n)
 for i, c in enumerate(cmds):
     ratio = statistics.median(a / b for a, b in zip(t[i], t[0]))
-    print("%-60s %8.0f us  paired %.3f" % (" ".join(c)[:60], statistics.median(t[i]) * 1e6, ratio))
+    cratio = statistics.median(a / b for a, b in zip(cpu[i], cpu[0]) if b > 0)
+    print("%-60s %8.0f us  paired %.3f   CPU %6.0f us  paired %.3f" % (" ".join(c)[:60], statistics.median(t[i]) * 1e6,
+          ratio, statistics.median(cpu[i]) * 1e6, cratio))
