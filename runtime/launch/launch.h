@@ -9,6 +9,7 @@
 #include <sys/types.h>
 #include <limits.h>
 #include <signal.h>
+#include <termios.h>
 
 #include "cgroup/cgroup.h"
 #include "util/util.h"
@@ -330,6 +331,8 @@ typedef struct sbx_plan {
         bool tty;                        /* the sandbox gets a pty from its own devpts */
         int tty_fd;                      /* child: the pty slave, -EBADF for none */
         int tty_master;                  /* parent: the master, received over the sync socket */
+        int passed_tty;                  /* without -t: the caller's terminal among fds 0-2, -1 none */
+        struct termios passed_tio;       /* ... its modes, read before the spawn, put back at the end */
 
         int ignored_signals[64];         /* SIG_IGN in sbx, reset to SIG_DFL in the child */
         size_t n_ignored_signals;

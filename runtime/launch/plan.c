@@ -167,6 +167,7 @@ sbx_plan *sbx_plan_new(void) {
         for (unsigned i = 0; i < SBX_CGROUP_V1_MAX; i++)
                 p->cgroup_tasks[i] = -EBADF;
         p->exec_fd = p->setup_sh_fd = -EBADF;
+        p->passed_tty = -1;
         p->tmpl.holder_pidfd = -EBADF;
         sbx_landlock_init(&p->landlock);
         sbx_net_plan_init(&p->net);

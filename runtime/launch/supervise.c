@@ -25,6 +25,15 @@
 
 int sbx_supervise_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr) {
         p->tty = c->tty;
+        /* Without --tty the command gets the caller's terminal itself, and
+         * the modes it sets there (stty -echo -icanon, no ^C) would stay the
+         * operator's after sbx returned: read them now, before the spawn (a
+         * child that shares our memory has exec'd before sbx_supervise()
+         * runs), and put them back when it ends. */
+        p->passed_tty = -1;
+        for (int fd = 0; fd <= 2 && !p->tty && p->passed_tty < 0; fd++)
+                if (tcgetattr(fd, &p->passed_tio) == 0)
+                        p->passed_tty = fd;
         /* A workload must not inherit our caller's SIG_IGN (nohup, & in a shell). */
         for (int s = 1; s < _NSIG && p->n_ignored_signals < ELEMENTSOF(p->ignored_signals); s++) {
                 struct sigaction sa;
@@ -200,20 +209,14 @@ static int kill_on_timeout(supervisor *s, sbx_error *reterr) {
 int sbx_supervise(sbx_plan *p, int pidfd, sbx_error *reterr) {
         supervisor s = { .p = p, .pidfd = pidfd, .stdin_open = p->tty_master >= 0, .master_open = p->tty_master >= 0 };
         long long deadline = p->timeout_sec ? now_ms() + p->timeout_sec * 1000LL : 0;
-        struct termios saved, passed_tio;
+        struct termios saved;
         bool raw = false;
-        int status, passed = -1;
+        int status;
 
         s.sfd = sbx_supervise_signalfd();
         if (s.sfd < 0)
                 return sbx_error_set(reterr, -errno, "supervise: signalfd");
         raw = sbx_tty_make_raw(p->tty_master, &saved);
-        /* Without --tty the command gets the caller's terminal itself, and
-         * the modes it set there (stty -echo -icanon, no ^C) stayed the
-         * operator's after sbx returned: they are put back when it ends. */
-        for (int fd = 0; fd <= 2 && p->tty_master < 0 && passed < 0; fd++)
-                if (tcgetattr(fd, &passed_tio) == 0)
-                        passed = fd;
         for (;;) {
                 struct pollfd pfd[4] = {
                         { .fd = pidfd, .events = POLLIN },
@@ -254,13 +257,13 @@ int sbx_supervise(sbx_plan *p, int pidfd, sbx_error *reterr) {
         }
         if (raw)
                 (void) tcsetattr(STDIN_FILENO, TCSANOW, &saved);
-        if (passed >= 0) {
+        if (p->passed_tty >= 0 && p->tty_master < 0) {
                 /* SIGTTOU blocked: sbx may be a background job by now */
                 sigset_t ttou, old;
                 sigemptyset(&ttou);
                 sigaddset(&ttou, SIGTTOU);
                 (void) sigprocmask(SIG_BLOCK, &ttou, &old);
-                (void) tcsetattr(passed, TCSANOW, &passed_tio);
+                (void) tcsetattr(p->passed_tty, TCSANOW, &p->passed_tio);
                 (void) sigprocmask(SIG_SETMASK, &old, NULL);
         }
         close(s.sfd);
