@@ -18,6 +18,7 @@
 #include <string.h>
 #include <poll.h>
 #include <sched.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -439,6 +440,65 @@ static void close_cgroup_tasks(sbx_plan *p) {
 
 /* One clone3 with every namespace; the cgroup is entered atomically (v2), or the child joins it
  * first thing (v1). */
+/* issue 16: when the child waits for nothing of ours until its exec (it maps
+ * itself, no network to attach, no pty, setup command, exec log or timeout
+ * to serve meanwhile), it need not be a copy of this process: it shares our
+ * memory on its own stack and we sleep until it has exec'd or died
+ * (CLONE_VM | CLONE_VFORK, as posix_spawn's child): no page tables copied
+ * and torn down again at its exec, no copy-on-write faults on either side.
+ * Everything it changes is its own (fds, credentials, namespaces, signal
+ * dispositions, mask) except the memory's dumpable flag, which we restore.
+ * SBX_SPAWN_COPY=1 forces the copy (for paired benchmarks, bench/README.md). */
+static bool shares_memory_until_exec(const sbx_plan *p) {
+        return !child_waits_for_parent(p) && !p->tty && !p->setup_command && !p->notify_insns && !p->timeout_sec &&
+               getenv("SBX_SPAWN_COPY") == NULL;
+}
+
+struct shared_child {
+        const sbx_plan *p;
+        int sync_child, sync_parent;
+        const sigset_t *oldmask;
+};
+
+static int shared_child_main(void *arg) {
+        const struct shared_child *a = arg;
+
+        close(a->sync_parent);
+        child_main(a->p, a->sync_child, a->oldmask);
+}
+
+#define SHARED_CHILD_STACK (8u << 20)
+#define SHARED_CHILD_GUARD 4096u
+
+static long spawn_shared(sbx_plan *p, const struct clone_args *args, int sync_child, int sync_parent,
+                         const sigset_t *oldmask, int *ret_pidfd) {
+        struct shared_child a = { .p = p, .sync_child = sync_child, .sync_parent = sync_parent, .oldmask = oldmask };
+        int dumpable = prctl(PR_GET_DUMPABLE, 0, 0, 0, 0), e;
+        void *stack;
+        long pid;
+
+        stack = mmap(NULL, SHARED_CHILD_STACK, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+        if (stack == MAP_FAILED)
+                return -1;
+        if (mprotect(stack, SHARED_CHILD_GUARD, PROT_NONE) < 0) {
+                e = errno;
+                (void) munmap(stack, SHARED_CHILD_STACK);
+                errno = e;
+                return -1;
+        }
+        pid = clone(shared_child_main, (char *) stack + SHARED_CHILD_STACK,
+                    (int) args->flags | CLONE_VM | CLONE_VFORK | (int) args->exit_signal, &a, ret_pidfd);
+        e = errno;
+        /* it has exec'd (its own memory now) or died: the stack is ours again */
+        (void) munmap(stack, SHARED_CHILD_STACK);
+        /* its PR_SET_DUMPABLE and id changes set the flag of this memory */
+        if (dumpable >= 0)
+                (void) prctl(PR_SET_DUMPABLE, dumpable, 0, 0, 0);
+        errno = e;
+        return pid;
+}
+
 static int spawn(sbx_plan *p, int sync_child, int sync_parent, const sigset_t *oldmask, int *ret_pidfd,
                  sbx_error *reterr) {
         _cleanup_close_ int own_net = -EBADF;
@@ -490,7 +550,10 @@ static int spawn(sbx_plan *p, int sync_child, int sync_parent, const sigset_t *o
                         return sbx_error_set(reterr, -errno, "network container: enter the network namespace");
                 args.flags &= ~(uint64_t) CLONE_NEWNET;
         }
-        pid = sys_clone3(&args);
+        if (own_net < 0 && !(args.flags & CLONE_INTO_CGROUP) && shares_memory_until_exec(p))
+                pid = spawn_shared(p, &args, sync_child, sync_parent, oldmask, &pidfd);
+        else
+                pid = sys_clone3(&args);
         if (pid < 0 && errno == ENOSYS) {
                 /* No clone3 (old kernel, or a seccomp filter around us): clone()
                  * gives the same namespaces and pidfd, but cannot enter a cgroup
