@@ -440,18 +440,18 @@ static void close_cgroup_tasks(sbx_plan *p) {
 
 /* One clone3 with every namespace; the cgroup is entered atomically (v2), or the child joins it
  * first thing (v1). */
-/* issue 16: when the child waits for nothing of ours until its exec (it maps
- * itself, no network to attach, no pty, setup command, exec log or timeout
- * to serve meanwhile), it need not be a copy of this process: it shares our
- * memory on its own stack and we sleep until it has exec'd or died
- * (CLONE_VM | CLONE_VFORK, as posix_spawn's child): no page tables copied
+/* issue 16 (SECURITY.md 5b): when we serve the child nothing but its id maps
+ * until its exec (no network to attach, no pty, setup command, exec log or
+ * timeout), it need not be a copy of this process: it shares our memory on
+ * its own stack, as posix_spawn's child does, and we touch nothing of ours
+ * until it has exec'd or died. Rootless it maps itself and we sleep from the
+ * clone on (CLONE_VFORK); as root see release_shared(). No page tables copied
  * and torn down again at its exec, no copy-on-write faults on either side.
  * Everything it changes is its own (fds, credentials, namespaces, signal
- * dispositions, mask) except the memory's dumpable flag, which we restore.
- * SBX_SPAWN_COPY=1 forces the copy (for paired benchmarks, bench/README.md). */
+ * dispositions, mask) except the memory's dumpable flag, which we restore;
+ * it allocates nothing. SBX_SPAWN_COPY=1 forces the copy (paired benchmarks). */
 static bool shares_memory_until_exec(const sbx_plan *p) {
-        return !child_waits_for_parent(p) && !p->tty && !p->setup_command && !p->notify_insns && !p->timeout_sec &&
-               getenv("SBX_SPAWN_COPY") == NULL;
+        return !p->tty && !p->setup_command && !p->notify_insns && !p->timeout_sec && getenv("SBX_SPAWN_COPY") == NULL;
 }
 
 struct shared_child {
@@ -470,37 +470,77 @@ static int shared_child_main(void *arg) {
 #define SHARED_CHILD_STACK (8u << 20)
 #define SHARED_CHILD_GUARD 4096u
 
+static int release_child(sbx_plan *p, pid_t pid, int procfd, int sync_parent, sbx_error *reterr);
+static int child_error(int sync_parent, int status, sbx_error *reterr);
+
+/* Root: the child waits for its maps (#1), so we cannot sleep from the
+ * clone on. We run alongside it only for that: open /proc/<pid>, write the
+ * maps, send #1 (syscalls on our own stack; nothing of the plan is written),
+ * then sleep on a CLOEXEC pipe whose other end the child holds until its exec
+ * (or death: its memory is released before its files). A failure kills the
+ * child and still waits for that end before anything else runs here. (errno
+ * is the child's too meanwhile: a failure's message may name another errno.) */
+static long release_shared(sbx_plan *p, long pid, int pidfd, int exec_r, int sync_parent, sbx_error *reterr) {
+        _cleanup_close_ int procfd = -EBADF;
+        char c;
+        int r;
+
+        procfd = open_proc_pid((pid_t) pid, reterr);
+        r = procfd < 0 ? procfd : release_child(p, (pid_t) pid, procfd, sync_parent, reterr);
+        if (r < 0)
+                (void) sys_pidfd_send_signal(pidfd, SIGKILL);
+        while (read(exec_r, &c, 1) < 0 && errno == EINTR)
+                ;
+        /* as kill_child(): the child's own error (#3), if it failed first */
+        if (r < 0)
+                return child_error(sync_parent, SBX_EXIT_FAILURE, reterr), r;
+        p->spawn_released = true;
+        return pid;
+}
+
 static long spawn_shared(sbx_plan *p, const struct clone_args *args, int sync_child, int sync_parent,
-                         const sigset_t *oldmask, int *ret_pidfd) {
+                         const sigset_t *oldmask, int *ret_pidfd, sbx_error *reterr) {
         struct shared_child a = { .p = p, .sync_child = sync_child, .sync_parent = sync_parent, .oldmask = oldmask };
-        int dumpable = prctl(PR_GET_DUMPABLE, 0, 0, 0, 0), e;
+        int dumpable = prctl(PR_GET_DUMPABLE, 0, 0, 0, 0), e, flags, exec_pipe[2] = { -EBADF, -EBADF };
+        bool wait_release = child_waits_for_parent(p);
         void *stack;
         long pid;
 
+        /* root: an end for the child to hold until its exec */
+        if (wait_release && pipe2(exec_pipe, O_CLOEXEC) < 0)
+                return sbx_error_set(reterr, -errno, "spawn: pipe");
         stack = mmap(NULL, SHARED_CHILD_STACK, PROT_READ | PROT_WRITE,
                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
-        if (stack == MAP_FAILED)
-                return -1;
-        if (mprotect(stack, SHARED_CHILD_GUARD, PROT_NONE) < 0) {
-                e = errno;
-                (void) munmap(stack, SHARED_CHILD_STACK);
-                errno = e;
-                return -1;
+        if (stack == MAP_FAILED || mprotect(stack, SHARED_CHILD_GUARD, PROT_NONE) < 0) {
+                e = -errno;
+                if (stack != MAP_FAILED)
+                        (void) munmap(stack, SHARED_CHILD_STACK);
+                closep(&exec_pipe[0]);
+                closep(&exec_pipe[1]);
+                return sbx_error_set(reterr, e, "spawn: the child's stack");
         }
-        pid = clone(shared_child_main, (char *) stack + SHARED_CHILD_STACK,
-                    (int) args->flags | CLONE_VM | CLONE_VFORK | (int) args->exit_signal, &a, ret_pidfd);
-        e = errno;
+        /* without a release to wait for: we sleep from here (CLONE_VFORK) */
+        flags = (int) args->flags | CLONE_VM | (wait_release ? 0 : CLONE_VFORK) | (int) args->exit_signal;
+        pid = clone(shared_child_main, (char *) stack + SHARED_CHILD_STACK, flags, &a, ret_pidfd);
+        e = -errno;
+        closep(&exec_pipe[1]);
+        if (pid > 0 && wait_release)
+                pid = release_shared(p, pid, *ret_pidfd, exec_pipe[0], sync_parent, reterr);
+        else if (pid < 0)
+                pid = sbx_error_set(reterr, e, "clone (user, mount, pid, net, ipc, uts, cgroup namespaces)");
+        closep(&exec_pipe[0]);
         /* it has exec'd (its own memory now) or died: the stack is ours again */
         (void) munmap(stack, SHARED_CHILD_STACK);
         /* its PR_SET_DUMPABLE and id changes set the flag of this memory */
         if (dumpable >= 0)
                 (void) prctl(PR_SET_DUMPABLE, dumpable, 0, 0, 0);
-        errno = e;
         return pid;
 }
 
+/* release_from_spawn: sbx run's own launch, which lets a root run's child
+ * share our memory (spawn_shared() then writes the maps and sends #1) */
 static int spawn(sbx_plan *p, int sync_child, int sync_parent, const sigset_t *oldmask, int *ret_pidfd,
-                 sbx_error *reterr) {
+                 bool release_from_spawn, sbx_error *reterr) {
         _cleanup_close_ int own_net = -EBADF;
         int pidfd = -EBADF;
         struct clone_args args = {
@@ -550,10 +590,23 @@ static int spawn(sbx_plan *p, int sync_child, int sync_parent, const sigset_t *o
                         return sbx_error_set(reterr, -errno, "network container: enter the network namespace");
                 args.flags &= ~(uint64_t) CLONE_NEWNET;
         }
-        if (own_net < 0 && !(args.flags & CLONE_INTO_CGROUP) && shares_memory_until_exec(p))
-                pid = spawn_shared(p, &args, sync_child, sync_parent, oldmask, &pidfd);
-        else
-                pid = sys_clone3(&args);
+        if (own_net < 0 && !(args.flags & CLONE_INTO_CGROUP) && p->net.kind == SBX_NET_KIND_NONE &&
+            (!p->privileged || release_from_spawn) && shares_memory_until_exec(p)) {
+                pid = spawn_shared(p, &args, sync_child, sync_parent, oldmask, &pidfd, reterr);
+                if (pid >= 0) {
+                        close_cgroup_tasks(p);
+                        *ret_pidfd = pidfd;
+                        return (int) pid;
+                }
+                if (pidfd >= 0) {               /* a child was made: no second try */
+                        pidfd_killp(&pidfd);
+                        return (int) pid;
+                }
+                if (pid != -ENOSYS)
+                        return (int) pid;
+                *reterr = (sbx_error) {};       /* clone filtered around us: the copy below */
+        }
+        pid = sys_clone3(&args);
         if (pid < 0 && errno == ENOSYS) {
                 /* No clone3 (old kernel, or a seccomp filter around us): clone()
                  * gives the same namespaces and pidfd, but cannot enter a cgroup
@@ -737,7 +790,7 @@ int sbx_run(const sbx_run_config *c, sbx_error *reterr) {
         /* Block the forwarded signals now so none is lost before supervise. */
         if (sbx_supervise_block_signals(&oldmask) < 0)
                 return sbx_error_set(reterr, -errno, "sigprocmask"), SBX_EXIT_FAILURE;
-        pid = spawn(p, sync_child, sync_parent, &oldmask, &pidfd, reterr);
+        pid = spawn(p, sync_child, sync_parent, &oldmask, &pidfd, true, reterr);
         if (pid < 0)
                 return SBX_EXIT_FAILURE;
         closep(&sync_child);
@@ -746,8 +799,9 @@ int sbx_run(const sbx_run_config *c, sbx_error *reterr) {
          * write, from the /proc/<pid> dirfd; then #1 releases the child.
          * Unprivileged, the child maps itself and nobody waits for anybody,
          * unless there is a network to attach first (issue 7: eth0 on the
-         * bridge, or pasta), which goes into the child's namespace here. */
-        if (child_waits_for_parent(p)) {
+         * bridge, or pasta), which goes into the child's namespace here.
+         * (Done already when the child shares our memory: spawn_shared().) */
+        if (child_waits_for_parent(p) && !p->spawn_released) {
                 procfd = open_proc_pid(pid, reterr);
                 if (procfd < 0)
                         return SBX_EXIT_FAILURE;
@@ -786,7 +840,7 @@ int sbx_run(const sbx_run_config *c, sbx_error *reterr) {
 
 pid_t sbx_launch_spawn(sbx_plan *p, int sync_child, int sync_parent, const sigset_t *oldmask, int *ret_pidfd,
                        sbx_error *reterr) {
-        return spawn(p, sync_child, sync_parent, oldmask, ret_pidfd, reterr);
+        return spawn(p, sync_child, sync_parent, oldmask, ret_pidfd, false, reterr);
 }
 
 int sbx_assert_single_threaded(sbx_error *reterr) {
@@ -804,7 +858,7 @@ int sbx_launch_start(sbx_plan *p, const sigset_t *oldmask, int *ret_pidfd, int *
 
         if ((r = sbx_sync_open(&sync_parent, &sync_child, reterr)) < 0)
                 return r;
-        pid = spawn(p, sync_child, sync_parent, oldmask, &pidfd, reterr);
+        pid = spawn(p, sync_child, sync_parent, oldmask, &pidfd, false, reterr);
         if (pid < 0)
                 return pid;
         closep(&sync_child);

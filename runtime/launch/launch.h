@@ -287,6 +287,7 @@ typedef struct sbx_plan {
         int lock_fd;                     /* flock held while the run lives (stale-dir collection) */
         const char *root_dir;            /* state_dir/root: where the new root is built */
         bool privileged;                 /* host root: map a subordinate id range */
+        bool spawn_released;             /* spawn() wrote the maps and sent #1 (sbx run, issue 16) */
         uid_t host_uid;                  /* first host id of the mapping */
         gid_t host_gid;
         uint32_t map_count;              /* ids mapped (1 unprivileged) */
