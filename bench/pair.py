@@ -3,7 +3,8 @@
 """pair.py N CMD_A ::: CMD_B [::: CMD_C ...]: each round runs every command once (the order
 reversed every other round), stdout and stderr on /dev/null; prints the load, each command's
 median wall time and the median of its per-round ratios to CMD_A (paired, so a busy moment
-costs every command of that round alike). E.g.
+costs every command of that round alike), and the same for its CPU time (user + system of the
+command and of every process it waited for, from wait4). E.g.
   python3 bench/pair.py 500 OLD/sbx --version ::: build/sbx --version"""
 import os, statistics, sys, time
 
