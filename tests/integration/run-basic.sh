@@ -76,6 +76,18 @@ is "the runtime dir is 0700 and sbx still works" "$(stat -c %a "$XDG_RUNTIME_DIR
 out=$("$SBX" run --help); is "--help exits 0" "$?" 0
 like "--help lists --workspace-access" "$out" "--workspace-access"
 
+# issue 16: a plain run's child shares sbx's memory until its exec; the copy
+# (SBX_SPAWN_COPY=1, as a run with a network or -t still gets) is the same sandbox
+view='sed -E "s|^[0-9]+ [0-9]+ [0-9]+:[0-9]+ ||; s|fd/[0-9]+|fd/N|g" /proc/self/mountinfo;
+      grep -E "^(Uid|Gid|Groups|Cap|NoNewPrivs|Seccomp|SigIgn|SigBlk)" /proc/self/status;
+      ls -ln /etc /dev | sed -E "s/ [A-Z][a-z]{2} +[0-9]+ +[0-9:]+ / /"; ls /proc/self/fd; echo $$'
+shared=$("$SBX" run -- /bin/sh -c "$view" 2>&1); rc_s=$?
+copied=$(SBX_SPAWN_COPY=1 "$SBX" run -- /bin/sh -c "$view" 2>&1); rc_c=$?
+is "shared and copied child: both run" "$rc_s/$rc_c" "0/0"
+is "shared and copied child: the same mounts, ids, capabilities, filters, files, fds" "$shared" "$copied"
+"$SBX" run -- /bin/sh -c 'exit 7'; rc_s=$?
+SBX_SPAWN_COPY=1 "$SBX" run -- /bin/sh -c 'exit 7'; rc_c=$?
+is "shared and copied child: the same exit status" "$rc_s/$rc_c" "7/7"
 is "no run directory left in the state dir" "$(leftovers)" ""
 is "no mount left in the caller's mount namespace" "$(mount_count)" "$mounts_before"
 done_testing
