@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/random.h>
 #include <sys/resource.h>
@@ -14,6 +15,7 @@
 #include <signal.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <sched.h>
 #include <unistd.h>
 
 #include "launch.h"
@@ -319,6 +321,119 @@ static int exec_container_rest(const sbx_exec_plan *e, sbx_error *reterr) {
         return fail(reterr, SBX_EXIT_CANNOT_EXEC, r, "exec: process.args[0]", e->argv[0]);
 }
 
+/* a and b (absolute) are the same path or one lies beneath the other */
+static bool path_overlaps(const char *a, const char *b) {
+        size_t la = strlen(a), lb = strlen(b), l = la < lb ? la : lb;
+
+        if (!strcmp(a, "/") || !strcmp(b, "/"))
+                return true;
+        return !strncmp(a, b, l) && (la == lb || (la > l ? a[l] : b[l]) == '/');
+}
+
+/* mountinfo's octal escapes (\040 space, \011, \012, \134) undone in place */
+static void unescape_octal(char *s) {
+        char *w = s;
+
+        for (; *s; s++, w++) {
+                if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' && s[3] >= '0' &&
+                    s[3] <= '7') {
+                        *w = (char) ((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
+                        s += 3;
+                } else
+                        *w = *s;
+        }
+        *w = '\0';
+}
+
+/* What mountinfo line LINE's mount needs: MOUNT_ATTR_RDONLY and/or
+ * MOUNT_ATTR_NOEXEC, 0 for nothing; its id and mount point in *id, *mp. */
+static uint64_t mount_needs(const sbx_exec_plan *e, char *line, unsigned long *id, char **mp) {
+        char *f[6], *sep, *fstype, *save = NULL;
+        bool rw = false, noexec = false, exec_there = false, dev;
+        uint64_t set = 0;
+
+        sep = strstr(line, " - ");
+        if (!sep)
+                return 0;
+        *sep = '\0';
+        fstype = strtok_r(sep + 3, " ", &save);
+        save = NULL;
+        for (int i = 0; i < 6; i++)
+                if (!(f[i] = strtok_r(i ? NULL : line, " ", &save)))
+                        return 0;
+        *id = strtoul(f[0], NULL, 10);
+        unescape_octal(f[4]);
+        *mp = f[4];
+        save = NULL;
+        for (char *o = strtok_r(f[5], ",", &save); o; o = strtok_r(NULL, ",", &save)) {
+                rw = rw || !strcmp(o, "rw");
+                noexec = noexec || !strcmp(o, "noexec");
+        }
+        if (!rw || !fstype || !strcmp(fstype, "proc") || !strcmp(fstype, "sysfs"))
+                return 0;
+        dev = !strcmp(*mp, "/dev") || !strncmp(*mp, "/dev/", 5);
+        if (e->mounts_ro_now && strcmp(fstype, "tmpfs") && !dev && strcmp(fstype, "devpts") &&
+            strcmp(fstype, "mqueue"))
+                set |= MOUNT_ATTR_RDONLY;
+        if (e->mounts_noexec_now && !noexec && e->landlock_now) {
+                for (unsigned k = 0; k < e->landlock_now->n_exec_paths && !exec_there; k++)
+                        exec_there = e->landlock_now->exec_paths[k][0] == '/' &&
+                                     path_overlaps(*mp, e->landlock_now->exec_paths[k]);
+                if (!exec_there)
+                        set |= MOUNT_ATTR_NOEXEC;
+        }
+        return set;
+}
+
+/* A stale sandbox's exec under rules that need mount flags its mounts lack
+ * (openclaw.json took the agent's write tools, or set an exec allowlist,
+ * after create): Landlock's write rights do not cover chmod, utimes or
+ * xattrs, its EXECUTE right not mmap(PROT_EXEC), so the command gets its own
+ * copy of the sandbox's mount table (unshare: the same user namespace owns
+ * it, so nothing is locked more) with those flags added. Each mount is
+ * reached by an fd of its mount point and checked to be the mount
+ * mountinfo named (a hidden one is out of reach anyway); a pass that
+ * changed nothing ends it, a table that keeps changing fails closed. */
+static int tighten_mounts(const sbx_exec_plan *e, sbx_error *reterr) {
+        if (!e->mounts_ro_now && !e->mounts_noexec_now)
+                return 0;
+        if (unshare(CLONE_NEWNS) < 0)
+                return sbx_error_set(reterr, -errno, "exec: a mount namespace for the current rules");
+        for (int pass = 0; pass < 4; pass++) {
+                _cleanup_free_ char *buf = NULL;
+                char *save = NULL;
+                size_t len;
+                int changed = 0, r;
+
+                r = sbx_read_file("mount table", "/proc/self/mountinfo", 4 << 20, &buf, &len, reterr);
+                if (r < 0)
+                        return r;
+                for (char *line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+                        struct mount_attr attr = {};
+                        struct statx stx;
+                        unsigned long id = 0;
+                        char *mp = NULL;
+                        _cleanup_close_ int fd = -EBADF;
+
+                        attr.attr_set = mount_needs(e, line, &id, &mp);
+                        if (!attr.attr_set)
+                                continue;
+                        fd = open(mp, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+                        if (fd < 0 || statx(fd, "", AT_EMPTY_PATH, STATX_MNT_ID, &stx) < 0 ||
+                            !(stx.stx_mask & STATX_MNT_ID) || stx.stx_mnt_id != id)
+                                continue;       /* hidden under another mount, or moved: the next pass */
+                        if (mount_setattr(fd, "", AT_EMPTY_PATH, &attr, sizeof(attr)) < 0)
+                                return sbx_error_set(reterr, -errno, "exec: make '%s' %s for the current rules", mp,
+                                                     attr.attr_set & MOUNT_ATTR_RDONLY ? "read-only" : "noexec");
+                        changed++;
+                }
+                if (!changed)
+                        return 0;
+        }
+        return sbx_error_set(reterr, -EAGAIN, "exec: the sandbox's mounts kept moving while made %s",
+                             e->mounts_ro_now ? "read-only" : "noexec");
+}
+
 int sbx_exec_setup_child(const sbx_exec_plan *e, sbx_error *reterr) {
         int r, exec_fd;
 
@@ -352,6 +467,9 @@ int sbx_exec_setup_child(const sbx_exec_plan *e, sbx_error *reterr) {
                 }
         }
         if (new_session(e, reterr) < 0)
+                return SBX_EXIT_FAILURE;
+        /* while we hold capabilities in the sandbox's user namespace */
+        if (tighten_mounts(e, reterr) < 0)
                 return SBX_EXIT_FAILURE;
         /* A container without no_new_privs: the filter goes in while we
          * still have CAP_SYS_ADMIN (as runc does), so it also covers the

@@ -511,6 +511,11 @@ typedef struct sbx_exec_plan {
                                           * /proc/self/exe is the sandbox's view; NULL: exec_fd as is */
         const sbx_landlock *landlock;    /* NULL: none */
         const sbx_landlock *landlock_now; /* issue 14: a stale sandbox's current rules, stacked on top */
+        /* A stale sandbox whose current rules need mount flags its mounts were
+         * not made with (join.c): the command gets its own copy of the mount
+         * table, every writable mount but tmpfs and /dev read-only, and/or
+         * every writable mount noexec but where landlock_now lets a file run. */
+        bool mounts_ro_now, mounts_noexec_now;
         int setup_sh_fd;                 /* setupCommand's /bin/sh, decided in the parent */
         bool parent_outside_pidns;       /* sbx exec (join.c): the parent is outside our pid ns, so a
                                           * non-zero getppid() after PR_SET_PDEATHSIG means it died */

@@ -499,6 +499,9 @@ static int exec_in(const char *ref, const sbx_exec_request *req, sbx_error *rete
         ep.tty_fd = slave;
         ep.parent_outside_pidns = true;
         ep.landlock_now = pnow ? &pnow->landlock : NULL;
+        /* rules the sandbox's mounts were not made for: the command's own copy of them */
+        ep.mounts_ro_now = req->rules_now && req->rules_now->read_only_fs && !rec->s.config.read_only_fs;
+        ep.mounts_noexec_now = req->rules_now && req->rules_now->exec_allow_set;
         ep.notify_insns = notify;
         ep.notify_len = notify_len;
         ep.notify_sock = sync_child;

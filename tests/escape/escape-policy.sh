@@ -191,5 +191,40 @@ control "ro-workspace-meta: chmod in /tmp still works" \
 is "ro-workspace: nothing reached the host workspace" "$(ls -A "$ws" | grep -c -e new -e '^d$' -e '^h$')" 0
 control "ro-workspace: /tmp stays writable" "$(in_box /sbx-probe write /tmp/f x)" OK
 
+# An agent that loses its write tools, or gets an exec allowlist, after its
+# persistent sandbox was created: the sandbox's mounts stay as they were
+# made, and Landlock alone covered neither chmod/utimes (write rights) nor
+# mmap(PROT_EXEC) of a library the sandbox wrote (EXECUTE right). The exec
+# gets its own copy of the mount table with the flags the new rules need.
+cfg2=$TMP/openclaw-late.json
+cat > "$cfg2" <<'J'
+{ agents: { defaults: { sandbox: { mode: 'all', scope: 'session' } }, list: [ { id: 'main', default: true }, { id: 'late' } ] } }
+J
+sx create --scope session --config "$cfg2" --agent late --ro-bind "$SBX_PROBE:/sbx-probe" >/dev/null 2>&1
+box=$(sx ls --json | python3 -c 'import json,sys
+print([s["name"] for s in json.load(sys.stdin) if s["policy"].get("agent")=="late"][0])')
+ws=$(sx inspect "$box" | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["workspace"])')
+echo keep > "$ws/keep"
+chmod 644 "$ws/keep"
+late_probe='import mmap, os, shutil, sys
+shutil.copy(sys.argv[1], "/tmp/y.so")
+try: mmap.mmap(os.open("/tmp/y.so", os.O_RDONLY), 4096, prot=mmap.PROT_READ | mmap.PROT_EXEC); print("mapped")
+except OSError as e: print(e.strerror)
+try: os.chmod("/workspace/keep", 0o600); print("chmod")
+except OSError as e: print(e.strerror)
+try: os.chmod("/workspace/keep", 0o644)
+except OSError: pass'
+control "stale-rules: before the change the sandbox maps its own library and chmods the workspace" \
+        "$(in_box python3 -c "$late_probe" "$libc" | tr '\n' ' ')" "mapped chmod "
+sed -i "s/{ id: 'late' }/{ id: 'late', tools: { deny: ['write', 'edit', 'apply_patch'], exec: { security: 'allowlist', safeBins: ['ls', 'python3'] } } }/" "$cfg2"
+is "stale-rules-mmap-chmod: after the config took write and set an allowlist: EPERM (noexec), EROFS" \
+        "$(in_box python3 -c "$late_probe" "$libc" | tr '\n' ' ')" "Operation not permitted Read-only file system "
+is "stale-rules-chmod: the host file's mode is unchanged" "$(stat -c %a "$ws/keep")" 644
+out=$(timeout -k 5 60 "$SBX" exec --state-dir "$STATE" -e LD_PRELOAD=/tmp/y.so "$box" -- \
+        python3 -c "$maps" /tmp/y.so 2>&1)
+like "stale-rules-preload: LD_PRELOAD of the library it wrote: not mapped" "$(echo "$out" | tr '\n' ' ')" 'cannot be preloaded.* 0 $'
+control "stale-rules: /tmp stays writable, allowed programs run" \
+        "$(in_box python3 -c 'open("/tmp/w", "w").write("ok"); print(open("/tmp/w").read())')" ok
+
 sx ls -q | while read -r n; do sx rm -f "$n" >/dev/null 2>&1; done
 done_testing
