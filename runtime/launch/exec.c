@@ -82,6 +82,22 @@ static void creator_shares(sbx_plan *p) {
         }
 }
 
+/* A crash inside a sandbox with a piped kernel.core_pattern (apport,
+ * systemd-coredump) starts the helper as host root, in the host's
+ * namespaces, whatever RLIMIT_CORE is, with one exception: a soft limit of
+ * exactly 1, the kernel's guard against a crashing helper, which is also
+ * below every file dump's minimum. Unless --ulimit sets it, a sandbox's
+ * RLIMIT_CORE is 1:1 (it may not raise it) and the always-on filter answers
+ * a change of it (down to 0, which would open the pipe again) with success
+ * and no effect. */
+static void no_core_helper(sbx_plan *p) {
+        for (size_t j = 0; j < p->n_rlimits; j++)
+                if (p->rlimits[j].resource == RLIMIT_CORE)
+                        return;
+        if (p->n_rlimits < SBX_RLIMITS_MAX)
+                p->rlimits[p->n_rlimits++] = (sbx_rlimit) { .resource = RLIMIT_CORE, .soft = 1, .hard = 1 };
+}
+
 int sbx_exec_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr) {
         size_t argc = 0, n = 0;
         const char *term = getenv("TERM");
@@ -121,6 +137,7 @@ int sbx_exec_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr) {
         memcpy(p->rlimits, c->rlimits, sizeof(p->rlimits));
         p->n_rlimits = c->n_rlimits;
         creator_shares(p);
+        no_core_helper(p);
         return 0;
 }
 

@@ -166,4 +166,31 @@ else
 fi
 
 is "no run directory left in the state dir" "$(leftovers)" ""
+# A piped kernel.core_pattern (apport, systemd-coredump) runs its helper as
+# host root for every crash in a sandbox, whatever RLIMIT_CORE is, except at
+# exactly 1 (the kernel's recursion guard, also below a file dump's
+# minimum). A sandbox's RLIMIT_CORE is 1:1, and a change of it (0 would open
+# the pipe again) is answered with success and no effect.
+core_py='import resource as r
+r.setrlimit(r.RLIMIT_CORE, (0, 0)); a = r.getrlimit(r.RLIMIT_CORE)
+r.setrlimit(r.RLIMIT_CORE, (r.RLIM_INFINITY, r.RLIM_INFINITY)); b = r.getrlimit(r.RLIMIT_CORE)
+r.prlimit(0, r.RLIMIT_CORE, (0, 0)); print(a, b, r.prlimit(0, r.RLIMIT_CORE))'
+is "core-helper-limit: RLIMIT_CORE is 1:1 and stays 1 after setrlimit to 0 or unlimited, and prlimit" \
+        "$(tsbx -- python3 -c "$core_py" 2>&1)" "(1, 1) (1, 1) (1, 1)"
+control "core-helper-limit: other limits still change (nofile down to 64)" \
+        "$(tsbx -- python3 -c 'import resource as r; r.setrlimit(r.RLIMIT_NOFILE, (64, 64)); print(r.getrlimit(r.RLIMIT_NOFILE))' 2>&1)" "(64, 64)"
+pattern=$(cat /proc/sys/kernel/core_pattern)
+if [ "${pattern#|}" = "$pattern" ] && [ "${pattern#/}" = "$pattern" ]; then
+        # a relative file pattern: the dump lands in the crashing process's cwd
+        crash='cd /workspace && ulimit -c unlimited 2>/dev/null; sh -c "kill -SEGV \$\$"; ls /workspace | grep -c "^core" || true'
+        mkdir -p "$TMP/core-ws"
+        control "core-dump: with --ulimit core=unlimited the kernel dumps a crash (the dump the limit stops)" \
+                "$(timeout -k 5 60 "$SBX" run --workspace "$TMP/core-ws" --ulimit core=unlimited -- /bin/sh -c "$crash" 2>/dev/null | tail -1)" 1
+        is "core-dump: by default no dump, even after ulimit -c unlimited inside" \
+                "$(timeout -k 5 60 "$SBX" run --workspace "$TMP/core-ws" -- /bin/sh -c "$crash" 2>/dev/null | tail -1)" 0
+else
+        skip "core-dump: core_pattern '$pattern' is not a relative file name"
+        skip "core-dump: core_pattern '$pattern' is not a relative file name"
+fi
+
 done_testing
