@@ -64,6 +64,34 @@ static unsigned sbx_flags_of(unsigned long ms) {
                (ms & MS_NODEV ? SBX_MNT_NODEV : 0) | (ms & MS_NOEXEC ? SBX_MNT_NOEXEC : 0);
 }
 
+/* A devpts of config.json's (newinstance: the pool every instance but the
+ * host's first draws from) gets sbx's max= as its own gets (mount.c): a
+ * larger max= or none let one container take every pty of the host. Every
+ * other option as given. */
+static const char *devpts_data(sbx_plan *p, const char *data) {
+        long share = sbx_mount_pty_share(), max = share;
+        char out[4096] = "", *copy, *save = NULL;
+        size_t n = 0;
+
+        copy = strdup(data ?: "");
+        if (!copy)
+                return NULL;
+        for (char *o = strtok_r(copy, ",", &save); o; o = strtok_r(NULL, ",", &save)) {
+                if (!strncmp(o, "max=", 4)) {
+                        char *end;
+                        long v = strtol(o + 4, &end, 10);
+                        if (!*end && v >= 0 && v < max)
+                                max = v;
+                        continue;
+                }
+                n += (size_t) snprintf(out + n, n < sizeof(out) ? sizeof(out) - n : 0, "%s,", o);
+        }
+        free(copy);
+        if (n >= sizeof(out))
+                return NULL;
+        return sbx_plan_strdupf(p, "%smax=%ld", out, max);
+}
+
 static int plan_mount(sbx_plan *p, const sbx_ctr_mount *m, sbx_error *reterr) {
         sbx_mount_op *op;
         struct stat st;
@@ -86,6 +114,8 @@ static int plan_mount(sbx_plan *p, const sbx_ctr_mount *m, sbx_error *reterr) {
         op->fstype = sbx_plan_strdup(p, m->type);
         op->src = m->src ? sbx_plan_strdup(p, m->src) : NULL;
         op->data = m->data ? sbx_plan_strdup(p, m->data) : NULL;
+        if (m->type && !strcmp(m->type, "devpts") && !(op->data = devpts_data(p, m->data)))
+                return sbx_error_set(reterr, -ENOMEM, "%s: devpts options", m->what);
         op->ms_flags = m->flags;
         op->propagation = m->propagation;
         op->flags = m->copyup ? SBX_MNT_COPYUP : 0;

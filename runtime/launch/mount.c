@@ -351,7 +351,7 @@ static int prepare_etc(sbx_plan *p, const sbx_run_config *c, const char *rootfs,
  * opening /dev/ptmx until ENOSPC left no pty to any other sandbox (sbx run
  * --tty, docker exec -t) nor to the host's containers. A sandbox's devpts
  * gets at most an eighth of the pool (max=). */
-static long pty_share(void) {
+long sbx_mount_pty_share(void) {
         long max = sbx_read_sysctl("/proc/sys/kernel/pty/max"), reserve = sbx_read_sysctl("/proc/sys/kernel/pty/reserve");
 
         if (max <= 0)
@@ -385,7 +385,7 @@ static int prepare_dev(sbx_plan *p, sbx_error *reterr) {
                 snprintf(dst, sizeof(dst), "dev/%s", nodes[i]);
                 r = add_bind(p, src, dst, SBX_MNT_NOSUID | SBX_MNT_NOEXEC | t, reterr);
         }
-        snprintf(pts, sizeof(pts), "newinstance,ptmxmode=0666,mode=0620,max=%ld", pty_share());
+        snprintf(pts, sizeof(pts), "newinstance,ptmxmode=0666,mode=0620,max=%ld", sbx_mount_pty_share());
         if (r >= 0)
                 r = add_simple(p, SBX_MOUNT_DEVPTS, "dev/pts", pts, SBX_MNT_NOSUID | SBX_MNT_NOEXEC, 0755, reterr);
         for (size_t i = 0; r >= 0 && i < ELEMENTSOF(links); i++)

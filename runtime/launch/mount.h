@@ -5,6 +5,8 @@
 
 #include "launch.h"
 
+/* The ptys a sandbox's devpts may hold (max=): an eighth of the host's pool. */
+long sbx_mount_pty_share(void);
 /* Parent: build p->mounts from the config. */
 int sbx_mount_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr);
 /* Parent: /workspace and /agent ops (overlay.c). */

@@ -458,4 +458,36 @@ rt() { timeout -k 5 30 "$SBX_RUNC" --root "$T/own" "$@"; }
 rt delete -f planted >/dev/null 2>&1
 control "a state dir in a root of our own is trusted: its poststop hook runs" "$([ -e "$T/pwned" ] && echo ran)" ran
 chmod 755 "$T"
+# --- ptys: config.json's devpts (newinstance, no max=, or a large one) drew
+# on the host's whole pool (kernel.pty.max - reserve): one container opening
+# /dev/ptmx until ENOSPC left no pty to other containers or sandboxes. It
+# gets sbx's max= (an eighth of the pool), a smaller max= stays.
+pool=$(( $(cat /proc/sys/kernel/pty/max) - $(cat /proc/sys/kernel/pty/reserve) ))
+if [ "$pool" -gt 16 ] && [ "$pool" -le 8000 ]; then
+        nf=$((pool + 64))
+        b=$(bundle ptys "c['process']['args']=['/sbx-probe','charged','pty','0']
+c['process']['rlimits']=[{'type':'RLIMIT_NOFILE','hard':$nf,'soft':$nf}]")
+        runit "$b" ptys
+        read -r n e <<<"$out"
+        like "oci-devpts-max: a container's ptys stop with ENOSPC at an eighth of the pool of $pool ($n)" \
+                "$n $e $(( n >= 1 && n <= pool / 8 ))" '^[0-9]+ ENOSPC 1$'
+        b=$(bundle ptysbig "c['process']['args']=['/sbx-probe','charged','pty','0']
+c['process']['rlimits']=[{'type':'RLIMIT_NOFILE','hard':$nf,'soft':$nf}]
+for m in c['mounts']:
+    if m['type'] == 'devpts': m['options'].append('max=$pool')")
+        runit "$b" ptysbig
+        read -r n e <<<"$out"
+        like "oci-devpts-max: ... also when config.json asks for max=$pool ($n)" \
+                "$n $e $(( n >= 1 && n <= pool / 8 ))" '^[0-9]+ ENOSPC 1$'
+        b=$(bundle ptyssmall "c['process']['args']=['/sbx-probe','charged','pty','0']
+for m in c['mounts']:
+    if m['type'] == 'devpts': m['options'].append('max=5')")
+        runit "$b" ptyssmall
+        control "oci-devpts-max: a smaller max= of config.json's stays (5 ptys)" "$out" "5 ENOSPC"
+else
+        skip "oci-devpts-max: a pool of $pool ptys is not one a test can exhaust"
+        skip "oci-devpts-max: a pool of $pool ptys"
+        skip "oci-devpts-max: a pool of $pool ptys"
+fi
+
 done_testing
