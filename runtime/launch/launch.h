@@ -197,8 +197,10 @@ int sbx_run_config_add_tmpfs(sbx_run_config *c, const sbx_tmpfs *t);
  * and /run; *ret_n of them. */
 const sbx_tmpfs *sbx_run_config_tmpfs(const sbx_run_config *c, size_t *ret_n);
 /* T's mount options ("mode=1777,size=536870912"; without a size, the kernel's default). */
-#define SBX_TMPFS_OPTIONS_MAX 64
+#define SBX_TMPFS_OPTIONS_MAX 96
 void sbx_tmpfs_options(const sbx_tmpfs *t, char ret[static SBX_TMPFS_OPTIONS_MAX]);
+/* nr_inodes= for a tmpfs of SIZE bytes */
+uint64_t sbx_tmpfs_inodes(uint64_t size);
 int sbx_run_config_add_rlimit(sbx_run_config *c, const sbx_rlimit *r);
 /* The sandbox's host name (it lands in the UTS namespace and /etc/hosts):
  * RFC 1123, so no line can be injected; the message names OPTION. */

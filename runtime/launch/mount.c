@@ -391,7 +391,7 @@ static int prepare_dev(sbx_plan *p, sbx_error *reterr) {
         for (size_t i = 0; r >= 0 && i < ELEMENTSOF(links); i++)
                 r = add_simple(p, SBX_MOUNT_SYMLINK, links[i][0], links[i][1], t, 0, reterr);
         if (r >= 0)
-                r = add_simple(p, SBX_MOUNT_TMPFS, "dev/shm", "mode=1777,size=64m",
+                r = add_simple(p, SBX_MOUNT_TMPFS, "dev/shm", "mode=1777,size=64m,nr_inodes=32768",
                                SBX_MNT_NOSUID | SBX_MNT_NODEV | SBX_MNT_NOEXEC, 01777, reterr);
         return r;
 }
@@ -1117,6 +1117,13 @@ int sbx_mount_open_child(const sbx_plan *p, sbx_mount_fds *ret, sbx_error *reter
  * work (and lower). Nothing reaches the state dir's file system, and it all
  * goes with the mount namespace. The upper (the workspace's root) and the
  * empty lower belong to the sandbox user, as the state-dir layers do. */
+/* The default workspace's upper layer (--workspace-access none, and the
+ * overlay of sbx run without --keep-layers) had no size=: the kernel's half
+ * of RAM, so one sandbox writing to /workspace took gigabytes of the host's
+ * memory past /tmp's bound. 1 GiB, two inodes a page (sbx_tmpfs_inodes). */
+#define SCRATCH_SIZE "1073741824"
+#define SCRATCH_INODES "524288"
+
 static int mount_scratch(const sbx_plan *p, const sbx_mount_op *op, sbx_mount_fds *fds, sbx_error *reterr) {
         _cleanup_close_ int fs = -EBADF, mnt = -EBADF;
         const char *step = "fsopen";
@@ -1128,6 +1135,8 @@ static int mount_scratch(const sbx_plan *p, const sbx_mount_op *op, sbx_mount_fd
                 return sbx_error_set(reterr, -EBADF, "mount: workspace scratch: no mountpoint");
         fs = fsopen("tmpfs", FSOPEN_CLOEXEC);
         if (fs < 0 || (step = "create", fsconfig(fs, FSCONFIG_SET_STRING, "mode", "0700", 0) < 0) ||
+            fsconfig(fs, FSCONFIG_SET_STRING, "size", SCRATCH_SIZE, 0) < 0 ||
+            fsconfig(fs, FSCONFIG_SET_STRING, "nr_inodes", SCRATCH_INODES, 0) < 0 ||
             fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0 ||
             (step = "fsmount", mnt = fsmount(fs, FSMOUNT_CLOEXEC, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV)) < 0 ||
             (step = "attach", !p->tmpl.used &&

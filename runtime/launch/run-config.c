@@ -156,8 +156,18 @@ void sbx_tmpfs_options(const sbx_tmpfs *t, char ret[static SBX_TMPFS_OPTIONS_MAX
         for (size_t i = 0; !size && i < ELEMENTSOF(tmpfs_defaults); i++)
                 if (t->path && !strcmp(t->path, tmpfs_defaults[i].path))
                         size = tmpfs_defaults[i].size;
-        snprintf(ret, SBX_TMPFS_OPTIONS_MAX, "mode=%o,size=%llu", t->mode,
-                 (unsigned long long) (size ?: tmpfs_defaults[0].size));
+        size = size ?: tmpfs_defaults[0].size;
+        snprintf(ret, SBX_TMPFS_OPTIONS_MAX, "mode=%o,size=%llu,nr_inodes=%llu", t->mode, (unsigned long long) size,
+                 (unsigned long long) sbx_tmpfs_inodes(size));
+}
+
+/* size= bounds a tmpfs's pages, not its inodes: the kernel's default is
+ * half of RAM in pages, and each empty file, directory or symlink holds
+ * about 1 KiB of unswappable kernel memory, so one sandbox's 512 MiB /tmp
+ * held millions of them (gigabytes) at no cost to its size. Two inodes per
+ * page of size: a tree of small files meets size= first. */
+uint64_t sbx_tmpfs_inodes(uint64_t size) {
+        return size / 2048 > 64 ? size / 2048 : 64;
 }
 
 int sbx_parse_tmpfs(const char *spec, sbx_tmpfs *ret, sbx_error *reterr) {

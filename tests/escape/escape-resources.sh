@@ -70,6 +70,26 @@ like "disk-default-tmp: the default /tmp is bounded too" \
         "$(tsbx -- /bin/sh -c 'grep " /tmp " /proc/self/mountinfo')" 'size=[0-9]+k'
 like "disk-root: the root tmpfs is read-only and small" \
         "$(tsbx -- /bin/sh -c 'grep " / / " /proc/self/mountinfo')" '^[0-9]+ [0-9]+ [0-9:]+ / / ro.*size=[0-9]+k'
+# size= bounds a tmpfs's pages, not its inodes (the kernel's default: half
+# of RAM in pages, ~1 KiB of kernel memory each): empty files filled memory
+# past size=. Two inodes a page now.
+empties='import os
+n = 0
+try:
+    while n < 100000: open("/scratch/%d" % n, "w").close(); n += 1
+    print(n, "OK")
+except OSError as e: print(n, os.strerror(e.errno))'
+like "disk-tmpfs-inodes: empty files in a --tmpfs size=1m stop with ENOSPC at 512 inodes" \
+        "$(tsbx --tmpfs /scratch:size=1m -- python3 -c "$empties" 2>&1)" '^5[01][0-9] No space left on device$'
+control "disk-tmpfs-inodes: the same 500 files fit a --tmpfs size=2m" \
+        "$(tsbx --tmpfs /scratch:size=2m -- python3 -c "${empties/100000/500}" 2>&1)" "500 OK"
+like "disk-tmpfs-inodes-default: /tmp, /var/tmp, /run, /dev/shm: two inodes a page" \
+        "$(tsbx -- python3 -c 'import os
+print(all(os.statvfs(p).f_files * 2048 <= os.statvfs(p).f_blocks * os.statvfs(p).f_frsize + 131072 for p in ("/tmp", "/var/tmp", "/run", "/dev/shm")))' 2>&1)" '^True$'
+# The default workspace's upper layer (an overlay of a tmpfs of the run's
+# own) had no size=: half of RAM, past every other bound.
+like "disk-workspace-scratch: the default workspace holds at most 1 GiB and 512Ki inodes" \
+        "$(tsbx -- python3 -c 'import os; v = os.statvfs("/workspace"); print(v.f_blocks * v.f_frsize <= 1 << 30, v.f_files <= 524288)' 2>&1)" '^True True$'
 # the default workspace's upper layer is a tmpfs of the run's own mount
 # namespace: 8 MiB written there never reach the state dir's file system
 # (the host's /run as root), and go with the sandbox
