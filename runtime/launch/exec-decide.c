@@ -210,6 +210,55 @@ static void noexec_writable(sbx_plan *p) {
         }
 }
 
+static void root_exec_dir(sbx_plan *p, const char *dir) {
+        typeof(p->root_overlay) *o = &p->root_overlay;
+
+        while (*dir == '/')
+                dir++;
+        if (!*dir)
+                return;
+        for (unsigned i = 0; i < o->n_exec_dirs; i++)
+                if (paths_overlap(o->exec_dirs[i], dir) && strlen(o->exec_dirs[i]) <= strlen(dir))
+                        return;         /* beneath one bound already */
+        if (o->n_exec_dirs < ELEMENTSOF(o->exec_dirs) && (o->exec_dirs[o->n_exec_dirs] = sbx_plan_strdup(p, dir)))
+                o->n_exec_dirs++;
+}
+
+/* The same for a writable root (--writable-root, an image with a writable
+ * layer): an allowed file lies on it, so it kept exec, and a library the
+ * sandbox wrote anywhere on it (LD_PRELOAD=/opt/x.so) was mapped. The root
+ * is noexec; the image's system directories and each allowed file's
+ * directory are bound onto themselves read-only, with exec: what runs or is
+ * mapped from there, the sandbox cannot write. */
+static void noexec_root(sbx_plan *p) {
+        static const char *const system_dirs[] = { "usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32" };
+        const sbx_landlock *l = &p->landlock;
+
+        if (!p->root_overlay.upper || p->read_only_root)
+                return;
+        p->root_overlay.noexec = true;
+        for (size_t i = 0; i < ELEMENTSOF(system_dirs); i++)
+                root_exec_dir(p, system_dirs[i]);
+        for (unsigned k = 0; k < l->n_exec_paths; k++) {
+                const char *e = l->exec_paths[k], *slash;
+                bool other_mount = false;
+                char dir[PATH_MAX];
+
+                if (e[0] != '/')
+                        continue;
+                for (size_t i = 0; i < p->n_mounts && !other_mount; i++) {
+                        char dst[PATH_MAX];
+                        snprintf(dst, sizeof(dst), "/%s", p->mounts[i].dst ?: "");
+                        other_mount = strcmp(dst, "/") && paths_overlap(dst, e) && strlen(dst) <= strlen(e);
+                }
+                if (other_mount)
+                        continue;       /* noexec_writable's */
+                slash = strrchr(e, '/');
+                snprintf(dir, sizeof(dir), "%.*s", (int) (slash > e ? slash - e : (ptrdiff_t) strlen(e)), e);
+                root_exec_dir(p, dir);
+        }
+}
+
 /* Landlock's EXECUTE grants: each allowed literal file and the ELF loader
  * it needs, the directory of each glob, the command's loader. */
 static int landlock_request(sbx_plan *p, const sbx_run_config *c, const sbx_view *v, const allow_set *a,
@@ -264,6 +313,7 @@ static int landlock_request(sbx_plan *p, const sbx_run_config *c, const sbx_view
                         add_exec_path(p, p->exec_target->loader.path);
                 }
                 noexec_writable(p);
+                noexec_root(p);
         }
         req.exec_files = files;
         req.n_exec_files = nf;

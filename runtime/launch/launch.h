@@ -311,6 +311,13 @@ typedef struct sbx_plan {
                 const char *lower, *upper, *work;
                 int lower_tree;          /* as root: the image, idmapped to the sandbox ids */
                 bool is_volatile;        /* per-run layers: no syncs needed */
+                /* under an exec allowlist (exec-decide.c): the overlay is
+                 * noexec, and exec_dirs (relative, each a directory or an
+                 * allowed file of the image) are bound onto themselves
+                 * read-only, keeping exec */
+                bool noexec;
+                const char *exec_dirs[24];
+                unsigned n_exec_dirs;
         } root_overlay;
         char **owned;                    /* every string the plan allocated */
         size_t n_owned;

@@ -1192,6 +1192,35 @@ static int mount_root_tmpfs(sbx_mount_fds *fds, sbx_error *reterr) {
 /* --writable-root over a rootfs: the overlay of the image and our layers is
  * the new root, attached on fds->root_dir like the tmpfs otherwise. Layers
  * are named by fds opened before the id switch (no path text in options). */
+/* Under an exec allowlist (exec-decide.c noexec_root): each of the plan's
+ * directories of the image, found beneath the root without following a
+ * symlink (the image's own, or one to the host), is bound onto itself
+ * read-only with exec; then the root overlay itself is made noexec. */
+static int root_exec_binds(const sbx_plan *p, int rootfd, sbx_error *reterr) {
+        struct mount_attr ro = { .attr_set = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV };
+        struct mount_attr noexec = { .attr_set = MOUNT_ATTR_NOEXEC };
+
+        for (unsigned i = 0; i < p->root_overlay.n_exec_dirs; i++) {
+                const char *d = p->root_overlay.exec_dirs[i];
+                _cleanup_close_ int fd = -EBADF, tree = -EBADF;
+
+                fd = sys_openat2(rootfd, d, O_PATH | O_CLOEXEC,
+                                 RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
+                if (fd < 0) {
+                        if (errno == ENOENT || errno == ELOOP || errno == ENOTDIR)
+                                continue;       /* not in this image, or a symlink (lib -> usr/lib) */
+                        return sbx_error_set(reterr, -errno, "mount: open '/%s' of the image", d);
+                }
+                tree = open_tree(fd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH);
+                if (tree < 0 || mount_setattr(tree, "", AT_EMPTY_PATH, &ro, sizeof(ro)) < 0 ||
+                    move_mount(tree, "", fd, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
+                        return sbx_error_set(reterr, -errno, "mount: bind '/%s' of the image read-only", d);
+        }
+        if (mount_setattr(rootfd, "", AT_EMPTY_PATH, &noexec, sizeof(noexec)) < 0)
+                return sbx_error_set(reterr, -errno, "mount: make the writable root noexec");
+        return 0;
+}
+
 static int mount_root_overlay(const sbx_plan *p, sbx_mount_fds *fds, sbx_error *reterr) {
         int lower = p->root_overlay.lower_tree >= 0 ? p->root_overlay.lower_tree : fds->root_lower;
         char l[32], u[32], w[32];
@@ -1231,6 +1260,10 @@ static int mount_root_overlay(const sbx_plan *p, sbx_mount_fds *fds, sbx_error *
                 return sbx_error_set(reterr, r, "mount: attach the root overlay");
         }
         close_fd(&fds->root_dir);
+        if (p->root_overlay.noexec && (r = root_exec_binds(p, mnt, reterr)) < 0) {
+                close(mnt);
+                return r;
+        }
         return mnt;
 }
 

@@ -91,6 +91,32 @@ except OSError as e:
 is "exec-mmap-tmp: mmap(PROT_EXEC) of a file the sandbox wrote: EPERM (noexec)" "$out" "Operation not permitted"
 control "without an allowlist the preloaded copy is mapped executable (the attack)" \
         "$(timeout -k 5 60 "$SBX" run -- /bin/sh -c "cat $libc > /tmp/x.so; LD_PRELOAD=/tmp/x.so python3 -c '$maps' /tmp/x.so" 2>&1)" 1
+# A writable root (--writable-root; an image with a writable layer): an
+# allowed file lies on it, so it kept exec, and a library written anywhere
+# on it was mapped. The root is noexec; the image's system directories and
+# the allowed files' directories are bound onto themselves read-only.
+# (as root: rootless, overlayfs refuses the host's / as a lower layer)
+if is_root; then
+        py=$(readlink -f /usr/bin/python3)
+        # (the run's layers off the root's file system: overlayfs takes no
+        # upper inside its lower)
+        wr_xdg=$(mktemp -d /dev/shm/sbx-wr.XXXXXX)
+        wr() { XDG_RUNTIME_DIR=$wr_xdg timeout -k 5 60 "$SBX" run --rootfs / --writable-root "$@"; }
+        wr_preload="python3 -c 'import shutil, sys; shutil.copy(sys.argv[1], \"/opt/x.so\")' $libc; LD_PRELOAD=/opt/x.so python3 -c '$maps' /opt/x.so"
+        out=$(wr --exec-allow /usr/bin/dash --exec-allow "$py" -- /bin/sh -c "$wr_preload" 2>&1)
+        like "exec-preload-writable-root: LD_PRELOAD of a library written to the writable root (/opt): not mapped" \
+                "$(echo "$out" | tr '\n' ' ')" 'cannot be preloaded.* 0 $'
+        control "exec-preload-writable-root: without an allowlist the same preload is mapped (the attack)" \
+                "$(wr -- /bin/sh -c "$wr_preload" 2>&1)" 1
+        control "exec-preload-writable-root: the root stays writable elsewhere, allowed programs and their libraries run" \
+                "$(wr --exec-allow /usr/bin/dash --exec-allow "$py" -- \
+                        /bin/sh -c 'echo ok > /etc/w && python3 -c "import ssl; print(open(\"/etc/w\").read().strip())"' 2>&1)" ok
+        rm -rf "$wr_xdg"
+else
+        skip "exec-preload-writable-root: rootless, / is no overlay lower"
+        skip "exec-preload-writable-root: rootless"
+        skip "exec-preload-writable-root: rootless"
+fi
 mkdir -p "$TMP/ws-exec"
 printf '#!/bin/sh\necho ran\n' > "$TMP/ws-exec/tool"
 chmod 755 "$TMP/ws-exec/tool"
