@@ -389,7 +389,8 @@ static uint64_t mount_needs(const sbx_exec_plan *e, char *line, unsigned long *i
         if (!rw || !fstype || !strcmp(fstype, "proc") || !strcmp(fstype, "sysfs"))
                 return 0;
         dev = !strcmp(*mp, "/dev") || !strncmp(*mp, "/dev/", 5);
-        if (e->mounts_ro_now && strcmp(fstype, "tmpfs") && !dev && strcmp(fstype, "devpts") &&
+        /* (the root keeps its flags, as at create: exec-decide.c readonly_mounts) */
+        if (e->mounts_ro_now && strcmp(*mp, "/") && strcmp(fstype, "tmpfs") && !dev && strcmp(fstype, "devpts") &&
             strcmp(fstype, "mqueue"))
                 set |= MOUNT_ATTR_RDONLY;
         if (e->mounts_noexec_now && !noexec && e->landlock_now) {
