@@ -225,7 +225,7 @@ static void root_exec_dir(sbx_plan *p, const char *dir) {
 }
 
 /* The same for a writable root (--writable-root, an image with a writable
- * layer): an allowed file lies on it, so it kept exec, and a library the
+ * layer, an OCI container's rootfs): an allowed file lies on it, so it kept exec, and a library the
  * sandbox wrote anywhere on it (LD_PRELOAD=/opt/x.so) was mapped. The root
  * is noexec; the image's system directories and each allowed file's
  * directory are bound onto themselves read-only, with exec: what runs or is
@@ -234,7 +234,7 @@ static void noexec_root(sbx_plan *p) {
         static const char *const system_dirs[] = { "usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32" };
         const sbx_landlock *l = &p->landlock;
 
-        if (!p->root_overlay.upper || p->read_only_root)
+        if ((!p->root_overlay.upper && !p->root_bind) || p->read_only_root)
                 return;
         p->root_overlay.noexec = true;
         for (size_t i = 0; i < ELEMENTSOF(system_dirs); i++)

@@ -1195,7 +1195,8 @@ static int mount_root_tmpfs(sbx_mount_fds *fds, sbx_error *reterr) {
 /* Under an exec allowlist (exec-decide.c noexec_root): each of the plan's
  * directories of the image, found beneath the root without following a
  * symlink (the image's own, or one to the host), is bound onto itself
- * read-only with exec; then the root overlay itself is made noexec. */
+ * read-only with exec; then the root (overlay, or a container's rootfs)
+ * itself is made noexec. */
 static int root_exec_binds(const sbx_plan *p, int rootfd, sbx_error *reterr) {
         struct mount_attr ro = { .attr_set = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV };
         struct mount_attr noexec = { .attr_set = MOUNT_ATTR_NOEXEC };
@@ -1211,8 +1212,8 @@ static int root_exec_binds(const sbx_plan *p, int rootfd, sbx_error *reterr) {
                                 continue;       /* not in this image, or a symlink (lib -> usr/lib) */
                         return sbx_error_set(reterr, -errno, "mount: open '/%s' of the image", d);
                 }
-                tree = open_tree(fd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH);
-                if (tree < 0 || mount_setattr(tree, "", AT_EMPTY_PATH, &ro, sizeof(ro)) < 0 ||
+                tree = open_tree(fd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH | AT_RECURSIVE);
+                if (tree < 0 || mount_setattr(tree, "", AT_EMPTY_PATH | AT_RECURSIVE, &ro, sizeof(ro)) < 0 ||
                     move_mount(tree, "", fd, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
                         return sbx_error_set(reterr, -errno, "mount: bind '/%s' of the image read-only", d);
         }
@@ -1271,7 +1272,9 @@ static int mount_root_overlay(const sbx_plan *p, sbx_mount_fds *fds, sbx_error *
  * nodev: a device node of the image is no device (runc's device cgroup
  * "deny all" for them: the container cannot mknod, and the nodes the
  * runtime makes live on the /dev mount of the spec). */
-static int mount_root_bind(sbx_mount_fds *fds, const char *path, sbx_error *reterr) {
+static int root_exec_binds(const sbx_plan *p, int rootfd, sbx_error *reterr);
+
+static int mount_root_bind(const sbx_plan *p, sbx_mount_fds *fds, const char *path, sbx_error *reterr) {
         struct mount_attr attr = { .attr_set = MOUNT_ATTR_NODEV };
         int tree = open_tree(fds->root_dir, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH | AT_RECURSIVE);
 
@@ -1288,6 +1291,13 @@ static int mount_root_bind(sbx_mount_fds *fds, const char *path, sbx_error *rete
                 return sbx_error_set(reterr, r, "mount: attach the rootfs '%s'", path);
         }
         close_fd(&fds->root_dir);
+        if (p->root_overlay.noexec) {
+                int r = root_exec_binds(p, tree, reterr);
+                if (r < 0) {
+                        close(tree);
+                        return r;
+                }
+        }
         return tree;
 }
 
@@ -1431,7 +1441,7 @@ int sbx_mount_setup_child(const sbx_plan *p, sbx_mount_fds *fds, sbx_error *rete
         if (mount(NULL, "/", NULL, (p->root_propagation & MS_SLAVE ? MS_SLAVE : MS_PRIVATE) | MS_REC, NULL) < 0)
                 return sbx_error_set(reterr, -errno, "mount: make / private");
         /* 2. A fresh tmpfs is the new root; its mount fd is our handle on it. */
-        rootfd = p->root_bind ? mount_root_bind(fds, p->root_bind, reterr)
+        rootfd = p->root_bind ? mount_root_bind(p, fds, p->root_bind, reterr)
                : p->root_overlay.upper ? mount_root_overlay(p, fds, reterr) : mount_root_tmpfs(fds, reterr);
         if (rootfd < 0)
                 return rootfd;

@@ -20,6 +20,7 @@
 #include <sys/inotify.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/ptrace.h>
 #include <sys/resource.h>
@@ -603,6 +604,7 @@ static void usage(void) {
               "       sbx-probe socket inet|inet6|unix|netlink|packet | connect IP PORT | connect6 IP6 PORT\n"
               "       sbx-probe udp-send-from SRC IP PORT MSG\n"
               "       sbx-probe exec PATH [ARGS...] | exit N | segv | sleep N | wait-signal | tiocsti | tiocsetd\n"
+              "       sbx-probe mmap-exec PATH (PROT_EXEC mapping of a file: OK or the errno)\n"
               "       sbx-probe x32 getpid | int80 unshare-user\n"
               "       sbx-probe ids | cwd | self-exe | kill PID SIG | ptrace PID | getfd PID|self | mknod PATH | link OLD NEW\n"
               "       sbx-probe handle PATH | write-open PATH | umount PATH | mount-tmpfs PATH\n"
@@ -647,6 +649,15 @@ int main(int argc, char **argv) {
         if (!strcmp(c, "tiocsti")) {
                 char ch = 'x';
                 return result(ioctl(0, TIOCSTI, &ch));
+        }
+        if (!strcmp(c, "mmap-exec") && argc == 3) {
+                int fd = open(argv[2], O_RDONLY | O_CLOEXEC);
+                void *m;
+                if (fd < 0)
+                        return result(-1);
+                m = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
+                close(fd);
+                return result(m == MAP_FAILED ? -1 : 0);
         }
         if (!strcmp(c, "tiocsetd")) {
                 int disc = 0;   /* N_TTY, what the terminal has: no change if allowed */

@@ -23,6 +23,7 @@ make_rootfs "$T/rootfs"
 ln -sf busybox "$T/rootfs/bin/nc"; ln -sf busybox "$T/rootfs/bin/unshare"
 mkdir -p "$T/rootfs/opt" "$T/rw"
 cp "$T/rootfs/bin/busybox" "$T/rootfs/opt/busybox"     # a binary no allowlist names
+cp "$SBX_PROBE" "$T/rootfs/bin/sbx-probe"
 export HOME=$T/home; mkdir -p "$HOME"                  # no exec-approvals.json of the caller's
 rt() { "$SBX_RUNC" --root "$T/root" "$@"; }
 CFG=$T/openclaw.json
@@ -30,6 +31,7 @@ cat > "$CFG" <<'J'
 { agents: { defaults: { sandbox: { mode: 'all', scope: 'session' } },
             list: [ { id: 'main', default: true },
                     { id: 'lister', tools: { exec: { security: 'allowlist', safeBins: ['cat'] } } },
+                    { id: 'mapper', tools: { exec: { security: 'allowlist', safeBins: ['cat', 'sbx-probe'] } } },
                     { id: 'family', tools: { deny: ['exec'] } },
                     { id: 'reader', tools: { deny: ['write', 'edit', 'apply_patch'] } },
                     { id: 'netter', sandbox: { docker: { network: 'bridge' } } } ] } }
@@ -183,4 +185,15 @@ bad unknown-key "{'org.sbx.policy.agnet':'main'}" "annotations.org.sbx.policy.ag
 bad seccomp-value "{'org.sbx.seccomp':'strict'}" "annotations.org.sbx.seccomp: 'strict': the only value is 'default'"
 bad agent-alone "{'org.sbx.policy.agent':'main'}" "annotations.org.sbx.policy.agent: needs org.sbx.openclaw.config"
 bad config-alone "{'org.sbx.openclaw.config':'$CFG'}" "annotations.org.sbx.openclaw.config: needs org.sbx.policy.agent"
+# the container's writable rootfs: an allowed file lies on it, so it kept
+# exec, and a file the container wrote there (/opt) could be mapped
+# executable (LD_PRELOAD into an allowed program). The rootfs is noexec, its
+# /bin, /usr, /lib* and the allowed files' directories bound read-only.
+MAP="['sh','-c','cat /bin/busybox > /opt/lib.so; sbx-probe mmap-exec /opt/lib.so; sbx-probe mmap-exec /bin/busybox; echo x > /opt/w && cat /opt/w']
+c['root']['readonly']=False"
+probe mapper "$(pol mapper)" "$MAP"
+is "rootfs-mmap-exec: under an allowlist a file written to the rootfs is not mapped executable (EPERM); /bin's is; /opt stays writable" \
+        "$(echo $out)" "EPERM OK x"
+probe mapfree "{}" "$MAP"
+control "rootfs-mmap-exec: without annotations the same file is mapped (the attack)" "$(echo $out)" "OK OK x"
 done_testing
