@@ -12,6 +12,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/statvfs.h>
 #include <signal.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -417,6 +418,16 @@ static int tighten_mounts(const sbx_exec_plan *e, sbx_error *reterr) {
                 return 0;
         if (unshare(CLONE_NEWNS) < 0)
                 return sbx_error_set(reterr, -errno, "exec: a mount namespace for the current rules");
+        /* a writable root holding the allowed files: as at create (mount.c) */
+        if (e->root_noexec_now) {
+                _cleanup_close_ int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+                struct statfs sf;
+                if (root < 0 || fstatfs(root, &sf) < 0)
+                        return sbx_error_set(reterr, -errno, "exec: open /");
+                if (!(sf.f_flags & ST_RDONLY) && !(sf.f_flags & ST_NOEXEC) &&
+                    sbx_mount_exec_binds(root, e->root_exec_dirs_now, e->n_root_exec_dirs_now, reterr) < 0)
+                        return -EPERM;
+        }
         for (int pass = 0; pass < 4; pass++) {
                 _cleanup_free_ char *buf = NULL;
                 char *save = NULL;

@@ -525,6 +525,9 @@ typedef struct sbx_exec_plan {
          * table, every writable mount but tmpfs and /dev read-only, and/or
          * every writable mount noexec but where landlock_now lets a file run. */
         bool mounts_ro_now, mounts_noexec_now;
+        const char *const *root_exec_dirs_now; /* the writable root's noexec + read-only binds */
+        size_t n_root_exec_dirs_now;
+        bool root_noexec_now;
         int setup_sh_fd;                 /* setupCommand's /bin/sh, decided in the parent */
         bool parent_outside_pidns;       /* sbx exec (join.c): the parent is outside our pid ns, so a
                                           * non-zero getppid() after PR_SET_PDEATHSIG means it died */
@@ -542,6 +545,9 @@ typedef struct sbx_exec_plan {
          * credentials instead of sbx's "no capabilities, no_new_privs". */
         const struct sbx_container_proc *proc;
 } sbx_exec_plan;
+/* Under an exec allowlist, the writable root mount ROOTFD noexec and DIRS
+ * beneath it bound onto themselves read-only with exec (mount.c). */
+int sbx_mount_exec_binds(int rootfd, const char *const *dirs, size_t n, sbx_error *reterr);
 /* issue 14: a random non-zero cookie for the exec log filter. */
 uint64_t sbx_exec_cookie(void);
 

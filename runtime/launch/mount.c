@@ -1192,34 +1192,38 @@ static int mount_root_tmpfs(sbx_mount_fds *fds, sbx_error *reterr) {
 /* --writable-root over a rootfs: the overlay of the image and our layers is
  * the new root, attached on fds->root_dir like the tmpfs otherwise. Layers
  * are named by fds opened before the id switch (no path text in options). */
-/* Under an exec allowlist (exec-decide.c noexec_root): each of the plan's
- * directories of the image, found beneath the root without following a
- * symlink (the image's own, or one to the host), is bound onto itself
- * read-only with exec; then the root (overlay, or a container's rootfs)
- * itself is made noexec. */
-static int root_exec_binds(const sbx_plan *p, int rootfd, sbx_error *reterr) {
+/* Under an exec allowlist (exec-decide.c noexec_root): each of DIRS (of the
+ * image, relative), found beneath ROOTFD's mount without following a
+ * symlink (the image's own, or one to the host) or crossing into another
+ * mount (that one keeps its own flags), is bound onto itself read-only with
+ * exec; then the root mount (overlay, or a container's rootfs) itself is
+ * made noexec. Also for a stale sandbox's exec (exec.c). */
+int sbx_mount_exec_binds(int rootfd, const char *const *dirs, size_t n, sbx_error *reterr) {
         struct mount_attr ro = { .attr_set = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV };
         struct mount_attr noexec = { .attr_set = MOUNT_ATTR_NOEXEC };
 
-        for (unsigned i = 0; i < p->root_overlay.n_exec_dirs; i++) {
-                const char *d = p->root_overlay.exec_dirs[i];
+        for (size_t i = 0; i < n; i++) {
                 _cleanup_close_ int fd = -EBADF, tree = -EBADF;
 
-                fd = sys_openat2(rootfd, d, O_PATH | O_CLOEXEC,
-                                 RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
+                fd = sys_openat2(rootfd, dirs[i], O_PATH | O_CLOEXEC,
+                                 RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV);
                 if (fd < 0) {
-                        if (errno == ENOENT || errno == ELOOP || errno == ENOTDIR)
-                                continue;       /* not in this image, or a symlink (lib -> usr/lib) */
-                        return sbx_error_set(reterr, -errno, "mount: open '/%s' of the image", d);
+                        if (errno == ENOENT || errno == ELOOP || errno == ENOTDIR || errno == EXDEV)
+                                continue;       /* not in this image, a symlink (lib -> usr/lib), another mount */
+                        return sbx_error_set(reterr, -errno, "mount: open '/%s' of the image", dirs[i]);
                 }
                 tree = open_tree(fd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH | AT_RECURSIVE);
                 if (tree < 0 || mount_setattr(tree, "", AT_EMPTY_PATH | AT_RECURSIVE, &ro, sizeof(ro)) < 0 ||
                     move_mount(tree, "", fd, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
-                        return sbx_error_set(reterr, -errno, "mount: bind '/%s' of the image read-only", d);
+                        return sbx_error_set(reterr, -errno, "mount: bind '/%s' of the image read-only", dirs[i]);
         }
         if (mount_setattr(rootfd, "", AT_EMPTY_PATH, &noexec, sizeof(noexec)) < 0)
                 return sbx_error_set(reterr, -errno, "mount: make the writable root noexec");
         return 0;
+}
+
+static int root_exec_binds(const sbx_plan *p, int rootfd, sbx_error *reterr) {
+        return sbx_mount_exec_binds(rootfd, p->root_overlay.exec_dirs, p->root_overlay.n_exec_dirs, reterr);
 }
 
 static int mount_root_overlay(const sbx_plan *p, sbx_mount_fds *fds, sbx_error *reterr) {

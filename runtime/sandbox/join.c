@@ -170,6 +170,7 @@ static void plan_view_freep(sbx_plan **v) {
         if (!*v)
                 return;
         (*v)->argv = (*v)->envp = NULL;        /* borrowed */
+        (*v)->root_overlay.upper = NULL;
         *v = sbx_plan_free(*v);
 }
 
@@ -489,6 +490,11 @@ static int exec_in(const char *ref, const sbx_exec_request *req, sbx_error *rete
                 pnow = plan_view(p);
                 if (!pnow)
                         return sbx_error_set(reterr, -ENOMEM, "out of memory"), SBX_EXIT_FAILURE;
+                /* a writable root (--writable-root, an image's writable layer):
+                 * its exec_dirs under the current rules (exec-decide.c noexec_root) */
+                pnow->read_only_root = rec->s.config.read_only_root;
+                if (!pnow->read_only_root)
+                        pnow->root_overlay.upper = "/";
                 r = sbx_exec_resolve_joined(pnow, req->rules_now, -EBADF, writable, n_writable, &verdict, reterr);
                 if (verdict.decided && !verdict.allow)
                         (void) sbx_audit_exec(&audit, req->argv, &verdict);
@@ -502,6 +508,11 @@ static int exec_in(const char *ref, const sbx_exec_request *req, sbx_error *rete
         /* rules the sandbox's mounts were not made for: the command's own copy of them */
         ep.mounts_ro_now = req->rules_now && req->rules_now->read_only_fs && !rec->s.config.read_only_fs;
         ep.mounts_noexec_now = req->rules_now && req->rules_now->exec_allow_set;
+        if (ep.mounts_noexec_now && pnow->root_overlay.noexec) {
+                ep.root_noexec_now = true;
+                ep.root_exec_dirs_now = pnow->root_overlay.exec_dirs;
+                ep.n_root_exec_dirs_now = pnow->root_overlay.n_exec_dirs;
+        }
         ep.notify_insns = notify;
         ep.notify_len = notify_len;
         ep.notify_sock = sync_child;

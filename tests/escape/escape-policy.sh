@@ -251,6 +251,35 @@ out=$(timeout -k 5 60 "$SBX" exec --state-dir "$STATE" -e LD_PRELOAD=/tmp/y.so "
 like "stale-rules-preload: LD_PRELOAD of the library it wrote: not mapped" "$(echo "$out" | tr '\n' ' ')" 'cannot be preloaded.* 0 $'
 control "stale-rules: /tmp stays writable, allowed programs run" \
         "$(in_box python3 -c 'open("/tmp/w", "w").write("ok"); print(open("/tmp/w").read())')" ok
+# ... and a writable root (--writable-root) holding the allowed files: as at
+# create, the exec's copy of the root is noexec, its system directories bound
+# read-only (root: overlayfs refuses the host's / as a rootless lower)
+if is_root; then
+        cfg3=$TMP/openclaw-late-root.json
+        cat > "$cfg3" <<'J'
+{ agents: { defaults: { sandbox: { mode: 'all', scope: 'session' } }, list: [ { id: 'main', default: true }, { id: 'lateroot' } ] } }
+J
+        wr_xdg=$(mktemp -d /dev/shm/sbx-wr.XXXXXX)
+        XDG_RUNTIME_DIR=$wr_xdg sx create --scope session --config "$cfg3" --agent lateroot --rootfs / --writable-root >/dev/null 2>&1
+        rbox=$(sx ls --json | python3 -c 'import json,sys
+print([s["name"] for s in json.load(sys.stdin) if s["policy"].get("agent")=="lateroot"][0])')
+        root_map='import mmap, os, shutil, sys
+shutil.copy(sys.argv[1], "/opt/y.so")
+try: mmap.mmap(os.open("/opt/y.so", os.O_RDONLY), 4096, prot=mmap.PROT_READ | mmap.PROT_EXEC); print("mapped")
+except OSError as e: print(e.strerror)
+import ssl; open("/etc/w", "w").write("ok"); print(open("/etc/w").read())'
+        rin() { XDG_RUNTIME_DIR=$wr_xdg timeout -k 5 60 "$SBX" exec --state-dir "$STATE" "$rbox" -- "$@" 2>&1; }
+        control "stale-rules-writable-root: before the change a library written to /opt is mapped" \
+                "$(rin python3 -c "$root_map" "$libc" | tr '\n' ' ')" "mapped ok "
+        sed -i "s/{ id: 'lateroot' }/{ id: 'lateroot', tools: { exec: { security: 'allowlist', safeBins: ['ls', 'python3'] } } }/" "$cfg3"
+        is "stale-rules-writable-root: after an allowlist was set: EPERM (noexec root); /etc stays writable, ssl loads" \
+                "$(rin python3 -c "$root_map" "$libc" | tr '\n' ' ')" "Operation not permitted ok "
+        sx rm -f "$rbox" >/dev/null 2>&1
+        rm -rf "$wr_xdg"
+else
+        skip "stale-rules-writable-root: rootless, / is no overlay lower"
+        skip "stale-rules-writable-root: rootless"
+fi
 
 sx ls -q | while read -r n; do sx rm -f "$n" >/dev/null 2>&1; done
 done_testing
