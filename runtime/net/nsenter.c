@@ -89,7 +89,8 @@ int sbx_ns_run(pid_t pid, int (*fn)(int sock, void *userdata), void *userdata, i
         close(sv[0]);
         (void) waitpid(child, &status, 0);
         if (n > 0 && got == n_fds && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-                memcpy(fds, got_fds, sizeof(int) * n_fds);
+                for (size_t i = 0; i < n_fds; i++)     /* (fds may be NULL with none) */
+                        fds[i] = got_fds[i];
                 return 0;
         }
         for (size_t i = 0; i < got; i++)
