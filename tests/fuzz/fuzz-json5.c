@@ -2,8 +2,10 @@
 /* libFuzzer target for policy/json5.c (STYLE.md rule 21: fuzz every parser).
  * Besides "no crash, no leak, no UB" (ASan/UBSan/LSan), it checks the contract:
  *   - failure: -EINVAL/-E2BIG with a message, *ret untouched;
- *   - success: every string is valid UTF-8 and the tree survives a round trip: json-c's JSON
- *     text of it (JSON is JSON5) parses back to the same canonical value. */
+ *   - success: every string is valid UTF-8 but for what OpenClaw keeps and sbx stores as
+ *     modified UTF-8 (U+0000 as C0 80, an unpaired surrogate in its 3-byte form), and a tree
+ *     without those survives a round trip: json-c's JSON text of it (JSON is JSON5) parses back to the same
+ *     canonical value. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -12,10 +14,15 @@
 #include "policy/policy.h"
 #include "../unit/json5-canon.h"
 
+/* set when a string holds U+0000 or an unpaired surrogate: json-c prints those bytes raw,
+ * which is no UTF-8 text to parse back (the unit oracle compares them with npm json5) */
+static int modified_utf8;
+
 static int utf8_valid(const unsigned char *s, size_t n) {
         for (size_t i = 0; i < n;) {
                 unsigned char c = s[i];
                 size_t k = c < 0x80                   ? 1
+                           : (c == 0xC0 && i + 1 < n && s[i + 1] == 0x80) ? 2 /* U+0000 */
                            : (c >= 0xC2 && c <= 0xDF) ? 2
                            : (c >= 0xE0 && c <= 0xEF) ? 3
                            : (c >= 0xF0 && c <= 0xF4) ? 4
@@ -23,10 +30,14 @@ static int utf8_valid(const unsigned char *s, size_t n) {
 
                 if (k == 0 || i + k > n)
                         return 0;
+                if (c == 0xC0)
+                        modified_utf8 = 1;
                 for (size_t j = 1; j < k; j++)
                         if ((s[i + j] & 0xC0) != 0x80)
                                 return 0;
-                if ((c == 0xE0 && s[i + 1] < 0xA0) || (c == 0xED && s[i + 1] >= 0xA0) ||
+                if (c == 0xED && s[i + 1] >= 0xA0)      /* an unpaired surrogate, kept */
+                        modified_utf8 = 1;
+                if ((c == 0xE0 && s[i + 1] < 0xA0) ||
                     (c == 0xF0 && s[i + 1] < 0x90) || (c == 0xF4 && s[i + 1] >= 0x90))
                         return 0;
                 i += k;
@@ -75,7 +86,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                         abort();
                 return 0;
         }
+        modified_utf8 = 0;
         check_tree(o, 0);
+        if (modified_utf8) {
+                json_object_put(o);
+                return 0;
+        }
 
         json = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
         if (!json || sbx_json5_parse(json, strlen(json), &again, &err) < 0)
