@@ -79,18 +79,26 @@ static char *plugin_id(const char *s) {
         return n;
 }
 
+/* plugins.load.paths[i] trimmed and with ~ expanded (allocated); NULL: not a string, blank,
+ * or out of memory */
+static char *load_path(struct json_object *paths, size_t i) {
+        struct json_object *p = json_object_array_get_idx(paths, i);
+        if (!json_object_is_type(p, json_type_string))
+                return NULL;
+        _cleanup_free_ char *t = sbx_strdup_trim(json_object_get_string(p));
+        return t && *t ? sbx_expand_user_path(t) : NULL;
+}
+
+static size_t load_paths_n(struct json_object *paths) {
+        return json_object_is_type(paths, json_type_array) ? json_object_array_length(paths) : 0;
+}
+
 /* A configured load path that is missing or cannot be inspected: OpenClaw keeps the plugin
  * settings it cannot check (findUninspectedPluginDiagnostic). */
 bool sbx_config_plugins_preserved(struct json_object *root) {
         struct json_object *paths = jget(jget(jget(root, "plugins"), "load"), "paths");
-        for (size_t i = 0; json_object_is_type(paths, json_type_array) && i < json_object_array_length(paths); i++) {
-                struct json_object *p = json_object_array_get_idx(paths, i);
-                if (!json_object_is_type(p, json_type_string))
-                        continue;
-                _cleanup_free_ char *t = sbx_strdup_trim(json_object_get_string(p));
-                if (!t || !*t)
-                        continue;
-                _cleanup_free_ char *abs = sbx_expand_user_path(t);
+        for (size_t i = 0; i < load_paths_n(paths); i++) {
+                _cleanup_free_ char *abs = load_path(paths, i);
                 struct stat st;
                 if (!abs)
                         continue;
@@ -123,12 +131,8 @@ static bool extension_file(const char *p) {
  * the registry's error, an issue whenever the plugins section is read */
 static void unsupported_load_files(struct vctx *v, struct json_object *root) {
         struct json_object *paths = jget(jget(jget(root, "plugins"), "load"), "paths");
-        for (size_t i = 0; json_object_is_type(paths, json_type_array) && i < json_object_array_length(paths); i++) {
-                struct json_object *p = json_object_array_get_idx(paths, i);
-                if (!json_object_is_type(p, json_type_string))
-                        continue;
-                _cleanup_free_ char *t = sbx_strdup_trim(json_object_get_string(p));
-                _cleanup_free_ char *abs = t && *t ? sbx_expand_user_path(t) : NULL;
+        for (size_t i = 0; i < load_paths_n(paths); i++) {
+                _cleanup_free_ char *abs = load_path(paths, i);
                 struct stat st;
                 if (!abs || stat(abs, &st) < 0 || !S_ISREG(st.st_mode) || extension_file(abs))
                         continue;
