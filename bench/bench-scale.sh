@@ -3,7 +3,12 @@
 # Many idle persistent sandboxes (issue 16): for each N (default 1 100 1000),
 # in a fresh state dir (and workspace root) on /dev/shm:
 #   - create N sandboxes, P callers at once (-p P, default 1: one after the
-#     other): total time and rate per second;
+#     other): total time and rate per second, and the rate of the last tenth
+#     of them alone (the rate at N: the average hides how it falls with N);
+#     beside it the host's CPU time per create over those last ones
+#     (/proc/stat: everything that ran, other helpers included) and the
+#     share of it that was pid 1's (on this VM the session machinery, whose
+#     CPU grows with the number of tasks on the host; not part of sbx);
 #   - memory per sandbox, kernel objects included: the growth of
 #     memory.usage_in_bytes of a cgroup-v1 memory group this bench makes
 #     around itself (what the creates charge there: namespaces, task structs,
@@ -43,6 +48,9 @@ bench_sbx "${SBX:-}"
 [ "$(id -u)" = 0 ] || { echo "bench: run as root" >&2; exit 1; }
 
 us() { local t=${EPOCHREALTIME/./}; echo "${t#0}"; }
+# CPU time of the whole host, in USER_HZ ticks (10 ms), from /proc/stat
+host_ticks() { awk '$1 == "cpu" { print $2 + $3 + $4 + $6 + $7 + $8; exit }' /proc/stat; }
+pid1_ticks() { sed 's/.*) //' /proc/1/stat | awk '{ print $12 + $13 }'; }
 kobj() { awk '$1 ~ /^(Slab|PageTables|KernelStack):$/ {s += $2} END {print s}' /proc/meminfo; }
 
 # Our own memory group, under the one we were started in (never above it).
@@ -77,7 +85,7 @@ SBX_WORKSPACE_ROOT=$ALONE.ws "$SBX" create --state-dir "$ALONE" alone >/dev/null
 
 echo "# $(uname -r), $(nproc) cpus, load $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%FT%TZ), $P creating at once," \
      "memory group: ${CG:-none (MemAvailable only)}"
-printf '%7s %9s %8s %11s %10s %10s %10s %10s %10s %10s %11s %9s %s\n' N "create s" "per s" "KiB cgroups" \
+printf '%7s %9s %8s %8s %8s %6s %11s %10s %10s %10s %10s %10s %10s %11s %9s %s\n' N "create s" "per s" "last/s" "cpu ms" "pid 1" "KiB cgroups" \
         "KiB avail" "KiB kobj" "ls 1st ms" "ls ms" "exec ms" "alone ms" "last/alone" "rm s" left
 for n in "${SIZES[@]}"; do
         STATE=$(mktemp -d /dev/shm/sbx-bench-scale.XXXXXX)
@@ -86,9 +94,15 @@ for n in "${SIZES[@]}"; do
         sync
         u0=$(usage); a0=$(meminfo MemAvailable); k0=$(kobj)
         t0=$(us)
-        seq "$n" | SBX_WORKSPACE_ROOT=$STATE.ws xargs -P "$P" -I{} "$SBX" create --state-dir "$STATE" "idle{}" >/dev/null ||
+        # all but the last tenth, then the last tenth alone, timed, with the
+        # host's CPU time (/proc/stat) and pid 1's (/proc/1/stat) meanwhile
+        first=$((n - (n + 9) / 10))
+        { [ "$first" -eq 0 ] || seq "$first" | SBX_WORKSPACE_ROOT=$STATE.ws xargs -P "$P" -I{} "$SBX" create --state-dir "$STATE" "idle{}" >/dev/null; } ||
                 { echo "bench: a create failed" >&2; exit 1; }
-        t1=$(us)
+        tl=$(us); h0=$(host_ticks); p0=$(pid1_ticks)
+        seq $((first + 1)) "$n" | SBX_WORKSPACE_ROOT=$STATE.ws xargs -P "$P" -I{} "$SBX" create --state-dir "$STATE" "idle{}" >/dev/null ||
+                { echo "bench: a create failed" >&2; exit 1; }
+        t1=$(us); h1=$(host_ticks); p1=$(pid1_ticks)
         u1=$(($(usage) + $(sandbox_usage "$STATE"))); a1=$(meminfo MemAvailable); k1=$(kobj)
         : > "$STATE.ls"
         for _ in 1 2 3 4 5; do
@@ -118,9 +132,10 @@ for n in "${SIZES[@]}"; do
         awk -v n="$n" -v ct=$((t1 - t0)) -v du=$((u1 - u0)) -v da=$((a0 - a1)) -v dk=$((k1 - k0)) \
             -v ls="$(median < "$STATE.ls")" -v ls1="$(head -1 "$STATE.ls")" -v ex="$(awk '{print $1}' "$STATE.ex" | median)" \
             -v al="$(awk '{print $2}' "$STATE.ex" | median)" -v ra="$(awk '{print $1/$2}' "$STATE.ex" | median)" \
-            -v rm=$((r1 - r0)) -v left="$left" -v cg="$CG" 'BEGIN {
-                printf "%7d %9.2f %8.1f %11s %10.0f %10.0f %10.1f %10.1f %10.2f %10.2f %10.2fx %9.2f %s\n", n, ct / 1e6,
-                       n / (ct / 1e6), cg == "" ? "-" : sprintf("%.0f", du / n), da / n, dk / n, ls1 / 1000, ls / 1000, ex / 1000,
+            -v rm=$((r1 - r0)) -v left="$left" -v cg="$CG" -v nl=$((n - first)) -v tl=$((t1 - tl)) \
+            -v host=$(( (h1 - h0) * 10 )) -v pid1=$(( (p1 - p0) * 10 )) 'BEGIN {
+                printf "%7d %9.2f %8.1f %8.1f %8.2f %5.0f%% %11s %10.0f %10.0f %10.1f %10.1f %10.2f %10.2f %10.2fx %9.2f %s\n", n, ct / 1e6,
+                       n / (ct / 1e6), nl / (tl / 1e6), host / nl, (host > 0 ? 100 * pid1 / host : 0), cg == "" ? "-" : sprintf("%.0f", du / n), da / n, dk / n, ls1 / 1000, ls / 1000, ex / 1000,
                        al / 1000, ra, rm / 1e6, left }'
         rm -rf "$STATE" "$STATE.ls" "$STATE.ex" "$STATE.ws"
         STATE=
