@@ -37,7 +37,7 @@ while [ $# -gt 0 ]; do
         case $1 in
         -k) K=$2; shift 2 ;;
         -p) P=$2; shift 2 ;;
-        -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,31p' "$0"; exit 0 ;;
         [0-9]*) SIZES+=("$1"); shift ;;
         *) SBX=$1; shift ;;
         esac
