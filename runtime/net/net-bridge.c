@@ -18,6 +18,11 @@
  *    a router for as long as sandboxes on the bridge exist: see README.)
  *  - route_localnet is set on sbx0 only (for host-gateway -> host loopback);
  *    it disappears with the bridge.
+ *  - sbx0 gets its own random MAC address when it is made (bridge_mac). A
+ *    bridge without one takes the lowest MAC of its ports and changes it as
+ *    ports come and go: stopping one sandbox then left every other one with
+ *    the old gateway MAC in its ARP cache (REACHABLE, so not asked again for
+ *    up to 45 s), and its packets to the gateway were dropped meanwhile.
  *  - All of it happens under an exclusive flock on /run/sbx/net.lock, and the
  *    last sandbox to leave (no port left on sbx0) removes bridge, table and
  *    the ip_forward change, so a clean host stays clean.
@@ -33,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <linux/rtnetlink.h>
 #include <unistd.h>
@@ -258,12 +264,22 @@ static void hostgw_range(const subnet *sn, char *ret, size_t len) {
         snprintf(ret, len, "%s/%u", a, sn->len + 1);
 }
 
+/* A random, locally administered unicast MAC address for sbx0 (see the top). */
+static int bridge_mac(uint8_t mac[6], sbx_error *reterr) {
+        if (getrandom(mac, 6, 0) != 6)
+                return sbx_error_set(reterr, negative_errno(), "getrandom (MAC address of bridge %s)",
+                                     BRIDGE_NAME);
+        mac[0] = (uint8_t) ((mac[0] & 0xfe) | 0x02);
+        return 0;
+}
+
 static int bridge_create(sbx_rtnl *r, const subnet *sn, struct in_addr gw, sbx_link_info *ret,
                          sbx_error *reterr) {
         char alias[128], gwtext[INET_ADDRSTRLEN], hostgw[INET_ADDRSTRLEN + 4], path[128];
         sbx_link_change up = SBX_LINK_CHANGE_INIT;
         scan s = { .sn = *sn };
         bool restore_fwd = false;
+        uint8_t mac[6];
         int k, fwd;
 
         /* Refuse a range the host already routes: we would shadow it. */
@@ -280,6 +296,9 @@ static int bridge_create(sbx_rtnl *r, const subnet *sn, struct in_addr gw, sbx_l
                                      "set SBX_BRIDGE_SUBNET to a free IPv4 range",
                                      sn->text, dst, s.clash->dst_len, dev, s.clash->table);
         }
+        k = bridge_mac(mac, reterr);
+        if (k < 0)
+                return k;
         fwd = read_sysctl_char("/proc/sys/net/ipv4/ip_forward");
         if (fwd < 0)
                 return sbx_error_set(reterr, fwd, "read /proc/sys/net/ipv4/ip_forward");
@@ -295,7 +314,7 @@ static int bridge_create(sbx_rtnl *r, const subnet *sn, struct in_addr gw, sbx_l
          * kill in between is recognised and discarded (bridge_half_made) */
         snprintf(alias, sizeof(alias), ALIAS_BRIDGE_INIT " subnet=%s%s", sn->text,
                  restore_fwd ? " fwd=restore" : "");
-        k = sbx_rtnl_bridge_add(r, BRIDGE_NAME, alias, reterr);
+        k = sbx_rtnl_bridge_add(r, BRIDGE_NAME, mac, alias, reterr);
         if (k < 0) {
                 (void) sbx_nft_remove(NULL);
                 return k;

@@ -289,7 +289,8 @@ int sbx_rtnl_link_set_alias(sbx_rtnl *r, const char *name, const char *alias, sb
         return k;
 }
 
-int sbx_rtnl_bridge_add(sbx_rtnl *r, const char *name, const char *alias, sbx_error *reterr) {
+int sbx_rtnl_bridge_add(sbx_rtnl *r, const char *name, const uint8_t mac[6], const char *alias,
+                        sbx_error *reterr) {
         char buf[MNL_SOCKET_BUFFER_SIZE];
         struct nlmsghdr *nlh = rtnl_msg(r, buf, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL);
         struct ifinfomsg *ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
@@ -299,6 +300,7 @@ int sbx_rtnl_bridge_add(sbx_rtnl *r, const char *name, const char *alias, sbx_er
         ifi->ifi_family = AF_UNSPEC;
         mnl_attr_put_strz(nlh, IFLA_IFNAME, name);
         mnl_attr_put_u32(nlh, IFLA_GROUP, SBX_LINK_GROUP);
+        mnl_attr_put(nlh, IFLA_ADDRESS, 6, mac);
         li = mnl_attr_nest_start(nlh, IFLA_LINKINFO);
         mnl_attr_put_strz(nlh, IFLA_INFO_KIND, "bridge");
         mnl_attr_nest_end(nlh, li);

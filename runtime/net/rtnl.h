@@ -62,7 +62,12 @@ int sbx_rtnl_routes4(sbx_rtnl *r, sbx_route_cb cb, void *userdata, sbx_error *re
 /* -ENODEV when there is no such link. */
 int sbx_rtnl_link_get(sbx_rtnl *r, const char *name, sbx_link_info *ret, sbx_error *reterr);
 
-int sbx_rtnl_bridge_add(sbx_rtnl *r, const char *name, const char *alias, sbx_error *reterr);
+/* mac: the bridge's own MAC address (6 bytes). Given at creation, the kernel
+ * counts it as set (NET_ADDR_SET) and keeps it; a bridge with a random one
+ * takes the lowest MAC of its ports instead and changes it whenever a port
+ * comes or goes. */
+int sbx_rtnl_bridge_add(sbx_rtnl *r, const char *name, const uint8_t mac[6], const char *alias,
+                        sbx_error *reterr);
 int sbx_rtnl_link_set_alias(sbx_rtnl *r, const char *name, const char *alias, sbx_error *reterr);
 /* A veth pair: name in the socket's namespace, peer in peer_netns_fd (-1: the
  * same), mtu on both (0 = default), alias on the first end only. Creating the

@@ -68,6 +68,14 @@ host_veth() {
         idx=$(sbxh exec "$1" -- ip -o link show dev eth0 2>/dev/null | sed -n 's/^[0-9]*: eth0@if\([0-9]*\):.*/\1/p')
         [ -n "$idx" ] && ip -n "$H" -o link show | awk -F': ' -v i="$idx" '$1 == i { sub(/@.*/, "", $2); print $2 }'
 }
+# brmac: sbx0's MAC address in H (empty without sbx0)
+brmac() { ip -n "$H" -br link show dev sbx0 2>/dev/null | awk '{ print $3 }'; }
+# gwmac NAME: the MAC address NAME's ARP cache holds for the gateway 10.237.0.1
+# (empty if it holds none)
+gwmac() {
+        sbxh exec "$1" -- ip neigh show 10.237.0.1 2>/dev/null |
+                awk '{ for (i = 1; i < NF; i++) if ($i == "lladdr") print $(i + 1) }'
+}
 # link_gone LINK: LINK is (or becomes within 5 s) absent from H
 link_gone() {
         local i
@@ -249,6 +257,17 @@ bridge_root() {
         like "start: eth0 has a bridge address again" "$a_addr" '^10\.237\.'
         out=$(sbxh exec a -- bash -c "$FETCH" 10.99.0.1 8080 2>&1)
         is "start: the sandbox reaches the server again" "$out" "peer=10.77.0.1"
+        # sbx0's MAC is its own, not its lowest port's: a bridge that takes
+        # its ports' MACs changes it as sandboxes come and go, and the others
+        # keep the old one in their ARP cache (packets to the gateway dropped
+        # for up to 45 s: the "stop g: a still reaches the server" flake)
+        mac0=$(brmac)
+        like "sbx0 has a MAC address" "$mac0" '^([0-9a-f]{2}:){5}[0-9a-f]{2}$'
+        isnt_port=yes
+        for l in $(ip -n "$H" -o link show master sbx0 | awk -F': ' '{ sub(/@.*/, "", $2); print $2 }'); do
+                [ "$(ip -n "$H" -br link show dev "$l" | awk '{ print $3 }')" = "$mac0" ] && isnt_port="no: $l's"
+        done
+        is "... which is not its port's (a's veth) MAC" "$isnt_port" yes
 
         # ---- more bridged sandboxes: host-gateway, isolation, a listener across execs ----
         created --network bridge b
@@ -274,11 +293,17 @@ bridge_root() {
         unlike "ports isolated: b cannot reach a's listener" "$out" "from-a"
         is "... which a later exec in a still reaches" "$(sbxh exec a -- bash -c "$FETCH" 127.0.0.1 7000 2>&1)" "from-a"
 
+        is "creating b and g leaves sbx0's MAC address as it was" "$(brmac)" "$mac0"
+        # a's ARP cache holds the gateway (REACHABLE) while g stops
+        is "a reaches the server before stop g" "$(sbxh exec a -- bash -c "$FETCH" 10.99.0.1 8080 2>&1)" "peer=10.77.0.1"
         g_veth=$(host_veth g)
         out=$(sbxh stop g 2>&1); rc=$?
         is "stop g (a and b running): exit 0" "$rc" 0
         link_gone "$g_veth" && ok "stop g: its veth is gone from H" || not_ok "stop g: its veth ($g_veth) is gone from H"
         like "stop g: sbx0 stays for a and b" "$(ip -n "$H" -br link show sbx0 2>&1)" '^sbx0 '
+        is "stop g: sbx0 keeps its MAC address" "$(brmac)" "$mac0"
+        got=$(gwmac a)
+        is "stop g: the gateway MAC in a's ARP cache is still sbx0's" "${got:-none}" "$(brmac)"
         is "stop g: a still reaches the server" "$(sbxh exec a -- bash -c "$FETCH" 10.99.0.1 8080 2>&1)" "peer=10.77.0.1"
         out=$(sbxh start g 2>&1); rc=$?
         is "start g: exit 0" "$rc" 0
@@ -292,6 +317,7 @@ bridge_root() {
         link_gone "$a_veth" && ok "rm -f a: a's veth is gone" || not_ok "rm -f a: a's veth ($(host_veth a)) is gone"
         is "rm -f a: b still reaches the server" "$(sbxh exec b -- bash -c "$FETCH" 10.99.0.1 8080 2>&1)" "peer=10.77.0.1"
         is "rm -f a: b keeps its address" "$(eaddr b)" "$b_addr"
+        is "rm -f a: sbx0 keeps the MAC address it had with a alone" "$(brmac)" "$mac0"
         out=$(sbxh rm -f b 2>&1); rc=$?
         is "rm -f b, the last one: exit 0" "$rc" 0
         snapshot_is "rm -f of the last bridged sandbox: H exactly as before"
