@@ -108,8 +108,20 @@ in_h_nobody() {
                 exec ip netns exec "$0" setpriv --reuid=65534 --regid=65534 --clear-groups \
                         env -i PATH=/usr/bin:/bin HOME=/ TMPDIR=/tmp "$@"' "$H" "$@"
 }
-# Live pasta/passt processes of uid 65534 (pid, stat, comm).
-nobody_pasta() { ps -o pid=,stat=,comm= -u 65534 | awk '$2 !~ /Z/ && $3 ~ /^(pasta|passt)/'; }
+# Live pasta/passt processes of uid 65534 in H (pid, stat, comm): those of
+# this test's sandboxes. pasta stays in the namespace sbx ran in (H) and
+# daemonizes (its parent is pid 1), so H is what tells them from the pasta
+# of another job's rootless tests on the same machine; a leaked one of ours
+# is still in H here (H goes only at exit).
+nobody_pasta() {
+        local hns pid stat comm
+        hns=$(stat -Lc %i "/run/netns/$H" 2>/dev/null) || return 0
+        ps -o pid=,stat=,comm= -u 65534 | while read -r pid stat comm; do
+                case "$stat" in *Z*) continue ;; esac
+                case "$comm" in pasta*|passt*) ;; *) continue ;; esac
+                [ "$(stat -Lc %i "/proc/$pid/ns/net" 2>/dev/null)" = "$hns" ] && echo "$pid $stat $comm"
+        done
+}
 
 # a TCP round trip from inside a sandbox: fetch HOST PORT (the server closes at
 # once; the timeout only bounds a failure, and is generous for a loaded machine)
