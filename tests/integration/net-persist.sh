@@ -29,8 +29,15 @@ export XDG_RUNTIME_DIR=$TMP/xdg SBX_WORKSPACE_ROOT=$TMP/ws SBX_IMAGE_DIR=$TMP/im
 STATE=$XDG_RUNTIME_DIR/sbx
 NB=$TMP/nobody            # the rootless section's dirs, owned by uid 65534
 
-# sbxh CMD ARGS...: `sbx CMD` in H on the test's state dir
-sbxh() { timeout 30 ip netns exec "$H" "$SBX" "$1" --state-dir "$STATE" "${@:2}"; }
+# sbxh CMD ARGS...: `sbx CMD` in H on the test's state dir; a command that
+# hangs says so on stderr (a failed check shows why its output is empty)
+sbxh() {
+        local rc
+        timeout 30 ip netns exec "$H" "$SBX" "$1" --state-dir "$STATE" "${@:2}"
+        rc=$?
+        [ "$rc" != 124 ] || echo "(sbx $1 killed after 30 s)" >&2
+        return "$rc"
+}
 # nb CMD ARGS...: the same as uid 65534 (private /dev/net/tun) on its own dirs
 nb() {
         in_h_nobody SBX_WORKSPACE_ROOT="$NB/ws" XDG_RUNTIME_DIR="$NB/run" \
