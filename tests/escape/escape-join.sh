@@ -68,6 +68,36 @@ if sx create --ro-bind "$SBX_PROBE:/sbx-probe" --workspace-access none -e "SBX_T
         is "init-proc-mem: /proc/1/mem of sbx-init cannot be opened for writing" \
                 "$(sx exec jn -- /sbx-probe write-open /proc/1/mem)" EACCES
         control "a process's own /proc/self/mem opens for writing" "$(sx exec jn -- /sbx-probe write-open /proc/self/mem)" OK
+        # --- init's resource limits and scheduling from inside: a sandbox
+        # process has init's ids, so the kernel let it set init's rlimits,
+        # nice value, I/O priority and policy, which init's exec service hands
+        # to every later exec of every session (none can undo them without a
+        # capability); RLIMIT_CPU's hard limit made the kernel SIGKILL init
+        hn=$(sx exec jn -- /bin/sh -c 'ulimit -Hn')
+        other=$(sx exec jn -- /usr/bin/python3 -c '
+import errno, os, resource as r
+def t(f):
+    try: f(); return "OK"
+    except OSError as e: return errno.errorcode[e.errno]
+print(t(lambda: r.prlimit(1, r.RLIMIT_NOFILE, (3, 3))), t(lambda: r.prlimit(1, r.RLIMIT_CPU, (1, 1))),
+      t(lambda: os.setpriority(os.PRIO_PROCESS, 1, 19)), t(lambda: os.setpriority(os.PRIO_USER, 0, 19)),
+      t(lambda: os.setpriority(os.PRIO_PGRP, 1, 19)),
+      t(lambda: os.sched_setscheduler(1, os.SCHED_IDLE, os.sched_param(0))),
+      t(lambda: os.sched_setparam(1, os.sched_param(0))))' 2>&1)
+        is "init-rlimits: another process's (init's) RLIMIT_NOFILE and RLIMIT_CPU, nice (PRIO_PROCESS/USER/PGRP) and policy cannot be set" \
+                "$other" "EPERM EPERM EPERM EPERM EPERM EPERM EPERM"
+        is "init-ioprio: nor its I/O priority (ionice -c 3 -p 1)" \
+                "$(sx exec jn -- /usr/bin/ionice -c 3 -p 1 2>&1 | grep -c 'Operation not permitted')" 1
+        is "init-rlimits: a later exec gets the sandbox's limits, nice 0, SCHED_OTHER and no idle I/O class" \
+                "$(sx exec jn -- /bin/sh -c 'ulimit -Hn; nice; chrt -p $$ | grep -o "SCHED_[A-Z]*"; ionice -p $$' 2>&1 | tr '\n' ' ')" \
+                "$hn 0 SCHED_OTHER none: prio 0 "
+        control "a process sets its own limits, nice value, policy and I/O class (setrlimit, nice, chrt, ionice CMD)" \
+                "$(sx exec jn -- /bin/sh -c 'ulimit -n 64; ulimit -n; nice -n 5 nice; chrt -i 0 chrt -p 0 | grep -o "SCHED_[A-Z]*"; ionice -c 3 ionice' 2>&1 | tr '\n' ' ')" \
+                "64 5 SCHED_IDLE idle "
+        sleep 30 & sp=$!
+        control "outside a sandbox a process of the same uid sets another's limits and nice value (what the filter stops)" \
+                "$(python3 -c 'import os, resource as r, sys; p=int(sys.argv[1]); r.prlimit(p, r.RLIMIT_NOFILE, (5, 5)); os.setpriority(os.PRIO_PROCESS, p, 19); print(r.prlimit(p, r.RLIMIT_NOFILE)[0], os.getpriority(os.PRIO_PROCESS, p))' $sp 2>&1)" "5 19"
+        kill $sp 2>/dev/null; wait $sp 2>/dev/null
         ipid=$(sx inspect jn | python3 -c 'import json,sys; d=json.load(sys.stdin); print((d[0] if isinstance(d, list) else d)["initPid"])')
         case "$ipid" in [1-9]*[0-9]) kill -TERM "$ipid" ;; *) ipid=0 ;; esac   # never kill(0)
         for i in $(seq 30); do kill -0 "$ipid" 2>/dev/null || break; sleep 0.1; done
