@@ -343,6 +343,8 @@ typedef struct sbx_plan {
         int tty_master;                  /* parent: the master, received over the sync socket */
         int passed_tty;                  /* without -t: the caller's terminal among fds 0-2, -1 none */
         struct termios passed_tio;       /* ... its modes, read before the spawn, put back at the end */
+        unsigned passed_ttys;            /* ... bit fd: fds 0-2 that are terminals (output restarted at the end) */
+        unsigned passed_nxcl;            /* ... bit fd: those not in exclusive mode (TIOCNXCL at the end) */
 
         int ignored_signals[64];         /* SIG_IGN in sbx, reset to SIG_DFL in the child */
         size_t n_ignored_signals;

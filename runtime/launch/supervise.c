@@ -34,6 +34,21 @@ int sbx_supervise_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reter
         for (int fd = 0; fd <= 2 && !p->tty && p->passed_tty < 0; fd++)
                 if (tcgetattr(fd, &p->passed_tio) == 0)
                         p->passed_tty = fd;
+        /* The same for what no mode holds: exclusive mode (TIOCEXCL: every
+         * later open of the terminal by a process without CAP_SYS_ADMIN,
+         * the operator's ssh or sudo prompt, failed with EBUSY) and stopped
+         * output (tcflow TCOOFF: the operator's shell printed nothing until
+         * ^Q), on each of fds 0-2 that is a terminal. */
+        p->passed_ttys = p->passed_nxcl = 0;
+        for (int fd = 0; fd <= 2 && !p->tty; fd++) {
+                struct termios tio;
+                int excl = 0;
+                if (tcgetattr(fd, &tio) < 0)
+                        continue;
+                p->passed_ttys |= 1u << fd;
+                if (ioctl(fd, TIOCGEXCL, &excl) == 0 && !excl)
+                        p->passed_nxcl |= 1u << fd;
+        }
         /* A workload must not inherit our caller's SIG_IGN (nohup, & in a shell). */
         for (int s = 1; s < _NSIG && p->n_ignored_signals < ELEMENTSOF(p->ignored_signals); s++) {
                 struct sigaction sa;
@@ -264,6 +279,12 @@ int sbx_supervise(sbx_plan *p, int pidfd, sbx_error *reterr) {
                 sigaddset(&ttou, SIGTTOU);
                 (void) sigprocmask(SIG_BLOCK, &ttou, &old);
                 (void) tcsetattr(p->passed_tty, TCSANOW, &p->passed_tio);
+                for (int fd = 0; fd <= 2; fd++) {
+                        if (p->passed_nxcl & (1u << fd))
+                                (void) ioctl(fd, TIOCNXCL);
+                        if (p->passed_ttys & (1u << fd))
+                                (void) tcflow(fd, TCOON);
+                }
                 (void) sigprocmask(SIG_SETMASK, &old, NULL);
         }
         close(s.sfd);

@@ -159,6 +159,29 @@ if command -v script >/dev/null && script -qec true /dev/null >/dev/null 2>&1; t
                 "$(script -qec "stty -echo -icanon; $modes" /dev/null </dev/null | tr -d '\r')" "-icanon-echo"
         is "tty-modes-restored: after sbx run --no-tty, the modes its command set are undone" \
                 "$(script -qec "timeout --foreground 60 $SBX run --no-tty -- stty -echo -icanon; $modes" /dev/null </dev/null | tr -d '\r')" "icanonecho"
+        # Exclusive mode and stopped output are no modes: set by the command
+        # on the terminal it was passed (echo | sbx run: stdout), they stayed
+        # after sbx returned (every later open of the terminal by a process
+        # without CAP_SYS_ADMIN, an ssh or sudo prompt, got EBUSY; the shell
+        # printed nothing until ^Q). tty.py: excl-on | excl | flow-off | flow-on
+        cat > "$TMP/tty.py" <<'PYEOF'
+import fcntl, struct, sys, termios
+fd, what = 1, sys.argv[1]
+if what == "excl-on": fcntl.ioctl(fd, termios.TIOCEXCL); fcntl.ioctl(fd, termios.TCXONC, termios.TCOOFF)
+elif what == "excl": open(sys.argv[2], "w").write("excl=%d" % struct.unpack("i", fcntl.ioctl(fd, 0x80045440, bytes(4)))[0])
+elif what == "flow-on": fcntl.ioctl(fd, termios.TCXONC, termios.TCOON); fcntl.ioctl(fd, termios.TIOCNXCL)
+PYEOF
+        # after the command: exclusive mode (into a file), whether output
+        # still reaches the terminal within 3 s (rc 0, or 124), then undo
+        after="python3 $TMP/tty.py excl $TMP/tty.excl; timeout 3 sh -c 'echo marker'; echo \$? > $TMP/tty.rc; python3 $TMP/tty.py flow-on"
+        rm -f "$TMP/tty.excl" "$TMP/tty.rc"
+        timeout 60 script -qec "python3 $TMP/tty.py excl-on; $after" /dev/null </dev/null >/dev/null
+        control "outside, exclusive mode and stopped output stay on the terminal" \
+                "$(cat "$TMP/tty.excl" "$TMP/tty.rc" 2>&1 | tr '\n' ' ')" "excl=1124 "
+        rm -f "$TMP/tty.excl" "$TMP/tty.rc"
+        timeout 60 script -qec "echo | timeout --foreground 60 $SBX run --ro-bind $TMP/tty.py:/tty.py -- python3 /tty.py excl-on; $after" /dev/null </dev/null >/dev/null
+        is "tty-excl-flow-restored: after echo | sbx run, the terminal is not exclusive and prints again" \
+                "$(cat "$TMP/tty.excl" "$TMP/tty.rc" 2>&1 | tr '\n' ' ')" "excl=00 "
         is "tiocsti: the command runs in its own session (no controlling tty shared)" \
                 "$(script -qec "timeout --foreground 60 $SBX run --no-tty -- /bin/sh -c 'ps -o tty= -p \$\$'" /dev/null | tr -d '\r ' | tail -1)" "?"
 else
