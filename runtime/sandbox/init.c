@@ -93,6 +93,46 @@ static int pfd_slot[SBX_SVC_MAX_EXECS];
 #define REGION_SIZE (PAGE + CHILD_STACK + 32768UL)
 static char *spare_region;
 
+/* What a process of the sandbox can still set on us, having our ids, and
+ * our children would inherit: the CPU affinity (sched_setaffinity(1)) and
+ * the OOM score adjustment (/proc/1/oom_score_adj, a file of the sandbox's
+ * root as we are not dumpable). Read once, before any process of the
+ * sandbox exists, and put back in each exec's child (and so on us: an
+ * oom_score_adj write reaches every process sharing the memory). Lowering
+ * another's limits, nice value, I/O priority or policy, which none could
+ * raise back, is refused by the always-on filter instead. */
+static unsigned long init_affinity[16];
+static long init_affinity_len;
+static char init_oom[16];
+static long init_oom_len;
+
+static void inherited_read(void) {
+        long fd;
+
+        init_affinity_len = sys(SYS_sched_getaffinity, 0, sizeof(init_affinity), init_affinity, 0);
+        fd = sys(SYS_openat, AT_FDCWD_K, "/proc/self/oom_score_adj", O_RDONLY | O_CLOEXEC, 0);
+        if (fd >= 0) {
+                init_oom_len = sys(SYS_read, fd, init_oom, sizeof(init_oom) - 1, 0);
+                sys(SYS_close, fd, 0, 0, 0);
+        }
+}
+
+/* Best effort: a sandbox user who is not its root cannot write the file,
+ * and then cannot write ours either. */
+static void inherited_restore(void) {
+        long fd;
+
+        if (init_affinity_len > 0)
+                sys(SYS_sched_setaffinity, 0, init_affinity_len, init_affinity, 0);
+        if (init_oom_len <= 0)
+                return;
+        fd = sys(SYS_openat, AT_FDCWD_K, "/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC, 0);
+        if (fd >= 0) {
+                sys(SYS_write, fd, init_oom, init_oom_len, 0);
+                sys(SYS_close, fd, 0, 0, 0);
+        }
+}
+
 static char *region_get(unsigned long size) {
         char *m;
 
@@ -286,6 +326,7 @@ static _Noreturn void child(void *arg) {
         }
         sync = fds[SBX_SVC_FD_SYNC];
         sys(SYS_rt_sigprocmask, SIG_SETMASK, &none, 0, 8);
+        inherited_restore();
         in = fds[SBX_SVC_FD_STDIN];
         if (flags & SBX_SVC_STDIN_NULL) {
                 r = sys(SYS_openat, AT_FDCWD_K, "/dev/null", O_RDONLY | O_CLOEXEC, 0);
@@ -554,6 +595,7 @@ static _Noreturn void init_main(long *sp) {
          * inherit it until their exec. */
         if (sys(SYS_prctl, PR_SET_DUMPABLE, 0, 0, 0) < 0)
                 quit(1);
+        inherited_read();
         /* "G" on stdin: sbx recorded our pid (a crash cleanup can find us).
          * EOF: it died first; so do we (its parent-death signal may not
          * have reached us yet). */

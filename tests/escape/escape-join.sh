@@ -94,6 +94,18 @@ print(t(lambda: r.prlimit(1, r.RLIMIT_NOFILE, (3, 3))), t(lambda: r.prlimit(1, r
         control "a process sets its own limits, nice value, policy and I/O class (setrlimit, nice, chrt, ionice CMD)" \
                 "$(sx exec jn -- /bin/sh -c 'ulimit -n 64; ulimit -n; nice -n 5 nice; chrt -i 0 chrt -p 0 | grep -o "SCHED_[A-Z]*"; ionice -c 3 ionice' 2>&1 | tr '\n' ' ')" \
                 "64 5 SCHED_IDLE idle "
+        # ... what stays settable on init (affinity: an exec widens its own
+        # again; /proc/1/oom_score_adj, the sandbox root's file) is put back
+        # in each exec's child: pinned to one CPU and the OOM killer's first
+        # choice, every later exec was too
+        aff=$(sx exec jn -- /bin/grep Cpus_allowed_list /proc/self/status)
+        oom=$(sx exec jn -- /bin/cat /proc/self/oom_score_adj)
+        control "the sandbox's root sets init's OOM score adjustment and affinity (the kernel allows both)" \
+                "$(sx exec jn -- /bin/sh -c 'echo 1000 > /proc/1/oom_score_adj && cat /proc/1/oom_score_adj; taskset -p 1 1 >/dev/null && grep Cpus_allowed_list /proc/1/status' 2>&1 | tr '\n' ' ')" \
+                "1000 $(printf 'Cpus_allowed_list:\t0') "
+        is "init-oom-affinity: a later exec gets the OOM score adjustment and CPUs of create, and so does init again" \
+                "$(sx exec jn -- /bin/sh -c 'cat /proc/self/oom_score_adj; grep Cpus_allowed_list /proc/self/status; cat /proc/1/oom_score_adj' 2>&1 | tr '\n' ' ')" \
+                "$oom $aff $oom "
         sleep 30 & sp=$!
         control "outside a sandbox a process of the same uid sets another's limits and nice value (what the filter stops)" \
                 "$(python3 -c 'import os, resource as r, sys; p=int(sys.argv[1]); r.prlimit(p, r.RLIMIT_NOFILE, (5, 5)); os.setpriority(os.PRIO_PROCESS, p, 19); print(r.prlimit(p, r.RLIMIT_NOFILE)[0], os.getpriority(os.PRIO_PROCESS, p))' $sp 2>&1)" "5 19"
