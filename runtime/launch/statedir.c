@@ -40,6 +40,21 @@ static bool is_tmpfs(const char *path) {
  * when /run is a tmpfs (standard); /dev/shm/sbx-$UID when /dev/shm is one;
  * else /run/sbx (root) or /tmp/sbx-$UID. The default is chosen once a process: a run
  * asks three times (the audit log, the state dir, the launch), and must get one answer. */
+/* The default without $XDG_RUNTIME_DIR: the same on every call of this uid
+ * on this host (a session with XDG_RUNTIME_DIR and a cron job without it
+ * use both): parent (returned) + "/" + leaf. */
+static const char *default_without_xdg(char *leaf, size_t llen) {
+        unsigned uid = (unsigned) geteuid();
+
+        if (uid == 0 && is_tmpfs("/run"))
+                return snprintf(leaf, llen, "sbx"), "/run";
+        if (is_tmpfs("/dev/shm") && access("/dev/shm", W_OK | X_OK) == 0)
+                return snprintf(leaf, llen, "sbx-%u", uid), "/dev/shm";
+        if (uid == 0)
+                return snprintf(leaf, llen, "sbx"), "/run";
+        return snprintf(leaf, llen, "sbx-%u", uid), "/tmp";
+}
+
 int sbx_statedir_base(const sbx_run_config *c, char *buf, size_t len) {
         static char dflt[PATH_MAX];
 
@@ -49,18 +64,14 @@ int sbx_statedir_base(const sbx_run_config *c, char *buf, size_t len) {
         }
         if (!dflt[0]) {
                 const char *xdg = getenv("XDG_RUNTIME_DIR");
-                unsigned uid = (unsigned) geteuid();
 
                 if (xdg && xdg[0] == '/' && access(xdg, W_OK | X_OK) == 0)
                         snprintf(dflt, sizeof(dflt), "%s/sbx", xdg);
-                else if (uid == 0 && is_tmpfs("/run"))
-                        snprintf(dflt, sizeof(dflt), "/run/sbx");
-                else if (is_tmpfs("/dev/shm") && access("/dev/shm", W_OK | X_OK) == 0)
-                        snprintf(dflt, sizeof(dflt), "/dev/shm/sbx-%u", uid);
-                else if (uid == 0)
-                        snprintf(dflt, sizeof(dflt), "/run/sbx");
-                else
-                        snprintf(dflt, sizeof(dflt), "/tmp/sbx-%u", uid);
+                else {
+                        char leaf[32];
+                        const char *parent = default_without_xdg(leaf, sizeof(leaf));
+                        snprintf(dflt, sizeof(dflt), "%s/%s", parent, leaf);
+                }
         }
         snprintf(buf, len, "%s", dflt);
         return 0;
@@ -75,8 +86,28 @@ static bool path_within(const char *path, const char *dir) {
         return !strncmp(path, dir, n) && (path[n] == '\0' || path[n] == '/');
 }
 
+/* parent/leaf, a default state dir of this uid that another sbx of ours
+ * may use (it need not exist yet: parent canonical, leaf appended). */
+static int outside_default(const char *path, const char *parent, const char *leaf, const char *opt,
+                           sbx_error *reterr) {
+        _cleanup_free_ char *canon = realpath(parent, NULL);
+        char dir[PATH_MAX];
+
+        if (!canon || (size_t) snprintf(dir, sizeof(dir), "%s/%s", strcmp(canon, "/") ? canon : "", leaf) >=
+                              sizeof(dir))
+                return 0;
+        if (path_within(path, dir) || path_within(dir, path))
+                return sbx_error_set(reterr, -EPERM,
+                                     "%s '%s': shows sbx's default state dir '%s' (every sandbox's record and exec "
+                                     "service of another sbx of this user)", opt, path, dir);
+        return 0;
+}
+
 int sbx_statedir_outside(const char *path, const char *base, const char *opt, sbx_error *reterr) {
         _cleanup_free_ char *canon = realpath(base, NULL);
+        const char *xdg = getenv("XDG_RUNTIME_DIR"), *parent;
+        char leaf[32], run_user[48];
+        int r;
 
         if (!canon)
                 return sbx_error_set(reterr, -errno, "state dir '%s'", base);
@@ -84,7 +115,19 @@ int sbx_statedir_outside(const char *path, const char *base, const char *opt, sb
                 return sbx_error_set(reterr, -EPERM,
                                      "%s '%s': shows the sandbox sbx's state dir '%s' (every sandbox's record and "
                                      "exec service)", opt, path, canon);
-        return 0;
+        /* Not only ours: rootless, a sandbox that sees another state dir of
+         * its user (a session's $XDG_RUNTIME_DIR/sbx, or /dev/shm/sbx-UID of
+         * an sbx run without it) connects to those sandboxes' exec services
+         * (init cannot tell it from the host: both are outside its pid
+         * namespace, with its uid) and reads their records. A session's
+         * XDG_RUNTIME_DIR is /run/user/UID where none is set here. */
+        if (xdg && xdg[0] == '/' && (r = outside_default(path, xdg, "sbx", opt, reterr)) < 0)
+                return r;
+        snprintf(run_user, sizeof(run_user), "/run/user/%u", (unsigned) geteuid());
+        if ((r = outside_default(path, run_user, "sbx", opt, reterr)) < 0)
+                return r;
+        parent = default_without_xdg(leaf, sizeof(leaf));
+        return outside_default(path, parent, leaf, opt, reterr);
 }
 
 static void remove_all_but_lock(int state_fd);

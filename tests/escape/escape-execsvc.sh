@@ -220,5 +220,33 @@ like "execsvc-crash-request: ... saying init did not run the command" "$(cat "$T
 is "execsvc-crash-request: ... and nothing ran" "$(cat "$TMP/held.out")" ""
 sx rm -f svc2 >/dev/null
 is "execsvc-crash-request: rm -f leaves no state" "$(ls -A "$STATE/sandboxes" 2>/dev/null | grep -v '^\.' || true)" ""
+# --- another state dir of this user: a session's $XDG_RUNTIME_DIR/sbx and
+# the default without it (cron, a service) are both in use; a sandbox of one
+# that was shown the other's dir by a bind reached its exec services (init
+# cannot tell such a peer from the host: outside its pid namespace, its
+# uid) and ran commands in those sandboxes (rootless; as root the socket is
+# the host root's, mode 0700). sbx refuses a bind that shows any default
+# state dir of its user, not only the one it uses.
+oname=execsvc-other-$$
+mkdir -p "$TMP/xdgA" "$TMP/wsB" && chmod 700 "$TMP/xdgA"
+if env -u XDG_RUNTIME_DIR timeout -k 5 60 "$SBX" create --workspace "$TMP/wsB" "$oname" >/dev/null; then
+        odir=$(env -u XDG_RUNTIME_DIR timeout 60 "$SBX" inspect "$oname" |
+               python3 -c 'import json,sys; d=json.load(sys.stdin); print((d[0] if isinstance(d, list) else d)["stateDir"])')
+        out=$(XDG_RUNTIME_DIR=$TMP/xdgA timeout -k 5 60 "$SBX" run --ro-bind "$FORGE:/forge.py" --bind "$odir:/other" -- \
+                python3 /forge.py /other/exec.sock 1 valid /usr/bin/touch /workspace/forged-other 2>&1; echo "rc=$?")
+        out=$(printf '%s' "$out" | tr '\n' ' ')
+        like "execsvc-other-state-dir: a bind showing another default state dir of this user is refused (125, named)" \
+                "$out" "shows sbx's default state dir .*rc=125"
+        is "execsvc-other-state-dir: ... and nothing ran in that sandbox" "$(ls "$TMP/wsB")" ""
+        parent=${odir%/sandboxes/*}; parent=${parent%/*}
+        like "execsvc-other-state-dir: ... nor a bind of its parent ($parent)" \
+                "$(XDG_RUNTIME_DIR=$TMP/xdgA timeout -k 5 60 "$SBX" run --bind "$parent:/p" -- true 2>&1 | tr "\\n" " "; echo " rc=${PIPESTATUS[0]}")" \
+                "shows sbx's default state dir .*rc=125"
+        control "a bind beside it runs (its workspace)" \
+                "$(XDG_RUNTIME_DIR=$TMP/xdgA timeout -k 5 60 "$SBX" run --bind "$TMP/wsB:/w" -- ls /w; echo "rc=$?")" "rc=0"
+        env -u XDG_RUNTIME_DIR timeout 60 "$SBX" rm -f "$oname" >/dev/null
+else
+        not_ok "create a sandbox in the default state dir"
+fi
 is "no exec client of this test is left" "$(pgrep -f -- "--state-dir $STATE" | wc -l)" 0
 done_testing
