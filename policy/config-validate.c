@@ -1857,8 +1857,10 @@ static void v_channels(struct vctx *v, struct json_object *o, struct json_object
                         if (!sbx_config_stale_channel(root, t))
                                 issue(v, "unknown channel id: %s", t);
                 } else if (sh) {
+                        /* OpenClaw validates config.channels[trimmed]: a padded key checks the
+                         * unpadded one's value (absent: "must be object"), once per key */
                         v->plugin_schema = true;
-                        v_node(v, val, &SNODES[sh->node]);
+                        v_node(v, strcmp(t, k) ? jget(o, t) : val, &SNODES[sh->node]);
                         v->plugin_schema = false;
                 }
                 jpath_pop(&v->path);

@@ -58,6 +58,16 @@ function checksOnly(fn) {
   const rets = [...src.matchAll(/\breturn\b([^;}]*)/g)].map((m) => m[1].trim());
   return !!arg && rets.length > 0 && /^\(?\w+(?:, \w+)?\)? => \{/.test(src) && rets.every((r) => r === arg || r === "NEVER");
 }
+// z.preprocess that only marks the blocked keys (__proto__, constructor, prototype) it finds
+// under a field its superRefine reports (tools.web.search: config-validate.c's refinements
+// report them): the value is checked as written
+function marksBlockedKeysOnly(fn) {
+  const src = String(fn);
+  const arg = /^\(?(\w+)/.exec(src)?.[1];
+  const rets = [...src.matchAll(/\breturn\b([^;}]*)/g)].map((m) => m[1].trim());
+  return !!arg && /isBlockedObjectKey/.test(src) && rets.length > 0 &&
+    rets.every((r) => r === arg || new RegExp(`^\\{\\s*\\.\\.\\.${arg},\\s*\\[\\w+\\]: \\w+$`).test(r));
+}
 function desc(s) {
   const d = s?._zod?.def;
   if (!d) return ANY;
@@ -73,7 +83,8 @@ function descDef(d) {
     const inT = d.in._zod.def.type;
     // z.preprocess: the raw value is not what is checked, unless the step only refuses (each
     // of its returns gives back its argument, or NEVER after an issue)
-    if (inT === "transform") return checksOnly(d.in._zod.def.transform) ? desc(d.out) : ANY;
+    if (inT === "transform")
+      return checksOnly(d.in._zod.def.transform) || marksBlockedKeysOnly(d.in._zod.def.transform) ? desc(d.out) : ANY;
     return desc(d.in);
   }
   const cks = checksOf(d);
