@@ -71,6 +71,43 @@ def odd_num(n):
     return rng.choice(ops)()
 
 
+ENUMS = {"mode": ["off", "all", "non-main"], "scope": ["session", "agent", "shared"],
+         "workspaceAccess": ["none", "ro", "rw"], "backend": ["docker", "podman", "ssh", "Docker"],
+         "profile": ["minimal", "coding", "messaging", "full"], "network": ["none", "bridge", "host", "custom-net"],
+         "dmScope": ["main", "per-peer", "per-channel-peer", "per-account-channel-peer"],
+         "ownership": ["explicit"], "perSession": [True, False], "readOnlyRoot": [True, False],
+         "mainKey": ["main", "home", "Work", " x "], "workspace": ["~/ws", "/srv/w", "rel", "~/ws2"],
+         "workspaceRoot": ["~/roots", "/srv/sb", "rel-root"], "image": ["img:1", "custom:2"],
+         "containerPrefix": ["p-", "oc-"], "workdir": ["/w", "/workspace"]}
+
+
+def kin_value(k, x):
+    """a value of the same kind OpenClaw likely accepts: resolution, not validation, decides"""
+    if isinstance(k, str) and k in ENUMS:
+        return rng.choice(ENUMS[k])
+    if isinstance(x, bool):
+        return not x
+    if isinstance(x, int):
+        return max(0, x + rng.choice([-1, 1, 2, 10]))
+    if isinstance(x, list) and all(isinstance(e, str) for e in x):
+        y = list(x)
+        op = rng.randrange(4)
+        if op == 0 or not y:
+            y.append(rng.choice(TOOLS))
+        elif op == 1:
+            y.pop(rng.randrange(len(y)))
+        elif op == 2:
+            y[rng.randrange(len(y))] = rng.choice(TOOLS)
+        else:
+            rng.shuffle(y)
+        return y
+    if isinstance(x, dict) and x and rng.random() < 0.5:
+        y = dict(x)
+        del y[rng.choice(list(y))]
+        return y
+    return None if isinstance(x, dict) else x
+
+
 def odd_value(x):
     if isinstance(x, bool):
         return rng.choice([not x, str(x).lower(), int(x), None, [x]])
@@ -125,6 +162,26 @@ def graft(cfg, other):
     return None
 
 
+PORTABLE = {"sandbox", "tools", "docker", "browser", "prune", "subagents", "toolsBySender", "byProvider", "ssh",
+            "allow", "deny", "alsoAllow", "profile", "env", "binds", "tmpfs", "scope", "mode", "workspaceAccess"}
+
+
+def transplant(cfg, other):
+    """a subtree of other under key K put where cfg has K at another path (defaults <-> agent,
+    global tools <-> agent tools <-> sandbox tools <-> group tools)"""
+    src = [p for p in paths(other) if p and p[-1] in PORTABLE]
+    dst = [p for p in paths(cfg) if p and p[-1] in PORTABLE]
+    if not src or not dst:
+        return None
+    sp = rng.choice(src)
+    cands = [p for p in dst if p[-1] == sp[-1] and p != sp]
+    if not cands:
+        return None
+    dp = rng.choice(cands)
+    put(cfg, dp, copy.deepcopy(get(other, sp)))
+    return "move:" + ".".join(map(str, sp)) + ">" + ".".join(map(str, dp))
+
+
 def recase_key(cfg):
     ps = [p for p in paths(cfg) if p and isinstance(p[-1], str)]
     if not ps:
@@ -143,15 +200,24 @@ def mutate(cfg, seeds):
     what = []
     for _ in range(rng.choice([1, 1, 1, 2, 2, 3, 4])):
         r = rng.random()
-        if r < 0.55:
+        if r < 0.5:
             ps = [p for p in paths(cfg) if p]
             if not ps:
                 continue
             p = rng.choice(ps)
-            put(cfg, p, odd_value(get(cfg, p)))
-            what.append("val:" + ".".join(map(str, p)))
-        elif r < 0.9:
-            w = graft(cfg, rng.choice(seeds)["cfg"])
+            if rng.random() < 0.6:
+                v = kin_value(p[-1], get(cfg, p))
+                if v is None:
+                    del get(cfg, p[:-1])[p[-1]]
+                else:
+                    put(cfg, p, v)
+                what.append("kin:" + ".".join(map(str, p)))
+            else:
+                put(cfg, p, odd_value(get(cfg, p)))
+                what.append("val:" + ".".join(map(str, p)))
+        elif r < 0.95:
+            other = rng.choice(seeds)["cfg"]
+            w = transplant(cfg, other if rng.random() < 0.5 else cfg) if rng.random() < 0.4 else graft(cfg, other)
             if w:
                 what.append(w)
         else:
@@ -185,8 +251,9 @@ if __name__ == "__main__":
     seeds = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
     seed, count = int(sys.argv[2]), int(sys.argv[3])
     rng = random.Random(seed)
+    good = [s for s in seeds if s["ok"]]  # mostly configs OpenClaw accepts: resolution decides
     for i in range(count):
-        s = rng.choice(seeds)
+        s = rng.choice(good if good and rng.random() < 0.85 else seeds)
         cfg = copy.deepcopy(s["cfg"])
         what = mutate(cfg, seeds)
         agent, session, sub = s["agent"], s["session"], s["subagent"]
@@ -197,6 +264,12 @@ if __name__ == "__main__":
             session = session_for(ids)
             sub = rng.random() < 0.2
             what.append("ask")
+        try:  # an argv holds neither a NUL nor a lone surrogate
+            if "\0" in (agent or "") + (session or ""):
+                raise UnicodeError
+            ((agent or "") + (session or "")).encode("utf-8")
+        except UnicodeError:
+            agent, session = None, None
         text = json.dumps(cfg, indent=rng.choice([None, 2]), ensure_ascii=rng.random() < 0.3)
         try:
             text.encode("utf-8")
