@@ -2156,6 +2156,54 @@ static void v_positive_duration(struct vctx *v, struct json_object *o) {
 static void v_talk_provider(struct vctx *v, struct json_object *talk, const char *name);
 static void v_hook_mappings(struct vctx *v, struct json_object *hooks);
 
+/* an issue was reported at PREFIX or under it */
+static bool issues_under(struct vctx *v, const char *prefix) {
+        size_t n = strlen(prefix);
+        for (size_t i = 0; i < v->diag->issues.n; i++) {
+                const char *l = v->diag->issues.v[i];
+                if (!strncmp(l, prefix, n) && (l[n] == ':' || l[n] == '.' || l[n] == '['))
+                        return true;
+        }
+        return false;
+}
+
+/* gateway.roles (the shapes checked its keys): zod runs the definitions record's refine when
+ * the record parsed, and the object's superRefine (default names an own key of definitions);
+ * here only when gateway.roles has no other issue (with one the config is refused anyway,
+ * zod may list this one too) */
+static void v_gateway_roles(struct vctx *v, struct json_object *roles) {
+        struct json_object *defs = jget(roles, "definitions"), *def = jget(roles, "default");
+        if (!json_object_is_type(roles, json_type_object) || issues_under(v, "gateway.roles.definitions"))
+                return;
+        jpath p = v->path;
+        jpath_push_key(&v->path, "gateway");
+        jpath_push_key(&v->path, "roles");
+        bool empty = json_object_is_type(defs, json_type_object) && json_object_object_length(defs) == 0;
+        if (empty) {
+                jpath_push_key(&v->path, "definitions");
+                issue(v, "gateway.roles.definitions must contain at least one role definition");
+                jpath_pop(&v->path);
+        }
+        if (!issues_under(v, "gateway.roles") || empty) {
+                /* role names are string().trim(): the default and the keys compared trimmed */
+                bool named = false;
+                if (json_object_is_type(def, json_type_string) && json_object_is_type(defs, json_type_object)) {
+                        _cleanup_free_ char *d = sbx_strdup_trim(json_object_get_string(def));
+                        json_object_object_foreach(defs, k, val) {
+                                (void) val;
+                                _cleanup_free_ char *t = sbx_strdup_trim(k);
+                                named = named || (d && t && !strcmp(d, t));
+                        }
+                }
+                if (json_object_is_type(def, json_type_string) && json_object_is_type(defs, json_type_object) &&
+                    !named) {
+                        jpath_push_key(&v->path, "default");
+                        issue(v, "gateway.roles.default must name a configured role definition");
+                }
+        }
+        v->path = p;
+}
+
 /* The refinements of OpenClaw's schema on sections sbx otherwise checks by their shapes:
  * heartbeats, legacy tools.web.search provider keys, session.maintenance durations, talk's
  * providers, persistent hook mappings. */
@@ -2202,6 +2250,7 @@ static void v_refinements(struct vctx *v, struct json_object *root) {
                 }
                 v->path = p;
         }
+        v_gateway_roles(v, jget(jget(root, "gateway"), "roles"));
         v_talk_provider(v, jget(root, "talk"), "talk");
         v_talk_provider(v, jget(jget(root, "talk"), "realtime"), "talk.realtime");
         v_hook_mappings(v, jget(root, "hooks"));
