@@ -449,6 +449,7 @@ enum {
         K_HTTP_ORIGIN,        /* http(s)://host[:port] with at most "/" after it */
         K_HTTPS_ORIGIN,       /* the same, https, or http on one of the node's hosts */
         K_HTTPS_PATH_URL,     /* an https URL whose path is not "/" */
+        K_HTTPS_URL_OR_HTTP_HOSTS, /* an https URL, or an http one on one of the node's hosts */
         K_NOT_BLANK,          /* the pattern /\S/: not only JavaScript white space */
         K_NONEMPTY_TRIMMED,   /* not empty, no leading or trailing white space */
         K_FILE_SECRET_ID,     /* "value", or an absolute JSON pointer */
@@ -999,6 +1000,12 @@ static bool refined(const struct snode *n, const char *s) {
         }
         case K_HTTPS_PATH_URL:
                 return https_path_url(s);
+        case K_HTTPS_URL_OR_HTTP_HOSTS: { /* new URL(s): https:, or http: with a listed hostname */
+                _cleanup_free_ char *c = url_clean(s, true), *scheme = NULL, *host = NULL;
+                if (!c || !url_parses(c, NULL, NULL, &scheme, &host))
+                        return false;
+                return !strcmp(scheme, "https") || (!strcmp(scheme, "http") && host && host_listed(n->hosts, host));
+        }
         case K_HTTPS_ORIGIN: {
                 _cleanup_free_ char *scheme = NULL, *host = NULL;
                 return http_origin(s, &scheme, &host) && (!strcmp(scheme, "https") || host_listed(n->hosts, host));

@@ -45,6 +45,12 @@ function customKind(src) {
   // validateHttpOrigin, and https, or http on one of the hosts of a Set (gateway.publicOrigin)
   const ho = /^function \w+\((\w+)\) \{\s*if \(!validateHttpOrigin\(\1\)\) return false;\s*const (\w+) = new URL\(\1\);\s*return \2\.protocol === "https:" \|\| (\w+)\.has\(\2\.hostname\);\s*\}$/.exec(src.trim());
   if (ho && setValues(ho[3])) return { kind: "https-origin", hosts: setValues(ho[3]) };
+  // new URL(value): https, or http on one of a literal list of hosts (models.catalogRefresh.url)
+  const hu = /^\((\w+)\) => \{\s*try \{\s*const (\w+) = new URL\(\1\);\s*return \2\.protocol === "https:" \|\| \2\.protocol === "http:" && \[([^\]]*(?:\[[^\]]*\][^\]]*)*)\]\.includes\(\2\.hostname\);\s*\} catch \{\s*return false;\s*\}\s*\}$/.exec(src.trim());
+  if (hu) {
+    const hosts = [...hu[3].matchAll(/"([^"]*)"/g)].map((m) => m[1]);
+    if (hosts.length) return { kind: "https-url-or-http-hosts", hosts };
+  }
   if (/^function isValidFileSecretRefId\(/.test(src)) return "file-secret-id";
   if (/^function isValidExecSecretRefId\(/.test(src)) return "exec-secret-id";
   if (/^\(value\) => value === value\.trim\(\)$/.test(src.trim())) return "trimmed";
