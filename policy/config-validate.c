@@ -1052,19 +1052,27 @@ static bool refined(const struct snode *n, const char *s) {
         }
 }
 
-/* agents.*.models: an entry with pickerRuntimes needs an exact provider/model key (OpenClaw's
- * refinement of the map) */
+/* agents.*.models: an entry with pickerRuntimes or codeMode needs an exact provider/model key
+ * (OpenClaw's refinement of the map) */
 static void v_model_map(struct vctx *v, struct json_object *o) {
+        static const char *const exact[][2] = {
+                {"pickerRuntimes", "Picker runtimes require an exact provider/model entry."},
+                {"codeMode", "Code Mode requires an exact provider/model entry; wildcard and bare model keys are not supported."},
+        };
         if (!json_object_is_type(o, json_type_object))
                 return;
         json_object_object_foreach(o, ref, e) {
-                if (!jhas(e, "pickerRuntimes") || (!strchr(ref, '*') && model_ref(ref)))
+                if (!strchr(ref, '*') && model_ref(ref))
                         continue;
-                jpath_push_key(&v->path, ref);
-                jpath_push_key(&v->path, "pickerRuntimes");
-                issue(v, "Picker runtimes require an exact provider/model entry.");
-                jpath_pop(&v->path);
-                jpath_pop(&v->path);
+                for (size_t i = 0; i < ELEMENTSOF(exact); i++) {
+                        if (!jhas(e, exact[i][0]))
+                                continue;
+                        jpath_push_key(&v->path, ref);
+                        jpath_push_key(&v->path, exact[i][0]);
+                        issue(v, "%s", exact[i][1]);
+                        jpath_pop(&v->path);
+                        jpath_pop(&v->path);
+                }
         }
 }
 
