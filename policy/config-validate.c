@@ -2219,6 +2219,89 @@ static void v_gateway_roles(struct vctx *v, struct json_object *roles) {
         v->path = p;
 }
 
+/* portalIngressConflictsWithOrigin: new URL(origin).hostname, lower-cased, is the ingress
+ * domain or under it (an origin the URL parser refuses conflicts with nothing) */
+static bool ingress_conflicts(const char *domain, struct json_object *origin) {
+        if (!json_object_is_type(origin, json_type_string) || !*json_object_get_string(origin))
+                return false;
+        _cleanup_free_ char *c = url_clean(json_object_get_string(origin), true), *scheme = NULL, *host = NULL;
+        if (!c || !url_parses(c, NULL, NULL, &scheme, &host) || !host)
+                return false;
+        _cleanup_free_ char *h = sbx_strdup_lower(host), *d = sbx_strdup_lower(domain);
+        if (!h || !d)
+                return false;
+        size_t hl = strlen(h), dl = strlen(d);
+        return !strcmp(h, d) || (hl > dl && h[hl - dl - 1] == '.' && !strcmp(h + hl - dl, d));
+}
+
+/* isValidPortalIngressDomain: <= 220 characters, a dot, labels of letters, digits and inner
+ * '-' (at most 63), not an IP; and https://portal.<domain> parses to that host lower-cased:
+ * a last label the URL parser reads as an IPv4 number (digits, 0x...) throws */
+static bool portal_domain(const char *d) {
+        size_t n = strlen(d);
+        if (n > 220 || !strchr(d, '.'))
+                return false;
+        const char *last = d;
+        for (const char *l = d; l; l = strchr(l, '.') ? strchr(l, '.') + 1 : NULL) {
+                size_t len = strcspn(l, ".");
+                last = l;
+                if (len < 1 || len > 63 || !isalnum((unsigned char) l[0]) || !isalnum((unsigned char) l[len - 1]))
+                        return false;
+                for (size_t i = 0; i < len; i++)
+                        if (!isalnum((unsigned char) l[i]) && l[i] != '-')
+                                return false;
+        }
+        if (strspn(last, "0123456789") == strlen(last))
+                return false;
+        if ((last[0] == '0' && (last[1] == 'x' || last[1] == 'X')) &&
+            strspn(last + 2, "0123456789abcdefABCDEF") == strlen(last + 2))
+                return false;
+        return true;
+}
+
+/* gateway's superRefine on gateway.portals.ingress (when gateway has no other issue): its
+ * domain apart from publicOrigin's and controlUi.allowedOrigins' hosts, its port not the
+ * gateway's (default 18789) */
+static void v_portal_ingress(struct vctx *v, struct json_object *gw) {
+        struct json_object *ing = jget(jget(gw, "portals"), "ingress");
+        struct json_object *dom0 = jget(ing, "domain");
+        if (json_object_is_type(dom0, json_type_string) && !portal_domain(json_object_get_string(dom0))) {
+                jpath p0 = v->path;
+                jpath_push_key(&v->path, "gateway");
+                jpath_push_key(&v->path, "portals");
+                jpath_push_key(&v->path, "ingress");
+                jpath_push_key(&v->path, "domain");
+                issue(v, "Portal ingress domain must be a bare DNS domain");
+                v->path = p0;
+        }
+        if (!json_object_is_type(ing, json_type_object) || issues_under(v, "gateway"))
+                return;
+        jpath p = v->path;
+        jpath_push_key(&v->path, "gateway");
+        jpath_push_key(&v->path, "portals");
+        jpath_push_key(&v->path, "ingress");
+        struct json_object *dom = jget(ing, "domain"), *port = jget(ing, "port"), *gport = jget(gw, "port");
+        if (json_object_is_type(dom, json_type_string)) {
+                const char *d = json_object_get_string(dom);
+                bool clash = ingress_conflicts(d, jget(gw, "publicOrigin"));
+                struct json_object *ao = jget(jget(gw, "controlUi"), "allowedOrigins");
+                if (json_object_is_type(ao, json_type_array))
+                        for (size_t i = 0; i < json_object_array_length(ao); i++)
+                                clash = clash || ingress_conflicts(d, json_object_array_get_idx(ao, i));
+                if (clash) {
+                        jpath_push_key(&v->path, "domain");
+                        issue(v, "Portal ingress must use a separate domain from Gateway and Control UI origins");
+                        jpath_pop(&v->path);
+                }
+        }
+        double gp = is_num(gport) ? json_object_get_double(gport) : 18789;
+        if (is_num(port) && json_object_get_double(port) == gp) {
+                jpath_push_key(&v->path, "port");
+                issue(v, "Portal ingress port must differ from the Gateway port");
+        }
+        v->path = p;
+}
+
 /* The refinements of OpenClaw's schema on sections sbx otherwise checks by their shapes:
  * heartbeats, legacy tools.web.search provider keys, session.maintenance durations, talk's
  * providers, persistent hook mappings. */
@@ -2266,6 +2349,7 @@ static void v_refinements(struct vctx *v, struct json_object *root) {
                 v->path = p;
         }
         v_gateway_roles(v, jget(jget(root, "gateway"), "roles"));
+        v_portal_ingress(v, jget(root, "gateway"));
         v_talk_provider(v, jget(root, "talk"), "talk");
         v_talk_provider(v, jget(jget(root, "talk"), "realtime"), "talk.realtime");
         v_hook_mappings(v, jget(root, "hooks"));
