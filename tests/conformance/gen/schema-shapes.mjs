@@ -51,6 +51,7 @@ function customKind(src) {
     const hosts = [...hu[3].matchAll(/"([^"]*)"/g)].map((m) => m[1]);
     if (hosts.length) return { kind: "https-url-or-http-hosts", hosts };
   }
+  if (/^\((\w+)\) => \1 === void 0 \|\| \1\.trim\(\)\.length > 0$/.test(src.trim())) return "not-blank";
   if (/^function isValidFileSecretRefId\(/.test(src)) return "file-secret-id";
   if (/^function isValidExecSecretRefId\(/.test(src)) return "exec-secret-id";
   if (/^\(value\) => value === value\.trim\(\)$/.test(src.trim())) return "trimmed";
@@ -82,7 +83,20 @@ function desc(s) {
   try { return descDef(d); } finally { stack.delete(s); }
 }
 function descDef(d) {
-  if (WRAP.includes(d.type)) return desc(d.innerType);
+  if (WRAP.includes(d.type)) {
+    const inner = desc(d.innerType);
+    // string().optional().refine(...): the refinement sits on the wrapper (gateway.tls.certPath)
+    for (const x of d.type === "optional" ? checksOf(d) : []) {
+      const k = x.check === "custom" ? customKind(String(x.fn ?? "")) : undefined;
+      if (typeof k !== "string" || inner.t !== "string" || inner.custom) continue;
+      inner.custom = k;
+      let e;
+      try { e = typeof x.error === "function" ? x.error() : x.error; } catch {}
+      const msg = typeof e === "string" ? e : e?.message;
+      if (typeof msg === "string") inner.msg = msg;
+    }
+    return inner;
+  }
   if (d.type === "nullable") return { t: "union", o: [desc(d.innerType), { t: "null" }] };
   if (d.type === "lazy") return desc(d.getter());
   if (d.type === "pipe") {
