@@ -1189,8 +1189,10 @@ static int validate_opts(const char *name, const sbx_sandbox_opts *o, sbx_error 
 static int canonical_path(char **path, const char *opt, sbx_error *reterr) {
         char *canon = realpath(*path, NULL);
 
-        if (!canon)
-                return sbx_error_set(reterr, -errno, "%s '%s'", opt, *path);
+        if (!canon) {
+                int err = errno;
+                return sbx_error_set(reterr, -err, "%s '%s': %s", opt, *path, strerror(err));
+        }
         free(*path);
         *path = canon;
         return 0;
@@ -1222,10 +1224,26 @@ static int canonical_config(sbx_run_config *c, sbx_workspace_mode mode, sbx_erro
                         r = outside_state(c->binds[i].src, c->binds[i].ro ? "--ro-bind" : "--bind", reterr);
         if (r >= 0 && c->rootfs)
                 r = canonical_path(&c->rootfs, "--rootfs", reterr);
-        if (r >= 0 && c->seccomp.profile_path && c->seccomp.profile_path[0] != '/')
+        /* absolute ones too: a missing profile fails create, not every start */
+        if (r >= 0 && c->seccomp.profile_path)
                 r = canonical_path((char **) &c->seccomp.profile_path, "--seccomp-profile", reterr);
         if (r < 0)
                 return r;
+        /* Text that start writes into the sandbox's /etc (hostname, hosts,
+         * resolv.conf) is checked here with start's own rules, whichever
+         * front end filled the config (sbx create checks it while parsing;
+         * docker create did not): a record is only made for a config that
+         * can start, and nothing is created for one that cannot. */
+        if (c->hostname && (r = sbx_check_hostname("--hostname", c->hostname, reterr)) < 0)
+                return r;
+        for (size_t i = 0; i < c->n_dns; i++)
+                if ((r = sbx_dns_parse(c->dns[i], reterr)) < 0)
+                        return sbx_error_wrap(reterr, "--dns"), r;
+        for (size_t i = 0; i < c->n_extra_hosts; i++) {
+                sbx_extra_host h;
+                if ((r = sbx_extra_host_parse(c->extra_hosts[i], &h, reterr)) < 0)
+                        return sbx_error_wrap(reterr, "--add-host"), r;
+        }
         free(c->state_dir);
         c->state_dir = NULL;
         return 0;

@@ -154,6 +154,60 @@ else
         skip "sbx check/explain: the policy engine (issue 3) is not on this branch yet"
 fi
 
+# --- the same values through `docker create` (`sbx docker`, the symlink
+# OpenClaw runs as docker): that front end fills the run config itself, so
+# whatever it does not check, create (sbx_sandbox_create) must, before it
+# records anything. Before round 4 --dns, --add-host, --hostname and a
+# missing seccomp profile were recorded as given: create printed an id and
+# exited 0 for a sandbox that could never start (and --hostname 'a#b' or
+# '127.0.0.1' did start, unlike `sbx run --hostname`).
+DIMAGE=openclaw-sandbox:bookworm-slim
+dps() { "$SBX" docker ps -aq 2>/dev/null | sort | tr '\n' ' '; }
+# bad_docker OPTION VALUE NAME_RE
+bad_docker() {
+        local opt=$1 val=$2 re=$3 err rc before_p before_m shown
+        before_p=$(dps)
+        before_m=$(our_mounts)
+        err=$(timeout -k 5 30 "$SBX" docker create --name bad-docker "$opt" "$val" "$DIMAGE" sleep infinity 2>&1 >/dev/null); rc=$?
+        shown=$(printf '%q' "$val" | cut -c1-40)
+        if [[ "$rc" != 1 && "$rc" != 125 ]]; then
+                not_ok "docker create $opt $shown: exit 1 or 125"; printf '#   got: %s (%s)\n' "$rc" "${err:0:200}"
+        elif ! printf '%s' "$err" | grep -Eq -- "$re"; then
+                not_ok "docker create $opt $shown: the message names the input"; printf '#   got: %s\n#  want: /%s/\n' "${err:0:300}" "$re"
+        elif [ "$(dps)" != "$before_p" ] || [ "$(our_mounts)" != "$before_m" ]; then
+                not_ok "docker create $opt $shown: nothing created (sandboxes, mounts)"
+        else
+                ok "docker create $opt $shown: exit $rc, names the input, nothing created"
+        fi
+        "$SBX" docker rm -f bad-docker >/dev/null 2>&1
+}
+if "$SBX" rootfs inspect "$DIMAGE" >/dev/null 2>&1; then
+        for v in "" "$nonutf" "$huge" "../x" a_b "a${nl}b" "-ab" "a..b" "a#b" "a b" "a/b"; do
+                bad_docker --hostname "$v" 'hostname'
+        done
+        for v in "" x "$nonutf" "1.1.1.1${nl}options ndots:15" "$huge" 1.1.1.1.1 "::1::1" "1.1.1.1 x"; do
+                bad_docker --dns "$v" 'dns'
+        done
+        for v in a:b "$nonutf:1.2.3.4" "a b:1.2.3.4" "-a:1.2.3.4" "a:1.2.3.4${nl}x" "a:1.2.3.4 6.6.6.6" "a:999.1.1.1"; do
+                bad_docker --add-host "$v" 'add-host|extraHosts'
+        done
+        for v in "seccomp=/nonexistent" "seccomp=$TMP/none.json" "seccomp=" "seccomp=unconfined" \
+                 "no-new-privileges=false" "no-new-privileges:false" "apparmor=other" "label=disable"; do
+                bad_docker --security-opt "$v" 'seccomp|security-opt'
+        done
+        # controls: good values of the same options create, and start
+        out=$("$SBX" docker create --name good-docker --hostname ok-1.example --dns 192.0.2.1 --dns 2001:db8::1 \
+                --add-host h1:192.0.2.2 --security-opt "seccomp=$SBX_SOURCE_ROOT/seccomp-profiles/default.json" \
+                "$DIMAGE" sleep infinity 2>&1); rc=$?
+        like "docker create with good --hostname/--dns/--add-host/seccomp=FILE: an id" "$rc|$out" '^0\|[0-9a-f]{64}$'
+        "$SBX" docker start good-docker >/dev/null 2>&1
+        out=$("$SBX" docker exec good-docker sh -c 'hostname; grep -c "^nameserver" /etc/resolv.conf; grep -c h1 /etc/hosts' 2>&1)
+        is "... and it starts with them (hostname, 2 nameservers, the host line)" "$(echo $out)" "ok-1.example 2 1"
+        "$SBX" docker rm -f good-docker >/dev/null 2>&1
+else
+        skip "docker create: image $DIMAGE not built here (the e2e lane builds it)"
+fi
+
 sleep 0.2
 is "no sandbox process left" "$(pgrep -u "$(id -u)" -fc "^$SBX run" || true)" 0
 is "no run directory left in the state dir" "$(leftovers)" ""
