@@ -135,6 +135,7 @@ static int docker_create(const sbx_docker_args *a) {
                 fprintf(stderr, "Error response from daemon: %s\n", e.msg);
                 return DOCKER_EXIT_CREATE;
         }
+        c.keep_dirs = true; /* the sandbox binds them now */
         printf("%s\n", id);
         return 0;
 }

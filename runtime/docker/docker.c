@@ -177,28 +177,56 @@ int sbx_docker_parse_volume(const char *spec, sbx_docker_volume *ret, sbx_error 
         return 0;
 }
 
-/* Docker creates a missing bind source as a directory; so do we (0755). */
-static int ensure_source(const char *path, sbx_error *reterr) {
+/* Docker creates a missing bind source as a directory; so do we (0755).
+ * Each directory made is recorded in c->made_dirs, for
+ * sbx_docker_create_done to take back if the create fails. */
+static int made_dir(sbx_docker_create *c, const char *path) {
+        char **v = realloc(c->made_dirs, sizeof(char *) * (c->n_made_dirs + 1));
+
+        if (!v)
+                return -ENOMEM;
+        c->made_dirs = v;
+        v[c->n_made_dirs] = strdup(path);
+        if (!v[c->n_made_dirs])
+                return -ENOMEM;
+        c->n_made_dirs++;
+        return 0;
+}
+
+static int ensure_source(sbx_docker_create *c, const char *path, sbx_error *reterr) {
         char buf[4096];
         struct stat st;
 
         if (stat(path, &st) == 0)
                 return 0;
         snprintf(buf, sizeof(buf), "%s", path);
-        for (char *p = buf + 1; *p; p++)
-                if (*p == '/') {
-                        *p = '\0';
-                        (void) mkdir(buf, 0755);
-                        *p = '/';
+        for (char *p = buf + 1;; p++) {
+                bool last = !*p;
+                if (!last && *p != '/')
+                        continue;
+                *p = '\0';
+                if (mkdir(buf, 0755) == 0) {
+                        if (made_dir(c, buf) < 0)
+                                return sbx_error_set(reterr, -ENOMEM, "out of memory");
+                } else if (last && errno != EEXIST) {
+                        return sbx_error_set(reterr, -errno, "-v: create the source directory '%s'", path);
                 }
-        if (mkdir(buf, 0755) < 0 && errno != EEXIST)
-                return sbx_error_set(reterr, -errno, "-v: create the source directory '%s'", path);
+                if (last)
+                        break;
+                *p = '/';
+        }
         return 0;
 }
 
 /* ------------------------------------------------------------- create */
 
 void sbx_docker_create_done(sbx_docker_create *c) {
+        for (size_t i = c->n_made_dirs; i > 0; i--) {
+                if (!c->keep_dirs)
+                        (void) rmdir(c->made_dirs[i - 1]);
+                free(c->made_dirs[i - 1]);
+        }
+        free(c->made_dirs);
         sbx_run_config_free(&c->config);
         for (size_t i = 0; i < c->n_labels; i++) {
                 free(c->labels[i].key);
@@ -289,7 +317,7 @@ static int apply_volume(sbx_docker_create *c, const char *spec, json_object *vol
         r = sbx_docker_parse_volume(spec, &v, reterr);
         if (r < 0)
                 return r;
-        r = ensure_source(v.src, reterr);
+        r = ensure_source(c, v.src, reterr);
         if (r < 0)
                 return r;
         if (!strcmp(v.dst, "/workspace") && !cfg->workspace) {

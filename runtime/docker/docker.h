@@ -121,8 +121,14 @@ typedef struct sbx_docker_create {
         const char *image;        /* into argv */
         const char *config_hash;  /* the openclaw.configHash label, or NULL */
         void *meta;               /* json_object *: Cmd, Volumes (Mode), Tmpfs, Image, User, Env */
+        char **made_dirs;         /* the -v sources' directories this create made, in order */
+        size_t n_made_dirs;
+        bool keep_dirs;           /* set once the sandbox is created: done() then keeps them */
 } sbx_docker_create;
 int sbx_docker_create_prepare(const sbx_docker_args *a, sbx_docker_create *ret, sbx_error *reterr);
+/* Frees c; unless c->keep_dirs, first removes (rmdir, newest first: only
+ * while empty) the -v source directories it made, so that a create that
+ * fails leaves nothing behind on the host. */
 void sbx_docker_create_done(sbx_docker_create *c);
 
 /* The meta file next to a sandbox's record. */

@@ -195,6 +195,21 @@ if "$SBX" rootfs inspect "$DIMAGE" >/dev/null 2>&1; then
                  "no-new-privileges=false" "no-new-privileges:false" "apparmor=other" "label=disable"; do
                 bad_docker --security-opt "$v" 'seccomp|security-opt'
         done
+        # -v with a missing source: docker makes it (a directory), so sbx does;
+        # a create that then fails (a later bad flag, or create's own checks)
+        # must take those directories back: before round 4 they stayed.
+        for extra in "--dns x" "--ulimit bogus=1" "--hostname a#b" "--name a/b"; do
+                err=$(timeout -k 5 30 "$SBX" docker create --name bad-docker -v "$TMP/vsrc/a/b:/x" $extra \
+                        "$DIMAGE" sleep infinity 2>&1 >/dev/null); rc=$?
+                "$SBX" docker rm -f bad-docker >/dev/null 2>&1
+                is "docker create -v MISSING:/x $extra: refused (125) and the source dirs it made are gone" \
+                        "$rc|$(ls -A "$TMP" | grep -c '^vsrc$')" "125|0"
+        done
+        out=$("$SBX" docker create --name good-docker -v "$TMP/vsrc/a/b:/x" "$DIMAGE" sleep infinity 2>&1); rc=$?
+        is "control: docker create -v MISSING:/x that succeeds keeps the source it made" \
+                "$rc|$(stat -c %F "$TMP/vsrc/a/b" 2>&1)" "0|directory"
+        "$SBX" docker rm -f good-docker >/dev/null 2>&1
+        rm -rf "$TMP/vsrc"
         # controls: good values of the same options create, and start
         out=$("$SBX" docker create --name good-docker --hostname ok-1.example --dns 192.0.2.1 --dns 2001:db8::1 \
                 --add-host h1:192.0.2.2 --security-opt "seccomp=$SBX_SOURCE_ROOT/seccomp-profiles/default.json" \
