@@ -144,6 +144,12 @@ static void no_such_container(const char *ref) {
         fprintf(stderr, "Error response from daemon: No such container: %s\n", ref);
 }
 
+static bool sandbox_exists(const char *ref) {
+        _cleanup_(sbx_sandbox_freep) sbx_sandbox *s = NULL;
+
+        return sbx_sandbox_lookup(ref, &s, NULL) >= 0;
+}
+
 /* start/pause/unpause: each ref, printed back on success. */
 static int docker_each(const sbx_docker_args *a, int (*fn)(const char *, sbx_error *), const char *what) {
         int ret = 0;
@@ -155,7 +161,10 @@ static int docker_each(const sbx_docker_args *a, int (*fn)(const char *, sbx_err
         for (size_t i = 0; i < a->n_pos; i++) {
                 sbx_error e = {};
                 int r = fn(a->pos[i], &e);
-                if (r == -ENOENT)
+                /* "No such container" only when it is so: a start that
+                 * fails on a missing file of an existing sandbox (a -v
+                 * source removed since create) says which file. */
+                if (r == -ENOENT && !sandbox_exists(a->pos[i]))
                         no_such_container(a->pos[i]);
                 else if (r < 0)
                         fprintf(stderr, "Error response from daemon: %s: %s%s\n", what, e.msg,

@@ -210,6 +210,20 @@ if "$SBX" rootfs inspect "$DIMAGE" >/dev/null 2>&1; then
                 "$rc|$(stat -c %F "$TMP/vsrc/a/b" 2>&1)" "0|directory"
         "$SBX" docker rm -f good-docker >/dev/null 2>&1
         rm -rf "$TMP/vsrc"
+        # start of an existing sandbox whose -v source was removed since create:
+        # the error names the source; "No such container" (what OpenClaw takes
+        # for a container that is gone) only for one that does not exist
+        mkdir -p "$TMP/gone"
+        "$SBX" docker create --name gone-src -v "$TMP/gone:/x" "$DIMAGE" sleep infinity >/dev/null 2>&1
+        rmdir "$TMP/gone"
+        err=$("$SBX" docker start gone-src 2>&1 >/dev/null); rc=$?
+        like "docker start with its -v source removed: exit 1, names the source, not 'No such container'" \
+                "$rc|$err" "^1\|.*'$TMP/gone'"
+        unlike "... and does not say 'No such container'" "$err" 'No such container'
+        "$SBX" docker rm -f gone-src >/dev/null 2>&1
+        err=$("$SBX" docker start no-such-sandbox 2>&1 >/dev/null); rc=$?
+        like "control: docker start of a missing sandbox: exit 1, 'No such container'" "$rc|$err" \
+                '^1\|.*No such container: no-such-sandbox'
         # controls: good values of the same options create, and start
         out=$("$SBX" docker create --name good-docker --hostname ok-1.example --dns 192.0.2.1 --dns 2001:db8::1 \
                 --add-host h1:192.0.2.2 --security-opt "seccomp=$SBX_SOURCE_ROOT/seccomp-profiles/default.json" \
