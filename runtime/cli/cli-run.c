@@ -55,7 +55,7 @@ const sbx_cli_opt sbx_run_opts[] = {
           "bind a host path (read-write unless :ro; not one that is, holds or lies in the state dir; repeatable)",
           "@file" },
         { "ro-bind", 0, "SRC[:DST]", OPT_RO_BIND, "same as --bind SRC:DST:ro", "@file" },
-        { "tmpfs", 0, "PATH[:size=SIZE,mode=MODE]", OPT_TMPFS, "a tmpfs at PATH; replaces the default /tmp "
+        { "tmpfs", 0, "PATH[:size=SIZE,mode=MODE,noexec]", OPT_TMPFS, "a tmpfs at PATH; replaces the default /tmp "
           "/var/tmp /run tmpfs", NULL },
         SBX_CLI_SECTION("Process"),
         { "env", 'e', "KEY=VALUE", 'e', "set a variable (the environment is otherwise clean; repeatable)", NULL },

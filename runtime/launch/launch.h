@@ -61,6 +61,7 @@ typedef struct sbx_tmpfs {
         char *path;           /* absolute path in the sandbox */
         uint64_t size;        /* bytes, 0 = the kernel default (half of RAM) */
         unsigned mode;        /* e.g. 01777 */
+        bool noexec;          /* docker's noexec option (exec: false; the last one wins) */
 } sbx_tmpfs;
 
 typedef struct sbx_rlimit {

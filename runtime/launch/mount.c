@@ -419,7 +419,8 @@ static int prepare_tmpfs(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr
                 /* The defaults are optional (an image without /var/tmp still runs);
                  * what the user asked for is not. */
                 r = add_simple(p, SBX_MOUNT_TMPFS, list[i].path, data,
-                               SBX_MNT_NOSUID | SBX_MNT_NODEV | (c->tmpfs_set ? 0 : SBX_MNT_OPTIONAL),
+                               SBX_MNT_NOSUID | SBX_MNT_NODEV | (list[i].noexec ? SBX_MNT_NOEXEC : 0) |
+                                       (c->tmpfs_set ? 0 : SBX_MNT_OPTIONAL),
                                list[i].mode, reterr);
                 if (r < 0)
                         return r;

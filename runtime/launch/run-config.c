@@ -196,8 +196,11 @@ int sbx_parse_tmpfs(const char *spec, sbx_tmpfs *ret, sbx_error *reterr) {
                         if (errno || *end || end == tok + 5 || m > 07777)
                                 return sbx_error_set(reterr, -EINVAL, "--tmpfs '%s': bad mode '%s'", spec, tok + 5);
                         t.mode = m;
-                } else if (!strcmp(tok, "rw") || !strcmp(tok, "noexec") || !strcmp(tok, "nosuid") ||
-                           !strcmp(tok, "nodev") || !strcmp(tok, "exec")) {
+                } else if (!strcmp(tok, "noexec") || !strcmp(tok, "exec")) {
+                        /* honoured: was accepted and ignored, so a caller's
+                         * noexec /tmp ran what was written there */
+                        t.noexec = tok[0] == 'n';
+                } else if (!strcmp(tok, "rw") || !strcmp(tok, "nosuid") || !strcmp(tok, "nodev")) {
                         /* Accepted for Docker compatibility; tmpfs is always nosuid,nodev. */
                 } else
                         return sbx_error_set(reterr, -EINVAL, "--tmpfs '%s': unknown option '%s'", spec, tok);

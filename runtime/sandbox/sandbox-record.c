@@ -129,6 +129,8 @@ static json_object *config_to_json(const sbx_run_config *c) {
                 json_object_object_add(t, "path", sbx_json_string(c->tmpfs[i].path));
                 json_object_object_add(t, "size", json_object_new_uint64(c->tmpfs[i].size));
                 json_object_object_add(t, "mode", json_object_new_int(c->tmpfs[i].mode));
+                if (c->tmpfs[i].noexec) /* only when set: older records' hashes stay */
+                        json_object_object_add(t, "noexec", json_object_new_boolean(true));
                 json_object_array_add(a, t);
         }
         json_object_object_add(o, "tmpfs", a);
@@ -298,7 +300,8 @@ static int config_from_json(json_object *o, sbx_run_config *c) {
                 return r;
         for (size_t i = 0; a && i < json_object_array_length(a); i++) {
                 json_object *e = json_object_array_get_idx(a, i);
-                sbx_tmpfs t = { .size = get_u64(e, "size", &err), .mode = (unsigned) get_i64(e, "mode", 01777, &err) };
+                sbx_tmpfs t = { .size = get_u64(e, "size", &err), .mode = (unsigned) get_i64(e, "mode", 01777, &err),
+                                .noexec = get_bool(e, "noexec", false, &err) };
                 if ((r = get_str(e, "path", &t.path)) < 0 || !t.path)
                         return r < 0 ? r : -EBADMSG;
                 r = sbx_run_config_add_tmpfs(c, &t);

@@ -199,5 +199,16 @@ out=$(timeout 60 "$SBX" run --ro-bind "$SBX:/sbx" --ro-bind "$SBX_PROBE:/sbx-pro
 like "proc-self-exe-overwrite: a bind of the sbx binary is not writable" "$out" '^(EACCES|EROFS)$'
 is "proc-self-exe-overwrite: the host's sbx binary is unchanged" "$(sha256sum < "$SBX")" "$sum_before"
 
+# --- tmpfs-noexec (round 4): --tmpfs PATH:noexec (docker's option; OpenClaw's
+# docker.tmpfs and `docker create --tmpfs` pass it) was accepted and ignored:
+# a file written there ran. Both directions, from inside: exec and a
+# PROT_EXEC mapping of it fail with noexec, work without it (the control) and
+# with exec after it (docker's last-one-wins).
+nx() { tsbx --tmpfs "$1" -- /bin/sh -c 'cp /sbx-probe /t/p && { /sbx-probe exec /t/p exit 0; echo "rc=$?"; /sbx-probe mmap-exec /t/p; }' 2>&1 | tr '\n' ' '; }
+is "tmpfs-noexec: exec (EACCES) and mmap PROT_EXEC (EPERM) of a file written there fail" "$(nx /t:noexec,size=8m)" "EACCES rc=1 EPERM "
+is "tmpfs-noexec: exec,noexec is noexec (the last one wins)" "$(nx /t:exec,noexec)" "EACCES rc=1 EPERM "
+control "the same file runs on a --tmpfs without noexec" "$(nx /t)" "rc=0 OK "
+control "... and on one with noexec,exec" "$(nx /t:noexec,exec)" "rc=0 OK "
+
 is "no run directory left in the state dir" "$(leftovers)" ""
 done_testing

@@ -191,6 +191,16 @@ except OSError as e:
         "$D" rm -f c3 >/dev/null 2>&1
 fi
 
+# ---- --tmpfs PATH:noexec is kept in the record and holds at every start
+# (round 4: it was accepted and ignored); without it the same file runs
+"$D" create --name c3 --network none --tmpfs /tmp:noexec --tmpfs /var/tmp "$IMAGE" sleep infinity >/dev/null
+"$D" start c3 >/dev/null
+out=$("$D" exec c3 sh -c 'cp /bin/true /tmp/t && /tmp/t; echo "tmp=$?"; cp /bin/true /var/tmp/t && /var/tmp/t; echo "vartmp=$?"' 2>&1)
+like "--tmpfs /tmp:noexec: a file written there does not run (126); /var/tmp without it: runs" "$(echo $out)" 'tmp=126 vartmp=0$'
+is "... inspect's HostConfig.Tmpfs keeps the option text" "$("$D" inspect -f '{{json .HostConfig.Tmpfs}}' c3)" \
+        '{"/tmp":"noexec","/var/tmp":""}'
+"$D" rm -f c3 >/dev/null 2>&1
+
 # ---- the Docker-outside-of-Docker self-probe
 if [ -e /.dockerenv ] || [ -e /run/.containerenv ]; then
         self=$("$D" inspect --type container --format '{"Id":{{json .ID}},"Mounts":{{json .Mounts}},"Tmpfs":{{json .HostConfig.Tmpfs}}}' "$(hostname)")
