@@ -22,6 +22,27 @@
 
 #include "oci-internal.h"
 
+json_object *oci_json_file(const char *path, sbx_error *reterr) {
+        _cleanup_free_ char *text = NULL;
+        json_tokener *tok;
+        json_object *o;
+        size_t len;
+
+        if (sbx_read_file("the JSON file", path, OCI_JSON_MAX, &text, &len, reterr) < 0)
+                return NULL;
+        tok = json_tokener_new();
+        if (!tok) {
+                sbx_error_set(reterr, -ENOMEM, "out of memory");
+                return NULL;
+        }
+        o = json_tokener_parse_ex(tok, text, (int) len);
+        if (!o)
+                sbx_error_set(reterr, -EINVAL, "%s: not valid JSON (%s)", path,
+                              json_tokener_error_desc(json_tokener_get_error(tok)));
+        json_tokener_free(tok);
+        return o;
+}
+
 const char *const oci_hook_names[_OCI_HOOK_MAX] = {
         "prestart", "createRuntime", "createContainer", "startContainer", "poststart", "poststop",
 };
@@ -1097,9 +1118,9 @@ int oci_config_load_at(const char *bundle, const char *config_path, oci_config *
                 snprintf(path, sizeof(path), "%s", config_path);
         else
                 snprintf(path, sizeof(path), "%s/config.json", c->bundle);
-        c->root = root = json_object_from_file(path);
+        c->root = root = oci_json_file(path, e);
         if (!root)
-                return sbx_error_set(e, -EINVAL, "%s: not valid JSON (%s)", path, json_util_get_last_err() ?: "?");
+                return e->code ?: -EINVAL;
         if (want(root, json_type_object, "$", e) < 0 || check_keys(root, "(top level)", keys, e) < 0)
                 return -EINVAL;
         if (refuse_set(root, "solaris", "(top level)", "not Linux", e) < 0 ||

@@ -59,10 +59,10 @@ static int build_process(oci_config *cfg, const exec_opts *o, sbx_error *e) {
         char **env;
 
         if (o->process) {
-                json_object *p = json_object_from_file(o->process);
+                json_object *p = oci_json_file(o->process, e);
                 int r;
                 if (!p)
-                        return sbx_error_set(e, -EINVAL, "--process '%s': not valid JSON", o->process);
+                        return sbx_error_wrap(e, "--process '%s'", o->process);
                 cfg->ctr.terminal = false;
                 pr->umask = -1;
                 r = oci_config_parse_process(cfg, p, "process", e);

@@ -61,6 +61,11 @@ int oci_config_load_at(const char *bundle, const char *config_path, oci_config *
 int oci_config_cgroup_mounts(oci_config *c, const sbx_cgroup *cg, sbx_error *reterr);
 /* Parse a process object (exec --process, or built from exec flags). */
 int oci_config_parse_process(oci_config *c, json_object *proc, const char *jpath, sbx_error *reterr);
+/* config.json / --process FILE: a regular file of at most OCI_JSON_MAX bytes
+ * (a FIFO or /dev/zero named there blocked or grew sbx-runc without end),
+ * parsed; NULL with *reterr set otherwise. */
+#define OCI_JSON_MAX (64u << 20)
+json_object *oci_json_file(const char *path, sbx_error *reterr);
 void oci_config_free(oci_config *c);
 
 /* The state dir <root>/<id> (oci-state.c). */

@@ -91,6 +91,23 @@ b=$(bundle cwdctl "c['process']['args']=['sh','-c','cat ../../../../../../../../
 c['process']['cwd']='/proc/self/fd/3'")
 out=$(cd "$b" && rt run --preserve-fds 1 cwdctl 2>&1 </dev/null 3<"$SECRET_DIR")
 control "a host directory fd the caller passes (--preserve-fds) does reach the host as cwd" "$out" "host-secret-$$"
+# --- exec --process FILE and config.json that are no regular file (round 4):
+# a FIFO blocked sbx-runc for good and /dev/zero grew it without end (both
+# read whole by json_object_from_file); now they fail at once (255/1)
+mkfifo "$T/pfifo"
+printf '{"args":["true"],"cwd":"/","env":["PATH=/bin"],"user":{"uid":0,"gid":0}}\n' > "$T/proc.json"
+for f in "$T/pfifo" /dev/zero; do
+        out=$(timeout 10 "$SBX_RUNC" --root "$T/root" exec --process "$f" pidf 2>&1 </dev/null); st=$?
+        like "process-not-regular: exec --process $(basename "$f") fails at once, naming it" "$st:$out" \
+                "^255:.*'$f' is not a regular file"
+done
+out=$(timeout 10 "$SBX_RUNC" --root "$T/root" exec --process "$T/proc.json" pidf 2>&1 </dev/null); st=$?
+control "exec --process of a regular process.json runs it" "$st:$out" "0:"
+mkdir -p "$T/b-cfgfifo"
+mkfifo "$T/b-cfgfifo/config.json"
+out=$(cd "$T/b-cfgfifo" && timeout 10 "$SBX_RUNC" --root "$T/root" create cfgfifo 2>&1 </dev/null); st=$?
+like "config-not-regular: a FIFO as the bundle's config.json fails create at once" "$st:$out" '^1:.*config.json. is not a regular file'
+is "config-not-regular: no state left" "$(ls "$T/root" 2>/dev/null | grep -c cfgfifo)" 0
 rt delete -f pidf >/dev/null 2>&1
 
 # --- CVE-2019-5736 through an interpreter: a file of the image whose
