@@ -138,7 +138,7 @@ static int map_mounts(const sbx_resolved *r, sbx_run_config *c, sbx_error *e) {
 
         for (size_t i = 0; i < d->tmpfs.n; i++) {
                 sbx_tmpfs t;
-                k = sbx_parse_tmpfs(d->tmpfs.v[i], &t, e);
+                k = sbx_parse_tmpfs_docker(d->tmpfs.v[i], &t, e);
                 if (k < 0)
                         return sbx_error_wrap(e, "docker.tmpfs[%zu]", i);
                 k = sbx_run_config_add_tmpfs(c, &t);

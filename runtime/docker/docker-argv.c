@@ -31,7 +31,7 @@ static const flag_def flags[] = {
           "sandbox's configuration hash)", NULL },
         { "read-only", 0, NULL, SBX_DF_READ_ONLY, CREATE, "a read-only root (--read-only=false: a writable one)",
           NULL },
-        { "tmpfs", 0, "PATH[:OPTIONS]", SBX_DF_TMPFS, CREATE, "a tmpfs at PATH (size=, mode=, noexec or exec)", NULL },
+        { "tmpfs", 0, "PATH[:OPTIONS]", SBX_DF_TMPFS, CREATE, "a tmpfs at PATH (size=, mode=; noexec unless exec, as Docker)", NULL },
         { "network", 0, "MODE", SBX_DF_NETWORK, CREATE, "none, bridge (root: veth + NAT; otherwise pasta), "
           "container:NAME or NAME, a network of 'docker network'/'sbx network'; host is refused",
           "none bridge container:" },

@@ -362,7 +362,7 @@ static int apply_create_flag(sbx_docker_create *c, const sbx_docker_opt *o, char
                 const char *colon = strchr(o->value, ':');
                 _cleanup_free_ char *path = colon ? strndup(o->value, (size_t) (colon - o->value))
                                                   : strdup(o->value);
-                r = sbx_parse_tmpfs(o->value, &t, reterr);
+                r = sbx_parse_tmpfs_docker(o->value, &t, reterr);
                 if (r < 0)
                         return r;
                 r = sbx_run_config_add_tmpfs(cfg, &t);

@@ -170,10 +170,10 @@ uint64_t sbx_tmpfs_inodes(uint64_t size) {
         return size / 2048 > 64 ? size / 2048 : 64;
 }
 
-int sbx_parse_tmpfs(const char *spec, sbx_tmpfs *ret, sbx_error *reterr) {
+static int parse_tmpfs(const char *spec, bool noexec, sbx_tmpfs *ret, sbx_error *reterr) {
         _cleanup_free_ char *copy = strdup(spec);
         char *opts, *tok, *save = NULL;
-        sbx_tmpfs t = { .mode = 01777 };
+        sbx_tmpfs t = { .mode = 01777, .noexec = noexec };
 
         if (!copy)
                 return sbx_error_set(reterr, -ENOMEM, "--tmpfs: out of memory");
@@ -210,6 +210,18 @@ int sbx_parse_tmpfs(const char *spec, sbx_tmpfs *ret, sbx_error *reterr) {
                 return sbx_error_set(reterr, -ENOMEM, "--tmpfs: out of memory");
         *ret = t;
         return 0;
+}
+
+/* sbx's own --tmpfs: exec unless the options say noexec. */
+int sbx_parse_tmpfs(const char *spec, sbx_tmpfs *ret, sbx_error *reterr) {
+        return parse_tmpfs(spec, false, ret, reterr);
+}
+
+/* Docker mounts a --tmpfs (and so OpenClaw's docker.tmpfs, which it passes
+ * as --tmpfs) noexec,nosuid,nodev unless its options say exec: the same
+ * config must not get more from sbx as the container runtime. */
+int sbx_parse_tmpfs_docker(const char *spec, sbx_tmpfs *ret, sbx_error *reterr) {
+        return parse_tmpfs(spec, true, ret, reterr);
 }
 
 /* SRC:DST[:ro|rw]; DST defaults to SRC. */

@@ -209,6 +209,16 @@ is "tmpfs-noexec: exec (EACCES) and mmap PROT_EXEC (EPERM) of a file written the
 is "tmpfs-noexec: exec,noexec is noexec (the last one wins)" "$(nx /t:exec,noexec)" "EACCES rc=1 EPERM "
 control "the same file runs on a --tmpfs without noexec" "$(nx /t)" "rc=0 OK "
 control "... and on one with noexec,exec" "$(nx /t:noexec,exec)" "rc=0 OK "
+# tmpfs-docker-default: Docker mounts a --tmpfs noexec unless it says exec, so
+# an agent's docker.tmpfs (passed to docker as --tmpfs) is noexec under sbx
+# too; ':exec' grants exec, and sbx run's own --tmpfs stays exec (above).
+cat > "$TMP/tmpfs-agent.json" <<'J'
+{ agents: { defaults: { sandbox: { mode: 'all', docker: { tmpfs: ['/t', '/x:exec'] } } },
+            list: [ { id: 'main', default: true } ] } }
+J
+nxa() { HOME=$TMP tsbx --config "$TMP/tmpfs-agent.json" --agent main -- /bin/sh -c "cp /sbx-probe $1/p && { /sbx-probe exec $1/p exit 0; echo \"rc=\$?\"; /sbx-probe mmap-exec $1/p; }" 2>/dev/null | tr '\n' ' '; }
+is "tmpfs-docker-default: an agent's docker.tmpfs entry without options is noexec, as Docker's" "$(nxa /t)" "EACCES rc=1 EPERM "
+control "... and one with :exec runs the same file" "$(nxa /x)" "rc=0 OK "
 
 is "no run directory left in the state dir" "$(leftovers)" ""
 done_testing

@@ -191,14 +191,18 @@ except OSError as e:
         "$D" rm -f c3 >/dev/null 2>&1
 fi
 
-# ---- --tmpfs PATH:noexec is kept in the record and holds at every start
-# (round 4: it was accepted and ignored); without it the same file runs
-"$D" create --name c3 --network none --tmpfs /tmp:noexec --tmpfs /var/tmp "$IMAGE" sleep infinity >/dev/null
+# ---- --tmpfs is noexec unless it says exec, as Docker mounts it, kept in the
+# record and held at every start (round 4: noexec was accepted and ignored)
+"$D" create --name c3 --network none --tmpfs /tmp:noexec --tmpfs /var/tmp --tmpfs /run:size=8m,exec "$IMAGE" sleep infinity >/dev/null
 "$D" start c3 >/dev/null
-out=$("$D" exec c3 sh -c 'cp /bin/true /tmp/t && /tmp/t; echo "tmp=$?"; cp /bin/true /var/tmp/t && /var/tmp/t; echo "vartmp=$?"' 2>&1)
-like "--tmpfs /tmp:noexec: a file written there does not run (126); /var/tmp without it: runs" "$(echo $out)" 'tmp=126 vartmp=0$'
+out=$("$D" exec c3 sh -c 'for d in /tmp /var/tmp /run; do cp /bin/true $d/t && $d/t; echo "$d=$?"; done' 2>/dev/null)
+like "--tmpfs: /tmp:noexec and /var/tmp (no options, Docker's noexec) do not run a file written there (126); /run:exec runs it" \
+        "$(echo $out)" '/tmp=126 /var/tmp=126 /run=0$'
+"$D" stop c3 >/dev/null 2>&1; "$D" start c3 >/dev/null
+out=$("$D" exec c3 sh -c 'for d in /tmp /var/tmp /run; do cp /bin/true $d/t && $d/t; echo "$d=$?"; done' 2>/dev/null)
+like "... the same after stop and start" "$(echo $out)" '/tmp=126 /var/tmp=126 /run=0$'
 is "... inspect's HostConfig.Tmpfs keeps the option text" "$("$D" inspect -f '{{json .HostConfig.Tmpfs}}' c3)" \
-        '{"/tmp":"noexec","/var/tmp":""}'
+        '{"/tmp":"noexec","/var/tmp":"","/run":"size=8m,exec"}'
 "$D" rm -f c3 >/dev/null 2>&1
 
 # ---- the Docker-outside-of-Docker self-probe
