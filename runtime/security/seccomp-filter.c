@@ -10,7 +10,9 @@
  *          six-instruction prefix that answers ENOSYS for syscall numbers
  *          newer than any the profile names (see prepend_enosys_stub()).
  *   layer  sbx's always-on rules (always-on.json) plus the derived rules the
- *          tool policy asked for (derived-no-network.json), default allow.
+ *          tool policy asked for (derived-no-network.json), default allow,
+ *          behind a prefix that refuses syscalls newer than libseccomp's
+ *          table under every profile (see build_layer_stub()).
  *
  * The kernel runs every filter attached to a task and applies the most
  * restrictive action (kill-process < kill-thread < trap < errno < ... <
@@ -20,6 +22,7 @@
  * would depend on libseccomp's rule-merging order and would fail outright when
  * a profile already has an unconditional rule for the same syscall.
  */
+#include <assert.h>
 #include <errno.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
@@ -199,11 +202,160 @@ static int compile_base(const sbx_seccomp_profile *p, sbx_bpf *out, sbx_error *r
         return store(&out->insns, &out->len, insns, len);
 }
 
+/* ---- the layer's prefix: syscalls newer than libseccomp ----
+ *
+ * A profile can only name syscalls this libseccomp knows (2.5.4 on Debian 12:
+ * up to 456 on x86_64), so always-on.json cannot name newer ones and a user's
+ * allow-by-default profile lets every one of them through: open_tree_attr (a
+ * mount-API call), statmount/listmount, lsm_*, *xattrat, file_[gs]etattr and
+ * whatever later kernels add. The layer therefore starts with a prefix that,
+ * under every profile, answers
+ *   - EPERM for the mount-API successors in layer_new_eperm[] (the errno
+ *     always-on.json's @always-mount family gives), and
+ *   - ENOSYS for every other number above the highest one libseccomp knows
+ *     for that ABI (libc falls back, as under runc's default profile).
+ * For each ABI the filter admits: the native one, i386 and x32 when a
+ * profile admitted them (allow_foreign_arches); x32 shares the native arch
+ * and marks its numbers with X32_SYSCALL_BIT, its own calls sit at 512..547
+ * and the calls added since share the native numbers. Since 5.1 (424) new
+ * syscalls have the same number on every ABI. Anything else falls through to
+ * the libseccomp program, which reloads arch and nr itself. */
+static const struct {
+        int nr;
+        const char *name;
+} layer_new_eperm[] = {
+        {467, "open_tree_attr"},
+};
+#define LAYER_STUB_MAX 32
+#define X32_OWN_FIRST 512
+
+/* The highest native-numbered syscall libseccomp knows for arch (x32: of its
+ * own range with the bit set, minus the bit), or -1. */
+static int libseccomp_max_nr(uint32_t arch) {
+        uint32_t bit = arch == SCMP_ARCH_X32 ? X32_SYSCALL_BIT : 0;
+
+        for (int nr = 1023; nr >= 0; nr--) {
+                _cleanup_free_ char *name =
+                        seccomp_syscall_resolve_num_arch(arch, (int) (bit | (uint32_t) nr));
+
+                if (name)
+                        return nr;
+        }
+        return -1;
+}
+
+static bool admits(const sbx_seccomp_profile *arches, uint32_t arch) {
+        for (size_t i = 0; i < arches->n_arches; i++)
+                if (arches->arches[i] == arch)
+                        return true;
+        return false;
+}
+
+/* Jump targets are instruction indexes in the finished stub, resolved when
+ * the two return instructions and the program's start are known. */
+enum { T_NEXT = -1, T_EPERM = -2, T_ENOSYS = -3, T_PROG = -4, T_NATIVE = -5, T_I386 = -6, T_X32 = -7 };
+typedef struct stub_insn {
+        struct sock_filter f;
+        int jt, jf; /* absolute index or T_* */
+} stub_insn;
+
+static void emit(stub_insn *s, size_t *n, struct sock_filter f, int jt, int jf) {
+        s[(*n)++] = (stub_insn){.f = f, .jt = jt, .jf = jf};
+}
+
+/* The checks for one ABI, A holding nr; base is 0 or X32_SYSCALL_BIT. */
+static void emit_nr_checks(stub_insn *s, size_t *n, uint32_t base, int max_nr) {
+        for (size_t i = 0; i < ELEMENTSOF(layer_new_eperm); i++)
+                emit(s, n,
+                     (struct sock_filter) BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+                                                   base | (uint32_t) layer_new_eperm[i].nr, 0, 0),
+                     T_EPERM, T_NEXT);
+        emit(s, n,
+             (struct sock_filter) BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, base | (uint32_t) (max_nr + 1), 0, 0),
+             T_ENOSYS, T_PROG);
+}
+
+/* Build the prefix into out (LAYER_STUB_MAX entries); returns its length. */
+static size_t build_layer_stub(const sbx_seccomp_profile *arches, struct sock_filter *out) {
+        const uint32_t native = seccomp_arch_native();
+        const int native_max = libseccomp_max_nr(native);
+        bool i386 = native == SCMP_ARCH_X86_64 && admits(arches, SCMP_ARCH_X86);
+        bool x32 = native == SCMP_ARCH_X86_64 && admits(arches, SCMP_ARCH_X32);
+        stub_insn s[LAYER_STUB_MAX];
+        size_t n = 0, at_native, at_i386 = 0, at_x32 = 0, at_eperm;
+
+        emit(s, &n,
+             (struct sock_filter) BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)), 0,
+             0);
+        emit(s, &n, (struct sock_filter) BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, seccomp_arch_native(), 0, 0),
+             T_NATIVE, i386 ? T_NEXT : T_PROG);
+        if (i386)
+                emit(s, &n, (struct sock_filter) BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_I386, 0, 0),
+                     T_I386, T_PROG);
+        at_native = n;
+        emit(s, &n,
+             (struct sock_filter) BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)), 0,
+             0);
+        /* x32: the base program kills it unless the profile admitted it */
+        emit(s, &n, (struct sock_filter) BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, X32_SYSCALL_BIT, 0, 0),
+             x32 ? T_X32 : T_PROG, T_NEXT);
+        emit_nr_checks(s, &n, 0, native_max);
+        if (i386) {
+                at_i386 = n;
+                emit(s, &n,
+                     (struct sock_filter) BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+                                                   offsetof(struct seccomp_data, nr)),
+                     0, 0);
+                emit_nr_checks(s, &n, 0, libseccomp_max_nr(SCMP_ARCH_X86));
+        }
+        if (x32) {
+                at_x32 = n;
+                /* X32|512..X32|(own max): x32's own calls, the program decides */
+                emit(s, &n,
+                     (struct sock_filter) BPF_JUMP(
+                             BPF_JMP | BPF_JGE | BPF_K,
+                             X32_SYSCALL_BIT | (uint32_t) (libseccomp_max_nr(SCMP_ARCH_X32) + 1), 0, 0),
+                     T_ENOSYS, T_NEXT);
+                emit(s, &n,
+                     (struct sock_filter) BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K,
+                                                   X32_SYSCALL_BIT | X32_OWN_FIRST, 0, 0),
+                     T_PROG, T_NEXT);
+                emit_nr_checks(s, &n, X32_SYSCALL_BIT, native_max);
+        }
+        at_eperm = n;
+        emit(s, &n, (struct sock_filter) BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM), 0, 0);
+        emit(s, &n, (struct sock_filter) BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS), 0, 0);
+        assert(n <= LAYER_STUB_MAX);
+        for (size_t i = 0; i < n; i++) {
+                int t[2] = {s[i].jt, s[i].jf};
+
+                out[i] = s[i].f;
+                if (BPF_CLASS(s[i].f.code) != BPF_JMP)
+                        continue;
+                for (int k = 0; k < 2; k++) {
+                        size_t to = t[k] == T_NEXT     ? i + 1
+                                    : t[k] == T_EPERM  ? at_eperm
+                                    : t[k] == T_ENOSYS ? at_eperm + 1
+                                    : t[k] == T_PROG   ? n
+                                    : t[k] == T_NATIVE ? at_native
+                                    : t[k] == T_I386   ? at_i386
+                                                       : at_x32;
+
+                        assert(to > i && to - i - 1 <= 255);
+                        if (k == 0)
+                                out[i].jt = (uint8_t) (to - i - 1);
+                        else
+                                out[i].jf = (uint8_t) (to - i - 1);
+                }
+        }
+        return n;
+}
+
 static int compile_layer(const sbx_seccomp_profile *arches, const sbx_seccomp_profile *const *parts,
                          size_t n_parts, bool no_network, sbx_bpf *out, sbx_error *reterr) {
         _cleanup_(seccomp_releasep) scmp_filter_ctx ctx = NULL;
-        struct sock_filter *insns;
-        size_t len;
+        struct sock_filter stub[LAYER_STUB_MAX], *insns;
+        size_t len, n_stub;
         int r;
 
         /* Same ABIs as the base, or the layer would kill what the user's
@@ -231,9 +383,11 @@ static int compile_layer(const sbx_seccomp_profile *arches, const sbx_seccomp_pr
                 if (r < 0)
                         return sbx_error_set(reterr, r, "seccomp: refuse socketcall for compat ABIs");
         }
-        r = export_bpf(ctx, 0, &insns, &len, reterr);
+        n_stub = build_layer_stub(arches, stub);
+        r = export_bpf(ctx, n_stub, &insns, &len, reterr);
         if (r < 0)
                 return r;
+        memcpy(insns, stub, n_stub * sizeof(*stub));
         return store(&out->layer_insns, &out->layer_len, insns, len);
 }
 
@@ -379,6 +533,15 @@ int sbx_seccomp_setup_child(const sbx_bpf *bpf) {
 
 /* ---- introspection ---- */
 
+/* The layer prefix's verdict for native nr (see build_layer_stub()), or
+ * SCMP_ACT_ALLOW when it leaves nr to the layer's rules. */
+static int64_t layer_new_verdict(int nr, int known_max) {
+        for (size_t i = 0; i < ELEMENTSOF(layer_new_eperm); i++)
+                if (layer_new_eperm[i].nr == nr)
+                        return SCMP_ACT_ERRNO(EPERM);
+        return nr > known_max ? SCMP_ACT_ERRNO(ENOSYS) : SCMP_ACT_ALLOW;
+}
+
 /* The unconditional action of p for nr, or -1 when argument filters decide. */
 static int64_t profile_verdict(const sbx_seccomp_profile *p, int nr, bool stub) {
         int64_t verdict = p->default_action;
@@ -401,7 +564,7 @@ int sbx_seccomp_list_restricted(const sbx_seccomp_opts *opts, sbx_seccomp_verdic
                                 sbx_error *reterr) {
         _cleanup_(profiles_done) profiles ps = {};
         _cleanup_free_ sbx_seccomp_verdict *v = NULL;
-        const int max_nr = 1024;
+        const int max_nr = 1024, known_max = libseccomp_max_nr(seccomp_arch_native());
         size_t n = 0;
         int r;
 
@@ -415,15 +578,26 @@ int sbx_seccomp_list_restricted(const sbx_seccomp_opts *opts, sbx_seccomp_verdic
                 _cleanup_free_ char *name = seccomp_syscall_resolve_num_arch(seccomp_arch_native(), nr);
                 const sbx_seccomp_profile *layer[2] = {&ps.always_on, &ps.no_network};
                 sbx_seccomp_verdict e = {.nr = nr};
+                const char *new_name = NULL;
                 int64_t base;
 
-                if (!name)
+                /* Above libseccomp's table: one entry stands for the layer's
+                 * ENOSYS range, others only for layer_new_eperm[]. */
+                if (!name && nr == known_max + 1)
+                        new_name = "(any newer syscall)";
+                for (size_t i = 0; !name && i < ELEMENTSOF(layer_new_eperm); i++)
+                        if (layer_new_eperm[i].nr == nr)
+                                new_name = layer_new_eperm[i].name;
+                if (!name && !new_name)
                         continue;
                 base = profile_verdict(&ps.base, nr, wants_enosys_stub(&ps.base));
                 e.conditional = base < 0;
                 e.action = base < 0 ? SCMP_ACT_ALLOW : (unsigned) base;
                 for (size_t i = 0; i < (ps.have_no_network ? 2u : 1u); i++) {
-                        int64_t l = profile_verdict(layer[i], nr, false);
+                        int64_t l = layer_new_verdict(nr, known_max);
+
+                        if (l == SCMP_ACT_ALLOW)
+                                l = profile_verdict(layer[i], nr, false);
 
                         if (l == SCMP_ACT_ALLOW)
                                 continue;
@@ -439,7 +613,7 @@ int sbx_seccomp_list_restricted(const sbx_seccomp_opts *opts, sbx_seccomp_verdic
                 }
                 if (!e.conditional && (e.action & SECCOMP_RET_ACTION_FULL) == SCMP_ACT_ALLOW)
                         continue;
-                snprintf(e.name, sizeof(e.name), "%s", name);
+                snprintf(e.name, sizeof(e.name), "%s", name ? name : new_name);
                 v[n++] = e;
         }
         *ret = TAKE_PTR(v);

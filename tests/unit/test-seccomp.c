@@ -676,7 +676,8 @@ START_TEST(test_user_profile_cannot_reallow_always_on) {
          * it allows (and the layer does not touch) works. */
         ASSERT_ERRNO(chroot(null_path), EDOM);
         ASSERT_ERRNO(unshare(0x80000000), EINVAL);
-        ASSERT_ERRNO(syscall(NR_STATMOUNT, NULL, NULL, 0, ~0UL), EINVAL);
+        /* newer than libseccomp, so the profile cannot name it: the layer's ENOSYS */
+        ASSERT_ERRNO(syscall(NR_STATMOUNT, NULL, NULL, 0, ~0UL), ENOSYS);
 }
 END_TEST
 
@@ -759,6 +760,7 @@ static long int80(long nr, long a, long b) {
         return ret;
 }
 #define I386_NR_SOCKETCALL 102
+#define X32_BIT 0x40000000L
 #define I386_NR_SOCKET 359
 
 START_TEST(test_compat_arches_cannot_bypass_network_denial) {
@@ -777,6 +779,114 @@ START_TEST(test_compat_arches_cannot_bypass_network_denial) {
         ck_assert_int_eq(int80(I386_NR_SOCKET, AF_INET, SOCK_DGRAM), -EAFNOSUPPORT);
         ck_assert_int_eq(int80(I386_NR_SOCKET, AF_INET6, SOCK_DGRAM), -EAFNOSUPPORT);
         ck_assert_int_ge(int80(I386_NR_SOCKET, AF_UNIX, SOCK_DGRAM), 0);
+}
+END_TEST
+
+/* Syscalls newer than libseccomp (which the profiles cannot name) under an
+ * allow-by-default user profile: the layer answers ENOSYS, EPERM for the
+ * mount-API successor open_tree_attr; known syscalls still pass. Each probe's
+ * errno without the filter is a different one (the control). */
+#define NR_OPEN_TREE_ATTR 467
+#define NR_FILE_GETATTR 468
+#define NR_FUTEX_REQUEUE 456
+START_TEST(test_user_allow_profile_new_syscalls_enosys_open_tree_attr_eperm) {
+        ASSERT_ERRNO(syscall(NR_OPEN_TREE_ATTR, -1, NULL, 0, NULL, 0), EFAULT);
+        ASSERT_ERRNO(syscall(NR_FILE_GETATTR, -1, NULL, NULL, 0, 0), EINVAL);
+        ck_assert_int_ne((errno = 0, syscall(NR_STATMOUNT, NULL, NULL, 0, ~0UL), errno), ENOSYS);
+        install_user_profile("{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"syscalls\":[]}");
+        ASSERT_ERRNO(syscall(NR_OPEN_TREE_ATTR, -1, NULL, 0, NULL, 0), EPERM);
+        ASSERT_ERRNO(syscall(NR_FILE_GETATTR, -1, NULL, NULL, 0, 0), ENOSYS);
+        ASSERT_ERRNO(syscall(NR_STATMOUNT, NULL, NULL, 0, ~0UL), ENOSYS);
+        ASSERT_ERRNO(syscall(470), ENOSYS);
+        ASSERT_ERRNO(syscall(1000), ENOSYS);
+        /* the highest syscall libseccomp knows here still reaches the kernel */
+        ASSERT_ERRNO(syscall(NR_FUTEX_REQUEUE, NULL, 0, 0, 0), EINVAL);
+        ASSERT_ERRNO(read(-1, NULL, 0), EBADF);
+        ASSERT_ERRNO(syscall(SYS_open_tree, -1, "", 0), EPERM);
+}
+END_TEST
+
+/* Under the default profile nothing changes: its own prefix answers ENOSYS
+ * first (the newer filter's errno wins), open_tree_attr included. */
+START_TEST(test_default_new_syscalls_stay_enosys) {
+        install_default();
+        ASSERT_ERRNO(syscall(NR_OPEN_TREE_ATTR, -1, NULL, 0, NULL, 0), ENOSYS);
+        ASSERT_ERRNO(syscall(NR_FILE_GETATTR, -1, NULL, NULL, 0, 0), ENOSYS);
+        ASSERT_ERRNO(read(-1, NULL, 0), EBADF);
+}
+END_TEST
+
+/* The same numbers through i386's int 0x80 and x32 when a profile admits
+ * those ABIs (allow_foreign_arches): no way around the prefix. */
+START_TEST(test_compat_arches_cannot_reach_new_syscalls) {
+        char *path =
+                write_profile("{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"architectures\":"
+                              "[\"SCMP_ARCH_X86_64\",\"SCMP_ARCH_X86\",\"SCMP_ARCH_X32\"],\"syscalls\":[]}");
+        sbx_seccomp_opts opts = {.profile_path = path, .allow_foreign_arches = true};
+        bool x32 = syscall(X32_BIT | SYS_getpid) == getpid();
+
+        ck_assert_int_eq(int80(NR_OPEN_TREE_ATTR, -1, 0), -EFAULT);
+        ck_assert_int_eq(int80(NR_FILE_GETATTR, -1, 0), -EINVAL);
+        install(&opts);
+        unlink(path);
+        free(path);
+        ck_assert_int_eq(int80(NR_OPEN_TREE_ATTR, -1, 0), -EPERM);
+        ck_assert_int_eq(int80(NR_FILE_GETATTR, -1, 0), -ENOSYS);
+        ck_assert_int_eq(int80(NR_STATMOUNT, 0, 0), -ENOSYS);
+        ck_assert_int_eq(int80(1000, 0, 0), -ENOSYS);
+        ck_assert_int_eq(int80(20 /* i386 getpid */, 0, 0), getpid());
+        /* x32: seccomp sees the number before the kernel looks for an x32
+         * table, so EPERM comes from the filter even on a kernel without
+         * CONFIG_X86_X32_ABI (which answers ENOSYS to everything else). */
+        ASSERT_ERRNO(syscall(X32_BIT | NR_OPEN_TREE_ATTR, -1, NULL, 0, NULL, 0), EPERM);
+        ASSERT_ERRNO(syscall(X32_BIT | NR_FILE_GETATTR, -1, NULL, NULL, 0, 0), ENOSYS);
+        ASSERT_ERRNO(syscall(X32_BIT | 600), ENOSYS);
+        if (x32)
+                ck_assert_int_eq(syscall(X32_BIT | SYS_getpid), getpid());
+        else
+                ASSERT_ERRNO(syscall(X32_BIT | SYS_getpid), ENOSYS);
+}
+END_TEST
+
+/* The listing shows the layer's prefix: under an allow-by-default profile
+ * open_tree_attr is the layer's EPERM and the numbers above libseccomp's
+ * table its ENOSYS; under the default profile the base's own ENOSYS. */
+static const sbx_seccomp_verdict *find_verdict(const sbx_seccomp_verdict *v, size_t n, const char *name) {
+        for (size_t i = 0; i < n; i++)
+                if (strcmp(v[i].name, name) == 0)
+                        return &v[i];
+        return NULL;
+}
+
+START_TEST(test_list_restricted_shows_new_syscalls) {
+        char *path = write_profile("{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"syscalls\":[]}");
+        sbx_seccomp_verdict *v = NULL;
+        const sbx_seccomp_verdict *e;
+        size_t n = 0;
+        sbx_error err = {};
+
+        ck_assert_msg(sbx_seccomp_list_restricted(&(sbx_seccomp_opts){.profile_path = path}, &v, &n, &err) ==
+                              0,
+                      "%s", err.msg);
+        unlink(path);
+        free(path);
+        e = find_verdict(v, n, "open_tree_attr");
+        ck_assert_ptr_nonnull(e);
+        ck_assert(e->always_on && !e->conditional && e->nr == NR_OPEN_TREE_ATTR);
+        ck_assert_uint_eq(e->action, SCMP_ACT_ERRNO(EPERM));
+        e = find_verdict(v, n, "(any newer syscall)");
+        ck_assert_ptr_nonnull(e);
+        ck_assert(e->always_on && e->nr == NR_STATMOUNT);
+        ck_assert_uint_eq(e->action, SCMP_ACT_ERRNO(ENOSYS));
+        ck_assert_ptr_null(find_verdict(v, n, "futex_requeue"));
+        free(v);
+
+        ck_assert_msg(sbx_seccomp_list_restricted(&(sbx_seccomp_opts){}, &v, &n, &err) == 0, "%s", err.msg);
+        e = find_verdict(v, n, "open_tree_attr");
+        ck_assert_ptr_nonnull(e);
+        ck_assert(!e->always_on);
+        ck_assert_uint_eq(e->action, SCMP_ACT_ERRNO(ENOSYS));
+        free(v);
 }
 END_TEST
 
@@ -869,6 +979,10 @@ static Suite *seccomp_suite(void) {
         tcase_add_test(tc, test_docker_style_profile_compiles_and_gates_entries);
         tcase_add_test(tc, test_docker_style_profile_with_compat_arches_when_allowed);
         tcase_add_test(tc, test_compat_arches_cannot_bypass_network_denial);
+        tcase_add_test(tc, test_user_allow_profile_new_syscalls_enosys_open_tree_attr_eperm);
+        tcase_add_test(tc, test_default_new_syscalls_stay_enosys);
+        tcase_add_test(tc, test_compat_arches_cannot_reach_new_syscalls);
+        tcase_add_test(tc, test_list_restricted_shows_new_syscalls);
         tcase_add_test(tc, test_cap_names_match_the_kernel_numbers);
         return s;
 }
