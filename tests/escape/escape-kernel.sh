@@ -48,6 +48,34 @@ else
         skip "seccomp-i386-int80/x32: not x86_64"
 fi
 
+# --- syscalls newer than libseccomp: no profile can name them, so under a
+# user's allow-by-default profile the always-on layer answers ENOSYS (libc
+# falls back) and EPERM for the mount API's open_tree_attr; known syscalls
+# (futex_requeue, libseccomp's newest) still reach the kernel. Under the
+# default profile its own ENOSYS answers, as before.
+echo '{"defaultAction":"SCMP_ACT_ALLOW","syscalls":[]}' > "$TMP/allow-all.json"
+for trio in "statmount EFAULT ENOSYS" "open_tree_attr EFAULT EPERM" "file_getattr EINVAL ENOSYS"; do
+        set -- $trio
+        out=$("$SBX_PROBE" try-syscall "$1")
+        if [ "$out" = ENOSYS ]; then
+                control "outside, $1" "" "" "kernel $(uname -r) has no $1"
+        else
+                control "outside, $1 with bad arguments fails with $2" "$out" "$2"
+        fi
+        is "seccomp-new-$1: under an allow-by-default profile, $3" \
+                "$(tsbx --seccomp-profile "$TMP/allow-all.json" -- /sbx-probe try-syscall "$1")" "$3"
+        is "seccomp-new-$1-default: under the default profile, ENOSYS" "$(tsbx -- /sbx-probe try-syscall "$1")" ENOSYS
+done
+control "under that profile, futex_requeue (the newest syscall libseccomp knows) reaches the kernel (EINVAL, as outside)" \
+        "$(tsbx --seccomp-profile "$TMP/allow-all.json" -- /sbx-probe try-syscall futex_requeue)" \
+        "$("$SBX_PROBE" try-syscall futex_requeue | sed 's/^ENOSYS$/kernel-without-futex_requeue/')"
+is "seccomp-new-known-mount-api: ... while open_tree keeps the layer's EPERM" \
+        "$(tsbx --seccomp-profile "$TMP/allow-all.json" -- /sbx-probe try-syscall open_tree)" EPERM
+if [ "$(uname -m)" = x86_64 ]; then
+        tsbx --seccomp-profile "$TMP/allow-all.json" -- /sbx-probe x32 getpid >/dev/null 2>&1
+        is "seccomp-new-x32: under that profile, x32 numbers are still killed with SIGSYS" "$?" 159
+fi
+
 # --- sockets: raw, packet, vsock refused; netlink opens but cannot change anything
 for fam in raw packet vsock; do
         if is_root; then

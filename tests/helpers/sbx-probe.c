@@ -180,6 +180,11 @@ static int try_syscall(const char *name) {
                 { "iopl", SYS_iopl, { 4 } },                                /* EINVAL */
                 { "ioperm", SYS_ioperm, { 0, 1, 1 } },                      /* EPERM w/o CAP_SYS_RAWIO */
                 { "lookup_dcookie", SYS_lookup_dcookie, { 0, 1, 0 } },      /* EFAULT/ENOSYS */
+                /* newer than libseccomp 2.5.4 (same number on every ABI since 424) */
+                { "futex_requeue", 456, { 0, 0, 0, 0 } },                   /* EINVAL: libseccomp's newest */
+                { "statmount", 457, { 0, 0, 0, 0 } },                       /* EFAULT (6.8+) */
+                { "open_tree_attr", 467, { -1, 0, 0, 0, 0 } },              /* EFAULT (6.15+) */
+                { "file_getattr", 468, { -1, 0, 0, 0, 0 } },                /* EINVAL (6.17+) */
         };
 
         for (size_t i = 0; i < sizeof(calls) / sizeof(calls[0]); i++)
