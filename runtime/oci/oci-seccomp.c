@@ -3,7 +3,8 @@
  *  - linux.seccomp (the spec's JSON is Docker's profile format without
  *    archMap/includes: runtime/security's compiler takes it as is; errors
  *    name linux.seccomp.<path>);
- *  - sbx's layer: the always-on rules when the annotation
+ *  - sbx's layer (behind its prefix for syscalls newer than libseccomp,
+ *    sbx_seccomp_compile_layer()): the always-on rules when the annotation
  *    org.sbx.seccomp=default asks for them, an OpenClaw agent's derived
  *    socket rule (org.sbx.policy.agent, oci-policy.c), and, when the process may hold
  *    CAP_MKNOD and the host gives no device cgroup (sbx_cgroup_devices_usable():
@@ -98,7 +99,7 @@ int oci_seccomp_prepare(oci_config *c, sbx_error *reterr) {
                         goto out;
         }
         if (have_layer) {
-                r = sbx_seccomp_compile_profile(&layer, &extra, reterr);
+                r = sbx_seccomp_compile_layer(&layer, &extra, reterr);
                 if (r < 0)
                         goto out;
         }

@@ -403,6 +403,18 @@ int sbx_seccomp_compile_profile(const sbx_seccomp_profile *p, sbx_bpf *ret, sbx_
         return 0;
 }
 
+int sbx_seccomp_compile_layer(const sbx_seccomp_profile *p, sbx_bpf *ret, sbx_error *reterr) {
+        _cleanup_(sbx_bpf_free) sbx_bpf bpf = {};
+        int r;
+
+        r = compile_layer(p, &p, 1, false, &bpf, reterr);
+        if (r < 0)
+                return r;
+        *ret = (sbx_bpf){.insns = bpf.layer_insns, .len = bpf.layer_len};
+        bpf = (sbx_bpf){};
+        return 0;
+}
+
 typedef struct profiles {
         sbx_seccomp_profile base, always_on, no_network;
         bool have_no_network;

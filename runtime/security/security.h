@@ -146,6 +146,9 @@ const char *sbx_seccomp_action_to_string(uint32_t action, char *buf, size_t len)
  * without the always-on layer: for the fuzzer and tests. Defined in
  * seccomp-filter.c. */
 int sbx_seccomp_compile_profile(const sbx_seccomp_profile *p, sbx_bpf *ret, sbx_error *reterr);
+/* p (default allow) as sbx's layer: behind the prefix that refuses syscalls
+ * newer than libseccomp (seccomp-filter.c build_layer_stub()); into ret->insns. */
+int sbx_seccomp_compile_layer(const sbx_seccomp_profile *p, sbx_bpf *ret, sbx_error *reterr);
 
 /* sbx_seccomp_compile() without the build-time precompiled fast path for the
  * embedded profiles: for the generator (seccomp-profiles/gen-bpf.c) and the
