@@ -2302,9 +2302,77 @@ static void v_portal_ingress(struct vctx *v, struct json_object *gw) {
         v->path = p;
 }
 
+/* a string member of o (NULL when absent or not a string) */
+static const char *jstr(struct json_object *o, const char *key) {
+        struct json_object *m = jget(o, key);
+        return json_object_is_type(m, json_type_string) ? json_object_get_string(m) : NULL;
+}
+
+/* mcp.servers.<name> and nodeHost.mcp.servers.<name> (McpServerSchema's superRefine; its
+ * codex.default_tools_approval_mode is refused by the strict codex shape already): retired
+ * keys, "disabled", per-requester OAuth only with auth "oauth", an HTTP url and no authProfileId,
+ * command or stdio transport; the stdio transport needs a command that is not blank (JS trim) */
+static void v_mcp_server(struct vctx *v, struct json_object *s) {
+        static const char *const RETIRED[] = {"connectTimeout", "connect_timeout", "timeout", "workingDirectory",
+                                              "supports_parallel_tool_calls", "ssl_verify", "client_cert",
+                                              "client_key"};
+        if (!json_object_is_type(s, json_type_object))
+                return;
+        for (size_t i = 0; i < ELEMENTSOF(RETIRED); i++)
+                if (jhas(s, RETIRED[i]))
+                        issue(v, "Unrecognized key: \"%s\"", RETIRED[i]);
+        FIELD(v, s, "disabled", {
+                if (json_object_is_type(f, json_type_boolean))
+                        issue(v, "unsupported key \"disabled\"; use \"enabled: %s\" instead, then run \"openclaw doctor "
+                                 "--fix\" to migrate existing config",
+                              json_object_get_boolean(f) ? "false" : "true");
+                else
+                        issue(v, "unsupported key \"disabled\"; use the canonical \"enabled\" boolean instead");
+        });
+        struct json_object *oauth = jget(s, "oauth");
+        const char *identity = jstr(oauth, "identity"), *transport = jstr(s, "transport"), *url = jstr(s, "url");
+        const char *auth = jstr(s, "auth"), *command = jstr(s, "command");
+        bool stdio = transport && !strcmp(transport, "stdio");
+        if (identity && !strcmp(identity, "per-requester")) {
+                const char *profile = jstr(oauth, "authProfileId");
+                _cleanup_free_ char *t = profile ? sbx_strdup_trim(profile) : NULL;
+                FIELD(v, s, "oauth", {
+                        jpath_push_key(&v->path, "identity");
+                        if (!auth || strcmp(auth, "oauth"))
+                                issue(v, "oauth.identity \"per-requester\" requires auth: \"oauth\"");
+                        jpath_pop(&v->path);
+                        if (t && *t)
+                                FIELD(v, f, "authProfileId",
+                                      issue(v, "oauth.authProfileId cannot be used with oauth.identity \"per-requester\""));
+                        jpath_push_key(&v->path, "identity");
+                        if (!url || !*url)
+                                issue(v, "oauth.identity \"per-requester\" requires an HTTP server URL");
+                        if (jhas(s, "command") || stdio)
+                                issue(v, "oauth.identity \"per-requester\" cannot be combined with a command or \"stdio\" "
+                                         "transport");
+                        jpath_pop(&v->path);
+                });
+        }
+        if (stdio) {
+                _cleanup_free_ char *t = command ? sbx_strdup_trim(command) : NULL;
+                if (!t || !*t)
+                        FIELD(v, s, "transport", issue(v, "\"stdio\" transport requires a non-empty command"));
+        }
+}
+
+static void v_mcp_servers(struct vctx *v, struct json_object *servers) {
+        if (!json_object_is_type(servers, json_type_object))
+                return;
+        json_object_object_foreach(servers, k, s) {
+                jpath_push_key(&v->path, k);
+                v_mcp_server(v, s);
+                jpath_pop(&v->path);
+        }
+}
+
 /* The refinements of OpenClaw's schema on sections sbx otherwise checks by their shapes:
  * heartbeats, legacy tools.web.search provider keys, session.maintenance durations, talk's
- * providers, persistent hook mappings. */
+ * providers, persistent hook mappings, MCP servers. */
 static void v_refinements(struct vctx *v, struct json_object *root) {
         static const char *const LEGACY_SEARCH[] = {"brave", "duckduckgo", "exa", "firecrawl", "gemini", "grok", "kimi",
                                                      "minimax", "ollama", "perplexity", "searxng", "tavily", NULL};
@@ -2353,6 +2421,8 @@ static void v_refinements(struct vctx *v, struct json_object *root) {
         v_talk_provider(v, jget(root, "talk"), "talk");
         v_talk_provider(v, jget(jget(root, "talk"), "realtime"), "talk.realtime");
         v_hook_mappings(v, jget(root, "hooks"));
+        FIELD(v, root, "mcp", FIELD(v, f, "servers", v_mcp_servers(v, f)));
+        FIELD(v, root, "nodeHost", FIELD(v, f, "mcp", FIELD(v, f, "servers", v_mcp_servers(v, f))));
 }
 
 /* a non-blank string (JavaScript trim) */
