@@ -977,6 +977,16 @@ static bool host_listed(unsigned l, const char *h) {
         return !ascii && !latin1;
 }
 
+/* /^[A-Za-z]:[\\/]/ or /^\\\\[^\\]+\\[^\\]+/: a Windows drive or UNC path */
+static bool win_absolute(const char *s) {
+        if (isalpha((unsigned char) s[0]) && s[1] == ':' && (s[2] == '\\' || s[2] == '/'))
+                return true;
+        if (s[0] != '\\' || s[1] != '\\' || !s[2] || s[2] == '\\')
+                return false;
+        const char *b = strchr(s + 2, '\\');
+        return b && b[1] && b[1] != '\\';
+}
+
 /* s (trimmed when the schema trims first) passes refinement k */
 static bool refined(const struct snode *n, const char *s) {
         switch (n->custom) {
@@ -986,8 +996,8 @@ static bool refined(const struct snode *n, const char *s) {
                 return !*s || model_ref(s);
         case K_ABSOLUTE_OR_HOME:
                 return s[0] == '/' || !strcmp(s, "~") || !strncmp(s, "~/", 2);
-        case K_ABSOLUTE:
-                return s[0] == '/';
+        case K_ABSOLUTE: /* zod-schema.core's isAbsolutePath: POSIX, a drive letter or a UNC path */
+                return s[0] == '/' || win_absolute(s);
         case K_HTTP_URL:
                 return http_url(s);
         case K_BYTE_SIZE:
@@ -1851,8 +1861,9 @@ static void v_container_env(struct vctx *v, struct json_object *root) {
         }
 }
 
-/* channels.<id>: bundled channel ids and the metadata keys; each channel is checked against
- * its plugin's JSON Schema (the "channel" rows of config-shapes.h), as OpenClaw does. */
+/* channels.<id>: bundled channel ids and the metadata keys (defaults, modelByChannel: the
+ * "channels" rows of config-shapes.h); each channel is checked against its plugin's JSON
+ * Schema (the "channel" rows), as OpenClaw does. */
 static void v_channels(struct vctx *v, struct json_object *o, struct json_object *root) {
         static const char *const extra[] = {"defaults", "modelByChannel", NULL};
         if (!check_object(v, o, NULL))
@@ -1860,6 +1871,7 @@ static void v_channels(struct vctx *v, struct json_object *o, struct json_object
         /* plugin-owned checks (validatePreparedConfigWithPlugins): a load path that cannot be
          * inspected keeps every channel as written */
         bool keep = sbx_config_plugins_preserved(root);
+        v_shapes(v, o, "channels"); /* defaults, modelByChannel */
         json_object_object_foreach(o, k, val) {
                 _cleanup_free_ char *t = sbx_strdup_trim(k);
                 if (!t || !*t || in_list(extra, t))
@@ -2302,6 +2314,127 @@ static void v_portal_ingress(struct vctx *v, struct json_object *gw) {
         v->path = p;
 }
 
+/* a copy of JSON string o with JavaScript's trim() applied; an embedded NUL (none of the
+ * characters the rules below look for; json5.c gives C0 80 for it) becomes \x01 so the text
+ * after it is kept */
+static char *js_trimmed(struct json_object *o) {
+        size_t n = json_object_get_string_len(o);
+        _cleanup_free_ char *c = malloc(n + 1);
+        if (!c)
+                return NULL;
+        memcpy(c, json_object_get_string(o), n + 1);
+        for (size_t i = 0; i < n; i++)
+                if (!c[i])
+                        c[i] = '\x01';
+        return sbx_strdup_trim(c);
+}
+
+/* exec-safety's isSafeExecutableValue: trimmed, not empty, no NUL, CR/LF, shell metacharacters
+ * or quotes; a path (starts with . or ~, has a slash or backslash, a drive letter) or a bare
+ * name /^[A-Za-z0-9._+-]+$/ not starting with '-' */
+static bool safe_executable(struct json_object *o) {
+        const char *s = json_object_get_string(o);
+        if (strlen(s) != (size_t) json_object_get_string_len(o) || strstr(s, "\xc0\x80")) /* NUL: C0 80 */
+                return false;
+        _cleanup_free_ char *t = js_trimmed(o);
+        if (!t || !*t || strpbrk(t, "\r\n;&|`$<>\"'"))
+                return false;
+        if (t[0] == '.' || t[0] == '~' || strpbrk(t, "/\\") || (isalpha((unsigned char) t[0]) && t[1] == ':'))
+                return true; /* a drive letter without a slash after it has none: covered by strpbrk */
+        if (t[0] == '-')
+                return false;
+        for (const char *c = t; *c; c++)
+                if (!isalnum((unsigned char) *c) && !strchr("._+-", *c))
+                        return false;
+        return true;
+}
+
+/* hooks' isSafeRelativeModulePath: trimmed, not empty, not absolute (POSIX), no '~' first, no
+ * ':', no ".." among the parts split at runs of '/' and '\' */
+static bool safe_relative_module(struct json_object *o) {
+        _cleanup_free_ char *t = js_trimmed(o);
+        if (!t || !*t || t[0] == '/' || t[0] == '~' || strchr(t, ':'))
+                return false;
+        for (const char *c = t; *c;) {
+                size_t l = strcspn(c, "/\\");
+                if (l == 2 && !strncmp(c, "..", 2))
+                        return false;
+                c += l;
+                c += strspn(c, "/\\");
+        }
+        return true;
+}
+
+/* secrets.providers.<id>.command (an exec provider's): isSafeExecutableValue before the
+ * absolute-path check the shapes make; hooks.mappings[].transform.module: a safe relative
+ * path; desktop.host.passwordFile (trimmed): absolute (path.isAbsolute); cloudWorkers
+ * profiles' suspendAfter: ends with a unit (/(?:ms|s|m|h|d)$/i) and parseDurationMs >= 1m */
+static void v_path_refinements(struct vctx *v, struct json_object *root) {
+        jpath p = v->path;
+        struct json_object *provs = jget(jget(root, "secrets"), "providers");
+        if (json_object_is_type(provs, json_type_object)) {
+                jpath_push_key(&v->path, "secrets");
+                jpath_push_key(&v->path, "providers");
+                json_object_object_foreach(provs, id, pr) {
+                        struct json_object *cmd = jget(pr, "command");
+                        if (!json_object_is_type(cmd, json_type_string) || !json_object_get_string_len(cmd) ||
+                            safe_executable(cmd))
+                                continue;
+                        jpath_push_key(&v->path, id);
+                        jpath_push_key(&v->path, "command");
+                        issue(v, "secrets.providers.*.command is unsafe.");
+                        jpath_pop(&v->path);
+                        jpath_pop(&v->path);
+                }
+                v->path = p;
+        }
+        struct json_object *maps = jget(jget(root, "hooks"), "mappings");
+        for (size_t i = 0; json_object_is_type(maps, json_type_array) && i < json_object_array_length(maps); i++) {
+                struct json_object *mod = jget(jget(json_object_array_get_idx(maps, i), "transform"), "module");
+                if (!json_object_is_type(mod, json_type_string) || safe_relative_module(mod))
+                        continue;
+                jpath_push_key(&v->path, "hooks");
+                jpath_push_key(&v->path, "mappings");
+                jpath_push_index(&v->path, i);
+                jpath_push_key(&v->path, "transform");
+                jpath_push_key(&v->path, "module");
+                issue(v, "module must be a safe relative path (no absolute paths)");
+                v->path = p;
+        }
+        struct json_object *pw = jget(jget(jget(root, "desktop"), "host"), "passwordFile");
+        if (json_object_is_type(pw, json_type_string)) {
+                _cleanup_free_ char *t = js_trimmed(pw);
+                if (t && *t && t[0] != '/') {
+                        jpath_push_key(&v->path, "desktop");
+                        jpath_push_key(&v->path, "host");
+                        jpath_push_key(&v->path, "passwordFile");
+                        issue(v, "VNC passwordFile must be an absolute path");
+                        v->path = p;
+                }
+        }
+        struct json_object *profiles = jget(jget(root, "cloudWorkers"), "profiles");
+        if (json_object_is_type(profiles, json_type_object)) {
+                json_object_object_foreach(profiles, id, pr) {
+                        struct json_object *sa = jget(pr, "suspendAfter");
+                        if (!json_object_is_type(sa, json_type_string))
+                                continue;
+                        const char *s = json_object_get_string(sa);
+                        size_t n = json_object_get_string_len(sa);
+                        char last = n ? (char) tolower((unsigned char) s[n - 1]) : 0;
+                        double ms = 0;
+                        bool unit = strlen(s) == (size_t) n && (last == 's' || last == 'm' || last == 'h' || last == 'd');
+                        if (unit && parse_duration_ms(s, "ms", &ms) && ms >= 6e4)
+                                continue;
+                        jpath_push_key(&v->path, "cloudWorkers");
+                        jpath_push_key(&v->path, "profiles");
+                        jpath_push_key(&v->path, id);
+                        jpath_push_key(&v->path, "suspendAfter");
+                        issue(v, "Worker profile suspendAfter must be a duration of at least 1m");
+                        v->path = p;
+                }
+        }
+}
+
 /* a string member of o (NULL when absent or not a string) */
 static const char *jstr(struct json_object *o, const char *key) {
         struct json_object *m = jget(o, key);
@@ -2372,7 +2505,7 @@ static void v_mcp_servers(struct vctx *v, struct json_object *servers) {
 
 /* The refinements of OpenClaw's schema on sections sbx otherwise checks by their shapes:
  * heartbeats, legacy tools.web.search provider keys, session.maintenance durations, talk's
- * providers, persistent hook mappings, MCP servers. */
+ * providers, persistent hook mappings, MCP servers, the path and duration rules above. */
 static void v_refinements(struct vctx *v, struct json_object *root) {
         static const char *const LEGACY_SEARCH[] = {"brave", "duckduckgo", "exa", "firecrawl", "gemini", "grok", "kimi",
                                                      "minimax", "ollama", "perplexity", "searxng", "tavily", NULL};
@@ -2423,6 +2556,7 @@ static void v_refinements(struct vctx *v, struct json_object *root) {
         v_hook_mappings(v, jget(root, "hooks"));
         FIELD(v, root, "mcp", FIELD(v, f, "servers", v_mcp_servers(v, f)));
         FIELD(v, root, "nodeHost", FIELD(v, f, "mcp", FIELD(v, f, "servers", v_mcp_servers(v, f))));
+        v_path_refinements(v, root);
 }
 
 /* a non-blank string (JavaScript trim) */

@@ -34,6 +34,10 @@ CHECKED = {"tools": ["profile", "allow", "alsoAllow", "deny", "byProvider", "too
            "subagents": ["maxSpawnDepth"]}
 for g, ks in CHECKED.items():
     groups[g] += [k for k in ks if k not in groups[g]]
+# channels' own keys (defaults, modelByChannel) beside the channel ids v_channels checks
+for k, d in (shapes.get("root.channels") or {}).get("keys", {}).items():
+    shapes["channels." + k] = d
+groups["channels"] = sorted((shapes.get("root.channels") or {}).get("keys", {}))
 # each bundled channel's plugin schema (channels.<id>)
 groups["channel"] = sorted(k.split(".", 1)[1] for k in shapes if k.startswith("channel."))
 # each bundled plugin's config schema (plugins.entries.<id>.config)

@@ -135,6 +135,7 @@ function descDef(d) {
     }
     case "string": {
       const n = { t: "string" };
+      const affix = [];
       let trimmed = false;
       if (d.format === "url" && !d.hostname && !d.protocol && !d.normalize) n.url = true; // z.url()
       for (const x of cks) {
@@ -163,9 +164,17 @@ function descDef(d) {
           }
         }
         if (x.check === "string_format" && x.format === "regex") (n.re ??= []).push({ src: x.pattern.source, flags: x.pattern.flags });
+        // startsWith/endsWith/includes: a regex of the escaped text (ui.prefs.accent's "#"), kept
+        // apart: a node checks one regex, so with another the string is both nodes ("all")
+        const lit = (t) => t.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+        if (x.check === "string_format" && x.format === "starts_with") affix.push({ src: "^" + lit(x.prefix), flags: "" });
+        if (x.check === "string_format" && x.format === "ends_with") affix.push({ src: lit(x.suffix) + "$", flags: "" });
+        if (x.check === "string_format" && x.format === "includes") affix.push({ src: lit(x.includes), flags: "" });
         if (x.check === "string_format" && x.format === "url" && !x.hostname && !x.protocol && !x.normalize) n.url = true;
         if (trimmed) n.trim = true; // the checks see the trimmed string
       }
+      if (affix.length && n.re) return { t: "all", o: [n, ...affix.map((r) => ({ ...n, re: [r] }))] };
+      if (affix.length) n.re = affix;
       return n;
     }
     case "number": case "int": {
