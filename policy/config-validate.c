@@ -2365,10 +2365,45 @@ static bool safe_relative_module(struct json_object *o) {
         return true;
 }
 
+/* cloudWorkers.projectProfiles keys: OpenClaw keeps a key only when normalizeCloudRepo
+ * ("https://" + key) gives it back (lower-cased host/owner/repo through the URL parser and
+ * hosted-git-info, which decodes the path again). Refused here is what can never come back:
+ * a key toLowerCase changes, JavaScript white space at either end, '\\', '?', '#', tab or
+ * newline anywhere, a host with other bytes than printable ASCII, credentials or a port (a
+ * ':' outside "[...]"), fewer than two path segments, an empty, "." or ".." segment (%2e
+ * too), a ".git" end. Not ported (accepted): hosted-git-info's per-host path rules
+ * (github.com/o/r/tree/x), IPv4 number hosts, '@' and percent escapes in the path. */
+static bool repo_key_possible(const char *k) {
+        const char *slash = strchr(k, '/');
+        _cleanup_free_ char *lower = sbx_strdup_lower(k), *trimmed = sbx_strdup_trim(k);
+        if (!slash || slash == k || !lower || !trimmed || strcmp(lower, k) || strcmp(trimmed, k) ||
+            strpbrk(k, "\\?#\t\n\r"))
+                return false;
+        bool v6 = k[0] == '[';
+        for (const char *c = k; c < slash; c++) {
+                if ((unsigned char) *c <= 0x20 || (unsigned char) *c >= 0x7f || *c == '@' || (*c == ':' && !v6))
+                        return false;
+                if (*c == ']')
+                        v6 = false;
+        }
+        unsigned n = 0;
+        for (const char *c = slash + 1;; n++) {
+                size_t l = strcspn(c, "/");
+                static const char *const DOTS[] = {".", "..", "%2e", "%2e%2e", ".%2e", "%2e.", NULL};
+                _cleanup_free_ char *seg = strndup(c, l);
+                if (!seg || !l || in_list(DOTS, seg))
+                        return false;
+                if (!c[l])
+                        return n >= 1 && !(l >= 4 && !strcmp(seg + l - 4, ".git"));
+                c += l + 1;
+        }
+}
+
 /* secrets.providers.<id>.command (an exec provider's): isSafeExecutableValue before the
  * absolute-path check the shapes make; hooks.mappings[].transform.module: a safe relative
  * path; desktop.host.passwordFile (trimmed): absolute (path.isAbsolute); cloudWorkers
- * profiles' suspendAfter: ends with a unit (/(?:ms|s|m|h|d)$/i) and parseDurationMs >= 1m */
+ * project profile keys (above); profiles' suspendAfter: ends with a unit
+ * (/(?:ms|s|m|h|d)$/i) and parseDurationMs >= 1m */
 static void v_path_refinements(struct vctx *v, struct json_object *root) {
         jpath p = v->path;
         struct json_object *provs = jget(jget(root, "secrets"), "providers");
@@ -2409,6 +2444,19 @@ static void v_path_refinements(struct vctx *v, struct json_object *root) {
                         jpath_push_key(&v->path, "host");
                         jpath_push_key(&v->path, "passwordFile");
                         issue(v, "VNC passwordFile must be an absolute path");
+                        v->path = p;
+                }
+        }
+        struct json_object *projects = jget(jget(root, "cloudWorkers"), "projectProfiles");
+        if (json_object_is_type(projects, json_type_object)) {
+                json_object_object_foreach(projects, key, val) {
+                        (void) val;
+                        if (!*key || repo_key_possible(key))
+                                continue;
+                        jpath_push_key(&v->path, "cloudWorkers");
+                        jpath_push_key(&v->path, "projectProfiles");
+                        jpath_push_key(&v->path, key);
+                        issue(v, "Invalid key in record");
                         v->path = p;
                 }
         }
