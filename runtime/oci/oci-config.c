@@ -89,6 +89,10 @@ static int want(json_object *v, json_type t, const char *jpath, sbx_error *e) {
         static const char *const names[] = { "null", "boolean", "number", "number", "object", "array", "string" };
         if (!json_object_is_type(v, t) && !(t == json_type_double && json_object_is_type(v, json_type_int)))
                 return perr(e, -EINVAL, jpath, "must be a %s", names[t]);
+        /* "\u0000" in a string: sbx would use the text before it (an env
+         * entry, an argument, a path cut short), so it is refused */
+        if (t == json_type_string && strlen(json_object_get_string(v)) != (size_t) json_object_get_string_len(v))
+                return perr(e, -EINVAL, jpath, "must not contain a NUL byte");
         return 0;
 }
 

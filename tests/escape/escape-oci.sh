@@ -103,6 +103,12 @@ for f in "$T/pfifo" /dev/zero; do
 done
 out=$(timeout 10 "$SBX_RUNC" --root "$T/root" exec --process "$T/proc.json" pidf 2>&1 </dev/null); st=$?
 control "exec --process of a regular process.json runs it" "$st:$out" "0:"
+# a "\u0000" in a string was cut there (an env entry, an argument, a path
+# shortened silently): refused naming the field
+printf '{"args":["true"],"cwd":"/","env":["PATH=/bin","A=1\\u0000LD_PRELOAD=/x"],"user":{"uid":0,"gid":0}}\n' > "$T/procnul.json"
+out=$(timeout 10 "$SBX_RUNC" --root "$T/root" exec --process "$T/procnul.json" pidf 2>&1 </dev/null); st=$?
+like "string-nul: exec --process with a NUL inside an env entry is refused, naming it" "$st:$out" \
+        '^255:.*env\[1\].*NUL'
 mkdir -p "$T/b-cfgfifo"
 mkfifo "$T/b-cfgfifo/config.json"
 out=$(cd "$T/b-cfgfifo" && timeout 10 "$SBX_RUNC" --root "$T/root" create cfgfifo 2>&1 </dev/null); st=$?
