@@ -222,9 +222,11 @@ control "ro-workspace: /tmp stays writable" "$(in_box /sbx-probe write /tmp/f x)
 # made, and Landlock alone covered neither chmod/utimes (write rights) nor
 # mmap(PROT_EXEC) of a library the sandbox wrote (EXECUTE right). The exec
 # gets its own copy of the mount table with the flags the new rules need.
+# (/tmp:exec: docker.tmpfs entries are noexec without it, as Docker's.)
 cfg2=$TMP/openclaw-late.json
 cat > "$cfg2" <<'J'
-{ agents: { defaults: { sandbox: { mode: 'all', scope: 'session' } }, list: [ { id: 'main', default: true }, { id: 'late' } ] } }
+{ agents: { defaults: { sandbox: { mode: 'all', scope: 'session', docker: { tmpfs: ['/tmp:exec', '/var/tmp', '/run'] } } },
+            list: [ { id: 'main', default: true }, { id: 'late' } ] } }
 J
 sx create --scope session --config "$cfg2" --agent late --ro-bind "$SBX_PROBE:/sbx-probe" >/dev/null 2>&1
 box=$(sx ls --json | python3 -c 'import json,sys
