@@ -1619,23 +1619,29 @@ const sbx_cli_cmd sbx_cmd_commit = {
         .summary = "apply a sandbox's workspace changes to the real workspace",
         .text = "Apply the sandbox's workspace changes (all, or those at or under PATHs, relative to /workspace) "
                 "to the real workspace, each file atomically (temp file + rename). Symlinks are copied as links "
-                "and never followed; set-id bits are dropped. The sandbox keeps running; 'sbx diff' is empty "
-                "afterwards.",
+                "and never followed; set-id bits are dropped; sparse files keep their holes; FIFOs, sockets and "
+                "devices are skipped (counted). The sandbox keeps running; 'sbx diff' is empty afterwards but for "
+                "those.",
         .opts = { common_opts, NULL },
 };
 
 int cli_commit(int argc, char **argv) {
         sbx_error err = {};
+        size_t skipped = 0;
         int r, status, i = only_common_opts(&sbx_cmd_commit, argc, argv, &status);
 
         if (i < 0)
                 return status;
         if (i >= argc)
                 return no_sandbox_given(&sbx_cmd_commit);
-        r = sbx_sandbox_commit(argv[i], argv + i + 1, (size_t) (argc - i - 1), &err);
+        r = sbx_sandbox_commit(argv[i], argv + i + 1, (size_t) (argc - i - 1), &skipped, &err);
         if (r < 0)
                 return fail("commit", &err, r == -ENOTSUP ? SBX_EXIT_USAGE : errno_status(r));
-        printf("%d change%s applied\n", r, r == 1 ? "" : "s");
+        if (skipped)
+                printf("%d change%s applied, %zu skipped (FIFOs, sockets and devices are not committed)\n", r,
+                       r == 1 ? "" : "s", skipped);
+        else
+                printf("%d change%s applied\n", r, r == 1 ? "" : "s");
         return 0;
 }
 

@@ -25,7 +25,12 @@
  *   - files are written to a temp file in the target dir, then renamed over
  *     the old entry: a reader (or an interrupted commit) sees the old or the
  *     new file, never half of one; a symlink is replaced, not written through;
- *   - set-id bits are dropped; devices, fifos and sockets are not committed. */
+ *   - set-id bits are dropped; devices, fifos and sockets are not committed
+ *     (skipped and counted, the rest applied);
+ *   - a sparse file is copied with its holes, so the workspace gets no more
+ *     blocks than the layer holds;
+ *   - the walk's frames hold no buffer, so a tree as deep as a path allows
+ *     costs some hundred KiB of stack, not a crash. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -104,11 +109,11 @@ static bool xattr_is(int dirfd, const char *name, const char *attr, const char *
         return !want || !strcmp(val, want);
 }
 
-static bool is_opaque(int dirfd, const char *name) {
+static __attribute__((noinline)) bool is_opaque(int dirfd, const char *name) {
         return xattr_is(dirfd, name, "user.overlay.opaque", "y") || xattr_is(dirfd, name, "trusted.overlay.opaque", "y");
 }
 
-static bool is_whiteout(int dirfd, const char *name, const struct stat *st) {
+static __attribute__((noinline)) bool is_whiteout(int dirfd, const char *name, const struct stat *st) {
         if (S_ISCHR(st->st_mode) && st->st_rdev == 0)
                 return true;
         return S_ISREG(st->st_mode) && st->st_size == 0 &&
@@ -132,7 +137,7 @@ static bool same_bytes(int a, int b) {
 }
 
 /* Does the upper entry differ from the lower one (both lstat'ed)? */
-static bool content_differs(int up_dir, int low_dir, const char *name, const struct stat *u, const struct stat *l) {
+static __attribute__((noinline)) bool content_differs(int up_dir, int low_dir, const char *name, const struct stat *u, const struct stat *l) {
         if ((u->st_mode & S_IFMT) != (l->st_mode & S_IFMT))
                 return true;
         if (S_ISLNK(u->st_mode)) {
@@ -158,7 +163,7 @@ static bool content_differs(int up_dir, int low_dir, const char *name, const str
 }
 
 /* Everything under a lower dir that an opaque upper dir hides. */
-static int hidden_lower(change_list *l, int low_dir, const char *rel, int up_dir, sbx_error *reterr) {
+static __attribute__((noinline)) int hidden_lower(change_list *l, int low_dir, const char *rel, int up_dir, sbx_error *reterr) {
         _cleanup_(closedirp) DIR *d = NULL;
         struct dirent *de;
         int fd = openat(low_dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -185,29 +190,43 @@ static int hidden_lower(change_list *l, int low_dir, const char *rel, int up_dir
         return 0;
 }
 
-static int walk(change_list *l, int up_dir, int low_dir, const char *rel, sbx_error *reterr) {
+/* One directory of the upper layer. The sandbox chooses the depth (it can
+ * chdir down as far as it likes), so a frame holds no buffer: the helpers
+ * with PATH_MAX buffers are kept out of line, and the path is one buffer of
+ * the caller's, grown and cut back here. Each level adds at least two bytes
+ * to it, so the depth is bounded by its size (WALK_PATH_MAX / 2 levels of a
+ * few hundred bytes each: a 21 KiB frame crashed sbx diff and sbx commit on
+ * a 400-level tree). Two fds per level (the upper and lower dirs). A path
+ * commit could not open (PATH_MAX or longer) fails the diff, so commit
+ * refuses before it applies anything. */
+#define WALK_PATH_MAX PATH_MAX
+
+static int walk(change_list *l, int up_dir, int low_dir, char *path, size_t len, sbx_error *reterr) {
         _cleanup_(closedirp) DIR *d = NULL;
         struct dirent *de;
         int fd = openat(up_dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC), r;
 
         if (fd < 0)
-                return sbx_error_set(reterr, -errno, "diff: open upper dir '%s'", rel[0] ? rel : ".");
+                return sbx_error_set(reterr, -errno, "diff: open upper dir '%s'", len ? path : ".");
         d = fdopendir(fd);
         if (!d) {
                 close(fd);
-                return sbx_error_set(reterr, -errno, "diff: read upper dir '%s'", rel);
+                return sbx_error_set(reterr, -errno, "diff: read upper dir '%s'", path);
         }
         while ((de = readdir(d))) {
-                char path[PATH_MAX + 256];
                 struct stat u, lo;
                 bool have_lower;
+                size_t nlen;
 
+                path[len] = '\0';
                 if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
                         continue;
                 if (fstatat(dirfd(d), de->d_name, &u, AT_SYMLINK_NOFOLLOW) < 0)
                         continue;
-                if (snprintf(path, sizeof(path), "%s%s%s", rel, rel[0] ? "/" : "", de->d_name) >= (int) sizeof(path))
-                        return sbx_error_set(reterr, -ENAMETOOLONG, "diff: path too long under '%s'", rel);
+                nlen = len + (len ? 1 : 0) + strlen(de->d_name);
+                if (nlen >= WALK_PATH_MAX)
+                        return sbx_error_set(reterr, -ENAMETOOLONG, "diff: path too long under '%s'", path);
+                snprintf(path + len, WALK_PATH_MAX - len, "%s%s", len ? "/" : "", de->d_name);
                 have_lower = low_dir >= 0 && fstatat(low_dir, de->d_name, &lo, AT_SYMLINK_NOFOLLOW) == 0;
                 if (is_whiteout(dirfd(d), de->d_name, &u)) {
                         if (have_lower && add_change(l, path, SBX_CHANGE_DELETED, 0, lo.st_mode, true) < 0)
@@ -243,7 +262,7 @@ static int walk(change_list *l, int up_dir, int low_dir, const char *rel, sbx_er
                                 if (r < 0)
                                         return r;
                         }
-                        r = walk(l, sub_up, sub_low, path, reterr);
+                        r = walk(l, sub_up, sub_low, path, nlen, reterr);
                         if (r < 0)
                                 return r;
                 }
@@ -288,13 +307,17 @@ static int open_layers(const char *ref, sbx_sandbox **ret_s, int *ret_up, int *r
 int sbx_sandbox_diff(const char *ref, sbx_change **ret, size_t *ret_n, sbx_error *reterr) {
         _cleanup_(sbx_sandbox_freep) sbx_sandbox *s = NULL;
         _cleanup_close_ int up = -EBADF, low = -EBADF;
+        _cleanup_free_ char *path = NULL;
         change_list l = {};
         int r;
 
         r = open_layers(ref, &s, &up, &low, reterr);
         if (r < 0)
                 return r;
-        r = walk(&l, up, low, "", reterr);
+        path = calloc(1, WALK_PATH_MAX);
+        if (!path)
+                return sbx_error_set(reterr, -ENOMEM, "out of memory");
+        r = walk(&l, up, low, path, 0, reterr);
         if (r < 0) {
                 sbx_changes_free(l.v, l.n);
                 return r;
@@ -326,34 +349,80 @@ int sbx_sandbox_change_open(const sbx_sandbox *s, const char *path, bool upper, 
 
 /* ---------------------------------------------------------------- commit */
 
-static void split(const char *path, char *dir, size_t len, const char **leaf) {
+/* dir/leaf of a change's path; a dir that does not fit is an error, never
+ * cut short (a cut dir names another directory of the workspace). */
+static int split(const char *path, char *dir, size_t len, const char **leaf) {
         const char *slash = strrchr(path, '/');
 
         if (!slash) {
-                snprintf(dir, len, "%s", "");
+                dir[0] = '\0';
                 *leaf = path;
         } else {
-                snprintf(dir, len, "%.*s", (int) (slash - path), path);
+                if ((size_t) (slash - path) >= len)
+                        return -ENAMETOOLONG;
+                memcpy(dir, path, (size_t) (slash - path));
+                dir[slash - path] = '\0';
                 *leaf = slash + 1;
         }
+        return 0;
 }
 
+static int write_all(int to, const char *buf, size_t n, off_t off) {
+        while (n > 0) {
+                ssize_t w = pwrite(to, buf, n, off);
+                if (w < 0)
+                        return -errno;
+                buf += w, n -= (size_t) w, off += w;
+        }
+        return 0;
+}
+
+/* Copy a file of the upper layer into the workspace, holes as holes: the
+ * sandbox makes a file of any size that costs its layer nothing (truncate
+ * -s 1T), and a byte-by-byte copy wrote all of it, zeros included, into the
+ * host's workspace file system. Only the data extents (SEEK_DATA/SEEK_HOLE)
+ * are read and written; the size is set last. A file system without
+ * SEEK_DATA reports the whole file as data, a copy as before. The workspace
+ * then holds no more blocks than the layer held. */
 static int copy_fd(int from, int to) {
         char buf[65536];
+        struct stat st;
+        off_t data = 0, hole, end;
 
-        for (;;) {
-                ssize_t n = read(from, buf, sizeof(buf));
-                if (n < 0)
+        if (fstat(from, &st) < 0)
+                return -errno;
+        end = st.st_size;
+        while (data < end) {
+                data = lseek(from, data, SEEK_DATA);
+                if (data < 0) {
+                        if (errno == ENXIO)     /* no data after this: a hole to the end */
+                                break;
                         return -errno;
-                if (n == 0)
-                        return 0;
-                for (ssize_t off = 0; off < n;) {
-                        ssize_t w = write(to, buf + off, (size_t) (n - off));
-                        if (w < 0)
-                                return -errno;
-                        off += w;
                 }
+                hole = lseek(from, data, SEEK_HOLE);
+                if (hole < 0)
+                        return -errno;
+                if (hole > end)
+                        hole = end;
+                for (off_t off = data; off < hole;) {
+                        size_t want = (size_t) (hole - off) < sizeof(buf) ? (size_t) (hole - off) : sizeof(buf);
+                        ssize_t n = pread(from, buf, want, off);
+                        int r;
+                        if (n < 0)
+                                return -errno;
+                        if (n == 0) {   /* cut short meanwhile (the sandbox is running) */
+                                end = off;
+                                hole = off;
+                                break;
+                        }
+                        r = write_all(to, buf, (size_t) n, off);
+                        if (r < 0)
+                                return r;
+                        off += n;
+                }
+                data = hole;
         }
+        return RET_NERRNO(ftruncate(to, end));
 }
 
 /* Replace dir/leaf with the temp entry tmp (a dir in the way is removed). */
@@ -380,7 +449,8 @@ static int apply_one(const sbx_change *c, int up, int low, uid_t owner, gid_t gr
         mode_t perm;
         int r;
 
-        split(c->path, dir, sizeof(dir), &leaf);
+        if (split(c->path, dir, sizeof(dir), &leaf) < 0)
+                return sbx_error_set(reterr, -ENAMETOOLONG, "commit '%s': the path is too long", c->path);
         ldir = open_beneath(low, dir, O_RDONLY | O_DIRECTORY);
         if (ldir < 0)
                 return sbx_error_set(reterr, -errno, "commit '%s': open '%s' in the workspace without following "
@@ -394,6 +464,11 @@ static int apply_one(const sbx_change *c, int up, int low, uid_t owner, gid_t gr
         udir = open_beneath(up, dir, O_RDONLY | O_DIRECTORY);
         if (udir < 0 || fstatat(udir, leaf, &st, AT_SYMLINK_NOFOLLOW) < 0)
                 return sbx_error_set(reterr, -errno, "commit '%s': read the upper layer", c->path);
+        /* A FIFO, socket or device is not committed: skipped, not an error
+         * (an error here stopped the commit half-way, with the changes
+         * sorted before it applied and the rest, deletions included, not). */
+        if (!S_ISDIR(st.st_mode) && !S_ISLNK(st.st_mode) && !S_ISREG(st.st_mode))
+                return 1;
         perm = st.st_mode & 01777;        /* no set-id bits */
         /* An existing entry keeps its owner; a new one gets the workspace's. */
         if (fstatat(ldir, leaf, &lst, AT_SYMLINK_NOFOLLOW) == 0) {
@@ -445,8 +520,7 @@ static int apply_one(const sbx_change *c, int up, int low, uid_t owner, gid_t gr
                         (void) unlinkat(ldir, tmp, 0);
                         return sbx_error_set(reterr, r, "commit: write '%s'", c->path);
                 }
-        } else
-                return sbx_error_set(reterr, -EOPNOTSUPP, "commit '%s': not a file, directory or symlink", c->path);
+        }
         r = replace(ldir, tmp, leaf);
         if (r < 0) {
                 (void) unlinkat(ldir, tmp, 0);
@@ -474,13 +548,15 @@ static bool selected(const char *path, char *const *paths, size_t n) {
         return false;
 }
 
-int sbx_sandbox_commit(const char *ref, char *const *paths, size_t n_paths, sbx_error *reterr) {
+int sbx_sandbox_commit(const char *ref, char *const *paths, size_t n_paths, size_t *ret_skipped,
+                       sbx_error *reterr) {
         _cleanup_(sbx_sandbox_freep) sbx_sandbox *s = NULL;
         _cleanup_close_ int up = -EBADF, low = -EBADF;
         sbx_change *changes = NULL;
         size_t n = 0;
         struct stat root;
         int r, applied = 0;
+        size_t skipped = 0;
 
         r = sbx_sandbox_diff(ref, &changes, &n, reterr);
         if (r < 0)
@@ -494,7 +570,8 @@ int sbx_sandbox_commit(const char *ref, char *const *paths, size_t n_paths, sbx_
         for (size_t i = 0; r >= 0 && i < n; i++)
                 if (changes[i].kind != SBX_CHANGE_DELETED && selected(changes[i].path, paths, n_paths)) {
                         r = apply_one(&changes[i], up, low, root.st_uid, root.st_gid, reterr);
-                        applied += r >= 0;
+                        applied += r == 0;
+                        skipped += r > 0;
                 }
         for (size_t i = n; r >= 0 && i > 0; i--)
                 if (changes[i - 1].kind == SBX_CHANGE_DELETED && selected(changes[i - 1].path, paths, n_paths)) {
@@ -502,6 +579,8 @@ int sbx_sandbox_commit(const char *ref, char *const *paths, size_t n_paths, sbx_
                         applied += r >= 0;
                 }
         sbx_changes_free(changes, n);
+        if (ret_skipped)
+                *ret_skipped = skipped;
         if (r >= 0)
                 (void) syncfs(low);
         return r < 0 ? r : applied;

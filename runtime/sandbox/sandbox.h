@@ -326,8 +326,11 @@ void sbx_changes_free(sbx_change *c, size_t n);
 int sbx_sandbox_change_open(const sbx_sandbox *s, const char *path, bool upper, sbx_error *reterr);
 /* Apply the changes (all, or those at/under paths) to the real workspace:
  * per file write-temp + rename, deletions, permissions; never follows a
- * symlink in the workspace. Returns the number of changes applied. */
-int sbx_sandbox_commit(const char *ref, char *const *paths, size_t n_paths, sbx_error *reterr);
+ * symlink in the workspace; a FIFO, socket or device of the sandbox's is
+ * skipped (counted in *ret_skipped, may be NULL), not an error. Returns the
+ * number of changes applied. */
+int sbx_sandbox_commit(const char *ref, char *const *paths, size_t n_paths, size_t *ret_skipped,
+                       sbx_error *reterr);
 /* Discard the upper layer (restarts a running sandbox: its processes end). */
 int sbx_sandbox_reset(const char *ref, sbx_error *reterr);
 

@@ -115,5 +115,74 @@ like "diff-name-terminal: ... the name is printed quoted, on its one line" "$out
         '^A "zz\\r\\033\[2K\\033\[1A\\033\[2Kok\\nA harmless.txt"$'
 like "diff-name-terminal: control: a plain name is printed as it is" "$out" '^A plain.txt$'
 sx rm -f dbox >/dev/null 2>&1
-is "no sandbox left" "$(ls "$st/sandboxes" 2>/dev/null | grep -c dbox)" 0
+
+# --- what the sandbox shapes in its layer for sbx diff and sbx commit to
+# walk and copy on the host (a sandbox of its own, a workspace of its own)
+ws2=$TMP/ws2
+mkdir -m 755 "$ws2"
+printf 'keep\n' > "$ws2/del"
+if ! sx create --name cbox --workspace "$ws2" --workspace-mode overlay >/dev/null 2>&1; then
+        not_ok "create a second overlay sandbox"
+        done_testing
+fi
+up2() { ls -d "$st"/sandboxes/cbox/run-*/upper 2>/dev/null | head -1; }
+# a sparse file: 2 GiB that cost the layer a few KiB; sbx commit wrote every
+# zero of it into the host's workspace (truncate -s 1T filled the host disk)
+sx exec cbox -- sh -c 'truncate -s 2G /workspace/sparse
+printf head | dd of=/workspace/sparse conv=notrunc 2>/dev/null
+printf mid | dd of=/workspace/sparse bs=1 seek=1000000000 conv=notrunc 2>/dev/null
+head -c 300000 /dev/urandom > /workspace/dense' >/dev/null 2>&1
+kib() { echo $(( $(stat -c '%b * %B' "$1" 2>/dev/null || echo 0) / 1024 )); }
+like "control: the sandbox's 2 GiB sparse file costs its layer under 1 MiB ($(kib "$(up2)/sparse") KiB)" \
+        "$(kib "$(up2)/sparse")" '^[0-9]{1,3}$'
+out=$(timeout 120 "$SBX" commit --state-dir "$st" cbox sparse dense 2>&1)
+is "commit-sparse: sbx commit applies the sparse and the dense file" "$out" "2 changes applied"
+like "commit-sparse: the committed file costs the workspace under 1 MiB, not 2 GiB ($(kib "$ws2/sparse") KiB)" \
+        "$(kib "$ws2/sparse")" '^[0-9]{1,3}$'
+is "commit-sparse: ... with the sandbox's size" "$(stat -c %s "$ws2/sparse" 2>/dev/null)" 2147483648
+is "commit-sparse: ... and its bytes where it wrote them" \
+        "$(head -c 4 "$ws2/sparse" 2>/dev/null)$(dd if="$ws2/sparse" bs=1 skip=1000000000 count=3 2>/dev/null)" headmid
+control "a dense file is copied byte for byte" "$(cmp "$ws2/dense" "$(up2)/dense" 2>&1 && echo same)" same
+# FIFOs, sockets: never committed; sbx commit stopped at the first one with
+# an error, after the changes sorted before it (a) and before the ones after
+# it (z) and every deletion
+sx exec cbox -- python3 -c '
+import os, socket
+open("/workspace/a", "w").write("a\n")
+os.mkfifo("/workspace/m")
+socket.socket(socket.AF_UNIX).bind("/workspace/n")
+open("/workspace/z", "w").write("z\n")
+os.unlink("/workspace/del")' >/dev/null 2>&1
+control "sbx diff lists the FIFO and the socket" "$(sx diff --name-status cbox 2>&1 | grep -c '^A [mn]$')" 2
+out=$(sx commit cbox 2>&1)
+like "commit-special-files: sbx commit succeeds, the FIFO and socket skipped" "$out" \
+        '^3 changes applied, 2 skipped'
+is "commit-special-files: ... every other change applied (a, z added, del deleted)" \
+        "$(cat "$ws2/a" "$ws2/z" 2>&1; ls "$ws2/del" 2>/dev/null)" "$(printf 'a\nz')"
+is "commit-special-files: ... no FIFO or socket in the workspace" "$(find "$ws2" ! -type f ! -type d | wc -l)" 0
+# a tree as deep as the sandbox likes (it can chdir down): sbx diff and sbx
+# commit walked it with a 21 KiB stack frame per level and died of SIGSEGV
+# at some 400 levels (8 MiB stack), so no change could be reviewed or
+# committed. 1200 levels need ~2,500 fds (2 per level).
+if [ "$(ulimit -n)" != unlimited ] && [ "$(ulimit -n)" -lt 4096 ]; then
+        skip "diff-deep-tree: the walk needs 2 fds per level, ulimit -n is $(ulimit -n)"
+else
+        sx exec cbox -- python3 -c '
+import os
+os.chdir("/workspace")
+for i in range(1200):
+    os.mkdir("d"); os.chdir("d")
+open("leaf", "w").write("x")' >/dev/null 2>&1
+        control "the layer holds the 1200-level tree" "$(find "$(up2)" -name leaf | tr -cd / | wc -c)" \
+                "$(( $(printf %s "$(up2)" | tr -cd / | wc -c) + 1201 ))"
+        out=$( (ulimit -s 8192; timeout 120 "$SBX" diff --state-dir "$st" --name-status cbox 2>&1); echo "rc=$?")
+        like "diff-deep-tree: sbx diff (8 MiB stack) lists the deepest file" "$out" '(d/){1200}leaf'
+        like "diff-deep-tree: ... and exits 0" "$out" 'rc=0$'
+        out=$( (ulimit -s 8192; timeout 120 "$SBX" commit --state-dir "$st" cbox d 2>&1); echo "rc=$?")
+        like "commit-deep-tree: sbx commit applies it and exits 0" "$out" '^1201 changes applied'$'\n''rc=0$'
+        is "commit-deep-tree: ... the leaf in the workspace" "$(find "$ws2" -name leaf | tr -cd / | wc -c)" \
+                "$(( $(printf %s "$ws2" | tr -cd / | wc -c) + 1201 ))"
+fi
+sx rm -f cbox >/dev/null 2>&1
+is "no sandbox left" "$(ls "$st/sandboxes" 2>/dev/null | grep -c -e dbox -e cbox)" 0
 done_testing
