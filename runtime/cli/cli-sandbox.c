@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -1483,33 +1484,65 @@ static char kind_letter(sbx_change_kind k) {
         return k == SBX_CHANGE_ADDED ? 'A' : k == SBX_CHANGE_DELETED ? 'D' : 'M';
 }
 
-/* A small text file: regular, at most 1 MiB, no NUL in its first 8 KiB. */
-static bool is_text_fd(int fd) {
-        char buf[8192];
-        struct stat st;
-        ssize_t n;
+#define PATCH_MAX (1 << 20)
 
-        if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > (1 << 20))
-                return false;
-        n = pread(fd, buf, sizeof(buf), 0);
-        return n >= 0 && !memchr(buf, '\0', (size_t) n);
+/* A copy of a small text file (at most 1 MiB, no NUL) in a memfd of ours,
+ * or -1. diff(1) reads this copy, never the file: the sandbox keeps
+ * writing its layer while sbx diff runs, and a file that was 1 MiB of text
+ * when it was checked could be 64 GiB (ftruncate, no cost to the layer: it
+ * watches the file's atime for the check's read) when diff(1), which holds
+ * both files in memory, read it to its end: every byte of the host's memory
+ * went to one diff(1), as root, in no cgroup. */
+static int text_snapshot(int fd) {
+        _cleanup_free_ char *buf = malloc(PATCH_MAX + 1);
+        size_t n = 0;
+        int m;
+
+        if (!buf)
+                return -1;
+        while (n < PATCH_MAX + 1) {
+                ssize_t k = pread(fd, buf + n, PATCH_MAX + 1 - n, (off_t) n);
+                if (k < 0)
+                        return -1;
+                if (k == 0)
+                        break;
+                n += (size_t) k;
+        }
+        if (n > PATCH_MAX || memchr(buf, '\0', n))
+                return -1;
+        m = memfd_create("sbx-diff", MFD_CLOEXEC);
+        if (m < 0)
+                return -1;
+        for (size_t off = 0; off < n;) {
+                ssize_t w = write(m, buf + off, n - off);
+                if (w <= 0) {
+                        close(m);
+                        return -1;
+                }
+                off += (size_t) w;
+        }
+        return m;
 }
 
 /* Unified diff of one modified text file: the system's diff(1), labels a/
  * b/. Both versions are opened by sbx_sandbox_change_open() (no symlink
  * followed: a running sandbox may swap its file, or a directory above it,
- * for a symlink to a host file at any time) and diff reads those fds, never
- * a path. */
+ * for a symlink to a host file at any time), copied (text_snapshot), and
+ * diff reads those copies, never a path or the sandbox's file. */
 static void show_patch(const sbx_sandbox *s, const sbx_change *c) {
         char la[PATH_MAX + 8], lb[PATH_MAX + 8];
-        _cleanup_close_ int ofd = -EBADF, nfd = -EBADF;
+        _cleanup_close_ int ofd = -EBADF, nfd = -EBADF, oc = -EBADF, nc = -EBADF;
         pid_t pid;
 
         if (c->kind != SBX_CHANGE_MODIFIED || !S_ISREG(c->mode) || !S_ISREG(c->old_mode) || !c->content_changed)
                 return;
         ofd = sbx_sandbox_change_open(s, c->path, false, NULL);
         nfd = sbx_sandbox_change_open(s, c->path, true, NULL);
-        if (ofd < 0 || nfd < 0 || !is_text_fd(ofd) || !is_text_fd(nfd) || access("/usr/bin/diff", X_OK) < 0)
+        if (ofd < 0 || nfd < 0 || access("/usr/bin/diff", X_OK) < 0)
+                return;
+        oc = text_snapshot(ofd);
+        nc = oc < 0 ? -EBADF : text_snapshot(nfd);
+        if (oc < 0 || nc < 0)
                 return;
         _cleanup_free_ char *q = sbx_quoted(c->path);
         if (!q)
@@ -1519,7 +1552,7 @@ static void show_patch(const sbx_sandbox *s, const sbx_change *c) {
         fflush(stdout);
         pid = fork();
         if (pid == 0) {
-                int o = fcntl(ofd, F_DUPFD, 10), n = fcntl(nfd, F_DUPFD, 10);
+                int o = fcntl(oc, F_DUPFD, 10), n = fcntl(nc, F_DUPFD, 10);
                 if (o < 0 || n < 0 || dup2(o, 3) < 0 || dup2(n, 4) < 0)
                         _exit(127);
                 execl("/usr/bin/diff", "diff", "-u", "--label", la, "--label", lb, "--", "/proc/self/fd/3",

@@ -160,6 +160,52 @@ like "commit-special-files: sbx commit succeeds, the FIFO and socket skipped" "$
 is "commit-special-files: ... every other change applied (a, z added, del deleted)" \
         "$(cat "$ws2/a" "$ws2/z" 2>&1; ls "$ws2/del" 2>/dev/null)" "$(printf 'a\nz')"
 is "commit-special-files: ... no FIFO or socket in the workspace" "$(find "$ws2" ! -type f ! -type d | wc -l)" 0
+# a text file that grows once sbx diff has checked it: 1 MiB of text when
+# sbx read it (the sandbox sees the read as the file's atime changing), then
+# 64 GiB (ftruncate: zeros behind the text, no cost to the layer) when
+# diff(1), which holds both files in memory, read it to its end: every byte
+# of the host's memory, as root, in no cgroup (here: a 3 GB ulimit -v)
+printf 'old\n' > "$ws2/grow"
+sx exec cbox -- python3 -c '
+import os, time
+fd = os.open("/workspace/grow", os.O_RDWR | os.O_TRUNC)
+os.write(fd, (b"x" * 1023 + b"\n") * 1024)
+if os.fork():
+    os._exit(0)
+os.setsid()
+null = os.open("/dev/null", os.O_RDWR)
+for i in (0, 1, 2):
+    os.dup2(null, i)
+while True:
+    os.ftruncate(fd, 1 << 20)
+    os.utime(fd, (0, time.time()))
+    a0 = os.fstat(fd).st_atime_ns
+    while os.fstat(fd).st_atime_ns == a0:
+        pass
+    os.ftruncate(fd, 1 << 36)
+    time.sleep(1)' >/dev/null 2>&1
+sleep 0.5
+out=$( (ulimit -v 3000000; head -c 8 "$(up2)/grow" >/dev/null; sleep 0.2
+        timeout 60 diff -u "$ws2/grow" "$(up2)/grow" 2>&1 >/dev/null) )
+like "control: a host diff(1) of the layer's file after a first read (sbx's check) reads what it grows to" \
+        "$out" 'memory exhausted'
+exhausted=0 patched=0
+for i in 1 2 3; do
+        sleep 1.2
+        (ulimit -v 3000000; timeout 60 "$SBX" diff --state-dir "$st" cbox > "$TMP/grow.out" 2>&1)
+        # what diff(1) read past the text: zeros in its output, or its end
+        if grep -q exhausted "$TMP/grow.out" || [ "$(tr -cd '\0' < "$TMP/grow.out" | wc -c)" != 0 ]; then
+                exhausted=$((exhausted + 1))
+        fi
+        grep -q '^+xxxxxxxx' "$TMP/grow.out" && patched=$((patched + 1))
+done
+is "diff-patch-grows: sbx diff's diff(1) never read past the text it was given (3 runs)" "$exhausted" 0
+like "diff-patch-grows: ... it printed the patch of the text it read ($patched of 3)" "$patched" '^[1-3]$'
+is "control: the sandbox did grow the file after the read" "$(stat -c %s "$(up2)/grow")" 68719476736
+sx exec cbox -- sh -c 'kill -9 -1' >/dev/null 2>&1
+sleep 0.2
+rm -f "$ws2/grow"
+sx exec cbox -- rm -f /workspace/grow >/dev/null 2>&1
 # a tree as deep as the sandbox likes (it can chdir down): sbx diff and sbx
 # commit walked it with a 21 KiB stack frame per level and died of SIGSEGV
 # at some 400 levels (8 MiB stack), so no change could be reviewed or
