@@ -1480,6 +1480,10 @@ int cli_run_oneshot_rm(int argc, char **argv) {
 
 /* ------------------------------------------------------------ diff/commit/reset */
 
+static const char *type_name(mode_t m) {
+        return S_ISDIR(m) ? "directory" : S_ISLNK(m) ? "symlink" : S_ISREG(m) ? "file" : "special file";
+}
+
 static char kind_letter(sbx_change_kind k) {
         return k == SBX_CHANGE_ADDED ? 'A' : k == SBX_CHANGE_DELETED ? 'D' : 'M';
 }
@@ -1575,8 +1579,9 @@ const sbx_cli_cmd sbx_cmd_diff = {
         .usage = "[--json | --name-status] NAME",
         .summary = "list a sandbox's workspace changes (--workspace-mode overlay)",
         .text = "What the sandbox changed in its workspace (--workspace-mode overlay): A added, M modified "
-                "(content, type or permissions), D deleted; then a unified diff of each changed text file. A "
-                "rename is a D plus an A.",
+                "(content, type or permissions; a type change is shown, as in 'M notes (directory -> file)'), D "
+                "deleted (every file under a deleted or replaced directory is listed, as commit deletes it); "
+                "then a unified diff of each changed text file. A rename is a D plus an A.",
         .opts = { diff_opts, common_opts, NULL },
 };
 
@@ -1632,7 +1637,10 @@ int cli_diff(int argc, char **argv) {
                         _cleanup_free_ char *q = sbx_quoted(c[i].path);
                         if (!q)
                                 return fprintf(stderr, "sbx diff: out of memory\n"), SBX_EXIT_FAILURE;
-                        if (c[i].kind == SBX_CHANGE_MODIFIED && !c[i].content_changed)
+                        if (c[i].kind == SBX_CHANGE_MODIFIED &&
+                            (c[i].mode & S_IFMT) != (c[i].old_mode & S_IFMT))
+                                printf("M %s (%s -> %s)\n", q, type_name(c[i].old_mode), type_name(c[i].mode));
+                        else if (c[i].kind == SBX_CHANGE_MODIFIED && !c[i].content_changed)
                                 printf("M %s (mode %04o -> %04o)\n", q, (unsigned) (c[i].old_mode & 07777),
                                        (unsigned) (c[i].mode & 07777));
                         else

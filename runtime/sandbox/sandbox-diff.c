@@ -162,11 +162,17 @@ static __attribute__((noinline)) bool content_differs(int up_dir, int low_dir, c
         return false;
 }
 
-/* Everything under a lower dir that an opaque upper dir hides. */
-static __attribute__((noinline)) int hidden_lower(change_list *l, int low_dir, const char *rel, int up_dir, sbx_error *reterr) {
+#define WALK_PATH_MAX PATH_MAX
+
+/* Everything under a lower dir that the upper layer hides, each entry and
+ * what lies below it (the review names every file a commit deletes): the
+ * entries an opaque upper dir (up_dir) lacks, or all of them (up_dir -1:
+ * the dir was replaced by a file or symlink). path[0..len) is the dir's
+ * path; the same buffer as walk's, the same small frames. */
+static int hidden_lower(change_list *l, int low_dir, char *path, size_t len, int up_dir, sbx_error *reterr) {
         _cleanup_(closedirp) DIR *d = NULL;
         struct dirent *de;
-        int fd = openat(low_dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        int fd = openat(low_dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC), r;
 
         if (fd < 0 || !(d = fdopendir(fd))) {
                 if (fd >= 0)
@@ -174,19 +180,30 @@ static __attribute__((noinline)) int hidden_lower(change_list *l, int low_dir, c
                 return 0;
         }
         while ((de = readdir(d))) {
-                char path[PATH_MAX + 256];
                 struct stat st, ust;
+                size_t nlen;
+
+                path[len] = '\0';
                 if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
                         continue;
-                if (fstatat(up_dir, de->d_name, &ust, AT_SYMLINK_NOFOLLOW) == 0)
+                if (up_dir >= 0 && fstatat(up_dir, de->d_name, &ust, AT_SYMLINK_NOFOLLOW) == 0)
                         continue;     /* the upper has its own entry there */
                 if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
                         continue;
-                if (snprintf(path, sizeof(path), "%s%s%s", rel, rel[0] ? "/" : "", de->d_name) >= (int) sizeof(path))
-                        return sbx_error_set(reterr, -ENAMETOOLONG, "diff: path too long under '%s'", rel);
+                nlen = len + (len ? 1 : 0) + strlen(de->d_name);
+                if (nlen >= WALK_PATH_MAX)
+                        return sbx_error_set(reterr, -ENAMETOOLONG, "diff: path too long under '%s'", path);
+                snprintf(path + len, WALK_PATH_MAX - len, "%s%s", len ? "/" : "", de->d_name);
                 if (add_change(l, path, SBX_CHANGE_DELETED, 0, st.st_mode, true) < 0)
                         return sbx_error_set(reterr, -ENOMEM, "out of memory");
+                if (S_ISDIR(st.st_mode)) {
+                        _cleanup_close_ int sub = openat(dirfd(d), de->d_name,
+                                                         O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+                        if (sub >= 0 && (r = hidden_lower(l, sub, path, nlen, -1, reterr)) < 0)
+                                return r;
+                }
         }
+        path[len] = '\0';
         return 0;
 }
 
@@ -199,8 +216,6 @@ static __attribute__((noinline)) int hidden_lower(change_list *l, int low_dir, c
  * a 400-level tree). Two fds per level (the upper and lower dirs). A path
  * commit could not open (PATH_MAX or longer) fails the diff, so commit
  * refuses before it applies anything. */
-#define WALK_PATH_MAX PATH_MAX
-
 static int walk(change_list *l, int up_dir, int low_dir, char *path, size_t len, sbx_error *reterr) {
         _cleanup_(closedirp) DIR *d = NULL;
         struct dirent *de;
@@ -231,6 +246,12 @@ static int walk(change_list *l, int up_dir, int low_dir, char *path, size_t len,
                 if (is_whiteout(dirfd(d), de->d_name, &u)) {
                         if (have_lower && add_change(l, path, SBX_CHANGE_DELETED, 0, lo.st_mode, true) < 0)
                                 return sbx_error_set(reterr, -ENOMEM, "out of memory");
+                        if (have_lower && S_ISDIR(lo.st_mode)) {
+                                _cleanup_close_ int gone = openat(low_dir, de->d_name,
+                                                                  O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+                                if (gone >= 0 && (r = hidden_lower(l, gone, path, nlen, -1, reterr)) < 0)
+                                        return r;
+                        }
                         continue;
                 }
                 if (!have_lower)
@@ -247,6 +268,15 @@ static int walk(change_list *l, int up_dir, int low_dir, char *path, size_t len,
                 }
                 if (r < 0)
                         return sbx_error_set(reterr, -ENOMEM, "out of memory");
+                /* A lower dir replaced by a file or symlink: commit removes
+                 * all of it, and the review lists all of it (a bare 'M notes'
+                 * hid the deletion of every file under notes/). */
+                if (have_lower && S_ISDIR(lo.st_mode) && !S_ISDIR(u.st_mode)) {
+                        _cleanup_close_ int gone = openat(low_dir, de->d_name,
+                                                          O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+                        if (gone >= 0 && (r = hidden_lower(l, gone, path, nlen, -1, reterr)) < 0)
+                                return r;
+                }
                 if (S_ISDIR(u.st_mode)) {
                         _cleanup_close_ int sub_up = openat(dirfd(d), de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
                         _cleanup_close_ int sub_low = -EBADF;
@@ -258,7 +288,7 @@ static int walk(change_list *l, int up_dir, int low_dir, char *path, size_t len,
                         /* Opaque: lower entries the upper lacks are deleted; the
                          * ones it has are compared as usual. */
                         if (opaque && sub_low >= 0) {
-                                r = hidden_lower(l, sub_low, path, sub_up, reterr);
+                                r = hidden_lower(l, sub_low, path, nlen, sub_up, reterr);
                                 if (r < 0)
                                         return r;
                         }
@@ -452,6 +482,8 @@ static int apply_one(const sbx_change *c, int up, int low, uid_t owner, gid_t gr
         if (split(c->path, dir, sizeof(dir), &leaf) < 0)
                 return sbx_error_set(reterr, -ENAMETOOLONG, "commit '%s': the path is too long", c->path);
         ldir = open_beneath(low, dir, O_RDONLY | O_DIRECTORY);
+        if (ldir < 0 && c->kind == SBX_CHANGE_DELETED && (errno == ENOENT || errno == ENOTDIR))
+                return 0;       /* gone with its parent (a dir replaced by a file) */
         if (ldir < 0)
                 return sbx_error_set(reterr, -errno, "commit '%s': open '%s' in the workspace without following "
                                      "symlinks", c->path, dir[0] ? dir : ".");

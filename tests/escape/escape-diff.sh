@@ -160,6 +160,25 @@ like "commit-special-files: sbx commit succeeds, the FIFO and socket skipped" "$
 is "commit-special-files: ... every other change applied (a, z added, del deleted)" \
         "$(cat "$ws2/a" "$ws2/z" 2>&1; ls "$ws2/del" 2>/dev/null)" "$(printf 'a\nz')"
 is "commit-special-files: ... no FIFO or socket in the workspace" "$(find "$ws2" ! -type f ! -type d | wc -l)" 0
+# the review must name what a commit deletes: a directory of the workspace
+# replaced by a file was one line, 'M notes', and sbx commit then removed
+# every file under it; a directory deleted and made again (opaque) listed
+# only its first level
+mkdir -p "$ws2/notes/deep" "$ws2/odir/sub"
+echo 1 > "$ws2/notes/a"; echo 2 > "$ws2/notes/deep/b"; echo 3 > "$ws2/odir/sub/c"
+sx exec cbox -- sh -c 'rm -rf /workspace/notes /workspace/odir && echo x > /workspace/notes && mkdir /workspace/odir' \
+        >/dev/null 2>&1
+sx diff --name-status cbox > "$TMP/tc.out" 2>&1
+is "diff-type-change: sbx diff says the directory became a file" \
+        "$(grep -x 'M notes (directory -> file)' "$TMP/tc.out")" 'M notes (directory -> file)'
+is "diff-type-change: ... and lists each file under it that commit deletes" \
+        "$(grep '^D notes/' "$TMP/tc.out" | tr '\n' ' ')" "D notes/a D notes/deep D notes/deep/b "
+is "diff-opaque-deep: a file two levels under a re-made directory is listed" \
+        "$(grep -x 'D odir/sub/c' "$TMP/tc.out")" 'D odir/sub/c'
+sx commit cbox notes odir >/dev/null 2>&1
+control "commit deletes what was listed: notes is a file, odir empty" \
+        "$(cat "$ws2/notes" 2>&1; ls -A "$ws2/odir" 2>&1)" x
+is "diff-type-change: nothing left to list after the commit" "$(sx diff --name-status cbox 2>&1 | grep -c -e notes -e odir)" 0
 # a text file that grows once sbx diff has checked it: 1 MiB of text when
 # sbx read it (the sandbox sees the read as the file's atime changing), then
 # 64 GiB (ftruncate: zeros behind the text, no cost to the layer) when

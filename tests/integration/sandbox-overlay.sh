@@ -43,12 +43,13 @@ D del.txt
 M dir/mod.txt
 A evil-link
 D gone
+D gone/inside
 A ldir/n
 A newdir
 A newdir/sub
 A newdir/sub/f
 A new.txt
-M outlink
+M outlink (symlink -> directory)
 A outlink/planted
 M perm.sh (mode 0644 -> 0755)
 D ren-from
@@ -60,7 +61,7 @@ like "diff shows a unified diff of text files" "$(cat "$TMP/patch")" '^\+two$'
 like "... with a/ b/ labels" "$(cat "$TMP/patch")" '^--- a/a.txt'
 sbx diff --json ov > "$TMP/json"
 is "diff --json: the same number of entries" \
-        "$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))))' "$TMP/json")" 15
+        "$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))))' "$TMP/json")" 16
 
 # commit a subset
 sbx commit ov new.txt dir >/dev/null; rc=$?
