@@ -20,6 +20,9 @@
  *    nosuid,nodev as well; this keeps the store itself free of both.
  *  - Symlink targets are stored verbatim: they are data for the sandbox,
  *    resolved later inside the sandbox's own root, never by this code.
+ *  - A sparse entry is written as sparse (data blocks at their offsets, the
+ *    size last), and a copied file keeps its holes (sbx_copy_sparse): the
+ *    store holds no more blocks than the archive carried data.
  */
 #include <dirent.h>
 #include <fcntl.h>
@@ -253,9 +256,10 @@ static int extract_file(struct extract_ctx *c, struct archive_entry *e, int pfd,
                         const char *rel, mode_t perms, sbx_error *reterr) {
         _cleanup_close_ int fd = -EBADF;
         struct timespec ts[2] = {};
-        char buf[65536];
-        ssize_t k;
-        int r;
+        const void *buf;
+        size_t len;
+        la_int64_t off;
+        int r, k;
 
         r = sbx_tree_rm_rf_at(pfd, base);
         if (r < 0)
@@ -263,15 +267,26 @@ static int extract_file(struct extract_ctx *c, struct archive_entry *e, int pfd,
         fd = openat(pfd, base, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
         if (fd < 0)
                 return sbx_error_set(reterr, -errno, "create '%s': %s", rel, strerror(errno));
-        while ((k = archive_read_data(c->a, buf, sizeof(buf))) > 0) {
-                r = write_all(fd, buf, (size_t) k);
+        /* Block by block at the offsets the archive gives: a sparse entry
+         * (GNU/pax sparse) keeps its holes. archive_read_data() filled them
+         * with zeros, so a 20 KiB archive declaring a 1 TB sparse file wrote
+         * 1 TB into the store. The size is set last (a hole at the end). */
+        while ((k = archive_read_data_block(c->a, &buf, &len, &off)) == ARCHIVE_OK) {
+                if (off < 0 || (uint64_t) off > (uint64_t) INT64_MAX - len)
+                        return sbx_error_set(reterr, -EBADMSG, "corrupt data offset in '%s'", rel);
+                if (len > 0 && lseek(fd, (off_t) off, SEEK_SET) < 0)
+                        return sbx_error_set(reterr, -errno, "write '%s': %s", rel, strerror(errno));
+                r = write_all(fd, buf, len);
                 if (r < 0)
                         return sbx_error_set(reterr, r, "write '%s'", rel);
-                c->stats->bytes += (uint64_t) k;
+                c->stats->bytes += (uint64_t) len;
         }
-        if (k < 0)
+        if (k != ARCHIVE_EOF)
                 return sbx_error_set(reterr, -EBADMSG, "truncated or corrupt data in '%s': %s", rel,
                                      archive_error_string(c->a));
+        if (archive_entry_size_is_set(e) && archive_entry_size(e) >= 0 &&
+            ftruncate(fd, (off_t) archive_entry_size(e)) < 0)
+                return sbx_error_set(reterr, -errno, "size of '%s': %s", rel, strerror(errno));
         if (perms & (S_ISUID | S_ISGID)) {
                 c->stats->setid_stripped++;
                 notice(c, "stripped setuid/setgid bits from", rel, "");
@@ -467,19 +482,16 @@ static int copy_entry(int srcfd, int dstfd, const char *name, const struct stat 
         if (S_ISREG(st->st_mode)) {
                 _cleanup_close_ int in = openat(srcfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
                 _cleanup_close_ int out = -EBADF;
-                char buf[65536];
-                ssize_t k;
+                int r;
 
                 if (in < 0)
                         return -errno;
                 out = openat(dstfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
                 if (out < 0)
                         return -errno;
-                while ((k = read(in, buf, sizeof(buf))) > 0)
-                        if (write_all(out, buf, (size_t) k) < 0)
-                                return -EIO;
-                if (k < 0)
-                        return -errno;
+                r = sbx_copy_sparse(in, out);   /* a sparse file of the image stays sparse */
+                if (r < 0)
+                        return r;
                 if (keep_owner && fchown(out, st->st_uid, st->st_gid) < 0)
                         return -errno;
                 if (fchmod(out, st->st_mode & 07777) < 0)

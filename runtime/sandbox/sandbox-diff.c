@@ -397,64 +397,6 @@ static int split(const char *path, char *dir, size_t len, const char **leaf) {
         return 0;
 }
 
-static int write_all(int to, const char *buf, size_t n, off_t off) {
-        while (n > 0) {
-                ssize_t w = pwrite(to, buf, n, off);
-                if (w < 0)
-                        return -errno;
-                buf += w, n -= (size_t) w, off += w;
-        }
-        return 0;
-}
-
-/* Copy a file of the upper layer into the workspace, holes as holes: the
- * sandbox makes a file of any size that costs its layer nothing (truncate
- * -s 1T), and a byte-by-byte copy wrote all of it, zeros included, into the
- * host's workspace file system. Only the data extents (SEEK_DATA/SEEK_HOLE)
- * are read and written; the size is set last. A file system without
- * SEEK_DATA reports the whole file as data, a copy as before. The workspace
- * then holds no more blocks than the layer held. */
-static int copy_fd(int from, int to) {
-        char buf[65536];
-        struct stat st;
-        off_t data = 0, hole, end;
-
-        if (fstat(from, &st) < 0)
-                return -errno;
-        end = st.st_size;
-        while (data < end) {
-                data = lseek(from, data, SEEK_DATA);
-                if (data < 0) {
-                        if (errno == ENXIO)     /* no data after this: a hole to the end */
-                                break;
-                        return -errno;
-                }
-                hole = lseek(from, data, SEEK_HOLE);
-                if (hole < 0)
-                        return -errno;
-                if (hole > end)
-                        hole = end;
-                for (off_t off = data; off < hole;) {
-                        size_t want = (size_t) (hole - off) < sizeof(buf) ? (size_t) (hole - off) : sizeof(buf);
-                        ssize_t n = pread(from, buf, want, off);
-                        int r;
-                        if (n < 0)
-                                return -errno;
-                        if (n == 0) {   /* cut short meanwhile (the sandbox is running) */
-                                end = off;
-                                hole = off;
-                                break;
-                        }
-                        r = write_all(to, buf, (size_t) n, off);
-                        if (r < 0)
-                                return r;
-                        off += n;
-                }
-                data = hole;
-        }
-        return RET_NERRNO(ftruncate(to, end));
-}
-
 /* Replace dir/leaf with the temp entry tmp (a dir in the way is removed). */
 static int replace(int dfd, const char *tmp, const char *leaf) {
         struct stat st;
@@ -543,7 +485,7 @@ static int apply_one(const sbx_change *c, int up, int low, uid_t owner, gid_t gr
                 out = openat(ldir, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
                 if (out < 0)
                         return sbx_error_set(reterr, -errno, "commit: create a temp file for '%s'", c->path);
-                r = copy_fd(in, out);
+                r = sbx_copy_sparse(in, out);
                 if (r >= 0 && geteuid() == 0 && fchown(out, owner, group) < 0)
                         r = -errno;
                 if (r >= 0 && (fchmod(out, perm) < 0 || fsync(out) < 0))

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* Whole files: read one that must be a regular file of bounded size; write one so that a reader
  * sees the old content or the new, never a part. And a process's fds: all closed but a few. */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "util.h"
 
@@ -141,4 +143,57 @@ long sbx_read_sysctl(const char *path) {
         if (fd >= 0)
                 close(fd);
         return n > 0 ? strtol(buf, NULL, 10) : -1;
+}
+
+/* ---------------------------------------------------------------- sparse copy */
+
+static int pwrite_all(int to, const char *buf, size_t n, off_t off) {
+        while (n > 0) {
+                ssize_t w = pwrite(to, buf, n, off);
+                if (w < 0)
+                        return -errno;
+                buf += w, n -= (size_t) w, off += w;
+        }
+        return 0;
+}
+
+int sbx_copy_sparse(int from, int to) {
+        char buf[65536];
+        struct stat st;
+        off_t data = 0, hole, end;
+
+        if (fstat(from, &st) < 0)
+                return -errno;
+        end = st.st_size;
+        while (data < end) {
+                data = lseek(from, data, SEEK_DATA);
+                if (data < 0) {
+                        if (errno == ENXIO)     /* no data after this: a hole to the end */
+                                break;
+                        return -errno;
+                }
+                hole = lseek(from, data, SEEK_HOLE);
+                if (hole < 0)
+                        return -errno;
+                if (hole > end)
+                        hole = end;
+                for (off_t off = data; off < hole;) {
+                        size_t want = (size_t) (hole - off) < sizeof(buf) ? (size_t) (hole - off) : sizeof(buf);
+                        ssize_t n = pread(from, buf, want, off);
+                        int r;
+                        if (n < 0)
+                                return -errno;
+                        if (n == 0) {   /* cut short meanwhile (its writer is running) */
+                                end = off;
+                                hole = off;
+                                break;
+                        }
+                        r = pwrite_all(to, buf, (size_t) n, off);
+                        if (r < 0)
+                                return r;
+                        off += n;
+                }
+                data = hole;
+        }
+        return RET_NERRNO(ftruncate(to, end));
 }

@@ -261,6 +261,15 @@ int sbx_open_trusted(int pfd, bool others_read);
  * sees the old file or the new one, never a part. MODE: the new file's; SYNC: on disk before the
  * rename. -errno on failure, nothing left behind. */
 int sbx_write_file_atomic(const char *path, const void *data, size_t len, mode_t mode, bool sync);
+/* Copy the regular file from into to (both at offset 0, to empty), holes as
+ * holes: only the data extents (SEEK_DATA/SEEK_HOLE) are read and written,
+ * the size is set last. A file the other side made of any size at no cost
+ * (truncate -s 1T: a sandbox's layer, an image's sparse entry) costs no
+ * more blocks than from holds; a byte-by-byte copy wrote every zero. A file
+ * system without SEEK_DATA reports all of it as data: a plain copy. Copies
+ * up to from's size at the start (a file growing meanwhile is cut there).
+ * 0 or -errno. */
+int sbx_copy_sparse(int from, int to);
 /* The number a /proc/sys file (or any small file) starts with; -1 if it cannot be read. */
 long sbx_read_sysctl(const char *path);
 /* Close every fd >= 3 but keep[] (close_range; best effort: a kernel or filter that refuses it

@@ -3,7 +3,8 @@
 # Escape suite: hostile image content read by sbx on the host. An image (or
 # the archive it comes in) is its author's: a FIFO where sbx reads a file
 # (a layer of the archive, the image's /etc/passwd for --user NAME) must be
-# refused at once, never block sbx (a hung import or run).
+# refused at once, never block sbx (a hung import or run); a sparse entry
+# must not become zeros on the host's disk.
 . "$(dirname "$0")/lib.sh"
 
 MK="python3 $SBX_SOURCE_ROOT/tests/integration/rootfs-mkarchive.py"
@@ -45,6 +46,33 @@ if img "$TMP/plain" plain && img "$TMP/fifo" fifo; then
                 "ruid=1234"
 else
         not_ok "import the two test images"
+fi
+
+# --- import: a sparse entry (GNU/pax sparse map): a 2 GiB file of which a
+# few bytes are data, in an archive of some 30 KiB. libarchive's
+# archive_read_data() fills the holes with zeros: the store got 2 GiB of
+# them (a 1 TB entry filled the host's disk from a 30 KiB download)
+mkdir -p "$TMP/sp/etc"
+echo sparse-host > "$TMP/sp/etc/hostname"
+truncate -s 2G "$TMP/sp/big"
+printf mid | dd of="$TMP/sp/big" bs=1 seek=1000000000 conv=notrunc 2>/dev/null
+kib() { echo $(( $(stat -c '%b * %B' "$1" 2>/dev/null || echo 0) / 1024 )); }
+if tar --sparse --format=pax -cf "$TMP/sp.layer" -C "$TMP/sp" . 2>/dev/null &&
+        $MK layer "$TMP/sp.tar" "$TMP/sp.layer" sbx-test/sparse:v1; then
+        like "control: the archive is small ($(stat -c %s "$TMP/sp.tar") bytes)" "$(stat -c %s "$TMP/sp.tar")" \
+                '^[0-9]{1,6}$'
+        out=$(timeout 120 "$SBX" rootfs import "$TMP/sp.tar" 2>&1); rc=$?
+        is "image-sparse-entry: the import succeeds" "$rc" 0
+        f=$SBX_IMAGE_DIR/images/sbx-test+sparse@v1/rootfs/big
+        like "image-sparse-entry: the stored file costs under 1 MiB, not 2 GiB ($(kib "$f") KiB)" "$(kib "$f")" \
+                '^[0-9]{1,3}$'
+        is "image-sparse-entry: ... with its size and its data where the archive put it" \
+                "$(stat -c %s "$f" 2>&1) $(dd if="$f" bs=1 skip=1000000000 count=3 2>/dev/null)" "2147483648 mid"
+        control "a plain file of the same layer is stored byte for byte" \
+                "$(cat "$SBX_IMAGE_DIR/images/sbx-test+sparse@v1/rootfs/etc/hostname" 2>&1)" sparse-host
+        "$SBX" rootfs rm sbx-test/sparse:v1 >/dev/null 2>&1
+else
+        skip "image-sparse-entry: GNU tar cannot make a sparse archive here"
 fi
 is "no run directory left in the state dir" "$(leftovers)" ""
 done_testing

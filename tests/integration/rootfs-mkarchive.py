@@ -3,6 +3,7 @@
 
 usage: rootfs-mkarchive.py KIND OUT
        rootfs-mkarchive.py tree OUT DIR NAME:TAG   (DIR as a one-layer docker image, user root)
+       rootfs-mkarchive.py layer OUT LAYER.tar NAME:TAG   (a tar made elsewhere as the one layer)
 KIND: docker | oci | oci-index | traversal-dotdot | whiteout-dotdot | outer-symlink | manifest-escape | traversal-abs | through-symlink |
       hardlink-outside | bad-digest | truncated | bad-manifest | not-tar | no-name
 """
@@ -141,6 +142,9 @@ def main():
         user = sys.argv[5] if len(sys.argv) > 5 else ""   # the image config's User
         data = docker([buf.getvalue()], tags=(sys.argv[4],),
                       config=dict(CONFIG, config=dict(CONFIG["config"], User=user, WorkingDir="/")))
+    elif kind == "layer":
+        # LAYER (a tar made elsewhere, e.g. GNU tar --sparse) as a one-layer docker image
+        data = docker([open(sys.argv[3], "rb").read()], tags=(sys.argv[4],))
     elif kind == "oci":
         data = gzip.compress(oci(L), mtime=0)  # the whole tarball compressed, too
     elif kind == "oci-index":
