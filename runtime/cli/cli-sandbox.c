@@ -1579,7 +1579,8 @@ const sbx_cli_cmd sbx_cmd_diff = {
         .usage = "[--json | --name-status] NAME",
         .summary = "list a sandbox's workspace changes (--workspace-mode overlay)",
         .text = "What the sandbox changed in its workspace (--workspace-mode overlay): A added, M modified "
-                "(content, type or permissions; a type change is shown, as in 'M notes (directory -> file)'), D "
+                "(content, type or permissions; a type change is shown, as in 'M notes (directory -> file)'; a "
+                "symlink shows its target, 'A log -> /home/u/.bashrc'), D "
                 "deleted (every file under a deleted or replaced directory is listed, as commit deletes it); "
                 "then a unified diff of each changed text file. A rename is a D plus an A.",
         .opts = { diff_opts, common_opts, NULL },
@@ -1627,6 +1628,8 @@ int cli_diff(int argc, char **argv) {
                         json_object_object_add(o, "mode", json_object_new_int((int) c[i].mode));
                         json_object_object_add(o, "oldMode", json_object_new_int((int) c[i].old_mode));
                         json_object_object_add(o, "contentChanged", json_object_new_boolean(c[i].content_changed));
+                        if (c[i].target)
+                                json_object_object_add(o, "target", json_object_new_string(c[i].target));
                         json_object_array_add(a, o);
                 }
                 printf("%s\n", json_object_to_json_string_ext(a, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED));
@@ -1634,8 +1637,13 @@ int cli_diff(int argc, char **argv) {
         } else {
                 /* the names are the sandbox's: quoted where they are not plain text */
                 for (size_t i = 0; i < n; i++) {
-                        _cleanup_free_ char *q = sbx_quoted(c[i].path);
-                        if (!q)
+                        _cleanup_free_ char *q0 = sbx_quoted(c[i].path), *qt = NULL, *q = NULL;
+                        if (!q0)
+                                return fprintf(stderr, "sbx diff: out of memory\n"), SBX_EXIT_FAILURE;
+                        /* a symlink shows where it points: "A log -> /home/u/.bashrc" */
+                        if (c[i].target && !(qt = sbx_quoted(c[i].target)))
+                                return fprintf(stderr, "sbx diff: out of memory\n"), SBX_EXIT_FAILURE;
+                        if (asprintf(&q, "%s%s%s", q0, qt ? " -> " : "", qt ? qt : "") < 0)
                                 return fprintf(stderr, "sbx diff: out of memory\n"), SBX_EXIT_FAILURE;
                         if (c[i].kind == SBX_CHANGE_MODIFIED &&
                             (c[i].mode & S_IFMT) != (c[i].old_mode & S_IFMT))

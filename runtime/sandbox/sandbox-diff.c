@@ -53,8 +53,10 @@ typedef struct change_list {
 } change_list;
 
 void sbx_changes_free(sbx_change *c, size_t n) {
-        for (size_t i = 0; c && i < n; i++)
+        for (size_t i = 0; c && i < n; i++) {
                 free(c[i].path);
+                free(c[i].target);
+        }
         free(c);
 }
 
@@ -268,6 +270,18 @@ static int walk(change_list *l, int up_dir, int low_dir, char *path, size_t len,
                 }
                 if (r < 0)
                         return sbx_error_set(reterr, -ENOMEM, "out of memory");
+                /* The review shows where a symlink points (a committed 'log ->
+                 * ~/.bashrc' is written through by whatever appends to the
+                 * workspace's log on the host): the target as the walk read it. */
+                if (S_ISLNK(u.st_mode) && l->n > 0 && !strcmp(l->v[l->n - 1].path, path) && !l->v[l->n - 1].target) {
+                        char t[PATH_MAX];
+                        ssize_t k = readlinkat(dirfd(d), de->d_name, t, sizeof(t) - 1);
+                        if (k >= 0) {
+                                t[k] = '\0';
+                                if (!(l->v[l->n - 1].target = strdup(t)))
+                                        return sbx_error_set(reterr, -ENOMEM, "out of memory");
+                        }
+                }
                 /* A lower dir replaced by a file or symlink: commit removes
                  * all of it, and the review lists all of it (a bare 'M notes'
                  * hid the deletion of every file under notes/). */

@@ -313,6 +313,7 @@ typedef struct sbx_change {
         mode_t mode;                  /* new type+permissions (0 for DELETED) */
         mode_t old_mode;              /* in the real workspace (0 for ADDED) */
         bool content_changed;         /* MODIFIED: the bytes (or link target) differ */
+        char *target;                 /* a symlink's target as read in the walk, else NULL */
 } sbx_change;
 
 /* Changes in the upper layer against the real workspace, sorted by path.

@@ -179,6 +179,20 @@ sx commit cbox notes odir >/dev/null 2>&1
 control "commit deletes what was listed: notes is a file, odir empty" \
         "$(cat "$ws2/notes" 2>&1; ls -A "$ws2/odir" 2>&1)" x
 is "diff-type-change: nothing left to list after the commit" "$(sx diff --name-status cbox 2>&1 | grep -c -e notes -e odir)" 0
+# a workspace file the sandbox replaced by a symlink to a host file: the
+# review said 'M log', and after the commit whatever appends to the
+# workspace's log on the host writes the host file
+printf 'log\n' > "$ws2/log"
+printf 'host\n' > "$TMP/hostfile"
+sx exec cbox -- sh -c "rm /workspace/log && ln -s '$TMP/hostfile' /workspace/log" >/dev/null 2>&1
+is "diff-symlink-target: sbx diff shows where the symlink points" \
+        "$(sx diff --name-status cbox 2>&1 | grep '^M log')" "M log -> $TMP/hostfile (file -> symlink)"
+like "diff-symlink-target: ... --json too" "$(sx diff --json cbox 2>&1)" '"target": ".*hostfile"'
+sx commit cbox log >/dev/null 2>&1
+echo appended >> "$ws2/log"
+control "after the commit a host append to the workspace's log writes the host file" \
+        "$(tail -1 "$TMP/hostfile")" appended
+rm -f "$ws2/log"
 # a text file that grows once sbx diff has checked it: 1 MiB of text when
 # sbx read it (the sandbox sees the read as the file's atime changing), then
 # 64 GiB (ftruncate: zeros behind the text, no cost to the layer) when

@@ -41,7 +41,7 @@ sbx diff --name-status ov > "$TMP/diff"
 expect="M a.txt
 D del.txt
 M dir/mod.txt
-A evil-link
+A evil-link -> /etc/passwd
 D gone
 D gone/inside
 A ldir/n
