@@ -905,7 +905,9 @@ int cli_logs(int argc, char **argv) {
                 json_object *o, *v;
                 const char *ev;
                 if (json) {
-                        fputs(line, stdout);
+                        /* records hold the sandbox's paths and argv: no raw C1 or DEL */
+                        _cleanup_free_ char *safe = sbx_json_terminal_safe(line);
+                        fputs(safe ? safe : "", stdout);
                         continue;
                 }
                 o = json_tokener_parse(line);
@@ -1632,8 +1634,13 @@ int cli_diff(int argc, char **argv) {
                                 json_object_object_add(o, "target", json_object_new_string(c[i].target));
                         json_object_array_add(a, o);
                 }
-                printf("%s\n", json_object_to_json_string_ext(a, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED));
+                /* the paths are the sandbox's: no raw C1 control or DEL */
+                _cleanup_free_ char *safe = sbx_json_terminal_safe(
+                        json_object_to_json_string_ext(a, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED));
                 json_object_put(a);
+                if (!safe)
+                        return fprintf(stderr, "sbx diff: out of memory\n"), SBX_EXIT_FAILURE;
+                printf("%s\n", safe);
         } else {
                 /* the names are the sandbox's: quoted where they are not plain text */
                 for (size_t i = 0; i < n; i++) {

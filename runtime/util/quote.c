@@ -71,3 +71,24 @@ char *sbx_quoted(const char *text) {
         out[k] = '\0';
         return out;
 }
+
+char *sbx_json_terminal_safe(const char *json) {
+        size_t len = strlen(json), k = 0;
+        char *out = malloc(len * 3 + 1);        /* 2 bytes -> 6, 1 byte -> 6 at most thrice */
+
+        if (!out)
+                return NULL;
+        for (size_t i = 0; i < len; i++) {
+                const unsigned char c = (unsigned char) json[i];
+                if (c == 0xc2 && (unsigned char) json[i + 1] >= 0x80 && (unsigned char) json[i + 1] <= 0x9f) {
+                        k += (size_t) sprintf(out + k, "\\u%04x", (unsigned char) json[i + 1]);
+                        i++;
+                } else if (c == 0x7f) {
+                        memcpy(out + k, "\\u007f", 6);
+                        k += 6;
+                } else
+                        out[k++] = (char) c;
+        }
+        out[k] = '\0';
+        return out;
+}

@@ -296,6 +296,11 @@ ssize_t sbx_recv_fds(int sock, void *data, size_t len, int flags, int *ret_fds, 
 char *sbx_quoted(const char *text);
 /* TEXT holds nothing sbx_quoted escapes but '"' and '\\' (a message that may be printed as it is). */
 bool sbx_text_plain(const char *text);
+/* JSON text (json-c's output) with the C1 controls (U+0080-U+009F) and DEL
+ * that json-c leaves raw written as \u escapes: the same JSON value, and no
+ * CSI from a name the sandbox chose reaches a terminal (sbx diff --json,
+ * sbx logs --exec --json). NULL when out of memory. */
+char *sbx_json_terminal_safe(const char *json);
 
 /* ---- string vectors (strv.c) ---- */
 /* A NULL-terminated vector with its count; set: the list was given (even empty). */

@@ -114,6 +114,16 @@ is "diff-name-terminal: no raw CR or ESC from a file name reaches the terminal" 
 like "diff-name-terminal: ... the name is printed quoted, on its one line" "$out" \
         '^A "zz\\r\\033\[2K\\033\[1A\\033\[2Kok\\nA harmless.txt"$'
 like "diff-name-terminal: control: a plain name is printed as it is" "$out" '^A plain.txt$'
+# the same names as JSON: json-c escapes C0 controls, not C1 (U+009B is a
+# CSI to terminals that take 8-bit controls) or DEL
+sx exec dbox -- python3 -c 'open(b"/workspace/c1\xc2\x9b2J\x7f", "w").write("x")' >/dev/null 2>&1
+sx diff --json dbox > "$TMP/c1.json" 2>&1
+is "diff-json-terminal: no raw C1 control or DEL in sbx diff --json" \
+        "$(LC_ALL=C grep -c $'\xc2\x9b\\|\x7f' "$TMP/c1.json")" 0
+is "diff-json-terminal: ... the JSON still names the file exactly" \
+        "$(python3 -c 'import json,sys
+for c in json.load(open(sys.argv[1])):
+    if c["path"].startswith("c1"): print(ascii(c["path"]))' "$TMP/c1.json")" "'c1\\x9b2J\\x7f'"
 sx rm -f dbox >/dev/null 2>&1
 
 # --- what the sandbox shapes in its layer for sbx diff and sbx commit to

@@ -171,6 +171,9 @@ is "logs-terminal: no C1 control (CSI) or DEL from its argv either" \
 like "logs-terminal: ... the path is printed quoted, on its one line" "$logs" \
         ' not-found +"/tmp/x\\r\\033\[2K\\033\[1A\\033\[2Kforged\\n2026 1 allow /usr/bin/ls" +\[ "x" \]$'
 like "logs-terminal: control: a plain path is printed as it is" "$logs" ' allow +/usr/bin/python3'
+is "logs-json-terminal: no C1 control (CSI) or DEL from its argv in sbx logs --exec --json" \
+        "$(sx logs --exec --json "$box" | LC_ALL=C grep -c $'\xc2\x9b\\|\x7f')" 0
+like "logs-json-terminal: control: the record is there, escaped" "$(sx logs --exec --json "$box")" 'c1\\u009b2J'
 
 rbox=$(mk --agent reader)
 ws=$(sx inspect "$rbox" | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["workspace"])')
