@@ -49,9 +49,26 @@ START_TEST(test_text_plain_for_messages) {
 }
 END_TEST
 
+static void expect_json(const char *in, const char *want) {
+        char *got = sbx_json_terminal_safe(in);
+
+        ck_assert_ptr_nonnull(got);
+        ck_assert_str_eq(got, want);
+        free(got);
+}
+
+START_TEST(test_json_c1_and_del_escaped) {
+        expect_json("{\"path\": \"a.txt\"}", "{\"path\": \"a.txt\"}");
+        expect_json("[\"c1\xc2\x9b" "2J\x7f\"]", "[\"c1\\u009b2J\\u007f\"]");
+        expect_json("\xc2\x80\xc2\x9f\xc2\xa0", "\\u0080\\u009f\xc2\xa0");     /* U+00A0 prints: kept */
+        expect_json("\xc3\xa9\xe6\x97\xa5", "\xc3\xa9\xe6\x97\xa5");
+        expect_json("end\xc2", "end\xc2");   /* a sequence cut short at the end is left */
+}
+END_TEST
+
 int main(void) {
         const TTest *tests[] = { test_quote_plain_text_as_it_is, test_quote_controls_and_bad_bytes,
-                                 test_text_plain_for_messages };
+                                 test_text_plain_for_messages, test_json_c1_and_del_escaped };
 
         return unit_main("quote", "quote", 0, CK_SILENT, tests, UNIT_N(tests));
 }
