@@ -169,6 +169,41 @@ else
         not_ok "deep-upper: sbx create --workspace-mode overlay"
 fi
 
+# --- the state root's lock and a neighbour: sbx rm deleted a sandbox's state
+# dir (its upper layers: as many files as the sandbox made) while holding the
+# lock that every create and rm of every sandbox of the state root takes, so
+# one session's sandbox with 100,000 empty files in its upper layer stalled
+# the creates of every other session and agent for as long as the delete took
+# (300,000: 5.5 s, against 20 ms). The dir is renamed aside under the lock and
+# deleted after it: a create started during the rm ends before the rm does.
+rst=$TMP/rm-state
+mkdir -m 755 "$TMP/rm-ws"
+if "$SBX" create --state-dir "$rst" --name fat --workspace "$TMP/rm-ws" --workspace-mode overlay >/dev/null 2>&1; then
+        out=$(timeout -k 5 120 "$SBX" exec --state-dir "$rst" fat -- python3 -c 'import os
+os.mkdir("/workspace/m"); os.chdir("/workspace/m")
+for i in range(100000): open(str(i), "w").close()
+print("ok")' 2>&1)
+        is "rm-lock-neighbour: the sandbox made 100,000 files in its upper layer" "$out" ok
+        ( "$SBX" rm -f --state-dir "$rst" fat >/dev/null 2>&1; echo "rm $(date +%s.%N)" >> "$TMP/rm-order" ) &
+        rp=$!
+        # the create once the rm has stopped the sandbox (then it deletes)
+        for _ in $(seq 200); do
+                "$SBX" ls --state-dir "$rst" --json 2>/dev/null | grep -q '"running"' || break
+                sleep 0.05
+        done
+        "$SBX" create --state-dir "$rst" --name neighbour --read-only >/dev/null 2>&1
+        echo "create $(date +%s.%N)" >> "$TMP/rm-order"
+        wait $rp
+        is "rm-lock-neighbour: another sandbox's create during that rm ends before the rm (not after the delete)" \
+                "$(cut -d' ' -f1 "$TMP/rm-order" | tr '\n' ' ')" "create rm "
+        is "rm-lock-neighbour: ... and nothing of the removed sandbox is left in the state root" \
+                "$(ls -A "$rst/sandboxes" | grep -vc '^\.by-id$\|^\.lock$\|^neighbour$\|^\.ls-cache')" 0
+        control "the neighbour was created" "$("$SBX" ls --state-dir "$rst" -q 2>/dev/null | grep -c '^neighbour$')" 1
+        "$SBX" rm -f --state-dir "$rst" neighbour >/dev/null 2>&1
+else
+        not_ok "rm-lock-neighbour: sbx create --workspace-mode overlay"
+fi
+
 # --- inotify: the kernel counts a sandbox's instances and watches against its
 # user namespace's creator (host root, or rootless the caller: the gateway's
 # own budget, fs.inotify.max_user_*). One sandbox holding all of them left
