@@ -117,6 +117,37 @@ mkdir -p "$HOME/.openclaw"
 cat > "$TMP/oc-audit.json" <<'J'
 { agents: { defaults: { sandbox: { mode: 'all', scope: 'session' } }, list: [ { id: 'main', default: true } ] } }
 J
+# --- records the audit log dropped: a record over 16 KiB was not written at
+# all, so an exec whose argv held 16 KiB (a padded command; OpenClaw's 24.5 KB
+# file-write helper) left no "exec" record, and a process hid its execve()s
+# from the exec log with arguments of control characters (escaped \u00XX, six
+# times their size). Every record is now written, its argv bounded (with the
+# count and sha256 of the whole argv when cut).
+hst=$TMP/hide-state
+if "$SBX" create --state-dir "$hst" --scope session --config "$TMP/oc-audit.json" --agent main >/dev/null 2>&1; then
+        hbox=$("$SBX" ls --state-dir "$hst" -q | head -1)
+        hlog=$hst/sandboxes/$hbox/audit.jsonl
+        pad=$(head -c 130000 /dev/zero | tr '\0' A)
+        timeout -k 5 60 "$SBX" exec --state-dir "$hst" "$hbox" -- /bin/sh -c ": hide-$$ $pad" >/dev/null 2>&1
+        want=$(python3 -c 'import hashlib, sys; print(hashlib.sha256(b"/bin/sh\0-c\0" + sys.argv[1].encode() + b"\0").hexdigest())' ": hide-$$ $pad")
+        is "audit-hide-argv: an exec with a 130 KB argv is recorded (argv cut, the sha256 of the whole, under 16 KiB)" \
+                "$(python3 -c 'import json, sys
+for l in open(sys.argv[1]):
+    r = json.loads(l)
+    if r["event"] == "exec" and "hide-" + sys.argv[2] in " ".join(r["argv"]):
+        print(r.get("argvTruncated"), r.get("argvCount"), r.get("argvSha256") == sys.argv[3], len(l) <= 16384)' "$hlog" $$ "$want")" \
+                "True 3 True True"
+        timeout -k 5 60 "$SBX" exec --state-dir "$hst" "$hbox" -- python3 -c 'import subprocess, sys
+subprocess.run(["/bin/true", "plain-" + sys.argv[1]])
+subprocess.run(["/bin/true", "ctl-" + sys.argv[1]] + ["\x01" * 255] * 30)' $$ >/dev/null 2>&1
+        control "an exec-seen record of a plain execve from inside" \
+                "$(grep -c "\"event\":\"exec-seen\".*\"plain-$$\"" "$hlog")" 1
+        is "audit-hide-exec-seen: an execve with 30 arguments of control characters is in the exec log too" \
+                "$(grep -c "\"event\":\"exec-seen\".*\"ctl-$$\"" "$hlog")" 1
+        "$SBX" rm -f --state-dir "$hst" "$hbox" >/dev/null 2>&1
+else
+        not_ok "audit-hide: sbx create --scope session --agent main"
+fi
 ast=$TMP/audit-state
 if "$SBX" create --state-dir "$ast" --scope session --config "$TMP/oc-audit.json" --agent main >/dev/null 2>&1; then
         abox=$("$SBX" ls --state-dir "$ast" -q | head -1)
