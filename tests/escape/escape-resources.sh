@@ -215,12 +215,13 @@ os.mkdir("/workspace/m"); os.chdir("/workspace/m")
 for i in range(100000): open(str(i), "w").close()
 print("ok")' 2>&1)
         is "rm-lock-neighbour: the sandbox made 100,000 files in its upper layer" "$out" ok
+        ipid=$("$SBX" ls --state-dir "$rst" --json 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["initPid"])')
         ( "$SBX" rm -f --state-dir "$rst" fat >/dev/null 2>&1; echo "rm $(date +%s.%N)" >> "$TMP/rm-order" ) &
         rp=$!
-        # the create once the rm has stopped the sandbox (then it deletes)
-        for _ in $(seq 200); do
-                "$SBX" ls --state-dir "$rst" --json 2>/dev/null | grep -q '"running"' || break
-                sleep 0.05
+        # the create once the rm has stopped the sandbox (its init gone; then it deletes)
+        for _ in $(seq 400); do
+                [ -n "$ipid" ] && [ -d "/proc/$ipid" ] || break
+                sleep 0.02
         done
         "$SBX" create --state-dir "$rst" --name neighbour --read-only >/dev/null 2>&1
         echo "create $(date +%s.%N)" >> "$TMP/rm-order"
