@@ -3,7 +3,7 @@
 # removes a sandbox whose overlay upper layer holds N empty files, once that sandbox's init is
 # gone. Before round 6 the create waited for the whole delete (the state root's lock).
 # neighbour create latency while `sbx rm -f` of a sandbox with N files in its upper layer runs
-# usage: r6-bench.sh SBX N -> prints "create_ms rm_ms"
+# usage: bench-rm-neighbour.sh SBX N -> prints "create_ms rm_ms"
 S=$1 N=$2
 st=$(mktemp -d /tmp/r6b.XXXXXX); ws=$(mktemp -d /tmp/r6bw.XXXXXX)
 $S create --state-dir $st --name fat --workspace $ws --workspace-mode overlay >/dev/null 2>&1
