@@ -14,7 +14,7 @@ ipid=$($S ls --state-dir $st --json 2>/dev/null | python3 -c 'import json,sys; p
 t0=$(date +%s%N)
 ( $S rm -f --state-dir $st fat >/dev/null 2>&1; echo $(( ($(date +%s%N) - t0) / 1000000 )) > $st.rm ) &
 rp=$!
-for _ in $(seq 400); do [ -d /proc/$ipid ] || break; sleep 0.01; done
+for _ in $(seq 400); do s=$(sed -n "s/^.*) \([A-Z]\).*/\1/p" /proc/$ipid/stat 2>/dev/null); [ -n "$s" ] && [ "$s" != Z ] || break; sleep 0.01; done
 c0=$(date +%s%N)
 $S create --state-dir $st --name nb --read-only >/dev/null 2>&1
 c1=$(date +%s%N)

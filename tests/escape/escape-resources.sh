@@ -218,9 +218,11 @@ print("ok")' 2>&1)
         ipid=$("$SBX" ls --state-dir "$rst" --json 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["initPid"])')
         ( "$SBX" rm -f --state-dir "$rst" fat >/dev/null 2>&1; echo "rm $(date +%s.%N)" >> "$TMP/rm-order" ) &
         rp=$!
-        # the create once the rm has stopped the sandbox (its init gone; then it deletes)
+        # the create once the rm has stopped the sandbox (its init dead, a zombie at
+        # most until this host's pid 1 reaps it; then the rm deletes)
         for _ in $(seq 400); do
-                [ -n "$ipid" ] && [ -d "/proc/$ipid" ] || break
+                st=$(sed -n 's/^.*) \([A-Z]\).*/\1/p' "/proc/$ipid/stat" 2>/dev/null)
+                [ -n "$ipid" ] && [ -n "$st" ] && [ "$st" != Z ] || break
                 sleep 0.02
         done
         "$SBX" create --state-dir "$rst" --name neighbour --read-only >/dev/null 2>&1
