@@ -128,5 +128,36 @@ print([s["name"] for s in json.load(sys.stdin) if s["policy"].get("agent")==sys.
         fi
 done
 
+# --- pids: one session's fork bomb in a shared sandbox. The sandbox's pids cap
+# (1024 by default, its cgroup) counts every session's processes: the others'
+# execs into that sandbox fail while it holds them (as under Docker's
+# --pids-limit), but no other sandbox is touched.
+pids_ok=$("$SBX" doctor --json 2>/dev/null | python3 -c 'import json, sys
+c = json.load(sys.stdin)["cgroup"]; print(int("pids" in (c.get("available") or "").split() and bool(c.get("limits_enforceable"))))' 2>/dev/null)
+if is_root && [ "$pids_ok" = 1 ]; then
+        if sx create --name bomb >/dev/null 2>&1 && sx create --name calm >/dev/null 2>&1; then
+                sx exec bomb -- python3 -c 'import os, time
+n = 0
+while True:
+    try: pid = os.fork()
+    except OSError as e: print(n, e.strerror, flush=True); break
+    if pid == 0: time.sleep(20); os._exit(0)
+    n += 1
+time.sleep(15)' > "$TMP/bomb.out" 2>&1 &
+                bp=$!
+                for _ in $(seq 200); do [ -s "$TMP/bomb.out" ] && break; sleep 0.1; done
+                like "the fork bomb stopped at the sandbox's pids cap" "$(cat "$TMP/bomb.out")" '^10[0-9][0-9] Resource temporarily unavailable$'
+                control "meanwhile an exec into the same sandbox fails (the cap counts every session's processes)" \
+                        "$(sx exec bomb -- /bin/echo ran >/dev/null 2>&1; echo $?)" 125
+                is "scope-pids-neighbour: meanwhile another sandbox runs its execs" "$(sx exec calm -- /bin/echo ran 2>&1)" ran
+                kill $bp 2>/dev/null; wait $bp 2>/dev/null
+                sx rm -f bomb calm >/dev/null 2>&1
+        else
+                not_ok "create the two sandboxes of the pids test"
+        fi
+else
+        skip "scope-pids-neighbour: the default pids cap needs a pids cgroup controller sbx can use (root here)"
+fi
+
 sx rm -f --all >/dev/null 2>&1
 done_testing
