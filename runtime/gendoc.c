@@ -27,14 +27,16 @@ static const sbx_cli_page pages[] = {
           "Installed as (or symlinked to) a program named docker, sbx behaves as the docker CLI subset "
           "OpenClaw uses (sbx-docker(1)); the install makes no such link. Likewise 'sbx oci' (or sbx named "
           "sbx-runc) is an OCI runtime with runc's command line ('sbx oci --help').\n\n"
-          "Files and environment: persistent sandboxes live under the state root ($XDG_RUNTIME_DIR/sbx, "
-          "/run/sbx as root, /tmp/sbx-$UID; --state-dir); images in $SBX_IMAGE_DIR, /var/lib/sbx/images as "
-          "root, ~/.local/share/sbx/images otherwise; default workspaces in $SBX_WORKSPACE_ROOT or "
-          "~/.local/share/sbx/workspaces. sbx-init, pid 1 of every persistent sandbox, is found next to sbx or "
+          "Files and environment: persistent sandboxes live under the state root (--state-dir; default "
+          "$XDG_RUNTIME_DIR/sbx; else /run/sbx as root where /run is a tmpfs, /dev/shm/sbx-$UID, /run/sbx as "
+          "root, /tmp/sbx-$UID); images in $SBX_IMAGE_DIR, /var/lib/sbx/images as root, "
+          "$XDG_DATA_HOME/sbx/images or ~/.local/share/sbx/images otherwise; default workspaces in "
+          "$SBX_WORKSPACE_ROOT, $XDG_DATA_HOME/sbx/workspaces or ~/.local/share/sbx/workspaces. sbx-init, pid 1 of every persistent sandbox, is found next to sbx or "
           "in PREFIX/libexec/sbx. The seccomp profiles are built in; their JSON sources are installed in "
           "PREFIX/share/sbx/seccomp.\n\n"
-          "Exit status: the command's own; 128+N if killed by signal N; 2 bad usage or config; 125 sbx failed; "
-          "126 not executable or refused; 127 not found.",
+          "Exit status: the command's own; 128+N if killed by signal N; 1 no such sandbox (or NAME exists, for "
+          "create); 2 bad usage or config; 124 sbx run --timeout expired; 125 sbx failed; 126 not executable or "
+          "refused; 127 not found.",
           "sbx-run(1), sbx-sandbox(1), sbx-policy(1), sbx-rootfs(1), sbx-doctor(1), sbx-network(1), "
           "sbx-docker(1)" },
         { "sbx-run", "run a command in a new sandbox", NULL,

@@ -22,7 +22,8 @@ static const sbx_cli_cmd *find_command(const char *name) {
 }
 
 static void usage(FILE *f) {
-        fprintf(f, "usage: sbx COMMAND [OPTIONS] [-- CMD [ARGS...]]\n\ncommands:\n");
+        fprintf(f, "usage: sbx COMMAND [OPTIONS] [-- CMD [ARGS...]]\n"
+                   "       sbx --help | --version | help COMMAND\n\ncommands:\n");
         for (size_t i = 0; sbx_cli_commands[i]; i++)
                 if (sbx_cli_commands[i]->fn)
                         fprintf(f, "  %-10s %s\n", sbx_cli_commands[i]->name, sbx_cli_commands[i]->summary);
@@ -30,9 +31,9 @@ static void usage(FILE *f) {
         fprintf(f, "  %-10s %s\n", "oci", "an OCI runtime with runc's command line (also: sbx installed as 'sbx-runc')");
         fprintf(f, "\n'sbx COMMAND --help' describes each command; man sbx, sbx-run, sbx-sandbox, sbx-policy,\n"
                    "sbx-rootfs, sbx-doctor, sbx-network and sbx-docker describe them all.\n"
-                   "Exit status: the command's own; 128+N if killed by signal N;\n"
-                   "2 bad usage or config; 125 sbx failed; 126 not executable or refused;\n"
-                   "127 not found.\n");
+                   "Exit status: the command's own; 128+N if killed by signal N; 1 no such sandbox\n"
+                   "(or NAME exists, for create); 2 bad usage or config; 124 sbx run --timeout expired;\n"
+                   "125 sbx failed; 126 not executable or refused; 127 not found.\n");
 }
 
 /* The commands that hand the caller's stdio to a sandbox for the command's
@@ -66,9 +67,22 @@ int main(int argc, char **argv) {
         /* Installed or symlinked as "sbx-runc": the OCI runtime (runc's CLI). */
         if (argc > 0 && !strcmp(basename(argv[0]), "sbx-runc"))
                 return cli_oci(argc, argv);
+        /* sbx help COMMAND: that command's --help */
+        if (argc == 3 && !strcmp(argv[1], "help") && (find_command(argv[2]) || !strcmp(argv[2], "oci"))) {
+                char *help_argv[] = { argv[2], "--help", NULL };
+                return !strcmp(argv[2], "oci") ? cli_oci(2, help_argv) : find_command(argv[2])->fn(2, help_argv);
+        }
+        if (argc > 2 && !strcmp(argv[1], "help")) {
+                fprintf(stderr, "sbx help: unknown command '%s' (see 'sbx --help')\n", argv[2]);
+                return SBX_EXIT_USAGE;
+        }
         if (sbx_cli_help_word(argc, argv, usage, &status))
                 return status;
         if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+                if (argc > 2) {
+                        fprintf(stderr, "sbx %s: unexpected argument '%s'\n", argv[1], argv[2]);
+                        return SBX_EXIT_USAGE;
+                }
                 printf("sbx %s\n", SBX_VERSION);
                 return 0;
         }

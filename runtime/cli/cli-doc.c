@@ -52,6 +52,46 @@ void sbx_cli_getopt_init(sbx_cli_getopt *g, const sbx_cli_opt *const *tables, bo
         each_opt(tables, add_getopt, g);
 }
 
+static const char *prefix_of(const sbx_cli_cmd *c);
+
+void sbx_cli_bad_option(const sbx_cli_cmd *c, const sbx_cli_getopt *g, int argc, char **argv) {
+        const char *w = optind >= 1 && optind <= argc ? argv[optind - 1] : "";
+        const char *p = prefix_of(c), *what = "bad option", *after = "";
+        char shown[64];
+
+        if (!strncmp(w, "--", 2) && w[2]) {
+                size_t n = strcspn(w + 2, "=");
+                const struct option *match = NULL;
+                int matches = 0;
+                for (const struct option *o = g->longopts; o->name; o++)
+                        if (!strncmp(o->name, w + 2, n)) {
+                                match = o;
+                                if (strlen(o->name) == n) {
+                                        matches = 1;
+                                        break;
+                                }
+                                matches++;
+                        }
+                snprintf(shown, sizeof(shown), "%.*s", (int) n + 2, w);
+                if (matches > 1)
+                        what = "ambiguous option";
+                else if (matches == 1 && match->has_arg == required_argument && !w[2 + n]) {
+                        snprintf(shown, sizeof(shown), "--%s", match->name);
+                        what = "option", after = " needs a value";
+                } else if (matches == 1 && match->has_arg == no_argument && w[2 + n] == '=') {
+                        snprintf(shown, sizeof(shown), "--%s", match->name);
+                        what = "option", after = " takes no value";
+                }
+        } else if (optopt > 0 && optopt < 128 && optopt != ':' && optopt != '+') {
+                const char *s = strchr(g->shortopts, optopt);
+                snprintf(shown, sizeof(shown), "-%c", optopt);
+                if (s && s[1] == ':')
+                        what = "option", after = " needs a value";
+        } else
+                snprintf(shown, sizeof(shown), "%s", w);
+        fprintf(stderr, "%s%s: %s '%s'%s (see '%s%s --help')\n", p, c->name, what, shown, after, p, c->name);
+}
+
 int sbx_cli_parse(const sbx_cli_cmd *c, int argc, char **argv, int (*fn)(int opt, const char *arg, void *userdata),
                   void *userdata, int *status) {
         sbx_cli_getopt g;
@@ -59,12 +99,15 @@ int sbx_cli_parse(const sbx_cli_cmd *c, int argc, char **argv, int (*fn)(int opt
 
         sbx_cli_getopt_init(&g, c->opts, c->in_order);
         optind = 1;
+        opterr = 0;
         while ((opt = getopt_long(argc, argv, g.shortopts, g.longopts, NULL)) >= 0) {
                 if (opt == 'h') {
                         sbx_cli_usage(stdout, c);
                         *status = 0;
                         return -1;
                 }
+                if (opt == '?' || opt == ':')
+                        sbx_cli_bad_option(c, &g, argc, argv);
                 if (opt == '?' || opt == ':' || !fn || fn(opt, optarg, userdata) < 0) {
                         *status = SBX_EXIT_USAGE;
                         return -1;

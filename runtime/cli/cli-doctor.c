@@ -114,14 +114,12 @@ int cli_doctor(int argc, char **argv) {
                         sbx_cli_usage(stdout, &sbx_cmd_doctor);
                         return 0;
                 } else {
-                        fprintf(stderr, "sbx doctor: unknown option '%s'\n", argv[optind - 1]);
-                        sbx_cli_usage(stderr, &sbx_cmd_doctor);
+                        sbx_cli_bad_option(&sbx_cmd_doctor, &g, argc, argv);
                         return SBX_EXIT_USAGE;
                 }
         }
         if (optind < argc) {
-                fprintf(stderr, "sbx doctor: unknown option '%s'\n", argv[optind]);
-                sbx_cli_usage(stderr, &sbx_cmd_doctor);
+                fprintf(stderr, "sbx doctor: unexpected argument '%s' (see 'sbx doctor --help')\n", argv[optind]);
                 return SBX_EXIT_USAGE;
         }
         fflush(stdout);   /* the probes fork */

@@ -240,11 +240,8 @@ int cli_explain(int argc, char **argv) {
         explain_args a = {};
         int kind = 0, status, first = sbx_cli_parse(&sbx_cmd_explain, argc, argv, explain_opt, &a, &status);
 
-        if (first < 0) {
-                if (status)
-                        sbx_cli_usage(stderr, &sbx_cmd_explain);
+        if (first < 0)
                 return status;
-        }
         if (first < argc) {
                 fprintf(stderr, "sbx explain: unexpected argument '%s'\n", argv[first]);
                 return SBX_EXIT_USAGE;

@@ -35,7 +35,7 @@ const sbx_cli_opt sbx_run_opts[] = {
           "agent's main session)", NULL },
         { "subagent", 0, NULL, OPT_SUBAGENT, "evaluate the session as a sub-agent session", NULL },
         { "config", 0, "FILE", OPT_CONFIG, "openclaw.json (default: $OPENCLAW_CONFIG_PATH, "
-          "~/.openclaw/openclaw.json)", "@file" },
+          "$OPENCLAW_STATE_DIR/openclaw.json, ~/.openclaw/openclaw.json)", "@file" },
         SBX_CLI_SECTION("Root and workspace"),
         { "rootfs", 0, "DIR", OPT_ROOTFS, "use DIR as the (read-only) root instead of the host's /usr, /bin, "
           "/lib*, /sbin", "@dir" },
@@ -68,8 +68,8 @@ const sbx_cli_opt sbx_run_opts[] = {
         { "timeout", 0, "SECONDS", OPT_TIMEOUT, "kill the whole sandbox after SECONDS (exit status 124)", NULL },
         { "tty", 0, NULL, OPT_TTY, "give the sandbox its own pty (default: when stdin is a tty)", NULL },
         { "no-tty", 0, NULL, OPT_NO_TTY, "no pty, even when stdin is a tty", NULL },
-        { "state-dir", 0, "DIR", OPT_STATE_DIR, "where run and sandbox state lives (default $XDG_RUNTIME_DIR/sbx, "
-          "/run/sbx as root, /tmp/sbx-$UID)", "@dir" },
+        { "state-dir", 0, "DIR", OPT_STATE_DIR, "where run and sandbox state lives (default $XDG_RUNTIME_DIR/sbx; "
+          "else /run/sbx as root where /run is a tmpfs, /dev/shm/sbx-$UID, /run/sbx as root, /tmp/sbx-$UID)", "@dir" },
         SBX_CLI_SECTION("Network"),
         { "network", 0, "MODE", OPT_NETWORK, "none (default): only lo; bridge: egress through NAT (root: veth "
           "on the sbx0 bridge; otherwise pasta); container:NAME: the network namespace of the running "
@@ -411,7 +411,7 @@ int cli_run(int argc, char **argv) {
                         return 0;
                 }
                 if (opt == '?' || opt == ':') {
-                        fprintf(stderr, "sbx run: bad option '%s' (see 'sbx run --help')\n", argv[optind - 1]);
+                        sbx_cli_bad_option(&sbx_cmd_run, &g, argc, argv);
                         return SBX_EXIT_USAGE;
                 }
                 if (opt == OPT_EXEC_APPROVALS) {
@@ -461,8 +461,9 @@ int cli_run(int argc, char **argv) {
         if (err.code != 0 && (r == SBX_EXIT_FAILURE || r == SBX_EXIT_USAGE || r == SBX_EXIT_CANNOT_EXEC ||
                               r == SBX_EXIT_NOT_FOUND || r == SBX_EXIT_TIMEOUT)) {
                 const char *text = sbx_error_text(&err, buf, sizeof(buf));
-                fprintf(stderr, "sbx run: %s%s%s\n", text, err.code != -ETIMEDOUT ? ": " : "",
-                        err.code != -ETIMEDOUT ? strerror(-err.code) : "");
+                /* the reason, unless the message gives it already */
+                bool why = err.code != -ETIMEDOUT && !strcasestr(text, strerror(-err.code));
+                fprintf(stderr, "sbx run: %s%s%s\n", text, why ? ": " : "", why ? strerror(-err.code) : "");
         }
         return r;
 }

@@ -60,6 +60,10 @@ static const sbx_cli_opt common_opts[] = {
         SBX_CLI_OPT_END
 };
 
+/* The exit status of the commands that take sandbox NAMEs (errno_status). */
+#define NAME_CMD_FOOTER "Exit status: 0 done; 1 no such sandbox (the others are still done); 2 bad usage; 125 sbx " \
+                        "failed (the message names the sandbox and the step)."
+
 static int fail(const char *cmd, const sbx_error *e, int status) {
         char buf[SBX_ERROR_MSG_MAX + 64];
         const char *m = sbx_error_text(e, buf, sizeof(buf));
@@ -70,8 +74,12 @@ static int fail(const char *cmd, const sbx_error *e, int status) {
         return status;
 }
 
-static int errno_status(int r) {
-        return r == -EINVAL ? SBX_EXIT_USAGE : r == -ENOENT ? 1 : SBX_EXIT_FAILURE;
+/* 1 (docker's status) only for a sandbox that does not exist: any other
+ * missing file (a state dir, a bind source) is sbx failing, 125. */
+static int errno_status(int r, const sbx_error *e) {
+        if (r == -ENOENT && !strncmp(e->msg, "No such sandbox", 15))
+                return 1;
+        return r == -EINVAL ? SBX_EXIT_USAGE : SBX_EXIT_FAILURE;
 }
 
 static int set_state_dir(const char *dir, const char *cmd) {
@@ -107,8 +115,7 @@ static int next_opt(const sbx_cli_cmd *cmd, const sbx_cli_getopt *g, int argc, c
                         continue;
                 }
                 if (opt == '?' || opt == ':') {
-                        fprintf(stderr, "sbx %s: bad option '%s' (see 'sbx %s --help')\n", cmd->name,
-                                argv[optind - 1], cmd->name);
+                        sbx_cli_bad_option(cmd, g, argc, argv);
                         *status = SBX_EXIT_USAGE;
                         return -2;
                 }
@@ -257,8 +264,7 @@ static int parse_create(create_args *a, int argc, char **argv, const sbx_cli_cmd
                         return -256;
                 }
                 if (opt == '?' || opt == ':') {
-                        fprintf(stderr, "sbx %s: bad option '%s' (see 'sbx %s --help')\n", cmd->name,
-                                argv[optind - 1], cmd->name);
+                        sbx_cli_bad_option(cmd, &g, argc, argv);
                         return -SBX_EXIT_USAGE;
                 }
                 if (opt == approvals_val) {
@@ -338,7 +344,7 @@ static int default_workspace(create_args *a, sbx_error *e) {
         a->c.workspace_sbx_owned = access(dir, F_OK) < 0;   /* sbx creates it now */
         r = mkdir_p(dir);
         if (r < 0)
-                return sbx_error_set(e, r, "workspace '%s': create", dir);
+                return sbx_error_set(e, r, "workspace '%s': create: %s", dir, strerror(-r));
         a->c.workspace = strdup(dir);
         if (!a->c.workspace)
                 return sbx_error_set(e, -ENOMEM, "out of memory");
@@ -367,7 +373,7 @@ const sbx_cli_cmd sbx_cmd_create = {
         .footer = "Exit status: 0 created; 1 NAME exists; 2 bad usage; 125 sbx failed.",
 };
 
-static int scope_prepare(int argc, char **argv, create_args *a, sbx_resolved *res);
+static int scope_prepare(const char *cmd, int argc, char **argv, create_args *a, sbx_resolved *res);
 static const char *scan_opt(int argc, char **argv, const char *opt);
 
 int cli_create(int argc, char **argv) {
@@ -378,7 +384,7 @@ int cli_create(int argc, char **argv) {
         int r;
 
         sbx_run_config_init(&a.c);
-        r = scan_opt(argc, argv, "--scope") ? scope_prepare(argc, argv, &a, &res)
+        r = scan_opt(argc, argv, "--scope") ? scope_prepare("create", argc, argv, &a, &res)
                                             : policy_needs_scope("create", argc, argv);
         if (r)
                 return r;
@@ -402,7 +408,7 @@ int cli_create(int argc, char **argv) {
         a.o.n_labels = a.n_labels;
         r = sbx_sandbox_create(a.name, &a.c, &a.o, id, &err);
         if (r < 0)
-                return fail("create", &err, r == -EEXIST ? 1 : errno_status(r));
+                return fail("create", &err, r == -EEXIST ? 1 : errno_status(r, &err));
         printf("%s\n", id);
         return 0;
 }
@@ -719,6 +725,7 @@ const sbx_cli_cmd sbx_cmd_ls = {
                 "Sandboxes whose init died are cleaned up (processes, cgroup) "
                 "and shown as stopped (crashed). The NAME column is as wide as the longest name.",
         .opts = { ls_opts, common_opts, NULL },
+        .footer = "Exit status: 0 done; 2 bad usage; 125 sbx failed.",
 };
 
 int cli_ls(int argc, char **argv) {
@@ -806,6 +813,7 @@ const sbx_cli_cmd sbx_cmd_inspect = {
                 "socket deny), their hash, and whether the current openclaw.json derives other rules (stale: "
                 "'sbx recreate' applies them). \"policy\": \"none\" when it was created without an agent.",
         .opts = { common_opts, NULL },
+        .footer = NAME_CMD_FOOTER,
 };
 
 /* sbx inspect NAME...: the full record of each, as ls --json shows it. */
@@ -829,7 +837,7 @@ int cli_inspect(int argc, char **argv) {
                 sbx_error err = {};
                 r = sbx_sandbox_lookup(argv[i], &s, &err);
                 if (r < 0) {
-                        status = fail("inspect", &err, errno_status(r));
+                        status = fail("inspect", &err, errno_status(r, &err));
                         continue;
                 }
                 check_policy(s);
@@ -857,6 +865,7 @@ const sbx_cli_cmd sbx_cmd_logs = {
                 "execve/execveat of their process trees, grandchildren included, as the exec log's seccomp "
                 "listener saw them (event exec-seen): time, pid, decision, path, argv.",
         .opts = { logs_opts, common_opts, NULL },
+        .footer = NAME_CMD_FOOTER,
 };
 
 /* sbx logs --exec NAME: the sandbox's exec records (issue 14). */
@@ -891,7 +900,7 @@ int cli_logs(int argc, char **argv) {
         }
         r = sbx_sandbox_lookup(ref, &s, &err);
         if (r < 0)
-                return fail("logs", &err, errno_status(r));
+                return fail("logs", &err, errno_status(r, &err));
         if (!s->policy.agent) {
                 fprintf(stderr, "sbx logs: sandbox '%s' has no policy (policy: none): its execs are not logged\n",
                         s->name);
@@ -949,7 +958,7 @@ static int each_ref(int argc, char **argv, const sbx_cli_cmd *cmd,
                 sbx_error err = {};
                 int r = fn(argv[i], arg, &err);
                 if (r < 0)
-                        status = fail(cmd->name, &err, errno_status(r));
+                        status = fail(cmd->name, &err, errno_status(r, &err));
                 else
                         printf("%s\n", argv[i]);
         }
@@ -978,6 +987,7 @@ const sbx_cli_cmd sbx_cmd_start = {
         .summary = "start a stopped sandbox",
         .text = "Start the init of stopped or created sandboxes.",
         .opts = { common_opts, NULL },
+        .footer = NAME_CMD_FOOTER,
 };
 
 int cli_start(int argc, char **argv) {
@@ -1000,6 +1010,7 @@ const sbx_cli_cmd sbx_cmd_stop = {
         .text = "Stop sandboxes: SIGTERM to every process, SIGKILL after SECONDS (default 10). The record, "
                 "workspace and overlay changes stay; 'sbx start' restarts it.",
         .opts = { stop_opts, common_opts, NULL },
+        .footer = NAME_CMD_FOOTER,
 };
 
 int cli_stop(int argc, char **argv) {
@@ -1040,7 +1051,7 @@ static int rm_all(bool force) {
                 sbx_error e = {};
                 r = sbx_sandbox_remove(list[i]->name, force, &e);
                 if (r < 0)
-                        status = fail("rm", &e, errno_status(r));
+                        status = fail("rm", &e, errno_status(r, &e));
                 else
                         printf("%s\n", list[i]->name);
         }
@@ -1077,6 +1088,7 @@ const sbx_cli_cmd sbx_cmd_rm = {
         .text = "Remove sandboxes: state dir, overlay changes, cgroup. A running one needs -f (its processes "
                 "are killed). The workspace directory is never removed.",
         .opts = { rm_opts, common_opts, NULL },
+        .footer = NAME_CMD_FOOTER,
 };
 
 int cli_rm(int argc, char **argv) {
@@ -1108,6 +1120,7 @@ const sbx_cli_cmd sbx_cmd_pause = {
         .summary = "suspend every process of a sandbox",
         .text = "Suspend every process of the sandboxes (SIGSTOP to each; 'sbx unpause' sends SIGCONT).",
         .opts = { common_opts, NULL },
+        .footer = NAME_CMD_FOOTER,
 };
 
 const sbx_cli_cmd sbx_cmd_unpause = {
@@ -1116,6 +1129,7 @@ const sbx_cli_cmd sbx_cmd_unpause = {
         .summary = "resume a paused sandbox",
         .text = "Resume every process of paused sandboxes.",
         .opts = { common_opts, NULL },
+        .footer = NAME_CMD_FOOTER,
 };
 
 int cli_pause(int argc, char **argv) {
@@ -1156,6 +1170,7 @@ const sbx_cli_cmd sbx_cmd_prune = {
                 "OpenClaw's prune rules. Sandboxes whose init crashed are removed too. A sandbox with a "
                 "running exec is never removed. Workspace directories are kept.",
         .opts = { prune_opts, common_opts, NULL },
+        .footer = "Exit status: 0 done; 2 bad usage; 125 sbx failed.",
 };
 
 int cli_prune(int argc, char **argv) {
@@ -1232,6 +1247,7 @@ const sbx_cli_cmd sbx_cmd_recreate = {
         .text = "Rebuild sandboxes from their recorded configuration (rm -f + create with the same name, labels "
                 "and workspace): processes end, workspace data stays. Give NAMEs or one selector.",
         .opts = { recreate_opts, common_opts, NULL },
+        .footer = NAME_CMD_FOOTER,
 };
 
 int cli_recreate(int argc, char **argv) {
@@ -1262,7 +1278,7 @@ int cli_recreate(int argc, char **argv) {
                 for (int i = optind; i < argc; i++) {
                         r = sbx_sandbox_recreate(argv[i], NULL, NULL, &err);
                         if (r < 0)
-                                status = fail("recreate", &err, errno_status(r));
+                                status = fail("recreate", &err, errno_status(r, &err));
                         else
                                 printf("%s\n", argv[i]);
                 }
@@ -1274,7 +1290,7 @@ int cli_recreate(int argc, char **argv) {
         for (size_t i = 0; i < n; i++) {
                 r = sbx_sandbox_recreate(list[i]->name, NULL, NULL, &err);
                 if (r < 0)
-                        status = fail("recreate", &err, errno_status(r));
+                        status = fail("recreate", &err, errno_status(r, &err));
                 else
                         printf("%s\n", list[i]->name);
         }
@@ -1310,7 +1326,7 @@ static bool scan_flag(int argc, char **argv, const char *opt) {
  * OpenClaw 2026.9.6 does with the scope forced to S, gives the sandbox's
  * name (OpenClaw's container name), its configuration and its labels. The
  * explicit sbx options are applied on top afterwards. */
-static int scope_prepare(int argc, char **argv, create_args *a, sbx_resolved *res) {
+static int scope_prepare(const char *cmd, int argc, char **argv, create_args *a, sbx_resolved *res) {
         static const char *const scopes[] = { "session", "agent", "shared" };
         const char *scope_s = scan_opt(argc, argv, "--scope");
         sbx_request req = { .agent = scan_opt(argc, argv, "--agent"), .session = scan_opt(argc, argv, "--session"),
@@ -1326,7 +1342,7 @@ static int scope_prepare(int argc, char **argv, create_args *a, sbx_resolved *re
                 if (scope_s && !strcmp(scope_s, scopes[i]))
                         scope = i;
         if (scope < 0) {
-                fprintf(stderr, "sbx run: --scope '%s': expected session, agent or shared\n", scope_s ?: "");
+                fprintf(stderr, "sbx %s: --scope '%s': expected session, agent or shared\n", cmd, scope_s ?: "");
                 return SBX_EXIT_USAGE;
         }
         r = sbx_config_find(scan_opt(argc, argv, "--config"), &path, &e);
@@ -1343,26 +1359,26 @@ static int scope_prepare(int argc, char **argv, create_args *a, sbx_resolved *re
         sbx_config_done(&cfg);
         sbx_config_diag_done(&diag);
         if (r < 0)
-                return fail("run", &e, SBX_EXIT_USAGE);
+                return fail(cmd, &e, SBX_EXIT_USAGE);
         if (!res->container_name || !res->host_workspace_dir)
-                return fprintf(stderr, "sbx run: agent %s: no sandbox container name (sandbox.backend '%s')\n",
+                return fprintf(stderr, "sbx %s: agent %s: no sandbox container name (sandbox.backend '%s')\n", cmd,
                                res->agent_id, res->backend ?: ""), SBX_EXIT_USAGE;
         r = sbx_policy_to_run_config(res, &a->c, &notes, &e);
         for (size_t i = 0; i < notes.n; i++)
-                fprintf(stderr, "sbx run: note: %s\n", notes.v[i]);
+                fprintf(stderr, "sbx %s: note: %s\n", cmd, notes.v[i]);
         sbx_strv_free(&notes);
         if (r < 0)
-                return fprintf(stderr, "sbx run: agent %s: %s\n", res->agent_id, e.msg), SBX_EXIT_USAGE;
+                return fprintf(stderr, "sbx %s: agent %s: %s\n", cmd, res->agent_id, e.msg), SBX_EXIT_USAGE;
         /* issue 14: the agent's rules, for the whole sandbox and every exec into it */
         r = sbx_sandbox_rules_apply(&a->c, res, NULL, &e);
         if (r < 0)
-                return fprintf(stderr, "sbx run: agent %s: %s\n", res->agent_id, e.msg), SBX_EXIT_USAGE;
+                return fprintf(stderr, "sbx %s: agent %s: %s\n", cmd, res->agent_id, e.msg), SBX_EXIT_USAGE;
         a->policy.agent = res->agent_id;
         a->policy.session = res->session_key;
         a->policy.scope_key = res->scope_key;
         a->policy.config_path = path ? realpath(path, NULL) : NULL;
         if (path && !a->policy.config_path)
-                return fprintf(stderr, "sbx run: %s: %s\n", path, strerror(errno)), SBX_EXIT_FAILURE;
+                return fprintf(stderr, "sbx %s: %s: %s\n", cmd, path, strerror(errno)), SBX_EXIT_FAILURE;
         a->o.policy = &a->policy;
         /* workspaceAccess none: OpenClaw's per-scope sandbox workspace, kept
          * across recreates, mounted read-write; with --workspace-mode overlay
@@ -1373,7 +1389,7 @@ static int scope_prepare(int argc, char **argv, create_args *a, sbx_resolved *re
                 const char *ws = overlay ? res->agent_workspace_dir : res->host_workspace_dir;
                 r = mkdir_p(ws);
                 if (r < 0)
-                        return fprintf(stderr, "sbx run: workspace '%s': %s\n", ws, strerror(-r)), SBX_EXIT_FAILURE;
+                        return fprintf(stderr, "sbx %s: workspace '%s': %s\n", cmd, ws, strerror(-r)), SBX_EXIT_FAILURE;
                 free(a->c.workspace);
                 a->c.workspace = strdup(ws);
                 if (!a->c.workspace)
@@ -1408,7 +1424,7 @@ int cli_run_persistent(int argc, char **argv) {
         int r, cmd;
 
         sbx_run_config_init(&a.c);
-        r = scan_opt(argc, argv, "--scope") ? scope_prepare(argc, argv, &a, &res)
+        r = scan_opt(argc, argv, "--scope") ? scope_prepare("run", argc, argv, &a, &res)
                                             : policy_needs_scope("run", argc, argv);
         if (r)
                 return r;
@@ -1432,7 +1448,7 @@ int cli_run_persistent(int argc, char **argv) {
         cmd = r;
         r = sbx_sandbox_create(a.name, &a.c, &a.o, NULL, &err);
         if (r < 0)
-                return fail("run", &err, errno_status(r) == 1 ? SBX_EXIT_FAILURE : errno_status(r));
+                return fail("run", &err, errno_status(r, &err) == 1 ? SBX_EXIT_FAILURE : errno_status(r, &err));
         req.argv = argv + cmd;
         req.envv = NULL;
         req.tty = a.c.tty;
@@ -1586,6 +1602,7 @@ const sbx_cli_cmd sbx_cmd_diff = {
                 "deleted (every file under a deleted or replaced directory is listed, as commit deletes it); "
                 "then a unified diff of each changed text file. A rename is a D plus an A.",
         .opts = { diff_opts, common_opts, NULL },
+        .footer = NAME_CMD_FOOTER,
 };
 
 int cli_diff(int argc, char **argv) {
@@ -1619,7 +1636,7 @@ int cli_diff(int argc, char **argv) {
         }
         r = sbx_sandbox_diff(ref, &c, &n, &err);
         if (r < 0)
-                return fail("diff", &err, r == -ENOTSUP ? SBX_EXIT_USAGE : errno_status(r));
+                return fail("diff", &err, r == -ENOTSUP ? SBX_EXIT_USAGE : errno_status(r, &err));
         if (json) {
                 json_object *a = json_object_new_array();
                 for (size_t i = 0; i < n; i++) {
@@ -1679,6 +1696,7 @@ const sbx_cli_cmd sbx_cmd_commit = {
                 "devices are skipped (counted). The sandbox keeps running; 'sbx diff' is empty afterwards but for "
                 "those.",
         .opts = { common_opts, NULL },
+        .footer = NAME_CMD_FOOTER,
 };
 
 int cli_commit(int argc, char **argv) {
@@ -1692,7 +1710,7 @@ int cli_commit(int argc, char **argv) {
                 return no_sandbox_given(&sbx_cmd_commit);
         r = sbx_sandbox_commit(argv[i], argv + i + 1, (size_t) (argc - i - 1), &skipped, &err);
         if (r < 0)
-                return fail("commit", &err, r == -ENOTSUP ? SBX_EXIT_USAGE : errno_status(r));
+                return fail("commit", &err, r == -ENOTSUP ? SBX_EXIT_USAGE : errno_status(r, &err));
         if (skipped)
                 printf("%d change%s applied, %zu skipped (FIFOs, sockets and devices are not committed)\n", r,
                        r == 1 ? "" : "s", skipped);
@@ -1708,6 +1726,7 @@ const sbx_cli_cmd sbx_cmd_reset = {
         .text = "Discard the sandbox's workspace changes. A running sandbox is restarted (its processes end): "
                 "the overlay must not change under a live mount.",
         .opts = { common_opts, NULL },
+        .footer = NAME_CMD_FOOTER,
 };
 
 int cli_reset(int argc, char **argv) {
@@ -1724,6 +1743,6 @@ int cli_reset(int argc, char **argv) {
         }
         r = sbx_sandbox_reset(argv[i], &err);
         if (r < 0)
-                return fail("reset", &err, r == -ENOTSUP ? SBX_EXIT_USAGE : errno_status(r));
+                return fail("reset", &err, r == -ENOTSUP ? SBX_EXIT_USAGE : errno_status(r, &err));
         return 0;
 }

@@ -128,11 +128,16 @@ typedef struct sbx_cli_getopt {
 void sbx_cli_getopt_init(sbx_cli_getopt *g, const sbx_cli_opt *const *tables, bool in_order);
 /* Parse argv (argv[0] the command word) with c's option tables: --help prints
  * c's usage (*status 0); fn (may be NULL: the tables have no other option)
- * takes every other option; a bad option (getopt's message) or fn < 0:
+ * takes every other option; a bad option (sbx_cli_bad_option) or fn < 0:
  * *status 2. Returns the index of the first non-option word, or -1 with
  * *status set. */
 int sbx_cli_parse(const sbx_cli_cmd *c, int argc, char **argv, int (*fn)(int opt, const char *arg, void *userdata),
                   void *userdata, int *status);
+/* After getopt_long (opterr 0) returned '?' for g's tables: one line on
+ * stderr naming the word at fault, "sbx CMD: bad option '--x'" (or an
+ * ambiguous one, or a value missing after or given to an option), and
+ * where the help is. */
+void sbx_cli_bad_option(const sbx_cli_cmd *c, const sbx_cli_getopt *g, int argc, char **argv);
 /* The options (not the headings) of c's tables, in order:
  *   for (sbx_cli_iter it = {}; (o = sbx_cli_next_opt(c, &it)); ) ... */
 typedef struct sbx_cli_iter {

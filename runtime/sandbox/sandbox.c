@@ -106,9 +106,9 @@ static int make_private_dir(const char *path, sbx_error *reterr) {
         struct stat st;
 
         if (mkdir(path, 0711) < 0 && errno != EEXIST)
-                return sbx_error_set(reterr, -errno, "state dir: create '%s'", path);
+                return sbx_error_set(reterr, -errno, "state dir: create '%s': %s", path, strerror(errno));
         if (lstat(path, &st) < 0)
-                return sbx_error_set(reterr, -errno, "state dir: stat '%s'", path);
+                return sbx_error_set(reterr, -errno, "state dir: stat '%s': %s", path, strerror(errno));
         if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 022))
                 return sbx_error_set(reterr, -EPERM,
                                      "state dir '%s': must be a directory owned by uid %u and not group/world-writable",

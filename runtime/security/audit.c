@@ -24,9 +24,9 @@ int sbx_audit_open(sbx_audit *a, const char *path, const char *base, sbx_error *
 
         if (!path) {
                 if (snprintf(def, sizeof(def), "%s/audit.jsonl", base) >= (int) sizeof(def))
-                        return sbx_error_set(reterr, -ENAMETOOLONG, "--audit-log: state dir '%s' too long", base);
+                        return sbx_error_set(reterr, -ENAMETOOLONG, "state dir '%s': too long for the audit log in it", base);
                 if (mkdir(base, 0711) < 0 && errno != EEXIST)
-                        return sbx_error_set(reterr, -errno, "--audit-log: create the state dir '%s'", base);
+                        return sbx_error_set(reterr, -errno, "state dir: create '%s' (for the audit log)", base);
                 path = def;
         }
         /* O_NONBLOCK: a FIFO no process reads fails (ENXIO) instead of
