@@ -970,30 +970,36 @@ static void usage(FILE *f) {
               "sbx as an OCI runtime (runtime-spec 1.0-1.2, runc's command line): podman --runtime,\n"
               "containerd's runc shim (BinaryName) and Kubernetes RuntimeClass handlers drive it.\n"
               "\n"
-              "global options: --root DIR (default /run/sbx-runc; $XDG_RUNTIME_DIR/sbx-runc without root\n"
-              "  or as uid 0 of a user namespace, e.g. under rootless podman)\n"
-              "  --log FILE  --log-format text|json  --debug  --rootless true|false|auto\n"
+              "global options: --root DIR (default /run/sbx-runc; $XDG_RUNTIME_DIR/sbx-runc, else\n"
+              "  /tmp/sbx-runc-$UID, without root or as uid 0 of a user namespace, e.g. under rootless podman)\n"
+              "  --log FILE  --log-format text|json  --debug  --rootless true|false|auto (checked, else\n"
+              "  unused)  --criu PATH (ignored: no checkpoints)  -h, --help  -v, --version\n"
               "  --systemd-cgroup: the cgroup is a systemd scope (cgroupsPath slice:prefix:name), where\n"
-              "  systemd is init on cgroup v2; refused elsewhere with the reason\n"
+              "  systemd is init on cgroup v2; refused elsewhere with the reason (=false: cgroupfs)\n"
               "  --annotation-config-dir DIR (repeatable; else $SBX_RUNC_ANNOTATION_CONFIG_DIRS=DIR[:DIR]):\n"
               "  the only directories org.sbx.openclaw.config may name a file in (see below)\n"
               "  --audit-log FILE (else $SBX_RUNC_AUDIT_LOG): the annotated containers' audit records, each\n"
               "  with its \"container\" id, kept after delete (default: <root>/<id>/audit.jsonl)\n"
               "\n"
               "commands:\n"
-              "  create [-b BUNDLE] [--pid-file F] [--console-socket S] [--no-pivot] [--no-new-keyring]\n"
+              "  create [-b|--bundle BUNDLE] [--pid-file F] [--console-socket S] [--no-pivot] [--no-new-keyring]\n"
               "         [--preserve-fds N] ID          set up, stopped before the process (state 'created');\n"
               "                                        --no-pivot: MS_MOVE + chroot instead of pivot_root, for a\n"
               "                                        rootfs on a ramdisk (the old root stays beneath, covered)\n"
               "  start ID                              run the process of a created container\n"
-              "  run [create's options] [-d] [--keep] ID   create + start + wait + delete\n"
+              "  run [create's options] [-d|--detach] [--keep] ID   create + start + wait + delete\n"
               "  state ID                              the runtime-spec state JSON\n"
               "  kill [-a|--all] ID [SIGNAL]           default SIGTERM\n"
               "  delete [-f|--force] ID\n"
-              "  exec [--process P.json] [-d] [-t] [--console-socket S] [--pid-file F] [-e K=V] [--cwd D]\n"
-              "       [-u UID[:GID]] [--preserve-fds N] ID [CMD...]\n"
-              "  ps [-f table|json] ID   list [-f table|json] [-q]   pause ID   resume ID\n"
-              "  features   spec [-b BUNDLE] [--rootless]   --version\n"
+              "  exec [-p|--process P.json] [-d|--detach] [-t|--tty] [--console-socket S] [--pid-file F]\n"
+              "       [-e|--env K=V] [--cwd D] [-u|--user UID[:GID]] [--preserve-fds N] [--no-new-privs]\n"
+              "       [--ignore-paused] ID [CMD...]   (exit: CMD's status; 255 it could not be started;\n"
+              "       1 bad flags; --process-label and --apparmor are refused unless empty)\n"
+              "  ps [-f|--format table|json] ID   list [-f|--format table|json] [-q|--quiet]\n"
+              "  pause ID   resume ID   features   spec [-b|--bundle BUNDLE] [--rootless]\n"
+              "  checkpoint, restore, update, events: refused (not supported by sbx)\n"
+              "Exit status: 0, or 1 with one line naming the option, file or container at fault\n"
+              "(run: the container's status; exec: see above).\n"
               "\n"
               "config.json is applied exactly; a field sbx cannot honour fails create naming its\n"
               "JSON path. sbx's hardening is opt-in by annotation (with Kubernetes: pod annotations):\n"
@@ -1023,6 +1029,32 @@ static const char *opt_value(int *i, int argc, char **argv, const char *name) {
         if (!strcmp(argv[*i], name) && *i + 1 < argc)
                 return argv[++*i];
         return NULL;
+}
+
+/* The error for an option of a value-taking set given last without one, or
+ * NULL when a is none of them. */
+static const char *missing_value(const char *a, const char *const *names) {
+        static char msg[96];
+
+        for (size_t i = 0; names[i]; i++)
+                if (!strcmp(a, names[i])) {
+                        snprintf(msg, sizeof(msg), "option '%s' needs a value", a);
+                        return msg;
+                }
+        return NULL;
+}
+
+/* --preserve-fds N: a number of fds, 0..1024. */
+static int preserve_fds(const char *v, int *ret) {
+        char *end;
+        long n;
+
+        errno = 0;
+        n = strtol(v, &end, 10);
+        if (errno || end == v || *end || n < 0 || n > (1 << 20))
+                return -EINVAL;
+        *ret = (int) n;
+        return 0;
 }
 
 static bool is_opt(const char *a, const char *name) {
@@ -1120,7 +1152,11 @@ int cli_oci(int argc, char **argv) {
                         }
                 } else if ((v = opt_value(&i, argc, argv, "--criu")))
                         ;       /* checkpointing is not offered; the flag is harmless */
-                else {
+                else if ((v = missing_value(a, (const char *const[]) { "--root", "--audit-log",
+                                 "--annotation-config-dir", "--log", "--log-format", "--rootless", "--criu", NULL }))) {
+                        fprintf(stderr, "sbx-runc: %s (see --help)\n", v);
+                        return 1;
+                } else {
                         fprintf(stderr, "sbx-runc: unknown global option '%s' (see --help)\n", a);
                         return 1;
                 }
@@ -1168,8 +1204,10 @@ int cli_oci(int argc, char **argv) {
                                 o.pid_file = v;
                         else if ((v = opt_value(&k, argc, argv, "--console-socket")))
                                 o.console_socket = v;
-                        else if ((v = opt_value(&k, argc, argv, "--preserve-fds")))
-                                o.preserve_fds = atoi(v);
+                        else if ((v = opt_value(&k, argc, argv, "--preserve-fds"))) {
+                                if (preserve_fds(v, &o.preserve_fds) < 0)
+                                        return FAIL("%s: --preserve-fds '%s': a number of fds (0..1048576)", cmd, v);
+                        }
                         else if (!strcmp(a, "--no-pivot"))
                                 o.no_pivot = true;
                         else if (!strcmp(a, "--no-new-keyring"))
@@ -1178,6 +1216,9 @@ int cli_oci(int argc, char **argv) {
                                 detach = true;
                         else if (!strcmp(cmd, "run") && !strcmp(a, "--keep"))
                                 keep = true;
+                        else if ((v = missing_value(a, (const char *const[]) { "--bundle", "-b", "--pid-file",
+                                         "--console-socket", "--preserve-fds", NULL })))
+                                return FAIL("%s: %s", cmd, v);
                         else if (a[0] == '-' && a[1])
                                 return FAIL("%s: unknown option '%s'", cmd, a);
                         else if (!id)

@@ -1116,7 +1116,7 @@ int oci_config_load_at(const char *bundle, const char *config_path, oci_config *
         sbx_cgroup_resources_init(&c->res);
         canon = realpath(bundle, NULL);
         if (!canon)
-                return sbx_error_set(e, -errno, "bundle '%s'", bundle);
+                return sbx_error_set(e, -errno, "bundle '%s': %s", bundle, strerror(errno));
         snprintf(c->bundle, sizeof(c->bundle), "%s", canon);
         if (config_path)
                 snprintf(path, sizeof(path), "%s", config_path);

@@ -288,8 +288,17 @@ static int parse_opts(int argc, char **argv, exec_opts *o, const char **ret_id, 
                         o->user = v;
                 else if ((v = VAL("--env")) || (v = VAL("-e")))
                         o->env[o->n_env++] = (char *) v;
-                else if ((v = VAL("--preserve-fds")))
-                        o->preserve_fds = atoi(v);
+                else if ((v = VAL("--preserve-fds"))) {
+                        char *end;
+                        long n;
+                        errno = 0;
+                        n = strtol(v, &end, 10);
+                        if (errno || end == v || *end || n < 0 || n > (1 << 20)) {
+                                snprintf(errbuf, len, "exec: --preserve-fds '%s': a number of fds (0..1048576)", v);
+                                return -EINVAL;
+                        }
+                        o->preserve_fds = (int) n;
+                }
                 else if ((v = VAL("--process-label")) || (v = VAL("--apparmor"))) {
                         if (*v) {
                                 snprintf(errbuf, len, "exec: '%s' is not supported by sbx (no LSM labels)", a);
@@ -305,7 +314,13 @@ static int parse_opts(int argc, char **argv, exec_opts *o, const char **ret_id, 
                         ;
                 else if (!strcmp(a, "--"))
                         break;
-                else {
+                else if (!strcmp(a, "--process") || !strcmp(a, "-p") || !strcmp(a, "--console-socket") ||
+                         !strcmp(a, "--pid-file") || !strcmp(a, "--cwd") || !strcmp(a, "--user") ||
+                         !strcmp(a, "-u") || !strcmp(a, "--env") || !strcmp(a, "-e") ||
+                         !strcmp(a, "--preserve-fds") || !strcmp(a, "--process-label") || !strcmp(a, "--apparmor")) {
+                        snprintf(errbuf, len, "exec: option '%s' needs a value", a);
+                        return -EINVAL;
+                } else {
                         snprintf(errbuf, len, "exec: unknown or unsupported option '%s'", a);
                         return -EINVAL;
                 }

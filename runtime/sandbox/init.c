@@ -585,8 +585,12 @@ static _Noreturn void init_main(long *sp) {
 
         /* kill(-1) below must only ever reach a sandbox: refuse to run as
          * anything but pid 1 of a pid namespace. */
-        if (sys(SYS_getpid, 0, 0, 0, 0) != 1)
+        if (sys(SYS_getpid, 0, 0, 0, 0) != 1) {
+                static const char msg[] = "sbx-init: the pid 1 of a persistent sandbox, started by 'sbx create' "
+                                          "and 'sbx start'; it does not run on its own (see 'sbx create --help')\n";
+                sys(SYS_write, 2, (long) msg, sizeof(msg) - 1, 0);
                 quit(127);
+        }
         /* Not dumpable: the sandbox's processes have our ids, and through
          * /proc/1/mem could rewrite us (stop the sandbox from inside, or
          * answer its owner's signals as they please). ptrace is refused by
