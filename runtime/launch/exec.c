@@ -239,6 +239,22 @@ static int fail(sbx_error *reterr, int status, int code, const char *step, const
         return status;
 }
 
+/* chdir(dir), then insist the result lies inside our root: a dir of
+ * /proc/self/fd/N resolves through an fd still open here (one the caller
+ * passed without CLOEXEC: marked CLOEXEC, not closed) to a directory of the
+ * host; the kernel then gives getcwd() "(unreachable)..." and glibc ENOENT
+ * (CVE-2024-21626's class, as runc checks it). */
+static int chdir_inside(sbx_error *reterr, const char *step, const char *dir) {
+        char cwd[PATH_MAX];
+
+        if (chdir(dir) < 0)
+                return fail(reterr, SBX_EXIT_FAILURE, -errno, step, dir);
+        if (!getcwd(cwd, sizeof(cwd)) || cwd[0] != '/')
+                return sbx_error_set(reterr, -EPERM, "%s '%s': outside the root (an fd of the caller's?)", step,
+                                     dir), SBX_EXIT_FAILURE;
+        return 0;
+}
+
 /* An OCI container's argv[0]: a path, or looked up in the process's PATH
  * inside the container (as runc does); no allocation. */
 static int exec_container(const sbx_exec_plan *e) {
@@ -312,8 +328,9 @@ static int exec_container_rest(const sbx_exec_plan *e, sbx_error *reterr) {
                 if (r < 0)
                         return sbx_error_set(reterr, r, "close stray fds"), SBX_EXIT_FAILURE;
         }
-        if (chdir(e->workdir) < 0)
-                return fail(reterr, SBX_EXIT_FAILURE, -errno, "process.cwd: chdir", e->workdir);
+        r = chdir_inside(reterr, "process.cwd: chdir", e->workdir);
+        if (r > 0)
+                return r;
         if (e->exec_fd >= 0 && (r = open_decided(e, &exec_fd, reterr)) > 0)
                 return r;
         /* an agent's rules in `sbx-runc exec`: every exec of the tree logged */
@@ -538,8 +555,9 @@ int sbx_exec_setup_child(const sbx_exec_plan *e, sbx_error *reterr) {
                 if (r < 0)
                         return sbx_error_set(reterr, r, "close stray fds"), SBX_EXIT_FAILURE;
         }
-        if (chdir(e->workdir) < 0)
-                return fail(reterr, SBX_EXIT_FAILURE, -errno, "--workdir: chdir", e->workdir);
+        r = chdir_inside(reterr, "--workdir: chdir", e->workdir);
+        if (r > 0)
+                return r;
         if (e->exec_fd < 0)
                 return fail(reterr, SBX_EXIT_FAILURE, -EBADF, "exec: no decided command for", e->argv[0]);
         r = open_decided(e, &exec_fd, reterr);

@@ -98,6 +98,20 @@ exec 7<"$secret" 8<"$SECRET_DIR"
 is "leaked-fd: /proc/self/fd/7 (host secret open in the caller) is ENOENT" "$(tsbx -- /sbx-probe open /proc/self/fd/7)" ENOENT
 is "leaked-fd: openat via fd 8 (host dir open in the caller) fails" "$(tsbx -- /bin/sh -c 'cat <&8' 2>&1 | grep -c host-secret)" 0
 control "outside, fd 7 reads the secret" "$("$SBX_PROBE" read /proc/self/fd/7)" "host-secret-$$"
+# the workdir through such an fd (CVE-2024-21626's class: an OpenClaw exec
+# tool's workdir, an image's WorkingDir): chdir happened while the caller's fd
+# was still open (CLOEXEC, not closed), the cwd was the host dir
+out=$(tsbx -w /proc/self/fd/8 -- /bin/sh -c 'cat secret' 2>&1); rc=$?
+like "leaked-fd-workdir: -w /proc/self/fd/8 (host dir open in the caller) is refused (125), named" "$rc|$out" \
+        "^125\|.*--workdir: chdir '/proc/self/fd/8': outside the root"
+unlike "leaked-fd-workdir: ... the host dir is never the cwd" "$out" "host-secret"
+reached=
+for n in 3 4 5 6 9 10 11 12; do
+        out=$(tsbx -w /proc/self/fd/$n -- /bin/sh -c 'pwd; cat secret' 2>&1)
+        case $out in *host-secret*|*"getcwd() failed"*) reached+=" $n" ;; esac
+done
+is "leaked-fd-workdir: no -w /proc/self/fd/N (3..12) of sbx's own is a cwd outside the root" "$reached" ""
+control "outside, a chdir through fd 8 reads the secret" "$(cd /proc/self/fd/8 2>/dev/null && cat secret)" "host-secret-$$"
 exec 7<&- 8<&-
 
 # --- stdout/stderr redirected to a host file: the sandbox gets a pipe, never

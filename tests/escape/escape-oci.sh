@@ -89,8 +89,25 @@ done
 is "leaked-cwd (CVE-2024-21626): no process.cwd /proc/self/fd/N reaches the host" "$escaped" ""
 b=$(bundle cwdctl "c['process']['args']=['sh','-c','cat ../../../../../../../../$SECRET_DIR/secret']
 c['process']['cwd']='/proc/self/fd/3'")
-out=$(cd "$b" && rt run --preserve-fds 1 cwdctl 2>&1 </dev/null 3<"$SECRET_DIR")
-control "a host directory fd the caller passes (--preserve-fds) does reach the host as cwd" "$out" "host-secret-$$"
+out=$(cd "$b" && rt run --preserve-fds 1 cwdctl 2>&1 </dev/null 3<"$SECRET_DIR"); st=$?
+like "leaked-cwd: a process.cwd through a host directory fd the caller passes (--preserve-fds) is refused" \
+        "$st:$out" "^125:.*process.cwd: chdir '/proc/self/fd/3': outside the root"
+b2=$(bundle cwdpass "c['process']['args']=['sh','-c','cat /proc/self/fd/3/secret']")
+out=$(cd "$b2" && rt run --preserve-fds 1 cwdpass 2>&1 </dev/null 3<"$SECRET_DIR")
+control "a host directory fd the caller passes (--preserve-fds) does reach the container (the caller's grant)" \
+        "$out" "host-secret-$$"
+# --preserve-fds that is no count (round 5): atoi took "-5" as -5, and the
+# child's close_range then began past every fd, so all the runtime's fds
+# (this host directory) stayed open in the container
+for v in -5 abc 1x; do
+        out=$(cd "$b" && rt run --preserve-fds "$v" cwdneg 2>&1 </dev/null 3<"$SECRET_DIR"); st=$?
+        rt delete -f cwdneg >/dev/null 2>&1
+        like "preserve-fds-bad: --preserve-fds '$v' is refused (exit 1), naming it" "$st:$out" "^1:.*--preserve-fds '$v'"
+        unlike "preserve-fds-bad: ... and the host directory on fd 3 never reaches the container" "$out" "host-secret"
+done
+out=$(cd "$b" && rt run --preserve-fds 0 cwdneg 2>&1 </dev/null 3<"$SECRET_DIR")
+unlike "leaked-cwd: without --preserve-fds the caller's fd 3 is no process.cwd either (it was: chdir came before the fd closed)" \
+        "$out" "host-secret"
 # --- exec --process FILE and config.json that are no regular file (round 4):
 # a FIFO blocked sbx-runc for good and /dev/zero grew it without end (both
 # read whole by json_object_from_file); now they fail at once (255/1)
