@@ -54,9 +54,9 @@ void sbx_cli_getopt_init(sbx_cli_getopt *g, const sbx_cli_opt *const *tables, bo
 
 static const char *prefix_of(const sbx_cli_cmd *c);
 
-void sbx_cli_bad_option(const sbx_cli_cmd *c, const sbx_cli_getopt *g, int argc, char **argv) {
+const char *sbx_cli_bad_option_text(const sbx_cli_getopt *g, int argc, char **argv, char *buf, size_t len) {
         const char *w = optind >= 1 && optind <= argc ? argv[optind - 1] : "";
-        const char *p = prefix_of(c), *what = "bad option", *after = "";
+        const char *what = "bad option", *after = "";
         char shown[64];
 
         if (!strncmp(w, "--", 2) && w[2]) {
@@ -89,7 +89,16 @@ void sbx_cli_bad_option(const sbx_cli_cmd *c, const sbx_cli_getopt *g, int argc,
                         what = "option", after = " needs a value";
         } else
                 snprintf(shown, sizeof(shown), "%s", w);
-        fprintf(stderr, "%s%s: %s '%s'%s (see '%s%s --help')\n", p, c->name, what, shown, after, p, c->name);
+        snprintf(buf, len, "%s '%s'%s", what, shown, after);
+        return buf;
+}
+
+void sbx_cli_bad_option(const sbx_cli_cmd *c, const sbx_cli_getopt *g, int argc, char **argv) {
+        const char *p = prefix_of(c);
+        char buf[128];
+
+        fprintf(stderr, "%s%s: %s (see '%s%s --help')\n", p, c->name,
+                sbx_cli_bad_option_text(g, argc, argv, buf, sizeof(buf)), p, c->name);
 }
 
 int sbx_cli_parse(const sbx_cli_cmd *c, int argc, char **argv, int (*fn)(int opt, const char *arg, void *userdata),

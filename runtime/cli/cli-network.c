@@ -154,9 +154,11 @@ static int args_parse(int argc, char **argv, net_args *a, sbx_error *e) {
                 case 'h':
                         sbx_cli_usage(stdout, a->docker ? &sbx_cmd_docker_network : &sbx_cmd_network);
                         return 1;
-                default:
-                        return sbx_error_set(e, -EINVAL, "unknown option '%s' (see 'sbx network --help')",
-                                             argv[optind - 1]);
+                default: {
+                        char buf[128];
+                        return sbx_error_set(e, -EINVAL, "%s (see 'sbx network --help')",
+                                             sbx_cli_bad_option_text(&g, argc, argv, buf, sizeof(buf)));
+                }
                 }
                 if (k < 0)
                         return sbx_error_set(e, k, "out of memory");

@@ -411,6 +411,17 @@ int cli_run(int argc, char **argv) {
                         return 0;
                 }
                 if (opt == '?' || opt == ':') {
+                        /* an option of sbx run --name (its --help lists it) */
+                        const char *w = argv[optind - 1];
+                        const sbx_cli_opt *o;
+                        for (sbx_cli_iter it = {}; !strncmp(w, "--", 2) && (o = sbx_cli_next_opt(&sbx_cmd_run, &it));)
+                                if (sbx_cli_opt_val(sbx_run_opts, o->name) < 0 &&
+                                    !strncmp(w + 2, o->name, strlen(o->name)) &&
+                                    (!w[2 + strlen(o->name)] || w[2 + strlen(o->name)] == '=')) {
+                                        fprintf(stderr, "sbx run: --%s is for a persistent sandbox: give --name NAME "
+                                                        "or --scope SCOPE too (see 'sbx run --help')\n", o->name);
+                                        return SBX_EXIT_USAGE;
+                                }
                         sbx_cli_bad_option(&sbx_cmd_run, &g, argc, argv);
                         return SBX_EXIT_USAGE;
                 }

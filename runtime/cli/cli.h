@@ -138,6 +138,8 @@ int sbx_cli_parse(const sbx_cli_cmd *c, int argc, char **argv, int (*fn)(int opt
  * ambiguous one, or a value missing after or given to an option), and
  * where the help is. */
 void sbx_cli_bad_option(const sbx_cli_cmd *c, const sbx_cli_getopt *g, int argc, char **argv);
+/* The same words without the command ("bad option '--x'"), into buf. */
+const char *sbx_cli_bad_option_text(const sbx_cli_getopt *g, int argc, char **argv, char *buf, size_t len);
 /* The options (not the headings) of c's tables, in order:
  *   for (sbx_cli_iter it = {}; (o = sbx_cli_next_opt(c, &it)); ) ... */
 typedef struct sbx_cli_iter {

@@ -34,7 +34,7 @@ while IFS=$'\t' read -r cmd opt arg _; do
         esac
         out=$(timeout 20 "$SBX" "${args[@]}" </dev/null 2>&1)
         # sbx run's persistent-sandbox options go with --name (or --scope)
-        [ "$cmd" = run ] && grep -q "bad option '$opt'" <<<"$out" &&
+        [ "$cmd" = run ] && grep -q "^sbx run: $opt is for a persistent sandbox" <<<"$out" &&
                 out=$(timeout 20 "$SBX" run "${ST[@]}" --name cli-docs-probe "$opt" "${val[@]}" </dev/null 2>&1)
         if grep -qiE "bad option|unknown option|unknown flag|unrecognized option|invalid option" <<<"$out"; then
                 bad+="sbx ${args[*]}: $(head -1 <<<"$out")"$'\n'
@@ -47,8 +47,9 @@ like "a refused option says 'bad option' (what the loop above looks for)" "$out"
 out=$("$SBX" docker ps --no-such-flag 2>&1)
 like "docker: a refused flag says 'unknown flag'" "$out" "unknown flag: --no-such-flag"
 is "nothing was created by the option walk" "$(ls -A "$TMP/state/sandboxes" 2>/dev/null | grep -v '^\.' || true)" ""
-is "run options without --name are refused as bad options (the walk retried those with --name)" \
-        "$("$SBX" run "${ST[@]}" --label a=b -- true 2>&1)" "sbx run: bad option '--label' (see 'sbx run --help')"
+is "run options without --name are refused, saying they need --name (the walk retried those with --name)" \
+        "$("$SBX" run "${ST[@]}" --label a=b -- true 2>&1)" \
+        "sbx run: --label is for a persistent sandbox: give --name NAME or --scope SCOPE too (see 'sbx run --help')"
 
 # --- --help is the table's
 h=$("$SBX" rm --help)
