@@ -190,6 +190,12 @@ def main():
     if "--help" in sys.argv or "-h" in sys.argv:
         print(__doc__)
         return 0
+    names = [l[0] for l in LANES]
+    for a in sys.argv[1:]:
+        if a.startswith("-") or a not in names:
+            print(f"lanes.py: unknown {'option' if a.startswith('-') else 'lane'} '{a}' "
+                  f"(lanes: {', '.join(names)}; see --help)", file=sys.stderr)
+            return 2
     P = F = S = 0
     summary = []
     err = prepare_images([l[0] for l in LANES if not want or l[0] in want])
