@@ -409,7 +409,10 @@ static int network_main(int argc, char **argv, bool docker) {
                 r = net_save(argc, argv, &a, true);
         else if (!strcmp(cmd, "update") && !docker)
                 r = net_save(argc, argv, &a, false);
-        else if (!strcmp(cmd, "ls") || !strcmp(cmd, "list"))
+        else if ((!strcmp(cmd, "ls") || !strcmp(cmd, "list")) && argc > 0) {
+                sbx_error_set(&e, -EINVAL, "ls: unexpected argument '%s'", argv[0]);
+                r = fail(&a, &e);
+        } else if (!strcmp(cmd, "ls") || !strcmp(cmd, "list"))
                 r = net_ls(&a);
         else if (!strcmp(cmd, "inspect"))
                 r = net_inspect(argc, argv, &a);

@@ -319,8 +319,13 @@ int cli_check(int argc, char **argv) {
         config_flag args = {};
         int status;
 
-        if (sbx_cli_parse(&sbx_cmd_check, argc, argv, config_flag_opt, &args, &status) < 0)
+        int first = sbx_cli_parse(&sbx_cmd_check, argc, argv, config_flag_opt, &args, &status);
+        if (first < 0)
                 return status;
+        if (first < argc) {
+                fprintf(stderr, "sbx check: unexpected argument '%s' (the file goes with --config)\n", argv[first]);
+                return SBX_EXIT_USAGE;
+        }
         const char *config = args.config;
         bool json = args.flag;
         _cleanup_free_ char *path = NULL;
@@ -413,8 +418,13 @@ int cli_migrate(int argc, char **argv) {
         config_flag args = {};
         int status, r;
 
-        if (sbx_cli_parse(&sbx_cmd_migrate, argc, argv, config_flag_opt, &args, &status) < 0)
+        int first = sbx_cli_parse(&sbx_cmd_migrate, argc, argv, config_flag_opt, &args, &status);
+        if (first < 0)
                 return status;
+        if (first < argc) {
+                fprintf(stderr, "sbx migrate: unexpected argument '%s' (the file goes with --config)\n", argv[first]);
+                return SBX_EXIT_USAGE;
+        }
         const char *config = args.config;
         bool do_write = args.flag;
         _cleanup_free_ char *path = NULL, *text = NULL, *out = NULL;

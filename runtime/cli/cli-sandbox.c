@@ -321,6 +321,13 @@ static int mkdir_p(const char *path) {
         return mkdir(buf, 0755) < 0 && errno != EEXIST ? -errno : 0;
 }
 
+/* A create that failed takes back the default workspace directory it made
+ * (default_workspace; only while empty, never its parents). */
+static void undo_workspace(const create_args *a) {
+        if (a->c.workspace && a->c.workspace_sbx_owned)
+                (void) rmdir(a->c.workspace);
+}
+
 /* No --workspace: <workspace root>/<name>, persistent, mounted rw. */
 static int default_workspace(create_args *a, sbx_error *e) {
         const char *root = a->ws_root ?: getenv("SBX_WORKSPACE_ROOT");
@@ -407,8 +414,10 @@ int cli_create(int argc, char **argv) {
         a.o.labels = a.labels;
         a.o.n_labels = a.n_labels;
         r = sbx_sandbox_create(a.name, &a.c, &a.o, id, &err);
-        if (r < 0)
+        if (r < 0) {
+                undo_workspace(&a);
                 return fail("create", &err, r == -EEXIST ? 1 : errno_status(r, &err));
+        }
         printf("%s\n", id);
         return 0;
 }
@@ -1447,8 +1456,10 @@ int cli_run_persistent(int argc, char **argv) {
         a.o.n_labels = a.n_labels;
         cmd = r;
         r = sbx_sandbox_create(a.name, &a.c, &a.o, NULL, &err);
-        if (r < 0)
+        if (r < 0) {
+                undo_workspace(&a);
                 return fail("run", &err, errno_status(r, &err) == 1 ? SBX_EXIT_FAILURE : errno_status(r, &err));
+        }
         req.argv = argv + cmd;
         req.envv = NULL;
         req.tty = a.c.tty;

@@ -105,6 +105,100 @@ for i in $(seq 500); do many+=(--tmpfs "/t$i"); done
 out=$(timeout 60 "$SBX" run "${many[@]}" -- /bin/true 2>&1); rc=$?
 like "500 --tmpfs mounts: either all work or a clear refusal" "$rc|$out" '^(0\||(2|125)\|.*tmpfs)'
 
+# --- every command: missing, extra and invalid arguments, unknown names,
+# configs that are no openclaw.json or wrong deep inside, a state dir that
+# cannot be made. Each: the documented status, ONE line naming what is at
+# fault, and nothing made (no sandbox record, no workspace, no network).
+B=$TMP/bi
+mkdir -p "$B/ws"
+bst=(--state-dir "$B/st")
+export SBX_WORKSPACE_ROOT=$B/ws SBX_NETWORK_DIR=$B/nets
+printf '{ agents: { list: [ { id: "a" } ] } }' > "$B/ok.json5"
+printf '{ agents: { list: [ { id: "a", sandbox: { docker: { binds: "x" } } } ] } }' > "$B/type.json5"
+printf '{ agents: { defaults: { sandbox: { mode: "all", docker: { memory: [1] } } } } }' > "$B/deep.json5"
+printf '{ agents: { defaults: { sandbox: { mode: "all",, } } } }' > "$B/syntax.json5"
+mkdir -m 555 "$B/ro"
+made() { echo "$(ls -A "$B/st/sandboxes" 2>/dev/null | grep -v '^\.' | tr '\n' ' ')|$(ls -A "$B/ws" | tr '\n' ' ')|$(ls -A "$B/nets" 2>/dev/null | tr '\n' ' ')"; }
+# one STATUS REGEX ARGS...: sbx ARGS exits STATUS with one line matching REGEX
+# (explain lists a config's further issues below it, indented), makes nothing
+one() {
+        local want=$1 re=$2 out rc before; shift 2
+        before=$(made)
+        out=$(timeout -k 5 30 "$SBX" "$@" 2>&1 >/dev/null </dev/null); rc=$?
+        if [ "$rc" != "$want" ]; then
+                not_ok "sbx $*: exit $want"; printf '#   got: %s (%s)\n' "$rc" "${out:0:300}"
+        elif [ "$(grep -vc '^  ' <<<"$out")" != 1 ] || ! head -1 <<<"$out" | grep -Eq -- "$re"; then
+                not_ok "sbx $*: one line naming it"; printf '#   got: %s\n#  want: /%s/\n' "${out:0:300}" "$re"
+        elif [ "$(made)" != "$before" ]; then
+                not_ok "sbx $*: nothing made"; printf '#   before: %s after: %s\n' "$before" "$(made)"
+        else
+                ok "sbx $*: exit $rc, one line naming it, nothing made"
+        fi
+}
+# missing and extra arguments
+for c in create start stop rm pause unpause inspect diff commit reset; do one 2 "sbx $c: .*(no sandbox|NAME)" $c "${bst[@]}"; done
+one 2 "sbx exec: no command given" exec "${bst[@]}" box
+one 2 "sbx create: expected exactly one NAME" create "${bst[@]}" a b
+one 2 "sbx reset: expected one NAME" reset "${bst[@]}" a b
+one 2 "sbx diff: unexpected argument 'b'" diff "${bst[@]}" a b
+one 2 "sbx ls: unexpected argument 'x'" ls "${bst[@]}" x
+one 2 "sbx prune: unexpected argument 'x'" prune "${bst[@]}" x
+one 2 "sbx explain: unexpected argument 'x'" explain --config "$B/ok.json5" x
+one 2 "sbx check: unexpected argument 'x'" check --config "$B/ok.json5" x
+one 2 "sbx migrate: unexpected argument 'x'" migrate --config "$B/ok.json5" x
+one 2 "sbx doctor: unexpected argument 'x'" doctor x
+one 2 "sbx version: unexpected argument 'x'" version x
+one 2 "sbx network: ls: unexpected argument 'x'" network ls x
+one 2 "sbx network: create: expected one NAME" network create
+one 2 "sbx rootfs import: give one FILE" rootfs import a b
+one 2 "sbx recreate: give NAMEs" recreate "${bst[@]}"
+one 2 "sbx logs: usage" logs "${bst[@]}" x
+# invalid values
+one 2 "sbx stop: -t 'abc'" stop "${bst[@]}" -t abc x
+one 2 "sbx prune: --idle-hours '-1'" prune "${bst[@]}" --idle-hours -1
+one 2 "sbx ls: bad filter 'label='" ls "${bst[@]}" --filter label=
+one 2 "sbx create: --label '=v': expected KEY=VALUE" create "${bst[@]}" --label =v box
+one 2 "sbx create: --workspace-mode 'both'" create "${bst[@]}" --workspace-mode both box
+one 2 "sbx create: --scope 'all': expected session, agent or shared" create "${bst[@]}" --scope all --config "$B/ok.json5"
+one 2 "sbx network: network name 'a/b'" network create a/b
+one 2 "sbx network: option '--dns' needs a value" network create --dns
+# unknown names
+for c in start stop rm pause unpause inspect diff commit reset recreate; do one 1 "sbx $c: No such sandbox: nosuch" $c "${bst[@]}" nosuch; done
+one 1 "sbx exec: No such sandbox: nosuch" exec "${bst[@]}" nosuch -- true
+one 1 "sbx logs: No such sandbox: nosuch" logs --exec "${bst[@]}" nosuch
+one 125 "sbx rootfs: No such image: nosuch:tag" rootfs inspect nosuch:tag
+one 125 "sbx run: --image: No such image: nosuch:tag" run "${bst[@]}" --image nosuch:tag -- true
+one 125 "sbx create: --image: No such image: nosuch:tag" create "${bst[@]}" --image nosuch:tag box
+one 125 "sbx network: network 'nosuch' not found" network inspect nosuch
+one 2 "sbx run: --network: network 'nosuch' not found" run "${bst[@]}" --network nosuch -- true
+one 2 "sbx create: --network: network 'nosuch' not found" create "${bst[@]}" --network nosuch box
+one 2 'unknown agent id "nosuch"' run "${bst[@]}" --config "$B/ok.json5" --agent nosuch -- true
+one 2 'sbx create: unknown agent id "nosuch"' create "${bst[@]}" --config "$B/ok.json5" --scope agent --agent nosuch
+one 2 'sbx explain: unknown agent id "nosuch"' explain --config "$B/ok.json5" --agent nosuch
+one 2 'the session key belongs to agent "b"' explain --config "$B/ok.json5" --agent a --session agent:b:main
+# configs: missing, no JSON5, a wrong type deep inside (named by its path)
+for c in "run ${bst[*]} --agent a" "create ${bst[*]} --scope agent --agent a" "explain --agent a"; do
+        read -r -a w <<<"$c"
+        [ "${w[0]}" = run ] && tail=(-- true) || tail=()
+        [ "${w[0]}" = create ] && tail=(box)
+        one 2 "sbx ${w[0]}: .*'$B/none.json5'.*No such file" "${w[@]}" --config "$B/none.json5" "${tail[@]}"
+        one 2 "sbx ${w[0]}: $B/syntax.json5: JSON5 parse error: line 1 col 48" "${w[@]}" --config "$B/syntax.json5" "${tail[@]}"
+        one 2 "agents.entries.a.sandbox.docker.binds: Invalid input: expected array" "${w[@]}" --config "$B/type.json5" "${tail[@]}"
+        one 2 "agents.defaults.sandbox.docker.memory: Invalid input" "${w[@]}" --config "$B/deep.json5" "${tail[@]}"
+done
+# a state dir that cannot be made
+one 125 "sbx run: state dir: create '/proc/sys/sbx-x'.*No such file" run --state-dir /proc/sys/sbx-x -- true
+one 125 "sbx create: state dir: create '/proc/sys/sbx-x'.*No such file" create --state-dir /proc/sys/sbx-x box
+is "... /proc/sys/sbx-x was not made" "$(ls -d /proc/sys/sbx-x 2>/dev/null)" ""
+if ! is_root; then
+        one 125 "sbx run: state dir: create '$B/ro/st'.*Permission denied" run --state-dir "$B/ro/st" -- true
+        one 125 "sbx create: state dir: create '$B/ro/st'.*Permission denied" create --state-dir "$B/ro/st" box
+        one 125 "sbx create: workspace '$B/ro/w/box': create: Permission denied" create "${bst[@]}" --workspace-root "$B/ro/w" box
+else
+        skip "state dir and workspace root in a mode-555 dir: root writes there anyway (the unprivileged run checks it)"
+fi
+unset SBX_WORKSPACE_ROOT SBX_NETWORK_DIR
+
 # --- config paths: sbx check / sbx explain (the policy engine, issue 3)
 if "$SBX" check --help >/dev/null 2>&1; then
         printf '{ agents: { defaults: { sandbox: { mode: "all", docker: { dns: ["1.1.1.1\\noptions x"] } } } } }' > "$TMP/dns.json5"
