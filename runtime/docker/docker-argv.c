@@ -43,10 +43,10 @@ static const flag_def flags[] = {
           NULL },
         { "dns", 0, "ADDR", SBX_DF_DNS, CREATE, "a nameserver line in /etc/resolv.conf (repeatable)", NULL },
         { "add-host", 0, "HOST:IP", SBX_DF_ADD_HOST, CREATE, "a line in /etc/hosts (repeatable)", NULL },
-        { "pids-limit", 0, "N", SBX_DF_PIDS_LIMIT, CREATE, "at most N processes and threads (cgroup v2)", NULL },
-        { "memory", 'm', "SIZE", SBX_DF_MEMORY, CREATE, "memory limit (cgroup v2)", NULL },
+        { "pids-limit", 0, "N", SBX_DF_PIDS_LIMIT, CREATE, "at most N processes and threads (cgroup v2; v1/hybrid as root)", NULL },
+        { "memory", 'm', "SIZE", SBX_DF_MEMORY, CREATE, "memory limit (cgroup v2; v1/hybrid as root)", NULL },
         { "memory-swap", 0, "SIZE", SBX_DF_MEMORY_SWAP, CREATE, "memory + swap limit (-1: unlimited swap)", NULL },
-        { "cpus", 0, "N", SBX_DF_CPUS, CREATE, "CPU time, in CPUs (cgroup v2)", NULL },
+        { "cpus", 0, "N", SBX_DF_CPUS, CREATE, "CPU time, in CPUs (cgroup v2; v1/hybrid as root)", NULL },
         { "ulimit", 0, "NAME=SOFT[:HARD]", SBX_DF_ULIMIT, CREATE, "a resource limit (repeatable)", NULL },
         { "workdir", 'w', "DIR", SBX_DF_WORKDIR, CREATE | EXEC, "working directory inside (absolute)", NULL },
         { "volume", 'v', "SRC:DST[:ro|rw|z|Z]", SBX_DF_VOLUME, CREATE, "bind SRC at DST (repeatable; z/Z are "
