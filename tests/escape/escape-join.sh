@@ -180,14 +180,14 @@ is "run-option-injection: --bind after the command is its argument" \
         "$(tsbx /bin/echo --bind /:/host -u 1000)" "--bind /:/host -u 1000"
 
 # --- exec's workdir through a host directory fd open in the caller (the join:
-# -u differs from the sandbox's user, so no exec service): chdir came while
-# that fd was still open, the command's cwd was the host dir
-if sx create wd >/dev/null 2>&1; then
-        out=$(sx exec -u 1000 -w /proc/self/fd/3 wd -- /bin/sh -c 'cat secret' 2>&1 3<"$SECRET_DIR"); rc=$?
+# a sandbox with an exec allowlist is not run by its exec service): chdir came
+# while that fd was still open, the command's cwd was the host dir
+if sx create --exec-allow '*' wd >/dev/null 2>&1; then
+        out=$(sx exec -w /proc/self/fd/3 wd -- /bin/sh -c 'cat secret' 2>&1 3<"$SECRET_DIR"); rc=$?
         like "exec-workdir-leaked-fd: -w /proc/self/fd/3 (a host dir of the caller's) is refused (125), named" \
                 "$rc|$out" "^125\|.*--workdir: chdir '/proc/self/fd/3': outside the root"
         unlike "exec-workdir-leaked-fd: ... its files are never read" "$out" "host-secret"
-        is "control: exec -u 1000 -w /tmp runs there" "$(sx exec -u 1000 -w /tmp wd -- /bin/pwd 2>&1)" /tmp
+        is "control: exec -w /tmp runs there" "$(sx exec -w /tmp wd -- /bin/pwd 2>&1)" /tmp
         sx rm -f wd >/dev/null
 else
         not_ok "exec-workdir-leaked-fd: create a sandbox"
