@@ -180,8 +180,9 @@ global=$(sed -n '/^global options:/,/^commands:/p' <<<"$rh" | grep -oE -- '(^|[ 
 notaken=
 for o in $global; do
         case $o in --help|-h|--version|-v|--root) continue ;; esac
-        out=$("$RUNC" "${R[@]}" "$o" list 2>&1)
-        grep -q "needs a value" <<<"$out" && out=$("$RUNC" "${R[@]}" "$o" "$TMP/x" list 2>&1)
+        # in $TMP: --log takes "list" for its FILE and makes it
+        out=$(cd "$TMP" && "$RUNC" "${R[@]}" "$o" list 2>&1)
+        grep -q "needs a value" <<<"$out" && out=$(cd "$TMP" && "$RUNC" "${R[@]}" "$o" "$TMP/x" list 2>&1)
         grep -qi "unknown" <<<"$out" && notaken+="$o [$out] "
 done
 is "sbx-runc: every global option its --help lists is taken (or refused naming why)" "$notaken" ""
