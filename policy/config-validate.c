@@ -2805,13 +2805,15 @@ oom:
         v->oom = true;
 }
 
-/* env: the process-environment section: shellEnv and vars (strings) only */
+/* env: the process-environment section: shellEnv (a strict object: enabled, timeoutMs) and
+ * vars (strings) only */
 static void v_env(struct vctx *v, struct json_object *o) {
         static const char *const keys[] = {"shellEnv", "vars", NULL};
+        static const struct vfield shell[] = {{"enabled", V_BOOL}, {"timeoutMs", V_INT_NONNEG}, {NULL}};
         if (!check_object(v, o, keys))
                 return;
         FIELD(v, o, "vars", MEMBERS(v, f, v_string(v, m, false)));
-        FIELD(v, o, "shellEnv", check_object(v, f, NULL));
+        FIELD(v, o, "shellEnv", v_object(v, f, NULL, shell));
 }
 
 static void dedup_issues(sbx_config_diag *d) {
