@@ -2365,38 +2365,188 @@ static bool safe_relative_module(struct json_object *o) {
         return true;
 }
 
+/* decodeURIComponent over n bytes of s (malloc'd; NULL with *urierr set when it throws: a '%'
+ * without two hex digits, escapes that are not the UTF-8 of one scalar value) */
+static char *uri_decode(const char *s, size_t n, bool *urierr) {
+        char *r = malloc(2 * n + 1), *w = r;
+        if (!r)
+                return NULL;
+        for (size_t i = 0; i < n;) {
+                if (s[i] != '%') {
+                        *w++ = s[i++];
+                        continue;
+                }
+                unsigned char b[4];
+                size_t len = 1;
+                for (size_t k = 0; k < len; k++, i += 3) {
+                        if (i + 2 >= n || s[i] != '%' || !isxdigit((unsigned char) s[i + 1]) ||
+                            !isxdigit((unsigned char) s[i + 2]))
+                                goto bad;
+                        char hx[3] = {s[i + 1], s[i + 2], 0};
+                        b[k] = (unsigned char) strtoul(hx, NULL, 16);
+                        if (k == 0)
+                                len = b[0] < 0x80 ? 1 : (b[0] & 0xE0) == 0xC0 ? 2 : (b[0] & 0xF0) == 0xE0 ? 3
+                                                   : (b[0] & 0xF8) == 0xF0 ? 4 : 0;
+                        else if ((b[k] & 0xC0) != 0x80)
+                                goto bad;
+                        if (!len)
+                                goto bad;
+                }
+                uint32_t cp = len == 1 ? b[0] : len == 2 ? b[0] & 0x1F : len == 3 ? b[0] & 0x0F : b[0] & 0x07;
+                for (size_t k = 1; k < len; k++)
+                        cp = (cp << 6) | (b[k] & 0x3F);
+                static const uint32_t MIN[] = {0, 0, 0x80, 0x800, 0x10000};
+                if (cp < MIN[len] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+                        goto bad;
+                if (cp == 0) { /* U+0000 as sbx's strings hold it */
+                        *w++ = (char) 0xC0, *w++ = (char) 0x80;
+                        continue;
+                }
+                memcpy(w, b, len);
+                w += len;
+        }
+        *w = '\0';
+        return r;
+bad:
+        free(r);
+        *urierr = true;
+        return NULL;
+}
+
+/* OpenClaw's normalizeGitPath(user + "/" + project) is not null: a ".git" end dropped, at least
+ * two segments, none empty, "." or ".." or holding '\' */
+static bool git_path_ok(const char *user, const char *project) {
+        _cleanup_free_ char *p = NULL;
+        if (asprintf(&p, "%s/%s", user, project) < 0)
+                return false;
+        size_t l = strlen(p);
+        if (l >= 4 && !strcmp(p + l - 4, ".git"))
+                p[l - 4] = '\0';
+        char *c = p + strspn(p, "/");
+        unsigned n = 0;
+        for (;; n++) {
+                size_t sl = strcspn(c, "/");
+                if (!sl || (sl == 1 && c[0] == '.') || (sl == 2 && !strncmp(c, "..", 2)) || memchr(c, '\\', sl))
+                        return false;
+                if (!c[sl])
+                        return n >= 1;
+                c += sl + 1;
+        }
+}
+
+enum { HOSTED_NONE, HOSTED_SAME, HOSTED_OTHER };
+
+/* hosted-git-info's fromUrl("https://" + key) as parseHostedGitUrl uses it, for a key whose host
+ * (url.hostname, "www." dropped) is one of its hosts: HOSTED_NONE when it does not take the URL
+ * (its host's extract refuses the path, a decodeURIComponent throws, normalizeGitPath is null:
+ * OpenClaw reads it as a generic git URL), else whether domain/user/project gives the key back:
+ * the host without "www.", every path segment taken (github: two, or user/project of a
+ * "/tree/" URL; bitbucket, gist, sourcehut: two; gitlab: all, the last one the project), no
+ * percent escape decoded in user or project */
+static int hosted_git(const char *host, char **segs, size_t n, const char *path) {
+        static const char *const DOMAINS[] = {"github.com", "bitbucket.org", "gitlab.com", "gist.github.com",
+                                              "git.sr.ht", NULL};
+        const char *d = strncmp(host, "www.", 4) ? host : host + 4;
+        if (!in_list(DOMAINS, d) || n < 2)
+                return HOSTED_NONE;
+        const char *aux = n >= 3 ? segs[2] : "";
+        bool gitlab = !strcmp(d, "gitlab.com");
+        size_t taken = 2;
+        if (!strcmp(d, "github.com") && n >= 3 && strcmp(aux, "tree"))
+                return HOSTED_NONE;
+        if ((!strcmp(d, "bitbucket.org") && !strcmp(aux, "get")) ||
+            (!strcmp(d, "gist.github.com") && !strcmp(aux, "raw")) || (!strcmp(d, "git.sr.ht") && !strcmp(aux, "archive")))
+                return HOSTED_NONE;
+        if (gitlab) {
+                _cleanup_free_ char *slashed = NULL;
+                if (asprintf(&slashed, "/%s", path) < 0 || strstr(slashed, "/-/") || strstr(slashed, "/archive.tar.gz"))
+                        return HOSTED_NONE;
+                taken = n;
+        }
+        /* user: the segments before the project (gitlab: all but the last); the project loses a ".git" end */
+        _cleanup_free_ char *user = NULL, *project = strdup(segs[taken - 1]);
+        if (!project)
+                return HOSTED_NONE;
+        size_t pl = strlen(project);
+        if (pl >= 4 && !strcmp(project + pl - 4, ".git"))
+                project[pl - 4] = '\0';
+        size_t ul = 0;
+        for (size_t i = 0; i + 1 < taken; i++)
+                ul += strlen(segs[i]) + 1;
+        user = malloc(ul + 1);
+        if (!user || !*project)
+                return HOSTED_NONE;
+        user[0] = '\0';
+        for (size_t i = 0; i + 1 < taken; i++)
+                strcat(strcat(user, i ? "/" : ""), segs[i]);
+        bool urierr = false;
+        _cleanup_free_ char *du = uri_decode(user, strlen(user), &urierr);
+        _cleanup_free_ char *dp = uri_decode(project, strlen(project), &urierr);
+        _cleanup_free_ char *dc = !strcmp(d, "github.com") && n >= 4 ? uri_decode(segs[3], strlen(segs[3]), &urierr) : NULL;
+        if (urierr || !du || !dp || !git_path_ok(du, dp))
+                return HOSTED_NONE;
+        return d == host && taken == n && !strchr(user, '%') && !strchr(project, '%') ? HOSTED_SAME : HOSTED_OTHER;
+}
+
 /* cloudWorkers.projectProfiles keys: OpenClaw keeps a key only when normalizeCloudRepo
- * ("https://" + key) gives it back (lower-cased host/owner/repo through the URL parser and
- * hosted-git-info, which decodes the path again). Refused here is what can never come back:
- * a key toLowerCase changes, JavaScript white space at either end, '\\', '?', '#', tab or
- * newline anywhere, a host with other bytes than printable ASCII, credentials or a port (a
- * ':' outside "[...]"), fewer than two path segments, an empty, "." or ".." segment (%2e
- * too), a ".git" end. Not ported (accepted): hosted-git-info's per-host path rules
- * (github.com/o/r/tree/x), IPv4 number hosts, '@' and percent escapes in the path. */
+ * ("https://" + key) gives it back (parseGitUrl: stripRef, hasUnsafePathSegments, then
+ * hosted-git-info, else the generic reading; lower-cased host/path). Refused: a key
+ * toLowerCase changes, JavaScript white space at either end, '\\', '?', '#', tab or newline
+ * anywhere; a host url.hostname does not give back as written (credentials, a port, %-escapes,
+ * IPv4 numbers it rewrites or refuses, forbidden code points); fewer than two path segments, an
+ * empty, "." or ".." segment (%2e too), a ".git" end; an '@' in the path that stripRef cuts
+ * there (not its first or last character); for hosted-git-info's hosts (hosted_git) a URL it
+ * reads as another repository; for other URLs a path byte the URL parser percent-encodes (C0
+ * controls, space, " < > ^ ` { }, DEL, non-ASCII) */
 static bool repo_key_possible(const char *k) {
         const char *slash = strchr(k, '/');
         _cleanup_free_ char *lower = sbx_strdup_lower(k), *trimmed = sbx_strdup_trim(k);
         if (!slash || slash == k || !lower || !trimmed || strcmp(lower, k) || strcmp(trimmed, k) ||
             strpbrk(k, "\\?#\t\n\r"))
                 return false;
-        bool v6 = k[0] == '[';
-        for (const char *c = k; c < slash; c++) {
-                if ((unsigned char) *c <= 0x20 || (unsigned char) *c >= 0x7f || *c == '@' || (*c == ':' && !v6))
-                        return false;
-                if (*c == ']')
-                        v6 = false;
-        }
-        unsigned n = 0;
-        for (const char *c = slash + 1;; n++) {
+        _cleanup_free_ char *host = strndup(k, (size_t) (slash - k));
+        _cleanup_free_ char *hn = host ? special_host(host) : NULL;
+        if (!hn || strcmp(hn, host) || !strcmp(host, ".") || !strcmp(host, ".."))
+                return false;
+        const char *path = slash + 1;
+        const char *at = strchr(path, '@');
+        if (at == path)
+                at = strchr(path + 1, '@');
+        if (at && at[1])
+                return false; /* stripRef cuts the path at it */
+        size_t n = 0, max = 1;
+        for (const char *c = path; *c; c++)
+                max += *c == '/';
+        _cleanup_free_ char *copy = strdup(path);
+        _cleanup_free_ char **segs = calloc(max, sizeof(*segs));
+        if (!copy || !segs)
+                return false;
+        for (char *c = copy;; n++) {
                 size_t l = strcspn(c, "/");
                 static const char *const DOTS[] = {".", "..", "%2e", "%2e%2e", ".%2e", "%2e.", NULL};
-                _cleanup_free_ char *seg = strndup(c, l);
-                if (!seg || !l || in_list(DOTS, seg))
+                bool last = !c[l];
+                c[l] = '\0';
+                if (!l || in_list(DOTS, c))
                         return false;
-                if (!c[l])
-                        return n >= 1 && !(l >= 4 && !strcmp(seg + l - 4, ".git"));
+                segs[n] = c;
+                if (last)
+                        break;
                 c += l + 1;
         }
+        n++;
+        size_t pl = strlen(path);
+        if (n < 2 || (pl >= 4 && !strcmp(path + pl - 4, ".git")))
+                return false;
+        for (const unsigned char *c = (const unsigned char *) path; *c; c++)
+                if (c[0] == 0xED && c[1] >= 0xA0 && c[1] <= 0xBF)
+                        return false; /* an unpaired surrogate: U+FFFD to the URL parser */
+        int hosted = hosted_git(host, segs, n, path);
+        if (hosted != HOSTED_NONE)
+                return hosted == HOSTED_SAME;
+        for (const unsigned char *c = (const unsigned char *) path; *c; c++)
+                if (*c <= 0x20 || *c >= 0x7f || strchr("\"<>^`{}", *c))
+                        return false;
+        return true;
 }
 
 /* secrets.providers.<id>.command (an exec provider's): isSafeExecutableValue before the
