@@ -232,16 +232,20 @@ static int cp_sandbox(struct json_object *o, sbx_sandbox_config *s) {
         return 0;
 }
 
-/* toolsBySender: without a sender identity only the "*" entry can match */
+/* toolsBySender: without a sender identity only the wildcard can match: a key that trims to
+ * "*", the last such one (compileToolsBySenderPolicy keeps the last) */
 static int cp_sender_wildcard(struct json_object *by_sender, sbx_tool_lists *ret) {
+        struct json_object *wild = NULL;
         if (!json_object_is_type(by_sender, json_type_object))
                 return 0;
         json_object_object_foreach(by_sender, k, v) {
                 _cleanup_free_ char *t = sbx_strdup_trim(k);
-                if (t && !strcmp(t, "*") && json_object_is_type(v, json_type_object))
-                        return cp_lists(v, ret);
+                if (!t)
+                        return -ENOMEM;
+                if (!strcmp(t, "*") && json_object_is_type(v, json_type_object))
+                        wild = v;
         }
-        return 0;
+        return wild ? cp_lists(wild, ret) : 0;
 }
 
 static int cp_tools(struct json_object *o, sbx_tools_config *t) {
