@@ -2434,6 +2434,40 @@ static bool git_path_ok(const char *user, const char *project) {
         }
 }
 
+/* "[...]" as the URL parser serializes an IPv6 host: lower-case hex pieces without leading
+ * zeros, the first longest run of two or more zero pieces as "::", no dotted IPv4 part (NULL
+ * when it is no IPv6 address) */
+static char *ipv6_serialized(const char *h) {
+        size_t n = strlen(h);
+        struct in6_addr a;
+        _cleanup_free_ char *in = n >= 2 && h[0] == '[' && h[n - 1] == ']' ? strndup(h + 1, n - 2) : NULL;
+        if (!in || inet_pton(AF_INET6, in, &a) != 1)
+                return NULL;
+        unsigned p[8];
+        int best = -1, best_len = 1;
+        for (int i = 0; i < 8; i++)
+                p[i] = (unsigned) a.s6_addr[2 * i] << 8 | a.s6_addr[2 * i + 1];
+        for (int i = 0; i < 8;) {
+                int j = i;
+                while (j < 8 && !p[j])
+                        j++;
+                if (j - i > best_len)
+                        best = i, best_len = j - i;
+                i = j > i ? j : i + 1;
+        }
+        char out[64] = "[", *w = out + 1;
+        for (int i = 0; i < 8; i++) {
+                if (i == best) {
+                        w += sprintf(w, i ? ":" : "::");
+                        i += best_len - 1;
+                        continue;
+                }
+                w += sprintf(w, "%x%s", p[i], i < 7 ? ":" : "");
+        }
+        strcpy(w, "]");
+        return strdup(out);
+}
+
 enum { HOSTED_NONE, HOSTED_SAME, HOSTED_OTHER };
 
 /* hosted-git-info's fromUrl("https://" + key) as parseHostedGitUrl uses it, for a key whose host
@@ -2493,7 +2527,8 @@ static int hosted_git(const char *host, char **segs, size_t n, const char *path)
  * hosted-git-info, else the generic reading; lower-cased host/path). Refused: a key
  * toLowerCase changes, JavaScript white space at either end, '\\', '?', '#', tab or newline
  * anywhere; a host url.hostname does not give back as written (credentials, a port, %-escapes,
- * IPv4 numbers it rewrites or refuses, forbidden code points); fewer than two path segments, an
+ * IPv4 numbers it rewrites or refuses, an IPv6 address not in its serialized form, non-ASCII,
+ * forbidden code points); fewer than two path segments, an
  * empty, "." or ".." segment (%2e too), a ".git" end; an '@' in the path that stripRef cuts
  * there (not its first or last character); for hosted-git-info's hosts (hosted_git) a URL it
  * reads as another repository; for other URLs a path byte the URL parser percent-encodes (C0
@@ -2505,9 +2540,12 @@ static bool repo_key_possible(const char *k) {
             strpbrk(k, "\\?#\t\n\r"))
                 return false;
         _cleanup_free_ char *host = strndup(k, (size_t) (slash - k));
-        _cleanup_free_ char *hn = host ? special_host(host) : NULL;
+        _cleanup_free_ char *hn = !host ? NULL : host[0] == '[' ? ipv6_serialized(host) : special_host(host);
         if (!hn || strcmp(hn, host) || !strcmp(host, ".") || !strcmp(host, ".."))
                 return false;
+        for (const unsigned char *c = (const unsigned char *) host; *c; c++)
+                if (*c >= 0x80)
+                        return false; /* url.hostname is ASCII (punycode) */
         const char *path = slash + 1;
         const char *at = strchr(path, '@');
         if (at == path)
