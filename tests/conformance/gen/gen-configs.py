@@ -1919,10 +1919,216 @@ def gen_jsnames():
     return cfg, ids, pick([None, a, js_name(a)]), session
 
 
+# ---------------------------------------------------------------- round 5 (conf5) corners: resolution rules
+# the generators above reach rarely: a policy at every layer at once (alsoAllow alone, groups an allow
+# names and a deny takes back, plugin groups, toolsBySender keys), docker merges with both levels set,
+# session keys made for scope keys and slugs, non-main with session.scope / dmScope / mainKey
+SENDER_KEYS = ["*", " * ", "*", "\u00a0*", "*\t", "id:+1555", "e164:+15551234567", "username:@bob", "name:Bob", "**", "*:*", "ID:*", "x"]
+PROVIDER_KEYS = ["openai", "OpenAI", "openai/gpt-5", "OpenAI/GPT-5.2", "anthropic/claude-opus-4-5", " anthropic ",
+                 "google/gemini-2.5-pro/latest", "openrouter/anthropic/claude", "ollama/llama3:8b", "*", "x/"]
+CORNER_NAMES = GROUPS + ["group:plugins", "group:FS", " group:runtime ", "group:nope", "lobster", "llm-task",
+                         "memory-core", "voice-call", "bundle-mcp", "diffs", "*", "exec", "read", "write", "apply_patch",
+                         "apply-patch", "bash", "BASH", "image", "cron", "update_plan", "canvas", "show_widget",
+                         "sessions_*", "*_list", "web_*", "*search*", "memory_*", "nosuch", "x*", "*", "group:*",
+                         "message", "browser", "nodes", "gateway", "sessions_spawn", "subagents", "agents_list"]
+
+
+def clist(lo, hi):
+    return [pick(CORNER_NAMES) for _ in range(rng.randint(lo, hi))]
+
+
+def cpolicy(also_alone_p=0.35):
+    """allow / alsoAllow / deny, often alsoAllow without an allow, often a deny of what the allow names"""
+    p = {}
+    r = rng.random()
+    if r < also_alone_p:
+        p["alsoAllow"] = clist(1, 3)
+    elif r < 0.75:
+        p["allow"] = clist(1, 4)
+    if maybe(0.55):
+        p["deny"] = clist(1, 3)
+        if p.get("allow") and maybe(0.4):  # deny what the allow names (a group, or one of its tools)
+            p["deny"].append(pick(p["allow"]))
+    return p
+
+
+def gen_polcorner():
+    """every policy layer at once: profile (global, agent, byProvider), global, agent, channel group
+    (and its toolsBySender), tools.toolsBySender, sandbox (global, agent), subagent, with plugins on"""
+    ids = ["main"] if maybe(0.5) else ["main", "work"]
+    ch = pick(["telegram", "whatsapp", "discord", "slack", "signal"])
+    gid = pick(["-100123", "120363@g.us", "C01", "999"])
+    t = {}
+    if maybe(0.5):
+        t["profile"] = pick(PROFILES)
+    t.update(cpolicy())
+    if maybe(0.4):
+        t["byProvider"] = {pick(PROVIDER_KEYS): {k: v for k, v in [("profile", pick(PROFILES))] if maybe()} | cpolicy()}
+    if maybe(0.3):
+        t["toolsBySender"] = {pick(SENDER_KEYS): cpolicy() for _ in range(rng.randint(1, 3))}
+    if maybe(0.6):
+        t["sandbox"] = {"tools": cpolicy()}
+    if maybe(0.5):
+        t["subagents"] = {"tools": cpolicy()}
+    if maybe(0.15):
+        t["elevated"] = pick([{"enabled": True}, {"enabled": False}, {"enabled": True, "allowFrom": {"telegram": ["1"]}}])
+
+    def entry(i):
+        e = {}
+        if maybe(0.6):
+            at = {}
+            if maybe(0.4):
+                at["profile"] = pick(PROFILES)
+            at.update(cpolicy())
+            if maybe(0.35):
+                at["sandbox"] = {"tools": cpolicy()}
+            if maybe(0.2):
+                at["toolsBySender"] = {pick(SENDER_KEYS): cpolicy() for _ in range(rng.randint(1, 3))}
+            if maybe(0.15):
+                at["byProvider"] = {pick(PROVIDER_KEYS): cpolicy()}
+            if maybe(0.1):
+                at["elevated"] = {"enabled": pick([True, False])}
+            e["tools"] = at
+        if maybe(0.3):
+            e["sandbox"] = {"mode": pick(["all", "off", "non-main"])}
+        if maybe(0.15):
+            e["subagents"] = {"maxSpawnDepth": pick([1, 2, 3])}
+        return e
+    d = {"sandbox": {"mode": pick(["all", "all", "non-main", "off"])}}
+    if maybe(0.25):
+        d["subagents"] = {"maxSpawnDepth": pick([1, 2, 3, 5])}
+    cfg = {"tools": t, "agents": roster(ids, entry, d)}
+    if maybe(0.5):
+        grp = {}
+        for k in sample([gid, "*", gid.upper(), "other"], 1, 2):
+            grp[k] = {"tools": cpolicy()} if maybe(0.8) else {}
+            if maybe(0.3):
+                grp[k]["toolsBySender"] = {pick(SENDER_KEYS): cpolicy() for _ in range(rng.randint(1, 3))}
+        cfg["channels"] = {ch: {"groups": grp}}
+    if maybe(0.35):
+        cfg["plugins"] = pick([{"allow": ["lobster", "llm-task"]}, {"entries": {"lobster": {"enabled": True}}},
+                               {"enabled": False}, {"deny": ["lobster"]}, {"allow": ["memory-core"]}])
+    a = pick(ids)
+    session = pick([None, f"agent:{a}:main", f"agent:{a}:{ch}:group:{gid}", f"agent:{a}:{ch}:group:{gid.upper()}",
+                    f"agent:{a}:{ch}:channel:{gid}", f"agent:{a}:{ch.upper()}:group:{gid}", f"agent:{a}:{ch}:group:{gid}:topic:9",
+                    f"agent:{a}:subagent:x", f"agent:{a}:{ch}:group:{gid}:subagent:q", f"agent:{a}:cron:j",
+                    f"agent:{a}:{ch}:direct:+1555", f"agent:{a}:{ch}:group:other"])
+    return cfg, ids, pick([None, a]), session
+
+
+MERGE_DOCKER = {
+    "env": lambda: {pick(["LANG", "FOO", "BAR", "lang", "PATH", "_X"]): pick(["v", "", "C", "1"]) for _ in range(rng.randint(0, 3))},
+    "binds": lambda: [pick(["/data:/data", "/srv/a:/mnt/a:ro", "/opt/x:/x:rw", "/data:/data"]) for _ in range(rng.randint(0, 2))],
+    "tmpfs": lambda: pick([[], ["/tmp"], ["/tmp:exec"], ["/run", "/tmp:size=1m"], ["/cache:noexec"]]),
+    "ulimits": lambda: {pick(["nofile", "nproc", "core", "NOFILE"]): pick([1, "2:3", {"soft": 4, "hard": 5}, {"soft": 6}, {}])
+                        for _ in range(rng.randint(0, 2))},
+    "dns": lambda: pick([[], ["1.1.1.1"], ["8.8.8.8", "1.1.1.1"]]),
+    "extraHosts": lambda: pick([[], ["a:1.2.3.4"], ["b:5.6.7.8", "a:1.2.3.4"]]),
+    "setupCommand": lambda: pick(["echo a", "echo a\necho b", ["echo a", "echo b"], [], [""], ["x"], " y ", "",
+                                  ["a && b", "c; d"]]),
+    "capDrop": lambda: pick([[], ["ALL"], ["NET_RAW"]]),
+    "image": lambda: pick(["img:a", "img:b", " img:c "]),
+    "network": lambda: pick(["none", "bridge", "net-a"]),
+    "user": lambda: pick(["1000:1000", "0"]),
+    "workdir": lambda: pick(["/w", "/workspace"]),
+    "containerPrefix": lambda: pick(["a-", "b-"]),
+    "readOnlyRoot": lambda: pick([True, False]),
+    "pidsLimit": lambda: pick([5, 100]),
+    "memory": lambda: pick(["1g", 512]),
+    "cpus": lambda: pick([1, 0.5]),
+    "gpus": lambda: pick(["all", ""]),
+    "seccompProfile": lambda: pick(["/s.json", "default"]),
+    "apparmorProfile": lambda: pick(["openclaw"]),
+}
+
+
+def gen_dockmerge():
+    """docker at defaults and at the agent with the same keys, under every scope at either level"""
+    keys = list(MERGE_DOCKER)
+    both = sample(keys, 2, 7)
+    dd = {k: MERGE_DOCKER[k]() for k in both + sample(keys, 0, 3)}
+    ad = {k: MERGE_DOCKER[k]() for k in both + sample(keys, 0, 3)}
+    if maybe(0.15):
+        dd.pop("env", None)
+    ds = {"mode": pick(["all", "all", "non-main"]), "docker": dd}
+    if maybe(0.7):
+        ds["scope"] = pick(["session", "agent", "shared"])
+    if maybe(0.2):
+        ds["browser"] = {"enabled": pick([True, False]), "image": "b:1"}
+    if maybe(0.2):
+        ds["prune"] = {"idleHours": pick([0, 5])}
+    asb = {"docker": ad}
+    if maybe(0.5):
+        asb["scope"] = pick(["session", "agent", "shared"])
+    if maybe(0.2):
+        asb["prune"] = {"maxAgeDays": pick([0, 3])}
+    if maybe(0.15):
+        asb["browser"] = {"enabled": pick([True, False])}
+    ids = ["main", "work"] if maybe(0.6) else ["main"]
+    cfg = {"agents": roster(ids, lambda i: {"sandbox": asb} if i == ids[-1] or maybe(0.3) else {}, {"sandbox": ds})}
+    a = pick(ids)
+    return cfg, ids, pick([a, None]), pick([None, f"agent:{a}:main", f"agent:{a}:telegram:group:1", "main"])
+
+
+SLUG_KEYS = ["ünïcödé", "日本語チャンネル", "🙂🙂🙂", "x" * 64, "y" * 65, "z" * 200, "Ab" * 40, ":::", "::", "a::b",
+             "a:::b:", ":lead", "trail:", "MiXeD:CaSe", "UPPER", "a b", "a\tb", "a/b/c", "..", ".", "-", "_-_",
+             "a.b.c", "İ", "ß", "Ⅻ", "K", "é" * 40, "𝒜" * 20, "%2F", "a%3Ab", "tab\there", "q" * 31 + "!"]
+
+
+def gen_slugkeys():
+    """session keys built for scope keys, slugs and container names under scope session/agent"""
+    ids = ["main"] if maybe(0.6) else ["main", "work"]
+    d = {"mode": "all", "scope": pick(["session", "session", "agent", "shared"])}
+    if maybe(0.3):
+        d["docker"] = {"containerPrefix": pick(["oc-", "", "P" * 40, "ü-", "x" * 63])}
+    if maybe(0.2):
+        d["backend"] = pick(["podman", "docker"])
+    cfg = {"agents": roster(ids, lambda i: {}, {"sandbox": d})}
+    a = pick(ids)
+    segs = [pick(SLUG_KEYS) for _ in range(rng.randint(1, 3))]
+    r = rng.random()
+    if r < 0.5:
+        session = f"agent:{pick([a, a.upper(), a.title()])}:" + ":".join(segs)
+    elif r < 0.7:
+        session = ":".join(segs)
+    elif r < 0.85:
+        session = pick(segs)
+    else:
+        session = f"agent:{a}:" + pick(["telegram:group:", "whatsapp:group:", "subagent:", "cron:"]) + ":".join(segs)
+    return cfg, ids, pick([None, None, a]), session
+
+
+def gen_nonmain():
+    """mode non-main: which sessions are the main one under session.scope / dmScope / mainKey"""
+    ids = ["main"] if maybe(0.5) else ["main", pick(["work", "ops"])]
+    d = {"mode": "non-main"}
+    if maybe(0.5):
+        d["scope"] = pick(["session", "agent", "shared"])
+    sess = {}
+    if maybe(0.6):
+        sess["scope"] = pick(["per-sender", "global"])
+    if maybe(0.4):
+        sess["dmScope"] = pick(["main", "per-peer", "per-channel-peer", "per-account-channel-peer"])
+    if maybe(0.3):
+        sess["mainKey"] = pick(["main", "home", "Main", " work ", "global"])
+    cfg = {"agents": roster(ids, lambda i: {"sandbox": {"mode": pick(["non-main", "all", "off"])}} if maybe(0.25) else {},
+                            {"sandbox": d})}
+    if sess:
+        cfg["session"] = sess
+    a = pick(ids)
+    session = pick([None, "main", "global", "GLOBAL", " global ", "home", "Main", f"agent:{a}:main", f"agent:{a}:global",
+                    f"agent:{a}:home", f"agent:{a}:MAIN", f"agent:{a}:main:thread:1", f"agent:{a}:telegram:direct:1",
+                    f"agent:{a}:direct:+1555", f"agent:{a}:whatsapp:group:1@g.us", f"agent:{a}:cron:x", "cron:x",
+                    f"agent:{a}:subagent:1", f"agent:{a}:hook:x", "hook:x", f"agent:{a}:telegram:acct:direct:5",
+                    f"agent:{a}:node:phone", f"agent:{a}:heartbeat", f"agent:{a}:acp:1", "agent:" + a])
+    return cfg, ids, pick([None, a]), session
+
+
 NEW_AREAS = {"agents": gen_agents, "policy": gen_policy, "scope": gen_scope, "wsaccess": gen_wsaccess,
              "dockerx": gen_dockerx, "syntax": gen_syntax, "include": None, "chacct": gen_chacct,
              "envx": gen_envx, "url": gen_url, "plugins": gen_plugins, "sbbrowser": gen_sbbrowser, "oddstr": gen_oddstr, "realistic": gen_realistic,
-             "jsnames": gen_jsnames}
+             "jsnames": gen_jsnames, "polcorner": gen_polcorner, "dockmerge": gen_dockmerge, "slugkeys": gen_slugkeys,
+             "nonmain": gen_nonmain}
 
 
 def gen_new_case(i, area):
@@ -1943,7 +2149,9 @@ def gen_new_case(i, area):
                                                   "chacct": "policy-layers", "envx": "loading", "url": "invalid",
                                                   "plugins": "invalid", "sbbrowser": "browser",
                                                   "oddstr": "loading", "realistic": "resolution",
-                                                  "jsnames": "tool-names"}[area],
+                                                  "jsnames": "tool-names", "polcorner": "policy-layers",
+                                                  "dockmerge": "docker", "slugkeys": "session-keys",
+                                                  "nonmain": "sandbox-matrix"}[area],
          "origin": "gen:" + area, "syntax": syntax, "config_text": text, "agent": agent, "session": session, "subagent": sub}
     if files:
         c["files"] = files
