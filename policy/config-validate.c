@@ -1900,6 +1900,20 @@ static const char *const BINDING_KEYS[] = {"type", "agentId", "comment", "match"
 static const char *const MATCH_KEYS[] = {"channel", "accountId", "peer", "guildId", "teamId", "roles", NULL};
 static const char *const PEER_KINDS[] = {"direct", "group", "channel", NULL};
 
+/* a route binding's session: BindingSessionSchema (strict: dmScope, groupScope enums) */
+static bool binding_session_ok(struct json_object *o) {
+        static const char *const DM[] = {"main", "per-peer", "per-channel-peer", "per-account-channel-peer", NULL};
+        static const char *const GROUP[] = {"main", "per-group", NULL};
+        if (!json_object_is_type(o, json_type_object))
+                return false;
+        json_object_object_foreach(o, k, val) {
+                const char *const *vals = !strcmp(k, "dmScope") ? DM : !strcmp(k, "groupScope") ? GROUP : NULL;
+                if (!vals || !json_object_is_type(val, json_type_string) || !in_list(vals, json_object_get_string(val)))
+                        return false;
+        }
+        return true;
+}
+
 static void v_binding(struct vctx *v, struct json_object *b) {
         if (!json_object_is_type(b, json_type_object)) {
                 issue(v, "Invalid input");
@@ -1912,7 +1926,7 @@ static void v_binding(struct vctx *v, struct json_object *b) {
         if ((type && !(t && (!strcmp(t, "route") || acp))) || !json_object_is_type(id, json_type_string) ||
             !json_object_is_type(match, json_type_object) ||
             !json_object_is_type(jget(match, "channel"), json_type_string) ||
-            (jhas(b, "acp") && !acp) || (jhas(b, "session") && acp)) {
+            (jhas(b, "acp") && !acp) || (jhas(b, "session") && (acp || !binding_session_ok(jget(b, "session"))))) {
                 issue(v, "Invalid input");
                 return;
         }
@@ -1938,6 +1952,13 @@ static void v_binding(struct vctx *v, struct json_object *b) {
         }
         jpath_pop(&v->path);
         FIELD(v, b, "comment", v_string(v, f, false));
+        if (acp) {
+                static const char *const ACP_MODES[] = {"persistent", "oneshot", NULL};
+                static const struct vfield acp_fields[] = {
+                        {"mode", V_ENUM, ACP_MODES}, {"label", V_STRING}, {"cwd", V_STRING}, {"backend", V_STRING}, {NULL}
+                };
+                FIELD(v, b, "acp", v_object(v, f, NULL, acp_fields));
+        }
         if (acp) {
                 _cleanup_free_ char *peer = NULL;
                 struct json_object *pid = jget(jget(match, "peer"), "id");
