@@ -2215,12 +2215,54 @@ static bool issues_under(struct vctx *v, const char *prefix) {
         return false;
 }
 
+/* OpenClaw's isValidAgentId: /^[a-z0-9][a-z0-9_-]{0,63}$/i after trim */
+static bool valid_agent_id(const char *raw) {
+        _cleanup_free_ char *t = sbx_strdup_trim(raw);
+        size_t n = t ? strlen(t) : 0;
+        if (!n || n > 64 || !isalnum((unsigned char) t[0]))
+                return false;
+        for (size_t i = 0; i < n; i++)
+                if (!isalnum((unsigned char) t[i]) && t[i] != '_' && t[i] != '-')
+                        return false;
+        return true;
+}
+
+/* gateway.roles.definitions.*.agents: a list's entries refine isValidAgentId (the shapes
+ * checked the rest); a bad one fails the union with "*" */
+static void v_role_agents(struct vctx *v, struct json_object *defs) {
+        if (!json_object_is_type(defs, json_type_object))
+                return;
+        json_object_object_foreach(defs, name, d) {
+                struct json_object *agents = jget(d, "agents");
+                if (!json_object_is_type(agents, json_type_array))
+                        continue;
+                for (size_t i = 0; i < json_object_array_length(agents); i++) {
+                        struct json_object *e = json_object_array_get_idx(agents, i);
+                        _cleanup_free_ char *t = json_object_is_type(e, json_type_string)
+                                                         ? sbx_strdup_trim(json_object_get_string(e))
+                                                         : NULL;
+                        if (!t || !*t || valid_agent_id(t))
+                                continue; /* not a string, or blank: the shapes said so */
+                        jpath p = v->path;
+                        jpath_push_key(&v->path, "gateway");
+                        jpath_push_key(&v->path, "roles");
+                        jpath_push_key(&v->path, "definitions");
+                        jpath_push_key(&v->path, name);
+                        jpath_push_key(&v->path, "agents");
+                        issue(v, "Invalid input");
+                        v->path = p;
+                        break;
+                }
+        }
+}
+
 /* gateway.roles (the shapes checked its keys): zod runs the definitions record's refine when
  * the record parsed, and the object's superRefine (default names an own key of definitions);
  * here only when gateway.roles has no other issue (with one the config is refused anyway,
  * zod may list this one too) */
 static void v_gateway_roles(struct vctx *v, struct json_object *roles) {
         struct json_object *defs = jget(roles, "definitions"), *def = jget(roles, "default");
+        v_role_agents(v, defs);
         if (!json_object_is_type(roles, json_type_object) || issues_under(v, "gateway.roles.definitions"))
                 return;
         jpath p = v->path;
