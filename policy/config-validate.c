@@ -2805,11 +2805,63 @@ static void v_mcp_servers(struct vctx *v, struct json_object *servers) {
 /* The refinements of OpenClaw's schema on sections sbx otherwise checks by their shapes:
  * heartbeats, legacy tools.web.search provider keys, session.maintenance durations, talk's
  * providers, persistent hook mappings, MCP servers, the path and duration rules above. */
+/* gateway.remote.edgeAuth: findEdgeAuthIssue's first finding: an empty map, a header name
+ * outside RFC 9110's token characters, a transport-owned header (host, connection, upgrade,
+ * content-length, sec-websocket-*), two names that differ only by case */
+static void v_edge_auth(struct vctx *v, struct json_object *headers) {
+        static const char *const OWNED[] = {"host", "connection", "upgrade", "content-length", "sec-websocket-key",
+                                            "sec-websocket-version", "sec-websocket-protocol",
+                                            "sec-websocket-extensions", NULL};
+        if (!json_object_is_type(headers, json_type_object))
+                return;
+        jpath p = v->path;
+        jpath_push_key(&v->path, "gateway");
+        jpath_push_key(&v->path, "remote");
+        jpath_push_key(&v->path, "edgeAuth");
+        if (json_object_object_length(headers) == 0)
+                issue(v, "invalid gateway.remote.edgeAuth: header map must not be empty");
+        json_object_object_foreach(headers, name, val) {
+                (void) val;
+                _cleanup_free_ char *lower = strdup(name);
+                if (!lower) {
+                        v->oom = true;
+                        break;
+                }
+                bool token = *name != '\0';
+                for (char *c = lower; *c; c++) {
+                        token = token && (isalnum((unsigned char) *c) || strchr("!#$%&'*+-.^_`|~", *c));
+                        *c = (char) tolower((unsigned char) *c);
+                }
+                bool owned = token && in_list(OWNED, lower);
+                bool dup = false;
+                json_object_object_foreach(headers, other, oval) {
+                        (void) oval;
+                        if (other == name || !strcmp(other, name))
+                                break; /* only the names before this one */
+                        if (!strcasecmp(other, name))
+                                dup = true;
+                }
+                if (!token || owned || dup) {
+                        jpath_push_key(&v->path, name);
+                        if (!token)
+                                issue(v, "invalid gateway.remote.edgeAuth header name: \"%s\"", name);
+                        else if (owned)
+                                issue(v, "gateway.remote.edgeAuth cannot set transport-owned header \"%s\"", name);
+                        else
+                                issue(v, "gateway.remote.edgeAuth header names differ only by case: \"%s\"", name);
+                        break;
+                }
+        }
+        v->path = p;
+}
+
 static void v_refinements(struct vctx *v, struct json_object *root) {
         static const char *const LEGACY_SEARCH[] = {"brave", "duckduckgo", "exa", "firecrawl", "gemini", "grok", "kimi",
                                                      "minimax", "ollama", "perplexity", "searxng", "tavily", NULL};
         jpath p = v->path;
         struct json_object *agents = jget(root, "agents");
+        if (!issues_under(v, "gateway.remote.edgeAuth")) /* the record parsed first */
+                v_edge_auth(v, jget(jget(jget(root, "gateway"), "remote"), "edgeAuth"));
         FIELD(v, root, "agents", FIELD(v, f, "defaults", FIELD(v, f, "heartbeat", v_heartbeat(v, f))));
         struct json_object *entries = jget(agents, "entries");
         if (json_object_is_type(entries, json_type_object))
