@@ -2855,11 +2855,72 @@ static void v_edge_auth(struct vctx *v, struct json_object *headers) {
         v->path = p;
 }
 
+/* normalizeExactAllowedHost (secrets.egressProxy allowed/bypass hosts) does not throw: trimmed,
+ * lower-cased, trailing dots dropped; no '*'; an IP address ([IPv6] too), or a name without ':',
+ * white space, '/', '?', '#', '@' whose domainToASCII has labels of [a-z0-9-] (1-63, no '-' at
+ * an end), 253 at most. A non-ASCII name is accepted unchecked (punycode not ported). */
+static bool exact_host_ok(const char *raw) {
+        _cleanup_free_ char *t0 = sbx_strdup_trim(raw), *t = t0 ? sbx_strdup_lower(t0) : NULL;
+        if (!t)
+                return true;
+        size_t n = strlen(t);
+        while (n && t[n - 1] == '.')
+                t[--n] = '\0';
+        if (strchr(t, '*'))
+                return false;
+        char *h = t;
+        if (n >= 2 && t[0] == '[' && t[n - 1] == ']')
+                h = t + 1, t[n - 1] = '\0';
+        struct in_addr a4;
+        struct in6_addr a6;
+        _cleanup_free_ char *nozone = strndup(h, strcspn(h, "%"));
+        if (inet_pton(AF_INET, h, &a4) == 1 || (nozone && inet_pton(AF_INET6, nozone, &a6) == 1))
+                return true;
+        if (!*h || strpbrk(h, ": \t\n\v\f\r/?#@"))
+                return false;
+        for (const unsigned char *c = (const unsigned char *) h; *c; c++)
+                if (*c >= 0x80)
+                        return true;
+        _cleanup_free_ char *ascii = special_host(h);
+        if (!ascii || strlen(ascii) > 253)
+                return false;
+        for (char *c = ascii; *c; c++) /* a %-escape may decode to upper case */
+                *c = (char) tolower((unsigned char) *c);
+        for (const char *c = ascii;;) {
+                size_t l = strcspn(c, ".");
+                if (!l || l > 63 || c[0] == '-' || c[l - 1] == '-' || strspn(c, "abcdefghijklmnopqrstuvwxyz0123456789-") < l)
+                        return false;
+                if (!c[l])
+                        return true;
+                c += l + 1;
+        }
+}
+
+static void v_egress_hosts(struct vctx *v, struct json_object *proxy) {
+        static const char *const LISTS[] = {"allowedHosts", "bypassHosts"};
+        jpath p = v->path;
+        for (size_t k = 0; k < ELEMENTSOF(LISTS); k++) {
+                struct json_object *l = jget(proxy, LISTS[k]);
+                for (size_t i = 0; json_object_is_type(l, json_type_array) && i < json_object_array_length(l); i++) {
+                        struct json_object *e = json_object_array_get_idx(l, i);
+                        if (!json_object_is_type(e, json_type_string) || exact_host_ok(json_object_get_string(e)))
+                                continue;
+                        jpath_push_key(&v->path, "secrets");
+                        jpath_push_key(&v->path, "egressProxy");
+                        jpath_push_key(&v->path, LISTS[k]);
+                        jpath_push_index(&v->path, i);
+                        issue(v, "Allowed host \"%s\" is not a valid exact hostname.", json_object_get_string(e));
+                        v->path = p;
+                }
+        }
+}
+
 static void v_refinements(struct vctx *v, struct json_object *root) {
         static const char *const LEGACY_SEARCH[] = {"brave", "duckduckgo", "exa", "firecrawl", "gemini", "grok", "kimi",
                                                      "minimax", "ollama", "perplexity", "searxng", "tavily", NULL};
         jpath p = v->path;
         struct json_object *agents = jget(root, "agents");
+        v_egress_hosts(v, jget(jget(root, "secrets"), "egressProxy"));
         if (!issues_under(v, "gateway.remote.edgeAuth")) /* the record parsed first */
                 v_edge_auth(v, jget(jget(jget(root, "gateway"), "remote"), "edgeAuth"));
         FIELD(v, root, "agents", FIELD(v, f, "defaults", FIELD(v, f, "heartbeat", v_heartbeat(v, f))));
