@@ -10,8 +10,12 @@
 # filters (s, from the sbx build's precompiled BPF); and T: no root built
 # and no pivot_root, the child's mount namespace copied from a template's
 # that holds only the root (a holder process made once per mode; see
-# launch-floor.c). N interleaved rounds, order rotated; the median time and
-# the median of per-round ratios to unshare. As root, then rootless (sbx-ci).
+# launch-floor.c); M (root): as T, but the holder has no user namespace of
+# its own, so the launcher enters its mount namespace, clones and comes back
+# (no spawner process); rows with M also print their paired ratio to the
+# same steps with rpd instead of M. N interleaved rounds, order rotated; the
+# median time and the median of per-round ratios to unshare. As root, then
+# rootless (sbx-ci; ROOT_ONLY=1 skips it).
 # With THREADS=K in the environment, K idle processes (bench/mem-floor.c)
 # exist during the run (pivot_root walks every thread of the host).
 #
@@ -33,16 +37,22 @@ else
 fi
 chmod 755 "$STATE" "$floor"
 TEMPLATE=
+TEMPLATE_ROOT=
 IDLERS=
 cleanup() {
         # the holder is its pid namespace's init: only SIGKILL reaches it from outside
         [ -z "$TEMPLATE" ] || kill -KILL "$TEMPLATE" 2>/dev/null
+        [ -z "$TEMPLATE_ROOT" ] || kill -KILL "$TEMPLATE_ROOT" 2>/dev/null
         [ -z "$IDLERS" ] || { echo go >&"${IDLE[1]}"; wait "$IDLERS"; }
         rm -rf "$STATE"
 }
 trap cleanup EXIT
 TEMPLATE=$("$floor" --template) || exit 1
 export FLOOR_TEMPLATE=$TEMPLATE
+if [ "$(id -u)" = 0 ]; then
+        TEMPLATE_ROOT=$("$floor" --template-root) || exit 1
+        export FLOOR_TEMPLATE_ROOT=$TEMPLATE_ROOT
+fi
 if [ "${THREADS:-0}" -gt 0 ] && [ "${BENCH_INNER:-}" != 1 ]; then
         cc -O2 -static -o "$STATE/mem-floor" "$top/bench/mem-floor.c" &&
                 cc -O2 -static -nostdlib -fno-stack-protector -o "$STATE/mem-idle" "$top/bench/mem-idle.c" || exit 1
@@ -85,6 +95,18 @@ bench() {       # bench LABEL STEPS...: N rounds of unshare, each floor variant,
                         "$(awk -v c=$c '{ print $c / $1 }' "$f" | median)"
                 c=$((c + 1))
         done
+        # M against the same steps with rpd (root template without a spawner vs pivot_root)
+        c=1
+        for name in "${names[@]}"; do
+                local other=${name/M/rpd} oc=1 n2
+                if [ "$name" != "$other" ]; then
+                        for n2 in "${names[@]}"; do [ "$n2" = "$other" ] && break; oc=$((oc + 1)); done
+                        [ "$oc" -le "${#names[@]}" ] &&
+                                printf '  %-14s paired %5.3fx of %s\n' "${name#floor:}" \
+                                        "$(awk -v c=$c -v o=$oc '{ print $c / $o }' "$f" | median)" "${other#floor:}"
+                fi
+                c=$((c + 1))
+        done
         rm -f "$f"
 }
 
@@ -94,7 +116,8 @@ if [ "${BENCH_INNER:-}" = 1 ]; then
 fi
 echo "# $(uname -r), $(nproc) cpus, $(date -u +%FT%TZ), $(ps -eLf --no-headers | wc -l) threads on the host"
 if [ "$(id -u)" = 0 ]; then
-        bench root floor: floor:r floor:rp floor:rpd floor:rpdc floor:rpdcs floor:T floor:Ts
+        bench root floor: floor:r floor:rp floor:rpd floor:rpdc floor:rpdcs floor:T floor:Ts floor:M floor:Mcs
+        [ "${ROOT_ONLY:-}" = 1 ] && exit 0
         id sbx-ci >/dev/null 2>&1 ||
                 useradd --system --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin sbx-ci
         setpriv --reuid sbx-ci --regid "$(id -g sbx-ci)" --init-groups \
