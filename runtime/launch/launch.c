@@ -81,6 +81,10 @@ static _Noreturn void child_main(const sbx_plan *p, int sync_fd, const sigset_t 
                 child_fail(sync_fd, SBX_EXIT_FAILURE, &(sbx_error) { -errno, "prctl(PR_SET_PDEATHSIG)" });
         if (sbx_sync_peer_gone(sync_fd))
                 _exit(SBX_EXIT_FAILURE);
+        /* issue 16: the holder's pidfd is the launcher's, not ours (and
+         * CLOEXEC, as everything the launcher holds) */
+        if (p->tmpl.used)
+                (void) close(p->tmpl.holder_pidfd);
         /* cgroup v1 (issues 15, 16): into every hierarchy before anything
          * else, by writing "0" to the "tasks" files the parent opened. We
          * are one thread: that moves the whole process, with no wait for
@@ -348,7 +352,7 @@ static void reap_spawner(sbx_plan *p) {
 static int release_child(sbx_plan *p, pid_t pid, int procfd, int sync_parent, sbx_error *reterr) {
         int r = 0;
 
-        if (p->privileged && !p->tmpl.used)       /* from a template: the spawner wrote them */
+        if (p->privileged && !(p->tmpl.used && !p->tmpl.direct))  /* a spawner's template: it wrote them */
                 r = sbx_userns_write_maps(p, procfd, reterr);
         if (r >= 0)
                 r = sbx_net_attach_proc(&p->net, pid, procfd, reterr);
@@ -469,16 +473,40 @@ static bool shares_memory_until_exec(const sbx_plan *p) {
 #endif
 }
 
+/* issue 16, root: right after the clone, back from the holder's mount
+ * namespace (template.c). Fatal when it fails: sbx never goes on in a
+ * template's tree (the child, if any, is killed first). */
+static void leave_template(struct sbx_template_back *back, int pidfd) {
+        if (!back || sbx_template_leave(back) == 0)
+                return;
+        if (pidfd >= 0)
+                (void) sys_pidfd_send_signal(pidfd, SIGKILL);
+        (void) !write(STDERR_FILENO, "sbx: cannot return to the launcher's mount namespace\n", 53);
+        _exit(SBX_EXIT_FAILURE);
+}
+
 struct shared_child {
         const sbx_plan *p;
         int sync_child, sync_parent;
         const sigset_t *oldmask;
+        const struct sbx_template_back *back;
 };
+
+/* The child: none of the launcher's own namespace, root and cwd fds
+ * (issue 16, root templates), nor its end of the sync socket. */
+static void child_close_launcher_fds(const struct sbx_template_back *back, int sync_parent) {
+        close(sync_parent);
+        if (back && back->entered) {
+                (void) close(back->mnt);
+                (void) close(back->root);
+                (void) close(back->cwd);
+        }
+}
 
 static int shared_child_main(void *arg) {
         const struct shared_child *a = arg;
 
-        close(a->sync_parent);
+        child_close_launcher_fds(a->back, a->sync_parent);
         child_main(a->p, a->sync_child, a->oldmask);
 }
 
@@ -514,8 +542,10 @@ static long release_shared(sbx_plan *p, long pid, int pidfd, int exec_r, int syn
 }
 
 static long spawn_shared(sbx_plan *p, const struct clone_args *args, int sync_child, int sync_parent,
-                         const sigset_t *oldmask, int *ret_pidfd, sbx_error *reterr) {
-        struct shared_child a = { .p = p, .sync_child = sync_child, .sync_parent = sync_parent, .oldmask = oldmask };
+                         const sigset_t *oldmask, int *ret_pidfd, struct sbx_template_back *back,
+                         sbx_error *reterr) {
+        struct shared_child a = { .p = p, .sync_child = sync_child, .sync_parent = sync_parent, .oldmask = oldmask,
+                                  .back = back };
         int dumpable = prctl(PR_GET_DUMPABLE, 0, 0, 0, 0), e, flags, exec_pipe[2] = { -EBADF, -EBADF };
         bool wait_release = child_waits_for_parent(p);
         void *stack;
@@ -538,6 +568,8 @@ static long spawn_shared(sbx_plan *p, const struct clone_args *args, int sync_ch
         flags = (int) args->flags | CLONE_VM | (wait_release ? 0 : CLONE_VFORK) | (int) args->exit_signal;
         pid = clone(shared_child_main, (char *) stack + SHARED_CHILD_STACK, flags, &a, ret_pidfd);
         e = -errno;
+        if (pid > 0)            /* a failed clone: the caller leaves (or, ENOSYS, clones again first) */
+                leave_template(back, *ret_pidfd);
         closep(&exec_pipe[1]);
         if (pid > 0 && wait_release)
                 pid = release_shared(p, pid, *ret_pidfd, exec_pipe[0], sync_parent, reterr);
@@ -557,6 +589,7 @@ static long spawn_shared(sbx_plan *p, const struct clone_args *args, int sync_ch
 static int spawn(sbx_plan *p, int sync_child, int sync_parent, const sigset_t *oldmask, int *ret_pidfd,
                  bool release_from_spawn, sbx_error *reterr) {
         _cleanup_close_ int own_net = -EBADF;
+        struct sbx_template_back back = { .mnt = -EBADF, .root = -EBADF, .cwd = -EBADF };
         int pidfd = -EBADF;
         struct clone_args args = {
                 .flags = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC |
@@ -576,8 +609,18 @@ static int spawn(sbx_plan *p, int sync_child, int sync_parent, const sigset_t *o
          * fresh one (decided here, before any clone3); else the root is
          * built per run, below, to the same view. Not under an exec
          * allowlist as root: the child sets vm.memfd_noexec with host
-         * root's ids, which a spawner in the template has given up. */
-        if (p->tmpl.eligible && p->net.kind == SBX_NET_KIND_NONE && !p->memfd_noexec && sbx_template_acquire(p) >= 0) {
+         * root's ids, which a spawner in the template has given up.
+         * Root (session 10): no spawner; we enter the holder's mount
+         * namespace ourselves for the clone below and come back right
+         * after it (leave_template). */
+        if (p->tmpl.eligible && p->net.kind == SBX_NET_KIND_NONE && !p->memfd_noexec && sbx_template_acquire(p) >= 0 &&
+            p->tmpl.direct) {
+                if (sbx_template_enter_mnt(p, &back) < 0) {
+                        p->tmpl.used = p->tmpl.direct = false;
+                        closep(&p->tmpl.holder_pidfd);
+                        p->tmpl.holder_pidfd = -EBADF;
+                }
+        } else if (p->tmpl.used) {
                 sbx_error tmpl_err = {};
                 struct clone_args targs = args;
 
@@ -607,7 +650,7 @@ static int spawn(sbx_plan *p, int sync_child, int sync_parent, const sigset_t *o
         }
         if (own_net < 0 && !(args.flags & CLONE_INTO_CGROUP) && p->net.kind == SBX_NET_KIND_NONE &&
             (!p->privileged || release_from_spawn) && shares_memory_until_exec(p)) {
-                pid = spawn_shared(p, &args, sync_child, sync_parent, oldmask, &pidfd, reterr);
+                pid = spawn_shared(p, &args, sync_child, sync_parent, oldmask, &pidfd, &back, reterr);
                 if (pid >= 0) {
                         close_cgroup_tasks(p);
                         *ret_pidfd = pidfd;
@@ -617,8 +660,10 @@ static int spawn(sbx_plan *p, int sync_child, int sync_parent, const sigset_t *o
                         pidfd_killp(&pidfd);
                         return (int) pid;
                 }
-                if (pid != -ENOSYS)
+                if (pid != -ENOSYS) {
+                        leave_template(&back, -EBADF);
                         return (int) pid;
+                }
                 *reterr = (sbx_error) {};       /* clone filtered around us: the copy below */
         }
         pid = sys_clone3(&args);
@@ -632,6 +677,8 @@ static int spawn(sbx_plan *p, int sync_child, int sync_parent, const sigset_t *o
                                              "clone3 is not available: cannot start the sandbox inside its cgroup");
                 pid = syscall(SYS_clone, (unsigned long) (args.flags | SIGCHLD), NULL, &pidfd, NULL, NULL);
         }
+        if (pid != 0)
+                leave_template(&back, pid > 0 ? pidfd : -EBADF);
         if (pid != 0 && own_net >= 0 && setns(own_net, CLONE_NEWNET) < 0) {
                 /* Never go on in a sandbox's network: kill the child, fail. */
                 int e = -errno;
@@ -642,7 +689,7 @@ static int spawn(sbx_plan *p, int sync_child, int sync_parent, const sigset_t *o
         if (pid < 0)
                 return sbx_error_set(reterr, -errno, "clone3 (user, mount, pid, net, ipc, uts, cgroup namespaces)");
         if (pid == 0) {
-                close(sync_parent);
+                child_close_launcher_fds(&back, sync_parent);
                 child_main(p, sync_child, oldmask);
         }
         close_cgroup_tasks(p);

@@ -387,6 +387,9 @@ typedef struct sbx_plan {
                 const char *dir;                 /* <state base>/templates */
                 char key[65];                    /* sha256 of the template part, hex */
                 int holder_pidfd;                /* -EBADF */
+                bool direct;                     /* root: the holder has no user namespace of its own; the
+                                                  * launcher enters its mount namespace for the clone
+                                                  * (sbx_template_enter_mnt), no spawner */
                 pid_t spawner;                   /* the launcher's: the spawner, reaped after the release */
                 int host_proc;                   /* the child's: the host's /proc (the template's shows the
                                                   * holder alone), for its own maps; 0 = none */
@@ -455,9 +458,23 @@ int sbx_exec_log_connect(const char *dir, const sbx_run_config *c, const sbx_aud
  * sets p->tmpl.used and holder_pidfd. Any failure: -errno, p unchanged, and
  * the run builds its root as before (same view). */
 int sbx_template_acquire(sbx_plan *p);
-/* The spawner's part (a forked child of the launcher): enter the holder's
- * user and mount namespaces. */
+/* The spawner's part (a forked child of the launcher, rootless): enter the
+ * holder's user and mount namespaces. */
 int sbx_template_enter(const sbx_plan *p);
+/* Root (p->tmpl.direct): the launcher itself enters the holder's mount
+ * namespace (of the initial user namespace) around its clone, no spawner.
+ * sbx_template_enter_mnt: our own mount namespace, root and cwd kept as
+ * CLOEXEC fds in *back, then setns(holder, CLONE_NEWNS); -errno and nothing
+ * entered on failure (the run then builds its root). Between the two calls
+ * nothing may resolve a path (it would resolve in the template's tree).
+ * sbx_template_leave: back (setns, root, cwd), the fds closed; a no-op when
+ * nothing was entered; -errno when it failed: the caller must not go on. */
+struct sbx_template_back {
+        bool entered;
+        int mnt, root, cwd;     /* -EBADF */
+};
+int sbx_template_enter_mnt(const sbx_plan *p, struct sbx_template_back *back);
+int sbx_template_leave(struct sbx_template_back *back);
 /* The holder's own image (main.c, argv[0] "sbx-template", pid 1 of its pid
  * namespace): non-dumpable, signals ignored, until fd 0 (the watch on its
  * template dir) says the dir is gone. */

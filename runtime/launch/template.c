@@ -4,11 +4,18 @@
  * process and copied by every run's mount namespace, instead of building a
  * root per run and pivoting into it.
  *
- * A holder is pid 1 of its own pid namespace, in its own user and mount
- * namespaces. Its user namespace maps the host ids a sandbox runs on onto
- * themselves (as root the subordinate range, unprivileged the caller alone;
- * host root is not mapped) and it runs as the first of them; the sandbox's
- * user namespace is nested in it with the map it has without a template. Its mount table holds one tree: a read-only root tmpfs
+ * A holder is pid 1 of its own pid namespace, in its own mount namespace.
+ * Rootless it also has a user namespace of its own, which maps the caller's
+ * id onto itself; the sandbox's user namespace is nested in it with the map
+ * it has without a template, and a forked "spawner" enters it to clone each
+ * sandbox (a setns into a user namespace cannot be undone). As root (session
+ * 10, p->tmpl.direct) it has none: its mount namespace belongs to the
+ * initial user namespace, so the launcher itself enters it around its clone
+ * and comes back (sbx_template_enter_mnt, sbx_template_leave), no extra
+ * process; the sandbox's user namespace is a child of the initial one, as
+ * without a template. Either way it runs as the sandbox's first host id and
+ * every mount a sandbox copies from it is locked (copied into a less
+ * privileged user namespace). Its mount table holds one tree: a read-only root tmpfs
  * with sbx's /etc files, the read-only binds of /usr and the rest, the /dev
  * node binds, the mountpoints of every per-run mount, and a procfs of its
  * own pid namespace on /proc (it shows the holder alone; a new procfs may
@@ -39,6 +46,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/fsuid.h>
+#include <grp.h>
 #include <sys/inotify.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -51,7 +60,7 @@
 #include "mount.h"
 #include "userns.h"
 
-#define TEMPLATE_VERSION "sbx-template 1"
+#define TEMPLATE_VERSION "sbx-template 2"     /* 2: root holders without a user namespace */
 #define BUILD_TIMEOUT_MS 10000
 #define TEMPLATES_MAX 16
 
@@ -210,13 +219,26 @@ static _Noreturn void holder_main(const sbx_plan *p, const char *root, int go, i
                 sbx_error_set(&err, -errno, "template: open '%s'", root);
                 _exit(sbx_sync_send(report, 2, SBX_SYNC_ERROR, SBX_EXIT_FAILURE, &err) < 0);
         }
-        if (sys_setresgid(p->host_gid, p->host_gid, p->host_gid) < 0 ||
-            sys_setresuid(p->host_uid, p->host_uid, p->host_uid) < 0 || prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0) {
-                sbx_error_set(&err, -errno, "template: take the sandbox's host ids");
+        /* root (no user namespace of ours: mounts need host root's
+         * CAP_SYS_ADMIN): the sandbox's host ids for the files we make
+         * (group and fsuid), the real ones only once the tree is built */
+        if ((p->privileged ? setgroups(0, NULL) < 0 || sys_setresgid(p->host_gid, p->host_gid, p->host_gid) < 0 ||
+                                     (setfsuid(p->host_uid), (uid_t) setfsuid((uid_t) -1) != p->host_uid)
+                           : sys_setresgid(p->host_gid, p->host_gid, p->host_gid) < 0 ||
+                                     sys_setresuid(p->host_uid, p->host_uid, p->host_uid) < 0) ||
+            prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0) {
+                sbx_error_set(&err, errno ? -errno : -EPERM, "template: take the sandbox's host ids");
                 _exit(sbx_sync_send(report, 2, SBX_SYNC_ERROR, SBX_EXIT_FAILURE, &err) < 0);
         }
         if (sbx_mount_template_build(p, fd, &err) < 0)
                 _exit(sbx_sync_send(report, 2, SBX_SYNC_ERROR, SBX_EXIT_FAILURE, &err) < 0);
+        /* root: no capability left (host root's ids given up; the exec of
+         * a non-root id gains none) */
+        if (p->privileged && (sys_setresuid(p->host_uid, p->host_uid, p->host_uid) < 0 ||
+                              prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)) {
+                sbx_error_set(&err, -errno, "template: take the sandbox's host ids");
+                _exit(sbx_sync_send(report, 2, SBX_SYNC_ERROR, SBX_EXIT_FAILURE, &err) < 0);
+        }
         /* built; held only once the builder has recorded us (if it dies
          * first, so do we: no holder without a record) */
         if (sbx_sync_send(report, 2, SBX_SYNC_READY, 0, NULL) < 0 ||
@@ -256,10 +278,12 @@ int sbx_template_holder_main(void) {
 }
 
 /* Forked by the launcher: clone3 the holder, write its maps (as the creator,
- * in the parent user namespace), let it go, hand its pidfd back, exit: the
- * holder is reparented and outlives the run. */
+ * in the parent user namespace; root: no user namespace, no maps), let it
+ * go, hand its pidfd back, exit: the holder is reparented and outlives the
+ * run. */
 static _Noreturn void starter_main(const sbx_plan *p, const char *root, int report) {
-        struct clone_args args = { .flags = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_PIDFD,
+        struct clone_args args = { .flags = (p->privileged ? 0 : CLONE_NEWUSER) | CLONE_NEWNS | CLONE_NEWPID |
+                                            CLONE_PIDFD,
                                    .exit_signal = SIGCHLD };
         int pipefd[2], pidfd = -EBADF, procfd;
         char path[32];
@@ -292,7 +316,7 @@ static _Noreturn void starter_main(const sbx_plan *p, const char *root, int repo
         close(pipefd[0]);
         snprintf(path, sizeof(path), "/proc/%ld", pid);
         procfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        if (procfd < 0 || sbx_userns_write_maps(&q, procfd, &err) < 0) {
+        if (procfd < 0 || (!p->privileged && sbx_userns_write_maps(&q, procfd, &err) < 0)) {
                 if (procfd < 0)
                         sbx_error_set(&err, -errno, "template: open %s", path);
                 (void) sys_pidfd_send_signal(pidfd, SIGKILL);
@@ -412,8 +436,50 @@ int sbx_template_acquire(sbx_plan *p) {
         }
 found:
         p->tmpl.holder_pidfd = pidfd;
+        p->tmpl.direct = p->privileged;
         p->tmpl.used = true;
         return 0;
+}
+
+/* Root (issue 16 session 10): the launcher into the holder's mount
+ * namespace for its clone and back, instead of a spawner process. The
+ * holder's namespace belongs to the initial user namespace, where we have
+ * CAP_SYS_ADMIN, so setns() can be undone; it sets root and cwd to the
+ * template's, so ours are kept as fds, with our namespace, and put back. */
+int sbx_template_enter_mnt(const sbx_plan *p, struct sbx_template_back *back) {
+        int e;
+
+        *back = (struct sbx_template_back) { .mnt = -EBADF, .root = -EBADF, .cwd = -EBADF };
+        back->mnt = open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC);
+        back->root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+        back->cwd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (back->mnt >= 0 && back->root >= 0 && back->cwd >= 0 && setns(p->tmpl.holder_pidfd, CLONE_NEWNS) == 0) {
+                back->entered = true;
+                return 0;
+        }
+        e = -errno;
+        closep(&back->mnt);
+        closep(&back->root);
+        closep(&back->cwd);
+        back->mnt = back->root = back->cwd = -EBADF;
+        return e;
+}
+
+int sbx_template_leave(struct sbx_template_back *back) {
+        int r = 0;
+
+        if (!back->entered)
+                return 0;
+        /* our namespace (root and cwd: its root), then our own root and cwd */
+        if (setns(back->mnt, CLONE_NEWNS) < 0 || fchdir(back->root) < 0 || chroot(".") < 0 || fchdir(back->cwd) < 0)
+                r = -errno;
+        else
+                back->entered = false;
+        closep(&back->mnt);
+        closep(&back->root);
+        closep(&back->cwd);
+        back->mnt = back->root = back->cwd = -EBADF;
+        return r;
 }
 
 /* Then the sandbox's first host id (host root is unmapped there, and a

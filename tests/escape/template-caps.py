@@ -3,9 +3,9 @@
 """What a process WITH every capability in a sandbox's user namespace could
 do to a template (issue 16, runtime/launch/template.c): the workload never
 has them (empty bounding set, no_new_privs, seccomp), so this builds the
-same situation from outside, the way the launcher's spawner does: enter the
-holder's user and mount namespaces (pidfd setns), take the sandbox's host
-id, make a nested user + mount + pid namespace (the spawner writes its id
+same situation from outside, the way the launcher does: enter the
+holder's user and mount namespaces (pidfd setns; as root its mount namespace
+alone: it has no user namespace of its own), take the sandbox's host id, make a nested user + mount + pid namespace (the spawner writes its id
 map from the template's namespace), and try from there. Prints one line per
 attempt: NAME RESULT (an errno name, or OK).
 
@@ -64,7 +64,10 @@ def main():
     holder, uid, gid = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
     hostproc = os.open('/proc', os.O_PATH | os.O_DIRECTORY)
     pidfd = os.pidfd_open(holder)
-    if libc.setns(pidfd, CLONE_NEWUSER | CLONE_NEWNS) < 0:
+    # as root the holder has no user namespace of its own (sbx enters its
+    # mount namespace itself for the clone): the mount namespace alone
+    own_userns = os.readlink('/proc/%d/ns/user' % holder) != os.readlink('/proc/self/ns/user')
+    if libc.setns(pidfd, (CLONE_NEWUSER if own_userns else 0) | CLONE_NEWNS) < 0:
         print('setns', res(-1))
         return 1
     os.setresgid(gid, gid, gid)
