@@ -85,6 +85,65 @@ is "capabilities: the holder's descriptors" "$(r holder-fds)" EACCES
 is "capabilities: the holder's root" "$(r holder-root)" EACCES
 is "capabilities: ptrace of the holder" "$(r holder-ptrace)" EPERM
 
+# --- root (session 10): no spawner. The holder has no user namespace of its
+# own; sbx enters the holder's mount namespace for its clone and comes back
+# (its own namespace, root and cwd); a failed return is fatal.
+in_ns() {      # processes in the mount namespace of pid $1, but $1
+        local ns p n=0
+        ns=$(readlink "/proc/$1/ns/mnt" 2>/dev/null) || { echo 0; return; }
+        for p in /proc/[0-9]*; do
+                [ "${p#/proc/}" = "$1" ] && continue
+                [ "$(readlink "$p/ns/mnt" 2>/dev/null)" = "$ns" ] && n=$((n + 1))
+        done
+        echo $n
+}
+held_in_templates() {     # processes in any recorded holder's mount namespace, the holders aside
+        local rec n=0
+        for rec in "$(tdir)"/*/holder; do
+                [ -f "$rec" ] || continue
+                n=$((n + $(in_ns "$(head -1 "$rec" | cut -d' ' -f1)")))
+        done
+        echo $n
+}
+if is_root; then
+        is "root: the holder has no user namespace of its own" \
+                "$(readlink "/proc/$h/ns/user")" "$(readlink /proc/self/ns/user)"
+        control "root: the holder has a mount namespace of its own" \
+                "$([ "$(readlink "/proc/$h/ns/mnt")" != "$(readlink /proc/self/ns/mnt)" ] && echo own)" own
+        mkdir -p "$TMP/cwd here"
+        (cd "$TMP/cwd here" && exec "$SBX" run -- /bin/sh -c 'echo up; exec sleep 3') > "$TMP/up" 2>&1 & pid=$!
+        for i in $(seq 100); do grep -q up "$TMP/up" && break; sleep 0.05; done
+        kid=
+        for c in $(cat "/proc/$pid/task/$pid/children" 2>/dev/null); do       # the sandbox: a pid namespace of its own
+                [ "$(readlink "/proc/$c/ns/pid")" != "$(readlink /proc/self/ns/pid)" ] && kid=$c
+        done
+        is "root: while its sandbox runs, sbx is in its own mount namespace" \
+                "$(readlink "/proc/$pid/ns/mnt")" "$(readlink /proc/self/ns/mnt)"
+        is "root: ... with its own root" "$(readlink "/proc/$pid/root")" /
+        is "root: ... and its own cwd" "$(readlink "/proc/$pid/cwd")" "$TMP/cwd here"
+        control "root: the sandbox has a mount namespace of its own" \
+                "$([ -n "$kid" ] && [ "$(readlink "/proc/$kid/ns/mnt")" != "$(readlink /proc/self/ns/mnt)" ] &&
+                   [ "$(readlink "/proc/$kid/ns/mnt")" != "$(readlink "/proc/$h/ns/mnt")" ] && echo own)" own
+        is "root: nothing but the holder is in its mount namespace" "$(in_ns "$h")" 0
+        wait $pid
+        # the return fails (fchdir refused after the setns back): fatal, the sandbox killed
+        out=$("$SBX_DENY_SYSCALLS" fchdir "$SBX" run -- /bin/sh -c "exec /bin/sh -c 'sleep 5; :' sbx-tmpl-back-$$" 2>&1); rc=$?
+        is "root: a failed return to sbx's own mount namespace is fatal (125)" "$rc" 125
+        like "... and says so" "$out" "cannot return to the launcher's mount namespace"
+        sleep 0.3
+        is "... no sandbox survives" "$(pgrep -fc "sbx-tmpl-back-$$" || true)" 0
+        is "... nothing is left in the holder's mount namespace" "$(in_ns "$h")" 0
+        # setns refused: the run builds its root (one procfs on /proc), the same isolation
+        out=$("$SBX_DENY_SYSCALLS" setns "$SBX" run -- /bin/sh -c 'grep -c " /proc [^ ]* - proc " /proc/self/mountinfo; grep ^CapEff /proc/self/status' 2>&1)
+        is "root: without setns, a run builds its own root" "$out" "1
+CapEff:	0000000000000000"
+        control "root: from the template, /proc is over the holder's procfs" \
+                "$("$SBX" run -- grep -c " /proc [^ ]* - proc " /proc/self/mountinfo)" 2
+        is "... the next run works" "$("$SBX" run -- /bin/echo next)" next
+else
+        skip "root: sbx enters the holder's mount namespace itself (not root: a spawner does)"
+fi
+
 # --- crashes: kill -9 of sbx (and with it its spawner and the holder's
 # starter: the whole process group) while a template is built, of the holder
 # while it builds, and of sbx alone while a run starts: every next run works,
@@ -137,6 +196,7 @@ for delay in 0.001 0.002 0.003 0.005 0.008 $(for i in $(seq 40); do echo "0.00$(
 done
 sleep 0.5
 is "kill -9 of sbx alone while a run from a template starts: no sandbox survives" "$(pgrep -fc "$marker" || true)" 0
+is "... no process (a killed sbx) is left in a holder's mount namespace" "$(held_in_templates)" 0
 is "... no holder runs without a record" "$(orphans)" 0
 is "... the next run works" "$("$SBX" run -- /bin/echo next)" next
 
