@@ -478,10 +478,12 @@ static unsigned host_threads(void) {
  * no user binds unless we are root (then they are detached trees the child
  * moves in). Everything else builds its root per run, as before.
  * Used when it pays: the template saves the mount recipe and pivot_root's
- * walk of every host thread (≈70 ns each) but costs a spawner process
- * (fork, setns, one more hop), a wash at a few hundred threads and a gain
- * from a few thousand (bench/README.md, session 7): from
- * SBX_TEMPLATE_THREADS threads on. SBX_TEMPLATE=1 always, =0 never (the
+ * walk of every host thread (≈0.07-0.33 µs each). Rootless it costs a
+ * spawner process (fork, setns, one more hop), a wash at a few hundred
+ * threads and a gain from a few thousand (bench/README.md, session 7): from
+ * SBX_TEMPLATE_THREADS threads on. As root sbx enters the holder's mount
+ * namespace itself, no spawner: ≈5 % less CPU already at this host's ≈140
+ * threads (session 10), so always. SBX_TEMPLATE=1 always, =0 never (the
  * tests of both paths, benchmarks). */
 #define SBX_TEMPLATE_THREADS 4000
 static bool template_eligible(const sbx_plan *p, const sbx_run_config *c) {
@@ -489,7 +491,7 @@ static bool template_eligible(const sbx_plan *p, const sbx_run_config *c) {
 
         if (env && !strcmp(env, "0"))
                 return false;
-        if (!(env && !strcmp(env, "1")) && host_threads() < SBX_TEMPLATE_THREADS)
+        if (!(env && !strcmp(env, "1")) && !p->privileged && host_threads() < SBX_TEMPLATE_THREADS)
                 return false;
         return !c->rootfs && c->read_only_root && !p->container && c->network == SBX_NETWORK_NONE &&
                !c->workspace && c->workspace_access == SBX_WORKSPACE_NONE && !c->keep_layers &&
