@@ -229,7 +229,8 @@ pid_t sbx_pidfd_pid(int pidfd) {
  * namespace (its ids, no new map): joining is the dangerous, explicit opt-in
  * this is for.
  *
- * issue 16, a template (p->tmpl.used): the helper (the "spawner") enters the
+ * issue 16, a template rootless (p->tmpl.used, not direct; as root spawn()
+ * enters the holder's mount namespace itself): the helper (the "spawner") enters the
  * holder's user and mount namespaces (template.c) and clones the sandbox
  * with all seven new namespaces: its user namespace nested in the
  * template's, its mount table a copy of the holder's small one, every mount

@@ -20,7 +20,9 @@
  *  - /proc gets Docker's masked and read-only paths; there is no /sys.
  *  - issue 16, from a template (template.c): the SBX_MNT_TEMPLATE ops were
  *    run once by the holder, which pivoted into them; our table is a copy of
- *    its table, every mount locked in our nested user namespace (read-only
+ *    its table, every mount locked in our user namespace (less privileged
+ *    than the holder's mount namespace: nested in its user namespace
+ *    rootless, a child of the initial one as root; read-only
  *    stays read-only, nothing beneath is revealed). We run only the other
  *    ops, /proc first, and neither pivot nor detach: the host's table was
  *    never in our namespace. */

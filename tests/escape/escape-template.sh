@@ -9,8 +9,8 @@
 # the same attacks by a process that HAS every capability in a nested user
 # namespace of the template (template-caps.py), which the workload never has.
 . "$(dirname "$0")/lib.sh"
-# Templates are used by default only on a host with many threads (mount.c,
-# SBX_TEMPLATE_THREADS); these tests always want them.
+# Templates are used by default as root, rootless only on a host with many
+# threads (mount.c, SBX_TEMPLATE_THREADS); these tests always want them.
 export SBX_TEMPLATE=1
 
 tdir() { echo "$(state_base)/templates"; }
