@@ -490,7 +490,7 @@ struct shared_child {
         const sbx_plan *p;
         int sync_child, sync_parent;
         const sigset_t *oldmask;
-        const struct sbx_template_back *back;
+        struct sbx_template_back back;  /* a copy: the parent's own changes when it leaves */
 };
 
 /* The child: none of the launcher's own namespace, root and cwd fds
@@ -507,7 +507,7 @@ static void child_close_launcher_fds(const struct sbx_template_back *back, int s
 static int shared_child_main(void *arg) {
         const struct shared_child *a = arg;
 
-        child_close_launcher_fds(a->back, a->sync_parent);
+        child_close_launcher_fds(&a->back, a->sync_parent);
         child_main(a->p, a->sync_child, a->oldmask);
 }
 
@@ -546,7 +546,7 @@ static long spawn_shared(sbx_plan *p, const struct clone_args *args, int sync_ch
                          const sigset_t *oldmask, int *ret_pidfd, struct sbx_template_back *back,
                          sbx_error *reterr) {
         struct shared_child a = { .p = p, .sync_child = sync_child, .sync_parent = sync_parent, .oldmask = oldmask,
-                                  .back = back };
+                                  .back = *back };
         int dumpable = prctl(PR_GET_DUMPABLE, 0, 0, 0, 0), e, flags, exec_pipe[2] = { -EBADF, -EBADF };
         bool wait_release = child_waits_for_parent(p);
         void *stack;
@@ -673,9 +673,11 @@ static int spawn(sbx_plan *p, int sync_child, int sync_parent, const sigset_t *o
                  * gives the same namespaces and pidfd, but cannot enter a cgroup
                  * atomically, so with limits we refuse rather than start the
                  * sandbox outside its cgroup for a moment. */
-                if (p->cgroup.dirfd >= 0)
+                if (p->cgroup.dirfd >= 0) {
+                        leave_template(&back, -EBADF);
                         return sbx_error_set(reterr, -ENOSYS,
                                              "clone3 is not available: cannot start the sandbox inside its cgroup");
+                }
                 pid = syscall(SYS_clone, (unsigned long) (args.flags | SIGCHLD), NULL, &pidfd, NULL, NULL);
         }
         if (pid != 0)
