@@ -987,6 +987,32 @@ static bool win_absolute(const char *s) {
         return b && b[1] && b[1] != '\\';
 }
 
+/* isValidFileSecretRefId: "value", or an absolute JSON pointer (each "~" is "~0" or "~1") */
+static bool file_secret_id_ok(const char *s) {
+        if (!strcmp(s, "value"))
+                return true;
+        if (s[0] != '/')
+                return false;
+        for (const char *c = s; (c = strchr(c, '~')); c++)
+                if (c[1] != '0' && c[1] != '1')
+                        return false;
+        return true;
+}
+
+/* isValidExecSecretRefId: /^[A-Za-z0-9][A-Za-z0-9._:/#-]{0,255}$/ without "." or ".." segments */
+static bool exec_secret_id_ok(const char *s) {
+        size_t n = strlen(s);
+        if (n < 1 || n > 256 || !isalnum((unsigned char) s[0]) ||
+            strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:/#-") != n)
+                return false;
+        for (const char *seg = s; seg; seg = strchr(seg, '/') ? strchr(seg, '/') + 1 : NULL) {
+                size_t l = strcspn(seg, "/");
+                if ((l == 1 && seg[0] == '.') || (l == 2 && !strncmp(seg, "..", 2)))
+                        return false;
+        }
+        return true;
+}
+
 /* s (trimmed when the schema trims first) passes refinement k */
 static bool refined(const struct snode *n, const char *s) {
         switch (n->custom) {
@@ -1028,26 +1054,10 @@ static bool refined(const struct snode *n, const char *s) {
                 _cleanup_free_ char *t = sbx_strdup_trim(s);
                 return !t || !strcmp(t, s);
         }
-        case K_FILE_SECRET_ID: /* isValidFileSecretRefId: each segment's "~" is "~0" or "~1" */
-                if (!strcmp(s, "value"))
-                        return true;
-                if (s[0] != '/')
-                        return false;
-                for (const char *c = s; (c = strchr(c, '~')); c++)
-                        if (c[1] != '0' && c[1] != '1')
-                                return false;
-                return true;
-        case K_EXEC_SECRET_ID: { /* isValidExecSecretRefId */
-                size_t n = strlen(s);
-                if (n < 1 || n > 256 || !isalnum((unsigned char) s[0]) || strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:/#-") != n)
-                        return false;
-                for (const char *seg = s; seg; seg = strchr(seg, '/') ? strchr(seg, '/') + 1 : NULL) {
-                        size_t l = strcspn(seg, "/");
-                        if ((l == 1 && seg[0] == '.') || (l == 2 && !strncmp(seg, "..", 2)))
-                                return false;
-                }
-                return true;
-        }
+        case K_FILE_SECRET_ID:
+                return file_secret_id_ok(s);
+        case K_EXEC_SECRET_ID:
+                return exec_secret_id_ok(s);
         case K_NO_JS_SPACE: { /* JS \s beyond ASCII: U+00A0, U+1680, U+2000-200A, 2028, 2029, 202F, 205F, 3000, FEFF */
                 for (const unsigned char *c = (const unsigned char *) s; *c; c++)
                         if ((c[0] == 0xC2 && c[1] == 0xA0) || (c[0] == 0xE1 && c[1] == 0x9A && c[2] == 0x80) ||
@@ -2650,6 +2660,178 @@ static bool repo_key_possible(const char *k) {
         return true;
 }
 
+static const char *jstr(struct json_object *o, const char *key);
+
+/* JSON.stringify's length of string s: '"', '\\' and C0 escaped, a lone surrogate as \udXXX */
+static size_t js_json_len(const char *s) {
+        size_t n = 2;
+        for (const unsigned char *c = (const unsigned char *) s; *c; c++)
+                n += *c == '"' || *c == '\\' || *c == '\b' || *c == '\f' || *c == '\n' || *c == '\r' || *c == '\t' ? 2
+                     : *c < 0x20                                                                                 ? 6
+                     : c[0] == 0xED && c[1] >= 0xA0 && c[1] <= 0xBF                                              ? 6 - 1
+                                                                                                                   : 1;
+        return n;
+}
+
+/* isPluginJsonValue's walk (depth 32, 4,096 nodes, 512 keys an object, strings and keys of
+ * 65,536 UTF-16 units, finite numbers); bytes sums JSON.stringify's UTF-8 length */
+static bool plugin_json_ok(struct json_object *o, size_t *nodes, size_t depth, size_t *bytes) {
+        if (++*nodes > 4096 || depth > 32)
+                return false;
+        switch (json_object_get_type(o)) {
+        case json_type_null:
+                *bytes += 4;
+                return true;
+        case json_type_boolean:
+                *bytes += json_object_get_boolean(o) ? 4 : 5;
+                return true;
+        case json_type_string:
+                *bytes += js_json_len(json_object_get_string(o));
+                return sbx_js_length(json_object_get_string(o)) <= 65536;
+        case json_type_int:
+                *bytes += strlen(json_object_to_json_string(o));
+                return true;
+        case json_type_double:
+                *bytes += strlen(json_object_to_json_string(o));
+                return isfinite(json_object_get_double(o));
+        case json_type_array: {
+                size_t n = json_object_array_length(o);
+                *bytes += 2 + (n ? n - 1 : 0);
+                for (size_t i = 0; i < n; i++)
+                        if (!plugin_json_ok(json_object_array_get_idx(o, i), nodes, depth + 1, bytes))
+                                return false;
+                return true;
+        }
+        case json_type_object: {
+                size_t n = (size_t) json_object_object_length(o);
+                if (n > 512)
+                        return false;
+                *bytes += 2 + (n ? n - 1 : 0);
+                json_object_object_foreach(o, k, e) {
+                        *bytes += js_json_len(k) + 1;
+                        if (sbx_js_length(k) > 65536 || !plugin_json_ok(e, nodes, depth + 1, bytes))
+                                return false;
+                }
+                return true;
+        }
+        default:
+                return false;
+        }
+}
+
+/* /<a>.?<b>/i on s: ASCII case folding only (no u flag); '.' one UTF-16 unit but no line terminator */
+static bool re_dot_opt(const char *s, const char *a, const char *b) {
+        size_t la = strlen(a), lb = strlen(b);
+        for (const char *c = s; *c; c++) {
+                if (strncasecmp(c, a, la))
+                        continue;
+                const unsigned char *d = (const unsigned char *) c + la;
+                if (!strncasecmp((const char *) d, b, lb))
+                        return true;
+                size_t n = d[0] < 0x80 ? 1 : d[0] >= 0xF0 ? 0 : d[0] >= 0xE0 ? 3 : 2; /* 0: two units */
+                if (!d[0] || !n || d[0] == '\n' || d[0] == '\r' || (d[0] == 0xE2 && d[1] == 0x80 && (d[2] == 0xA8 || d[2] == 0xA9)))
+                        continue;
+                if (!strncasecmp((const char *) d + n, b, lb))
+                        return true;
+        }
+        return false;
+}
+
+static bool ends_with_ci(const char *s, const char *suffix) {
+        size_t n = strlen(s), l = strlen(suffix);
+        return n >= l && !strcasecmp(s + n - l, suffix);
+}
+
+/* isSensitiveConfigPath: "localservice.env." in the trimmed lower-cased path, or (unless it ends
+ * with a whitelisted suffix) /token$/i, /password/i, /secret/i, /api.?key/i, /encrypt.?key/i,
+ * /private.?key/i, /serviceaccount(?:ref)?$/i on the path as written */
+static bool sensitive_path(const char *path, bool *oom) {
+        static const char *const WHITE[] = {"maxtokens", "maxoutputtokens", "maxinputtokens", "maxcompletiontokens",
+                                            "contexttokens", "totaltokens", "tokencount", "tokenlimit", "tokenbudget",
+                                            "passwordfile"};
+        _cleanup_free_ char *t = sbx_strdup_trim(path), *lower = t ? sbx_strdup_lower(t) : NULL;
+        if (!lower) {
+                *oom = true;
+                return false;
+        }
+        if (strstr(lower, "localservice.env."))
+                return true;
+        for (size_t i = 0; i < ELEMENTSOF(WHITE); i++)
+                if (strlen(lower) >= strlen(WHITE[i]) && !strcmp(lower + strlen(lower) - strlen(WHITE[i]), WHITE[i]))
+                        return false;
+        return ends_with_ci(path, "token") || strcasestr(path, "password") || strcasestr(path, "secret") ||
+               re_dot_opt(path, "api", "key") || re_dot_opt(path, "encrypt", "key") || re_dot_opt(path, "private", "key") ||
+               ends_with_ci(path, "serviceaccount") || ends_with_ci(path, "serviceaccountref");
+}
+
+/* isValidSecretRef: exactly source/provider/id; provider /^[a-z][a-z0-9_-]{0,63}$/; the id by
+ * source (env and store: /^[A-Z][A-Z0-9_]{0,127}$/, file: a JSON pointer, exec: its grammar) */
+static bool valid_secret_ref(struct json_object *r) {
+        if (!json_object_is_type(r, json_type_object) || json_object_object_length(r) != 3)
+                return false;
+        const char *src = jstr(r, "source"), *prov = jstr(r, "provider"), *id = jstr(r, "id");
+        if (!src || !prov || !id)
+                return false;
+        size_t pl = strlen(prov), il = strlen(id);
+        if (pl < 1 || pl > 64 || !islower((unsigned char) prov[0]) ||
+            strspn(prov, "abcdefghijklmnopqrstuvwxyz0123456789_-") != pl || !il)
+                return false;
+        if (!strcmp(src, "env") || !strcmp(src, "store"))
+                return il <= 128 && isupper((unsigned char) id[0]) && strspn(id, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == il;
+        if (!strcmp(src, "file"))
+                return file_secret_id_ok(id);
+        return !strcmp(src, "exec") && exec_secret_id_ok(id);
+}
+
+/* validateCloudWorkerProfileSettings' first finding under o: a key that is "keyref" (any case),
+ * sensitive, or sensitive without a final "ref" must hold a valid SecretRef (not looked into);
+ * the others are walked (arrays too). Returns the key at fault or NULL. */
+static const char *cw_settings_fault(struct json_object *o, bool *oom) {
+        if (json_object_is_type(o, json_type_array)) {
+                for (size_t i = 0; i < json_object_array_length(o); i++) {
+                        const char *k = cw_settings_fault(json_object_array_get_idx(o, i), oom);
+                        if (k)
+                                return k;
+                }
+                return NULL;
+        }
+        if (!json_object_is_type(o, json_type_object))
+                return NULL;
+        json_object_object_foreach(o, key, child) {
+                size_t n = strlen(key);
+                _cleanup_free_ char *lower = sbx_strdup_lower(key), *base = n >= 3 && ends_with_ci(key, "ref") ? strndup(key, n - 3) : NULL;
+                if (!lower) {
+                        *oom = true;
+                        return NULL;
+                }
+                if (!strcmp(lower, "keyref") || sensitive_path(key, oom) || (base && sensitive_path(base, oom))) {
+                        if (!valid_secret_ref(child))
+                                return key;
+                        continue;
+                }
+                const char *k = cw_settings_fault(child, oom);
+                if (k)
+                        return k;
+        }
+        return NULL;
+}
+
+/* cloudWorkers.profiles.<id>.settings (CloudWorkerSettingsSchema's superRefine): bounded plain
+ * JSON (isPluginJsonValue, at most 262,144 bytes as JSON.stringify writes it), then secret-bearing
+ * keys as SecretRefs */
+static void v_cloud_worker_settings(struct vctx *v, struct json_object *settings) {
+        size_t nodes = 0, bytes = 0;
+        if (!json_object_is_type(settings, json_type_object))
+                return;
+        if (!plugin_json_ok(settings, &nodes, 0, &bytes) || bytes > 262144) {
+                issue(v, "Worker profile settings must be bounded finite JSON");
+                return;
+        }
+        const char *k = cw_settings_fault(settings, &v->oom);
+        if (k)
+                issue(v, "Worker profile %s must use a SecretRef", k);
+}
+
 /* secrets.providers.<id>.command (an exec provider's): isSafeExecutableValue before the
  * absolute-path check the shapes make; hooks.mappings[].transform.module: a safe relative
  * path; desktop.host.passwordFile (trimmed): absolute (path.isAbsolute); cloudWorkers
@@ -2714,6 +2896,12 @@ static void v_path_refinements(struct vctx *v, struct json_object *root) {
         struct json_object *profiles = jget(jget(root, "cloudWorkers"), "profiles");
         if (json_object_is_type(profiles, json_type_object)) {
                 json_object_object_foreach(profiles, id, pr) {
+                        jpath_push_key(&v->path, "cloudWorkers");
+                        jpath_push_key(&v->path, "profiles");
+                        jpath_push_key(&v->path, id);
+                        jpath_push_key(&v->path, "settings");
+                        v_cloud_worker_settings(v, jget(pr, "settings"));
+                        v->path = p;
                         struct json_object *sa = jget(pr, "suspendAfter");
                         if (!json_object_is_type(sa, json_type_string))
                                 continue;
