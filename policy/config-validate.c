@@ -3043,10 +3043,118 @@ static void v_edge_auth(struct vctx *v, struct json_object *headers) {
         v->path = p;
 }
 
+/* the length of the RFC 3492 punycode of cp[0..n) (without "xn--") */
+static size_t punycode_len(const uint32_t *cp, size_t n) {
+        uint64_t next = 128, delta = 0, bias = 72;
+        size_t b = 0, out;
+        for (size_t i = 0; i < n; i++)
+                b += cp[i] < 0x80;
+        out = b + (b > 0);
+        for (size_t h = b; h < n;) {
+                uint64_t m = UINT64_MAX;
+                for (size_t i = 0; i < n; i++)
+                        if (cp[i] >= next && cp[i] < m)
+                                m = cp[i];
+                delta += (m - next) * (h + 1);
+                next = m;
+                for (size_t i = 0; i < n; i++) {
+                        if (cp[i] < next)
+                                delta++;
+                        if (cp[i] != next)
+                                continue;
+                        uint64_t q = delta;
+                        for (uint64_t k = 36;; k += 36) {
+                                uint64_t t = k <= bias ? 1 : k >= bias + 26 ? 26 : k - bias;
+                                if (q < t)
+                                        break;
+                                out++;
+                                q = (q - t) / (36 - t);
+                        }
+                        out++;
+                        delta = h == b ? delta / 700 : delta / 2; /* adapt */
+                        delta += delta / (h + 1);
+                        uint64_t k = 0;
+                        while (delta > 455) {
+                                delta /= 35;
+                                k += 36;
+                        }
+                        bias = k + (36 * delta) / (delta + 38);
+                        delta = 0;
+                        h++;
+                }
+                delta++;
+                next++;
+        }
+        return out;
+}
+
+static bool cp_in(uint32_t cp, const uint32_t (*r)[2], size_t n) {
+        for (size_t i = 0; i < n; i++)
+                if (cp >= r[i][0] && cp <= r[i][1])
+                        return true;
+        return false;
+}
+
+/* a non-ASCII label of domainToASCII's input (after idna_ascii's mappings): refused for the
+ * code points UTS 46 disallows that sbx can tell without Unicode's tables (C1 controls, U+FFFD,
+ * noncharacters, surrogates, private use, tags, ZWNJ/ZWJ, which CONTEXTJ allows only after a
+ * virama), a combining mark first, the Bidi rule's plainest cases (a label with right-to-left
+ * characters that does not start with one or holds an ASCII letter, both kinds of Arabic digits);
+ * else the length of its "xn--" form in *ret_len. Unassigned code points, NFC and the mappings
+ * to other non-ASCII text are not looked at. */
+static bool idn_label_ok(const char *l, size_t bytes, size_t *ret_len) {
+        static const uint32_t BAD[][2] = {{0x80, 0x9F}, {0x200C, 0x200D}, {0xD800, 0xDFFF}, {0xE000, 0xF8FF},
+                                          {0xFDD0, 0xFDEF}, {0xFFFD, 0xFFFD}, {0xE0000, 0xE00FF}, {0xF0000, 0x10FFFF}};
+        static const uint32_t MARK[][2] = {{0x300, 0x344}, {0x346, 0x36F}, /* U+0345 maps to iota */
+                                           {0x483, 0x489}, {0x591, 0x5BD}, {0x610, 0x61A},
+                                           {0x64B, 0x65F}, {0x1AB0, 0x1AFF}, {0x1DC0, 0x1DFF}, {0x20D0, 0x20FF},
+                                           {0x900, 0x903}, {0x93A, 0x93C}, {0x93E, 0x94F}, {0x951, 0x957},
+                                           {0x962, 0x963}, {0xE31, 0xE31}, {0xE34, 0xE3A}, {0xE47, 0xE4E},
+                                           {0xF71, 0xF84}, {0xF8D, 0xFBC}, {0x3099, 0x309A}, {0xFE20, 0xFE2F}};
+        static const uint32_t RTL[][2] = {{0x5BE, 0x5BE}, {0x5C0, 0x5C0}, {0x5C3, 0x5C3}, {0x5C6, 0x5C6},
+                                          {0x5D0, 0x5FF}, {0x608, 0x608}, {0x60B, 0x60B}, {0x60D, 0x60D},
+                                          {0x61B, 0x64A}, {0x66D, 0x66F}, {0x671, 0x6D5}, {0x6E5, 0x6E6},
+                                          {0x6EE, 0x6EF}, {0x6FA, 0x70D}, {0x710, 0x710}, {0x712, 0x72F},
+                                          {0x74D, 0x7A5}, {0x7B1, 0x7B1}, {0x7C0, 0x7EA}, {0xFB1D, 0xFB1D},
+                                          {0xFB1F, 0xFB28}, {0xFB2A, 0xFDFF}, {0xFE70, 0xFEFF}};
+        uint32_t cps[256];
+        size_t n = 0;
+        bool rtl = false, latin = false, an = false, en = false;
+        for (const unsigned char *p = (const unsigned char *) l, *e = p + bytes; p < e && n < ELEMENTSOF(cps); n++) {
+                size_t k = *p < 0x80 ? 1 : *p >= 0xF0 ? 4 : *p >= 0xE0 ? 3 : *p >= 0xC0 ? 2 : 1;
+                uint32_t cp = k == 1 ? *p : (uint32_t) (*p & (0xFF >> (k + 1)));
+                for (size_t i = 1; i < k; i++)
+                        cp = (cp << 6) | (p[i] & 0x3F);
+                if (k == 1 && (*p >= 0x80 || !strchr("abcdefghijklmnopqrstuvwxyz0123456789-", *p)))
+                        return false; /* not UTF-8, or kept as is in the punycode: the label regex */
+                p += k;
+                cps[n] = cp;
+                if (cp_in(cp, BAD, ELEMENTSOF(BAD)) || (cp & 0xFFFE) == 0xFFFE || (!n && cp_in(cp, MARK, ELEMENTSOF(MARK))))
+                        return false;
+                rtl = rtl || cp_in(cp, RTL, ELEMENTSOF(RTL)) || (cp >= 0x10800 && cp <= 0x10FFF) || (cp >= 0x1E800 && cp <= 0x1EFFF);
+                /* left-to-right (roughly): ASCII letters, letters below U+2000 outside the marks
+                 * and the right-to-left blocks, kana, CJK, Hangul */
+                latin = latin || (cp < 0x80 && isalpha((int) cp)) ||
+                        (cp >= 0xC0 && cp < 0x2000 && !(cp >= 0x590 && cp <= 0x8FF) && !cp_in(cp, MARK, ELEMENTSOF(MARK))) ||
+                        (cp >= 0x3040 && cp < 0xD800);
+                an = an || (cp >= 0x660 && cp <= 0x669);
+                rtl = rtl || an; /* an Arabic digit makes it a right-to-left label too */
+                en = en || (cp >= 0x6F0 && cp <= 0x6F9);
+        }
+        if (n >= ELEMENTSOF(cps))
+                return false; /* its punycode is longer than 63 */
+        if (rtl && (latin || (an && en) ||
+                    !(cp_in(cps[0], RTL, ELEMENTSOF(RTL)) || (cps[0] >= 0x10800 && cps[0] <= 0x10FFF) || (cps[0] >= 0x1E800 && cps[0] <= 0x1EFFF))))
+                return false;
+        *ret_len = 4 + punycode_len(cps, n);
+        return true;
+}
+
 /* normalizeExactAllowedHost (secrets.egressProxy allowed/bypass hosts) does not throw: trimmed,
  * lower-cased, trailing dots dropped; no '*'; an IP address ([IPv6] too), or a name without ':',
  * white space, '/', '?', '#', '@' whose domainToASCII has labels of [a-z0-9-] (1-63, no '-' at
- * an end), 253 at most. A non-ASCII name is accepted unchecked (punycode not ported). */
+ * an end), 253 at most; a non-ASCII label counts as its "xn--" punycode form, checked as
+ * idn_label_ok says. */
 static bool exact_host_ok(const char *raw) {
         _cleanup_free_ char *t0 = sbx_strdup_trim(raw), *t = t0 ? sbx_strdup_lower(t0) : NULL;
         if (!t)
@@ -3066,17 +3174,22 @@ static bool exact_host_ok(const char *raw) {
                 return true;
         if (!*h || strpbrk(h, ": \t\n\v\f\r/?#@"))
                 return false;
-        for (const unsigned char *c = (const unsigned char *) h; *c; c++)
-                if (*c >= 0x80)
-                        return true;
         _cleanup_free_ char *ascii = special_host(h);
-        if (!ascii || strlen(ascii) > 253)
+        if (!ascii)
                 return false;
         for (char *c = ascii; *c; c++) /* a %-escape may decode to upper case */
                 *c = (char) tolower((unsigned char) *c);
+        size_t total = 0;
         for (const char *c = ascii;;) {
-                size_t l = strcspn(c, ".");
-                if (!l || l > 63 || c[0] == '-' || c[l - 1] == '-' || strspn(c, "abcdefghijklmnopqrstuvwxyz0123456789-") < l)
+                size_t l = strcspn(c, "."), len = l;
+                bool idn = false;
+                for (size_t i = 0; i < l; i++)
+                        idn = idn || (unsigned char) c[i] >= 0x80;
+                if (idn ? !idn_label_ok(c, l, &len)
+                        : !l || c[0] == '-' || c[l - 1] == '-' || strspn(c, "abcdefghijklmnopqrstuvwxyz0123456789-") < l)
+                        return false;
+                total += len + !!c[l];
+                if (len > 63 || total > 253)
                         return false;
                 if (!c[l])
                         return true;
