@@ -952,9 +952,10 @@ static bool https_path_url(const char *raw) {
                !root_path(rest, strcspn(rest, "?#"));
 }
 
-/* url.hostname h (as url_parses gives it) is one of the hosts of list l. A non-ASCII h is
- * mapped by IDNA, which sbx does not do: one with a character of U+00C0..U+00FF stays
- * non-ASCII (or is refused), any other might map to a listed host and is taken. */
+/* url.hostname h (as url_parses gives it) is one of the hosts of list l (ASCII names, IPv4,
+ * [IPv6] compared as addresses). url_parses has made idna-ascii.h's mappings to ASCII already
+ * (fullwidth letters, the Kelvin sign, ...), and no other mapping or NFC step gives ASCII text: a
+ * non-ASCII h is an "xn--" name to the URL parser (or refused), never a listed host. */
 static bool host_listed(unsigned l, const char *h) {
         if (slist_has(l, h))
                 return true;
@@ -971,10 +972,7 @@ static bool host_listed(unsigned l, const char *h) {
                 }
                 return false;
         }
-        bool ascii = true, latin1 = false;
-        for (const unsigned char *c = (const unsigned char *) h; *c; c++)
-                ascii &= *c < 0x80, latin1 |= *c == 0xc3;
-        return !ascii && !latin1;
+        return false;
 }
 
 /* /^[A-Za-z]:[\\/]/ or /^\\\\[^\\]+\\[^\\]+/: a Windows drive or UNC path */
