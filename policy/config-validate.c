@@ -780,9 +780,13 @@ static bool opaque_authority(const char *p) {
         return !strpbrk(host, " #/:<>?@[\\]^|") && !strstr(host, "\xc0\x80"); /* forbidden: these, U+0000 */
 }
 
+static bool idn_label_ok(const char *l, size_t bytes, bool dns, char *ret_ascii, size_t *ret_len);
+
 /* the host of a special URL as url.hostname reads it (malloc'd), NULL when the parser refuses
  * it: %-decoded, a valid IPv4 when it ends in a number (serialized), no forbidden domain
- * code point; an IPv6 one as written (lowered); a non-ASCII one %-decoded but not mapped */
+ * code point; an IPv6 one as written (lowered); a non-ASCII one %-decoded, mapped to ASCII
+ * where idna-ascii.h says, else left as it is (not punycode), but refused when a label is one
+ * domain-to-ASCII refuses (idn_label_ok) */
 static char *special_host(const char *host) {
         if (host[0] == '[') {
                 _cleanup_free_ char *dh = sbx_strdup_lower(host);
@@ -808,6 +812,18 @@ static char *special_host(const char *host) {
                 char *r;
                 return asprintf(&r, "%u.%u.%u.%u", a >> 24, (a >> 16) & 255, (a >> 8) & 255, a & 255) < 0 ? NULL : r;
         }
+        _cleanup_free_ char *lower = sbx_strdup_lower(dh);
+        for (const char *c = lower; c;) {
+                size_t l = strcspn(c, "."), len;
+                bool idn = false;
+                for (size_t i = 0; i < l; i++)
+                        idn = idn || (unsigned char) c[i] >= 0x80;
+                if (idn && !idn_label_ok(c, l, false, NULL, &len))
+                        return NULL;
+                c = c[l] ? c + l + 1 : NULL;
+        }
+        if (!lower)
+                return NULL;
         return TAKE_PTR(dh);
 }
 
@@ -2302,6 +2318,36 @@ static void v_gateway_roles(struct vctx *v, struct json_object *roles) {
         v->path = p;
 }
 
+/* host h (lower-cased, idna-ascii.h's mappings made) as url.hostname gives it: each non-ASCII
+ * label as its "xn--" punycode; NULL when idn_label_ok refuses one */
+static char *host_to_ascii(const char *h) {
+        size_t cap = 1;
+        for (const char *c = h; *c; c++)
+                cap += 8;
+        _cleanup_free_ char *r = malloc(cap + 4);
+        if (!r)
+                return NULL;
+        size_t o = 0;
+        for (const char *c = h;;) {
+                size_t l = strcspn(c, "."), len = 0;
+                bool idn = false;
+                for (size_t i = 0; i < l; i++)
+                        idn = idn || (unsigned char) c[i] >= 0x80;
+                if (!idn) {
+                        memcpy(r + o, c, l);
+                        len = l;
+                } else if (!idn_label_ok(c, l, false, r + o, &len))
+                        return NULL;
+                o += len;
+                if (!c[l])
+                        break;
+                r[o++] = '.';
+                c += l + 1;
+        }
+        r[o] = '\0';
+        return TAKE_PTR(r);
+}
+
 /* portalIngressConflictsWithOrigin: new URL(origin).hostname, lower-cased, is the ingress
  * domain or under it (an origin the URL parser refuses conflicts with nothing) */
 static bool ingress_conflicts(const char *domain, struct json_object *origin) {
@@ -2310,9 +2356,10 @@ static bool ingress_conflicts(const char *domain, struct json_object *origin) {
         _cleanup_free_ char *c = url_clean(json_object_get_string(origin), true), *scheme = NULL, *host = NULL;
         if (!c || !url_parses(c, NULL, NULL, &scheme, &host) || !host)
                 return false;
-        _cleanup_free_ char *h = sbx_strdup_lower(host), *d = sbx_strdup_lower(domain);
+        _cleanup_free_ char *hl0 = sbx_strdup_lower(host), *d = sbx_strdup_lower(domain);
+        _cleanup_free_ char *h = hl0 ? host_to_ascii(hl0) : NULL;
         if (!h || !d)
-                return false;
+                return false; /* an IDN label domainToASCII refuses: new URL throws */
         size_t hl = strlen(h), dl = strlen(d);
         return !strcmp(h, d) || (hl > dl && h[hl - dl - 1] == '.' && !strcmp(h + hl - dl, d));
 }
@@ -3041,13 +3088,27 @@ static void v_edge_auth(struct vctx *v, struct json_object *headers) {
         v->path = p;
 }
 
-/* the length of the RFC 3492 punycode of cp[0..n) (without "xn--") */
-static size_t punycode_len(const uint32_t *cp, size_t n) {
+static char puny_digit(uint64_t d) {
+        return (char) (d < 26 ? 'a' + d : '0' + (d - 26));
+}
+
+/* the RFC 3492 punycode of cp[0..n) (without "xn--") written to o (when not NULL; at most
+ * 8 bytes a code point): its length */
+static size_t punycode(const uint32_t *cp, size_t n, char *o) {
         uint64_t next = 128, delta = 0, bias = 72;
-        size_t b = 0, out;
+        size_t b = 0, out = 0;
         for (size_t i = 0; i < n; i++)
-                b += cp[i] < 0x80;
-        out = b + (b > 0);
+                if (cp[i] < 0x80) {
+                        if (o)
+                                o[out] = (char) cp[i];
+                        out++;
+                }
+        b = out;
+        if (b) {
+                if (o)
+                        o[out] = '-';
+                out++;
+        }
         for (size_t h = b; h < n;) {
                 uint64_t m = UINT64_MAX;
                 for (size_t i = 0; i < n; i++)
@@ -3065,9 +3126,13 @@ static size_t punycode_len(const uint32_t *cp, size_t n) {
                                 uint64_t t = k <= bias ? 1 : k >= bias + 26 ? 26 : k - bias;
                                 if (q < t)
                                         break;
+                                if (o)
+                                        o[out] = puny_digit(t + (q - t) % (36 - t));
                                 out++;
                                 q = (q - t) / (36 - t);
                         }
+                        if (o)
+                                o[out] = puny_digit(q);
                         out++;
                         delta = h == b ? delta / 700 : delta / 2; /* adapt */
                         delta += delta / (h + 1);
@@ -3083,6 +3148,8 @@ static size_t punycode_len(const uint32_t *cp, size_t n) {
                 delta++;
                 next++;
         }
+        if (o)
+                o[out] = '\0';
         return out;
 }
 
@@ -3097,10 +3164,11 @@ static bool cp_in(uint32_t cp, const uint32_t (*r)[2], size_t n) {
  * code points UTS 46 disallows that sbx can tell without Unicode's tables (C1 controls, U+FFFD,
  * noncharacters, surrogates, private use, tags, ZWNJ/ZWJ, which CONTEXTJ allows only after a
  * virama), a combining mark first, the Bidi rule's plainest cases (a label with right-to-left
- * characters that does not start with one or holds an ASCII letter, both kinds of Arabic digits);
- * else the length of its "xn--" form in *ret_len. Unassigned code points, NFC and the mappings
+ * characters that does not start with one or holds an ASCII letter, both kinds of Arabic digits;
+ * with dns, ASCII other than [a-z0-9-]); else its "xn--" form in ret_ascii (when not NULL; 4 +
+ * 8 bytes a code point) and its length in *ret_len. Unassigned code points, NFC and the mappings
  * to other non-ASCII text are not looked at. */
-static bool idn_label_ok(const char *l, size_t bytes, size_t *ret_len) {
+static bool idn_label_ok(const char *l, size_t bytes, bool dns, char *ret_ascii, size_t *ret_len) {
         static const uint32_t BAD[][2] = {{0x80, 0x9F}, {0x200C, 0x200D}, {0xD800, 0xDFFF}, {0xE000, 0xF8FF},
                                           {0xFDD0, 0xFDEF}, {0xFFFD, 0xFFFD}, {0xE0000, 0xE00FF}, {0xF0000, 0x10FFFF}};
         static const uint32_t MARK[][2] = {{0x300, 0x344}, {0x346, 0x36F}, /* U+0345 maps to iota */
@@ -3123,7 +3191,7 @@ static bool idn_label_ok(const char *l, size_t bytes, size_t *ret_len) {
                 uint32_t cp = k == 1 ? *p : (uint32_t) (*p & (0xFF >> (k + 1)));
                 for (size_t i = 1; i < k; i++)
                         cp = (cp << 6) | (p[i] & 0x3F);
-                if (k == 1 && (*p >= 0x80 || !strchr("abcdefghijklmnopqrstuvwxyz0123456789-", *p)))
+                if (k == 1 && (*p >= 0x80 || (dns && !strchr("abcdefghijklmnopqrstuvwxyz0123456789-", *p))))
                         return false; /* not UTF-8, or kept as is in the punycode: the label regex */
                 p += k;
                 cps[n] = cp;
@@ -3144,7 +3212,9 @@ static bool idn_label_ok(const char *l, size_t bytes, size_t *ret_len) {
         if (rtl && (latin || (an && en) ||
                     !(cp_in(cps[0], RTL, ELEMENTSOF(RTL)) || (cps[0] >= 0x10800 && cps[0] <= 0x10FFF) || (cps[0] >= 0x1E800 && cps[0] <= 0x1EFFF))))
                 return false;
-        *ret_len = 4 + punycode_len(cps, n);
+        if (ret_ascii)
+                memcpy(ret_ascii, "xn--", 4);
+        *ret_len = 4 + punycode(cps, n, ret_ascii ? ret_ascii + 4 : NULL);
         return true;
 }
 
@@ -3183,7 +3253,7 @@ static bool exact_host_ok(const char *raw) {
                 bool idn = false;
                 for (size_t i = 0; i < l; i++)
                         idn = idn || (unsigned char) c[i] >= 0x80;
-                if (idn ? !idn_label_ok(c, l, &len)
+                if (idn ? !idn_label_ok(c, l, true, NULL, &len)
                         : !l || c[0] == '-' || c[l - 1] == '-' || strspn(c, "abcdefghijklmnopqrstuvwxyz0123456789-") < l)
                         return false;
                 total += len + !!c[l];
