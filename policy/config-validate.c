@@ -3189,8 +3189,13 @@ static bool idn_label_ok(const char *l, size_t bytes, bool dns, char *ret_ascii,
         for (const unsigned char *p = (const unsigned char *) l, *e = p + bytes; p < e && n < ELEMENTSOF(cps); n++) {
                 size_t k = *p < 0x80 ? 1 : *p >= 0xF0 ? 4 : *p >= 0xE0 ? 3 : *p >= 0xC0 ? 2 : 1;
                 uint32_t cp = k == 1 ? *p : (uint32_t) (*p & (0xFF >> (k + 1)));
-                for (size_t i = 1; i < k; i++)
+                if ((size_t) (e - p) < k)
+                        return false; /* a truncated sequence: U+FFFD, refused */
+                for (size_t i = 1; i < k; i++) {
+                        if ((p[i] & 0xC0) != 0x80)
+                                return false;
                         cp = (cp << 6) | (p[i] & 0x3F);
+                }
                 if (k == 1 && (*p >= 0x80 || (dns && !strchr("abcdefghijklmnopqrstuvwxyz0123456789-", *p))))
                         return false; /* not UTF-8, or kept as is in the punycode: the label regex */
                 p += k;

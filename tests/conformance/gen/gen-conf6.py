@@ -160,6 +160,12 @@ def gen_urlhost():
         case(f"c6-urlhost-pi-{i + 2:03d}", {"gateway": {"publicOrigin": "https://gw.example", "controlUi": {"allowedOrigins": [o]},
                                                     "portals": {"ingress": {"domain": "portal.example", "port": 9000}}}})
         i += 3
+    for i, u in enumerate(["https://%F0.example", "https://a%F0.example/", "https://%C3%A9.example", "https://%C3.example",
+                           "https://%E2%80%8C.example", "https://%C2%80.example", "https://%ED%A0%80.example",
+                           "https://%F0%9F%98%80.example", "https://x.%F0%9F%98"]):  # %-escaped IDN hosts
+        case(f"c6-urlpct-{i}0", {"gateway": {"publicOrigin": u}}, text=json.dumps({"gateway": {"publicOrigin": u}}, indent=2))
+        case(f"c6-urlpct-{i}1", None, text=json.dumps({"models": {"catalogRefresh": {"url": u + "/c.json"}}}, indent=2))
+        case(f"c6-urlpct-{i}2", None, text=json.dumps({"mcp": {"servers": {"s": {"url": u}}}}, indent=2))
     for i, (d, o) in enumerate(INGRESS_IDN):
         for j, where in enumerate(("publicOrigin", "allowedOrigins")):
             gw = {"portals": {"ingress": {"domain": d, "port": 9000}}}
