@@ -36,6 +36,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "util/util.h"
@@ -488,10 +489,27 @@ static unsigned host_threads(void) {
  * threads (session 10), so always. SBX_TEMPLATE=1 always, =0 never (the
  * tests of both paths, benchmarks). */
 #define SBX_TEMPLATE_THREADS 4000
+
+/* A template run's workspace overlay takes its layers from a detached
+ * tmpfs (mount_scratch: the run dir is not in the child's mount table).
+ * overlayfs accepts layers on a detached mount only from Linux 6.15
+ * (clone_private_mount()'s check_mnt() refused them: EINVAL, e.g. on
+ * Debian 12's 6.1, where the vm lane found every root run failing with
+ * "mount overlay '/workspace': Invalid argument"). Older kernels build the
+ * root per run, as before templates. */
+static bool kernel_overlay_takes_detached_layers(void) {
+        struct utsname u;
+        unsigned major = 0, minor = 0;
+
+        if (uname(&u) < 0 || sscanf(u.release, "%u.%u", &major, &minor) != 2)
+                return false;
+        return major > 6 || (major == 6 && minor >= 15);
+}
+
 static bool template_eligible(const sbx_plan *p, const sbx_run_config *c) {
         const char *env = getenv("SBX_TEMPLATE");
 
-        if (env && !strcmp(env, "0"))
+        if ((env && !strcmp(env, "0")) || !kernel_overlay_takes_detached_layers())
                 return false;
         if (!(env && !strcmp(env, "1")) && !p->privileged && host_threads() < SBX_TEMPLATE_THREADS)
                 return false;
