@@ -49,8 +49,9 @@ static int print_error(const char *cmd, bool json, const char *code, const sbx_e
                 for (size_t i = 0; d && i < d->issues.n; i++)
                         json_object_array_add(issues, json_object_new_string(d->issues.v[i]));
                 json_object_object_add(o, "issues", issues);
-                puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
-                                                               JSON_C_TO_STRING_NOSLASHESCAPE));
+                _cleanup_free_ char *safe = sbx_json_terminal_safe(json_object_to_json_string_ext(
+                        o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE));
+                puts(safe ? safe : "{\"error\": true}");
                 json_object_put(o);
         }
         return SBX_EXIT_USAGE;
@@ -278,8 +279,10 @@ int cli_explain(int argc, char **argv) {
                         ret = SBX_EXIT_FAILURE;
                         goto out;
                 }
-                _cleanup_free_ char *text = sbx_json_text_js(json_object_to_json_string_ext(
+                _cleanup_free_ char *js = sbx_json_text_js(json_object_to_json_string_ext(
                         o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE));
+                /* then what is left that is not UTF-8 (util.h): the output parses */
+                _cleanup_free_ char *text = js ? sbx_json_terminal_safe(js) : NULL;
                 json_object_put(o);
                 if (!text) {
                         fprintf(stderr, "sbx explain: out of memory\n");
@@ -350,8 +353,9 @@ int cli_check(int argc, char **argv) {
                         json_object_array_add(n, json_object_new_string(diag.notes.v[i]));
                 json_object_object_add(o, "errors", a);
                 json_object_object_add(o, "warnings", n);
-                puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
-                                                               JSON_C_TO_STRING_NOSLASHESCAPE));
+                _cleanup_free_ char *safe = sbx_json_terminal_safe(json_object_to_json_string_ext(
+                        o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE));
+                puts(safe ? safe : "{\"error\": true}");
                 json_object_put(o);
         } else {
                 for (size_t i = 0; i < diag.notes.n; i++)

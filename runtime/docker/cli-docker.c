@@ -74,7 +74,12 @@ static int print_objects(const char *fmt, json_object *arr) {
         int flags = JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE;
 
         if (!fmt) {
-                puts(json_object_array_length(arr) == 0 ? "[]" : json_object_to_json_string_ext(arr, flags));
+                /* names a sandbox or a user chose: valid UTF-8, no raw C1 (util.h) */
+                _cleanup_free_ char *safe = sbx_json_terminal_safe(
+                        json_object_array_length(arr) == 0 ? "[]" : json_object_to_json_string_ext(arr, flags));
+                if (!safe)
+                        return -ENOMEM;
+                puts(safe);
                 return 0;
         }
         for (size_t i = 0; i < json_object_array_length(arr); i++)

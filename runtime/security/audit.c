@@ -151,8 +151,14 @@ static void add_argv(json_object *o, char *const *argv, bool cut_before) {
  * strings) is written as its time and event with "recordTruncated": never
  * dropped. */
 static int emit(const sbx_audit *a, json_object *o) {
-        const char *s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
-        size_t n = strlen(s);
+        /* names the sandbox chose: valid UTF-8, no raw C1 (util.h) */
+        _cleanup_free_ char *s = sbx_json_terminal_safe(
+                json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+        size_t n;
+
+        if (!s)
+                return -ENOMEM;
+        n = strlen(s);
         char buf[AUDIT_RECORD_MAX];
 
         if (n + 2 > sizeof(buf)) {

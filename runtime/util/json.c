@@ -201,7 +201,8 @@ void sbx_jw_end(sbx_jw *w, char close) {
 }
 
 /* json-c's json_escape_str(): the two-character escapes, "/" too, other
- * control characters as \u00xx; everything else (UTF-8 included) as is. */
+ * control characters as \u00xx; UTF-8 as is; DEL, C1 and what is not UTF-8
+ * as sbx_json_terminal_safe() writes them. */
 static void jw_string(sbx_jw *w, const char *s) {
         static const char hex[] = "0123456789abcdef";
         const unsigned char *p = (const unsigned char *) s;
@@ -236,8 +237,13 @@ static void jw_string(sbx_jw *w, const char *s) {
                         buf[n + 4] = hex[*p >> 4];
                         buf[n + 5] = hex[*p & 0xf];
                         n += 6;
-                } else
+                } else if (*p < 0x7f)
                         buf[n++] = (char) *p;
+                else {          /* UTF-8 as it is, DEL, C1 and bytes not UTF-8 escaped (util.h) */
+                        size_t used;
+                        n += sbx_json_escape_byte((const char *) p, buf + n, &used);
+                        p += used - 1;
+                }
         }
         buf[n++] = '"';
         fwrite_unlocked(buf, 1, n, w->f);
@@ -275,6 +281,7 @@ void sbx_jw_bool(sbx_jw *w, bool v) {
 }
 
 void sbx_jw_tree(sbx_jw *w, struct json_object *o) {
+        _cleanup_free_ char *safe = NULL;
         const char *t;
 
         jw_value(w);
@@ -283,7 +290,8 @@ void sbx_jw_tree(sbx_jw *w, struct json_object *o) {
                 return;
         }
         /* json-c prints it at level 0: every line after the first moves in */
-        t = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED);
+        safe = sbx_json_terminal_safe(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED));
+        t = safe ? safe : "null";
         for (; *t; t++) {
                 fputc_unlocked(*t, w->f);
                 if (*t == '\n')

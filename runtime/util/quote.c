@@ -72,23 +72,41 @@ char *sbx_quoted(const char *text) {
         return out;
 }
 
+size_t sbx_json_escape_byte(const char *text, char out[6], size_t *consumed) {
+        const unsigned char *s = (const unsigned char *) text;
+        char u[8];
+        size_t n = s[0] < 0x80 ? 1 : printable_utf8(s);
+
+        if (s[0] == 0x7f) {
+                memcpy(out, "\\u007f", 6);
+                *consumed = 1;
+                return 6;
+        }
+        if (n > 0) {
+                memcpy(out, s, n);
+                *consumed = n;
+                return n;
+        }
+        if (s[0] == 0xc2 && s[1] >= 0x80 && s[1] <= 0x9f) {     /* C1 control: the code point */
+                snprintf(u, sizeof(u), "\\u%04x", s[1]);
+                memcpy(out, u, 6);
+                *consumed = 2;
+                return 6;
+        }
+        snprintf(u, sizeof(u), "\\udc%02x", s[0]);  /* not UTF-8: PEP 383's lone surrogate */
+        memcpy(out, u, 6);
+        *consumed = 1;
+        return 6;
+}
+
 char *sbx_json_terminal_safe(const char *json) {
         size_t len = strlen(json), k = 0;
-        char *out = malloc(len * 3 + 1);        /* 2 bytes -> 6, 1 byte -> 6 at most thrice */
+        char *out = malloc(len * 6 + 1);        /* a byte -> \udcXX at most */
 
         if (!out)
                 return NULL;
-        for (size_t i = 0; i < len; i++) {
-                const unsigned char c = (unsigned char) json[i];
-                if (c == 0xc2 && (unsigned char) json[i + 1] >= 0x80 && (unsigned char) json[i + 1] <= 0x9f) {
-                        k += (size_t) sprintf(out + k, "\\u%04x", (unsigned char) json[i + 1]);
-                        i++;
-                } else if (c == 0x7f) {
-                        memcpy(out + k, "\\u007f", 6);
-                        k += 6;
-                } else
-                        out[k++] = (char) c;
-        }
+        for (size_t i = 0, used; i < len; i += used)
+                k += sbx_json_escape_byte(json + i, out + k, &used);
         out[k] = '\0';
         return out;
 }

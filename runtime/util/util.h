@@ -296,11 +296,18 @@ ssize_t sbx_recv_fds(int sock, void *data, size_t len, int flags, int *ret_fds, 
 char *sbx_quoted(const char *text);
 /* TEXT holds nothing sbx_quoted escapes but '"' and '\\' (a message that may be printed as it is). */
 bool sbx_text_plain(const char *text);
-/* JSON text (json-c's output) with the C1 controls (U+0080-U+009F) and DEL
- * that json-c leaves raw written as \u escapes: the same JSON value, and no
- * CSI from a name the sandbox chose reaches a terminal (sbx diff --json,
- * sbx logs --exec --json). NULL when out of memory. */
+/* JSON text (json-c's output) made valid UTF-8 and safe on a terminal, the one rule for every
+ * JSON sbx writes with a name a sandbox or a user chose (diff/logs/ls/inspect/explain --json,
+ * docker inspect, the audit log): the C1 controls (U+0080-U+009F) and DEL that json-c leaves
+ * raw as \u escapes (the same value), and every byte that is not part of valid UTF-8 (0xff, a
+ * lone 0xc3, an overlong form, a surrogate's 0xed 0xa0 0x80) as the lone surrogate \udcXX
+ * (XX the byte: Python's "surrogateescape", PEP 383): the text parses, nothing is lost
+ * (os.fsencode() of the string gives the exact bytes back), and no CSI reaches a terminal.
+ * Raw bytes >= 0x80 occur in json-c's output only inside strings. NULL when out of memory. */
 char *sbx_json_terminal_safe(const char *json);
+/* The same rule for the text at TEXT: writes what one character (a valid UTF-8 sequence as it
+ * is, or one escape) becomes into OUT, its length as the result, and sets *CONSUMED. */
+size_t sbx_json_escape_byte(const char *text, char out[6], size_t *consumed);
 
 /* ---- string vectors (strv.c) ---- */
 /* A NULL-terminated vector with its count; set: the list was given (even empty). */

@@ -14,7 +14,7 @@ printf 'hi\n' > "$ws/f"
 printf 'lower\n' > "$ws/zz/secret"
 for i in $(seq -w 40); do printf 'old\n' > "$ws/m$i"; done
 sx() { timeout -k 5 60 "$SBX" "$1" --state-dir "$st" "${@:2}"; }
-if ! sx create --name dbox --workspace "$ws" --workspace-mode overlay >/dev/null 2>&1; then
+if ! sx create --name dbox --workspace "$ws" --workspace-mode overlay --label "u8=$(printf 'a\xff\xc3')" >/dev/null 2>&1; then
         not_ok "create an overlay sandbox"
         done_testing
 fi
@@ -124,6 +124,33 @@ is "diff-json-terminal: ... the JSON still names the file exactly" \
         "$(python3 -c 'import json,sys
 for c in json.load(open(sys.argv[1])):
     if c["path"].startswith("c1"): print(ascii(c["path"]))' "$TMP/c1.json")" "'c1\\x9b2J\\x7f'"
+# names that are not UTF-8 (0xff, a lone 0xc3, an overlong '/', a surrogate
+# in UTF-8): every JSON output is valid UTF-8 JSON (decoded strictly, not by
+# Python's surrogateescape stdin) and keeps the exact bytes (\udcXX, PEP 383)
+strict_json() { python3 -c 'import json, sys
+d = json.loads(sys.stdin.buffer.read().decode("utf-8"))
+b = lambda s: s.encode("utf-8", "surrogateescape").hex()
+exec(sys.argv[1])' "$1"; }
+sx exec dbox -- python3 -c 'for n in (b"u8-\xff", b"u8-\xc3", b"u8-\xc0\xaf", b"u8-\xed\xa0\x80"):
+    open(b"/workspace/" + n, "w").write("x")' >/dev/null 2>&1
+is "diff-json-utf8: sbx diff --json parses with names not UTF-8, each name's bytes kept" \
+        "$(sx diff --json dbox 2>&1 | strict_json 'print(*sorted(b(c["path"]) for c in d if c["path"].startswith("u8-")))' 2>&1)" \
+        "75382dc0af 75382dc3 75382deda080 75382dff"
+is "ls-json-utf8: sbx ls --json parses with a label not UTF-8, its bytes kept" \
+        "$(sx ls --json 2>&1 | strict_json 'print(b([x for x in d if x["name"] == "dbox"][0]["labels"]["u8"]))' 2>&1)" 61ffc3
+is "inspect-utf8: sbx inspect parses with a label not UTF-8, its bytes kept" \
+        "$(sx inspect dbox 2>&1 | strict_json 'print(b(d[0]["labels"]["u8"]))' 2>&1)" 61ffc3
+# the docker drop-in's inspect (its state under $XDG_RUNTIME_DIR/sbx)
+mkdir -p "$TMP/xdg" && chmod 700 "$TMP/xdg"
+if XDG_RUNTIME_DIR=$TMP/xdg timeout 60 "$SBX" create --name u8box --label "u8=$(printf 'a\xff\xc3')" >/dev/null 2>&1; then
+        is "docker-inspect-utf8: docker inspect parses with a label not UTF-8, its bytes kept" \
+                "$(XDG_RUNTIME_DIR=$TMP/xdg "$SBX" docker inspect u8box 2>&1 | strict_json 'print(b(d[0]["Config"]["Labels"]["u8"]))' 2>&1)" 61ffc3
+        XDG_RUNTIME_DIR=$TMP/xdg timeout 60 "$SBX" rm -f u8box >/dev/null 2>&1
+else
+        not_ok "create a sandbox with a label not UTF-8 for docker inspect"
+fi
+is "diff-json-utf8: control: a plain UTF-8 name stays as it is" \
+        "$(sx diff --json dbox 2>&1 | strict_json 'print([c["path"] for c in d if c["path"] == "plain.txt"])' 2>&1)" "['plain.txt']"
 sx rm -f dbox >/dev/null 2>&1
 
 # --- what the sandbox shapes in its layer for sbx diff and sbx commit to

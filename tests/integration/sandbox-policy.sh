@@ -72,6 +72,24 @@ like "logs --exec: the grandchild sh ran, with its pid and verdict" "$logs" '^[0
 like "logs --exec: the allowed grandchild" "$logs" ' [0-9]+ +allow +/usr/bin/ls '
 like "logs --exec: the decision sbx exec made before fork" "$logs" ' sbx +deny +/usr/bin/id'
 like "audit: exec-seen records carry pid, path and argv" "$(cat "$audit")" '"event":"exec-seen".*"pid":[0-9]+,"path":"/bin/id","argv":\["id"\]'
+# names not UTF-8 in an argv (0xff, a lone 0xc3, an overlong '/', a surrogate
+# in UTF-8): every audit line and sbx logs --exec --json stay valid UTF-8 JSON
+# (decoded strictly) and keep the bytes (\udcXX, PEP 383); so does explain --json
+strict_lines() { python3 -c 'import json, sys
+n = 0
+for line in sys.stdin.buffer.read().decode("utf-8").splitlines():
+    d = json.loads(line)
+    n += any(a.encode("utf-8", "surrogateescape").hex() == sys.argv[1] for a in d.get("argv") or [])
+print(n)' "$1"; }
+u8=2f6e6f70652dffc3c0afeda080
+sbx exec "$name" -- ls "$(printf '/nope-\xff\xc3\xc0\xaf\xed\xa0\x80')" >/dev/null 2>&1
+like "audit-utf8: every audit line is valid JSON, the argv's bytes kept" "$(strict_lines $u8 <"$audit" 2>&1)" '^[1-9][0-9]*$'
+like "logs-exec-json-utf8: sbx logs --exec --json is valid JSON, the argv's bytes kept" \
+        "$(sbx logs --exec --json "$name" | strict_lines $u8 2>&1)" '^[1-9][0-9]*$'
+is "explain-json-utf8: sbx explain --json is valid JSON, the session key's bytes kept" \
+        "$("$SBX" explain --json --config "$cfg" --session "$(printf 'agent:main:\xff\xc3')" 2>&1 | python3 -c 'import json, sys
+print(json.loads(sys.stdin.buffer.read().decode("utf-8"))["sessionKey"].encode("utf-8", "surrogateescape").hex())' 2>&1)" \
+        6167656e743a6d61696e3affc3
 # the listener's process is ours: the one holding this sandbox's audit log
 listener_of() {
         local p

@@ -62,13 +62,24 @@ START_TEST(test_json_c1_and_del_escaped) {
         expect_json("[\"c1\xc2\x9b" "2J\x7f\"]", "[\"c1\\u009b2J\\u007f\"]");
         expect_json("\xc2\x80\xc2\x9f\xc2\xa0", "\\u0080\\u009f\xc2\xa0");     /* U+00A0 prints: kept */
         expect_json("\xc3\xa9\xe6\x97\xa5", "\xc3\xa9\xe6\x97\xa5");
-        expect_json("end\xc2", "end\xc2");   /* a sequence cut short at the end is left */
+}
+END_TEST
+
+/* what is not UTF-8: \udcXX per byte (PEP 383), so the text parses and keeps the bytes */
+START_TEST(test_json_invalid_utf8_as_lone_surrogates) {
+        expect_json("[\"a\xff\"]", "[\"a\\udcff\"]");
+        expect_json("end\xc3", "end\\udcc3");                                 /* a lone lead byte */
+        expect_json("\xc0\xaf\xe0\x80\x9b", "\\udcc0\\udcaf\\udce0\\udc80\\udc9b");   /* overlong */
+        expect_json("\xed\xa0\x80", "\\udced\\udca0\\udc80");             /* a surrogate in UTF-8 */
+        expect_json("\x9b" "2J", "\\udc9b2J");                                  /* a raw C1 byte */
+        expect_json("\xf4\x90\x80\x80\xf0\x9f\x98\x80", "\\udcf4\\udc90\\udc80\\udc80\xf0\x9f\x98\x80"); /* > U+10FFFF */
 }
 END_TEST
 
 int main(void) {
         const TTest *tests[] = { test_quote_plain_text_as_it_is, test_quote_controls_and_bad_bytes,
-                                 test_text_plain_for_messages, test_json_c1_and_del_escaped };
+                                 test_text_plain_for_messages, test_json_c1_and_del_escaped,
+                                 test_json_invalid_utf8_as_lone_surrogates };
 
         return unit_main("quote", "quote", 0, CK_SILENT, tests, UNIT_N(tests));
 }
