@@ -1050,6 +1050,38 @@ int sbx_cgroup_read_key(const sbx_cgroup *cg, const char *file, const char *key,
         return -ENOENT;
 }
 
+/* One number file of the sandbox cgroup (v1: the hierarchy its prefix names). */
+static int read_number(const sbx_cgroup *cg, const char *file, uint64_t *ret) {
+        char buf[64], *end;
+        int r;
+
+        if (cg && cg->n_v1 > 0) {
+                char path[SBX_CGROUP_V1_PATH + 64];
+                const char *dir = cg_v1_dir(cg, "pids");
+                if (!dir)
+                        return -ENOENT;
+                snprintf(path, sizeof(path), "%s/%s", dir, file);
+                r = cg_read_small(AT_FDCWD, path, buf, sizeof(buf));
+        } else if (!cg || cg->dirfd < 0)
+                return -EBADF;
+        else
+                r = cg_read_small(cg->dirfd, file, buf, sizeof(buf));
+        if (r < 0)
+                return r;
+        errno = 0;
+        *ret = strtoull(buf, &end, 10);
+        return errno || end == buf ? -EINVAL : 0;       /* "max": no limit */
+}
+
+int sbx_cgroup_pids_at_max(const sbx_cgroup *cg, uint64_t *ret_max) {
+        uint64_t cur, max;
+
+        if (read_number(cg, "pids.max", &max) < 0 || read_number(cg, "pids.current", &cur) < 0)
+                return 0;
+        *ret_max = max;
+        return cur >= max;
+}
+
 int sbx_cgroup_oom_kills(const sbx_cgroup *cg, uint64_t *ret) {
         /* v1: memory.oom_control has "oom_kill N" (kernel >= 4.13) */
         return sbx_cgroup_read_key(cg, cg->n_v1 ? "memory.oom_control" : "memory.events", "oom_kill",

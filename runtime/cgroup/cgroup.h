@@ -127,6 +127,10 @@ int sbx_cgroup_attach_pid(const sbx_cgroup *cg, int pid, sbx_error *reterr);
  * ("memory.events", "oom_kill") or ("pids.events", "max"). -ENOENT if the
  * file or key is missing (controller not enabled). */
 int sbx_cgroup_read_key(const sbx_cgroup *cg, const char *file, const char *key, uint64_t *ret);
+/* 1 (and *RET_MAX) when the sandbox cgroup holds as many processes as its pids limit
+ * (pids.current >= pids.max), else 0 (no limit, no pids controller, unreadable): for the
+ * message of an exec whose process could not be forked. */
+int sbx_cgroup_pids_at_max(const sbx_cgroup *cg, uint64_t *ret_max);
 /* OOM kills in the sandbox so far (memory.events oom_kill). Read it after the
  * sandboxed process exited and before sbx_cgroup_cleanup(). */
 int sbx_cgroup_oom_kills(const sbx_cgroup *cg, uint64_t *ret);

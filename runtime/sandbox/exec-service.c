@@ -327,6 +327,22 @@ static int child_failed(const struct sbx_svc_child *m, const sbx_plan *p, sbx_er
         }
 }
 
+/* The child went without READY: init did not run the command. The likely reason,
+ * when it is the pids limit (init's fork failed with EAGAIN), named with it. */
+static int not_run(const sbx_record *rec, sbx_error *reterr) {
+        _cleanup_free_ sbx_cgroup *cg = calloc(1, sizeof(*cg));
+        uint64_t max = 0;
+        int full = cg && rec->cgroup && sbx_cgroup_open_path(rec->cgroup, cg, NULL) == 0 &&
+                   sbx_cgroup_pids_at_max(cg, &max) > 0;
+
+        if (cg)
+                closep(&cg->dirfd);
+        if (full)
+                return sbx_error_set(reterr, -EAGAIN, SBX_SVC_MSG_PIDS_MAX, rec->s.name, (unsigned long long) max),
+                       SBX_EXIT_FAILURE;
+        return sbx_error_set(reterr, -ECHILD, SBX_SVC_MSG_NOT_RUN, rec->s.name), SBX_EXIT_FAILURE;
+}
+
 /* Until the child says it is about to exec: its pty (-t), then READY. The
  * command's pidfd: the one the kernel attached (SO_PASSPIDFD: the child goes
  * on without waiting), else one we open from the pid the kernel named, check
@@ -342,7 +358,7 @@ static int wait_ready(int sync, const sbx_record *rec, sbx_plan *p, bool tty, bo
                 closep(&pidfd);
                 r = recv_child(sync, SVC_TIMEOUT_MS, &m, &fd, &pid, &pidfd);
                 if (r == -EPIPE)
-                        return sbx_error_set(reterr, -ECHILD, SBX_SVC_MSG_NOT_RUN, rec->s.name), SBX_EXIT_FAILURE;
+                        return not_run(rec, reterr);
                 if (r < 0)
                         return sbx_error_set(reterr, r, "exec service: sandbox '%s'", rec->s.name), SBX_EXIT_FAILURE;
                 if (m.type == SBX_SVC_PTY && tty && fd >= 0 && p->tty_master < 0 && is_pty_master(fd)) {

@@ -147,8 +147,11 @@ time.sleep(15)' > "$TMP/bomb.out" 2>&1 &
                 bp=$!
                 for _ in $(seq 200); do [ -s "$TMP/bomb.out" ] && break; sleep 0.1; done
                 like "the fork bomb stopped at the sandbox's pids cap" "$(cat "$TMP/bomb.out")" '^10[0-9][0-9] Resource temporarily unavailable$'
+                out=$(sx exec bomb -- /bin/echo ran 2>&1); rc=$?
                 control "meanwhile an exec into the same sandbox fails (the cap counts every session's processes)" \
-                        "$(sx exec bomb -- /bin/echo ran >/dev/null 2>&1; echo $?)" 125
+                        "$rc" 125
+                like "scope-pids-message: ... and its message names the sandbox's pids limit, not exec slots" \
+                        "$out" "^sbx exec: exec: sandbox 'bomb' is at its pids limit \(1024 processes\): its init could not fork the command"
                 is "scope-pids-neighbour: meanwhile another sandbox runs its execs" "$(sx exec calm -- /bin/echo ran 2>&1)" ran
                 kill $bp 2>/dev/null; wait $bp 2>/dev/null
                 sx rm -f bomb calm >/dev/null 2>&1
