@@ -209,6 +209,22 @@ static int hidden_lower(change_list *l, int low_dir, char *path, size_t len, int
         return 0;
 }
 
+/* An entry of the upper layer sbx cannot read (without root sbx reads the layer
+ * as the caller, and the sandbox may have made it mode 000): the path, the
+ * reason, the mode, and the fix. Before anything is applied. */
+static __attribute__((noinline)) int unreadable(sbx_error *reterr, int err, const char *what, const char *path,
+                                                int mode) {
+        char m[32] = "";
+
+        if (mode >= 0)
+                snprintf(m, sizeof(m), ", mode %04o", (unsigned) mode);
+        return sbx_error_set(reterr, err,
+                             "diff: %s '%s' in the sandbox's upper layer cannot be read: %s%s (sbx reads the layer "
+                             "as uid %u; make it readable inside the sandbox, e.g. chmod u+rwx, or drop it with "
+                             "sbx reset); sbx commit applies nothing while it is so",
+                             what, path, strerror(-err), m, (unsigned) geteuid());
+}
+
 /* One directory of the upper layer. The sandbox chooses the depth (it can
  * chdir down as far as it likes), so a frame holds no buffer: the helpers
  * with PATH_MAX buffers are kept out of line, and the path is one buffer of
@@ -223,8 +239,12 @@ static int walk(change_list *l, int up_dir, int low_dir, char *path, size_t len,
         struct dirent *de;
         int fd = openat(up_dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC), r;
 
-        if (fd < 0)
-                return sbx_error_set(reterr, -errno, "diff: open upper dir '%s'", len ? path : ".");
+        if (fd < 0) {
+                struct stat st;
+                int err = -errno;
+                return unreadable(reterr, err, "the directory", len ? path : ".",
+                                  fstat(up_dir, &st) == 0 ? (int) (st.st_mode & 07777) : -1);
+        }
         d = fdopendir(fd);
         if (!d) {
                 close(fd);
@@ -238,12 +258,17 @@ static int walk(change_list *l, int up_dir, int low_dir, char *path, size_t len,
                 path[len] = '\0';
                 if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
                         continue;
-                if (fstatat(dirfd(d), de->d_name, &u, AT_SYMLINK_NOFOLLOW) < 0)
-                        continue;
                 nlen = len + (len ? 1 : 0) + strlen(de->d_name);
                 if (nlen >= WALK_PATH_MAX)
                         return sbx_error_set(reterr, -ENAMETOOLONG, "diff: path too long under '%s'", path);
                 snprintf(path + len, WALK_PATH_MAX - len, "%s%s", len ? "/" : "", de->d_name);
+                /* gone since readdir: skipped; unreadable (a dir of mode 0400 the
+                 * sandbox made, read without root): refused, never left out */
+                if (fstatat(dirfd(d), de->d_name, &u, AT_SYMLINK_NOFOLLOW) < 0) {
+                        if (errno == ENOENT)
+                                continue;
+                        return unreadable(reterr, -errno, "the entry", path, -1);
+                }
                 have_lower = low_dir >= 0 && fstatat(low_dir, de->d_name, &lo, AT_SYMLINK_NOFOLLOW) == 0;
                 if (is_whiteout(dirfd(d), de->d_name, &u)) {
                         if (have_lower && add_change(l, path, SBX_CHANGE_DELETED, 0, lo.st_mode, true) < 0)
@@ -293,10 +318,11 @@ static int walk(change_list *l, int up_dir, int low_dir, char *path, size_t len,
                 }
                 if (S_ISDIR(u.st_mode)) {
                         _cleanup_close_ int sub_up = openat(dirfd(d), de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+                        const int sub_err = errno;
                         _cleanup_close_ int sub_low = -EBADF;
                         bool opaque = is_opaque(dirfd(d), de->d_name);
                         if (sub_up < 0)
-                                return sbx_error_set(reterr, -errno, "diff: open upper dir '%s'", path);
+                                return unreadable(reterr, -sub_err, "the directory", path, (int) (u.st_mode & 07777));
                         if (have_lower && S_ISDIR(lo.st_mode))
                                 sub_low = openat(low_dir, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
                         /* Opaque: lower entries the upper lacks are deleted; the
@@ -553,6 +579,26 @@ int sbx_sandbox_commit(const char *ref, char *const *paths, size_t n_paths, size
         if (r < 0 || fstat(low, &root) < 0) {
                 sbx_changes_free(changes, n);
                 return r < 0 ? r : sbx_error_set(reterr, -errno, "commit: stat the workspace");
+        }
+        /* Every file to be copied is opened once before anything is applied: one
+         * sbx cannot read (mode 000 without root) refuses the whole commit, never
+         * half of it. Other failures (a FIFO swapped in) are apply_one's. */
+        for (size_t i = 0; i < n; i++) {
+                _cleanup_close_ int fd = -EBADF;
+                if (changes[i].kind == SBX_CHANGE_DELETED || !S_ISREG(changes[i].mode) ||
+                    !selected(changes[i].path, paths, n_paths))
+                        continue;
+                fd = open_regular(up, changes[i].path);
+                if (fd == -EACCES || fd == -EPERM) {
+                        r = sbx_error_set(reterr, fd,
+                                          "commit: the file '%s' in the sandbox's upper layer cannot be read: %s, "
+                                          "mode %04o (sbx reads the layer as uid %u; make it readable inside the "
+                                          "sandbox, e.g. chmod u+r, or drop it with sbx reset); nothing was committed",
+                                          changes[i].path, strerror(-fd), (unsigned) (changes[i].mode & 07777),
+                                          (unsigned) geteuid());
+                        sbx_changes_free(changes, n);
+                        return r;
+                }
         }
         /* Additions and modifications parents first, then deletions children first. */
         for (size_t i = 0; r >= 0 && i < n; i++)

@@ -300,5 +300,57 @@ open("leaf", "w").write("x")' >/dev/null 2>&1
                 "$(( $(printf %s "$ws2" | tr -cd / | wc -c) + 1201 ))"
 fi
 sx rm -f cbox >/dev/null 2>&1
-is "no sandbox left" "$(ls "$st/sandboxes" 2>/dev/null | grep -c -e dbox -e cbox)" 0
+
+# --- a file and a directory of mode 000 in the layer: without root sbx reads
+# the layer as the caller and cannot open them. sbx diff and sbx commit exited
+# 125 with "open upper dir 'd0'" (no reason), and a commit copied the changes
+# sorted before the file and then stopped (half-applied). Now: refused before
+# anything is applied, naming the path, the reason and the mode; as root read.
+zws=$TMP/zws
+mkdir -m 755 "$zws" && echo keep > "$zws/keep"
+if sx create --name zbox --workspace "$zws" --workspace-mode overlay >/dev/null 2>&1; then
+        sx exec zbox -- sh -c 'echo a > /workspace/0first; echo y > /workspace/f0; chmod 000 /workspace/f0
+echo z > /workspace/later' >/dev/null 2>&1
+        like "diff-mode000-file: sbx diff lists a file of mode 000" "$(sx diff --name-status zbox 2>&1)" '^A f0$'
+        out=$(sx commit zbox 2>&1); rc=$?
+        if is_root; then
+                is "commit-mode000-file: as root sbx commit reads it and applies all 3 changes" "$rc:$out" "0:3 changes applied"
+                is "commit-mode000-file: ... the file's bytes" "$(cat "$zws/f0" 2>&1)" y
+        else
+                is "commit-mode000-file: rootless, sbx commit refuses (exit 125)" "$rc" 125
+                like "commit-mode000-file: ... naming the path, the reason and the mode" "$out" \
+                        "the file 'f0' in the sandbox's upper layer cannot be read: Permission denied, mode 0000"
+                is "commit-mode000-file: ... before applying anything (0first, later not in the workspace)" \
+                        "$(ls "$zws")" keep
+                sx exec zbox -- chmod 0600 /workspace/f0 >/dev/null 2>&1
+                out=$(sx commit zbox 2>&1); rc=$?
+                is "commit-mode000-file: control: once readable, sbx commit applies all 3 changes" "$rc:$out" \
+                        "0:3 changes applied"
+        fi
+        sx exec zbox -- sh -c 'mkdir /workspace/d0 && echo x > /workspace/d0/f && chmod 000 /workspace/d0' >/dev/null 2>&1
+        out=$(sx diff --name-status zbox 2>&1); rc=$?
+        if is_root; then
+                like "diff-mode000-dir: as root sbx diff lists the file in a directory of mode 000" "$out" '^A d0/f$'
+                out=$(sx commit zbox 2>&1); rc=$?
+                is "commit-mode000-dir: as root sbx commit applies it" "$rc:$(cat "$zws/d0/f" 2>&1)" 0:x
+        else
+                is "diff-mode000-dir: rootless, sbx diff of a directory of mode 000 fails (125)" "$rc" 125
+                like "diff-mode000-dir: ... naming the path, the reason and the mode" "$out" \
+                        "the directory 'd0' in the sandbox's upper layer cannot be read: Permission denied, mode 0000"
+                out=$(sx commit zbox 2>&1); rc=$?
+                like "commit-mode000-dir: sbx commit refuses it the same way" "$rc:$out" \
+                        "^125:.*the directory 'd0' in the sandbox's upper layer cannot be read: Permission denied"
+                is "commit-mode000-dir: ... and applies nothing" "$(ls "$zws" | grep -c d0)" 0
+                sx exec zbox -- sh -c 'chmod 0400 /workspace/d0' >/dev/null 2>&1
+                like "diff-mode400-dir: a directory that can be listed but not entered is refused too, never left out" \
+                        "$(sx diff --name-status zbox 2>&1)" "the directory 'd0' .* cannot be read: Permission denied, mode 0400"
+                sx exec zbox -- chmod 0700 /workspace/d0 >/dev/null 2>&1
+                out=$(sx commit zbox 2>&1); rc=$?
+                is "commit-mode000-dir: control: once readable, sbx commit applies it" "$rc:$(cat "$zws/d0/f" 2>&1)" 0:x
+        fi
+        sx rm -f zbox >/dev/null 2>&1
+else
+        not_ok "create the sandbox of the mode 000 tests"
+fi
+is "no sandbox left" "$(ls "$st/sandboxes" 2>/dev/null | grep -c -e dbox -e cbox -e zbox)" 0
 done_testing
