@@ -126,7 +126,7 @@ int cli_doctor(int argc, char **argv) {
         sbx_doctor_run(&rep);
         if (json) {
                 json_object *o = report_json(&rep);
-                printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+                (void) sbx_json_puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
                                                                   JSON_C_TO_STRING_NOSLASHESCAPE));
                 json_object_put(o);
         } else

@@ -291,7 +291,7 @@ static int net_ls(net_args *a) {
         if (!a->docker && !a->json && !a->quiet && n == 0)
                 fprintf(stderr, "no networks ('sbx network create NAME' makes one)\n");
         if (a->json)
-                printf("%s\n", json_object_to_json_string_ext(arr, JSON_C_TO_STRING_PRETTY |
+                (void) sbx_json_puts(json_object_to_json_string_ext(arr, JSON_C_TO_STRING_PRETTY |
                                                                            JSON_C_TO_STRING_NOSLASHESCAPE));
         sbx_network_list_free(v, n);
         return 0;
@@ -340,7 +340,7 @@ static int net_inspect(int argc, char **argv, net_args *a) {
                 sbx_network_done(&n);
         }
         if (!a->format)
-                printf("%s\n", json_object_to_json_string_ext(arr, JSON_C_TO_STRING_PRETTY |
+                (void) sbx_json_puts(json_object_to_json_string_ext(arr, JSON_C_TO_STRING_PRETTY |
                                                                            JSON_C_TO_STRING_NOSLASHESCAPE));
         return r;
 }

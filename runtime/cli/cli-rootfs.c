@@ -287,7 +287,7 @@ static int cmd_ls(int argc, char **argv) {
         if (sbx_image_list((void **) &arr, &e) < 0)
                 return fail(&e);
         if (json)
-                printf("%s\n", json_object_to_json_string_ext(arr, JSON_C_TO_STRING_PRETTY |
+                (void) sbx_json_puts(json_object_to_json_string_ext(arr, JSON_C_TO_STRING_PRETTY |
                                                                            JSON_C_TO_STRING_NOSLASHESCAPE));
         else {
                 printf("%-44s %-15s %-7s %s\n", "IMAGE", "SOURCE", "LAYERS", "CREATED");
@@ -318,7 +318,7 @@ static int cmd_inspect(int argc, char **argv) {
         }
         if (sbx_image_inspect(argv[i], (void **) &rec, &e) < 0)
                 return fail(&e);
-        printf("%s\n", json_object_to_json_string_ext(rec, JSON_C_TO_STRING_PRETTY |
+        (void) sbx_json_puts(json_object_to_json_string_ext(rec, JSON_C_TO_STRING_PRETTY |
                                                                    JSON_C_TO_STRING_NOSLASHESCAPE));
         json_object_put(rec);
         return 0;

@@ -556,7 +556,7 @@ static int do_state(const char *id) {
         if (oci_state_load(g.root, id, &st, &e) < 0)
                 return fail_err(&e);
         j = oci_state_json(&st, oci_state_status(&st));
-        printf("%s\n", json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY));
+        (void) sbx_json_puts(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY));
         json_object_put(j);
         oci_state_done(&st);
         return 0;
@@ -824,7 +824,7 @@ static int do_list(bool json, bool quiet) {
         }
         free(names);
         if (json)
-                printf("%s\n", json_object_to_json_string_ext(arr, JSON_C_TO_STRING_PLAIN));
+                (void) sbx_json_puts(json_object_to_json_string_ext(arr, JSON_C_TO_STRING_PLAIN));
         json_object_put(arr);
         return 0;
 }

@@ -319,11 +319,10 @@ static int take_ready(int sync, int lock, bool exited, int *ret_pidfd, int *ret_
         struct sbx_svc_child m;
         int r = exited ? recv_child(sync, 0, &m, 0, 0) : recv_child(sync, FRONT_TIMEOUT_MS, &m, ret_pidfd, ret_pid);
 
-        /* gone without READY (sent before the exec): the command never ran, and
-         * the full sbx says why (e.g. the sandbox at its pids limit: init's fork
-         * failed), from the sandbox's cgroup */
-        if (r == -EPIPE)
-                return -1;
+        if (r == -EPIPE) {
+                fail_msg(SBX_SVC_MSG_NOT_RUN, name);
+                quit(125);
+        }
         if (r == 0 && m.type == SBX_SVC_FAILED)
                 return -1;      /* before the command ran: the full sbx says why */
         if (r < 0 || m.type != SBX_SVC_READY || (!exited && *ret_pid <= 0)) {

@@ -327,9 +327,9 @@ static int child_failed(const struct sbx_svc_child *m, const sbx_plan *p, sbx_er
         }
 }
 
-/* The child went without READY: init did not run the command. The likely reason,
- * when it is the pids limit (init's fork failed with EAGAIN), named with it. */
-static int not_run(const sbx_record *rec, sbx_error *reterr) {
+/* The child went without READY (ERR 0), or init could not fork it (ERR its errno):
+ * init did not run the command. The sandbox at its pids limit is named as such. */
+static int not_run(const sbx_record *rec, int err, sbx_error *reterr) {
         _cleanup_free_ sbx_cgroup *cg = calloc(1, sizeof(*cg));
         uint64_t max = 0;
         int full = cg && rec->cgroup && sbx_cgroup_open_path(rec->cgroup, cg, NULL) == 0 &&
@@ -340,6 +340,9 @@ static int not_run(const sbx_record *rec, sbx_error *reterr) {
         if (full)
                 return sbx_error_set(reterr, -EAGAIN, SBX_SVC_MSG_PIDS_MAX, rec->s.name, (unsigned long long) max),
                        SBX_EXIT_FAILURE;
+        if (err < 0)
+                return sbx_error_set(reterr, err, "exec: sandbox '%s': its init could not fork the command: %s",
+                                     rec->s.name, strerror(-err)), SBX_EXIT_FAILURE;
         return sbx_error_set(reterr, -ECHILD, SBX_SVC_MSG_NOT_RUN, rec->s.name), SBX_EXIT_FAILURE;
 }
 
@@ -358,7 +361,7 @@ static int wait_ready(int sync, const sbx_record *rec, sbx_plan *p, bool tty, bo
                 closep(&pidfd);
                 r = recv_child(sync, SVC_TIMEOUT_MS, &m, &fd, &pid, &pidfd);
                 if (r == -EPIPE)
-                        return not_run(rec, reterr);
+                        return not_run(rec, 0, reterr);
                 if (r < 0)
                         return sbx_error_set(reterr, r, "exec service: sandbox '%s'", rec->s.name), SBX_EXIT_FAILURE;
                 if (m.type == SBX_SVC_PTY && tty && fd >= 0 && p->tty_master < 0 && is_pty_master(fd)) {
@@ -367,6 +370,8 @@ static int wait_ready(int sync, const sbx_record *rec, sbx_plan *p, bool tty, bo
                 }
                 closep(&fd);
                 fd = -EBADF;
+                if (m.type == SBX_SVC_FAILED && m.step == SBX_SVC_STEP_FORK)
+                        return not_run(rec, m.err > 0 && m.err < 4096 ? -m.err : -EPROTO, reterr);
                 if (m.type == SBX_SVC_FAILED)
                         return child_failed(&m, p, reterr);
                 /* (no pidfd with no_go: the command was reaped already) */

@@ -21,6 +21,9 @@
  *                  child's credentials: its host pid, and with
  *                  SO_PASSPIDFD (Linux >= 6.5) a pidfd of it), or
  *                  SBX_SVC_FAILED (also after READY, if the exec fails);
+ *   init -> host   SBX_SVC_FAILED step SBX_SVC_STEP_FORK over the same sync fd
+ *                  when the clone itself failed (EAGAIN: the sandbox at its
+ *                  pids limit, which the host then names);
  *   host -> child  one byte SBX_SVC_GO once it holds a pidfd of the child
  *                  (not awaited with SBX_SVC_NO_GO: the kernel gave it one);
  *   init -> host   sbx_svc_exit when the command was reaped.
@@ -91,6 +94,7 @@ enum {
         SBX_SVC_STEP_CHDIR,
         SBX_SVC_STEP_READY,
         SBX_SVC_STEP_EXEC,
+        SBX_SVC_STEP_FORK,                 /* init's clone of the child failed (sent by init) */
 };
 
 struct sbx_svc_child {

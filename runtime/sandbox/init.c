@@ -471,6 +471,9 @@ static void serve_request(int c, int slot) {
                 slots[slot].in_use = 0;
                 pid = nolibc_clone_on(SIGCHLD, mem + PAGE + CHILD_STACK, 0, child, plan);
         }
+        /* no child (EAGAIN: the sandbox at its pids limit): the host is told why */
+        if (pid < 0)
+                send_child(plan->fds[SBX_SVC_FD_SYNC], SBX_SVC_FAILED, SBX_SVC_STEP_FORK, pid, -1);
 out:
         for (int i = 0; i < n_fds; i++)
                 close_fd(fds[i]);

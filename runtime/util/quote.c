@@ -2,6 +2,7 @@
 /* Text a sandbox chose (a file name in its workspace, the path it exec'd),
  * made safe to print on the operator's terminal: quoted as git quotes a
  * path when it holds anything but plain text. */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,4 +110,10 @@ char *sbx_json_terminal_safe(const char *json) {
                 k += sbx_json_escape_byte(json + i, out + k, &used);
         out[k] = '\0';
         return out;
+}
+
+int sbx_json_puts(const char *json) {
+        _cleanup_free_ char *safe = sbx_json_terminal_safe(json);
+
+        return safe && puts(safe) >= 0 ? 0 : -ENOMEM;
 }

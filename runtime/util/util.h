@@ -308,6 +308,8 @@ char *sbx_json_terminal_safe(const char *json);
 /* The same rule for the text at TEXT: writes what one character (a valid UTF-8 sequence as it
  * is, or one escape) becomes into OUT, its length as the result, and sets *CONSUMED. */
 size_t sbx_json_escape_byte(const char *text, char out[6], size_t *consumed);
+/* JSON (json-c's output) on stdout by that rule, and a newline: 0, or -ENOMEM. */
+int sbx_json_puts(const char *json);
 
 /* ---- string vectors (strv.c) ---- */
 /* A NULL-terminated vector with its count; set: the list was given (even empty). */
