@@ -1021,13 +1021,10 @@ int sbx_cgroup_attach_pid(const sbx_cgroup *cg, int pid, sbx_error *reterr) {
         return 0;
 }
 
-int sbx_cgroup_read_key(const sbx_cgroup *cg, const char *file, const char *key, uint64_t *ret) {
-        char buf[4096];
-        size_t kl = strlen(key);
-        int r;
-
+/* A small file of the sandbox cgroup into BUF (v1: in the hierarchy its
+ * name's prefix names, "pids.events" in "pids"). */
+static int read_cg_file(const sbx_cgroup *cg, const char *file, char *buf, size_t size) {
         if (cg && cg->n_v1 > 0) {
-                /* v1: the file of the hierarchy its prefix names ("pids.events") */
                 char c[32], path[SBX_CGROUP_V1_PATH + 64];
                 const char *dir;
                 snprintf(c, sizeof(c), "%.*s", (int) strcspn(file, "."), file);
@@ -1035,11 +1032,18 @@ int sbx_cgroup_read_key(const sbx_cgroup *cg, const char *file, const char *key,
                 if (!dir)
                         return -ENOENT;
                 snprintf(path, sizeof(path), "%s/%s", dir, file);
-                r = cg_read_small(AT_FDCWD, path, buf, sizeof(buf));
-        } else if (!cg || cg->dirfd < 0)
+                return cg_read_small(AT_FDCWD, path, buf, size);
+        }
+        if (!cg || cg->dirfd < 0)
                 return -EBADF;
-        else
-                r = cg_read_small(cg->dirfd, file, buf, sizeof(buf));
+        return cg_read_small(cg->dirfd, file, buf, size);
+}
+
+int sbx_cgroup_read_key(const sbx_cgroup *cg, const char *file, const char *key, uint64_t *ret) {
+        char buf[4096];
+        size_t kl = strlen(key);
+        int r = read_cg_file(cg, file, buf, sizeof(buf));
+
         if (r < 0)
                 return r;
         for (char *p = buf; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
@@ -1050,22 +1054,11 @@ int sbx_cgroup_read_key(const sbx_cgroup *cg, const char *file, const char *key,
         return -ENOENT;
 }
 
-/* One number file of the sandbox cgroup (v1: the hierarchy its prefix names). */
+/* One number file of the sandbox cgroup. */
 static int read_number(const sbx_cgroup *cg, const char *file, uint64_t *ret) {
         char buf[64], *end;
-        int r;
+        int r = read_cg_file(cg, file, buf, sizeof(buf));
 
-        if (cg && cg->n_v1 > 0) {
-                char path[SBX_CGROUP_V1_PATH + 64];
-                const char *dir = cg_v1_dir(cg, "pids");
-                if (!dir)
-                        return -ENOENT;
-                snprintf(path, sizeof(path), "%s/%s", dir, file);
-                r = cg_read_small(AT_FDCWD, path, buf, sizeof(buf));
-        } else if (!cg || cg->dirfd < 0)
-                return -EBADF;
-        else
-                r = cg_read_small(cg->dirfd, file, buf, sizeof(buf));
         if (r < 0)
                 return r;
         errno = 0;
