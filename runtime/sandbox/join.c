@@ -452,6 +452,17 @@ static int exec_in(const char *ref, const sbx_exec_request *req, sbx_error *rete
         sbx_exec_resolve_set_proc_fd_dir(procfd);
         /* 3. every namespace at once. */
         leak_check_before_setns();
+        /* Not dumpable before we enter (after LeakSanitizer's check, which
+         * ptraces us): the child clone3 makes below is in the sandbox's pid
+         * namespace from its first instruction and copies this flag.
+         * Rootless, setns changes no id and leaves us dumpable; the child's
+         * own PR_SET_DUMPABLE comes in sbx_exec_setup_child, and until then
+         * only its full capabilities in the sandbox's user namespace keep a
+         * same-uid sandbox process from ptrace-attaching it (the kernel's
+         * capability-subset rule). (As root, becoming the sandbox's root
+         * below clears the flag too.) */
+        if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
+                return sbx_error_set(reterr, -errno, "exec: prctl(PR_SET_DUMPABLE, 0)"), SBX_EXIT_FAILURE;
         /* A sandbox on network container:NAME has NAME's network namespace,
          * owned by NAME's user namespace, not its own: once inside its user
          * namespace we would have no right to it. Enter it first, still with
