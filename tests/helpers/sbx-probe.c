@@ -19,6 +19,10 @@
 #include <sys/fanotify.h>
 #include <sys/inotify.h>
 #include <sys/ioctl.h>
+#include <sys/ipc.h>
+#include <sys/personality.h>
+#include <sys/prctl.h>
+#include <sys/shm.h>
 #include <sys/socket.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
@@ -602,6 +606,54 @@ static int flip(const char *a, const char *b, int secs) {
         return result(0);
 }
 
+/* round 8: IPC objects by name, made, looked up and removed by the same
+ * probe inside and outside (sysv KEY: a shared memory segment; mq NAME: a
+ * POSIX message queue). */
+static int ipc_obj(const char *kind, const char *op, const char *name) {
+        bool make = !strcmp(op, "make"), rm = !strcmp(op, "rm");
+
+        if (!strcmp(kind, "sysv")) {
+                int id = shmget((key_t) strtol(name, NULL, 0), 4096, make ? IPC_CREAT | IPC_EXCL | 0600 : 0);
+                if (id < 0 || !rm)
+                        return result(id);
+                return result(shmctl(id, IPC_RMID, NULL));
+        }
+        if (rm)
+                return result(mq_unlink(name));
+        struct mq_attr a = { .mq_maxmsg = 1, .mq_msgsize = 16 };
+        mqd_t q = make ? mq_open(name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600, &a) : mq_open(name, O_RDWR | O_CLOEXEC);
+        return result(q == (mqd_t) -1 ? -1 : 0);
+}
+
+/* key-session CMD...: CMD in a session keyring of its own holding one key
+ * ("user" sbx-test-key, payload host-key-secret), its id in $SBX_KEY_ID: the
+ * key goes with the session, nothing is left in the caller's keyrings.
+ * key-read ID: the key's payload, or the errno. */
+static int key_session(char **cmd) {
+        char id[32];
+        long k;
+
+        if (syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, NULL) < 0)
+                return result(-1);
+        k = syscall(SYS_add_key, "user", "sbx-test-key", "host-key-secret", 15, KEY_SPEC_SESSION_KEYRING);
+        if (k < 0)
+                return result(-1);
+        snprintf(id, sizeof(id), "%ld", k);
+        setenv("SBX_KEY_ID", id, 1);
+        execvp(cmd[0], cmd);
+        return result(-1);
+}
+
+static int key_read(long id) {
+        char buf[64] = "";
+        long n = syscall(SYS_keyctl, KEYCTL_READ, id, buf, sizeof(buf) - 1);
+
+        if (n < 0)
+                return result(-1);
+        printf("%.*s\n", (int) n, buf);
+        return 0;
+}
+
 static void usage(void) {
         fputs("usage: sbx-probe caps|uidmap|mounts|ifaces|pidns|fds|env|hostname|tty|userns\n"
               "       sbx-probe try-syscall NAME | open PATH | read PATH | write PATH TEXT | mkdir PATH\n"
@@ -616,7 +668,9 @@ static void usage(void) {
               "       sbx-probe connect-abstract NAME | listen tcp PORT | listen abstract NAME\n"
               "       sbx-probe exhaust-fds CAP | exhaust-procs CAP | fill PATH CAP_KIB | inotify CAP DIR HOLD\n"
               "       sbx-probe charged mqueue|sigpending|fanotify|pty|aio|aio-one HOLD\n"
-              "       sbx-probe grab-exe SECONDS PATTERN | flip A B SECONDS | sigqueue PID SIG | sigio PID SIG\n",
+              "       sbx-probe grab-exe SECONDS PATTERN | flip A B SECONDS | sigqueue PID SIG | sigio PID SIG\n"
+              "       sbx-probe tioclinux | personality VALUE | prctl-mm | unshare-time | syscall-nr N\n"
+              "       sbx-probe sysv make|find|rm KEY | mq make|find|rm /NAME | key-session CMD... | key-read ID\n",
               stderr);
 }
 
@@ -710,6 +764,14 @@ int main(int argc, char **argv) {
                 printf("%s %s\n", b, statvfs("/proc/self/exe", &sv) == 0 && (sv.f_flag & ST_RDONLY) ? "ro" : "rw");
                 return 0;
         }
+        if (!strcmp(c, "tioclinux")) {
+                char sub = 3;   /* TIOCL_PASTESEL: the console selection as input */
+                return result(ioctl(0, TIOCLINUX, &sub));
+        }
+        if (!strcmp(c, "prctl-mm"))     /* the start of argv, as CRIU restores it: the same value */
+                return result(prctl(PR_SET_MM, PR_SET_MM_ARG_START, (unsigned long) argv[0], 0, 0));
+        if (!strcmp(c, "unshare-time"))
+                return result(unshare(CLONE_NEWTIME));
         if (argc < 3) {
                 usage();
                 return 2;
@@ -837,6 +899,16 @@ int main(int argc, char **argv) {
                 return flip(argv[2], argv[3], atoi(argv[4]));
         if (!strcmp(c, "grab-exe") && argc > 3)
                 return grab_exe(atoi(argv[2]), argv[3]);
+        if (!strcmp(c, "personality") && argc > 2)
+                return result(personality(strtoul(argv[2], NULL, 0)));
+        if (!strcmp(c, "syscall-nr") && argc > 2)
+                return result((int) syscall(strtol(argv[2], NULL, 0), 0, 0, 0, 0, 0, 0));
+        if ((!strcmp(c, "sysv") || !strcmp(c, "mq")) && argc > 3)
+                return ipc_obj(c, argv[2], argv[3]);
+        if (!strcmp(c, "key-session") && argc > 2)
+                return key_session(argv + 2);
+        if (!strcmp(c, "key-read") && argc > 2)
+                return key_read(atol(argv[2]));
         if (!strcmp(c, "sleep")) {
                 sleep(atoi(argv[2]));
                 return 0;
