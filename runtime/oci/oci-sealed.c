@@ -13,19 +13,13 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/mman.h>
 #include <sys/mount.h>
-#include <sys/sendfile.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "oci-internal.h"
-
-#ifndef MFD_EXEC
-#define MFD_EXEC 0x0010U
-#endif
 
 extern char **environ;
 
@@ -45,8 +39,6 @@ int oci_run_sealed(char **argv, sbx_error *reterr) {
         _cleanup_close_ int self = open("/proc/self/exe", O_RDONLY | O_CLOEXEC), copy = -EBADF;
         int seals = self >= 0 ? fcntl(self, F_GET_SEALS) : -1;
         struct statvfs vfs;
-        struct stat st;
-        off_t off = 0;
 
         if (self < 0)
                 return sbx_error_set(reterr, -errno, "open /proc/self/exe (to run from a sealed copy)");
@@ -55,21 +47,9 @@ int oci_run_sealed(char **argv, sbx_error *reterr) {
         copy = ro_bind_self();
         if (copy >= 0)
                 goto run;
-        if (fstat(self, &st) < 0)
-                return sbx_error_set(reterr, -errno, "stat /proc/self/exe");
-        copy = memfd_create("sbx-runc", MFD_CLOEXEC | MFD_ALLOW_SEALING | MFD_EXEC);
-        if (copy < 0 && errno == EINVAL)        /* before Linux 6.3: no MFD_EXEC, executable anyway */
-                copy = memfd_create("sbx-runc", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+        copy = sbx_sealed_copy(self, "sbx-runc", reterr);
         if (copy < 0)
-                return sbx_error_set(reterr, -errno, "memfd_create (a sealed copy of the runtime: is "
-                                     "vm.memfd_noexec 2?)");
-        while (off < st.st_size) {
-                ssize_t n = sendfile(copy, self, &off, (size_t) (st.st_size - off));
-                if (n <= 0)
-                        return sbx_error_set(reterr, n < 0 ? -errno : -EIO, "copy /proc/self/exe into a memfd");
-        }
-        if (fcntl(copy, F_ADD_SEALS, F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE) < 0)
-                return sbx_error_set(reterr, -errno, "seal the runtime's copy");
+                return copy;
 run:
         /* main dispatches on the name: the copy is sbx-runc, whatever ran */
         argv[0] = (char *) "sbx-runc";

@@ -869,7 +869,7 @@ int sbx_sandbox_check_config(sbx_sandbox *s, const sbx_run_config *c, const char
  * build tree (build/sbx + build/runtime/sandbox/sbx-init), in the installed
  * layout relative to the binary (PREFIX/bin/sbx + PREFIX/libexec/sbx/sbx-init,
  * so an installed tree still works when moved), then the configured
- * libexecdir. Opened O_PATH in the parent; the child execs it through
+ * libexecdir. Opened in the parent; the child execs it through
  * /proc/self/fd/N, so nothing of the host needs to be mounted for it. */
 static int open_init(sbx_error *reterr) {
         char exe[PATH_MAX], path[PATH_MAX + 64];
@@ -883,13 +883,13 @@ static int open_init(sbx_error *reterr) {
                 *strrchr(exe, '/') = '\0';
                 for (size_t i = 0; cands[i]; i++) {
                         snprintf(path, sizeof(path), "%s/%s", exe, cands[i]);
-                        fd = open(path, O_PATH | O_CLOEXEC);
+                        fd = open(path, O_RDONLY | O_CLOEXEC);
                         if (fd >= 0)
                                 return fd;
                 }
         } else
                 snprintf(exe, sizeof(exe), "(unknown)");
-        fd = open(SBX_LIBEXECDIR "/sbx-init", O_PATH | O_CLOEXEC);
+        fd = open(SBX_LIBEXECDIR "/sbx-init", O_RDONLY | O_CLOEXEC);
         if (fd < 0)
                 return sbx_error_set(reterr, -errno,
                                      "sbx-init not found next to sbx ('%s/sbx-init'), in '%s/" SBX_LIBEXECDIR_FROM_BINDIR
@@ -992,6 +992,22 @@ static int start_locked(sbx_record *rec, sbx_error *reterr) {
         init_fd = open_init(reterr);
         if (init_fd < 0)
                 return init_fd;
+        /* CVE-2019-5736: init runs from a sealed copy. Its children (the
+         * exec service's commands) have it as /proc/self/exe until their
+         * exec, and a "#!/proc/self/exe" script they run executes it again
+         * inside the sandbox, dumpable: /proc/<pid>/exe then reached the
+         * host's sbx-init (writable by its owner: rootless, a build or
+         * install of the caller's own). Where memfds may not be executable
+         * (vm.memfd_noexec = 2) init runs from its file, as before. */
+        {
+                sbx_error e = {};
+                r = sbx_sealed_copy(init_fd, "sbx-init", &e);
+                if (r >= 0) {
+                        closep(&init_fd);
+                        init_fd = r;
+                } else if (r != -EACCES && r != -EPERM)
+                        return sbx_error_set(reterr, r, "%s", e.msg);
+        }
         snprintf(dir, sizeof(dir), "%s", rec->s.state_dir);
         r = sbx_run_config_copy(&cfg, &rec->s.config);
         free((char *) cfg.seccomp.profile_path);

@@ -270,6 +270,9 @@ int sbx_write_file_atomic(const char *path, const void *data, size_t len, mode_t
  * up to from's size at the start (a file growing meanwhile is cut there).
  * 0 or -errno. */
 int sbx_copy_sparse(int from, int to);
+/* A sealed (no write, grow or shrink), executable memfd copy of the file FD reads,
+ * CLOEXEC, named NAME (sealed.c: CVE-2019-5736); or -errno with reterr set. */
+int sbx_sealed_copy(int fd, const char *name, sbx_error *reterr);
 /* The number a /proc/sys file (or any small file) starts with; -1 if it cannot be read. */
 long sbx_read_sysctl(const char *path);
 /* Close every fd >= 3 but keep[] (close_range; best effort: a kernel or filter that refuses it
