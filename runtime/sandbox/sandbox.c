@@ -998,8 +998,12 @@ static int start_locked(sbx_record *rec, sbx_error *reterr) {
          * inside the sandbox, dumpable: /proc/<pid>/exe then reached the
          * host's sbx-init (writable by its owner: rootless, a build or
          * install of the caller's own). Where memfds may not be executable
-         * (vm.memfd_noexec = 2) init runs from its file, as before. */
-        {
+         * (vm.memfd_noexec = 2) init runs from its file, as before; so it
+         * does under an exec allowlist, whose Landlock rule must name init's
+         * file (Landlock takes no memfd) and whose execs never go through
+         * the exec service (joins resolve no interpreter through a magic
+         * link). */
+        if (!rec->s.config.exec_allow_set) {
                 sbx_error e = {};
                 r = sbx_sealed_copy(init_fd, "sbx-init", &e);
                 if (r >= 0) {
