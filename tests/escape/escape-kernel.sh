@@ -165,20 +165,20 @@ is "setuid: NoNewPrivs is set for the workload" "$(tsbx -- /sbx-probe caps | awk
 # --- terminal injection (TIOCSTI) on the caller's tty: a pty from script(1)
 if command -v script >/dev/null && script -qec true /dev/null >/dev/null 2>&1; then
         control "outside, TIOCSTI on the controlling tty works" \
-                "$(script -qec "$SBX_PROBE tiocsti" /dev/null | tr -dc 'A-Z\n' | tail -1)" OK
+                "$(pty_word "$SBX_PROBE tiocsti")" OK
         is "tiocsti (--no-tty, the caller's tty inherited): refused with EPERM" \
-                "$(script -qec "timeout --foreground 60 $SBX run --ro-bind $SBX_PROBE:/sbx-probe --no-tty -- /sbx-probe tiocsti" /dev/null | tr -dc 'A-Z\n' | tail -1)" EPERM
+                "$(pty_word "timeout --foreground 60 $SBX run --ro-bind $SBX_PROBE:/sbx-probe --no-tty -- /sbx-probe tiocsti")" EPERM
         is "tiocsti (--tty, sbx's own pty): refused with EPERM" \
-                "$(script -qec "timeout --foreground 60 $SBX run --ro-bind $SBX_PROBE:/sbx-probe --tty -- /sbx-probe tiocsti" /dev/null | tr -dc 'A-Z\n' | tail -1)" EPERM
+                "$(pty_word "timeout --foreground 60 $SBX run --ro-bind $SBX_PROBE:/sbx-probe --tty -- /sbx-probe tiocsti")" EPERM
         # TIOCSETD: N_NULL on the caller's terminal left the operator's shell
         # with no input or output once sbx returned (the probe asks for
         # N_TTY, which the terminal has: allowed, it changes nothing)
         control "outside, TIOCSETD on the controlling tty works" \
-                "$(script -qec "$SBX_PROBE tiocsetd" /dev/null | tr -dc 'A-Z\n' | tail -1)" OK
+                "$(pty_word "$SBX_PROBE tiocsetd")" OK
         is "tiocsetd (--no-tty, the caller's tty inherited): refused with EPERM" \
-                "$(script -qec "timeout --foreground 60 $SBX run --ro-bind $SBX_PROBE:/sbx-probe --no-tty -- /sbx-probe tiocsetd" /dev/null | tr -dc 'A-Z\n' | tail -1)" EPERM
+                "$(pty_word "timeout --foreground 60 $SBX run --ro-bind $SBX_PROBE:/sbx-probe --no-tty -- /sbx-probe tiocsetd")" EPERM
         is "tiocsetd (--tty, sbx's own pty): refused with EPERM" \
-                "$(script -qec "timeout --foreground 60 $SBX run --ro-bind $SBX_PROBE:/sbx-probe --tty -- /sbx-probe tiocsetd" /dev/null | tr -dc 'A-Z\n' | tail -1)" EPERM
+                "$(pty_word "timeout --foreground 60 $SBX run --ro-bind $SBX_PROBE:/sbx-probe --tty -- /sbx-probe tiocsetd")" EPERM
         # the modes a command sets on the caller's terminal (--no-tty passes
         # it) stayed the operator's after sbx returned: echo off, no
         # canonical input. sbx puts them back.

@@ -21,13 +21,13 @@ printf '{"defaultAction":"SCMP_ACT_ALLOW","syscalls":[]}\n' > "$ALLOW"
 # On a pty the kernel answers ENOTTY; the filter refuses it before the tty does.
 if command -v script >/dev/null && script -qec true /dev/null >/dev/null 2>&1; then
         control "outside, TIOCLINUX on a pty reaches the tty layer (ENOTTY, not a console)" \
-                "$(script -qec "$SBX_PROBE tioclinux" /dev/null | tr -dc 'A-Z\n' | tail -1)" ENOTTY
+                "$(pty_word "$SBX_PROBE tioclinux")" ENOTTY
         is "tioclinux (--no-tty, the caller's tty inherited): refused with EPERM" \
-                "$(script -qec "timeout --foreground 60 $SBX run --ro-bind $SBX_PROBE:/sbx-probe --no-tty -- /sbx-probe tioclinux" /dev/null | tr -dc 'A-Z\n' | tail -1)" EPERM
+                "$(pty_word "timeout --foreground 60 $SBX run --ro-bind $SBX_PROBE:/sbx-probe --no-tty -- /sbx-probe tioclinux")" EPERM
         is "tioclinux (--tty, sbx's own pty): refused with EPERM" \
-                "$(script -qec "timeout --foreground 60 $SBX run --ro-bind $SBX_PROBE:/sbx-probe --tty -- /sbx-probe tioclinux" /dev/null | tr -dc 'A-Z\n' | tail -1)" EPERM
+                "$(pty_word "timeout --foreground 60 $SBX run --ro-bind $SBX_PROBE:/sbx-probe --tty -- /sbx-probe tioclinux")" EPERM
         is "tioclinux (a profile allowing every ioctl): still EPERM (the always-on layer)" \
-                "$(script -qec "timeout --foreground 60 $SBX run --seccomp-profile $ALLOW --ro-bind $SBX_PROBE:/sbx-probe --no-tty -- /sbx-probe tioclinux" /dev/null | tr -dc 'A-Z\n' | tail -1)" EPERM
+                "$(pty_word "timeout --foreground 60 $SBX run --seccomp-profile $ALLOW --ro-bind $SBX_PROBE:/sbx-probe --no-tty -- /sbx-probe tioclinux")" EPERM
 else
         skip "tioclinux: script(1) cannot make a pty here"
 fi
@@ -265,6 +265,15 @@ if [ -n "$bb" ] && cp "$bb" "$img/bin/busybox" && ln -s busybox "$img/bin/sh" &&
                 is "docker-init: /proc/1/exe (sbx-init) cannot be opened for writing (EACCES)" \
                         "$(timeout 60 "$D" exec r8-d-$$ /sbx-probe write-open /proc/1/exe)" EACCES
                 is "docker-keyring: keyctl is EPERM" "$(timeout 60 "$D" exec r8-d-$$ /sbx-probe try-syscall keyctl)" EPERM
+                is "docker-cgroup-release-agent: no /sys (so no cgroup v1 release_agent or cgroup.procs)" \
+                        "$(timeout 60 "$D" exec r8-d-$$ /sbx-probe read /sys/fs/cgroup/cgroup.procs)" ENOENT
+                # ip_forward of the sandbox's own network namespace: a
+                # write that truncates meets the read-only /proc/sys first
+                # (EROFS), a plain O_WRONLY open the missing CAP_NET_ADMIN
+                like "docker-procsys: /proc/sys (its own netns's ip_forward) is read-only" \
+                        "$(timeout 60 "$D" exec r8-d-$$ /bin/sh -c 'echo 1 > /proc/sys/net/ipv4/ip_forward' 2>&1)" "Read-only file system"
+                is "docker-procsys: ... not writable without truncation (EACCES), /proc/sysrq-trigger absent" \
+                        "$(timeout 60 "$D" exec r8-d-$$ /bin/sh -c '/sbx-probe write-open /proc/sys/net/ipv4/ip_forward; /sbx-probe write-open /proc/sysrq-trigger' | tr '\n' ' ')" "EACCES ENOENT "
                 timeout 60 "$D" rm -f r8-d-$$ >/dev/null 2>&1
         else
                 not_ok "docker create/start of a busybox image"
@@ -273,6 +282,9 @@ else
         skip "fds-env (docker exec): no static busybox or the test image did not import"
         skip "docker-init: no test image"
         skip "docker-keyring: no test image"
+        skip "docker-cgroup-release-agent: no test image"
+        skip "docker-procsys: no test image"
+        skip "docker-procsys: no test image"
 fi
 exec 7<&- 8<&-
 unset SBX_R8_CALLER_SECRET

@@ -17,6 +17,9 @@ SECRET_DIR=$(mktemp -d "$TMP/secret.XXXXXX")
 chmod 755 "$SECRET_DIR"
 echo "host-secret-$$" > "$SECRET_DIR/secret"
 chmod 644 "$SECRET_DIR/secret"
+# pty_word CMD: CMD run by script(1) on a pty of its own (the caller's
+# terminal as sbx sees it), the last word it printed (an errno name or OK)
+pty_word() { script -qec "$1" /dev/null | tr -dc 'A-Z\n' | tail -1; }
 # run with a timeout so that nothing hangs: tsbx [OPTIONS] -- CMD
 tsbx() { timeout -k 5 60 "$SBX" run --ro-bind "$SBX_PROBE:/sbx-probe" "$@"; }
 # Mounts under our own dirs: other users of the host mount and unmount too,
