@@ -179,6 +179,15 @@ if command -v script >/dev/null && script -qec true /dev/null >/dev/null 2>&1; t
                 "$(pty_word "timeout --foreground 60 $SBX run --ro-bind $SBX_PROBE:/sbx-probe --no-tty -- /sbx-probe tiocsetd")" EPERM
         is "tiocsetd (--tty, sbx's own pty): refused with EPERM" \
                 "$(pty_word "timeout --foreground 60 $SBX run --ro-bind $SBX_PROBE:/sbx-probe --tty -- /sbx-probe tiocsetd")" EPERM
+        # TIOCLINUX (0x541c): on a virtual console subcode 3 pastes the
+        # console's selection as input (the console's TIOCSTI); on a pty the
+        # kernel answers ENOTTY, the filter refuses it before the tty does
+        control "outside, TIOCLINUX on a pty reaches the tty layer (ENOTTY, not a console)" \
+                "$(pty_word "$SBX_PROBE tioclinux")" ENOTTY
+        for m in --no-tty --tty "--no-tty --seccomp-profile $TMP/allow-all.json"; do
+                is "tioclinux (${m/$TMP\//}): refused with EPERM" \
+                        "$(pty_word "timeout --foreground 60 $SBX run --ro-bind $SBX_PROBE:/sbx-probe $m -- /sbx-probe tioclinux")" EPERM
+        done
         # the modes a command sets on the caller's terminal (--no-tty passes
         # it) stayed the operator's after sbx returned: echo off, no
         # canonical input. sbx puts them back.

@@ -16,22 +16,6 @@ probe() { "$SBX_PROBE" "$@" </dev/null 2>&1; }
 ALLOW=$TMP/allow-all.json               # a profile allowing every call: only sbx's always-on layer stays
 printf '{"defaultAction":"SCMP_ACT_ALLOW","syscalls":[]}\n' > "$ALLOW"
 
-# --- TIOCLINUX (0x541c): on a virtual console, subcode 3 pastes the console's
-# selection as input of whoever reads it next (the TIOCSTI of the console).
-# On a pty the kernel answers ENOTTY; the filter refuses it before the tty does.
-if command -v script >/dev/null && script -qec true /dev/null >/dev/null 2>&1; then
-        control "outside, TIOCLINUX on a pty reaches the tty layer (ENOTTY, not a console)" \
-                "$(pty_word "$SBX_PROBE tioclinux")" ENOTTY
-        is "tioclinux (--no-tty, the caller's tty inherited): refused with EPERM" \
-                "$(pty_word "timeout --foreground 60 $SBX run --ro-bind $SBX_PROBE:/sbx-probe --no-tty -- /sbx-probe tioclinux")" EPERM
-        is "tioclinux (--tty, sbx's own pty): refused with EPERM" \
-                "$(pty_word "timeout --foreground 60 $SBX run --ro-bind $SBX_PROBE:/sbx-probe --tty -- /sbx-probe tioclinux")" EPERM
-        is "tioclinux (a profile allowing every ioctl): still EPERM (the always-on layer)" \
-                "$(pty_word "timeout --foreground 60 $SBX run --seccomp-profile $ALLOW --ro-bind $SBX_PROBE:/sbx-probe --no-tty -- /sbx-probe tioclinux")" EPERM
-else
-        skip "tioclinux: script(1) cannot make a pty here"
-fi
-
 # --- personality(): ADDR_NO_RANDOMIZE turns ASLR off for what the process
 # execs next (an exploit's helper), READ_IMPLIES_EXEC makes every readable
 # mapping executable. Docker's list: only the query and PER_LINUX(32) values.
