@@ -106,6 +106,14 @@ static bool all_digits(const char *s) {
         return *s && strspn(s, "0123456789") == strlen(s);
 }
 
+bool sbx_rootfs_home(const char *rootfs, uint32_t uid, char *ret, size_t len) {
+        _cleanup_free_ char *passwd = read_image_file(rootfs, "etc/passwd");
+        char key[16];
+
+        snprintf(key, sizeof(key), "%u", uid);
+        return passwd && db_lookup(passwd, key, true, 5, ret, len) && ret[0] == '/';
+}
+
 /* docker's User: uid, uid:gid, name, name:group (names from the image). */
 static int apply_user(sbx_run_config *c, const char *image, const char *user, sbx_error *reterr) {
         _cleanup_free_ char *passwd = NULL, *group = NULL, *u = strdup(user);

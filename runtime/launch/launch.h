@@ -217,6 +217,10 @@ int sbx_run_config_add_exec_allow(sbx_run_config *c, const char *pattern);
  * workdir is set and its User unless user_set. -ENOENT + "No such image: ..."
  * (with the command that builds or imports it) when missing. */
 int sbx_run_config_apply_image(sbx_run_config *c, const char *name, sbx_error *reterr);
+/* The home directory (field 6) of uid's line in rootfs's own /etc/passwd,
+ * read inside rootfs (RESOLVE_IN_ROOT, a regular file): true and *ret set,
+ * or false when there is none (image-run.c; sbx-runc's default HOME). */
+bool sbx_rootfs_home(const char *rootfs, uint32_t uid, char *ret, size_t len);
 
 /* Run it: plan, clone3, supervise, tear down. Returns the exit status per the
  * contract in runtime/ERRORS.md (125 with *reterr filled when sbx failed). */

@@ -331,6 +331,8 @@ static int do_create(const char *id, const create_opts *o, pid_t *ret_pid, int *
                 oci_config_free(&cfg);
                 return fail_err(&e);
         }
+        if (cfg.warnings[0])
+                log_line("warning", "config.json: %s", cfg.warnings);
         if (cfg.ctr.terminal && !o->console_socket && !keep_pty) {
                 oci_config_free(&cfg);
                 return FAIL("process.terminal is true: --console-socket is required");
@@ -581,8 +583,18 @@ static int parse_signal(const char *s) {
         for (size_t i = 0; i < ELEMENTSOF(sigs); i++)
                 if (!strcasecmp(sigs[i].name, s))
                         return sigs[i].sig;
+        /* RTMIN, RTMIN+N, RTMAX, RTMAX-N (runc's names of the real-time signals) */
+        if (!strncasecmp(s, "RTMIN", 5) || !strncasecmp(s, "RTMAX", 5)) {
+                bool min = !strncasecmp(s, "RTMIN", 5);
+                n = 0;
+                if (s[5] && (s[5] != (min ? '+' : '-') || (n = strtol(s + 6, &end, 10)) <= 0 || *end || !s[6]))
+                        return -1;
+                n = min ? SIGRTMIN + n : SIGRTMAX - n;
+                return n >= SIGRTMIN && n <= SIGRTMAX ? (int) n : -1;
+        }
+        /* a number, 0 included: runc sends signal 0 (is the process there?) */
         n = strtol(s, &end, 10);
-        return *s && !*end && n > 0 && n < NSIG ? (int) n : -1;
+        return *s && !*end && n >= 0 && n < NSIG ? (int) n : -1;
 }
 
 static int do_kill(const char *id, const char *sigtext, bool all) {

@@ -223,8 +223,10 @@ static int parse_mount(oci_config *c, json_object *m, size_t idx, sbx_ctr_mount 
         if (get_string(m, "destination", jp, &dst, e) < 0 || get_string(m, "type", jp, &type, e) < 0 ||
             get_string(m, "source", jp, &src, e) < 0)
                 return -EINVAL;
-        if (!dst || dst[0] != '/')
-                return perr(e, -EINVAL, JP(p, "%s.destination", jp), "must be an absolute path");
+        /* runtime-spec 1.1: a relative destination is deprecated but taken,
+         * relative to "/" (runc and crun do) */
+        if (!dst || !dst[0])
+                return perr(e, -EINVAL, JP(p, "%s.destination", jp), "missing");
         *ret = (sbx_ctr_mount) { .what = own_strdup(c, jp) };
         opts = get(m, "options");
         if (opts) {
@@ -285,7 +287,13 @@ static int parse_mount(oci_config *c, json_object *m, size_t idx, sbx_ctr_mount 
         }
         if (ret->flags & MS_REMOUNT)
                 return perr(e, -EOPNOTSUPP, JP(p, "%s.options", jp), "'remount' is not supported by sbx");
-        ret->dst = own_strdup(c, dst);
+        if (dst[0] != '/') {
+                char *abs;
+                if (asprintf(&abs, "/%s", dst) < 0)
+                        abs = NULL;
+                ret->dst = own(c, abs);
+        } else
+                ret->dst = own_strdup(c, dst);
         if (bind) {
                 char path[PATH_MAX], *canon;
                 if (!src || !src[0])
@@ -379,7 +387,10 @@ static const struct { const char *name; int res; } rlimit_names[] = {
         { "RLIMIT_STACK", RLIMIT_STACK },
 };
 
-static int parse_caps(json_object *caps, const char *jpath, uint64_t sets[5], sbx_error *e) {
+/* A name sbx does not know (a capability newer than its table) is left out
+ * with a warning, as runc and crun do (the spec: a capability that cannot be
+ * granted is logged, not an error): a set only ever loses by it. */
+static int parse_caps(oci_config *c, json_object *caps, const char *jpath, uint64_t sets[5], sbx_error *e) {
         static const char *const keys[] = { "bounding", "effective", "inheritable", "permitted", "ambient", NULL };
         char p[256];
 
@@ -402,8 +413,10 @@ static int parse_caps(json_object *caps, const char *jpath, uint64_t sets[5], sb
                                 return -EINVAL;
                         name = json_object_get_string(v);
                         cap = sbx_cap_from_name(name);
-                        if (cap < 0)
-                                return perr(e, -EINVAL, p, "unknown capability '%s'", name);
+                        if (cap < 0) {
+                                oci_config_warn(c, "%s: unknown capability '%s' ignored", p, name);
+                                continue;
+                        }
                         sets[s] |= 1ull << cap;
                 }
         }
@@ -486,6 +499,29 @@ static int parse_rlimits(json_object *arr, const char *jpath, sbx_container *ctr
         return 0;
 }
 
+/* HOME when env has none, as runc: the user's home in the rootfs's
+ * /etc/passwd, else "/". */
+static int default_home(oci_config *c, sbx_container_proc *pr) {
+        char home[512] = "/", kv[sizeof(home) + 8];
+        size_t n;
+        char **env;
+
+        for (n = 0; pr->envp[n]; n++)
+                if (!strncmp(pr->envp[n], "HOME=", 5))
+                        return 0;
+        if (c->ctr.rootfs && !sbx_rootfs_home(c->ctr.rootfs, pr->uid, home, sizeof(home)))
+                snprintf(home, sizeof(home), "/");
+        snprintf(kv, sizeof(kv), "HOME=%s", home);
+        env = own(c, calloc(n + 2, sizeof(char *)));
+        if (!env)
+                return -ENOMEM;
+        memcpy(env, pr->envp, n * sizeof(char *));
+        if (!(env[n] = own_strdup(c, kv)))
+                return -ENOMEM;
+        pr->envp = env;
+        return 0;
+}
+
 int oci_config_parse_process(oci_config *c, json_object *proc, const char *jpath, sbx_error *e) {
         static const char *const keys[] = { "terminal", "consoleSize", "cwd", "env", "args", "commandLine",
                                              "rlimits", "apparmorProfile", "capabilities", "noNewPrivileges",
@@ -534,7 +570,7 @@ int oci_config_parse_process(oci_config *c, json_object *proc, const char *jpath
         if ((v = get(proc, "rlimits")) && parse_rlimits(v, JP(p, "%s.rlimits", jpath), ctr, e) < 0)
                 return -EINVAL;
         memset(pr->caps, 0, sizeof(pr->caps));
-        if ((v = get(proc, "capabilities")) && parse_caps(v, JP(p, "%s.capabilities", jpath), pr->caps, e) < 0)
+        if ((v = get(proc, "capabilities")) && parse_caps(c, v, JP(p, "%s.capabilities", jpath), pr->caps, e) < 0)
                 return -EINVAL;
         if (get_bool(proc, "noNewPrivileges", jpath, &pr->no_new_privs, e) < 0)
                 return -EINVAL;
@@ -547,6 +583,8 @@ int oci_config_parse_process(oci_config *c, json_object *proc, const char *jpath
         }
         if ((v = get(proc, "user")) && parse_user(v, JP(p, "%s.user", jpath), pr, e) < 0)
                 return -EINVAL;
+        if (default_home(c, pr) < 0)
+                return sbx_error_set(e, -ENOMEM, "out of memory");
         return 0;
 }
 
@@ -1199,6 +1237,19 @@ int oci_config_load_at(const char *bundle, const char *config_path, oci_config *
         if ((v = get(root, "annotations")) && (r = parse_annotations(c, v, e)) < 0)
                 return r;
         return 0;
+}
+
+void oci_config_warn(oci_config *c, const char *fmt, ...) {
+        size_t n = strlen(c->warnings);
+        va_list ap;
+
+        if (n + 3 >= sizeof(c->warnings))
+                return;
+        if (n)
+                n += (size_t) snprintf(c->warnings + n, sizeof(c->warnings) - n, "; ");
+        va_start(ap, fmt);
+        vsnprintf(c->warnings + n, sizeof(c->warnings) - n, fmt, ap);
+        va_end(ap);
 }
 
 void oci_config_free(oci_config *c) {

@@ -45,6 +45,10 @@ typedef struct oci_config {
         oci_policy_who who;              /* whose they are (oci-policy.c) */
         size_t cgroup_v1[16];            /* v1 hosts: the indices of the `cgroup` mounts (now tmpfs) */
         size_t n_cgroup_v1;
+        /* what the parser took but did not apply, as runc and crun (a
+         * capability this kernel or sbx does not know, syscall names
+         * libseccomp does not know): logged as a warning, "; "-joined */
+        char warnings[1024];
         char *strings_owned[4096];       /* everything the parser allocated */
         size_t n_owned;
 } oci_config;
@@ -67,6 +71,8 @@ int oci_config_parse_process(oci_config *c, json_object *proc, const char *jpath
 #define OCI_JSON_MAX (64u << 20)
 json_object *oci_json_file(const char *path, sbx_error *reterr);
 void oci_config_free(oci_config *c);
+/* Append one message to c->warnings (cut short when full). */
+void oci_config_warn(oci_config *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* The state dir <root>/<id> (oci-state.c). */
 typedef struct oci_state {

@@ -2,7 +2,9 @@
 /* The container's seccomp filters, compiled in the runtime before clone3:
  *  - linux.seccomp (the spec's JSON is Docker's profile format without
  *    archMap/includes: runtime/security's compiler takes it as is; errors
- *    name linux.seccomp.<path>);
+ *    name linux.seccomp.<path>), read as runc and crun do
+ *    (SBX_SECCOMP_PARSE_OCI: a syscall name libseccomp does not know is
+ *    skipped, `flags` TSYNC/LOG/SPEC_ALLOW go to seccomp(2));
  *  - sbx's layer (behind its prefix for syscalls newer than libseccomp,
  *    sbx_seccomp_compile_layer()): the always-on rules when the annotation
  *    org.sbx.seccomp=default asks for them, an OpenClaw agent's derived
@@ -68,9 +70,14 @@ int oci_seccomp_prepare(oci_config *c, sbx_error *reterr) {
                 sbx_seccomp_profile prof = {};
                 const char *text = json_object_to_json_string_ext(sc, JSON_C_TO_STRING_PLAIN);
                 r = sbx_seccomp_profile_parse(text, strlen(text), "config.json linux.seccomp",
-                                              SBX_SECCOMP_PARSE_ALLOW_FOREIGN_ARCHES, &prof, reterr);
+                                              SBX_SECCOMP_PARSE_ALLOW_FOREIGN_ARCHES | SBX_SECCOMP_PARSE_OCI,
+                                              &prof, reterr);
                 if (r >= 0)
                         r = sbx_seccomp_compile_profile(&prof, &spec, reterr);
+                spec.flags = prof.filter_flags;
+                if (r >= 0 && prof.n_unknown)
+                        oci_config_warn(c, "linux.seccomp: %zu syscall name(s) libseccomp does not know "
+                                        "ignored (as runc and crun)", prof.n_unknown);
                 sbx_seccomp_profile_done(&prof);
                 if (r < 0)
                         return sbx_error_wrap(reterr, "config.json: linux.seccomp"), r;

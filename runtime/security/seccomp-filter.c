@@ -538,7 +538,7 @@ int sbx_seccomp_setup_child(const sbx_bpf *bpf) {
         if (bpf->layer_insns && bpf->layer_len > 0 &&
             syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &layer) < 0)
                 return -errno;
-        if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &base) < 0)
+        if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, bpf->flags, &base) < 0)
                 return -errno;
         return 0;
 }

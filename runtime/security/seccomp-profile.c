@@ -573,7 +573,9 @@ static int entry_applies(parse_ctx *c, json_object *e, const char *jpath) {
         return applies;
 }
 
-/* Resolve one name; an unknown name is an error, never skipped. */
+/* Resolve one name; an unknown name is an error, never skipped, but under
+ * SBX_SECCOMP_PARSE_OCI (runc and crun skip a name libseccomp does not know:
+ * a profile written for a newer kernel still loads). */
 typedef struct name_ctx {
         bool applies;
         const sbx_seccomp_rule *tmpl;
@@ -590,6 +592,10 @@ static int add_name(parse_ctx *c, json_object *n, const char *jpath, size_t i, v
         if (r < 0)
                 return r;
         nr = seccomp_syscall_resolve_name(s);
+        if (nr == __NR_SCMP_ERROR && (c->flags & SBX_SECCOMP_PARSE_OCI)) {
+                c->p->n_unknown++;
+                return 0;
+        }
         if (nr == __NR_SCMP_ERROR)
                 return perr(c, -EINVAL, jpath, "unknown syscall '%s'", s);
         if (!x->applies)
@@ -652,12 +658,44 @@ static int parse_entry(parse_ctx *c, json_object *e, const char *jpath, size_t i
         return parse_entry_names(c, e, jpath, applies > 0, &tmpl);
 }
 
+/* The runtime-spec's `flags` (SBX_SECCOMP_PARSE_OCI): the seccomp(2) flags
+ * crun takes; SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV and the rest are refused. */
+static int parse_filter_flag(parse_ctx *c, json_object *f, const char *jpath, size_t i, void *userdata) {
+        static const struct {
+                const char *name;
+                unsigned flag;
+        } known[] = {
+                {"SECCOMP_FILTER_FLAG_TSYNC", SECCOMP_FILTER_FLAG_TSYNC},
+                {"SECCOMP_FILTER_FLAG_LOG", SECCOMP_FILTER_FLAG_LOG},
+                {"SECCOMP_FILTER_FLAG_SPEC_ALLOW", SECCOMP_FILTER_FLAG_SPEC_ALLOW},
+        };
+        const char *s;
+        int r;
+
+        (void) i;
+        (void) userdata;
+        r = get_string(c, f, jpath, 64, &s);
+        if (r < 0)
+                return r;
+        for (size_t k = 0; k < sizeof(known) / sizeof(known[0]); k++)
+                if (streq(s, known[k].name)) {
+                        c->p->filter_flags |= known[k].flag;
+                        return 0;
+                }
+        return perr(c, -EOPNOTSUPP, jpath,
+                    "seccomp filter flag '%s' is not supported (SECCOMP_FILTER_FLAG_TSYNC, _LOG, _SPEC_ALLOW are)", s);
+}
+
 /* Keys Docker/runc know that sbx refuses to half-honour. */
 static int reject_unsupported(parse_ctx *c, json_object *root) {
         json_object *v;
 
-        if (json_object_object_get_ex(root, "flags", &v) && v &&
-            !(json_object_is_type(v, json_type_array) && json_object_array_length(v) == 0))
+        if (json_object_object_get_ex(root, "flags", &v) && v && (c->flags & SBX_SECCOMP_PARSE_OCI)) {
+                int r = each_element(c, v, "flags", parse_filter_flag, NULL);
+                if (r < 0)
+                        return r;
+        } else if (json_object_object_get_ex(root, "flags", &v) && v &&
+                   !(json_object_is_type(v, json_type_array) && json_object_array_length(v) == 0))
                 return perr(c, -EOPNOTSUPP, "flags", "seccomp filter flags are not supported (use [])");
         if (json_object_object_get_ex(root, "listenerPath", &v) && v &&
             !(json_object_is_type(v, json_type_string) && json_object_get_string_len(v) == 0))

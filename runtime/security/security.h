@@ -29,6 +29,9 @@ typedef struct sbx_bpf {
          * re-allow what this layer refuses. NULL/0 when absent. */
         struct sock_filter *layer_insns;
         unsigned short layer_len;
+        /* seccomp(2) flags of insns' install (an OCI profile's `flags`:
+         * SECCOMP_FILTER_FLAG_TSYNC, _LOG, _SPEC_ALLOW); 0 elsewhere */
+        unsigned flags;
 } sbx_bpf;
 
 typedef struct sbx_seccomp_opts {
@@ -53,7 +56,7 @@ void sbx_bpf_free(sbx_bpf *bpf);
 
 /* Child, async-signal-safe, no allocation: requires no_new_privs (or
  * CAP_SYS_ADMIN) already set. Installs layer_insns (if any), then insns: two
- * raw seccomp(SECCOMP_SET_MODE_FILTER) calls, no flags. Returns 0 or a
+ * raw seccomp(SECCOMP_SET_MODE_FILTER) calls, the second with bpf->flags. Returns 0 or a
  * negative errno. */
 int sbx_seccomp_setup_child(const sbx_bpf *bpf);
 
@@ -120,12 +123,19 @@ typedef struct sbx_seccomp_profile {
         size_t n_rules;
         int max_nr; /* highest native number named by an
                      * entry that applies here, -1 if none */
+        unsigned filter_flags; /* SECCOMP_FILTER_FLAG_* of `flags` (SBX_SECCOMP_PARSE_OCI) */
+        size_t n_unknown;      /* syscall names skipped (SBX_SECCOMP_PARSE_OCI) */
 } sbx_seccomp_profile;
 
 typedef enum sbx_seccomp_parse_flags {
         /* Let architectures/archMap add non-native architectures (x86, x32,
          * ...) to the filter. Without it they are an error. */
         SBX_SECCOMP_PARSE_ALLOW_FOREIGN_ARCHES = 1 << 0,
+        /* The runtime-spec's linux.seccomp as runc and crun read it: a syscall
+         * name libseccomp does not know is skipped (counted in n_unknown), not
+         * an error, and `flags` may name SECCOMP_FILTER_FLAG_TSYNC, _LOG and
+         * _SPEC_ALLOW (filter_flags). Without it both are errors. */
+        SBX_SECCOMP_PARSE_OCI = 1 << 1,
 } sbx_seccomp_parse_flags;
 
 /* Parse len bytes of JSON (need not be NUL-terminated). origin names the
