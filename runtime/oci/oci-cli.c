@@ -888,7 +888,7 @@ static int do_features(void) {
                "\"seccomp\":{\"enabled\":true,\"actions\":[\"SCMP_ACT_ALLOW\",\"SCMP_ACT_ERRNO\",\"SCMP_ACT_KILL\","
                "\"SCMP_ACT_KILL_PROCESS\",\"SCMP_ACT_KILL_THREAD\",\"SCMP_ACT_LOG\",\"SCMP_ACT_TRAP\",\"SCMP_ACT_TRACE\"],"
                "\"operators\":[\"SCMP_CMP_EQ\",\"SCMP_CMP_NE\",\"SCMP_CMP_LT\",\"SCMP_CMP_LE\",\"SCMP_CMP_GT\",\"SCMP_CMP_GE\","
-               "\"SCMP_CMP_MASKED_EQ\"],\"supportedFlags\":[]},"
+               "\"SCMP_CMP_MASKED_EQ\"],\"supportedFlags\":[\"SECCOMP_FILTER_FLAG_TSYNC\",\"SECCOMP_FILTER_FLAG_LOG\",\"SECCOMP_FILTER_FLAG_SPEC_ALLOW\"]},"
                "\"apparmor\":{\"enabled\":false},\"selinux\":{\"enabled\":false},"
                "\"mountExtensions\":{\"idmap\":{\"enabled\":false}}},"
                "\"annotations\":{\"org.sbx.seccomp\":\"default: add sbx's always-on seccomp layer\","

@@ -699,10 +699,17 @@ static int parse_devices(oci_config *c, json_object *arr, sbx_error *e) {
                                 return -EINVAL;
                         dev->minor = (uint32_t) x;
                 }
+                /* the permission bits; podman gives the node's type bits
+                 * too (020666 for a 'c' device), as Go's os.FileMode of the
+                 * host's node: taken when they are the type's (runc ORs them in) */
                 if ((v = get(d, "fileMode"))) {
-                        if (get_u64(v, JP(p, "linux.devices[%zu].fileMode", i), 07777, &x, e) < 0)
+                        mode_t ifmt = dev->type == 'b' ? S_IFBLK : dev->type == 'p' ? S_IFIFO : S_IFCHR;
+                        if (get_u64(v, JP(p, "linux.devices[%zu].fileMode", i), S_IFMT | 07777, &x, e) < 0)
                                 return -EINVAL;
-                        dev->mode = (uint32_t) x;
+                        if ((x & S_IFMT) && (x & S_IFMT) != ifmt)
+                                return perr(e, -EINVAL, p, "0%llo: file type bits that are not a '%c' device's",
+                                            (unsigned long long) x, type[0]);
+                        dev->mode = (uint32_t) (x & 07777);
                 }
                 if ((v = get(d, "uid"))) {
                         if (get_u64(v, JP(p, "linux.devices[%zu].uid", i), UINT32_MAX, &x, e) < 0)

@@ -514,7 +514,15 @@ fail:
         /* runc: a process that could not be started (no container, not
          * found, not executable, bad cwd, ...) is 255, so that a caller can
          * tell it from any status of the process itself; bad flags are 1 */
-        log(sbx_error_text(&e, msgbuf, sizeof(msgbuf)));
+        /* with the errno's text (create's error has it too): podman makes
+         * exec's 127 and 126 from "no such file or directory" and
+         * "permission denied" in the runtime's message */
+        sbx_error_text(&e, msgbuf, sizeof(msgbuf));
+        if (e.code < 0 && !strstr(msgbuf, strerror(-e.code))) {
+                size_t n = strlen(msgbuf);
+                snprintf(msgbuf + n, sizeof(msgbuf) - n, ": %s", strerror(-e.code));
+        }
+        log(msgbuf);
         status = OCI_EXEC_FAILED;
 out:
         sbx_tty_guard_stop(&tg);

@@ -103,6 +103,48 @@ c['process']['capabilities']={'bounding':['CAP_KILL','CAP_CHOWN'],'effective':['
         b=$(bundle host "c['process']['args']=['hostname']; c['hostname']='conf-host'")
         runit $rt "$b" host; is "$R hostname" "$out" conf-host
 
+        # HOME when process.env has none (runc; crun too): the user's home in
+        # the rootfs's /etc/passwd, else /; one given is kept
+        b=$(bundle home "c['process']['args']=['sh','-c','echo H=\$HOME']")
+        runit $rt "$b" home; is "$R HOME from the rootfs's /etc/passwd (root: /root)" "$out" "H=/root"
+        b=$(bundle home2 "c['process']['args']=['sh','-c','echo H=\$HOME']; c['process']['user']={'uid':4242,'gid':4242}")
+        runit $rt "$b" home2; is "$R HOME of a uid not in /etc/passwd: /" "$out" "H=/"
+        b=$(bundle home3 "c['process']['args']=['sh','-c','echo H=\$HOME']; c['process']['env'].append('HOME=/given')")
+        runit $rt "$b" home3; is "$R HOME given in process.env is kept" "$out" "H=/given"
+        # a capability name the runtime does not know is left out (a warning), not an error
+        b=$(bundle capunk "c['process']['args']=['grep','CapBnd','/proc/self/status']
+c['process']['capabilities']={'bounding':['CAP_NO_SUCH','CAP_KILL'],'effective':['CAP_KILL'],'permitted':['CAP_KILL']}")
+        runit $rt "$b" capunk
+        like "$R an unknown capability is ignored, the others applied" "$st:$(echo "$out" | tail -1)" '^0:CapBnd:[[:space:]]+0000000000000020'
+        # a relative mount destination is relative to / (runtime-spec 1.1, deprecated)
+        b=$(bundle reldst "c['process']['args']=['sh','-c','grep -c \" /rel/x \" /proc/self/mountinfo']
+c['mounts'].append({'destination':'rel/x','type':'tmpfs','source':'tmpfs'})")
+        runit $rt "$b" reldst; is "$R a relative mount destination is mounted under /" "$st:$(echo "$out" | tail -1)" 0:1
+        # seccomp: a syscall name libseccomp does not know is skipped, the rest applied
+        b=$(bundle scunk "c['process']['args']=['sh','-c','mkdir /tmp/d; echo st=\$?']
+c['linux']['seccomp']={'defaultAction':'SCMP_ACT_ALLOW','syscalls':[{'names':['no_such_syscall','mkdir','mkdirat'],'action':'SCMP_ACT_ERRNO','errnoRet':1}]}")
+        runit $rt "$b" scunk
+        like "$R seccomp: an unknown syscall name is skipped" "$out" 'Operation not permitted'
+        # kill with signal 0 (is it there?) and a number
+        b=$(bundle k0 "c['process']['args']=['sleep','30']")
+        (cd "$b" && rt_$rt run -d k0) >/dev/null 2>&1 </dev/null
+        rt_$rt kill k0 0 >/dev/null 2>&1; is "$R kill SIGNAL 0 of a running container" "$?" 0
+        rt_$rt kill k0 9 >/dev/null 2>&1; is "$R kill 9" "$?" 0
+        for i in $(seq 50); do rt_$rt state k0 2>/dev/null | grep -q stopped && break; sleep 0.05; done
+        rt_$rt kill k0 0 >/dev/null 2>&1; [ $? -ne 0 ] && ok "$R kill 0 of a stopped container fails" || not_ok "$R kill 0 of a stopped container fails"
+        rt_$rt delete -f k0 >/dev/null 2>&1
+        # a device node whose fileMode carries its type bits (podman: 020666)
+        b=$(bundle devmode "c['process']['args']=['sh','-c','stat -c \"%a %t,%T\" /dev/mynull; echo x > /dev/mynull && echo w-ok']
+c['linux']['devices']=[{'path':'/dev/mynull','type':'c','major':1,'minor':3,'fileMode':0o20640,'uid':0,'gid':0}]
+c['linux']['resources']={'devices':[{'allow':True,'type':'c','major':1,'minor':3,'access':'rwm'}]}")
+        runit $rt "$b" devmode; like "$R linux.devices fileMode with the type bits (020640)" "$st:$(echo $out)" '^0:640 1,3 w-ok'
+        # exec's error names the errno's text (podman maps 127/126 from it)
+        b=$(bundle exmsg "c['process']['args']=['sleep','30']")
+        (cd "$b" && rt_$rt run -d exmsg) >/dev/null 2>&1 </dev/null
+        out=$(rt_$rt exec exmsg /no/such/cmd 2>&1); like "$R exec: a missing command says 'no such file or directory'" "$out" '[Nn]o such file or directory'
+        out=$(rt_$rt exec exmsg /etc/passwd 2>&1); like "$R exec: a non-executable says 'permission denied'" "$out" '[Pp]ermission denied'
+        rt_$rt delete -f exmsg >/dev/null 2>&1
+
         # --- mounts, masked and read-only paths (config.md "Mounts", config-linux.md) ---
         mkdir -p "$T/ro-$rt"; echo x > "$T/ro-$rt/f"
         b=$(bundle mnt "c['process']['args']=['sh','-c','cat /ro/f; echo y > /ro/g; echo st=\$?; grep \" /big \" /proc/mounts']
@@ -258,6 +300,21 @@ out=$(cd "$b" && rt_sbx create badmnt 2>&1)
 like "[sbx] an unsupported mount option names mounts[4].options[1]" "$out" 'mounts\[4\]\.options\[1\]: idmapped'
 out=$(rt_sbx --systemd-cgroup list 2>&1); st=$?
 like "[sbx] --systemd-cgroup is refused clearly" "$st:$out" '^1:.*no systemd cgroup driver'
+
+# --- sbx only (runc 1.1 refuses every seccomp flag; crun takes these):
+# linux.seccomp.flags TSYNC, LOG, SPEC_ALLOW go to seccomp(2); another is refused by name ---
+b=$(bundle scflags "c['process']['args']=['sh','-c','mkdir /tmp/d; echo st=\$?']
+c['linux']['seccomp']={'defaultAction':'SCMP_ACT_ALLOW','flags':['SECCOMP_FILTER_FLAG_TSYNC','SECCOMP_FILTER_FLAG_LOG','SECCOMP_FILTER_FLAG_SPEC_ALLOW'],'syscalls':[{'names':['mkdir','mkdirat'],'action':'SCMP_ACT_ERRNO','errnoRet':13}]}")
+runit sbx "$b" scflags
+like "[sbx] seccomp flags TSYNC/LOG/SPEC_ALLOW: the filter applies" "$st:$(echo $out)" '^0:.*Permission denied st=1'
+b=$(bundle scflagbad "c['linux']['seccomp']={'defaultAction':'SCMP_ACT_ALLOW','flags':['SECCOMP_FILTER_FLAG_NEW_LISTENER']}")
+out=$(cd "$b" && rt_sbx create scflagbad 2>&1); st=$?
+like "[sbx] another seccomp flag is refused by name" "$st:$out" "^1:.*flags\[0\].*SECCOMP_FILTER_FLAG_NEW_LISTENER"
+[ ! -e "$T/root-sbx/scflagbad" ] && ok "[sbx] ... nothing left behind" || not_ok "[sbx] ... nothing left behind"
+b=$(bundle capwarn "c['process']['capabilities']={'bounding':['CAP_NO_SUCH']}")
+(cd "$b" && rt_sbx --log "$T/capwarn.log" --log-format json run capwarn) >/dev/null 2>&1
+like "[sbx] the ignored capability is a warning in --log" "$(cat "$T/capwarn.log" 2>/dev/null)" '"level":"warning".*unknown capability .CAP_NO_SUCH. ignored'
+like "[sbx] features lists the seccomp flags taken" "$(rt_sbx features)" '"supportedFlags": ?\[ ?"SECCOMP_FILTER_FLAG_TSYNC", ?"SECCOMP_FILTER_FLAG_LOG", ?"SECCOMP_FILTER_FLAG_SPEC_ALLOW" ?\]'
 
 # --- sbx only: rootless (spec --rootless: own user namespace mapping the caller) ---
 if command -v setpriv >/dev/null; then
