@@ -19,6 +19,7 @@
 void sbx_cgroup_resources_init(sbx_cgroup_resources *r) {
         *r = (sbx_cgroup_resources) {
                 .memory = SBX_LIMIT_UNSET, .memory_swap = SBX_LIMIT_UNSET, .pids = SBX_LIMIT_UNSET,
+                .memory_reservation = SBX_LIMIT_UNSET, .memory_swappiness = SBX_LIMIT_UNSET,
                 .cpu_shares = SBX_LIMIT_UNSET, .cpu_quota = SBX_LIMIT_UNSET,
                 .cpu_period = SBX_LIMIT_UNSET, .blkio_weight = SBX_LIMIT_UNSET,
         };
@@ -170,6 +171,15 @@ static int v2_apply(const sbx_cgroup *cg, const sbx_cgroup_resources *res, sbx_e
                 if ((r = v2_write(cg, "memory.swap.max", v, "memory (swap accounting)", reterr)) < 0)
                         return r;
         }
+        if (res->memory_reservation != SBX_LIMIT_UNSET) {
+                v2_num(v, sizeof(v), res->memory_reservation);
+                if ((r = v2_write(cg, "memory.low", v, "memory reservation", reterr)) < 0)
+                        return r;
+        }
+        if (res->memory_swappiness != SBX_LIMIT_UNSET)
+                return sbx_error_set(reterr, -EOPNOTSUPP, "memory swappiness: cgroup v2 has no such control");
+        if (res->disable_oom_killer)
+                return sbx_error_set(reterr, -EOPNOTSUPP, "disabling the OOM killer: cgroup v2 has no such control");
         if (res->pids != SBX_LIMIT_UNSET) {
                 v2_num(v, sizeof(v), res->pids);
                 if ((r = v2_write(cg, "pids.max", v, "pids", reterr)) < 0)

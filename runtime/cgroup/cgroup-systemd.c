@@ -171,6 +171,10 @@ static int append_resources(sd_bus_message *m, const sbx_cgroup_resources *res, 
         int64_t swap;
         int r = 0;
 
+        if (res->memory_swappiness != SBX_LIMIT_UNSET || res->disable_oom_killer)
+                return sbx_error_set(reterr, -EOPNOTSUPP, "%s: the systemd driver (cgroup v2) has no such control",
+                                     res->disable_oom_killer ? "disabling the OOM killer" : "memory swappiness");
+
         if (res->memory != SBX_LIMIT_UNSET)
                 r = sd.sd_bus_message_append(m, "(sv)", "MemoryMax", "t", sd_limit(res->memory));
         if (r >= 0 && res->memory_swap != SBX_LIMIT_UNSET) {
@@ -178,6 +182,8 @@ static int append_resources(sd_bus_message *m, const sbx_cgroup_resources *res, 
                         return r;
                 r = sd.sd_bus_message_append(m, "(sv)", "MemorySwapMax", "t", sd_limit(swap));
         }
+        if (r >= 0 && res->memory_reservation != SBX_LIMIT_UNSET)
+                r = sd.sd_bus_message_append(m, "(sv)", "MemoryLow", "t", sd_limit(res->memory_reservation));
         if (r >= 0 && res->pids != SBX_LIMIT_UNSET)
                 r = sd.sd_bus_message_append(m, "(sv)", "TasksMax", "t", sd_limit(res->pids));
         if (r >= 0 && res->cpu_shares != SBX_LIMIT_UNSET)

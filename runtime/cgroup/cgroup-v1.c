@@ -317,6 +317,17 @@ static int apply_memory(const sbx_cgroup *cg, const sbx_cgroup_resources *res, s
         if (!swap_first && res->memory_swap != SBX_LIMIT_UNSET &&
             (r = write_file(cg, "memory", "memory.memsw.limit_in_bytes", s, "memory+swap limit", reterr)) < 0)
                 return r;
+        num(m, sizeof(m), res->memory_reservation);
+        if (res->memory_reservation != SBX_LIMIT_UNSET &&
+            (r = write_file(cg, "memory", "memory.soft_limit_in_bytes", m, "memory reservation", reterr)) < 0)
+                return r;
+        num(m, sizeof(m), res->memory_swappiness);
+        if (res->memory_swappiness != SBX_LIMIT_UNSET &&
+            (r = write_file(cg, "memory", "memory.swappiness", m, "memory swappiness", reterr)) < 0)
+                return r;
+        if (res->disable_oom_killer &&
+            (r = write_file(cg, "memory", "memory.oom_control", "1", "disabling the OOM killer", reterr)) < 0)
+                return r;
         return 0;
 }
 

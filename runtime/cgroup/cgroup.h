@@ -231,6 +231,10 @@ typedef struct sbx_cgroup_device_rule {
 typedef struct sbx_cgroup_resources {
         int64_t memory;          /* bytes; SBX_LIMIT_UNSET: leave; SBX_LIMIT_UNLIMITED: none */
         int64_t memory_swap;     /* memory + swap total, bytes (OCI/docker meaning); same */
+        int64_t memory_reservation; /* soft limit, bytes (v1 memory.soft_limit_in_bytes, v2
+                                     * memory.low, systemd MemoryLow); SBX_LIMIT_UNSET, _UNLIMITED */
+        int64_t memory_swappiness;  /* 0..100, v1 memory.swappiness (v2 has none: an error); SBX_LIMIT_UNSET */
+        bool disable_oom_killer;    /* v1 memory.oom_control 1 (v2 has none: an error) */
         int64_t pids;            /* max tasks; SBX_LIMIT_UNSET; SBX_LIMIT_UNLIMITED */
         int64_t cpu_shares;      /* v1 cpu.shares 2..262144 (v2: cpu.weight as runc converts) */
         int64_t cpu_quota;       /* usec per period; SBX_LIMIT_UNSET; SBX_LIMIT_UNLIMITED */

@@ -842,13 +842,22 @@ static int parse_resources(oci_config *c, json_object *res, sbx_error *e) {
                         return perr(e, -EINVAL, "linux.resources.memory.swap", "must be an integer");
                 if (set)
                         r->memory_swap = n < 0 ? SBX_LIMIT_UNLIMITED : n;
-                if (refuse_set(v, "reservation", "linux.resources.memory", "memory reservation", e) < 0 ||
-                    refuse_set(v, "kernel", "linux.resources.memory", "kernel memory limit", e) < 0 ||
-                    refuse_set(v, "kernelTCP", "linux.resources.memory", "kernel TCP memory limit", e) < 0 ||
-                    refuse_set(v, "swappiness", "linux.resources.memory", "swappiness", e) < 0)
+                set = false;
+                if (res_int(v, "reservation", &n, &set) < 0)
+                        return perr(e, -EINVAL, "linux.resources.memory.reservation", "must be an integer");
+                if (set)
+                        r->memory_reservation = n < 0 ? SBX_LIMIT_UNLIMITED : n;
+                set = false;
+                if (res_int(v, "swappiness", &n, &set) < 0 || (set && (n < 0 || n > 100)))
+                        return perr(e, -EINVAL, "linux.resources.memory.swappiness", "must be an integer in 0..100");
+                if (set)
+                        r->memory_swappiness = n;
+                if (refuse_set(v, "kernel", "linux.resources.memory", "kernel memory limit", e) < 0 ||
+                    refuse_set(v, "kernelTCP", "linux.resources.memory", "kernel TCP memory limit", e) < 0)
                         return -EOPNOTSUPP;
-                if ((x = get(v, "disableOOMKiller")) && json_object_get_boolean(x))
-                        return perr(e, -EOPNOTSUPP, "linux.resources.memory.disableOOMKiller", "not supported by sbx");
+                if ((x = get(v, "disableOOMKiller")) && get_bool(v, "disableOOMKiller", "linux.resources.memory",
+                                                                 &r->disable_oom_killer, e) < 0)
+                        return -EINVAL;
         }
         if ((v = get(res, "cpu"))) {
                 static const char *const ck[] = { "shares", "quota", "burst", "period", "realtimeRuntime",
@@ -921,7 +930,9 @@ static int parse_resources(oci_config *c, json_object *res, sbx_error *e) {
         c->res_set = r->memory != SBX_LIMIT_UNSET || r->memory_swap != SBX_LIMIT_UNSET ||
                      r->pids != SBX_LIMIT_UNSET || r->cpu_shares != SBX_LIMIT_UNSET ||
                      r->cpu_quota != SBX_LIMIT_UNSET || r->cpu_period != SBX_LIMIT_UNSET || r->cpuset_cpus ||
-                     r->cpuset_mems || r->blkio_weight != SBX_LIMIT_UNSET;
+                     r->cpuset_mems || r->blkio_weight != SBX_LIMIT_UNSET ||
+                     r->memory_reservation != SBX_LIMIT_UNSET || r->memory_swappiness != SBX_LIMIT_UNSET ||
+                     r->disable_oom_killer;
         return 0;
 }
 

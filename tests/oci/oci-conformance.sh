@@ -192,6 +192,17 @@ c['mounts'].append({'destination':'/sys/fs/cgroup','type':'cgroup','source':'cgr
 c['process']['args']=['sh','-c','echo 50 > /sys/fs/cgroup/pids/pids.max; cat /sys/fs/cgroup/pids/pids.max']")
                 runit $rt "$b" cgv1rw
                 is "$R cgroup v1 mount rw: the container's own cgroup is writable" "$out" 50
+                # memory reservation, swappiness and the OOM killer switch (v1 files)
+                b=$(bundle cgmem "$cgm
+c['linux']['resources']={'memory':{'limit':67108864,'reservation':33554432,'swappiness':10,'disableOOMKiller':True}}
+c['mounts'].append({'destination':'/sys/fs/cgroup','type':'cgroup','source':'cgroup','options':['nosuid','noexec','nodev','relatime','ro']})
+c['process']['args']=['sh','-c','cd /sys/fs/cgroup/memory; cat memory.soft_limit_in_bytes memory.swappiness; grep oom_kill_disable memory.oom_control']")
+                runit $rt "$b" cgmem
+                is "$R memory.reservation, swappiness, disableOOMKiller (v1 soft limit, swappiness, oom_control)" \
+                        "$st:$(echo $out)" "0:33554432 10 oom_kill_disable 1"
+                b=$(bundle cgmem2 "c['linux']['resources']={'memory':{'swappiness':101}}")
+                runit $rt "$b" cgmem2
+                [ "$st" -ne 0 ] && ok "$R memory.swappiness 101 is refused" || not_ok "$R memory.swappiness 101 is refused"
         else
                 skip "$R cgroup v1 mount: not a cgroup v1/hybrid host (the vm lane covers v2)"
         fi

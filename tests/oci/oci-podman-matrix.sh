@@ -81,6 +81,16 @@ check "-v :rw,noexec" 'Permission denied' -v "$T/vol:/v:rw,noexec" $IMG sh -c 'c
 rm -f "$T/vol/b"
 check "--pids-limit 10: fork fails at the cap" "can't fork" --pids-limit 10 $IMG sh -c 'for i in $(seq 20); do sleep 5 & done; wait'
 check "--memory 32m: 100 MB is OOM-killed (137)" 'status=137' --memory 32m --memory-swap 32m $IMG sh -c 'x=$(head -c 100000000 /dev/zero | tr "\0" a); echo survived'
+if [ ! -e /sys/fs/cgroup/cgroup.controllers ] && [ -d /sys/fs/cgroup/memory ]; then
+        cgm=(-v /sys/fs/cgroup/memory:/cgm:ro)
+        # the container's own memory cgroup, seen through the host's hierarchy
+        mem='cat /cgm$(grep :memory: /proc/self/cgroup | cut -d: -f3)/memory.'
+        check "--memory-reservation 20m (v1 soft limit)" '^20971520 ' --memory-reservation 20m "${cgm[@]}" $IMG sh -c "${mem}soft_limit_in_bytes"
+        check "--memory-swappiness 10" '^10 ' --memory-swappiness 10 "${cgm[@]}" $IMG sh -c "${mem}swappiness"
+        check "--oom-kill-disable" 'oom_kill_disable 1' --oom-kill-disable "${cgm[@]}" $IMG sh -c "${mem}oom_control"
+else
+        skip "--memory-reservation, --memory-swappiness, --oom-kill-disable: v1 checks (the vm lane covers v2)"
+fi
 check "--sysctl net.ipv4.ip_unprivileged_port_start=80" '^80' --sysctl net.ipv4.ip_unprivileged_port_start=80 $IMG cat /proc/sys/net/ipv4/ip_unprivileged_port_start
 check "--sysctl kernel.msgmax=4096 (ipc namespace)" '^4096' --sysctl kernel.msgmax=4096 $IMG cat /proc/sys/kernel/msgmax
 check "--hostname box" '^box' --hostname box $IMG hostname
