@@ -178,6 +178,14 @@ static int v2_apply(const sbx_cgroup *cg, const sbx_cgroup_resources *res, sbx_e
         }
         if (res->memory_swappiness != SBX_LIMIT_UNSET)
                 return sbx_error_set(reterr, -EOPNOTSUPP, "memory swappiness: cgroup v2 has no such control");
+        for (size_t i = 0; i < res->n_throttles; i++) {
+                static const char *const keys[] = { "rbps", "wbps", "riops", "wiops" };
+                const sbx_cgroup_throttle *t = &res->throttles[i];
+                snprintf(v, sizeof(v), "%u:%u %s=%llu", t->major, t->minor, keys[t->kind],
+                         (unsigned long long) t->rate);
+                if ((r = v2_write(cg, "io.max", v, "io", reterr)) < 0)
+                        return r;
+        }
         if (res->disable_oom_killer)
                 return sbx_error_set(reterr, -EOPNOTSUPP, "disabling the OOM killer: cgroup v2 has no such control");
         if (res->pids != SBX_LIMIT_UNSET) {

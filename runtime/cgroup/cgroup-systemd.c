@@ -171,6 +171,8 @@ static int append_resources(sd_bus_message *m, const sbx_cgroup_resources *res, 
         int64_t swap;
         int r = 0;
 
+        if (res->n_throttles)
+                return sbx_error_set(reterr, -EOPNOTSUPP, "per-device block I/O limits: not passed to the systemd driver");
         if (res->memory_swappiness != SBX_LIMIT_UNSET || res->disable_oom_killer)
                 return sbx_error_set(reterr, -EOPNOTSUPP, "%s: the systemd driver (cgroup v2) has no such control",
                                      res->disable_oom_killer ? "disabling the OOM killer" : "memory swappiness");

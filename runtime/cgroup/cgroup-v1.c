@@ -364,12 +364,22 @@ static int apply_devices(const sbx_cgroup *cg, const sbx_cgroup_resources *res, 
 }
 
 int cg_v1_apply(const sbx_cgroup *cg, const sbx_cgroup_resources *res, sbx_error *reterr) {
+        static const char *const throttle_files[] = {
+                "blkio.throttle.read_bps_device", "blkio.throttle.write_bps_device",
+                "blkio.throttle.read_iops_device", "blkio.throttle.write_iops_device",
+        };
         char v[64];
         int r;
 
         r = apply_memory(cg, res, reterr);
         if (r < 0)
                 return r;
+        for (size_t i = 0; i < res->n_throttles; i++) {
+                const sbx_cgroup_throttle *t = &res->throttles[i];
+                snprintf(v, sizeof(v), "%u:%u %llu", t->major, t->minor, (unsigned long long) t->rate);
+                if ((r = write_file(cg, "blkio", throttle_files[t->kind], v, "block I/O limit", reterr)) < 0)
+                        return r;
+        }
         if (res->pids != SBX_LIMIT_UNSET) {
                 if (res->pids == SBX_LIMIT_UNLIMITED)
                         snprintf(v, sizeof(v), "max");

@@ -228,6 +228,18 @@ typedef struct sbx_cgroup_device_rule {
         char access[4];
 } sbx_cgroup_device_rule;
 
+/* One per-device block I/O limit (OCI linux.resources.blockIO.throttle*Device):
+ * v1 blkio.throttle.<kind>_device "major:minor rate", v2 io.max "major:minor
+ * rbps|wbps|riops|wiops=rate". */
+typedef enum sbx_cgroup_throttle_kind {
+        SBX_THROTTLE_READ_BPS, SBX_THROTTLE_WRITE_BPS, SBX_THROTTLE_READ_IOPS, SBX_THROTTLE_WRITE_IOPS,
+} sbx_cgroup_throttle_kind;
+typedef struct sbx_cgroup_throttle {
+        sbx_cgroup_throttle_kind kind;
+        uint32_t major, minor;
+        uint64_t rate;
+} sbx_cgroup_throttle;
+
 typedef struct sbx_cgroup_resources {
         int64_t memory;          /* bytes; SBX_LIMIT_UNSET: leave; SBX_LIMIT_UNLIMITED: none */
         int64_t memory_swap;     /* memory + swap total, bytes (OCI/docker meaning); same */
@@ -249,6 +261,9 @@ typedef struct sbx_cgroup_resources {
          * where sbx_cgroup_devices_usable(). */
         const sbx_cgroup_device_rule *devices;
         size_t n_devices;
+        /* per-device block I/O limits, in order (the systemd driver refuses them) */
+        const sbx_cgroup_throttle *throttles;
+        size_t n_throttles;
 } sbx_cgroup_resources;
 
 /* Does sbx_cgroup_apply() enforce resources.devices on this host? Root, on

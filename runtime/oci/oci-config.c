@@ -814,6 +814,49 @@ static int res_int(json_object *o, const char *key, int64_t *ret, bool *set) {
         return 1;
 }
 
+/* blockIO.throttle{Read,Write}{Bps,IOPS}Device (keys in sbx_cgroup_throttle_kind
+ * order): {major, minor, rate} each, as runc writes them. */
+static int parse_throttles(oci_config *c, json_object *bio, const char *const keys[4], sbx_error *e) {
+        static const char *const tk[] = { "major", "minor", "rate", NULL };
+        sbx_cgroup_throttle *t;
+        size_t n = 0;
+        char p[128];
+
+        for (size_t k = 0; k < 4; k++) {
+                json_object *arr = get(bio, keys[k]);
+                if (arr && want(arr, json_type_array, JP(p, "linux.resources.blockIO.%s", keys[k]), e) < 0)
+                        return -EINVAL;
+                n += arr ? json_object_array_length(arr) : 0;
+        }
+        if (!n)
+                return 0;
+        if (!(t = own(c, calloc(n, sizeof(*t)))))
+                return sbx_error_set(e, -ENOMEM, "out of memory");
+        c->res.throttles = t;
+        for (size_t k = 0; k < 4; k++) {
+                json_object *arr = get(bio, keys[k]);
+                for (size_t i = 0; arr && i < json_object_array_length(arr); i++) {
+                        json_object *d = json_object_array_get_idx(arr, i), *v;
+                        uint64_t x[3];
+                        JP(p, "linux.resources.blockIO.%s[%zu]", keys[k], i);
+                        if (want(d, json_type_object, p, e) < 0 || check_keys(d, p, tk, e) < 0)
+                                return -EINVAL;
+                        for (size_t f = 0; f < 3; f++) {
+                                char fp[160];
+                                snprintf(fp, sizeof(fp), "%s.%s", p, tk[f]);
+                                if (!(v = get(d, tk[f])))
+                                        return perr(e, -EINVAL, fp, "missing");
+                                if (get_u64(v, fp, f < 2 ? UINT32_MAX : UINT64_MAX, &x[f], e) < 0)
+                                        return -EINVAL;
+                        }
+                        t[c->res.n_throttles++] = (sbx_cgroup_throttle) {
+                                .kind = (sbx_cgroup_throttle_kind) k, .major = (uint32_t) x[0],
+                                .minor = (uint32_t) x[1], .rate = x[2] };
+                }
+        }
+        return 0;
+}
+
 /* linux.resources -> runtime/cgroup's resources (v1 and v2 alike). */
 static int parse_resources(oci_config *c, json_object *res, sbx_error *e) {
         static const char *const keys[] = { "devices", "memory", "cpu", "pids", "blockIO", "hugepageLimits",
@@ -918,9 +961,11 @@ static int parse_resources(oci_config *c, json_object *res, sbx_error *e) {
                         return perr(e, -EINVAL, "linux.resources.blockIO.weight", "must be an integer");
                 if (set && n != 0)
                         r->blkio_weight = n;
-                for (size_t i = 1; bk[i]; i++)
-                        if (refuse_set(v, bk[i], "linux.resources.blockIO", "per-device block I/O limits", e) < 0)
+                for (size_t i = 1; i < 3; i++)
+                        if (refuse_set(v, bk[i], "linux.resources.blockIO", "block I/O leaf and per-device weights", e) < 0)
                                 return -EOPNOTSUPP;
+                if (parse_throttles(c, v, bk + 3, e) < 0)
+                        return -EINVAL;
         }
         if (refuse_set(res, "hugepageLimits", "linux.resources", "hugepage limits", e) < 0 ||
             refuse_set(res, "network", "linux.resources", "network classes", e) < 0 ||
@@ -932,7 +977,7 @@ static int parse_resources(oci_config *c, json_object *res, sbx_error *e) {
                      r->cpu_quota != SBX_LIMIT_UNSET || r->cpu_period != SBX_LIMIT_UNSET || r->cpuset_cpus ||
                      r->cpuset_mems || r->blkio_weight != SBX_LIMIT_UNSET ||
                      r->memory_reservation != SBX_LIMIT_UNSET || r->memory_swappiness != SBX_LIMIT_UNSET ||
-                     r->disable_oom_killer;
+                     r->disable_oom_killer || r->n_throttles;
         return 0;
 }
 

@@ -200,6 +200,15 @@ c['process']['args']=['sh','-c','cd /sys/fs/cgroup/memory; cat memory.soft_limit
                 runit $rt "$b" cgmem
                 is "$R memory.reservation, swappiness, disableOOMKiller (v1 soft limit, swappiness, oom_control)" \
                         "$st:$(echo $out)" "0:33554432 10 oom_kill_disable 1"
+                # per-device block I/O limits (the root file system's disk)
+                dev=$(findmnt -no MAJ:MIN / 2>/dev/null); dev=${dev%%:*}:0
+                b=$(bundle cgbio "$cgm
+c['linux']['resources']={'blockIO':{'throttleReadBpsDevice':[{'major':${dev%:*},'minor':0,'rate':1048576}],'throttleWriteIOPSDevice':[{'major':${dev%:*},'minor':0,'rate':200}]}}
+c['mounts'].append({'destination':'/sys/fs/cgroup','type':'cgroup','source':'cgroup','options':['nosuid','noexec','nodev','relatime','ro']})
+c['process']['args']=['sh','-c','cd /sys/fs/cgroup/blkio; cat blkio.throttle.read_bps_device blkio.throttle.write_iops_device']")
+                runit $rt "$b" cgbio
+                is "$R blockIO throttleReadBpsDevice, throttleWriteIOPSDevice (v1 blkio.throttle.*)" \
+                        "$st:$(echo $out)" "0:$dev 1048576 $dev 200"
                 b=$(bundle cgmem2 "c['linux']['resources']={'memory':{'swappiness':101}}")
                 runit $rt "$b" cgmem2
                 [ "$st" -ne 0 ] && ok "$R memory.swappiness 101 is refused" || not_ok "$R memory.swappiness 101 is refused"

@@ -88,6 +88,16 @@ if [ ! -e /sys/fs/cgroup/cgroup.controllers ] && [ -d /sys/fs/cgroup/memory ]; t
         check "--memory-reservation 20m (v1 soft limit)" '^20971520 ' --memory-reservation 20m "${cgm[@]}" $IMG sh -c "${mem}soft_limit_in_bytes"
         check "--memory-swappiness 10" '^10 ' --memory-swappiness 10 "${cgm[@]}" $IMG sh -c "${mem}swappiness"
         check "--oom-kill-disable" 'oom_kill_disable 1' --oom-kill-disable "${cgm[@]}" $IMG sh -c "${mem}oom_control"
+        src=$(findmnt -no SOURCE / 2>/dev/null); pk=$(lsblk -no PKNAME "$src" 2>/dev/null | head -1)
+        disk=/dev/${pk:-$(basename "${src:-none}")}
+        if [ -b "$disk" ]; then
+                mm=$(printf '%d:%d' 0x$(stat -c %t "$disk") 0x$(stat -c %T "$disk"))
+                blk='cat /cgb$(grep :blkio: /proc/self/cgroup | cut -d: -f3)/blkio.throttle.'
+                check "--device-read-bps $disk:1mb" "^$mm 1048576 " --device-read-bps "$disk:1mb" \
+                        -v /sys/fs/cgroup/blkio:/cgb:ro $IMG sh -c "${blk}read_bps_device"
+        else
+                skip "--device-read-bps: no block device under / here"
+        fi
 else
         skip "--memory-reservation, --memory-swappiness, --oom-kill-disable: v1 checks (the vm lane covers v2)"
 fi
