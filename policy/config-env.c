@@ -107,20 +107,46 @@ static bool blocked(const char *k) {
                !strcmp(u, "OPENCLAW_INCLUDE_ROOTS") || !strcmp(u, "OPENCLAW_CONFIG_READONLY");
 }
 
-/* a ${NAME} substitution (upper-case name; $${ is an escape) */
+/* OpenClaw's parseEnvTokenAt: at s (a '$'), "$${NAME}" is an escape and "${NAME}" a
+ * substitution when the text up to the next '}' is a name ([A-Z_][A-Z0-9_]*, any length);
+ * "$${name}" (not a name) is no escape, its "${" no substitution either. */
+enum sbx_env_token sbx_config_env_token(const char *s, const char **name, size_t *namelen, const char **end) {
+        enum sbx_env_token kind = SBX_ENV_NONE;
+        const char *p = NULL;
+        if (s[0] != '$')
+                return SBX_ENV_NONE;
+        if (s[1] == '$' && s[2] == '{')
+                kind = SBX_ENV_ESCAPED, p = s + 3;
+        else if (s[1] == '{')
+                kind = SBX_ENV_SUBST, p = s + 2;
+        else
+                return SBX_ENV_NONE;
+        const char *close = strchr(p, '}');
+        if (!close || close == p || !((*p >= 'A' && *p <= 'Z') || *p == '_'))
+                return SBX_ENV_NONE;
+        for (const char *q = p; q < close; q++)
+                if (!((*q >= 'A' && *q <= 'Z') || (*q >= '0' && *q <= '9') || *q == '_'))
+                        return SBX_ENV_NONE;
+        *name = p;
+        *namelen = (size_t) (close - p);
+        *end = close + 1;
+        return kind;
+}
+
+/* a ${NAME} substitution (containsEnvVarReference: an escape is skipped whole) */
 static bool has_reference(const char *s) {
-        for (const char *p = s; (p = strchr(p, '$')); p++) {
-                if (p[1] == '$' && p[2] == '{') {
-                        p += 2;
-                        continue;
-                }
-                if (p[1] != '{' || !((p[2] >= 'A' && p[2] <= 'Z') || p[2] == '_'))
-                        continue;
-                const char *q = p + 2;
-                while ((*q >= 'A' && *q <= 'Z') || (*q >= '0' && *q <= '9') || *q == '_')
-                        q++;
-                if (*q == '}')
+        for (const char *p = s; (p = strchr(p, '$'));) {
+                const char *name, *end;
+                size_t n;
+                switch (sbx_config_env_token(p, &name, &n, &end)) {
+                case SBX_ENV_SUBST:
                         return true;
+                case SBX_ENV_ESCAPED:
+                        p = end;
+                        break;
+                default:
+                        p++;
+                }
         }
         return false;
 }

@@ -27,7 +27,7 @@ const char *jpath_str(const jpath *p);
 
 struct vctx {
         sbx_config_diag *diag;
-        bool retained_default; /* the migration kept a legacy default=true owner */
+        const char *retained_default; /* the legacy default=true owner the migration kept */
         jpath path;
         bool oom;
         bool plugin_schema; /* checking a plugin's JSON Schema: its validator's wording */
@@ -60,6 +60,9 @@ int sbx_config_resolve_includes(struct json_object **root, const char *config_pa
 /* config-env.c: env.vars usable for ${VAR} (name, value pairs), and the lookup */
 int sbx_config_env_vars(struct json_object *root, sbx_strv *ret);
 const char *sbx_config_env_lookup(const sbx_strv *vars, const char *name);
+enum sbx_env_token { SBX_ENV_NONE, SBX_ENV_ESCAPED, SBX_ENV_SUBST };
+/* at s: "$${NAME}" (an escape), "${NAME}" (a substitution) or neither; the name and the end */
+enum sbx_env_token sbx_config_env_token(const char *s, const char **name, size_t *namelen, const char **end);
 /* the env.vars of the config loaded last, as OpenClaw's process environment has them
  * (NULL: none; the loader clears them first) */
 int sbx_config_env_apply(const sbx_strv *vars);

@@ -139,29 +139,31 @@ static char *substitute_env(const char *s, const sbx_strv *vars) {
         if (!o)
                 return NULL;
         for (const char *p = s; *p;) {
-                const char *add = p;
-                size_t addlen = 1, skip = 1;
-                char name[256];
-                if (p[0] == '$' && p[1] == '$' && p[2] == '{') {
+                const char *add = p, *name, *end;
+                size_t addlen = 1, skip = 1, namelen;
+                _cleanup_free_ char *key = NULL;
+                switch (sbx_config_env_token(p, &name, &namelen, &end)) {
+                case SBX_ENV_ESCAPED: /* "${NAME}" as written */
                         add = p + 1;
-                        addlen = 1;
-                        skip = 2;
-                } else if (p[0] == '$' && p[1] == '{') {
-                        const char *q = p + 2;
-                        size_t k = 0;
-                        if ((*q >= 'A' && *q <= 'Z') || *q == '_')
-                                while (((*q >= 'A' && *q <= 'Z') || (*q >= '0' && *q <= '9') || *q == '_') &&
-                                       k < sizeof(name) - 1)
-                                        name[k++] = *q++;
-                        name[k] = '\0';
-                        if (k > 0 && *q == '}') {
-                                const char *val = sbx_config_env_lookup(vars, name);
-                                if (val && *val) { /* an empty value is a missing one */
-                                        add = val;
-                                        addlen = strlen(val);
-                                        skip = (size_t) (q + 1 - p);
-                                }
+                        addlen = skip = (size_t) (end - p - 1);
+                        skip++;
+                        break;
+                case SBX_ENV_SUBST:
+                        key = strndup(name, namelen);
+                        if (!key) {
+                                free(o);
+                                return NULL;
                         }
+                        const char *val = sbx_config_env_lookup(vars, key);
+                        if (val && *val) { /* an empty value is a missing one: kept as written */
+                                add = val;
+                                addlen = strlen(val);
+                        } else
+                                addlen = (size_t) (end - p);
+                        skip = (size_t) (end - p);
+                        break;
+                default:
+                        break;
                 }
                 if (n + addlen + 1 > cap) {
                         cap = (cap + addlen) * 2;
@@ -295,7 +297,12 @@ static int load_tree(struct json_object *root, sbx_config *ret, sbx_config_diag 
                                      sbx_policy_getenv("OPENCLAW_PROFILE") ?: "");
         if (r < 0)
                 return sbx_error_set(reterr, r, "migrating the config");
-        v.retained_default = retained != NULL;
+        /* an agents.list id "__proto__" became an entry for the migration's count and markers
+         * only: it is no key of OpenClaw's agents.entries after it (an assignment names the
+         * prototype), so neither validated nor resolved */
+        if (json_object_is_type(jget(jget(root, "agents"), "entries"), json_type_object))
+                json_object_object_del(jget(jget(root, "agents"), "entries"), "__proto__");
+        v.retained_default = retained;
         sbx_config_validate_tree(root, &v);
         if (v.oom)
                 return sbx_error_set(reterr, -ENOMEM, "out of memory");

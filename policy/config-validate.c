@@ -2055,6 +2055,88 @@ static void v_agent_refs(struct vctx *v, struct json_object *root) {
         }
 }
 
+/* The references materializeLegacyDefaultAgentRoles gives a kept legacy default owner (at
+ * load, not written back) are checked as v_agent_refs checks written ones: they name no
+ * configured agent when the owner's entry is gone (an agents.list id "__proto__").
+ * heartbeat: no entry and agents.defaults has none; systemAgent: unset or an object
+ * without agentId (agents.defaults absent or an object); talk: the same; bindings: one per
+ * channel (channels.<id>, metadata keys and enabled:false left out) with no channel-wide
+ * binding (accountId "*", no peer/guild/team/roles) yet. */
+static bool js_truthy(struct json_object *o);
+
+static bool channel_wide_bound(struct json_object *bindings, const char *ch) {
+        for (size_t i = 0; json_object_is_type(bindings, json_type_array) && i < json_object_array_length(bindings); i++) {
+                struct json_object *b = json_object_array_get_idx(bindings, i), *m = jget(b, "match"), *c, *a;
+                if (!json_object_is_type(m, json_type_object) ||
+                    (json_object_is_type(jget(b, "type"), json_type_string) &&
+                     !strcmp(json_object_get_string(jget(b, "type")), "acp")) ||
+                    !json_object_is_type(c = jget(m, "channel"), json_type_string) ||
+                    !json_object_is_type(a = jget(m, "accountId"), json_type_string) || jhas(m, "peer"))
+                        continue;
+                _cleanup_free_ char *cid = sbx_strdup_trim(json_object_get_string(c));
+                _cleanup_free_ char *acc = sbx_strdup_trim(json_object_get_string(a));
+                _cleanup_free_ char *lc = cid ? sbx_strdup_lower(cid) : NULL;
+                if (lc && acc && !strcmp(lc, ch) && !strcmp(acc, "*"))
+                        return true;
+        }
+        return false;
+}
+
+static void v_retained_refs(struct vctx *v, struct json_object *root) {
+        const char *id = v->retained_default;
+        if (!id || roster_has(root, id))
+                return;
+        struct json_object *defaults = jget(jget(root, "agents"), "defaults"), *talk = jget(root, "talk");
+        jpath p = v->path;
+        if (!defaults || json_object_is_type(defaults, json_type_object)) {
+                static const char *const keys[] = {"heartbeat", "systemAgent"};
+                for (size_t i = 0; i < ELEMENTSOF(keys); i++) {
+                        struct json_object *o = jget(defaults, keys[i]);
+                        bool unset = i == 0 ? !o : !o || (json_object_is_type(o, json_type_object) && !jhas(o, "agentId"));
+                        if (i == 0) {
+                                json_object_object_foreach(jget(jget(root, "agents"), "entries"), k, e) {
+                                        (void) k;
+                                        unset = unset && !js_truthy(jget(e, "heartbeat"));
+                                }
+                        }
+                        if (!unset)
+                                continue;
+                        jpath_push_key(&v->path, "agents");
+                        jpath_push_key(&v->path, "defaults");
+                        jpath_push_key(&v->path, keys[i]);
+                        jpath_push_key(&v->path, "agentId");
+                        issue(v, "Unknown agent id \"%s\" (not in agents.entries).", id);
+                        v->path = p;
+                }
+        }
+        if (!talk || (json_object_is_type(talk, json_type_object) && !jhas(talk, "agentId"))) {
+                jpath_push_key(&v->path, "talk");
+                jpath_push_key(&v->path, "agentId");
+                issue(v, "Unknown agent id \"%s\" (not in agents.entries).", id);
+                v->path = p;
+        }
+        struct json_object *bindings = jget(root, "bindings"), *channels = jget(root, "channels");
+        if ((bindings && !json_object_is_type(bindings, json_type_array)) ||
+            !json_object_is_type(channels, json_type_object))
+                return;
+        size_t at = bindings ? json_object_array_length(bindings) : 0;
+        json_object_object_foreach(channels, ch, cv) {
+                _cleanup_free_ char *t = sbx_strdup_trim(ch);
+                _cleanup_free_ char *lc = t ? sbx_strdup_lower(t) : NULL;
+                if (!lc || !*lc || !strcmp(t, "defaults") || !strcmp(t, "modelByChannel") ||
+                    (json_object_is_type(cv, json_type_object) &&
+                     json_object_is_type(jget(cv, "enabled"), json_type_boolean) &&
+                     !json_object_get_boolean(jget(cv, "enabled"))) ||
+                    channel_wide_bound(bindings, lc))
+                        continue;
+                jpath_push_key(&v->path, "bindings");
+                jpath_push_index(&v->path, at++);
+                jpath_push_key(&v->path, "agentId");
+                issue(v, "Unknown agent id \"%s\" (not in agents.entries).", id);
+                v->path = p;
+        }
+}
+
 /* JavaScript truthiness of a JSON value (absent: false) */
 static bool js_truthy(struct json_object *o) {
         if (!o)
@@ -3656,6 +3738,7 @@ void sbx_config_validate_tree(struct json_object *root, struct vctx *v) {
         FIELD(v, root, "env", v_env(v, f));
         FIELD(v, root, "bindings", ELEMENTS(v, f, v_binding(v, e)));
         v_agent_refs(v, root);
+        v_retained_refs(v, root);
         v_broadcast(v, root);
         v_browser_profiles(v, root);
         v_refinements(v, root);

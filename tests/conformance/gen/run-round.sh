@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # run-round.sh OUTDIR SEED COUNT [AREAS]: generate, ask the real OpenClaw, check sbx.
+# GEN names the generator (default gen-configs.py; gen-conf7.py takes SEED COUNT [valid]).
 # OUTDIR must be outside /tmp (the oracle and the check run on a private /tmp).
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 out="$1"; seed="$2"; count="$3"; areas="${4:-}"
 SBX="${SBX:-$HERE/../../../build/sbx}"
 mkdir -p "$out"
-python3 "$HERE/gen-configs.py" "$seed" "$count" $areas > "$out/cases.jsonl"
+python3 "$HERE/${GEN:-gen-configs.py}" "$seed" "$count" $areas > "$out/cases.jsonl"
 bash "$HERE/oracle-batch.sh" < "$out/cases.jsonl" > "$out/ans.jsonl"
 python3 "$HERE/merge.py" "$out/cases.jsonl" "$out/ans.jsonl" > "$out/corpus.jsonl"
 bash "$HERE/check-private.sh" "$SBX" "$out/corpus.jsonl" --extra > "$out/chk.txt" || true
