@@ -468,6 +468,7 @@ struct shape {
 };
 #include "config-shapes.h"
 #include "idna-ascii.h"
+#include "idna-map.h"
 
 /* string s of SPOOL (NULL for 0) */
 static const char *spool(unsigned s) {
@@ -2403,9 +2404,9 @@ static void v_gateway_roles(struct vctx *v, struct json_object *roles) {
 /* host h (lower-cased, idna-ascii.h's mappings made) as url.hostname gives it: each non-ASCII
  * label as its "xn--" punycode; NULL when idn_label_ok refuses one */
 static char *host_to_ascii(const char *h) {
-        size_t cap = 1;
-        for (const char *c = h; *c; c++)
-                cap += 8;
+        size_t cap = strlen(h) + 1;
+        for (const char *c = h; c; c = strchr(c, '.'), c = c ? c + 1 : NULL)
+                cap += 4 + 8 * 256; /* idn_label_ok's bound: 256 code points a label, 8 bytes each */
         _cleanup_free_ char *r = malloc(cap + 4);
         if (!r)
                 return NULL;
@@ -3242,14 +3243,25 @@ static bool cp_in(uint32_t cp, const uint32_t (*r)[2], size_t n) {
         return false;
 }
 
-/* a non-ASCII label of domainToASCII's input (after idna_ascii's mappings): refused for the
- * code points UTS 46 disallows that sbx can tell without Unicode's tables (C1 controls, U+FFFD,
- * noncharacters, surrogates, private use, tags, ZWNJ/ZWJ, which CONTEXTJ allows only after a
- * virama), a combining mark first, the Bidi rule's plainest cases (a label with right-to-left
- * characters that does not start with one or holds an ASCII letter, both kinds of Arabic digits;
- * with dns, ASCII other than [a-z0-9-]); else its "xn--" form in ret_ascii (when not NULL; 4 +
- * 8 bytes a code point) and its length in *ret_len. Unassigned code points, NFC and the mappings
- * to other non-ASCII text are not looked at. */
+static int idna_refused_cmp(const void *key, const void *elem) {
+        uint32_t k = *(const uint32_t *) key;
+        const uint32_t *r = elem;
+        return k < r[0] ? -1 : k > r[1];
+}
+
+static int idna_map_cmp(const void *key, const void *elem) {
+        uint32_t k = *(const uint32_t *) key, e = ((const struct idna_map *) elem)->cp;
+        return k < e ? -1 : k > e;
+}
+
+/* a non-ASCII label of domainToASCII's input (after idna_ascii's mappings): refused for a code
+ * point UTS 46 refuses anywhere (idna-map.h: unassigned, disallowed) and for the context rules
+ * sbx tells without more of Unicode's tables (ZWNJ/ZWJ, which CONTEXTJ allows only after a
+ * virama; a combining mark first; the Bidi rule's plainest cases: a label with right-to-left
+ * characters that does not start with one or holds an ASCII letter, both kinds of Arabic
+ * digits; with dns, ASCII other than [a-z0-9-]); the other code points mapped as idna-map.h
+ * says; else its "xn--" form in ret_ascii (when not NULL; 4 + 8 bytes a code point of the
+ * mapped label) and its length in *ret_len. NFC is not applied (a decomposed sequence stays). */
 static bool idn_label_ok(const char *l, size_t bytes, bool dns, char *ret_ascii, size_t *ret_len) {
         static const uint32_t BAD[][2] = {{0x80, 0x9F}, {0x200C, 0x200D}, {0xD800, 0xDFFF}, {0xE000, 0xF8FF},
                                           {0xFDD0, 0xFDEF}, {0xFFFD, 0xFFFD}, {0xE0000, 0xE00FF}, {0xF0000, 0x10FFFF}};
@@ -3268,7 +3280,7 @@ static bool idn_label_ok(const char *l, size_t bytes, bool dns, char *ret_ascii,
         uint32_t cps[256];
         size_t n = 0;
         bool rtl = false, latin = false, an = false, en = false;
-        for (const unsigned char *p = (const unsigned char *) l, *e = p + bytes; p < e && n < ELEMENTSOF(cps); n++) {
+        for (const unsigned char *p = (const unsigned char *) l, *e = p + bytes; p < e;) {
                 size_t k = *p < 0x80 ? 1 : *p >= 0xF0 ? 4 : *p >= 0xE0 ? 3 : *p >= 0xC0 ? 2 : 1;
                 uint32_t cp = k == 1 ? *p : (uint32_t) (*p & (0xFF >> (k + 1)));
                 if ((size_t) (e - p) < k)
@@ -3281,9 +3293,32 @@ static bool idn_label_ok(const char *l, size_t bytes, bool dns, char *ret_ascii,
                 if (k == 1 && (*p >= 0x80 || (dns && !strchr("abcdefghijklmnopqrstuvwxyz0123456789-", *p))))
                         return false; /* not UTF-8, or kept as is in the punycode: the label regex */
                 p += k;
-                cps[n] = cp;
-                if (cp_in(cp, BAD, ELEMENTSOF(BAD)) || (cp & 0xFFFE) == 0xFFFE || (!n && cp_in(cp, MARK, ELEMENTSOF(MARK))))
+                if (cp_in(cp, BAD, ELEMENTSOF(BAD)) || (cp & 0xFFFE) == 0xFFFE ||
+                    bsearch(&cp, IDNA_REFUSED, ELEMENTSOF(IDNA_REFUSED), sizeof(IDNA_REFUSED[0]), idna_refused_cmp))
                         return false;
+                const struct idna_map *m = bsearch(&cp, IDNA_MAP, ELEMENTSOF(IDNA_MAP), sizeof(IDNA_MAP[0]), idna_map_cmp);
+                for (const unsigned char *t = m ? (const unsigned char *) m->to : NULL; t && *t;) {
+                        size_t tk = *t < 0x80 ? 1 : *t >= 0xF0 ? 4 : *t >= 0xE0 ? 3 : 2;
+                        uint32_t c = tk == 1 ? *t : (uint32_t) (*t & (0xFF >> (tk + 1)));
+                        for (size_t i = 1; i < tk; i++)
+                                c = (c << 6) | (t[i] & 0x3F);
+                        t += tk;
+                        if (dns && c < 0x80 && !strchr("abcdefghijklmnopqrstuvwxyz0123456789-", (int) c))
+                                return false; /* a mapping to ASCII the label regex refuses ("(" of U+3235) */
+                        if (n == ELEMENTSOF(cps))
+                                return false; /* its punycode is longer than 63 */
+                        cps[n++] = c;
+                }
+                if (!m) {
+                        if (n == ELEMENTSOF(cps))
+                                return false;
+                        cps[n++] = cp;
+                }
+        }
+        if (n > 0 && cp_in(cps[0], MARK, ELEMENTSOF(MARK)))
+                return false;
+        for (size_t i = 0; i < n; i++) {
+                uint32_t cp = cps[i];
                 rtl = rtl || cp_in(cp, RTL, ELEMENTSOF(RTL)) || (cp >= 0x10800 && cp <= 0x10FFF) || (cp >= 0x1E800 && cp <= 0x1EFFF);
                 /* left-to-right (roughly): ASCII letters, letters below U+2000 outside the marks
                  * and the right-to-left blocks, kana, CJK, Hangul */
@@ -3294,8 +3329,6 @@ static bool idn_label_ok(const char *l, size_t bytes, bool dns, char *ret_ascii,
                 rtl = rtl || an; /* an Arabic digit makes it a right-to-left label too */
                 en = en || (cp >= 0x6F0 && cp <= 0x6F9);
         }
-        if (n >= ELEMENTSOF(cps))
-                return false; /* its punycode is longer than 63 */
         if (rtl && (latin || (an && en) ||
                     !(cp_in(cps[0], RTL, ELEMENTSOF(RTL)) || (cps[0] >= 0x10800 && cps[0] <= 0x10FFF) || (cps[0] >= 0x1E800 && cps[0] <= 0x1EFFF))))
                 return false;

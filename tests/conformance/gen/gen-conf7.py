@@ -13,6 +13,9 @@ one invalid value; rendered as JSON or as JSON5 with its corners (comments, trai
 last value wins, single quotes, odd white space); asked with an agent, a session key (main, group/
 channel, cron, subagent, random characters) and the subagent flag.
 "valid" skips the invalid value (the oracle then mostly resolves, so resolution is compared).
+"idn": instead, hosts of secrets.egressProxy and gateway.publicOrigin made of the code points
+policy/idna-map.h lists (mapped to non-ASCII text, refused anywhere) among plain and IDN letters,
+some near the 63-unit label limit of the punycode.
 
 Uses gen-configs.py's value pools and helpers (its module-level rng is this seed's)."""
 import importlib.util
@@ -26,7 +29,8 @@ gc = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(gc)
 
 seed, count = int(sys.argv[1]), int(sys.argv[2])
-valid_only = len(sys.argv) > 3 and sys.argv[3] == "valid"
+mode = sys.argv[3] if len(sys.argv) > 3 else ""
+valid_only = mode == "valid"
 rng = gc.rng = random.Random(seed)
 pick, maybe, sample = gc.pick, gc.maybe, gc.sample
 
@@ -38,7 +42,7 @@ def agent_id_list():
     n = pick([1, 2, 2, 3, 3, 4])
     ids = ["main"] if maybe(0.55) else []
     while len(ids) < n:
-        i = pick(ODD_IDS) if maybe(0.2) else pick(ODD_IDS[:6])
+        i = pick(ODD_IDS) if maybe(0.07) else pick(ODD_IDS[:6])
         if i not in ids:
             ids.append(i)
     return ids
@@ -53,6 +57,8 @@ def browser_full():
 
 def sandbox_mix(level):
     s = gc.sandbox_ok(level, 0.6)
+    if isinstance(s.get("docker"), dict) and s["docker"].get("gpus") == "" and maybe(0.9):
+        s["docker"]["gpus"] = "all"
     if maybe(0.2):
         s["browser"] = browser_full()
     if maybe(0.12):
@@ -73,9 +79,14 @@ def tools_mix(agent):
     return t
 
 
+# channels whose schema has groups (the others refuse the key)
+GROUP_CHANNELS = [c for c in gc.CHANNELS if c not in ("a2a", "discord", "msteams", "nextcloud-talk", "nostr", "raft", "reef",
+                                                      "slack", "sms", "tlon", "twitch", "zalo")]
+
+
 def channels_mix():
     chs = {}
-    for ch in sample(gc.CHANNELS, 1, 2):
+    for ch in sample(GROUP_CHANNELS if maybe(0.9) else gc.CHANNELS, 1, 2):
         groups = {}
         for g in sample(gc.CH_GROUP_IDS, 1, 3):
             e = {}
@@ -127,8 +138,7 @@ def gen_cfg():
         if maybe(0.3):
             e["workspace"] = pick([f"~/ws-{i}", "/srv/x", "~/shared-ws", f"~/.openclaw/workspace-{i}", "~/a b"])
         if maybe(0.12):
-            e["subagents"] = {k: v for k, v in (("allowAgents", pick([["*"], ids[-1:], []])),
-                                                ("maxSpawnDepth", pick([1, 2]))) if maybe()}
+            e["subagents"] = {"allowAgents": pick([["*"], ids[-1:], []])} if maybe(0.97) else {"maxSpawnDepth": 1}
         if maybe(0.08):
             e["name"] = pick(["Bot", "ünï bot", ""])
         return e
@@ -182,7 +192,7 @@ def add_vars(cfg):
             vars_[name] = o[k][:1]
             o[k] = "${%s}" % name + o[k][1:]
             what.append("prefix")
-    cfg["env"] = pick([{"vars": vars_}, dict(vars_), {"vars": vars_, "shellEnv": {"enabled": False}}])
+    cfg["env"] = pick([{"vars": vars_}] * 6 + [dict(vars_), {"vars": vars_, "shellEnv": {"enabled": False}}])
     return "vars:" + "+".join(what)
 
 
@@ -334,7 +344,7 @@ def gen_case(i):
         origin.append(add_vars(cfg))
     if maybe(0.25):
         origin.append(add_include_file(cfg, files))
-    if not valid_only and maybe(0.3):
+    if not valid_only and maybe(0.2):
         origin.append("bad:" + ((gc.per_agent_invalid(cfg) if maybe(0.3) else None) or gc.mutate_invalid(cfg)))
     syntax, text = render_text(cfg)
     if syntax == "json5" and maybe(0.08):
@@ -350,5 +360,41 @@ def gen_case(i):
     return c
 
 
+def idn_pools():
+    import re
+    text = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../../policy/idna-map.h")).read()
+    refused = [(int(a, 16), int(b, 16)) for a, b in re.findall(r"\{0x([0-9a-f]+), 0x([0-9a-f]+)\}", text)]
+    mapped = [int(a, 16) for a in re.findall(r"\{0x([0-9a-f]+), \"", text)]
+    return refused, mapped
+
+
+def idn_label(refused, mapped, plain):
+    out = []
+    for _ in range(rng.randint(1, pick([3, 8, 20, 40]))):
+        r = rng.random()
+        if r < 0.3:
+            out.append(chr(pick(mapped)))
+        elif r < 0.33:
+            a, b = pick(refused)
+            cp = rng.randint(a, b)
+            out.append(chr(cp) if not 0xD800 <= cp <= 0xDFFF else "x")
+        else:
+            out.append(pick(plain))
+    return "".join(out)
+
+
+def gen_idn_case(i, pools):
+    refused, mapped = pools
+    plain = list("abcz09-") + ["é", "ü", "ß", "ø", "α", "ω", "д", "я", "中", "日", "한", "あ", "ア", "ー", "ก", "😀", "☃"]
+    host = ".".join(idn_label(refused, mapped, plain) for _ in range(rng.randint(1, 3))) + pick([".com", ".example", ".рф", ""])
+    if maybe(0.5):
+        cfg = {"secrets": {"egressProxy": {"enabled": True, pick(["allowedHosts", "bypassHosts"]): [host]}}}
+    else:
+        cfg = {"gateway": {"publicOrigin": "https://" + host}}
+    return {"id": f"c7-idn-{seed}-{i:04d}", "category": "invalid", "origin": "conf7:idn", "syntax": "json",
+            "config_text": json.dumps(cfg, indent=2, ensure_ascii=False), "agent": None, "session": None, "subagent": False}
+
+
+pools = idn_pools() if mode == "idn" else None
 for n in range(count):
-    print(json.dumps(gen_case(n), ensure_ascii=False))
+    print(json.dumps(gen_idn_case(n, pools) if pools else gen_case(n), ensure_ascii=False))
