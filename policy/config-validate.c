@@ -3249,6 +3249,20 @@ static int idna_refused_cmp(const void *key, const void *elem) {
         return k < r[0] ? -1 : k > r[1];
 }
 
+static int idna_bidi_cmp(const void *key, const void *elem) {
+        uint32_t k = *(const uint32_t *) key;
+        const struct idna_bidi_range *r = elem;
+        return k < r->from ? -1 : k > r->to;
+}
+
+/* a kept code point's Bidi class (idna-map.h; ASCII: letters L, digits EN, the rest O) */
+static enum idna_bidi bidi_class(uint32_t cp) {
+        if (cp < 0x80)
+                return isalpha((int) cp) ? IDNA_L : isdigit((int) cp) ? IDNA_EN : IDNA_O;
+        const struct idna_bidi_range *r = bsearch(&cp, IDNA_BIDI, ELEMENTSOF(IDNA_BIDI), sizeof(IDNA_BIDI[0]), idna_bidi_cmp);
+        return r ? r->k : IDNA_L;
+}
+
 static int idna_map_cmp(const void *key, const void *elem) {
         uint32_t k = *(const uint32_t *) key, e = ((const struct idna_map *) elem)->cp;
         return k < e ? -1 : k > e;
@@ -3257,10 +3271,8 @@ static int idna_map_cmp(const void *key, const void *elem) {
 /* a non-ASCII label of domainToASCII's input (after idna_ascii's mappings): refused for a code
  * point UTS 46 refuses anywhere (idna-map.h: unassigned, disallowed) and for the context rules
  * sbx tells without more of Unicode's tables (ZWNJ/ZWJ, which CONTEXTJ allows only after a
- * virama; a combining mark first; the Bidi rule's plainest cases: a label with right-to-left
- * characters that does not start with one or holds an ASCII letter, both kinds of Arabic
- * digits; with dns, ASCII other than [a-z0-9-]); the other code points mapped as idna-map.h
- * says; else its "xn--" form in ret_ascii (when not NULL; 4 + 8 bytes a code point of the
+ * virama; a combining mark first; with dns, ASCII other than [a-z0-9-]), the Bidi rule with
+ * idna-map.h's classes; the other code points mapped as idna-map.h says; else its "xn--" form in ret_ascii (when not NULL; 4 + 8 bytes a code point of the
  * mapped label) and its length in *ret_len. NFC is not applied (a decomposed sequence stays). */
 static bool idn_label_ok(const char *l, size_t bytes, bool dns, char *ret_ascii, size_t *ret_len) {
         static const uint32_t BAD[][2] = {{0x80, 0x9F}, {0x200C, 0x200D}, {0xD800, 0xDFFF}, {0xE000, 0xF8FF},
@@ -3271,15 +3283,9 @@ static bool idn_label_ok(const char *l, size_t bytes, bool dns, char *ret_ascii,
                                            {0x900, 0x903}, {0x93A, 0x93C}, {0x93E, 0x94F}, {0x951, 0x957},
                                            {0x962, 0x963}, {0xE31, 0xE31}, {0xE34, 0xE3A}, {0xE47, 0xE4E},
                                            {0xF71, 0xF84}, {0xF8D, 0xFBC}, {0x3099, 0x309A}, {0xFE20, 0xFE2F}};
-        static const uint32_t RTL[][2] = {{0x5BE, 0x5BE}, {0x5C0, 0x5C0}, {0x5C3, 0x5C3}, {0x5C6, 0x5C6},
-                                          {0x5D0, 0x5FF}, {0x608, 0x608}, {0x60B, 0x60B}, {0x60D, 0x60D},
-                                          {0x61B, 0x64A}, {0x66D, 0x66F}, {0x671, 0x6D5}, {0x6E5, 0x6E6},
-                                          {0x6EE, 0x6EF}, {0x6FA, 0x70D}, {0x710, 0x710}, {0x712, 0x72F},
-                                          {0x74D, 0x7A5}, {0x7B1, 0x7B1}, {0x7C0, 0x7EA}, {0xFB1D, 0xFB1D},
-                                          {0xFB1F, 0xFB28}, {0xFB2A, 0xFDFF}, {0xFE70, 0xFEFF}};
         uint32_t cps[256];
         size_t n = 0;
-        bool rtl = false, latin = false, an = false, en = false;
+        bool rtl = false, ltr = false, an = false, en = false;
         for (const unsigned char *p = (const unsigned char *) l, *e = p + bytes; p < e;) {
                 size_t k = *p < 0x80 ? 1 : *p >= 0xF0 ? 4 : *p >= 0xE0 ? 3 : *p >= 0xC0 ? 2 : 1;
                 uint32_t cp = k == 1 ? *p : (uint32_t) (*p & (0xFF >> (k + 1)));
@@ -3317,20 +3323,20 @@ static bool idn_label_ok(const char *l, size_t bytes, bool dns, char *ret_ascii,
         }
         if (n > 0 && cp_in(cps[0], MARK, ELEMENTSOF(MARK)))
                 return false;
+        /* the Bidi rule on a label with right-to-left characters (R, AL, AN): it starts with R
+         * or AL, holds no L, ends with R, AL, EN or AN (then marks), not both EN and AN */
+        enum idna_bidi last = IDNA_L;
         for (size_t i = 0; i < n; i++) {
-                uint32_t cp = cps[i];
-                rtl = rtl || cp_in(cp, RTL, ELEMENTSOF(RTL)) || (cp >= 0x10800 && cp <= 0x10FFF) || (cp >= 0x1E800 && cp <= 0x1EFFF);
-                /* left-to-right (roughly): ASCII letters, letters below U+2000 outside the marks
-                 * and the right-to-left blocks, kana, CJK, Hangul */
-                latin = latin || (cp < 0x80 && isalpha((int) cp)) ||
-                        (cp >= 0xC0 && cp < 0x2000 && !(cp >= 0x590 && cp <= 0x8FF) && !cp_in(cp, MARK, ELEMENTSOF(MARK))) ||
-                        (cp >= 0x3040 && cp < 0xD800);
-                an = an || (cp >= 0x660 && cp <= 0x669);
-                rtl = rtl || an; /* an Arabic digit makes it a right-to-left label too */
-                en = en || (cp >= 0x6F0 && cp <= 0x6F9);
+                enum idna_bidi k = bidi_class(cps[i]);
+                rtl = rtl || k == IDNA_R || k == IDNA_AN;
+                ltr = ltr || k == IDNA_L;
+                an = an || k == IDNA_AN;
+                en = en || k == IDNA_EN;
+                if (k != IDNA_NSM)
+                        last = k;
         }
-        if (rtl && (latin || (an && en) ||
-                    !(cp_in(cps[0], RTL, ELEMENTSOF(RTL)) || (cps[0] >= 0x10800 && cps[0] <= 0x10FFF) || (cps[0] >= 0x1E800 && cps[0] <= 0x1EFFF))))
+        if (rtl && (ltr || (an && en) || bidi_class(cps[0]) != IDNA_R ||
+                    !(last == IDNA_R || last == IDNA_AN || last == IDNA_EN)))
                 return false;
         if (ret_ascii)
                 memcpy(ret_ascii, "xn--", 4);

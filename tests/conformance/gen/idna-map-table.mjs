@@ -5,10 +5,25 @@
 // A code point counts as refused when no label of the forms "0" X, X, "\u05d0" X, "\u0627" X
 // (a left-to-right digit before a mark, X alone for a right-to-left letter, a right-to-left
 // letter before an Arabic digit) passes; its mapping is what url.domainToUnicode gives back
-// for the punycode of such a label, the first character cut.
+// for the punycode of such a label, the first character cut; and the Bidi classes (below).
 import url from "node:url";
 
 const ctx = ["0", "", "\u05d0", "\u0627"];
+// The Bidi class of a code point the parser keeps, as its Bidi rule treats it in a label with
+// right-to-left characters (a label without them is not checked, in a Bidi domain or not):
+// R (R or AL: may start and end it), AN and EN (may end it, not both in one label), NSM
+// (after the end), O (ES, CS, ET, ON, BN: only inside); L, left-to-right, refuses the label
+// and is every code point not listed. Told by which labels of a Bidi domain pass.
+const ok = (s) => url.domainToASCII(s) !== "";
+function bidiClass(x) {
+  const lMid = ok("a" + x + "a.\u05d0"), rEnd = ok("\u05d0" + x), rMid = ok("\u05d0" + x + "\u05d0");
+  const first = ok(x + ".\u05d0");
+  if (!rMid) return "L";
+  if (!rEnd) return "O";
+  if (!lMid) return first ? "R" : "AN";
+  return first ? "EN" : "NSM";
+}
+const bidi = [];
 const refused = [];
 const mapped = [];
 for (let cp = 0x80; cp <= 0x10ffff; cp++) {
@@ -30,6 +45,12 @@ for (let cp = 0x80; cp <= 0x10ffff; cp++) {
     else refused.push([cp, cp]);
   } else if (to !== ch && /[^\x00-\x7f]/.test(to)) {
     mapped.push([cp, to]);
+  } else if (to === ch) {
+    const k = bidiClass(ch);
+    const last = bidi[bidi.length - 1];
+    if (k === "L") continue;
+    if (last && last[2] === k && last[1] === cp - 1) last[1] = cp;
+    else bidi.push([cp, cp, k]);
   }
 }
 const cstr = (s) => '"' + [...Buffer.from(s, "utf8")].map((b) => "\\x" + b.toString(16).padStart(2, "0")).join("") + '"';
@@ -58,6 +79,17 @@ out.push("");
 out.push("static const struct idna_map {\n        uint32_t cp;\n        const char *to;\n} IDNA_MAP[] = {");
 for (const [cp, to] of mapped) {
   const item = `{${hex(cp)}, ${cstr(to)}}, `;
+  if (line.length + item.length > 104) flush();
+  line += item;
+}
+flush();
+out.push("};");
+out.push("");
+out.push("/* the Bidi classes of the code points kept as they are, but L (ranges, sorted) */");
+out.push("enum idna_bidi { IDNA_L, IDNA_R, IDNA_AN, IDNA_EN, IDNA_NSM, IDNA_O };");
+out.push("static const struct idna_bidi_range {\n        uint32_t from, to;\n        enum idna_bidi k;\n} IDNA_BIDI[] = {");
+for (const [a, b, k] of bidi) {
+  const item = `{${hex(a)}, ${hex(b)}, IDNA_${k}}, `;
   if (line.length + item.length > 104) flush();
   line += item;
 }
