@@ -3,7 +3,7 @@
  * Unicode 17.0): what the URL parser's domain-to-ASCII does to a non-ASCII
  * code point beyond idna-ascii.h's mappings to ASCII: refused anywhere in a label
  * (IDNA_REFUSED, ranges, sorted), mapped to text with non-ASCII characters (IDNA_MAP, UTF-8,
- * sorted). Any other code point stays as it is. */
+ * sorted); any other code point stays as it is, in the Bidi class IDNA_BIDI gives. */
 #pragma once
 #include <stdint.h>
 

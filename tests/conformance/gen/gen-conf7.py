@@ -61,10 +61,8 @@ def sandbox_mix(level):
         s["docker"]["gpus"] = "all"
     if maybe(0.2):
         s["browser"] = browser_full()
-    if maybe(0.12):
-        s["prune"] = {k: pick([0, 1, 12, 48, 1000]) for k in sample(["idleHours", "maxAgeDays"], 1, 2)}
     if maybe(0.06):
-        s["sessionToolsVisibility"] = pick(["spawned", "all"])
+        s[pick(["sessionToolsVisibility", "prune"])] = pick(["spawned", "all", {"idleHours": 1000}, {"maxAgeDays": 0}])
     return s
 
 

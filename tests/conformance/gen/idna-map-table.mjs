@@ -61,38 +61,28 @@ out.push(`/* SPDX-License-Identifier: MIT */
  * Unicode ${process.versions.unicode}): what the URL parser's domain-to-ASCII does to a non-ASCII
  * code point beyond idna-ascii.h's mappings to ASCII: refused anywhere in a label
  * (IDNA_REFUSED, ranges, sorted), mapped to text with non-ASCII characters (IDNA_MAP, UTF-8,
- * sorted). Any other code point stays as it is. */
+ * sorted); any other code point stays as it is, in the Bidi class IDNA_BIDI gives. */
 #pragma once
 #include <stdint.h>
 
 static const uint32_t IDNA_REFUSED[][2] = {`);
-let line = "";
-const flush = () => { if (line) out.push("        " + line.trimEnd()); line = ""; };
-for (const [a, b] of refused) {
-  const item = `{${hex(a)}, ${hex(b)}}, `;
-  if (line.length + item.length > 104) flush();
-  line += item;
-}
-flush();
-out.push("};");
+// items of a table, wrapped at 104 columns
+const rows = (items) => {
+  let line = "";
+  for (const item of items) {
+    if (line.length + item.length > 104) { out.push("        " + line.trimEnd()); line = ""; }
+    line += item;
+  }
+  if (line) out.push("        " + line.trimEnd());
+  out.push("};");
+};
+rows(refused.map(([a, b]) => `{${hex(a)}, ${hex(b)}}, `));
 out.push("");
 out.push("static const struct idna_map {\n        uint32_t cp;\n        const char *to;\n} IDNA_MAP[] = {");
-for (const [cp, to] of mapped) {
-  const item = `{${hex(cp)}, ${cstr(to)}}, `;
-  if (line.length + item.length > 104) flush();
-  line += item;
-}
-flush();
-out.push("};");
+rows(mapped.map(([cp, to]) => `{${hex(cp)}, ${cstr(to)}}, `));
 out.push("");
 out.push("/* the Bidi classes of the code points kept as they are, but L (ranges, sorted) */");
 out.push("enum idna_bidi { IDNA_L, IDNA_R, IDNA_AN, IDNA_EN, IDNA_NSM, IDNA_O };");
 out.push("static const struct idna_bidi_range {\n        uint32_t from, to;\n        enum idna_bidi k;\n} IDNA_BIDI[] = {");
-for (const [a, b, k] of bidi) {
-  const item = `{${hex(a)}, ${hex(b)}, IDNA_${k}}, `;
-  if (line.length + item.length > 104) flush();
-  line += item;
-}
-flush();
-out.push("};");
+rows(bidi.map(([a, b, k]) => `{${hex(a)}, ${hex(b)}, IDNA_${k}}, `));
 console.log(out.join("\n"));
