@@ -566,6 +566,68 @@ START_TEST(test_config_discovery_order) {
 }
 END_TEST
 
+/* ${VAR} as parseEnvTokenAt reads it: "$${NAME}" is an escape and "${NAME}" a substitution only
+ * when the text up to the next '}' is an env name; "$${name}" stays as written */
+START_TEST(test_env_tokens_need_an_env_name) {
+        const char *cfg = "{env:{vars:{ZA:'a'}},agents:{defaults:{sandbox:{mode:'all',"
+                          "docker:{image:'$${za}|$${ZA}|${ZA}|$${a${ZA}|${ZMISSING}'}}}}}";
+        sbx_resolved r = {};
+        ck_assert_int_eq(resolve_text(cfg, NULL, NULL, false, &r, NULL), 0);
+        ck_assert_str_eq(r.docker.image, "$${za}|${ZA}|a|$${aa|${ZMISSING}");
+        sbx_resolved_done(&r);
+}
+END_TEST
+
+/* an agents.list id "__proto__" counts for the migration's marker, then is no agent; as the kept
+ * default owner it fails the references OpenClaw materializes for it */
+START_TEST(test_proto_list_id_is_no_agent) {
+        sbx_resolved r = {};
+        ck_assert_int_eq(resolve_text("{agents:{ownership:'explicit',list:[{id:'main'},{id:'__proto__',"
+                                      "subagents:{maxSpawnDepth:1}}]}}",
+                                      "main", NULL, false, &r, NULL),
+                         0);
+        ck_assert_uint_eq(r.known_agents.n, 1);
+        sbx_resolved_done(&r);
+        char *i = first_issue("{agents:{list:[{id:'main'},{id:'__proto__',default:true}]}}");
+        ck_assert_ptr_nonnull(i);
+        ck_assert_msg(strstr(i, "Unknown agent id \"__proto__\""), "issue '%s'", i);
+        free(i);
+        ck_assert_ptr_null(first_issue("{agents:{list:[{id:'main',default:true},{id:'__proto__'}]}}"));
+}
+END_TEST
+
+/* egress-proxy hosts through domain-to-ASCII's tables (idna-map.h): refused code points, mappings
+ * to other non-ASCII text counted in the punycode, mappings to ASCII the label regex refuses, the
+ * Bidi rule's classes */
+START_TEST(test_egress_hosts_idna_tables) {
+        static const struct {
+                const char *host;
+                bool ok;
+        } cases[] = {
+                {"b\u00fccher.de", true},        {"\u0378.example", false},     /* unassigned */
+                {"\u3300.example", true},        {"a\u3235.example", false},    /* (特): '(' */
+                {"\U00010d51\u0e01.com", true}, {"\ufef6-.com", false},        /* Garay is L; RTL ends in '-' */
+                {"\u05d0\u05d1.example", true}, {"\u05d0a.example", false},   /* L in a RTL label */
+        };
+        for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+                char cfg[512];
+                snprintf(cfg, sizeof(cfg), "{\"secrets\":{\"egressProxy\":{\"enabled\":true,\"allowedHosts\":[\"%s\"]}}}",
+                         cases[k].host);
+                char *i = first_issue(cfg);
+                ck_assert_msg(cases[k].ok ? i == NULL : i != NULL, "%s: %s", cases[k].host, i ? i : "accepted");
+                free(i);
+        }
+        /* a mapping to other text is measured as mapped: 20 x U+3300 (4 kana each) is over 63 */
+        char cfg[512] = "{\"secrets\":{\"egressProxy\":{\"enabled\":true,\"allowedHosts\":[\"";
+        for (int k = 0; k < 20; k++)
+                strcat(cfg, "\\u3300");
+        strcat(cfg, ".example\"]}}}");
+        char *i = first_issue(cfg);
+        ck_assert_ptr_nonnull(i);
+        free(i);
+}
+END_TEST
+
 int main(void) {
         const TTest *tests[] = { test_agent_id_normalisation, test_tool_name_normalisation_and_aliases,
                                  test_tool_groups_and_glob, test_session_key_agent_and_subagent_depth,
@@ -583,7 +645,8 @@ int main(void) {
                                  test_legacy_shapes_rejected_with_path,
                                  test_list_migrates_to_entries_with_notes,
                                  test_migrate_rewrites_legacy_shapes, test_json5_syntax,
-                                 test_config_discovery_order };
+                                 test_config_discovery_order, test_env_tokens_need_an_env_name,
+                                 test_proto_list_id_is_no_agent, test_egress_hosts_idna_tables };
 
         return unit_main("policy", "rules", 0, CK_NORMAL, tests, UNIT_N(tests));
 }
