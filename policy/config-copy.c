@@ -304,9 +304,10 @@ static int cp_groups(struct json_object *channels, sbx_config *c) {
                 if (!json_object_is_type(groups, json_type_object))
                         continue;
                 json_object_object_foreach(groups, gid, g) {
+                        /* an entry without tools still is the group's (resolveChannelGroupConfig
+                         * stops at it: no policy, or the "*" group's, never the chat id's) */
                         struct json_object *tools = jget(g, "tools"), *bs = jget(g, "toolsBySender");
-                        if (!json_object_is_type(tools, json_type_object) &&
-                            !json_object_is_type(bs, json_type_object))
+                        if (!json_object_is_type(g, json_type_object))
                                 continue;
                         sbx_group_policy *n = realloc(c->groups, (c->n_groups + 1) * sizeof(*n));
                         if (!n)
