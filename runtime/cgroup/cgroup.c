@@ -1054,25 +1054,44 @@ int sbx_cgroup_read_key(const sbx_cgroup *cg, const char *file, const char *key,
         return -ENOENT;
 }
 
-/* One number file of the sandbox cgroup. */
-static int read_number(const sbx_cgroup *cg, const char *file, uint64_t *ret) {
+int sbx_cgroup_pids_dir(const sbx_cgroup *cg) {
+        const char *dir = cg && cg->n_v1 > 0 ? cg_v1_dir(cg, "pids") : NULL;
+        int fd;
+
+        if (cg && cg->n_v1 > 0 && !dir)
+                return -ENOENT;
+        if (!dir && (!cg || cg->dirfd < 0))
+                return -EBADF;
+        fd = dir ? open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC) : openat(cg->dirfd, ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+        return fd < 0 ? -errno : fd;
+}
+
+/* One number of a pids file in DIRFD ("max": no limit, -EINVAL). */
+static int read_pids_number(int dirfd, const char *file, uint64_t *ret) {
         char buf[64], *end;
-        int r = read_cg_file(cg, file, buf, sizeof(buf));
+        int r = cg_read_small(dirfd, file, buf, sizeof(buf));
 
         if (r < 0)
                 return r;
         errno = 0;
         *ret = strtoull(buf, &end, 10);
-        return errno || end == buf ? -EINVAL : 0;       /* "max": no limit */
+        return errno || end == buf ? -EINVAL : 0;
 }
 
-int sbx_cgroup_pids_at_max(const sbx_cgroup *cg, uint64_t *ret_max) {
+int sbx_cgroup_pids_at_max_in(int dirfd, uint64_t *ret_max) {
         uint64_t cur, max;
 
-        if (read_number(cg, "pids.max", &max) < 0 || read_number(cg, "pids.current", &cur) < 0)
+        if (dirfd < 0 || read_pids_number(dirfd, "pids.max", &max) < 0 ||
+            read_pids_number(dirfd, "pids.current", &cur) < 0)
                 return 0;
         *ret_max = max;
         return cur >= max;
+}
+
+int sbx_cgroup_pids_at_max(const sbx_cgroup *cg, uint64_t *ret_max) {
+        _cleanup_close_ int fd = sbx_cgroup_pids_dir(cg);
+
+        return sbx_cgroup_pids_at_max_in(fd, ret_max);
 }
 
 int sbx_cgroup_oom_kills(const sbx_cgroup *cg, uint64_t *ret) {

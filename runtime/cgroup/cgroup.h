@@ -131,6 +131,12 @@ int sbx_cgroup_read_key(const sbx_cgroup *cg, const char *file, const char *key,
  * (pids.current >= pids.max), else 0 (no limit, no pids controller, unreadable): for the
  * message of an exec whose process could not be forked. */
 int sbx_cgroup_pids_at_max(const sbx_cgroup *cg, uint64_t *ret_max);
+/* The directory holding the sandbox's pids.max and pids.current (v2 the cgroup's, v1 its
+ * pids hierarchy's) as an O_PATH fd, CLOEXEC, or -errno: opened before a setns into the
+ * sandbox hides the host's cgroupfs, read with sbx_cgroup_pids_at_max_in() after. */
+int sbx_cgroup_pids_dir(const sbx_cgroup *cg);
+/* sbx_cgroup_pids_at_max() through such a directory fd. */
+int sbx_cgroup_pids_at_max_in(int dirfd, uint64_t *ret_max);
 /* OOM kills in the sandbox so far (memory.events oom_kill). Read it after the
  * sandboxed process exited and before sbx_cgroup_cleanup(). */
 int sbx_cgroup_oom_kills(const sbx_cgroup *cg, uint64_t *ret);

@@ -126,8 +126,11 @@ static inline int sbx_svc_exit_code(int32_t wstatus) {
 }
 
 /* What sbx exec says when init's side fails (%s: the sandbox's name). */
-#define SBX_SVC_MSG_PIDS_MAX "exec: sandbox '%s' is at its pids limit (%llu processes): its init could not fork " \
-                             "the command (its processes hold every slot; --pids-limit, docker.pidsLimit)"
+#define SBX_SVC_MSG_PIDS_LIMIT(who) "exec: sandbox '%s' is at its pids limit (%llu processes): " who " could not " \
+                                    "fork the command (its processes hold every slot; --pids-limit, docker.pidsLimit)"
+#define SBX_SVC_MSG_PIDS_MAX SBX_SVC_MSG_PIDS_LIMIT("its init")
+/* the same limit met by a setns join (join.c): sbx's own clone3 into the sandbox */
+#define SBX_SVC_MSG_PIDS_MAX_JOIN SBX_SVC_MSG_PIDS_LIMIT("sbx")
 #define SBX_SVC_MSG_NOT_RUN "exec: sandbox '%s': its init did not run the command (it refused the request, is out " \
                             "of exec slots, or exited)"
 #define SBX_SVC_MSG_STOPPED "exec: sandbox '%s' stopped while the command ran (its init exited: stopped, removed " \

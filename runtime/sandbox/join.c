@@ -51,6 +51,7 @@
 #include "build-config.h"
 #include "util/util.h"
 #include "sandbox-internal.h"
+#include "exec-service.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 /* LeakSanitizer checks at exit from a helper it forks, which would be born in
@@ -375,7 +376,7 @@ static int exec_in(const char *ref, const sbx_exec_request *req, sbx_error *rete
                             sync_parent = -EBADF, sync_child = -EBADF, master = -EBADF, slave = -EBADF;
         struct clone_args args = { .flags = CLONE_PIDFD, .exit_signal = SIGCHLD };
         _cleanup_(sbx_audit_close) sbx_audit audit = { .fd = -EBADF };
-        _cleanup_close_ int procfd = -EBADF, listener_sock = -EBADF;
+        _cleanup_close_ int procfd = -EBADF, listener_sock = -EBADF, pids_dir = -EBADF;
         _cleanup_free_ struct sock_filter *notify = NULL;
         unsigned short notify_len = 0;
         uint64_t cookie = 0;
@@ -409,6 +410,9 @@ static int exec_in(const char *ref, const sbx_exec_request *req, sbx_error *rete
         r = prepare(rec, req, true, &p, reterr);
         if (r < 0)
                 return r == -EINVAL ? SBX_EXIT_USAGE : SBX_EXIT_FAILURE;
+        /* the pids files, read if our clone fails: setns hides the host's cgroupfs */
+        if (rec->cgroup)
+                pids_dir = sbx_cgroup_pids_dir(&p->cgroup);
         /* issue 14: a sandbox with a policy logs every decision in its state dir */
         if (rec->s.policy.agent) {
                 r = sbx_audit_open(&audit, NULL, rec->s.state_dir, reterr);
@@ -533,8 +537,15 @@ static int exec_in(const char *ref, const sbx_exec_request *req, sbx_error *rete
                 return sbx_error_set(reterr, -EOPNOTSUPP, "exec: built without CLONE_INTO_CGROUP"), SBX_EXIT_FAILURE;
         args.pidfd = (uintptr_t) &childfd;
         pid = sys_clone3(&args);
-        if (pid < 0)
-                return sbx_error_set(reterr, -errno, "exec: clone3 into sandbox '%s'", rec->s.name), SBX_EXIT_FAILURE;
+        if (pid < 0) {
+                uint64_t max = 0;
+                int e = -errno;
+
+                if (e == -EAGAIN && sbx_cgroup_pids_at_max_in(pids_dir, &max) > 0)
+                        return sbx_error_set(reterr, e, SBX_SVC_MSG_PIDS_MAX_JOIN, rec->s.name, (unsigned long long) max),
+                               SBX_EXIT_FAILURE;
+                return sbx_error_set(reterr, e, "exec: clone3 into sandbox '%s'", rec->s.name), SBX_EXIT_FAILURE;
+        }
         if (pid == 0) {
                 close(sync_parent);
                 /* 5. */

@@ -136,6 +136,35 @@ print(int((os.times().user + os.times().system) * 1000))'
         else
                 nok "sbx create for the pause check: $(cat "$err")"
         fi
+        # an exec into a sandbox at its --pids-limit: the same message through
+        # init's exec service and through a setns join (-u 1000 joins)
+        name=cgpids-$$
+        if "$SBX" create --pids-limit 8 --workspace-access none "$name" >/dev/null 2>"$err"; then
+                for via in service:"" join:"-u 1000"; do
+                        out=$("$SBX" exec ${via#*:} "$name" -- /bin/echo ran 2>"$err")
+                        t "pids-limit exec (${via%%:*}): below the limit an exec runs ('$out')" [ "$out" = ran ]
+                done
+                "$SBX" exec "$name" -- python3 -c 'import os, time
+n = 0
+while True:
+    try: pid = os.fork()
+    except OSError: print(n, flush=True); break
+    if pid == 0: time.sleep(30); os._exit(0)
+    n += 1
+time.sleep(30)' >"$err.bomb" 2>&1 &
+                bp=$!
+                for _ in $(seq 100); do [ -s "$err.bomb" ] && break; sleep 0.1; done
+                for via in service:"" join:"-u 1000"; do
+                        out=$("$SBX" exec ${via#*:} "$name" -- /bin/echo ran 2>&1); rc=$?
+                        t "pids-limit-message (${via%%:*}): at the limit the exec fails with 125 naming the limit (exit $rc)" \
+                                sh -c "[ $rc = 125 ] && printf '%s' \"\$1\" | grep -Eq \"^sbx exec: exec: sandbox '$name' is at its pids limit \\(8 processes\\): .* could not fork the command .*--pids-limit, docker.pidsLimit\"" _ "$out"
+                done
+                kill $bp 2>/dev/null; wait $bp 2>/dev/null
+                "$SBX" rm -f "$name" >/dev/null 2>&1
+                rm -f "$err.bomb"
+        else
+                nok "sbx create for the pids-limit exec check: $(cat "$err")"
+        fi
 fi
 "$SBX" run --memory-swap 128m -- /bin/true 2>"$err"; rc=$?
 t "--memory-swap without --memory is a usage error like Docker's (exit $rc)" \
