@@ -471,10 +471,7 @@ int cli_run(int argc, char **argv) {
         r = sbx_run(&c, &err);
         if (err.code != 0 && (r == SBX_EXIT_FAILURE || r == SBX_EXIT_USAGE || r == SBX_EXIT_CANNOT_EXEC ||
                               r == SBX_EXIT_NOT_FOUND || r == SBX_EXIT_TIMEOUT)) {
-                const char *text = sbx_error_text(&err, buf, sizeof(buf));
-                /* the reason, unless the message gives it already */
-                bool why = err.code != -ETIMEDOUT && !strcasestr(text, strerror(-err.code));
-                fprintf(stderr, "sbx run: %s%s%s\n", text, why ? ": " : "", why ? strerror(-err.code) : "");
+                fprintf(stderr, "sbx run: %s\n", sbx_error_why(&err, buf, sizeof(buf)));
         }
         return r;
 }

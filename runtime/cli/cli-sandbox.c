@@ -64,9 +64,14 @@ static const sbx_cli_opt common_opts[] = {
 #define NAME_CMD_FOOTER "Exit status: 0 done; 1 no such sandbox (the others are still done); 2 bad usage; 125 sbx " \
                         "failed (the message names the sandbox and the step)."
 
+/* One line: the message and, for a failed operation (125, 126, 127), its
+ * cause as sbx run prints it (sbx_error_why: "chdir '/x': No such file or
+ * directory"). A usage error (2, or 0: the caller exits 2 itself) or docker's
+ * 1 (no such sandbox, the name exists) says all in its message. */
 static int fail(const char *cmd, const sbx_error *e, int status) {
         char buf[SBX_ERROR_MSG_MAX + 64];
-        const char *m = sbx_error_text(e, buf, sizeof(buf));
+        bool why = status != 0 && status != 1 && status != SBX_EXIT_USAGE;
+        const char *m = why ? sbx_error_why(e, buf, sizeof(buf)) : sbx_error_text(e, buf, sizeof(buf));
         /* a message may hold a name the sandbox chose (commit: the path) */
         _cleanup_free_ char *q = sbx_text_plain(m) ? NULL : sbx_quoted(m);
 

@@ -95,6 +95,7 @@ static int docker_create(const sbx_docker_args *a) {
         _cleanup_(cli_policy_free) sbx_sandbox_policy policy = {};
         _cleanup_(sbx_sandbox_freep) sbx_sandbox *s = NULL;
         char id[SBX_SANDBOX_ID_LEN + 1], gen[32];
+        char why[SBX_ERROR_MSG_MAX + 64];
         sbx_sandbox_opts opts = {};
         sbx_error e = {};
         int r;
@@ -129,7 +130,7 @@ static int docker_create(const sbx_docker_args *a) {
                 return DOCKER_EXIT_CREATE;
         }
         if (r < 0) {
-                fprintf(stderr, "Error response from daemon: %s\n", e.msg);
+                fprintf(stderr, "Error response from daemon: %s\n", sbx_error_why(&e, why, sizeof(why)));
                 return DOCKER_EXIT_CREATE;
         }
         r = sbx_sandbox_lookup(id, &s, &e);
@@ -272,6 +273,7 @@ static int docker_exec(const sbx_docker_args *a) {
         sbx_exec_request req = { .uid = SBX_ID_UNSET, .gid = SBX_ID_UNSET };
         char **envv = NULL;
         size_t n_env = 0;
+        char why[SBX_ERROR_MSG_MAX + 64];
         sbx_error e = {};
         int r;
 
@@ -327,7 +329,7 @@ static int docker_exec(const sbx_docker_args *a) {
         fflush(stdout);
         r = sbx_sandbox_exec(s->id, &req, &e);
         if (e.code < 0)
-                fprintf(stderr, "OCI runtime exec failed: %s\n", e.msg);
+                fprintf(stderr, "OCI runtime exec failed: %s\n", sbx_error_why(&e, why, sizeof(why)));
 out:
         sbx_docker_env_free(envv, n_env);
         return r;

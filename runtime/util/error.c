@@ -65,3 +65,17 @@ const char *sbx_error_text(const sbx_error *e, char *buf, unsigned len) {
                 snprintf(buf, len, "%s", e->msg);
         return buf;
 }
+
+const char *sbx_error_why(const sbx_error *e, char *buf, unsigned len) {
+        const char *why;
+
+        sbx_error_text(e, buf, len);
+        if (!e || e->code == 0 || e->msg[0] == '\0' || e->code == -ETIMEDOUT)
+                return buf;
+        why = strerror(-e->code);
+        if (!strcasestr(buf, why)) {
+                size_t n = strlen(buf);
+                snprintf(buf + n, len > n ? len - n : 0, ": %s", why);
+        }
+        return buf;
+}

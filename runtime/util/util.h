@@ -130,8 +130,12 @@ typedef struct sbx_error {
 int sbx_error_set(sbx_error *e, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Prefix context: "ctx: <old msg>". Returns e->code. */
 int sbx_error_wrap(sbx_error *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* The message with the errno text appended when useful. */
+/* The message (the errno text if there is none). */
 const char *sbx_error_text(const sbx_error *e, char *buf, unsigned len);
+/* The message and the errno text, "what: why", unless the message gives it
+ * already (or the code is ETIMEDOUT, whose message says how long): the one
+ * line a failed operation of sbx run, create, exec, ... prints. */
+const char *sbx_error_why(const sbx_error *e, char *buf, unsigned len);
 
 /* ---- from proc.h ---- */
 /* The start time of a live process (clock ticks after boot, field 22 of

@@ -44,6 +44,19 @@ sbx exec box -- sh -c 'kill -SEGV $$'; is "exec: killed by SIGSEGV -> 139" "$?" 
 sbx exec nosuch -- true 2>"$TMP/err"; rc=$?
 is "exec into a missing sandbox: exit 1" "$rc" 1
 like "... 'No such sandbox'" "$(cat "$TMP/err")" "No such sandbox"
+# a failed exec/create prints its cause on one line (the errno's text), as sbx run does
+# (as root -u 1000 takes the setns join, else init's exec service)
+joinu=""; [ "$(id -u)" = 0 ] && joinu="-u 1000:1000"
+for u in "" ${joinu:+"$joinu"}; do
+        sbx exec $u -w /nonexistent box -- true 2>"$TMP/err"; rc=$?
+        is "exec $u -w /nonexistent: exit 125" "$rc" 125
+        is "... one line naming the path and the cause" "$(cat "$TMP/err")" \
+                "sbx exec: --workdir: chdir '/nonexistent': No such file or directory"
+        sbx exec $u box -- /nonexistent 2>"$TMP/err"
+        is "exec $u of a missing command: one line naming it and the cause" "$(cat "$TMP/err")" \
+                "sbx exec: resolve '/nonexistent' in the sandbox: No such file or directory"
+done
+is "control: the same workdir that exists works" "$(sbx exec -w /tmp box -- pwd)" /tmp
 is "exec: stdin is /dev/null without -i" "$(echo data | sbx exec box -- cat)" ""
 is "exec -i: stdin passes through" "$(echo data | sbx exec -i box -- cat)" data
 is "exec: no capabilities" "$(sbx exec box -- grep CapEff /proc/self/status)" "$(printf 'CapEff:\t0000000000000000')"
