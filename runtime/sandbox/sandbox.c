@@ -4,7 +4,9 @@
  *
  * Locks, always taken in this order (never the reverse, so no deadlock):
  *   <root>/.lock   LOCK_EX  create (while it reserves the name) and rm (the name
- *                           space), leftover cleanup
+ *                           space), leftover cleanup; never held while waiting
+ *                           for a busy <name>/lock (lock_name_under_root), and a
+ *                           create of a busy existing name fails at once
  *   <name>/busy    LOCK_SH  held by every exec for its whole life; prune needs
  *                           LOCK_EX|LOCK_NB, so it never removes a busy sandbox
  *   <name>/lock    LOCK_EX  state changes (start, stop, rm, pause, crash cleanup)
@@ -346,23 +348,14 @@ static void remove_recordless(const char *name, bool root_held) {
                 (void) remove_state(name, NULL);
 }
 
-static int load_fresh(const char *name, bool exclusive, bool root_held, sbx_record **ret, int *ret_lockfd,
-                      sbx_error *reterr) {
+/* The rest of load_fresh(): the record of NAME whose sandbox lock LOCKFD we
+ * hold (LOCK_EX when ex), cleaned if stale. */
+static int load_held(const char *name, int lockfd_in, bool ex, bool root_held, sbx_record **ret, int *ret_lockfd,
+                     sbx_error *reterr) {
         _cleanup_(sbx_record_freep) sbx_record *rec = NULL;
-        _cleanup_close_ int lockfd = -EBADF;
-        bool ex = true;
+        _cleanup_close_ int lockfd = lockfd_in;
         int r;
 
-        lockfd = sbx_sandbox_lock(name, SBX_LOCK_FILE, LOCK_EX | (exclusive ? 0 : LOCK_NB), reterr);
-        if (lockfd == -EWOULDBLOCK) {
-                /* Someone is changing it: wait for them, then only read. */
-                ex = false;
-                lockfd = sbx_sandbox_lock(name, SBX_LOCK_FILE, LOCK_SH, reterr);
-        }
-        if (lockfd == -ENOENT)
-                return sbx_error_set(reterr, -ENOENT, "No such sandbox: %s", name);
-        if (lockfd < 0)
-                return lockfd;
         r = sbx_record_load(name, &rec, reterr);
         if (r == -ENOENT || r == -EBADMSG) {
                 /* A create that died before its first record, or one still
@@ -389,6 +382,59 @@ static int load_fresh(const char *name, bool exclusive, bool root_held, sbx_reco
         if (ret_lockfd)
                 *ret_lockfd = TAKE_FD(lockfd);
         return 0;
+}
+
+static int load_fresh(const char *name, bool exclusive, bool root_held, sbx_record **ret, int *ret_lockfd,
+                      sbx_error *reterr) {
+        int lockfd;
+        bool ex = true;
+
+        lockfd = sbx_sandbox_lock(name, SBX_LOCK_FILE, LOCK_EX | (exclusive ? 0 : LOCK_NB), reterr);
+        if (lockfd == -EWOULDBLOCK) {
+                /* Someone is changing it: wait for them, then only read. */
+                ex = false;
+                lockfd = sbx_sandbox_lock(name, SBX_LOCK_FILE, LOCK_SH, reterr);
+        }
+        if (lockfd == -ENOENT)
+                return sbx_error_set(reterr, -ENOENT, "No such sandbox: %s", name);
+        if (lockfd < 0)
+                return lockfd;
+        return load_held(name, lockfd, ex, root_held, ret, ret_lockfd, reterr);
+}
+
+/* The sandbox lock of NAME, LOCK_EX, with the root lock *ROOTLOCK held
+ * around it, never waited for while the root lock is held: a busy NAME (a
+ * start, stop or rm of it, an exec joining it) would stop every other create
+ * and rm meanwhile. Busy: the root lock is let go, NAME's lock waited for
+ * (wait) or -EWOULDBLOCK returned with the root lock held (!wait), and both
+ * are taken again. -ENOENT: NAME has no lock file (no such sandbox). */
+static int lock_name_under_root(const char *name, int *rootlock, bool wait, sbx_error *reterr) {
+        for (;;) {
+                int fd = sbx_sandbox_lock(name, SBX_LOCK_FILE, LOCK_EX | LOCK_NB, reterr);
+
+                if (fd != -EWOULDBLOCK || !wait)
+                        return fd;
+                closep(rootlock);
+                fd = sbx_sandbox_lock(name, SBX_LOCK_FILE, LOCK_EX, NULL);
+                closep(&fd);
+                *rootlock = lock_root(LOCK_EX, reterr);
+                if (*rootlock < 0)
+                        return *rootlock;
+        }
+}
+
+/* Root lock held: NAME's record, loaded fresh with its lock LOCK_EX as
+ * load_fresh(), the wait for a busy NAME without the root lock
+ * (lock_name_under_root). */
+static int load_fresh_under_root(const char *name, int *rootlock, sbx_record **ret, int *ret_lockfd,
+                                 sbx_error *reterr) {
+        int lockfd = lock_name_under_root(name, rootlock, true, reterr);
+
+        if (lockfd == -ENOENT)
+                return sbx_error_set(reterr, -ENOENT, "No such sandbox: %s", name);
+        if (lockfd < 0)
+                return lockfd;
+        return load_held(name, lockfd, true, true, ret, ret_lockfd, reterr);
 }
 
 /* What start, stop and pause do to a sandbox record, loaded fresh and locked
@@ -1420,7 +1466,21 @@ int sbx_sandbox_create(const char *name, const sbx_run_config *c, const sbx_sand
                 return r;
         if (lstat(rec->s.state_dir, &st) == 0) {
                 _cleanup_(sbx_record_freep) sbx_record *old = NULL;
-                r = load_fresh(name, true, true, &old, &lockfd, NULL);
+                /* NAME exists and another sbx is changing it (starting, stopping,
+                 * removing it, an exec joining it): a plain create says so at
+                 * once, from its record; no create or rm waits for NAME with
+                 * the root lock held. */
+                lockfd = lock_name_under_root(name, &rootlock, opts->exist_ok, NULL);
+                if (lockfd == -EWOULDBLOCK) {
+                        if (sbx_record_load(name, &old, NULL) == 0 && old->complete)
+                                return sbx_error_set(reterr, -EEXIST, "sandbox '%s' already exists (id %.12s)",
+                                                     name, old->s.id);
+                        old = sbx_record_free(old);
+                        lockfd = lock_name_under_root(name, &rootlock, true, NULL);
+                }
+                if (rootlock < 0)
+                        return sbx_error_set(reterr, rootlock, "sandbox '%s': lock the state root", name);
+                r = lockfd < 0 ? lockfd : load_held(name, TAKE_FD(lockfd), true, true, &old, &lockfd, NULL);
                 if (r == 0) {
                         if (!opts->exist_ok)
                                 return sbx_error_set(reterr, -EEXIST, "sandbox '%s' already exists (id %.12s)", name,
@@ -1580,14 +1640,15 @@ static int trash_empty(trash *t) {
         return r;
 }
 
-/* Root lock held. idle_only: skip (-EBUSY) if an exec runs. The state dir
- * is set aside in *t; trash_empty() deletes it once the root lock is free. */
-static int remove_locked(const char *name, bool force, bool idle_only, trash *t, sbx_error *reterr) {
+/* Root lock *ROOTLOCK held (let go while a busy NAME is waited for). idle_only:
+ * skip (-EBUSY) if an exec runs. The state dir is set aside in *t;
+ * trash_empty() deletes it once the root lock is free. */
+static int remove_locked(const char *name, int *rootlock, bool force, bool idle_only, trash *t, sbx_error *reterr) {
         _cleanup_(sbx_record_freep) sbx_record *rec = NULL;
         _cleanup_close_ int lockfd = -EBADF, busy = -EBADF;
         int r;
 
-        r = load_fresh(name, true, true, &rec, &lockfd, reterr);
+        r = load_fresh_under_root(name, rootlock, &rec, &lockfd, reterr);
         if (r < 0)
                 return r;
         if (idle_only) {
@@ -1623,7 +1684,7 @@ int sbx_sandbox_remove(const char *ref, bool force, sbx_error *reterr) {
         if (rootlock < 0)
                 return rootlock;
         /* a bridged sandbox's host side goes in teardown_runtime() (issue 7) */
-        r = remove_locked(name, force, false, &t, reterr);
+        r = remove_locked(name, &rootlock, force, false, &t, reterr);
         closep(&rootlock);
         rootlock = -EBADF;
         q = trash_empty(&t);
@@ -1705,7 +1766,7 @@ int sbx_sandbox_prune(const sbx_prune_opts *o, char ***ret_names, size_t *ret_n,
                         r = 0;
                 else {
                         rootlock = lock_root(LOCK_EX, NULL);
-                        r = remove_locked(s->name, true, true, &t, NULL);
+                        r = rootlock < 0 ? rootlock : remove_locked(s->name, &rootlock, true, true, &t, NULL);
                         closep(&rootlock);
                         rootlock = -EBADF;
                         (void) trash_empty(&t);

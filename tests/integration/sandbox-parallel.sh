@@ -142,4 +142,27 @@ sbx recreate chg >/dev/null
 is "recreate applies the requested config" "$(sbx exec chg -- hostname)" other
 is "ls: config unchanged after recreate" "$(field chg configChanged)" False
 sbx rm -f chg >/dev/null
+# --- a busy name holds nobody else up: while another sbx holds sandbox lk's
+# lock (here flock(1), as a start, stop or rm of it would), create lk fails at
+# once saying it exists, and an rm of lk waits for that lock without the state
+# root's lock, so a create of another name goes on meanwhile.
+sbx_create lk >/dev/null
+flock "$ROOT/lk/lock" sleep 60 & holder=$!
+for _ in $(seq 100); do flock -n "$ROOT/lk/lock" true || break; sleep 0.05; done
+sbx_create lk >/dev/null 2>"$TMP/err"; rc=$?
+is "busy-name create: exit 1 while lk's lock is held" "$rc" 1
+like "... saying it exists" "$(cat "$TMP/err")" "sandbox 'lk' already exists"
+alive $holder && ok "... without waiting for the lock's holder (still holding it)" || not_ok "... without waiting for the holder"
+sbx rm -f lk >/dev/null 2>"$TMP/rm.err" & rmpid=$!
+# the rm is blocked on lk's lock: a waiter (->) on its inode in /proc/locks
+ino=$(stat -c %i "$ROOT/lk/lock")
+for _ in $(seq 200); do grep -q -- "-> FLOCK.*:$ino " /proc/locks && break; sleep 0.05; done
+like "busy-name rm: waits on lk's lock" "$(grep -- '->' /proc/locks)" ":$ino "
+flock -n "$ROOT/.lock" true && ok "... with the state root's lock free" || not_ok "... with the state root's lock free"
+like "... a create of another name runs meanwhile" "$(sbx_create lk2 2>&1)" '^[0-9a-f]{64}$'
+alive $rmpid && ok "... (the rm still waits)" || not_ok "... (the rm still waits)"
+kill $holder; wait $holder 2>/dev/null
+wait $rmpid; is "... and removes lk once the lock is free" "$?" 0
+is "lk is gone, lk2 is there" "$(test -e "$ROOT/lk" && echo lk; sbx ls -q)" lk2
+sbx rm -f lk2 >/dev/null
 done_testing
