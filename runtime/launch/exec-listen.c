@@ -318,12 +318,17 @@ static _Noreturn void serve(server *sv) {
 }
 
 /* The listener process's start: its own session (terminal signals are for
- * the command), quiet stdio (never hold the caller's pipes open), named. */
-static void become_listener(void) {
+ * the command), quiet stdio (never hold the caller's pipes open), named:
+ * "sbx-exec-log [NAME]" is all its cmdline and environ show, not the argv and
+ * environment of the exec that forked it (a command line, --env values). */
+static void become_listener(const char *name) {
+        char title[128];
         int nul;
 
         (void) setsid();
         (void) prctl(PR_SET_NAME, "sbx-exec-log", 0, 0, 0);
+        snprintf(title, sizeof(title), "sbx-exec-log%s%s", name ? " " : "", name ? name : "");
+        (void) sbx_proc_set_title(title);
         for (int sig = 1; sig < _NSIG; sig++)
                 if (sig != SIGKILL && sig != SIGSTOP)
                         (void) signal(sig, sig == SIGPIPE || sig == SIGINT || sig == SIGHUP ? SIG_IGN : SIG_DFL);
@@ -362,7 +367,7 @@ int sbx_exec_listener_start(const sbx_run_config *c, const sbx_run_config *now, 
                 int lfd = -EBADF;
                 close(fds[0]);
                 sbx_close_all_but(keep, 2);
-                become_listener();
+                become_listener(NULL);
                 /* one listener, from the socket pair; then serve it */
                 if (sbx_sync_recv_fd(fds[1], -1, &msg, &lfd) < 0 || msg.type != SBX_SYNC_LISTENER || lfd < 0)
                         _exit(0);       /* the exec never got that far */
@@ -445,7 +450,7 @@ int sbx_exec_log_connect(const char *dir, const sbx_run_config *c, const sbx_aud
                 int keep[3] = { lsock, init_pidfd, audit->fd };
                 snprintf(sv.sock_path, sizeof(sv.sock_path), "%s/" LOG_SOCK, dir);
                 sbx_close_all_but(keep, 3);
-                become_listener();
+                become_listener(strrchr(dir, '/') ? strrchr(dir, '/') + 1 : dir);
                 sv.ep = epoll_create1(EPOLL_CLOEXEC);
                 if (sv.ep < 0 || watch(&sv, lsock, TAG_LSOCK) < 0 || watch(&sv, init_pidfd, TAG_INIT) < 0)
                         _exit(1);

@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/inotify.h>
+#include <sys/prctl.h>
 #include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -575,6 +576,11 @@ static _Noreturn void forwarder_main(const sbx_dns_forwarder *cfg, int ready_fd)
         int ino, nlfd;
         sbx_error e = {};
 
+        /* its cmdline and environ: this title, not the argv and environment of
+         * the sbx run/create that forked it */
+        (void) prctl(PR_SET_NAME, "sbx-resolver", 0, 0, 0);
+        snprintf(dir, sizeof(dir), "sbx-resolver %s", cfg->ifname ? cfg->ifname : "");
+        (void) sbx_proc_set_title(dir);
         f.cfg = cfg;
         f.audit_fd = cfg->audit_path ? open(cfg->audit_path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW |
                                             O_CLOEXEC | O_NOCTTY, 0600) : -EBADF;

@@ -145,6 +145,14 @@ int sbx_proc_start_time(pid_t pid, uint64_t *ret);
 /* A pidfd of pid if it is still the process that started at start_time
  * (checked after the pidfd exists, so it stays that process), or -ESRCH. */
 int sbx_proc_pidfd(pid_t pid, uint64_t start_time);
+/* What a long-lived helper sbx forks without exec (the exec log daemon, the
+ * egress resolver) shows in /proc/self/cmdline and environ, world-readable
+ * and owner-readable: TITLE alone and no environment, instead of the argv
+ * and environment of the sbx that forked it (env values, commands). Points
+ * the kernel's argument and environment ranges at a static copy of TITLE
+ * (PR_SET_MM_MAP; PR_SET_MM_ARG_START.. with CAP_SYS_RESOURCE), so nothing
+ * that still points into the old strings changes. -errno if neither works. */
+int sbx_proc_set_title(const char *title);
 
 /* ---- from tool-exec.h ---- */
 /* Running a host tool (nft, pasta) from the launcher, issue 7: found in the

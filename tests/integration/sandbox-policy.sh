@@ -218,6 +218,35 @@ else
         skip "image $IMAGE not built here"
 fi
 
+# proc-title: the exec log daemon forked by an exec shows the host (ps, any
+# user) its name and the sandbox's, nothing of that exec's argv or environment
+id=$(mk --agent lister --session agent:lister:title)
+tname=$(sbx ls --json | python3 -c 'import json, sys
+print([s["name"] for s in json.load(sys.stdin) if s["id"] == sys.argv[1]][0])' "$id")
+secret=s3cret-$$
+SBX_T_ENV=$secret sbx exec -e "SBX_T_ARG=$secret" "$tname" -- ls / >/dev/null 2>&1
+l=""
+for i in $(seq 50); do l=$(listener_of "$tname"); [ -n "$l" ] && break; sleep 0.1; done
+if [ -n "$l" ]; then
+        is "proc-title: the exec log daemon's cmdline is 'sbx-exec-log NAME'" \
+                "$(tr '\0' ' ' <"/proc/$l/cmdline")" "sbx-exec-log $tname "
+        is "... its environ is empty (no SBX_T_ENV of the exec that forked it)" "$(tr '\0' '\n' <"/proc/$l/environ" | wc -c)" 0
+        is "... the value given on that exec's command line is nowhere in either" \
+                "$(cat "/proc/$l/cmdline" "/proc/$l/environ" | tr '\0' '\n' | grep -c "$secret")" 0
+        sbx exec "$tname" -- ls /nonexistent-after-title >/dev/null 2>&1
+        like "... and it still logs every exec (its config is intact)" \
+                "$(sbx logs --exec "$tname" 2>&1 | grep -c nonexistent-after-title)" '^[1-9]'
+        # control: the forking sbx exec's own cmdline has the value (its
+        # output, far more than a pipe holds, waits for a reader that sleeps first)
+        SBX_T_ENV=$secret sbx_exec_bg -e "SBX_T_ARG=$secret" "$tname" -- ls -R /usr > >(sleep 3; cat >/dev/null) & ep=$!
+        sleep 0.5
+        like "control: the sbx exec that forks such a daemon has the value in its cmdline" \
+                "$(tr '\0' ' ' <"/proc/$ep/cmdline")" "$secret"
+        wait $ep
+else
+        not_ok "proc-title: the exec log daemon of '$tname' was not found"
+fi
+
 sbx rm -f --all >/dev/null 2>&1 || for n in $(sbx ls -q); do sbx rm -f "$n" >/dev/null; done
 gone=yes
 for i in $(seq 50); do [ -z "$(listener_of "$name")" ] && break; sleep 0.1; done
