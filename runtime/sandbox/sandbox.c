@@ -702,38 +702,18 @@ static bool parse_lock(const char *line, flocked *ret) {
         return true;
 }
 
-/* /proc/net/unix: "0000000000000000: 00000002 00000000 00010000 0005 01 12345 /path";
- * the listening (flags __SO_ACCEPTCON) SOCK_SEQPACKET ones: every live init
- * holds its exec service's (dev 0: sockets have one filesystem). Only those:
- * an inode number comes back after 2^32 new ones, and a dead init's then
- * found on any listening socket (a daemon's stream socket) showed it alive. */
-static bool parse_listener(const char *line, flocked *ret) {
-        unsigned flags, type;
-        unsigned long ino;
-
-        if (sscanf(line, "%*x: %*x %*x %x %x %*x %lu", &flags, &type, &ino) != 3 || !(flags & 0x10000) ||
-            type != SOCK_SEQPACKET)
-                return false;
-        *ret = (flocked) { .dev = 0, .ino = (ino_t) ino };
-        return true;
-}
-
-/* Is the recorded init alive? Its exec service socket still listening
- * (socks: NULL when /proc/net/unix was unreadable; init holds it for life
- * and closes it only by dying, and what it forks dies with it, pid 1); else,
- * as before, its pid with the recorded start time (pid reuse). A socket's
- * inode number is unique among live sockets and comes back only after 2^32
- * new inodes (pipes, sockets): as unlikely as a pid reused within the same
- * clock tick. load_fresh() decides with a pidfd and the start time whenever
- * this says dead; exec, stop and rm always do. */
-static bool init_alive(const sbx_record *rec, const flock_set *socks) {
+/* Is the recorded init alive? Its pid with the recorded start time (pid
+ * reuse; a zombie is dead). Not its exec service socket listening (one read
+ * of /proc/net/unix for every sandbox, until session 11): a copy of the
+ * socket's fd held on the host (pidfd_getfd, a leak) keeps it listening
+ * after init died, and a killed init stays a zombie as long as the host's
+ * reaper lets it (ls-stale-socket). load_fresh() decides with a pidfd and the
+ * start time whenever this says dead; exec, stop and rm always do. */
+static bool init_alive(const sbx_record *rec) {
         uint64_t start;
 
-        if (rec->s.init_pid <= 0)
-                return false;
-        if (rec->svc_ino && socks && flock_set_has(socks, 0, (ino_t) rec->svc_ino))
-                return true;
-        return sbx_proc_start_time(rec->s.init_pid, &start) == 0 && start == rec->s.init_start_time;
+        return rec->s.init_pid > 0 && sbx_proc_start_time(rec->s.init_pid, &start) == 0 &&
+               start == rec->s.init_start_time;
 }
 
 /* Whether <name>/exec.sock below rootfd is a socket (what exec_via tells). */
@@ -755,7 +735,7 @@ static sbx_exec_sock exec_sock_at(int rootfd, const char *name) {
  * dir is unchanged, and a record read is stored in it (the dir stat()ed
  * first: a change after that only makes the entry miss).
  * Paths are relative to rootfd, the open <root>. */
-static int load_listed(int rootfd, const char *name, const flock_set *locks, const flock_set *socks,
+static int load_listed(int rootfd, const char *name, const flock_set *locks,
                        sbx_ls_cache *cache, sbx_record **ret) {
         _cleanup_(sbx_record_freep) sbx_record *rec = NULL;
         struct stat busy, dir;
@@ -772,7 +752,7 @@ static int load_listed(int rootfd, const char *name, const flock_set *locks, con
                 return load_fresh(name, false, false, ret, NULL, NULL);
         live = rec->s.state != SBX_SANDBOX_RUNNING && rec->s.state != SBX_SANDBOX_PAUSED;
         if (!live)
-                live = init_alive(rec, socks);
+                live = init_alive(rec);
         if (!live)
                 return load_fresh(name, false, false, ret, NULL, NULL);
         if (!cached && cache) {
@@ -792,9 +772,9 @@ static int list(const sbx_label *filter, size_t n_filter, bool brief, sbx_sandbo
         sbx_sandbox **list = NULL;
         char **unlisted = NULL;
         size_t n = 0, n_unlisted = 0, cap = 0, cap_u = 0;
-        flock_set locks = {}, socks = {};
+        flock_set locks = {};
         sbx_ls_cache *cache = NULL;
-        bool have_locks, have_socks;
+        bool have_locks;
         struct dirent *de;
         int r = 0;
 
@@ -804,7 +784,6 @@ static int list(const sbx_label *filter, size_t n_filter, bool brief, sbx_sandbo
         if (!d)
                 return errno == ENOENT ? 0 : sbx_error_set(reterr, -errno, "list '%s'", sbx_sandbox_root());
         have_locks = flock_set_read_file("/proc/locks", parse_lock, &locks) == 0;
-        have_socks = flock_set_read_file("/proc/net/unix", parse_listener, &socks) == 0;
         if (brief)
                 cache = sbx_ls_cache_open(dirfd(d));
         while ((de = readdir(d))) {
@@ -812,7 +791,7 @@ static int list(const sbx_label *filter, size_t n_filter, bool brief, sbx_sandbo
 
                 if (de->d_name[0] == '.' || !sbx_sandbox_name_valid(de->d_name))
                         continue;
-                if (load_listed(dirfd(d), de->d_name, have_locks ? &locks : NULL, have_socks ? &socks : NULL, cache, &rec) < 0) {
+                if (load_listed(dirfd(d), de->d_name, have_locks ? &locks : NULL, cache, &rec) < 0) {
                         if (n_unlisted == cap_u) {
                                 char **nu = realloc(unlisted, sizeof(*nu) * (cap_u = cap_u * 2 + 8));
                                 if (!nu) {
@@ -857,7 +836,6 @@ static int list(const sbx_label *filter, size_t n_filter, bool brief, sbx_sandbo
                 free(unlisted[i]);
         free(unlisted);
         free(locks.v);
-        free(socks.v);
         if (r < 0) {
                 sbx_sandbox_list_free(list, n);
                 return sbx_error_set(reterr, r, "out of memory");

@@ -80,6 +80,33 @@ is "... no state dir left" "$(state_names)" ""
 is "... no sbx-init left" "$(inits_settle "$inits_before")" "$inits_before"
 is "... the workspace data stays" "$(cat "$WS_ROOT/st/file")" precious
 
+# --- ls-stale-socket: SIGKILL of init while a host process holds a copy of
+# its exec service's listening socket (pidfd_getfd): the socket still
+# listens, the sandbox is dead all the same (ls went by the socket before)
+sbx_create held >/dev/null
+init=$(field held initPid)
+ino=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["svc_ino"])' "$ROOT/held/sandbox.json")
+fdn=$(for f in /proc/$init/fd/*; do [ "$(readlink "$f")" = "socket:[$ino]" ] && basename "$f"; done)
+python3 -c 'import ctypes, os, sys, time
+fd = ctypes.CDLL(None, use_errno=True).syscall(438, os.pidfd_open(int(sys.argv[1])), int(sys.argv[2]), 0)
+print("held" if fd >= 0 else "refused", flush=True)
+time.sleep(30)' "$init" "${fdn:-3}" >"$TMP/holder" 2>&1 & holder=$!
+for _ in $(seq 50); do [ -s "$TMP/holder" ] && break; sleep 0.1; done
+if [ "$(cat "$TMP/holder")" = held ]; then
+        is "control: with init alive and its socket copied, ls says running" "$(field held state)" running
+        kill -KILL "$init"
+        for _ in $(seq 30); do alive "$init" || break; sleep 0.1; done
+        is "ls-stale-socket: init killed, its socket still listening (held on the host)" \
+                "$(grep -c " $ino " /proc/net/unix)" 1
+        is "... ls shows the sandbox stopped" "$(field held state)" stopped
+        is "... and so does ls --json after a second look (the cache)" "$(field held state)" stopped
+else
+        skip "ls-stale-socket: pidfd_getfd of init's socket refused here ($(cat "$TMP/holder"))"
+        skip "ls-stale-socket"; skip "ls-stale-socket"; skip "ls-stale-socket"
+fi
+kill $holder 2>/dev/null; wait $holder 2>/dev/null
+sbx rm -f held >/dev/null
+
 # --- SIGKILL of init, then a create of the same name reuses nothing stale
 sbx_create again >/dev/null
 kill -KILL "$(field again initPid)"; sleep 0.3
