@@ -38,7 +38,7 @@ const sbx_cli_opt sbx_persistent_opts[] = {
           "from openclaw.json (--config): its container name, settings and labels, and the agent's rules for "
           "every exec in it ('sbx inspect NAME' shows them); sbx run: made on first use, exec'd into "
           "afterwards", "session agent shared" },
-        { "rm", 0, NULL, OPT_RM, "sbx run: one-shot, no persistent sandbox (the default without --name)", NULL },
+        { "rm", 0, NULL, OPT_RM, "sbx run: one-shot, no persistent sandbox (the default without --name; refused with --name or --scope)", NULL },
         { "workspace-root", 0, "DIR", OPT_WS_ROOT, "without --workspace, the workspace is <workspace "
           "root>/NAME (created; kept by rm and prune); the root defaults to $SBX_WORKSPACE_ROOT, "
           "$XDG_DATA_HOME/sbx/workspaces, ~/.local/share/sbx/workspaces", "@dir" },
@@ -77,6 +77,14 @@ static int fail(const char *cmd, const sbx_error *e, int status) {
 
         fprintf(stderr, "sbx %s: %s\n", cmd, q ? q : m);
         return status;
+}
+
+/* A NAME sbx does not take, on one line (a newline or control in it quoted). */
+static void bad_name(const char *cmd, const char *what, const char *name) {
+        _cleanup_free_ char *q = sbx_text_plain(name) ? NULL : sbx_quoted(name);
+
+        fprintf(stderr, "sbx %s: %s %s%s%s: use [a-zA-Z0-9][a-zA-Z0-9_.-]*, at most %d characters\n", cmd, what,
+                q ? "" : "'", q ? q : name, q ? "" : "'", SBX_SANDBOX_NAME_MAX);
 }
 
 /* 1 (docker's status) only for a sandbox that does not exist: any other
@@ -410,8 +418,7 @@ int cli_create(int argc, char **argv) {
                 return SBX_EXIT_USAGE;
         }
         if (!sbx_sandbox_name_valid(a.name)) {
-                fprintf(stderr, "sbx create: name '%s': use [a-zA-Z0-9][a-zA-Z0-9_.-]*, at most %d characters\n",
-                        a.name, SBX_SANDBOX_NAME_MAX);
+                bad_name("create", "name", a.name);
                 return SBX_EXIT_USAGE;
         }
         if (!res.container_name && default_workspace(&a, &err) < 0)
@@ -562,7 +569,7 @@ int cli_exec(int argc, char **argv) {
         }
         if (optind < argc && !strcmp(argv[optind], "--"))
                 optind++;
-        if (optind >= argc) {
+        if (optind >= argc || !argv[optind][0]) {
                 fprintf(stderr, "sbx exec: no sandbox given (usage: sbx exec [OPTIONS] NAME [--] CMD...)\n");
                 strv_free_n(envv, n_env);
                 return SBX_EXIT_USAGE;
@@ -1452,7 +1459,7 @@ int cli_run_persistent(int argc, char **argv) {
                 return SBX_EXIT_USAGE;
         }
         if (!sbx_sandbox_name_valid(a.name)) {
-                fprintf(stderr, "sbx run: --name '%s': use [a-zA-Z0-9][a-zA-Z0-9_.-]*\n", a.name);
+                bad_name("run", "--name", a.name);
                 return SBX_EXIT_USAGE;
         }
         if (!a.scope && default_workspace(&a, &err) < 0)
@@ -1489,13 +1496,26 @@ int cli_run_dispatch(int argc, char **argv) {
                         sbx_cli_usage(stdout, &sbx_cmd_run);
                         return 0;
                 }
+        bool rm = false;
+        const char *which = NULL;
+
         for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
                 if (!strcmp(argv[i], "--rm"))
-                        return cli_run_oneshot_rm(argc, argv);
+                        rm = true;
                 if (!strcmp(argv[i], "--name") || !strncmp(argv[i], "--name=", 7) || !strcmp(argv[i], "--scope") ||
-                    !strncmp(argv[i], "--scope=", 8))
+                    !strncmp(argv[i], "--scope=", 8)) {
                         persistent = true;
+                        which = which ?: argv[i][2] == 'n' ? "--name" : "--scope";
+                }
         }
+        /* a sandbox both removed at the end and kept for the next run */
+        if (rm && persistent) {
+                fprintf(stderr, "sbx run: --rm and %s: %s makes a persistent sandbox that stays for the next run, "
+                                "--rm one that goes; give one of them\n", which, which);
+                return SBX_EXIT_USAGE;
+        }
+        if (rm)
+                return cli_run_oneshot_rm(argc, argv);
         return persistent ? cli_run_persistent(argc, argv) : cli_run(argc, argv);
 }
 

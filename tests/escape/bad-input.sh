@@ -197,6 +197,26 @@ if ! is_root; then
 else
         skip "state dir and workspace root in a mode-555 dir: root writes there anyway (the unprivileged run checks it)"
 fi
+# names (session 11): empty, too long, a slash, '..', a newline, non-ASCII, a
+# leading '-' after '--': exit 2, the name on ONE line (a newline quoted), nothing made
+long=$(head -c 200 /dev/zero | tr '\0' a)
+for n in "" "$long" a/b .. $'a\nb' é; do
+        q=$(printf '%s' "$n" | cut -c1-20)
+        [ "$n" = $'a\nb' ] && q='"a\\nb"'
+        one 2 "sbx create: name '?$q.*: use \[a-zA-Z0-9\]" create "${bst[@]}" -- "$n"
+        one 2 "sbx run: --name '?$q.*: use \[a-zA-Z0-9\]" run "${bst[@]}" --name "$n" -- true
+done
+one 2 "sbx create: name '-x': use" create "${bst[@]}" -- -x
+one 2 "sbx exec: no sandbox given" exec "${bst[@]}" "" -- true
+# a value missing at the end of argv
+one 2 "sbx create: option '--label' needs a value" create "${bst[@]}" --label
+one 2 "sbx exec: option '--env' needs a value" exec "${bst[@]}" --env
+one 2 "sbx stop: option '--time' needs a value|sbx stop: option '-t' needs a value" stop "${bst[@]}" -t
+one 2 "sbx ls: option '--filter' needs a value" ls "${bst[@]}" --filter
+# conflicting options: --rm (one-shot) with a persistent sandbox's --name/--scope
+one 2 "sbx run: --rm and --name: " run "${bst[@]}" --rm --name box -- true
+one 2 "sbx run: --rm and --name: " run "${bst[@]}" --name box --rm -- true
+one 2 "sbx run: --rm and --scope: " run "${bst[@]}" --scope session --rm -- true
 unset SBX_WORKSPACE_ROOT SBX_NETWORK_DIR
 
 # --- config paths: sbx check / sbx explain (the policy engine, issue 3)
