@@ -13,23 +13,37 @@
 
 #include "util.h"
 
-int sbx_proc_start_time(pid_t pid, uint64_t *ret) {
-        char path[64], buf[1024], *p;
+/* /proc/PID/stat (pid 0: self) into BUF; *RET_STATE: field 3, the state,
+ * after the comm (which may hold spaces and parentheses). */
+static int read_stat(pid_t pid, char *buf, size_t len, char **ret_state) {
+        char path[64], *p;
         _cleanup_close_ int fd = -EBADF;
         ssize_t n;
 
-        snprintf(path, sizeof(path), "/proc/%d/stat", (int) pid);
+        if (pid > 0)
+                snprintf(path, sizeof(path), "/proc/%d/stat", (int) pid);
+        else
+                snprintf(path, sizeof(path), "/proc/self/stat");
         fd = open(path, O_RDONLY | O_CLOEXEC);
         if (fd < 0)
                 return -errno;
-        n = read(fd, buf, sizeof(buf) - 1);
+        n = read(fd, buf, len - 1);
         if (n <= 0)
                 return -EIO;
         buf[n] = '\0';
         p = strrchr(buf, ')');
         if (!p || p[1] != ' ')
                 return -EIO;
-        p += 2;
+        *ret_state = p + 2;
+        return 0;
+}
+
+int sbx_proc_start_time(pid_t pid, uint64_t *ret) {
+        char buf[1024], *p;
+        int r = pid > 0 ? read_stat(pid, buf, sizeof(buf), &p) : -ENOENT;
+
+        if (r < 0)
+                return r;
         /* Field 3 is the state: a zombie is dead for our purposes. */
         if (*p == 'Z' || *p == 'X')
                 return -ESRCH;
@@ -66,19 +80,11 @@ int sbx_proc_pidfd(pid_t pid, uint64_t start_time) {
 /* Fields N.. of /proc/self/stat (1-based, N > 3) as numbers into v. */
 static int self_stat_fields(int first, unsigned long *v, int n) {
         char buf[4096], *p;
-        _cleanup_close_ int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
-        ssize_t len;
+        int r = read_stat(0, buf, sizeof(buf), &p);
 
-        if (fd < 0)
-                return -errno;
-        len = read(fd, buf, sizeof(buf) - 1);
-        if (len <= 0)
-                return -EIO;
-        buf[len] = '\0';
-        p = strrchr(buf, ')');
-        if (!p)
-                return -EIO;
-        p++;                                    /* " S ...": field 3 next */
+        if (r < 0)
+                return r;
+        p--;                                    /* " S ...": field 3 next */
         for (int f = 3; f < first; f++)
                 if (!(p = strchr(p + 1, ' ')))
                         return -EIO;

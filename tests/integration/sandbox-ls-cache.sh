@@ -13,7 +13,7 @@
 
 CACHE="$ROOT/.ls-cache"
 # the table with its ages (which move with the clock) left out
-ls_table() { sbx ls | sed -E 's/[0-9]+[a-z]* ago/AGE/g'; }
+ls_table() { sbx ls | sed -E 's/[0-9]+[a-z]* ago */AGE /g'; }
 # ls, every form, with any cache there is
 ls_all() {
         sbx ls --json
