@@ -83,13 +83,13 @@ mkdir -p "$TMP/cwd"
 is "front-cwd: from a working directory of the caller's: runs, and a missing command is the full sbx's 127" \
         "$(cd "$TMP/cwd" && sx exec fe -- echo ran; sx exec fe -- nothere-$$ 2>&1; echo "rc=$?")" \
         "ran
-sbx exec: resolve 'nothere-$$' in the sandbox
+sbx exec: resolve 'nothere-$$' in the sandbox: No such file or directory
 rc=127"
 is "front-cwd: ... the same from one without search permission (unprivileged: the /proc/self/fd path)" \
         "$(cd "$TMP/cwd" && chmod 0 "$TMP/cwd" && sx exec fe -- echo ran; sx exec fe -- nothere-$$ 2>&1; echo "rc=$?"
            chmod 755 "$TMP/cwd")" \
         "ran
-sbx exec: resolve 'nothere-$$' in the sandbox
+sbx exec: resolve 'nothere-$$' in the sandbox: No such file or directory
 rc=127"
 
 # --- the command is found in the sandbox's PATH, inside its root
