@@ -192,12 +192,16 @@ is "live edit: other networks' sandboxes are untouched" "$out" "srv=10.99.0.4-80
 export SBX_WORKSPACE_ROOT=$TMP/ws
 setsid -f ip netns exec $H "$SBX" run --network bridge -- sleep 8 </dev/null >/dev/null 2>&1  # keeps sbx0 up
 sleep 0.5
+# the resolver: forked by the sbx that started the sandbox (create starts it),
+# named 'sbx-resolver IFNAME' in its cmdline: the one that was not there before
+resolvers() { for q in $(ip netns pids $H); do tr '\0' ' ' <"/proc/$q/cmdline" 2>/dev/null | grep -q '^sbx-resolver ' && echo "$q"; done | sort; }
+rbefore=$(resolvers)
 X create --state-dir "$TMP/ks" --name ks --network web >/dev/null 2>&1 && X start --state-dir "$TMP/ks" ks >/dev/null 2>&1
 ksaddr=$(X ls --state-dir "$TMP/ks" --json | python3 -c 'import json, sys; print(json.load(sys.stdin)[0]["ipAddress"])')
-# the resolver: forked by the sbx that started the sandbox (create starts it)
-for q in $(ip netns pids $H); do
-        tr '\0' ' ' <"/proc/$q/cmdline" 2>/dev/null | grep -Eq "sbx (create|start) --state-dir $TMP/ks " && kill -9 "$q"
-done
+knew=$(comm -13 <(echo "$rbefore") <(resolvers))
+like "proc-title: the new resolver's cmdline is 'sbx-resolver IFNAME' alone, no argv of the sbx that forked it" \
+        "$(for q in $knew; do tr '\0' ' ' <"/proc/$q/cmdline"; cat "/proc/$q/environ" | wc -c; done)" '^sbx-resolver [a-z0-9-]+ 0$'
+for q in $knew; do kill -9 "$q"; done
 X rm --state-dir "$TMP/ks" -f ks >/dev/null 2>&1
 map() { ip netns exec $H nft list map ip sbx egress 2>/dev/null; }
 like "kill -9 of a persistent sandbox's resolver leaves its map entry ($ksaddr)" "$(map)" "$ksaddr : jump"
