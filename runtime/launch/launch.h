@@ -138,6 +138,10 @@ typedef struct sbx_run_config {
 
         unsigned timeout_sec;                 /* 0 = none */
         char *state_dir;                      /* NULL = $XDG_RUNTIME_DIR/sbx, /run/sbx, /tmp/sbx-$UID */
+        /* issue 16: the state root whose templates/ holders this run uses
+         * (a persistent sandbox's run: the root its sandboxes/ is in, shared
+         * by all of them); NULL = the state dir's */
+        char *template_base;
         bool tty;                             /* give the sandbox its own pty (default: stdin is a tty) */
         /* issue 5: notices for the user (limits not enforced under --limits
          * best-effort, an OOM kill); the CLI prints them. NULL = dropped. */

@@ -67,7 +67,7 @@ static const char *const proc_readonly[] = {
  * The workload never has it (empty bounding set, locked securebits,
  * no_new_privs, no nested user namespaces, seccomp refuses mount), and even
  * then files owned by ids unmapped in the sandbox stay unwritable. */
-static int detach_source(const char *src, unsigned flags, sbx_error *reterr) {
+int sbx_mount_detach_source(const char *src, unsigned flags, sbx_error *reterr) {
         struct mount_attr attr = { .attr_set = (flags & SBX_MNT_RO ? MOUNT_ATTR_RDONLY : 0) |
                                                (flags & SBX_MNT_NOSUID ? MOUNT_ATTR_NOSUID : 0) |
                                                (flags & SBX_MNT_NODEV ? MOUNT_ATTR_NODEV : 0) |
@@ -106,7 +106,7 @@ static int add_bind(sbx_plan *p, const char *src, const char *dst, unsigned flag
          * one, by the child), never handed over: it must outlive this run */
         bool detach = p->privileged && !(flags & SBX_MNT_TEMPLATE);
         if (detach) {
-                tree = detach_source(src, flags, reterr);
+                tree = sbx_mount_detach_source(src, flags, reterr);
                 if (tree < 0)
                         return tree;
         }
@@ -513,9 +513,17 @@ static bool template_eligible(const sbx_plan *p, const sbx_run_config *c) {
                 return false;
         if (!(env && !strcmp(env, "1")) && !p->privileged && host_threads() < SBX_TEMPLATE_THREADS)
                 return false;
-        return !c->rootfs && c->read_only_root && !p->container && c->network == SBX_NETWORK_NONE &&
-               !c->workspace && c->workspace_access == SBX_WORKSPACE_NONE && !c->keep_layers &&
-               (p->privileged || c->n_binds == 0);
+        if (c->rootfs || !c->read_only_root || p->container || c->network != SBX_NETWORK_NONE)
+                return false;
+        /* the default empty workspace, its layers on the child's scratch tmpfs */
+        if (!c->workspace && c->workspace_access == SBX_WORKSPACE_NONE && !c->keep_layers)
+                return p->privileged || c->n_binds == 0;
+        /* session 11, root only: a workspace directory read-only or
+         * read-write (sbx create's default) is a detached tree the parent
+         * clones (overlay.c), as root binds are; a workspace overlay
+         * (--workspace-access none) keeps its layers in the run dir or the
+         * directory, which the child cannot reach from a template: per run */
+        return p->privileged && c->workspace && c->workspace_access != SBX_WORKSPACE_NONE;
 }
 
 int sbx_mount_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr) {
@@ -525,7 +533,7 @@ int sbx_mount_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr) {
         if (template_eligible(p, c)) {
                 char base[PATH_MAX];
                 sbx_statedir_base(c, base, sizeof(base));
-                p->tmpl.dir = sbx_plan_strdupf(p, "%s/templates", base);
+                p->tmpl.dir = sbx_plan_strdupf(p, "%s/templates", c->template_base ?: base);
                 p->tmpl.eligible = p->tmpl.dir != NULL;
         }
 

@@ -9,6 +9,9 @@
 long sbx_mount_pty_share(void);
 /* Parent: build p->mounts from the config. */
 int sbx_mount_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr);
+/* Parent, root: a detached clone of the canonical SRC (recursive, not
+ * through a symlink) with FLAGS' attributes set, for the child to move in. */
+int sbx_mount_detach_source(const char *src, unsigned flags, sbx_error *reterr);
 /* Parent: /workspace and /agent ops (overlay.c). */
 int sbx_overlay_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr);
 /* Parent: --writable-root over the canonical rootfs: p->root_overlay. */

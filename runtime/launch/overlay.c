@@ -185,13 +185,24 @@ static int attach_as_root(sbx_plan *p, const sbx_run_config *c, const char *ws, 
         return 0;
 }
 
+/* A plain bind of the workspace. From a template (issue 16, root) the
+ * child cannot reach the host's path: the parent clones it, as root binds. */
 static int add_ws_bind(sbx_plan *p, const char *ws, const char *dst, unsigned flags, sbx_error *reterr) {
-        sbx_mount_op *op = sbx_plan_add_mount(p, SBX_MOUNT_BIND, dst, reterr);
+        bool detach = p->privileged && p->tmpl.eligible;
+        int tree = detach ? sbx_mount_detach_source(ws, flags, reterr) : -EBADF;
+        sbx_mount_op *op;
 
-        if (!op)
+        if (detach && tree < 0)
+                return tree;
+        op = sbx_plan_add_mount(p, detach ? SBX_MOUNT_DETACHED : SBX_MOUNT_BIND, dst, reterr);
+        if (!op) {
+                if (tree >= 0)
+                        close(tree);
                 return -ENOMEM;
+        }
+        op->src_fd = tree;
         op->src = op->what = sbx_plan_strdup(p, ws);
-        op->flags = flags;
+        op->flags = detach ? 0 : flags;         /* the parent applied them */
         return op->src ? 0 : sbx_error_set(reterr, -ENOMEM, "plan: out of memory");
 }
 
@@ -256,8 +267,9 @@ int sbx_overlay_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr)
                         if (r != 0)
                                 return r < 0 ? r : 0;
                 }
-                if (add_ws_bind(p, ws, "workspace", SBX_MNT_RO | SBX_MNT_NOSUID | SBX_MNT_NODEV, reterr) < 0)
-                        return -ENOMEM;
+                int b = add_ws_bind(p, ws, "workspace", SBX_MNT_RO | SBX_MNT_NOSUID | SBX_MNT_NODEV, reterr);
+                if (b < 0)
+                        return b;
                 return add_ws_bind(p, ws, "agent", SBX_MNT_RO | SBX_MNT_NOSUID | SBX_MNT_NODEV, reterr);
         case SBX_WORKSPACE_RW:
                 if (p->privileged && c->workspace) {

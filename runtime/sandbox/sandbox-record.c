@@ -64,7 +64,7 @@ int sbx_run_config_copy(sbx_run_config *d, const sbx_run_config *s) {
         d->argv = NULL;
         d->rootfs = d->workspace = d->workdir = d->hostname = d->state_dir = d->network_container = d->network_name = NULL;
         /* every owned pointer is copied, none shared: both copies are freed */
-        d->root_layer_dir = d->setup_command = d->audit_log = NULL;
+        d->root_layer_dir = d->setup_command = d->audit_log = d->template_base = NULL;
         d->exec_allow_key = d->exec_refused_rule = d->exec_refused_key = NULL;
         d->exec_allow = NULL;
         d->n_exec_allow = 0;
@@ -79,6 +79,7 @@ int sbx_run_config_copy(sbx_run_config *d, const sbx_run_config *s) {
             str_copy(&d->network_container, s->network_container) < 0 ||
             str_copy(&d->network_name, s->network_name) < 0 ||
             str_copy(&d->root_layer_dir, s->root_layer_dir) < 0 ||
+            str_copy(&d->template_base, s->template_base) < 0 ||
             str_copy(&d->setup_command, s->setup_command) < 0 || str_copy(&d->audit_log, s->audit_log) < 0 ||
             str_copy(&d->exec_allow_key, s->exec_allow_key) < 0 ||
             str_copy(&d->exec_refused_rule, s->exec_refused_rule) < 0 ||

@@ -1054,7 +1054,15 @@ static int start_locked(sbx_record *rec, sbx_error *reterr) {
         cfg.tty = false;
         cfg.timeout_sec = 0;
         cfg.keep_layers = true;         /* the workspace's upper outlives init: diff, commit, restart */
-        if (!cfg.workdir || !cfg.state_dir)
+        /* issue 16: one set of template holders for every sandbox of this
+         * state root (<root>/templates, as sbx run --state-dir <root>), not
+         * one per sandbox dir */
+        snprintf(dir, sizeof(dir), "%s", sbx_sandbox_root());
+        if (strrchr(dir, '/') > dir)
+                *strrchr(dir, '/') = '\0';
+        cfg.template_base = strdup(dir);
+        snprintf(dir, sizeof(dir), "%s", rec->s.state_dir);
+        if (!cfg.workdir || !cfg.state_dir || !cfg.template_base)
                 return sbx_error_set(reterr, -ENOMEM, "out of memory");
 
         r = carry_upper(dir, rec->run_dir, true, reterr);
