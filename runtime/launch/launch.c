@@ -477,12 +477,14 @@ static bool shares_memory_until_exec(const sbx_plan *p) {
 /* issue 16, root: right after the clone, back from the holder's mount
  * namespace (template.c). Fatal when it fails: sbx never goes on in a
  * template's tree (the child, if any, is killed first). */
-static void leave_template(struct sbx_template_back *back, int pidfd) {
+static void leave_template(const sbx_plan *p, struct sbx_template_back *back, int pidfd) {
+        int fatal_fd = p->tmpl.fatal_fd;
+
         if (!back || sbx_template_leave(back) == 0)
                 return;
         if (pidfd >= 0)
                 (void) sys_pidfd_send_signal(pidfd, SIGKILL);
-        (void) !write(STDERR_FILENO, "sbx: cannot return to the launcher's mount namespace\n", 53);
+        (void) !write(fatal_fd > 0 ? fatal_fd : STDERR_FILENO, "sbx: cannot return to the launcher's mount namespace\n", 53);
         _exit(SBX_EXIT_FAILURE);
 }
 
@@ -570,7 +572,7 @@ static long spawn_shared(sbx_plan *p, const struct clone_args *args, int sync_ch
         pid = clone(shared_child_main, (char *) stack + SHARED_CHILD_STACK, flags, &a, ret_pidfd);
         e = -errno;
         if (pid > 0)            /* a failed clone: the caller leaves (or, ENOSYS, clones again first) */
-                leave_template(back, *ret_pidfd);
+                leave_template(p, back, *ret_pidfd);
         closep(&exec_pipe[1]);
         if (pid > 0 && wait_release)
                 pid = release_shared(p, pid, *ret_pidfd, exec_pipe[0], sync_parent, reterr);
@@ -662,7 +664,7 @@ static int spawn(sbx_plan *p, int sync_child, int sync_parent, const sigset_t *o
                         return (int) pid;
                 }
                 if (pid != -ENOSYS) {
-                        leave_template(&back, -EBADF);
+                        leave_template(p, &back, -EBADF);
                         return (int) pid;
                 }
                 *reterr = (sbx_error) {};       /* clone filtered around us: the copy below */
@@ -674,14 +676,14 @@ static int spawn(sbx_plan *p, int sync_child, int sync_parent, const sigset_t *o
                  * atomically, so with limits we refuse rather than start the
                  * sandbox outside its cgroup for a moment. */
                 if (p->cgroup.dirfd >= 0) {
-                        leave_template(&back, -EBADF);
+                        leave_template(p, &back, -EBADF);
                         return sbx_error_set(reterr, -ENOSYS,
                                              "clone3 is not available: cannot start the sandbox inside its cgroup");
                 }
                 pid = syscall(SYS_clone, (unsigned long) (args.flags | SIGCHLD), NULL, &pidfd, NULL, NULL);
         }
         if (pid != 0)
-                leave_template(&back, pid > 0 ? pidfd : -EBADF);
+                leave_template(p, &back, pid > 0 ? pidfd : -EBADF);
         if (pid != 0 && own_net >= 0 && setns(own_net, CLONE_NEWNET) < 0) {
                 /* Never go on in a sandbox's network: kill the child, fail. */
                 int e = -errno;

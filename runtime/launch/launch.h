@@ -399,6 +399,9 @@ typedef struct sbx_plan {
                                                   * launcher enters its mount namespace for the clone
                                                   * (sbx_template_enter_mnt), no spawner */
                 pid_t spawner;                   /* the launcher's: the spawner, reaped after the release */
+                int fatal_fd;                    /* > 0: where a failed return from the holder's
+                                                  * namespace is reported (a persistent sandbox's start
+                                                  * has init's stdio at 0-2); else stderr */
                 int host_proc;                   /* the child's: the host's /proc (the template's shows the
                                                   * holder alone), for its own maps; 0 = none */
         } tmpl;

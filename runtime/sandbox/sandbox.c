@@ -1124,6 +1124,7 @@ static int start_locked(sbx_record *rec, sbx_error *reterr) {
         /* The network's host side is owned by init, not by us (net.h). */
         p->net.persistent = true;
         r = stdio_swap(&saved, go_r, ready_w, devnull);
+        p->tmpl.fatal_fd = saved.fd[2];         /* our stderr, not init's /dev/null */
         if (r >= 0)
                 r = sbx_launch_start(p, &oldmask, &pidfd, &sync_parent, reterr);
         stdio_restore(&saved);
