@@ -520,10 +520,13 @@ static bool template_eligible(const sbx_plan *p, const sbx_run_config *c) {
                 return p->privileged || c->n_binds == 0;
         /* session 11, root only: a workspace directory read-only or
          * read-write (sbx create's default) is a detached tree the parent
-         * clones (overlay.c), as root binds are; a workspace overlay
-         * (--workspace-access none) keeps its layers in the run dir or the
-         * directory, which the child cannot reach from a template: per run */
-        return p->privileged && c->workspace && c->workspace_access != SBX_WORKSPACE_NONE;
+         * clones (overlay.c), as root binds are; a persistent sandbox's
+         * workspace overlay (--workspace-access none) too, its run dir
+         * cloned beside it (do_overlay_staged). A one-shot run's overlay of
+         * a directory: per run */
+        if (!p->privileged)
+                return false;
+        return c->workspace_access != SBX_WORKSPACE_NONE ? c->workspace != NULL : c->keep_layers;
 }
 
 int sbx_mount_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr) {
@@ -919,9 +922,63 @@ static void close_fd(int *fd) {
 
 /* Overlay options name the layers as /proc/self/fd/N of fds opened here, so
  * no user-controlled path text (',' ':' '\\') ever reaches the option string. */
+/* issue 16, a persistent sandbox from a template: the lower is attached at
+ * the mountpoint already (SBX_MNT_LOWER_IN_ROOT); op->src_fd is the
+ * parent's clone of the run dir. It is staged on the mountpoint, above the
+ * lower (a layer must be in our mount table: overlayfs refuses a layer on
+ * a tree of the host's anonymous namespace, EPERM), the overlay made
+ * detached from the staged upper/work, the staging detached, and only then
+ * the overlay attached: the run dir is never in the table the workload
+ * gets. */
+static int do_overlay_staged(int rootfd, const sbx_mount_op *op, sbx_mount_fds *fds) {
+        int lower = -EBADF, upper = -EBADF, work = -EBADF, fs = -EBADF, mnt = -EBADF, tfd = -EBADF, r = 0;
+        char l[32], u[32], w[32], stage[32];
+
+        lower = open_in_root(rootfd, op->dst, O_PATH | O_DIRECTORY);
+        if (lower < 0 || move_mount(op->src_fd, "", lower, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
+                r = -errno;
+        if (r == 0 && ((upper = openat(op->src_fd, "upper", O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0 ||
+                       (work = openat(op->src_fd, "work", O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0))
+                r = -errno;
+        if (r == 0) {
+                fd_path(l, lower);
+                fd_path(u, upper);
+                fd_path(w, work);
+                fs = fsopen("overlay", FSOPEN_CLOEXEC);
+                if (fs < 0 || fsconfig(fs, FSCONFIG_SET_STRING, "lowerdir", l, 0) < 0 ||
+                    fsconfig(fs, FSCONFIG_SET_STRING, "upperdir", u, 0) < 0 ||
+                    fsconfig(fs, FSCONFIG_SET_STRING, "workdir", w, 0) < 0 ||
+                    fsconfig(fs, FSCONFIG_SET_FLAG, "userxattr", NULL, 0) < 0 ||
+                    fsconfig(fs, FSCONFIG_SET_FLAG, "volatile", NULL, 0) < 0 ||
+                    fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0 ||
+                    (mnt = fsmount(fs, FSMOUNT_CLOEXEC, attr_flags(op->flags))) < 0)
+                        r = -errno;
+        }
+        close_fd(&upper);
+        close_fd(&work);
+        close_fd(&fs);
+        /* the staging goes whatever happened above (it was moved in when
+         * lower's mountpoint took it) */
+        fd_path(stage, op->src_fd);
+        if (lower >= 0 && umount2(stage, MNT_DETACH) < 0 && r == 0)
+                r = -errno;
+        if (r == 0 && ((tfd = open_in_root(rootfd, op->dst, O_PATH | O_DIRECTORY)) < 0 ||
+                       move_mount(mnt, "", tfd, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0))
+                r = -errno;
+        close_fd(&tfd);
+        close_fd(&mnt);
+        close_fd(&lower);
+        close_fd(&fds->upper);          /* opened by path without a template: not used */
+        close_fd(&fds->work);
+        return r;
+}
+
 static int do_overlay(int rootfd, const sbx_mount_op *op, sbx_mount_fds *fds) {
         char data[160];
         int r;
+
+        if (op->src_fd >= 0)
+                return do_overlay_staged(rootfd, op, fds);
 
         if (!op->work && !(op->flags & SBX_MNT_SCRATCH)) {
                 /* read-only, two lower layers: ours (etc_top) over the image's */

@@ -232,7 +232,12 @@ int sbx_overlay_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr)
         static const unsigned rw_flags[] = { SBX_MNT_NOSUID | SBX_MNT_NODEV };
 
         switch (c->workspace_access) {
-        case SBX_WORKSPACE_NONE:
+        case SBX_WORKSPACE_NONE: {
+                /* issue 16, a persistent sandbox from a template (root): the
+                 * child cannot reach the layers' paths; the parent clones
+                 * the lower and the run dir, the child stages them (mount.c
+                 * do_overlay_staged) */
+                bool staged = p->privileged && p->tmpl.eligible && c->keep_layers;
                 /* Idmapped: the lower layer is the idmapped mount attached at
                  * /workspace, and the overlay is stacked on top of it. */
                 if (p->privileged && c->workspace) {
@@ -241,9 +246,22 @@ int sbx_overlay_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr)
                                 return r;
                         idmap = r > 0;
                 }
+                if (staged && !idmap) {         /* so is a plain clone of it */
+                        int r = add_ws_bind(p, ws, "workspace", ro_flags[0], reterr);
+                        if (r < 0)
+                                return r;
+                        idmap = true;
+                }
                 op = sbx_plan_add_mount(p, SBX_MOUNT_OVERLAY, "workspace", reterr);
                 if (!op)
                         return -ENOMEM;
+                if (staged) {
+                        op->src_fd = open_tree(AT_FDCWD, p->state_dir, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
+                                                                       AT_SYMLINK_NOFOLLOW);
+                        if (op->src_fd < 0)
+                                return sbx_error_set(reterr, -errno, "workspace layers: clone mount of '%s'",
+                                                     p->state_dir);
+                }
                 op->src = op->what = ws ? sbx_plan_strdup(p, ws) : NULL;
                 if (idmap)
                         op->flags |= SBX_MNT_LOWER_IN_ROOT;
@@ -261,6 +279,7 @@ int sbx_overlay_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr)
                 if ((ws && !op->src) || !op->upper || (c->keep_layers && !op->work))
                         return sbx_error_set(reterr, -ENOMEM, "plan: out of memory");
                 return 0;
+        }
         case SBX_WORKSPACE_RO:
                 if (p->privileged && c->workspace) {
                         int r = attach_as_root(p, c, ws, ws_dst, ro_flags, 2, reterr);

@@ -67,6 +67,22 @@ is "the shared root: remount read-write refused" "$(py a "r(libc.mount(None, b'/
 is "umount of /workspace from inside" "$(py a "r(libc.umount2(b'/workspace', 2))")" EPERM
 control "the sandbox's own /tmp is writable" "$(py a "t(lambda: os.mkdir('/tmp/mine'))")" OK
 
+# --- a workspace overlay (--workspace-mode overlay): its layers in the run
+# dir, staged by the child and detached before anything of the workload runs
+mkdir -p "$TMP/ovl" && echo base > "$TMP/ovl/base"
+"$SBX" create --workspace "$TMP/ovl" --workspace-mode overlay ov >/dev/null
+is "overlay: from the template too" "$(procfs ov)" 2
+is "overlay: a write from inside succeeds" "$(py ov "t(lambda: open('/workspace/base', 'a').write('more'))")" OK
+is "... it is not in the host's directory" "$(cat "$TMP/ovl/base")" base
+like "... it is in the sandbox's upper layer (sbx diff)" "$("$SBX" diff ov)" "M base"
+is "... two mounts at /workspace (the lower, the overlay): no staging left" \
+        "$("$SBX" exec ov -- cat /proc/self/mountinfo | awk '$5 == "/workspace"' | wc -l)" 2
+is "... no mount of the run dir in the sandbox's table" \
+        "$("$SBX" exec ov -- cat /proc/self/mountinfo | grep -c -e "/xdg/" || true)" 0
+"$SBX" stop ov >/dev/null && "$SBX" start ov >/dev/null
+is "... the layer outlives init (stop, start)" "$("$SBX" exec ov -- cat /workspace/base)" "base
+more"
+
 # --- what the sandbox cannot see: the holder, other sandboxes, the state dir
 is "no process of the sandbox's /proc is the holder" \
         "$("$SBX" exec a -- /bin/sh -c 'cat /proc/[0-9]*/comm 2>/dev/null' | grep -c sbx-template || true)" 0
