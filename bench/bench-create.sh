@@ -28,14 +28,6 @@ SIZES=("$@")
 [ ${#SIZES[@]} -gt 0 ] || SIZES=(1 100 1000)
 [ "$(id -u)" = 0 ] || { echo "bench: run as root" >&2; exit 1; }
 
-DIRS=()
-cleanup() {
-        for d in "${DIRS[@]}"; do
-                [ -d "$d" ] && "$A" rm --state-dir "$d" -f --all >/dev/null 2>&1
-                rm -rf "$d" "$d.ws"
-        done
-}
-trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 us() { local t=${EPOCHREALTIME/./}; echo "${t#0}"; }
@@ -43,7 +35,9 @@ us() { local t=${EPOCHREALTIME/./}; echo "${t#0}"; }
 batch() {
         local sbx=$1 n=$2 d t0 t1 cpu
         d=$(mktemp -d /dev/shm/sbx-bench-create.XXXXXX)
-        DIRS+=("$d")
+        # (a subshell: its own traps) its sandboxes and dirs go however it ends
+        trap "$(printf '%q rm --state-dir %q -f --all >/dev/null 2>&1; rm -rf %q %q' "$sbx" "$d" "$d" "$d.ws")" EXIT
+        trap 'exit 130' INT TERM
         chmod 711 "$d"
         t0=$(us)
         cpu=$(seq "$n" | SBX_WORKSPACE_ROOT=$d.ws perf stat -x, -e task-clock -o /dev/stdout \
@@ -51,8 +45,6 @@ batch() {
                 awk -F, '$3 == "task-clock" || $3 ~ /task-clock/ { print $1; exit }')
         t1=$(us)
         [ "$("$sbx" ls --state-dir "$d" -q 2>/dev/null | wc -l)" = "$n" ] || { echo "bench: creates failed ($sbx, $n)" >&2; exit 1; }
-        "$sbx" rm --state-dir "$d" -f --all >/dev/null 2>&1
-        rm -rf "$d" "$d.ws"
         echo "$((t1 - t0)) $cpu"
 }
 

@@ -11,6 +11,7 @@
 # of the holder or of sbx mid-create leaves nothing behind. Each with a
 # control where the same call is allowed.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/template-lib.sh"
 is_root || { skip "root only: rootless persistent sandboxes build their root per run"; done_testing; }
 case $(uname -r) in
 [0-5].* | 6.[0-9].* | 6.1[0-4].*)
@@ -25,23 +26,9 @@ tdir="$ROOT/templates"
 holders() { local f; for f in "$tdir"/*/holder; do [ -f "$f" ] && head -1 "$f" | cut -d' ' -f1; done; }
 live() { grep -q '^State:.*[RSDT]' "/proc/$1/status" 2>/dev/null; }
 procfs() { "$SBX" exec "$1" -- grep -c " /proc [^ ]* - proc " /proc/self/mountinfo; }
-in_ns() {      # processes in the mount namespace of pid $1, but $1
-        local ns p n=0
-        ns=$(readlink "/proc/$1/ns/mnt" 2>/dev/null) || { echo 0; return; }
-        for p in /proc/[0-9]*; do
-                [ "${p#/proc/}" = "$1" ] && continue
-                [ "$(readlink "$p/ns/mnt" 2>/dev/null)" = "$ns" ] && n=$((n + 1))
-        done
-        echo $n
-}
 held() { local h n=0; for h in $(holders); do n=$((n + $(in_ns "$h"))); done; echo $n; }
 py() {  # python3 of the host's /usr in sandbox $1, errno names
-        "$SBX" exec "$1" -- /usr/bin/python3 -c "import ctypes, errno, os, sys
-libc = ctypes.CDLL(None, use_errno=True)
-def r(x): print('OK' if x >= 0 else errno.errorcode[ctypes.get_errno()])
-def t(f):
-    try: f(); print('OK')
-    except OSError as e: print(errno.errorcode[e.errno])
+        "$SBX" exec "$1" -- /usr/bin/python3 -c "$PY_PROBE
 $2" 2>&1
 }
 

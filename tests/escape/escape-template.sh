@@ -9,6 +9,7 @@
 # the same attacks by a process that HAS every capability in a nested user
 # namespace of the template (template-caps.py), which the workload never has.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/template-lib.sh"
 # Templates are used by default as root, rootless only on a host with many
 # threads (mount.c, SBX_TEMPLATE_THREADS); these tests always want them.
 export SBX_TEMPLATE=1
@@ -26,12 +27,7 @@ holder_pid() { head -1 "$(tdir)"/*/holder 2>/dev/null | cut -d' ' -f1; }
 # From inside, without the probe (a bind of it would keep a rootless run
 # off the template): python3 of the host's /usr, errno names.
 py() {
-        "$SBX" run -- /usr/bin/python3 -c "import ctypes, errno, os, sys
-libc = ctypes.CDLL(None, use_errno=True)
-def r(x): print('OK' if x >= 0 else errno.errorcode[ctypes.get_errno()])
-def t(f):
-    try: f(); print('OK')
-    except OSError as e: print(errno.errorcode[e.errno])
+        "$SBX" run -- /usr/bin/python3 -c "$PY_PROBE
 $1" 2>&1
 }
 
@@ -95,15 +91,6 @@ is "capabilities: ptrace of the holder" "$(r holder-ptrace)" EPERM
 # --- root (session 10): no spawner. The holder has no user namespace of its
 # own; sbx enters the holder's mount namespace for its clone and comes back
 # (its own namespace, root and cwd); a failed return is fatal.
-in_ns() {      # processes in the mount namespace of pid $1, but $1
-        local ns p n=0
-        ns=$(readlink "/proc/$1/ns/mnt" 2>/dev/null) || { echo 0; return; }
-        for p in /proc/[0-9]*; do
-                [ "${p#/proc/}" = "$1" ] && continue
-                [ "$(readlink "$p/ns/mnt" 2>/dev/null)" = "$ns" ] && n=$((n + 1))
-        done
-        echo $n
-}
 held_in_templates() {     # processes in any recorded holder's mount namespace, the holders aside
         local rec n=0
         for rec in "$(tdir)"/*/holder; do
