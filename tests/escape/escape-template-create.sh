@@ -70,6 +70,12 @@ is "... no mount of the run dir in the sandbox's table" \
 is "... the layer outlives init (stop, start)" "$("$SBX" exec ov -- cat /workspace/base)" "base
 more"
 
+mkdir -p "$TMP/ovl2"
+"$SBX_DENY_SYSCALLS" setns "$SBX" create --workspace "$TMP/ovl2" --workspace-mode overlay ovfb >/dev/null
+is "setns refused: the overlay sandbox builds its own root (one procfs), from the same clones" "$(procfs ovfb)" 1
+is "... its write lands in its upper layer" "$("$SBX" exec ovfb -- /bin/sh -c 'echo n > /workspace/n' && "$SBX" diff ovfb)" "A n"
+is "... not in the directory" "$(ls "$TMP/ovl2")" ""
+
 # --- what the sandbox cannot see: the holder, other sandboxes, the state dir
 is "no process of the sandbox's /proc is the holder" \
         "$("$SBX" exec a -- /bin/sh -c 'cat /proc/[0-9]*/comm 2>/dev/null' | grep -c sbx-template || true)" 0
