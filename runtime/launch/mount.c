@@ -920,8 +920,6 @@ static void close_fd(int *fd) {
         *fd = -EBADF;
 }
 
-/* Overlay options name the layers as /proc/self/fd/N of fds opened here, so
- * no user-controlled path text (',' ':' '\\') ever reaches the option string. */
 /* issue 16, a persistent sandbox from a template: the lower is attached at
  * the mountpoint already (SBX_MNT_LOWER_IN_ROOT); op->src_fd is the
  * parent's clone of the run dir. It is staged on the mountpoint, above the
@@ -973,6 +971,8 @@ static int do_overlay_staged(int rootfd, const sbx_mount_op *op, sbx_mount_fds *
         return r;
 }
 
+/* Overlay options name the layers as /proc/self/fd/N of fds opened here, so
+ * no user-controlled path text (',' ':' '\\') ever reaches the option string. */
 static int do_overlay(int rootfd, const sbx_mount_op *op, sbx_mount_fds *fds) {
         char data[160];
         int r;
