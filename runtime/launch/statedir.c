@@ -346,15 +346,26 @@ static int rm_rf_children(rm_ctx *c, int fd, unsigned depth) {
         return r;
 }
 
+/* Open a directory to empty it, and make it the owner's to list, search and
+ * change: what a sandbox created in its upper layer (or overlay's work/work)
+ * may be mode 000, 0400 or 0500, which the owner without CAP_DAC_OVERRIDE
+ * (rootless) can neither open, nor search, nor delete entries from. Nothing
+ * here follows a symlink: the name is opened O_NOFOLLOW, the chmod of a name
+ * that could not be opened is AT_SYMLINK_NOFOLLOW, the one of an opened
+ * directory is by its fd. */
 static int open_dir_to_remove(int dirfd, const char *name) {
         int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        struct stat st;
 
         if (fd < 0 && errno == EACCES) {
-                /* overlay's work/work is mode 000 */
                 (void) fchmodat(dirfd, name, 0700, AT_SYMLINK_NOFOLLOW);
                 fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         }
-        return fd < 0 ? -errno : fd;
+        if (fd < 0)
+                return -errno;
+        if (fstat(fd, &st) == 0 && (st.st_mode & 0700) != 0700)
+                (void) fchmod(fd, (st.st_mode & 07777) | 0700);
+        return fd;
 }
 
 static int rm_dir_at(rm_ctx *c, int dirfd, const char *name, unsigned depth) {

@@ -355,5 +355,39 @@ echo z > /workspace/later' >/dev/null 2>&1
 else
         not_ok "create the sandbox of the mode 000 tests"
 fi
-is "no sandbox left" "$(ls "$st/sandboxes" 2>/dev/null | grep -c -e dbox -e cbox -e zbox)" 0
+
+# --- directories the sandbox made unlistable, unsearchable or read-only in
+# its upper layer (modes 000, 0400, 0500, nested): rootless, sbx rm (without
+# CAP_DAC_OVERRIDE) failed with "remove its state dir" and left the layer on
+# the host. Now the removal makes each directory the owner's (by fd, never
+# following a symlink) and removes everything; a symlink in the layer to a
+# host directory of mode 0500 is removed, its target neither changed nor
+# emptied.
+rws=$TMP/rws
+mkdir -m 755 "$rws" "$TMP/rtarget" && echo keep > "$TMP/rtarget/keep" && chmod 0500 "$TMP/rtarget"
+if sx create --name rbox --workspace "$rws" --workspace-mode overlay >/dev/null 2>&1; then
+        sx exec rbox -- sh -c "cd /workspace && mkdir -p a/b c d/e/f && echo x > a/b/f && echo y > c/g && echo z > d/e/f/h
+ln -s '$TMP/rtarget' d/e/link && ln -s '$TMP/rtarget' top-link
+chmod 000 a/b && chmod 0400 a && chmod 0500 c && chmod 0 d/e/f && chmod 0500 d/e && chmod 0 d" >/dev/null 2>&1
+        rdir=$(ls -d "$st"/sandboxes/rbox/run-*/upper 2>/dev/null | head -1)
+        if ! is_root && [ -n "$rdir" ]; then
+                cp -a "$rdir" "$TMP/rcopy"
+                out=$(rm -rf "$TMP/rcopy" 2>&1); rc=$?
+                like "control: rootless, rm -rf of a copy of that layer fails (the modes keep the owner out)" \
+                        "$rc:$out" '^1:.*Permission denied'
+                chmod -R u+rwx "$TMP/rcopy" 2>/dev/null; rm -rf "$TMP/rcopy"
+        else
+                control "rm -rf of a copy of the layer fails" "" "" "root's CAP_DAC_OVERRIDE ignores the modes"
+        fi
+        out=$(sx rm -f rbox 2>&1); rc=$?
+        is "rm-unreadable-dirs: sbx rm removes a layer with directories of mode 000, 0400, 0500 (exit 0)" "$rc:$out" 0:rbox
+        is "rm-unreadable-dirs: ... nothing of the sandbox left in the state dir" \
+                "$(ls -A "$st/sandboxes" | grep -v -e '^\.lock$' -e '^\.by-id$' -e '^\.ls' | grep -c .)" 0
+        is "rm-unreadable-dirs: ... the symlinks' host target untouched (mode 0500, its file kept)" \
+                "$(stat -c %a "$TMP/rtarget"):$(cat "$TMP/rtarget/keep")" 500:keep
+else
+        not_ok "create the sandbox of the sbx rm tests"
+fi
+chmod 0755 "$TMP/rtarget"
+is "no sandbox left" "$(ls "$st/sandboxes" 2>/dev/null | grep -c -e dbox -e cbox -e zbox -e rbox)" 0
 done_testing
