@@ -76,6 +76,23 @@ if [ "$(uname -m)" = x86_64 ]; then
         is "seccomp-new-x32: under that profile, x32 numbers are still killed with SIGSYS" "$?" 159
 fi
 
+# --- memfd_secret: its pages leave the kernel's direct map (split for good,
+# host-wide) and block the host's hibernation; Docker's default profile does
+# not list it. Refused by the default profile and by the always-on layer
+# under a profile that allows everything; memfd_create goes through.
+out=$("$SBX_PROBE" try-syscall memfd_secret)
+if [ "$out" = ENOSYS ]; then
+        control "outside, memfd_secret" "" "" "kernel $(uname -r) has no secretmem (or secretmem.enable=0)"
+else
+        control "outside, memfd_secret with bad flags fails with EINVAL" "$out" EINVAL
+fi
+is "kernel-memfd_secret: refused with EPERM inside (default profile)" "$(tsbx -- /sbx-probe try-syscall memfd_secret)" EPERM
+is "kernel-memfd_secret-any-profile: refused with EPERM under an allow-by-default profile (the always-on layer)" \
+        "$(tsbx --seccomp-profile "$TMP/allow-all.json" -- /sbx-probe try-syscall memfd_secret)" EPERM
+control "inside, memfd_create reaches the kernel (EFAULT, as outside) under both profiles" \
+        "$("$SBX_PROBE" try-syscall memfd_create):$(tsbx -- /sbx-probe try-syscall memfd_create):$(tsbx --seccomp-profile "$TMP/allow-all.json" -- /sbx-probe try-syscall memfd_create)" \
+        EFAULT:EFAULT:EFAULT
+
 # --- sockets: raw, packet, vsock refused; netlink opens but cannot change anything
 for fam in raw packet vsock; do
         if is_root; then

@@ -184,6 +184,8 @@ static int try_syscall(const char *name) {
                 { "iopl", SYS_iopl, { 4 } },                                /* EINVAL */
                 { "ioperm", SYS_ioperm, { 0, 1, 1 } },                      /* EPERM w/o CAP_SYS_RAWIO */
                 { "lookup_dcookie", SYS_lookup_dcookie, { 0, 1, 0 } },      /* EFAULT/ENOSYS */
+                { "memfd_secret", 447, { -1 } },                            /* EINVAL (ENOSYS: secretmem off) */
+                { "memfd_create", SYS_memfd_create, { 1, 0 } },             /* EFAULT */
                 /* newer than libseccomp 2.5.4 (same number on every ABI since 424) */
                 { "futex_requeue", 456, { 0, 0, 0, 0 } },                   /* EINVAL: libseccomp's newest */
                 { "statmount", 457, { 0, 0, 0, 0 } },                       /* EFAULT (6.8+) */
