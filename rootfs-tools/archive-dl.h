@@ -23,7 +23,7 @@
         X(archive_entry_filetype) X(archive_entry_gid) X(archive_entry_hardlink)                   \
         X(archive_entry_mtime) X(archive_entry_mtime_nsec) X(archive_entry_pathname)               \
         X(archive_entry_perm) X(archive_entry_size) X(archive_entry_size_is_set)                   \
-        X(archive_entry_symlink) X(archive_entry_uid)                                              \
+        X(archive_entry_symlink) X(archive_entry_uid) X(archive_filter_bytes)                      \
         X(archive_error_string) X(archive_read_data_block) X(archive_read_free) X(archive_read_new) \
         X(archive_read_next_header) X(archive_read_open) X(archive_read_support_filter_all)        \
         X(archive_read_support_format_tar) X(archive_set_error)
@@ -50,6 +50,7 @@ int sbx_archive_load(sbx_error *reterr);
 #define archive_entry_symlink (*sbx_archive_api.archive_entry_symlink)
 #define archive_entry_uid (*sbx_archive_api.archive_entry_uid)
 #define archive_error_string (*sbx_archive_api.archive_error_string)
+#define archive_filter_bytes (*sbx_archive_api.archive_filter_bytes)
 #define archive_read_data_block (*sbx_archive_api.archive_read_data_block)
 #define archive_read_free (*sbx_archive_api.archive_read_free)
 #define archive_read_new (*sbx_archive_api.archive_read_new)

@@ -48,8 +48,18 @@ int sbx_image_resolve(const char *name, char *ret_rootfs_path, size_t len, struc
 /* Import a docker-save archive or OCI layout tarball from fd. name_override
  * (may be NULL) names the image instead of the archive's own tags. On success
  * writes the number of image records created into *ret_count. */
-int sbx_image_import(int fd, const char *name_override, const struct sbx_progress *progress,
-                     unsigned *ret_count, sbx_error *reterr);
+/* What one import may unpack, against compression bombs and huge archives
+ * (the store's disk, inodes): refused beyond it, nothing imported. */
+struct sbx_import_limits {
+        uint64_t bytes;   /* tar bytes after decompression: the outer archive's and every layer's */
+        uint64_t entries; /* entries of the outer archive and every layer */
+};
+#define SBX_IMPORT_MAX_BYTES_DEFAULT (64ull << 30)
+#define SBX_IMPORT_MAX_ENTRIES_DEFAULT 2000000ull
+
+/* limits NULL: the defaults above. */
+int sbx_image_import(int fd, const char *name_override, const struct sbx_import_limits *limits,
+                     const struct sbx_progress *progress, unsigned *ret_count, sbx_error *reterr);
 
 struct sbx_build_options {
         const char *name;     /* default SBX_IMAGE_DEFAULT */

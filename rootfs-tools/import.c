@@ -53,6 +53,7 @@ struct import_ctx {
         char work[64];
         const struct sbx_progress *progress;
         bool keep_owner;
+        struct sbx_import_limits limits;
         struct image_plan *images;
         unsigned n_images;
         unsigned layers_done, layers_total;
@@ -472,8 +473,12 @@ static int import_layer(struct import_ctx *c, const struct layer *l, sbx_error *
         _cleanup_free_ struct blob_reader *b = calloc(1, sizeof(*b));
         _cleanup_close_ int fd = -EBADF, lfd = -EBADF;
         char got[SBX_SHA256_HEX_SIZE], name[96], what[96];
-        struct sbx_extract_opts o = {
-                .keep_owner = c->keep_owner, .report = true, .what = what, .progress = c->progress};
+        struct sbx_extract_opts o = {.keep_owner = c->keep_owner,
+                                     .report = true,
+                                     .what = what,
+                                     .progress = c->progress,
+                                     .max_unpacked = c->limits.bytes,
+                                     .max_entries = c->limits.entries};
         bool extract;
         int r;
 
@@ -584,8 +589,10 @@ static json_object *record_for(struct import_ctx *c, const struct image_plan *im
 
 static int read_outer(struct import_ctx *c, int fd, sbx_error *reterr) {
         _cleanup_free_ struct blob_reader *b = calloc(1, sizeof(*b));
-        struct sbx_extract_opts o = {.what = "archive", .progress = c->progress};
-        struct sbx_extract_stats st = {};
+        struct sbx_extract_opts o = {.what = "archive",
+                                     .progress = c->progress,
+                                     .max_unpacked = c->limits.bytes,
+                                     .max_entries = c->limits.entries};
         int r;
 
         if (!b)
@@ -597,10 +604,10 @@ static int read_outer(struct import_ctx *c, int fd, sbx_error *reterr) {
                     0)
                 return sbx_error_set(reterr, -errno, "create work directory: %s", strerror(errno));
         sbx_progress_emit(c->progress, SBX_PROGRESS_PHASE, "read", 0, 0, 0, NULL);
-        r = extract_stream(b, c->archivefd, &o, &st, reterr);
-        if (r < 0)
-                return r;
-        return 0;
+        /* the outer archive counts against the limits; its notes are not the image's */
+        r = extract_stream(b, c->archivefd, &o, &c->stats, reterr);
+        c->stats.setid_stripped = c->stats.devices_skipped = 0;
+        return r < 0 ? r : 0;
 }
 
 static int plan(struct import_ctx *c, const char *name_override, sbx_error *reterr) {
@@ -704,14 +711,17 @@ static int commit(struct import_ctx *c, unsigned *ret_count, sbx_error *reterr) 
         return 0;
 }
 
-int sbx_image_import(int fd, const char *name_override, const struct sbx_progress *progress,
-                     unsigned *ret_count, sbx_error *reterr) {
+int sbx_image_import(int fd, const char *name_override, const struct sbx_import_limits *limits,
+                     const struct sbx_progress *progress, unsigned *ret_count, sbx_error *reterr) {
         _cleanup_(import_ctx_done) struct import_ctx c = {
                 .storefd = -EBADF,
                 .workfd = -EBADF,
                 .archivefd = -EBADF,
                 .progress = progress,
                 .keep_owner = geteuid() == 0,
+                .limits = limits ? *limits
+                                 : (struct sbx_import_limits){.bytes = SBX_IMPORT_MAX_BYTES_DEFAULT,
+                                                              .entries = SBX_IMPORT_MAX_ENTRIES_DEFAULT},
         };
         char store[PATH_MAX];
         unsigned count = 0;

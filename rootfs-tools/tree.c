@@ -26,6 +26,7 @@
  */
 #include <dirent.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -72,7 +73,12 @@ int sbx_path_normalize(const char *in, char *ret, size_t len, sbx_error *reterr)
                         return sbx_error_set(reterr, -EPERM, "entry name '%s' contains '..': refused",
                                              printable(in, pb, sizeof(pb)));
                 if (cl > 0 && !(cl == 1 && p[0] == '.')) {
-                        if (++depth > SBX_TREE_DEPTH_MAX || cl > NAME_MAX || n + cl + 2 > len)
+                        if (++depth > SBX_TREE_DEPTH_MAX)
+                                return sbx_error_set(reterr, -ENAMETOOLONG,
+                                                     "entry name '%s' has more than %d path components "
+                                                     "(the limit of path depth)",
+                                                     printable(in, pb, sizeof(pb)), SBX_TREE_DEPTH_MAX);
+                        if (cl > NAME_MAX || n + cl + 2 > len)
                                 return sbx_error_set(reterr, -ENAMETOOLONG, "entry name '%s' is too long",
                                                      printable(in, pb, sizeof(pb)));
                         if (n > 0)
@@ -240,8 +246,42 @@ struct extract_ctx {
         int rootfd;
         const struct sbx_extract_opts *o;
         struct sbx_extract_stats *stats;
+        uint64_t unpacked_before; /* stats->unpacked when this archive began */
         struct fixups fix;
 };
+
+/* The limit of unpacked bytes, checked after every header and data block:
+ * a compression bomb (a few MB of gzip or xz that inflate to terabytes of
+ * tar) is stopped at the limit, whether the bytes are a file's data or
+ * anything libarchive would otherwise skip on its own (an entry's data
+ * sbx does not write: it is read here, block by block, see drain). */
+static int check_unpacked(struct extract_ctx *c, sbx_error *reterr) {
+        la_int64_t k = archive_filter_bytes(c->a, 0);
+
+        c->stats->unpacked = c->unpacked_before + (k > 0 ? (uint64_t) k : 0);
+        if (c->o->max_unpacked && c->stats->unpacked > c->o->max_unpacked)
+                return sbx_error_set(reterr, -EFBIG,
+                                     "more than %" PRIu64 " bytes unpacked (the limit of unpacked bytes, "
+                                     "--max-bytes): refused, nothing imported",
+                                     c->o->max_unpacked);
+        return 0;
+}
+
+/* Read what is left of the entry's data, against the limit. */
+static int drain(struct extract_ctx *c, const char *rel, sbx_error *reterr) {
+        const void *buf;
+        size_t len;
+        la_int64_t off;
+        int k, r;
+
+        while ((k = archive_read_data_block(c->a, &buf, &len, &off)) == ARCHIVE_OK)
+                if ((r = check_unpacked(c, reterr)) < 0)
+                        return r;
+        if (k != ARCHIVE_EOF)
+                return sbx_error_set(reterr, -EBADMSG, "truncated or corrupt data in '%s': %s", rel,
+                                     archive_error_string(c->a));
+        return 0;
+}
 
 static void notice(const struct extract_ctx *c, const char *what, const char *rel, const char *why) {
         char msg[400], pb[300];
@@ -280,6 +320,8 @@ static int extract_file(struct extract_ctx *c, struct archive_entry *e, int pfd,
                 if (r < 0)
                         return sbx_error_set(reterr, r, "write '%s'", rel);
                 c->stats->bytes += (uint64_t) len;
+                if ((r = check_unpacked(c, reterr)) < 0)
+                        return r;
         }
         if (k != ARCHIVE_EOF)
                 return sbx_error_set(reterr, -EBADMSG, "truncated or corrupt data in '%s': %s", rel,
@@ -440,7 +482,8 @@ static int extract_entry(struct extract_ctx *c, struct archive_entry *e, sbx_err
 
 int sbx_extract(struct archive *a, int rootfd, const struct sbx_extract_opts *o,
                 struct sbx_extract_stats *stats, sbx_error *reterr) {
-        struct extract_ctx c = {.a = a, .rootfd = rootfd, .o = o, .stats = stats};
+        struct extract_ctx c = {.a = a, .rootfd = rootfd, .o = o, .stats = stats,
+                                .unpacked_before = stats->unpacked};
         struct archive_entry *e;
         int r = 0, k;
 
@@ -453,7 +496,17 @@ int sbx_extract(struct archive *a, int rootfd, const struct sbx_extract_opts *o,
                                           archive_error_string(a) ?: "unreadable header");
                         goto out;
                 }
-                r = extract_entry(&c, e, reterr);
+                if (o->max_entries && stats->entries >= o->max_entries)
+                        r = sbx_error_set(reterr, -EFBIG,
+                                          "more than %" PRIu64 " entries (the limit of archive entries, "
+                                          "--max-entries): refused, nothing imported",
+                                          o->max_entries);
+                if (r >= 0)
+                        r = check_unpacked(&c, reterr);
+                if (r >= 0)
+                        r = extract_entry(&c, e, reterr);
+                if (r >= 0)
+                        r = drain(&c, archive_entry_pathname(e) ?: "", reterr);
                 if (r < 0) {
                         sbx_error_wrap(reterr, "%s", o->what);
                         goto out;

@@ -20,9 +20,13 @@ struct sbx_extract_opts {
         bool report;      /* emit notices for skipped devices / stripped bits */
         const char *what; /* "layer sha256:..." for error messages */
         const struct sbx_progress *progress;
+        uint64_t max_unpacked; /* stats->unpacked may not exceed it (0: no limit) */
+        uint64_t max_entries;  /* nor stats->entries */
 };
 
+/* Counted across every sbx_extract() given the same stats (one import). */
 struct sbx_extract_stats {
+        uint64_t unpacked; /* tar bytes read, after decompression */
         uint64_t entries;
         uint64_t bytes; /* file content written */
         unsigned devices_skipped;

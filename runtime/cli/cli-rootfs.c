@@ -3,11 +3,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <json-c/json.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "cgroup/cgroup.h"
 #include "cli.h"
 #include "rootfs-tools/image.h"
 #include "util/util.h"
@@ -47,16 +49,23 @@ const sbx_cli_cmd sbx_cmd_rootfs_build = {
 
 static const sbx_cli_opt import_opts[] = {
         { "name", 0, "NAME[:TAG]", 'n', "the name to store the image under (default: the archive's own)", NULL },
+        { "max-bytes", 0, "SIZE", 'B',
+          "refuse an archive that unpacks to more than SIZE bytes: the outer archive's and every layer's tar "
+          "stream after decompression (k, m, g, t suffixes; default 64g)", NULL },
+        { "max-entries", 0, "N", 'E',
+          "refuse an archive with more than N entries, the outer archive's and every layer's (default 2000000)",
+          NULL },
         SBX_CLI_OPT_HELP,
         SBX_CLI_OPT_END
 };
 
 const sbx_cli_cmd sbx_cmd_rootfs_import = {
         .name = "rootfs import", .page = "sbx-rootfs", .positional = "@file",
-        .usage = "FILE|- [--name NAME[:TAG]]",
+        .usage = "FILE|- [--name NAME[:TAG]] [--max-bytes SIZE] [--max-entries N]",
         .summary = "import a 'docker save' archive or an OCI image layout tarball",
         .text = "Import a 'docker save' archive or an OCI image layout tarball (optionally gzip, xz or zstd "
-                "compressed); - reads standard input.",
+                "compressed); - reads standard input. An archive past a limit (--max-bytes, --max-entries, "
+                "or an entry name of more than 128 path components) is refused and nothing is imported.",
         .opts = { import_opts, NULL },
 };
 
@@ -223,23 +232,54 @@ static int cmd_build(int argc, char **argv) {
         return 0;
 }
 
+struct import_args {
+        const char *name;
+        struct sbx_import_limits limits;
+};
+
 static int import_opt(int c, const char *arg, void *userdata) {
-        if (c != 'n')
+        struct import_args *a = userdata;
+        int64_t v;
+
+        switch (c) {
+        case 'n':
+                a->name = arg;
+                return 0;
+        case 'B':
+                if (sbx_parse_size(arg, &v) < 0 || v <= 0) {
+                        fprintf(stderr, "sbx rootfs import: --max-bytes '%s': not a size (e.g. 10g)\n", arg);
+                        return -EINVAL;
+                }
+                a->limits.bytes = (uint64_t) v;
+                return 0;
+        case 'E': {
+                char *end;
+                unsigned long long n;
+                errno = 0;
+                n = strtoull(arg, &end, 10);
+                if (errno || end == arg || *end || n == 0 || arg[0] == '-') {
+                        fprintf(stderr, "sbx rootfs import: --max-entries '%s': not a positive number\n", arg);
+                        return -EINVAL;
+                }
+                a->limits.entries = n;
+                return 0;
+        }
+        default:
                 return -EINVAL;
-        *(const char **) userdata = arg;
-        return 0;
+        }
 }
 
 static int cmd_import(int argc, char **argv) {
         struct render rd = {.cmd = "import", .tty = isatty(2)};
         struct sbx_progress pg = {render_event, &rd};
-        const char *name = NULL;
+        struct import_args args = {.limits = {.bytes = SBX_IMPORT_MAX_BYTES_DEFAULT,
+                                              .entries = SBX_IMPORT_MAX_ENTRIES_DEFAULT}};
         _cleanup_close_ int fd = -EBADF;
         unsigned count = 0;
         sbx_error e = {};
         int status = 0;
 
-        if (sbx_cli_parse(&sbx_cmd_rootfs_import, argc, argv, import_opt, &name, &status) < 0)
+        if (sbx_cli_parse(&sbx_cmd_rootfs_import, argc, argv, import_opt, &args, &status) < 0)
                 return status;
         if (argc - optind != 1) {
                 fprintf(stderr, "sbx rootfs import: give one FILE, or - for standard input\n");
@@ -258,7 +298,7 @@ static int cmd_import(int argc, char **argv) {
                 fprintf(stderr, "sbx rootfs import: open '%s': %s\n", argv[optind], strerror(errno));
                 return SBX_EXIT_FAILURE;
         }
-        if (sbx_image_import(fd, name, &pg, &count, &e) < 0) {
+        if (sbx_image_import(fd, args.name, &args.limits, &pg, &count, &e) < 0) {
                 render_end(&rd);
                 return fail(&e);
         }

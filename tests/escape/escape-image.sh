@@ -74,5 +74,74 @@ if tar --sparse --format=pax -cf "$TMP/sp.layer" -C "$TMP/sp" . 2>/dev/null &&
 else
         skip "image-sparse-entry: GNU tar cannot make a sparse archive here"
 fi
+
+# --- import limits: a compression bomb (a layer of some 100 KiB of gzip that
+# inflates to 128 MiB of tar: the same ratio makes terabytes of a few MB),
+# more entries than allowed, an entry of more than 128 path components. Each is
+# refused naming its limit, and nothing of it is left in the store (no image,
+# no layer, no work directory); the same archive under a larger limit imports.
+python3 - "$TMP/bomb.layer" <<'P'
+import io, sys, tarfile
+class Zeros(io.RawIOBase):
+    def __init__(self, n): self.n = n
+    def readable(self): return True
+    def readinto(self, b):
+        k = min(len(b), self.n); b[:k] = bytes(k); self.n -= k; return k
+with tarfile.open(sys.argv[1], "w:gz", compresslevel=9) as tf:
+    ti = tarfile.TarInfo("zeros"); ti.size = 128 << 20
+    tf.addfile(ti, io.BufferedReader(Zeros(ti.size)))
+P
+layers_now() { ls "$SBX_IMAGE_DIR/layers" 2>/dev/null | wc -l; }
+if $MK layer "$TMP/bomb.tar" "$TMP/bomb.layer" sbx-test/bomb:v1; then
+        like "control: the bomb's archive is small ($(stat -c %s "$TMP/bomb.tar") bytes)" "$(stat -c %s "$TMP/bomb.tar")" '^[0-9]{1,6}$'
+        nl=$(layers_now)
+        out=$(timeout 120 "$SBX" rootfs import --max-bytes 32m "$TMP/bomb.tar" 2>&1); rc=$?
+        is "image-import-bomb: refused (125)" "$rc" 125
+        like "image-import-bomb: ... naming the limit" "$out" \
+                "layer sha256:[0-9a-f]{12}: more than 33554432 bytes unpacked \(the limit of unpacked bytes, --max-bytes\): refused"
+        is "image-import-bomb: ... nothing stored: no image, no new layer, no work directory" \
+                "$("$SBX" rootfs ls 2>/dev/null | grep -c sbx-test/bomb):$(layers_now):$(ls -A "$SBX_IMAGE_DIR/tmp" 2>/dev/null | wc -l)" \
+                "0:$nl:0"
+        out=$(timeout 120 "$SBX" rootfs import --max-bytes 1g "$TMP/bomb.tar" 2>&1); rc=$?
+        control "the same archive imports under --max-bytes 1g (128 MiB of zeros)" \
+                "$rc:$(stat -c %s "$SBX_IMAGE_DIR/images/sbx-test+bomb@v1/rootfs/zeros" 2>&1)" 0:134217728
+        "$SBX" rootfs rm sbx-test/bomb:v1 >/dev/null 2>&1
+else
+        not_ok "make the compression bomb's archive"
+fi
+python3 - "$TMP/many.layer" "$TMP/deep.layer" "$TMP/deep-ok.layer" <<'P'
+import io, sys, tarfile
+def tar(path, names):
+    with tarfile.open(path, "w", format=tarfile.PAX_FORMAT) as tf:
+        for n in names:
+            tf.addfile(tarfile.TarInfo(n), io.BytesIO(b""))
+tar(sys.argv[1], ["f%05d" % i for i in range(3000)])
+tar(sys.argv[2], ["d/" * 129 + "f"])
+tar(sys.argv[3], ["d/" * 127 + "f"])
+P
+if $MK layer "$TMP/many.tar" "$TMP/many.layer" sbx-test/many:v1 &&
+        $MK layer "$TMP/deep.tar" "$TMP/deep.layer" sbx-test/deep:v1 &&
+        $MK layer "$TMP/deep-ok.tar" "$TMP/deep-ok.layer" sbx-test/deepok:v1; then
+        nl=$(layers_now)
+        out=$(timeout 120 "$SBX" rootfs import --max-entries 1000 "$TMP/many.tar" 2>&1); rc=$?
+        like "image-import-entries: 3000 entries under --max-entries 1000 are refused (125), naming the limit" "$rc:$(echo $out)" \
+                "^125:.*layer sha256:[0-9a-f]{12}: more than 1000 entries \(the limit of archive entries, --max-entries\): refused"
+        is "image-import-entries: ... nothing stored" \
+                "$("$SBX" rootfs ls 2>/dev/null | grep -c sbx-test/many):$(layers_now):$(ls -A "$SBX_IMAGE_DIR/tmp" 2>/dev/null | wc -l)" \
+                "0:$nl:0"
+        control "the same archive imports under the default limit" \
+                "$(timeout 120 "$SBX" rootfs import "$TMP/many.tar" >/dev/null 2>&1; echo $?):$(ls "$SBX_IMAGE_DIR/images/sbx-test+many@v1/rootfs" 2>/dev/null | wc -l)" \
+                0:3000
+        out=$(timeout 120 "$SBX" rootfs import "$TMP/deep.tar" 2>&1); rc=$?
+        like "image-import-depth: an entry of 130 path components is refused (125), naming the limit" "$rc:$(echo $out)" \
+                "^125:.*has more than 128 path components \(the limit of path depth\)"
+        is "image-import-depth: ... nothing stored" \
+                "$("$SBX" rootfs ls 2>/dev/null | grep -c sbx-test/deep):$(ls -A "$SBX_IMAGE_DIR/tmp" 2>/dev/null | wc -l)" 0:0
+        control "an entry of 128 path components imports" \
+                "$(timeout 120 "$SBX" rootfs import "$TMP/deep-ok.tar" >/dev/null 2>&1; echo $?)" 0
+        "$SBX" rootfs rm sbx-test/many:v1 sbx-test/deepok:v1 >/dev/null 2>&1
+else
+        not_ok "make the archives of the entry and depth limits"
+fi
 is "no run directory left in the state dir" "$(leftovers)" ""
 done_testing

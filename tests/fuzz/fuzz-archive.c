@@ -49,7 +49,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (fd < 0 || write(fd, data, size) != (ssize_t) size)
                 abort();
         lseek(fd, 0, SEEK_SET);
-        (void) sbx_image_import(fd, size % 2 ? "fuzz/name:tag" : NULL, NULL, &count, &e);
+        (void) sbx_image_import(fd, size % 2 ? "fuzz/name:tag" : NULL, NULL, NULL, &count, &e);
         close(fd);
         if (sbx_tree_rm_rf_at(tmpfd, store + 5) < 0 || mkdir(store, 0700) < 0)
                 abort();
