@@ -27,7 +27,8 @@
 enum {
         OPT_NAME = SANDBOX_OPT_BASE, OPT_LABEL, OPT_WS_MODE, OPT_CONFIG_HASH, OPT_NO_START,
         OPT_WS_ROOT, OPT_SB_STATE_DIR, OPT_RM, OPT_ENV_FILE, OPT_SCOPE, OPT_ALL, OPT_AGENT, OPT_SESSION,
-        OPT_JSON, OPT_NAME_STATUS, OPT_STAT, OPT_IDLE_HOURS, OPT_MAX_AGE_DAYS, OPT_EXEC,
+        OPT_JSON, OPT_NAME_STATUS, OPT_STAT, OPT_IDLE_HOURS, OPT_MAX_AGE_DAYS, OPT_EXEC, OPT_DIGEST,
+        OPT_EXPECT,
 };
 
 const sbx_cli_opt sbx_persistent_opts[] = {
@@ -1625,25 +1626,31 @@ static const sbx_cli_opt diff_opts[] = {
         { "json", 0, NULL, OPT_JSON, "the changes as JSON (path, change, mode, oldMode, contentChanged)", NULL },
         { "name-status", 0, NULL, OPT_NAME_STATUS, "only the A/M/D lines, no unified diff", NULL },
         { "stat", 0, NULL, OPT_STAT, "the same as --name-status", NULL },
+        { "digest", 0, NULL, OPT_DIGEST,
+          "also the digest of the changes listed, for 'sbx commit --expect' (a last line 'digest sha256:...'; "
+          "with --json an object {\"digest\", \"changes\"})", NULL },
         SBX_CLI_OPT_END
 };
 
 const sbx_cli_cmd sbx_cmd_diff = {
         .name = "diff", .page = "sbx-sandbox", .fn = cli_diff, .positional = "@sandbox",
-        .usage = "[--json | --name-status] NAME",
+        .usage = "[--json | --name-status] [--digest] NAME",
         .summary = "list a sandbox's workspace changes (--workspace-mode overlay)",
         .text = "What the sandbox changed in its workspace (--workspace-mode overlay): A added, M modified "
                 "(content, type or permissions; a type change is shown, as in 'M notes (directory -> file)'; a "
                 "symlink shows its target, 'A log -> /home/u/.bashrc'), D "
                 "deleted (every file under a deleted or replaced directory is listed, as commit deletes it); "
-                "then a unified diff of each changed text file. A rename is a D plus an A.",
+                "then a unified diff of each changed text file. A rename is a D plus an A. With --digest, the "
+                "digest of what was listed (each change, each file's content): 'sbx commit --expect DIGEST' "
+                "applies exactly those changes or nothing.",
         .opts = { diff_opts, common_opts, NULL },
         .footer = NAME_CMD_FOOTER,
 };
 
 int cli_diff(int argc, char **argv) {
         _cleanup_(sbx_sandbox_freep) sbx_sandbox *s = NULL;
-        bool json = false, patch = true;
+        bool json = false, patch = true, digest = false;
+        char dg[SBX_CHANGES_DIGEST_SIZE] = "";
         sbx_change *c = NULL;
         size_t n = 0;
         const char *ref = NULL;
@@ -1655,6 +1662,8 @@ int cli_diff(int argc, char **argv) {
         while ((opt = next_opt(&sbx_cmd_diff, &g, argc, argv, &status)) >= 0) {
                 if (opt == OPT_JSON)
                         json = true;
+                else if (opt == OPT_DIGEST)
+                        digest = true;
                 else
                         patch = false;
         }
@@ -1673,6 +1682,14 @@ int cli_diff(int argc, char **argv) {
         r = sbx_sandbox_diff(ref, &c, &n, &err);
         if (r < 0)
                 return fail("diff", &err, r == -ENOTSUP ? SBX_EXIT_USAGE : errno_status(r, &err));
+        /* the digest of the list printed below, its files read now: what
+         * commit --expect will compare (before the patches, which only show
+         * text files; a file changed meanwhile fails the commit) */
+        if (digest && ((r = sbx_sandbox_lookup(ref, &s, &err)) < 0 ||
+                       (r = sbx_sandbox_diff_digest(s, c, n, dg, &err)) < 0)) {
+                sbx_changes_free(c, n);
+                return fail("diff", &err, errno_status(r, &err));
+        }
         if (json) {
                 json_object *a = json_object_new_array();
                 for (size_t i = 0; i < n; i++) {
@@ -1686,6 +1703,12 @@ int cli_diff(int argc, char **argv) {
                         if (c[i].target)
                                 json_object_object_add(o, "target", json_object_new_string(c[i].target));
                         json_object_array_add(a, o);
+                }
+                if (digest) {
+                        json_object *top = json_object_new_object();
+                        json_object_object_add(top, "digest", json_object_new_string(dg));
+                        json_object_object_add(top, "changes", a);
+                        a = top;
                 }
                 /* the paths are the sandbox's: no raw C1 control or DEL */
                 _cleanup_free_ char *safe = sbx_json_terminal_safe(
@@ -1714,7 +1737,9 @@ int cli_diff(int argc, char **argv) {
                         else
                                 printf("%c %s\n", kind_letter(c[i].kind), q);
                 }
-                if (patch && n && sbx_sandbox_lookup(ref, &s, NULL) == 0 && s->upper_dir)
+                if (digest)
+                        printf("digest %s\n", dg);
+                if (patch && n && (s || sbx_sandbox_lookup(ref, &s, NULL) == 0) && s->upper_dir)
                         for (size_t i = 0; i < n; i++)
                                 show_patch(s, &c[i]);
         }
@@ -1722,29 +1747,57 @@ int cli_diff(int argc, char **argv) {
         return 0;
 }
 
+static const sbx_cli_opt commit_opts[] = {
+        { "expect", 0, "DIGEST", OPT_EXPECT,
+          "apply the changes only if they are the ones 'sbx diff --digest' showed as DIGEST, else nothing "
+          "(exit 125); not with PATHs", NULL },
+        SBX_CLI_OPT_END
+};
+
 const sbx_cli_cmd sbx_cmd_commit = {
         .name = "commit", .page = "sbx-sandbox", .fn = cli_commit, .in_order = true, .positional = "@sandbox",
-        .usage = "NAME [PATH...]",
+        .usage = "[--expect DIGEST] NAME [PATH...]",
         .summary = "apply a sandbox's workspace changes to the real workspace",
         .text = "Apply the sandbox's workspace changes (all, or those at or under PATHs, relative to /workspace) "
                 "to the real workspace, each file atomically (temp file + rename). Symlinks are copied as links "
                 "and never followed; set-id bits are dropped; sparse files keep their holes; FIFOs, sockets and "
                 "devices are skipped (counted). The sandbox keeps running; 'sbx diff' is empty afterwards but for "
-                "those.",
-        .opts = { common_opts, NULL },
+                "those. Without --expect the changes applied are the layer as it is when commit runs, which a "
+                "running sandbox can change after the review; with --expect DIGEST (from 'sbx diff --digest') "
+                "every file is first copied aside and the digest taken of the copies, and a layer that is no "
+                "longer what was reviewed is refused with nothing applied.",
+        .opts = { commit_opts, common_opts, NULL },
         .footer = NAME_CMD_FOOTER,
 };
 
 int cli_commit(int argc, char **argv) {
         sbx_error err = {};
         size_t skipped = 0;
-        int r, status, i = only_common_opts(&sbx_cmd_commit, argc, argv, &status);
+        const char *expect = NULL;
+        sbx_cli_getopt g;
+        int r, status, opt, i;
 
-        if (i < 0)
+        opts_begin(&sbx_cmd_commit, &g);
+        while ((opt = next_opt(&sbx_cmd_commit, &g, argc, argv, &status)) >= 0)
+                if (opt == OPT_EXPECT)
+                        expect = optarg;
+        if (opt == -2)
                 return status;
+        i = optind;
         if (i >= argc)
                 return no_sandbox_given(&sbx_cmd_commit);
-        r = sbx_sandbox_commit(argv[i], argv + i + 1, (size_t) (argc - i - 1), &skipped, &err);
+        if (expect && (strncmp(expect, "sha256:", 7) || strlen(expect) != SBX_CHANGES_DIGEST_SIZE - 1 ||
+                       strspn(expect + 7, "0123456789abcdef") != SBX_SHA256_HEX_SIZE - 1)) {
+                fprintf(stderr, "sbx commit: --expect '%s': not a digest of 'sbx diff --digest' (sha256:<64 hex>)\n",
+                        expect);
+                return SBX_EXIT_USAGE;
+        }
+        if (expect && i + 1 < argc) {
+                fprintf(stderr, "sbx commit: --expect covers every change 'sbx diff --digest' listed: give no PATH\n");
+                return SBX_EXIT_USAGE;
+        }
+        r = expect ? sbx_sandbox_commit_expect(argv[i], expect, &skipped, &err)
+                   : sbx_sandbox_commit(argv[i], argv + i + 1, (size_t) (argc - i - 1), &skipped, &err);
         if (r < 0)
                 return fail("commit", &err, r == -ENOTSUP ? SBX_EXIT_USAGE : errno_status(r, &err));
         if (skipped)

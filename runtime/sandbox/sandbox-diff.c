@@ -437,20 +437,44 @@ static int split(const char *path, char *dir, size_t len, const char **leaf) {
         return 0;
 }
 
-/* Replace dir/leaf with the temp entry tmp (a dir in the way is removed). */
-static int replace(int dfd, const char *tmp, const char *leaf) {
+/* Replace dir/leaf with the temp entry sdir/tmp (a dir in the way is removed). */
+static int replace_from(int sdir, const char *tmp, int dfd, const char *leaf) {
         struct stat st;
 
-        if (renameat(dfd, tmp, dfd, leaf) == 0)
+        if (renameat(sdir, tmp, dfd, leaf) == 0)
                 return 0;
         if ((errno == EISDIR || errno == ENOTEMPTY || errno == EEXIST) &&
             fstatat(dfd, leaf, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode)) {
                 int r = sbx_rm_rf_at(dfd, leaf);
                 if (r < 0)
                         return r;
-                return RET_NERRNO(renameat(dfd, tmp, dfd, leaf));
+                return RET_NERRNO(renameat(sdir, tmp, dfd, leaf));
         }
         return -errno;
+}
+
+static int replace(int dfd, const char *tmp, const char *leaf) {
+        return replace_from(dfd, tmp, dfd, leaf);
+}
+
+/* dir/leaf becomes a directory of mode perm (a non-directory in the way is
+ * removed); the owner only as root. */
+static int make_dir(int ldir, const char *leaf, const char *path, mode_t perm, uid_t owner, gid_t group,
+                    sbx_error *reterr) {
+        struct stat lst;
+
+        if (fstatat(ldir, leaf, &lst, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISDIR(lst.st_mode) &&
+            unlinkat(ldir, leaf, 0) < 0)
+                return sbx_error_set(reterr, -errno, "commit: replace '%s' with a directory", path);
+        if (mkdirat(ldir, leaf, 0700) < 0 && errno != EEXIST)
+                return sbx_error_set(reterr, -errno, "commit: mkdir '%s'", path);
+        /* never through a symlink swapped in since the mkdir (the workspace
+         * may be another sandbox's to write): the mode is the sandbox's choice */
+        if (fchmodat(ldir, leaf, perm, AT_SYMLINK_NOFOLLOW) < 0)
+                return sbx_error_set(reterr, -errno, "commit: chmod '%s'", path);
+        if (geteuid() == 0)
+                (void) fchownat(ldir, leaf, owner, group, AT_SYMLINK_NOFOLLOW);
+        return 0;
 }
 
 static int apply_one(const sbx_change *c, int up, int low, uid_t owner, gid_t group, sbx_error *reterr) {
@@ -489,21 +513,8 @@ static int apply_one(const sbx_change *c, int up, int low, uid_t owner, gid_t gr
                 owner = lst.st_uid;
                 group = lst.st_gid;
         }
-        if (S_ISDIR(st.st_mode)) {
-                if (fstatat(ldir, leaf, &lst, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISDIR(lst.st_mode) &&
-                    unlinkat(ldir, leaf, 0) < 0)
-                        return sbx_error_set(reterr, -errno, "commit: replace '%s' with a directory", c->path);
-                if (mkdirat(ldir, leaf, 0700) < 0 && errno != EEXIST)
-                        return sbx_error_set(reterr, -errno, "commit: mkdir '%s'", c->path);
-                /* never through a symlink swapped in since the mkdir (the
-                 * workspace may be another sandbox's to write): the mode is
-                 * the sandbox's choice */
-                if (fchmodat(ldir, leaf, perm, AT_SYMLINK_NOFOLLOW) < 0)
-                        return sbx_error_set(reterr, -errno, "commit: chmod '%s'", c->path);
-                if (geteuid() == 0)
-                        (void) fchownat(ldir, leaf, owner, group, AT_SYMLINK_NOFOLLOW);
-                return 0;
-        }
+        if (S_ISDIR(st.st_mode))
+                return make_dir(ldir, leaf, c->path, perm, owner, group, reterr);
         snprintf(tmp, sizeof(tmp), ".sbx-commit.%d.%u", (int) getpid(), (unsigned) random());
         if (S_ISLNK(st.st_mode)) {
                 char target[PATH_MAX];
@@ -562,6 +573,29 @@ static bool selected(const char *path, char *const *paths, size_t n) {
         return false;
 }
 
+/* Every file to be copied is opened once before anything is applied: one
+ * sbx cannot read (mode 000 without root) refuses the whole commit, never
+ * half of it. Other failures (a FIFO swapped in) are apply_one's. */
+static int all_readable(const sbx_change *changes, size_t n, char *const *paths, size_t n_paths, int up,
+                        sbx_error *reterr) {
+        for (size_t i = 0; i < n; i++) {
+                _cleanup_close_ int fd = -EBADF;
+                if (changes[i].kind == SBX_CHANGE_DELETED || !S_ISREG(changes[i].mode) ||
+                    !selected(changes[i].path, paths, n_paths))
+                        continue;
+                fd = open_regular(up, changes[i].path);
+                if (fd == -EACCES || fd == -EPERM)
+                        return sbx_error_set(reterr, fd,
+                                             "commit: the file '%s' in the sandbox's upper layer cannot be read: "
+                                             "%s, mode %04o (sbx reads the layer as uid %u; make it readable "
+                                             "inside the sandbox, e.g. chmod u+r, or drop it with sbx reset); "
+                                             "nothing was committed",
+                                             changes[i].path, strerror(-fd), (unsigned) (changes[i].mode & 07777),
+                                             (unsigned) geteuid());
+        }
+        return 0;
+}
+
 int sbx_sandbox_commit(const char *ref, char *const *paths, size_t n_paths, size_t *ret_skipped,
                        sbx_error *reterr) {
         _cleanup_(sbx_sandbox_freep) sbx_sandbox *s = NULL;
@@ -580,25 +614,10 @@ int sbx_sandbox_commit(const char *ref, char *const *paths, size_t n_paths, size
                 sbx_changes_free(changes, n);
                 return r < 0 ? r : sbx_error_set(reterr, -errno, "commit: stat the workspace");
         }
-        /* Every file to be copied is opened once before anything is applied: one
-         * sbx cannot read (mode 000 without root) refuses the whole commit, never
-         * half of it. Other failures (a FIFO swapped in) are apply_one's. */
-        for (size_t i = 0; i < n; i++) {
-                _cleanup_close_ int fd = -EBADF;
-                if (changes[i].kind == SBX_CHANGE_DELETED || !S_ISREG(changes[i].mode) ||
-                    !selected(changes[i].path, paths, n_paths))
-                        continue;
-                fd = open_regular(up, changes[i].path);
-                if (fd == -EACCES || fd == -EPERM) {
-                        r = sbx_error_set(reterr, fd,
-                                          "commit: the file '%s' in the sandbox's upper layer cannot be read: %s, "
-                                          "mode %04o (sbx reads the layer as uid %u; make it readable inside the "
-                                          "sandbox, e.g. chmod u+r, or drop it with sbx reset); nothing was committed",
-                                          changes[i].path, strerror(-fd), (unsigned) (changes[i].mode & 07777),
-                                          (unsigned) geteuid());
-                        sbx_changes_free(changes, n);
-                        return r;
-                }
+        r = all_readable(changes, n, paths, n_paths, up, reterr);
+        if (r < 0) {
+                sbx_changes_free(changes, n);
+                return r;
         }
         /* Additions and modifications parents first, then deletions children first. */
         for (size_t i = 0; r >= 0 && i < n; i++)
@@ -612,6 +631,255 @@ int sbx_sandbox_commit(const char *ref, char *const *paths, size_t n_paths, size
                         r = apply_one(&changes[i - 1], up, low, root.st_uid, root.st_gid, reterr);
                         applied += r >= 0;
                 }
+        sbx_changes_free(changes, n);
+        if (ret_skipped)
+                *ret_skipped = skipped;
+        if (r >= 0)
+                (void) syncfs(low);
+        return r < 0 ? r : applied;
+}
+
+/* ---------------------------------------------------------------- digest */
+
+#define DIGEST_CHUNK (64u << 10)
+
+/* A file's content hash that does not depend on how it is laid out on disk
+ * (the layer's tmpfs, the workspace's file system, sbx_copy_sparse's holes):
+ * its size, then each 64 KiB chunk at its offset unless the chunk is all
+ * zeros. A hole is skipped by SEEK_DATA, so a 1 TB sparse file costs what
+ * its data costs, as in the copy. */
+static int content_hash(int fd, char hex[SBX_SHA256_HEX_SIZE]) {
+        _cleanup_free_ uint8_t *buf = malloc(DIGEST_CHUNK);
+        struct sbx_sha256 h;
+        struct stat st;
+        uint64_t size, off = 0;
+
+        if (!buf)
+                return -ENOMEM;
+        if (fstat(fd, &st) < 0)
+                return -errno;
+        size = (uint64_t) st.st_size;
+        sbx_sha256_init(&h);
+        sbx_sha256_update(&h, &size, sizeof(size));
+        while (off < size) {
+                off_t d = lseek(fd, (off_t) off, SEEK_DATA);
+                ssize_t k;
+
+                if (d < 0 && errno == ENXIO)
+                        break;
+                if (d >= 0)
+                        off = (uint64_t) d & ~(uint64_t) (DIGEST_CHUNK - 1);
+                do
+                        k = pread(fd, buf, DIGEST_CHUNK, (off_t) off);
+                while (k < 0 && errno == EINTR);
+                if (k < 0)
+                        return -errno;
+                if (k == 0)
+                        break;
+                for (ssize_t i = 0; i < k; i++)
+                        if (buf[i]) {
+                                sbx_sha256_update(&h, &off, sizeof(off));
+                                sbx_sha256_update(&h, buf, (size_t) k);
+                                break;
+                        }
+                off += DIGEST_CHUNK;
+        }
+        sbx_sha256_final_hex(&h, hex);
+        return 0;
+}
+
+static void digest_add(struct sbx_sha256 *h, sbx_change_kind kind, mode_t mode, const char *path,
+                       const char *target, const char *content) {
+        char head[32];
+        int k = snprintf(head, sizeof(head), "%c %o ",
+                         kind == SBX_CHANGE_ADDED ? 'A' : kind == SBX_CHANGE_DELETED ? 'D' : 'M', (unsigned) mode);
+
+        sbx_sha256_update(h, head, (size_t) k);
+        sbx_sha256_update(h, path, strlen(path) + 1);
+        if (target)
+                sbx_sha256_update(h, target, strlen(target) + 1);
+        if (content)
+                sbx_sha256_update(h, content, SBX_SHA256_HEX_SIZE - 1);
+        sbx_sha256_update(h, "\n", 1);
+}
+
+static void digest_end(struct sbx_sha256 *h, char ret[SBX_CHANGES_DIGEST_SIZE]) {
+        memcpy(ret, "sha256:", 7);
+        sbx_sha256_final_hex(h, ret + 7);
+}
+
+int sbx_sandbox_diff_digest(const sbx_sandbox *s, const sbx_change *c, size_t n,
+                            char ret[SBX_CHANGES_DIGEST_SIZE], sbx_error *reterr) {
+        _cleanup_close_ int up = -EBADF;
+        struct sbx_sha256 h;
+
+        if (!s->upper_dir)
+                return sbx_error_set(reterr, -ENOENT, "sandbox '%s' has no upper layer", s->name);
+        up = open(s->upper_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (up < 0)
+                return sbx_error_set(reterr, -errno, "sandbox '%s': open '%s'", s->name, s->upper_dir);
+        sbx_sha256_init(&h);
+        for (size_t i = 0; i < n; i++) {
+                char hex[SBX_SHA256_HEX_SIZE];
+                bool file = c[i].kind != SBX_CHANGE_DELETED && S_ISREG(c[i].mode);
+
+                if (file) {
+                        _cleanup_close_ int fd = open_regular(up, c[i].path);
+                        int r = fd < 0 ? fd : content_hash(fd, hex);
+                        if (r < 0)
+                                return sbx_error_set(reterr, r,
+                                                     "digest: read '%s' in the upper layer (it changed while "
+                                                     "sbx read it? run sbx diff again)",
+                                                     c[i].path);
+                }
+                digest_add(&h, c[i].kind, c[i].mode, c[i].path, c[i].target, file ? hex : NULL);
+        }
+        digest_end(&h, ret);
+        return 0;
+}
+
+/* One change copied into the staging dir as entry "i" (a file or symlink),
+ * its digest line taken of that copy; *ret_mode is what the upper layer
+ * holds now (a directory's mode, a special file's type). */
+static int stage_one(const sbx_change *c, size_t i, int up, int stagefd, struct sbx_sha256 *h,
+                     mode_t *ret_mode, sbx_error *reterr) {
+        char dir[PATH_MAX], name[32], hex[SBX_SHA256_HEX_SIZE], target[PATH_MAX];
+        _cleanup_close_ int udir = -EBADF;
+        const char *leaf;
+        struct stat st;
+
+        if (c->kind == SBX_CHANGE_DELETED) {
+                digest_add(h, c->kind, c->mode, c->path, NULL, NULL);
+                return 0;
+        }
+        if (split(c->path, dir, sizeof(dir), &leaf) < 0)
+                return sbx_error_set(reterr, -ENAMETOOLONG, "commit '%s': the path is too long", c->path);
+        udir = open_beneath(up, dir, O_RDONLY | O_DIRECTORY);
+        if (udir < 0 || fstatat(udir, leaf, &st, AT_SYMLINK_NOFOLLOW) < 0)
+                return sbx_error_set(reterr, -ESTALE, "commit --expect: '%s' is gone from the upper layer: "
+                                     "the changes are not the ones reviewed; nothing was committed", c->path);
+        *ret_mode = st.st_mode;
+        snprintf(name, sizeof(name), "%zu", i);
+        if (S_ISLNK(st.st_mode)) {
+                ssize_t k = readlinkat(udir, leaf, target, sizeof(target) - 1);
+                if (k < 0)
+                        return sbx_error_set(reterr, -errno, "commit: readlink '%s'", c->path);
+                target[k] = '\0';
+                if (symlinkat(target, stagefd, name) < 0)
+                        return sbx_error_set(reterr, -errno, "commit: stage symlink '%s'", c->path);
+                digest_add(h, c->kind, st.st_mode, c->path, target, NULL);
+        } else if (S_ISREG(st.st_mode)) {
+                _cleanup_close_ int in = open_regular(udir, leaf), out = -EBADF;
+                int r;
+                if (in < 0)
+                        return sbx_error_set(reterr, in, "commit: open '%s' in the upper layer as a regular file",
+                                             c->path);
+                out = openat(stagefd, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+                if (out < 0)
+                        return sbx_error_set(reterr, -errno, "commit: stage '%s'", c->path);
+                r = sbx_copy_sparse(in, out);
+                if (r >= 0)
+                        r = content_hash(out, hex);
+                if (r >= 0 && fchmod(out, st.st_mode & 01777) < 0)   /* no set-id bits */
+                        r = -errno;
+                if (r < 0)
+                        return sbx_error_set(reterr, r, "commit: stage '%s'", c->path);
+                digest_add(h, c->kind, st.st_mode, c->path, NULL, hex);
+        } else
+                digest_add(h, c->kind, st.st_mode, c->path, NULL, NULL);
+        return 0;
+}
+
+/* Staged entry "i" into dir/leaf of the workspace, with its owner. */
+static int place_staged(const sbx_change *c, size_t i, mode_t mode, int stagefd, int low, uid_t owner,
+                        gid_t group, sbx_error *reterr) {
+        char dir[PATH_MAX], name[32];
+        _cleanup_close_ int ldir = -EBADF;
+        const char *leaf;
+        struct stat lst;
+        int r;
+
+        if (split(c->path, dir, sizeof(dir), &leaf) < 0)
+                return sbx_error_set(reterr, -ENAMETOOLONG, "commit '%s': the path is too long", c->path);
+        ldir = open_beneath(low, dir, O_RDONLY | O_DIRECTORY);
+        if (ldir < 0)
+                return sbx_error_set(reterr, -errno, "commit '%s': open '%s' in the workspace without following "
+                                     "symlinks", c->path, dir[0] ? dir : ".");
+        if (fstatat(ldir, leaf, &lst, AT_SYMLINK_NOFOLLOW) == 0) {
+                owner = lst.st_uid;
+                group = lst.st_gid;
+        }
+        if (S_ISDIR(mode))
+                return make_dir(ldir, leaf, c->path, mode & 01777, owner, group, reterr);
+        snprintf(name, sizeof(name), "%zu", i);
+        if (geteuid() == 0)
+                (void) fchownat(stagefd, name, owner, group, AT_SYMLINK_NOFOLLOW);
+        r = replace_from(stagefd, name, ldir, leaf);
+        return r < 0 ? sbx_error_set(reterr, r, "commit: rename into place '%s'%s", c->path,
+                                     r == -EXDEV ? " (another file system inside the workspace)" : "")
+                     : 0;
+}
+
+int sbx_sandbox_commit_expect(const char *ref, const char *expect, size_t *ret_skipped, sbx_error *reterr) {
+        _cleanup_(sbx_sandbox_freep) sbx_sandbox *s = NULL;
+        _cleanup_close_ int up = -EBADF, low = -EBADF, stagefd = -EBADF;
+        _cleanup_free_ mode_t *modes = NULL;
+        char stage[64], got[SBX_CHANGES_DIGEST_SIZE];
+        sbx_change *changes = NULL;
+        struct sbx_sha256 h;
+        struct stat root;
+        size_t n = 0, skipped = 0;
+        int r, applied = 0;
+
+        r = sbx_sandbox_diff(ref, &changes, &n, reterr);
+        if (r < 0)
+                return r;
+        r = open_layers(ref, &s, &up, &low, reterr);
+        if (r >= 0 && fstat(low, &root) < 0)
+                r = sbx_error_set(reterr, -errno, "commit: stat the workspace");
+        if (r >= 0)
+                r = all_readable(changes, n, NULL, 0, up, reterr);
+        if (r >= 0 && !(modes = calloc(n + 1, sizeof(*modes))))
+                r = sbx_error_set(reterr, -ENOMEM, "out of memory");
+        /* 1. every file and symlink copied into a staging dir of the
+         * workspace (the same file system: renamed into place in 3), the
+         * digest taken of those copies */
+        snprintf(stage, sizeof(stage), ".sbx-commit-stage.%d.%u", (int) getpid(), (unsigned) random());
+        if (r >= 0 && (mkdirat(low, stage, 0700) < 0 ||
+                       (stagefd = openat(low, stage, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0))
+                r = sbx_error_set(reterr, -errno, "commit: create the staging directory '%s' in the workspace",
+                                  stage);
+        sbx_sha256_init(&h);
+        for (size_t i = 0; r >= 0 && i < n; i++)
+                r = stage_one(&changes[i], i, up, stagefd, &h, &modes[i], reterr);
+        /* 2. the same changes as reviewed, or nothing */
+        if (r >= 0) {
+                digest_end(&h, got);
+                if (strcmp(got, expect))
+                        r = sbx_error_set(reterr, -ESTALE,
+                                          "commit --expect %s: the sandbox's changes are now %s, not the ones "
+                                          "reviewed; nothing was committed (run sbx diff again, or sbx stop the "
+                                          "sandbox before the review)",
+                                          expect, got);
+        }
+        /* 3. additions and modifications parents first, then deletions children first */
+        for (size_t i = 0; r >= 0 && i < n; i++) {
+                if (changes[i].kind == SBX_CHANGE_DELETED)
+                        continue;
+                if (!S_ISDIR(modes[i]) && !S_ISLNK(modes[i]) && !S_ISREG(modes[i])) {
+                        skipped++;
+                        continue;
+                }
+                r = place_staged(&changes[i], i, modes[i], stagefd, low, root.st_uid, root.st_gid, reterr);
+                applied += r == 0;
+        }
+        for (size_t i = n; r >= 0 && i > 0; i--)
+                if (changes[i - 1].kind == SBX_CHANGE_DELETED) {
+                        r = apply_one(&changes[i - 1], up, low, root.st_uid, root.st_gid, reterr);
+                        applied += r >= 0;
+                }
+        if (stagefd >= 0)
+                (void) sbx_rm_rf_at(low, stage);
         sbx_changes_free(changes, n);
         if (ret_skipped)
                 *ret_skipped = skipped;

@@ -316,6 +316,15 @@ typedef struct sbx_change {
         char *target;                 /* a symlink's target as read in the walk, else NULL */
 } sbx_change;
 
+/* The digest of a list of changes as sbx diff shows it, which sbx commit
+ * --expect compares with what it is about to apply ("sha256:" + 64 hex):
+ * SHA-256 over each change (sorted by path) as its letter, its mode, its
+ * path, a symlink's target and a regular file's content hash, the content
+ * read from the upper layer now (beneath its root, no symlink followed). */
+#define SBX_CHANGES_DIGEST_SIZE (7 + SBX_SHA256_HEX_SIZE)
+int sbx_sandbox_diff_digest(const sbx_sandbox *s, const sbx_change *c, size_t n,
+                            char ret[SBX_CHANGES_DIGEST_SIZE], sbx_error *reterr);
+
 /* Changes in the upper layer against the real workspace, sorted by path.
  * -ENOTSUP if the sandbox is not in overlay mode. */
 int sbx_sandbox_diff(const char *ref, sbx_change **ret, size_t *ret_n, sbx_error *reterr);
@@ -332,6 +341,12 @@ int sbx_sandbox_change_open(const sbx_sandbox *s, const char *path, bool upper, 
  * number of changes applied. */
 int sbx_sandbox_commit(const char *ref, char *const *paths, size_t n_paths, size_t *ret_skipped,
                        sbx_error *reterr);
+/* The same for every change, but only if they are the ones whose digest
+ * (sbx_sandbox_diff_digest) is expect: every file and symlink is first
+ * copied into a staging directory of the workspace and the digest taken of
+ * those copies, so what is checked is what is applied, however the sandbox
+ * changes its layer meanwhile. A mismatch applies nothing: -ESTALE. */
+int sbx_sandbox_commit_expect(const char *ref, const char *expect, size_t *ret_skipped, sbx_error *reterr);
 /* Discard the upper layer (restarts a running sandbox: its processes end). */
 int sbx_sandbox_reset(const char *ref, sbx_error *reterr);
 

@@ -356,6 +356,61 @@ else
         not_ok "create the sandbox of the mode 000 tests"
 fi
 
+# --- the review is what is committed: sbx commit applied the layer as it was
+# when commit ran, so a running sandbox could change a reviewed file between
+# sbx diff and sbx commit. sbx diff --digest names what it listed; sbx commit
+# --expect copies every file aside, takes the digest of the copies, and
+# applies them only if it is the one reviewed. Deterministic first (a change
+# after the review), then against a file flipping in place between the
+# reviewed text and another while commit runs.
+xws=$TMP/xws
+mkdir -m 755 "$xws" && echo hi > "$xws/b"
+if sx create --name xbox --workspace "$xws" --workspace-mode overlay >/dev/null 2>&1; then
+        sx exec xbox -- sh -c 'echo good > /workspace/b; echo new > /workspace/n' >/dev/null 2>&1
+        dg=$(sx diff --digest --name-status xbox 2>&1 | sed -n 's/^digest //p')
+        like "diff-digest: sbx diff --digest prints the digest of what it listed" "$dg" '^sha256:[0-9a-f]{64}$'
+        is "diff-digest: ... the same in --json" \
+                "$(sx diff --digest --json xbox 2>&1 | python3 -c 'import json,sys; print(json.load(sys.stdin)["digest"])')" "$dg"
+        sx exec xbox -- sh -c 'echo evil > /workspace/b' >/dev/null 2>&1
+        out=$(sx commit --expect "$dg" xbox 2>&1); rc=$?
+        is "commit-expect-changed: a file changed after the review is refused (125)" "$rc" 125
+        like "commit-expect-changed: ... naming the digest reviewed and the one found" "$out" \
+                "commit --expect $dg: the sandbox's changes are now sha256:[0-9a-f]{64}, not the ones reviewed; nothing was committed"
+        is "commit-expect-changed: ... nothing applied, no staging dir left" "$(ls -A "$xws" | tr '\n' ' ')$(cat "$xws/b")" "b hi"
+        # in place, as fast as it can: good, evil, good, ...
+        sx exec xbox -- sh -c 'echo good > /workspace/b' >/dev/null 2>&1
+        dg=$(sx diff --digest --name-status xbox 2>&1 | sed -n 's/^digest //p')
+        sx exec xbox -- python3 -c "
+import os
+if os.fork() == 0:
+    os.setsid()
+    fd = os.open('/workspace/b', os.O_RDWR)
+    while True:
+        os.pwrite(fd, b'evil\n', 0)
+        os.pwrite(fd, b'good\n', 0)
+" >/dev/null 2>&1
+        evil_plain=0 evil_expect=0 ok_expect=0
+        for i in $(seq 40); do
+                echo hi > "$xws/b"; rm -f "$xws/n"
+                sx commit xbox b >/dev/null 2>&1 && [ "$(cat "$xws/b")" = evil ] && evil_plain=$((evil_plain + 1))
+        done
+        for i in $(seq 40); do
+                echo hi > "$xws/b"; rm -f "$xws/n"
+                if sx commit --expect "$dg" xbox >/dev/null 2>&1; then
+                        ok_expect=$((ok_expect + 1))
+                        [ "$(cat "$xws/b")" = good ] || evil_expect=$((evil_expect + 1))
+                fi
+        done
+        sx exec xbox -- sh -c 'kill -9 -1' >/dev/null 2>&1; sleep 0.2
+        like "control: without --expect, sbx commit during the flip committed the unreviewed text ($evil_plain of 40)" \
+                "$evil_plain" '^[1-9][0-9]*$'
+        is "commit-expect-flip: with --expect, never the unreviewed text ($ok_expect of 40 commits applied, each the reviewed one)" \
+                "$evil_expect" 0
+        sx rm -f xbox >/dev/null 2>&1
+else
+        not_ok "create the sandbox of the commit --expect tests"
+fi
+
 # --- directories the sandbox made unlistable, unsearchable or read-only in
 # its upper layer (modes 000, 0400, 0500, nested): rootless, sbx rm (without
 # CAP_DAC_OVERRIDE) failed with "remove its state dir" and left the layer on
@@ -389,5 +444,5 @@ else
         not_ok "create the sandbox of the sbx rm tests"
 fi
 chmod 0755 "$TMP/rtarget"
-is "no sandbox left" "$(ls "$st/sandboxes" 2>/dev/null | grep -c -e dbox -e cbox -e zbox -e rbox)" 0
+is "no sandbox left" "$(ls "$st/sandboxes" 2>/dev/null | grep -c -e dbox -e cbox -e zbox -e rbox -e xbox)" 0
 done_testing
