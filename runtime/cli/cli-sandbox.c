@@ -1588,7 +1588,7 @@ static int text_snapshot(int fd) {
  * followed: a running sandbox may swap its file, or a directory above it,
  * for a symlink to a host file at any time), copied (text_snapshot), and
  * diff reads those copies, never a path or the sandbox's file. */
-static void show_patch(const sbx_sandbox *s, const sbx_change *c) {
+static void show_patch(const sbx_sandbox *s, const sbx_change *c, bool *raced) {
         char la[PATH_MAX + 8], lb[PATH_MAX + 8];
         _cleanup_close_ int ofd = -EBADF, nfd = -EBADF, oc = -EBADF, nc = -EBADF;
         pid_t pid;
@@ -1603,6 +1603,14 @@ static void show_patch(const sbx_sandbox *s, const sbx_change *c) {
         nc = oc < 0 ? -EBADF : text_snapshot(nfd);
         if (oc < 0 || nc < 0)
                 return;
+        /* with --digest: the patch shows the bytes the digest covers, or none */
+        if (c->content_hash[0]) {
+                char hex[SBX_SHA256_HEX_SIZE];
+                if (sbx_content_hash(nc, hex) < 0 || strcmp(hex, c->content_hash)) {
+                        *raced = true;
+                        return;
+                }
+        }
         _cleanup_free_ char *q = sbx_quoted(c->path);
         if (!q)
                 return;
@@ -1739,9 +1747,17 @@ int cli_diff(int argc, char **argv) {
                 }
                 if (digest)
                         printf("digest %s\n", dg);
+                bool raced = false;
                 if (patch && n && (s || sbx_sandbox_lookup(ref, &s, NULL) == 0) && s->upper_dir)
                         for (size_t i = 0; i < n; i++)
-                                show_patch(s, &c[i]);
+                                show_patch(s, &c[i], &raced);
+                if (raced) {
+                        sbx_changes_free(c, n);
+                        fprintf(stderr, "sbx diff: a file changed while sbx diff read it: its patch would not be "
+                                        "what the digest covers; run sbx diff again (or sbx stop the sandbox "
+                                        "first)\n");
+                        return SBX_EXIT_FAILURE;
+                }
         }
         sbx_changes_free(c, n);
         return 0;

@@ -648,7 +648,7 @@ int sbx_sandbox_commit(const char *ref, char *const *paths, size_t n_paths, size
  * its size, then each 64 KiB chunk at its offset unless the chunk is all
  * zeros. A hole is skipped by SEEK_DATA, so a 1 TB sparse file costs what
  * its data costs, as in the copy. */
-static int content_hash(int fd, char hex[SBX_SHA256_HEX_SIZE]) {
+int sbx_content_hash(int fd, char hex[SBX_SHA256_HEX_SIZE]) {
         _cleanup_free_ uint8_t *buf = malloc(DIGEST_CHUNK);
         struct sbx_sha256 h;
         struct stat st;
@@ -708,7 +708,7 @@ static void digest_end(struct sbx_sha256 *h, char ret[SBX_CHANGES_DIGEST_SIZE]) 
         sbx_sha256_final_hex(h, ret + 7);
 }
 
-int sbx_sandbox_diff_digest(const sbx_sandbox *s, const sbx_change *c, size_t n,
+int sbx_sandbox_diff_digest(const sbx_sandbox *s, sbx_change *c, size_t n,
                             char ret[SBX_CHANGES_DIGEST_SIZE], sbx_error *reterr) {
         _cleanup_close_ int up = -EBADF;
         struct sbx_sha256 h;
@@ -725,13 +725,15 @@ int sbx_sandbox_diff_digest(const sbx_sandbox *s, const sbx_change *c, size_t n,
 
                 if (file) {
                         _cleanup_close_ int fd = open_regular(up, c[i].path);
-                        int r = fd < 0 ? fd : content_hash(fd, hex);
+                        int r = fd < 0 ? fd : sbx_content_hash(fd, hex);
                         if (r < 0)
                                 return sbx_error_set(reterr, r,
                                                      "digest: read '%s' in the upper layer (it changed while "
                                                      "sbx read it? run sbx diff again)",
                                                      c[i].path);
                 }
+                if (file)
+                        memcpy(c[i].content_hash, hex, sizeof(hex));
                 digest_add(&h, c[i].kind, c[i].mode, c[i].path, c[i].target, file ? hex : NULL);
         }
         digest_end(&h, ret);
@@ -779,7 +781,7 @@ static int stage_one(const sbx_change *c, size_t i, int up, int stagefd, struct 
                         return sbx_error_set(reterr, -errno, "commit: stage '%s'", c->path);
                 r = sbx_copy_sparse(in, out);
                 if (r >= 0)
-                        r = content_hash(out, hex);
+                        r = sbx_content_hash(out, hex);
                 if (r >= 0 && fchmod(out, st.st_mode & 01777) < 0)   /* no set-id bits */
                         r = -errno;
                 if (r < 0)

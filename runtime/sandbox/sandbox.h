@@ -314,6 +314,7 @@ typedef struct sbx_change {
         mode_t old_mode;              /* in the real workspace (0 for ADDED) */
         bool content_changed;         /* MODIFIED: the bytes (or link target) differ */
         char *target;                 /* a symlink's target as read in the walk, else NULL */
+        char content_hash[SBX_SHA256_HEX_SIZE]; /* a file's, by sbx_sandbox_diff_digest, else "" */
 } sbx_change;
 
 /* The digest of a list of changes as sbx diff shows it, which sbx commit
@@ -322,8 +323,11 @@ typedef struct sbx_change {
  * path, a symlink's target and a regular file's content hash, the content
  * read from the upper layer now (beneath its root, no symlink followed). */
 #define SBX_CHANGES_DIGEST_SIZE (7 + SBX_SHA256_HEX_SIZE)
-int sbx_sandbox_diff_digest(const sbx_sandbox *s, const sbx_change *c, size_t n,
+int sbx_sandbox_diff_digest(const sbx_sandbox *s, sbx_change *c, size_t n,
                             char ret[SBX_CHANGES_DIGEST_SIZE], sbx_error *reterr);
+/* The content hash the digest uses, of the file fd (size, then each 64 KiB
+ * chunk that is not all zeros, holes skipped): 0 or -errno. */
+int sbx_content_hash(int fd, char ret[SBX_SHA256_HEX_SIZE]);
 
 /* Changes in the upper layer against the real workspace, sorted by path.
  * -ENOTSUP if the sandbox is not in overlay mode. */
