@@ -163,6 +163,28 @@ static int map_mounts(const sbx_resolved *r, sbx_run_config *c, sbx_error *e) {
         return k < 0 ? k : 0;
 }
 
+/* A workspace path of openclaw.json's (the agent's workspace, or
+ * <workspaceRoot>/<slug>): its directory is the operator's layout, read
+ * from the config now, so links there (a symlinked home, /var/run -> /run)
+ * are resolved here, by us; its last component lies in a directory a
+ * sandbox may write (a shared scope's workspaceRoot) and is resolved by the
+ * launcher following no symlink (sbx_mount_source_resolve). */
+static char *config_workspace(const char *ws) {
+        const char *slash = ws ? strrchr(ws, '/') : NULL;
+        _cleanup_free_ char *dir = NULL, *real = NULL;
+        char *out = NULL;
+
+        if (!slash || slash == ws || !slash[1])
+                return ws ? strdup(ws) : NULL;
+        dir = strndup(ws, (size_t) (slash - ws));
+        real = dir ? realpath(dir, NULL) : NULL;
+        if (!real)
+                return strdup(ws);
+        if (asprintf(&out, "%s%s", strcmp(real, "/") ? real : "", slash) < 0)
+                return NULL;
+        return out;
+}
+
 int sbx_policy_to_run_config(const sbx_resolved *r, sbx_run_config *c, sbx_strv *notes, sbx_error *e) {
         const sbx_docker_config *d = &r->docker;
         char msg[512];
@@ -180,16 +202,16 @@ int sbx_policy_to_run_config(const sbx_resolved *r, sbx_run_config *c, sbx_strv 
         free(c->workspace);
         switch (r->workspace_access) {
         case SBX_ACCESS_RW:
-                c->workspace = strdup(r->agent_workspace_dir);
+                c->workspace = config_workspace(r->agent_workspace_dir);
                 c->workspace_access = SBX_WORKSPACE_RW;
                 break;
         case SBX_ACCESS_RO:
-                c->workspace = strdup(r->agent_workspace_dir);
+                c->workspace = config_workspace(r->agent_workspace_dir);
                 c->workspace_access = SBX_WORKSPACE_RO;
                 break;
         case SBX_ACCESS_NONE:
         default:
-                c->workspace = strdup(r->host_workspace_dir);
+                c->workspace = config_workspace(r->host_workspace_dir);
                 c->workspace_access = SBX_WORKSPACE_NONE;
                 break;
         }

@@ -734,6 +734,12 @@ int sbx_statedir_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr
  * it the state dir base (every sandbox's record and exec service: rootless,
  * the sandbox's root owns them): -EPERM if path is, holds or lies in it. */
 int sbx_statedir_outside(const char *path, const char *base, const char *opt, sbx_error *reterr);
+/* A host mount source (opt names it in errors) opened from / following no
+ * symlink in any component (a relative path: from the cwd), and its
+ * canonical path read back from that fd into *ret (malloc'ed). -ELOOP, the
+ * error naming the link and the path without links, for a path through
+ * one. (mount-source.c) */
+int sbx_mount_source_resolve(const char *path, const char *opt, char **ret, sbx_error *reterr);
 int sbx_statedir_chown(sbx_plan *p, sbx_error *reterr);
 /* Write a file (contents) in the state dir, mode 0644. */
 int sbx_statedir_write(sbx_plan *p, const char *name, const char *contents, sbx_error *reterr);

@@ -439,18 +439,20 @@ static int prepare_binds(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr
                 /* a pinned source is the canonical path a policy check
                  * approved: resolving it again would follow a symlink
                  * planted since; add_bind opens it following none */
-                _cleanup_free_ char *canon = c->binds[i].pinned ? strdup(c->binds[i].src)
-                                                                : realpath(c->binds[i].src, NULL);
+                const char *opt = c->binds[i].ro ? "--ro-bind" : "--bind";
+                _cleanup_free_ char *canon = NULL;
                 int r;
 
-                if (!canon)
-                        return sbx_error_set(reterr, -errno, "--bind '%s'", c->binds[i].src);
+                if (c->binds[i].pinned && !(canon = strdup(c->binds[i].src)))
+                        return sbx_error_set(reterr, -ENOMEM, "out of memory");
+                if (!canon && (r = sbx_mount_source_resolve(c->binds[i].src, opt, &canon, reterr)) < 0)
+                        return r;
                 /* the run's state dir base: dirname of its run dir */
                 snprintf(base, sizeof(base), "%s", p->state_dir);
                 if (strrchr(base, '/') > base)
                         *strrchr(base, '/') = '\0';
                 if (p->state_dir[0] == '/' &&
-                    (r = sbx_statedir_outside(canon, base, c->binds[i].ro ? "--ro-bind" : "--bind", reterr)) < 0)
+                    (r = sbx_statedir_outside(canon, base, opt, reterr)) < 0)
                         return r;
                 r = add_bind(p, canon, c->binds[i].dst,
                              SBX_MNT_NOSUID | SBX_MNT_NODEV | (c->binds[i].ro ? SBX_MNT_RO : 0), reterr);

@@ -212,9 +212,9 @@ int sbx_overlay_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr)
         sbx_mount_op *op;
 
         if (c->workspace) {
-                ws = realpath(c->workspace, NULL);
-                if (!ws)
-                        return sbx_error_set(reterr, -errno, "--workspace '%s'", c->workspace);
+                int r = sbx_mount_source_resolve(c->workspace, "--workspace", &ws, reterr);
+                if (r < 0)
+                        return r;
                 if (stat(ws, &st) < 0 || !S_ISDIR(st.st_mode))
                         return sbx_error_set(reterr, -ENOTDIR, "--workspace '%s': not a directory", c->workspace);
         } else if (!c->keep_layers && c->workspace_access == SBX_WORKSPACE_NONE)

@@ -1262,35 +1262,27 @@ static int outside_state(const char *path, const char *opt, sbx_error *reterr) {
         return sbx_statedir_outside(path, root, opt, reterr);
 }
 
-/* A mount source (--workspace, --bind, docker -v) whose last component is
- * a symlink is refused: that name lies in a directory someone can write,
- * and in OpenClaw's layout a sandbox can. A shared-scope sandbox has the
- * whole workspaceRoot read-write at /workspace, holding every other
- * session's and agent's workspace dir (<workspaceRoot>/<slug>, bound at
- * their /workspace, <slug>/skills at /workspace/skills); replacing one with
- * a symlink to a host directory (~/.ssh, ~/.openclaw, /root) gave that
- * directory, read-write, to the sandbox created next for that scope (realpath
- * below followed it). A link in an earlier component is the host's layout
- * and followed; start reopens the canonical path following none. */
-static int source_not_link(const char *path, const char *opt, sbx_error *reterr) {
-        char buf[PATH_MAX], target[PATH_MAX];
-        struct stat st;
-        size_t n;
-        ssize_t t;
+/* A mount source (--workspace, --bind, docker -v) is resolved following no
+ * symlink in any component (sbx_mount_source_resolve), and the record holds
+ * the canonical path read back from what was opened: that name lies in
+ * directories someone can write, and in OpenClaw's layout a sandbox can. A
+ * shared-scope sandbox has the whole workspaceRoot read-write at
+ * /workspace, holding every other session's and agent's workspace dir
+ * (<workspaceRoot>/<slug>, bound at their /workspace, <slug>/skills at
+ * /workspace/skills); replacing one (or a directory above an operator's
+ * bind inside an rw workspace) with a symlink to a host directory (~/.ssh,
+ * ~/.openclaw, /root) gave that directory, read-write, to the sandbox
+ * created next (realpath followed it). start reopens the canonical path
+ * following none. */
+static int mount_source(char **path, const char *opt, sbx_error *reterr) {
+        char *canon = NULL;
+        int r = sbx_mount_source_resolve(*path, opt, &canon, reterr);
 
-        if (snprintf(buf, sizeof(buf), "%s", path) >= (int) sizeof(buf))
-                return sbx_error_set(reterr, -ENAMETOOLONG, "%s '%s': path too long", opt, path);
-        for (n = strlen(buf); n > 1 && buf[n - 1] == '/'; n--)
-                buf[n - 1] = '\0';
-        if (lstat(buf, &st) < 0 || !S_ISLNK(st.st_mode))
-                return 0;
-        t = readlink(buf, target, sizeof(target) - 1);
-        target[t < 0 ? 0 : t] = '\0';
-        return sbx_error_set(reterr, -ELOOP,
-                             "%s '%s': is a symbolic link (to '%s'): a mount source is never reached through a "
-                             "symlink in its last component, which a sandbox may have planted; give the "
-                             "directory itself",
-                             opt, path, target);
+        if (r < 0)
+                return r;
+        free(*path);
+        *path = canon;
+        return 0;
 }
 
 static int canonical_config(sbx_run_config *c, sbx_workspace_mode mode, sbx_error *reterr) {
@@ -1301,13 +1293,11 @@ static int canonical_config(sbx_run_config *c, sbx_workspace_mode mode, sbx_erro
                         return sbx_error_set(reterr, -EINVAL, "--workspace-mode overlay: needs --workspace DIR");
                 c->workspace_access = SBX_WORKSPACE_NONE;
         }
-        if (c->workspace && (r = source_not_link(c->workspace, "--workspace", reterr)) >= 0 &&
-            (r = canonical_path(&c->workspace, "--workspace", reterr)) >= 0)
+        if (c->workspace && (r = mount_source(&c->workspace, "--workspace", reterr)) >= 0)
                 r = outside_state(c->workspace, "--workspace", reterr);
         for (size_t i = 0; r >= 0 && i < c->n_binds; i++) {
                 const char *opt = c->binds[i].ro ? "--ro-bind" : "--bind";
-                if ((r = source_not_link(c->binds[i].src, opt, reterr)) >= 0 &&
-                    (r = canonical_path(&c->binds[i].src, "--bind", reterr)) >= 0)
+                if ((r = mount_source(&c->binds[i].src, opt, reterr)) >= 0)
                         r = outside_state(c->binds[i].src, opt, reterr);
         }
         if (r >= 0 && c->rootfs)

@@ -234,5 +234,37 @@ nxa() { HOME=$TMP tsbx --config "$TMP/tmpfs-agent.json" --agent main -- /bin/sh 
 is "tmpfs-docker-default: an agent's docker.tmpfs entry without options is noexec, as Docker's" "$(nxa /t)" "EACCES rc=1 EPERM "
 control "... and one with :exec runs the same file" "$(nxa /x)" "rc=0 OK "
 
+# --- bind-source-earlier-link (round 7): a mount source whose *earlier*
+# component a sandbox can replace. An operator's bind lies below a workspace
+# a sandbox writes (here: $pws, rw in a first sandbox); that sandbox replaces
+# the directory 'sub' on the source's path with a symlink to the host's
+# secret dir. realpath followed it (only a link as the last component was
+# refused) and the next sandbox got the host's file; now every component is
+# opened following no symlink, for sbx run, sbx create and docker create -v
+# alike, and the error names the link.
+pws=$TMP/pws
+mkdir -m 755 "$pws" "$pws/sub" && cp "$SECRET_DIR/secret" "$pws/sub/secret" && echo mine > "$pws/sub/secret"
+control "the bind of a file below a real directory works" \
+        "$(tsbx --ro-bind "$pws/sub/secret:/x" -- cat /x 2>&1)" mine
+tsbx --workspace "$pws" --workspace-access rw -- /bin/sh -c \
+        "rm -r /workspace/sub && ln -s '$SECRET_DIR' /workspace/sub" >/dev/null 2>&1
+control "the sandbox replaced 'sub' with a symlink to the host's secret dir" "$(readlink "$pws/sub")" "$SECRET_DIR"
+out=$(tsbx --ro-bind "$pws/sub/secret:/x" -- cat /x 2>&1); rc=$?
+is "bind-source-earlier-link: sbx run --ro-bind through it is refused (125), the host file never read" \
+        "$rc:$(printf %s "$out" | grep -c "host-secret")" 125:0
+like "bind-source-earlier-link: ... naming the link" "$out" "'$pws/sub' is a symbolic link \(to '$SECRET_DIR'\)"
+out=$(timeout 60 "$SBX" create --state-dir "$TMP/pst" --name pbox --ro-bind "$pws/sub/secret:/x" 2>&1); rc=$?
+is "bind-source-earlier-link: sbx create --ro-bind through it is refused (125), no sandbox made" \
+        "$rc:$(ls "$TMP/pst/sandboxes" 2>/dev/null | grep -c pbox)" 125:0
+out=$(timeout 60 "$SBX" create --state-dir "$TMP/pst" --name pbox --workspace "$pws/sub" 2>&1); rc=$?
+is "bind-source-earlier-link: sbx create --workspace of the link itself is refused (125)" "$rc" 125
+mkdir -m 755 "$pws/sub2" && echo x > "$pws/sub2/f"
+ln -s "$SECRET_DIR" "$pws/sub2/in"
+out=$(tsbx --workspace "$pws/sub2/in/.." --workspace-access ro -- ls /workspace 2>&1); rc=$?
+is "bind-source-earlier-link: a link followed by '..' is refused too (125)" "$rc" 125
+control "... while the same workspace without the link works" \
+        "$(tsbx --workspace "$pws/sub2" --workspace-access ro -- ls /workspace 2>&1 | tr '\n' ' ')" "f in "
+rm -rf "$pws"
+
 is "no run directory left in the state dir" "$(leftovers)" ""
 done_testing
