@@ -445,7 +445,7 @@ static int prepare_binds(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr
 
                 if (c->binds[i].pinned && !(canon = strdup(c->binds[i].src)))
                         return sbx_error_set(reterr, -ENOMEM, "out of memory");
-                if (!canon && (r = sbx_mount_source_resolve(c->binds[i].src, opt, &canon, reterr)) < 0)
+                if (!canon && (r = sbx_mount_source_resolve(c->binds[i].src, "--bind", &canon, reterr)) < 0)
                         return r;
                 /* the run's state dir base: dirname of its run dir */
                 snprintf(base, sizeof(base), "%s", p->state_dir);
