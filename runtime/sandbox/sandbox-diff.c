@@ -477,6 +477,41 @@ static int make_dir(int ldir, const char *leaf, const char *path, mode_t perm, u
         return 0;
 }
 
+/* udir/leaf, a regular file of the upper layer, copied (sparse) into a new
+ * dfd/name of mode 0600 whose fd is returned; -errno with reterr set. */
+static int copy_upper_file(int udir, const char *leaf, int dfd, const char *name, const char *path,
+                           sbx_error *reterr) {
+        _cleanup_close_ int in = open_regular(udir, leaf);
+        int out, r;
+
+        if (in < 0)
+                return sbx_error_set(reterr, in, "commit: open '%s' in the upper layer as a regular file", path);
+        out = openat(dfd, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        if (out < 0)
+                return sbx_error_set(reterr, -errno, "commit: create a temp file for '%s'", path);
+        r = sbx_copy_sparse(in, out);
+        if (r < 0) {
+                close(out);
+                (void) unlinkat(dfd, name, 0);
+                return sbx_error_set(reterr, r, "commit: write '%s'", path);
+        }
+        return out;
+}
+
+/* udir/leaf, a symlink of the upper layer, made again as dfd/name (copied
+ * as a link, never resolved); its target in target[PATH_MAX]. */
+static int copy_upper_link(int udir, const char *leaf, int dfd, const char *name, const char *path,
+                           char target[PATH_MAX], sbx_error *reterr) {
+        ssize_t n = readlinkat(udir, leaf, target, PATH_MAX - 1);
+
+        if (n < 0)
+                return sbx_error_set(reterr, -errno, "commit: readlink '%s'", path);
+        target[n] = '\0';
+        if (symlinkat(target, dfd, name) < 0)
+                return sbx_error_set(reterr, -errno, "commit: symlink '%s'", path);
+        return 0;
+}
+
 static int apply_one(const sbx_change *c, int up, int low, uid_t owner, gid_t group, sbx_error *reterr) {
         char dir[PATH_MAX], tmp[64];
         const char *leaf;
@@ -518,26 +553,16 @@ static int apply_one(const sbx_change *c, int up, int low, uid_t owner, gid_t gr
         snprintf(tmp, sizeof(tmp), ".sbx-commit.%d.%u", (int) getpid(), (unsigned) random());
         if (S_ISLNK(st.st_mode)) {
                 char target[PATH_MAX];
-                ssize_t n = readlinkat(udir, leaf, target, sizeof(target) - 1);
-                if (n < 0)
-                        return sbx_error_set(reterr, -errno, "commit: readlink '%s'", c->path);
-                target[n] = '\0';
-                /* Copied as a link, never resolved. */
-                if (symlinkat(target, ldir, tmp) < 0)
-                        return sbx_error_set(reterr, -errno, "commit: symlink '%s'", c->path);
+                if ((r = copy_upper_link(udir, leaf, ldir, tmp, c->path, target, reterr)) < 0)
+                        return r;
                 if (geteuid() == 0)
                         (void) fchownat(ldir, tmp, owner, group, AT_SYMLINK_NOFOLLOW);
         } else if (S_ISREG(st.st_mode)) {
-                _cleanup_close_ int in = open_regular(udir, leaf);
-                _cleanup_close_ int out = -EBADF;
-                if (in < 0)
-                        return sbx_error_set(reterr, in, "commit: open '%s' in the upper layer as a regular file",
-                                             c->path);
-                out = openat(ldir, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+                _cleanup_close_ int out = copy_upper_file(udir, leaf, ldir, tmp, c->path, reterr);
                 if (out < 0)
-                        return sbx_error_set(reterr, -errno, "commit: create a temp file for '%s'", c->path);
-                r = sbx_copy_sparse(in, out);
-                if (r >= 0 && geteuid() == 0 && fchown(out, owner, group) < 0)
+                        return out;
+                r = 0;
+                if (geteuid() == 0 && fchown(out, owner, group) < 0)
                         r = -errno;
                 if (r >= 0 && (fchmod(out, perm) < 0 || fsync(out) < 0))
                         r = -errno;
@@ -763,25 +788,16 @@ static int stage_one(const sbx_change *c, size_t i, int up, int stagefd, struct 
         *ret_mode = st.st_mode;
         snprintf(name, sizeof(name), "%zu", i);
         if (S_ISLNK(st.st_mode)) {
-                ssize_t k = readlinkat(udir, leaf, target, sizeof(target) - 1);
-                if (k < 0)
-                        return sbx_error_set(reterr, -errno, "commit: readlink '%s'", c->path);
-                target[k] = '\0';
-                if (symlinkat(target, stagefd, name) < 0)
-                        return sbx_error_set(reterr, -errno, "commit: stage symlink '%s'", c->path);
+                int r = copy_upper_link(udir, leaf, stagefd, name, c->path, target, reterr);
+                if (r < 0)
+                        return r;
                 digest_add(h, c->kind, st.st_mode, c->path, target, NULL);
         } else if (S_ISREG(st.st_mode)) {
-                _cleanup_close_ int in = open_regular(udir, leaf), out = -EBADF;
+                _cleanup_close_ int out = copy_upper_file(udir, leaf, stagefd, name, c->path, reterr);
                 int r;
-                if (in < 0)
-                        return sbx_error_set(reterr, in, "commit: open '%s' in the upper layer as a regular file",
-                                             c->path);
-                out = openat(stagefd, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
                 if (out < 0)
-                        return sbx_error_set(reterr, -errno, "commit: stage '%s'", c->path);
-                r = sbx_copy_sparse(in, out);
-                if (r >= 0)
-                        r = sbx_content_hash(out, hex);
+                        return out;
+                r = sbx_content_hash(out, hex);
                 if (r >= 0 && fchmod(out, st.st_mode & 01777) < 0)   /* no set-id bits */
                         r = -errno;
                 if (r < 0)
