@@ -193,27 +193,46 @@ static int made_dir(sbx_docker_create *c, const char *path) {
         return 0;
 }
 
+/* Made one component at a time beneath the one before, following no
+ * symlink: a link on the path (a sandbox may have planted it in a directory
+ * it writes) is neither followed nor made through; create's own resolve
+ * (sbx_mount_source_resolve) then refuses the source naming the link. */
 static int ensure_source(sbx_docker_create *c, const char *path, sbx_error *reterr) {
         char buf[4096];
         struct stat st;
+        _cleanup_close_ int dfd = -EBADF;
 
-        if (stat(path, &st) == 0)
+        if (lstat(path, &st) == 0 || path[0] != '/')
                 return 0;
-        snprintf(buf, sizeof(buf), "%s", path);
-        for (char *p = buf + 1;; p++) {
-                bool last = !*p;
-                if (!last && *p != '/')
-                        continue;
-                *p = '\0';
-                if (mkdir(buf, 0755) == 0) {
-                        if (made_dir(c, buf) < 0)
-                                return sbx_error_set(reterr, -ENOMEM, "out of memory");
-                } else if (last && errno != EEXIST) {
-                        return sbx_error_set(reterr, -errno, "-v: create the source directory '%s'", path);
-                }
-                if (last)
+        if (snprintf(buf, sizeof(buf), "%s", path) >= (int) sizeof(buf))
+                return sbx_error_set(reterr, -ENAMETOOLONG, "-v: source '%s': path too long", path);
+        dfd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (dfd < 0)
+                return sbx_error_set(reterr, -errno, "-v: open /");
+        for (char *comp = buf + 1;;) {
+                char *slash = strchr(comp, '/');
+                int nfd;
+
+                if (slash)
+                        *slash = '\0';
+                if (*comp && strcmp(comp, ".") && strcmp(comp, "..")) {
+                        if (mkdirat(dfd, comp, 0755) == 0) {
+                                if (made_dir(c, buf) < 0)
+                                        return sbx_error_set(reterr, -ENOMEM, "out of memory");
+                        } else if (!slash && errno != EEXIST) {
+                                return sbx_error_set(reterr, -errno, "-v: create the source directory '%s'", path);
+                        }
+                        nfd = openat(dfd, comp, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+                        if (nfd < 0)
+                                return 0;   /* a symlink or a file: create's resolve says which */
+                        close(dfd);
+                        dfd = nfd;
+                } else if (*comp)
+                        return 0;           /* '.' or '..': left to create's resolve */
+                if (!slash)
                         break;
-                *p = '/';
+                *slash = '/';
+                comp = slash + 1;
         }
         return 0;
 }

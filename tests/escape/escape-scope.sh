@@ -81,12 +81,19 @@ if "$SBX" rootfs inspect "$IMAGE" >/dev/null 2>&1; then
                         "$(dc --name d-b -v "$droot/ws-b:/workspace:z" -v "$droot/ws-b/skills:/workspace/skills:ro,z")" \
                         'skills.*is a symbolic link'
                 is "... neither sandbox exists" "$("$D" ps -a --format '{{.Names}}' 2>/dev/null | grep -c '^d-[ab]$')" 0
+                # round 7: a link in an earlier component, and a missing source
+                # below it (docker makes a missing source: it made it through the
+                # link, in the host directory, and bound that)
+                like "scope-docker-plant-earlier: docker create -v <root>/ws-a/new:/workspace (ws-a a planted link) is refused" \
+                        "$(dc --name d-e -v "$droot/ws-a/new:/workspace:z")" "ws-a' is a symbolic link"
+                is "scope-docker-plant-earlier: ... nothing made through the link in the host directory, no sandbox" \
+                        "$(ls -A "$secret" | grep -c '^new$'):$("$D" ps -a --format '{{.Names}}' 2>/dev/null | grep -c '^d-e$')" 0:0
                 like "control: the same create with real directories works" \
                         "$(dc --name d-c -v "$droot/ws-c:/workspace:z" -v "$droot/ws-c/skills:/workspace/skills:ro,z")" '^[0-9a-f]{64}$'
         else
                 not_ok "docker create/start of the planting sandbox"
         fi
-        for n in d-shared d-a d-b d-c; do "$D" rm -f "$n" >/dev/null 2>&1; done
+        for n in d-shared d-a d-b d-c d-e; do "$D" rm -f "$n" >/dev/null 2>&1; done
 else
         skip "scope-docker-plant-*: image $IMAGE not built here (the e2e lane builds it)"
 fi
