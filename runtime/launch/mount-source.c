@@ -11,10 +11,17 @@
  * RESOLVE_NO_MAGICLINKS), and the canonical path is read back from that fd
  * (/proc/self/fd/N): the object checked is the object named, and the
  * launcher reopens that name following no symlink again (mount.c), so a link
- * planted later is refused there. An operator's own links (/var/run -> /run,
- * a symlinked home) are not guessed at: the error names the link and the
- * path without links to give instead; openclaw.json's roots are
- * canonicalised when they are read (runtime/agent/run-policy.c). */
+ * planted later is refused there. The one exception is the system's own
+ * links (Debian's /bin -> usr/bin, /lib64, /var/run -> /run, /var/lock): a
+ * link directly in /, /usr or /var, owned by root, in a directory owned by
+ * root that no one else can write. No sandbox can plant one there (a
+ * workspace or bind of those directories themselves is refused by bind
+ * safety and never handed out rw by sbx), so the trusted parent replaces it
+ * by its target and walks on, as docker -v does for such paths. Any other
+ * link (a symlinked home, a link below a workspace) is not guessed at: the
+ * error names the link and the path without links to give instead;
+ * openclaw.json's roots are canonicalised when they are read
+ * (runtime/agent/run-policy.c). */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -51,6 +58,52 @@ static bool first_link(const char *abs, char *link, size_t len, char *target, si
         }
 }
 
+/* A system link: directly in /, /usr or /var (the link's parent), the link
+ * and that directory owned by root, the directory not group/other-writable. */
+static bool system_link(const char *link) {
+        static const char *const dirs[] = { "/", "/usr", "/var" };
+        char parent[PATH_MAX];
+        const char *slash = strrchr(link, '/');
+        struct stat st, dst;
+        size_t n;
+
+        if (!slash)
+                return false;
+        n = slash == link ? 1 : (size_t) (slash - link);
+        if (n >= sizeof(parent))
+                return false;
+        memcpy(parent, link, n);
+        parent[n] = '\0';
+        for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+                if (strcmp(parent, dirs[i]) != 0)
+                        continue;
+                return lstat(parent, &dst) == 0 && S_ISDIR(dst.st_mode) && dst.st_uid == 0 &&
+                       !(dst.st_mode & (S_IWGRP | S_IWOTH)) && lstat(link, &st) == 0 &&
+                       S_ISLNK(st.st_mode) && st.st_uid == 0;
+        }
+        return false;
+}
+
+/* abs with its first component link (a system link, target its text)
+ * replaced by the target: absolute as is, relative to the link's parent. */
+static bool replace_link(char *abs, size_t len, const char *link, const char *target) {
+        char out[PATH_MAX];
+        const char *rest = abs + strlen(link);
+        int k;
+
+        if (target[0] == '/')
+                k = snprintf(out, sizeof(out), "%s%s", target, rest);
+        else {
+                const char *slash = strrchr(link, '/');
+                int plen = slash == link ? 0 : (int) (slash - link);
+                k = snprintf(out, sizeof(out), "%.*s/%s%s", plen, link, target, rest);
+        }
+        if (k < 0 || (size_t) k >= sizeof(out) || (size_t) k >= len)
+                return false;
+        memcpy(abs, out, (size_t) k + 1);
+        return true;
+}
+
 int sbx_mount_source_resolve(const char *path, const char *opt, char **ret, sbx_error *reterr) {
         char abs[PATH_MAX], proc[64], canon[PATH_MAX + 1];
         _cleanup_close_ int fd = -EBADF;
@@ -70,6 +123,15 @@ int sbx_mount_source_resolve(const char *path, const char *opt, char **ret, sbx_
                         return sbx_error_set(reterr, -ENAMETOOLONG, "%s '%s': path too long", opt, path);
         }
         fd = sys_openat2(AT_FDCWD, abs, O_PATH | O_CLOEXEC, RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
+        for (int hops = 0; fd < 0 && errno == ELOOP && hops < 8; hops++) {
+                char link[PATH_MAX], target[PATH_MAX];
+                if (!first_link(abs, link, sizeof(link), target, sizeof(target)) || !target[0] ||
+                    !system_link(link) || !replace_link(abs, sizeof(abs), link, target)) {
+                        errno = ELOOP;
+                        break;
+                }
+                fd = sys_openat2(AT_FDCWD, abs, O_PATH | O_CLOEXEC, RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
+        }
         if (fd < 0 && errno == ELOOP) {
                 char link[PATH_MAX], target[PATH_MAX];
                 _cleanup_free_ char *real = realpath(abs, NULL);

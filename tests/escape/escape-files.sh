@@ -266,5 +266,25 @@ control "... while the same workspace without the link works" \
         "$(tsbx --workspace "$pws/sub2" --workspace-access ro -- ls /workspace 2>&1 | tr '\n' ' ')" "f in "
 rm -rf "$pws"
 
+# --- the system's own links (a link directly in /, /usr or /var, root's, in a
+# root-only directory) are followed by the parent, as docker -v follows them;
+# a sandbox cannot plant one there. Any other link stays refused (above).
+if [ -L /bin ] && [ "$(stat -c %u /bin)" = 0 ]; then
+        is "bind-source-system-link: --ro-bind /bin/true (through /bin -> $(readlink /bin)) runs" \
+                "$(tsbx --ro-bind /bin/true:/x -- /x 2>&1; echo $?)" 0
+else
+        skip "bind-source-system-link: /bin is not a root-owned symlink on this host"
+fi
+if [ -L /var/run ] && [ -d /run ]; then
+        is "bind-source-system-link: --ro-bind /var/run is /run's tree" \
+                "$(tsbx --ro-bind /var/run:/x -- ls -di /x 2>&1 | cut -d' ' -f1)" "$(ls -di /run | cut -d' ' -f1)"
+else
+        skip "bind-source-system-link: /var/run is not a symlink on this host"
+fi
+mkdir -m 755 "$TMP/sl" "$TMP/sl/real" && ln -s real "$TMP/sl/link"
+out=$(tsbx --ro-bind "$TMP/sl/link:/x" -- true 2>&1); rc=$?
+is "bind-source-system-link: a root-owned link outside /, /usr, /var is still refused (125)" "$rc" 125
+rm -rf "$TMP/sl"
+
 is "no run directory left in the state dir" "$(leftovers)" ""
 done_testing
