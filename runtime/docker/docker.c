@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -277,6 +278,13 @@ static int add_label(sbx_docker_create *c, const char *spec, sbx_error *reterr) 
         return 0;
 }
 
+static bool host_has_apparmor(void) {
+        char buf[4] = "";
+        _cleanup_close_ int fd = open("/sys/module/apparmor/parameters/enabled", O_RDONLY | O_CLOEXEC);
+
+        return fd >= 0 && read(fd, buf, sizeof(buf) - 1) > 0 && buf[0] == 'Y';
+}
+
 static int apply_security_opt(sbx_run_config *cfg, const char *v, sbx_error *reterr) {
         if (!strcmp(v, "no-new-privileges") || !strcmp(v, "no-new-privileges:true") ||
             !strcmp(v, "no-new-privileges=true"))
@@ -290,10 +298,31 @@ static int apply_security_opt(sbx_run_config *cfg, const char *v, sbx_error *ret
         }
         if (!strcmp(v, "apparmor=unconfined") || !strcmp(v, "apparmor:unconfined"))
                 return 0; /* sbx applies no AppArmor profile */
+        /* docker applies a profile only where the host has AppArmor
+         * (apparmor.HostSupports()) and ignores it elsewhere; sbx cannot
+         * load one, so it refuses a profile only where docker would apply it */
+        if ((!strncmp(v, "apparmor=", 9) || !strncmp(v, "apparmor:", 9)) && v[9] && !host_has_apparmor())
+                return 0;
         return sbx_error_set(reterr, -EINVAL,
                              "--security-opt '%s': not supported by sbx (no-new-privileges, seccomp=FILE and "
-                             "apparmor=unconfined are; sbx cannot load AppArmor or SELinux profiles)",
+                             "apparmor=unconfined are, and any apparmor= profile on a host without AppArmor, "
+                             "which docker ignores there; sbx cannot load AppArmor or SELinux profiles)",
                              v);
+}
+
+/* docker's --cap-drop: ALL or a capability name, with or without CAP_, any
+ * case. A sandbox has no capabilities at all, so every valid drop holds;
+ * an unknown name is docker's error. */
+static int check_cap_drop(const char *v, sbx_error *reterr) {
+        char name[64];
+
+        if (!strcasecmp(v, "ALL"))
+                return 0;
+        snprintf(name, sizeof(name), "%s%s", strncasecmp(v, "CAP_", 4) ? "CAP_" : "", v);
+        if (strlen(v) >= sizeof(name) - 4 || sbx_cap_from_name(name) < 0)
+                return sbx_error_set(reterr, -EINVAL, "--cap-drop '%s': invalid CapDrop: unknown capability: \"%s\"",
+                                     v, name);
+        return 0;
 }
 
 static int apply_limit(sbx_run_config *cfg, sbx_docker_flag f, const char *v, sbx_error *reterr) {
@@ -368,9 +397,10 @@ static int apply_create_flag(sbx_docker_create *c, const sbx_docker_opt *o, char
                 c->name = o->value;
                 return 0;
         case SBX_DF_INIT:
-        case SBX_DF_CAP_DROP:
-                /* sbx's init is always pid 1, and every capability is dropped. */
+                /* sbx's init is always pid 1 */
                 return 0;
+        case SBX_DF_CAP_DROP:
+                return check_cap_drop(o->value, reterr);
         case SBX_DF_LABEL:
                 return add_label(c, o->value, reterr);
         case SBX_DF_READ_ONLY:
@@ -472,6 +502,45 @@ static void sort_binds_parent_first(sbx_run_config *c) {
         }
 }
 
+/* The daemon's checks of the resources (moby's verifyPlatformContainerResources),
+ * with its words: a value docker refuses is refused here too. */
+static int check_resources(const sbx_limits *l, sbx_error *reterr) {
+        long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+
+        if (l->memory > 0 && l->memory < 6 * 1024 * 1024)
+                return sbx_error_set(reterr, -EINVAL, "--memory: Minimum memory limit allowed is 6MB");
+        if (l->memory_swap > 0 && l->memory <= 0)
+                return sbx_error_set(reterr, -EINVAL, "--memory-swap: You should always set the Memory limit when "
+                                     "using Memoryswap limit, see usage");
+        if (l->memory_swap > 0 && l->memory_swap < l->memory)
+                return sbx_error_set(reterr, -EINVAL, "--memory-swap: Minimum memoryswap limit should be larger "
+                                     "than memory limit, see usage");
+        if (l->cpu_millis > 0 && ncpu > 0 && (l->cpu_millis < 10 || l->cpu_millis > ncpu * 1000))
+                return sbx_error_set(reterr, -EINVAL, "--cpus: Range of CPUs is from 0.01 to %ld.00, as there are "
+                                     "only %ld CPUs available", ncpu, ncpu);
+        return 0;
+}
+
+/* Docker's process environment besides the image's and the flags':
+ * HOSTNAME (the hostname inside) and, unless set, HOME from the image's
+ * /etc/passwd for the user's uid, "/" when it has none. */
+static int add_docker_env(const sbx_run_config *cfg, char ***envv, size_t *n_env, sbx_error *reterr) {
+        char kv[1100], home[1024];
+        bool has_home = false;
+
+        for (size_t i = 0; i < *n_env; i++)
+                has_home = has_home || !strncmp((*envv)[i], "HOME=", 5);
+        snprintf(kv, sizeof(kv), "HOSTNAME=%s", cfg->hostname ?: "sbx");
+        if (env_set(envv, n_env, kv, strlen(kv)) < 0)
+                return sbx_error_set(reterr, -ENOMEM, "out of memory");
+        if (has_home)
+                return 0;
+        if (!sbx_rootfs_home(cfg->rootfs, cfg->uid, home, sizeof(home)))
+                snprintf(home, sizeof(home), "/");
+        snprintf(kv, sizeof(kv), "HOME=%s", home);
+        return env_set(envv, n_env, kv, strlen(kv)) < 0 ? sbx_error_set(reterr, -ENOMEM, "out of memory") : 0;
+}
+
 int sbx_docker_create_prepare(const sbx_docker_args *a, sbx_docker_create *ret, sbx_error *reterr) {
         char rootfs[4096];
         struct sbx_image_config icfg = {};
@@ -509,6 +578,14 @@ int sbx_docker_create_prepare(const sbx_docker_args *a, sbx_docker_create *ret, 
                         goto out;
         }
         sort_binds_parent_first(&ret->config);
+        r = check_resources(&ret->config.limits, reterr);
+        /* inspect's Config.Env: the image's and the flags' (docker adds
+         * HOSTNAME and HOME when it starts the process) */
+        json_object_object_add(meta, "Env", sbx_json_strings(envv, n_env));
+        if (r >= 0 && ret->config.rootfs)
+                r = add_docker_env(&ret->config, &envv, &n_env, reterr);
+        if (r < 0)
+                goto out;
         if (ret->config.workspace_access == SBX_WORKSPACE_RO && !ret->config.workspace) {
                 r = sbx_error_set(reterr, -EINVAL, "internal: ro workspace without a dir");
                 goto out;
@@ -524,7 +601,6 @@ int sbx_docker_create_prepare(const sbx_docker_args *a, sbx_docker_create *ret, 
                 }
         json_object_object_add(meta, "Image", json_object_new_string(ret->image));
         json_object_object_add(meta, "Cmd", sbx_json_strings(a->pos + 1, a->n_pos - 1));
-        json_object_object_add(meta, "Env", sbx_json_strings(envv, n_env));
         json_object_object_add(meta, "ReadonlyRootfs", json_object_new_boolean(ret->config.read_only_root));
         json_object_object_add(meta, "WorkingDir",
                                json_object_new_string(ret->config.workdir ?: icfg.working_dir ?: "/"));

@@ -111,7 +111,7 @@ bool sbx_rootfs_home(const char *rootfs, uint32_t uid, char *ret, size_t len) {
         char key[16];
 
         snprintf(key, sizeof(key), "%u", uid);
-        return passwd && db_lookup(passwd, key, true, 5, ret, len) && ret[0] == '/';
+        return passwd && db_lookup(passwd, key, true, 5, ret, len) && ret[0] == '/' && !strpbrk(ret, "\n");
 }
 
 /* docker's User: uid, uid:gid, name, name:group (names from the image). */
