@@ -373,6 +373,7 @@ static int apply_volume(sbx_docker_create *c, const char *spec, json_object *vol
                 if (!cfg->workspace)
                         return sbx_error_set(reterr, -ENOMEM, "out of memory");
                 cfg->workspace_access = v.ro ? SBX_WORKSPACE_RO : SBX_WORKSPACE_RW;
+                cfg->workspace_no_agent = true;
         } else {
                 sbx_bind b = { .src = v.src, .dst = v.dst, .ro = v.ro };
                 if (sbx_run_config_add_bind(cfg, &b) < 0)

@@ -86,6 +86,9 @@ typedef struct sbx_run_config {
         /* Workspace: NULL = an empty per-run dir. */
         char *workspace;
         sbx_workspace_access workspace_access;
+        /* ro only: no /agent view of the workspace (docker's -v SRC:/workspace:ro
+         * is that one bind; OpenClaw binds its own /agent next to it) */
+        bool workspace_no_agent;
         /* A persistent sandbox: the "none" overlay's upper/work stay in the run
          * dir (sbx diff/commit read them). Otherwise they live on a tmpfs the
          * child makes and that goes with the run: nothing of the workload's

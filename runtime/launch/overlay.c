@@ -282,13 +282,15 @@ int sbx_overlay_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr)
         }
         case SBX_WORKSPACE_RO:
                 if (p->privileged && c->workspace) {
-                        int r = attach_as_root(p, c, ws, ws_dst, ro_flags, 2, reterr);
+                        int r = attach_as_root(p, c, ws, ws_dst, ro_flags, c->workspace_no_agent ? 1 : 2, reterr);
                         if (r != 0)
                                 return r < 0 ? r : 0;
                 }
                 int b = add_ws_bind(p, ws, "workspace", SBX_MNT_RO | SBX_MNT_NOSUID | SBX_MNT_NODEV, reterr);
                 if (b < 0)
                         return b;
+                if (c->workspace_no_agent)
+                        return 0;
                 return add_ws_bind(p, ws, "agent", SBX_MNT_RO | SBX_MNT_NOSUID | SBX_MNT_NODEV, reterr);
         case SBX_WORKSPACE_RW:
                 if (p->privileged && c->workspace) {

@@ -109,6 +109,8 @@ static json_object *config_to_json(const sbx_run_config *c) {
         json_object_object_add(o, "workspace_access",
                                sbx_json_string(sbx_workspace_access_to_string(c->workspace_access)));
         json_object_object_add(o, "workspace_sbx_owned", json_object_new_boolean(c->workspace_sbx_owned));
+        if (c->workspace_no_agent)
+                json_object_object_add(o, "workspace_no_agent", json_object_new_boolean(true));
         json_object_object_add(o, "env", sbx_json_strings(c->envv, c->n_env));
         json_object_object_add(o, "workdir", sbx_json_string(c->workdir));
         json_object_object_add(o, "uid", json_object_new_int64(c->uid));
@@ -286,6 +288,7 @@ static int config_from_json(json_object *o, sbx_run_config *c) {
         free(s);
         if (c->workspace_access < 0)
                 return -EBADMSG;
+        c->workspace_no_agent = get_bool(o, "workspace_no_agent", false, &err);
         c->uid = (uint32_t) get_i64(o, "uid", 0, &err);
         c->gid = (uint32_t) get_i64(o, "gid", 0, &err);
         if ((r = get(o, "rlimits", json_type_array, &a)) < 0)
@@ -407,7 +410,7 @@ int sbx_record_fill_mounts(sbx_sandbox *s) {
                         break;
                 case SBX_WORKSPACE_RO:
                         r = add_mount(s, SBX_SANDBOX_MOUNT_BIND, c->workspace, "/workspace", false, NULL);
-                        if (r >= 0)
+                        if (r >= 0 && !c->workspace_no_agent)
                                 r = add_mount(s, SBX_SANDBOX_MOUNT_BIND, c->workspace, "/agent", false, NULL);
                         break;
                 case SBX_WORKSPACE_RW:
