@@ -37,9 +37,11 @@ static const flag_def flags[] = {
           "none bridge container:" },
         { "net", 0, "MODE", SBX_DF_NETWORK, CREATE, "the same as --network", "none bridge container:" },
         { "user", 'u', "UID[:GID]", SBX_DF_USER, CREATE | EXEC, "numeric user inside", NULL },
-        { "cap-drop", 0, "CAP", SBX_DF_CAP_DROP, CREATE, "accepted: a sandbox has no capabilities at all", NULL },
+        { "cap-drop", 0, "CAP", SBX_DF_CAP_DROP, CREATE, "ALL or a capability name (unknown: exit 125); every one holds: a "
+          "sandbox has no capabilities at all", NULL },
         { "security-opt", 0, "OPT", SBX_DF_SECURITY_OPT, CREATE, "no-new-privileges (always on), seccomp=FILE (a "
-          "Docker-format profile; unconfined is refused) or apparmor=unconfined (sbx loads no AppArmor profile)",
+          "Docker-format profile; unconfined is refused), apparmor=unconfined, or apparmor=PROFILE on a host "
+          "without AppArmor (docker ignores it there; sbx loads no AppArmor profile)",
           NULL },
         { "dns", 0, "ADDR", SBX_DF_DNS, CREATE, "a nameserver line in /etc/resolv.conf (repeatable)", NULL },
         { "add-host", 0, "HOST:IP", SBX_DF_ADD_HOST, CREATE, "a line in /etc/hosts (repeatable)", NULL },

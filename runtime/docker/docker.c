@@ -463,6 +463,10 @@ static int apply_create_flag(sbx_docker_create *c, const sbx_docker_opt *o, char
                         return sbx_error_set(reterr, -EINVAL, "--workdir '%s': must be absolute", o->value);
                 free(cfg->workdir);
                 cfg->workdir = strdup(o->value);
+                free(cfg->make_dir);
+                cfg->make_dir = strdup(o->value);
+                if (!cfg->make_dir)
+                        return sbx_error_set(reterr, -ENOMEM, "out of memory");
                 return cfg->workdir ? 0 : sbx_error_set(reterr, -ENOMEM, "out of memory");
         case SBX_DF_VOLUME:
                 return apply_volume(c, o->value, json_object_object_get(meta, "Volumes"), reterr);

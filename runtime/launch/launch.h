@@ -89,6 +89,10 @@ typedef struct sbx_run_config {
         /* ro only: no /agent view of the workspace (docker's -v SRC:/workspace:ro
          * is that one bind; OpenClaw binds its own /agent next to it) */
         bool workspace_no_agent;
+        /* docker's --workdir: a directory made (0755, the sandbox root's) in
+         * the new root when missing, as runc makes the cwd, before the root is
+         * made read-only; NULL: none */
+        char *make_dir;
         /* A persistent sandbox: the "none" overlay's upper/work stay in the run
          * dir (sbx diff/commit read them). Otherwise they live on a tmpfs the
          * child makes and that goes with the run: nothing of the workload's
@@ -319,6 +323,7 @@ typedef struct sbx_plan {
         sbx_mount_op *mounts;
         size_t n_mounts;
         bool read_only_root;
+        const char *make_dir;            /* the config's: made before / is read-only, or NULL */
         /* --writable-root over a rootfs (overlay.c): the root is an overlay of
          * the image (lower), upper and work; upper == NULL: a tmpfs root. */
         struct {

@@ -1566,6 +1566,17 @@ int sbx_mount_setup_child(const sbx_plan *p, sbx_mount_fds *fds, sbx_error *rete
                 return sbx_error_set(reterr, -errno, "mount: chdir /");
         if (p->root_propagation && mount(NULL, "/", NULL, p->root_propagation, NULL) < 0)
                 return sbx_error_set(reterr, -errno, "mount: rootfsPropagation of /");
+        /* 6b. docker's --workdir, when missing: made as runc makes the cwd,
+         *     inside the new root, before it is read-only. A place that cannot
+         *     hold it (a read-only image dir) is left to the chdir before exec,
+         *     whose error names it. */
+        if (p->make_dir && p->make_dir[0] == '/' && p->make_dir[1]) {
+                int fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+                if (fd >= 0) {
+                        (void) mkdir_in_root(fd, p->make_dir + 1, 0755);
+                        close(fd);
+                }
+        }
         /* 7. Read-only root last: every mountpoint exists now. */
         if (p->read_only_root) {
                 struct mount_attr attr = { .attr_set = MOUNT_ATTR_RDONLY };

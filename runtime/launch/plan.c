@@ -194,6 +194,9 @@ int sbx_plan_prepare_decided(const sbx_run_config *c, sbx_plan **ret, sbx_exec_v
         if (!p)
                 return sbx_error_set(reterr, -ENOMEM, "plan: out of memory");
         p->read_only_root = c->read_only_root;
+        p->make_dir = c->make_dir ? sbx_plan_strdup(p, c->make_dir) : NULL;
+        if (c->make_dir && !p->make_dir)
+                return sbx_error_set(reterr, -ENOMEM, "plan: out of memory");
         p->timeout_sec = c->timeout_sec;
 
         /* The per-run state dir first: everything else may put files in it. */

@@ -32,7 +32,7 @@ void sbx_run_config_free(sbx_run_config *c) {
                 return;
         free_many(c->rootfs, c->workspace, c->workdir, c->hostname, c->state_dir, c->root_layer_dir, c->template_base,
                   c->setup_command, c->network_container, c->network_name, c->audit_log, c->exec_allow_key,
-                  c->exec_refused_rule, c->exec_refused_key);
+                  c->exec_refused_rule, c->exec_refused_key, c->make_dir);
         strv_free(c->envv, c->n_env);
         strv_free(c->dns, c->n_dns);
         strv_free(c->extra_hosts, c->n_extra_hosts);

@@ -64,7 +64,7 @@ int sbx_run_config_copy(sbx_run_config *d, const sbx_run_config *s) {
         d->argv = NULL;
         d->rootfs = d->workspace = d->workdir = d->hostname = d->state_dir = d->network_container = d->network_name = NULL;
         /* every owned pointer is copied, none shared: both copies are freed */
-        d->root_layer_dir = d->setup_command = d->audit_log = d->template_base = NULL;
+        d->root_layer_dir = d->setup_command = d->audit_log = d->template_base = d->make_dir = NULL;
         d->exec_allow_key = d->exec_refused_rule = d->exec_refused_key = NULL;
         d->exec_allow = NULL;
         d->n_exec_allow = 0;
@@ -75,6 +75,7 @@ int sbx_run_config_copy(sbx_run_config *d, const sbx_run_config *s) {
         d->seccomp.profile_path = NULL;
         if (str_copy(&d->rootfs, s->rootfs) < 0 || str_copy(&d->workspace, s->workspace) < 0 ||
             str_copy(&d->workdir, s->workdir) < 0 || str_copy(&d->hostname, s->hostname) < 0 ||
+            str_copy(&d->make_dir, s->make_dir) < 0 ||
             str_copy(&d->state_dir, s->state_dir) < 0 ||
             str_copy(&d->network_container, s->network_container) < 0 ||
             str_copy(&d->network_name, s->network_name) < 0 ||
@@ -111,6 +112,8 @@ static json_object *config_to_json(const sbx_run_config *c) {
         json_object_object_add(o, "workspace_sbx_owned", json_object_new_boolean(c->workspace_sbx_owned));
         if (c->workspace_no_agent)
                 json_object_object_add(o, "workspace_no_agent", json_object_new_boolean(true));
+        if (c->make_dir)
+                json_object_object_add(o, "make_dir", sbx_json_string(c->make_dir));
         json_object_object_add(o, "env", sbx_json_strings(c->envv, c->n_env));
         json_object_object_add(o, "workdir", sbx_json_string(c->workdir));
         json_object_object_add(o, "uid", json_object_new_int64(c->uid));
@@ -289,6 +292,8 @@ static int config_from_json(json_object *o, sbx_run_config *c) {
         if (c->workspace_access < 0)
                 return -EBADMSG;
         c->workspace_no_agent = get_bool(o, "workspace_no_agent", false, &err);
+        if ((r = get_str(o, "make_dir", &c->make_dir)) < 0)
+                return r;
         c->uid = (uint32_t) get_i64(o, "uid", 0, &err);
         c->gid = (uint32_t) get_i64(o, "gid", 0, &err);
         if ((r = get(o, "rlimits", json_type_array, &a)) < 0)

@@ -128,10 +128,25 @@ like "binds :ro: EROFS" "$(x m-rw touch /data/x)" 'Read-only file system'
 like "binds with a space and a comma in the path: in mountinfo (escaped)" "$(awk '{print $5}' <<<"$mi")" \
         '^/odd\\040dir,x$'
 like "... the same mount is rw" "$(awk '$5=="/odd\\040dir,x" {print $6}' <<<"$mi")" '^rw'
-# docker makes a workdir the image lacks (root-owned, 0755) before the start
+# docker (runc) makes a workdir the image lacks (0755, root's) before the root is read-only
+if [ "$borrowed" = 1 ]; then
+        skip "workdir missing, writable root: the image is root's (unprivileged, copy-up of its /srv fails EOVERFLOW)"
+        skip "workdir missing, writable root, restart: as above"
+else
+        up m-user --network none --user 1000:1000 --workdir /srv/app "$IMAGE" sleep infinity
+        is "workdir missing in the image (/srv/app): made, 0755 root's, the cwd" \
+                "$(x m-user sh -c 'stat -c "%a %U" .; pwd')" "$(printf '755 root\n/srv/app')"
+        "$D" stop m-user >/dev/null 2>&1
+        "$D" start m-user >/dev/null 2>&1
+        is "... the same after stop and start" "$(x m-user pwd)" /srv/app
+        "$D" rm -f m-user >/dev/null 2>&1
+fi
+up m-user --read-only --network none --user 1000:1000 --workdir /app/x "$IMAGE" sleep infinity
+is "workdir missing with readOnlyRoot (/app/x): made, the root still read-only" \
+        "$(x m-user sh -c 'pwd; touch /app/y 2>&1 | grep -c Read-only')" "$(printf '/app/x\n1')"
 "$D" rm -f m-user >/dev/null 2>&1
-up m-user --network none --user 0:0 --workdir /srv/app "$IMAGE" sleep infinity
-todo "workdir missing in the image (/srv/app): docker makes it; the cwd" "$(x m-user pwd)" /srv/app
+up m-user --read-only --network none --user 0:0 --workdir /srv/app "$IMAGE" sleep infinity
+todo "workdir missing under an image dir with readOnlyRoot (/srv/app): docker makes it in its layer" "$(x m-user pwd)" /srv/app
 "$D" rm -f m-user >/dev/null 2>&1
 # Docker has no user namespace: a rw bind of a host dir owned by the
 # container's uid is writable there.
