@@ -75,6 +75,7 @@ typedef struct net_args {
         const char *format;
         sbx_strv allow, allow_cidr, dns;
         bool allow_set, allow_cidr_set;
+        bool bad_flag;          /* the command line did not parse (docker: the CLI's 125) */
 } net_args;
 
 static void json_putp(json_object **o) {
@@ -86,6 +87,10 @@ static void json_putp(json_object **o) {
 static int fail(const net_args *a, const sbx_error *e) {
         char buf[SBX_ERROR_MSG_MAX + 64];
 
+        if (a->docker && a->bad_flag) {
+                fprintf(stderr, "%s\n", sbx_error_text(e, buf, sizeof(buf)));
+                return 125;
+        }
         if (a->docker) {
                 fprintf(stderr, "Error response from daemon: %s\n", sbx_error_text(e, buf, sizeof(buf)));
                 return 1;
@@ -156,6 +161,7 @@ static int args_parse(int argc, char **argv, net_args *a, sbx_error *e) {
                         return 1;
                 default: {
                         char buf[128];
+                        a->bad_flag = true;
                         return sbx_error_set(e, -EINVAL, "%s (see 'sbx network --help')",
                                              sbx_cli_bad_option_text(&g, argc, argv, buf, sizeof(buf)));
                 }

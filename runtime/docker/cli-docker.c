@@ -3,8 +3,9 @@
  * the docker CLI subset OpenClaw uses, on sbx's persistent sandboxes. Error
  * texts and exit codes are docker's where OpenClaw parses them
  * (docker-surface.md §0): "No such object/container/image", exit 1 for an
- * error from the "daemon", 125 when create fails, the command's own status
- * for exec. */
+ * error from the "daemon", 125 when create fails or a command's flags do
+ * not parse (the docker CLI's FlagErrorFunc), the command's own status for
+ * exec. */
 #include <fcntl.h>
 #include <json-c/json.h>
 #include <signal.h>
@@ -22,7 +23,7 @@
 
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
 #define DOCKER_EXIT_ERROR 1      /* docker CLI: an error response */
-#define DOCKER_EXIT_CREATE 125   /* docker create/run: the container could not be made */
+#define DOCKER_EXIT_CREATE 125   /* docker create/run: the container could not be made; a flag error */
 
 static void json_putp(json_object **o) {
         if (*o)
@@ -659,9 +660,11 @@ static int docker_dispatch(int argc, char **argv) {
                 return cli_network_docker(argc - 1, argv + 1, sbx_docker_template);
         }
         if (sbx_docker_parse(argc - 1, argv + 1, a, &e) < 0) {
+                /* a known command's flags: docker's 125; an unknown command: 1 */
+                r = a->verb >= 0 ? DOCKER_EXIT_CREATE : DOCKER_EXIT_ERROR;
                 fprintf(stderr, "%s\n", e.msg);
                 free(a);
-                return DOCKER_EXIT_ERROR;
+                return r;
         }
         if (a->verb == SBX_DOCKER_HELP || sbx_docker_opt_has(a, SBX_DF_HELP)) {
                 if (a->verb == SBX_DOCKER_HELP)

@@ -286,7 +286,7 @@ int sbx_docker_parse(int argc, char **argv, sbx_docker_args *ret, sbx_error *ret
         bool stop_at_pos;
         int i, r;
 
-        *ret = (sbx_docker_args) {};
+        *ret = (sbx_docker_args) { .verb = _SBX_DOCKER_VERB_INVALID };
         r = parse_verb(argc, argv, &ret->verb, &i, reterr);
         if (r < 0)
                 return r;

@@ -43,7 +43,7 @@ out=$("$D" rm nope 2>&1); rc=$?
 is "rm of a missing container: exit 1" "$rc" 1
 like "rm of a missing container: 'No such container'" "$out" 'No such container: nope'
 out=$("$D" create --privileged "$IMAGE" 2>&1); rc=$?
-is "unknown create flag: exit 1" "$rc" 1
+is "unknown create flag: exit 125 (the docker CLI's status for a flag error)" "$rc" 125
 like "unknown create flag is named" "$out" 'unknown flag: --privileged'
 out=$("$D" swarm init 2>&1); rc=$?
 is "unknown subcommand: exit 1" "$rc" 1
