@@ -123,7 +123,7 @@ static int docker_create(const sbx_docker_args *a) {
                 c.name = gen;
         }
         opts = (sbx_sandbox_opts) { .labels = c.labels, .n_labels = c.n_labels, .config_hash = c.config_hash,
-                                    .image = c.image, .start = false, .policy = &policy };
+                                    .image = c.image, .start = false, .policy = &policy, .id = c.id };
         r = sbx_sandbox_create(c.name, &c.config, &opts, id, &e);
         if (r == -EEXIST) {
                 fprintf(stderr, "Error response from daemon: Conflict. The container name \"/%s\" is already in use "

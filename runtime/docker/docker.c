@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -583,6 +584,20 @@ int sbx_docker_create_prepare(const sbx_docker_args *a, sbx_docker_create *ret, 
                         goto out;
         }
         sort_binds_parent_first(&ret->config);
+        /* the id now: docker's default hostname is its first 12 characters */
+        {
+                unsigned char rnd[SBX_SANDBOX_ID_LEN / 2];
+                if (getrandom(rnd, sizeof(rnd), 0) != (ssize_t) sizeof(rnd)) {
+                        r = sbx_error_set(reterr, -errno, "getrandom");
+                        goto out;
+                }
+                for (size_t i = 0; i < sizeof(rnd); i++)
+                        snprintf(ret->id + 2 * i, 3, "%02x", rnd[i]);
+                if (!ret->config.hostname && !(ret->config.hostname = strndup(ret->id, 12))) {
+                        r = sbx_error_set(reterr, -ENOMEM, "out of memory");
+                        goto out;
+                }
+        }
         r = check_resources(&ret->config.limits, reterr);
         /* inspect's Config.Env: the image's and the flags' (docker adds
          * HOSTNAME and HOME when it starts the process) */

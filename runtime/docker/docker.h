@@ -124,6 +124,8 @@ typedef struct sbx_docker_create {
         char **made_dirs;         /* the -v sources' directories this create made, in order */
         size_t n_made_dirs;
         bool keep_dirs;           /* set once the sandbox is created: done() then keeps them */
+        char id[SBX_SANDBOX_ID_LEN + 1]; /* the container's id, chosen here: the default hostname
+                                   * is its first 12 characters, as docker's */
 } sbx_docker_create;
 int sbx_docker_create_prepare(const sbx_docker_args *a, sbx_docker_create *ret, sbx_error *reterr);
 /* Frees c; unless c->keep_dirs, first removes (rmdir, newest first: only

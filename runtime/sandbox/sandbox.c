@@ -1337,10 +1337,17 @@ static int new_record(const char *name, const sbx_run_config *c, const sbx_sandb
         if (!rec)
                 return sbx_error_set(reterr, -ENOMEM, "out of memory");
         snprintf(rec->s.name, sizeof(rec->s.name), "%s", name);
-        if (getrandom(rnd, sizeof(rnd), 0) != (ssize_t) sizeof(rnd))
-                return sbx_error_set(reterr, -errno, "getrandom");
-        for (size_t i = 0; i < sizeof(rnd); i++)
-                snprintf(rec->s.id + 2 * i, 3, "%02x", rnd[i]);
+        if (o->id) {
+                if (strlen(o->id) != SBX_SANDBOX_ID_LEN || strspn(o->id, "0123456789abcdef") != SBX_SANDBOX_ID_LEN)
+                        return sbx_error_set(reterr, -EINVAL, "sandbox id '%s': not %d lowercase hex digits", o->id,
+                                             SBX_SANDBOX_ID_LEN);
+                snprintf(rec->s.id, sizeof(rec->s.id), "%s", o->id);
+        } else {
+                if (getrandom(rnd, sizeof(rnd), 0) != (ssize_t) sizeof(rnd))
+                        return sbx_error_set(reterr, -errno, "getrandom");
+                for (size_t i = 0; i < sizeof(rnd); i++)
+                        snprintf(rec->s.id + 2 * i, 3, "%02x", rnd[i]);
+        }
         rec->s.state = SBX_SANDBOX_CREATED;
         rec->s.created_ms = sbx_now_ms();
         rec->s.workspace_mode = o->workspace_mode;

@@ -152,6 +152,8 @@ typedef struct sbx_sandbox_opts {
         const char *config_hash;      /* NULL: computed from the config */
         const char *image;            /* NULL: none (informational) */
         const sbx_sandbox_policy *policy; /* issue 14: NULL = no policy (copied) */
+        const char *id;               /* 64 lowercase hex chosen by the caller (docker create: its
+                                       * hostname names it); NULL: random */
         sbx_workspace_mode workspace_mode;
         bool start;                   /* start init now (sbx create); false = docker create */
         bool exist_ok;                /* the name exists: return its id and 1 (not -EEXIST);

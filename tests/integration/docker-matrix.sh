@@ -28,6 +28,11 @@ D=$T/bin/docker
 NAMES="m-all m-rw m-user m-env m-sec m-none m-ro m-rwa m-shared m-lim m-cap"
 cleanup() {
         for n in $NAMES; do "$D" rm -f "$n" >/dev/null 2>&1; done
+        if [ -n "${NS:-}" ] && ip netns exec "$NS" true 2>/dev/null; then
+                ip netns exec "$NS" "$D" rm -f m-br m-net >/dev/null 2>&1
+                ip netns exec "$NS" "$D" network rm d11-matrix >/dev/null 2>&1
+                ip netns del "$NS"
+        fi
         rm -rf "$T"
 }
 on_exit cleanup
@@ -90,6 +95,10 @@ is "no-new-privileges: NoNewPrivs 1" "$(x m-all sh -c 'grep ^NoNewPrivs /proc/se
 is "workdir: a plain exec starts in /workspace" "$(x m-all pwd)" /workspace
 like "env (env-file): LANG and OPENCLAW_CLI" "$(x m-all env)" 'OPENCLAW_CLI=1'
 is "HOME as docker sets it for uid 0 (/root, from the image's passwd)" "$(x m-all sh -c 'echo $HOME')" /root
+id=$("$D" inspect -f '{{.Id}}' m-all)
+is "hostname: the id's first 12 characters, as docker's; HOSTNAME too" "$(x m-all sh -c 'hostname; echo $HOSTNAME')" \
+        "$(printf '%s\n%s' "${id:0:12}" "${id:0:12}")"
+is "inspect .Config.Hostname: the same" "$("$D" inspect -f '{{.Config.Hostname}}' m-all)" "${id:0:12}"
 is "binds z: /workspace is the host dir, rw" "$(x m-all cat /workspace/f)" hi
 like "binds ro,z: the nested skills bind refuses writes (EROFS)" "$(x m-all touch /workspace/skills/x)" \
         'Read-only file system'
@@ -254,6 +263,30 @@ is "scope shared: /workspace is the whole workspace root (every session's dir)" 
         "$(x m-shared ls /workspace | tr '\n' ' ')" "ws-s1 ws-s2 "
 is "scope shared: Mounts of inspect match" "$("$D" inspect -f '{{range .Mounts}}{{.Source}}{{end}}' m-shared)" \
         "$T/state/sandboxes"
+
+# ---- network bridge and a custom name (docker network create): as root in a
+# private network namespace of this test's, so nothing of sbx's touches the host's
+NS=sbxdM-$$
+if [ $root = 1 ] && command -v ip >/dev/null && ip netns add "$NS" 2>/dev/null; then
+        ip -n "$NS" link set lo up
+        N() { ip netns exec "$NS" "$D" "$@"; }
+        N network create d11-matrix >/dev/null
+        N create --name m-br --network bridge --dns 192.0.2.53 "$IMAGE" sleep infinity >/dev/null &&
+                N start m-br >/dev/null
+        is "network bridge: lo and eth0 inside" "$(N exec m-br sh -c "tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' ' | sort | tr '\n' ' '")" "eth0 lo "
+        ip=$(N inspect -f '{{.NetworkSettings.IPAddress}}' m-br)
+        like "network bridge: eth0 has inspect's address ($ip)" "$(N exec m-br cat /proc/net/fib_trie)" "${ip//./\\.}"
+        is "network bridge: --dns still the resolv.conf" "$(N exec m-br grep ^nameserver /etc/resolv.conf)" "nameserver 192.0.2.53"
+        N create --name m-net --network d11-matrix "$IMAGE" sleep infinity >/dev/null && N start m-net >/dev/null
+        is "network NAME (docker network create): eth0 inside" "$(N exec m-net sh -c "tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' ' | sort | tr '\n' ' '")" "eth0 lo "
+        is "network NAME: inspect .HostConfig.NetworkMode" "$(N inspect -f '{{.HostConfig.NetworkMode}}' m-net)" d11-matrix
+        N rm -f m-br m-net >/dev/null 2>&1
+        N network rm d11-matrix >/dev/null 2>&1
+        is "network: after rm the namespace holds only lo" "$(ip -n "$NS" -br link | awk '{print $1}')" lo
+        ip netns del "$NS"
+else
+        for _ in 1 2 3 4 5 6; do skip "network bridge/NAME: needs root (ip netns add) for a private network namespace; net-persist.sh covers rootless pasta"; done
+fi
 
 # ---- cgroup limits (pidsLimit, memory, memorySwap, cpus): enforced or refused
 if [ $root = 1 ] && ! "$SBX" doctor --json 2>/dev/null | grep -q 'limits are refused'; then
