@@ -80,6 +80,10 @@ int sbx_parse_size(const char *s, int64_t *ret) {
         for (const char *p = s; p < end; p++)
                 if (!isdigit((unsigned char) *p) && *p != '.')
                         return -EINVAL;
+        /* docker's units (go-units RAMInBytes): one optional space, then b,
+         * or k m g t p with an optional b or ib, any case */
+        if (*end == ' ' && end[1])
+                end++;
         if (*end) {
                 switch (tolower((unsigned char) *end)) {
                 case 'b': mul = 1; break;
@@ -87,9 +91,12 @@ int sbx_parse_size(const char *s, int64_t *ret) {
                 case 'm': mul = 1024.0 * 1024; break;
                 case 'g': mul = 1024.0 * 1024 * 1024; break;
                 case 't': mul = 1024.0 * 1024 * 1024 * 1024; break;
+                case 'p': mul = 1024.0 * 1024 * 1024 * 1024 * 1024; break;
                 default: return -EINVAL;
                 }
                 end++;
+                if (mul > 1 && (*end == 'i' || *end == 'I') && (end[1] == 'b' || end[1] == 'B'))
+                        end++;
                 if (mul > 1 && (*end == 'b' || *end == 'B'))
                         end++;
                 if (*end)

@@ -41,13 +41,20 @@ START_TEST(test_parse_size_docker_units) {
         ck_assert_int_eq(v, 100);
         ck_assert_int_eq(sbx_parse_size("2t", &v), 0);
         ck_assert_int_eq(v, 2 * 1024 * 1024 * MiB);
+        /* go-units RAMInBytes: "ib", p, one space before the unit */
+        ck_assert_int_eq(sbx_parse_size("1GiB", &v), 0);
+        ck_assert_int_eq(v, 1024 * MiB);
+        ck_assert_int_eq(sbx_parse_size("512 m", &v), 0);
+        ck_assert_int_eq(v, 512 * MiB);
+        ck_assert_int_eq(sbx_parse_size("1p", &v), 0);
+        ck_assert_int_eq(v, 1024LL * 1024 * 1024 * MiB);
 }
 END_TEST
 
 START_TEST(test_parse_size_rejects_garbage) {
         int64_t v = 42;
         const char *bad[] = { "", " 1m", "-1", "+5", "m", "1x", "1mm", "1bb", "0x10", "inf",
-                              "nan", "1e3", "1 m", "12m ", "99999999999t" };
+                              "nan", "1e3", "1  m", "12m ", "99999999999t", "1ib", "1kibb", "1bib", "1 " };
 
         for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
                 ck_assert_msg(sbx_parse_size(bad[i], &v) < 0, "'%s' accepted", bad[i]);
