@@ -199,6 +199,48 @@ for s in json.load(sys.stdin):
         unset SBX_NETWORK_DIR
 fi
 
+# ---------------------------------------------------------------- 12b. every docker.* option at once
+# The settings OpenClaw maps to docker flags (docker-matrix.sh checks each
+# alone), as the recorded trace docker-trace-workspaceAccess-rw-docker-options
+# sets them, through the real argv, seen by the model's exec from inside.
+mkdir -p "$HOME/.openclaw/workspace-dopt/extra"
+echo extra-ro >"$HOME/.openclaw/workspace-dopt/extra/e.txt"
+printf '{"defaultAction":"SCMP_ACT_ALLOW","syscalls":[{"names":["mkdir","mkdirat"],"action":"SCMP_ACT_ERRNO"}]}\n' \
+        >"$T/seccomp-dopt.json"
+python3 - "$OPENCLAW_CONFIG_PATH" "$T/seccomp-dopt.json" "$HOME/.openclaw/workspace-dopt/extra" "$(id -u)" <<'EOF2'
+import json, sys
+cfg = json.load(open(sys.argv[1]))
+docker = {"tmpfs": ["/tmp:size=64m", "/run"], "user": "1000:1000", "capDrop": ["NET_RAW"],
+          "env": {"FOO": "dopt"}, "setupCommand": "echo setup-dopt > /tmp/dopt-setup",
+          "ulimits": {"nofile": {"soft": 1024, "hard": 2048}, "nproc": 512},
+          "seccompProfile": sys.argv[2], "apparmorProfile": "openclaw-sandbox",
+          "dns": ["192.0.2.53"], "extraHosts": ["example.internal:10.0.0.5"],
+          "binds": [sys.argv[3] + ":/extra:ro"]}
+if sys.argv[4] == "0":   # cgroup limits: enforced as root (rootless on v1 they are refused)
+    docker.update({"pidsLimit": 256, "memory": "512m", "memorySwap": "1g", "cpus": 1.5})
+cfg["agents"]["entries"]["doptagent"] = {
+    "workspace": "~/.openclaw/workspace-dopt",
+    "sandbox": {"mode": "all", "scope": "agent", "workspaceAccess": "none", "docker": docker}}
+json.dump(cfg, open(sys.argv[1], "w"), indent=1)
+EOF2
+turn doptagent agent:doptagent:main dopt1
+is "docker options: the turn succeeds" "$TURN_RC" 0
+like "docker options: user 1000:1000" "$RESULTS" 'U=1000:1000'
+like "docker options: ulimits nofile {soft,hard} and nproc N" "$RESULTS" 'NOFILE=1024:2048 NPROC=512:512'
+like "docker options: dns" "$RESULTS" 'nameserver 192\.0\.2\.53'
+like "docker options: extraHosts" "$RESULTS" '10\.0\.0\.5[[:space:]]+example\.internal'
+like "docker options: env" "$RESULTS" 'FOO=dopt'
+like "docker options: capDrop (a sandbox keeps no capability)" "$RESULTS" 'CapBnd:[[:space:]]+0000000000000000'
+like "docker options: seccompProfile denies mkdir (EPERM)" "$RESULTS" "mkdir: cannot create directory '/tmp/sc': Operation not permitted"
+like "docker options: the ro bind is readable" "$RESULTS" 'extra-ro'
+like "docker options: the ro bind refuses writes" "$RESULTS" "touch: cannot touch '/extra/x': Read-only file system"
+like "docker options: tmpfs /tmp:size=64m, noexec" "$RESULTS" ' /tmp rw,nosuid,nodev,noexec[^ ]* .* tmpfs tmpfs rw,size=65536k'
+like "docker options: the setupCommand ran first" "$RESULTS" 'setup-dopt'
+dopt=$("$SBX" ls --json | python3 -c 'import json,sys; [print(s["name"]) for s in json.load(sys.stdin) if s["labels"].get("openclaw.sessionKey","").startswith("agent:doptagent")]')
+like "docker options: apparmorProfile passed (docker ignores it on a host without AppArmor; the trace has it)" \
+        "$(grep -c 'apparmor=openclaw-sandbox' "$SBX_DOCKER_TRACE")" '^[1-9]'
+[ -n "$dopt" ] && "$SBX" rm -f "$dopt" >/dev/null 2>&1
+
 # ---------------------------------------------------------------- 13. the agent's exec policy (issue 14)
 # An agent with tools.exec.security "allowlist" + safeBins and an exec
 # approvals file: through the drop-in, what they allow runs, a shell trick to
