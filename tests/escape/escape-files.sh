@@ -286,5 +286,48 @@ out=$(tsbx --ro-bind "$TMP/sl/link:/x" -- true 2>&1); rc=$?
 is "bind-source-system-link: a root-owned link outside /, /usr, /var is still refused (125)" "$rc" 125
 rm -rf "$TMP/sl"
 
+
+# --- setuid/setgid files (@always-setid-files): a sandbox writes an rw
+# workspace as its owner on the host (root's dir: as host root), so a setuid
+# bit set inside was a setuid program on the host. Every call that sets
+# S_ISUID/S_ISGID fails EPERM; the same calls without them go through.
+sw=$TMP/setid; mkdir -m 755 "$sw"
+out=$(tsbx --workspace "$sw" --workspace-access rw -- /bin/sh -c '
+        cp /bin/true /workspace/x && chmod 755 /workspace/x && echo plain-ok
+        chmod u+s /workspace/x 2>/dev/null; echo "suid=$?"
+        chmod g+s /workspace/x 2>/dev/null; echo "sgid=$?"
+        /usr/bin/python3 -c "
+import ctypes, os
+def t(name, f):
+    try:
+        f(); print(name, \"ok\")
+    except OSError as e:
+        print(name, e.errno)
+t(\"open-creat-plain\", lambda: os.close(os.open(\"/workspace/p\", os.O_CREAT | os.O_WRONLY, 0o755)))
+t(\"open-creat-suid\", lambda: os.close(os.open(\"/workspace/s\", os.O_CREAT | os.O_WRONLY, 0o4755)))
+t(\"open-creat-sgid\", lambda: os.close(os.open(\"/workspace/g\", os.O_CREAT | os.O_WRONLY, 0o2755)))
+t(\"fchmod-suid\", lambda: os.fchmod(os.open(\"/workspace/p\", os.O_RDONLY), 0o4755))
+libc = ctypes.CDLL(None, use_errno=True)
+class How(ctypes.Structure):
+    _fields_ = [(\"flags\", ctypes.c_uint64), (\"mode\", ctypes.c_uint64), (\"resolve\", ctypes.c_uint64)]
+h = How(os.O_CREAT | os.O_WRONLY, 0o4755, 0)
+r = libc.syscall(437, -100, b\"/workspace/o2\", ctypes.byref(h), ctypes.sizeof(h))
+print(\"openat2\", ctypes.get_errno() if r < 0 else \"ok\")
+" 2>&1' 2>&1)
+is "setid-files: chmod 755 of a workspace file works" "$(echo "$out" | grep -c '^plain-ok$')" 1
+is "setid-files: chmod u+s fails (EPERM, exit 1)" "$(echo "$out" | grep '^suid=')" "suid=1"
+is "setid-files: chmod g+s fails" "$(echo "$out" | grep '^sgid=')" "sgid=1"
+if [ -x /usr/bin/python3 ]; then
+        is "setid-files: open(O_CREAT, 0755) works" "$(echo "$out" | grep '^open-creat-plain')" "open-creat-plain ok"
+        is "setid-files: open(O_CREAT, 04755) is EPERM" "$(echo "$out" | grep '^open-creat-suid')" "open-creat-suid 1"
+        is "setid-files: open(O_CREAT, 02755) is EPERM" "$(echo "$out" | grep '^open-creat-sgid')" "open-creat-sgid 1"
+        is "setid-files: fchmod 04755 is EPERM" "$(echo "$out" | grep '^fchmod-suid')" "fchmod-suid 1"
+        is "setid-files: openat2 is ENOSYS (its mode is out of seccomp's reach)" "$(echo "$out" | grep '^openat2')" "openat2 38"
+else
+        skip "setid-files: no /usr/bin/python3 for the open/fchmod/openat2 probes"
+fi
+is "setid-files: no setuid or setgid file on the host" "$(find "$sw" -perm /6000 | wc -l)" 0
+rm -rf "$sw"
+
 is "no run directory left in the state dir" "$(leftovers)" ""
 done_testing
