@@ -37,6 +37,10 @@ TMP=
 net_namespaces_up() {
         local i
         ip netns add $H && ip netns add $R || { echo "1..0 # SKIP cannot create network namespaces"; exit 77; }
+        # A new namespace copies the host's ip_forward (devconf_inherit_init_net
+        # 0), which podman or containerd may have set to 1: H starts at 0, as a
+        # clean host, so "sbx restores ip_forward" is checked whatever the host's.
+        ip netns exec $H sh -c 'echo 0 > /proc/sys/net/ipv4/ip_forward'
         ip -n $H link add up0 type veth peer name down0 netns $R
         ip -n $H addr add 10.77.0.1/24 dev up0
         ip -n $H link set up0 up
