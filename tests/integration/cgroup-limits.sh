@@ -156,6 +156,10 @@ time.sleep(30)' >"$err.bomb" 2>&1 &
                 for _ in $(seq 100); do [ -s "$err.bomb" ] && break; sleep 0.1; done
                 for via in service:"" join:"-u 1000"; do
                         out=$("$SBX" exec ${via#*:} "$name" -- /bin/echo ran 2>&1); rc=$?
+                        if [ "$rc" != 125 ] && printf '%s' "$out" | grep -q 'Sanitizer'; then
+                                skip "pids-limit-message (${via%%:*}): a sanitizer build's runtime cannot start its own thread at the pids limit: $(printf '%s' "$out" | grep -m1 Sanitizer)"
+                                continue
+                        fi
                         t "pids-limit-message (${via%%:*}): at the limit the exec fails with 125 naming the limit (exit $rc)" \
                                 sh -c "[ $rc = 125 ] && printf '%s' \"\$1\" | grep -Eq \"^sbx exec: exec: sandbox '$name' is at its pids limit \\(8 processes\\): .* could not fork the command .*--pids-limit, docker.pidsLimit\"" _ "$out"
                 done
