@@ -1583,6 +1583,40 @@ static int text_snapshot(int fd) {
         return m;
 }
 
+/* diff(1)'s output on the operator's terminal: the file's lines are the
+ * sandbox's text, and an escape sequence, a CR or a C1 control in one would
+ * drive the terminal (set its title, move the cursor up and overwrite the
+ * lines under review). A line holding anything but plain text (tabs are
+ * plain) is printed as diff's mark and the rest quoted (sbx_quoted); piped
+ * or redirected, the patch stays diff's bytes. Takes FD. */
+static void patch_lines(int fd) {
+        FILE *f = fdopen(fd, "r");
+        _cleanup_free_ char *line = NULL;
+        size_t cap = 0;
+        ssize_t n;
+
+        if (!f) {
+                close(fd);
+                return;
+        }
+        while ((n = getline(&line, &cap, f)) > 0) {
+                bool nl = line[n - 1] == '\n';
+                if (nl)
+                        line[n - 1] = '\0';
+                if (strlen(line) == (size_t) (n - nl) && sbx_text_plain_line(line)) {
+                        fputs(line, stdout);
+                } else {
+                        _cleanup_free_ char *q = sbx_quoted(line + 1);
+                        putchar(line[0] >= 0x20 && line[0] < 0x7f ? line[0] : '?');
+                        fputs(q ? q : "\"?\"", stdout);
+                }
+                if (nl)
+                        putchar('\n');
+        }
+        fclose(f);
+        fflush(stdout);
+}
+
 /* Unified diff of one modified text file: the system's diff(1), labels a/
  * b/. Both versions are opened by sbx_sandbox_change_open() (no symlink
  * followed: a running sandbox may swap its file, or a directory above it,
@@ -1616,16 +1650,26 @@ static void show_patch(const sbx_sandbox *s, const sbx_change *c, bool *raced) {
                 return;
         snprintf(la, sizeof(la), "a/%s", q);
         snprintf(lb, sizeof(lb), "b/%s", q);
+        /* On a terminal diff's lines go through sbx (patch_lines), never straight to it. */
+        int out[2] = { -EBADF, -EBADF };
+        if (isatty(STDOUT_FILENO) && pipe2(out, O_CLOEXEC) < 0)
+                return;
         fflush(stdout);
         pid = fork();
         if (pid == 0) {
                 int o = fcntl(oc, F_DUPFD, 10), n = fcntl(nc, F_DUPFD, 10);
-                if (o < 0 || n < 0 || dup2(o, 3) < 0 || dup2(n, 4) < 0)
+                if (o < 0 || n < 0 || dup2(o, 3) < 0 || dup2(n, 4) < 0 || (out[1] >= 0 && dup2(out[1], 1) < 0))
                         _exit(127);
                 execl("/usr/bin/diff", "diff", "-u", "--label", la, "--label", lb, "--", "/proc/self/fd/3",
                       "/proc/self/fd/4", (char *) NULL);
                 _exit(127);
         }
+        if (out[1] >= 0)
+                close(out[1]);
+        if (pid > 0 && out[0] >= 0)
+                patch_lines(out[0]);
+        else if (out[0] >= 0)
+                close(out[0]);
         if (pid > 0)
                 (void) waitpid(pid, NULL, 0);
 }
@@ -1648,7 +1692,8 @@ const sbx_cli_cmd sbx_cmd_diff = {
                 "(content, type or permissions; a type change is shown, as in 'M notes (directory -> file)'; a "
                 "symlink shows its target, 'A log -> /home/u/.bashrc'), D "
                 "deleted (every file under a deleted or replaced directory is listed, as commit deletes it); "
-                "then a unified diff of each changed text file. A rename is a D plus an A. With --digest, the "
+                "then a unified diff of each changed text file (on a terminal, a line holding a control character is "
+                "printed quoted, as names are). A rename is a D plus an A. With --digest, the "
                 "digest of what was listed (each change, each file's content): 'sbx commit --expect DIGEST' "
                 "applies exactly those changes or nothing.",
         .opts = { diff_opts, common_opts, NULL },

@@ -24,12 +24,13 @@ static size_t printable_utf8(const unsigned char *s) {
         return n;
 }
 
-static bool plain(const char *text, bool quotes) {
+static bool plain(const char *text, bool quotes, bool tabs) {
         const unsigned char *s = (const unsigned char *) text;
 
         for (size_t i = 0; s[i];) {
                 size_t n = s[i] < 0x80 ? 1 : printable_utf8(s + i);
-                if (n == 0 || s[i] < 0x20 || s[i] == 0x7f || (quotes && (s[i] == '"' || s[i] == '\\')))
+                if (n == 0 || (s[i] < 0x20 && !(tabs && s[i] == '\t')) || s[i] == 0x7f ||
+                    (quotes && (s[i] == '"' || s[i] == '\\')))
                         return false;
                 i += n;
         }
@@ -37,7 +38,11 @@ static bool plain(const char *text, bool quotes) {
 }
 
 bool sbx_text_plain(const char *text) {
-        return plain(text, false);
+        return plain(text, false, false);
+}
+
+bool sbx_text_plain_line(const char *text) {
+        return plain(text, false, true);
 }
 
 char *sbx_quoted(const char *text) {
@@ -45,7 +50,7 @@ char *sbx_quoted(const char *text) {
         size_t len = strlen(text), k = 0;
         char *out;
 
-        if (plain(text, true))
+        if (plain(text, true, false))
                 return strdup(text);
         out = malloc(len * 4 + 3);      /* \ooo per byte, the quotes, NUL */
         if (!out)

@@ -311,6 +311,8 @@ ssize_t sbx_recv_fds(int sock, void *data, size_t len, int flags, int *ret_fds, 
 char *sbx_quoted(const char *text);
 /* TEXT holds nothing sbx_quoted escapes but '"' and '\\' (a message that may be printed as it is). */
 bool sbx_text_plain(const char *text);
+/* The same, but a tab is plain too (a line of a file's text: code is indented with tabs). */
+bool sbx_text_plain_line(const char *text);
 /* JSON text (json-c's output) made valid UTF-8 and safe on a terminal, the one rule for every
  * JSON sbx writes with a name a sandbox or a user chose (diff/logs/ls/inspect/explain --json,
  * docker inspect, the audit log): the C1 controls (U+0080-U+009F) and DEL that json-c leaves
