@@ -46,6 +46,18 @@ START_TEST(test_text_plain_for_messages) {
         ck_assert(!sbx_text_plain("commit: stat 'a\rb'"));
         ck_assert(!sbx_text_plain("\xc2\x9b"));
         ck_assert(!sbx_text_plain("\xff"));
+        ck_assert(!sbx_text_plain("\tindented"));
+}
+END_TEST
+
+/* a line of a patch (sbx diff on a terminal): tabs are plain, nothing else is */
+START_TEST(test_text_plain_line) {
+        ck_assert(sbx_text_plain_line("+\tif (x) \"y\"; \xc3\xa9"));
+        ck_assert(!sbx_text_plain_line("+ok\rhidden"));
+        ck_assert(!sbx_text_plain_line("+\x1b[1A\x1b[2K"));
+        ck_assert(!sbx_text_plain_line("+\xc2\x9b31m"));
+        ck_assert(!sbx_text_plain_line("+\x7f"));
+        ck_assert(!sbx_text_plain_line("+\xff"));
 }
 END_TEST
 
@@ -78,7 +90,7 @@ END_TEST
 
 int main(void) {
         const TTest *tests[] = { test_quote_plain_text_as_it_is, test_quote_controls_and_bad_bytes,
-                                 test_text_plain_for_messages, test_json_c1_and_del_escaped,
+                                 test_text_plain_for_messages, test_text_plain_line, test_json_c1_and_del_escaped,
                                  test_json_invalid_utf8_as_lone_surrogates };
 
         return unit_main("quote", "quote", 0, CK_SILENT, tests, UNIT_N(tests));
