@@ -243,16 +243,7 @@ if sx create --ro-bind "$SBX_PROBE:/sbx-probe" rf >/dev/null; then
 else
         not_ok "create a persistent sandbox for the fd test"
 fi
-bb=$(for b in /bin/busybox /usr/bin/busybox; do [ -x "$b" ] && ! ldd "$b" >/dev/null 2>&1 && echo "$b" && break; done)
-img=$TMP/img
-mkdir -p "$img/bin"
-if [ -n "$bb" ] && cp "$bb" "$img/bin/busybox" && ln -s busybox "$img/bin/sh" && ln -s busybox "$img/bin/sleep" &&
-   cp "$SBX_PROBE" "$img/sbx-probe" &&
-   python3 "$(dirname "$0")/../integration/rootfs-mkarchive.py" tree "$TMP/img.tar" "$img" sbx-test/r8:v1 >/dev/null 2>&1 &&
-   timeout 60 "$SBX" rootfs import "$TMP/img.tar" >/dev/null 2>&1; then
-        D=$TMP/bin/docker
-        mkdir -p "$TMP/bin"
-        ln -s "$(readlink -f "$SBX")" "$D"
+if busybox_image sbx-test/r8:v1; then
         if timeout 60 "$D" create --name r8-d-$$ sbx-test/r8:v1 sleep infinity >/dev/null 2>&1 &&
            timeout 60 "$D" start r8-d-$$ >/dev/null 2>&1; then
                 is "fds-env (docker exec): only 0 1 2, none of the caller's variables" \

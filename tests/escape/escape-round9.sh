@@ -220,16 +220,7 @@ else
 fi
 
 # --- the same FIFO planted under docker exec (OpenClaw's path): at once
-bb=$(for b in /bin/busybox /usr/bin/busybox; do [ -x "$b" ] && ! ldd "$b" >/dev/null 2>&1 && echo "$b" && break; done)
-img=$TMP/img
-mkdir -p "$img/bin"
-if [ -n "$bb" ] && cp "$bb" "$img/bin/busybox" && ln -s busybox "$img/bin/sh" && ln -s busybox "$img/bin/sleep" &&
-   ln -s busybox "$img/bin/mkfifo" && ln -s busybox "$img/bin/chmod" &&
-   python3 "$(dirname "$0")/../integration/rootfs-mkarchive.py" tree "$TMP/img.tar" "$img" sbx-test/r9:v1 >/dev/null 2>&1 &&
-   timeout 60 "$SBX" rootfs import "$TMP/img.tar" >/dev/null 2>&1; then
-        D=$TMP/bin/docker
-        mkdir -p "$TMP/bin"
-        ln -s "$(readlink -f "$SBX")" "$D"
+if busybox_image sbx-test/r9:v1; then
         if timeout 60 "$D" create --name r9-d-$$ --tmpfs /tmp sbx-test/r9:v1 sleep infinity >/dev/null 2>&1 &&
            timeout 60 "$D" start r9-d-$$ >/dev/null 2>&1; then
                 timeout 60 "$D" exec r9-d-$$ sh -c 'mkfifo /tmp/fifo && chmod 755 /tmp/fifo &&

@@ -26,3 +26,18 @@ tsbx() { timeout -k 5 60 "$SBX" run --ro-bind "$SBX_PROBE:/sbx-probe" "$@"; }
 # so the whole table is not a stable measure. (sbx's mounts would live under
 # the state dir, our binds' sources under $TMP.)
 our_mounts() { grep -c -e "$TMP" -e "$XDG_RUNTIME_DIR" -e " /scratch " /proc/self/mountinfo; }
+# busybox_image NAME:TAG: a static busybox image (sh, sleep, mkfifo, chmod;
+# the probe at /sbx-probe) imported into sbx's store, and $D the docker front
+# end (a link named docker); false where there is no static busybox.
+busybox_image() {
+        local bb img=$TMP/img-${1//[:\/]/-}
+        bb=$(for b in /bin/busybox /usr/bin/busybox; do [ -x "$b" ] && ! ldd "$b" >/dev/null 2>&1 && echo "$b" && break; done)
+        [ -n "$bb" ] && mkdir -p "$img/bin" && cp "$bb" "$img/bin/busybox" && cp "$SBX_PROBE" "$img/sbx-probe" &&
+                for l in sh sleep mkfifo chmod; do ln -s busybox "$img/bin/$l" || return 1; done &&
+                python3 "$(dirname "${BASH_SOURCE[0]}")/../integration/rootfs-mkarchive.py" tree "$img.tar" "$img" "$1" \
+                        >/dev/null 2>&1 &&
+                timeout 60 "$SBX" rootfs import "$img.tar" >/dev/null 2>&1 || return 1
+        D=$TMP/bin/docker
+        mkdir -p "$TMP/bin"
+        ln -sf "$(readlink -f "$SBX")" "$D"
+}
