@@ -1078,14 +1078,14 @@ static int rm_all(bool force) {
                         printf("%s\n", list[i]->name);
         }
         sbx_sandbox_list_free(list, n);
-        /* -f: and the template holders of `sbx run` (issue 16) */
+        /* -f: and the template holders (issue 16) of the state root these
+         * sandboxes were in: --state-dir DIR's (its creates made them), not
+         * the default root's, which other runs of this user share */
         if (force) {
-                sbx_run_config c;
+                const char *root = sbx_sandbox_root(), *slash = strrchr(root, '/');
                 char base[PATH_MAX];
 
-                sbx_run_config_init(&c);
-                sbx_statedir_base(&c, base, sizeof(base));
-                sbx_run_config_free(&c);
+                snprintf(base, sizeof(base), "%.*s", slash && slash > root ? (int) (slash - root) : 1, root);
                 r = sbx_template_remove_all(base);
                 if (r < 0) {
                         fprintf(stderr, "sbx rm: remove the template holders in '%s/templates': %s\n", base,
@@ -1099,7 +1099,8 @@ static int rm_all(bool force) {
 static const sbx_cli_opt rm_opts[] = {
         { "force", 'f', NULL, 'f', "remove running sandboxes too (their processes are killed)", NULL },
         { "all", 0, NULL, OPT_ALL, "remove every sandbox 'sbx ls' lists (instead of NAMEs); with -f also "
-          "the template holders that keep the read-only root of 'sbx run'", NULL },
+          "the template holders of that state root (--state-dir), which keep the read-only root of 'sbx run' and "
+          "create", NULL },
         SBX_CLI_OPT_END
 };
 

@@ -241,6 +241,31 @@ else
         skip "exec-fifo (docker exec): no test image"
 fi
 
+# --- sbx rm -f --all --state-dir DIR removes DIR's sandboxes and the
+# template holders their creates made in DIR/templates; it killed the
+# holders of the caller's default state root instead (shared by every other
+# sbx run of that user, root's by all of the host's) and left DIR's running.
+holder_alive() { local f; for f in "$1"/templates/*/holder; do
+        [ -f "$f" ] && read -r pid start < "$f" && [ "$(awk '{print $22}' /proc/"$pid"/stat 2>/dev/null)" = "$start" ] && echo alive
+        done; }
+timeout -k 5 60 "$SBX" run -- /bin/true     # a holder in the default root ($XDG_RUNTIME_DIR/sbx), if templates are used here
+sx create tx >/dev/null
+if [ -n "$(holder_alive "$STATE")" ] && [ -n "$(holder_alive "$XDG_RUNTIME_DIR/sbx")" ]; then
+        sx rm -f --all >/dev/null
+        for _ in $(seq 50); do [ -z "$(holder_alive "$STATE")" ] && break; sleep 0.2; done
+        is "rm-all-templates: rm -f --all --state-dir DIR ends DIR's template holders" "$(holder_alive "$STATE")" ""
+        like "rm-all-templates: ... and not the default state root's" "$(holder_alive "$XDG_RUNTIME_DIR/sbx")" alive
+        timeout -k 5 60 "$SBX" rm -f --all >/dev/null
+        for _ in $(seq 50); do [ -z "$(holder_alive "$XDG_RUNTIME_DIR/sbx")" ] && break; sleep 0.2; done
+        is "rm-all-templates: control: rm -f --all without --state-dir ends the default root's" \
+                "$(holder_alive "$XDG_RUNTIME_DIR/sbx")" ""
+else
+        sx rm -f tx >/dev/null
+        skip "rm-all-templates: no template holders here (rootless on a host with under 4,000 threads)"
+        skip "rm-all-templates: (same)"
+        skip "rm-all-templates: (same)"
+fi
+
 is "no sandbox left" "$(sx ls -q 2>/dev/null)" ""
 is "no run directory left in the state dir" "$(leftovers)" ""
 done_testing
