@@ -5,7 +5,8 @@
 # operator's terminal, overlay xattrs under sbx diff/commit, sbx commit into
 # a workspace a neighbour swaps), the exec decision on a persistent sandbox
 # (FIFOs and #! loops the sandbox plants, an allowlist through env -S, sh -c
-# and #! chains by sbx exec) and kernel memory a sandbox holds in pipes.
+# and #! chains by sbx exec), kernel memory a sandbox holds in pipes, and
+# which template holders sbx rm -f --all --state-dir DIR ends.
 # Each blocked call is asserted with the errno or observation only the
 # restriction gives, with a control where the restriction does not apply.
 . "$(dirname "$0")/lib.sh"
