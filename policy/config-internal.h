@@ -52,6 +52,11 @@ bool sbx_config_plugins_preserved(struct json_object *root);
 bool sbx_config_stale_channel(struct json_object *root, const char *channel);
 /* config-validate.c: o against bundled plugin ID's config schema (false: none) */
 bool sbx_config_check_plugin_config(struct vctx *v, const char *id, struct json_object *o);
+
+/* unicode-nfc.c: NFC of n code points into out (cap of them; SIZE_MAX when longer), and the
+ * marks url.domainToASCII refuses first in a label, as node has them (unicode-nfc.h) */
+size_t sbx_unicode_nfc(const uint32_t *in, size_t n, uint32_t *out, size_t cap);
+bool sbx_unicode_is_mark(uint32_t cp);
 /* config-include.c: replace every "$include" (relative to config_path's directory, never
  * outside it); *root may be replaced by a new tree. */
 /* trusted: every included file under sbx_open_trusted's rule (sbx_config_load_fd). */

@@ -3271,18 +3271,14 @@ static int idna_map_cmp(const void *key, const void *elem) {
 /* a non-ASCII label of domainToASCII's input (after idna_ascii's mappings): refused for a code
  * point UTS 46 refuses anywhere (idna-map.h: unassigned, disallowed) and for the context rules
  * sbx tells without more of Unicode's tables (ZWNJ/ZWJ, which CONTEXTJ allows only after a
- * virama; a combining mark first; with dns, ASCII other than [a-z0-9-]), the Bidi rule with
- * idna-map.h's classes; the other code points mapped as idna-map.h says; else its "xn--" form in ret_ascii (when not NULL; 4 + 8 bytes a code point of the
- * mapped label) and its length in *ret_len. NFC is not applied (a decomposed sequence stays). */
+ * virama; with dns, ASCII other than [a-z0-9-]), the other code points mapped as idna-map.h
+ * says, then the label in NFC (unicode-nfc.c), refused when it starts with a mark
+ * (General_Category=Mark) and for the Bidi rule with idna-map.h's classes; else its "xn--" form
+ * in ret_ascii (when not NULL; 4 + 8 bytes a code point of the mapped label) and its length in
+ * *ret_len. */
 static bool idn_label_ok(const char *l, size_t bytes, bool dns, char *ret_ascii, size_t *ret_len) {
         static const uint32_t BAD[][2] = {{0x80, 0x9F}, {0x200C, 0x200D}, {0xD800, 0xDFFF}, {0xE000, 0xF8FF},
                                           {0xFDD0, 0xFDEF}, {0xFFFD, 0xFFFD}, {0xE0000, 0xE00FF}, {0xF0000, 0x10FFFF}};
-        static const uint32_t MARK[][2] = {{0x300, 0x344}, {0x346, 0x36F}, /* U+0345 maps to iota */
-                                           {0x483, 0x489}, {0x591, 0x5BD}, {0x610, 0x61A},
-                                           {0x64B, 0x65F}, {0x1AB0, 0x1AFF}, {0x1DC0, 0x1DFF}, {0x20D0, 0x20FF},
-                                           {0x900, 0x903}, {0x93A, 0x93C}, {0x93E, 0x94F}, {0x951, 0x957},
-                                           {0x962, 0x963}, {0xE31, 0xE31}, {0xE34, 0xE3A}, {0xE47, 0xE4E},
-                                           {0xF71, 0xF84}, {0xF8D, 0xFBC}, {0x3099, 0x309A}, {0xFE20, 0xFE2F}};
         uint32_t cps[256];
         size_t n = 0;
         bool rtl = false, ltr = false, an = false, en = false;
@@ -3321,7 +3317,15 @@ static bool idn_label_ok(const char *l, size_t bytes, bool dns, char *ret_ascii,
                         cps[n++] = cp;
                 }
         }
-        if (n > 0 && cp_in(cps[0], MARK, ELEMENTSOF(MARK)))
+        /* UTS 46 normalizes the mapped label to NFC before its checks */
+        uint32_t nfc[4 * ELEMENTSOF(cps)];
+        n = sbx_unicode_nfc(cps, n, nfc, ELEMENTSOF(nfc));
+        if (n == SIZE_MAX)
+                return false;
+        memcpy(cps, nfc, (n < ELEMENTSOF(cps) ? n : ELEMENTSOF(cps)) * sizeof(cps[0]));
+        if (n > ELEMENTSOF(cps))
+                return false; /* its punycode is longer than 63 */
+        if (n > 0 && sbx_unicode_is_mark(cps[0]))
                 return false;
         /* the Bidi rule on a label with right-to-left characters (R, AL, AN): it starts with R
          * or AL, holds no L, ends with R, AL, EN or AN (then marks), not both EN and AN */

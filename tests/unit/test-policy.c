@@ -628,6 +628,32 @@ START_TEST(test_egress_hosts_idna_tables) {
 }
 END_TEST
 
+/* UTS 46 puts a label in NFC after its mapping (policy/unicode-nfc.c): 39 x "e" U+0301 is 39 x
+ * U+00E9 (its punycode fits 63; as written it would not), Hangul jamo are a syllable, U+09C7
+ * U+09BE is the vowel sign U+09CB (a mark first); the marks refused first are domainToASCII's
+ * (U+0C3C is no mark to it). Answers from the real OpenClaw. */
+START_TEST(test_egress_hosts_nfc) {
+        static const struct {
+                const char *unit;
+                int rep;
+                bool ok;
+        } cases[] = {
+                {"e\u0301", 39, true},  {"\u1100\u1161", 39, true}, {"\u09c7\u09be", 1, false},
+                {"a\u09c7\u09be", 1, true}, {"\u0301a", 1, false},   {"\u0c3ca", 1, true},
+                {"\u0b3ca", 1, false},
+        };
+        for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+                char cfg[2048] = "{\"secrets\":{\"egressProxy\":{\"enabled\":true,\"allowedHosts\":[\"";
+                for (int r = 0; r < cases[k].rep; r++)
+                        strcat(cfg, cases[k].unit);
+                strcat(cfg, ".example\"]}}}");
+                char *i = first_issue(cfg);
+                ck_assert_msg(cases[k].ok ? i == NULL : i != NULL, "%s x %d: %s", cases[k].unit, cases[k].rep, i ? i : "accepted");
+                free(i);
+        }
+}
+END_TEST
+
 int main(void) {
         const TTest *tests[] = { test_agent_id_normalisation, test_tool_name_normalisation_and_aliases,
                                  test_tool_groups_and_glob, test_session_key_agent_and_subagent_depth,
@@ -646,7 +672,8 @@ int main(void) {
                                  test_list_migrates_to_entries_with_notes,
                                  test_migrate_rewrites_legacy_shapes, test_json5_syntax,
                                  test_config_discovery_order, test_env_tokens_need_an_env_name,
-                                 test_proto_list_id_is_no_agent, test_egress_hosts_idna_tables };
+                                 test_proto_list_id_is_no_agent, test_egress_hosts_idna_tables,
+                                 test_egress_hosts_nfc };
 
         return unit_main("policy", "rules", 0, CK_NORMAL, tests, UNIT_N(tests));
 }

@@ -6,6 +6,8 @@
 #   touches the /tmp/sbx-conf-home of a conformance run going on beside it (root only).
 #   Env: OC_DIR (default ~/.cache/sbx-openclaw, see ../shared/openclaw/README.md),
 #        OC_ROOT / OC_NODE to point at the openclaw package dir and node 24 directly.
+#        ORACLE_COVERAGE=DIR (outside /tmp): node's V8 block coverage of the run written
+#        there (NODE_V8_COVERAGE), read by coverage-gaps.py.
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 OC_DIR="${OC_DIR:-$HOME/.cache/sbx-openclaw}"
@@ -18,5 +20,5 @@ exec unshare -m --propagation private sh -c '
   mkdir -p /tmp/sbx-conf-home /tmp/oracle-cfg
   cd /tmp/sbx-conf-home
   exec env -i HOME=/tmp/sbx-conf-home PATH="$1" LANG=C.UTF-8 TZ=UTC NO_COLOR=1 \
-    OC_ROOT="$2" ORACLE_CFG_ROOT=/tmp/oracle-cfg "$3" "$4"
-' oracle-batch "${PATH}" "$OC_ROOT" "$OC_NODE" "$HERE/oracle-batch.mjs"
+    OC_ROOT="$2" ORACLE_CFG_ROOT=/tmp/oracle-cfg ${5:+NODE_V8_COVERAGE="$5"} "$3" "$4"
+' oracle-batch "${PATH}" "$OC_ROOT" "$OC_NODE" "$HERE/oracle-batch.mjs" "${ORACLE_COVERAGE:-}"
