@@ -120,6 +120,8 @@ static int load_file(struct inc *in, const char *spec, const char *base, int dep
 
         if (!dir)
                 return -ENOMEM;
+        if (strstr(spec, "\xc0\x80")) /* a NUL as json5.c holds it; OpenClaw checks it first */
+                return sbx_error_set(in->err, -EINVAL, "$include: path must not contain null bytes");
         if (strlen(spec) >= 4096)
                 return sbx_error_set(in->err, -EINVAL, "$include \"%.64s...\": path too long", spec);
         char *slash = strrchr(dir, '/');

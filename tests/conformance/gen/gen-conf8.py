@@ -4,8 +4,20 @@ oracle-batch.sh, join with merge.py; or GEN=gen-conf8.py run-round.sh OUT SEED N
   nfc   hosts where UTS 46's NFC step decides: egress-proxy hosts (length after NFC, a mark first
         beyond the common blocks), publicOrigin / catalogRefresh URLs and gateway.portals.ingress
         against an origin written decomposed (base + combining marks, Hangul jamo, two-part Indic
-        vowels, singletons, composition exclusions, marks out of canonical order)"""
-import json, random, sys, unicodedata
+        vowels, singletons, composition exclusions, marks out of canonical order)
+  gaps  the branches of OpenClaw's resolution no corpus case took (coverage-gaps.py on a V8
+        coverage run of the corpus; allow + alsoAllow in one scope is refused by the schema, so
+        mergeConfiguredSubagentAllow's merge cannot be reached from a config): subagent, sandbox
+        tools whose explicit allow compiles to no pattern (empty, blank, unknown groups) with no
+        deny, toolsBySender keys of every shape (typed prefixes with an empty value, blanks,
+        several wildcards) in tools and channel groups, group entries
+        without tools under a '*' with tools, padded/upper-case group ids, profile alsoAllow at
+        agent and global level with implicit grants (tools.exec / tools.fs sections), backend ids
+        blank or in odd case, with sandbox modes, scopes and session keys of every kind
+  errors configs OpenClaw refuses or accepts at load: $include missing / cyclic / outside the
+        root / not an object / arrays of them / nested too deep, ${VAR} unset in every section,
+        unknown keys in strict and loose sections, wrong types at the keys sbx resolves"""
+import importlib.util, json, os, random, sys, unicodedata
 seed, count, area = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
 R = random.Random(seed)
 out = []
@@ -73,6 +85,176 @@ def gen_nfc():
         case(f"c8-nfc-r{seed}-{j:04d}", cfg)
 
 
-{"nfc": gen_nfc}[area]()
+_spec = importlib.util.spec_from_file_location("gc", os.path.join(os.path.dirname(os.path.abspath(__file__)), "gen-configs.py"))
+gc = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(gc)
+gc.rng = random.Random(seed)
+pick, maybe = gc.pick, gc.maybe
+
+ODD_ALLOW = [[""], ["  "], ["group:nope"], ["group:plugins"], ["", "exec"], ["nope_tool"], ["*"], [" * "], ["EXEC"],
+             ["group:fs", ""], ["bundle-mcp"], ["memory-core"], ["web_*"], [], ["sessions_spawn"], ["message"]]
+SENDER_KEYS = ["*", " * ", "*  ", "", " ", "id:", "id: ", "e164:", "username:", "name:", "channel:", "channel:*", "id:*",
+               "ID:*", "foo:bar", "U123", "+1555", "username:@bob", "e164:+1 555", "name:Bob Smith", "channel:telegram",
+               "Channel:Telegram", "**", "*:*"]
+
+
+def sender_map():
+    m = {}
+    for k in gc.rng.sample(SENDER_KEYS, gc.rng.randint(1, 4)):
+        m[k] = pick([{}, gc.policy3(0.6, 0.5, 0.2), gc.policy3(0.6, 0.5, 0.2), {"allow": pick(ODD_ALLOW)},
+                     {"deny": pick(ODD_ALLOW)}, {"alsoAllow": ["exec"]}])
+    return m
+
+
+def sb_tools():
+    t = {}
+    if maybe(0.7):
+        t["allow"] = pick(ODD_ALLOW)
+    elif maybe(0.5):
+        t["alsoAllow"] = pick(ODD_ALLOW)
+    if maybe(0.25):
+        t["deny"] = pick(ODD_ALLOW)
+    return t
+
+
+def gap_tools(agent):
+    t = gc.policy3(0.3, 0.3, 0.25) if maybe(0.6) else {}
+    if maybe(0.4):
+        t["profile"] = pick(gc.PROFILES + ["full", "coding"])
+    if "allow" not in t and maybe(0.3):
+        t["alsoAllow"] = pick(ODD_ALLOW + [["exec", "read"], ["group:runtime"]])
+    if maybe(0.5):
+        t["sandbox"] = {"tools": sb_tools()}
+    if not agent and maybe(0.5):
+        st = {}
+        if maybe(0.7):
+            st["allow"] = pick(ODD_ALLOW + [["read", "exec"], ["group:sessions"]])
+        elif maybe(0.7):
+            st["alsoAllow"] = pick(ODD_ALLOW + [["sessions_spawn"], ["subagents", "exec"]])
+        if maybe(0.3):
+            st["deny"] = pick(ODD_ALLOW)
+        t["subagents"] = {"tools": st}
+    if maybe(0.3):
+        t["toolsBySender"] = sender_map()
+    if maybe(0.2):
+        t["exec"] = pick([{}, {"security": "full"}, {"host": "sandbox"}])
+    if maybe(0.15):
+        t["fs"] = pick([{}, {"workspaceOnly": True}])
+    return t
+
+
+GROUP_IDS = ["G1", "g1", " G1 ", "-100123", "120363@g.us", "C01", "c01", "*"]
+
+
+def gap_channels():
+    chs = {}
+    for ch in gc.rng.sample(["telegram", "whatsapp", "signal", "imessage"], gc.rng.randint(1, 2)):
+        groups = {}
+        for gid in gc.rng.sample(GROUP_IDS, gc.rng.randint(1, 4)):
+            e = {}
+            if maybe(0.6):
+                e["tools"] = gc.policy3(0.6, 0.5, 0.2)
+            if maybe(0.3):
+                e["toolsBySender"] = sender_map()
+            if maybe(0.2):
+                e["requireMention"] = pick([True, False])
+            groups[gid] = e
+        chs[ch] = {"groups": groups}
+        if maybe(0.2):
+            chs[ch]["groupPolicy"] = pick(["open", "allowlist", "disabled"])
+    return chs
+
+
+def gap_session(ids):
+    a = pick(ids)
+    ch = pick(["telegram", "whatsapp", "signal", "imessage"])
+    gid = pick(["G1", "g1", "-100123", "120363@g.us", "C01", "c01", "other"])
+    return a, pick([None, "main", f"agent:{a}:{ch}:group:{gid}", f"agent:{a}:{ch}:group:{gid}:sender:U123",
+                    f"agent:{a}:{ch}:group:{gid}:topic:9", f"agent:{a}:{ch}:channel:{gid}", f"agent:{a}:{ch}:direct:bob",
+                    f"agent:{a}:subagent:x", f"agent:{a}:subagent:x:subagent:y", f"{ch}:group:{gid}", "global",
+                    f"agent:{a}:cron:j1"])
+
+
+def gen_gaps():
+    for j in range(count):
+        ids = pick([["main"], ["main"], ["main", "ops"], ["a", "b", "c"]])
+        defaults = {}
+        if maybe(0.8):
+            sb = {"mode": pick(["off", "non-main", "all", "all"]), "scope": pick(["session", "agent", "shared"])}
+            if maybe(0.3):
+                sb["backend"] = pick(["docker", "Docker", " docker ", "PODMAN", "podman", "ssh", " ", " \t"])
+            if maybe(0.3):
+                sb["workspaceAccess"] = pick(["none", "ro", "rw"])
+            defaults["sandbox"] = sb
+        cfg = {"agents": gc.roster(ids, lambda i: ({"tools": gap_tools(True)} if maybe(0.5) else {}) |
+                                   ({"sandbox": {"mode": pick(["off", "all", "non-main"])}} if maybe(0.3) else {}), defaults)}
+        if maybe(0.8):
+            cfg["tools"] = gap_tools(False)
+        if maybe(0.5):
+            cfg["channels"] = gap_channels()
+        a, sess = gap_session(ids)
+        case(f"c8-gap-{seed}-{j:04d}", cfg, category="policy-layers", agent=pick([a, a, None]), session=sess,
+             subagent=maybe(0.15))
+
+
+def gen_errors():
+    for j in range(count):
+        files = {}
+        cfg = {"agents": {"defaults": {"sandbox": {"mode": pick(["all", "off"])}}}}
+        kind = pick(["inc_dir", "inc_nul", "inc_long", "inc_missing", "inc_cycle", "inc_outside", "inc_notobj", "inc_array", "inc_deep", "env_missing",
+                     "unknown_key", "wrong_type", "inc_ok", "env_ok"])
+        where = pick([["agents", "defaults"], ["tools"], ["agents", "defaults", "sandbox"], ["channels", "telegram"],
+                      ["gateway"], ["session"], ["agents", "defaults", "sandbox", "docker"], []])
+        node = cfg
+        for k in where:
+            node = node.setdefault(k, {})
+        if kind == "inc_dir":
+            node["$include"] = pick(["./sub", "sub/", "./sub/.", pick([["./sub"], ["./ok.json", "./sub"]])])
+            files["sub/x.json"] = "{}"
+            files["ok.json"] = "{}"
+        elif kind == "inc_nul":
+            node["$include"] = pick(["./a\u0000.json", "\u0000", ["./a.json", "a\u0000b"]])
+            files["a.json"] = "{}"
+        elif kind == "inc_long":
+            node["$include"] = "./" + "x/" * pick([2040, 2100, 3000]) + "a.json"
+        elif kind == "inc_missing":
+            node["$include"] = pick(["./nope.json", "nope.json5", "sub/x.json", ""])
+        elif kind == "inc_cycle":
+            node["$include"] = "./a.json"
+            files["a.json"] = json.dumps({"$include": pick(["./b.json", "./a.json"])})
+            files["b.json"] = json.dumps({"$include": "./a.json"})
+        elif kind == "inc_outside":
+            node["$include"] = pick(["../x.json", "/etc/hostname", "sub/../../x.json", "/tmp/x.json"])
+        elif kind == "inc_notobj":
+            node["$include"] = "./v.json"
+            files["v.json"] = pick(["[1,2]", "5", '"s"', "null", "true", "{bad json", "", "{}"])
+        elif kind == "inc_array":
+            node["$include"] = ["./a.json", pick(["./b.json", "./nope.json", 5, None, "./a.json"])]
+            files["a.json"] = json.dumps(pick([{}, {"x": 1}, {"mode": "all"}]))
+            files["b.json"] = json.dumps(pick([{}, [1], {"mode": "off"}]))
+        elif kind == "inc_deep":
+            d = gc.rng.randint(9, 12)
+            node["$include"] = "./i0.json"
+            for k in range(d):
+                files[f"i{k}.json"] = json.dumps({"$include": f"./i{k + 1}.json"})
+            files[f"i{d}.json"] = "{}"
+        elif kind == "env_missing":
+            node[pick(["image", "mode", "x", "profile", "workdir"])] = pick(["${OC8_MISSING}", "a${OC8_MISSING}b", "$${OC8_MISSING}"])
+        elif kind == "env_ok":
+            cfg["env"] = {"vars": {"OC8_SET": pick(["all", "off", "x", ""])}}
+            node[pick(["image", "mode", "workdir"])] = "${OC8_SET}"
+        elif kind == "unknown_key":
+            node[pick(["bogus", "Mode", "allow ", "$inclde", "__proto__", "constructor"])] = pick([1, "x", {}, None])
+        elif kind == "wrong_type":
+            node[pick(["mode", "scope", "allow", "deny", "image", "enabled", "groups", "cpus", "pidsLimit"])] = pick(
+                [1, "x", [], {}, None, True, -1, 1.5, ["exec"]])
+        elif kind == "inc_ok":
+            node["$include"] = "./ok.json"
+            files["ok.json"] = json.dumps(pick([{}, {"mode": "all"}, {"profile": "coding"}, {"image": "x"}]))
+        case(f"c8-err-{seed}-{j:04d}", cfg, category="invalid", files=files) if files else \
+            case(f"c8-err-{seed}-{j:04d}", cfg, category="invalid")
+
+
+{"nfc": gen_nfc, "gaps": gen_gaps, "errors": gen_errors}[area]()
 for c in out:
     print(json.dumps(c, ensure_ascii=False))
