@@ -168,6 +168,8 @@ static int migrate_roster(struct json_object *root, sbx_config_diag *diag, char 
                 converted = true;
         }
         entries = jget(agents, "entries");
+        if (!entries && jhas(agents, "entries"))
+                return 0; /* "entries": null is a roster OpenClaw keeps, and its schema refuses */
         if (!entries ||
             (json_object_is_type(entries, json_type_object) && json_object_object_length(entries) == 0)) {
                 if (converted)
