@@ -1685,7 +1685,7 @@ static void v_entry(struct vctx *v, struct json_object *e) {
 static void v_entries(struct vctx *v, struct json_object *entries, bool explicit_owner) {
         size_t n = 0, marked = 0;
 
-        if (!check_object(v, entries, NULL))
+        if (!expect(v, entries, json_type_object, "record")) /* z.record: "expected record" */
                 return;
         json_object_object_foreach(entries, k, e) {
                 jpath_push_key(&v->path, k);
