@@ -654,6 +654,18 @@ START_TEST(test_egress_hosts_nfc) {
 }
 END_TEST
 
+/* "agents": {"entries": null} is a roster OpenClaw keeps and its schema refuses (z.record), not
+ * "no roster" (which becomes entries {main: {}}, accepted) */
+START_TEST(test_entries_null_is_refused) {
+        char *i = first_issue("{\"agents\":{\"entries\":null}}");
+        ck_assert_ptr_nonnull(i);
+        ck_assert_msg(strstr(i, "agents.entries") && strstr(i, "expected record, received null"), "%s", i);
+        free(i);
+        i = first_issue("{\"agents\":{}}");
+        ck_assert_msg(i == NULL, "%s", i);
+}
+END_TEST
+
 int main(void) {
         const TTest *tests[] = { test_agent_id_normalisation, test_tool_name_normalisation_and_aliases,
                                  test_tool_groups_and_glob, test_session_key_agent_and_subagent_depth,
@@ -673,7 +685,7 @@ int main(void) {
                                  test_migrate_rewrites_legacy_shapes, test_json5_syntax,
                                  test_config_discovery_order, test_env_tokens_need_an_env_name,
                                  test_proto_list_id_is_no_agent, test_egress_hosts_idna_tables,
-                                 test_egress_hosts_nfc };
+                                 test_egress_hosts_nfc, test_entries_null_is_refused };
 
         return unit_main("policy", "rules", 0, CK_NORMAL, tests, UNIT_N(tests));
 }
