@@ -3272,8 +3272,8 @@ static int idna_map_cmp(const void *key, const void *elem) {
  * point UTS 46 refuses anywhere (idna-map.h: unassigned, disallowed) and for the context rules
  * sbx tells without more of Unicode's tables (ZWNJ/ZWJ, which CONTEXTJ allows only after a
  * virama; with dns, ASCII other than [a-z0-9-]), the other code points mapped as idna-map.h
- * says, then the label in NFC (unicode-nfc.c), refused when it starts with a mark
- * (General_Category=Mark) and for the Bidi rule with idna-map.h's classes; else its "xn--" form
+ * says, then the label in NFC (unicode-nfc.c), refused when it starts with a mark (one
+ * domainToASCII refuses there: unicode-nfc.h's IDNA_MARK) and for the Bidi rule with idna-map.h's classes; else its "xn--" form
  * in ret_ascii (when not NULL; 4 + 8 bytes a code point of the mapped label) and its length in
  * *ret_len. */
 static bool idn_label_ok(const char *l, size_t bytes, bool dns, char *ret_ascii, size_t *ret_len) {
