@@ -16,7 +16,11 @@ oracle-batch.sh, join with merge.py; or GEN=gen-conf8.py run-round.sh OUT SEED N
         blank or in odd case, with sandbox modes, scopes and session keys of every kind
   errors configs OpenClaw refuses or accepts at load: $include missing / cyclic / outside the
         root / not an object / arrays of them / nested too deep, ${VAR} unset in every section,
-        unknown keys in strict and loose sections, wrong types at the keys sbx resolves"""
+        unknown keys in strict and loose sections, wrong types at the keys sbx resolves
+  hand  rosters that are empty, null or both kinds (listAgentIds / resolveSoleAgentId branches:
+        "entries": null is a roster the schema refuses), blank default workspaces, and env's
+        own string keys beside env.vars (OPENCLAW_HOME / STATE_DIR / PROFILE, blank, lower case,
+        bad names), each with agent none/main/ops and a foreign session (SEED and N unused)"""
 import importlib.util, json, os, random, sys, unicodedata
 seed, count, area = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
 R = random.Random(seed)
@@ -255,6 +259,36 @@ def gen_errors():
             case(f"c8-err-{seed}-{j:04d}", cfg, category="invalid")
 
 
-{"nfc": gen_nfc, "gaps": gen_gaps, "errors": gen_errors}[area]()
+def gen_hand():
+    n = 0
+    rosters = [{"entries": {}}, {"list": []}, {"entries": {}, "ownership": "explicit"},
+               {"list": [], "defaults": {"sandbox": {"mode": "all"}}}, {"entries": None}, {"list": None},
+               {"defaults": {"sandbox": {"mode": "all"}}}, {"entries": {"main": {}}, "list": []},
+               {"defaults": {"workspace": "  "}, "entries": {"main": {}}}, {"defaults": {"workspace": ""}, "entries": {"main": {}}},
+               {"entries": {"main": {"workspace": " "}}}, {"entries": None, "list": [{"id": "a"}]},
+               {"entries": None, "ownership": "explicit"}, {"list": None, "entries": {"a": {}}}, {"list": [], "entries": None},
+               {"entries": None, "list": [{"id": "main", "default": True}, {"id": "b"}]}]
+    for r in rosters + [None]:
+        for agent, sess in ((None, None), ("main", None), (None, "agent:x:main"), ("ops", None), ("a", None)):
+            case(f"c8-hand-r{n}", {"agents": r}, category="resolution", agent=agent, session=sess)
+            n += 1
+    envs = [{"OPENCLAW_HOME": "/srv/h"}, {"OPENCLAW_HOME": "  "}, {"OPENCLAW_STATE_DIR": "/srv/st"},
+            {"OPENCLAW_STATE_DIR": "/srv/st", "vars": {"OPENCLAW_STATE_DIR": "/srv/v"}},
+            {"vars": {"OPENCLAW_HOME": "/srv/v"}, "OPENCLAW_HOME": "/srv/d"}, {"OPENCLAW_WORKSPACE_DIR": "/srv/ws"},
+            {"openclaw_home": "/srv/h"}, {"OPENCLAW_HOME": 5}, {"OPENCLAW_HOME": "~/x"}, {"shellEnv": {"enabled": False}, "OPENCLAW_PROFILE": "work"},
+            {"OPENCLAW_PROFILE": "bad profile!"}, {"1BAD": "x"}, {"A-B": "x"}, {"OPENCLAW_HOME": "/srv/h", "HOME": "/srv/home2"},
+            {"HOME": "/srv/home2"}]
+    for e in envs + [{"FOO": "bar"}, {"FOO": "  "}, {"FOO": "bar", "vars": {"FOO": "baz"}}]:
+        for ops in (False, True):
+            cfg = {"env": e, "agents": {}}
+            if "FOO" in e:
+                cfg["agents"]["defaults"] = {"sandbox": {"docker": {"image": "${FOO}"}}}
+            if ops:
+                cfg["agents"].update({"ownership": "explicit", "entries": {"main": {}, "ops": {"sandbox": {"mode": "all"}}}})
+            case(f"c8-hand-e{n}", cfg, category="resolution", agent="ops" if ops else None)
+            n += 1
+
+
+{"nfc": gen_nfc, "gaps": gen_gaps, "errors": gen_errors, "hand": gen_hand}[area]()
 for c in out:
     print(json.dumps(c, ensure_ascii=False))
