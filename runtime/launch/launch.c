@@ -83,8 +83,10 @@ static _Noreturn void child_main(const sbx_plan *p, int sync_fd, const sigset_t 
                 _exit(SBX_EXIT_FAILURE);
         /* issue 16: the holder's pidfd is the launcher's, not ours (and
          * CLOEXEC, as everything the launcher holds) */
-        if (p->tmpl.used)
+        if (p->tmpl.used) {
                 (void) close(p->tmpl.holder_pidfd);
+                (void) close(p->tmpl.use_fd);
+        }
         /* cgroup v1 (issues 15, 16): into every hierarchy before anything
          * else, by writing "0" to the "tasks" files the parent opened. We
          * are one thread: that moves the whole process, with no wait for
@@ -589,8 +591,8 @@ static long spawn_shared(sbx_plan *p, const struct clone_args *args, int sync_ch
 
 /* release_from_spawn: sbx run's own launch, which lets a root run's child
  * share our memory (spawn_shared() then writes the maps and sends #1) */
-static int spawn(sbx_plan *p, int sync_child, int sync_parent, const sigset_t *oldmask, int *ret_pidfd,
-                 bool release_from_spawn, sbx_error *reterr) {
+static int spawn_clone(sbx_plan *p, int sync_child, int sync_parent, const sigset_t *oldmask, int *ret_pidfd,
+                       bool release_from_spawn, sbx_error *reterr) {
         _cleanup_close_ int own_net = -EBADF;
         struct sbx_template_back back = { .mnt = -EBADF, .root = -EBADF, .cwd = -EBADF };
         int pidfd = -EBADF;
@@ -700,6 +702,17 @@ static int spawn(sbx_plan *p, int sync_child, int sync_parent, const sigset_t *o
         close_cgroup_tasks(p);
         *ret_pidfd = pidfd;
         return (int) pid;
+}
+
+/* The clone, from a template holder or not; the holder (if any) no longer
+ * in use by this run once it is done (a spawner still holding it until it
+ * is reaped). */
+static int spawn(sbx_plan *p, int sync_child, int sync_parent, const sigset_t *oldmask, int *ret_pidfd,
+                 bool release_from_spawn, sbx_error *reterr) {
+        int pid = spawn_clone(p, sync_child, sync_parent, oldmask, ret_pidfd, release_from_spawn, reterr);
+
+        sbx_template_release(p);
+        return pid;
 }
 
 /* After the child is gone: the error record it left, if any (#3). */

@@ -403,6 +403,8 @@ typedef struct sbx_plan {
                 const char *dir;                 /* <state base>/templates */
                 char key[65];                    /* sha256 of the template part, hex */
                 int holder_pidfd;                /* -EBADF */
+                int use_fd;                      /* the launcher's shared lock on the holder's `use`
+                                                  * file from the acquire to the clone: -EBADF */
                 bool direct;                     /* root: the holder has no user namespace of its own; the
                                                   * launcher enters its mount namespace for the clone
                                                   * (sbx_template_enter_mnt), no spawner */
@@ -477,6 +479,9 @@ int sbx_exec_log_connect(const char *dir, const sbx_run_config *c, const sbx_aud
  * sets p->tmpl.used and holder_pidfd. Any failure: -errno, p unchanged, and
  * the run builds its root as before (same view). */
 int sbx_template_acquire(sbx_plan *p);
+/* The clone is done: the holder is not in use by this run any more (its
+ * `use` lock let go; a collection by another sbx binary may stop it). */
+void sbx_template_release(sbx_plan *p);
 /* The spawner's part (a forked child of the launcher, rootless): enter the
  * holder's user and mount namespaces. */
 int sbx_template_enter(const sbx_plan *p);

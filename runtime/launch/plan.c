@@ -91,6 +91,7 @@ sbx_plan *sbx_plan_free(sbx_plan *p) {
         sbx_net_cleanup(&p->net);
         closep(&p->root_overlay.lower_tree);
         closep(&p->tmpl.holder_pidfd);
+        closep(&p->tmpl.use_fd);
         sbx_statedir_cleanup(p);
         free(p->argv);
         free(p->envp);
@@ -168,7 +169,7 @@ sbx_plan *sbx_plan_new(void) {
                 p->cgroup_tasks[i] = -EBADF;
         p->exec_fd = p->setup_sh_fd = -EBADF;
         p->passed_tty = -1;
-        p->tmpl.holder_pidfd = -EBADF;
+        p->tmpl.holder_pidfd = p->tmpl.use_fd = -EBADF;
         sbx_landlock_init(&p->landlock);
         sbx_net_plan_init(&p->net);
         return p;

@@ -24,7 +24,9 @@
  * a pid namespace's init from outside).
  *
  * On disk, <state base>/templates/<key>/: `lock` (flock, held while one is
- * built or removed), `holder` (written atomically once the holder said its
+ * built or removed), `exe` (the identity of the sbx binary that built it),
+ * `use` (flock, shared by each run from finding the holder to its clone;
+ * holders of other binaries not in use go when one is built), `holder` (written atomically once the holder said its
  * tree is complete: "pid starttime", then per bound host path its identity),
  * `root` (the holder's mountpoint, empty in the host's table). A holder is
  * found by pidfd and the recorded start time, never by a bare pid; one
@@ -68,17 +70,23 @@ static void key_add(struct sbx_sha256 *h, const char *s) {
         sbx_sha256_update(h, s ? s : "", s ? strlen(s) + 1 : 1);
 }
 
+/* This sbx binary's identity (another build, an upgrade, has another). */
+static void exe_id(char buf[static 96]) {
+        struct statx self = {};
+
+        (void) statx(AT_FDCWD, "/proc/self/exe", AT_STATX_DONT_SYNC, STATX_INO | STATX_MTIME, &self);
+        snprintf(buf, 96, "%u:%u:%llu:%lld.%u\n", self.stx_dev_major, self.stx_dev_minor,
+                 (unsigned long long) self.stx_ino, (long long) self.stx_mtime.tv_sec, self.stx_mtime.tv_nsec);
+}
+
 static void template_key(const sbx_plan *p, char key[static 65]) {
         struct sbx_sha256 h;
-        struct statx self = {};
         char num[96];
 
         sbx_sha256_init(&h);
         key_add(&h, TEMPLATE_VERSION);
         /* this sbx binary: another build (an upgrade) makes its own */
-        (void) statx(AT_FDCWD, "/proc/self/exe", AT_STATX_DONT_SYNC, STATX_INO | STATX_MTIME, &self);
-        snprintf(num, sizeof(num), "%u:%u:%llu:%lld.%u", self.stx_dev_major, self.stx_dev_minor,
-                 (unsigned long long) self.stx_ino, (long long) self.stx_mtime.tv_sec, self.stx_mtime.tv_nsec);
+        exe_id(num);
         key_add(&h, num);
         snprintf(num, sizeof(num), "%d %u %u %u %u", p->privileged, (unsigned) p->host_uid, (unsigned) p->host_gid,
                  p->uid, p->gid);
@@ -163,6 +171,7 @@ static int holder_open(const sbx_plan *p, int dirfd, int *ret_stale_pidfd) {
 }
 
 static void evict_oldest(const char *path);
+static void collect_other_binaries(const char *path, const char *key);
 
 /* Close fds FROM..TO: close_range, else one by one (a filter may refuse
  * close_range, as fault-injection's does; a holder must not keep a caller's
@@ -344,6 +353,18 @@ static int holder_build(const sbx_plan *p, int dirfd, const char *dir) {
                 return -ENAMETOOLONG;
         if (mkdirat(dirfd, "root", 0700) < 0 && errno != EEXIST)
                 return -errno;
+        /* whose it is (the collection of other binaries' holders) and the
+         * lock every run using it holds shared (sbx_template_acquire) */
+        exe_id(rec);
+        if ((size_t) snprintf(root, sizeof(root), "%s/exe", dir) >= sizeof(root) ||
+            sbx_write_file_atomic(root, rec, strlen(rec), 0600, false) < 0)
+                return -EIO;
+        r = openat(dirfd, "use", O_RDONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+        if (r < 0)
+                return -errno;
+        close(r);
+        if ((size_t) snprintf(root, sizeof(root), "%s/root", dir) >= sizeof(root))
+                return -ENAMETOOLONG;
         if (sources_text(p, sources, sizeof(sources)) < 0)
                 return -E2BIG;
         r = sbx_sync_open(&back_r, &back_w, &err);
@@ -394,10 +415,29 @@ static int holder_build(const sbx_plan *p, int dirfd, const char *dir) {
         return TAKE_FD(pidfd);
 }
 
+/* The holder at dirfd in use by us: a shared lock on its `use` file, held
+ * until the clone is done (sbx_template_release). A collection of it holds
+ * that lock exclusively from before the kill to the removal of the dir: if
+ * ours is granted and the holder still lives, no collection killed it or
+ * will while we hold it. */
+static int use_holder(int dirfd, int pidfd) {
+        int fd = openat(dirfd, "use", O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+
+        if (fd < 0)
+                return -errno;
+        if (flock(fd, LOCK_SH | LOCK_NB) < 0 || sys_pidfd_send_signal(pidfd, 0) < 0) {
+                int e = errno == EWOULDBLOCK ? -EBUSY : -errno;
+                close(fd);
+                return e;
+        }
+        return fd;
+}
+
 int sbx_template_acquire(sbx_plan *p) {
         _cleanup_close_ int dirfd = -EBADF, lock = -EBADF;
         char dir[PATH_MAX];
-        int pidfd, stale = -EBADF;
+        int pidfd, stale = -EBADF, use;
+        bool built = false;
 
         if (!p->tmpl.eligible)
                 return -EINVAL;
@@ -433,8 +473,21 @@ int sbx_template_acquire(sbx_plan *p) {
                 pidfd = holder_build(p, dirfd, dir);
                 if (pidfd < 0)
                         return pidfd;
+                built = true;
         }
 found:
+        use = use_holder(dirfd, pidfd);
+        if (use < 0) {
+                close(pidfd);
+                return use;
+        }
+        /* a new holder: those of other sbx binaries that no run uses go */
+        if (built) {
+                closep(&lock);
+                lock = -EBADF;
+                collect_other_binaries(p->tmpl.dir, p->tmpl.key);
+        }
+        p->tmpl.use_fd = use;
         p->tmpl.holder_pidfd = pidfd;
         p->tmpl.direct = p->privileged;
         p->tmpl.used = true;
@@ -499,9 +552,17 @@ int sbx_template_enter(const sbx_plan *p) {
         return 0;
 }
 
-/* Kill the holder of templates/NAME (under its lock) and remove the dir. */
-static int remove_template(int tfd, const char *name) {
-        _cleanup_close_ int kfd = -EBADF, lock = -EBADF;
+void sbx_template_release(sbx_plan *p) {
+        closep(&p->tmpl.use_fd);
+        p->tmpl.use_fd = -EBADF;
+}
+
+/* Kill the holder of templates/NAME (under its lock) and remove the dir.
+ * if_unused: only when no build or removal holds its lock and no run its
+ * `use` lock (both taken without waiting, kept until the dir is gone);
+ * -EBUSY else. */
+static int remove_template(int tfd, const char *name, bool if_unused) {
+        _cleanup_close_ int kfd = -EBADF, lock = -EBADF, use = -EBADF;
         char rec[128];
         unsigned long long start = 0;
         int pid = 0, pidfd, fd;
@@ -511,7 +572,11 @@ static int remove_template(int tfd, const char *name) {
         if (kfd < 0)
                 return -errno;
         lock = openat(kfd, "lock", O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
-        if (lock >= 0)
+        if (if_unused) {
+                use = openat(kfd, "use", O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+                if (lock < 0 || flock(lock, LOCK_EX | LOCK_NB) < 0 || (use >= 0 && flock(use, LOCK_EX | LOCK_NB) < 0))
+                        return -EBUSY;
+        } else if (lock >= 0)
                 (void) flock(lock, LOCK_EX);
         fd = openat(kfd, "holder", O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
         len = fd >= 0 ? read(fd, rec, sizeof(rec) - 1) : -1;
@@ -545,7 +610,7 @@ int sbx_template_remove_all(const char *base) {
         if (!dir)
                 return -errno;
         while ((d = readdir(dir)))
-                if (d->d_name[0] != '.' && remove_template(tfd, d->d_name) == 0)
+                if (d->d_name[0] != '.' && remove_template(tfd, d->d_name, false) == 0)
                         n++;
         closedir(dir);
         (void) unlinkat(AT_FDCWD, path, AT_REMOVEDIR);    /* when empty */
@@ -582,5 +647,39 @@ static void evict_oldest(const char *path) {
         }
         closedir(dir);
         if (n >= TEMPLATES_MAX && oldest[0])
-                (void) remove_template(tfd, oldest);
+                (void) remove_template(tfd, oldest, false);
+}
+
+/* Holders that another sbx binary built (an older build or version: its
+ * key can never be ours again) and that no run uses now are stopped and
+ * their dirs removed. Called after we built one, so a state root keeps
+ * no more than the holders of the binaries still in use. A dir without an
+ * `exe` record is from a binary older than this collection. */
+static void collect_other_binaries(const char *path, const char *key) {
+        _cleanup_close_ int tfd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        char self[96], rec[96];
+        struct dirent *d;
+        DIR *dir;
+
+        if (tfd < 0 || !(dir = fdopendir(dup(tfd))))
+                return;
+        exe_id(self);
+        while ((d = readdir(dir))) {
+                ssize_t n = 0;
+                int fd;
+
+                if (d->d_name[0] == '.' || !strcmp(d->d_name, key) || strlen(d->d_name) > 64)
+                        continue;
+                snprintf(rec, sizeof(rec), "%s/exe", d->d_name);
+                fd = openat(tfd, rec, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+                if (fd >= 0) {
+                        n = read(fd, rec, sizeof(rec) - 1);
+                        close(fd);
+                }
+                rec[n > 0 ? n : 0] = '\0';
+                if (!strcmp(rec, self))
+                        continue;
+                (void) remove_template(tfd, d->d_name, true);
+        }
+        closedir(dir);
 }
