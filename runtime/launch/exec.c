@@ -228,7 +228,7 @@ static int new_session(const sbx_exec_plan *e, sbx_error *reterr) {
                         if (dup2(e->tty_fd, i) < 0)
                                 return sbx_error_set(reterr, -errno, "tty: dup2 onto fd %d", i);
         }
-        if ((!e->proc || e->proc->new_keyring) && syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, NULL) < 0 &&
+        if (!e->keyring_joined && (!e->proc || e->proc->new_keyring) && syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, NULL) < 0 &&
             errno != ENOSYS)
                 return sbx_error_set(reterr, -errno, "keyctl: join a new session keyring");
         return 0;

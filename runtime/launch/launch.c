@@ -10,6 +10,7 @@
  *   -> seccomp -> execveat of the fd the parent decided on.
  * seccomp is last so the filter need not allow any setup call. */
 #include <dirent.h>
+#include <linux/keyctl.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -74,6 +75,7 @@ static _Noreturn void child_main(const sbx_plan *p, int sync_fd, const sigset_t 
         sbx_exec_plan ep;
         sbx_mount_fds mfds;
         int status, master = -EBADF, slave = -EBADF;
+        bool keyring_joined = false;
 
         /* Die with sbx. If sbx died before this, its end of the sync socket
          * is closed already: check, since getppid() is 0 in a new pid ns. */
@@ -146,6 +148,21 @@ static _Noreturn void child_main(const sbx_plan *p, int sync_fd, const sigset_t 
                 sbx_error_set(&err, -errno, "unshare(CLONE_NEWCGROUP) after joining the cgroup v1 hierarchies");
                 child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
         }
+        /* A fresh anonymous session keyring (none of the caller's keys is
+         * possessed in here), joined while we still have the creator's
+         * ids: it is charged to the creator's key quota (host root's,
+         * kernel.keys.root_maxkeys), not to the sandbox's mapped host uid,
+         * which every root sandbox shares (kernel.keys.maxkeys, 200: sbx
+         * create failed with EDQUOT after ~200 sandboxes). Nothing inside
+         * may use it (the always-on filter refuses keyctl, add_key and
+         * request_key). An OCI container joins its own after the switch,
+         * as runc does (exec.c new_session). */
+        if (!p->container) {
+                if (syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, NULL) < 0 && errno != ENOSYS)
+                        child_fail(sync_fd, SBX_EXIT_FAILURE,
+                                   &(sbx_error) { -errno, "keyctl: join a new session keyring" });
+                keyring_joined = true;
+        }
         /* Become the setup identity inside the new user namespace. */
         if (sbx_userns_setup_child(p, &err) < 0)
                 child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
@@ -173,6 +190,7 @@ static _Noreturn void child_main(const sbx_plan *p, int sync_fd, const sigset_t 
         }
         /* rlimits, session, capabilities, no_new_privs, fds, seccomp, exec. */
         sbx_exec_plan_from(p, &ep);
+        ep.keyring_joined = keyring_joined;
         /* setupCommand: once, fully set up and restricted like the workload,
          * before it; a failure fails the run (and the parent removes it all). */
         if (p->setup_command && sbx_exec_setup_command_child(&ep, p->setup_command, &err) < 0)

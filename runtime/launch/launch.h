@@ -590,6 +590,8 @@ typedef struct sbx_exec_plan {
         /* An OCI container's process (container.c): exactly the spec's
          * credentials instead of sbx's "no capabilities, no_new_privs". */
         const struct sbx_container_proc *proc;
+        bool keyring_joined;             /* the fresh session keyring was joined before the id switch
+                                          * (launch.c child_main): new_session joins none */
 } sbx_exec_plan;
 /* Under an exec allowlist, the writable root mount ROOTFD noexec and DIRS
  * beneath it bound onto themselves read-only with exec (mount.c). */
