@@ -138,7 +138,9 @@ int sbx_tree_rm_rf_at(int parentfd, const char *name) {
         if (!S_ISDIR(st.st_mode))
                 return unlinkat(parentfd, name, 0) < 0 && errno != ENOENT ? -errno : 0;
         fd = openat(parentfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-        if (fd < 0 && errno == EACCES && fchmodat(parentfd, name, 0700, 0) >= 0)
+        /* not searchable by its owner (unprivileged): the entry itself made
+         * so, never a symlink's target (the name may have changed since) */
+        if (fd < 0 && errno == EACCES && sbx_chmod_entry_at(parentfd, name, 0700) >= 0)
                 fd = openat(parentfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (fd < 0)
                 return -errno;

@@ -351,14 +351,15 @@ static int rm_rf_children(rm_ctx *c, int fd, unsigned depth) {
  * may be mode 000, 0400 or 0500, which the owner without CAP_DAC_OVERRIDE
  * (rootless) can neither open, nor search, nor delete entries from. Nothing
  * here follows a symlink: the name is opened O_NOFOLLOW, the chmod of a name
- * that could not be opened is AT_SYMLINK_NOFOLLOW, the one of an opened
+ * that could not be opened is fchmodat2's AT_SYMLINK_NOFOLLOW (the entry
+ * itself, by the parent's fd; none before Linux 6.6), the one of an opened
  * directory is by its fd. */
 static int open_dir_to_remove(int dirfd, const char *name) {
         int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         struct stat st;
 
         if (fd < 0 && errno == EACCES) {
-                (void) fchmodat(dirfd, name, 0700, AT_SYMLINK_NOFOLLOW);
+                (void) sbx_chmod_entry_at(dirfd, name, 0700);
                 fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         }
         if (fd < 0)

@@ -88,6 +88,13 @@ int sbx_read_fd(const char *what, const char *path, int fd, size_t max, char **r
         return 0;
 }
 
+#ifndef SYS_fchmodat2
+#define SYS_fchmodat2 452
+#endif
+int sbx_chmod_entry_at(int dirfd, const char *name, mode_t mode) {
+        return syscall(SYS_fchmodat2, dirfd, name, mode, AT_SYMLINK_NOFOLLOW) < 0 ? -errno : 0;
+}
+
 int sbx_write_file_atomic(const char *path, const void *data, size_t len, mode_t mode, bool sync) {
         _cleanup_free_ char *tmp = NULL;
         _cleanup_close_ int fd = -EBADF;

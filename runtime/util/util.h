@@ -273,6 +273,12 @@ int sbx_open_trusted(int pfd, bool others_read);
  * sees the old file or the new one, never a part. MODE: the new file's; SYNC: on disk before the
  * rename. -errno on failure, nothing left behind. */
 int sbx_write_file_atomic(const char *path, const void *data, size_t len, mode_t mode, bool sync);
+/* chmod of the entry NAME in the open directory DIRFD itself, never what a
+ * symlink there points to (fchmodat2 with AT_SYMLINK_NOFOLLOW, one call on
+ * the parent's fd: no window for NAME to become a symlink in between, no
+ * O_PATH + /proc/self/fd). A symlink: -EOPNOTSUPP; a kernel before 6.6:
+ * -ENOSYS, nothing changed. 0 or -errno. */
+int sbx_chmod_entry_at(int dirfd, const char *name, mode_t mode);
 /* Copy the regular file from into to (both at offset 0, to empty), holes as
  * holes: only the data extents (SEEK_DATA/SEEK_HOLE) are read and written,
  * the size is set last. A file the other side made of any size at no cost

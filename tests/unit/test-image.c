@@ -3,6 +3,12 @@
  * discovery and entry-name normalisation (rootfs-tools/). */
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <linux/fs.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -171,6 +177,80 @@ START_TEST(test_path_normalize_refuses_escapes) {
 }
 END_TEST
 
+/* sbx_tree_rm_rf_at (the image store's removal): a directory its owner
+ * cannot open (mode 000, unprivileged) is made 0700 first, and that chmod
+ * acts on the entry itself, never on what a symlink put there meanwhile
+ * points to. A racer swaps such a directory and a symlink to a file of the
+ * same user ("the host's": outside the tree) with renameat2
+ * RENAME_EXCHANGE while the tree is removed, many times; the file's mode
+ * never changes. Root runs it as nobody (root opens any directory). */
+static atomic_bool race_stop;
+static int race_tfd;
+
+static void *swapper(void *arg) {
+        (void) arg;
+        while (!atomic_load(&race_stop))
+                (void) syscall(SYS_renameat2, race_tfd, "d", race_tfd, "s", RENAME_EXCHANGE);
+        return NULL;
+}
+
+START_TEST(test_tree_rm_chmod_never_follows_a_symlink) {
+        char base[] = "/tmp/sbx-test-tree-rm.XXXXXX", host[64];
+        struct stat st;
+        pid_t pid;
+        int status;
+
+        ck_assert_ptr_nonnull(mkdtemp(base));
+        ck_assert_int_eq(chmod(base, 0755), 0);
+        if (geteuid() == 0)
+                ck_assert_int_eq(chown(base, 65534, 65534), 0);
+        snprintf(host, sizeof(host), "%s/host-file", base);
+        pid = fork();
+        ck_assert_int_ge(pid, 0);
+        if (pid == 0) {
+                int bfd, changed = 0;
+
+                if (geteuid() == 0 && (setgroups(0, NULL) < 0 || setresgid(65534, 65534, 65534) < 0 ||
+                                       setresuid(65534, 65534, 65534) < 0))
+                        _exit(2);
+                unit_write_file(host, "x\n");
+                if (chmod(host, 0644) < 0 || (bfd = open(base, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+                        _exit(2);
+                for (int i = 0; i < 2000 && !changed; i++) {
+                        pthread_t t;
+
+                        if (mkdirat(bfd, "t", 0755) < 0 || (race_tfd = openat(bfd, "t", O_RDONLY | O_DIRECTORY)) < 0 ||
+                            mkdirat(race_tfd, "d", 0) < 0 || symlinkat(host, race_tfd, "s") < 0)
+                                _exit(2);
+                        atomic_store(&race_stop, false);
+                        if (pthread_create(&t, NULL, swapper, NULL) != 0)
+                                _exit(2);
+                        (void) sbx_tree_rm_rf_at(bfd, "t");
+                        atomic_store(&race_stop, true);
+                        pthread_join(t, NULL);
+                        close(race_tfd);
+                        /* what the race left: removed without one */
+                        (void) fchmodat(bfd, "t/d", 0700, AT_SYMLINK_NOFOLLOW);
+                        (void) unlinkat(bfd, "t/s", 0);
+                        (void) unlinkat(bfd, "t/d", 0);
+                        (void) unlinkat(bfd, "t/d", AT_REMOVEDIR);
+                        (void) unlinkat(bfd, "t/s", AT_REMOVEDIR);
+                        (void) unlinkat(bfd, "t", AT_REMOVEDIR);
+                        if (stat(host, &st) < 0)
+                                _exit(2);
+                        changed = (st.st_mode & 07777) != 0644;
+                }
+                _exit(changed);
+        }
+        ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+        ck_assert_int_eq(stat(host, &st), 0);
+        unit_rm_rf(base);
+        ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) != 2, "the racing child could not run (status %d)", status);
+        ck_assert_msg((st.st_mode & 07777) == 0644, "the file a symlink in the tree points to became %o", st.st_mode & 07777);
+        ck_assert_int_eq(WEXITSTATUS(status), 0);
+}
+END_TEST
+
 int main(void) {
         Suite *s = suite_create("image");
         TCase *names = unit_tcase(s, "names", 0), *store = unit_tcase(s, "store", 0);
@@ -184,5 +264,6 @@ int main(void) {
         tcase_add_test(store, test_resolve_returns_rootfs_and_config);
         tcase_add_test(store, test_resolve_corrupt_record_is_an_error);
         tcase_add_test(store, test_apt_mirror_from_deb822_and_list);
+        tcase_add_test(unit_tcase(s, "tree", 120), test_tree_rm_chmod_never_follows_a_symlink);
         return unit_run(s, CK_SILENT);
 }
