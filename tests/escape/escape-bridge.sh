@@ -21,7 +21,7 @@ fi
 net_require
 PA=7301
 PL=9090
-on_exit 'net_namespaces_down; rm -rf "$TMP" ${own_xdg:+"$own_xdg"}'
+on_exit 'net_namespaces_down; rm -rf "$TMP"'
 net_namespaces_up
 setsid -f ip netns exec $H socat TCP-LISTEN:$PA,bind=0.0.0.0,fork,reuseaddr SYSTEM:'echo any' </dev/null >/dev/null 2>&1
 for i in $(seq 50); do ip netns exec $H ss -Hltn | grep -q ":$PA " && break; sleep 0.1; done

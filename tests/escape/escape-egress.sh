@@ -18,7 +18,7 @@ if ! is_root; then
 fi
 net_require
 command -v python3 >/dev/null || { echo "1..0 # SKIP python3 is missing (the test DNS server)"; exit 77; }
-on_exit 'net_namespaces_down; rm -rf "$TMP" ${own_xdg:+"$own_xdg"}'
+on_exit 'net_namespaces_down; rm -rf "$TMP"'
 net_namespaces_up
 if ! ip netns exec $H nft list tables >/dev/null 2>&1; then
         echo "1..0 # SKIP nftables does not work here"

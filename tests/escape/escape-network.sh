@@ -10,7 +10,7 @@ port=$(( 20000 + $$ % 20000 ))
 name="sbx-escape-$$"
 "$SBX_PROBE" listen tcp $port > "$TMP/tcp.out" & tcp_pid=$!
 "$SBX_PROBE" listen abstract "$name" > "$TMP/abs.out" & abs_pid=$!
-on_exit 'kill $tcp_pid $abs_pid 2>/dev/null; rm -rf "$TMP" ${own_xdg:+"$own_xdg"}'
+on_exit 'kill $tcp_pid $abs_pid 2>/dev/null; rm -rf "$TMP"'
 for i in $(seq 50); do
         grep -q ready "$TMP/tcp.out" && grep -q ready "$TMP/abs.out" && break
         sleep 0.1

@@ -13,7 +13,7 @@ busybox_static >/dev/null || { echo "1..0 # SKIP no static busybox (busybox-stat
 T=$(mktemp -d /tmp/sbx-esc-oci.XXXXXX)
 chmod 755 "$T"
 trap 'for id in $(ls "$T/root" 2>/dev/null); do "$SBX_RUNC" --root "$T/root" delete -f "$id" >/dev/null 2>&1; done
-      rm -rf "$T" "/tmp/sbx-runc-$VUID" "$TMP" ${own_xdg:+"$own_xdg"}' EXIT
+      rm -rf "$T" "/tmp/sbx-runc-$VUID" "$TMP"' EXIT
 make_rootfs "$T/rootfs"
 cp "$SBX_PROBE" "$T/rootfs/sbx-probe"
 rt() { timeout -k 5 30 "$SBX_RUNC" --root "$T/root" "$@"; }

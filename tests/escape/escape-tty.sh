@@ -21,7 +21,7 @@ if ! python3 -c 'import os; os.openpty()' 2>/dev/null; then
 fi
 BOX=tty-$$
 sx() { timeout -k 5 60 "$SBX" "$@"; }
-on_exit "timeout 30 '$SBX' rm -f $BOX >/dev/null 2>&1; rm -rf '$TMP' ${own_xdg:+'$own_xdg'}"
+on_exit "timeout 30 '$SBX' rm -f $BOX >/dev/null 2>&1; rm -rf '$TMP'"
 if ! sx create "$BOX" >/dev/null; then
         not_ok "create a persistent sandbox"
         done_testing

@@ -24,7 +24,7 @@ cleanup() {
                 ip netns exec "$NS" "$D" rm -f cx >/dev/null 2>&1
                 ip netns del "$NS"
         fi
-        rm -rf "$T" "$TMP" ${own_xdg:+"$own_xdg"}
+        rm -rf "$T" "$TMP"
 }
 on_exit cleanup
 echo hello >"$T/ws/f.txt"

@@ -34,10 +34,10 @@ TMP=$(mktemp -d "${TMPDIR:-/tmp}/sbx-test.XXXXXX")
 chmod 755 "$TMP"
 # A private runtime dir, so that "nothing left behind" only sees our runs and
 # not those of other sbx users on the machine (root's default is shared).
-own_xdg=
+# Inside $TMP: one dir to remove, also the one a killed test leaves.
 if [ -z "${XDG_RUNTIME_DIR:-}" ]; then
-        own_xdg=$(mktemp -d /dev/shm/sbx-test.XXXXXX 2>/dev/null || mktemp -d "${TMPDIR:-/tmp}/sbx-xdg.XXXXXX")
-        chmod 700 "$own_xdg"
-        export XDG_RUNTIME_DIR=$own_xdg
+        mkdir -m 700 "$TMP/xdg"
+        export XDG_RUNTIME_DIR=$TMP/xdg
 fi
-on_exit 'rm -rf "$TMP" ${own_xdg:+"$own_xdg"}'
+_on_exit_always='rm -rf "$TMP"'
+on_exit :

@@ -18,7 +18,7 @@ fi
 R=$TMP/ramfs
 mkdir -p "$R"
 mount -t ramfs ramfs "$R" || { echo "1..0 # SKIP cannot mount ramfs"; exit 0; }
-on_exit 'umount "$R"; rm -rf "$TMP" ${own_xdg:+"$own_xdg"}'
+on_exit 'umount "$R"; rm -rf "$TMP"'
 is "the test file system is ramfs" "$(stat -f -c %T "$R")" ramfs
 
 # --agent: OpenClaw's per-sandbox workspace under $HOME/.openclaw/sandboxes, created by sbx

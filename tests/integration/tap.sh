@@ -8,10 +8,20 @@
 # every sandbox the test made) while the test goes on. The pid is the
 # kernel's (/proc/self/stat, read by the shell itself): such a child can still
 # see the parent's pid as its first $BASHPID (bash 5.2). harness-exit-trap.sh.
+# SIGINT, SIGTERM and SIGHUP (meson's timeout, ^C) end the script through
+# that trap too: a handler also lets them reach a script that is pid 1 of its
+# own pid namespace (sandbox-lib.sh), which ignores a signal it has none for
+# and was then SIGKILLed, leaving its $TMP and state behind.
+# After CMD, whatever calls on_exit again: $_on_exit_always (lib.sh: remove
+# its $TMP, with the runtime dir in it; a test's own trap replaced that).
 on_exit() {
         trap "_on_exit_pid=; read -r _on_exit_pid _ </proc/self/stat 2>/dev/null
 [ \"\${_on_exit_pid:-\$\$}\" != $$ ] || { $1
+eval \"\${_on_exit_always:-}\"
 }" EXIT
+        trap 'exit 130' INT
+        trap 'exit 143' TERM
+        trap 'exit 129' HUP
 }
 tap_n=0
 tap_failed=0
