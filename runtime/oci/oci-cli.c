@@ -347,6 +347,7 @@ static int do_create(const char *id, const create_opts *o, pid_t *ret_pid, int *
         snprintf(st.id, sizeof(st.id), "%s", id);
         snprintf(st.dir, sizeof(st.dir), "%s/%s", g.root, id);
         snprintf(st.bundle, sizeof(st.bundle), "%s", cfg.bundle);
+        snprintf(st.rootfs, sizeof(st.rootfs), "%s", cfg.ctr.rootfs ?: "");
         now_rfc3339(st.created, sizeof(st.created));
         {
                 json_object *a;
@@ -558,7 +559,7 @@ static int do_state(const char *id) {
         if (oci_state_load(g.root, id, &st, &e) < 0)
                 return fail_err(&e);
         j = oci_state_json(&st, oci_state_status(&st));
-        (void) sbx_json_puts(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY));
+        (void) sbx_json_puts(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
         json_object_put(j);
         oci_state_done(&st);
         return 0;
@@ -778,17 +779,103 @@ static int do_run(const char *id, const create_opts *o, bool detach, bool keep) 
 
 /* ---------------------------------------------------- ps, list, pause */
 
-static int do_ps(const char *id, bool json) {
+/* The table of `ps`, as runc prints it: ps(1) run with PS_ARGS (none:
+ * -ef), its header, then its lines whose PID column is one of PIDS. */
+static int ps_table(char *const *ps_args, size_t n_args, const pid_t *pids, size_t n) {
+        char *argv[64] = { (char *) "ps" }, *out = NULL, *save = NULL, *line;
+        size_t len = 0, cap = 0, pid_col = 0;
+        int pipefd[2], status;
+        bool header = true;
+        pid_t child;
+
+        if (n_args > ELEMENTSOF(argv) - 2)
+                return FAIL("ps: too many ps options");
+        if (n_args == 0)
+                argv[1] = (char *) "-ef";
+        for (size_t i = 0; i < n_args; i++)
+                argv[1 + i] = ps_args[i];
+        if (pipe2(pipefd, O_CLOEXEC) < 0)
+                return FAIL("ps: pipe: %s", strerror(errno));
+        fflush(stdout);
+        child = fork();
+        if (child < 0)
+                return close(pipefd[0]), close(pipefd[1]), FAIL("ps: fork: %s", strerror(errno));
+        if (child == 0) {
+                if (dup2(pipefd[1], 1) < 0)
+                        _exit(127);
+                execvp("ps", argv);
+                _exit(127);
+        }
+        close(pipefd[1]);
+        for (;;) {
+                ssize_t k;
+                if (cap - len < 4096) {
+                        char *o = cap < (64u << 20) ? realloc(out, cap + 65536) : NULL;
+                        if (!o)
+                                break;
+                        out = o;
+                        cap += 65536;
+                }
+                k = read(pipefd[0], out + len, cap - len - 1);
+                if (k <= 0 && !(k < 0 && errno == EINTR))
+                        break;
+                if (k > 0)
+                        len += (size_t) k;
+        }
+        close(pipefd[0]);
+        (void) waitpid(child, &status, 0);
+        if (!out || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+                free(out);
+                return FAIL("ps: 'ps %s' failed (exit status %d)", n_args ? ps_args[0] : "-ef",
+                            WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+        }
+        out[len] = '\0';
+        for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+                char copy[4096], *f, *fs = NULL;
+                size_t col = 0;
+                long pid = -1;
+
+                snprintf(copy, sizeof(copy), "%s", line);
+                for (f = strtok_r(copy, " \t", &fs); f; f = strtok_r(NULL, " \t", &fs), col++) {
+                        if (header && !strcmp(f, "PID"))
+                                break;
+                        if (!header && col == pid_col) {
+                                pid = strtol(f, NULL, 10);
+                                break;
+                        }
+                }
+                if (header) {
+                        if (!f) {
+                                free(out);
+                                return FAIL("ps: no PID column in the output of ps");
+                        }
+                        pid_col = col;
+                        header = false;
+                        printf("%s\n", line);
+                        continue;
+                }
+                for (size_t i = 0; i < n; i++)
+                        if (pid == pids[i]) {
+                                printf("%s\n", line);
+                                break;
+                        }
+        }
+        free(out);
+        return 0;
+}
+
+static int do_ps(const char *id, bool json, char *const *ps_args, size_t n_args) {
         oci_state st;
         sbx_error e = {};
         pid_t *pids;
         size_t n;
+        int r = 0;
 
         if (oci_state_load(g.root, id, &st, &e) < 0)
                 return fail_err(&e);
         if (oci_state_status(&st) == OCI_STOPPED) {
                 oci_state_done(&st);
-                return json ? (printf("[]\n"), 0) : 0;
+                return json ? (printf("[]\n"), 0) : ps_table(ps_args, n_args, NULL, 0);
         }
         if (oci_state_pids(&st, &pids, &n) < 0) {
                 oci_state_done(&st);
@@ -799,14 +886,11 @@ static int do_ps(const char *id, bool json) {
                 for (size_t i = 0; i < n; i++)
                         printf("%s%d", i ? "," : "", (int) pids[i]);
                 printf("]\n");
-        } else {
-                printf("PID\n");
-                for (size_t i = 0; i < n; i++)
-                        printf("%d\n", (int) pids[i]);
-        }
+        } else
+                r = ps_table(ps_args, n_args, pids, n);
         free(pids);
         oci_state_done(&st);
-        return 0;
+        return r;
 }
 
 static int do_list(bool json, bool quiet) {
@@ -836,7 +920,7 @@ static int do_list(bool json, bool quiet) {
         }
         free(names);
         if (json)
-                (void) sbx_json_puts(json_object_to_json_string_ext(arr, JSON_C_TO_STRING_PLAIN));
+                (void) sbx_json_puts(json_object_to_json_string_ext(arr, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
         json_object_put(arr);
         return 0;
 }
@@ -1007,7 +1091,9 @@ static void usage(FILE *f) {
               "       [-e|--env K=V] [--cwd D] [-u|--user UID[:GID]] [--preserve-fds N] [--no-new-privs]\n"
               "       [--ignore-paused] ID [CMD...]   (exit: CMD's status; 255 it could not be started;\n"
               "       1 bad flags; --process-label and --apparmor are refused unless empty)\n"
-              "  ps [-f|--format table|json] ID   list [-f|--format table|json] [-q|--quiet]\n"
+              "  ps [-f|--format table|json] ID [PS_OPTIONS]  (table: ps(1)'s lines of the container's\n"
+              "       processes, 'ps -ef' by default, as runc; json: their pids)\n"
+              "  list [-f|--format table|json] [-q|--quiet]\n"
               "  pause ID   resume ID   features   spec [-b|--bundle BUNDLE] [--rootless]\n"
               "  checkpoint, restore, update, events: refused (not supported by sbx)\n"
               "Exit status: 0, or 1 with one line naming the option, file or container at fault\n"
@@ -1283,7 +1369,16 @@ int cli_oci(int argc, char **argv) {
         } else if (!strcmp(cmd, "ps") || !strcmp(cmd, "list")) {
                 bool json = false, quiet = false;
                 const char *id = NULL, *v;
+                char **ps_args = NULL;
+                size_t n_ps_args = 0;
                 for (int k = 0; k < argc; k++) {
+                        /* ps ID [PS_OPTIONS]: what follows the id is ps(1)'s (runc) */
+                        if (id && !strcmp(cmd, "ps")) {
+                                k += !strcmp(argv[k], "--");
+                                ps_args = argv + k;
+                                n_ps_args = (size_t) (argc - k);
+                                break;
+                        }
                         if ((v = opt_value(&k, argc, argv, "--format")) || (v = opt_value(&k, argc, argv, "-f"))) {
                                 if (strcmp(v, "json") && strcmp(v, "table"))
                                         return FAIL("%s: --format table or json", cmd);
@@ -1297,7 +1392,7 @@ int cli_oci(int argc, char **argv) {
                 }
                 if (!strcmp(cmd, "ps") && !id)
                         return FAIL("ps: a container id is required");
-                r = !strcmp(cmd, "ps") ? do_ps(id, json) : do_list(json, quiet);
+                r = !strcmp(cmd, "ps") ? do_ps(id, json, ps_args, n_ps_args) : do_list(json, quiet);
         } else if (!strcmp(cmd, "exec")) {
                 r = oci_exec_main(g.root, g.audit_log, argc, argv, oci_log_error);
         } else if (!strcmp(cmd, "features"))

@@ -506,12 +506,14 @@ static int default_home(oci_config *c, sbx_container_proc *pr) {
         size_t n;
         char **env;
 
+        c->home_default = false;
         for (n = 0; pr->envp[n]; n++)
                 if (!strncmp(pr->envp[n], "HOME=", 5))
                         return 0;
         if (c->ctr.rootfs && !sbx_rootfs_home(c->ctr.rootfs, pr->uid, home, sizeof(home)))
                 snprintf(home, sizeof(home), "/");
         snprintf(kv, sizeof(kv), "HOME=%s", home);
+        c->home_default = true;
         env = own(c, calloc(n + 2, sizeof(char *)));
         if (!env)
                 return -ENOMEM;

@@ -97,6 +97,20 @@ static int build_process(oci_config *cfg, const exec_opts *o, sbx_error *e) {
         if (!env)
                 return sbx_error_set(e, -ENOMEM, "out of memory");
         memcpy(env, pr->envp, n_env * sizeof(char *));
+        /* -u: HOME is that user's (the rootfs's /etc/passwd, else "/"), as
+         * runc, unless process.env gave one (or -e does, below) */
+        if (o->user && cfg->home_default) {
+                char home[512] = "/", *kv;
+                if (!cfg->ctr.rootfs || !sbx_rootfs_home(cfg->ctr.rootfs, pr->uid, home, sizeof(home)))
+                        snprintf(home, sizeof(home), "/");
+                if (asprintf(&kv, "HOME=%s", home) < 0) {
+                        free(env);
+                        return sbx_error_set(e, -ENOMEM, "out of memory");
+                }
+                for (size_t k = 0; k < n_env; k++)
+                        if (!strncmp(env[k], "HOME=", 5))
+                                env[k] = kv;    /* leaks with env */
+        }
         for (size_t i = 0; i < o->n_env; i++) {
                 size_t klen = strcspn(o->env[i], "=");
                 bool replaced = false;

@@ -38,6 +38,7 @@ typedef struct oci_config {
         char cgroups_path[PATH_MAX];
         char systemd_unit[256];          /* --systemd-cgroup: the scope made at create, "" = none */
         bool sbx_seccomp_default;        /* annotation org.sbx.seccomp=default */
+        bool home_default;               /* process.env had no HOME: the user's, added (oci-config.c) */
         /* annotations org.sbx.openclaw.config, org.sbx.policy.agent and
          * org.sbx.policy.session (strings of root); NULL = not given */
         const char *policy_config, *policy_agent, *policy_session;
@@ -79,6 +80,7 @@ typedef struct oci_state {
         char id[256];
         char dir[PATH_MAX];
         char bundle[PATH_MAX];
+        char rootfs[PATH_MAX];           /* root.path made absolute ("rootfs" of `state`, as runc) */
         pid_t pid;
         unsigned long long start_time;   /* /proc/<pid>/stat field 22, against pid reuse */
         char created[64];                /* RFC 3339 */

@@ -116,6 +116,8 @@ int oci_state_load(const char *root, const char *id, oci_state *s, sbx_error *re
                 s->pid = json_object_get_int(v);
         if (json_object_object_get_ex(j, "bundle", &v))
                 snprintf(s->bundle, sizeof(s->bundle), "%s", json_object_get_string(v));
+        if (json_object_object_get_ex(j, "rootfs", &v))
+                snprintf(s->rootfs, sizeof(s->rootfs), "%s", json_object_get_string(v));
         if (json_object_object_get_ex(j, "created", &v))
                 snprintf(s->created, sizeof(s->created), "%s", json_object_get_string(v));
         if (json_object_object_get_ex(j, "cgroup", &v))
@@ -138,6 +140,7 @@ int oci_state_save(const oci_state *s, sbx_error *reterr) {
         json_object_object_add(j, "id", json_object_new_string(s->id));
         json_object_object_add(j, "pid", json_object_new_int(s->pid));
         json_object_object_add(j, "bundle", json_object_new_string(s->bundle));
+        json_object_object_add(j, "rootfs", json_object_new_string(s->rootfs));
         json_object_object_add(j, "created", json_object_new_string(s->created));
         json_object_object_add(j, "cgroup", json_object_new_string(s->cgroup));
         if (s->systemd_unit[0])
@@ -199,7 +202,7 @@ json_object *oci_state_json(const oci_state *s, oci_status st) {
         json_object_object_add(j, "status", json_object_new_string(oci_status_to_string(st)));
         json_object_object_add(j, "pid", json_object_new_int(st == OCI_STOPPED ? 0 : s->pid));
         json_object_object_add(j, "bundle", json_object_new_string(s->bundle));
-        json_object_object_add(j, "rootfs", json_object_new_string(""));
+        json_object_object_add(j, "rootfs", json_object_new_string(s->rootfs));
         json_object_object_add(j, "created", json_object_new_string(s->created));
         json_object_object_add(j, "owner", json_object_new_string(""));
         json_object_object_add(j, "annotations", s->annotations ? json_object_get(s->annotations) : json_object_new_object());

@@ -75,7 +75,30 @@ c['mounts'].append({'destination':'/m','type':'bind','source':'$T/m-$rt','option
         rt_$rt exec --cwd /no/such/dir ex true >/dev/null 2>&1; is "$R exec: bad cwd -> 255" "$?" 255
         rt_$rt exec no-such-ctr true >/dev/null 2>&1; is "$R exec: no such container -> 255" "$?" 255
         rt_$rt exec --no-such-flag ex true >/dev/null 2>&1; is "$R exec: bad flag -> 1" "$?" 1
+        # the state's rootfs: root.path, absolute (runc's `state` field)
+        like "$R state: rootfs is root.path" "$(rt_$rt state ex 2>/dev/null)" "\"rootfs\": ?\"$T/rootfs\""
+        # ps: the table of ps(1) (-ef by default) cut to the container's processes; json: their pids
+        out=$(rt_$rt ps ex 2>&1)
+        like "$R ps: ps -ef's header" "$(echo "$out" | head -1)" '^UID +PID +PPID +C +STIME +TTY +TIME +CMD$'
+        is "$R ps: one line, the container's sleep 30" "$(echo "$out" | tail -n +2 | grep -c 'sleep 30') $(echo "$out" | wc -l)" "1 2"
+        out=$(rt_$rt ps ex -o pid,args 2>&1)
+        like "$R ps ID -o pid,args: ps's own options" "$out" '^ *PID COMMAND'$'\n'' *[0-9]+ sleep 30$'
+        like "$R ps --format json: the pids" "$(rt_$rt ps --format json ex 2>&1)" '^\[[0-9]+\]$'
+        # exec -u: HOME is that user's in the rootfs's /etc/passwd (else /), unless given
+        rt_$rt exec -u 1234 ex sh -c 'echo H=$HOME' >"$T/out" 2>&1; is "$R exec -u 1234 (not in passwd): HOME=/" "$(cat "$T/out")" "H=/"
+        rt_$rt exec -u 1234 -e HOME=/given ex sh -c 'echo H=$HOME' >"$T/out" 2>&1; is "$R exec -u -e HOME=/given: kept" "$(cat "$T/out")" "H=/given"
         rt_$rt delete -f ex >/dev/null 2>&1
+        [ -d "$T/rootfs-u" ] || { cp -a "$T/rootfs" "$T/rootfs-u" && echo 'u1234:x:1234:1234::/home/u1234:/bin/sh' >> "$T/rootfs-u/etc/passwd"; }
+        b=$(bundle exu "c['process']['args']=['sleep','30']; c['root']['path']='$T/rootfs-u'")
+        (cd "$b" && rt_$rt run -d exu) >/dev/null 2>&1 </dev/null
+        is "$R exec: HOME of the config's user (root)" "$(rt_$rt exec exu sh -c 'echo H=$HOME' 2>&1)" "H=/root"
+        is "$R exec -u 1234: HOME from the rootfs's /etc/passwd" "$(rt_$rt exec -u 1234 exu sh -c 'echo H=$HOME' 2>&1)" "H=/home/u1234"
+        rt_$rt delete -f exu >/dev/null 2>&1
+        # a failed command exits 1 (runc), whichever it is
+        for c in "state" "delete" "kill" "start" "pause" "resume" "ps"; do
+                rt_$rt $c no-such-ctr >/dev/null 2>&1; st=$?
+                is "$R $c of no such container -> 1" "$st" 1
+        done
 
         # --- process (config.md "Process") ---
         b=$(bundle exit "c['process']['args']=['sh','-c','exit 42']")
