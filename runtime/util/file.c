@@ -91,8 +91,16 @@ int sbx_read_fd(const char *what, const char *path, int fd, size_t max, char **r
 #ifndef SYS_fchmodat2
 #define SYS_fchmodat2 452
 #endif
+/* chmod NAME in DIRFD itself, never what a symlink there points at. Linux < 6.6 has no
+ * fchmodat2 (Debian 12's own kernel is 6.1): glibc's fchmodat with AT_SYMLINK_NOFOLLOW then
+ * opens the entry O_PATH|O_NOFOLLOW, refuses a symlink (EOPNOTSUPP) and chmods the inode it
+ * holds through /proc/self/fd, so a swap after the open changes nothing. */
 int sbx_chmod_entry_at(int dirfd, const char *name, mode_t mode) {
-        return syscall(SYS_fchmodat2, dirfd, name, mode, AT_SYMLINK_NOFOLLOW) < 0 ? -errno : 0;
+        if (syscall(SYS_fchmodat2, dirfd, name, mode, AT_SYMLINK_NOFOLLOW) == 0)
+                return 0;
+        if (errno != ENOSYS)
+                return -errno;
+        return fchmodat(dirfd, name, mode, AT_SYMLINK_NOFOLLOW) < 0 ? -errno : 0;
 }
 
 int sbx_write_file_atomic(const char *path, const void *data, size_t len, mode_t mode, bool sync) {
