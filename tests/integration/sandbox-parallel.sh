@@ -147,7 +147,14 @@ sbx rm -f chg >/dev/null
 # once saying it exists, and an rm of lk waits for that lock without the state
 # root's lock, so a create of another name goes on meanwhile.
 sbx_create lk >/dev/null
-flock "$ROOT/lk/lock" sleep 60 & holder=$!
+# the holder is one process, a sleep that took the lock itself: with
+# `flock FILE sleep 60` the sleep inherited flock(1)'s locked fd, so killing
+# flock left the lock held and the rm below waited out the whole minute
+python3 -c 'import fcntl, os, sys
+fd = os.open(sys.argv[1], os.O_RDWR)
+fcntl.flock(fd, fcntl.LOCK_EX)
+os.set_inheritable(fd, True)
+os.execvp("sleep", ["sleep", "60"])' "$ROOT/lk/lock" & holder=$!
 for _ in $(seq 100); do flock -n "$ROOT/lk/lock" true || break; sleep 0.05; done
 sbx_create lk >/dev/null 2>"$TMP/err"; rc=$?
 is "busy-name create: exit 1 while lk's lock is held" "$rc" 1
