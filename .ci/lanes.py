@@ -42,6 +42,14 @@ LANES = [
      ["unit", "integration", "conformance"]),
     ("fuzz", "build-fuzz", ["-Dfuzz=true", "-Dbuildtype=debug"], ["fuzz"]),
 ]
+# Lane settings that only save time (measured in .ci/README.md):
+#   JOBS: meson test --num-processes for the lane (else meson's default, the
+#         number of CPUs); only tests not marked is_parallel : false share it
+#   ENV:  the sanitizers lane runs a fixed sample of the generated conformance
+#         corpus (tests/conformance/run-conformance.sh prints which); the
+#         conformance lane runs every case un-sanitized.
+JOBS = {"fuzz": 2}
+ENV = {"sanitizers": {"SBX_CONFORMANCE_SAMPLE": "10"}}
 TAP_RE = re.compile(r"^(not ok|ok)\b\s*(\d+)?\s*-?\s*(.*)$")
 
 
@@ -117,9 +125,9 @@ def run_lane(name, builddir, opts, suites):
         if os.path.exists(logfile):
             os.unlink(logfile)
         cmd = ["meson", "test", "-C", bd, "--suite", suite, "--print-errorlogs",
-               "--no-rebuild"]
+               "--no-rebuild"] + (["--num-processes", str(JOBS[name])] if name in JOBS else [])
         r = subprocess.run(cmd, cwd=TOP, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                           text=True)
+                           text=True, env=dict(os.environ, **ENV.get(name, {})))
         out = r.stdout
         if not os.path.exists(logfile) or os.path.getsize(logfile) == 0:
             if "No suitable tests" in out or "No tests defined" in out:
@@ -133,6 +141,9 @@ def run_lane(name, builddir, opts, suites):
             p, f, s, fails, skips = count_test(t)
             P, F, S = P + p, F + f, S + s
             print(f"  {t.get('result','?'):5} {t.get('name')}  ({p} passed, {f} failed, {s} skipped, {t.get('duration', 0):.1f}s)")
+            for x in (t.get("stdout") or "").splitlines():
+                if x.startswith("# sample:"):
+                    print("    " + x[2:])
             for x in fails:
                 print(f"    FAIL {x}")
             for x in skips:
