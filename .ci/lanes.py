@@ -14,7 +14,9 @@ Lanes (run in this order; name some to run only those):
   package             the .deb: built, installed in a clean root, used,     build/
                       purged (~40 s; first run ~2 min: debootstrap, cached)
   sanitizers          unit + integration + conformance, ASan+UBSan      build-asan/
-  fuzz                a short libFuzzer run of every parser             build-fuzz/
+                      (of the generated corpus a fixed sample: 1002 of 7123)
+  fuzz                a short libFuzzer run of every parser (two at     build-fuzz/
+                      a time)
 
 Before the first lane that reads images (integration, integration-unpriv, e2e,
 sanitizers) the default image openclaw-sandbox:bookworm-slim is built into the
