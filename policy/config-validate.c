@@ -3299,7 +3299,7 @@ static bool idn_label_ok(const char *l, size_t bytes, bool dns, char *ret_ascii,
                     bsearch(&cp, IDNA_REFUSED, ELEMENTSOF(IDNA_REFUSED), sizeof(IDNA_REFUSED[0]), idna_refused_cmp))
                         return false;
                 const struct idna_map *m = bsearch(&cp, IDNA_MAP, ELEMENTSOF(IDNA_MAP), sizeof(IDNA_MAP[0]), idna_map_cmp);
-                for (const unsigned char *t = m ? (const unsigned char *) m->to : NULL; t && *t;) {
+                for (const unsigned char *t = m ? (const unsigned char *) IDNA_MAP_TEXT + m->to : NULL; t && *t;) {
                         size_t tk = *t < 0x80 ? 1 : *t >= 0xF0 ? 4 : *t >= 0xE0 ? 3 : 2;
                         uint32_t c = tk == 1 ? *t : (uint32_t) (*t & (0xFF >> (tk + 1)));
                         for (size_t i = 1; i < tk; i++)

@@ -78,8 +78,17 @@ const rows = (items) => {
 };
 rows(refused.map(([a, b]) => `{${hex(a)}, ${hex(b)}}, `));
 out.push("");
-out.push("static const struct idna_map {\n        uint32_t cp;\n        const char *to;\n} IDNA_MAP[] = {");
-rows(mapped.map(([cp, to]) => `{${hex(cp)}, ${cstr(to)}}, `));
+// the texts in one string and offsets into it, not pointers: a table of pointers needs one
+// load-time relocation each (4,887, in every sbx process's start-up, issue 16)
+out.push("/* IDNA_MAP[i].to: the offset of its NUL-terminated UTF-8 text in IDNA_MAP_TEXT */");
+out.push("static const char IDNA_MAP_TEXT[] =");
+const offs = [];
+let off = 0;
+const texts = mapped.map(([, to]) => { offs.push(off); off += Buffer.byteLength(to, "utf8") + 1; return cstr(to + "\0"); });
+for (let i = 0; i < texts.length; i += 8) out.push("        " + texts.slice(i, i + 8).join(" ") + (i + 8 >= texts.length ? ";" : ""));
+out.push("");
+out.push("static const struct idna_map {\n        uint32_t cp;\n        uint32_t to;\n} IDNA_MAP[] = {");
+rows(mapped.map(([cp], i) => `{${hex(cp)}, ${offs[i]}}, `));
 out.push("");
 out.push("/* the Bidi classes of the code points kept as they are, but L (ranges, sorted) */");
 out.push("enum idna_bidi { IDNA_L, IDNA_R, IDNA_AN, IDNA_EN, IDNA_NSM, IDNA_O };");
