@@ -492,8 +492,10 @@ static unsigned host_threads(void) {
  * tests of both paths, benchmarks). */
 #define SBX_TEMPLATE_THREADS 4000
 
-/* A template run's workspace overlay takes its layers from a detached
- * tmpfs (mount_scratch: the run dir is not in the child's mount table).
+/* A template run's workspace overlay took its layers from a detached
+ * tmpfs (mount_scratch; since session 12 that one is attached beneath the
+ * overlay), and a persistent sandbox's still takes them from a detached
+ * clone of its run dir (do_overlay_staged).
  * overlayfs accepts layers on a detached mount only from Linux 6.15
  * (clone_private_mount()'s check_mnt() refused them: EINVAL, e.g. on
  * Debian 12's 6.1, where the vm lane found every root run failing with
@@ -1007,7 +1009,6 @@ static int do_overlay(int rootfd, const sbx_mount_op *op, sbx_mount_fds *fds) {
         close_fd(&fds->lower);
         close_fd(&fds->upper);
         close_fd(&fds->work);
-        close_fd(&fds->scratch);
         return r;
 }
 
@@ -1135,10 +1136,10 @@ static const char *const kind_names[_SBX_MOUNT_KIND_MAX] = {
 int sbx_mount_open_child(const sbx_plan *p, sbx_mount_fds *ret, sbx_error *reterr) {
         sbx_mount_fds f = { .root_dir = -EBADF, .lower = -EBADF, .upper = -EBADF, .work = -EBADF,
                             .root_lower = -EBADF, .root_upper = -EBADF, .root_work = -EBADF,
-                            .etc_top = -EBADF, .etc_bottom = -EBADF, .proc = -EBADF, .scratch = -EBADF };
+                            .etc_top = -EBADF, .etc_bottom = -EBADF, .proc = -EBADF };
 
         /* issue 16: from a template, nothing of the host's tree is needed
-         * (and none is in our mount table): the scratch tmpfs stays detached */
+         * (and none is in our mount table) */
         if (p->tmpl.used) {
                 *ret = f;
                 return 0;
@@ -1202,7 +1203,8 @@ int sbx_mount_open_child(const sbx_plan *p, sbx_mount_fds *ret, sbx_error *reter
 }
 
 /* SBX_MNT_SCRATCH: a tmpfs attached on fds->upper (the run dir's "upper",
- * in our mount namespace only) holding the overlay's upper and work dirs
+ * in our mount namespace only; from a template on the overlay's mountpoint,
+ * beneath the overlay) holding the overlay's upper and work dirs
  * (and an empty lower for the default workspace), which replace fds->upper,
  * work (and lower). Nothing reaches the state dir's file system, and it all
  * goes with the mount namespace. The upper (the workspace's root) and the
@@ -1214,23 +1216,29 @@ int sbx_mount_open_child(const sbx_plan *p, sbx_mount_fds *ret, sbx_error *reter
 #define SCRATCH_SIZE "1073741824"
 #define SCRATCH_INODES "524288"
 
-static int mount_scratch(const sbx_plan *p, const sbx_mount_op *op, sbx_mount_fds *fds, sbx_error *reterr) {
-        _cleanup_close_ int fs = -EBADF, mnt = -EBADF;
+static int mount_scratch(const sbx_plan *p, int rootfd, const sbx_mount_op *op, sbx_mount_fds *fds,
+                         sbx_error *reterr) {
+        _cleanup_close_ int fs = -EBADF, mnt = -EBADF, at = -EBADF;
         const char *step = "fsopen";
 
-        /* issue 16: from a template the run dir is not in our mount table;
-         * the tmpfs stays detached (overlayfs takes layers on a detached
-         * mount's tree) and goes when the overlay and our fds let it go */
+        /* issue 16: from a template the run dir is not in our mount table:
+         * the tmpfs goes on the overlay's own mountpoint, beneath the
+         * overlay, which covers it (a detached one dissolved on its last
+         * close, and that waited out an RCU grace period on every run) */
         if (fds->upper < 0 && !p->tmpl.used)
                 return sbx_error_set(reterr, -EBADF, "mount: workspace scratch: no mountpoint");
+        if (p->tmpl.used && (op->flags & SBX_MNT_LOWER_IN_ROOT))     /* it would cover its lower */
+                return sbx_error_set(reterr, -EINVAL, "mount: workspace scratch over a lower at '/%s'", op->dst);
+        if (p->tmpl.used && (at = open_in_root(rootfd, op->dst, O_PATH | O_DIRECTORY)) < 0)
+                return sbx_error_set(reterr, -errno, "mount: workspace scratch: open '/%s'", op->dst);
         fs = fsopen("tmpfs", FSOPEN_CLOEXEC);
         if (fs < 0 || (step = "create", fsconfig(fs, FSCONFIG_SET_STRING, "mode", "0700", 0) < 0) ||
             fsconfig(fs, FSCONFIG_SET_STRING, "size", SCRATCH_SIZE, 0) < 0 ||
             fsconfig(fs, FSCONFIG_SET_STRING, "nr_inodes", SCRATCH_INODES, 0) < 0 ||
             fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0 ||
             (step = "fsmount", mnt = fsmount(fs, FSMOUNT_CLOEXEC, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV)) < 0 ||
-            (step = "attach", !p->tmpl.used &&
-                              move_mount(mnt, "", fds->upper, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0) ||
+            (step = "attach", move_mount(mnt, "", p->tmpl.used ? at : fds->upper, "",
+                                         MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0) ||
             (step = "mkdir", mkdirat(mnt, "upper", 0755)) < 0 || mkdirat(mnt, "work", 0700) < 0 ||
             fchownat(mnt, "upper", p->uid, p->gid, AT_SYMLINK_NOFOLLOW) < 0 ||
             (!op->src && (mkdirat(mnt, "lower", 0755) < 0 ||
@@ -1243,11 +1251,6 @@ static int mount_scratch(const sbx_plan *p, const sbx_mount_op *op, sbx_mount_fd
                 fds->lower = openat(mnt, "lower", O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (fds->upper < 0 || fds->work < 0 || (!op->src && fds->lower < 0))
                 return sbx_error_set(reterr, -errno, "mount: workspace scratch tmpfs: open layers");
-        /* detached: it lives as long as its mount fd (on its last close the
-         * kernel dissolves it, and overlayfs takes no layer on a dissolved
-         * mount): kept until the overlay holds its own reference */
-        if (p->tmpl.used)
-                fds->scratch = TAKE_FD(mnt);
         return 0;
 }
 
@@ -1489,7 +1492,7 @@ static int run_ops(const sbx_plan *p, int rootfd, bool from_template, sbx_mount_
                 if (from_template && ((op->flags & SBX_MNT_TEMPLATE) || first_pass != (op->kind == SBX_MOUNT_PROC)))
                         continue;
                 if (op->kind == SBX_MOUNT_OVERLAY && (op->flags & SBX_MNT_SCRATCH)) {
-                        r = mount_scratch(p, op, fds, reterr);
+                        r = mount_scratch(p, rootfd, op, fds, reterr);
                         if (r < 0) {
                                 close(rootfd);
                                 return r;
@@ -1597,7 +1600,7 @@ int sbx_mount_setup_child(const sbx_plan *p, sbx_mount_fds *fds, sbx_error *rete
 int sbx_mount_template_build(const sbx_plan *p, int root_dir, sbx_error *reterr) {
         sbx_mount_fds fds = { .root_dir = root_dir, .lower = -EBADF, .upper = -EBADF, .work = -EBADF,
                               .root_lower = -EBADF, .root_upper = -EBADF, .root_work = -EBADF,
-                              .etc_top = -EBADF, .etc_bottom = -EBADF, .proc = -EBADF, .scratch = -EBADF };
+                              .etc_top = -EBADF, .etc_bottom = -EBADF, .proc = -EBADF };
         struct mount_attr ro = { .attr_set = MOUNT_ATTR_RDONLY };
         char target[32];
         int rootfd, tfd, r;

@@ -25,7 +25,6 @@ typedef struct sbx_mount_fds {
         int root_lower, root_upper, root_work; /* the root overlay's layers, or -EBADF */
         int etc_top, etc_bottom;         /* a read-only rootfs's /etc: ours over the image's */
         int proc;                        /* a detached procfs of our pid ns for /proc, or -EBADF */
-        int scratch;                     /* issue 16: the workspace's detached scratch tmpfs, or -EBADF */
 } sbx_mount_fds;
 
 /* Child, first thing after clone3, before switching ids. */

@@ -69,8 +69,10 @@ fi
 is "a second run reuses the holder" "$(holder_pid)" "$h1"
 
 # The same view with and without a template.
-view='awk "!(\$5 == \"/proc\" && / - proc /)" /proc/self/mountinfo | cut -d" " -f5-10 | sed "s/fd\/[0-9]*/fd/g" | sort
+view='awk "!(\$5 == \"/proc\" && / - proc /) && !(\$5 == \"/workspace\" && / - tmpfs /)" /proc/self/mountinfo | cut -d" " -f5-10 | sed "s/fd\/[0-9]*/fd/g" | sort
 awk "\$5 == \"/proc\" && / - proc /" /proc/self/mountinfo | wc -l
+awk "\$5 == \"/workspace\" && / - tmpfs / {print \"scratch\", \$6, \$(NF)}" /proc/self/mountinfo
+awk "\$5 == \"/workspace\" {print \$9}" /proc/self/mountinfo | tail -1
 ls -la / /dev /etc /workspace | grep -v " proc$" | sed "s/ [A-Z][a-z][a-z] [ 0-9]* [0-9:]* / DATE /"
 id; cat /proc/self/uid_map /proc/self/gid_map; ls /proc | grep -c "^[0-9]"
 touch /x 2>&1; touch /etc/passwd 2>&1; touch /usr/x 2>&1; touch /dev/x 2>&1
@@ -78,10 +80,15 @@ echo w > /workspace/f && cat /workspace/f; echo t > /tmp/f && cat /tmp/f; echo s
 head -c 4 /dev/zero | od -An -tx1; echo x > /dev/null && echo null-ok'
 with=$("$SBX" run -- /bin/sh -c "$view" 2>&1)
 without=$(SBX_TEMPLATE=0 "$SBX" run -- /bin/sh -c "$view" 2>&1)
-# one line differs by design: the template's own procfs lies beneath the run's
-# /proc (two "/proc proc" mounts instead of one; both are counted above)
+# two lines differ by design: the template's own procfs lies beneath the run's
+# /proc (two "/proc proc" mounts instead of one; both are counted above), and the
+# workspace's scratch tmpfs (its upper and work dirs) lies beneath the /workspace
+# overlay, which covers it (without a template it is in the old root, detached)
 is "the view from a template is the view without (mounts, flags, files, ids, writes)" \
-        "$(diff <(echo "$without" | sed '/^[0-9]$/d') <(echo "$with" | sed '/^[0-9]$/d'))" ""
+        "$(diff <(echo "$without" | sed '/^[0-9]$/d; /^scratch /d') <(echo "$with" | sed '/^[0-9]$/d; /^scratch /d'))" ""
+is "... /workspace: the scratch tmpfs beneath the overlay (mode 700, size and inodes capped), none without" \
+        "$(echo "$with" | sed -n 's/^scratch //p') | $(echo "$without" | sed -n 's/^scratch //p')" \
+        "rw,nosuid,nodev,relatime rw,size=1048576k,nr_inodes=524288,mode=700,uid=$(test "$(id -u)" = 0 && echo 1879048192 || id -u),gid=$(test "$(id -u)" = 0 && echo 1879048192 || id -g) | "
 is "... /proc: the run's procfs over the template's (2 procfs mounts, 1 without)" \
         "$(echo "$with" | sed -n 's/^\([0-9]\)$/\1/p' | head -1) $(echo "$without" | sed -n 's/^\([0-9]\)$/\1/p' | head -1)" "2 1"
 like "... / is read-only" "$with" "touch: cannot touch '/x': Read-only file system"
