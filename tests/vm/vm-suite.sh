@@ -1,6 +1,6 @@
 #!/bin/bash
 # Host side of the 'vm' suite: boot one cgroup-v2-only guest (run-in-vm.sh)
-# and run cgroup-suite.sh, then oci-suite.sh (sbx-runc and podman on v2,
+# and run cgroup-suite.sh, cgroup-escape.sh, then oci-suite.sh (sbx-runc and podman on v2,
 # bundles prepared here on the host) in it; add the TAP plan. SKIPs only
 # when QEMU cannot be installed.
 set -u
@@ -28,6 +28,7 @@ bash "$here/oci-suite.sh" prepare "$OCI_DIR" >"$log" 2>&1 || { sed 's/^/# /' "$l
 "$here/run-in-vm.sh" --timeout "${SBX_VM_TIMEOUT:-1080}" -e CGTEST -e SBX -e SBX_RUNC -e SBX_SOURCE_ROOT \
         -e SBX_BUILD_ROOT -e OCI_DIR -e OCI="$oci" -- bash -c '
                 bash "$0/cgroup-suite.sh"; a=$?
+                bash "$0/cgroup-escape.sh" || a=1
                 if [ "$OCI" = 1 ]; then bash "$0/oci-suite.sh" run "$OCI_DIR"; b=$?
                 else echo "not ok - prepare the OCI bundles (host)"; b=1; fi
                 exit $((a | b))' "$here" 2>&1 | tee "$log"
