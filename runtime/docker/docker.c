@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <stdint.h>
 #include <sys/random.h>
+#include <sys/sysmacros.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -179,20 +181,90 @@ int sbx_docker_parse_volume(const char *spec, sbx_docker_volume *ret, sbx_error 
         return 0;
 }
 
+/* What tells one directory from another that took its name: its inode,
+ * birth time and file handle (ext4, xfs and btrfs put the inode's
+ * generation in it, so an inode number the filesystem reused for a new
+ * directory still differs). Zeroed first: compared with memcmp. */
+typedef struct dir_identity {
+        dev_t dev;
+        uint64_t ino;
+        struct statx_timestamp btime;
+        int handle_type;
+        unsigned handle_bytes;
+        unsigned char handle[MAX_HANDLE_SZ];
+} dir_identity;
+
+static int dir_identity_get(int parent_fd, const char *name, dir_identity *ret) {
+        struct {
+                struct file_handle fh;
+                unsigned char f_handle[MAX_HANDLE_SZ];
+        } h = { .fh.handle_bytes = MAX_HANDLE_SZ };
+        struct statx stx;
+        int mnt_id;
+
+        memset(ret, 0, sizeof(*ret));
+        if (statx(parent_fd, name, AT_SYMLINK_NOFOLLOW | AT_STATX_DONT_SYNC, STATX_TYPE | STATX_INO | STATX_BTIME,
+                  &stx) < 0)
+                return -errno;
+        if (!S_ISDIR(stx.stx_mode))
+                return -ENOTDIR;
+        ret->dev = makedev(stx.stx_dev_major, stx.stx_dev_minor);
+        ret->ino = stx.stx_ino;
+        if (stx.stx_mask & STATX_BTIME)
+                ret->btime = stx.stx_btime;
+        if (name_to_handle_at(parent_fd, name, &h.fh, &mnt_id, 0) == 0 && h.fh.handle_bytes <= MAX_HANDLE_SZ) {
+                ret->handle_type = h.fh.handle_type;
+                ret->handle_bytes = h.fh.handle_bytes;
+                memcpy(ret->handle, h.fh.f_handle, h.fh.handle_bytes);
+        }
+        return 0;
+}
+
+/* A -v source directory a create made: its parent held open (O_PATH), its
+ * name there, and its identity right after mkdirat. */
+struct sbx_docker_made_dir {
+        int parent_fd;
+        char *name;
+        dir_identity id;
+};
+
 /* Docker creates a missing bind source as a directory; so do we (0755).
- * Each directory made is recorded in c->made_dirs, for
- * sbx_docker_create_done to take back if the create fails. */
-static int made_dir(sbx_docker_create *c, const char *path) {
-        char **v = realloc(c->made_dirs, sizeof(char *) * (c->n_made_dirs + 1));
+ * Each directory made is recorded in c->made_dirs by its parent fd, name
+ * and identity, for sbx_docker_create_done to take back (that directory
+ * and no other) if the create fails. */
+static int made_dir(sbx_docker_create *c, int parent_fd, const char *name, const char *path, sbx_error *reterr) {
+        struct sbx_docker_made_dir *v = realloc(c->made_dirs, sizeof(*v) * (c->n_made_dirs + 1));
+        int r;
 
         if (!v)
-                return -ENOMEM;
+                return sbx_error_set(reterr, -ENOMEM, "out of memory");
         c->made_dirs = v;
-        v[c->n_made_dirs] = strdup(path);
-        if (!v[c->n_made_dirs])
-                return -ENOMEM;
+        v = &v[c->n_made_dirs];
+        *v = (struct sbx_docker_made_dir) { .parent_fd = -EBADF };
+        r = dir_identity_get(parent_fd, name, &v->id);
+        if (r < 0)
+                return sbx_error_set(reterr, r, "-v: the source directory '%s' just made", path);
+        v->parent_fd = fcntl(parent_fd, F_DUPFD_CLOEXEC, 3);
+        v->name = strdup(name);
+        if (v->parent_fd < 0 || !v->name) {
+                r = v->parent_fd < 0 ? -errno : -ENOMEM;
+                if (v->parent_fd >= 0)
+                        close(v->parent_fd);
+                free(v->name);
+                return sbx_error_set(reterr, r, "-v: record the source directory '%s' just made", path);
+        }
         c->n_made_dirs++;
         return 0;
+}
+
+/* Take back one directory made_dir recorded: only while the entry under
+ * its parent is still that directory (and empty: unlinkat says ENOTEMPTY
+ * otherwise). */
+static void unmake_dir(const struct sbx_docker_made_dir *d) {
+        dir_identity now;
+
+        if (dir_identity_get(d->parent_fd, d->name, &now) == 0 && !memcmp(&now, &d->id, sizeof(now)))
+                (void) unlinkat(d->parent_fd, d->name, AT_REMOVEDIR);
 }
 
 /* Made one component at a time beneath the one before, following no
@@ -219,8 +291,10 @@ static int ensure_source(sbx_docker_create *c, const char *path, sbx_error *rete
                         *slash = '\0';
                 if (*comp && strcmp(comp, ".") && strcmp(comp, "..")) {
                         if (mkdirat(dfd, comp, 0755) == 0) {
-                                if (made_dir(c, buf) < 0)
-                                        return sbx_error_set(reterr, -ENOMEM, "out of memory");
+                                int r = made_dir(c, dfd, comp, buf, reterr);
+
+                                if (r < 0)
+                                        return r;
                         } else if (!slash && errno != EEXIST) {
                                 return sbx_error_set(reterr, -errno, "-v: create the source directory '%s'", path);
                         }
@@ -243,9 +317,12 @@ static int ensure_source(sbx_docker_create *c, const char *path, sbx_error *rete
 
 void sbx_docker_create_done(sbx_docker_create *c) {
         for (size_t i = c->n_made_dirs; i > 0; i--) {
+                struct sbx_docker_made_dir *d = &c->made_dirs[i - 1];
+
                 if (!c->keep_dirs)
-                        (void) rmdir(c->made_dirs[i - 1]);
-                free(c->made_dirs[i - 1]);
+                        unmake_dir(d);
+                close(d->parent_fd);
+                free(d->name);
         }
         free(c->made_dirs);
         sbx_run_config_free(&c->config);

@@ -121,16 +121,23 @@ typedef struct sbx_docker_create {
         const char *image;        /* into argv */
         const char *config_hash;  /* the openclaw.configHash label, or NULL */
         void *meta;               /* json_object *: Cmd, Volumes (Mode), Tmpfs, Image, User, Env */
-        char **made_dirs;         /* the -v sources' directories this create made, in order */
+        struct sbx_docker_made_dir *made_dirs; /* the -v sources' directories this create
+                                   * made, in order (docker.c; see sbx_docker_create_done) */
         size_t n_made_dirs;
         bool keep_dirs;           /* set once the sandbox is created: done() then keeps them */
         char id[SBX_SANDBOX_ID_LEN + 1]; /* the container's id, chosen here: the default hostname
                                    * is its first 12 characters, as docker's */
 } sbx_docker_create;
 int sbx_docker_create_prepare(const sbx_docker_args *a, sbx_docker_create *ret, sbx_error *reterr);
-/* Frees c; unless c->keep_dirs, first removes (rmdir, newest first: only
- * while empty) the -v source directories it made, so that a create that
- * fails leaves nothing behind on the host. */
+/* Frees c; unless c->keep_dirs, first removes (newest first: only while
+ * empty) the -v source directories it made, so that a create that fails
+ * leaves nothing behind on the host. Only what this call made: each is
+ * removed through its held parent fd, and only while the entry there is
+ * still the directory this call made (its inode, birth time and file
+ * handle, which carries the inode's generation: an inode number the
+ * filesystem reused does not match); a directory
+ * someone put at that path since (a concurrent create of the same name
+ * that removed ours and made its own, say) is left alone. */
 void sbx_docker_create_done(sbx_docker_create *c);
 
 /* The meta file next to a sandbox's record. */

@@ -19,7 +19,7 @@ ln -s "$(readlink -f "$SBX")" "$T/bin/docker"
 D=$T/bin/docker
 NS=sbxdH-$$
 cleanup() {
-        for n in c1 c2 c3; do "$D" rm -f "$n" >/dev/null 2>&1; done
+        for n in c1 c2 c3 c4; do "$D" rm -f "$n" >/dev/null 2>&1; done
         if ip netns exec "$NS" true 2>/dev/null; then
                 ip netns exec "$NS" "$D" rm -f cx >/dev/null 2>&1
                 ip netns del "$NS"
@@ -67,6 +67,32 @@ else
         for _ in 1 2 3 4; do skip "create --network bridge: needs root (ip netns add) for a private network namespace"; done
 fi
 is "a refused create leaves nothing behind" "$("$SBX" ls --json | tr -d ' \n')" "[]"
+# A create that fails takes back the -v source directories it made, and only
+# those: c4 holds the name, so each create below fails (125) after making
+# $T/mk/a/b. In the second, strace holds the create at its first flock (the
+# state root's lock, taken after the sources are made) while this test puts
+# another directory at $T/mk/a/b, as a concurrent create of the same name
+# would have: the rollback must leave that one alone.
+"$D" create --name c4 --network none "$IMAGE" sleep infinity >/dev/null
+out=$("$D" create --name c4 --network none -v "$T/mk/a/b:/w" "$IMAGE" sleep infinity 2>&1); rc=$?
+is "create of a name in use: exit 125" "$rc" 125
+is "... the -v source dirs it made ($T/mk/a/b) are taken back" "$(test -e "$T/mk"; echo $?)" 1
+if command -v strace >/dev/null && strace -qq -o /dev/null true 2>/dev/null; then
+        strace -qq -o /dev/null -f -e trace=flock -e inject=flock:delay_enter=2000000:when=1 \
+                "$D" create --name c4 --network none -v "$T/mk/a/b:/w" "$IMAGE" sleep infinity >/dev/null 2>&1 &
+        spid=$!
+        for _ in $(seq 100); do [ -d "$T/mk/a/b" ] && break; sleep 0.02; done
+        rmdir "$T/mk/a/b" && mkdir "$T/mk/a/b"
+        wait "$spid"
+        is "create held at its lock, then refused: exit 125" "$?" 125
+        is "... a directory put at the made path since is not removed (identity, not path)" \
+                "$(test -d "$T/mk/a/b"; echo $?)" 0
+        rm -rf "$T/mk"
+else
+        skip "rollback identity: needs strace (to hold a create at its lock) and ptrace allowed"
+        skip "rollback identity: as above"
+fi
+"$D" rm -f c4 >/dev/null
 like "sbx docker is the same entry point" "$("$SBX" docker version --format '{{.Server.Version}}')" '^[0-9]'
 
 # ---- create/start as OpenClaw does
