@@ -157,15 +157,30 @@ static bool sandbox_exists(const char *ref) {
         return sbx_sandbox_lookup(ref, &s, NULL) >= 0;
 }
 
-/* start/pause/unpause: each ref, printed back on success. */
+/* The sandbox ref's --network container:NAME when NAME is no container
+ * (docker says "No such container: NAME" at start, not at create), or NULL.
+ * *ret is malloc'd. */
+static char *missing_network_container(const char *ref) {
+        _cleanup_(sbx_sandbox_freep) sbx_sandbox *s = NULL;
+
+        if (sbx_sandbox_lookup(ref, &s, NULL) < 0 || s->config.network != SBX_NETWORK_CONTAINER ||
+            !s->config.network_container || sandbox_exists(s->config.network_container))
+                return NULL;
+        return strdup(s->config.network_container);
+}
+
+/* start/pause/unpause: each ref, printed back on success; as docker, the
+ * refs that failed are named on the last line. */
 static int docker_each(const sbx_docker_args *a, int (*fn)(const char *, sbx_error *), const char *what) {
-        int ret = 0;
+        _cleanup_free_ char *failed = NULL;
+        size_t n_failed = 0;
 
         if (a->n_pos == 0) {
                 fprintf(stderr, "docker %s: requires at least 1 argument\n", what);
                 return DOCKER_EXIT_ERROR;
         }
         for (size_t i = 0; i < a->n_pos; i++) {
+                _cleanup_free_ char *net = NULL;
                 sbx_error e = {};
                 int r = fn(a->pos[i], &e);
                 /* "No such container" only when it is so: a start that
@@ -173,6 +188,8 @@ static int docker_each(const sbx_docker_args *a, int (*fn)(const char *, sbx_err
                  * source removed since create) says which file. */
                 if (r == -ENOENT && !sandbox_exists(a->pos[i]))
                         no_such_container(a->pos[i]);
+                else if (r == -ENOENT && (net = missing_network_container(a->pos[i])))
+                        no_such_container(net);
                 else if (r < 0)
                         fprintf(stderr, "Error response from daemon: %s: %s%s\n", what, e.msg,
                                 strstr(e.msg, "cannot be enforced")
@@ -181,12 +198,19 @@ static int docker_each(const sbx_docker_args *a, int (*fn)(const char *, sbx_err
                                         : "");
                 else
                         printf("%s\n", a->pos[i]);
-                if (r < 0)
-                        ret = DOCKER_EXIT_ERROR;
+                if (r < 0) {
+                        char *f = NULL;
+
+                        if (asprintf(&f, "%s%s%s", failed ?: "", n_failed ? ", " : "", a->pos[i]) >= 0) {
+                                free(failed);
+                                failed = f;
+                        }
+                        n_failed++;
+                }
         }
-        if (ret)
-                fprintf(stderr, "Error: failed to %s containers\n", what);
-        return ret;
+        if (n_failed)
+                fprintf(stderr, "Error: failed to %s containers: %s\n", what, failed ?: "");
+        return n_failed ? DOCKER_EXIT_ERROR : 0;
 }
 
 static int docker_rm(const sbx_docker_args *a) {

@@ -25,7 +25,7 @@ mkdir -p "$T/bin" "$T/state/sandboxes/ws-s1/skills" "$T/state/sandboxes/ws-s2" "
         "$T/odd dir,x" "$T/skills"
 ln -s "$(readlink -f "$SBX")" "$T/bin/docker"
 D=$T/bin/docker
-NAMES="m-all m-rw m-user m-env m-sec m-none m-ro m-rwa m-shared m-lim m-cap"
+NAMES="m-all m-rw m-user m-env m-sec m-none m-ro m-rwa m-shared m-lim m-cap m-join m-bad"
 cleanup() {
         for n in $NAMES; do "$D" rm -f "$n" >/dev/null 2>&1; done
         if [ -n "${NS:-}" ] && ip netns exec "$NS" true 2>/dev/null; then
@@ -221,6 +221,20 @@ refused "binds: a relative source (OpenClaw refuses it too)" "-v 'rel:/x'" -v re
 refused "binds: an unknown mode" "unsupported option 'bogus'" -v "$T/extra:/x:bogus"
 refused "workdir: relative" "--workdir 'rel'" --workdir rel
 refused "tmpfs: a bad size" "--tmpfs.*size" --tmpfs /t:size=xx
+# network container:NAME (OpenClaw passes it only with its dangerouslyAllow
+# override): docker accepts a NAME no container has at create and refuses it
+# at start (moby#49371), with these two lines and exit 1
+out=$(oc_create m-bad --network container:m-nosuch "$IMAGE" sleep infinity 2>&1); rc=$?
+is "network container:NAME of a missing container: create accepts it, as docker ($out)" "$rc" 0
+out=$("$D" start m-bad 2>&1); rc=$?
+is "... start exits 1" "$rc" 1
+is "... docker's error lines" "$out" \
+        "$(printf 'Error response from daemon: No such container: m-nosuch\nError: failed to start containers: m-bad')"
+"$D" rm -f m-bad >/dev/null 2>&1
+up m-join --network container:m-all --user 0:0 --cap-drop ALL "$IMAGE" sleep infinity
+is "network container:m-all: the same network namespace as m-all's" "$(x m-join readlink /proc/self/ns/net)" \
+        "$(x m-all readlink /proc/self/ns/net)"
+"$D" rm -f m-join >/dev/null 2>&1
 # apparmorProfile: docker applies a profile only where the host has AppArmor
 if [ "$(cat /sys/module/apparmor/parameters/enabled 2>/dev/null)" = Y ]; then
         refused "apparmorProfile (this host has AppArmor; sbx cannot load a profile)" "apparmor=" \
