@@ -70,28 +70,51 @@ void __lsan_do_leak_check(void);
 #endif
 #define JOIN_NS_FLAGS (CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWCGROUP)
 
-static int load_bpf(const char *dir, const sbx_run_config *c, sbx_bpf *ret, sbx_error *reterr) {
+/* One compiled filter the start wrote into the state dir: -ENOENT when it
+ * is not there. */
+static int read_bpf_file(const char *dir, const char *name, struct sock_filter **ret, unsigned short *ret_len,
+                         sbx_error *reterr) {
         char path[PATH_MAX + 32];
         _cleanup_close_ int fd = -EBADF;
         struct stat st;
 
-        snprintf(path, sizeof(path), "%s/%s", dir, SBX_BPF_FILE);
+        snprintf(path, sizeof(path), "%s/%s", dir, name);
         fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
         if (fd < 0)
-                /* Not started by this version: compile it as the start did. */
-                return sbx_seccomp_compile(&c->seccomp, ret, reterr);
+                return errno == ENOENT ? -ENOENT : sbx_error_set(reterr, -errno, "seccomp filter '%s'", path);
         if (fstat(fd, &st) < 0 || st.st_size <= 0 || st.st_size % sizeof(struct sock_filter) ||
             st.st_size / sizeof(struct sock_filter) > 0xffff)
                 return sbx_error_set(reterr, -EBADMSG, "seccomp filter '%s': bad size", path);
-        ret->insns = malloc(st.st_size);
-        if (!ret->insns)
+        *ret = malloc(st.st_size);
+        if (!*ret)
                 return sbx_error_set(reterr, -ENOMEM, "out of memory");
-        if (pread(fd, ret->insns, st.st_size, 0) != st.st_size) {
-                sbx_bpf_free(ret);
+        if (pread(fd, *ret, st.st_size, 0) != st.st_size) {
+                free(*ret);
+                *ret = NULL;
                 return sbx_error_set(reterr, -EIO, "seccomp filter '%s': read", path);
         }
-        ret->len = (unsigned short) (st.st_size / sizeof(struct sock_filter));
+        *ret_len = (unsigned short) (st.st_size / sizeof(struct sock_filter));
         return 0;
+}
+
+/* The filters the sandbox's init runs under: the base and sbx's always-on
+ * layer (with derived rules such as no inet sockets), both as the start
+ * wrote them. A sandbox started by a version that wrote no layer file:
+ * both compiled now, as the start did. */
+static int load_bpf(const char *dir, const sbx_run_config *c, sbx_bpf *ret, sbx_error *reterr) {
+        int r;
+
+        r = read_bpf_file(dir, SBX_BPF_FILE, &ret->insns, &ret->len, reterr);
+        if (r >= 0)
+                r = read_bpf_file(dir, SBX_BPF_LAYER_FILE, &ret->layer_insns, &ret->layer_len, reterr);
+        if (r == -ENOENT) {
+                sbx_bpf_free(ret);
+                *ret = (sbx_bpf) {};
+                return sbx_seccomp_compile(&c->seccomp, ret, reterr);
+        }
+        if (r < 0)
+                sbx_bpf_free(ret);
+        return r;
 }
 
 /* The exec plan: the sandbox's config with the request's overrides, run

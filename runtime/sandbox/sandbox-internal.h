@@ -13,6 +13,7 @@
 #define SBX_LOCK_FILE "lock"
 #define SBX_BUSY_FILE "busy"
 #define SBX_BPF_FILE "seccomp.bpf"
+#define SBX_BPF_LAYER_FILE "seccomp-layer.bpf"  /* sbx's always-on layer (sbx_bpf.layer_insns) */
 #define SBX_RECORD_VERSION 1
 
 /* What sandbox.json holds beyond the public record. */

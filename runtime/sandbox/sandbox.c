@@ -933,6 +933,15 @@ static int write_bpf(const char *dir, const sbx_bpf *bpf, sbx_error *reterr) {
         r = sbx_write_file_atomic(path, bpf->insns, (size_t) bpf->len * sizeof(*bpf->insns), 0600, false);
         if (r < 0)
                 return sbx_error_set(reterr, r, "write compiled seccomp filter '%s'", path);
+        /* the always-on layer (and derived rules: no inet sockets) too: an
+         * exec that joins installs both, as the sandbox's init has them */
+        snprintf(path, sizeof(path), "%s/%s", dir, SBX_BPF_LAYER_FILE);
+        if (!bpf->layer_insns || !bpf->layer_len)
+                return sbx_error_set(reterr, -EINVAL, "compiled seccomp filter: no always-on layer");
+        r = sbx_write_file_atomic(path, bpf->layer_insns, (size_t) bpf->layer_len * sizeof(*bpf->layer_insns), 0600,
+                                  false);
+        if (r < 0)
+                return sbx_error_set(reterr, r, "write compiled seccomp filter '%s'", path);
         return 0;
 }
 

@@ -10,6 +10,7 @@
  *   <root>/<name>/lock           flock: LOCK_EX for state changes, LOCK_SH to join
  *   <root>/<name>/busy           flock: every running exec holds LOCK_SH on it
  *   <root>/<name>/seccomp.bpf    the compiled filter every exec installs
+ *   <root>/<name>/seccomp-layer.bpf  and the always-on layer installed with it
  *   <root>/<name>/run-XXXXXX/    the launcher's per-run dir (root mountpoint,
  *                                overlay upper/work of --workspace-mode overlay)
  *   <root>/.lock                 flock: LOCK_EX while a name is created/removed

@@ -25,7 +25,7 @@ mkdir -p "$T/bin" "$T/state/sandboxes/ws-s1/skills" "$T/state/sandboxes/ws-s2" "
         "$T/odd dir,x" "$T/skills"
 ln -s "$(readlink -f "$SBX")" "$T/bin/docker"
 D=$T/bin/docker
-NAMES="m-all m-rw m-user m-env m-sec m-none m-ro m-rwa m-shared m-lim m-cap m-join m-bad"
+NAMES="m-all m-rw m-user m-env m-sec m-none m-ro m-rwa m-shared m-lim m-cap m-join m-bad a-main a-lister a-reader a-offline a-sbdeny a-webber"
 cleanup() {
         for n in $NAMES; do "$D" rm -f "$n" >/dev/null 2>&1; done
         if [ -n "${NS:-}" ] && ip netns exec "$NS" true 2>/dev/null; then
@@ -277,6 +277,97 @@ is "scope shared: /workspace is the whole workspace root (every session's dir)" 
         "$(x m-shared ls /workspace | tr '\n' ' ')" "ws-s1 ws-s2 "
 is "scope shared: Mounts of inspect match" "$("$D" inspect -f '{{range .Mounts}}{{.Source}}{{end}}' m-shared)" \
         "$T/state/sandboxes"
+
+# ---- the agent's rules on the docker exec path (issue 14): OpenClaw's
+# config with per-agent tools.allow/deny, tools.sandbox.tools and elevated
+# off. The drop-in knows the agent only from the openclaw.sessionKey label at
+# create (agent:ID:...); the rules are recorded with the container and every
+# docker exec into it runs under them, whatever that exec passes (-i, -w,
+# -e, --env-file, -u) and whatever config its environment names.
+cat >"$T/openclaw.json" <<'J'
+{ agents: { defaults: { sandbox: { mode: 'all', scope: 'session' } },
+            list: [ { id: 'main', default: true },
+                    { id: 'lister', tools: { exec: { security: 'allowlist', safeBins: ['ls', 'cat'] },
+                                             elevated: { enabled: false } } },
+                    { id: 'reader', tools: { deny: ['write', 'edit', 'apply_patch'] } },
+                    { id: 'offline', tools: { deny: ['web_search', 'web_fetch', 'x_search', 'browser'] } },
+                    { id: 'webber', tools: { sandbox: { tools: { alsoAllow: ['web_fetch'] } } } },
+                    { id: 'sbdeny', tools: { sandbox: { tools: { deny: ['exec'] } } } } ] },
+  tools: { elevated: { enabled: false } } }
+J
+# the same agents, no rules: what another agent's (looser) config would give
+printf '{ agents: { list: [ { id: "main", default: true }, { id: "lister" } ] } }\n' >"$T/loose.json"
+ag_up() { # AGENT NAME FLAGS...: created with OpenClaw's labels for that agent's session, started
+        local agent=$1 name=$2 out
+        shift 2
+        out=$(OPENCLAW_CONFIG_PATH=$T/openclaw.json "$D" create --name "$name" --init --label openclaw.sandbox=1 \
+                --label "openclaw.sessionKey=agent:$agent:main" --label openclaw.configHash=h --read-only \
+                --tmpfs /tmp --network none --user 0:0 --cap-drop ALL --security-opt no-new-privileges \
+                --workdir /workspace "$@" "$IMAGE" sleep infinity 2>&1) || { not_ok "create $name: $out"; return 1; }
+        out=$("$D" start "$name" 2>&1) || { not_ok "start $name: $out"; return 1; }
+}
+# the exec tool's argv (docker-surface.md §1.8)
+oc_exec() { # NAME COMMAND [docker exec flags before the name...]
+        local name=$1 cmd=$2
+        shift 2
+        "$D" exec -i -w /workspace --env-file "$T/exec.env" "$@" "$name" /bin/sh -lc \
+                "export PATH=\"\${OPENCLAW_PREPEND_PATH}:\$PATH\"; unset OPENCLAW_PREPEND_PATH; $cmd" </dev/null 2>&1
+}
+if ! "$SBX" run --no-tty --read-only-fs -- /bin/true 2>/dev/null; then
+        for _ in $(seq 18); do skip "agent rules on docker exec: Landlock is not available here (sbx doctor says why)"; done
+else
+        mkdir -p "$T/aw-lister" "$T/aw-reader" "$T/aw-main" "$T/aw-offline"
+        ag_up lister a-lister -v "$T/aw-lister:/workspace:z"
+        # stdout only: the image's /etc/profile runs id, which the allowlist
+        # refuses too (sh -l prints that on stderr at every exec)
+        out=$(oc_exec a-lister 'ls /workspace >/dev/null && echo listed' 2>/dev/null); rc=$?
+        is "lister (exec allowlist ls, cat): the exec tool's ls runs" "$rc/$(grep -v 'Permission denied\|Illegal number' <<<"$out")" 0/listed
+        out=$(oc_exec a-lister 'id -u'); rc=$?
+        is "lister: the exec tool's id (not on the list): sh reports 126" "$rc" 126
+        like "... because the kernel said EACCES (Landlock)" "$out" 'id: Permission denied'
+        out=$("$D" exec a-lister id 2>&1); rc=$?
+        is "lister: docker exec of id itself: refused before fork (126)" "$rc" 126
+        like "... naming the rule's config key" "$out" "agents.entries.lister.tools.exec"
+        out=$(oc_exec a-lister 'id -u' -u 0:0 -e PATH=/usr/local/bin:/usr/bin:/bin); rc=$?
+        is "lister: with -u 0:0 and -e PATH: still 126" "$rc" 126
+        out=$(OPENCLAW_CONFIG_PATH=$T/loose.json oc_exec a-lister 'id -u'); rc=$?
+        is "lister: an exec whose environment names a looser config: still 126 (the rules are the container's)" \
+                "$rc" 126
+        cp /usr/bin/id "$T/aw-lister/myid" 2>/dev/null
+        out=$(oc_exec a-lister './myid'); rc=$?
+        like "lister: a copy of id in the workspace: refused (EACCES)" "$out" 'Permission denied'
+        ag_up main a-main -v "$T/aw-main:/workspace:z"
+        is "main (no rules): the same id runs" "$(oc_exec a-main 'id -u')" 0
+        is "main: writes to the workspace" "$(oc_exec a-main 'echo w >w && cat w')" w
+        ag_up reader a-reader -v "$T/aw-reader:/workspace:z"
+        like "reader (no write tool): a write to the workspace fails (read-only)" \
+                "$(oc_exec a-reader 'echo w >w')" 'Read-only file system|Permission denied'
+        is "reader: ... nothing reached the host" "$(test -e "$T/aw-reader/w"; echo $?)" 1
+        is "reader: /tmp (a tmpfs) stays writable" "$(oc_exec a-reader 'echo t >/tmp/t && cat /tmp/t')" t
+        ag_up offline a-offline -v "$T/aw-offline:/workspace:z"
+        sock='import socket
+for f in (socket.AF_INET, socket.AF_INET6, socket.AF_UNIX):
+    try: socket.socket(f); print(f.name, "ok")
+    except OSError as e: print(f.name, e.strerror)'
+        is "offline (no network tool, network none): inet sockets fail EAFNOSUPPORT, unix ones work" \
+                "$(oc_exec a-offline "python3 -c '$sock'")" \
+                "$(printf 'AF_INET Address family not supported by protocol\nAF_INET6 Address family not supported by protocol\nAF_UNIX ok')"
+        ag_up webber a-webber -v "$T/aw-main:/workspace:z"
+        is "webber (web_fetch allowed in the sandbox): all three can be made (network none has lo)" \
+                "$(oc_exec a-webber "python3 -c '$sock'")" "$(printf 'AF_INET ok\nAF_INET6 ok\nAF_UNIX ok')"
+        # sbx's always-on seccomp layer holds on the exec path of an agent's
+        # container too (an exec with rules joins with its own filters)
+        is "offline: chmod u+s of a file is refused (EPERM: the always-on layer), u+x works" \
+                "$("$D" exec a-offline sh -c 'cat /dev/null >/tmp/s; chmod u+s /tmp/s 2>/dev/null; echo $?; chmod u+x /tmp/s; echo $?' 2>/dev/null)" \
+                "$(printf '1\n0')"
+        out=$(OPENCLAW_CONFIG_PATH=$T/openclaw.json "$D" create --name a-sbdeny --label openclaw.sessionKey=agent:sbdeny:main \
+                --network none "$IMAGE" sleep infinity 2>&1) && out=$("$D" start a-sbdeny 2>&1)
+        out=$(oc_exec a-sbdeny 'echo ran'); rc=$?
+        is "sbdeny (tools.sandbox.tools deny exec): every exec refused (126)" "$rc" 126
+        like "... naming the tool policy's key" "$out" "agents.entries.sbdeny.tools.sandbox.tools.deny"
+        is "main (exec allowed): the same exec runs" "$(oc_exec a-main 'echo ran' 2>/dev/null)" ran
+        "$D" rm -f a-main a-lister a-reader a-offline a-sbdeny a-webber >/dev/null 2>&1
+fi
 
 # ---- network bridge and a custom name (docker network create): as root in a
 # private network namespace of this test's, so nothing of sbx's touches the host's
