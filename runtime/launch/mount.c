@@ -169,9 +169,12 @@ static int prepare_host_root(sbx_plan *p, sbx_error *reterr) {
 }
 
 /* --rootfs DIR: every top-level entry read-only, except what sbx provides. */
+/* The image's top-level names a read-only root does not bind (sbx mounts
+ * its own there; etc: an overlay, see prepare_etc()) */
+static const char *const prepare_rootfs_skip[] = { "dev", "proc", "sys", "tmp", "run", "workspace", "agent", "etc" };
+
 static int prepare_rootfs(sbx_plan *p, const char *rootfs, sbx_error *reterr) {
-        /* etc: an overlay, see prepare_etc() */
-        static const char *const skip[] = { "dev", "proc", "sys", "tmp", "run", "workspace", "agent", "etc" };
+        const char *const *skip = prepare_rootfs_skip;
         _cleanup_free_ char *canon = realpath(rootfs, NULL);
         struct dirent **names = NULL;
         int n, r = 0;
@@ -190,7 +193,7 @@ static int prepare_rootfs(sbx_plan *p, const char *rootfs, sbx_error *reterr) {
                 bool skipped = !strcmp(name, ".") || !strcmp(name, "..");
                 ssize_t len;
 
-                for (size_t k = 0; k < ELEMENTSOF(skip); k++)
+                for (size_t k = 0; k < ELEMENTSOF(prepare_rootfs_skip); k++)
                         skipped = skipped || !strcmp(name, skip[k]);
                 if (skipped || r < 0)
                         continue;
@@ -533,6 +536,48 @@ static bool template_eligible(const sbx_plan *p, const sbx_run_config *c) {
         return c->workspace_access != SBX_WORKSPACE_NONE ? c->workspace != NULL : c->keep_layers;
 }
 
+/* PATH is DIR or below it (both absolute, normalized). */
+static bool path_at_or_below(const char *path, const char *dir) {
+        size_t n = strlen(dir);
+
+        while (n > 1 && dir[n - 1] == '/')
+                n--;
+        return !strncmp(path, dir, n) && (path[n] == '\0' || path[n] == '/' || (n == 1 && dir[0] == '/'));
+}
+
+/* docker's --workdir (c->make_dir) with a read-only root: missing in the
+ * image below an image directory (/srv/app), which prepare_rootfs binds
+ * read-only, so it could not be made there. Docker makes it in the
+ * container's layer before the root turns read-only; so does sbx: such a
+ * root is the writable root's overlay, made read-only at the end as every
+ * read-only root (step 7 of the child). Resolved inside the image
+ * (RESOLVE_IN_ROOT): a link in it never reaches a host path. */
+static bool workdir_needs_layer(const char *rootfs, const sbx_run_config *c) {
+        _cleanup_close_ int rootfd = -EBADF, fd = -EBADF;
+        char top[NAME_MAX + 1];
+        const char *path = c->make_dir, *slash;
+        struct stat st;
+
+        if (!path || path[0] != '/' || !path[1] || !(slash = strchr(path + 1, '/')) ||
+            (size_t) (slash - path - 1) > NAME_MAX)
+                return false;           /* "/" or a top-level dir: made in the root itself */
+        snprintf(top, sizeof(top), "%.*s", (int) (slash - path - 1), path + 1);
+        rootfd = open(rootfs, O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (rootfd < 0 || fstatat(rootfd, top, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISDIR(st.st_mode))
+                return false;           /* not an image directory: the root's tmpfs holds it */
+        for (size_t i = 0; i < ELEMENTSOF(prepare_rootfs_skip); i++)
+                if (!strcmp(top, prepare_rootfs_skip[i]))
+                        return false;   /* a mount of sbx's own (tmpfs, /etc overlay, ...) */
+        for (size_t i = 0; i < c->n_tmpfs; i++)
+                if (path_at_or_below(path, c->tmpfs[i].path))
+                        return false;
+        for (size_t i = 0; i < c->n_binds; i++)
+                if (path_at_or_below(path, c->binds[i].dst))
+                        return false;
+        fd = sys_openat2(rootfd, path + 1, O_PATH | O_CLOEXEC, RESOLVE_ROOTED);
+        return fd < 0 && errno == ENOENT;
+}
+
 int sbx_mount_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr) {
         _cleanup_free_ char *rootfs = NULL;
         int r;
@@ -549,7 +594,8 @@ int sbx_mount_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr) {
                 if (!rootfs)
                         return sbx_error_set(reterr, -errno, "--rootfs '%s'", c->rootfs);
                 /* writable: one overlay over the whole image; else read-only binds */
-                r = c->read_only_root ? prepare_rootfs(p, rootfs, reterr) : sbx_overlay_prepare_root(p, c, rootfs, reterr);
+                r = c->read_only_root && !workdir_needs_layer(rootfs, c) ? prepare_rootfs(p, rootfs, reterr)
+                                                                         : sbx_overlay_prepare_root(p, c, rootfs, reterr);
         } else
                 r = prepare_host_root(p, reterr);
         if (r < 0)

@@ -154,9 +154,21 @@ up m-user --read-only --network none --user 1000:1000 --workdir /app/x "$IMAGE" 
 is "workdir missing with readOnlyRoot (/app/x): made, the root still read-only" \
         "$(x m-user sh -c 'pwd; touch /app/y 2>&1 | grep -c Read-only')" "$(printf '/app/x\n1')"
 "$D" rm -f m-user >/dev/null 2>&1
-up m-user --read-only --network none --user 0:0 --workdir /srv/app "$IMAGE" sleep infinity
-todo "workdir missing under an image dir with readOnlyRoot (/srv/app): docker makes it in its layer" "$(x m-user pwd)" /srv/app
-"$D" rm -f m-user >/dev/null 2>&1
+# below an image directory (/srv): made in the container's layer, as docker
+if [ "$borrowed" = 1 ]; then
+        skip "workdir missing under an image dir with readOnlyRoot: the image is root's (unprivileged, copy-up of its /srv fails EOVERFLOW)"
+        skip "... as above"
+        skip "... as above"
+else
+        up m-user --read-only --network none --user 0:0 --workdir /srv/app "$IMAGE" sleep infinity
+        is "workdir missing under an image dir with readOnlyRoot (/srv/app): made in the layer, the cwd" \
+                "$(x m-user sh -c 'pwd; stat -c "%a %U" .')" "$(printf '/srv/app\n755 root')"
+        like "... the root still read-only (EROFS in /srv and /usr)" \
+                "$(x m-user sh -c 'touch /srv/y; touch /usr/y' | tr '\n' ' ')" 'Read-only file system.*Read-only file system'
+        is "... the image itself has no /srv/app" \
+                "$(test -e "$("$SBX" rootfs inspect "$IMAGE" 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin).get("rootfs",""))' 2>/dev/null)/srv/app"; echo $?)" 1
+        "$D" rm -f m-user >/dev/null 2>&1
+fi
 # Docker has no user namespace: a rw bind of a host dir owned by the
 # container's uid is writable there.
 if [ $root = 1 ]; then
