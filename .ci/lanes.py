@@ -14,7 +14,7 @@ Lanes (run in this order; name some to run only those):
   package             the .deb: built, installed in a clean root, used,     build/
                       purged (~40 s; first run ~2 min: debootstrap, cached)
   sanitizers          unit + integration + conformance, ASan+UBSan      build-asan/
-                      (of the generated corpus a fixed sample: 1002 of 7123)
+                      (generated corpus: its manual cases + every 10th)
   fuzz                a short libFuzzer run of every parser (two at     build-fuzz/
                       a time)
 
