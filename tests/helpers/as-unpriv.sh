@@ -24,6 +24,9 @@ if [ "$(id -u)" != 0 ]; then
         exit 77
 fi
 user=sbx-ci
+# Tests run two at a time (the escape lane): one useradd/usermod at a time.
+exec 8>/run/lock/sbx-ci-user.lock
+flock 8
 if ! id "$user" >/dev/null 2>&1; then
         useradd --system --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin "$user" ||
                 { echo "1..0 # SKIP cannot create the user $user"; exit 77; }
@@ -41,6 +44,7 @@ if [ -n "$subids" ]; then
                 exit 77
         fi
 fi
+exec 8>&-
 home=$(mktemp -d /tmp/sbx-ci-home.XXXXXX)
 trap 'rm -rf "$home"' EXIT
 mkdir -m 700 "$home/run"
