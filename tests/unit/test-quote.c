@@ -52,10 +52,10 @@ END_TEST
 
 /* a line of a patch (sbx diff on a terminal): tabs are plain, nothing else is */
 START_TEST(test_text_plain_line) {
-        ck_assert(sbx_text_plain_line("+\tif (x) \"y\"; \xc3\xa9"));
+        ck_assert(sbx_text_plain_line("+\tif (x) \"y\"; \xc3" "\xa9"));
         ck_assert(!sbx_text_plain_line("+ok\rhidden"));
         ck_assert(!sbx_text_plain_line("+\x1b[1A\x1b[2K"));
-        ck_assert(!sbx_text_plain_line("+\xc2\x9b31m"));
+        ck_assert(!sbx_text_plain_line("+\xc2\x9b" "31m"));
         ck_assert(!sbx_text_plain_line("+\x7f"));
         ck_assert(!sbx_text_plain_line("+\xff"));
 }
