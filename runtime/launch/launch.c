@@ -175,6 +175,11 @@ static _Noreturn void child_main(const sbx_plan *p, int sync_fd, const sigset_t 
         /* No nested user namespaces, the inotify share: by the kernel (needs ns root). */
         if (sbx_userns_limit_child(p, &mfds.proc, &err) < 0)
                 child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
+        /* SysV IPC bounded to the /dev/shm size (ipc-limits.c): only the
+         * IPC namespace's root may, so not rootless as another uid (its
+         * single-id map has no root), where the kernel's defaults stay. */
+        if ((p->privileged || p->uid == 0) && sbx_ipc_limit_child(mfds.proc, &err) < 0)
+                child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
         /* Mounts first: they need CAP_SYS_ADMIN in our namespaces. */
         if (sbx_mount_setup_child(p, &mfds, &err) < 0)
                 child_fail(sync_fd, SBX_EXIT_FAILURE, &err);

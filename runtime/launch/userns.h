@@ -22,3 +22,7 @@ int sbx_userns_write_own_maps(const sbx_plan *p, sbx_error *reterr);
 int sbx_userns_limit_child(const sbx_plan *p, int *ret_proc, sbx_error *reterr);
 /* Child, after the maps: become the setup identity (ns root when mapped). */
 int sbx_userns_setup_child(const sbx_plan *p, sbx_error *reterr);
+/* Child, as the IPC namespace's root: bound its SysV message queues,
+ * semaphores and shared memory (ipc-limits.c); proc_fd: a procfs or -EBADF
+ * for /proc. */
+int sbx_ipc_limit_child(int proc_fd, sbx_error *reterr);
