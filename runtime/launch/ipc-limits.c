@@ -10,8 +10,9 @@
  * a persistent sandbox until `sbx rm`), the OOM killer cannot free it, and
  * no tmpfs size bounds it. Measured on the CI host: 32 queues held 36 MiB
  * of slab with a 9 MiB process. Here each kind is bounded to about the
- * sandbox's /dev/shm size (64 MiB), and a segment no process has attached
- * is removed (kernel.shm_rmid_forced), so its pages belong to a process.
+ * sandbox's /dev/shm size (64 MiB), as a file there is. A segment nobody
+ * has attached stays, as under Docker (kernel.shm_rmid_forced is left 0: a
+ * later exec may attach what an earlier one made), counted in the bound.
  *
  * The kernel lets only the IPC namespace's root (uid 0 of the user
  * namespace that owns it) write these: the child does, after it has become
@@ -33,7 +34,6 @@ int sbx_ipc_limit_child(int proc_fd, sbx_error *reterr) {
         static const char *const limits[][2] = {
                 { "sys/kernel/shmmax", "67108864" },
                 { "sys/kernel/shmall", "16384" },
-                { "sys/kernel/shm_rmid_forced", "1" },
                 { "sys/kernel/msgmni", "56" },
                 { "sys/kernel/sem", "32000 1048576 500 1024" },
         };
