@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: MIT
-# SysV IPC probe for escape-round11.sh: prints "OK N" or "ERRNO N" (N: how
+# Probe of escape-round11.sh (SysV IPC, scheduling, TCP memory): prints "OK N" or "ERRNO N" (N: how
 # many objects were made before the first failure).
 #   msg N            make up to N message queues
 #   shm SIZE COUNT   make up to COUNT segments of SIZE bytes (not attached)
@@ -8,7 +8,10 @@
 #   shm-make KEY     make a 40 MiB segment with KEY, never attached, and exit
 #   shm-find KEY     look the segment KEY up
 #   fifo | nice      sched_setscheduler(SCHED_FIFO 1) | setpriority(-5)
-import ctypes, errno, os, sys
+#   tcp N            N loopback TCP connections, each sender filled until
+#                    EAGAIN, the receiver never reading: prints how many KiB
+#                    the host-wide TCP memory counter (sockstat) grew
+import ctypes, errno, os, socket, sys
 
 libc = ctypes.CDLL(None, use_errno=True)
 libc.shmget.argtypes = [ctypes.c_int, ctypes.c_size_t, ctypes.c_int]
@@ -46,5 +49,26 @@ elif cmd in ("fifo", "nice"):
         print("OK")
     except OSError as e:
         print(errno.errorcode[e.errno])
+elif cmd == "tcp":
+    def mem():
+        for line in open("/proc/net/sockstat"):
+            if line.startswith("TCP:"):
+                f = line.split()
+                return int(f[f.index("mem") + 1])
+    m0, keep = mem(), []
+    ls = socket.socket()
+    ls.bind(("127.0.0.1", 0))
+    ls.listen(64)
+    for _ in range(int(args[0])):
+        c = socket.socket()
+        c.connect(ls.getsockname())
+        keep += [c, ls.accept()[0]]
+        c.setblocking(False)
+        try:
+            while c.send(b"x" * 65536):
+                pass
+        except BlockingIOError:
+            pass
+    print((mem() - m0) * os.sysconf("SC_PAGE_SIZE") >> 10)
 else:
-    sys.exit("usage: sysv-fill.py msg|shm|sem|shm-make|shm-find|fifo|nice ARGS")
+    sys.exit("usage: sysv-fill.py msg|shm|sem|shm-make|shm-find|fifo|nice|tcp ARGS")
