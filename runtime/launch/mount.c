@@ -35,6 +35,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -1089,9 +1090,21 @@ static int do_mask(int rootfd, const sbx_mount_op *op) {
                           "size=0,nr_inodes=1,mode=0555") < 0 ? -errno : 0;
         } else {
                 struct mount_attr attr = { .attr_set = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC };
-                int nfd = open_in_root(rootfd, "dev/null", O_PATH);
+                /* the root's /dev/null may be the image's (an OCI config
+                 * without a /dev mount) or a shared volume's: a symlink to
+                 * the masked file itself (/proc/timer_list) or any other
+                 * would unmask it (runc CVE-2025-31133). Only the null
+                 * device, not followed, is a mask. */
+                int nfd = open_in_root(rootfd, "dev/null", O_PATH | O_NOFOLLOW);
 
-                r = nfd < 0 ? -errno : clone_onto(nfd, false, &attr, tfd);
+                if (nfd < 0)
+                        r = -errno;
+                else if (fstat(nfd, &st) < 0)
+                        r = -errno;
+                else if (!S_ISCHR(st.st_mode) || st.st_rdev != makedev(1, 3))
+                        r = -ENODEV;
+                else
+                        r = clone_onto(nfd, false, &attr, tfd);
                 if (nfd >= 0)
                         close(nfd);
         }
@@ -1547,8 +1560,11 @@ static int run_ops(const sbx_plan *p, int rootfd, bool from_template, sbx_mount_
                 r = run_op(rootfd, op, fds);
                 if (r < 0) {
                         close(rootfd);
-                        return sbx_error_set(reterr, r, "mount: %s '/%s'%s%s%s", kind_names[op->kind], op->dst,
-                                             op->src ? " from '" : "", op->src ?: "", op->src ? "'" : "");
+                        return sbx_error_set(reterr, r, "mount: %s '/%s'%s%s%s%s", kind_names[op->kind], op->dst,
+                                             op->src ? " from '" : "", op->src ?: "", op->src ? "'" : "",
+                                             op->kind == SBX_MOUNT_MASK && r == -ENODEV
+                                                     ? " (the root's /dev/null is not the null device 1:3)"
+                                                     : "");
                 }
         }
         return 0;
