@@ -15,6 +15,7 @@
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +54,24 @@ int oci_cap_last(void) {
 }
 
 /* The process to run: --process, or the container's with the flags applied. */
+/* A uid or gid of -u: decimal digits only, at most UINT32_MAX - 1 (as
+ * process.user.uid in config.json). */
+static int id_number(const char *s, size_t len, uint32_t *ret) {
+        uint64_t v = 0;
+
+        if (len == 0 || len > 10)
+                return -EINVAL;
+        for (size_t i = 0; i < len; i++) {
+                if (s[i] < '0' || s[i] > '9')
+                        return -EINVAL;
+                v = v * 10 + (uint64_t) (s[i] - '0');
+        }
+        if (v >= UINT32_MAX)
+                return -ERANGE;
+        *ret = (uint32_t) v;
+        return 0;
+}
+
 static int build_process(oci_config *cfg, const exec_opts *o, sbx_error *e) {
         sbx_container_proc *pr = &cfg->ctr.proc;
         size_t n_env = 0;
@@ -84,12 +103,16 @@ static int build_process(oci_config *cfg, const exec_opts *o, sbx_error *e) {
         if (o->no_new_privs)
                 pr->no_new_privs = true;
         if (o->user) {
-                unsigned u, gg;
-                int k = sscanf(o->user, "%u:%u", &u, &gg);
-                if (k < 1)
-                        return sbx_error_set(e, -EINVAL, "--user '%s': UID[:GID] (numbers)", o->user);
+                uint32_t u, gg = 0;
+                const char *colon = strchr(o->user, ':');
+                /* (uid_t) -1 is "unchanged" to setresuid: "-1" or 4294967295
+                 * (which sscanf's %u took) left the process root */
+                if (id_number(o->user, colon ? (size_t) (colon - o->user) : strlen(o->user), &u) < 0 ||
+                    (colon && id_number(colon + 1, strlen(colon + 1), &gg) < 0))
+                        return sbx_error_set(e, -EINVAL, "--user '%s': UID[:GID], numbers below 4294967295",
+                                             o->user);
                 pr->uid = u;
-                pr->gid = k == 2 ? gg : 0;
+                pr->gid = gg;
         }
         while (pr->envp && pr->envp[n_env])
                 n_env++;

@@ -48,4 +48,30 @@ else
         for i in 1 2 3 4 5 6 7; do skip "mask-devnull: needs root, a static busybox and /proc/timer_list"; done
 fi
 
+# --- sbx-runc exec -u UID[:GID]: (uid_t) -1 is "leave unchanged" to
+# setresuid, and sscanf's %u read "-1" and 4294967295 as it, so the
+# process stayed root; "1000x" was 1000. Digits only, below 4294967295 (as
+# process.user.uid in config.json), else exec is refused (255).
+if is_root && busybox_static >/dev/null 2>&1; then
+        O=$TMP/user
+        mkdir -p "$O/b"
+        make_rootfs "$O/rootfs" >/dev/null 2>&1
+        ROOTFS=$O/rootfs python3 "$SBX_SOURCE_ROOT/tests/oci/mkconfig.py" "$O/b" "c['process']['args']=['sleep','300']" ||
+                echo "# mkconfig user failed"
+        (cd "$O/b" && timeout -k 5 30 "$SBX_RUNC" --root "$O/root" run -d "user-$$" </dev/null >/dev/null 2>&1)
+        ux() { out=$(timeout -k 5 30 "$SBX_RUNC" --root "$O/root" exec -u "$1" "user-$$" id -u 2>&1); st=$?; }
+        ux 1000
+        control "exec -u 1000 runs as uid 1000" "$st $out" "0 1000"
+        ux 1000:2000
+        control "exec -u 1000:2000 runs as uid 1000" "$st $out" "0 1000"
+        for u in -1 4294967295 1000:4294967295 1000x; do
+                ux "$u"
+                like "exec-user-unchanged-id: exec -u $u is refused (255), naming it, nothing run" "$st $out" \
+                        "^255 sbx-runc: --user '$u': UID\[:GID\], numbers below 4294967295"
+        done
+        "$SBX_RUNC" --root "$O/root" delete -f "user-$$" >/dev/null 2>&1
+else
+        for i in 1 2 3 4 5 6; do skip "exec-user-unchanged-id: needs root and a static busybox"; done
+fi
+
 done_testing
