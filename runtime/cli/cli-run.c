@@ -48,7 +48,8 @@ const sbx_cli_opt sbx_run_opts[] = {
         { "writable-root", 0, NULL, OPT_WRITABLE_ROOT, "with --rootfs/--image: a per-run overlay upper layer "
           "over the image (the image never changes); else the root tmpfs stays writable", NULL },
         { "root-layer-dir", 0, "DIR", OPT_ROOT_LAYER_DIR, "with --writable-root: keep the upper layer in "
-          "DIR/upper (+ DIR/work) across runs (a persistent sandbox's root) instead of per run", "@dir" },
+          "DIR/upper (+ DIR/work) across runs (a persistent sandbox's root) instead of per run; DIR yours, "
+          "not group/world-writable", "@dir" },
         { "setup-command", 0, "CMD", OPT_SETUP_COMMAND, "run `sh -lc CMD` once inside the sandbox before CMD; "
           "its output goes to stderr; failure: exit 125, nothing is left behind", NULL },
         { "bind", 0, "SRC[:DST[:ro|rw]]", OPT_BIND,

@@ -306,13 +306,43 @@ int sbx_overlay_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr)
         }
 }
 
-static int mkdir_layer(const char *path, unsigned mode, bool may_exist, uid_t u, gid_t g, bool chown_it,
-                       sbx_error *reterr) {
-        if (mkdir(path, mode) < 0 && !(may_exist && errno == EEXIST))
-                return sbx_error_set(reterr, -errno, "--writable-root: create '%s'", path);
-        if (chown_it && chown(path, u, g) < 0)
-                return sbx_error_set(reterr, -errno, "--writable-root: chown '%s' to the sandbox ids", path);
+/* DIR/NAME, a layer: made if missing (an existing one kept where
+ * may_exist), never through a symlink, and given to the sandbox ids
+ * through its own fd. */
+static int mkdir_layer(int dfd, const char *dir, const char *name, unsigned mode, bool may_exist, uid_t u, gid_t g,
+                       bool chown_it, sbx_error *reterr) {
+        _cleanup_close_ int fd = -EBADF;
+
+        if (mkdirat(dfd, name, mode) < 0 && !(may_exist && errno == EEXIST))
+                return sbx_error_set(reterr, -errno, "--writable-root: create '%s/%s'", dir, name);
+        fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0)
+                return sbx_error_set(reterr, -errno, "--writable-root: open '%s/%s' (a directory, not a symlink)",
+                                     dir, name);
+        if (chown_it && fchown(fd, u, g) < 0)
+                return sbx_error_set(reterr, -errno, "--writable-root: chown '%s/%s' to the sandbox ids", dir, name);
         return 0;
+}
+
+/* The directory the layers go in: the run's state dir, or the caller's
+ * --root-layer-dir, which must be theirs alone (as the state dir): in a
+ * directory another user can write, "upper" planted as a symlink had sbx
+ * (root) chown its target to the sandbox ids and write the sandbox's /etc
+ * files into it. */
+static int open_layer_dir(const char *dir, bool persistent, sbx_error *reterr) {
+        _cleanup_close_ int fd = -EBADF;
+        struct stat st;
+
+        if (persistent && mkdir(dir, 0711) < 0 && errno != EEXIST)
+                return sbx_error_set(reterr, -errno, "--root-layer-dir: create '%s'", dir);
+        fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0 || fstat(fd, &st) < 0)
+                return sbx_error_set(reterr, -errno, "--root-layer-dir: open '%s' (a directory, not a symlink)", dir);
+        if (st.st_uid != geteuid() || (st.st_mode & 022))
+                return sbx_error_set(reterr, -EPERM,
+                                     "--root-layer-dir '%s': must be owned by uid %u and not group/world-writable",
+                                     dir, (unsigned) geteuid());
+        return TAKE_FD(fd);
 }
 
 /* --writable-root over a rootfs (readOnlyRoot: false): the root is an
@@ -338,12 +368,15 @@ int sbx_overlay_prepare_root(sbx_plan *p, const sbx_run_config *c, const char *r
         if (!p->root_overlay.lower || !p->root_overlay.upper || !p->root_overlay.work)
                 return sbx_error_set(reterr, -ENOMEM, "plan: out of memory");
         p->root_overlay.is_volatile = !persistent;
-        if (persistent && mkdir_layer(dir, 0711, true, 0, 0, false, reterr) < 0)
-                return reterr->code;
+        _cleanup_close_ int dfd = open_layer_dir(dir, persistent, reterr);
+        if (dfd < 0)
+                return dfd;
         /* The upper's root is the sandbox's "/": owned by sandbox root. */
-        r = mkdir_layer(p->root_overlay.upper, 0755, persistent, p->host_uid, p->host_gid, priv, reterr);
+        r = mkdir_layer(dfd, dir, persistent ? "upper" : "root-upper", 0755, persistent, p->host_uid, p->host_gid,
+                        priv, reterr);
         if (r >= 0)
-                r = mkdir_layer(p->root_overlay.work, 0700, persistent, p->host_uid, p->host_gid, priv, reterr);
+                r = mkdir_layer(dfd, dir, persistent ? "work" : "root-work", 0700, persistent, p->host_uid,
+                                p->host_gid, priv, reterr);
         if (r < 0 || !priv)
                 return r;
         _cleanup_close_ int userns = idmap_userns(0, p->host_uid, 0, p->host_gid, p->map_count, reterr);

@@ -143,4 +143,49 @@ out=$(timeout 60 "$SBX" rootfs import "$TMP/pax.tar" 2>&1); st=$?
 like "import-pax-huge: a 6 GiB pax header is refused (125) as a malformed layer" "$st $(echo $out)" "^125 .*malformed or truncated"
 is "import-pax-huge: ... nothing stored" "$("$SBX" rootfs ls 2>/dev/null | grep -c r11b-pax)" 0
 
+# --- --root-layer-dir DIR (a persistent writable root): sbx made DIR/upper
+# with mkdir-if-missing, then chown(2)ed it by path and wrote the sandbox's
+# /etc files into DIR/upper/etc. In a DIR another user can write, "upper"
+# planted as a symlink gave its target (any host directory) to the sandbox
+# ids and filled it. Now DIR must be the caller's and not group/world-
+# writable (as the state dir), and upper/work are opened without following
+# before anything is changed through their fds.
+if busybox_static >/dev/null 2>&1; then
+        img=sbx-test/r11b-layer-$$:v1
+        rm -rf "$TMP/limg"; make_rootfs "$TMP/limg" >/dev/null 2>&1
+        python3 "$SBX_SOURCE_ROOT/tests/integration/rootfs-mkarchive.py" tree "$TMP/limg.tar" "$TMP/limg" "$img" >/dev/null 2>&1
+        timeout 60 "$SBX" rootfs import "$TMP/limg.tar" >/dev/null 2>&1 || echo "# import $img failed"
+        lrun() { out=$(timeout -k 5 60 "$SBX" run --image "$img" --writable-root --root-layer-dir "$1" -- sh -c "$2" 2>&1); st=$?; }
+        V=$TMP/victim; mkdir -p "$V"; chmod 755 "$V"; echo host > "$V/f"
+        owner() { stat -c %u:%g "$V"; }
+        before=$(owner)
+        lrun "$TMP/L-ok" 'echo kept > /kept'
+        lrun "$TMP/L-ok" 'cat /kept'
+        control "a fresh --root-layer-dir keeps the root's writes across runs" "$st $out" "0 kept"
+        mkdir -m 755 "$TMP/L-link"; ln -s "$V" "$TMP/L-link/upper"
+        lrun "$TMP/L-link" 'true'
+        like "root-layer-upper-symlink: DIR/upper a symlink: refused (125), naming it" "$st $out" \
+                "^125 .*--writable-root: open '$TMP/L-link/upper' \(a directory, not a symlink\)"
+        is "root-layer-upper-symlink: ... its target keeps its owner, nothing written into it" "$(owner) $(ls "$V")" "$before f"
+        mkdir -m 777 "$TMP/L-open"
+        lrun "$TMP/L-open" 'true'
+        like "root-layer-dir-writable: a world-writable DIR is refused (125), naming the rule" "$st $out" \
+                "^125 .*--root-layer-dir '$TMP/L-open': must be owned by uid $(id -u) and not group/world-writable"
+        is "root-layer-dir-writable: ... nothing made in it" "$(ls -A "$TMP/L-open")" ""
+        if is_root; then
+                mkdir -m 755 "$TMP/L-other"; chown 65534 "$TMP/L-other"
+                setpriv --reuid 65534 --regid 65534 --clear-groups ln -s "$V" "$TMP/L-other/upper"
+                lrun "$TMP/L-other" 'true'
+                like "root-layer-dir-other-user: a DIR of uid 65534 with upper -> a root dir: refused (125)" "$st $out" \
+                        "^125 .*--root-layer-dir '$TMP/L-other': must be owned by uid 0"
+                is "root-layer-dir-other-user: ... the root dir is not given to the sandbox ids, nothing written" \
+                        "$(owner) $(ls "$V")" "$before f"
+        else
+                for i in 1 2; do skip "root-layer-dir-other-user: needs root (a dir of another uid)"; done
+        fi
+        "$SBX" rootfs rm "$img" >/dev/null 2>&1
+else
+        for i in 1 2 3 4 5 6 7; do skip "root-layer-dir: needs a static busybox"; done
+fi
+
 done_testing
