@@ -429,7 +429,11 @@ static int not_runnable(sbx_exec_verdict *v, int r, const char *name, const sbx_
                 return r;
         v->decided = true;
         v->allow = false;
-        v->status = r == -EACCES || r == -ENOEXEC ? SBX_EXIT_CANNOT_EXEC : SBX_EXIT_NOT_FOUND;
+        /* Docker's rule (and a shell's): 127 only when the command or a
+         * directory on its way is missing; a file that exists but cannot be
+         * run (no x bit, not an executable, a #! loop or chain deeper than
+         * the kernel takes, a symlink loop: ELOOP) is 126. */
+        v->status = r == -ENOENT || r == -ENOTDIR ? SBX_EXIT_NOT_FOUND : SBX_EXIT_CANNOT_EXEC;
         snprintf(v->file, sizeof(v->file), "%s", name);
         snprintf(v->rule, sizeof(v->rule), "%s: %.400s", v->status == SBX_EXIT_NOT_FOUND ? "not found" :
                  "not executable", e->msg);

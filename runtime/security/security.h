@@ -273,7 +273,7 @@ void sbx_view_done(sbx_view *v);
 int sbx_view_resolve(const sbx_view *v, const char *path, const char *cwd, char ret_path[static PATH_MAX],
                      int *ret_fd);
 
-#define SBX_EXEC_MAX_CHAIN 5  /* the command + 4 levels of #! (the kernel's BINPRM_MAX_RECURSION) */
+#define SBX_EXEC_MAX_CHAIN 6  /* the command + 5 #! interpreters: exec_binprm() fails with ELOOP at depth > 5 */
 
 typedef struct sbx_exec_file {
         char path[PATH_MAX];  /* canonical path in the sandbox */

@@ -137,6 +137,27 @@ is "exec: writes land in the host workspace" "$(cat "$T/ws/new.txt")" w
 is "exec: the command's exit status" "$?" 7
 "$D" exec c1 /nonexistent 2>/dev/null
 is "exec: not found is 127" "$?" 127
+# Docker's rule (docker run reference, "Exit status"): 127 when the command
+# cannot be found (ENOENT, also of a #! interpreter; ENOTDIR), 126 when it
+# exists but cannot be invoked: no x bit (EACCES), a directory, no binary
+# format (ENOEXEC), a #! loop or a chain deeper than the kernel runs, a
+# symlink loop (ELOOP). A chain of 5 interpreters is what the kernel still
+# runs (exec_binprm: ELOOP at depth > 5): it runs here too. In the
+# workspace: c1's /tmp is noexec (EACCES would hide the rest).
+"$D" exec c1 /bin/sh -c 'mkdir /workspace/x && cd /workspace/x && printf "#!/workspace/x/loop\n" >loop && printf "#!/nonexistent/sh\n" >badint &&
+        printf "\177ELF\n" >noformat && printf "#!/bin/sh\necho deep\n" >s0 &&
+        for i in 1 2 3 4 5; do printf "#!/workspace/x/s$((i-1))\n" >s$i; done &&
+        chmod 755 loop badint noformat s0 s1 s2 s3 s4 s5 && printf "x" >nox && mkdir -p dir &&
+        ln -s sl2 sl1 && ln -s sl1 sl2'
+out=
+for c in loop:126 s5:126 sl1:126 nox:126 dir:126 noformat:126 badint:127 nox/x:127 missing:127 s4:0; do
+        "$D" exec c1 "/workspace/x/${c%:*}" >/dev/null 2>&1
+        out="$out ${c%:*}=$?"
+done
+is "exec: 126 for a command that cannot be invoked, 127 for one not found (Docker's rule); a 5-deep #! chain runs" \
+        "$out" " loop=126 s5=126 sl1=126 nox=126 dir=126 noformat=126 badint=127 nox/x=127 missing=127 s4=0"
+is "exec: ... the kernel agrees: a shell in the sandbox gets ELOOP for the loop and runs the chain" \
+        "$("$D" exec c1 /bin/sh -c '/workspace/x/loop 2>&1; /workspace/x/s4')" "$(printf '/bin/sh: 1: /workspace/x/loop: Too many levels of symbolic links\ndeep')"
 out=$("$D" exec c1 /bin/sh -c 'touch /workspace/skills/x' 2>&1); rc=$?
 is "exec: the ro bind refuses writes (exit 1)" "$rc" 1
 like "exec: ... with EROFS" "$out" 'Read-only file system'
