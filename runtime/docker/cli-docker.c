@@ -169,8 +169,24 @@ static char *missing_network_container(const char *ref) {
         return strdup(s->config.network_container);
 }
 
-/* start/pause/unpause: each ref, printed back on success; as docker, the
- * refs that failed are named on the last line. */
+/* pause/unpause of a sandbox in the wrong state: the daemon's text, which
+ * names the container by its id (Container ID is already paused / is not
+ * running / is not paused). NULL for any other failure. */
+static const char *pause_refusal(const char *what, const char *ref, int r, char *buf, size_t size) {
+        _cleanup_(sbx_sandbox_freep) sbx_sandbox *s = NULL;
+        bool pause = !strcmp(what, "pause");
+
+        if ((r != -EALREADY && r != -ESRCH) || (!pause && strcmp(what, "unpause")) ||
+            sbx_sandbox_lookup(ref, &s, NULL) < 0)
+                return NULL;
+        snprintf(buf, size, "Container %s is %s", s->id,
+                 !pause ? "not paused" : r == -EALREADY ? "already paused" : "not running");
+        return buf;
+}
+
+/* start/pause/unpause: each ref, printed back on success. As docker: a
+ * failed start is named again on the last line, a failed pause/unpause
+ * only in its own error. */
 static int docker_each(const sbx_docker_args *a, int (*fn)(const char *, sbx_error *), const char *what) {
         _cleanup_free_ char *failed = NULL;
         size_t n_failed = 0;
@@ -181,6 +197,7 @@ static int docker_each(const sbx_docker_args *a, int (*fn)(const char *, sbx_err
         }
         for (size_t i = 0; i < a->n_pos; i++) {
                 _cleanup_free_ char *net = NULL;
+                char refusal[128];
                 sbx_error e = {};
                 int r = fn(a->pos[i], &e);
                 /* "No such container" only when it is so: a start that
@@ -190,6 +207,8 @@ static int docker_each(const sbx_docker_args *a, int (*fn)(const char *, sbx_err
                         no_such_container(a->pos[i]);
                 else if (r == -ENOENT && (net = missing_network_container(a->pos[i])))
                         no_such_container(net);
+                else if (r < 0 && pause_refusal(what, a->pos[i], r, refusal, sizeof(refusal)))
+                        fprintf(stderr, "Error response from daemon: %s\n", refusal);
                 else if (r < 0)
                         fprintf(stderr, "Error response from daemon: %s: %s%s\n", what, e.msg,
                                 strstr(e.msg, "cannot be enforced")
@@ -208,7 +227,7 @@ static int docker_each(const sbx_docker_args *a, int (*fn)(const char *, sbx_err
                         n_failed++;
                 }
         }
-        if (n_failed)
+        if (n_failed && !strcmp(what, "start"))
                 fprintf(stderr, "Error: failed to %s containers: %s\n", what, failed ?: "");
         return n_failed ? DOCKER_EXIT_ERROR : 0;
 }
@@ -652,6 +671,28 @@ int cli_docker(int argc, char **argv) {
         return r;
 }
 
+/* docker port NAME [PORT[/PROTO]]: sbx publishes no ports (docker create
+ * -p is not implemented), so Docker's answer for a container without any:
+ * nothing for NAME alone, "No public port" for one port (exit 1). */
+static int docker_port(const sbx_docker_args *a) {
+        if (a->n_pos < 1 || a->n_pos > 2) {
+                fprintf(stderr, "\"docker port\" requires at least 1 and at most 2 arguments.\n"
+                                "See 'docker port --help'.\n\n"
+                                "Usage:  docker port CONTAINER [PRIVATE_PORT[/PROTO]]\n\n"
+                                "List port mappings or a specific mapping for the container\n");
+                return DOCKER_EXIT_ERROR;
+        }
+        if (!sandbox_exists(a->pos[0])) {
+                no_such_container(a->pos[0]);
+                return DOCKER_EXIT_ERROR;
+        }
+        if (a->n_pos == 2) {
+                fprintf(stderr, "Error: No public port '%s' published for %s\n", a->pos[1], a->pos[0]);
+                return DOCKER_EXIT_ERROR;
+        }
+        return 0;
+}
+
 /* What each verb runs: its own function, or docker_each over its refs. */
 static const struct {
         int (*run)(const sbx_docker_args *a);
@@ -667,6 +708,7 @@ static const struct {
         [SBX_DOCKER_PS] = { .run = docker_ps },
         [SBX_DOCKER_PAUSE] = { .each = sbx_sandbox_pause, .what = "pause" },
         [SBX_DOCKER_UNPAUSE] = { .each = sbx_sandbox_unpause, .what = "unpause" },
+        [SBX_DOCKER_PORT] = { .run = docker_port },
         [SBX_DOCKER_VERSION] = { .run = docker_version },
 };
 

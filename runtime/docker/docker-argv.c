@@ -83,6 +83,7 @@ static const char *const verb_names[_SBX_DOCKER_VERB_MAX] = {
         [SBX_DOCKER_IMAGE_INSPECT] = "image inspect",
         [SBX_DOCKER_RM] = "rm",           [SBX_DOCKER_PS] = "ps",
         [SBX_DOCKER_PAUSE] = "pause",     [SBX_DOCKER_UNPAUSE] = "unpause",
+        [SBX_DOCKER_PORT] = "port",
         [SBX_DOCKER_VERSION] = "version", [SBX_DOCKER_HELP] = "help",
 };
 
@@ -105,6 +106,10 @@ static const struct verb_doc {
         [SBX_DOCKER_PS] = { "[-a] [--filter label=K[=V]] [--format FORMAT] [-q]", "list sandboxes", NULL, "" },
         [SBX_DOCKER_PAUSE] = { "NAME...", "suspend every process of sandboxes", NULL, "@sandbox" },
         [SBX_DOCKER_UNPAUSE] = { "NAME...", "resume paused sandboxes", NULL, "@sandbox" },
+        [SBX_DOCKER_PORT] = { "NAME [PRIVATE_PORT[/PROTO]]", "list published ports (sbx publishes none)",
+                              "Docker's answer for a container without published ports: nothing (exit 0) for "
+                              "NAME alone, 'No public port' (exit 1) for one port; an unknown NAME: 'No such "
+                              "container' (exit 1).", "@sandbox" },
         [SBX_DOCKER_VERSION] = { "[-f FORMAT]", "print client and server versions", NULL, "" },
 };
 
@@ -268,7 +273,7 @@ static int parse_verb(int argc, char **argv, sbx_docker_verb *ret, int *ret_next
                                 }
                 return sbx_error_set(reterr, -EINVAL,
                                      "docker: unknown command: \"%s %s\" (sbx implements create, start, exec, "
-                                     "inspect, image inspect, rm, ps, pause, unpause, version, network)",
+                                     "inspect, image inspect, rm, ps, pause, unpause, port, version, network)",
                                      v, sub);
         }
         for (int k = 0; k < _SBX_DOCKER_VERB_MAX; k++)
@@ -278,7 +283,7 @@ static int parse_verb(int argc, char **argv, sbx_docker_verb *ret, int *ret_next
                 }
         return sbx_error_set(reterr, -EINVAL,
                              "docker: unknown command: \"%s\" (sbx implements create, start, exec, inspect, "
-                             "image inspect, rm, ps, pause, unpause, version, network)",
+                             "image inspect, rm, ps, pause, unpause, port, version, network)",
                              v);
 }
 

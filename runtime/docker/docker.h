@@ -28,6 +28,7 @@ typedef enum sbx_docker_verb {
         SBX_DOCKER_PS,
         SBX_DOCKER_PAUSE,
         SBX_DOCKER_UNPAUSE,
+        SBX_DOCKER_PORT,
         SBX_DOCKER_VERSION,
         SBX_DOCKER_HELP,
         _SBX_DOCKER_VERB_MAX,

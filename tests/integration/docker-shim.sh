@@ -185,9 +185,29 @@ is "pause prints the name" "$("$D" pause c1)" c1
 is "{{.State.Paused}} while paused" "$("$D" inspect -f '{{.State.Paused}}' c1)" true
 out=$("$D" exec c1 true 2>&1); rc=$?
 is "exec into a paused container: exit 1" "$rc" 1
+out=$("$D" pause c1 2>&1); rc=$?
+is "pause of a paused container: exit 1, the daemon's text with the id, no summary line" "$rc/$out" \
+        "1/Error response from daemon: Container $id is already paused"
 is "unpause" "$("$D" unpause c1)" c1
+out=$("$D" unpause c1 2>&1); rc=$?
+is "unpause of a running container: exit 1, docker's text" "$rc/$out" "1/Error response from daemon: Container $id is not paused"
+out=$("$D" pause nope 2>&1); rc=$?
+is "pause of a missing container: exit 1, No such container" "$rc/$out" "1/Error response from daemon: No such container: nope"
+# port: sbx publishes no ports (create -p is not implemented): Docker's
+# answers for a container without any
+out=$("$D" port c1 2>&1); rc=$?
+is "port NAME: nothing published, nothing printed, exit 0" "$rc/$out" 0/
+out=$("$D" port c1 9222/tcp 2>&1); rc=$?
+is "port NAME PORT: exit 1, docker's 'No public port'" "$rc/$out" "1/Error: No public port '9222/tcp' published for c1"
+out=$("$D" port nope 2>&1); rc=$?
+is "port of a missing container: exit 1, No such container" "$rc/$out" "1/Error response from daemon: No such container: nope"
+"$D" port >/dev/null 2>&1
+is "port without a container: exit 1" "$?" 1
 is "{{.State.Paused}} after unpause" "$("$D" inspect -f '{{.State.Paused}}' c1)" false
 "$D" create --name c2 --label openclaw.sandboxBrowser=1 --network none "$IMAGE" >/dev/null
+out=$("$D" pause c2 2>&1); rc=$?
+is "pause of a created (not running) container: exit 1, docker's text" "$rc/$out" \
+        "1/Error response from daemon: Container $("$D" inspect -f '{{.Id}}' c2) is not running"
 is "ps --filter label=K=V --format {{.Names}} (-a: created too)" \
         "$("$D" ps -a --filter label=openclaw.sandboxBrowser=1 --format '{{.Names}}')" c2
 is "ps without -a: only running" "$("$D" ps --filter label=openclaw.sandboxBrowser=1 --format '{{.Names}}')" ""
