@@ -389,8 +389,9 @@ static int apply_security_opt(sbx_run_config *cfg, const char *v, sbx_error *ret
 }
 
 /* docker's --cap-drop: ALL or a capability name, with or without CAP_, any
- * case. A sandbox has no capabilities at all, so every valid drop holds;
- * an unknown name is docker's error. */
+ * case. A sandbox has no capabilities at all, so every valid drop holds
+ * (and more: inspect shows CapDrop ["ALL"]); an unknown name is docker's
+ * error. */
 static int check_cap_drop(const char *v, sbx_error *reterr) {
         char name[64];
 
@@ -889,6 +890,12 @@ void *sbx_docker_inspect_json(const sbx_sandbox *s) {
         json_object_object_add(o, "Name", json_object_new_string(name));
         json_object_object_add(host, "Tmpfs", tmpfs_json(s, meta));
         json_object_object_add(host, "ReadonlyRootfs", json_object_new_boolean(s->config.read_only_root));
+        /* What holds, whatever --cap-drop asked: a sandbox has no
+         * capabilities at all (SECURITY.md §7), Docker's CapDrop ["ALL"];
+         * Docker would keep its defaults minus a shorter list. */
+        json_object_object_add(host, "CapAdd", NULL);
+        json_object_object_add(host, "CapDrop", json_object_new_array());
+        json_object_array_add(json_object_object_get(host, "CapDrop"), json_object_new_string("ALL"));
         json_object_object_add(host, "NetworkMode", json_object_new_string(network_mode(&s->config, mode,
                                                                                        sizeof(mode))));
         json_object_object_add(o, "HostConfig", host);

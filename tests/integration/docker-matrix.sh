@@ -214,9 +214,15 @@ is "capDrop [NET_RAW]: NET_RAW is not in the bounding set (sbx keeps none at all
         "$(x m-cap python3 -c 'print((int(open("/proc/self/status").read().split("CapBnd:")[1].split()[0],16)>>13)&1)')" 0
 
 # Docker keeps its 14 default capabilities unless dropped (capDrop [] or a
-# list without ALL): sbx keeps none (README, SECURITY.md §7)
-todo "capDrop [NET_RAW] as uid 0: docker's other default capabilities stay (CapEff)" \
-        "$(x m-cap sh -c 'grep ^CapEff /proc/self/status | cut -f2')" 00000000a80405fb
+# list without ALL): sbx keeps none, decided (README, SECURITY.md §7), and
+# inspect shows what holds. Both ways: root's chown to another owner needs
+# CAP_CHOWN (EPERM), to its own ids it does not.
+is "capDrop [NET_RAW] as uid 0: no capability at all (CapEff, CapBnd 0; docker would keep 14)" \
+        "$(x m-cap sh -c 'grep -E "^Cap(Eff|Bnd)" /proc/self/status | cut -f2 | sort -u')" 0000000000000000
+is "capDrop [NET_RAW]: chown to another uid fails with EPERM; to its own ids works" \
+        "$(x m-cap sh -c 'touch /tmp/c; chown 1:1 /tmp/c 2>&1 | grep -o "Operation not permitted"; chown 0:0 /tmp/c && echo own')" \
+        "$(printf 'Operation not permitted\nown')"
+is "capDrop [NET_RAW]: inspect .HostConfig.CapDrop is what holds" "$("$D" inspect -f '{{json .HostConfig.CapDrop}}' m-cap)" '["ALL"]'
 
 # ---- refused as docker refuses them: exit 125, the flag named
 refused "capDrop unknown" "--cap-drop 'BOGUS'.*unknown capability" --cap-drop BOGUS
