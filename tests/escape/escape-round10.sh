@@ -59,8 +59,20 @@ c['process']['rlimits']=[$2]" || echo "# mkconfig $1 failed"
         is "oci-rlimits: no container state left by the refusals" "$(ls "$O/root" 2>/dev/null | wc -l)" 0
         rl lower "{'type':'RLIMIT_NOFILE','hard':100,'soft':50}" 'ulimit -n; ulimit -Hn'
         control "oci-rlimits: a lower limit is applied (50 100)" "$(echo $out)" "50 100"
+        # Decided (SECURITY.md "OCI process.rlimits"): the bundle decides, as
+        # with runc; a bundle without process.rlimits gets the runtime's own
+        # limits, not sbx run's caps. Run under known ones: they are what the
+        # container sees (RLIMIT_NPROC 777, RLIMIT_CORE 4096 blocks).
+        mkdir -p "$O/b-none"
+        ROOTFS=$O/rootfs python3 "$SBX_SOURCE_ROOT/tests/oci/mkconfig.py" "$O/b-none" \
+                "c['process']['args']=['/bin/sh','-c','ulimit -u; ulimit -Hu; ulimit -c']
+c['process'].pop('rlimits', None)" || echo "# mkconfig none failed"
+        out=$(cd "$O/b-none" && timeout -k 5 30 prlimit --nproc=777:777 --core=2097152:2097152 \
+                "$SBX_RUNC" --root "$O/root" run none 2>&1 </dev/null)
+        is "oci-rlimits: no process.rlimits: the runtime's own limits (nproc 777, core 4096 KiB), as runc" \
+                "$(echo $out)" "777 777 4096"
 else
-        for i in 1 2 3 4 5 6 7; do skip "oci-rlimits: needs root and a static busybox"; done
+        for i in 1 2 3 4 5 6 7 8; do skip "oci-rlimits: needs root and a static busybox"; done
 fi
 
 done_testing
