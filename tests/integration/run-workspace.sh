@@ -115,5 +115,39 @@ out=$("$SBX" run --no-tty --workspace "$exews" --workspace-access ro -- /workspa
 like "... and it cannot be reopened for writing" "$out" "^(EROFS|ETXTBSY|EACCES)$"
 is "control: the same binary in a rw workspace is on a rw mount" \
         "$("$SBX" run --no-tty --workspace "$exews" --workspace-access rw -- /workspace/probe self-exe)" "/workspace/probe rw"
+# Overlay xattrs a sandbox plants in its rw workspace (SECURITY.md §1,
+# "overlay xattrs"): the kernel lets the files' owner set user.overlay.*, so
+# a later overlay view (--workspace-access none) of the same dir sees them.
+# What that can do, measured: metacopy makes that one file unreadable there
+# (EPERM: userxattr mounts refuse metacopy; EIO for a value
+# it cannot parse), the others read as before;
+# trusted.overlay.* (what a root overlay would obey) cannot be set at all.
+xw=$TMP/xattr-ws
+mkdir -m 755 "$xw"
+echo meta >"$xw/meta"; echo plain >"$xw/plain"
+setx='import os, sys
+for a in sys.argv[1:]:
+    f, n = a.split("=")
+    try: os.setxattr("/workspace/" + f, n, b"y"); print(f, n, "set")
+    except OSError as e: print(f, n, os.strerror(e.errno))'
+if ! python3 -c "import os; os.setxattr('$xw/plain', 'user.probe', b'1')" 2>/dev/null; then
+        skip "overlay xattrs: $TMP has no user xattrs"; skip "overlay xattrs"; skip "overlay xattrs"; skip "overlay xattrs"
+else
+        out=$("$SBX" run --no-tty --workspace "$xw" --workspace-access rw -- python3 -c "$setx" \
+                meta=user.overlay.metacopy plain=trusted.overlay.metacopy plain=trusted.overlay.redirect)
+        is "overlay xattrs: a rw sandbox may set user.overlay.* on its files, never trusted.overlay.* (EPERM)" \
+                "$out" "$(printf '%s\n' 'meta user.overlay.metacopy set' \
+                        'plain trusted.overlay.metacopy Operation not permitted' \
+                        'plain trusted.overlay.redirect Operation not permitted')"
+        like "overlay xattrs: a later overlay view refuses that one file (EPERM; EIO for a bad value), reads the others" \
+                "$("$SBX" run --no-tty --workspace "$xw" -- /bin/sh -c 'cat /workspace/meta 2>&1; cat /workspace/plain' | tr '\n' ' ')" \
+                '^cat: /workspace/meta: (Operation not permitted|Input/output error) plain $'
+        is "overlay xattrs: ... and cannot set trusted.overlay.* through the overlay either" \
+                "$("$SBX" run --no-tty --workspace "$xw" -- python3 -c "$setx" plain=trusted.overlay.opaque)" \
+                "plain trusted.overlay.opaque Operation not permitted"
+        python3 -c "import os; os.removexattr('$xw/meta', 'user.overlay.metacopy')"
+        is "control: the xattr removed on the host (setfattr -x), the overlay view reads the file" \
+                "$("$SBX" run --no-tty --workspace "$xw" -- cat /workspace/meta 2>&1)" meta
+fi
 is "no run directory left in the state dir" "$(leftovers)" ""
 done_testing
