@@ -25,7 +25,7 @@ mkdir -p "$T/bin" "$T/state/sandboxes/ws-s1/skills" "$T/state/sandboxes/ws-s2" "
         "$T/odd dir,x" "$T/skills"
 ln -s "$(readlink -f "$SBX")" "$T/bin/docker"
 D=$T/bin/docker
-NAMES="m-all m-rw m-user m-env m-sec m-none m-ro m-rwa m-shared m-lim m-cap m-join m-bad a-main a-lister a-reader a-offline a-sbdeny a-webber"
+NAMES="m-all m-rw m-user m-env m-sec m-none m-ro m-rwa m-shared m-lim m-cap m-join m-bad a-main a-lister a-quiet a-reader a-offline a-sbdeny a-webber"
 cleanup() {
         for n in $NAMES; do "$D" rm -f "$n" >/dev/null 2>&1; done
         if [ -n "${NS:-}" ] && ip netns exec "$NS" true 2>/dev/null; then
@@ -312,6 +312,7 @@ cat >"$T/openclaw.json" <<'J'
             list: [ { id: 'main', default: true },
                     { id: 'lister', tools: { exec: { security: 'allowlist', safeBins: ['ls', 'cat'] },
                                              elevated: { enabled: false } } },
+                    { id: 'quiet', tools: { exec: { security: 'allowlist', safeBins: ['ls', 'id'] } } },
                     { id: 'reader', tools: { deny: ['write', 'edit', 'apply_patch'] } },
                     { id: 'offline', tools: { deny: ['web_search', 'web_fetch', 'x_search', 'browser'] } },
                     { id: 'webber', tools: { sandbox: { tools: { alsoAllow: ['web_fetch'] } } } },
@@ -337,7 +338,7 @@ oc_exec() { # NAME COMMAND [docker exec flags before the name...]
                 "export PATH=\"\${OPENCLAW_PREPEND_PATH}:\$PATH\"; unset OPENCLAW_PREPEND_PATH; $cmd" </dev/null 2>&1
 }
 if ! "$SBX" run --no-tty --read-only-fs -- /bin/true 2>/dev/null; then
-        for _ in $(seq 18); do skip "agent rules on docker exec: Landlock is not available here (sbx doctor says why)"; done
+        for _ in $(seq 22); do skip "agent rules on docker exec: Landlock is not available here (sbx doctor says why)"; done
 else
         mkdir -p "$T/aw-lister" "$T/aw-reader" "$T/aw-main" "$T/aw-offline"
         ag_up lister a-lister -v "$T/aw-lister:/workspace:z"
@@ -345,6 +346,21 @@ else
         # refuses too (sh -l prints that on stderr at every exec)
         out=$(oc_exec a-lister 'ls /workspace >/dev/null && echo listed' 2>/dev/null); rc=$?
         is "lister (exec allowlist ls, cat): the exec tool's ls runs" "$rc/$(grep -v 'Permission denied\|Illegal number' <<<"$out")" 0/listed
+        # OpenClaw wraps every command in a login shell (sh -lc, spec §6):
+        # Debian's /etc/profile runs id -u (PATH for root or not). The
+        # allowlist holds for it too (decided, README): refused, sh prints
+        # that on stderr and root gets the non-root PATH; the operator's fix
+        # is "id" in safeBins (sbx explain says so). Both ways:
+        out=$(oc_exec a-lister 'echo "P=$PATH"')
+        like "lister: sh -lc's /etc/profile runs id, refused (stderr: Permission denied)" "$out" 'id: Permission denied'
+        like "... so root gets the profile's non-root PATH" "$out" '^P=/opt/x:/usr/local/bin:/usr/bin:/bin:'
+        like "... and sbx explain names the fix" "$("$SBX" explain --config "$T/openclaw.json" --agent lister 2>&1)" \
+                'add "id" to safeBins'
+        ag_up quiet a-quiet
+        out=$(oc_exec a-quiet 'ls -d /workspace; echo "$PATH"'); rc=$?
+        is "control: with id in safeBins the login shell is quiet and root's PATH has sbin" "$rc/$out" \
+                "0/$(printf '/workspace\n/opt/x:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin')"
+        "$D" rm -f a-quiet >/dev/null 2>&1
         out=$(oc_exec a-lister 'id -u'); rc=$?
         is "lister: the exec tool's id (not on the list): sh reports 126" "$rc" 126
         like "... because the kernel said EACCES (Landlock)" "$out" 'id: Permission denied'
