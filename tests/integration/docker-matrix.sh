@@ -170,13 +170,18 @@ else
         "$D" rm -f m-user >/dev/null 2>&1
 fi
 # Docker has no user namespace: a rw bind of a host dir owned by the
-# container's uid is writable there.
+# container's uid is writable there. sbx as root runs on subordinate ids and
+# does not idmap binds (decided: SECURITY.md §1 "Rw binds of host-owned
+# files"; README): the dir is nobody's inside and refuses the write (EACCES),
+# where the workspace, idmapped to its owner, takes it (control).
 if [ $root = 1 ]; then
-        mkdir -p "$T/own"; chown 1000:1000 "$T/own"
-        up m-user --network none --user 1000:1000 -v "$T/own:/own:rw" "$IMAGE" sleep infinity
-        todo "binds rw: a dir the host uid 1000 owns is writable by --user 1000:1000" \
-                "$(x m-user sh -c 'touch /own/x && echo ok')" ok
-        todo "binds rw: ... and shows that owner inside" "$(x m-user stat -c %u /own)" 1000
+        mkdir -p "$T/own" "$T/own-ws"; chown 1000:1000 "$T/own" "$T/own-ws"
+        up m-user --network none --user 1000:1000 -v "$T/own-ws:/workspace" -v "$T/own:/own:rw" "$IMAGE" sleep infinity
+        is "binds rw: a dir host uid 1000 owns is not writable by --user 1000:1000 (EACCES; docker: writable)" \
+                "$(x m-user sh -c 'touch /own/x 2>&1 | grep -o "Permission denied"; stat -c %u /own')" \
+                "$(printf 'Permission denied\n65534')"
+        is "control: the same uid's /workspace (idmapped to its owner) takes the write, owned by host uid 1000" \
+                "$(x m-user sh -c 'touch /workspace/x && echo ok'; stat -c %u "$T/own-ws/x")" "$(printf 'ok\n1000')"
 else
         skip "binds rw with host ownership: rootless, the caller's files are root's inside (rootless docker's rule too)"
         skip "binds rw ownership: as above"
