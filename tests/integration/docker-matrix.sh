@@ -63,12 +63,6 @@ refused() {
         like "$what: the message names it" "$out" "$re"
         "$D" inspect m-bad >/dev/null 2>&1 && { not_ok "$what: a refused create left m-bad"; "$D" rm -f m-bad >/dev/null; }
 }
-# todo DESC GOT WANT: a known difference from Docker (TAP TODO: reported, not fatal)
-todo() {
-        tap_n=$((tap_n + 1))
-        if [ "$2" = "$3" ]; then echo "ok $tap_n - $1 # TODO fixed? (was a known gap)"
-        else echo "not ok $tap_n - $1 # TODO known gap: got '$2', docker: '$3'"; fi
-}
 mi_opts() { awk -v d="$2" '$5==d {print $6}' <<<"$1"; }
 
 # ---- the defaults OpenClaw passes (readOnlyRoot, tmpfs, network none, capDrop ALL, workdir, env)
