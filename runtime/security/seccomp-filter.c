@@ -174,14 +174,28 @@ static void prepend_enosys_stub(struct sock_filter *insns, int max_nr) {
         memcpy(insns, stub, sizeof(stub));
 }
 
+/* Store insns (ownership passes) as *dst, rewritten by sbx_bpf_optimize()
+ * (seccomp-optimize.c) when that gives fewer instructions; a program it
+ * cannot rewrite is kept as it is. */
 static int store(struct sock_filter **dst_insns, unsigned short *dst_len, struct sock_filter *insns,
-                 size_t len) {
+                 size_t len, bool optimize) {
+        struct sock_filter *o;
+        size_t n;
+
+        if (optimize && sbx_bpf_optimize(insns, len, &o, &n) == 0) {
+                if (n < len) {
+                        free(insns);
+                        insns = o;
+                        len = n;
+                } else
+                        free(o);
+        }
         *dst_insns = insns;
         *dst_len = (unsigned short) len;
         return 0;
 }
 
-static int compile_base(const sbx_seccomp_profile *p, sbx_bpf *out, sbx_error *reterr) {
+static int compile_base(const sbx_seccomp_profile *p, bool optimize, sbx_bpf *out, sbx_error *reterr) {
         _cleanup_(seccomp_releasep) scmp_filter_ctx ctx = NULL;
         struct sock_filter *insns;
         bool stub = wants_enosys_stub(p);
@@ -199,7 +213,7 @@ static int compile_base(const sbx_seccomp_profile *p, sbx_bpf *out, sbx_error *r
                 return r;
         if (stub)
                 prepend_enosys_stub(insns, p->max_nr);
-        return store(&out->insns, &out->len, insns, len);
+        return store(&out->insns, &out->len, insns, len, optimize);
 }
 
 /* ---- the layer's prefix: syscalls newer than libseccomp ----
@@ -352,7 +366,7 @@ static size_t build_layer_stub(const sbx_seccomp_profile *arches, struct sock_fi
 }
 
 static int compile_layer(const sbx_seccomp_profile *arches, const sbx_seccomp_profile *const *parts,
-                         size_t n_parts, bool no_network, sbx_bpf *out, sbx_error *reterr) {
+                         size_t n_parts, bool no_network, bool optimize, sbx_bpf *out, sbx_error *reterr) {
         _cleanup_(seccomp_releasep) scmp_filter_ctx ctx = NULL;
         struct sock_filter stub[LAYER_STUB_MAX], *insns;
         size_t len, n_stub;
@@ -388,14 +402,14 @@ static int compile_layer(const sbx_seccomp_profile *arches, const sbx_seccomp_pr
         if (r < 0)
                 return r;
         memcpy(insns, stub, n_stub * sizeof(*stub));
-        return store(&out->layer_insns, &out->layer_len, insns, len);
+        return store(&out->layer_insns, &out->layer_len, insns, len, optimize);
 }
 
 int sbx_seccomp_compile_profile(const sbx_seccomp_profile *p, sbx_bpf *ret, sbx_error *reterr) {
         _cleanup_(sbx_bpf_free) sbx_bpf bpf = {};
         int r;
 
-        r = compile_base(p, &bpf, reterr);
+        r = compile_base(p, true, &bpf, reterr);
         if (r < 0)
                 return r;
         *ret = bpf;
@@ -407,7 +421,7 @@ int sbx_seccomp_compile_layer(const sbx_seccomp_profile *p, sbx_bpf *ret, sbx_er
         _cleanup_(sbx_bpf_free) sbx_bpf bpf = {};
         int r;
 
-        r = compile_layer(p, &p, 1, false, &bpf, reterr);
+        r = compile_layer(p, &p, 1, false, true, &bpf, reterr);
         if (r < 0)
                 return r;
         *ret = (sbx_bpf){.insns = bpf.layer_insns, .len = bpf.layer_len};
@@ -457,12 +471,13 @@ int sbx_seccomp_compile_uncached(const sbx_seccomp_opts *opts, sbx_bpf *ret, sbx
         r = load_profiles(opts, &ps, reterr);
         if (r < 0)
                 return r;
-        r = compile_base(&ps.base, &bpf, reterr);
+        r = compile_base(&ps.base, !(opts && opts->unoptimized), &bpf, reterr);
         if (r < 0)
                 return r;
         parts[0] = &ps.always_on;
         parts[1] = &ps.no_network;
-        r = compile_layer(&ps.base, parts, ps.have_no_network ? 2 : 1, ps.have_no_network, &bpf, reterr);
+        r = compile_layer(&ps.base, parts, ps.have_no_network ? 2 : 1, ps.have_no_network,
+                          !(opts && opts->unoptimized), &bpf, reterr);
         if (r < 0)
                 return r;
         *ret = bpf;
@@ -496,7 +511,7 @@ int sbx_seccomp_compile(const sbx_seccomp_opts *opts, sbx_bpf *ret, sbx_error *r
         bool no_network = opts && opts->deny_inet_sockets;
         int r;
 
-        if (opts && opts->profile_path)
+        if (opts && (opts->profile_path || opts->unoptimized))
                 return sbx_seccomp_compile_uncached(opts, ret, reterr);
         r = copy_insns(sbx_precompiled_base, sbx_precompiled_base_len, &bpf.insns, reterr);
         if (r < 0)

@@ -45,6 +45,9 @@ typedef struct sbx_seccomp_opts {
         /* Added: let a user profile's architectures/archMap add non-native
          * ABIs (x86, x32, ...). Off: they are an error naming the JSON path. */
         bool allow_foreign_arches;
+        /* Tests and benchmarks only: the programs as libseccomp and the
+         * prefixes wrote them, without sbx_bpf_optimize(). */
+        bool unoptimized;
 } sbx_seccomp_opts;
 
 /* Parent: compile the profile into *ret (free with sbx_bpf_free): the base
@@ -159,6 +162,12 @@ int sbx_seccomp_compile_profile(const sbx_seccomp_profile *p, sbx_bpf *ret, sbx_
 /* p (default allow) as sbx's layer: behind the prefix that refuses syscalls
  * newer than libseccomp (seccomp-filter.c build_layer_stub()); into ret->insns. */
 int sbx_seccomp_compile_layer(const sbx_seccomp_profile *p, sbx_bpf *ret, sbx_error *reterr);
+
+/* Rewrite a seccomp program into one with the same verdict for every input:
+ * arch and nr tested by a balanced tree of ranges, argument checks kept as
+ * they are (seccomp-optimize.c). *ret is malloc'ed. -EOPNOTSUPP for a program
+ * outside the handled subset (the caller keeps the input), -E2BIG, -ENOMEM. */
+int sbx_bpf_optimize(const struct sock_filter *in, size_t n, struct sock_filter **ret, size_t *ret_len);
 
 /* sbx_seccomp_compile() without the build-time precompiled fast path for the
  * embedded profiles: for the generator (seccomp-profiles/gen-bpf.c) and the
