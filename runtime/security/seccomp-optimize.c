@@ -56,7 +56,6 @@ typedef struct opt {
         size_t n_nodes;
         int *hash; /* open addressing, MAX_NODES * 2 slots, -1 empty */
         long steps;
-        int *size; /* emitted size per node, -1 unknown */
 } opt;
 
 static int mk(opt *o, uint8_t kind, uint16_t code, uint32_t k, int a, int b) {
@@ -310,49 +309,128 @@ static int merged_tree(opt *o, uint32_t *lo, int *leaf, size_t n) {
         return range_tree(o, lo, leaf, m);
 }
 
-/* Emitted size: a COND puts its false side right behind it and jumps over it
- * to the true side; beyond 255 instructions through a JA. */
-static int size_of(opt *o, int id) {
-        node *x = &o->nodes[id];
+/* Layout: every node reached from the root is emitted once (argument checks
+ * share their tails, as libseccomp wrote them), in an order where each node
+ * comes after all that jump to it (classic BPF jumps forward only). A node
+ * follows its fall-through child (a STMT's next, a COND's false side) when it
+ * can; otherwise a STMT ends in a JA, and a COND whose target lies more than
+ * 255 instructions ahead jumps through JAs: "jcc 0,1; ja T; ja F". */
+typedef struct layout {
+        int *order, *pos, *extra, *parents;
+        size_t n;
+} layout;
 
-        if (o->size[id] >= 0)
-                return o->size[id];
-        int s = x->kind == N_RET    ? 1
-                : x->kind == N_STMT ? 1 + size_of(o, x->a)
-                                    : 1 + size_of(o, x->b) + size_of(o, x->a) + (size_of(o, x->b) > 255);
-        if (s > BPF_MAXINSNS + 1)
-                s = BPF_MAXINSNS + 1;
-        return o->size[id] = s;
+static int place_order(opt *o, int root, layout *l) {
+        _cleanup_free_ int *ready = malloc(o->n_nodes * sizeof(int));
+        _cleanup_free_ uint8_t *seen = calloc(o->n_nodes, 1);
+        size_t n_ready = 0;
+        int cur = root;
+
+        if (!ready || !seen)
+                return -ENOMEM;
+        /* parents of each reachable node (ids: children below parents) */
+        seen[root] = 1;
+        for (int id = root; id >= 0; id--) {
+                node *x = &o->nodes[id];
+
+                if (!seen[id] || x->kind == N_RET)
+                        continue;
+                for (int k = 0; k < (x->kind == N_COND ? 2 : 1); k++) {
+                        int c = k ? x->b : x->a;
+
+                        seen[c] = 1;
+                        l->parents[c]++;
+                }
+        }
+        while (cur >= 0) {
+                node *x = &o->nodes[cur];
+                int next = -1;
+
+                l->order[l->n++] = cur;
+                if (x->kind != N_RET)
+                        for (int k = 0; k < (x->kind == N_COND ? 2 : 1); k++) {
+                                int c = k ? x->a : (x->kind == N_COND ? x->b : x->a);
+
+                                if (--l->parents[c] == 0) {
+                                        if (k == 0)
+                                                next = c; /* fall-through child first */
+                                        else
+                                                ready[n_ready++] = c;
+                                }
+                        }
+                cur = next >= 0 ? next : n_ready ? ready[--n_ready] : -1;
+        }
+        return 0;
 }
 
-static size_t emit(opt *o, int id, struct sock_filter *out, size_t at) {
-        node *x = &o->nodes[id];
+/* Positions with each node's extra instructions; grows until stable. */
+static void place(opt *o, layout *l) {
+        bool grown = true;
 
-        if (x->kind == N_RET) {
-                out[at] = (struct sock_filter) BPF_STMT(x->code, x->k);
-                return at + 1;
-        }
-        if (x->kind == N_STMT) {
-                out[at] = (struct sock_filter) BPF_STMT(x->code, x->k);
-                return emit(o, x->a, out, at + 1);
-        }
-        int fs = size_of(o, x->b);
+        while (grown) {
+                size_t at = 0;
 
-        if (fs <= 255) {
-                out[at] = (struct sock_filter) BPF_JUMP(x->code, x->k, (uint8_t) fs, 0);
-                at++;
-        } else {
-                out[at] = (struct sock_filter) BPF_JUMP(x->code, x->k, 0, 1);
-                out[at + 1] = (struct sock_filter) BPF_STMT(BPF_JMP | BPF_JA, (uint32_t) fs);
-                at += 2;
+                grown = false;
+                for (size_t i = 0; i < l->n; i++) {
+                        l->pos[l->order[i]] = (int) at;
+                        at += 1 + l->extra[l->order[i]];
+                }
+                for (size_t i = 0; i < l->n; i++) {
+                        int id = l->order[i], want = 0;
+                        node *x = &o->nodes[id];
+                        int next = i + 1 < l->n ? l->order[i + 1] : -1;
+
+                        if (x->kind == N_STMT)
+                                want = x->a != next;
+                        else if (x->kind == N_COND)
+                                want = (l->pos[x->a] - l->pos[id] - 1 > 255 || l->pos[x->b] - l->pos[id] - 1 > 255)
+                                               ? 2
+                                               : 0;
+                        if (want > l->extra[id]) {
+                                l->extra[id] = want;
+                                grown = true;
+                        }
+                }
         }
-        at = emit(o, x->b, out, at);
-        return emit(o, x->a, out, at);
+}
+
+/* A jump from the instruction at `at` to node id: the offset. */
+static uint32_t to(const layout *l, size_t at, int id) {
+        return (uint32_t) ((size_t) l->pos[id] - at - 1);
+}
+
+static size_t emit(opt *o, const layout *l, struct sock_filter *out) {
+        size_t at = 0;
+
+        for (size_t i = 0; i < l->n; i++) {
+                int id = l->order[i];
+                node *x = &o->nodes[id];
+
+                if (x->kind != N_COND) {
+                        out[at] = (struct sock_filter) BPF_STMT(x->code, x->k);
+                        at++;
+                        if (x->kind == N_STMT && l->extra[id]) {
+                                out[at] = (struct sock_filter) BPF_STMT(BPF_JMP | BPF_JA, to(l, at, x->a));
+                                at++;
+                        }
+                } else if (!l->extra[id]) {
+                        out[at] = (struct sock_filter) BPF_JUMP(x->code, x->k, (uint8_t) to(l, at, x->a),
+                                                                (uint8_t) to(l, at, x->b));
+                        at++;
+                } else {
+                        out[at] = (struct sock_filter) BPF_JUMP(x->code, x->k, 0, 1);
+                        out[at + 1] = (struct sock_filter) BPF_STMT(BPF_JMP | BPF_JA, to(l, at + 1, x->a));
+                        out[at + 2] = (struct sock_filter) BPF_STMT(BPF_JMP | BPF_JA, to(l, at + 2, x->b));
+                        at += 3;
+                }
+        }
+        return at;
 }
 
 int sbx_bpf_optimize(const struct sock_filter *in, size_t n, struct sock_filter **ret, size_t *ret_len) {
         _cleanup_free_ uint32_t *nrb = NULL, *archb = NULL, *alo = NULL;
-        _cleanup_free_ int *leaves = NULL, *aleaf = NULL, *hash = NULL, *size = NULL;
+        _cleanup_free_ int *leaves = NULL, *aleaf = NULL, *hash = NULL, *order = NULL, *pos = NULL,
+                           *extra = NULL, *parents = NULL;
         _cleanup_free_ node *nodes = NULL;
         _cleanup_free_ uint32_t *lo = NULL;
         size_t n_nrb = 0, n_archb = 0;
@@ -397,17 +475,28 @@ int sbx_bpf_optimize(const struct sock_filter *in, size_t n, struct sock_filter 
                 root = mk(&o, N_STMT, BPF_LD | BPF_W | BPF_ABS, OFF_ARCH, root, -1);
         if (root < 0)
                 return root;
-        size = malloc(o.n_nodes * sizeof(*size));
-        if (!size)
+        order = malloc(o.n_nodes * sizeof(int));
+        pos = calloc(o.n_nodes, sizeof(int));
+        extra = calloc(o.n_nodes, sizeof(int));
+        parents = calloc(o.n_nodes, sizeof(int));
+        if (!order || !pos || !extra || !parents)
                 return -ENOMEM;
-        memset(size, 0xff, o.n_nodes * sizeof(*size));
-        o.size = size;
-        if (size_of(&o, root) > BPF_MAXINSNS)
+        layout l = {.order = order, .pos = pos, .extra = extra, .parents = parents};
+
+        r = place_order(&o, root, &l);
+        if (r < 0)
+                return r;
+        place(&o, &l);
+        size_t total = 0;
+
+        for (size_t i = 0; i < l.n; i++)
+                total += 1 + (size_t) extra[order[i]];
+        if (total > BPF_MAXINSNS)
                 return -E2BIG;
-        out = calloc(size_of(&o, root), sizeof(*out));
+        out = calloc(total, sizeof(*out));
         if (!out)
                 return -ENOMEM;
-        *ret_len = emit(&o, root, out, 0);
+        *ret_len = emit(&o, &l, out);
         *ret = out;
         return 0;
 }
