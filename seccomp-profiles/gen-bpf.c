@@ -10,6 +10,8 @@
 
 static void emit(FILE *f, const char *name, const struct sock_filter *insns, unsigned short len) {
         fprintf(f, "const struct sock_filter %s[] = {\n", name);
+        if (len == 0)
+                fprintf(f, "        { 0, 0, 0, 0 },\n");
         for (unsigned short i = 0; i < len; i++)
                 fprintf(f, "        { 0x%04x, %u, %u, 0x%08x },\n", insns[i].code, insns[i].jt, insns[i].jf,
                         insns[i].k);
@@ -46,6 +48,12 @@ int main(int argc, char **argv) {
         emit(f, "sbx_precompiled_base", plain.insns, plain.len);
         emit(f, "sbx_precompiled_layer", plain.layer_insns, plain.layer_len);
         emit(f, "sbx_precompiled_layer_no_network", no_network.layer_insns, no_network.layer_len);
+        emit(f, "sbx_stacked_plain", plain.stacked_insns, plain.stacked_len);
+        emit(f, "sbx_stacked_no_network", no_network.stacked_insns, no_network.stacked_len);
+        fprintf(f, "const struct sock_filter *const sbx_precompiled_stacked[2] = {sbx_stacked_plain, "
+                   "sbx_stacked_no_network};\n"
+                   "const unsigned short sbx_precompiled_stacked_len[2] = {%u, %u};\n",
+                plain.stacked_len, no_network.stacked_len);
         sbx_bpf_free(&plain);
         sbx_bpf_free(&no_network);
         if (fclose(f) != 0) {

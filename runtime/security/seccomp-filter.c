@@ -429,6 +429,24 @@ int sbx_seccomp_compile_layer(const sbx_seccomp_profile *p, sbx_bpf *ret, sbx_er
         return 0;
 }
 
+/* Base over layer as one program (sbx_bpf_stack()) when that is shorter than
+ * the two: the kernel then converts, JITs and runs one filter instead of two.
+ * Without it (a program the rewriter refuses) the two are attached as before. */
+static void stack_filters(sbx_bpf *bpf) {
+        struct sock_filter *o;
+        size_t n;
+
+        if (bpf->flags || !bpf->layer_insns ||
+            sbx_bpf_stack(bpf->insns, bpf->len, bpf->layer_insns, bpf->layer_len, &o, &n) < 0)
+                return;
+        if (n >= (size_t) bpf->len + bpf->layer_len) {
+                free(o);
+                return;
+        }
+        bpf->stacked_insns = o;
+        bpf->stacked_len = (unsigned short) n;
+}
+
 typedef struct profiles {
         sbx_seccomp_profile base, always_on, no_network;
         bool have_no_network;
@@ -480,6 +498,8 @@ int sbx_seccomp_compile_uncached(const sbx_seccomp_opts *opts, sbx_bpf *ret, sbx
                           !(opts && opts->unoptimized), &bpf, reterr);
         if (r < 0)
                 return r;
+        if (!(opts && opts->unoptimized))
+                stack_filters(&bpf);
         *ret = bpf;
         bpf = (sbx_bpf){};
         return 0;
@@ -523,6 +543,13 @@ int sbx_seccomp_compile(const sbx_seccomp_opts *opts, sbx_bpf *ret, sbx_error *r
         if (r < 0)
                 return r;
         bpf.layer_len = no_network ? sbx_precompiled_layer_no_network_len : sbx_precompiled_layer_len;
+        if (sbx_precompiled_stacked_len[no_network]) {
+                r = copy_insns(sbx_precompiled_stacked[no_network], sbx_precompiled_stacked_len[no_network],
+                               &bpf.stacked_insns, reterr);
+                if (r < 0)
+                        return r;
+                bpf.stacked_len = sbx_precompiled_stacked_len[no_network];
+        }
         *ret = bpf;
         bpf = (sbx_bpf){};
         return 0;
@@ -534,10 +561,12 @@ void sbx_bpf_free(sbx_bpf *bpf) {
                 return;
         free(bpf->insns);
         free(bpf->layer_insns);
+        free(bpf->stacked_insns);
         *bpf = (sbx_bpf){};
 }
 
-/* Child side: async-signal-safe, no allocation, nothing but two syscalls.
+/* Child side: async-signal-safe, no allocation, nothing but two syscalls
+ * (one when sbx_seccomp_compile() stacked the two programs into one).
  *
  * The layer goes first: it allows seccomp(2) by default, whereas a user's base
  * profile might refuse it, which would make a second install fail. Precedence
@@ -550,6 +579,11 @@ int sbx_seccomp_setup_child(const sbx_bpf *bpf) {
 
         if (!bpf->insns || bpf->len == 0)
                 return -EINVAL;
+        if (bpf->stacked_insns && bpf->stacked_len > 0) {
+                struct sock_fprog one = {.len = bpf->stacked_len, .filter = bpf->stacked_insns};
+
+                return syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, bpf->flags, &one) < 0 ? -errno : 0;
+        }
         if (bpf->layer_insns && bpf->layer_len > 0 &&
             syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &layer) < 0)
                 return -errno;

@@ -427,22 +427,70 @@ static size_t emit(opt *o, const layout *l, struct sock_filter *out) {
         return at;
 }
 
-int sbx_bpf_optimize(const struct sock_filter *in, size_t n, struct sock_filter **ret, size_t *ret_len) {
+/* The kernel's verdict of two stacked filters (seccomp_run_filters()): the
+ * lower action as a signed number wins, the newer filter's on a tie. */
+static uint32_t stacked(uint32_t newer, uint32_t older) {
+        return (int32_t) (older & SECCOMP_RET_ACTION_FULL) < (int32_t) (newer & SECCOMP_RET_ACTION_FULL) ? older
+                                                                                                     : newer;
+}
+
+/* The older filter's residual y with each verdict stacked under the newer's v. */
+static int under(opt *o, uint32_t v, int y) {
+        node x = o->nodes[y];
+        int a, b = -1;
+
+        if (++o->steps > MAX_STEPS)
+                return -E2BIG;
+        if (x.kind == N_RET)
+                return x.code != (BPF_RET | BPF_K) ? -EOPNOTSUPP
+                                                   : mk(o, N_RET, x.code, stacked(v, x.k), -1, -1);
+        a = under(o, v, x.a);
+        if (a >= 0 && x.kind == N_COND)
+                b = under(o, v, x.b);
+        return a < 0 ? a : b < 0 && x.kind == N_COND ? b : mk(o, x.kind, x.code, x.k, a, b);
+}
+
+/* Residual x of the newer filter, then at each of its verdicts y's. Each
+ * residual loads what it tests itself, so one can follow the other. */
+static int combine(opt *o, int x, int y) {
+        node n = o->nodes[x];
+        int a, b = -1;
+
+        if (++o->steps > MAX_STEPS)
+                return -E2BIG;
+        if (n.kind == N_RET) {
+                if (n.code != (BPF_RET | BPF_K))
+                        return -EOPNOTSUPP;
+                if ((n.k & SECCOMP_RET_ACTION_FULL) == SECCOMP_RET_KILL_PROCESS)
+                        return x; /* nothing is lower */
+                return under(o, n.k, y);
+        }
+        a = combine(o, n.a, y);
+        if (a >= 0 && n.kind == N_COND)
+                b = combine(o, n.b, y);
+        return a < 0 ? a : b < 0 && n.kind == N_COND ? b : mk(o, n.kind, n.code, n.k, a, b);
+}
+
+/* in[0] alone, or in[0] attached after in[1] (n_in 2) as one program. */
+static int rewrite(const struct sock_filter *const *in, const size_t *n, size_t n_in, struct sock_filter **ret,
+                   size_t *ret_len) {
         _cleanup_free_ uint32_t *nrb = NULL, *archb = NULL, *alo = NULL;
         _cleanup_free_ int *leaves = NULL, *aleaf = NULL, *hash = NULL, *order = NULL, *pos = NULL,
                            *extra = NULL, *parents = NULL;
         _cleanup_free_ node *nodes = NULL;
         _cleanup_free_ uint32_t *lo = NULL;
         size_t n_nrb = 0, n_archb = 0;
-        opt o = {.in = in, .n_in = n};
+        opt o = {};
         struct sock_filter *out;
         int root, r;
 
-        if (n == 0 || n > BPF_MAXINSNS)
-                return -EINVAL;
-        r = bounds(in, n, &nrb, &n_nrb, &archb, &n_archb);
-        if (r < 0)
-                return r;
+        for (size_t k = 0; k < n_in; k++) {
+                if (n[k] == 0 || n[k] > BPF_MAXINSNS)
+                        return -EINVAL;
+                r = bounds(in[k], n[k], &nrb, &n_nrb, &archb, &n_archb);
+                if (r < 0)
+                        return r;
+        }
         nodes = malloc(MAX_NODES * sizeof(*nodes));
         hash = malloc(MAX_NODES * 2 * sizeof(*hash));
         leaves = malloc(n_nrb * sizeof(*leaves));
@@ -456,7 +504,18 @@ int sbx_bpf_optimize(const struct sock_filter *in, size_t n, struct sock_filter 
         o.hash = hash;
         for (size_t i = 0; i < n_archb; i++) {
                 for (size_t j = 0; j < n_nrb; j++) {
-                        leaves[j] = residual(&o, 0, (acc){A_CONST, 0}, archb[i], nrb[j]);
+                        int res[2];
+
+                        o.steps = 0; /* the budget is per (arch, nr) segment */
+
+                        for (size_t k = 0; k < n_in; k++) {
+                                o.in = in[k];
+                                o.n_in = n[k];
+                                res[k] = residual(&o, 0, (acc){A_CONST, 0}, archb[i], nrb[j]);
+                                if (res[k] < 0)
+                                        return res[k];
+                        }
+                        leaves[j] = n_in == 2 ? combine(&o, res[0], res[1]) : res[0];
                         if (leaves[j] < 0)
                                 return leaves[j];
                 }
@@ -499,4 +558,16 @@ int sbx_bpf_optimize(const struct sock_filter *in, size_t n, struct sock_filter 
         *ret_len = emit(&o, &l, out);
         *ret = out;
         return 0;
+}
+
+int sbx_bpf_optimize(const struct sock_filter *in, size_t n, struct sock_filter **ret, size_t *ret_len) {
+        return rewrite(&in, &n, 1, ret, ret_len);
+}
+
+int sbx_bpf_stack(const struct sock_filter *newer, size_t n_newer, const struct sock_filter *older,
+                  size_t n_older, struct sock_filter **ret, size_t *ret_len) {
+        const struct sock_filter *in[2] = {newer, older};
+        size_t n[2] = {n_newer, n_older};
+
+        return rewrite(in, n, 2, ret, ret_len);
 }

@@ -29,6 +29,13 @@ typedef struct sbx_bpf {
          * re-allow what this layer refuses. NULL/0 when absent. */
         struct sock_filter *layer_insns;
         unsigned short layer_len;
+        /* Added (issue 16): insns stacked over layer_insns as one program
+         * (sbx_bpf_stack()), attached instead of the two by
+         * sbx_seccomp_setup_child(): one attach, one filter per syscall. Set
+         * by sbx_seccomp_compile(); NULL where the two come from elsewhere (a
+         * joined exec reads both from the state dir; sbx-runc). */
+        struct sock_filter *stacked_insns;
+        unsigned short stacked_len;
         /* seccomp(2) flags of insns' install (an OCI profile's `flags`:
          * SECCOMP_FILTER_FLAG_TSYNC, _LOG, _SPEC_ALLOW); 0 elsewhere */
         unsigned flags;
@@ -168,6 +175,11 @@ int sbx_seccomp_compile_layer(const sbx_seccomp_profile *p, sbx_bpf *ret, sbx_er
  * they are (seccomp-optimize.c). *ret is malloc'ed. -EOPNOTSUPP for a program
  * outside the handled subset (the caller keeps the input), -E2BIG, -ENOMEM. */
 int sbx_bpf_optimize(const struct sock_filter *in, size_t n, struct sock_filter **ret, size_t *ret_len);
+/* One program with the verdict the kernel gives for `older` attached first and
+ * `newer` after it (the lowest action wins, the newer filter's on a tie), in
+ * the same form; errors as sbx_bpf_optimize(). */
+int sbx_bpf_stack(const struct sock_filter *newer, size_t n_newer, const struct sock_filter *older,
+                  size_t n_older, struct sock_filter **ret, size_t *ret_len);
 
 /* sbx_seccomp_compile() without the build-time precompiled fast path for the
  * embedded profiles: for the generator (seccomp-profiles/gen-bpf.c) and the

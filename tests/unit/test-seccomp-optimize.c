@@ -6,9 +6,11 @@
  * number 0..1023, with and without the x32 bit, each compared constant ±1 and
  * the 32-bit extremes; and, where the program reads arguments or the
  * instruction pointer, every argument word set to each boundary value (each
- * constant any jump or AND uses, ±1, 0, 1, all-ones, 0x7fffffff,
- * 0x80000000) with the others at 0 and at all-ones, every pair of words over
- * the boundary values, and random combinations of them. One differing verdict
+ * constant any jump or AND uses after loading an argument word, ±1, 0, 1,
+ * all-ones, 0x7fffffff, 0x80000000) with the others at 0 and at all-ones,
+ * the two halves of each argument and the low halves of each two arguments
+ * over the constants, 0 and all-ones, and 1,000
+ * random combinations of boundary values. One differing verdict
  * fails the test naming the input. The real filters are attached by the
  * enforcement tests of test-seccomp.c and the escape tests. */
 #include <errno.h>
@@ -135,9 +137,10 @@ static void finish(vals *s) {
         s->n = m;
 }
 
-/* Constants the program compares (or ANDs) with: of arch (arch_like), of nr,
- * or of an argument word (args: what the latest load before it read). */
-static void add_constants(vals *s, const struct sock_filter *p, size_t n, bool arch_like, bool args) {
+/* Constants the program compares (or ANDs) with, by what the latest load
+ * before it read: arch (arch_like), nr, or an argument word (args). */
+static void add_constants(vals *s, const struct sock_filter *p, size_t n, bool arch_like, bool args,
+                          bool neighbours) {
         uint32_t last = 0;
 
         for (size_t i = 0; i < n; i++) {
@@ -148,13 +151,13 @@ static void add_constants(vals *s, const struct sock_filter *p, size_t n, bool a
                         last = p[i].k;
                 if (!cmp && c != (BPF_ALU | BPF_AND | BPF_K))
                         continue;
-                if (arch_like && p[i].k < X32_BIT)
-                        continue;
-                if (args != (last >= 8))
+                if (args ? last < 8 : last != (arch_like ? 4u : 0u))
                         continue;
                 add(s, p[i].k);
-                add(s, p[i].k + 1);
-                add(s, p[i].k - 1);
+                if (neighbours) {
+                        add(s, p[i].k + 1);
+                        add(s, p[i].k - 1);
+                }
         }
 }
 
@@ -162,12 +165,23 @@ typedef struct pair {
         const char *what;
         const struct sock_filter *a, *b;
         size_t na, nb;
+        const struct sock_filter *a2; /* set: a attached after a2, as the kernel stacks them */
+        size_t na2;
         long compared, mismatches;
         bool count_only; /* the self-check: count mismatches instead of failing */
 } pair;
 
+/* seccomp_run_filters(): the lowest action as a signed number, the newer filter's on a tie */
+static uint32_t stack(uint32_t newer, uint32_t older) {
+        return (int32_t) (older & SECCOMP_RET_ACTION_FULL) < (int32_t) (newer & SECCOMP_RET_ACTION_FULL) ? older
+                                                                                                     : newer;
+}
+
 static void same(pair *t, const uint32_t *d) {
         uint32_t l = 0, va = run(t->a, t->na, d, &l), vb = run(t->b, t->nb, d, &l);
+
+        if (t->a2)
+                va = stack(va, run(t->a2, t->na2, d, &l));
 
         t->compared++;
         if (va != vb && t->count_only)
@@ -188,19 +202,25 @@ static uint32_t loaded_words(pair *t, const uint32_t *d) {
 
         run(t->a, t->na, d, &l);
         run(t->b, t->nb, d, &l);
+        if (t->a2)
+                run(t->a2, t->na2, d, &l);
         return l & ~3u; /* beyond nr and arch */
 }
 
 static void check_equivalent(pair *t) {
-        vals arch = {}, nr = {}, arg = {};
+        if (!t->a2 && t->na == t->nb && memcmp(t->a, t->b, t->na * sizeof(*t->a)) == 0)
+                return; /* the same program */
+        vals arch = {}, nr = {}, arg = {}, pairv = {};
         unsigned seed = 1;
 
         add(&arch, AUDIT_ARCH_X86_64);
         add(&arch, AUDIT_ARCH_I386);
         add(&arch, 0);
         add(&arch, UINT32_MAX);
-        add_constants(&arch, t->a, t->na, true, false);
-        add_constants(&arch, t->b, t->nb, true, false);
+        add_constants(&arch, t->a, t->na, true, false, true);
+        add_constants(&arch, t->b, t->nb, true, false, true);
+        if (t->a2)
+                add_constants(&arch, t->a2, t->na2, true, false, true);
         finish(&arch);
         for (uint32_t i = 0; i < 1024; i++) {
                 add(&nr, i);
@@ -208,17 +228,28 @@ static void check_equivalent(pair *t) {
         }
         for (uint32_t v = 0x3fffffff; v; v = v == 0x3fffffff ? 0x7fffffff : v == 0x7fffffff ? 0x80000000 : v == 0x80000000 ? UINT32_MAX : 0)
                 add(&nr, v);
-        add_constants(&nr, t->a, t->na, false, false);
-        add_constants(&nr, t->b, t->nb, false, false);
+        add_constants(&nr, t->a, t->na, false, false, true);
+        add_constants(&nr, t->b, t->nb, false, false, true);
+        if (t->a2)
+                add_constants(&nr, t->a2, t->na2, false, false, true);
         finish(&nr);
         for (uint32_t v = 0; v < 2; v++)
                 add(&arg, v);
         add(&arg, UINT32_MAX);
         add(&arg, 0x7fffffff);
         add(&arg, 0x80000000);
-        add_constants(&arg, t->a, t->na, false, true);
-        add_constants(&arg, t->b, t->nb, false, true);
+        add_constants(&arg, t->a, t->na, false, true, true);
+        add_constants(&arg, t->b, t->nb, false, true, true);
+        if (t->a2)
+                add_constants(&arg, t->a2, t->na2, false, true, true);
         finish(&arg);
+        add(&pairv, 0);
+        add(&pairv, UINT32_MAX);
+        add_constants(&pairv, t->a, t->na, false, true, false);
+        add_constants(&pairv, t->b, t->nb, false, true, false);
+        if (t->a2)
+                add_constants(&pairv, t->a2, t->na2, false, true, false);
+        finish(&pairv);
 
         for (size_t ai = 0; ai < arch.n; ai++)
                 for (size_t ni = 0; ni < nr.n; ni++) {
@@ -228,39 +259,56 @@ static void check_equivalent(pair *t) {
                         words = loaded_words(t, d);
                         if (!words)
                                 continue;
-                        /* one word at a time, the others at 0 and at all-ones */
-                        for (uint32_t base = 0; base <= 1; base++)
-                                for (size_t w = 2; w < WORDS; w++)
-                                        for (size_t vi = 0; vi < arg.n; vi++) {
-                                                for (size_t o = 2; o < WORDS; o++)
-                                                        d[o] = base ? UINT32_MAX : 0;
-                                                d[w] = arg.v[vi];
-                                                words |= loaded_words(t, d);
-                                                same(t, d);
+                        /* one word at a time (each word read, until no new one
+                         * is read), the others at 0 and at all-ones */
+                        for (uint32_t done = 0; words != done;) {
+                                uint32_t todo = words & ~done;
+
+                                done = words;
+                                for (uint32_t base = 0; base <= 1; base++)
+                                        for (size_t w = 2; w < WORDS; w++) {
+                                                if (!(todo & 1u << w))
+                                                        continue;
+                                                for (size_t vi = 0; vi < arg.n; vi++) {
+                                                        for (size_t o = 2; o < WORDS; o++)
+                                                                d[o] = base ? UINT32_MAX : 0;
+                                                        d[w] = arg.v[vi];
+                                                        words |= loaded_words(t, d);
+                                                        same(t, d);
+                                                }
                                         }
-                        /* every pair of the words read, the rest 0 */
+                        }
+                        /* pairs of the words read over the constants, 0 and ~0, the rest 0 */
                         for (size_t w1 = 2; w1 < WORDS; w1++)
                                 for (size_t w2 = w1 + 1; w2 < WORDS; w2++) {
-                                        if (!(words & 1u << w1) || !(words & 1u << w2))
+                                        /* the two halves of one argument, or the low
+                                         * halves of two (words 4+2i: low, 5+2i: high) */
+                                        bool halves = w1 >= 4 && w1 % 2 == 0 && w2 == w1 + 1;
+                                        bool lows = w1 >= 4 && w1 % 2 == 0 && w2 % 2 == 0;
+
+                                        if (!(words & 1u << w1) || !(words & 1u << w2) || !(halves || lows))
                                                 continue;
                                         memset(d + 2, 0, sizeof(d) - 2 * sizeof(*d));
-                                        for (size_t i = 0; i < arg.n; i++)
-                                                for (size_t j = 0; j < arg.n; j++) {
-                                                        d[w1] = arg.v[i];
-                                                        d[w2] = arg.v[j];
+                                        for (size_t i = 0; i < pairv.n; i++)
+                                                for (size_t j = 0; j < pairv.n; j++) {
+                                                        d[w1] = pairv.v[i];
+                                                        d[w2] = pairv.v[j];
                                                         same(t, d);
                                                 }
                                 }
                         /* random combinations of boundary values */
-                        for (int k = 0; k < 3000; k++) {
+                        for (int k = 0; k < 1000; k++) {
                                 for (size_t w = 2; w < WORDS; w++)
                                         d[w] = words & 1u << w ? arg.v[rand_r(&seed) % arg.n] : 0;
                                 same(t, d);
                         }
                 }
+        printf("# %s: %ld inputs (%zu arch, %zu nr, %zu argument values)\n", t->what, t->compared, arch.n, nr.n,
+               arg.n);
         free(arch.v);
         free(nr.v);
         free(arg.v);
+        free(pairv.v);
 }
 
 static void check_opts(const char *what, const sbx_seccomp_opts *opts) {
@@ -268,6 +316,8 @@ static void check_opts(const char *what, const sbx_seccomp_opts *opts) {
         sbx_bpf fast = {}, raw = {};
         sbx_error err = {};
         char name[128];
+        _cleanup_free_ struct sock_filter *stacked = NULL, *rewritten[2] = {};
+        size_t n_stacked = 0, n_rewritten[2] = {};
 
         raw_opts.unoptimized = true;
         ck_assert_msg(sbx_seccomp_compile(opts, &fast, &err) == 0, "%s", err.msg);
@@ -283,14 +333,40 @@ static void check_opts(const char *what, const sbx_seccomp_opts *opts) {
                          n_in, n);
                 check_equivalent(&(pair){name, in, out, n_in, n});
                 printf("# %s\n", name);
-                free(out);
+                rewritten[layer] = out;
+                n_rewritten[layer] = n;
         }
-        snprintf(name, sizeof(name), "%s, base (%u -> %u insns)", what, raw.len, fast.len);
-        check_equivalent(&(pair){name, raw.insns, fast.insns, raw.len, fast.len});
-        snprintf(name, sizeof(name), "%s, layer (%u -> %u insns)", what, raw.layer_len, fast.layer_len);
-        check_equivalent(&(pair){name, raw.layer_insns, fast.layer_insns, raw.layer_len, fast.layer_len});
-        printf("# %s: base %u -> %u, layer %u -> %u instructions\n", what, raw.len, fast.len, raw.layer_len,
-               fast.layer_len);
+        /* base over layer as one program, also where sbx attaches the two */
+        {
+                struct sock_filter *out = NULL;
+                size_t n = 0;
+
+                ck_assert_int_eq(sbx_bpf_stack(raw.insns, raw.len, raw.layer_insns, raw.layer_len, &out, &n), 0);
+                snprintf(name, sizeof(name), "%s, base over layer as one (%u + %u -> %zu insns)", what, raw.len,
+                         raw.layer_len, n);
+                check_equivalent(&(pair){name, raw.insns, out, raw.len, n, raw.layer_insns, raw.layer_len});
+                printf("# %s\n", name);
+                stacked = out;
+                n_stacked = n;
+        }
+        if (fast.stacked_insns && (fast.stacked_len != n_stacked ||
+                                   memcmp(fast.stacked_insns, stacked, n_stacked * sizeof(*stacked)) != 0)) {
+                snprintf(name, sizeof(name), "%s, attached as one (%u insns)", what, fast.stacked_len);
+                check_equivalent(&(pair){name, raw.insns, fast.stacked_insns, raw.len, fast.stacked_len,
+                                         raw.layer_insns, raw.layer_len});
+        }
+        /* what sbx attaches, where it is neither the input nor the rewrite checked above */
+        if (fast.len != n_rewritten[0] || memcmp(fast.insns, rewritten[0], fast.len * sizeof(*fast.insns))) {
+                snprintf(name, sizeof(name), "%s, base (%u -> %u insns)", what, raw.len, fast.len);
+                check_equivalent(&(pair){name, raw.insns, fast.insns, raw.len, fast.len});
+        }
+        if (fast.layer_len != n_rewritten[1] ||
+            memcmp(fast.layer_insns, rewritten[1], fast.layer_len * sizeof(*fast.insns))) {
+                snprintf(name, sizeof(name), "%s, layer (%u -> %u insns)", what, raw.layer_len, fast.layer_len);
+                check_equivalent(&(pair){name, raw.layer_insns, fast.layer_insns, raw.layer_len, fast.layer_len});
+        }
+        printf("# %s: base %u -> %u, layer %u -> %u, attached as one: %u instructions\n", what, raw.len,
+               fast.len, raw.layer_len, fast.layer_len, fast.stacked_len);
         fflush(stdout);
         sbx_bpf_free(&fast);
         sbx_bpf_free(&raw);

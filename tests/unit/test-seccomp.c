@@ -326,6 +326,9 @@ START_TEST(test_precompiled_bpf_matches_runtime_compile) {
                 ck_assert(memcmp(fast.insns, slow.insns, fast.len * sizeof(*fast.insns)) == 0);
                 ck_assert(memcmp(fast.layer_insns, slow.layer_insns, fast.layer_len * sizeof(*fast.insns)) ==
                           0);
+                ck_assert_uint_eq(fast.stacked_len, slow.stacked_len);
+                ck_assert(memcmp(fast.stacked_insns, slow.stacked_insns,
+                                 fast.stacked_len * sizeof(*fast.insns)) == 0);
                 sbx_bpf_free(&fast);
                 sbx_bpf_free(&slow);
         }
