@@ -7,7 +7,9 @@
 # filter (the fixed cost per filter), the always-on layer, the base and both,
 # for each build; the median of the children's own CPU time over the
 # seccomp(2) calls (the classic-to-eBPF conversion, the JIT, the per-syscall
-# cache the kernel prepares), with the programs' instruction counts.
+# cache the kernel prepares), with the programs' instruction counts; for a
+# build that has it, also the one program `sbx run` attaches instead of the two
+# (base over layer, seccomp-profiles/README.md).
 #
 #   bench/bench-seccomp.sh [-n N] [SBX_A [SBX_B]]
 set -u
@@ -28,7 +30,11 @@ for b in "${BINS[@]:0:2}"; do
                 -Dsbx_precompiled_base=${tag}_base -Dsbx_precompiled_base_len=${tag}_base_len \
                 -Dsbx_precompiled_layer=${tag}_layer -Dsbx_precompiled_layer_len=${tag}_layer_len \
                 -Dsbx_precompiled_layer_no_network=${tag}_layer_nn \
-                -Dsbx_precompiled_layer_no_network_len=${tag}_layer_nn_len || exit 1
+                -Dsbx_precompiled_layer_no_network_len=${tag}_layer_nn_len \
+                -Dsbx_precompiled_stacked=${tag}_stacked -Dsbx_precompiled_stacked_len=${tag}_stacked_len \
+                -Dsbx_stacked_plain=${tag}_stacked_plain -Dsbx_stacked_no_network=${tag}_stacked_nn \
+                -Dsbx_stacked_plain_len=${tag}_stacked_plain_len \
+                -Dsbx_stacked_no_network_len=${tag}_stacked_nn_len || exit 1
         objs+=("$d/$tag.o")
         tag=b
 done

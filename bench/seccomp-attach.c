@@ -23,9 +23,14 @@
 
 extern const struct sock_filter a_base[], a_layer[];
 extern const unsigned short a_base_len, a_layer_len;
+/* base over layer as one program (builds since session 13; weak: absent before) */
+extern const struct sock_filter *const a_stacked[2] __attribute__((weak));
+extern const unsigned short a_stacked_len[2] __attribute__((weak));
 #ifdef HAVE_B
 extern const struct sock_filter b_base[], b_layer[];
 extern const unsigned short b_base_len, b_layer_len;
+extern const struct sock_filter *const b_stacked[2] __attribute__((weak));
+extern const unsigned short b_stacked_len[2] __attribute__((weak));
 #endif
 
 static const struct sock_filter allow[] = { BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW) };
@@ -57,13 +62,21 @@ int main(int argc, char **argv) {
                 { "A layer", { PROG(a_layer, a_layer_len) }, 1 },
                 { "A base", { PROG(a_base, a_base_len) }, 1 },
                 { "A layer + base", { PROG(a_layer, a_layer_len), PROG(a_base, a_base_len) }, 2 },
+                { "A as one (sbx run)", { PROG(a_stacked ? a_stacked[0] : NULL, a_stacked ? a_stacked_len[0] : 0) },
+                  a_stacked && a_stacked_len[0] ? 1 : 0 },
 #ifdef HAVE_B
                 { "B layer", { PROG(b_layer, b_layer_len) }, 1 },
                 { "B base", { PROG(b_base, b_base_len) }, 1 },
                 { "B layer + base", { PROG(b_layer, b_layer_len), PROG(b_base, b_base_len) }, 2 },
+                { "B as one (sbx run)", { PROG(b_stacked ? b_stacked[0] : NULL, b_stacked ? b_stacked_len[0] : 0) },
+                  b_stacked && b_stacked_len[0] ? 1 : 0 },
 #endif
         };
-        int k = sizeof(cases) / sizeof(cases[0]), n = argc > 1 ? atoi(argv[1]) : 200;
+        int k = 0, n = argc > 1 ? atoi(argv[1]) : 200;
+
+        for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+                if (cases[i].n > 0) /* a build without a stacked program: left out */
+                        cases[k++] = cases[i];
         double *us = calloc((size_t) k * n, sizeof(double));
 
         if (n < 1 || !us)
