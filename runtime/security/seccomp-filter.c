@@ -174,9 +174,9 @@ static void prepend_enosys_stub(struct sock_filter *insns, int max_nr) {
         memcpy(insns, stub, sizeof(stub));
 }
 
-/* Store insns (ownership passes) as *dst, rewritten by sbx_bpf_optimize()
- * (seccomp-optimize.c) when that gives fewer instructions; a program it
- * cannot rewrite is kept as it is. */
+/* Store insns (ownership passes) as *dst, with optimize rewritten by
+ * sbx_bpf_optimize() (seccomp-optimize.c) when that gives fewer instructions;
+ * a program it cannot rewrite is kept as it is. */
 static int store(struct sock_filter **dst_insns, unsigned short *dst_len, struct sock_filter *insns,
                  size_t len, bool optimize) {
         struct sock_filter *o;
@@ -409,7 +409,7 @@ int sbx_seccomp_compile_profile(const sbx_seccomp_profile *p, sbx_bpf *ret, sbx_
         _cleanup_(sbx_bpf_free) sbx_bpf bpf = {};
         int r;
 
-        r = compile_base(p, true, &bpf, reterr);
+        r = compile_base(p, false, &bpf, reterr);
         if (r < 0)
                 return r;
         *ret = bpf;
@@ -421,7 +421,7 @@ int sbx_seccomp_compile_layer(const sbx_seccomp_profile *p, sbx_bpf *ret, sbx_er
         _cleanup_(sbx_bpf_free) sbx_bpf bpf = {};
         int r;
 
-        r = compile_layer(p, &p, 1, false, true, &bpf, reterr);
+        r = compile_layer(p, &p, 1, false, false, &bpf, reterr);
         if (r < 0)
                 return r;
         *ret = (sbx_bpf){.insns = bpf.layer_insns, .len = bpf.layer_len};
@@ -480,25 +480,29 @@ static int load_profiles(const sbx_seccomp_opts *opts, profiles *ps, sbx_error *
         return 0;
 }
 
+/* The rewrite (seccomp-optimize.c) costs ≈0.8 ms of CPU and saves ≈0.2 ms of
+ * attach: it pays only done once, at build time, for the embedded profiles
+ * (gen-bpf.c); a user profile compiled per run is attached as compiled. */
 int sbx_seccomp_compile_uncached(const sbx_seccomp_opts *opts, sbx_bpf *ret, sbx_error *reterr) {
         _cleanup_(profiles_done) profiles ps = {};
         _cleanup_(sbx_bpf_free) sbx_bpf bpf = {};
         const sbx_seccomp_profile *parts[2];
+        bool optimize = !(opts && (opts->unoptimized || opts->profile_path));
         int r;
 
         r = load_profiles(opts, &ps, reterr);
         if (r < 0)
                 return r;
-        r = compile_base(&ps.base, !(opts && opts->unoptimized), &bpf, reterr);
+        r = compile_base(&ps.base, optimize, &bpf, reterr);
         if (r < 0)
                 return r;
         parts[0] = &ps.always_on;
         parts[1] = &ps.no_network;
-        r = compile_layer(&ps.base, parts, ps.have_no_network ? 2 : 1, ps.have_no_network,
-                          !(opts && opts->unoptimized), &bpf, reterr);
+        r = compile_layer(&ps.base, parts, ps.have_no_network ? 2 : 1, ps.have_no_network, optimize, &bpf,
+                          reterr);
         if (r < 0)
                 return r;
-        if (!(opts && opts->unoptimized))
+        if (optimize)
                 stack_filters(&bpf);
         *ret = bpf;
         bpf = (sbx_bpf){};

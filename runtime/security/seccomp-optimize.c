@@ -54,7 +54,8 @@ typedef struct opt {
         size_t n_in;
         node *nodes;
         size_t n_nodes;
-        int *hash; /* open addressing, MAX_NODES * 2 slots, -1 empty */
+        size_t cap;  /* nodes room; sized from the input, at most MAX_NODES */
+        int *hash;   /* open addressing, cap * 2 slots, -1 empty */
         long steps;
 } opt;
 
@@ -64,11 +65,11 @@ static int mk(opt *o, uint8_t kind, uint16_t code, uint32_t k, int a, int b) {
 
         if (kind == N_COND && a == b)
                 return a; /* both ways lead to the same place */
-        for (size_t i = h % (MAX_NODES * 2);; i = (i + 1) % (MAX_NODES * 2)) {
+        for (size_t i = h % (o->cap * 2);; i = (i + 1) % (o->cap * 2)) {
                 int id = o->hash[i];
 
                 if (id < 0) {
-                        if (o->n_nodes >= MAX_NODES)
+                        if (o->n_nodes >= o->cap)
                                 return -E2BIG;
                         o->nodes[o->n_nodes] = x;
                         o->hash[i] = (int) o->n_nodes;
@@ -491,15 +492,21 @@ static int rewrite(const struct sock_filter *const *in, const size_t *n, size_t 
                 if (r < 0)
                         return r;
         }
-        nodes = malloc(MAX_NODES * sizeof(*nodes));
-        hash = malloc(MAX_NODES * 2 * sizeof(*hash));
+        /* a node per input instruction and segment tree node is plenty for
+         * what libseccomp emits; more: -E2BIG, the input is kept */
+        o.cap = 4096;
+        for (size_t k = 0; k < n_in; k++)
+                o.cap += 8 * n[k];
+        o.cap = o.cap > MAX_NODES ? MAX_NODES : o.cap;
+        nodes = malloc(o.cap * sizeof(*nodes));
+        hash = malloc(o.cap * 2 * sizeof(*hash));
         leaves = malloc(n_nrb * sizeof(*leaves));
         lo = malloc(n_nrb * sizeof(*lo));
         aleaf = malloc(n_archb * sizeof(*aleaf));
         alo = malloc(n_archb * sizeof(*alo));
         if (!nodes || !hash || !leaves || !lo || !aleaf || !alo)
                 return -ENOMEM;
-        memset(hash, 0xff, MAX_NODES * 2 * sizeof(*hash));
+        memset(hash, 0xff, o.cap * 2 * sizeof(*hash));
         o.nodes = nodes;
         o.hash = hash;
         for (size_t i = 0; i < n_archb; i++) {
