@@ -2,7 +2,9 @@
 /* Seccomp BPF rewriter (issue 16 target 1): a program in, the same verdicts out,
  * with fewer instructions. Attaching a filter costs the kernel ≈0.55 µs per
  * instruction (conversion to eBPF, JIT, the per-syscall cache emulation) and
- * every syscall runs it, so sbx attaches the rewritten programs.
+ * every syscall runs it, so the embedded profiles' programs are rewritten at
+ * build time (seccomp-profiles/gen-bpf.c) and sbx run attaches base and layer
+ * stacked into one (sbx_bpf_stack()).
  *
  * How: the verdict of a seccomp program depends on arch and nr only through
  * comparisons of the loaded word with constants (JEQ/JGT/JGE K). Those

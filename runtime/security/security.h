@@ -32,7 +32,8 @@ typedef struct sbx_bpf {
         /* Added (issue 16): insns stacked over layer_insns as one program
          * (sbx_bpf_stack()), attached instead of the two by
          * sbx_seccomp_setup_child(): one attach, one filter per syscall. Set
-         * by sbx_seccomp_compile(); NULL where the two come from elsewhere (a
+         * by sbx_seccomp_compile() for the embedded profiles (precompiled);
+         * NULL for a user profile and where the two come from elsewhere (a
          * joined exec reads both from the state dir; sbx-runc). */
         struct sock_filter *stacked_insns;
         unsigned short stacked_len;
