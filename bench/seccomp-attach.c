@@ -5,8 +5,9 @@
  * (CLOCK_THREAD_CPUTIME_ID, robust on a loaded machine) across the
  * seccomp(2) calls goes back over a pipe. Cases: a one-instruction allow
  * (the kernel's fixed cost per filter), the always-on layer alone, the base
- * alone, and both as sbx attaches them (layer, then base), for build A and,
- * if given, build B. Not part of sbx: bench-seccomp.sh compiles it against
+ * alone, both as a joined exec attaches them (layer, then base) and, for a
+ * build that has it (session 13 on), the one program `sbx run` attaches
+ * instead (base stacked over layer), for build A and, if given, build B. Not part of sbx: bench-seccomp.sh compiles it against
  * each build's seccomp-profiles/seccomp-precompiled.c, A's symbols renamed
  * a_*, B's b_*.
  *
