@@ -612,6 +612,120 @@ static long spawn_shared(sbx_plan *p, const struct clone_args *args, int sync_ch
         return pid;
 }
 
+/* issue 16, session 13: a rootless run from a template whose child needs
+ * nothing of ours until its exec (spawn_shared()'s conditions; rootless
+ * the child writes its own maps and waits for no release). The spawner of
+ * spawn_via_helper() without copies: it shares our memory on a stack of its
+ * own while we sleep (CLONE_VFORK), enters the holder's user and mount
+ * namespaces and clones the sandbox child the same way (CLONE_VM |
+ * CLONE_VFORK | CLONE_PARENT: our child, sleeping in the spawner until the
+ * child's exec or death); then it reports the child's pidfd over the sync
+ * pair and exits, and we go on. At any moment one of the three runs on this
+ * memory. The fork of sbx and the copy of the spawner for the child were
+ * most of what a rootless template cost beyond the per-run root (paired,
+ * ≈5 % more CPU, ≈80 more page faults per run: bench/README.md). The
+ * spawner writes one thing of ours, the plan's host_proc for the child
+ * (restored below), and the memory's dumpable flag (restored as in
+ * spawn_shared()). */
+struct shared_spawner {
+        sbx_plan *p;
+        unsigned long flags;
+        int sync_child, sync_parent, back_w;
+        const sigset_t *oldmask;
+        pid_t launcher;
+        char *child_stack;
+};
+
+static int shared_sandbox_main(void *arg) {
+        const struct shared_spawner *a = arg;
+
+        close(a->back_w);
+        child_main(a->p, a->sync_child, a->oldmask);
+}
+
+static int shared_spawner_main(void *arg) {
+        const struct shared_spawner *a = arg;
+        int child_pidfd = -EBADF, procdir;
+        sbx_error err = {};
+        long c;
+
+        /* as spawn_via_helper()'s spawner: never outlive sbx; no end of
+         * its sync socket for the child */
+        if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0 || getppid() != a->launcher)
+                _exit(SBX_EXIT_FAILURE);
+        close(a->sync_parent);
+        /* the host's /proc, for the child's maps: the template's shows only the holder */
+        procdir = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (procdir < 0 || sbx_template_enter(a->p) < 0) {
+                sbx_error_set(&err, -errno, "template: enter the holder's user and mount namespaces");
+                _exit(sbx_sync_send(a->back_w, 0, SBX_SYNC_ERROR, SBX_EXIT_FAILURE, &err) < 0);
+        }
+        a->p->tmpl.host_proc = procdir;
+        c = clone(shared_sandbox_main, a->child_stack, (int) a->flags, (void *) a, &child_pidfd);
+        if (c < 0) {
+                sbx_error_set(&err, -errno, "template: clone (user, mount, pid, net, ipc, uts, cgroup namespaces) "
+                                            "inside the template's user namespace");
+                _exit(sbx_sync_send(a->back_w, 0, SBX_SYNC_ERROR, SBX_EXIT_FAILURE, &err) < 0);
+        }
+        /* the child has exec'd or died */
+        _exit(sbx_sync_send_fd(a->back_w, 1, SBX_SYNC_MAPS_WRITTEN, child_pidfd) < 0);
+}
+
+static int spawn_template_shared(sbx_plan *p, const struct clone_args *args, int sync_child, int sync_parent,
+                                 const sigset_t *oldmask, int *ret_pidfd, sbx_error *reterr) {
+        _cleanup_close_ int back_r = -EBADF, back_w = -EBADF, pidfd = -EBADF;
+        int dumpable = prctl(PR_GET_DUMPABLE, 0, 0, 0, 0), host_proc = p->tmpl.host_proc, r;
+        struct shared_spawner a = { .p = p, .sync_child = sync_child, .sync_parent = sync_parent,
+                                    .oldmask = oldmask, .launcher = getpid() };
+        sbx_sync_msg msg;
+        siginfo_t info = {};
+        char *stacks;
+        pid_t spawner, pid;
+
+        r = sbx_sync_open(&back_r, &back_w, reterr);
+        if (r < 0)
+                return r;
+        a.back_w = back_w;
+        /* clone() takes CLONE_PARENT with no exit signal of its own: the
+         * child gets the spawner's (SIGCHLD), sent to us */
+        a.flags = (args->flags & ~(uint64_t) CLONE_INTO_CGROUP) | CLONE_VM | CLONE_VFORK | CLONE_PARENT;
+        stacks = mmap(NULL, 2 * SHARED_CHILD_STACK, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+        if (stacks == MAP_FAILED || mprotect(stacks, SHARED_CHILD_GUARD, PROT_NONE) < 0 ||
+            mprotect(stacks + SHARED_CHILD_STACK, SHARED_CHILD_GUARD, PROT_NONE) < 0) {
+                r = -errno;
+                if (stacks != MAP_FAILED)
+                        (void) munmap(stacks, 2 * SHARED_CHILD_STACK);
+                return sbx_error_set(reterr, r, "template: the spawner's and the child's stacks");
+        }
+        a.child_stack = stacks + 2 * SHARED_CHILD_STACK;
+        spawner = clone(shared_spawner_main, stacks + SHARED_CHILD_STACK, CLONE_VM | CLONE_VFORK | SIGCHLD, &a);
+        r = spawner < 0 ? -errno : 0;
+        /* the spawner has exited: its report is in the socket */
+        if (spawner > 0)
+                (void) waitid(P_PID, (id_t) spawner, &info, WEXITED);
+        (void) munmap(stacks, 2 * SHARED_CHILD_STACK);
+        if (dumpable >= 0)
+                (void) prctl(PR_SET_DUMPABLE, dumpable, 0, 0, 0);
+        p->tmpl.host_proc = host_proc;
+        if (r < 0)
+                return sbx_error_set(reterr, r, "template: clone the spawner");
+        closep(&back_w);
+        back_w = -EBADF;
+        r = sbx_sync_recv_fd(back_r, SYNC_TIMEOUT_MS, &msg, &pidfd);
+        if (r >= 0 && msg.type == SBX_SYNC_ERROR) {
+                *reterr = msg.error;
+                if (msg.seq == 0)
+                        return -ESTALE;         /* no child: build the root ourselves */
+                return reterr->code < 0 ? reterr->code : -EIO;
+        }
+        if (r < 0 || pidfd < 0 || (pid = sbx_pidfd_pid(pidfd)) <= 0)
+                return sbx_error_set(reterr, r < 0 ? r : -ECHILD,
+                                     "template: no sandbox came back from the spawner (status %d)", info.si_status);
+        *ret_pidfd = TAKE_FD(pidfd);
+        return (int) pid;
+}
+
 /* release_from_spawn: sbx run's own launch, which lets a root run's child
  * share our memory (spawn_shared() then writes the maps and sends #1) */
 static int spawn_clone(sbx_plan *p, int sync_child, int sync_parent, const sigset_t *oldmask, int *ret_pidfd,
@@ -652,7 +766,11 @@ static int spawn_clone(sbx_plan *p, int sync_child, int sync_parent, const sigse
                 sbx_error tmpl_err = {};
                 struct clone_args targs = args;
 
-                pid = spawn_via_helper(p, &targs, sync_child, sync_parent, oldmask, ret_pidfd, &tmpl_err);
+                if (!p->privileged && !child_waits_for_parent(p) && !(args.flags & CLONE_INTO_CGROUP) &&
+                    shares_memory_until_exec(p))
+                        pid = spawn_template_shared(p, &targs, sync_child, sync_parent, oldmask, ret_pidfd, &tmpl_err);
+                else
+                        pid = spawn_via_helper(p, &targs, sync_child, sync_parent, oldmask, ret_pidfd, &tmpl_err);
                 if (pid >= 0) {
                         close_cgroup_tasks(p);
                         return (int) pid;
