@@ -91,6 +91,29 @@ is "... /workspace: the scratch tmpfs beneath the overlay (mode 700, size and in
         "rw,nosuid,nodev,relatime rw,size=1048576k,nr_inodes=524288,mode=700,uid=$(test "$(id -u)" = 0 && echo 1879048192 || id -u),gid=$(test "$(id -u)" = 0 && echo 1879048192 || id -g) | "
 is "... /proc: the run's procfs over the template's (2 procfs mounts, 1 without)" \
         "$(echo "$with" | sed -n 's/^\([0-9]\)$/\1/p' | head -1) $(echo "$without" | sed -n 's/^\([0-9]\)$/\1/p' | head -1)" "2 1"
+# Rootless (session 13) the spawner and the sandbox share sbx's memory
+# (CLONE_VM | CLONE_VFORK, the sandbox CLONE_PARENT) where the run's child
+# could (no tty, exec log, timeout...); SBX_SPAWN_COPY=1 takes the fork and
+# the copy: the same sandbox either way, and the shared one is the one used.
+if [ "$(id -u)" != 0 ]; then
+        status='grep -E "^(Uid|Gid|Cap|NoNewPrivs|Seccomp)" /proc/self/status'
+        shared=$("$SBX" run -- /bin/sh -c "$view; $status" 2>&1)
+        copied=$(SBX_SPAWN_COPY=1 "$SBX" run -- /bin/sh -c "$view; $status" 2>&1)
+        is "rootless: the spawner on sbx's memory gives the forked spawner's sandbox (view, ids, caps, seccomp)" \
+                "$(diff <(echo "$copied") <(echo "$shared"))" ""
+        like "... which has no effective capability" "$shared" "CapEff:	0000000000000000"
+        if command -v strace >/dev/null; then
+                like "... and is the one used: the spawner's clone is CLONE_VM|CLONE_VFORK|CLONE_PARENT" \
+                        "$(strace -f -e trace=clone,clone3 -o /dev/stdout "$SBX" run -- /bin/true 2>&1)" \
+                        "CLONE_VM\|CLONE_PIDFD\|CLONE_VFORK\|CLONE_PARENT\|CLONE_NEWNS"
+                unlike "... SBX_SPAWN_COPY=1: a fork and a copy instead" \
+                        "$(SBX_SPAWN_COPY=1 strace -f -e trace=clone,clone3 -o /dev/stdout "$SBX" run -- /bin/true 2>&1)" \
+                        "CLONE_VM\|CLONE_PIDFD\|CLONE_VFORK\|CLONE_PARENT"
+        else
+                skip "strace is not installed: which clone the spawner makes"
+                skip "strace is not installed: which clone the spawner makes"
+        fi
+fi
 like "... / is read-only" "$with" "touch: cannot touch '/x': Read-only file system"
 like "... /etc/passwd is read-only" "$with" "cannot touch '/etc/passwd': Read-only file system"
 is "... and every run has its own /workspace, /tmp and /dev/shm" \
