@@ -7,8 +7,10 @@
  * A holder is pid 1 of its own pid namespace, in its own mount namespace.
  * Rootless it also has a user namespace of its own, which maps the caller's
  * id onto itself; the sandbox's user namespace is nested in it with the map
- * it has without a template, and a forked "spawner" enters it to clone each
- * sandbox (a setns into a user namespace cannot be undone). As root (session
+ * it has without a template, and a "spawner" enters it to clone each
+ * sandbox (a setns into a user namespace cannot be undone): since session 13
+ * one on sbx's memory, as the sandbox child (launch.c
+ * spawn_template_shared), where the run allows that, else a fork. As root (session
  * 10, p->tmpl.direct) it has none: its mount namespace belongs to the
  * initial user namespace, so the launcher itself enters it around its clone
  * and comes back (sbx_template_enter_mnt, sbx_template_leave), no extra
