@@ -94,7 +94,9 @@ is "... /proc: the run's procfs over the template's (2 procfs mounts, 1 without)
 # Rootless (session 13) the spawner and the sandbox share sbx's memory
 # (CLONE_VM | CLONE_VFORK, the sandbox CLONE_PARENT) where the run's child
 # could (no tty, exec log, timeout...); SBX_SPAWN_COPY=1 takes the fork and
-# the copy: the same sandbox either way, and the shared one is the one used.
+# the copy: the same sandbox either way, and the shared one is the one used
+# (strace under a timeout: -f would follow a holder built meanwhile, which
+# never exits).
 if [ "$(id -u)" != 0 ]; then
         status='grep -E "^(Uid|Gid|Cap|NoNewPrivs|Seccomp)" /proc/self/status'
         shared=$("$SBX" run -- /bin/sh -c "$view; $status" 2>&1)
@@ -104,10 +106,10 @@ if [ "$(id -u)" != 0 ]; then
         like "... which has no effective capability" "$shared" "CapEff:	0000000000000000"
         if command -v strace >/dev/null; then
                 like "... and is the one used: the spawner's clone is CLONE_VM|CLONE_VFORK|CLONE_PARENT" \
-                        "$(strace -f -e trace=clone,clone3 -o /dev/stdout "$SBX" run -- /bin/true 2>&1)" \
+                        "$(timeout 30 strace -f -e trace=clone,clone3 -o /dev/stdout "$SBX" run -- /bin/true 2>&1)" \
                         "CLONE_VM\|CLONE_PIDFD\|CLONE_VFORK\|CLONE_PARENT\|CLONE_NEWNS"
                 unlike "... SBX_SPAWN_COPY=1: a fork and a copy instead" \
-                        "$(SBX_SPAWN_COPY=1 strace -f -e trace=clone,clone3 -o /dev/stdout "$SBX" run -- /bin/true 2>&1)" \
+                        "$(SBX_SPAWN_COPY=1 timeout 30 strace -f -e trace=clone,clone3 -o /dev/stdout "$SBX" run -- /bin/true 2>&1)" \
                         "CLONE_VM\|CLONE_PIDFD\|CLONE_VFORK\|CLONE_PARENT"
         else
                 skip "strace is not installed: which clone the spawner makes"
