@@ -54,7 +54,24 @@ print(f"# sample: {len(kept)} of {total} cases (SBX_CONFORMANCE_SAMPLE={n}: ever
 PY
         cases="$sample"
 fi
-bash "$dir/check.sh" "$SBX" "$cases" "${extra[@]}" >"$tmp" 2>&1
+# check.sh wipes and refills the fixed HOME /tmp/sbx-conf-home for every case
+# (the recorded answers embed that path and hashes of it). As root each run
+# gets its own view of it: a private mount namespace where /tmp is an overlay
+# (lower: the real /tmp, read; upper: a tmpfs on /mnt of that namespace, gone
+# with it), so two runs at once (this suite's tests, the sanitizers lane,
+# another clone) never touch each other's HOME, and nothing is left behind.
+# Elsewhere, or where that mount is refused, runs take turns on the real one
+# (flock on /tmp/sbx-conf-home.lock).
+private_tmp='mount -t tmpfs -o mode=0700 sbx-conf /mnt && mkdir /mnt/up /mnt/work &&
+        mount -t overlay sbx-conf -o lowerdir=/tmp,upperdir=/mnt/up,workdir=/mnt/work /tmp || exit 125
+        exec "$@"'
+if [ "$(id -u)" = 0 ] && command -v unshare >/dev/null &&
+        unshare -m --propagation private sh -c "$private_tmp" sh true 2>/dev/null; then
+        unshare -m --propagation private sh -c "$private_tmp" sh \
+                bash "$dir/check.sh" "$SBX" "$cases" "${extra[@]}" >"$tmp" 2>&1
+else
+        flock /tmp/sbx-conf-home.lock bash "$dir/check.sh" "$SBX" "$cases" "${extra[@]}" >"$tmp" 2>&1
+fi
 python3 - "$cases" "$tmp" "${extra[*]:-plain}" <<'PY'
 import json, re, sys
 cases, outfile, mode = sys.argv[1], sys.argv[2], sys.argv[3]
