@@ -179,12 +179,12 @@ is "front-fake-loose-fast: an exec.fast others may read (not sbx's 0600) is not 
         "$(fake loose-fast | cut -d' ' -f2-)" "no-connection"
 
 # --- crashes
-"$SBX" exec --state-dir "$STATE" fe -- sh -c 'trap "exit 42" TERM; sleep 31601 & wait' & c=$!
+"$SBX" exec --state-dir "$STATE" fe -- sh -c 'trap "exit 42" TERM; sleep 31601'$$' & wait' & c=$!
 # (anchored: the front end's and sh's own command lines hold the words too)
-settle pgrep -f "^sleep 31601" >/dev/null
+settle pgrep -f "^sleep 31601$$\$" >/dev/null
 kill -TERM $c; wait $c; rc=$?
 is "front-signal: SIGTERM to the front end reaches the command's group (its trap exits 42)" "$rc" 42
-settle gone "sleep 31601" && ok "front-signal: ... and the group's sleep is gone too" || not_ok "front-signal: the group's sleep is gone"
+settle gone "^sleep 31601$$\$" && ok "front-signal: ... and the group's sleep is gone too" || not_ok "front-signal: the group's sleep is gone"
 # a signal in the first milliseconds, before the front end took READY (it
 # takes it then, to have the command's pidfd; a command that ends within
 # 20 ms costs it one sleep: READY is read after the end). No trap in this
@@ -193,21 +193,21 @@ settle gone "sleep 31601" && ok "front-signal: ... and the group's sleep is gone
 # not the front end's); with default dispositions the child dies too.
 rcs=
 for k in 1 2 3 4 5; do
-        "$SBX" exec --state-dir "$STATE" fe -- sh -c 'sleep 3161'$k' & wait' & c=$!
+        "$SBX" exec --state-dir "$STATE" fe -- sh -c 'sleep 3161'$k$$' & wait' & c=$!
         sleep 0.00$k
         kill -TERM $c; wait $c; rcs="$rcs $?"
 done
 like "front-signal-early: SIGTERM within 5 ms of the start ends each exec (143: the command's, or the front end's before its mask)" \
         "$rcs" "^( 143){5}$"
-settle gone "sleep 3161[1-5]" && ok "front-signal-early: ... and no command is left" ||
-        not_ok "front-signal-early: ... and no command is left ($(pgrep -fa '^sleep 3161[1-5]'))"
+settle gone "^sleep 3161[1-5]$$\$" && ok "front-signal-early: ... and no command is left" ||
+        not_ok "front-signal-early: ... and no command is left ($(pgrep -fa "^sleep 3161[1-5]$$\$"))"
 is "front-short: a command that ends at once (READY read after its end) gives its status" \
         "$(sx exec fe -- sh -c 'echo out; exit 7'; echo $?)" "out
 7"
-"$SBX" exec --state-dir "$STATE" fe -- sleep 31602 & c=$!
-settle pgrep -f "^sleep 31602" >/dev/null
+"$SBX" exec --state-dir "$STATE" fe -- sleep 31602$$ & c=$!
+settle pgrep -f "^sleep 31602$$\$" >/dev/null
 kill -KILL $c; wait $c 2>/dev/null
-settle gone "sleep 31602" && ok "front-crash-client: SIGKILL of the front end kills its command" ||
+settle gone "^sleep 31602$$\$" && ok "front-crash-client: SIGKILL of the front end kills its command" ||
         not_ok "front-crash-client: SIGKILL of the front end kills its command"
 # (init killed under a running front end: escape-execsvc's crash tests, whose sbx is this front end)
 ipid=$(init_pid fe)

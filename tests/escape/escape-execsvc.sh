@@ -90,11 +90,11 @@ settle fds_back && ok "execsvc-malformed: init holds no fd more than before (rec
 
 # --- clients killed: the command dies with its client, init frees its slot
 for i in 1 2 3; do
-        "$SBX" exec --state-dir "$STATE" svc -- sleep 3140$i & c=$!
-        settle pgrep -f "sleep 3140$i" >/dev/null
+        "$SBX" exec --state-dir "$STATE" svc -- sleep 3140$i$$ & c=$!
+        settle pgrep -f "sleep 3140$i$$\$" >/dev/null
         kill -KILL $c; wait $c 2>/dev/null
 done
-settle gone "sleep 3140[123]" && ok "execsvc-client-killed: SIGKILL of 3 clients kills their commands" ||
+settle gone "sleep 3140[123]$$\$" && ok "execsvc-client-killed: SIGKILL of 3 clients kills their commands" ||
         not_ok "execsvc-client-killed: SIGKILL of 3 clients kills their commands"
 settle fds_back && ok "execsvc-client-killed: init closed their connections" ||
         not_ok "execsvc-client-killed: init closed their connections ($(init_fds "$ipid") fds, was $fds0)"
@@ -173,14 +173,14 @@ else
 fi
 
 # --- crashes: init SIGKILLed while a command runs
-"$SBX" exec --state-dir "$STATE" svc -- sleep 31410 2>"$TMP/crash.err" & c=$!
-settle pgrep -f "sleep 31410" >/dev/null
+"$SBX" exec --state-dir "$STATE" svc -- sleep 31410$$ 2>"$TMP/crash.err" & c=$!
+settle pgrep -f "sleep 31410$$\$" >/dev/null
 kill -KILL "$ipid"
 wait $c; rc=$?
 is "execsvc-crash-running: init killed mid-exec: the client exits 125" "$rc" 125
 like "execsvc-crash-running: ... saying the sandbox's init exited while the command ran" "$(cat "$TMP/crash.err")" \
         "stopped while the command ran"
-settle gone "sleep 31410" && ok "execsvc-crash-running: ... the command is gone" || not_ok "execsvc-crash-running: ... the command is gone"
+settle gone "sleep 31410$$\$" && ok "execsvc-crash-running: ... the command is gone" || not_ok "execsvc-crash-running: ... the command is gone"
 sx rm -f svc >/dev/null
 is "execsvc-crash-running: rm -f leaves no state" "$(ls -A "$STATE/sandboxes" 2>/dev/null | grep -v '^\.' || true)" ""
 

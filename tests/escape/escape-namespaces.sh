@@ -98,9 +98,9 @@ is "cgroup-join-fds: no descriptor of a cgroup file is open in the sandbox's pid
         "$(tsbx -- /bin/sh -c "$fd_links" | grep -c -e cgroup -e tasks)" 0
 if is_root && [ "$("$SBX" doctor --json 2>/dev/null |
         python3 -c 'import json,sys; print(json.load(sys.stdin)["cgroup"]["hierarchy"])' 2>/dev/null)" = v1 ]; then
-        tsbx -- /bin/sh -c '/bin/sleep 30.16 & wait' >/dev/null 2>&1 & run=$!
+        tsbx -- /bin/sh -c '/bin/sleep 30.16'$$' & wait' >/dev/null 2>&1 & run=$!
         pid=
-        for i in $(seq 100); do pid=$(pgrep -f '^/bin/sleep 30\.16$' | head -1); [ -n "$pid" ] && break; sleep 0.05; done
+        for i in $(seq 100); do pid=$(pgrep -f "^/bin/sleep 30\\.16$$\$" | head -1); [ -n "$pid" ] && break; sleep 0.05; done
         like "cgroup-join: what the sandbox forks is in the run's pids cgroup (host view)" \
                 "$(grep ':pids:' /proc/$pid/cgroup 2>/dev/null)" ':pids:/.*sbx-run-[A-Za-z0-9]+$'
         like "cgroup-join: ... and in its freezer cgroup" \
