@@ -50,7 +50,7 @@ LANES = [
 #   ENV:  the sanitizers lane runs a fixed sample of the generated conformance
 #         corpus (tests/conformance/run-conformance.sh prints which); the
 #         conformance lane runs every case un-sanitized.
-JOBS = {"escape": 2, "fuzz": 2}
+JOBS = {"escape": 2, "fuzz": 2, "e2e": 2}
 ENV = {"sanitizers": {"SBX_CONFORMANCE_SAMPLE": "10"}}
 TAP_RE = re.compile(r"^(not ok|ok)\b\s*(\d+)?\s*-?\s*(.*)$")
 

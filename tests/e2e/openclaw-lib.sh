@@ -43,6 +43,9 @@ cleanup() {
 on_exit cleanup
 
 # ---------------------------------------------------------------- install
+# The install and the image check hold a lock ($OC.lock): the e2e tests run
+# two at a time, and the first one installs while the other waits for it.
+mkdir -p "$(dirname "$OC")" && exec 8>"$OC.lock" && flock 8 || bail "cannot lock $OC.lock"
 oc_installed() {
         [ -x "$OC/bin/node" ] && [ -x "$OC/node_modules/.bin/openclaw" ] &&
                 PATH="$OC/bin:$PATH" "$OC/node_modules/.bin/openclaw" --version 2>/dev/null | grep -q "$OC_VERSION"
@@ -69,6 +72,7 @@ if ! "$SBX" rootfs inspect "$IMAGE" >/dev/null 2>&1; then
         "$SBX" rootfs build >/dev/null 2>&1 || bail "sbx rootfs build failed"
 fi
 ok "image $IMAGE present ('sbx rootfs inspect')"
+exec 8>&-
 
 # ---------------------------------------------------------------- PATH
 # $T/sysbin: every system tool except docker* (this machine has a docker CLI

@@ -7,6 +7,17 @@
 # the sandboxes sbx reports (`sbx ls --json`, `sbx exec`). The install, the
 # scratch OpenClaw, turn and the checks openclaw-podman.sh runs too are in
 # openclaw-lib.sh (environment: see there).
+#   openclaw.sh [core|agents]   (default: both)
+# core: sections 1-10 (sessions, file tools, processes, list, config change,
+# workspaceAccess, recreate) and the bench lines; agents: sections 11-13
+# (docker.network bridge and NAME, every docker.* option, the exec policy),
+# separate agents whose checks do not depend on core's. CI runs the two as
+# separate tests at the same time (.ci/lanes.py JOBS): each has its own
+# scratch OpenClaw (state, config, mock model, sbx state dir, network
+# namespaces), so neither sees the other's sandboxes or turns.
+PART=${1:-all}
+case "$PART" in all | core | agents) ;; *) echo "Bail out! openclaw.sh: unknown part '$PART' (core, agents or none for both)"; exit 1 ;; esac
+part() { [ "$PART" = all ] || [ "$PART" = "$1" ]; }
 . "$(dirname "$0")/openclaw-lib.sh"
 
 # ---------------------------------------------------------------- PATH
@@ -50,6 +61,7 @@ export SBX_DOCKER_TRACE=$T/docker.jsonl   # every docker call sbx answered: argv
 : >"$SBX_DOCKER_TRACE"
 openclaw_start
 
+if part core; then
 check_first_exec        # 1. first exec, new sandbox
 check_second_exec       # 2. second exec, same sandbox
 check_second_session    # 3. a second session
@@ -85,6 +97,7 @@ is "workspaceAccess ro: the sandbox wrote nothing into the agent workspace" \
 
 # ---------------------------------------------------------------- 10. recreate --all
 check_recreate_all '^[4-9]$'
+fi
 
 # Sections 11 and 12: what H holds (links, addresses, routes, nft, ip_forward)
 h_state() {
@@ -103,6 +116,7 @@ e2e_net_up() {
         chmod 755 "$T/netbin/docker"
 }
 
+if part agents; then
 # ---------------------------------------------------------------- 11. docker.network bridge
 # An agent with docker.network "bridge", dns and extraHosts host-gateway
 # (OpenClaw's own way to let a sandboxed CLI reach the gateway host). sbx runs
@@ -308,9 +322,11 @@ like "recreated: cat is" "$RESULTS" 'cat-ok'
 LN2=$(sb_ls | grep -F "|agent:lister" | head -1 | cut -d'|' -f1)
 is "recreated: the new sandbox is not stale" "$(policy_of "$LN2" stale)" False
 unlike "recreated: a new policy hash" "$(policy_of "$LN2" hash)" "^$H1$"
+fi
 
 # Bench: sbx's share of a turn vs the docker calls recorded in the traces
 # (a recording fake, not real Docker: its exec ran bwrap).
+if part core; then
 trace_ms() {
         [ -f "$1" ] && python3 -c '
 import json, sys
@@ -322,5 +338,6 @@ echo "# bench: first exec (new session): turn ${FIRST_MS} ms; sbx: $FIRST_DOCKER
 echo "# bench:   trace docker-trace-first-exec-new-session: $(trace_ms "$TR/docker-trace-first-exec-new-session.jsonl")"
 echo "# bench: second exec (same sandbox): turn ${SECOND_MS} ms; sbx: $SECOND_DOCKER"
 echo "# bench:   trace docker-trace-second-exec-same-session: $(trace_ms "$TR/docker-trace-second-exec-same-session.jsonl")"
+fi
 echo "1..$tap_n"
 exit $tap_failed
