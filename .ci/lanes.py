@@ -7,10 +7,12 @@ Lanes (run in this order; name some to run only those):
   integration-unpriv  the same tests re-run as an unprivileged uid      build/
   conformance         ../shared/conformance through `sbx explain --json` build/
   escape              named escape regression tests, root + unpriv      build/
+                      (two at a time; the host-wide ones alone)
   vm                  cgroup-v2 limits inside a throwaway QEMU guest    build/
   oci                 sbx-runc under podman, containerd, OCI checks     build/
   e2e                 the real OpenClaw driving sbx as `docker`, and    build/
-                      through podman with sbx-runc as its runtime
+                      through podman with sbx-runc as its runtime (two
+                      tests at a time, each its own scratch OpenClaw)
   package             the .deb: built, installed in a clean root, used,     build/
                       purged (~40 s; first run ~2 min: debootstrap, cached)
   sanitizers          unit + integration + conformance, ASan+UBSan      build-asan/
