@@ -18,6 +18,7 @@ typedef struct jpath {
         size_t len;
         size_t stack[JPATH_DEPTH];
         size_t depth;
+        bool plain; /* a channel plugin's JSON Schema issue: keys joined by "." as written */
 } jpath;
 
 void jpath_push_key(jpath *p, const char *key);

@@ -29,14 +29,30 @@
 
 /* ---- JSON paths for messages: a.b[0]["odd key"] ---- */
 
+/* OpenClaw's appendConfigPathSegment: a key matching /^[A-Za-z_$][A-Za-z0-9_$:-]*$/ is joined with
+ * ".", any other as ["key"]. Inside a channel plugin's JSON Schema the validator's instancePath is
+ * turned into a path by replacing "/" with "." (normalizeErrorPath) and appended to
+ * "channels.<id>." as it is: keys stay as written, except that JSON Pointer's "~" and "/" escapes
+ * (~0, ~1) are kept, and indices are ".N". */
 void jpath_push_key(jpath *p, const char *key) {
         size_t before = p->len;
-        bool ident = key[0] && !isdigit((unsigned char) key[0]);
+        bool ident = isalpha((unsigned char) key[0]) || key[0] == '_' || key[0] == '$';
         for (const char *c = key; *c && ident; c++)
-                if (!isalnum((unsigned char) *c) && *c != '_' && *c != '$' && *c != '-')
+                if (!isalnum((unsigned char) *c) && *c != '_' && *c != '$' && *c != '-' && *c != ':')
                         ident = false;
-        int n;
-        if (ident)
+        int n = 0;
+        if (p->plain) {
+                if (p->len && p->len < sizeof(p->buf) - 1)
+                        p->buf[p->len++] = '.';
+                for (const char *c = key; *c && p->len < sizeof(p->buf) - 3; c++) {
+                        if (*c == '~' || *c == '/') {
+                                p->buf[p->len++] = '~';
+                                p->buf[p->len++] = *c == '~' ? '0' : '1';
+                        } else
+                                p->buf[p->len++] = *c;
+                }
+                p->buf[p->len] = '\0';
+        } else if (ident)
                 n = snprintf(p->buf + p->len, sizeof(p->buf) - p->len, "%s%s", p->len ? "." : "", key);
         else
                 n = snprintf(p->buf + p->len, sizeof(p->buf) - p->len, "[\"%s\"]", key);
@@ -48,7 +64,7 @@ void jpath_push_key(jpath *p, const char *key) {
 
 void jpath_push_index(jpath *p, size_t i) {
         size_t before = p->len;
-        int n = snprintf(p->buf + p->len, sizeof(p->buf) - p->len, "[%zu]", i);
+        int n = snprintf(p->buf + p->len, sizeof(p->buf) - p->len, p->plain ? ".%zu" : "[%zu]", i);
         if (n > 0)
                 p->len = MIN(p->len + (size_t) n, sizeof(p->buf) - 1);
         p->stack[p->depth < JPATH_DEPTH ? p->depth : JPATH_DEPTH - 1] = before;

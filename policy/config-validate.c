@@ -1689,8 +1689,8 @@ static void v_entries(struct vctx *v, struct json_object *entries, bool explicit
                 return;
         json_object_object_foreach(entries, k, e) {
                 jpath_push_key(&v->path, k);
-                if (!valid_entry_key(k))
-                        issue(v, "Invalid agent id");
+                if (!valid_entry_key(k)) /* zod's z.record key schema refusing: "Invalid key in record" */
+                        issue(v, "Invalid key in record");
                 v_entry(v, e);
                 n++;
                 if (json_object_is_type(jget(e, "default"), json_type_boolean) &&
@@ -1911,9 +1911,9 @@ static void v_channels(struct vctx *v, struct json_object *o, struct json_object
                 } else if (sh) {
                         /* OpenClaw validates config.channels[trimmed]: a padded key checks the
                          * unpadded one's value (absent: "must be object"), once per key */
-                        v->plugin_schema = true;
+                        v->plugin_schema = v->path.plain = true;
                         v_node(v, strcmp(t, k) ? jget(o, t) : val, &SNODES[sh->node]);
-                        v->plugin_schema = false;
+                        v->plugin_schema = v->path.plain = false;
                 }
                 jpath_pop(&v->path);
         }

@@ -237,8 +237,121 @@ def gen_mix():
              origin=",".join(o for o in origin if o))
 
 
+ODD_LIST = [[""], ["  "], ["\t"], ["group:nope"], ["group:plugins"], ["", " "], ["*"], [" * "], ["EXEC"], ["exec"],
+            ["read", "exec"], ["group:fs"], ["web_*"], [], ["sessions_spawn"], ["nope_tool"], ["image"], ["view_image"]]
+
+
+def pol(allow_p=0.7, also_p=0.6, deny_p=0.3):
+    """allow and alsoAllow in one scope (the schema decides where that is refused), deny sometimes"""
+    t = {}
+    if maybe(allow_p):
+        t["allow"] = pick(ODD_LIST)
+    if maybe(also_p) and ("allow" not in t or maybe(0.15)):
+        t["alsoAllow"] = pick(ODD_LIST)
+    if maybe(deny_p):
+        t["deny"] = pick(ODD_LIST)
+    return t
+
+
+GAP_GROUP_KEYS = ["G1", "g1", " G1 ", "G1:x:y", "-100123", "C01", "*", "120363@g.us"]
+
+
+def gap_channels():
+    chs = {}
+    for ch in rng.sample(["telegram", "whatsapp", "signal"], rng.randint(1, 2)):
+        groups = {}
+        for gid in rng.sample(GAP_GROUP_KEYS, rng.randint(1, 3)):
+            e = {}
+            if maybe(0.8):
+                e["tools"] = pol(0.6, 0.5, 0.3)
+            if maybe(0.3):
+                e["toolsBySender"] = {pick(["*", "id:U1", " * "]): pol(0.6, 0.5, 0.3)}
+            groups[gid] = e
+        chs[ch] = {"groups": groups}
+    return chs
+
+
+def gap_session(ids):
+    a = pick(ids) if ids else "main"
+    ch = pick(["telegram", "whatsapp", "discord", "slack", "TELEGRAM"])
+    gid = pick(["G1", "g1", "G1:x:y", "-100123", "C01", "other", " G1 "])
+    return pick([None, "main", " ", "\t", "MAIN", "x:main", "agent:ops:main", f"agent:{a}:MAIN", f"agent:{a}:main ",
+                 f"agent:{a}:{ch}:group:{gid}", f"agent:{a}:subagent:{ch}:group:{gid}", f"agent:{a}:{ch}::group:{gid}",
+                 f"agent:{a}::{ch}:group:{gid}", f"agent:{a}:{ch}:GROUP:{gid}", f"agent:{a}:{ch}:channel:{gid}:thread:5",
+                 f"{ch}:group:{gid}", f"subagent:{ch}:group:{gid}", f"agent:{a}:{ch}:group:", f"agent:{a}:{ch}:group: ",
+                 f"agent:{a}:{ch}:group", "🙂", "---", "...", "agent:x:🙂", f"agent:{a}:home",
+                 f"agent:{a}:x:home", "home", "agent:ghost:telegram:group:G1", "agent::main", "agent:"])
+
+
 def gen_gaps():
-    raise SystemExit("gen-conf9.py: gaps is filled in from coverage-gaps.py's listing")
+    """the branches coverage-gaps.py listed for the corpus (2026.9.6 dist file:line):
+    sandbox-tool-policy:12 unionAllow with allow and alsoAllow both non-empty in one scope, and
+    agent-tools.policy:60 mergeConfiguredSubagentAllow (allow + alsoAllow at every level: global,
+    agent, sandbox.tools, subagents.tools, byProvider, channel groups, toolsBySender);
+    tool-policy:65 filterDefaultDenyForExplicitAllows whose explicit allows compile to no pattern;
+    agent-tools.policy:242 an agents roster with no entries and an agent-prefixed session key;
+    agent-tools.policy:157-166 resolveGroupContextFromSessionKey's fallback (empty segments,
+    subagent prefix, upper-case kind, ids with ':' and blanks); shared:20-46 slugs that come out
+    empty and blank session keys; main-session:67 main aliases by session.mainKey"""
+    for j in range(count):
+        roster_kind = pick(["entries", "entries", "list", "empty", "emptylist", "none"])
+        ids = pick([["main"], ["main", "ops"], ["a", "b"]])
+        defaults = {}
+        if maybe(0.85):
+            defaults["sandbox"] = {k: v for k, v in (("mode", pick(["all", "all", "non-main", "off"])),
+                                                     ("scope", pick(["session", "agent", "shared"])),
+                                                     ("workspaceAccess", pick(["none", "ro", "rw"]))) if maybe(0.8)}
+        cfg = {}
+        if roster_kind == "empty":
+            cfg["agents"] = {"entries": {}, **({"defaults": defaults} if defaults else {})}
+            ids = []
+        elif roster_kind == "emptylist":
+            cfg["agents"] = {"list": [], **({"defaults": defaults} if defaults else {})}
+            ids = []
+        elif roster_kind == "none":
+            if defaults:
+                cfg["agents"] = {"defaults": defaults}
+            ids = []
+        else:
+            def entry(i):
+                e = {}
+                if maybe(0.5):
+                    e["tools"] = pol(0.5, 0.5, 0.3)
+                    if maybe(0.4):
+                        e["tools"]["sandbox"] = {"tools": pol(0.6, 0.5, 0.2)}
+                    if maybe(0.2):
+                        e["tools"]["byProvider"] = {pick(["openai", "anthropic"]): pol()}
+                if maybe(0.25):
+                    e["sandbox"] = {"mode": pick(["off", "all", "non-main"])}
+                return e
+            cfg["agents"] = g7["gc"].roster(ids, entry, defaults)
+            if roster_kind == "list":
+                lst = [{"id": i, **entry(i)} for i in ids]
+                if len(ids) > 1 and maybe(0.8):
+                    lst[rng.randrange(len(lst))]["default"] = True
+                cfg["agents"] = {"list": lst, **({"defaults": defaults} if defaults else {})}
+        if maybe(0.85):
+            t = pol(0.5, 0.5, 0.3)
+            if maybe(0.6):
+                t["sandbox"] = {"tools": pol(0.7, 0.5, 0.15)}
+            if maybe(0.4):
+                t["subagents"] = {"tools": pol(0.6, 0.6, 0.2)}
+            if maybe(0.3):
+                t["profile"] = pick(["minimal", "coding", "messaging", "full"])
+            if maybe(0.15):
+                t["toolsBySender"] = {pick(["*", "id:U1"]): pol()}
+            cfg["tools"] = t
+        if maybe(0.4):
+            cfg["channels"] = gap_channels()
+        if maybe(0.3):
+            cfg["session"] = {"mainKey": pick(["home", "Home", " home ", "main", "work:x", "höme"])}
+            if maybe(0.5):
+                cfg["session"]["scope"] = pick(["per-sender", "global"])
+        a = pick(ids) if ids else None
+        agent = pick([a, a, None, "ops", "main"]) if ids else pick([None, None, "main", "ops"])
+        syntax, text = (render(cfg) if maybe(0.3) else ("json", json.dumps(cfg, indent=2, ensure_ascii=False)))
+        case(f"c9-gap-{seed}-{j:04d}", text, syntax, agent=agent, session=gap_session(ids), subagent=maybe(0.15),
+             category="policy-layers", origin=roster_kind)
 
 
 {"mix": gen_mix, "gaps": gen_gaps}[area]()
