@@ -330,7 +330,7 @@ static void v_number(struct vctx *v, struct json_object *o, bool integer, int ra
                 return;
         }
         if (range == NUM_POSITIVE && !(d > 0))
-                issue(v, "Too small: expected number to be >0");
+                issue(v, "Too small: expected number to be >0 (must be greater than 0)");
         else if (range == NUM_NONNEG && d < 0)
                 issue(v, "Too small: expected number to be >=0 (minimum: 0)");
 }
@@ -1276,10 +1276,13 @@ static void v_node(struct vctx *v, struct json_object *o, const struct snode *n)
                         issue(v, "Invalid input: expected number, received %s", isnan(d) ? "NaN" : "Infinity");
                 else if (n->integer && (d != floor(d) || fabs(d) > 9007199254740991.0))
                         issue(v, "Invalid input: expected int, received number");
+                /* OpenClaw's appendNumericBoundHint adds the bound in words to zod's number issues */
                 else if (below(d, n->lo, n->lo_incl))
-                        issue(v, "Too small: expected number to be %s%g", n->lo_incl ? ">=" : ">", n->lo);
+                        issue(v, "Too small: expected number to be %s%g (%s %g)", n->lo_incl ? ">=" : ">", n->lo,
+                              n->lo_incl ? "minimum:" : "must be greater than", n->lo);
                 else if (above(d, n->hi, n->hi_incl))
-                        issue(v, "Too big: expected number to be %s%g", n->hi_incl ? "<=" : "<", n->hi);
+                        issue(v, "Too big: expected number to be %s%g (%s %g)", n->hi_incl ? "<=" : "<", n->hi,
+                              n->hi_incl ? "maximum:" : "must be less than", n->hi);
                 return;
         }
         case N_ARRAY: {
