@@ -32,8 +32,8 @@
 /* OpenClaw's appendConfigPathSegment: a key matching /^[A-Za-z_$][A-Za-z0-9_$:-]*$/ is joined with
  * ".", any other as ["key"]. Inside a channel plugin's JSON Schema the validator's instancePath is
  * turned into a path by replacing "/" with "." (normalizeErrorPath) and appended to
- * "channels.<id>." as it is: keys stay as written, except that JSON Pointer's "~" and "/" escapes
- * (~0, ~1) are kept, and indices are ".N". */
+ * "channels.<id>." as it is: keys stay as written (a "/" in one reads as "." too: the validator's
+ * instancePath leaves it unescaped), and indices are ".N". */
 void jpath_push_key(jpath *p, const char *key) {
         size_t before = p->len;
         bool ident = isalpha((unsigned char) key[0]) || key[0] == '_' || key[0] == '$';
@@ -44,13 +44,8 @@ void jpath_push_key(jpath *p, const char *key) {
         if (p->plain) {
                 if (p->len && p->len < sizeof(p->buf) - 1)
                         p->buf[p->len++] = '.';
-                for (const char *c = key; *c && p->len < sizeof(p->buf) - 3; c++) {
-                        if (*c == '~' || *c == '/') {
-                                p->buf[p->len++] = '~';
-                                p->buf[p->len++] = *c == '~' ? '0' : '1';
-                        } else
-                                p->buf[p->len++] = *c;
-                }
+                for (const char *c = key; *c && p->len < sizeof(p->buf) - 1; c++)
+                        p->buf[p->len++] = *c == '/' ? '.' : *c;
                 p->buf[p->len] = '\0';
         } else if (ident)
                 n = snprintf(p->buf + p->len, sizeof(p->buf) - p->len, "%s%s", p->len ? "." : "", key);

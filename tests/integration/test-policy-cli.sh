@@ -79,6 +79,26 @@ check "explain: unknown agent" 2 'unknown agent id "nosuch"' \
         "$SBX" explain --config "$T/valid.json" --agent nosuch
 check "explain: invalid config exits 2 with the path" 2 "agents.defaults.sandbox.scope" \
         "$SBX" explain --config "$T/bad.json" --json
+# the issue text OpenClaw 2026.9.6 prints (its answers for these configs): zod's key rule for paths,
+# number bounds in words, a channel plugin schema's path joined by "." as written
+cat >"$T/msg.json" <<'J'
+{ agents: { ownership: "explicit", entries: { main: { sandbox: { docker: { cpus: 0 } } }, "-dash": {}, "a:b": {} } },
+  gateway: { port: 0 } }
+J
+echo '{ channels: { line: { groups: { "#room": { tools: {} }, "a/b~c": { tools: {} } } } } }' >"$T/msg-ch.json"
+check "check: a key starting with '-' is bracketed, 'Invalid key in record'" 2 '^error: agents\.entries\["-dash"\]: Invalid key in record$' \
+        "$SBX" check --config "$T/msg.json"
+check "check: a key with ':' is dotted" 2 '^error: agents\.entries\.a:b: Invalid key in record$' \
+        "$SBX" check --config "$T/msg.json"
+check "check: an inclusive bound says (minimum: N)" 2 '^error: gateway\.port: Too small: expected number to be >=1 \(minimum: 1\)$' \
+        "$SBX" check --config "$T/msg.json"
+check "check: an exclusive bound says (must be greater than N)" 2 \
+        'docker\.cpus: Too small: expected number to be >0 \(must be greater than 0\)$' "$SBX" check --config "$T/msg.json"
+check "check: a channel plugin schema path keeps odd keys as written" 2 \
+        '^error: channels\.line\.groups\.#room: invalid config: must not have additional properties: "tools"$' \
+        "$SBX" check --config "$T/msg-ch.json"
+check "check: a '/' in a channel plugin schema key reads as '.'" 2 \
+        '^error: channels\.line\.groups\.a\.b~c: invalid config' "$SBX" check --config "$T/msg-ch.json"
 check "explain: no config file means OpenClaw's defaults" 0 'sandbox: +no, runs on the host \(mode=off' \
         "$SBX" explain
 check "explain: OPENCLAW_CONFIG_PATH is honoured" 0 "agent: +work" \
