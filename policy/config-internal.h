@@ -14,7 +14,7 @@
 #define JPATH_DEPTH 32
 
 typedef struct jpath {
-        char buf[512];
+        char buf[4096]; /* OpenClaw prints a path in full: a 1,000-character agent id too */
         size_t len;
         size_t stack[JPATH_DEPTH];
         size_t depth;

@@ -79,7 +79,7 @@ const char *jpath_str(const jpath *p) {
 }
 
 void issue(struct vctx *v, const char *fmt, ...) {
-        char msg[768], line[1024];
+        char msg[1024], line[sizeof(v->path.buf) + 1024];
         va_list ap;
 
         va_start(ap, fmt);

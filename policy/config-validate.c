@@ -322,7 +322,7 @@ static void v_number(struct vctx *v, struct json_object *o, bool integer, int ra
         double d = json_object_get_double(o);
         if (!isfinite(d)) {
                 issue(v, "Invalid input: expected %s, received %s", integer ? "int" : "number",
-                      isnan(d) ? "NaN" : "Infinity");
+                      isnan(d) ? "NaN" : d < 0 ? "-Infinity" : "Infinity");
                 return;
         }
         if (integer && (d != floor(d) || fabs(d) > 9007199254740991.0)) {
@@ -1273,7 +1273,7 @@ static void v_node(struct vctx *v, struct json_object *o, const struct snode *n)
                         return;
                 double d = json_object_get_double(o);
                 if (!isfinite(d))
-                        issue(v, "Invalid input: expected number, received %s", isnan(d) ? "NaN" : "Infinity");
+                        issue(v, "Invalid input: expected number, received %s", isnan(d) ? "NaN" : d < 0 ? "-Infinity" : "Infinity");
                 else if (n->integer && (d != floor(d) || fabs(d) > 9007199254740991.0))
                         issue(v, "Invalid input: expected int, received number");
                 /* OpenClaw's appendNumericBoundHint adds the bound in words to zod's number issues */
@@ -1293,6 +1293,8 @@ static void v_node(struct vctx *v, struct json_object *o, const struct snode *n)
                 return;
         }
         case N_RECORD:
+                if (!expect(v, o, json_type_object, "record")) /* zod's z.record: "expected record" */
+                        return;
                 MEMBERS(v, o, {
                         if (n->nkids > 1) { /* the keys' node */
                                 struct json_object *ks = json_object_new_string(k);
@@ -1755,7 +1757,7 @@ static void v_agents(struct vctx *v, struct json_object *a) {
         FIELD(v, a, "ownership", {
                 if (!json_object_is_type(f, json_type_string) ||
                     strcmp(json_object_get_string(f), "explicit"))
-                        issue(v, "Invalid input: expected \"explicit\"");
+                        issue(v, "Invalid input: expected \"explicit\" (allowed: \"explicit\")"); /* z.literal + appendAllowedValuesHint */
         });
         FIELD(v, a, "defaults", {
                 if (v_object(v, f, DEFAULTS_KEYS, defaults))
