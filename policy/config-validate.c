@@ -3358,15 +3358,20 @@ static bool idn_label_ok(const char *l, size_t bytes, bool dns, char *ret_ascii,
  * white space, '/', '?', '#', '@' whose domainToASCII has labels of [a-z0-9-] (1-63, no '-' at
  * an end), 253 at most; a non-ASCII label counts as its "xn--" punycode form, checked as
  * idn_label_ok says. */
-static bool exact_host_ok(const char *raw) {
+/* OpenClaw's normalizeExactAllowedHost: NULL when raw is an exact host, else which of its three
+ * refusals applies (the message's format, with the host as written for %s) */
+static const char *exact_host_error(const char *raw) {
+        static const char *const WILDCARD = "Allowed host \"%s\" cannot contain a wildcard; use one exact hostname.";
+        static const char *const SHAPE = "Allowed host \"%s\" must be a hostname without a scheme, path, wildcard, or port.";
+        static const char *const INVALID = "Allowed host \"%s\" is not a valid hostname.";
         _cleanup_free_ char *t0 = sbx_strdup_trim(raw), *t = t0 ? sbx_strdup_lower(t0) : NULL;
         if (!t)
-                return true;
+                return NULL;
         size_t n = strlen(t);
         while (n && t[n - 1] == '.')
                 t[--n] = '\0';
         if (strchr(t, '*'))
-                return false;
+                return WILDCARD;
         char *h = t;
         if (n >= 2 && t[0] == '[' && t[n - 1] == ']')
                 h = t + 1, t[n - 1] = '\0';
@@ -3374,12 +3379,12 @@ static bool exact_host_ok(const char *raw) {
         struct in6_addr a6;
         _cleanup_free_ char *nozone = strndup(h, strcspn(h, "%"));
         if (inet_pton(AF_INET, h, &a4) == 1 || (nozone && inet_pton(AF_INET6, nozone, &a6) == 1))
-                return true;
+                return NULL;
         if (!*h || strpbrk(h, ": \t\n\v\f\r/?#@"))
-                return false;
+                return SHAPE;
         _cleanup_free_ char *ascii = special_host(h);
         if (!ascii)
-                return false;
+                return INVALID;
         for (char *c = ascii; *c; c++) /* a %-escape may decode to upper case */
                 *c = (char) tolower((unsigned char) *c);
         size_t total = 0;
@@ -3390,12 +3395,12 @@ static bool exact_host_ok(const char *raw) {
                         idn = idn || (unsigned char) c[i] >= 0x80;
                 if (idn ? !idn_label_ok(c, l, true, NULL, &len)
                         : !l || c[0] == '-' || c[l - 1] == '-' || strspn(c, "abcdefghijklmnopqrstuvwxyz0123456789-") < l)
-                        return false;
+                        return INVALID;
                 total += len + !!c[l];
                 if (len > 63 || total > 253)
-                        return false;
+                        return INVALID;
                 if (!c[l])
-                        return true;
+                        return NULL;
                 c += l + 1;
         }
 }
@@ -3407,13 +3412,19 @@ static void v_egress_hosts(struct vctx *v, struct json_object *proxy) {
                 struct json_object *l = jget(proxy, LISTS[k]);
                 for (size_t i = 0; json_object_is_type(l, json_type_array) && i < json_object_array_length(l); i++) {
                         struct json_object *e = json_object_array_get_idx(l, i);
-                        if (!json_object_is_type(e, json_type_string) || exact_host_ok(json_object_get_string(e)))
+                        const char *why = json_object_is_type(e, json_type_string)
+                                                  ? exact_host_error(json_object_get_string(e))
+                                                  : NULL;
+                        if (!why)
                                 continue;
                         jpath_push_key(&v->path, "secrets");
                         jpath_push_key(&v->path, "egressProxy");
                         jpath_push_key(&v->path, LISTS[k]);
                         jpath_push_index(&v->path, i);
-                        issue(v, "Allowed host \"%s\" is not a valid exact hostname.", json_object_get_string(e));
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+                        issue(v, why, json_object_get_string(e));
+#pragma GCC diagnostic pop
                         v->path = p;
                 }
         }

@@ -99,6 +99,14 @@ check "check: a channel plugin schema path keeps odd keys as written" 2 \
         "$SBX" check --config "$T/msg-ch.json"
 check "check: a '/' in a channel plugin schema key reads as '.'" 2 \
         '^error: channels\.line\.groups\.a\.b~c: invalid config' "$SBX" check --config "$T/msg-ch.json"
+echo '{ secrets: { egressProxy: { enabled: true, allowedHosts: ["*.a.com", "http://x", "-bad.com", "ok.com"] } } }' >"$T/msg-eg.json"
+check "check: an egress host with a wildcard says so" 2 'allowedHosts\[0\]: Allowed host "\*\.a\.com" cannot contain a wildcard; use one exact hostname\.$' \
+        "$SBX" check --config "$T/msg-eg.json"
+check "check: an egress host with a scheme says so" 2 \
+        'allowedHosts\[1\]: Allowed host "http://x" must be a hostname without a scheme, path, wildcard, or port\.$' \
+        "$SBX" check --config "$T/msg-eg.json"
+check "check: an egress host with a bad label is not a valid hostname" 2 \
+        'allowedHosts\[2\]: Allowed host "-bad\.com" is not a valid hostname\.$' "$SBX" check --config "$T/msg-eg.json"
 check "explain: no config file means OpenClaw's defaults" 0 'sandbox: +no, runs on the host \(mode=off' \
         "$SBX" explain
 check "explain: OPENCLAW_CONFIG_PATH is honoured" 0 "agent: +work" \
