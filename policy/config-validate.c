@@ -1252,7 +1252,10 @@ static void v_node(struct vctx *v, struct json_object *o, const struct snode *n)
                                 return;
                         }
                         if (!url_parses(u, NULL, NULL, NULL, NULL)) {
-                                issue(v, "Invalid URL");
+                                if (v->plugin_schema) /* a plugin's JSON Schema "format": "uri", in ajv's words */
+                                        issue(v, "invalid config: must match format \"uri\"");
+                                else
+                                        issue(v, "Invalid URL");
                                 return;
                         }
                         if (n->url == U_ZOD) {

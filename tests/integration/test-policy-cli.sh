@@ -107,6 +107,9 @@ check "check: an egress host with a scheme says so" 2 \
         "$SBX" check --config "$T/msg-eg.json"
 check "check: an egress host with a bad label is not a valid hostname" 2 \
         'allowedHosts\[2\]: Allowed host "-bad\.com" is not a valid hostname\.$' "$SBX" check --config "$T/msg-eg.json"
+echo '{ channels: { discord: { activityUrl: "not a url" } } }' >"$T/msg-uri.json"
+check "check: a channel plugin's format uri in ajv's words" 2 \
+        '^error: channels\.discord\.activityUrl: invalid config: must match format "uri"$' "$SBX" check --config "$T/msg-uri.json"
 check "explain: no config file means OpenClaw's defaults" 0 'sandbox: +no, runs on the host \(mode=off' \
         "$SBX" explain
 check "explain: OPENCLAW_CONFIG_PATH is honoured" 0 "agent: +work" \
