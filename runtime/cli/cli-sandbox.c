@@ -954,9 +954,9 @@ int cli_logs(int argc, char **argv) {
                         json_object_object_get_ex(o, "argv", &a);
                         /* the path and argv are the sandbox's: argv as JSON (its C0
                          * controls escaped), quoted too if C1 or DEL are left */
-                        const char *path = p ? json_object_get_string(p) : NULL,
+                        const char *exe = p ? json_object_get_string(p) : NULL,
                                    *args = a ? json_object_to_json_string(a) : "[]";
-                        _cleanup_free_ char *q = sbx_quoted(path ? path : "-"),
+                        _cleanup_free_ char *q = sbx_quoted(exe ? exe : "-"),
                                             *qa = sbx_text_plain(args) ? NULL : sbx_quoted(args);
                         printf("%s %-7s %-9s %-24s %s\n", json_object_get_string(t),
                                pid ? json_object_get_string(pid) : "sbx", json_object_get_string(d), q ? q : "?",

@@ -265,9 +265,14 @@ static int prepare_cgroup(oci_config *cfg, const char *id, sbx_cgroup *cg, sbx_e
         *cg = (sbx_cgroup) { .dirfd = -EBADF };
         if (g.systemd)
                 return prepare_systemd_cgroup(cfg, id, cg, e);
-        if (cfg->cgroups_path[0])
-                snprintf(rel, sizeof(rel), "%s%s", cfg->cgroups_path[0] == '/' ? "" : "/", cfg->cgroups_path);
-        else
+        if (cfg->cgroups_path[0]) {
+                /* never a silently shortened path: that would name another cgroup */
+                int n = snprintf(rel, sizeof(rel), "%s%s", cfg->cgroups_path[0] == '/' ? "" : "/",
+                                 cfg->cgroups_path);
+                if (n < 0 || (size_t) n >= sizeof(rel))
+                        return sbx_error_set(e, -ENAMETOOLONG, "config.json: linux.cgroupsPath is too long "
+                                             "(%zu bytes)", strlen(cfg->cgroups_path));
+        } else
                 snprintf(rel, sizeof(rel), "/sbx-runc/%s", id);
         if (strchr(rel, ':') || strstr(rel, "/../") || strstr(rel, "/.."))
                 return sbx_error_set(e, -EINVAL, "config.json: linux.cgroupsPath '%s': a cgroupfs path "
