@@ -181,18 +181,33 @@ static bool pidfd_wait(int pidfd, int timeout_ms) {
         return poll(&p, 1, timeout_ms) > 0;
 }
 
-/* Every process in the sandbox's pid namespace (host pids), via /proc. */
-static int for_each_sandbox_pid(pid_t init_pid, int sig) {
+/* Every process in the sandbox's pid namespace (host pids), via /proc.
+ * The namespace is read from the recorded init, held by a pidfd checked
+ * against its start time, and the pidfd is checked again after the read: a
+ * dead init whose pid was reused meanwhile would name another namespace.
+ * Never the caller's own pid namespace (a sandbox's init always has its own). */
+static int for_each_sandbox_pid(pid_t init_pid, uint64_t init_start_time, int sig) {
         char path[300], ns[64], other[64];
+        _cleanup_close_ int pidfd = sbx_init_pidfd(init_pid, init_start_time);
         _cleanup_(closedirp) DIR *d = NULL;
         struct dirent *de;
         ssize_t n;
 
+        if (pidfd < 0)
+                return -ESRCH;
         snprintf(path, sizeof(path), "/proc/%d/ns/pid", (int) init_pid);
         n = readlink(path, ns, sizeof(ns) - 1);
         if (n < 0)
                 return -errno;
         ns[n] = '\0';
+        if (sys_pidfd_send_signal(pidfd, 0) < 0)
+                return -ESRCH;
+        n = readlink("/proc/self/ns/pid", other, sizeof(other) - 1);
+        if (n < 0)
+                return -errno;
+        other[n] = '\0';
+        if (!strcmp(ns, other))
+                return -EPERM;
         d = opendir("/proc");
         if (!d)
                 return -errno;
@@ -1537,7 +1552,7 @@ static int stop_locked(sbx_record *rec, unsigned timeout_sec, bool kill_now) {
         if (pidfd >= 0) {
                 if (rec->s.state == SBX_SANDBOX_PAUSED) {
                         (void) freeze_sandbox(rec, false, &(sbx_error) {});
-                        (void) for_each_sandbox_pid(rec->s.init_pid, SIGCONT);
+                        (void) for_each_sandbox_pid(rec->s.init_pid, rec->s.init_start_time, SIGCONT);
                 }
                 /* init answers SIGTERM by stopping everything (see init.c). */
                 if (kill_now || sys_pidfd_send_signal(pidfd, SIGTERM) < 0 ||
@@ -1713,7 +1728,7 @@ static int set_paused(sbx_record *rec, const char *name, const void *arg, sbx_er
         if (r < 0)
                 return sbx_error_wrap(reterr, "sandbox '%s'", name);
         for (int pass = 0; pass < (r == 0 ? (pause ? 2 : 1) : 0); pass++) {
-                r = for_each_sandbox_pid(rec->s.init_pid, pause ? SIGSTOP : SIGCONT);
+                r = for_each_sandbox_pid(rec->s.init_pid, rec->s.init_start_time, pause ? SIGSTOP : SIGCONT);
                 if (r < 0)
                         return sbx_error_set(reterr, r, "sandbox '%s': signal its processes", name);
         }
