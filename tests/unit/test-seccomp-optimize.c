@@ -316,7 +316,8 @@ static void check_opts(const char *what, const sbx_seccomp_opts *opts) {
         sbx_bpf fast = {}, raw = {};
         sbx_error err = {};
         char name[128];
-        _cleanup_free_ struct sock_filter *stacked = NULL, *rewritten[2] = {};
+        _cleanup_free_ struct sock_filter *stacked = NULL, *rewritten_base = NULL, *rewritten_layer = NULL;
+        struct sock_filter *rewritten[2] = {}; /* borrowed: owned by the two above */
         size_t n_stacked = 0, n_rewritten[2] = {};
 
         raw_opts.unoptimized = true;
@@ -334,6 +335,7 @@ static void check_opts(const char *what, const sbx_seccomp_opts *opts) {
                 check_equivalent(&(pair){name, in, out, n_in, n});
                 printf("# %s\n", name);
                 rewritten[layer] = out;
+                *(layer ? &rewritten_layer : &rewritten_base) = out;
                 n_rewritten[layer] = n;
         }
         /* base over layer as one program, also where sbx attaches the two */
