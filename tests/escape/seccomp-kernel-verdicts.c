@@ -226,7 +226,7 @@ static const char *arg_calls[] = {"clone", "personality", "socket", "ioctl", "ch
                                   "fchmodat2", "creat", "mknod", "mknodat", "open", "openat", "setrlimit",
                                   "prlimit64", "sched_setscheduler", "sched_setattr", "sched_setparam",
                                   "setpriority", "ioprio_set", "unshare", NULL};
-static bool full; /* SBX_SECCOMP_VERDICTS_FULL=1: every variant (~6 minutes) */
+static bool full; /* SBX_SECCOMP_VERDICTS_FULL=1: every variant (~5.5 minutes) */
 
 /* arguments the kernel reads as 32 bits (int, unsigned int) that a rule of
  * the layer compares: a value with its high word set must be refused
