@@ -14,11 +14,20 @@
  * has attached stays, as under Docker (kernel.shm_rmid_forced is left 0: a
  * later exec may attach what an earlier one made), counted in the bound.
  *
- * The kernel lets only the IPC namespace's root (uid 0 of the user
- * namespace that owns it) write these: the child does, after it has become
- * that root and before anything of the sandbox runs. */
+ * The kernel lets only the IPC namespace's root write these: a process
+ * whose effective host uid is the one uid 0 of the user namespace that
+ * owns it maps to (ipc_permissions(), no capability involved). The child
+ * does, before anything of the sandbox runs: as that root (host root's
+ * subordinate range, or rootless as uid 0), or, rootless as another uid,
+ * where its single-id map has no root (ipc14), in an IPC namespace a
+ * spawner made in a user namespace of its own that maps 0 to the caller
+ * (sbx_ipc_owner_enter): the child's user namespace is nested in that one
+ * and runs on the same host uid, the root of the IPC namespace's owner.
+ * The sandbox's /proc/sys is read-only (mount.c), so nothing it runs may
+ * raise them again. */
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -69,4 +78,33 @@ int sbx_ipc_limit_child(int proc_fd, sbx_error *reterr) {
                 close(fd);
         }
         return 0;
+}
+
+static int write_self(int procdir, const char *name, const char *text) {
+        char path[32];
+        size_t len = strlen(text);
+        int fd, r = 0;
+
+        snprintf(path, sizeof(path), "self/%s", name);
+        fd = openat(procdir, path, O_WRONLY | O_CLOEXEC);
+        if (fd < 0)
+                return -errno;
+        if (write(fd, text, len) != (ssize_t) len)
+                r = -errno;
+        close(fd);
+        return r;
+}
+
+int sbx_ipc_owner_enter(int procdir) {
+        char um[32], gm[32];
+        int r;
+
+        snprintf(um, sizeof(um), "0 %u 1\n", (unsigned) geteuid());
+        snprintf(gm, sizeof(gm), "0 %u 1\n", (unsigned) getegid());
+        if (unshare(CLONE_NEWUSER) < 0)
+                return -errno;
+        if ((r = write_self(procdir, "uid_map", um)) < 0 || (r = write_self(procdir, "setgroups", "deny")) < 0 ||
+            (r = write_self(procdir, "gid_map", gm)) < 0)
+                return r;
+        return unshare(CLONE_NEWIPC) < 0 ? -errno : 0;
 }

@@ -176,9 +176,12 @@ static _Noreturn void child_main(const sbx_plan *p, int sync_fd, const sigset_t 
         if (sbx_userns_limit_child(p, &mfds.proc, &err) < 0)
                 child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
         /* SysV IPC bounded to the /dev/shm size (ipc-limits.c): only the
-         * IPC namespace's root may, so not rootless as another uid (its
-         * single-id map has no root), where the kernel's defaults stay. */
-        if ((p->privileged || p->uid == 0) && sbx_ipc_limit_child(mfds.proc, &err) < 0)
+         * IPC namespace's root may: as root or rootless as uid 0 that is
+         * us; rootless as another uid (its single-id map has no root) our
+         * host uid is the root of the IPC namespace's owner (ipc14,
+         * spawn_ipc_owner). Not in NAME's user namespace as another uid
+         * (network container:NAME), where the kernel's defaults stay. */
+        if ((p->privileged || p->uid == 0 || p->ipc_owner) && sbx_ipc_limit_child(mfds.proc, &err) < 0)
                 child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
         /* Mounts first: they need CAP_SYS_ADMIN in our namespaces. */
         if (sbx_mount_setup_child(p, &mfds, &err) < 0)
@@ -262,11 +265,18 @@ pid_t sbx_pidfd_pid(int pidfd) {
  * locked. As root only the parent user namespace may write the id maps:
  * the spawner does, before it reports; the child waits for #1 as ever.
  * A failure before clone3 comes back with seq 0: the launcher then builds
- * the root itself. */
+ * the root itself.
+ *
+ * ipc14, rootless as a uid other than 0 (p->ipc_owner), from a template or
+ * not: before the clone the helper makes a user namespace mapping 0 to the
+ * caller and an IPC namespace it owns (sbx_ipc_owner_enter), and clones the
+ * sandbox without CLONE_NEWIPC: the sandbox's user namespace is nested in
+ * that one, and the child bounds the IPC namespace (ipc-limits.c). */
 static int spawn_via_helper(sbx_plan *p, struct clone_args *args, int sync_child, int sync_parent,
                             const sigset_t *oldmask, int *ret_pidfd, sbx_error *reterr) {
         _cleanup_close_ int back_r = -EBADF, back_w = -EBADF, pidfd = -EBADF;
-        bool tmpl = p->tmpl.used;
+        bool tmpl = p->tmpl.used, ipc = p->ipc_owner;
+        const char *what = tmpl ? "template" : ipc ? "ipc namespace" : "network container";
         sbx_sync_msg msg;
         siginfo_t info = {};
         int r;
@@ -278,7 +288,7 @@ static int spawn_via_helper(sbx_plan *p, struct clone_args *args, int sync_child
         pid_t launcher = getpid();
         helper = fork();
         if (helper < 0)
-                return sbx_error_set(reterr, -errno, "%s: fork", tmpl ? "template" : "network container");
+                return sbx_error_set(reterr, -errno, "%s: fork", what);
         if (helper == 0) {
                 int child_pidfd = -EBADF, procdir = -EBADF, e = 0;
                 sbx_error err = {};
@@ -294,28 +304,36 @@ static int spawn_via_helper(sbx_plan *p, struct clone_args *args, int sync_child
 
                 /* clone3 takes CLONE_PARENT only without an exit signal of its
                  * own: the child gets ours (SIGCHLD), sent to our parent */
-                if (!tmpl)
+                if (!tmpl && !ipc)
                         args->flags &= ~(uint64_t) (CLONE_NEWUSER | CLONE_NEWNET);
+                if (ipc)
+                        args->flags &= ~(uint64_t) CLONE_NEWIPC;
                 args->flags |= CLONE_PARENT;
                 args->exit_signal = 0;
                 args->pidfd = (uintptr_t) &child_pidfd;
-                if (tmpl) {
+                if (tmpl || ipc) {
                         /* the host's /proc, for the child's maps: the
                          * template's shows only the holder */
                         procdir = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
-                        if (procdir < 0 || sbx_template_enter(p) < 0)
+                        if (procdir < 0 || (tmpl && sbx_template_enter(p) < 0))
                                 e = -errno;
+                        else if (ipc && (e = sbx_ipc_owner_enter(procdir)) < 0)
+                                sbx_error_set(&err, e, "%s: a user namespace mapping 0 to us and its IPC "
+                                                       "namespace (the sandbox's)", what);
                 } else if (setns(p->net.join_userns_fd, CLONE_NEWUSER) < 0 || setns(p->net.join_fd, CLONE_NEWNET) < 0)
                         e = -errno;
                 if (e < 0) {
-                        sbx_error_set(&err, e, tmpl ? "template: enter the holder's user and mount namespaces"
-                                                    : "network container: enter the sandbox's user and network namespaces");
+                        if (!err.code)
+                                sbx_error_set(&err, e, tmpl ? "template: enter the holder's user and mount namespaces"
+                                                            : "network container: enter the sandbox's user and network namespaces");
                         _exit(sbx_sync_send(back_w, 0, SBX_SYNC_ERROR, SBX_EXIT_FAILURE, &err) < 0);
                 }
                 c = sys_clone3(args);
                 if (c < 0) {
                         sbx_error_set(&err, -errno, tmpl ? "template: clone3 (user, mount, pid, net, ipc, uts, "
                                                            "cgroup namespaces) inside the template's user namespace"
+                                                    : ipc ? "ipc namespace: clone3 (user, mount, pid, net, uts, "
+                                                            "cgroup namespaces) inside the IPC namespace's user namespace"
                                                          : "network container: clone3 (mount, pid, ipc, uts, cgroup "
                                                            "namespaces) inside the sandbox's user namespace");
                         _exit(sbx_sync_send(back_w, 0, SBX_SYNC_ERROR, SBX_EXIT_FAILURE, &err) < 0);
@@ -359,8 +377,7 @@ static int spawn_via_helper(sbx_plan *p, struct clone_args *args, int sync_child
         }
         if (r < 0 || pidfd < 0 || (pid = sbx_pidfd_pid(pidfd)) <= 0)
                 return sbx_error_set(reterr, r < 0 ? r : -ECHILD,
-                                     "%s: no sandbox came back from the helper (status %d)",
-                                     tmpl ? "template" : "network container", info.si_status);
+                                     "%s: no sandbox came back from the helper (status %d)", what, info.si_status);
         *ret_pidfd = TAKE_FD(pidfd);
         return (int) pid;
 }
@@ -629,6 +646,7 @@ static long spawn_shared(sbx_plan *p, const struct clone_args *args, int sync_ch
  * spawn_shared()). */
 struct shared_spawner {
         sbx_plan *p;
+        bool tmpl;                      /* enter the template's holder (else only the IPC owner, ipc14) */
         unsigned long flags;
         int sync_child, sync_parent, back_w;
         const sigset_t *oldmask;
@@ -656,15 +674,23 @@ static int shared_spawner_main(void *arg) {
         close(a->sync_parent);
         /* the host's /proc, for the child's maps: the template's shows only the holder */
         procdir = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
-        if (procdir < 0 || sbx_template_enter(a->p) < 0) {
-                sbx_error_set(&err, -errno, "template: enter the holder's user and mount namespaces");
+        if (procdir < 0 || (a->tmpl && sbx_template_enter(a->p) < 0)) {
+                sbx_error_set(&err, -errno, procdir < 0 ? "spawner: open /proc"
+                                                        : "template: enter the holder's user and mount namespaces");
+                _exit(sbx_sync_send(a->back_w, 0, SBX_SYNC_ERROR, SBX_EXIT_FAILURE, &err) < 0);
+        }
+        /* ipc14: the IPC namespace's owner, mapping 0 to us (spawn_via_helper) */
+        if (a->p->ipc_owner && (c = sbx_ipc_owner_enter(procdir)) < 0) {
+                sbx_error_set(&err, (int) c, "%s: a user namespace mapping 0 to us and its IPC namespace (the "
+                                             "sandbox's)", a->tmpl ? "template" : "ipc namespace");
                 _exit(sbx_sync_send(a->back_w, 0, SBX_SYNC_ERROR, SBX_EXIT_FAILURE, &err) < 0);
         }
         a->p->tmpl.host_proc = procdir;
         c = clone(shared_sandbox_main, a->child_stack, (int) a->flags, (void *) a, &child_pidfd);
         if (c < 0) {
-                sbx_error_set(&err, -errno, "template: clone (user, mount, pid, net, ipc, uts, cgroup namespaces) "
-                                            "inside the template's user namespace");
+                sbx_error_set(&err, -errno, "%s: clone (user, mount, pid, net, ipc, uts, cgroup namespaces) "
+                                            "inside the %s user namespace", a->tmpl ? "template" : "ipc namespace",
+                              a->tmpl ? "template's" : "IPC namespace's");
                 _exit(sbx_sync_send(a->back_w, 0, SBX_SYNC_ERROR, SBX_EXIT_FAILURE, &err) < 0);
         }
         /* the child has exec'd or died */
@@ -675,8 +701,8 @@ static int spawn_template_shared(sbx_plan *p, const struct clone_args *args, int
                                  const sigset_t *oldmask, int *ret_pidfd, sbx_error *reterr) {
         _cleanup_close_ int back_r = -EBADF, back_w = -EBADF, pidfd = -EBADF;
         int dumpable = prctl(PR_GET_DUMPABLE, 0, 0, 0, 0), host_proc = p->tmpl.host_proc, r;
-        struct shared_spawner a = { .p = p, .sync_child = sync_child, .sync_parent = sync_parent,
-                                    .oldmask = oldmask, .launcher = getpid() };
+        struct shared_spawner a = { .p = p, .tmpl = p->tmpl.used, .sync_child = sync_child,
+                                    .sync_parent = sync_parent, .oldmask = oldmask, .launcher = getpid() };
         sbx_sync_msg msg;
         siginfo_t info = {};
         char *stacks;
@@ -688,7 +714,8 @@ static int spawn_template_shared(sbx_plan *p, const struct clone_args *args, int
         a.back_w = back_w;
         /* clone() takes CLONE_PARENT with no exit signal of its own: the
          * child gets the spawner's (SIGCHLD), sent to us */
-        a.flags = (args->flags & ~(uint64_t) CLONE_INTO_CGROUP) | CLONE_VM | CLONE_VFORK | CLONE_PARENT;
+        a.flags = (args->flags & ~(uint64_t) (CLONE_INTO_CGROUP | (p->ipc_owner ? CLONE_NEWIPC : 0))) | CLONE_VM |
+                  CLONE_VFORK | CLONE_PARENT;
         stacks = mmap(NULL, 2 * SHARED_CHILD_STACK, PROT_READ | PROT_WRITE,
                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
         if (stacks == MAP_FAILED || mprotect(stacks, SHARED_CHILD_GUARD, PROT_NONE) < 0 ||
@@ -696,7 +723,8 @@ static int spawn_template_shared(sbx_plan *p, const struct clone_args *args, int
                 r = -errno;
                 if (stacks != MAP_FAILED)
                         (void) munmap(stacks, 2 * SHARED_CHILD_STACK);
-                return sbx_error_set(reterr, r, "template: the spawner's and the child's stacks");
+                return sbx_error_set(reterr, r, "%s: the spawner's and the child's stacks",
+                                     a.tmpl ? "template" : "ipc namespace");
         }
         a.child_stack = stacks + 2 * SHARED_CHILD_STACK;
         spawner = clone(shared_spawner_main, stacks + SHARED_CHILD_STACK, CLONE_VM | CLONE_VFORK | SIGCHLD, &a);
@@ -709,19 +737,20 @@ static int spawn_template_shared(sbx_plan *p, const struct clone_args *args, int
                 (void) prctl(PR_SET_DUMPABLE, dumpable, 0, 0, 0);
         p->tmpl.host_proc = host_proc;
         if (r < 0)
-                return sbx_error_set(reterr, r, "template: clone the spawner");
+                return sbx_error_set(reterr, r, "%s: clone the spawner", a.tmpl ? "template" : "ipc namespace");
         closep(&back_w);
         back_w = -EBADF;
         r = sbx_sync_recv_fd(back_r, SYNC_TIMEOUT_MS, &msg, &pidfd);
         if (r >= 0 && msg.type == SBX_SYNC_ERROR) {
                 *reterr = msg.error;
-                if (msg.seq == 0)
+                if (msg.seq == 0 && a.tmpl)
                         return -ESTALE;         /* no child: build the root ourselves */
                 return reterr->code < 0 ? reterr->code : -EIO;
         }
         if (r < 0 || pidfd < 0 || (pid = sbx_pidfd_pid(pidfd)) <= 0)
                 return sbx_error_set(reterr, r < 0 ? r : -ECHILD,
-                                     "template: no sandbox came back from the spawner (status %d)", info.si_status);
+                                     "%s: no sandbox came back from the spawner (status %d)",
+                                     a.tmpl ? "template" : "ipc namespace", info.si_status);
         *ret_pidfd = TAKE_FD(pidfd);
         return (int) pid;
 }
@@ -782,6 +811,19 @@ static int spawn_clone(sbx_plan *p, int sync_child, int sync_parent, const sigse
                 p->tmpl.used = false;
                 closep(&p->tmpl.holder_pidfd);
                 p->tmpl.holder_pidfd = -EBADF;
+        }
+        /* ipc14: rootless as a uid other than 0, without a template: a
+         * spawner makes the IPC namespace's owner and clones the sandbox
+         * in it, on our memory where the child could share it (as
+         * spawn_shared), else a fork */
+        if (p->ipc_owner) {
+                if (!child_waits_for_parent(p) && !(args.flags & CLONE_INTO_CGROUP) && shares_memory_until_exec(p))
+                        pid = spawn_template_shared(p, &args, sync_child, sync_parent, oldmask, ret_pidfd, reterr);
+                else
+                        pid = spawn_via_helper(p, &args, sync_child, sync_parent, oldmask, ret_pidfd, reterr);
+                if (pid >= 0)
+                        close_cgroup_tasks(p);
+                return (int) pid;
         }
         /* network container:NAME as root: the child is born in NAME's network
          * namespace. Only the launcher (host credentials) may enter it, so it

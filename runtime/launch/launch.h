@@ -313,6 +313,10 @@ typedef struct sbx_plan {
         uint32_t map_count;              /* ids mapped (1 unprivileged) */
         uint32_t uid, gid;               /* sandbox user */
         char uid_map[512], gid_map[512]; /* map text written by the parent */
+        bool ipc_owner;                  /* rootless as uid != 0 (ipc14): the child's user namespace
+                                          * is nested in one mapping 0 to the caller, which owns its
+                                          * IPC namespace (so the child may bound it: ipc-limits.c);
+                                          * the child maps "uid 0 1" */
         bool setgroups_allow;            /* container with its own maps: keep setgroups(2) */
         char inotify_instances[24];      /* user.max_inotify_{instances,watches} of the new user ns: */
         char inotify_watches[24];        /* an eighth of its creator's (userns.c) */

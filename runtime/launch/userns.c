@@ -116,16 +116,20 @@ static int write_at(int dirfd, const char *name, const char *text, sbx_error *re
         return 0;
 }
 
-int sbx_userns_write_maps(const sbx_plan *p, int proc_pid_fd, sbx_error *reterr) {
+static int write_maps(const char *uid_map, const char *gid_map, int proc_pid_fd, sbx_error *reterr) {
         int r;
 
-        r = write_at(proc_pid_fd, "uid_map", p->uid_map, reterr);
+        r = write_at(proc_pid_fd, "uid_map", uid_map, reterr);
         if (r < 0)
                 return r;
         r = write_at(proc_pid_fd, "setgroups", "deny", reterr);
         if (r < 0)
                 return r;
-        return write_at(proc_pid_fd, "gid_map", p->gid_map, reterr);
+        return write_at(proc_pid_fd, "gid_map", gid_map, reterr);
+}
+
+int sbx_userns_write_maps(const sbx_plan *p, int proc_pid_fd, sbx_error *reterr) {
+        return write_maps(p->uid_map, p->gid_map, proc_pid_fd, reterr);
 }
 
 int sbx_userns_write_own_maps(const sbx_plan *p, sbx_error *reterr) {
@@ -137,7 +141,15 @@ int sbx_userns_write_own_maps(const sbx_plan *p, sbx_error *reterr) {
                                    : open("/proc/self", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (fd < 0)
                 return sbx_error_set(reterr, -errno, "user namespace: open /proc/self");
-        r = sbx_userns_write_maps(p, fd, reterr);
+        if (p->ipc_owner) {
+                /* ipc14: our parent user namespace maps only its root, to
+                 * the caller (sbx_ipc_owner_enter): the sandbox user onto it */
+                char um[32], gm[32];
+                snprintf(um, sizeof(um), "%u 0 1\n", (unsigned) p->uid);
+                snprintf(gm, sizeof(gm), "%u 0 1\n", (unsigned) p->gid);
+                r = write_maps(um, gm, fd, reterr);
+        } else
+                r = sbx_userns_write_maps(p, fd, reterr);
         close(fd);
         return r;
 }

@@ -26,3 +26,9 @@ int sbx_userns_setup_child(const sbx_plan *p, sbx_error *reterr);
  * semaphores and shared memory (ipc-limits.c); proc_fd: a procfs or -EBADF
  * for /proc. */
 int sbx_ipc_limit_child(int proc_fd, sbx_error *reterr);
+/* A spawner, rootless (ipc14): a new user namespace mapping 0 onto our own
+ * ids (written through procdir, the host's /proc), and a new IPC namespace
+ * owned by it, which a child cloned from here without CLONE_NEWIPC shares:
+ * its root is our host uid, so the child may bound it as any sandbox user.
+ * -errno. */
+int sbx_ipc_owner_enter(int procdir);

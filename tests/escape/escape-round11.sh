@@ -63,13 +63,52 @@ else
         for i in 1 2 3 4; do skip "sysv-persistent: no sandbox"; done
 fi
 
-# --- not covered: rootless with a sandbox user other than 0 (docker's
+# --- any sandbox user (ipc14): rootless, a user other than 0 (docker's
 # --user, OpenClaw's default: the workspace owner) maps one id and no root,
-# and only the IPC namespace's root may write its limits: the kernel's
-# defaults stay there (SECURITY.md, section 10)
-if ! is_root; then
-        skip "sysv-rootless-user: not bounded rootless with --user 1000 (msgmni $(timeout -k 5 60 "$SBX" run --user 1000:1000 -- cat /proc/sys/kernel/msgmni))"
+# and only the IPC namespace's root may write its limits; that namespace is
+# now owned by a user namespace of sbx's mapping 0 to the caller, the
+# sandbox's nested in it (launch.c spawn_ipc_owner). As root the sandbox's
+# root writes them before the switch to 1000. The same bounds, both ways.
+fillu() { timeout -k 5 60 "$SBX" run --user 1000:1000 --ro-bind "$F:/round11-probe.py" -- python3 /round11-probe.py "$@"; }
+is "sysv-user: --user 1000 runs as 1000 with kernel.msgmni 56" \
+        "$(timeout -k 5 60 "$SBX" run --user 1000:1000 -- sh -c 'id -u; cat /proc/sys/kernel/msgmni' | tr '\n' ' ')" "1000 56 "
+is "sysv-user-msg: as 1000, 56 queues are made, the 57th is refused (ENOSPC: kernel.msgmni)" "$(fillu msg 57)" "ENOSPC 56"
+is "sysv-user-shm: as 1000, a 64 MiB segment is made" "$(fillu shm 67108864 1)" "OK 1"
+is "sysv-user-shm: as 1000, one byte over 64 MiB is refused (EINVAL: kernel.shmmax)" "$(fillu shm 67108865 1)" "EINVAL 0"
+is "sysv-user-shm: as 1000, a second 40 MiB segment is refused (ENOSPC: kernel.shmall)" "$(fillu shm 41943040 2)" "ENOSPC 1"
+is "sysv-user-sem: as 1000, 32 sets of 32,000 are made, the 33rd is refused (ENOSPC: SEMMNS)" "$(fillu sem 32000 33)" "ENOSPC 32"
+# the sandbox's uid is the IPC namespace's root now (on the host): what
+# keeps it from raising the bounds is the read-only /proc/sys (mount.c)
+is "sysv-user-sysctl: as 1000, kernel.msgmni cannot be raised inside (EROFS)" "$(fillu sysctl msgmni 32000)" EROFS
+is "sysv-user-sysctl: as 0 neither (EROFS)" "$(fill sysctl msgmni 32000)" EROFS
+control "sysv-user-sysctl: the IPC namespace's root outside raises it in a fresh one" \
+        "$(outside sysctl msgmni 32000)" OK "$why"
+# the other ways in: a persistent sandbox as 1000 (sbx create --user, as
+# docker create --user), its exec service and a join by setns (an exec
+# allowlist takes the join), and SBX_SPAWN_COPY (the forked spawner)
+if sx create --user 1000:1000 --ro-bind "$F:/round11-probe.py" r11user >/dev/null; then
+        is "sysv-user-persistent: an exec as 1000 makes 40 queues and exits" \
+                "$(sx exec r11user -- python3 /round11-probe.py msg 40)" "OK 40"
+        is "sysv-user-persistent: the next gets only the rest (ENOSPC)" \
+                "$(sx exec r11user -- python3 /round11-probe.py msg 40)" "ENOSPC 16"
+        sx rm -f r11user >/dev/null
+else
+        not_ok "sysv-user-persistent: sbx create --user 1000:1000"
+        skip "sysv-user-persistent: no sandbox"
 fi
+if sx create --user 1000:1000 --exec-allow '*' --ro-bind "$F:/round11-probe.py" r11join >/dev/null; then
+        is "sysv-user-join: an exec by setns (exec allowlist) as 1000: the 57th queue ENOSPC" \
+                "$(sx exec r11join -- python3 /round11-probe.py msg 57)" "ENOSPC 56"
+        sx rm -f r11join >/dev/null
+else
+        not_ok "sysv-user-join: sbx create --user 1000:1000 --exec-allow '*'"
+fi
+is "sysv-user-template: SBX_TEMPLATE=1 (the spawner enters the holder first) as 1000: the 57th queue ENOSPC" \
+        "$(SBX_TEMPLATE=1 fillu msg 57)" "ENOSPC 56"
+is "sysv-user-no-template: SBX_TEMPLATE=0 as 1000: the 57th queue ENOSPC" "$(SBX_TEMPLATE=0 fillu msg 57)" "ENOSPC 56"
+is "sysv-user-copy: SBX_SPAWN_COPY=1 as 1000: the 57th queue ENOSPC" "$(SBX_SPAWN_COPY=1 fillu msg 57)" "ENOSPC 56"
+is "sysv-user-helper: --timeout (a forked spawner) as 1000: the 57th queue ENOSPC" \
+        "$(timeout -k 5 60 "$SBX" run --timeout 50 --user 1000:1000 --ro-bind "$F:/round11-probe.py" -- python3 /round11-probe.py msg 57)" "ENOSPC 56"
 
 # --- not bounded (known): the kernel's TCP memory (net.ipv4.tcp_mem) is one
 # budget for the whole host, all network namespaces; a --network none

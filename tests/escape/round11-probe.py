@@ -8,6 +8,7 @@
 #   shm-make KEY     make a 40 MiB segment with KEY, never attached, and exit
 #   shm-find KEY     look the segment KEY up
 #   fifo | nice      sched_setscheduler(SCHED_FIFO 1) | setpriority(-5)
+#   sysctl NAME V    write V to /proc/sys/kernel/NAME: OK or the errno
 #   tcp N            N loopback TCP connections, each sender filled until
 #                    EAGAIN, the receiver never reading: prints how many KiB
 #                    the host-wide TCP memory counter (sockstat) grew
@@ -49,6 +50,13 @@ elif cmd in ("fifo", "nice"):
         print("OK")
     except OSError as e:
         print(errno.errorcode[e.errno])
+elif cmd == "sysctl":
+    try:
+        with open("/proc/sys/kernel/" + args[0], "w") as f:
+            f.write(args[1])
+        print("OK")
+    except OSError as e:
+        print(errno.errorcode[e.errno])
 elif cmd == "tcp":
     def mem():
         for line in open("/proc/net/sockstat"):
@@ -71,4 +79,4 @@ elif cmd == "tcp":
             pass
     print((mem() - m0) * os.sysconf("SC_PAGE_SIZE") >> 10)
 else:
-    sys.exit("usage: sysv-fill.py msg|shm|sem|shm-make|shm-find|fifo|nice|tcp ARGS")
+    sys.exit("usage: sysv-fill.py msg|shm|sem|shm-make|shm-find|fifo|nice|sysctl|tcp ARGS")
