@@ -35,6 +35,7 @@
 #include "launch.h"
 #include "util/util.h"
 #include "container.h"
+#include "userns.h"
 #include "mount.h"
 #include "netns.h"
 #include "userns.h"
@@ -464,6 +465,13 @@ _Noreturn void sbx_container_child_main(const sbx_plan *p, int sync_fd, const si
                 fail(sync_fd, &(sbx_error) { -errno, "hostname: sethostname" });
         if (c->domainname && setdomainname(c->domainname, strlen(c->domainname)) < 0)
                 fail(sync_fd, &(sbx_error) { -errno, "domainname: setdomainname" });
+        /* ipc14: a container's own IPC namespace gets the SysV bounds of
+         * every sbx sandbox (ipc-limits.c; runc and crun leave the kernel's
+         * defaults, which bound nothing). We are its root here whatever
+         * process.user says. linux.sysctl comes after: a value it names
+         * (podman --sysctl kernel.shmmax=...) is the one that stays. */
+        if ((c->clone_flags & CLONE_NEWIPC) && sbx_ipc_limit_child(-EBADF, &err) < 0)
+                fail(sync_fd, &err);
         for (size_t i = 0; i < c->n_sysctl; i++)
                 if (write_sysctl(c->sysctl[i], &err) < 0)
                         fail(sync_fd, &err);

@@ -52,6 +52,27 @@ c['linux']['sysctl']={'kernel.shmmni':'1234','net.ipv4.ip_forward':'1'}")
 runit "$b" sysctlok
 is "sysctl: the container's own ipc and network sysctls are set" "$(echo $out)" "1234 1"
 
+# --- SysV IPC bounds (ipc14, red13): a container's own IPC namespace gets
+# sbx's (escape-round11.sh, SECURITY.md section 10) whatever process.user
+# is; runc and crun leave the kernel's defaults (32,000 queues, 16 EiB of
+# segments). linux.sysctl names a value: that one stays.
+ipcv='cat /proc/sys/kernel/msgmni /proc/sys/kernel/shmmax; id -u'
+b=$(bundle ipcuser "c['process']['args']=['sh','-c','$ipcv']
+c['process']['user']={'uid':1000,'gid':1000}")
+runit "$b" ipcuser
+is "sysv-oci: a container's own IPC namespace is bounded, as user 1000 (msgmni 56, shmmax 64 MiB)" "$(echo $out)" \
+        "56 67108864 1000"
+b=$(bundle ipcsysctl "c['process']['args']=['sh','-c','$ipcv']
+c['linux']['sysctl']={'kernel.msgmni':'100'}")
+runit "$b" ipcsysctl
+is "sysv-oci: ... linux.sysctl kernel.msgmni 100 is the value that stays" "$(echo $out)" "100 67108864 0"
+if command -v runc >/dev/null; then
+        out=$(cd "$T/b-ipcuser" && runc --root "$T/runc" run ipcuserr </dev/null 2>&1)
+        control "runc leaves the kernel's defaults" "$(echo $out)" "32000 18446744073692774399 1000"
+else
+        skip "control: runc not installed"
+fi
+
 # --- --pid-file through a symlink planted at its temporary name (the
 # runtime, root, writes it): the symlink's target is not written
 echo precious > "$T/victim"
