@@ -27,7 +27,9 @@
  * raise them again. */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/nsfs.h>
 #include <sched.h>
+#include <sys/ioctl.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -107,4 +109,17 @@ int sbx_ipc_owner_enter(int procdir) {
             (r = write_self(procdir, "gid_map", gm)) < 0)
                 return r;
         return unshare(CLONE_NEWIPC) < 0 ? -errno : 0;
+}
+
+int sbx_ipc_owner_join(int userns_fd) {
+        int parent = ioctl(userns_fd, NS_GET_PARENT), r = 0;
+
+        if (parent < 0)
+                return -errno;
+        /* the initial user namespace (NAME runs as uid 0, its own map's
+         * root): EPERM, nothing changed */
+        if (setns(parent, CLONE_NEWUSER) < 0 || unshare(CLONE_NEWIPC) < 0)
+                r = -errno;
+        close(parent);
+        return r;
 }

@@ -179,8 +179,8 @@ static _Noreturn void child_main(const sbx_plan *p, int sync_fd, const sigset_t 
          * IPC namespace's root may: as root or rootless as uid 0 that is
          * us; rootless as another uid (its single-id map has no root) our
          * host uid is the root of the IPC namespace's owner (ipc14,
-         * spawn_ipc_owner). Not in NAME's user namespace as another uid
-         * (network container:NAME), where the kernel's defaults stay. */
+         * spawn_via_helper; network container:NAME too, when NAME's user
+         * namespace is nested in such an owner). */
         if ((p->privileged || p->uid == 0 || p->ipc_owner) && sbx_ipc_limit_child(mfds.proc, &err) < 0)
                 child_fail(sync_fd, SBX_EXIT_FAILURE, &err);
         /* Mounts first: they need CAP_SYS_ADMIN in our namespaces. */
@@ -320,8 +320,18 @@ static int spawn_via_helper(sbx_plan *p, struct clone_args *args, int sync_child
                         else if (ipc && (e = sbx_ipc_owner_enter(procdir)) < 0)
                                 sbx_error_set(&err, e, "%s: a user namespace mapping 0 to us and its IPC "
                                                        "namespace (the sandbox's)", what);
-                } else if (setns(p->net.join_userns_fd, CLONE_NEWUSER) < 0 || setns(p->net.join_fd, CLONE_NEWNET) < 0)
-                        e = -errno;
+                } else {
+                        /* ipc14: rootless as a uid other than 0, NAME (such a
+                         * uid too) is nested in a user namespace mapping 0 to
+                         * us: the sandbox's IPC namespace comes from there,
+                         * and the child bounds it (this copy of the plan) */
+                        if (!p->privileged && p->uid != 0 && sbx_ipc_owner_join(p->net.join_userns_fd) == 0) {
+                                args->flags &= ~(uint64_t) CLONE_NEWIPC;
+                                p->ipc_owner = true;
+                        }
+                        if (setns(p->net.join_userns_fd, CLONE_NEWUSER) < 0 || setns(p->net.join_fd, CLONE_NEWNET) < 0)
+                                e = -errno;
+                }
                 if (e < 0) {
                         if (!err.code)
                                 sbx_error_set(&err, e, tmpl ? "template: enter the holder's user and mount namespaces"

@@ -237,8 +237,10 @@ int sbx_plan_prepare_decided(const sbx_run_config *c, sbx_plan **ret, sbx_exec_v
         /* ipc14: rootless as another uid than 0 the sandbox's single-id map
          * has no root, and only its IPC namespace's root may bound it: that
          * namespace comes from a user namespace of its own mapping 0 to us,
-         * the sandbox's nested in it (launch.c spawn_ipc_owner). Not with
-         * network container:NAME (the sandbox shares NAME's user namespace). */
+         * the sandbox's nested in it (launch.c spawn_via_helper). Not with
+         * network container:NAME (the sandbox shares NAME's user namespace:
+         * the helper takes that one's parent when it is such an owner,
+         * sbx_ipc_owner_join). */
         p->ipc_owner = !p->privileged && p->uid != 0 && p->net.kind != SBX_NET_KIND_JOIN;
         /* The mount list: root, /etc, /proc, /dev, tmpfs, workspace, binds. */
         if ((r = sbx_mount_prepare(p, c, reterr)) < 0)

@@ -32,3 +32,9 @@ int sbx_ipc_limit_child(int proc_fd, sbx_error *reterr);
  * its root is our host uid, so the child may bound it as any sandbox user.
  * -errno. */
 int sbx_ipc_owner_enter(int procdir);
+/* A helper about to enter USERNS_FD (network container:NAME, rootless as a
+ * uid other than 0): NAME's user namespace's parent when it is one of
+ * sbx_ipc_owner_enter()'s (NAME runs as such a uid too), and a new IPC
+ * namespace there. 0, or -errno (then perhaps already in that parent, from
+ * where USERNS_FD may still be entered). */
+int sbx_ipc_owner_join(int userns_fd);

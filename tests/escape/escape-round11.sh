@@ -67,7 +67,7 @@ fi
 # --user, OpenClaw's default: the workspace owner) maps one id and no root,
 # and only the IPC namespace's root may write its limits; that namespace is
 # now owned by a user namespace of sbx's mapping 0 to the caller, the
-# sandbox's nested in it (launch.c spawn_ipc_owner). As root the sandbox's
+# sandbox's nested in it (launch.c spawn_via_helper). As root the sandbox's
 # root writes them before the switch to 1000. The same bounds, both ways.
 fillu() { timeout -k 5 60 "$SBX" run --user 1000:1000 --ro-bind "$F:/round11-probe.py" -- python3 /round11-probe.py "$@"; }
 is "sysv-user: --user 1000 runs as 1000 with kernel.msgmni 56" \
@@ -102,6 +102,22 @@ if sx create --user 1000:1000 --exec-allow '*' --ro-bind "$F:/round11-probe.py" 
         sx rm -f r11join >/dev/null
 else
         not_ok "sysv-user-join: sbx create --user 1000:1000 --exec-allow '*'"
+fi
+# --network container:NAME: rootless the sandbox shares NAME's user
+# namespace (NAME as 1000 too); its IPC namespace comes from that one's
+# parent, the IPC owner NAME was made in. (NAME is looked up in the default
+# state root, whatever `sbx run --state-dir` says: a root of the test's own.)
+mkdir -m 700 -p "$TMP/xdg11"
+xs() { XDG_RUNTIME_DIR=$TMP/xdg11 timeout -k 5 60 "$SBX" "$@"; }
+if xs create --user 1000:1000 r11net >/dev/null; then
+        is "sysv-user-container-net: --network container:NAME as 1000: the 57th queue ENOSPC" \
+                "$(xs run --network container:r11net --dangerously-allow-container-namespace-join --user 1000:1000 \
+                        --ro-bind "$F:/round11-probe.py" -- python3 /round11-probe.py msg 57)" "ENOSPC 56"
+        is "sysv-user-container-net: ... its own IPC namespace, not NAME's" \
+                "$(xs exec r11net -- python3 -c 'print(open("/proc/sysvipc/msg").read().count("\n") - 1)' 2>&1)" 0
+        xs rm -f r11net >/dev/null
+else
+        not_ok "sysv-user-container-net: sbx create --user 1000:1000"
 fi
 is "sysv-user-template: SBX_TEMPLATE=1 (the spawner enters the holder first) as 1000: the 57th queue ENOSPC" \
         "$(SBX_TEMPLATE=1 fillu msg 57)" "ENOSPC 56"
