@@ -1053,7 +1053,7 @@ static int start_locked(sbx_record *rec, sbx_error *reterr) {
          * link). */
         if (!rec->s.config.exec_allow_set) {
                 sbx_error e = {};
-                r = sbx_sealed_copy(init_fd, "sbx-init", &e);
+                r = sbx_sealed_copy_loaded(init_fd, "sbx-init", &e);
                 if (r >= 0) {
                         closep(&init_fd);
                         init_fd = r;

@@ -291,6 +291,11 @@ int sbx_copy_sparse(int from, int to);
 /* A sealed (no write, grow or shrink), executable memfd copy of the file FD reads,
  * CLOEXEC, named NAME (sealed.c: CVE-2019-5736); or -errno with reterr set. */
 int sbx_sealed_copy(int fd, const char *name, sbx_error *reterr);
+/* The same of an ELF executable, only the bytes the kernel's loader reads
+ * (headers and segments; not the section headers, symbols or debug info
+ * behind them): sbx-init's copy, one per persistent sandbox. A file that is
+ * not a plain 64-bit ELF is copied whole. */
+int sbx_sealed_copy_loaded(int fd, const char *name, sbx_error *reterr);
 /* The number a /proc/sys file (or any small file) starts with; -1 if it cannot be read. */
 long sbx_read_sysctl(const char *path);
 /* Close every fd >= 3 but keep[] (close_range; best effort: a kernel or filter that refuses it
