@@ -12,20 +12,23 @@
 #     system-wide: other jobs move it, so N of a few hundred or more);
 #   - the slab caches that grew most (/proc/slabinfo: objects x object size,
 #     per sandbox), the top T of them.
-# Then rm -f --all and a check that nothing is left.
+# Then rm -f --all and a check that nothing is left. -u USER: the creates and
+# the rm run as USER (rootless sandboxes; setpriv, still inside the group).
 #
-#   bench/bench-memslab.sh [-n N] [-p P] [-t T] SBX...        (root)
+#   bench/bench-memslab.sh [-n N] [-p P] [-t T] [-u USER] SBX...        (root)
 set -u
 N=300
 P=4
 T=25
+AS=()
 BINS=()
 while [ $# -gt 0 ]; do
         case $1 in
         -n) N=$2; shift 2 ;;
         -p) P=$2; shift 2 ;;
         -t) T=$2; shift 2 ;;
-        -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+        -u) AS=(setpriv --reuid "$2" --regid "$(id -g "$2")" --clear-groups); shift 2 ;;
+        -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
         *) BINS+=("$1"); shift ;;
         esac
 done
@@ -37,7 +40,7 @@ bench_memcg sbx-bench-memslab
 STATE=
 SBXNOW=
 cleanup() {
-        [ -n "$STATE" ] && "$SBXNOW" rm --state-dir "$STATE" -f --all >/dev/null 2>&1; [ -n "$STATE" ] && rm -rf "$STATE" "$STATE.ws"
+        [ -n "$STATE" ] && "${AS[@]}" "$SBXNOW" rm --state-dir "$STATE" -f --all >/dev/null 2>&1; [ -n "$STATE" ] && rm -rf "$STATE" "$STATE.ws"
         rm -f /tmp/sbx-memslab.$$.*
         bench_restore
 }
@@ -52,15 +55,16 @@ for b in "${BINS[@]}"; do
         SBXNOW=$b
         STATE=$(mktemp -d /dev/shm/sbx-bench-memslab.XXXXXX)
         chmod 711 "$STATE"; mkdir "$STATE.ws"
+        [ ${#AS[@]} -gt 0 ] && chown "${AS[2]}:${AS[4]}" "$STATE" "$STATE.ws"
         # one sandbox first: the state root's template holders are built once, not per sandbox
-        SBX_WORKSPACE_ROOT=$STATE.ws "$b" create --state-dir "$STATE" warm >/dev/null || exit 1
+        SBX_WORKSPACE_ROOT=$STATE.ws "${AS[@]}" "$b" create --state-dir "$STATE" warm >/dev/null || exit 1
         sync; sleep 1
         u0=$(usage); m0=$(mi); slab /tmp/sbx-memslab.$$.0
-        seq "$N" | SBX_WORKSPACE_ROOT=$STATE.ws xargs -P "$P" -I{} "$b" create --state-dir "$STATE" "idle{}" >/dev/null ||
+        seq "$N" | SBX_WORKSPACE_ROOT=$STATE.ws xargs -P "$P" -I{} "${AS[@]}" "$b" create --state-dir "$STATE" "idle{}" >/dev/null ||
                 { echo "bench: a create failed" >&2; exit 1; }
         sleep 1
         u1=$(usage); m1=$(mi); slab /tmp/sbx-memslab.$$.1
-        echo "## $b"
+        echo "## $b${AS[2]:+ as uid ${AS[2]}}"
         awk -v n="$N" -v du=$((u1 - u0)) -v a="$m0" -v b="$m1" 'BEGIN {
                 split(a, x, " "); split(b, y, " ");
                 # /proc/meminfo order: Shmem, Slab, KernelStack, PageTables, Percpu
@@ -70,8 +74,8 @@ for b in "${BINS[@]}"; do
         join /tmp/sbx-memslab.$$.0 /tmp/sbx-memslab.$$.1 |
                 awk -v n="$N" '{ d = ($3 - $2) / n; if (d > 0) printf "%-28s %8.2f KiB\n", $1, d / 1024 }' |
                 sort -k2 -gr | head -"$T"
-        "$b" rm --state-dir "$STATE" -f --all >/dev/null || echo "bench: rm -f --all failed" >&2
-        left=$( { "$b" ls --state-dir "$STATE" -q; find "$STATE/sandboxes" -mindepth 1 -maxdepth 1 ! -name .lock ! -name .by-id;
+        "${AS[@]}" "$b" rm --state-dir "$STATE" -f --all >/dev/null || echo "bench: rm -f --all failed" >&2
+        left=$( { "${AS[@]}" "$b" ls --state-dir "$STATE" -q; find "$STATE/sandboxes" -mindepth 1 -maxdepth 1 ! -name .lock ! -name .by-id;
                   find "$STATE/sandboxes/.by-id" -mindepth 1; grep " $STATE" /proc/self/mountinfo; } 2>/dev/null | wc -l)
         echo "left after rm -f --all: $left entries"
         rm -rf "$STATE" "$STATE.ws"; STATE=
