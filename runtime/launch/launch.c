@@ -765,6 +765,13 @@ static int spawn_template_shared(sbx_plan *p, const struct clone_args *args, int
         return (int) pid;
 }
 
+/* A rootless template run's spawner (and child) on our memory
+ * (spawn_template_shared), not a fork (spawn_via_helper). */
+static bool rootless_spawner_shares(const sbx_plan *p, const struct clone_args *args) {
+        return !p->privileged && !child_waits_for_parent(p) && !(args->flags & CLONE_INTO_CGROUP) &&
+               shares_memory_until_exec(p);
+}
+
 /* release_from_spawn: sbx run's own launch, which lets a root run's child
  * share our memory (spawn_shared() then writes the maps and sends #1) */
 static int spawn_clone(sbx_plan *p, int sync_child, int sync_parent, const sigset_t *oldmask, int *ret_pidfd,
@@ -793,8 +800,11 @@ static int spawn_clone(sbx_plan *p, int sync_child, int sync_parent, const sigse
          * root's ids, which a spawner in the template has given up.
          * Root (session 10): no spawner; we enter the holder's mount
          * namespace ourselves for the clone below and come back right
-         * after it (leave_template). */
-        if (p->tmpl.eligible && p->net.kind == SBX_NET_KIND_NONE && !p->memfd_noexec && sbx_template_acquire(p) >= 0 &&
+         * after it (leave_template). Rootless below SBX_TEMPLATE_THREADS
+         * host threads (tmpl.shared_only, session 14) only where the
+         * spawner runs on our memory: a forked one costs what it saves. */
+        if (p->tmpl.eligible && p->net.kind == SBX_NET_KIND_NONE && !p->memfd_noexec &&
+            (!p->tmpl.shared_only || rootless_spawner_shares(p, &args)) && sbx_template_acquire(p) >= 0 &&
             p->tmpl.direct) {
                 if (sbx_template_enter_mnt(p, &back) < 0) {
                         p->tmpl.used = p->tmpl.direct = false;
@@ -805,8 +815,7 @@ static int spawn_clone(sbx_plan *p, int sync_child, int sync_parent, const sigse
                 sbx_error tmpl_err = {};
                 struct clone_args targs = args;
 
-                if (!p->privileged && !child_waits_for_parent(p) && !(args.flags & CLONE_INTO_CGROUP) &&
-                    shares_memory_until_exec(p))
+                if (rootless_spawner_shares(p, &args))
                         pid = spawn_template_shared(p, &targs, sync_child, sync_parent, oldmask, ret_pidfd, &tmpl_err);
                 else
                         pid = spawn_via_helper(p, &targs, sync_child, sync_parent, oldmask, ret_pidfd, &tmpl_err);

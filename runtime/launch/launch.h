@@ -403,6 +403,9 @@ typedef struct sbx_plan {
          * other ops, in a copy of the holder's mount table, without pivot_root. */
         struct {
                 bool eligible;
+                bool shared_only;                /* rootless below SBX_TEMPLATE_THREADS host threads:
+                                                  * used only by a spawner on our memory
+                                                  * (spawn_template_shared), not a forked one */
                 bool used;
                 const char *dir;                 /* <state base>/templates */
                 char key[65];                    /* sha256 of the template part, hex */

@@ -487,12 +487,17 @@ static unsigned host_threads(void) {
  * no user binds unless we are root (then they are detached trees the child
  * moves in). Everything else builds its root per run, as before.
  * Used when it pays: the template saves the mount recipe and pivot_root's
- * walk of every host thread (≈0.07-0.33 µs each). Rootless it costs a
- * spawner process (fork, setns, one more hop), a wash at a few hundred
- * threads and a gain from a few thousand (bench/README.md, session 7): from
- * SBX_TEMPLATE_THREADS threads on. As root sbx enters the holder's mount
- * namespace itself, no spawner: ≈5 % less CPU already at this host's ≈140
- * threads (session 10), so always. SBX_TEMPLATE=1 always, =0 never (the
+ * walk of every host thread (≈0.07-0.33 µs each). As root sbx enters the
+ * holder's mount namespace itself, no spawner: ≈5 % less CPU already at
+ * this host's ≈140 threads (session 10), so always. Rootless it costs a
+ * spawner: on sbx's memory where the run's child may share it (session 13,
+ * launch.c spawn_template_shared), which pays at any thread count (paired
+ * against the per-run root, same binary: 0.83-0.91 wall, 0.95-0.96 CPU at
+ * ≈200 host threads; session 14, bench/README.md), so always too (the
+ * launcher checks that condition: tmpl.shared_only); a forked spawner (a
+ * tty, a timeout, a setup command, an exec log) only from
+ * SBX_TEMPLATE_THREADS threads on (a wash at a few hundred threads, a gain
+ * from a few thousand: session 7). SBX_TEMPLATE=1 always, =0 never (the
  * tests of both paths, benchmarks). */
 #define SBX_TEMPLATE_THREADS 4000
 
@@ -518,8 +523,6 @@ static bool template_eligible(const sbx_plan *p, const sbx_run_config *c) {
         const char *env = getenv("SBX_TEMPLATE");
 
         if ((env && !strcmp(env, "0")) || !kernel_overlay_takes_detached_layers())
-                return false;
-        if (!(env && !strcmp(env, "1")) && !p->privileged && host_threads() < SBX_TEMPLATE_THREADS)
                 return false;
         if (c->rootfs || !c->read_only_root || p->container || c->network != SBX_NETWORK_NONE)
                 return false;
@@ -584,6 +587,10 @@ int sbx_mount_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr) {
         int r;
 
         if (template_eligible(p, c)) {
+                const char *env = getenv("SBX_TEMPLATE");
+
+                p->tmpl.shared_only = !p->privileged && !(env && !strcmp(env, "1")) &&
+                                      host_threads() < SBX_TEMPLATE_THREADS;
                 char base[PATH_MAX];
                 sbx_statedir_base(c, base, sizeof(base));
                 p->tmpl.dir = sbx_plan_strdupf(p, "%s/templates", c->template_base ?: base);

@@ -267,7 +267,7 @@ if [ -n "$(holder_alive "$STATE")" ] && [ -n "$(holder_alive "$XDG_RUNTIME_DIR/s
                 "$(holder_alive "$XDG_RUNTIME_DIR/sbx")" ""
 else
         sx rm -f tx >/dev/null
-        skip "rm-all-templates: no template holders here (rootless on a host with under 4,000 threads)"
+        skip "rm-all-templates: no template holders here (rootless persistent sandboxes build their own root)"
         skip "rm-all-templates: (same)"
         skip "rm-all-templates: (same)"
 fi
