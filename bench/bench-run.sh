@@ -84,8 +84,8 @@ run_round() {   # prints one time per tool (microseconds, in tools' order) for o
         for name in "${order[@]}"; do
                 t0=$EPOCHREALTIME
                 case $name in
-                sbx) "$SBX" run -- /bin/true ;;
-                before) "$OLD" run -- /bin/true ;;
+                sbx) XDG_RUNTIME_DIR=$state_sbx "$SBX" run -- /bin/true ;;
+                before) XDG_RUNTIME_DIR=$state_old "$OLD" run -- /bin/true ;;
                 unshare) unshare -Urmpnif --mount-proc /bin/true ;;
                 bwrap) bwrap "${bwrap_args[@]}" /bin/true ;;
                 crun|runc) $name run --bundle "$bundle" "bench-$$-$i" >/dev/null 2>&1 ;;
@@ -99,6 +99,13 @@ run_round() {   # prints one time per tool (microseconds, in tools' order) for o
 
 bench() {       # bench LABEL: N interleaved rounds in the current identity
         local f c=1
+        # each sbx binary its own state root on a tmpfs (as sbx's defaults,
+        # /run/sbx and /dev/shm/sbx-UID, are): nothing shared with other
+        # users of the machine, and two binaries' template holders do not
+        # stop each other's (a holder of another binary is collected when
+        # one is built: SECURITY.md 5a) every round
+        state_sbx=$(mktemp -d /dev/shm/sbx-bench-state.XXXXXX)
+        state_old=$(mktemp -d /dev/shm/sbx-bench-state.XXXXXX)
         f=$(mktemp)
         for _ in 1 2 3 4 5; do run_round 0 >/dev/null; done       # warm the page cache
         for i in $(seq "$N"); do run_round "$i" >> "$f"; done
@@ -112,6 +119,9 @@ bench() {       # bench LABEL: N interleaved rounds in the current identity
                 c=$((c + 1))
         done
         rm -f "$f"
+        XDG_RUNTIME_DIR=$state_sbx "$SBX" rm -f --all >/dev/null 2>&1
+        [ -z "$OLD" ] || XDG_RUNTIME_DIR=$state_old "$OLD" rm -f --all >/dev/null 2>&1
+        rm -rf "$state_sbx" "$state_old"
 }
 
 if [ "${1:-}" = --inner ]; then shift; fi
