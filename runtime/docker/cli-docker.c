@@ -6,8 +6,11 @@
  * error from the "daemon", 125 when create fails or a command's flags do
  * not parse (the docker CLI's FlagErrorFunc), the command's own status for
  * exec. */
+#include <errno.h>
 #include <fcntl.h>
 #include <json-c/json.h>
+#include <json-c/printbuf.h>
+#include <regex.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -486,100 +489,436 @@ static int docker_image_inspect(const sbx_docker_args *a) {
 
 /* ------------------------------------------------------------- ps, version */
 
-static int ps_filters(const sbx_docker_args *a, sbx_label *filter, size_t *n, char *buf, size_t len) {
-        size_t used = 0;
+/* docker ps --filter: label=KEY[=VALUE], name=RE (a regular expression,
+ * against the name with and without docker's leading '/'), id=PREFIX,
+ * status=created|running|paused|exited. Filters of one kind match any
+ * (OR), of different kinds all (AND), as docker's. */
+typedef struct ps_filter {
+        const char *kind, *value;
+        regex_t re;
+        bool have_re;
+} ps_filter;
 
+static void ps_filters_done(ps_filter *f, size_t n) {
+        for (size_t i = 0; i < n; i++)
+                if (f[i].have_re)
+                        regfree(&f[i].re);
+}
+
+static int ps_filters(const sbx_docker_args *a, ps_filter *f, size_t max, size_t *n) {
         *n = 0;
         for (size_t i = 0; i < a->n_opts; i++) {
-                const char *v = a->opts[i].value, *eq;
-                size_t vl;
+                const char *v = a->opts[i].value, *eq = strchr(v, '=');
+                static const char *const kinds[] = { "label", "name", "id", "status" };
+                const char *kind = NULL;
                 if (a->opts[i].flag != SBX_DF_FILTER)
                         continue;
-                if (strncmp(v, "label=", 6)) {
-                        fprintf(stderr, "docker ps: --filter '%s' is not supported by sbx (only label=KEY[=VALUE])\n",
-                                v);
+                for (size_t k = 0; eq && k < ELEMENTSOF(kinds); k++)
+                        if ((size_t) (eq - v) == strlen(kinds[k]) && !strncmp(v, kinds[k], strlen(kinds[k])))
+                                kind = kinds[k];
+                if (!kind) {
+                        fprintf(stderr, "Error response from daemon: invalid filter '%.*s' (sbx implements label=, "
+                                        "name=, id=, status=)\n", eq ? (int) (eq - v) : (int) strlen(v), v);
+                        ps_filters_done(f, *n);
                         return -EINVAL;
                 }
-                v += 6;
-                vl = strlen(v);
-                if (*n >= 16 || used + vl + 2 > len)
+                if (*n >= max) {
+                        fprintf(stderr, "Error response from daemon: more than %zu filters\n", max);
+                        ps_filters_done(f, *n);
                         return -E2BIG;
-                memcpy(buf + used, v, vl + 1);
-                eq = strchr(buf + used, '=');
-                filter[*n].key = buf + used;
-                filter[*n].value = NULL;
-                if (eq) {
-                        *(char *) eq = '\0';
-                        filter[*n].value = (char *) eq + 1;
                 }
-                used += vl + 1;
+                f[*n] = (ps_filter) { .kind = kind, .value = eq + 1 };
+                if (!strcmp(kind, "status") && strcmp(eq + 1, "created") && strcmp(eq + 1, "running") &&
+                    strcmp(eq + 1, "paused") && strcmp(eq + 1, "exited") && strcmp(eq + 1, "restarting") &&
+                    strcmp(eq + 1, "removing") && strcmp(eq + 1, "dead")) {
+                        fprintf(stderr, "Error response from daemon: invalid filter 'status=%s'\n", eq + 1);
+                        ps_filters_done(f, *n);
+                        return -EINVAL;
+                }
+                if (!strcmp(kind, "name")) {
+                        if (regcomp(&f[*n].re, eq + 1, REG_EXTENDED | REG_NOSUB) != 0) {
+                                fprintf(stderr, "Error response from daemon: invalid filter 'name=%s': not a "
+                                                "regular expression\n", eq + 1);
+                                ps_filters_done(f, *n);
+                                return -EINVAL;
+                        }
+                        f[*n].have_re = true;
+                }
                 (*n)++;
         }
         return 0;
 }
 
+static bool ps_filter_one(const ps_filter *f, const sbx_sandbox *s, const char *state) {
+        char slashed[SBX_SANDBOX_NAME_MAX + 2];
+
+        if (!strcmp(f->kind, "label")) {
+                const char *eq = strchr(f->value, '='), *v;
+                char key[512];
+                snprintf(key, sizeof(key), "%.*s", eq ? (int) (eq - f->value) : (int) strlen(f->value), f->value);
+                v = sbx_sandbox_label(s, key);
+                return v && (!eq || !strcmp(v, eq + 1));
+        }
+        if (!strcmp(f->kind, "name")) {
+                snprintf(slashed, sizeof(slashed), "/%s", s->name);
+                return regexec(&f->re, slashed, 0, NULL, 0) == 0 || regexec(&f->re, s->name, 0, NULL, 0) == 0;
+        }
+        if (!strcmp(f->kind, "id"))
+                return !strncmp(s->id, f->value, strlen(f->value));
+        return !strcmp(state, f->value);
+}
+
+static bool ps_match(const ps_filter *f, size_t n, const sbx_sandbox *s, const char *state) {
+        static const char *const kinds[] = { "label", "name", "id", "status" };
+
+        for (size_t k = 0; k < ELEMENTSOF(kinds); k++) {
+                bool any = false, hit = false;
+                for (size_t i = 0; i < n; i++)
+                        if (!strcmp(f[i].kind, kinds[k])) {
+                                any = true;
+                                /* labels: every one must hold (docker's rule for label=) */
+                                if (!strcmp(kinds[k], "label") && !ps_filter_one(&f[i], s, state))
+                                        return false;
+                                hit = hit || ps_filter_one(&f[i], s, state);
+                        }
+                if (any && !hit)
+                        return false;
+        }
+        return true;
+}
+
+/* units.HumanDuration, as docker ps's Status says "Up 3 minutes" */
+static void human_duration(uint64_t ms, char *buf, size_t len) {
+        uint64_t sec = ms / 1000, min = sec / 60, h = min / 60, hr = (sec + 1800) / 3600;
+
+        if (sec < 1)
+                snprintf(buf, len, "Less than a second");
+        else if (sec == 1)
+                snprintf(buf, len, "1 second");
+        else if (sec < 60)
+                snprintf(buf, len, "%llu seconds", (unsigned long long) sec);
+        else if (min == 1)
+                snprintf(buf, len, "About a minute");
+        else if (min < 60)
+                snprintf(buf, len, "%llu minutes", (unsigned long long) min);
+        else if (hr == 1)
+                snprintf(buf, len, "About an hour");
+        else if (h < 48)
+                snprintf(buf, len, "%llu hours", (unsigned long long) hr);
+        else if (h < 24 * 7 * 2)
+                snprintf(buf, len, "%llu days", (unsigned long long) (h / 24));
+        else if (h < 24 * 30 * 2)
+                snprintf(buf, len, "%llu weeks", (unsigned long long) (h / 24 / 7));
+        else if (h < 24 * 365 * 2)
+                snprintf(buf, len, "%llu months", (unsigned long long) (h / 24 / 30));
+        else
+                snprintf(buf, len, "%llu years", (unsigned long long) (h / 24 / 365));
+}
+
+static uint64_t now_ms(void) {
+        struct timespec ts;
+
+        clock_gettime(CLOCK_REALTIME, &ts);
+        return (uint64_t) ts.tv_sec * 1000 + (uint64_t) ts.tv_nsec / 1000000;
+}
+
+/* docker ps's State and Status: created/running/paused/exited (sbx's
+ * "stopped" is docker's "exited"), "Created", "Up 5 minutes (Paused)";
+ * sbx keeps no exit code of init, so a stopped one is "Exited" alone. */
+static const char *ps_state(const sbx_sandbox *s, char *status, size_t len) {
+        char up[64];
+        uint64_t now = now_ms();
+
+        human_duration(s->started_ms && now > s->started_ms ? now - s->started_ms : 0, up, sizeof(up));
+        switch (s->state) {
+        case SBX_SANDBOX_CREATED:
+                snprintf(status, len, "Created");
+                return "created";
+        case SBX_SANDBOX_RUNNING:
+                snprintf(status, len, "Up %s", up);
+                return "running";
+        case SBX_SANDBOX_PAUSED:
+                snprintf(status, len, "Up %s (Paused)", up);
+                return "paused";
+        default:
+                snprintf(status, len, "Exited");
+                return "exited";
+        }
+}
+
+/* docker ps's Command: the command line, cut to 20 characters with "…"
+ * (docker's Ellipsis, in runes) unless --no-trunc, in Go's double quotes. */
+static json_object *ps_command(json_object *full, bool trunc) {
+        json_object *cmd = json_object_object_get(json_object_object_get(full, "Config"), "Cmd");
+        _cleanup_free_ char *line = NULL, *q = NULL;
+        size_t n = 0, runes = 0, cut = 0, k = 0;
+
+        for (size_t i = 0; cmd && i < json_object_array_length(cmd); i++)
+                n += strlen(json_object_get_string(json_object_array_get_idx(cmd, i)) ?: "") + 1;
+        line = calloc(n + 1, 1);
+        q = malloc(4 * n + 16);
+        if (!line || !q)
+                return json_object_new_string("\"\"");
+        for (size_t i = 0; cmd && i < json_object_array_length(cmd); i++) {
+                if (i)
+                        strcat(line, " ");
+                strcat(line, json_object_get_string(json_object_array_get_idx(cmd, i)) ?: "");
+        }
+        for (size_t i = 0; line[i]; i++)
+                if (((unsigned char) line[i] & 0xc0) != 0x80 && ++runes == 20)
+                        cut = i;
+        trunc = trunc && runes > 20;
+        q[k++] = '"';
+        for (size_t i = 0; line[i] && (!trunc || i < cut); i++) {
+                unsigned char c = (unsigned char) line[i];
+                if (c == '"' || c == '\\') {
+                        q[k++] = '\\';
+                        q[k++] = (char) c;
+                } else if (c < 0x20)
+                        k += (size_t) sprintf(q + k, c == '\n' ? "\\n" : c == '\t' ? "\\t" : "\\x%02x", c);
+                else
+                        q[k++] = (char) c;
+        }
+        if (trunc)
+                k += (size_t) sprintf(q + k, "\u2026");
+        q[k++] = '"';
+        q[k] = '\0';
+        return json_object_new_string(q);
+}
+
+/* The ps object's JSON ({{json .}}) is docker's fields alone: without the
+ * "Label" map that only {{.Label "k"}} reads. */
+static int ps_to_json(json_object *o, struct printbuf *pb, int level, int flags) {
+        json_object *pub = json_object_get_userdata(o);
+        const char *text = json_object_to_json_string_ext(pub, flags);
+
+        (void) level;
+        return printbuf_memappend(pb, text, (int) strlen(text));
+}
+
+static void ps_userdata_free(json_object *o, void *userdata) {
+        (void) o;
+        json_object_put(userdata);
+}
+
+static json_object *ps_object(const sbx_sandbox *s, bool trunc) {
+        _cleanup_json_ json_object *full = sbx_docker_inspect_json(s);
+        json_object *o = json_object_new_object(), *pub = json_object_new_object(),
+                    *labels = json_object_object_get(json_object_object_get(full, "Config"), "Labels");
+        json_object *net = json_object_object_get(json_object_object_get(full, "NetworkSettings"), "Networks");
+        _cleanup_free_ char *lab = NULL, *nets = NULL;
+        char id[SBX_SANDBOX_ID_LEN + 1], status[96], ago[80], created[80];
+        size_t used = 0;
+        FILE *f;
+        time_t ct = (time_t) (s->created_ms / 1000);
+        struct tm tm;
+
+        snprintf(id, sizeof(id), "%.*s", trunc ? 12 : SBX_SANDBOX_ID_LEN, s->id);
+        f = open_memstream(&lab, &used);
+        if (f) {
+                bool first = true;
+                json_object_object_foreach(labels, k, v) {
+                        fprintf(f, "%s%s=%s", first ? "" : ",", k, json_object_get_string(v));
+                        first = false;
+                }
+                fclose(f);
+        }
+        f = open_memstream(&nets, &used);
+        if (f) {
+                bool first = true;
+                json_object_object_foreach(net, k, v) {
+                        (void) v;
+                        fprintf(f, "%s%s", first ? "" : ",", k);
+                        first = false;
+                }
+                fclose(f);
+        }
+        human_duration(now_ms() > s->created_ms ? now_ms() - s->created_ms : 0, ago, sizeof(ago) - 4);
+        strcat(ago, " ago");
+        /* Go's time.Time String(): "2006-01-02 15:04:05 -0700 MST" */
+        if (!localtime_r(&ct, &tm) || !strftime(created, sizeof(created), "%Y-%m-%d %H:%M:%S %z %Z", &tm))
+                created[0] = '\0';
+        json_object_object_add(pub, "Command", ps_command(full, trunc));
+        json_object_object_add(pub, "CreatedAt", json_object_new_string(created));
+        json_object_object_add(pub, "ID", json_object_new_string(id));
+        json_object_object_add(pub, "Image", json_object_new_string(s->image ?: ""));
+        json_object_object_add(pub, "Labels", json_object_new_string(lab ?: ""));
+        json_object_object_add(pub, "LocalVolumes", json_object_new_string("0"));
+        json_object_object_add(pub, "Mounts", json_object_new_string(""));
+        json_object_object_add(pub, "Names", json_object_new_string(s->name));
+        json_object_object_add(pub, "Networks", json_object_new_string(nets ?: ""));
+        json_object_object_add(pub, "Ports", json_object_new_string(""));
+        json_object_object_add(pub, "RunningFor", json_object_new_string(ago));
+        json_object_object_add(pub, "Size", json_object_new_string("0B"));
+        json_object_object_add(pub, "State", json_object_new_string(ps_state(s, status, sizeof(status))));
+        json_object_object_add(pub, "Status", json_object_new_string(status));
+        json_object_object_foreach(pub, k, v) json_object_object_add(o, k, json_object_get(v));
+        json_object_object_add(o, "Label", json_object_get(labels));
+        json_object_set_serializer(o, ps_to_json, pub, ps_userdata_free);
+        return o;
+}
+
+/* docker's formatter: "table" first prints a header row and aligns the
+ * tab-separated cells (text/tabwriter: minwidth 10, padding 3); \t and \n
+ * written as two characters are a tab and a newline. */
+static char *ps_format_text(const char *fmt, bool *ret_table) {
+        char *out = malloc(strlen(fmt) + 1), *o = out;
+        const char *p = fmt;
+
+        *ret_table = !strncmp(p, "table", 5);
+        if (*ret_table)
+                p += 5;
+        while (*p == ' ')
+                p++;
+        if (!out)
+                return NULL;
+        for (; *p; p++)
+                if (p[0] == '\\' && (p[1] == 't' || p[1] == 'n')) {
+                        *o++ = p[1] == 't' ? '\t' : '\n';
+                        p++;
+                } else
+                        *o++ = *p;
+        while (o > out && o[-1] == ' ')
+                o--;
+        *o = '\0';
+        return out;
+}
+
+static size_t utf8_len(const char *s, size_t n) {
+        size_t r = 0;
+
+        for (size_t i = 0; i < n; i++)
+                r += ((unsigned char) s[i] & 0xc0) != 0x80;
+        return r;
+}
+
+/* text/tabwriter over whole lines: every cell but a line's last padded
+ * to its column's widest + 3, at least 10 */
+static void tabwrite(FILE *out, const char *text) {
+        size_t widths[64] = {};
+        const char *p;
+
+        for (p = text; *p;) {
+                const char *eol = strchrnul(p, '\n');
+                size_t col = 0;
+                for (const char *c = p; c < eol && col < ELEMENTSOF(widths); col++) {
+                        const char *tab = memchr(c, '\t', (size_t) (eol - c));
+                        if (!tab)
+                                break;
+                        size_t w = utf8_len(c, (size_t) (tab - c)) + 3;
+                        if (w < 10)
+                                w = 10;
+                        if (w > widths[col])
+                                widths[col] = w;
+                        c = tab + 1;
+                }
+                p = *eol ? eol + 1 : eol;
+        }
+        for (p = text; *p;) {
+                const char *eol = strchrnul(p, '\n'), *c = p;
+                size_t col = 0;
+                for (;; col++) {
+                        const char *tab = memchr(c, '\t', (size_t) (eol - c));
+                        if (!tab || col >= ELEMENTSOF(widths)) {
+                                fwrite(c, 1, (size_t) (eol - c), out);
+                                break;
+                        }
+                        fwrite(c, 1, (size_t) (tab - c), out);
+                        fprintf(out, "%*s", (int) (widths[col] - utf8_len(c, (size_t) (tab - c))), "");
+                        c = tab + 1;
+                }
+                fputc('\n', out);
+                p = *eol ? eol + 1 : eol;
+        }
+}
+
+static int cmp_newest_first(const void *a, const void *b) {
+        const sbx_sandbox *x = *(sbx_sandbox *const *) a, *y = *(sbx_sandbox *const *) b;
+
+        return x->created_ms < y->created_ms ? 1 : x->created_ms > y->created_ms ? -1 : strcmp(x->name, y->name);
+}
+
 static int docker_ps(const sbx_docker_args *a) {
+        static const char *const headers[][2] = {
+                { "Command", "COMMAND" },    { "CreatedAt", "CREATED AT" }, { "ID", "CONTAINER ID" },
+                { "Image", "IMAGE" },        { "Labels", "LABELS" },        { "LocalVolumes", "LOCAL VOLUMES" },
+                { "Mounts", "MOUNTS" },      { "Names", "NAMES" },          { "Networks", "NETWORKS" },
+                { "Ports", "PORTS" },        { "RunningFor", "CREATED" },   { "Size", "SIZE" },
+                { "State", "STATE" },        { "Status", "STATUS" },
+        };
         const char *fmt = sbx_docker_opt_last(a, SBX_DF_FORMAT);
-        bool all = sbx_docker_opt_has(a, SBX_DF_ALL), quiet = sbx_docker_opt_has(a, SBX_DF_QUIET);
-        sbx_label filter[16];
-        char buf[4096];
+        bool all = sbx_docker_opt_has(a, SBX_DF_ALL), quiet = sbx_docker_opt_has(a, SBX_DF_QUIET),
+             trunc = !sbx_docker_opt_has(a, SBX_DF_NO_TRUNC), table = false;
+        _cleanup_free_ char *tmpl = NULL, *text = NULL;
+        size_t n_filter = 0, n = 0, text_len = 0;
+        ps_filter filter[16];
         sbx_sandbox **l = NULL;
-        size_t n_filter, n = 0;
         sbx_error e = {};
+        FILE *out;
         int r, ret = 0;
 
-        if (ps_filters(a, filter, &n_filter, buf, sizeof(buf)) < 0)
+        if (ps_filters(a, filter, ELEMENTSOF(filter), &n_filter) < 0)
                 return DOCKER_EXIT_ERROR;
-        /* sbx's list matches keys and values exactly; label=KEY alone
-         * matches any value, so filter those here. */
         r = sbx_sandbox_list(NULL, 0, &l, &n, &e);
         if (r < 0) {
                 fprintf(stderr, "Error response from daemon: %s\n", e.msg);
+                ps_filters_done(filter, n_filter);
                 return DOCKER_EXIT_ERROR;
         }
-        if (!fmt && !quiet)
-                printf("%-14s %-32s %-22s %-10s %s\n", "CONTAINER ID", "IMAGE", "CREATED", "STATUS", "NAMES");
+        if (n > 1)
+                qsort(l, n, sizeof(*l), cmp_newest_first);
+        tmpl = ps_format_text(quiet ? "{{.ID}}"
+                                    : fmt ?: "table {{.ID}}\\t{{.Image}}\\t{{.Command}}\\t{{.RunningFor}}\\t"
+                                             "{{.Status}}\\t{{.Ports}}\\t{{.Names}}",
+                              &table);
+        out = open_memstream(&text, &text_len);
+        if (!tmpl || !out) {
+                ret = DOCKER_EXIT_ERROR;
+                goto done;
+        }
+        if (table) {
+                _cleanup_json_ json_object *h = json_object_new_object();
+                _cleanup_free_ char *row = NULL;
+                sbx_error te = {};
+                for (size_t i = 0; i < ELEMENTSOF(headers); i++)
+                        json_object_object_add(h, headers[i][0], json_object_new_string(headers[i][1]));
+                json_object_object_add(h, "Label", json_object_new_object());
+                if (sbx_docker_template(tmpl, h, &row, &te) < 0) {
+                        fprintf(stderr, "template parsing error: %s\n", te.msg);
+                        ret = DOCKER_EXIT_ERROR;
+                        goto done;
+                }
+                fprintf(out, "%s\n", row);
+        }
         for (size_t i = 0; i < n && ret == 0; i++) {
                 sbx_sandbox *s = l[i];
-                bool match = all || s->state == SBX_SANDBOX_RUNNING || s->state == SBX_SANDBOX_PAUSED;
-                for (size_t k = 0; match && k < n_filter; k++) {
-                        const char *v = sbx_sandbox_label(s, filter[k].key);
-                        match = v && (!filter[k].value || !strcmp(v, filter[k].value));
-                }
-                if (!match)
+                char status[96];
+                const char *state = ps_state(s, status, sizeof(status));
+                _cleanup_json_ json_object *o = NULL;
+                _cleanup_free_ char *row = NULL;
+                sbx_error te = {};
+
+                if (!(all || s->state == SBX_SANDBOX_RUNNING || s->state == SBX_SANDBOX_PAUSED) ||
+                    !ps_match(filter, n_filter, s, state))
                         continue;
-                if (quiet) {
-                        printf("%.12s\n", s->id);
-                        continue;
+                o = ps_object(s, trunc);
+                if (sbx_docker_template(tmpl, o, &row, &te) < 0) {
+                        fprintf(stderr, "template parsing error: %s\n", te.msg);
+                        ret = DOCKER_EXIT_ERROR;
+                        break;
                 }
-                _cleanup_json_ json_object *full = sbx_docker_inspect_json(s);
-                json_object *o = json_object_new_object(), *labels = json_object_object_get(
-                                                                       json_object_object_get(full, "Config"), "Labels");
-                char id[13], lab[4096] = "";
-                size_t used = 0;
-                snprintf(id, sizeof(id), "%.12s", s->id);
-                json_object_object_foreach(labels, k, v) used += (size_t) snprintf(
-                        lab + MIN(used, sizeof(lab) - 1), sizeof(lab) - MIN(used, sizeof(lab) - 1), "%s%s=%s",
-                        used ? "," : "", k, json_object_get_string(v));
-                json_object_object_add(o, "ID", json_object_new_string(id));
-                json_object_object_add(o, "Names", json_object_new_string(s->name));
-                json_object_object_add(o, "Image", json_object_new_string(s->image ?: ""));
-                json_object_object_add(o, "State", json_object_new_string(sbx_sandbox_state_to_string(s->state)));
-                json_object_object_add(o, "Status", json_object_new_string(sbx_sandbox_state_to_string(s->state)));
-                json_object_object_add(o, "CreatedAt", json_object_new_string(json_object_get_string(
-                                                               json_object_object_get(full, "Created"))));
-                json_object_object_add(o, "Labels", json_object_new_string(lab));
-                json_object_object_add(o, "Mounts", json_object_new_string(""));
-                json_object_object_add(o, "Command", json_object_new_string("\"sleep infinity\""));
-                if (fmt) {
-                        if (print_template(fmt, o) < 0)
-                                ret = DOCKER_EXIT_ERROR;
-                } else
-                        printf("%-14s %-32s %-22s %-10s %s\n", id, s->image ?: "", json_object_get_string(
-                                                                                     json_object_object_get(o, "CreatedAt")),
-                               sbx_sandbox_state_to_string(s->state), s->name);
-                json_object_put(o);
+                fprintf(out, "%s\n", row);
         }
+done:
+        if (out)
+                fclose(out);
+        if (ret == 0 && text) {
+                if (table)
+                        tabwrite(stdout, text);
+                else
+                        fputs(text, stdout);
+        }
+        ps_filters_done(filter, n_filter);
         sbx_sandbox_list_free(l, n);
         return ret;
 }
@@ -693,6 +1032,31 @@ static int docker_port(const sbx_docker_args *a) {
         return 0;
 }
 
+/* docker stop [-t SECONDS] NAME...: sbx stop of each (docker's default wait: 10 s) */
+static unsigned stop_timeout;
+
+static int stop_one(const char *ref, sbx_error *e) {
+        return sbx_sandbox_stop(ref, stop_timeout, e);
+}
+
+static int docker_stop(const sbx_docker_args *a) {
+        const char *t = sbx_docker_opt_last(a, SBX_DF_TIME);
+        char *end = NULL;
+        long v = 10;
+
+        if (t) {
+                errno = 0;
+                v = strtol(t, &end, 10);
+                if (errno || !*t || *end || v < 0 || v > 86400) {
+                        fprintf(stderr, "invalid argument \"%s\" for \"-t, --time\" flag: want whole seconds, "
+                                        "0 to 86400\nSee 'docker stop --help'.\n", t);
+                        return DOCKER_EXIT_CREATE;   /* the docker CLI's status for a flag error */
+                }
+        }
+        stop_timeout = (unsigned) v;
+        return docker_each(a, stop_one, "stop");
+}
+
 /* What each verb runs: its own function, or docker_each over its refs. */
 static const struct {
         int (*run)(const sbx_docker_args *a);
@@ -708,6 +1072,7 @@ static const struct {
         [SBX_DOCKER_PS] = { .run = docker_ps },
         [SBX_DOCKER_PAUSE] = { .each = sbx_sandbox_pause, .what = "pause" },
         [SBX_DOCKER_UNPAUSE] = { .each = sbx_sandbox_unpause, .what = "unpause" },
+        [SBX_DOCKER_STOP] = { .run = docker_stop },
         [SBX_DOCKER_PORT] = { .run = docker_port },
         [SBX_DOCKER_VERSION] = { .run = docker_version },
 };

@@ -71,9 +71,12 @@ static const flag_def flags[] = {
         { "force", 'f', NULL, SBX_DF_FORCE, V(SBX_DOCKER_RM), "remove running sandboxes too; a missing one is "
           "not an error", NULL },
         { "all", 'a', NULL, SBX_DF_ALL, V(SBX_DOCKER_PS), "stopped sandboxes too", NULL },
-        { "filter", 0, "label=KEY[=VALUE]", SBX_DF_FILTER, V(SBX_DOCKER_PS), "only sandboxes with this label "
-          "(repeatable)", NULL },
+        { "filter", 0, "KIND=VALUE", SBX_DF_FILTER, V(SBX_DOCKER_PS), "only sandboxes that match (repeatable): "
+          "label=KEY[=VALUE], name=REGEX, id=PREFIX, status=created|running|paused|exited", NULL },
         { "quiet", 'q', NULL, SBX_DF_QUIET, V(SBX_DOCKER_PS), "ids only", NULL },
+        { "no-trunc", 0, NULL, SBX_DF_NO_TRUNC, V(SBX_DOCKER_PS), "full ids and commands", NULL },
+        { "time", 't', "SECONDS", SBX_DF_TIME, V(SBX_DOCKER_STOP), "seconds to wait after SIGTERM before SIGKILL "
+          "(default 10)", NULL },
         { "help", 0, NULL, SBX_DF_HELP, ALL_VERBS, "show this help and exit", NULL },
 };
 
@@ -83,7 +86,7 @@ static const char *const verb_names[_SBX_DOCKER_VERB_MAX] = {
         [SBX_DOCKER_IMAGE_INSPECT] = "image inspect",
         [SBX_DOCKER_RM] = "rm",           [SBX_DOCKER_PS] = "ps",
         [SBX_DOCKER_PAUSE] = "pause",     [SBX_DOCKER_UNPAUSE] = "unpause",
-        [SBX_DOCKER_PORT] = "port",
+        [SBX_DOCKER_PORT] = "port",       [SBX_DOCKER_STOP] = "stop",
         [SBX_DOCKER_VERSION] = "version", [SBX_DOCKER_HELP] = "help",
 };
 
@@ -103,13 +106,20 @@ static const struct verb_doc {
         [SBX_DOCKER_IMAGE_INSPECT] = { "[-f FORMAT] IMAGE...", "show images of 'sbx rootfs' as docker does",
                                        NULL, "@image" },
         [SBX_DOCKER_RM] = { "[-f] NAME...", "remove sandboxes (their workspace dirs stay)", NULL, "@sandbox" },
-        [SBX_DOCKER_PS] = { "[-a] [--filter label=K[=V]] [--format FORMAT] [-q]", "list sandboxes", NULL, "" },
+        [SBX_DOCKER_PS] = { "[-a] [--filter KIND=VALUE] [--format FORMAT] [-q] [--no-trunc]", "list sandboxes",
+                            "As docker ps: newest first, --format with {{.ID}} {{.Names}} {{.Image}} {{.Command}} "
+                            "{{.CreatedAt}} {{.RunningFor}} {{.State}} {{.Status}} {{.Labels}} {{.Label \"K\"}} "
+                            "{{.Networks}} {{.Ports}} {{.Mounts}}, 'table ...' with a header row, {{json .}}.",
+                            "" },
         [SBX_DOCKER_PAUSE] = { "NAME...", "suspend every process of sandboxes", NULL, "@sandbox" },
         [SBX_DOCKER_UNPAUSE] = { "NAME...", "resume paused sandboxes", NULL, "@sandbox" },
         [SBX_DOCKER_PORT] = { "NAME [PRIVATE_PORT[/PROTO]]", "list published ports (sbx publishes none)",
                               "Docker's answer for a container without published ports: nothing (exit 0) for "
                               "NAME alone, 'No public port' (exit 1) for one port; an unknown NAME: 'No such "
                               "container' (exit 1).", "@sandbox" },
+        [SBX_DOCKER_STOP] = { "[-t SECONDS] NAME...", "stop running sandboxes",
+                              "SIGTERM to each sandbox's processes, SIGKILL after SECONDS, as sbx stop; a sandbox "
+                              "that is not running: nothing to do (exit 0, as docker).", "@sandbox" },
         [SBX_DOCKER_VERSION] = { "[-f FORMAT]", "print client and server versions", NULL, "" },
 };
 
@@ -273,7 +283,7 @@ static int parse_verb(int argc, char **argv, sbx_docker_verb *ret, int *ret_next
                                 }
                 return sbx_error_set(reterr, -EINVAL,
                                      "docker: unknown command: \"%s %s\" (sbx implements create, start, exec, "
-                                     "inspect, image inspect, rm, ps, pause, unpause, port, version, network)",
+                                     "inspect, image inspect, rm, ps, pause, unpause, stop, port, version, network)",
                                      v, sub);
         }
         for (int k = 0; k < _SBX_DOCKER_VERB_MAX; k++)
@@ -283,7 +293,7 @@ static int parse_verb(int argc, char **argv, sbx_docker_verb *ret, int *ret_next
                 }
         return sbx_error_set(reterr, -EINVAL,
                              "docker: unknown command: \"%s\" (sbx implements create, start, exec, inspect, "
-                             "image inspect, rm, ps, pause, unpause, port, version, network)",
+                             "image inspect, rm, ps, pause, unpause, stop, port, version, network)",
                              v);
 }
 

@@ -3,7 +3,7 @@
  * evaluated over json-c data. Pure: no syscalls besides the output buffer.
  *
  *   text {{.A.B}} {{ index .M "k" }} {{json .X}} {{println .}} {{print .X}}
- *   {{range .L}}...{{end}} {{- trim -}}  PIPE | json
+ *   {{range .L}}...{{end}} {{- trim -}}  PIPE | json  {{.M "k"}} (docker ps's .Label)
  *
  * Go's rules kept: a missing map key prints "<no value>", JSON null prints
  * "<nil>" (json prints null), booleans true/false, lists "[a b]", maps
@@ -308,6 +308,27 @@ static int eval_pipeline(tctx *t, const char *p, const char *end, tval dot, tval
                         r = parse_word(t, &p, end, dot, &v, owned);
                         if (r < 0)
                                 return r;
+                        /* .M "k": a method of one string argument, docker
+                         * ps's {{.Label "k"}}: M is a map here, the key's
+                         * value or "" (Go's zero string) */
+                        p = skip_ws(p, end);
+                        if (w[0] == '.' && p < end && *p == '"') {
+                                json_object *key = NULL;
+                                tval k;
+                                if (v.missing || !v.o || !json_object_is_type(v.o, json_type_object))
+                                        return fail(t, w, (size_t) (end - w), "arguments to a field that is no method");
+                                r = parse_word(t, &p, end, dot, &k, &key);
+                                if (r < 0)
+                                        return r;
+                                json_object *n = json_object_object_get(v.o, json_object_get_string(k.o));
+                                json_object_put(key);
+                                if (n)
+                                        v = (tval) { .o = n };
+                                else {
+                                        *owned = json_object_new_string("");
+                                        v = (tval) { .o = *owned };
+                                }
+                        }
                 } else
                         return fail(t, w, wl ?: (size_t) (end - w), "unsupported function or action");
                 have = true;

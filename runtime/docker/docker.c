@@ -4,6 +4,7 @@
  * Library code: nothing prints (cli-docker.c does). */
 #include <fcntl.h>
 #include <json-c/json.h>
+#include <json-c/printbuf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -461,6 +462,7 @@ static int apply_volume(sbx_docker_create *c, const char *spec, json_object *vol
         o = json_object_new_object();
         json_object_object_add(o, "Destination", json_object_new_string(v.dst));
         json_object_object_add(o, "Mode", json_object_new_string(v.mode));
+        json_object_object_add(o, "Spec", json_object_new_string(spec));   /* HostConfig.Binds */
         json_object_array_add(vols, o);
         return 0;
 }
@@ -744,6 +746,27 @@ static void iso_time(uint64_t ms, char buf[64]) {
                          tm.tm_hour, tm.tm_min, tm.tm_sec, (unsigned) (ms % 1000));
 }
 
+/* Docker's inspect holds Go values: a nil slice or map is JSON null, but a
+ * template prints a nil slice "[]" and a nil map "map[]" ({{.HostConfig.CapAdd}}
+ * is "[]" on Docker, never "<nil>": only a nil pointer prints that). An empty
+ * array or object whose JSON text is "null" gives both renderings. */
+static int nil_to_json(json_object *o, struct printbuf *pb, int level, int flags) {
+        (void) o, (void) level, (void) flags;
+        return printbuf_memappend(pb, "null", 4);
+}
+
+static json_object *nil_slice(void) {
+        json_object *o = json_object_new_array();
+        json_object_set_serializer(o, nil_to_json, NULL, NULL);
+        return o;
+}
+
+static json_object *nil_map(void) {
+        json_object *o = json_object_new_object();
+        json_object_set_serializer(o, nil_to_json, NULL, NULL);
+        return o;
+}
+
 static const char *meta_mode(json_object *meta, const char *dst) {
         json_object *vols = meta ? json_object_object_get(meta, "Volumes") : NULL;
 
@@ -789,11 +812,27 @@ static json_object *mounts_json(const sbx_sandbox *s, json_object *meta) {
         return a;
 }
 
+/* HostConfig.Binds: the -v specs as given, as docker keeps them (nil
+ * without any; a record from before the "Spec" key: nil) */
+static json_object *binds_json(json_object *meta) {
+        json_object *vols = meta ? json_object_object_get(meta, "Volumes") : NULL, *a = NULL;
+
+        for (size_t i = 0; vols && i < json_object_array_length(vols); i++) {
+                json_object *spec = json_object_object_get(json_object_array_get_idx(vols, i), "Spec");
+                if (!spec)
+                        continue;
+                if (!a)
+                        a = json_object_new_array();
+                json_object_array_add(a, json_object_get(spec));
+        }
+        return a ?: nil_slice();
+}
+
 static json_object *tmpfs_json(const sbx_sandbox *s, json_object *meta) {
         json_object *t = meta ? json_object_object_get(meta, "Tmpfs") : NULL, *o;
 
         if (t)
-                return json_object_object_length(t) ? json_object_get(t) : NULL;
+                return json_object_object_length(t) ? json_object_get(t) : nil_map();
         o = json_object_new_object();
         for (size_t i = 0; i < s->n_mounts; i++)
                 if (s->mounts[i].type == SBX_SANDBOX_MOUNT_TMPFS)
@@ -885,6 +924,7 @@ void *sbx_docker_inspect_json(const sbx_sandbox *s) {
         json_object_object_add(state, "Pid", json_object_new_int(s->init_pid));
         json_object_object_add(state, "ExitCode", json_object_new_int(0));
         json_object_object_add(state, "StartedAt", json_object_new_string(started));
+        json_object_object_add(state, "Error", json_object_new_string(""));
         json_object_object_add(o, "State", state);
         json_object_object_add(o, "Image", json_object_new_string(s->image ?: ""));
         json_object_object_add(o, "Name", json_object_new_string(name));
@@ -893,9 +933,11 @@ void *sbx_docker_inspect_json(const sbx_sandbox *s) {
         /* What holds, whatever --cap-drop asked: a sandbox has no
          * capabilities at all (SECURITY.md §7), Docker's CapDrop ["ALL"];
          * Docker would keep its defaults minus a shorter list. */
-        json_object_object_add(host, "CapAdd", NULL);
+        json_object_object_add(host, "CapAdd", nil_slice());
         json_object_object_add(host, "CapDrop", json_object_new_array());
         json_object_array_add(json_object_object_get(host, "CapDrop"), json_object_new_string("ALL"));
+        json_object_object_add(host, "Binds", binds_json(meta));
+        json_object_object_add(host, "Privileged", json_object_new_boolean(false));
         json_object_object_add(host, "NetworkMode", json_object_new_string(network_mode(&s->config, mode,
                                                                                        sizeof(mode))));
         json_object_object_add(o, "HostConfig", host);
@@ -908,6 +950,7 @@ void *sbx_docker_inspect_json(const sbx_sandbox *s) {
         json_object_object_add(cfg, "Env",
                                meta_get(meta, "Env", sbx_json_strings(s->config.envv, s->config.n_env)));
         json_object_object_add(cfg, "Cmd", cmd);
+        json_object_object_add(cfg, "Entrypoint", nil_slice());   /* sbx runs Cmd itself */
         json_object_object_add(cfg, "Image", json_object_new_string(s->image ?: ""));
         json_object_object_add(cfg, "WorkingDir",
                                json_object_new_string(s->config.workdir ?: "/workspace"));
@@ -980,7 +1023,7 @@ void *sbx_docker_self_inspect_json(void) {
         json_object_object_add(m, "Propagation", json_object_new_string("rprivate"));
         json_object_array_add(mounts, m);
         json_object_object_add(o, "Mounts", mounts);
-        json_object_object_add(host, "Tmpfs", NULL);
+        json_object_object_add(host, "Tmpfs", nil_map());
         json_object_object_add(o, "HostConfig", host);
         json_object_object_add(cfg, "Hostname", json_object_new_string(hn));
         json_object_object_add(cfg, "Labels", json_object_new_object());

@@ -212,6 +212,43 @@ is "ps --filter label=K=V --format {{.Names}} (-a: created too)" \
         "$("$D" ps -a --filter label=openclaw.sandboxBrowser=1 --format '{{.Names}}')" c2
 is "ps without -a: only running" "$("$D" ps --filter label=openclaw.sandboxBrowser=1 --format '{{.Names}}')" ""
 is "ps --filter label=K" "$("$D" ps -a --filter label=openclaw.sandbox --format '{{.Names}}')" c1
+# Go's typed values (docker inspect runs the template on its structs): a nil
+# slice prints [] and a nil map map[] (never <nil>); json prints both null
+is "{{.HostConfig.CapAdd}}: [] as docker (a nil slice), not <nil>" "$("$D" inspect -f '{{.HostConfig.CapAdd}}' c1)" "[]"
+is "{{json .HostConfig.CapAdd}}: null" "$("$D" inspect -f '{{json .HostConfig.CapAdd}}' c1)" null
+is "{{.HostConfig.CapDrop}}" "$("$D" inspect -f '{{.HostConfig.CapDrop}}' c1)" "[ALL]"
+is "{{.HostConfig.Tmpfs}} without --tmpfs: map[] (a nil map), json null" \
+        "$("$D" inspect -f '{{.HostConfig.Tmpfs}} {{json .HostConfig.Tmpfs}}' c2)" "map[] null"
+is "{{.HostConfig.Binds}} / {{.Config.Entrypoint}} without -v: [] [], json null null" \
+        "$("$D" inspect -f '{{.HostConfig.Binds}} {{.Config.Entrypoint}} {{json .HostConfig.Binds}} {{json .Config.Entrypoint}}' c2)" "[] [] null null"
+is "{{json .HostConfig.Binds}}: the -v specs as given" "$("$D" inspect -f '{{json .HostConfig.Binds}}' c1)" \
+        "[\"$T/ws:/workspace:z\",\"$T/ws/skills:/workspace/skills:ro,z\"]"
+is "{{.State.Error}} {{.HostConfig.Privileged}}" "$("$D" inspect -f '{{.State.Error}}|{{.HostConfig.Privileged}}' c1)" "|false"
+is "the whole inspect JSON has CapAdd, Tmpfs, Binds null as docker's" \
+        "$("$D" inspect c2 | python3 -c 'import json,sys; h=json.load(sys.stdin)[0]["HostConfig"]; print(h["CapAdd"], h["Tmpfs"], h["Binds"])')" "None None None"
+# docker ps as docker prints it: State is docker's word, Status its phrase,
+# Command quoted (cut at 20 characters), newest first, filters of each kind
+is "ps --format {{.Names}} {{.State}} {{.Status}}: docker's words" \
+        "$("$D" ps -a --format '{{.Names}}|{{.State}}|{{.Status}}|{{.Command}}' | sed 's/Up [0-9]* seconds/Up N seconds/; s/Up Less than a second/Up N seconds/; s/Up 1 second/Up N seconds/')" \
+        "$(printf 'c2|created|Created|""\nc1|running|Up N seconds|"sleep infinity"')"
+is "ps {{.Label \"K\"}}: the label, \"\" when missing" \
+        "$("$D" ps -a --format '{{.Names}}={{.Label "openclaw.configHash"}}')" "$(printf 'c2=\nc1=h1')"
+is "ps --filter name=REGEX (with and without docker's /), status=, id=" \
+        "$("$D" ps -a --filter 'name=^/c1$' --format '{{.Names}}'; "$D" ps -a --filter 'name=^c2$' --format '{{.Names}}'; "$D" ps -a --filter status=created --format '{{.Names}}'; "$D" ps -a --filter "id=${id:0:6}" --format '{{.Names}}')" \
+        "$(printf 'c1\nc2\nc2\nc1')"
+is "ps: filters of one kind match any, of two kinds all" \
+        "$("$D" ps -a --filter name=c1 --filter name=c2 --filter status=running --format '{{.Names}}')" c1
+is "ps --format 'table ...': a header row, cells aligned as docker's tabwriter" \
+        "$("$D" ps -a --format 'table {{.Names}}\t{{.State}}')" "$(printf 'NAMES     STATE\nc2        created\nc1        running')"
+like "ps without --format: docker's columns" "$("$D" ps | head -1)" \
+        '^CONTAINER ID +IMAGE +COMMAND +CREATED +STATUS +PORTS +NAMES$'
+is "ps --no-trunc -q: full ids" "$("$D" ps --no-trunc -q)" "$id"
+is "ps {{json .}}: docker's keys" "$("$D" ps --format '{{json .}}' | python3 -c 'import json,sys; print(",".join(sorted(json.load(sys.stdin))))')" \
+        "Command,CreatedAt,ID,Image,Labels,LocalVolumes,Mounts,Names,Networks,Ports,RunningFor,Size,State,Status"
+out=$("$D" ps --filter bogus=1 2>&1); rc=$?
+is "ps --filter of an unknown kind: exit 1, named" "$rc/$out" "1/Error response from daemon: invalid filter 'bogus' (sbx implements label=, name=, id=, status=)"
+out=$("$D" ps --filter status=zzz 2>&1); rc=$?
+is "ps --filter status=BAD: exit 1, named" "$rc/$out" "1/Error response from daemon: invalid filter 'status=zzz'"
 like "sbx ls shows docker's containers with their labels" "$("$SBX" ls --json)" '"openclaw.configHash": *"h1"'
 out=$("$D" rm c1 2>&1); rc=$?
 is "rm of a running container without -f: exit 1" "$rc" 1
@@ -267,7 +304,17 @@ fi
 out=$("$D" exec c3 sh -c 'for d in /tmp /var/tmp /run; do cp /bin/true $d/t && $d/t; echo "$d=$?"; done' 2>/dev/null)
 like "--tmpfs: /tmp:noexec and /var/tmp (no options, Docker's noexec) do not run a file written there (126); /run:exec runs it" \
         "$(echo $out)" '/tmp=126 /var/tmp=126 /run=0$'
-"$D" stop c3 >/dev/null 2>&1; "$D" start c3 >/dev/null
+is "docker stop -t 1: prints the name" "$("$D" stop -t 1 c3)" c3
+is "... {{.State.Status}} exited, ps's State exited, Status Exited" \
+        "$("$D" inspect -f '{{.State.Status}} {{.State.Running}}' c3) $("$D" ps -a --filter name=c3 --format '{{.State}} {{.Status}}')" \
+        "exited false exited Exited"
+is "docker stop of a stopped container: exit 0, the name (docker's)" "$("$D" stop c3; echo "rc=$?")" "$(printf 'c3\nrc=0')"
+out=$("$D" stop nope 2>&1); rc=$?
+is "docker stop of a missing container: exit 1, No such container" "$rc/$out" "1/Error response from daemon: No such container: nope"
+out=$("$D" stop -t x c3 2>&1); rc=$?
+is "docker stop -t x: exit 125 (a flag error), the flag named" "$rc/${out%%$'\n'*}" \
+        "125/invalid argument \"x\" for \"-t, --time\" flag: want whole seconds, 0 to 86400"
+"$D" start c3 >/dev/null
 out=$("$D" exec c3 sh -c 'for d in /tmp /var/tmp /run; do cp /bin/true $d/t && $d/t; echo "$d=$?"; done' 2>/dev/null)
 like "... the same after stop and start" "$(echo $out)" '/tmp=126 /var/tmp=126 /run=0$'
 is "... inspect's HostConfig.Tmpfs keeps the option text" "$("$D" inspect -f '{{json .HostConfig.Tmpfs}}' c3)" \
