@@ -23,7 +23,7 @@ static const sbx_cli_cmd *find_command(const char *name) {
 
 static void usage(FILE *f) {
         fprintf(f, "usage: sbx COMMAND [OPTIONS] [-- CMD [ARGS...]]\n"
-                   "       sbx --help | --version | help COMMAND\n\ncommands:\n");
+                   "       sbx --help | --version | version [--json] | help COMMAND\n\ncommands:\n");
         for (size_t i = 0; sbx_cli_commands[i]; i++)
                 if (sbx_cli_commands[i]->fn)
                         fprintf(f, "  %-10s %s\n", sbx_cli_commands[i]->name, sbx_cli_commands[i]->summary);
@@ -79,11 +79,15 @@ int main(int argc, char **argv) {
         if (sbx_cli_help_word(argc, argv, usage, &status))
                 return status;
         if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
-                if (argc > 2) {
-                        fprintf(stderr, "sbx %s: unexpected argument '%s'\n", argv[1], argv[2]);
+                bool json = argc > 2 && !strcmp(argv[2], "--json");
+                if (argc > 2 + json) {
+                        fprintf(stderr, "sbx %s: unexpected argument '%s'\n", argv[1], argv[2 + json]);
                         return SBX_EXIT_USAGE;
                 }
-                printf("sbx %s\n", SBX_VERSION);
+                if (json)   /* a version string is [0-9A-Za-z.+-]: no escaping needed */
+                        printf("{\"version\": \"%s\"}\n", SBX_VERSION);
+                else
+                        printf("sbx %s\n", SBX_VERSION);
                 return 0;
         }
         if (!strcmp(argv[1], "oci"))

@@ -321,7 +321,7 @@ static int apply_policy(const char *cmd, const sbx_cli_opt *const *tables, int a
                         sbx_run_config *c, sbx_resolved *r) {
         const char *config = NULL;
         sbx_request req = {};
-        bool wanted = false;
+        bool wanted = false, help = false;
         sbx_cli_getopt g;
         int opt;
 
@@ -334,8 +334,16 @@ static int apply_policy(const char *cmd, const sbx_cli_opt *const *tables, int a
                 case OPT_AGENT: req.agent = optarg; wanted = true; break;
                 case OPT_SESSION: req.session = optarg; wanted = true; break;
                 case OPT_SUBAGENT: req.subagent = true; wanted = true; break;
+                case 'h': help = true; break;
                 default: break;
                 }
+        /* --config alone read nothing (a missing or broken file ran all
+         * the same): an option that does nothing is refused */
+        if (!wanted && config && !help) {
+                fprintf(stderr, "sbx %s: --config '%s': openclaw.json is read only for --agent or --session "
+                                "(give one, or drop --config)\n", cmd, config);
+                return SBX_EXIT_USAGE;
+        }
         if (!wanted)
                 return 0;
 

@@ -106,7 +106,9 @@ static int docker_create(const sbx_docker_args *a) {
 
         r = sbx_docker_create_prepare(a, &c, &e);
         if (r < 0) {
-                fprintf(stderr, "Error response from daemon: %s\n", e.msg);
+                /* the errno's text once (ERRORS.md): "--env-file 'F': No such file or directory" */
+                fprintf(stderr, "Error response from daemon: %s\n",
+                        r == -EINVAL || !strncmp(e.msg, "No such ", 8) ? e.msg : sbx_error_why(&e, why, sizeof(why)));
                 return DOCKER_EXIT_CREATE;
         }
         /* issue 14: a container OpenClaw creates for a scope gets its agent's

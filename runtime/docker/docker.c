@@ -372,6 +372,11 @@ static int apply_security_opt(sbx_run_config *cfg, const char *v, sbx_error *ret
                 if (!strcmp(v + 8, "unconfined"))
                         return sbx_error_set(reterr, -EINVAL,
                                              "--security-opt '%s': sbx never runs without a seccomp filter", v);
+                /* named here as the caller wrote it (create checks the
+                 * file again under sbx's own flag name) */
+                if (access(v + 8, R_OK) < 0)
+                        return sbx_error_set(reterr, -errno, "--security-opt '%s': opening seccomp profile '%s' failed",
+                                             v, v + 8);
                 cfg->seccomp.profile_path = v + 8;
                 return 0;
         }

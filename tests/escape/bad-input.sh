@@ -172,6 +172,9 @@ one 125 "sbx create: --image: No such image: nosuch:tag" create "${bst[@]}" --im
 one 125 "sbx network: network 'nosuch' not found" network inspect nosuch
 one 2 "sbx run: --network: network 'nosuch' not found" run "${bst[@]}" --network nosuch -- true
 one 2 "sbx create: --network: network 'nosuch' not found" create "${bst[@]}" --network nosuch box
+# --config without --agent/--session read nothing and ran (a missing file too): refused
+one 2 "sbx run: --config '$B/none.json5': openclaw.json is read only for --agent or --session" run "${bst[@]}" --config "$B/none.json5" -- true
+one 2 "sbx run: --config '$B/ok.json5': openclaw.json is read only for --agent or --session" run "${bst[@]}" --config "$B/ok.json5" -- true
 one 2 'unknown agent id "nosuch"' run "${bst[@]}" --config "$B/ok.json5" --agent nosuch -- true
 one 2 'sbx create: unknown agent id "nosuch"' create "${bst[@]}" --config "$B/ok.json5" --scope agent --agent nosuch
 one 2 'sbx explain: unknown agent id "nosuch"' explain --config "$B/ok.json5" --agent nosuch

@@ -41,6 +41,10 @@ is "sbx help no-such-command: exit 2, one line naming it" "$rc|$out" "2|sbx help
 out=$("$SBX" version extra 2>&1); rc=$?
 is "sbx version extra: exit 2, one line naming it" "$rc|$out" "2|sbx version: unexpected argument 'extra'"
 like "sbx --version" "$("$SBX" --version)" '^sbx [0-9]'
+is "sbx version --json: {\"version\": ...}, the same version" \
+        "$("$SBX" version --json | python3 -c 'import json,sys; print("sbx", json.load(sys.stdin)["version"])')" "$("$SBX" --version)"
+out=$("$SBX" version --json extra 2>&1); rc=$?
+is "sbx version --json extra: exit 2, named" "$rc|$out" "2|sbx version: unexpected argument 'extra'"
 like "sbx --help states each exit status of README's table" "$(tr '\n' ' ' <<<"$top")" \
         "128\+N if killed by signal N; 1 no such sandbox .*2 bad usage or config; 124 sbx run --timeout expired; +125 sbx failed; 126 not executable or refused; 127 not found"
 
