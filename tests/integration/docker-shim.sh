@@ -45,6 +45,15 @@ like "rm of a missing container: 'No such container'" "$out" 'No such container:
 out=$("$D" create --privileged "$IMAGE" 2>&1); rc=$?
 is "unknown create flag: exit 125 (the docker CLI's status for a flag error)" "$rc" 125
 like "unknown create flag is named" "$out" 'unknown flag: --privileged'
+out=$("$D" create --env-file "$T/none.env" "$IMAGE" 2>&1); rc=$?
+is "create --env-file of a missing file: exit 125, the file and the reason" "$rc/$out" \
+        "125/Error response from daemon: --env-file '$T/none.env': No such file or directory"
+out=$("$D" create --security-opt "seccomp=$T/none.json" "$IMAGE" 2>&1); rc=$?
+is "create --security-opt seccomp= of a missing file: exit 125, named as given" "$rc/$out" \
+        "125/Error response from daemon: --security-opt 'seccomp=$T/none.json': opening seccomp profile '$T/none.json' failed: No such file or directory"
+out=$("$D" create nope:none 2>&1); rc=$?
+is "create of a missing image: exit 125, 'No such image' without an errno text" "$rc/${out%% (*}" \
+        "125/Error response from daemon: No such image: nope:none"
 out=$("$D" swarm init 2>&1); rc=$?
 is "unknown subcommand: exit 1" "$rc" 1
 like "unknown subcommand is named" "$out" 'unknown command: "swarm"'
