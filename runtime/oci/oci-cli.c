@@ -603,6 +603,17 @@ static int parse_signal(const char *s) {
         return *s && !*end && n >= 0 && n < NSIG ? (int) n : -1;
 }
 
+/* A signal whose default action ends a process (signal(7): Term, Core). */
+static bool sig_terminates(int sig) {
+        switch (sig) {
+        case 0: case SIGCHLD: case SIGCONT: case SIGSTOP: case SIGTSTP: case SIGTTIN: case SIGTTOU:
+        case SIGURG: case SIGWINCH:
+                return false;
+        default:
+                return true;
+        }
+}
+
 static int do_kill(const char *id, const char *sigtext, bool all) {
         oci_state st;
         sbx_error e = {};
@@ -618,6 +629,12 @@ static int do_kill(const char *id, const char *sigtext, bool all) {
                 oci_state_done(&st);
                 return FAIL("container '%s' is not running", id);
         }
+        /* created: the process waiting for start is sbx's, pid 1 of its pid
+         * namespace with no handlers, so the kernel drops SIGTERM & co. from
+         * here; runc's (Go, with handlers) dies of them, and podman stop /
+         * containerd count on that: the one signal that still ends it */
+        if (s == OCI_CREATED && sig_terminates(sig))
+                sig = SIGKILL;
         if (all) {
                 pid_t *pids;
                 size_t n;
@@ -1090,7 +1107,7 @@ static void usage(FILE *f) {
               "  start ID                              run the process of a created container\n"
               "  run [create's options] [-d|--detach] [--keep] ID   create + start + wait + delete\n"
               "  state ID                              the runtime-spec state JSON\n"
-              "  kill [-a|--all] ID [SIGNAL]           default SIGTERM\n"
+              "  kill [-a|--all] ID [SIGNAL]           default SIGTERM (ends a created container, as runc)\n"
               "  delete [-f|--force] ID\n"
               "  exec [-p|--process P.json] [-d|--detach] [-t|--tty] [--console-socket S] [--pid-file F]\n"
               "       [-e|--env K=V] [--cwd D] [-u|--user UID[:GID]] [--preserve-fds N] [--no-new-privs]\n"

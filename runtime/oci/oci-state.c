@@ -183,10 +183,12 @@ oci_status oci_state_status(const oci_state *s) {
         st = oci_proc_state(s->pid);
         if (!st || st == 'Z' || st == 'X' || oci_proc_start_time(s->pid) != s->start_time)
                 return OCI_STOPPED;
+        /* frozen first, as runc: a created container that was paused is
+         * "paused" (it was "created": resume refused, frozen for good) */
+        if (frozen(s))
+                return OCI_PAUSED;
         snprintf(fifo, sizeof(fifo), "%s/exec.fifo", s->dir);
-        if (access(fifo, F_OK) == 0)
-                return OCI_CREATED;
-        return frozen(s) ? OCI_PAUSED : OCI_RUNNING;
+        return access(fifo, F_OK) == 0 ? OCI_CREATED : OCI_RUNNING;
 }
 
 const char *oci_status_to_string(oci_status st) {

@@ -59,6 +59,28 @@ c['mounts'].append({'destination':'/m','type':'bind','source':'$T/m-$rt','option
         (cd "$b" && rt_$rt create lf) >/dev/null 2>&1
         rt_$rt delete -f lf >/dev/null 2>&1; st=$?
         is "$R delete --force of a created container" "$st" 0
+        # a created container paused: "paused" (not "created", which had no
+        # resume), start refused until resume makes it "created" again
+        (cd "$b" && rt_$rt create lp) >/dev/null 2>&1
+        rt_$rt pause lp >/dev/null 2>&1; st=$?
+        is "$R pause of a created container" "$st" 0
+        like "$R ... state 'paused'" "$(rt_$rt state lp 2>/dev/null)" '"status": ?"paused"'
+        rt_$rt start lp >/dev/null 2>&1; st=$?
+        [ $st -ne 0 ] && ok "$R ... start of it fails" || not_ok "$R ... start of it fails"
+        rt_$rt resume lp >/dev/null 2>&1; st=$?
+        is "$R ... resume" "$st" 0
+        like "$R ... state 'created' again" "$(rt_$rt state lp 2>/dev/null)" '"status": ?"created"'
+        rt_$rt start lp >/dev/null 2>&1
+        like "$R ... then start: 'running'" "$(rt_$rt state lp 2>/dev/null)" '"status": ?"running"'
+        rt_$rt delete -f lp >/dev/null 2>&1
+        # kill (SIGTERM) of a created container stops it (runc; podman stop counts on it)
+        (cd "$b" && rt_$rt create lk) >/dev/null 2>&1
+        rt_$rt kill lk 0 >/dev/null 2>&1
+        like "$R kill 0 of a created container: still 'created'" "$(rt_$rt state lk 2>/dev/null)" '"status": ?"created"'
+        rt_$rt kill lk >/dev/null 2>&1; st=$?
+        for i in $(seq 50); do rt_$rt state lk 2>/dev/null | grep -q stopped && break; sleep 0.05; done
+        like "$R kill (TERM) of a created container: exit 0, 'stopped'" "$st $(rt_$rt state lk 2>/dev/null | tr -d '\n')" '^0 .*"status": ?"stopped"'
+        rt_$rt delete -f lk >/dev/null 2>&1
         (cd "$b" && rt_$rt create lf) >/dev/null 2>&1
         (cd "$b" && rt_$rt create lf) >/dev/null 2>&1; st=$?
         [ $st -ne 0 ] && ok "$R create with an id in use fails" || not_ok "$R create with an id in use fails"
