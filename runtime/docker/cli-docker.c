@@ -786,54 +786,6 @@ static char *ps_format_text(const char *fmt, bool *ret_table) {
         return out;
 }
 
-static size_t utf8_len(const char *s, size_t n) {
-        size_t r = 0;
-
-        for (size_t i = 0; i < n; i++)
-                r += ((unsigned char) s[i] & 0xc0) != 0x80;
-        return r;
-}
-
-/* text/tabwriter over whole lines: every cell but a line's last padded
- * to its column's widest + 3, at least 10 */
-static void tabwrite(FILE *out, const char *text) {
-        size_t widths[64] = {};
-        const char *p;
-
-        for (p = text; *p;) {
-                const char *eol = strchrnul(p, '\n');
-                size_t col = 0;
-                for (const char *c = p; c < eol && col < ELEMENTSOF(widths); col++) {
-                        const char *tab = memchr(c, '\t', (size_t) (eol - c));
-                        if (!tab)
-                                break;
-                        size_t w = utf8_len(c, (size_t) (tab - c)) + 3;
-                        if (w < 10)
-                                w = 10;
-                        if (w > widths[col])
-                                widths[col] = w;
-                        c = tab + 1;
-                }
-                p = *eol ? eol + 1 : eol;
-        }
-        for (p = text; *p;) {
-                const char *eol = strchrnul(p, '\n'), *c = p;
-                size_t col = 0;
-                for (;; col++) {
-                        const char *tab = memchr(c, '\t', (size_t) (eol - c));
-                        if (!tab || col >= ELEMENTSOF(widths)) {
-                                fwrite(c, 1, (size_t) (eol - c), out);
-                                break;
-                        }
-                        fwrite(c, 1, (size_t) (tab - c), out);
-                        fprintf(out, "%*s", (int) (widths[col] - utf8_len(c, (size_t) (tab - c))), "");
-                        c = tab + 1;
-                }
-                fputc('\n', out);
-                p = *eol ? eol + 1 : eol;
-        }
-}
-
 static int cmp_newest_first(const void *a, const void *b) {
         const sbx_sandbox *x = *(sbx_sandbox *const *) a, *y = *(sbx_sandbox *const *) b;
 
@@ -916,7 +868,7 @@ done:
                 fclose(out);
         if (ret == 0 && text) {
                 if (table)
-                        tabwrite(stdout, text);
+                        sbx_tabwrite(stdout, text, 10, 3);   /* docker/cli formatter's */
                 else
                         fputs(text, stdout);
         }

@@ -13,7 +13,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <poll.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -915,13 +917,41 @@ static int do_ps(const char *id, bool json, char *const *ps_args, size_t n_args)
         return r;
 }
 
+/* runc list's OWNER: the user owning the container's state dir, else #UID */
+static void owner_of(const char *id, char *buf, size_t len) {
+        struct stat sb;
+        struct passwd pw, *res = NULL;
+        char pwbuf[1024];
+
+        char path[PATH_MAX];
+
+        snprintf(buf, len, "?");
+        snprintf(path, sizeof(path), "%s/%s", g.root, id);
+        if (stat(path, &sb) < 0)
+                return;
+        if (getpwuid_r(sb.st_uid, &pw, pwbuf, sizeof(pwbuf), &res) == 0 && res)
+                snprintf(buf, len, "%s", res->pw_name);
+        else
+                snprintf(buf, len, "#%u", (unsigned) sb.st_uid);
+}
+
 static int do_list(bool json, bool quiet) {
         struct dirent **names = NULL;
         json_object *arr = json_object_new_array();
         int n = scandir(g.root, &names, NULL, alphasort);
+        _cleanup_free_ char *text = NULL;
+        size_t text_len = 0;
+        FILE *table = NULL;
 
-        if (!json && !quiet)
-                printf("%-20s %-8s %-10s %-60s %s\n", "ID", "PID", "STATUS", "BUNDLE", "CREATED");
+        /* runc's table: text/tabwriter (minwidth 12, padding 3), OWNER last */
+        if (!json && !quiet) {
+                table = open_memstream(&text, &text_len);
+                if (!table) {
+                        json_object_put(arr);
+                        return FAIL("list: out of memory");
+                }
+                fprintf(table, "ID\tPID\tSTATUS\tBUNDLE\tCREATED\tOWNER\n");
+        }
         for (int i = 0; i < n; i++) {
                 oci_state st;
                 sbx_error e = {};
@@ -933,14 +963,21 @@ static int do_list(bool json, bool quiet) {
                                 printf("%s\n", st.id);
                         else if (json)
                                 json_object_array_add(arr, oci_state_json(&st, s));
-                        else
-                                printf("%-20s %-8d %-10s %-60s %s\n", st.id, s == OCI_STOPPED ? 0 : (int) st.pid,
-                                       oci_status_to_string(s), st.bundle, st.created);
+                        else {
+                                char owner[256];
+                                owner_of(st.id, owner, sizeof(owner));
+                                fprintf(table, "%s\t%d\t%s\t%s\t%s\t%s\n", st.id, s == OCI_STOPPED ? 0 : (int) st.pid,
+                                        oci_status_to_string(s), st.bundle, st.created, owner);
+                        }
                         oci_state_done(&st);
                 }
                 free(names[i]);
         }
         free(names);
+        if (table) {
+                fclose(table);
+                sbx_tabwrite(stdout, text ?: "", 12, 3);
+        }
         if (json)
                 (void) sbx_json_puts(json_object_to_json_string_ext(arr, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
         json_object_put(arr);

@@ -122,3 +122,48 @@ int sbx_json_puts(const char *json) {
 
         return safe && puts(safe) >= 0 ? 0 : -ENOMEM;
 }
+
+static size_t utf8_chars(const char *s, size_t n) {
+        size_t r = 0;
+
+        for (size_t i = 0; i < n; i++)
+                r += ((unsigned char) s[i] & 0xc0) != 0x80;
+        return r;
+}
+
+void sbx_tabwrite(FILE *out, const char *text, size_t minwidth, size_t padding) {
+        size_t widths[64] = { 0 };
+        const char *p;
+
+        for (p = text; *p;) {
+                const char *eol = strchrnul(p, '\n'), *c = p;
+                for (size_t col = 0; col < sizeof(widths) / sizeof(widths[0]); col++) {
+                        const char *tab = memchr(c, '\t', (size_t) (eol - c));
+                        size_t w;
+                        if (!tab)
+                                break;
+                        w = utf8_chars(c, (size_t) (tab - c)) + padding;
+                        if (w < minwidth)
+                                w = minwidth;
+                        if (w > widths[col])
+                                widths[col] = w;
+                        c = tab + 1;
+                }
+                p = *eol ? eol + 1 : eol;
+        }
+        for (p = text; *p;) {
+                const char *eol = strchrnul(p, '\n'), *c = p;
+                for (size_t col = 0;; col++) {
+                        const char *tab = memchr(c, '\t', (size_t) (eol - c));
+                        if (!tab || col >= sizeof(widths) / sizeof(widths[0])) {
+                                fwrite(c, 1, (size_t) (eol - c), out);
+                                break;
+                        }
+                        fwrite(c, 1, (size_t) (tab - c), out);
+                        fprintf(out, "%*s", (int) (widths[col] - utf8_chars(c, (size_t) (tab - c))), "");
+                        c = tab + 1;
+                }
+                fputc('\n', out);
+                p = *eol ? eol + 1 : eol;
+        }
+}

@@ -320,6 +320,10 @@ ssize_t sbx_recv_fds(int sock, void *data, size_t len, int flags, int *ret_fds, 
  * operator's terminal: they can neither end a line, move the cursor, nor send the terminal
  * a command. Allocated (NULL: out of memory). */
 char *sbx_quoted(const char *text);
+/* Go's text/tabwriter over TEXT's lines (docker ps --format table, runc list): every
+ * tab-ended cell padded to its column's widest (in UTF-8 characters) + PADDING, at least
+ * MINWIDTH; a line's last cell as it is. */
+void sbx_tabwrite(FILE *out, const char *text, size_t minwidth, size_t padding);
 /* TEXT holds nothing sbx_quoted escapes but '"' and '\\' (a message that may be printed as it is). */
 bool sbx_text_plain(const char *text);
 /* The same, but a tab is plain too (a line of a file's text: code is indented with tabs). */

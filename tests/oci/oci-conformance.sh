@@ -73,6 +73,16 @@ c['mounts'].append({'destination':'/m','type':'bind','source':'$T/m-$rt','option
         rt_$rt start lp >/dev/null 2>&1
         like "$R ... then start: 'running'" "$(rt_$rt state lp 2>/dev/null)" '"status": ?"running"'
         rt_$rt delete -f lp >/dev/null 2>&1
+        # list: runc's table (text/tabwriter, minwidth 12, padding 3; OWNER last) and its JSON
+        (cd "$b" && rt_$rt create lls) >/dev/null 2>&1
+        out=$(rt_$rt list 2>&1)
+        hdr=$(echo "$out" | head -1); row=$(echo "$out" | grep '^lls ')
+        like "$R list: runc's header" "$hdr" '^ID {10}PID {9}STATUS {6}BUNDLE +CREATED +OWNER$'
+        is "$R list: columns aligned under the header (PID, STATUS, BUNDLE, CREATED, OWNER)" \
+                "$(awk -v h="$hdr" -v r="$row" 'BEGIN { n = split("PID STATUS BUNDLE CREATED OWNER", w, " "); for (i = 1; i <= n; i++) { p = index(h, w[i]); printf "%s", (substr(r, p - 1, 1) == " " && substr(r, p, 1) != " ") ? "y" : "n" } }')" yyyyy
+        like "$R list: the row: id, pid, created, bundle, owner" "$row" "^lls +[1-9][0-9]* +created +$b +[0-9T:.-]+Z +$(id -un)\$"
+        like "$R list -f json: state objects" "$(rt_$rt list -f json 2>&1)" '"id": ?"lls".*"status": ?"created"'
+        rt_$rt delete -f lls >/dev/null 2>&1
         # kill (SIGTERM) of a created container stops it (runc; podman stop counts on it)
         (cd "$b" && rt_$rt create lk) >/dev/null 2>&1
         rt_$rt kill lk 0 >/dev/null 2>&1
