@@ -941,6 +941,17 @@ void *sbx_docker_inspect_json(const sbx_sandbox *s) {
         json_object_object_add(host, "CapAdd", nil_slice());
         json_object_object_add(host, "CapDrop", json_object_new_array());
         json_object_array_add(json_object_object_get(host, "CapDrop"), json_object_new_string("ALL"));
+        {
+                /* as docker keeps them: 0 unset, -1 unlimited swap, PidsLimit a pointer (null unset) */
+                const sbx_limits *l = &s->config.limits;
+                json_object_object_add(host, "Memory", json_object_new_int64(l->memory > 0 ? l->memory : 0));
+                json_object_object_add(host, "MemorySwap",
+                                       json_object_new_int64(l->memory_swap == SBX_LIMIT_UNLIMITED ? -1
+                                                             : l->memory_swap > 0 ? l->memory_swap : 0));
+                json_object_object_add(host, "NanoCpus",
+                                       json_object_new_int64(l->cpu_millis > 0 ? l->cpu_millis * 1000000 : 0));
+                json_object_object_add(host, "PidsLimit", l->pids > 0 ? json_object_new_int64(l->pids) : NULL);
+        }
         json_object_object_add(host, "Binds", binds_json(meta));
         json_object_object_add(host, "Privileged", json_object_new_boolean(false));
         json_object_object_add(host, "NetworkMode", json_object_new_string(network_mode(&s->config, mode,

@@ -19,7 +19,7 @@ ln -s "$(readlink -f "$SBX")" "$T/bin/docker"
 D=$T/bin/docker
 NS=sbxdH-$$
 cleanup() {
-        for n in c1 c2 c3 c4; do "$D" rm -f "$n" >/dev/null 2>&1; done
+        for n in c1 c2 c3 c4 c5; do "$D" rm -f "$n" >/dev/null 2>&1; done
         if ip netns exec "$NS" true 2>/dev/null; then
                 ip netns exec "$NS" "$D" rm -f cx >/dev/null 2>&1
                 ip netns del "$NS"
@@ -232,6 +232,12 @@ is "{{.HostConfig.Binds}} / {{.Config.Entrypoint}} without -v: [] [], json null 
         "$("$D" inspect -f '{{.HostConfig.Binds}} {{.Config.Entrypoint}} {{json .HostConfig.Binds}} {{json .Config.Entrypoint}}' c2)" "[] [] null null"
 is "{{json .HostConfig.Binds}}: the -v specs as given" "$("$D" inspect -f '{{json .HostConfig.Binds}}' c1)" \
         "[\"$T/ws:/workspace:z\",\"$T/ws/skills:/workspace/skills:ro,z\"]"
+is "HostConfig.Memory/MemorySwap/NanoCpus/PidsLimit unset: 0 0 0 <nil> (a nil pointer)" \
+        "$("$D" inspect -f '{{.HostConfig.Memory}} {{.HostConfig.MemorySwap}} {{.HostConfig.NanoCpus}} {{.HostConfig.PidsLimit}}' c2)" "0 0 0 <nil>"
+"$D" create --name c5 --memory 64m --memory-swap -1 --cpus 0.5 --pids-limit 50 --network none "$IMAGE" >/dev/null
+is "... as create gave them (bytes, -1 unlimited swap, CPUs in 1e-9)" \
+        "$("$D" inspect -f '{{.HostConfig.Memory}} {{.HostConfig.MemorySwap}} {{.HostConfig.NanoCpus}} {{.HostConfig.PidsLimit}}' c5)" "67108864 -1 500000000 50"
+"$D" rm -f c5 >/dev/null
 is "{{.State.Error}} {{.HostConfig.Privileged}}" "$("$D" inspect -f '{{.State.Error}}|{{.HostConfig.Privileged}}' c1)" "|false"
 is "the whole inspect JSON has CapAdd, Tmpfs, Binds null as docker's" \
         "$("$D" inspect c2 | python3 -c 'import json,sys; h=json.load(sys.stdin)[0]["HostConfig"]; print(h["CapAdd"], h["Tmpfs"], h["Binds"])')" "None None None"
