@@ -170,23 +170,61 @@ int sbx_store_lock(int storefd, sbx_error *reterr) {
         return fd;
 }
 
+/* A work directory whose build or import died (killed, Ctrl-C): no one
+ * holds its lock, so it is removed; one a running build or import holds
+ * stays. */
+static void collect_stale_work(int storefd) {
+        int tfd = openat(storefd, "tmp", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        struct dirent *de;
+        DIR *d;
+
+        if (tfd < 0 || !(d = fdopendir(tfd))) {
+                if (tfd >= 0)
+                        close(tfd);
+                return;
+        }
+        while ((de = readdir(d))) {
+                int fd;
+                if (de->d_name[0] == '.')
+                        continue;   /* ".new-*": being made (not locked yet) */
+                fd = openat(dirfd(d), de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+                if (fd < 0)
+                        continue;
+                if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+                        (void) sbx_tree_rm_rf_at(dirfd(d), de->d_name);
+                close(fd);
+        }
+        closedir(d);
+}
+
 int sbx_store_mktemp(int storefd, char *ret_rel, size_t len, sbx_error *reterr) {
+        collect_stale_work(storefd);
         for (int attempt = 0; attempt < 16; attempt++) {
+                char fresh[64];
                 uint64_t rnd;
                 int fd;
 
                 if (getrandom(&rnd, sizeof(rnd), 0) != sizeof(rnd))
                         return sbx_error_set(reterr, -errno, "getrandom: %s", strerror(errno));
+                /* made as ".new-X", locked, then renamed to X: a collector
+                 * never sees it unlocked; the lock lives as long as the fd
+                 * the caller keeps for the whole build or import */
+                snprintf(fresh, sizeof(fresh), "tmp/.new-%016llx", (unsigned long long) rnd);
                 snprintf(ret_rel, len, "tmp/%016llx", (unsigned long long) rnd);
-                if (mkdirat(storefd, ret_rel, 0700) < 0) {
+                if (mkdirat(storefd, fresh, 0700) < 0) {
                         if (errno == EEXIST)
                                 continue;
                         return sbx_error_set(reterr, -errno, "create work directory in the image store: %s",
                                              strerror(errno));
                 }
-                fd = openat(storefd, ret_rel, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-                if (fd < 0)
-                        return sbx_error_set(reterr, -errno, "open work directory: %s", strerror(errno));
+                fd = openat(storefd, fresh, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+                if (fd < 0 || flock(fd, LOCK_EX) < 0 || renameat2(storefd, fresh, storefd, ret_rel, RENAME_NOREPLACE) < 0) {
+                        int r = sbx_error_set(reterr, -errno, "open work directory: %s", strerror(errno));
+                        if (fd >= 0)
+                                close(fd);
+                        (void) unlinkat(storefd, fresh, AT_REMOVEDIR);
+                        return r;
+                }
                 return fd;
         }
         return sbx_error_set(reterr, -EEXIST, "cannot create a work directory in the image store");

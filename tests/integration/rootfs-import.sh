@@ -135,6 +135,19 @@ check "layers still used by another image are kept" test "$(ls "$SBX_IMAGE_DIR/l
 check "the last rm drops the unused layers" test -z "$(ls -A "$SBX_IMAGE_DIR/layers")"
 "$SBX" rootfs rm sbx-test/oci:v2 >/dev/null 2>&1
 check "rm of a missing image fails" test $? -ne 0
+# a work dir an import or build left when it was killed (Ctrl-C) is taken back
+# by the next one; one a running import or build holds (its lock) stays
+mkdir -p "$SBX_IMAGE_DIR/tmp/00000000deadbeef/rootfs/usr" "$SBX_IMAGE_DIR/tmp/00000000cafef00d"
+flock "$SBX_IMAGE_DIR/tmp/00000000cafef00d" sleep 30 &
+fpid=$!
+for _ in $(seq 50); do grep -q "$(stat -c %i "$SBX_IMAGE_DIR/tmp/00000000cafef00d")" /proc/locks && break; sleep 0.05; done
+"$SBX" rootfs import --name sbx-test/again:v1 "$T/docker.tar" >/dev/null 2>&1
+check "a killed import's work dir is removed by the next import" test ! -e "$SBX_IMAGE_DIR/tmp/00000000deadbeef"
+check "... one a running import holds (locked) stays" test -d "$SBX_IMAGE_DIR/tmp/00000000cafef00d"
+kill "$fpid" 2>/dev/null; wait "$fpid" 2>/dev/null
+check "... and the import leaves none of its own" test "$(ls -A "$SBX_IMAGE_DIR/tmp")" = 00000000cafef00d
+rmdir "$SBX_IMAGE_DIR/tmp/00000000cafef00d"
+"$SBX" rootfs rm sbx-test/again:v1 >/dev/null 2>&1
 h=$("$SBX" rootfs --help)
 helpwords() {
         for w in build import ls inspect rm --packages --mirror --suite --user --print-mirror --name --json; do
