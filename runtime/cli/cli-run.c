@@ -483,7 +483,9 @@ int cli_run(int argc, char **argv) {
         r = sbx_run(&c, &err);
         if (err.code != 0 && (r == SBX_EXIT_FAILURE || r == SBX_EXIT_USAGE || r == SBX_EXIT_CANNOT_EXEC ||
                               r == SBX_EXIT_NOT_FOUND || r == SBX_EXIT_TIMEOUT)) {
-                fprintf(stderr, "sbx run: %s\n", sbx_error_why(&err, buf, sizeof(buf)));
+                /* a usage error (2): its message alone (ERRORS.md) */
+                fprintf(stderr, "sbx run: %s\n", r == SBX_EXIT_USAGE ? sbx_error_text(&err, buf, sizeof(buf))
+                                                                       : sbx_error_why(&err, buf, sizeof(buf)));
         }
         return r;
 }

@@ -172,6 +172,9 @@ one 125 "sbx create: --image: No such image: nosuch:tag" create "${bst[@]}" --im
 one 125 "sbx network: network 'nosuch' not found" network inspect nosuch
 one 2 "sbx run: --network: network 'nosuch' not found" run "${bst[@]}" --network nosuch -- true
 one 2 "sbx create: --network: network 'nosuch' not found" create "${bst[@]}" --network nosuch box
+# limits the cgroup code refuses: exit 2, the message alone (no errno text on a usage error)
+one 2 "sbx run: --memory \(docker.memory\) 1 bytes is below the minimum of 6m$" run "${bst[@]}" --memory 1b -- true
+one 2 "sbx run: --cpus \(docker.cpus\) 9999.000 is more than the [0-9]+ CPUs available$" run "${bst[@]}" --cpus 9999 -- true
 # --config without --agent/--session read nothing and ran (a missing file too): refused
 one 2 "sbx run: --config '$B/none.json5': openclaw.json is read only for --agent or --session" run "${bst[@]}" --config "$B/none.json5" -- true
 one 2 "sbx run: --config '$B/ok.json5': openclaw.json is read only for --agent or --session" run "${bst[@]}" --config "$B/ok.json5" -- true
