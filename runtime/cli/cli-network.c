@@ -22,7 +22,7 @@ static const sbx_cli_opt network_opts[] = {
           "resolve only through sbx's resolver, which answers allowed names only (HOST exactly; *.DOMAIN any "
           "name below DOMAIN, never DOMAIN itself), and packets leave only to the addresses those answers "
           "returned (for their TTL); :PORT limits an entry to that TCP/UDP port (repeatable; update: replaces "
-          "the list, '' clears it)", NULL },
+          "the list, '' clears it; create: an empty list is refused)", NULL },
         { "egress-allow-cidr", 0, "CIDR[:PORT][,...]", OPT_ALLOW_CIDR, "create/update: addresses packets may "
           "also leave to (repeatable; update: replaces the list)", NULL },
         { "dns", 0, "IP", OPT_DNS, "create: the resolver's upstream server (default: the host's)", NULL },
@@ -233,6 +233,13 @@ static int net_save(int argc, char **argv, net_args *a, bool create) {
                 snprintf(n.name, sizeof(n.name), "%s", argv[0]);
         else
                 k = sbx_network_load(argv[0], &n, &e);
+        /* create --egress-allow "$EMPTY": an allowlist asked for, but an
+         * empty one is no list at all (all egress): refused, never widened */
+        if (k >= 0 && create && (a->allow_set || a->allow_cidr_set) && !a->allow.n && !a->allow_cidr.n &&
+            !a->internal)
+                k = sbx_error_set(&e, -EINVAL, "create: --egress-allow%s: an empty list would allow all egress; "
+                                  "give a HOST or CIDR, or --internal for none",
+                                  a->allow_set ? "" : "-cidr");
         if (k < 0)
                 return fail(a, &e);
         if (create || a->internal_set)

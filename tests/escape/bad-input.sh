@@ -161,6 +161,9 @@ one 2 "sbx create: --label '=v': expected KEY=VALUE" create "${bst[@]}" --label 
 one 2 "sbx create: --workspace-mode 'both'" create "${bst[@]}" --workspace-mode both box
 one 2 "sbx create: --scope 'all': expected session, agent or shared" create "${bst[@]}" --scope all --config "$B/ok.json5"
 one 2 "sbx network: network name 'a/b'" network create a/b
+# an empty allowlist (an empty shell variable) was no list: all egress; refused, nothing made
+one 2 "sbx network: create: --egress-allow: an empty list would allow all egress" network create --egress-allow '' n1
+one 2 "sbx network: create: --egress-allow-cidr: an empty list would allow all egress" network create --egress-allow-cidr , n1
 one 2 "sbx network: option '--dns' needs a value" network create --dns
 # unknown names
 for c in start stop rm pause unpause inspect diff commit reset recreate; do one 1 "sbx $c: No such sandbox: nosuch" $c "${bst[@]}" nosuch; done
