@@ -190,10 +190,13 @@ START_TEST(test_template_go_conventions) {
         expect("{{/* comment */}}x", "x");
         expect("plain text", "plain text");
         expect("{{json .Missing}}", "null");
+        /* .M "k": a method of one string argument on a map (docker ps's {{.Label "k"}}) */
+        expect("{{.Config.Labels \"openclaw.configHash\"}}|{{.Config.Labels \"missing\"}}", "9623|");
         /* errors name the action */
         static const char *const errors[] = { "{{.State.Running", "{{if .X}}y{{end}}", "{{printf \"%s\" .X}}",
                                               "{{range .Config.Env}}x", "{{index .Config.Labels 3}}",
-                                              "{{.Names.Sub}}", "{{range .Names}}{{end}}", "{{}}" };
+                                              "{{.Names.Sub}}", "{{range .Names}}{{end}}", "{{}}",
+                                              "{{.Names \"k\"}}", "{{.Nothing \"k\"}}" };
         for (size_t i = 0; i < N(errors); i++) {
                 bad = render(errors[i], &e);
                 ck_assert_msg(!bad, "'%s' rendered '%s'", errors[i], bad ?: "");

@@ -88,10 +88,28 @@ START_TEST(test_json_invalid_utf8_as_lone_surrogates) {
 }
 END_TEST
 
+/* Go's text/tabwriter as docker ps and runc list use it: cells padded to the
+ * column's widest + padding (at least minwidth), in characters; the last cell as is */
+START_TEST(test_tabwrite_as_go) {
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+
+        ck_assert_ptr_nonnull(f);
+        sbx_tabwrite(f, "ID\tPID\tNAME\nabcdefghijkl\t1\tx\n\xe2\x80\xa6\t22\ty y\n", 10, 3);
+        fclose(f);
+        /* column 1: 12 + 3 = 15 wide; column 2: 3 + 3 < 10, so 10 */
+        ck_assert_str_eq(buf, "ID             PID       NAME\n"
+                              "abcdefghijkl   1         x\n"
+                              "\xe2\x80\xa6              22        y y\n");
+        free(buf);
+}
+END_TEST
+
 int main(void) {
         const TTest *tests[] = { test_quote_plain_text_as_it_is, test_quote_controls_and_bad_bytes,
                                  test_text_plain_for_messages, test_text_plain_line, test_json_c1_and_del_escaped,
-                                 test_json_invalid_utf8_as_lone_surrogates };
+                                 test_json_invalid_utf8_as_lone_surrogates, test_tabwrite_as_go };
 
         return unit_main("quote", "quote", 0, CK_SILENT, tests, UNIT_N(tests));
 }
