@@ -605,14 +605,14 @@ static void human_duration(uint64_t ms, char *buf, size_t len) {
                 snprintf(buf, len, "%llu minutes", (unsigned long long) min);
         else if (hr == 1)
                 snprintf(buf, len, "About an hour");
-        else if (h < 48)
+        else if (hr < 48)   /* from here Go compares the rounded hours */
                 snprintf(buf, len, "%llu hours", (unsigned long long) hr);
-        else if (h < 24 * 7 * 2)
-                snprintf(buf, len, "%llu days", (unsigned long long) (h / 24));
-        else if (h < 24 * 30 * 2)
-                snprintf(buf, len, "%llu weeks", (unsigned long long) (h / 24 / 7));
-        else if (h < 24 * 365 * 2)
-                snprintf(buf, len, "%llu months", (unsigned long long) (h / 24 / 30));
+        else if (hr < 24 * 7 * 2)
+                snprintf(buf, len, "%llu days", (unsigned long long) (hr / 24));
+        else if (hr < 24 * 30 * 2)
+                snprintf(buf, len, "%llu weeks", (unsigned long long) (hr / 24 / 7));
+        else if (hr < 24 * 365 * 2)
+                snprintf(buf, len, "%llu months", (unsigned long long) (hr / 24 / 30));
         else
                 snprintf(buf, len, "%llu years", (unsigned long long) (h / 24 / 365));
 }
