@@ -42,10 +42,16 @@ const sbx_agent_config *sbx_find_agent(const sbx_config *c, const char *agent_id
         return NULL;
 }
 
-/* The owner of legacy data (retained default=true agent) or the sole agent. */
+/* The owner of legacy data (retained default=true agent) or the sole agent. The marker's
+ * agent is matched by its normalised id, as OpenClaw does: an entries key "Work" with
+ * default: true owns the legacy data of agent "work" (its workspace is the default one). */
 static const char *legacy_owner(const sbx_config *c, const sbx_strv *known) {
-        if (c->retained_default && sbx_strv_contains(known, c->retained_default))
-                return c->retained_default;
+        if (c->retained_default) {
+                _cleanup_free_ char *id = sbx_normalize_agent_id(c->retained_default);
+                for (size_t i = 0; id && i < known->n; i++)
+                        if (!strcmp(known->v[i], id))
+                                return known->v[i];
+        }
         if (known->n == 1)
                 return known->v[0];
         return NULL;
