@@ -316,12 +316,12 @@ enum { NUM_ANY, NUM_POSITIVE, NUM_NONNEG };
 
 static void v_number(struct vctx *v, struct json_object *o, bool integer, int range) {
         if (!is_num(o)) {
-                issue(v, "Invalid input: expected %s, received %s", integer ? "int" : "number", tname(o));
+                issue(v, "Invalid input: expected number, received %s", tname(o)); /* int too: z.number().int() */
                 return;
         }
         double d = json_object_get_double(o);
         if (!isfinite(d)) {
-                issue(v, "Invalid input: expected %s, received %s", integer ? "int" : "number",
+                issue(v, "Invalid input: expected number, received %s",
                       isnan(d) ? "NaN" : d < 0 ? "-Infinity" : "Infinity");
                 return;
         }
@@ -1690,16 +1690,41 @@ static void v_entry(struct vctx *v, struct json_object *e) {
         }
 }
 
-static void v_entries(struct vctx *v, struct json_object *entries, bool explicit_owner) {
-        size_t n = 0, marked = 0;
-
+static void v_entries(struct vctx *v, struct json_object *entries) {
         if (!expect(v, entries, json_type_object, "record")) /* z.record: "expected record" */
                 return;
         json_object_object_foreach(entries, k, e) {
                 jpath_push_key(&v->path, k);
-                if (!valid_entry_key(k)) /* zod's z.record key schema refusing: "Invalid key in record" */
-                        issue(v, "Invalid key in record");
-                v_entry(v, e);
+                if (!valid_entry_key(k)) /* zod's z.record key schema refusing: "Invalid key in record", */
+                        issue(v, "Invalid key in record"); /* and the value is not parsed (zod: continue) */
+                else
+                        v_entry(v, e);
+                jpath_pop(&v->path);
+        }
+}
+
+/* zod's util.aborted(): an issue since the first n0 that is not a check's (a wrong type or
+ * value, a refused record key) stops the refinements of the objects around it; a check's
+ * (too small/big, an unrecognized key) does not. */
+static bool aborted_since(struct vctx *v, size_t n0) {
+        for (size_t i = n0; i < v->diag->issues.n; i++)
+                if (strstr(v->diag->issues.v[i], ": Invalid input") ||
+                    strstr(v->diag->issues.v[i], ": Invalid key in record") ||
+                    strstr(v->diag->issues.v[i], ": Invalid option"))
+                        return true;
+        return false;
+}
+
+/* The roster's refinements (OpenClaw's superRefine on agents): zod skips them once the
+ * agents object had an aborting issue (aborted_since), so a config refused there never also
+ * says "must contain at least one configured agent" or asks for ownership. */
+static void v_entries_refine(struct vctx *v, struct json_object *entries, bool explicit_owner) {
+        size_t n = 0, marked = 0;
+
+        if (!json_object_is_type(entries, json_type_object))
+                return;
+        json_object_object_foreach(entries, k, e) {
+                jpath_push_key(&v->path, k);
                 n++;
                 if (json_object_is_type(jget(e, "default"), json_type_boolean) &&
                     json_object_get_boolean(jget(e, "default")))
@@ -1755,6 +1780,7 @@ static void v_agents(struct vctx *v, struct json_object *a) {
                 {"workspace", V_STRING}, {"sandbox", V_CHECK, NULL, v_sandbox},
                 {"subagents", V_CHECK, NULL, v_subagents}, {NULL}
         };
+        size_t n0 = v->diag->issues.n;
         if (!check_object(v, a, AGENTS_KEYS))
                 return;
         FIELD(v, a, "ownership", {
@@ -1769,7 +1795,10 @@ static void v_agents(struct vctx *v, struct json_object *a) {
         });
         bool explicit_owner = json_object_is_type(jget(a, "ownership"), json_type_string) &&
                               !strcmp(json_object_get_string(jget(a, "ownership")), "explicit");
-        FIELD(v, a, "entries", v_entries(v, f, explicit_owner));
+        FIELD(v, a, "entries", v_entries(v, f));
+        if (aborted_since(v, n0))
+                return;
+        FIELD(v, a, "entries", v_entries_refine(v, f, explicit_owner));
         if (!jhas(a, "entries")) {
                 jpath_push_key(&v->path, "entries");
                 issue(v, "agents.entries must contain at least one configured agent");
