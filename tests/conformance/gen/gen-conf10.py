@@ -20,6 +20,8 @@ sampled least, each area mostly valid so that resolution decides:
             commas, hex / Infinity / signs, escapes (\\x, \\u, surrogate pairs, line continuations,
             U+2028/2029), unquoted unicode identifier keys, duplicate keys, $include and ${VAR}
             (set, missing, escaped $${...}) in sandbox strings
+  marker    agents.entries keys in any case with legacy default markers (one, several, false),
+            ownership, defaults.workspace, asked by raw / lower / upper ids, long session keys
   legacy    the retired keys the load migrations rewrite (gen-configs.py's add_legacy) on top of
             the override / sbtools configs
 Uses gen-configs.py's pools and gen-conf7.py's JSON5 writer (loaded without their main loops)."""
@@ -384,7 +386,57 @@ def gen_json5():
              subagent=maybe(0.1), files=files, category="resolution")
 
 
-{"override": gen_override, "legacy": gen_override, "sbtools": gen_sbtools, "keys": gen_keys, "roster": gen_roster,
+# ------------------------------------------------------------ marker
+MKEYS = ["main", "Main", "MAIN", "work", "Work", "WORK", "ops", "Ops", "k9", "K9", "a_b", "A_B", "x-y", "X-Y"]
+LONGSEG = ["x" * 200, "x" * 255, "y" * 256, "z" * 1000, "w" * 4000, "ü" * 300, "🙂" * 150, "Ab:" * 100]
+
+
+def gen_marker():
+    """agents.entries keys in any case with default markers (one, several, false, on any entry),
+    ownership, defaults.workspace, asked by raw / lower / upper ids and long session keys"""
+    for i in range(count):
+        keys = []
+        for k in rng.sample(MKEYS, rng.randint(1, 4)):
+            if k.lower() not in [x.lower() for x in keys]:
+                keys.append(k)
+        entries = {}
+        nmark = 0
+        for k in keys:
+            e = {}
+            r = rng.random()
+            if r < 0.35:
+                e["default"] = True
+                nmark += 1
+            elif r < 0.45:
+                e["default"] = False
+            if maybe(0.3):
+                e["workspace"] = pick(["~/w-" + k, "~/same", "/srv/" + k])
+            if maybe(0.4):
+                e["sandbox"] = {k2: v for k2, v in (("mode", pick(["off", "all", "non-main"])),
+                                                    ("scope", pick(["session", "agent", "shared"])),
+                                                    ("workspaceAccess", pick(["none", "ro", "rw"]))) if maybe(0.6)}
+            entries[k] = e
+        ag = {"entries": entries}
+        if maybe(0.6):
+            ag["defaults"] = {"sandbox": {"mode": pick(["all", "non-main", "off"]), "scope": pick(["session", "agent", "shared"])}}
+            if maybe(0.3):
+                ag["defaults"]["workspace"] = pick(["~/agents", "/srv/agents", "~/"])
+        if len(keys) > 1 and (nmark != 1 or maybe(0.3)):
+            ag["ownership"] = "explicit"
+        cfg = {"agents": ag}
+        if maybe(0.2):
+            cfg["session"] = {"mainKey": pick(["main", "home"]), "scope": pick(["per-sender", "global"])}
+        a = pick(keys)
+        agent = pick([None, a, a.lower(), a.upper(), " " + a + " "])
+        session = pick([None, None, "main", f"agent:{a}:main", f"agent:{a.lower()}:main", f"agent:{a}:telegram:group:G1",
+                        f"agent:{a}:" + pick(LONGSEG), pick(LONGSEG), f"agent:{a}:subagent:" + pick(LONGSEG),
+                        "agent:" + pick(LONGSEG) + ":main"])
+        syntax, text = as_text(cfg)
+        case(f"c10-mrk-{seed}-{i:04d}", text, syntax, agent=agent, session=session, subagent=maybe(0.15),
+             category="resolution")
+
+
+{"override": gen_override, "marker": gen_marker, "legacy": gen_override, "sbtools": gen_sbtools, "keys": gen_keys, "roster": gen_roster,
  "wsaccess": gen_wsaccess, "json5": gen_json5}[area]()
 for c in out:
     try:
