@@ -91,9 +91,10 @@ static int resolve_agent(const sbx_config *c, const sbx_request *req, sbx_resolv
         if (!session)
                 return -ENOMEM;
         key_agent = sbx_session_key_agent(session, &malformed);
-        if (malformed)
+        if (malformed) /* OpenClaw's words; the key (any length) is not repeated, never cut at 512 bytes */
                 return fail(ret_kind, SBX_RESOLVE_MALFORMED_SESSION, reterr,
-                            "malformed agent session key \"%s\"; expected agent:<id>:<rest>", session);
+                            "Malformed agent session key; refusing default-agent resolution "
+                            "(expected agent:<id>:<rest>)");
         if (key_agent) {
                 char *n = sbx_normalize_agent_id(key_agent);
                 free(key_agent);
