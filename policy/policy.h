@@ -241,9 +241,15 @@ typedef struct sbx_policy_layer {
         bool has_allow; /* an allow list exists (empty = allow all) */
         sbx_strv allow, deny;
         char *allow_key, *deny_key; /* config keys behind the lists, for provenance */
+        /* allow/deny as the pipeline step matches them (renames, groups, aliases expanded,
+         * repeats dropped): made once by sbx_policy_layer_expand, not once per tool checked */
+        bool expanded;
+        sbx_strv step_allow, step_deny;
 } sbx_policy_layer;
 
 void sbx_policy_layer_done(sbx_policy_layer *l);
+/* Makes step_allow/step_deny from allow/deny (again, after either changes); -ENOMEM */
+int sbx_policy_layer_expand(sbx_policy_layer *l);
 
 typedef enum sbx_block_reason {
         SBX_BLOCK_NONE,

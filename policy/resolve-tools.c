@@ -115,30 +115,35 @@ static int sandbox_policy(const sbx_config *c, const sbx_agent_config *a, sbx_re
         pick("deny", al ? &al->deny : NULL, gl ? &gl->deny : NULL, &deny);
 
         for (size_t i = 0; allow.values && i < allow.values->n; i++)
-                if (push_unique(&explicit_allow, allow.values->v[i]) < 0)
+                if (sbx_strv_push(&explicit_allow, allow.values->v[i]) < 0)
                         goto out;
         for (size_t i = 0; also.values && i < also.values->n; i++)
-                if (push_unique(&explicit_allow, also.values->v[i]) < 0)
+                if (sbx_strv_push(&explicit_allow, also.values->v[i]) < 0)
                         goto out;
+
+        if (sbx_strv_uniq(&explicit_allow) < 0)
+                goto out;
 
         /* allow: [] = no restriction; non-empty = allow + alsoAllow; unset = defaults + alsoAllow */
         if (allow.values) {
                 if (allow.values->n > 0) {
                         for (size_t i = 0; i < allow.values->n; i++)
-                                if (push_unique(&merged, allow.values->v[i]) < 0)
+                                if (sbx_strv_push(&merged, allow.values->v[i]) < 0)
                                         goto out;
                         for (size_t i = 0; also.values && i < also.values->n; i++)
-                                if (push_unique(&merged, also.values->v[i]) < 0)
+                                if (sbx_strv_push(&merged, also.values->v[i]) < 0)
                                         goto out;
                 }
         } else {
                 for (const char *const *d = DEFAULT_SANDBOX_ALLOW; *d; d++)
-                        if (push_unique(&merged, *d) < 0)
+                        if (sbx_strv_push(&merged, *d) < 0)
                                 goto out;
                 for (size_t i = 0; also.values && i < also.values->n; i++)
-                        if (push_unique(&merged, also.values->v[i]) < 0)
+                        if (sbx_strv_push(&merged, also.values->v[i]) < 0)
                                 goto out;
         }
+        if (sbx_strv_uniq(&merged) < 0) /* each entry once, as OpenClaw's Set (O(n log n)) */
+                goto out;
         /* deny: configured (even []) replaces the defaults; the default deny list loses every
          * entry an explicit allow/alsoAllow pattern names */
         if (deny.values) {
@@ -223,14 +228,16 @@ static int add_lists_layer(sbx_resolved *r, const char *label, const sbx_tool_li
                         if (copy_strv(&t->allow, &l->allow) < 0)
                                 return -ENOMEM;
                 } else {
-                        if ((!t->allow.set || t->allow.n == 0) && push_unique(&l->allow, "*") < 0)
+                        if ((!t->allow.set || t->allow.n == 0) && sbx_strv_push(&l->allow, "*") < 0)
                                 return -ENOMEM;
                         for (size_t i = 0; i < t->allow.n; i++)
-                                if (push_unique(&l->allow, t->allow.v[i]) < 0)
+                                if (sbx_strv_push(&l->allow, t->allow.v[i]) < 0)
                                         return -ENOMEM;
                         for (size_t i = 0; i < t->also_allow.n; i++)
-                                if (push_unique(&l->allow, t->also_allow.v[i]) < 0)
+                                if (sbx_strv_push(&l->allow, t->also_allow.v[i]) < 0)
                                         return -ENOMEM;
+                        if (sbx_strv_uniq(&l->allow) < 0)
+                                return -ENOMEM;
                 }
                 l->allow.set = true;
         }
@@ -268,9 +275,12 @@ static int add_profile_layer(const sbx_config *c, const sbx_agent_config *a, sbx
         }
         l->allow = list;
         l->has_allow = true;
+        size_t from = l->allow.n; /* alsoAllow: each entry not yet in the list */
         for (size_t i = 0; also && i < also->n; i++)
-                if (push_unique(&l->allow, also->v[i]) < 0)
+                if (sbx_strv_push(&l->allow, also->v[i]) < 0)
                         return -ENOMEM;
+        if (sbx_strv_uniq_from(&l->allow, from) < 0)
+                return -ENOMEM;
         if (agent_owned)
                 snprintf(base, sizeof(base), "agents.entries.%s.tools", r->agent_id);
         else
@@ -412,9 +422,12 @@ static int add_subagent_layer(const sbx_config *c, sbx_resolved *r) {
                 l->has_allow = true;
                 if (copy_strv(&t->allow, &l->allow) < 0)
                         return -ENOMEM;
+                size_t from = l->allow.n;
                 for (size_t i = 0; t->also_allow.set && i < t->also_allow.n; i++)
-                        if (push_unique(&l->allow, t->also_allow.v[i]) < 0)
+                        if (sbx_strv_push(&l->allow, t->also_allow.v[i]) < 0)
                                 return -ENOMEM;
+                if (sbx_strv_uniq_from(&l->allow, from) < 0)
+                        return -ENOMEM;
         }
         l->allow_key = strdup("tools.subagents.tools.allow");
         l->deny_key = strdup("tools.subagents.tools.deny");
@@ -517,6 +530,9 @@ int sbx_resolve_tool_policy(const sbx_config *c, const sbx_agent_config *a, sbx_
                 return k;
         if (sbx_is_subagent_key(r->session_key) && (k = add_subagent_layer(c, r)) < 0)
                 return k;
+        for (size_t i = 0; i < r->n_layers; i++) /* the patterns once, not once per tool */
+                if ((k = sbx_policy_layer_expand(&r->layers[i])) < 0)
+                        return k;
         for (size_t i = 0; i < SBX_N_CORE_TOOLS; i++)
                 if ((k = decide(c, r, sbx_core_tools[i], &r->tools[i])) < 0)
                         return k;

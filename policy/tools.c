@@ -259,10 +259,9 @@ bool sbx_glob_match(const char *p, const char *s) {
         return *p == '\0';
 }
 
-static int push_unique(sbx_strv *l, const char *s) {
-        return sbx_strv_contains(l, s) ? 0 : sbx_strv_push(l, s);
-}
-
+/* Each list below is made by pushing every entry and dropping the repeats once at the end
+ * (sbx_strv_uniq): the same list as pushing an entry only when not yet there, without n^2
+ * compares for a long list. */
 int sbx_tool_expand(const sbx_strv *in, sbx_strv *ret) {
         *ret = (sbx_strv){.set = true};
         for (size_t i = 0; in && i < in->n; i++) {
@@ -274,12 +273,13 @@ int sbx_tool_expand(const sbx_strv *in, sbx_strv *ret) {
                 const char *const *g = sbx_tool_group(n);
                 if (g) {
                         for (; *g; g++)
-                                if (push_unique(ret, *g) < 0)
+                                if (sbx_strv_push(ret, *g) < 0)
                                         return -ENOMEM;
-                } else if (push_unique(ret, n) < 0)
+                } else if (sbx_strv_push(ret, n) < 0)
                         return -ENOMEM;
         }
-        return 0;
+        ret->set = true;
+        return sbx_strv_uniq(ret);
 }
 
 static const char *match_any(const sbx_strv *patterns, const char *name) {
@@ -300,47 +300,68 @@ static int step_patterns(const sbx_strv *in, sbx_strv *ret) {
                 if (!n)
                         r = -ENOMEM;
                 else if (!strcmp(n, "update_plan"))
-                        r = push_unique(&renamed, "progress_card");
+                        r = sbx_strv_push(&renamed, "progress_card");
                 else {
-                        r = push_unique(&renamed, n);
+                        r = sbx_strv_push(&renamed, n);
                         if (r >= 0 && !strcmp(n, "canvas"))
-                                r = push_unique(&renamed, "show_widget");
+                                r = sbx_strv_push(&renamed, "show_widget");
                 }
         }
+        if (r >= 0)
+                r = sbx_strv_uniq(&renamed);
         if (r >= 0)
                 r = sbx_tool_expand(&renamed, ret);
         sbx_strv_free(&renamed);
         return r;
 }
 
+int sbx_policy_layer_expand(sbx_policy_layer *l) {
+        sbx_strv_free(&l->step_allow);
+        sbx_strv_free(&l->step_deny);
+        l->expanded = false;
+        if (step_patterns(&l->deny, &l->step_deny) < 0 ||
+            step_patterns(l->has_allow ? &l->allow : NULL, &l->step_allow) < 0) {
+                sbx_strv_free(&l->step_allow);
+                sbx_strv_free(&l->step_deny);
+                return -ENOMEM;
+        }
+        l->expanded = true;
+        return 0;
+}
+
 sbx_block_reason sbx_policy_layer_check(const sbx_policy_layer *l, const char *tool,
                                         const char **ret_pattern) {
-        sbx_strv allow = {}, deny = {};
+        sbx_strv allow_own = {}, deny_own = {};
+        const sbx_strv *allow = &l->step_allow, *deny = &l->step_deny;
         sbx_block_reason r = SBX_BLOCK_NONE;
         const char *m;
 
         if (ret_pattern)
                 *ret_pattern = NULL;
-        if (step_patterns(&l->deny, &deny) < 0 ||
-            step_patterns(l->has_allow ? &l->allow : NULL, &allow) < 0) {
-                r = SBX_BLOCK_DENY; /* fail closed on OOM */
-                goto out;
+        if (!l->expanded) { /* not made by sbx_policy_layer_expand: made here, for this check */
+                allow = &allow_own;
+                deny = &deny_own;
+                if (step_patterns(&l->deny, &deny_own) < 0 ||
+                    step_patterns(l->has_allow ? &l->allow : NULL, &allow_own) < 0) {
+                        r = SBX_BLOCK_DENY; /* fail closed on OOM */
+                        goto out;
+                }
         }
-        if ((m = match_any(&deny, tool))) {
+        if ((m = match_any(deny, tool))) {
                 r = SBX_BLOCK_DENY;
                 (void) m;
                 goto out;
         }
-        if (!l->has_allow || allow.n == 0)
+        if (!l->has_allow || allow->n == 0)
                 goto out;
-        if (match_any(&allow, tool))
+        if (match_any(allow, tool))
                 goto out;
-        if (!strcmp(tool, "apply_patch") && match_any(&allow, "write"))
+        if (!strcmp(tool, "apply_patch") && match_any(allow, "write"))
                 goto out;
         r = SBX_BLOCK_ALLOWLIST;
 out:
-        sbx_strv_free(&allow);
-        sbx_strv_free(&deny);
+        sbx_strv_free(&allow_own);
+        sbx_strv_free(&deny_own);
         return r;
 }
 
@@ -352,5 +373,7 @@ void sbx_policy_layer_done(sbx_policy_layer *l) {
         sbx_strv_free(&l->deny);
         free(l->allow_key);
         free(l->deny_key);
+        sbx_strv_free(&l->step_allow);
+        sbx_strv_free(&l->step_deny);
         *l = (sbx_policy_layer){};
 }

@@ -353,6 +353,9 @@ typedef struct sbx_strv {
 void sbx_strv_free(sbx_strv *l);
 int sbx_strv_push(sbx_strv *l, const char *s);
 bool sbx_strv_contains(const sbx_strv *l, const char *s);
+/* drop the entries (from index FROM on) equal to an earlier one, order kept, O(n log n) */
+int sbx_strv_uniq(sbx_strv *l);
+int sbx_strv_uniq_from(sbx_strv *l, size_t from);
 
 /* ---- progress of long operations (progress.c): image import/build report
  * phases, counters and notices through a callback; the library never prints. */

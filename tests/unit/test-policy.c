@@ -666,8 +666,66 @@ START_TEST(test_entries_null_is_refused) {
 }
 END_TEST
 
+/* sbx_strv_uniq keeps each first occurrence in order (what push-if-absent gave); a layer's
+ * patterns made once (sbx_policy_layer_expand) decide every tool as made per check */
+START_TEST(test_uniq_and_layer_expand) {
+        sbx_strv l = {};
+        const char *in[] = {"b", "a", "b", "c", "a", "b"};
+        for (size_t i = 0; i < 6; i++)
+                ck_assert_int_eq(sbx_strv_push(&l, in[i]), 0);
+        ck_assert_int_eq(sbx_strv_uniq(&l), 0);
+        ck_assert_int_eq(l.n, 3);
+        ck_assert_str_eq(l.v[0], "b");
+        ck_assert_str_eq(l.v[1], "a");
+        ck_assert_str_eq(l.v[2], "c");
+        ck_assert_ptr_null(l.v[3]);
+        sbx_strv_free(&l);
+        /* from 3 on: the base's own repeats stay, later ones already present go */
+        const char *in2[] = {"x", "x", "y", "x", "z", "y", "z", "w"};
+        for (size_t i = 0; i < 8; i++)
+                ck_assert_int_eq(sbx_strv_push(&l, in2[i]), 0);
+        ck_assert_int_eq(sbx_strv_uniq_from(&l, 3), 0);
+        ck_assert_int_eq(l.n, 5);
+        ck_assert_str_eq(l.v[0], "x");
+        ck_assert_str_eq(l.v[1], "x");
+        ck_assert_str_eq(l.v[2], "y");
+        ck_assert_str_eq(l.v[3], "z");
+        ck_assert_str_eq(l.v[4], "w");
+        ck_assert_ptr_null(l.v[5]);
+        sbx_strv_free(&l);
+
+        const char *allow[] = {"Exec", "group:fs", "exec", "update_plan", "canvas", "web_*", "group:fs"};
+        const char *deny[] = {"Read", "WEB_*", "read"};
+        for (int with_allow = 0; with_allow < 2; with_allow++) {
+                sbx_policy_layer a = {.has_allow = with_allow}, b = {.has_allow = with_allow};
+                for (size_t i = 0; i < ELEMENTSOF(allow); i++) {
+                        ck_assert_int_eq(sbx_strv_push(&a.allow, allow[i]), 0);
+                        ck_assert_int_eq(sbx_strv_push(&b.allow, allow[i]), 0);
+                }
+                for (size_t i = 0; i < ELEMENTSOF(deny); i++) {
+                        ck_assert_int_eq(sbx_strv_push(&a.deny, deny[i]), 0);
+                        ck_assert_int_eq(sbx_strv_push(&b.deny, deny[i]), 0);
+                }
+                ck_assert_int_eq(sbx_policy_layer_expand(&b), 0);
+                ck_assert(b.expanded && !a.expanded);
+                unsigned blocked = 0;
+                for (size_t i = 0; i < SBX_N_CORE_TOOLS; i++) {
+                        sbx_block_reason ra = sbx_policy_layer_check(&a, sbx_core_tools[i], NULL);
+                        ck_assert_int_eq(ra, sbx_policy_layer_check(&b, sbx_core_tools[i], NULL));
+                        blocked += ra != SBX_BLOCK_NONE;
+                }
+                /* a check that sees both outcomes: exec allowed, read denied */
+                ck_assert_int_eq(sbx_policy_layer_check(&b, "exec", NULL), SBX_BLOCK_NONE);
+                ck_assert_int_eq(sbx_policy_layer_check(&b, "read", NULL), SBX_BLOCK_DENY);
+                ck_assert(blocked > 0 && blocked < SBX_N_CORE_TOOLS);
+                sbx_policy_layer_done(&a);
+                sbx_policy_layer_done(&b);
+        }
+}
+END_TEST
+
 int main(void) {
-        const TTest *tests[] = { test_agent_id_normalisation, test_tool_name_normalisation_and_aliases,
+        const TTest *tests[] = { test_uniq_and_layer_expand, test_agent_id_normalisation, test_tool_name_normalisation_and_aliases,
                                  test_tool_groups_and_glob, test_session_key_agent_and_subagent_depth,
                                  test_non_main_is_exact_and_case_sensitive, test_subagent_rewrite_and_role,
                                  test_slug_rule, test_scope_key_and_container_name, test_js_string_units,
