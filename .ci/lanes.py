@@ -18,7 +18,8 @@ Lanes (run in this order; name some to run only those):
   sanitizers          unit + integration + conformance, ASan+UBSan      build-asan/
                       (generated corpus: its manual cases + every 10th)
   fuzz                a short libFuzzer run of every parser (two at     build-fuzz/
-                      a time)
+                      a time); prints each target's executions, fails
+                      one that fuzzed < FUZZ_MIN inputs past its seeds
 
 Before the first lane that reads images (integration, integration-unpriv, e2e,
 sanitizers) the default image openclaw-sandbox:bookworm-slim is built into the
@@ -51,10 +52,54 @@ LANES = [
 #         number of CPUs); only tests not marked is_parallel : false share it
 #   ENV:  the sanitizers lane runs a fixed sample of the generated conformance
 #         corpus (tests/conformance/run-conformance.sh prints which); the
-#         conformance lane runs every case un-sanitized.
+#         conformance lane runs every case un-sanitized. The package lane's
+#         clean Debian root (debootstrap, never written after it is made) is
+#         kept once per machine, like the image, not once per build/.
+#   BACKGROUND: tests of the lane run one after another in a second `meson test`
+#         (log meson-logs/testlog-bg.json) beside the lane's suites, from the
+#         lane's start, and are left out of the suites' runs. Only tests that
+#         look at nothing host-wide (their own store, HOME, state root) and that
+#         the others' checks cannot see: as root the second run has a private
+#         mount namespace (debootstrap's /proc and /sys mounts in the chroot
+#         would change the caller's mount count that run-basic, run-isolation,
+#         sandbox-lifecycle and sandbox-crash check).
 JOBS = {"escape": 2, "fuzz": 2, "e2e": 2}
-ENV = {"sanitizers": {"SBX_CONFORMANCE_SAMPLE": "10"}}
+ENV = {"sanitizers": {"SBX_CONFORMANCE_SAMPLE": "10"},
+       "package": {"SBX_PACKAGE_CACHE": "/var/cache/sbx-ci"}}
+#         Entries: "SUITE/TEST" (one test) or "SUITE" (every test of it); a test name is
+#         only unique within its suite (unit and integration both have exec-policy).
+BACKGROUND = {
+    "integration": ["integration/rootfs-build"],
+    "sanitizers": ["integration/rootfs-build", "conformance", "unit"],
+}
+
+
+def suite_tests(bd, suite):
+    """-> the names of a suite's tests in meson's order ([] if meson cannot list them)"""
+    r = subprocess.run(["meson", "test", "-C", bd, "--suite", suite, "--list", "--no-rebuild"],
+                       cwd=TOP, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    return [x.rsplit(" / ", 1)[1] for x in r.stdout.splitlines() if " / " in x] if r.returncode == 0 else []
 TAP_RE = re.compile(r"^(not ok|ok)\b\s*(\d+)?\s*-?\s*(.*)$")
+# fuzz lane: libFuzzer's "#N INITED" (the seeds and scratch corpus loaded) and "Done N runs";
+# a target that ran fewer than FUZZ_MIN new inputs past its seeds fuzzed nothing: a failure
+# (fuzz-config spent its 20 s on its 60 seeds until session 14: 1-3 s per input). Low
+# enough for a loaded machine: fuzz-archive, the slowest, did 329 at load ~60.
+FUZZ_MIN = 100
+INITED_RE = re.compile(r"^#(\d+)\s+INITED\b", re.M)
+DONE_RE = re.compile(r"^Done (\d+) runs in (\d+) second", re.M)
+
+
+def fuzz_runs(t):
+    """-> (line to print, failure or None) for a fuzz target's test record."""
+    out = (t.get("stdout") or "") + (t.get("stderr") or "")
+    ini, done = INITED_RE.findall(out), DONE_RE.findall(out)
+    if not done or not ini:
+        return "executions: none reported", "no libFuzzer 'INITED' / 'Done N runs' line"
+    runs, secs, seeds = int(done[-1][0]), int(done[-1][1]), int(ini[-1])
+    line = f"executions: {runs} in {secs}s, {runs - seeds} past the {seeds} loaded inputs"
+    if runs - seeds < FUZZ_MIN:
+        return line, f"fuzzed {runs - seeds} inputs past its seeds (< {FUZZ_MIN}): it fuzzed (nearly) nothing"
+    return line, None
 
 
 def setup(builddir, opts):
@@ -124,36 +169,57 @@ def run_lane(name, builddir, opts, suites):
         return 0, 1, 0
     bd = os.path.join(TOP, builddir)
     logfile = os.path.join(bd, "meson-logs", "testlog.json")
+    env = dict(os.environ, **ENV.get(name, {}))
+    bg = BACKGROUND.get(name, [])
+    bgproc = None
+    if bg:
+        # one meson test per entry, one after another, each with its own log
+        script = "; ".join(
+            f'meson test -C "$0" --print-errorlogs --no-rebuild --num-processes 1 '
+            f'--logbase testlog-bg{i} --suite {x.split("/")[0]} {x.split("/")[1] if "/" in x else ""}'
+            for i, x in enumerate(bg))
+        for i in range(len(bg)):
+            f = os.path.join(bd, "meson-logs", f"testlog-bg{i}.json")
+            if os.path.exists(f):
+                os.unlink(f)
+        cmd = ["bash", "-c", script, bd]
+        if os.geteuid() == 0:
+            cmd = ["unshare", "--mount", "--propagation", "private", "--"] + cmd
+        bgproc = subprocess.Popen(cmd, cwd=TOP, stdout=subprocess.PIPE,
+                                  stderr=subprocess.STDOUT, text=True, env=env)
     P = F = S = 0
-    for suite in suites:
-        if os.path.exists(logfile):
-            os.unlink(logfile)
-        cmd = ["meson", "test", "-C", bd, "--suite", suite, "--print-errorlogs",
-               "--no-rebuild"] + (["--num-processes", str(JOBS[name])] if name in JOBS else [])
-        r = subprocess.run(cmd, cwd=TOP, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                           text=True, env=dict(os.environ, **ENV.get(name, {})))
-        out = r.stdout
-        if not os.path.exists(logfile) or os.path.getsize(logfile) == 0:
+
+    def report(logf, out, what):
+        nonlocal P, F, S
+        if not os.path.exists(logf) or os.path.getsize(logf) == 0:
             if "No suitable tests" in out or "No tests defined" in out:
-                print(f"lane {name}/{suite}: no tests registered")
-                continue
+                print(f"lane {name}/{what}: no tests registered")
+                return
             print(out[-3000:])
             F += 1
-            continue
-        for line in open(logfile):
+            return
+        for line in open(logf):
             t = json.loads(line)
             p, f, s, fails, skips = count_test(t)
+            fuzzline = None
+            if name == "fuzz" and t.get("result") == "OK":
+                fuzzline, why = fuzz_runs(t)
+                if why:
+                    p, f = p - 1, f + 1
+                    fails.append(f"{t.get('name')}: {why}")
             P, F, S = P + p, F + f, S + s
             print(f"  {t.get('result','?'):5} {t.get('name')}  ({p} passed, {f} failed, {s} skipped, {t.get('duration', 0):.1f}s)")
             for x in (t.get("stdout") or "").splitlines():
                 if x.startswith("# sample:"):
                     print("    " + x[2:])
+            if fuzzline:
+                print("    " + fuzzline)
             for x in fails:
                 print(f"    FAIL {x}")
             for x in skips:
                 print(f"    SKIP {x}")
             if f:
-                lines = (t.get("stdout") or "").splitlines()
+                lines = ((t.get("stdout") or "") + (t.get("stderr") or "")).splitlines()
                 # each failed check with the diagnostics it printed (got/want)
                 for i, x in enumerate(lines):
                     if x.startswith("not ok"):
@@ -165,6 +231,28 @@ def run_lane(name, builddir, opts, suites):
                 print("    --- output tail ---")
                 for x in lines[-40:]:
                     print("    | " + x)
+
+    for suite in suites:
+        if os.path.exists(logfile):
+            os.unlink(logfile)
+        cmd = ["meson", "test", "-C", bd, "--suite", suite, "--print-errorlogs",
+               "--no-rebuild"] + (["--num-processes", str(JOBS[name])] if name in JOBS else [])
+        if bg:
+            # the suite's tests in meson's order, without the background ones
+            if suite in bg:
+                continue
+            skip = [x.split("/")[1] for x in bg if x.startswith(suite + "/")]
+            names = suite_tests(bd, suite) if skip else []
+            if names:     # else the whole suite (nothing left out)
+                cmd += [x for x in names if x not in skip]
+        r = subprocess.run(cmd, cwd=TOP, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           text=True, env=env)
+        report(logfile, r.stdout, suite)
+    if bgproc:
+        out = bgproc.communicate()[0]
+        print(f"  (background, beside the suites: {', '.join(bg)})")
+        for i, x in enumerate(bg):
+            report(os.path.join(bd, "meson-logs", f"testlog-bg{i}.json"), out, x)
     print(f"lane {name}: {P} passed, {F} failed, {S} skipped ({time.time()-t0:.0f}s)", flush=True)
     return P, F, S
 

@@ -3,7 +3,8 @@
 # The Debian package (issue 17), TAP: build it with dpkg-buildpackage from a
 # copy of the source tree, install it with `apt-get install ./sbx_*.deb` into a
 # clean Debian 12 root (debootstrap minbase from apt's configured mirror,
-# cached in $SBX_BUILD_ROOT/package/), run sbx from the installed paths there
+# cached in $SBX_BUILD_ROOT/package/, or in $SBX_PACKAGE_CACHE when set: the
+# ci lane keeps it once per machine in /var/cache/sbx-ci, as it does the image), run sbx from the installed paths there
 # (sbx run, sbx create/exec/rm, the docker drop-in, man), purge it and compare
 # the root's file list with the one before.
 #
@@ -26,11 +27,12 @@ done
 
 W=$BLD/package        # the build copy, the .deb, the cached root, the overlay
 OUT=$W/out
-ROOT=$W/root-bookworm # the clean root, never written after it is made
+CACHE=${SBX_PACKAGE_CACHE:-$W}
+ROOT=$CACHE/root-bookworm # the clean root, never written after it is made
 RUN=$W/run            # this run: an overlay over $ROOT (upper, work, merged)
 M=$RUN/merged
 P=/tmp/sbx-pkg        # scratch inside the root, removed before the last snapshot
-mkdir -p "$W"
+mkdir -p "$W" "$CACHE"
 
 # ---------------------------------------------------------------- the root
 # inroot CMD...: CMD in the root at $M, in a new mount namespace whose root it
@@ -112,6 +114,8 @@ mirror=$("$SBX" rootfs build --print-mirror 2>/dev/null)
 # man-db for `man`; netbase as on any installed Debian (its postinst writes an
 # /etc/hosts that its purge keeps: in the base it is not ours to leave behind)
 include=man-db,netbase
+# one maker at a time (CI runs of two clones share $SBX_PACKAGE_CACHE)
+exec 8>"$CACHE/root-bookworm.lock" && flock 8
 if [ "$(cat "$ROOT/.sbx-clean-root" 2>/dev/null)" != "$mirror $include" ]; then
         rm -rf --one-file-system "$ROOT"
         if ! curl -sf --max-time 20 -o /dev/null "$mirror/dists/bookworm/Release"; then
@@ -133,11 +137,12 @@ if [ "$(cat "$ROOT/.sbx-clean-root" 2>/dev/null)" != "$mirror $include" ]; then
                 chroot "$ROOT.new" apt-get clean
                 echo "$mirror $include" > "$ROOT.new/.sbx-clean-root" && mv "$ROOT.new" "$ROOT"
         fi
-        is "a clean bookworm root: debootstrap minbase + $include from $mirror ($(( $(date +%s) - t0 ))s, cached in $W)" "$rc" 0
+        is "a clean bookworm root: debootstrap minbase + $include from $mirror ($(( $(date +%s) - t0 ))s, cached in $CACHE)" "$rc" 0
         [ $rc -eq 0 ] || { tail -20 "$W/debootstrap.log" | sed 's/^/# /'; done_testing; }
 else
         ok "a clean bookworm root (cached in $ROOT)"
 fi
+exec 8>&-
 mkdir -p "$RUN/upper" "$RUN/work" "$M"
 mount -t overlay overlay -o "lowerdir=$ROOT,upperdir=$RUN/upper,workdir=$RUN/work" "$M"
 cp /etc/resolv.conf "$M/etc/resolv.conf"
