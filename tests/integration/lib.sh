@@ -28,7 +28,12 @@ need_landlock() {
 }
 # Nothing left in the state dir (no run-* directories).
 leftovers() { ls -A "$(state_base)" 2>/dev/null | grep '^run-' || true; }
-mount_count() { wc -l < /proc/self/mountinfo; }
+# Mounts of this test's own: every sandbox's tree (its root, workspace
+# layers, template holders) lives below the state dir or this test's $TMP, so a
+# mount that leaked out of a sandbox names one of them in its mountinfo line.
+# Counting every line of the caller's namespace failed whenever anything else
+# on the host mounted or unmounted meanwhile (another test, a build, podman).
+mount_count() { grep -cF -e "$TMP" -e "$(state_base)" /proc/self/mountinfo || true; }
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/sbx-test.XXXXXX")
 chmod 755 "$TMP"
