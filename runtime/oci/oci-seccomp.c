@@ -21,16 +21,22 @@
 
 #define CAP_MKNOD_BIT 27
 
+/* value is the mask and valueTwo the masked result (Docker's and libseccomp's
+ * order, as runc and crun read it): (mode & S_IFMT) == S_IFCHR or S_IFBLK. A
+ * character node 0:0 is an overlayfs whiteout, which no device cgroup refuses
+ * either (dev compared as 64 bits: a high word only refuses more). */
 static const char device_rules[] =
         "{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"syscalls\":["
         "{\"names\":[\"mknod\"],\"action\":\"SCMP_ACT_ERRNO\",\"errnoRet\":1,"
-        "\"args\":[{\"index\":1,\"value\":8192,\"valueTwo\":61440,\"op\":\"SCMP_CMP_MASKED_EQ\"}]},"
+        "\"args\":[{\"index\":1,\"value\":61440,\"valueTwo\":8192,\"op\":\"SCMP_CMP_MASKED_EQ\"},"
+        "{\"index\":2,\"value\":0,\"op\":\"SCMP_CMP_NE\"}]},"
         "{\"names\":[\"mknod\"],\"action\":\"SCMP_ACT_ERRNO\",\"errnoRet\":1,"
-        "\"args\":[{\"index\":1,\"value\":24576,\"valueTwo\":61440,\"op\":\"SCMP_CMP_MASKED_EQ\"}]},"
+        "\"args\":[{\"index\":1,\"value\":61440,\"valueTwo\":24576,\"op\":\"SCMP_CMP_MASKED_EQ\"}]},"
         "{\"names\":[\"mknodat\"],\"action\":\"SCMP_ACT_ERRNO\",\"errnoRet\":1,"
-        "\"args\":[{\"index\":2,\"value\":8192,\"valueTwo\":61440,\"op\":\"SCMP_CMP_MASKED_EQ\"}]},"
+        "\"args\":[{\"index\":2,\"value\":61440,\"valueTwo\":8192,\"op\":\"SCMP_CMP_MASKED_EQ\"},"
+        "{\"index\":3,\"value\":0,\"op\":\"SCMP_CMP_NE\"}]},"
         "{\"names\":[\"mknodat\"],\"action\":\"SCMP_ACT_ERRNO\",\"errnoRet\":1,"
-        "\"args\":[{\"index\":2,\"value\":24576,\"valueTwo\":61440,\"op\":\"SCMP_CMP_MASKED_EQ\"}]}]}";
+        "\"args\":[{\"index\":2,\"value\":61440,\"valueTwo\":24576,\"op\":\"SCMP_CMP_MASKED_EQ\"}]}]}";
 
 /* Append b's rules to a (same default action assumed: ALLOW). */
 static int merge(sbx_seccomp_profile *a, const sbx_seccomp_profile *b) {

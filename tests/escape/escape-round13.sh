@@ -1,0 +1,87 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Escape suite, round 13 (red15).
+# - sbx-runc's own device rule (oci-seccomp.c: in place of a device cgroup when
+#   the process may hold CAP_MKNOD and there is no cgroup) had mask and value
+#   swapped; libseccomp compares (arg & mask) == (value & mask), so it still
+#   refused char and block nodes, and whiteouts (char 0:0) too, which a device
+#   cgroup allows. Probed as root in a mount namespace with no cgroup mounts.
+#   A spec's linux.seccomp rule on mknod's mode and device (value = mask,
+#   valueTwo = the masked result) gives runc's and crun's verdicts, both ways.
+. "$(dirname "$0")/lib.sh"
+. "$SBX_SOURCE_ROOT/tests/oci/oci-lib.sh"
+
+if is_root && busybox_static >/dev/null; then
+        T=$(mktemp -d /tmp/sbx-esc13.XXXXXX)
+        chmod 755 "$T"
+        on_exit 'for id in $(ls "$T/root" 2>/dev/null); do "$SBX_RUNC" --root "$T/root" delete -f "$id" >/dev/null 2>&1; done
+                 rm -rf "$T"'
+        make_rootfs "$T/rootfs"
+        bundle() {
+                mkdir -p "$T/b-$1"
+                ROOTFS=$T/rootfs python3 "$SBX_SOURCE_ROOT/tests/oci/mkconfig.py" "$T/b-$1" "$2" || echo "# mkconfig $1 failed"
+                echo "$T/b-$1"
+        }
+        # mk: each node's exit status and message: "c13=0 c15=1:Operation not permitted ..."
+        mk='for n in "c13 c 1 3" "c15 c 1 5" "c00 c 0 0" "b70 b 7 0" "p p"; do set -- $n; x=$1; shift
+            m=$(mknod /dev/$x "$@" 2>&1); printf "%s=%s " $x "$?${m:+:${m##*: }}"; done'
+        devcfg="c['ociVersion']='1.0.2'
+c['process']['args']=['sh','-c','''$mk''']
+for k in c['process']['capabilities']: c['process']['capabilities'][k].append('CAP_MKNOD')"
+        rt() { (cd "$1" && timeout -k 5 30 "$2" --root "$T/$3" run "$4" </dev/null 2>&1 | tail -1); }
+        # --- a spec's mknod rules: sbx-runc against crun on the same config.json
+        # sec NAME RULES: RULES the args of one rule per call, mode at 1 (mknod) / 2 (mknodat)
+        sec() {
+                bundle "$1" "$devcfg
+m,d=$2
+c['linux']['seccomp']={'defaultAction':'SCMP_ACT_ALLOW','syscalls':[
+  {'names':['mknod'],'action':'SCMP_ACT_ERRNO','errnoRet':95,'args':[dict(a,index=1) for a in m]+[dict(a,index=2) for a in d]},
+  {'names':['mknodat'],'action':'SCMP_ACT_ERRNO','errnoRet':95,'args':[dict(a,index=2) for a in m]+[dict(a,index=3) for a in d]}]}" >/dev/null
+        }
+        chr="{'value':61440,'valueTwo':8192,'op':'SCMP_CMP_MASKED_EQ'}"
+        sec refuse "([$chr],[])"
+        sec allow13 "([$chr],[{'value':259,'op':'SCMP_CMP_NE'}])"
+        sec swapped "([{'value':8192,'valueTwo':61440,'op':'SCMP_CMP_MASKED_EQ'}],[])"
+        want_refuse="c13=1:Operation not supported c15=1:Operation not supported c00=1:Operation not supported b70=0 p=0 "
+        want_allow13="c13=0 c15=1:Operation not supported c00=1:Operation not supported b70=0 p=0 "
+        want_swapped="c13=1:Operation not supported c15=1:Operation not supported c00=1:Operation not supported b70=1:Operation not supported p=0 "
+        for b in refuse allow13 swapped; do
+                w=want_$b
+                is "oci-seccomp-mknod: sbx-runc, linux.seccomp $b (mask 0170000, S_IFCHR; major:minor)" \
+                        "$(rt "$T/b-$b" "$SBX_RUNC" root "m$b")" "${!w}"
+                if command -v runc >/dev/null; then
+                        control "runc gives the same verdicts ($b)" "$(rt "$T/b-$b" runc runc "r$b")" "${!w}"
+                else
+                        skip "control: runc gives the same verdicts ($b) (runc not installed)"
+                fi
+                # crun refuses a hybrid host's cgroups: without the v2 mount, no cgroup
+                if command -v crun >/dev/null; then
+                        control "crun gives the same verdicts ($b)" "$(cd "$T/b-$b" && unshare -m --propagation private \
+                                sh -c 'umount /sys/fs/cgroup/unified 2>/dev/null; exec timeout -k 5 30 crun --cgroup-manager=disabled --root "$1" run "$2"' \
+                                sh "$T/crun" "c$b" </dev/null 2>&1 | tail -1)" "${!w}"
+                else
+                        skip "control: crun gives the same verdicts ($b) (crun not installed)"
+                fi
+        done
+        # --- sbx-runc's own device rule: a host without a devices hierarchy (a
+        # mount namespace of ours where it is unmounted), CAP_MKNOD, no spec filter
+        bundle dev "$devcfg" >/dev/null
+        if awk '$5 == "/sys/fs/cgroup/devices" { f = 1 } END { exit !f }' /proc/self/mountinfo; then
+                got=$(unshare -m --propagation private sh -c 'umount -R /sys/fs/cgroup &&
+                        cd "$1" && timeout -k 5 30 "$2" --root "$3/root" --debug run nodev </dev/null 2>&1' \
+                        sh "$T/b-dev" "$SBX_RUNC" "$T")
+                like "oci-device-rule: no devices hierarchy: the device cgroup is replaced by seccomp" "$got" \
+                        'mknod of block and character devices is refused by seccomp instead'
+                is "oci-device-rule: ... char 1:5 and block 7:0 refused (EPERM); a whiteout (0:0) and a fifo made" \
+                        "$(printf '%s\n' "$got" | tail -1)" \
+                        "c13=1:Operation not permitted c15=1:Operation not permitted c00=0 b70=1:Operation not permitted p=0 "
+                control "with the devices hierarchy the cgroup allows what it lists" \
+                        "$(rt "$T/b-dev" "$SBX_RUNC" root dev)" "c13=0 c15=0 c00=0 b70=0 p=0 "
+        else
+                skip "oci-device-rule: no v1 devices hierarchy at /sys/fs/cgroup/devices to hide"
+        fi
+else
+        skip "oci-seccomp-mknod, oci-device-rule: need root and a static busybox (sbx-runc runs as root)"
+fi
+
+done_testing
