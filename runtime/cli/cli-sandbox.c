@@ -1693,8 +1693,8 @@ const sbx_cli_cmd sbx_cmd_diff = {
                 "(content, type or permissions; a type change is shown, as in 'M notes (directory -> file)'; a "
                 "symlink shows its target, 'A log -> /home/u/.bashrc'), D "
                 "deleted (every file under a deleted or replaced directory is listed, as commit deletes it); "
-                "then a unified diff of each changed text file (on a terminal, a line holding a control character is "
-                "printed quoted, as names are). A rename is a D plus an A. With --digest, the "
+                "then a unified diff of each changed text file (on a terminal, a line holding a control character or a "
+                "bidirectional control is printed quoted, as names are). A rename is a D plus an A. With --digest, the "
                 "digest of what was listed (each change, each file's content): 'sbx commit --expect DIGEST' "
                 "applies exactly those changes or nothing.",
         .opts = { diff_opts, common_opts, NULL },

@@ -10,7 +10,22 @@
 
 #include "util.h"
 
-/* The length of the UTF-8 sequence at s that prints (no C1 control), else 0. */
+/* A Unicode bidirectional control at s (ALM, LRM, RLM, LRE..RLO, LRI..PDI):
+ * its code point, else 0. Printed raw, a name's override or isolate reorders
+ * the rest of the operator's line (a symlink's "-> target", the next name on
+ * it): these are quoted, as a C1 control is. */
+static unsigned bidi_control(const unsigned char *s) {
+        if (s[0] == 0xd8 && s[1] == 0x9c)
+                return 0x061c;
+        if (s[0] == 0xe2 && s[1] == 0x80 && (s[2] == 0x8e || s[2] == 0x8f || (s[2] >= 0xaa && s[2] <= 0xae)))
+                return 0x2000 + (s[2] - 0x80);
+        if (s[0] == 0xe2 && s[1] == 0x81 && s[2] >= 0xa6 && s[2] <= 0xa9)
+                return 0x2040 + (s[2] - 0x80);
+        return 0;
+}
+
+/* The length of the UTF-8 sequence at s that prints (no C1 control, no
+ * bidirectional control), else 0. */
 static size_t printable_utf8(const unsigned char *s) {
         size_t n = s[0] >= 0xc2 && s[0] <= 0xdf ? 2 : s[0] >= 0xe0 && s[0] <= 0xef ? 3 : s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : 0;
 
@@ -21,7 +36,7 @@ static size_t printable_utf8(const unsigned char *s) {
         for (size_t i = 1; i < n; i++)
                 if ((s[i] & 0xc0) != 0x80)
                         return 0;
-        return n;
+        return bidi_control(s) ? 0 : n;
 }
 
 static bool plain(const char *text, bool quotes, bool tabs) {
@@ -80,7 +95,7 @@ char *sbx_quoted(const char *text) {
 
 size_t sbx_json_escape_byte(const char *text, char out[6], size_t *consumed) {
         const unsigned char *s = (const unsigned char *) text;
-        char u[8];
+        char u[16];
         size_t n = s[0] < 0x80 ? 1 : printable_utf8(s);
 
         if (s[0] == 0x7f) {
@@ -97,6 +112,12 @@ size_t sbx_json_escape_byte(const char *text, char out[6], size_t *consumed) {
                 snprintf(u, sizeof(u), "\\u%04x", s[1]);
                 memcpy(out, u, 6);
                 *consumed = 2;
+                return 6;
+        }
+        if (bidi_control(s)) {                                  /* the code point too */
+                snprintf(u, sizeof(u), "\\u%04x", bidi_control(s));
+                memcpy(out, u, 6);
+                *consumed = s[0] == 0xd8 ? 2 : 3;
                 return 6;
         }
         snprintf(u, sizeof(u), "\\udc%02x", s[0]);  /* not UTF-8: PEP 383's lone surrogate */

@@ -8,6 +8,8 @@
 #   cgroup allows. Probed as root in a mount namespace with no cgroup mounts.
 #   A spec's linux.seccomp rule on mknod's mode and device (value = mask,
 #   valueTwo = the masked result) gives runc's and crun's verdicts, both ways.
+# - Unicode bidirectional controls in the names, symlink targets and patch
+#   lines sbx diff shows (Trojan Source): quoted now, as C1 controls were.
 . "$(dirname "$0")/lib.sh"
 . "$SBX_SOURCE_ROOT/tests/oci/oci-lib.sh"
 
@@ -82,6 +84,50 @@ c['linux']['seccomp']={'defaultAction':'SCMP_ACT_ALLOW','syscalls':[
         fi
 else
         skip "oci-seccomp-mknod, oci-device-rule: need root and a static busybox (sbx-runc runs as root)"
+fi
+
+# --- bidirectional controls (Trojan Source, CVE-2021-42574) in what a sandbox
+# writes and sbx diff shows the operator for review before sbx commit: U+202E
+# (RLO) printed raw reverses the rest of its line on a terminal that does bidi
+# (VTE, Konsole, mlterm): 'A <RLO>hs.txt' reads as 'A txt.sh', a symlink's
+# '-> target' is reordered, a patch line's code reads otherwise than it runs.
+# Names, targets and patch lines are now quoted (\342\200\256), JSON gets
+# \u202e; C1 controls already were. Root and rootless.
+st13=$TMP/state13
+ws13=$TMP/ws13
+mkdir -p "$ws13"
+printf 'access = "user"\n' > "$ws13/conf.py"
+sx13() { timeout -k 5 60 "$SBX" "$1" --state-dir "$st13" "${@:2}"; }
+if sx13 create --name bidi --workspace "$ws13" --workspace-mode overlay >/dev/null 2>&1; then
+        sx13 exec bidi -- python3 -c '
+import os
+os.chdir("/workspace")
+open("\u202ehs.txt", "w").write("x")
+open("plain.txt", "w").write("x")
+os.symlink("/etc/\u2066shadow\u2069", "lnk")
+open("conf.py", "w").write("access = \"user\u202e \u2066# admin\u2069 \u2066\"\nok = 1\n")
+' >/dev/null 2>&1
+        out=$(sx13 diff --name-status bidi 2>&1)
+        is "diff-bidi-name: no raw bidirectional control from a name or target in sbx diff" \
+                "$(printf '%s' "$out" | grep -c $'\u202e\|\u2066\|\u2069')" 0
+        like "diff-bidi-name: ... the name is printed quoted" "$out" '^A "\\342\\200\\256hs\.txt"$'
+        like "diff-bidi-name: ... and the symlink's target" "$out" '^A lnk -> "/etc/\\342\\201\\246shadow\\342\\201\\251"$'
+        like "diff-bidi-name: control: a plain name is printed as it is" "$out" '^A plain\.txt$'
+        # the patch: quoted on a terminal only (script(1) gives sbx diff one)
+        pt=$(script -qec "$(printf '%q ' timeout -k 5 60 "$SBX" diff --state-dir "$st13" bidi)" /dev/null 2>&1 | tr -d '\r')
+        is "diff-bidi-patch: no raw bidirectional control from a changed line on the terminal" \
+                "$(printf '%s' "$pt" | grep -c $'\u202e\|\u2066\|\u2069')" 0
+        like "diff-bidi-patch: ... the line is printed quoted after its mark" "$pt" \
+                '^\+"access = \\"user\\342\\200\\256 \\342\\201\\246# admin'
+        like "diff-bidi-patch: control: a plain changed line is printed as it is" "$pt" '^\+ok = 1$'
+        js=$(sx13 diff --json bidi 2>&1)
+        is "diff-bidi-json: no raw bidirectional control in sbx diff --json" \
+                "$(printf '%s' "$js" | grep -c $'\u202e\|\u2066\|\u2069')" 0
+        is "diff-bidi-json: ... the JSON says the same names (\\u202e, \\u2066)" \
+                "$(printf '%s' "$js" | python3 -c 'import json,sys; print(sorted(c["path"] + c.get("target", "") for c in json.load(sys.stdin)) == sorted(["\u202ehs.txt", "plain.txt", "conf.py", "lnk/etc/\u2066shadow\u2069"]))' 2>&1)" True
+        sx13 rm -f bidi >/dev/null 2>&1
+else
+        skip "diff-bidi-*: no persistent sandbox with an overlay workspace here ($(sx13 create --name bidi2 --workspace "$ws13" --workspace-mode overlay 2>&1 | head -1))"
 fi
 
 done_testing

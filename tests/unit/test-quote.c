@@ -6,6 +6,8 @@
 #include "util/util.h"
 #include "unit.h"
 
+static void expect_json(const char *in, const char *want);
+
 static void expect(const char *in, const char *want) {
         char *got = sbx_quoted(in);
 
@@ -38,6 +40,24 @@ START_TEST(test_quote_controls_and_bad_bytes) {
         expect("a\xe6\x97", "\"a\\346\\227\"");
         /* printable UTF-8 next to a control keeps its bytes */
         expect("\xc3\xa9\n", "\"\xc3\xa9\\n\"");
+}
+END_TEST
+
+/* red15: a bidirectional control (Trojan Source, CVE-2021-42574) reorders the
+ * rest of the operator's line: quoted as a C1 control is; other RTL text prints */
+START_TEST(test_quote_bidi_controls) {
+        expect("\xe2\x80\xaetxt.sh", "\"\\342\\200\\256txt.sh\"");                 /* U+202E RLO */
+        expect("a\xe2\x81\xa6" "b\xe2\x81\xa9", "\"a\\342\\201\\246b\\342\\201\\251\"");  /* LRI, PDI */
+        expect("\xe2\x80\x8f\xd8\x9c", "\"\\342\\200\\217\\330\\234\"");        /* RLM, ALM */
+        expect("\xe2\x80\xaa\xe2\x80\xac", "\"\\342\\200\\252\\342\\200\\254\"");  /* LRE, PDF */
+        /* neighbours that are no control print: U+2010, U+202F, U+2065, U+206A; Hebrew, Arabic */
+        expect("\xe2\x80\x90\xe2\x80\xaf\xe2\x81\xa5\xe2\x81\xaa",
+               "\xe2\x80\x90\xe2\x80\xaf\xe2\x81\xa5\xe2\x81\xaa");
+        expect("\xd7\xa9\xd7\x9c\xd7\x95\xd7\x9d \xd8\xb3\xd9\x84\xd8\xa7\xd9\x85",
+               "\xd7\xa9\xd7\x9c\xd7\x95\xd7\x9d \xd8\xb3\xd9\x84\xd8\xa7\xd9\x85");
+        ck_assert(!sbx_text_plain_line("+\tif (admin) { \xe2\x80\xae } \xe2\x81\xa6// ok"));
+        expect_json("[\"\xe2\x80\xae" "evil\", \"\xd8\x9c\xe2\x81\xa9\"]", "[\"\\u202eevil\", \"\\u061c\\u2069\"]");
+        expect_json("\xe2\x80\x8e\xe2\x80\xab", "\\u200e\\u202b");
 }
 END_TEST
 
@@ -107,7 +127,7 @@ START_TEST(test_tabwrite_as_go) {
 END_TEST
 
 int main(void) {
-        const TTest *tests[] = { test_quote_plain_text_as_it_is, test_quote_controls_and_bad_bytes,
+        const TTest *tests[] = { test_quote_plain_text_as_it_is, test_quote_controls_and_bad_bytes, test_quote_bidi_controls,
                                  test_text_plain_for_messages, test_text_plain_line, test_json_c1_and_del_escaped,
                                  test_json_invalid_utf8_as_lone_surrogates, test_tabwrite_as_go };
 
