@@ -130,4 +130,42 @@ else
         skip "diff-bidi-*: no persistent sandbox with an overlay workspace here ($(sx13 create --name bidi2 --workspace "$ws13" --workspace-mode overlay 2>&1 | head -1))"
 fi
 
+# --- signals and process groups against a persistent sandbox's init, from
+# inside (root and rootless): SIGSTOP, SIGSEGV and SIGKILL to pid 1 are
+# dropped by the kernel (pid 1 of its namespace, no handler; init's own
+# handlers count only senders outside, section 4); a process that makes
+# itself a child subreaper and double-forks a setsid daemon (its own session
+# and process group, reparented to the subreaper, not init) does not outlive
+# sbx stop: the pid namespace ends with init.
+if sx13 create --name sig >/dev/null 2>&1; then
+        ipid=$(sx13 inspect sig | python3 -c 'import json,sys; d=json.load(sys.stdin); print((d[0] if isinstance(d, list) else d)["initPid"])')
+        out=$(sx13 exec sig -- sh -c 'kill -STOP 1; a=$?; kill -SEGV 1; b=$?; kill -KILL 1; echo "$a$b$? $(sed -n "s/^State:.\(.\).*/\1/p" /proc/1/status)"' 2>&1)
+        is "init-signals-inside: SIGSTOP, SIGSEGV, SIGKILL to pid 1 are sent (0) and leave init running (S)" "$out" "000 S"
+        is "init-signals-inside: ... the next exec runs" "$(timeout 20 "$SBX" exec --state-dir "$st13" sig -- echo alive 2>&1)" alive
+        kill -STOP "$ipid"
+        for i in $(seq 50); do grep -q '^State:.T' /proc/$ipid/status && break; sleep 0.1; done
+        control "SIGSTOP from the host stops init (T)" "$(sed -n 's/^State:.\(.\).*/\1/p' /proc/$ipid/status)" T
+        kill -CONT "$ipid"
+        mark="sleep 3$$"
+        sx13 exec sig -- python3 -c '
+import ctypes, os, sys, time
+ctypes.CDLL(None).prctl(36, 1, 0, 0, 0)        # PR_SET_CHILD_SUBREAPER
+if os.fork() == 0:
+    os.setsid()
+    if os.fork() == 0:
+        os.execvp("sleep", [sys.argv[1], "1000"])
+    os._exit(0)
+time.sleep(0.5)
+' "$mark" >/dev/null 2>&1 &
+        for i in $(seq 50); do pgrep -f "^$mark 1000\$" >/dev/null && break; sleep 0.1; done
+        control "subreaper-setsid: the daemon runs before sbx stop" "$(pgrep -fc "^$mark 1000\$")" 1
+        sx13 stop sig >/dev/null 2>&1
+        for i in $(seq 50); do pgrep -f "^$mark 1000\$" >/dev/null || break; sleep 0.1; done
+        is "subreaper-setsid: no process of it is left after sbx stop" "$(pgrep -fc "^$mark 1000\$")" 0
+        wait
+        sx13 rm -f sig >/dev/null 2>&1
+else
+        skip "init-signals-inside, subreaper-setsid: no persistent sandbox here"
+fi
+
 done_testing
