@@ -7,11 +7,10 @@
 
 /* A message may quote what a sandbox chose (a #! line, a file name) and is
  * printed on a terminal or parsed line by line (docker's stderr): no C0
- * control or DEL in it. */
+ * control, DEL, C1 control (U+009B is a CSI to a terminal that takes 8-bit
+ * controls), bidirectional control or byte that is not UTF-8 in it. */
 static void no_controls(char *s) {
-        for (; *s; s++)
-                if ((unsigned char) *s < 0x20 || *s == 0x7f)
-                        *s = '?';
+        sbx_text_scrub(s);
 }
 
 int sbx_error_set(sbx_error *e, int code, const char *fmt, ...) {

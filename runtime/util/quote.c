@@ -52,6 +52,24 @@ static bool plain(const char *text, bool quotes, bool tabs) {
         return true;
 }
 
+void sbx_text_scrub(char *text) {
+        unsigned char *s = (unsigned char *) text;
+
+        for (size_t i = 0; s[i];) {
+                size_t n = s[i] < 0x80 ? 1 : printable_utf8(s + i);
+                if (n == 0) {                   /* not UTF-8, a C1 or bidi control: each of its bytes */
+                        n = s[i] >= 0xc2 && s[i] <= 0xf4 ? (s[i] < 0xe0 ? 2 : s[i] < 0xf0 ? 3 : 4) : 1;
+                        s[i++] = '?';
+                        for (size_t j = 1; j < n && (s[i] & 0xc0) == 0x80; j++)
+                                s[i++] = '?';
+                        continue;
+                }
+                if (s[i] < 0x20 || s[i] == 0x7f)
+                        s[i] = '?';
+                i += n;
+        }
+}
+
 bool sbx_text_plain(const char *text) {
         return plain(text, false, false);
 }

@@ -314,7 +314,8 @@ ssize_t sbx_send_fds(int sock, const void *data, size_t len, const int *fds, siz
 ssize_t sbx_recv_fds(int sock, void *data, size_t len, int flags, int *ret_fds, size_t max_fds, size_t *ret_n);
 
 /* ---- untrusted text on a terminal (quote.c) ---- */
-/* TEXT as it is when it is plain text (printable ASCII, UTF-8 without C1 controls), else
+/* TEXT as it is when it is plain text (printable ASCII, UTF-8 without C1 or bidirectional
+ * controls), else
  * quoted as git quotes a path: in double quotes, with \a \b \t \n \v \f \r \" \\ and \ooo for
  * the other control bytes and what is not UTF-8. For names a sandbox chose, printed on the
  * operator's terminal: they can neither end a line, move the cursor, nor send the terminal
@@ -328,6 +329,10 @@ void sbx_tabwrite(FILE *out, const char *text, size_t minwidth, size_t padding);
 bool sbx_text_plain(const char *text);
 /* The same, but a tab is plain too (a line of a file's text: code is indented with tabs). */
 bool sbx_text_plain_line(const char *text);
+/* TEXT made plain in place, its length kept: '?' for each byte of a C0 control, DEL, a C1
+ * control, a bidirectional control or what is not UTF-8 (an error message that may quote what a
+ * sandbox chose). */
+void sbx_text_scrub(char *text);
 /* JSON text (json-c's output) made valid UTF-8 and safe on a terminal, the one rule for every
  * JSON sbx writes with a name a sandbox or a user chose (diff/logs/ls/inspect/explain --json,
  * docker inspect, the audit log): the C1 controls (U+0080-U+009F) and DEL that json-c leaves

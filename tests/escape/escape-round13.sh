@@ -10,6 +10,8 @@
 #   valueTwo = the masked result) gives runc's and crun's verdicts, both ways.
 # - Unicode bidirectional controls in the names, symlink targets and patch
 #   lines sbx diff shows (Trojan Source): quoted now, as C1 controls were.
+# - sbx's error messages quoting a sandbox's #! line: C1 and bidi controls and
+#   bytes that are not UTF-8 went out raw; '?' now, as C0 controls were.
 . "$(dirname "$0")/lib.sh"
 . "$SBX_SOURCE_ROOT/tests/oci/oci-lib.sh"
 
@@ -190,6 +192,29 @@ time.sleep(0.5)
         sx13 rm -f sig >/dev/null 2>&1
 else
         skip "init-signals-inside, subreaper-setsid: no persistent sandbox here"
+fi
+
+# --- sbx's own messages quoting what a sandbox chose (the #! interpreter of
+# its file): C0 controls and DEL were already '?', but a C1 CSI (U+009B as
+# UTF-8, or the raw byte: a CSI to a terminal that takes 8-bit controls),
+# a bidirectional control and bytes that are not UTF-8 went out raw. Now '?'
+# per byte as well (error.c, sbx_text_scrub). sbx run and sbx exec.
+printf '#!/nonexist\xc2\x9b2J\xe2\x80\xaeX\x9bY\n' > "$TMP/c1.sh"
+chmod 755 "$TMP/c1.sh"
+raw() { printf '%s' "$1" | LC_ALL=C grep -c $'\xc2\x9b\|\xe2\x80\xae\|\x9b'; }
+out=$(timeout -k 5 60 "$SBX" run --ro-bind "$TMP/c1.sh:/c1.sh" -- /c1.sh 2>&1)
+is "msg-c1-bidi (sbx run): no raw C1, bidi control or stray byte from the sandbox in sbx's message" "$(raw "$out")" 0
+like "msg-c1-bidi (sbx run): control: the message still names the interpreter, '?' per byte" "$out" \
+        "interpreter '/nonexist\?\?2J\?\?\?X\?Y'"
+if sx13 create --name msg >/dev/null 2>&1; then
+        sx13 exec msg -- sh -c "printf '#!/nonexist\302\2332J\342\200\256X\233Y\n' > /tmp/s; chmod 755 /tmp/s" >/dev/null 2>&1
+        out=$(sx13 exec msg -- /tmp/s 2>&1)
+        is "msg-c1-bidi (sbx exec): no raw C1, bidi control or stray byte in sbx's message" "$(raw "$out")" 0
+        like "msg-c1-bidi (sbx exec): control: the message still names the interpreter" "$out" \
+                "interpreter '/nonexist\?\?2J\?\?\?X\?Y'"
+        sx13 rm -f msg >/dev/null 2>&1
+else
+        skip "msg-c1-bidi (sbx exec): no persistent sandbox here"
 fi
 
 done_testing

@@ -61,6 +61,25 @@ START_TEST(test_quote_bidi_controls) {
 }
 END_TEST
 
+static void expect_scrub(const char *in, const char *want) {
+        char buf[64];
+
+        snprintf(buf, sizeof(buf), "%s", in);
+        sbx_text_scrub(buf);
+        ck_assert_str_eq(buf, want);
+}
+
+/* an error message quoting what a sandbox chose: '?' per byte, the length kept */
+START_TEST(test_text_scrub) {
+        expect_scrub("interpreter '/bin/sh'", "interpreter '/bin/sh'");
+        expect_scrub("na\xc3\xafve \xe6\x97\xa5 \xf0\x9f\x98\x80", "na\xc3\xafve \xe6\x97\xa5 \xf0\x9f\x98\x80");
+        expect_scrub("a\x1b[2J\rb\x7f\tc", "a?[2J?b??c");
+        expect_scrub("\xc2\x9b" "2J \x9b" "2J", "??2J ?2J");                     /* C1 CSI: UTF-8, raw */
+        expect_scrub("\xe2\x80\xae" "cod \xd8\x9c", "???cod ??");                  /* RLO, ALM */
+        expect_scrub("\xff\xe6\x97" "a\xc0\xaf", "???a??");                         /* cut short, overlong */
+}
+END_TEST
+
 START_TEST(test_text_plain_for_messages) {
         ck_assert(sbx_text_plain("exec '/usr/bin/x': \"quoted\" \\ ok \xc3\xa9"));
         ck_assert(!sbx_text_plain("commit: stat 'a\rb'"));
@@ -128,7 +147,7 @@ END_TEST
 
 int main(void) {
         const TTest *tests[] = { test_quote_plain_text_as_it_is, test_quote_controls_and_bad_bytes, test_quote_bidi_controls,
-                                 test_text_plain_for_messages, test_text_plain_line, test_json_c1_and_del_escaped,
+                                 test_text_scrub, test_text_plain_for_messages, test_text_plain_line, test_json_c1_and_del_escaped,
                                  test_json_invalid_utf8_as_lone_surrogates, test_tabwrite_as_go };
 
         return unit_main("quote", "quote", 0, CK_SILENT, tests, UNIT_N(tests));
