@@ -13,6 +13,7 @@
 #include "util/util.h"
 #include "policy/policy.h"
 #include "launch/launch.h"
+#include "sandbox/sandbox.h"
 #include <sys/stat.h>
 
 enum {
@@ -464,6 +465,17 @@ int cli_run(int argc, char **argv) {
         if (sbx_run_config_check_network(&c, &err) < 0) {
                 fprintf(stderr, "sbx run: --network: %s\n", sbx_error_text(&err, buf, sizeof(buf)));
                 return SBX_EXIT_USAGE;
+        }
+        /* --network container:NAME finds NAME among --state-dir's sandboxes
+         * (as sbx create/exec and run --name do), not the default root's */
+        if (c.state_dir) {
+                char root[PATH_MAX];
+                if ((size_t) snprintf(root, sizeof(root), "%s/sandboxes", c.state_dir) >= sizeof(root) ||
+                    sbx_sandbox_root_set(root, &err) < 0) {
+                        fprintf(stderr, "sbx run: --state-dir '%s': %s\n", c.state_dir,
+                                err.code ? sbx_error_text(&err, buf, sizeof(buf)) : "path too long");
+                        return SBX_EXIT_USAGE;
+                }
         }
         /* After every option: explicit --env/--workdir/--user win over the image. */
         if (image && sbx_run_config_apply_image(&c, image, &err) < 0) {

@@ -72,7 +72,8 @@ const char *sbx_error_why(const sbx_error *e, char *buf, unsigned len) {
         if (!e || e->code == 0 || e->msg[0] == '\0' || e->code == -ETIMEDOUT)
                 return buf;
         why = strerror(-e->code);
-        if (!strcasestr(buf, why)) {
+        /* "No such sandbox: N" says ENOENT's text already */
+        if (!strcasestr(buf, why) && !(e->code == -ENOENT && strstr(buf, "No such "))) {
                 size_t n = strlen(buf);
                 snprintf(buf + n, len > n ? len - n : 0, ": %s", why);
         }

@@ -29,6 +29,18 @@ is "exec: the sandbox's pid 1 is init" "$(sbx exec box -- cat /proc/1/comm)" sbx
 is "exec: default workdir /workspace" "$(sbx exec box -- pwd)" /workspace
 is "exec -w" "$(sbx exec -w /tmp box -- pwd)" /tmp
 is "exec -e" "$(sbx exec -e FOO=bar box -- sh -c 'echo $FOO')" bar
+# --network container:NAME of `sbx run --state-dir D` finds NAME among D's
+# sandboxes (it looked in the default root); the default root (here an
+# empty one) has no box
+mkdir -p "$TMP/xdg-empty" && chmod 700 "$TMP/xdg-empty"
+box_net=$(sbx exec box -- readlink /proc/self/ns/net)
+is "run --state-dir D --network container:box joins D's box" \
+        "$(XDG_RUNTIME_DIR=$TMP/xdg-empty sbx_run --network container:box --dangerously-allow-container-namespace-join \
+                -- readlink /proc/self/ns/net 2>&1)" "$box_net"
+out=$(XDG_RUNTIME_DIR=$TMP/xdg-empty "$SBX" run --network container:box --dangerously-allow-container-namespace-join \
+        -- true 2>&1); rc=$?
+is "... without --state-dir: exit 125, No such sandbox (once, no errno text after it)" "$rc/$out" \
+        "125/sbx run: network 'container:box': No such sandbox: box"
 printf 'A=1\n# comment\n\nB=two words\n' > "$TMP/envf"
 is "exec --env-file" "$(sbx exec --env-file "$TMP/envf" box -- sh -c 'echo "$A|$B"')" "1|two words"
 if [ "$(id -u)" = 0 ]; then
