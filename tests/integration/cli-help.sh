@@ -43,8 +43,32 @@ is "sbx version extra: exit 2, one line naming it" "$rc|$out" "2|sbx version: un
 like "sbx --version" "$("$SBX" --version)" '^sbx [0-9]'
 is "sbx version --json: {\"version\": ...}, the same version" \
         "$("$SBX" version --json | python3 -c 'import json,sys; print("sbx", json.load(sys.stdin)["version"])')" "$("$SBX" --version)"
-out=$("$SBX" version --json extra 2>&1); rc=$?
+out=$("$SBX" version --json extra 2>&1 >/dev/null); rc=$?
 is "sbx version --json extra: exit 2, named" "$rc|$out" "2|sbx version: unexpected argument 'extra'"
+
+# --- --json errors (README "Exit status"): a command with --json given it
+# anywhere before "--" answers an error it exits non-zero for with one JSON
+# object on stdout too, also for a bad option given before --json; without
+# --json stdout stays empty
+jerr() { python3 -c 'import json,sys; o=json.load(sys.stdin); print(o["error"], o["code"], o["exitCode"], o["message"])'; }
+while IFS=$'\t' read -r jc _; do
+        words_of "$jc" jw
+        [ "${jw[0]}" = network ] && jw+=(ls)
+        out=$("$SBX" "${jw[@]}" --bogus --json 2>"$TMP/jerr"); rc=$?
+        is "sbx $jc --bogus --json: exit 2, the JSON error object naming --bogus, the line on stderr" \
+                "$rc|$(jerr <<<"$out" 2>&1)|$(wc -l <"$TMP/jerr")" \
+                "2|True USAGE 2 bad option '--bogus' (see 'sbx $jc --help')|1"
+        out=$("$SBX" "${jw[@]}" --bogus 2>/dev/null); rc=$?
+        is "sbx $jc --bogus (no --json): exit 2, nothing on stdout" "$rc|$out" "2|"
+done < <("$GENDOC" options | awk -F'\t' '$2 == "--json" && $1 !~ /^docker /')
+out=$("$SBX" diff --state-dir "$ST" nope --json 2>/dev/null); rc=$?
+is "sbx diff NAME --json of a missing sandbox: exit 1, {code NOT_FOUND}" "$rc|$(jerr <<<"$out" 2>&1)" \
+        "1|True NOT_FOUND 1 No such sandbox: nope"
+out=$("$SBX" ls --state-dir "$ST" -j 2>/dev/null); rc=$?
+is "sbx ls -j that succeeds: exit 0, its JSON array (no error object)" "$rc|$(python3 -c 'import json,sys; print(type(json.load(sys.stdin)).__name__)' <<<"$out" 2>&1)" "0|list"
+out=$("$SBX" version --json --bogus 2>/dev/null); rc=$?
+is "sbx version --json --bogus: exit 2, the JSON error object" "$rc|$(jerr <<<"$out" 2>&1)" \
+        "2|True USAGE 2 unexpected argument '--bogus'"
 like "sbx --help states each exit status of README's table" "$(tr '\n' ' ' <<<"$top")" \
         "128\+N if killed by signal N; 1 no such sandbox .*2 bad usage or config; 124 sbx run --timeout expired; +125 sbx failed; 126 not executable or refused; 127 not found"
 
