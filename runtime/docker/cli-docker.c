@@ -453,6 +453,7 @@ static json_object *image_json(const char *name, const char *rootfs, const struc
                                cfg->entrypoint ? sbx_json_strings(cfg->entrypoint, SIZE_MAX) : NULL);
         json_object_object_add(c, "Env", sbx_json_strings(cfg->env, SIZE_MAX));
         json_object_object_add(c, "Labels", json_object_new_object());
+        sbx_docker_tmpl_map(json_object_object_get(c, "Labels"), SBX_TMPL_MAP_STRING);
         json_object_object_add(o, "Config", c);
         json_object_put(rec);
         return o;
@@ -642,9 +643,18 @@ static const char *ps_state(const sbx_sandbox *s, char *status, size_t len) {
         case SBX_SANDBOX_PAUSED:
                 snprintf(status, len, "Up %s (Paused)", up);
                 return "paused";
-        default:
-                snprintf(status, len, "Exited");
+        default: {
+                /* docker's "Exited (143) 5 minutes ago"; a record from
+                 * before sbx kept the time: "Exited (0)" alone */
+                char ago[64];
+                if (!s->finished_ms) {
+                        snprintf(status, len, "Exited (%d)", sbx_docker_exit_code(s));
+                        return "exited";
+                }
+                human_duration(now > s->finished_ms ? now - s->finished_ms : 0, ago, sizeof(ago));
+                snprintf(status, len, "Exited (%d) %s ago", sbx_docker_exit_code(s), ago);
                 return "exited";
+        }
         }
 }
 

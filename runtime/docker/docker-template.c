@@ -5,9 +5,11 @@
  *   text {{.A.B}} {{ index .M "k" }} {{json .X}} {{println .}} {{print .X}}
  *   {{range .L}}...{{end}} {{- trim -}}  PIPE | json  {{.M "k"}} (docker ps's .Label)
  *
- * Go's rules kept: a missing map key prints "<no value>", JSON null prints
- * "<nil>" (json prints null), booleans true/false, lists "[a b]", maps
- * "map[k:v]" with sorted keys. Anything else is an error naming the action. */
+ * Go's rules kept: a missing key of a Go map prints "<no value>", of a
+ * struct it is an error (docker.h says which object is which), JSON null
+ * prints "<nil>" (json prints null), booleans true/false, lists "[a b]",
+ * maps "map[k:v]" with sorted keys, structs "{a b}". Anything else is an
+ * error naming the action. */
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +33,54 @@ typedef struct tctx {
         sbx_error *reterr;
         int depth;
 } tctx;
+
+/* What an object stands for (its json-c userdata, compared by address
+ * only: other userdata, docker ps's rows', is never read here). */
+static const char map_tags[2];
+static const sbx_docker_tmpl_struct_shape *struct_tags[8];
+
+void sbx_docker_tmpl_map(void *o, sbx_docker_tmpl_map_kind kind) {
+        if (o)
+                json_object_set_userdata(o, (void *) &map_tags[kind == SBX_TMPL_MAP_POINTER], NULL);
+}
+
+void sbx_docker_tmpl_struct(void *o, const sbx_docker_tmpl_struct_shape *shape) {
+        size_t i;
+
+        if (!o)
+                return;
+        for (i = 0; i < ELEMENTSOF(struct_tags) && struct_tags[i] && struct_tags[i] != shape; i++)
+                ;
+        if (i == ELEMENTSOF(struct_tags))
+                return; /* more shapes than slots: printed as a map */
+        struct_tags[i] = shape;
+        json_object_set_userdata(o, (void *) shape, NULL);
+}
+
+/* "" for a zero string field (one object, kept for the process) */
+static json_object *empty_string(void) {
+        static json_object *empty;
+
+        if (!empty)
+                empty = json_object_new_string("");
+        return empty;
+}
+
+/* -1: not a Go map; else its sbx_docker_tmpl_map_kind */
+static int map_kind(json_object *o) {
+        void *u = o && json_object_is_type(o, json_type_object) ? json_object_get_userdata(o) : NULL;
+
+        return u == &map_tags[0] ? SBX_TMPL_MAP_STRING : u == &map_tags[1] ? SBX_TMPL_MAP_POINTER : -1;
+}
+
+static const sbx_docker_tmpl_struct_shape *struct_shape(json_object *o) {
+        void *u = o && json_object_is_type(o, json_type_object) ? json_object_get_userdata(o) : NULL;
+
+        for (size_t i = 0; u && i < ELEMENTSOF(struct_tags) && struct_tags[i]; i++)
+                if (u == struct_tags[i])
+                        return struct_tags[i];
+        return NULL;
+}
 
 static int fail(tctx *t, const char *at, size_t len, const char *why) {
         return sbx_error_set(t->reterr, -EINVAL, "--format: %s in '%.*s'", why, (int) (len < 80 ? len : 80), at);
@@ -68,12 +118,31 @@ static int field_path(tctx *t, tval dot, const char *p, size_t len, tval *ret) {
                 }
                 if (json_object_object_get_ex(v.o, key, &next))
                         found = true;
+                else if (map_kind(v.o) >= 0)
+                        ; /* a Go map: exact keys, a missing one is <no value> */
                 else {
                         json_object_object_foreach(v.o, k, val) if (!strcasecmp(k, key)) {
                                 next = val;
                                 found = true;
                                 break;
                         }
+                }
+                if (!found && struct_shape(v.o)) {
+                        /* a field Docker's struct has and its JSON omits
+                         * (omitempty): its zero value, "" or a nil pointer */
+                        const sbx_docker_tmpl_struct_shape *sh = struct_shape(v.o);
+                        for (size_t f = 0; sh->fields[f] && !found; f++)
+                                if (!strcmp(sh->fields[f] + (sh->fields[f][0] == '*'), key)) {
+                                        found = true;
+                                        next = sh->fields[f][0] == '*' ? NULL : empty_string();
+                                }
+                }
+                if (!found && map_kind(v.o) < 0) {
+                        /* a struct field Docker's types lack, then no key
+                         * of the JSON fallback (missingkey=error) */
+                        char why[300];
+                        snprintf(why, sizeof(why), "map has no entry for key \"%s\"", key);
+                        return fail(t, p, len, why);
                 }
                 v = found ? (tval) { .o = next } : (tval) { .missing = true };
                 i = j + 1;
@@ -135,6 +204,26 @@ static void print_plain(FILE *out, tval v, int depth) {
                 fputc(']', out);
                 break;
         case json_type_object: {
+                const sbx_docker_tmpl_struct_shape *sh = struct_shape(v.o);
+                if (sh) {
+                        /* fmt's %v of a struct: values in field order; a
+                         * pointer at the top "&{...}" (deeper fmt prints
+                         * an address, which nothing here has) */
+                        fputs(sh->pointer && depth == 0 ? "&{" : "{", out);
+                        for (size_t i = 0; sh->fields[i]; i++) {
+                                const char *f = sh->fields[i] + (sh->fields[i][0] == '*');
+                                json_object *fv = NULL;
+                                if (i)
+                                        fputc(' ', out);
+                                if (json_object_object_get_ex(v.o, f, &fv)) {
+                                        if (depth < MAX_DEPTH)
+                                                print_plain(out, (tval) { .o = fv }, depth + 1);
+                                } else if (sh->fields[i][0] == '*')
+                                        fputs("<nil>", out);
+                        }
+                        fputc('}', out);
+                        break;
+                }
                 size_t n = (size_t) json_object_object_length(v.o), k = 0;
                 const char **keys = calloc(n + 1, sizeof(char *));
                 fputs("map[", out);
@@ -231,8 +320,18 @@ static int do_index(tctx *t, const char **pp, const char *end, tval dot, tval *r
                         v = (tval) { .missing = true };
                 else if (json_object_is_type(v.o, json_type_object)) {
                         json_object *n = NULL;
-                        v = json_object_object_get_ex(v.o, json_object_get_string(k.o), &n) ? (tval) { .o = n }
-                                                                                         : (tval) { .missing = true };
+                        int kind = map_kind(v.o);
+                        /* Go's index of a missing key: the map's zero
+                         * value ("" of map[string]string, a nil pointer);
+                         * of the JSON fallback's map[string]any <no value> */
+                        if (json_object_object_get_ex(v.o, json_object_get_string(k.o), &n))
+                                v = (tval) { .o = n };
+                        else if (kind == SBX_TMPL_MAP_STRING) {
+                                json_object_put(*owned);
+                                *owned = json_object_new_string("");
+                                v = (tval) { .o = *owned };
+                        } else
+                                v = kind == SBX_TMPL_MAP_POINTER ? (tval) { .o = NULL } : (tval) { .missing = true };
                 } else {
                         json_object_put(key_owned);
                         return fail(t, *pp, 1, "index of a non-map");
@@ -457,12 +556,24 @@ static int run(tctx *t, const char *p, const char *end, tval dot, bool trim_star
                                 for (size_t i = 0; r >= 0 && i < json_object_array_length(v.o); i++)
                                         r = run(t, a.close_end, e.open,
                                                 (tval) { .o = json_object_array_get_idx(v.o, i) }, a.trim_right);
-                        } else if (r >= 0 && !v.missing && v.o && json_object_is_type(v.o, json_type_object)) {
-                                json_object_object_foreach(v.o, k, val) {
-                                        (void) k;
-                                        if (r >= 0)
-                                                r = run(t, a.close_end, e.open, (tval) { .o = val }, a.trim_right);
+                        } else if (r >= 0 && !v.missing && v.o && json_object_is_type(v.o, json_type_object) &&
+                                   !struct_shape(v.o)) {
+                                /* Go ranges over a map in sorted key order */
+                                size_t n = (size_t) json_object_object_length(v.o), k = 0;
+                                const char **keys = calloc(n + 1, sizeof(char *));
+                                if (!keys)
+                                        r = sbx_error_set(t->reterr, -ENOMEM, "--format: out of memory");
+                                else {
+                                        json_object_object_foreach(v.o, key, val) {
+                                                (void) val;
+                                                keys[k++] = key;
+                                        }
+                                        qsort(keys, k, sizeof(char *), cmp_keys);
                                 }
+                                for (size_t i = 0; keys && r >= 0 && i < k; i++)
+                                        r = run(t, a.close_end, e.open,
+                                                (tval) { .o = json_object_object_get(v.o, keys[i]) }, a.trim_right);
+                                free(keys);
                         } else if (r >= 0 && !v.missing && v.o)
                                 r = fail(t, a.in, (size_t) (a.in_end - a.in), "range over a non-list");
                         json_object_put(owned);

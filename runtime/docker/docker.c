@@ -12,7 +12,9 @@
 #include <stdint.h>
 #include <sys/random.h>
 #include <sys/sysmacros.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -772,6 +774,18 @@ static json_object *nil_map(void) {
         return o;
 }
 
+/* docker's types.MountPoint, fmt's order ({{.Mounts}}: "[{bind  /src /dst   true rprivate}]") */
+static const sbx_docker_tmpl_struct_shape mount_shape = {
+        .fields = (const char *const[]) { "Type", "Name", "Source", "Destination", "Driver", "Mode", "RW",
+                                          "Propagation", NULL },
+};
+/* *types.ContainerState ({{.State}}: "&{exited false ... 143  2026-... 2026-... <nil>}") */
+static const sbx_docker_tmpl_struct_shape state_shape = {
+        .pointer = true,
+        .fields = (const char *const[]) { "Status", "Running", "Paused", "Restarting", "OOMKilled", "Dead", "Pid",
+                                          "ExitCode", "Error", "StartedAt", "FinishedAt", "*Health", NULL },
+};
+
 static const char *meta_mode(json_object *meta, const char *dst) {
         json_object *vols = meta ? json_object_object_get(meta, "Volumes") : NULL;
 
@@ -811,6 +825,7 @@ static json_object *mounts_json(const sbx_sandbox *s, json_object *meta) {
                 json_object_object_add(o, "Mode", json_object_new_string(meta_mode(meta, m->dst) ?: ""));
                 json_object_object_add(o, "RW", json_object_new_boolean(m->rw));
                 json_object_object_add(o, "Propagation", json_object_new_string("rprivate"));
+                sbx_docker_tmpl_struct(o, &mount_shape);
                 json_object_array_add(a, o);
         }
         free(shown);
@@ -836,13 +851,27 @@ static json_object *binds_json(json_object *meta) {
 static json_object *tmpfs_json(const sbx_sandbox *s, json_object *meta) {
         json_object *t = meta ? json_object_object_get(meta, "Tmpfs") : NULL, *o;
 
-        if (t)
-                return json_object_object_length(t) ? json_object_get(t) : nil_map();
+        if (t) {
+                o = json_object_object_length(t) ? json_object_get(t) : nil_map();
+                sbx_docker_tmpl_map(o, SBX_TMPL_MAP_STRING);
+                return o;
+        }
         o = json_object_new_object();
+        sbx_docker_tmpl_map(o, SBX_TMPL_MAP_STRING);
         for (size_t i = 0; i < s->n_mounts; i++)
                 if (s->mounts[i].type == SBX_SANDBOX_MOUNT_TMPFS)
                         json_object_object_add(o, s->mounts[i].dst, json_object_new_string(s->mounts[i].options ?: ""));
         return o;
+}
+
+int sbx_docker_exit_code(const sbx_sandbox *s) {
+        int ws = s->exit_status;
+
+        if (s->state != SBX_SANDBOX_STOPPED || !s->finished_ms)
+                return 0;
+        if (ws < 0)
+                return 128 + SIGKILL;
+        return WIFSIGNALED(ws) ? 128 + WTERMSIG(ws) : WEXITSTATUS(ws);
 }
 
 static json_object *meta_get(json_object *meta, const char *key, json_object *fallback) {
@@ -879,6 +908,7 @@ static json_object *network_settings(const sbx_sandbox *s) {
                 json_object_object_add(nets, s->config.network_name ? s->config.network_name
                                              : s->config.network == SBX_NETWORK_BRIDGE ? "bridge" : "none", n);
         }
+        sbx_docker_tmpl_map(nets, SBX_TMPL_MAP_POINTER);
         json_object_object_add(ns, "Networks", nets);
         return ns;
 }
@@ -889,7 +919,7 @@ void *sbx_docker_inspect_json(const sbx_sandbox *s) {
         json_object *o = json_object_new_object(), *state = json_object_new_object(), *cfg = json_object_new_object(),
                     *host = json_object_new_object(), *labels = json_object_new_object(), *cmd;
         const char *status;
-        char created[64], started[64], name[SBX_SANDBOX_NAME_MAX + 2];
+        char created[64], started[64], finished[64], name[SBX_SANDBOX_NAME_MAX + 2];
 
         switch (s->state) {
         case SBX_SANDBOX_CREATED:
@@ -910,6 +940,7 @@ void *sbx_docker_inspect_json(const sbx_sandbox *s) {
         }
         iso_time(s->created_ms, created);
         iso_time(s->started_ms, started);
+        iso_time(s->finished_ms, finished);
         snprintf(name, sizeof(name), "/%s", s->name);
         cmd = meta_get(meta, "Cmd", json_object_new_array());
 
@@ -927,9 +958,11 @@ void *sbx_docker_inspect_json(const sbx_sandbox *s) {
         json_object_object_add(state, "OOMKilled", json_object_new_boolean(false));
         json_object_object_add(state, "Dead", json_object_new_boolean(false));
         json_object_object_add(state, "Pid", json_object_new_int(s->init_pid));
-        json_object_object_add(state, "ExitCode", json_object_new_int(0));
-        json_object_object_add(state, "StartedAt", json_object_new_string(started));
+        json_object_object_add(state, "ExitCode", json_object_new_int(sbx_docker_exit_code(s)));
         json_object_object_add(state, "Error", json_object_new_string(""));
+        json_object_object_add(state, "StartedAt", json_object_new_string(started));
+        json_object_object_add(state, "FinishedAt", json_object_new_string(finished));
+        sbx_docker_tmpl_struct(state, &state_shape);
         json_object_object_add(o, "State", state);
         json_object_object_add(o, "Image", json_object_new_string(s->image ?: ""));
         json_object_object_add(o, "Name", json_object_new_string(name));
@@ -970,6 +1003,7 @@ void *sbx_docker_inspect_json(const sbx_sandbox *s) {
         json_object_object_add(cfg, "Image", json_object_new_string(s->image ?: ""));
         json_object_object_add(cfg, "WorkingDir",
                                json_object_new_string(s->config.workdir ?: "/workspace"));
+        sbx_docker_tmpl_map(labels, SBX_TMPL_MAP_STRING);
         json_object_object_add(cfg, "Labels", labels);
         json_object_object_add(o, "Config", cfg);
         /* issue 14: sbx's own key (docker has none by that name): the policy,
@@ -1037,12 +1071,15 @@ void *sbx_docker_self_inspect_json(void) {
         json_object_object_add(m, "Mode", json_object_new_string(""));
         json_object_object_add(m, "RW", json_object_new_boolean(true));
         json_object_object_add(m, "Propagation", json_object_new_string("rprivate"));
+        sbx_docker_tmpl_struct(m, &mount_shape);
         json_object_array_add(mounts, m);
         json_object_object_add(o, "Mounts", mounts);
         json_object_object_add(host, "Tmpfs", nil_map());
+        sbx_docker_tmpl_map(json_object_object_get(host, "Tmpfs"), SBX_TMPL_MAP_STRING);
         json_object_object_add(o, "HostConfig", host);
         json_object_object_add(cfg, "Hostname", json_object_new_string(hn));
         json_object_object_add(cfg, "Labels", json_object_new_object());
+        sbx_docker_tmpl_map(json_object_object_get(cfg, "Labels"), SBX_TMPL_MAP_STRING);
         json_object_object_add(o, "Config", cfg);
         return o;
 }

@@ -85,11 +85,45 @@ bool sbx_docker_opt_has(const sbx_docker_args *a, sbx_docker_flag f);
 
 /* Go text/template subset for --format: text, {{.A.B}}, {{json PIPE}},
  * {{index .M "key"}}, {{println PIPE}}, {{range PIPE}}...{{end}} (with . =
- * the element), {{- / -}} trimming. Field names match a JSON key exactly or
- * case-insensitively (.ID and .Id both find "Id"). A missing key prints
- * "<no value>", booleans true/false. data is a json-c object (void * so this
- * header needs no json-c). *ret is malloc'd; no trailing newline is added. */
+ * the element), {{- / -}} trimming. data is a json-c object (void * so this
+ * header needs no json-c). *ret is malloc'd; no trailing newline is added.
+ *
+ * Docker renders inspect's template on its typed structs first, then on the
+ * JSON decoded into maps with missingkey=error (docker/cli inspect's
+ * TemplateInspector); the objects a caller marks below say which is which:
+ *   - an object marked a Go map (sbx_docker_tmpl_map: Config.Labels,
+ *     HostConfig.Tmpfs, NetworkSettings.Networks): .K matches K exactly, a
+ *     missing K prints "<no value>"; index M "K" of a missing K prints the
+ *     map's zero value: "" for map[string]string, "<nil>" for pointer values;
+ *   - any other object is a struct (or the JSON fallback's map): .K matches
+ *     the JSON key exactly or case-insensitively (.ID and .Id both find "Id"),
+ *     a missing one is an error ("map has no entry for key"), as Docker's;
+ *     index of a missing key prints "<no value>";
+ *   - an object marked a struct (sbx_docker_tmpl_struct) prints as fmt's %v
+ *     of a Go struct: "{v1 v2 ...}" in the given field order ("&{...}" for a
+ *     pointer at the top), a field the JSON lacks as its zero value ("" or,
+ *     for a name starting with '*', "<nil>"); unmarked objects print as maps,
+ *     "map[k:v ...]", keys sorted. */
 int sbx_docker_template(const char *tmpl, const void *data, char **ret, sbx_error *reterr);
+
+typedef enum sbx_docker_tmpl_map_kind {
+        SBX_TMPL_MAP_STRING, /* map[string]string */
+        SBX_TMPL_MAP_POINTER, /* map[string]*T */
+} sbx_docker_tmpl_map_kind;
+/* A Go struct's fields in declaration order (JSON names), NULL-ended;
+ * pointer: printed "&{...}" at the top of a template's value. */
+typedef struct sbx_docker_tmpl_struct_shape {
+        bool pointer;
+        const char *const *fields;
+} sbx_docker_tmpl_struct_shape;
+/* State.ExitCode: 0 unless stopped; then init's status as docker gives a
+ * process's (128+N for signal N: 143 after a stop, 137 killed), 137 for one
+ * that died outside sbx stop (its status unseen). */
+int sbx_docker_exit_code(const sbx_sandbox *s);
+
+/* Mark a json-c object (its userdata: not for objects that have their own). */
+void sbx_docker_tmpl_map(void *o, sbx_docker_tmpl_map_kind kind);
+void sbx_docker_tmpl_struct(void *o, const sbx_docker_tmpl_struct_shape *shape);
 
 /* An --env-file: KEY=VALUE lines; blank lines and lines starting with '#'
  * are skipped; a bare KEY takes the value from environ (dropped if unset),

@@ -202,7 +202,10 @@ struct kinfo {
         char pad[128 - 4 * sizeof(int)];
 };
 
-static _Noreturn void stop(const unsigned long *all) {
+/* Exits 128 + the stop signal (143 after sbx stop's SIGTERM), as docker's
+ * --init (tini) does when its command dies of the signal it forwarded:
+ * docker inspect's State.ExitCode of a stopped sandbox. */
+static _Noreturn void stop(const unsigned long *all, int signo) {
         struct timespec ts = { .tv_sec = 1 };
         struct kinfo info;
 
@@ -214,12 +217,12 @@ static _Noreturn void stop(const unsigned long *all) {
                 reap();
                 send_exits();
                 if (sys(SYS_wait4, -1, 0, WNOHANG, 0) == -ECHILD)
-                        quit(0);
+                        quit(128 + signo);
                 r = sys6(SYS_rt_sigtimedwait, (long) all, (long) &info, (long) &ts, 8, 0, 0);
                 if (r == -EAGAIN)
                         waited++;
         }
-        quit(0);
+        quit(128 + signo);
 }
 
 /* The client left before its command's exit (killed, or gave up): the
@@ -654,7 +657,7 @@ static _Noreturn void init_main(long *sp) {
                         if (info.ssi_pid != 0 || (info.ssi_code != SI_USER && info.ssi_code != SI_TKILL))
                                 continue;
                         if (sig == SIGTERM || sig == SIGINT || sig == SIGHUP || sig == SIGPWR)
-                                stop(&all);
+                                stop(&all, sig);
                         sys(SYS_kill, -1, sig, 0, 0);
                 }
         }

@@ -36,7 +36,7 @@
 #define CACHE_FILE ".ls-cache"
 #define CACHE_TMP ".ls-cache.tmp"
 #define MAGIC "SBXLSC1\n"
-#define VERSION 3u
+#define VERSION 4u
 #define HEADER_LEN (8 + 4 + 4 + 8 + 8)
 #define MAX_FILE (256u << 20)
 #define MAX_STR 65536u
@@ -344,6 +344,8 @@ static int decode(const slot *s, const char *root, sbx_record **ret) {
         rec->complete = true;
         x->created_ms = get_u64(&e);
         x->started_ms = get_u64(&e);
+        x->finished_ms = get_u64(&e);
+        x->exit_status = (int) (int64_t) get_u64(&e);
         x->init_pid = (pid_t) get_u64(&e);
         x->init_start_time = get_u64(&e);
         rec->svc_ino = get_u64(&e);
@@ -455,6 +457,8 @@ void sbx_ls_cache_add(sbx_ls_cache *c, const sbx_record *rec, const struct stat 
                            (x->exec_sock == SBX_EXEC_SOCK_YES ? 4u : 0) | (x->config.exec_allow_set ? 8u : 0));
         put_u64(c, x->created_ms);
         put_u64(c, x->started_ms);
+        put_u64(c, x->finished_ms);
+        put_u64(c, (uint64_t) (int64_t) x->exit_status);
         put_u64(c, (uint64_t) x->init_pid);
         put_u64(c, x->init_start_time);
         put_u64(c, rec->svc_ino);

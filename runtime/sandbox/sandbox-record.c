@@ -451,6 +451,8 @@ int sbx_record_save(const sbx_record *rec, sbx_error *reterr) {
         json_object_object_add(o, "crashed", json_object_new_boolean(rec->crashed));
         json_object_object_add(o, "created_ms", json_object_new_uint64(s->created_ms));
         json_object_object_add(o, "started_ms", json_object_new_uint64(s->started_ms));
+        json_object_object_add(o, "finished_ms", json_object_new_uint64(s->finished_ms));
+        json_object_object_add(o, "exit_status", json_object_new_int(s->exit_status));
         for (size_t i = 0; i < s->n_labels; i++)
                 json_object_object_add(labels, s->labels[i].key, sbx_json_string(s->labels[i].value));
         json_object_object_add(o, "labels", labels);
@@ -520,6 +522,8 @@ static int record_parse(json_object *o, sbx_record *rec) {
         rec->crashed = get_bool(o, "crashed", false, &err);
         s->created_ms = get_u64(o, "created_ms", &err);
         s->started_ms = get_u64(o, "started_ms", &err);
+        s->finished_ms = get_u64(o, "finished_ms", &err);   /* 0, -1 in records older than them */
+        s->exit_status = (int) get_i64(o, "exit_status", -1, &err);
         s->init_pid = (pid_t) get_i64(o, "init_pid", 0, &err);
         s->init_start_time = get_u64(o, "init_start_time", &err);
         rec->svc_ino = get_u64(o, "svc_ino", &err);

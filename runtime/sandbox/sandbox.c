@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/ioctl.h>
 #include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -321,6 +322,14 @@ static int refresh_locked(sbx_record *rec, sbx_error *reterr) {
                 return 0;
         /* init died (crashed: killed, OOM, or its sbx start was killed). */
         rec->crashed = !rec->starting || !alive;
+        if (!rec->starting) {
+                /* when it was found dead; its status while it is a zombie
+                 * nobody reaped yet, else not seen (-1) */
+                rec->s.finished_ms = sbx_now_ms();
+                rec->s.exit_status = sbx_proc_zombie_status(rec->s.init_pid, rec->s.init_start_time);
+                if (rec->s.exit_status < 0)
+                        rec->s.exit_status = -1;
+        }
         teardown_runtime(rec);
         return sbx_record_save(rec, reterr);
 }
@@ -335,6 +344,10 @@ static void refresh_readonly(sbx_record *rec) {
         if (pidfd < 0) {
                 rec->s.state = SBX_SANDBOX_STOPPED;
                 rec->crashed = true;
+                rec->s.finished_ms = sbx_now_ms();
+                rec->s.exit_status = sbx_proc_zombie_status(rec->s.init_pid, rec->s.init_start_time);
+                if (rec->s.exit_status < 0)
+                        rec->s.exit_status = -1;
                 rec->s.init_pid = 0;
         }
 }
@@ -1360,6 +1373,7 @@ static int new_record(const char *name, const sbx_run_config *c, const sbx_sandb
 
         if (!rec)
                 return sbx_error_set(reterr, -ENOMEM, "out of memory");
+        rec->s.exit_status = -1;
         snprintf(rec->s.name, sizeof(rec->s.name), "%s", name);
         if (o->id) {
                 if (strlen(o->id) != SBX_SANDBOX_ID_LEN || strspn(o->id, "0123456789abcdef") != SBX_SANDBOX_ID_LEN)
@@ -1546,10 +1560,37 @@ int sbx_sandbox_create(const char *name, const sbx_run_config *c, const sbx_sand
 
 /* ------------------------------------------------------------- stop/rm */
 
+/* The wait status of init, which ended, from the kernel: while it is a
+ * zombie from /proc/PID/stat (its parent now, the host's pid 1 or a
+ * subreaper, reaps it when it will), once reaped from the pidfd opened
+ * before (Linux >= 6.15: PIDFD_GET_INFO, PIDFD_INFO_EXIT). Asked for up to
+ * 0.1 s (the two answers cross at the reap); -1 if neither says. */
+struct pidfd_info_v0 {
+        uint64_t mask, cgroupid;
+        uint32_t pid, tgid, ppid, ruid, rgid, euid, egid, suid, sgid, fsuid, fsgid;
+        int32_t exit_code;
+};
+#define PIDFD_GET_INFO_V0 _IOWR(0xFF, 11, struct pidfd_info_v0)
+#define PIDFD_INFO_EXIT_BIT (1ULL << 3)
+
+static int init_exit_status(int pidfd, pid_t pid, uint64_t start_time) {
+        for (int i = 0; i < 10; i++) {
+                struct pidfd_info_v0 info = { .mask = PIDFD_INFO_EXIT_BIT };
+                int r = sbx_proc_zombie_status(pid, start_time);
+                if (r >= 0)
+                        return r;
+                if (ioctl(pidfd, PIDFD_GET_INFO_V0, &info) == 0 && (info.mask & PIDFD_INFO_EXIT_BIT))
+                        return info.exit_code;
+                (void) usleep(10000);
+        }
+        return -1;
+}
+
 static int stop_locked(sbx_record *rec, unsigned timeout_sec, bool kill_now) {
         _cleanup_close_ int pidfd = sbx_init_pidfd(rec->s.init_pid, rec->s.init_start_time);
 
         if (pidfd >= 0) {
+                bool killed = false;
                 if (rec->s.state == SBX_SANDBOX_PAUSED) {
                         (void) freeze_sandbox(rec, false, &(sbx_error) {});
                         (void) for_each_sandbox_pid(rec->s.init_pid, rec->s.init_start_time, SIGCONT);
@@ -1559,7 +1600,12 @@ static int stop_locked(sbx_record *rec, unsigned timeout_sec, bool kill_now) {
                     !pidfd_wait(pidfd, (int) (timeout_sec ? timeout_sec : 1) * 1000)) {
                         (void) sys_pidfd_send_signal(pidfd, SIGKILL);
                         (void) pidfd_wait(pidfd, 10000);
+                        killed = true;
                 }
+                rec->s.finished_ms = sbx_now_ms();
+                rec->s.exit_status = init_exit_status(pidfd, rec->s.init_pid, rec->s.init_start_time);
+                if (rec->s.exit_status < 0) /* an older kernel: what init gives on each path */
+                        rec->s.exit_status = killed ? SIGKILL : (128 + SIGTERM) << 8;
         }
         teardown_runtime(rec);
         rec->crashed = false;

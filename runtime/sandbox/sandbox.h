@@ -118,6 +118,11 @@ typedef struct sbx_sandbox {
         sbx_sandbox_state state;
         uint64_t created_ms;          /* CLOCK_REALTIME, milliseconds */
         uint64_t started_ms;          /* last start, 0 if never */
+        uint64_t finished_ms;         /* when init last ended (stopped or found dead), 0 if never */
+        int exit_status;              /* init's wait status then (sbx stop: 128+SIGTERM after a
+                                       * clean stop, SIGKILL after the grace period; the kernel's
+                                       * word, PIDFD_INFO_EXIT), -1 if never stopped or not seen
+                                       * (init died outside sbx stop) */
         uint64_t last_used_ms;        /* last create/start/exec */
         sbx_label *labels;
         size_t n_labels;

@@ -58,6 +58,30 @@ int sbx_proc_start_time(pid_t pid, uint64_t *ret) {
         return 0;
 }
 
+int sbx_proc_zombie_status(pid_t pid, uint64_t start_time) {
+        char buf[1024], *p;
+        uint64_t st = 0;
+        int r = pid > 0 ? read_stat(pid, buf, sizeof(buf), &p) : -ENOENT;
+
+        if (r < 0)
+                return r;
+        if (*p != 'Z')
+                return -ESRCH;
+        /* starttime (22) is the 19th field after the state (3), exit_code
+         * (52) the 49th */
+        for (int i = 1; i <= 49; i++) {
+                p = strchr(p, ' ');
+                if (!p)
+                        return -EIO;
+                p++;
+                if (i == 19)
+                        st = strtoull(p, NULL, 10);
+        }
+        if (st != start_time)
+                return -ESRCH;
+        return (int) strtol(p, NULL, 10);
+}
+
 int sbx_proc_pidfd(pid_t pid, uint64_t start_time) {
         uint64_t st;
         int fd;

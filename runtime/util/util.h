@@ -142,6 +142,10 @@ const char *sbx_error_why(const sbx_error *e, char *buf, unsigned len);
  * /proc/PID/stat): identifies it across pid reuse. -ESRCH for a zombie (dead
  * for our purposes), -ENOENT if there is no such process, else -errno/-EIO. */
 int sbx_proc_start_time(pid_t pid, uint64_t *ret);
+/* The wait status of pid while it is a zombie that started at start_time
+ * (field 52 of /proc/PID/stat: its parent has not reaped it yet), -ESRCH if
+ * it is no such zombie. */
+int sbx_proc_zombie_status(pid_t pid, uint64_t start_time);
 /* A pidfd of pid if it is still the process that started at start_time
  * (checked after the pidfd exists, so it stays that process), or -ESRCH. */
 int sbx_proc_pidfd(pid_t pid, uint64_t start_time);

@@ -119,7 +119,19 @@ is "{{.State.Running}}" "$("$D" inspect -f '{{.State.Running}}' c1)" true
 is "{{.Id}} by name" "$("$D" inspect --format '{{.Id}}' c1)" "$id"
 is "{{ index .Config.Labels \"openclaw.configHash\" }}" \
         "$("$D" inspect -f '{{ index .Config.Labels "openclaw.configHash" }}' c1)" h1
-is "a missing label prints <no value>" "$("$D" inspect -f '{{ index .Config.Labels "x" }}' c1)" "<no value>"
+# Docker's rule (its typed structs, then the JSON as maps with
+# missingkey=error): index of a missing label is "" (map[string]string's
+# zero value), .Config.Labels.x <no value>, a field no struct has an error
+is "a missing label: index prints \"\", .Labels.x <no value> (Docker's)" \
+        "$("$D" inspect -f '[{{ index .Config.Labels "x" }}] {{.Config.Labels.x}}' c1)" "[] <no value>"
+out=$("$D" inspect -f '{{.State.Bogus}}' c1 2>&1); rc=$?
+is "a field Docker has not: exit 1, 'map has no entry for key' (Docker's)" "$rc/$out" \
+        "1/template parsing error: --format: map has no entry for key \"Bogus\" in '.State.Bogus'"
+is "{{.Mounts}} as fmt prints Docker's []MountPoint (Name and Driver empty)" \
+        "$("$D" inspect -f '{{.Mounts}}' c1)" \
+        "[{bind  $T/ws /workspace  z true rprivate} {bind  $T/ws/skills /workspace/skills  ro,z false rprivate}]"
+is "never stopped: ExitCode 0, FinishedAt Go's zero time, Health <nil>" \
+        "$("$D" inspect -f '{{.State.ExitCode}} {{.State.FinishedAt}} {{.State.Health}}' c1)" "0 0001-01-01T00:00:00Z <nil>"
 is "{{.Config.Image}}" "$("$D" inspect -f '{{.Config.Image}}' c1)" "$IMAGE"
 is "{{.Id}} {{.State.Running}} {{.State.Paused}}" \
         "$("$D" inspect -f '{{.Id}} {{.State.Running}} {{.State.Paused}}' "${id:0:12}")" "$id true false"
@@ -320,9 +332,18 @@ out=$("$D" exec c3 sh -c 'for d in /tmp /var/tmp /run; do cp /bin/true $d/t && $
 like "--tmpfs: /tmp:noexec and /var/tmp (no options, Docker's noexec) do not run a file written there (126); /run:exec runs it" \
         "$(echo $out)" '/tmp=126 /var/tmp=126 /run=0$'
 is "docker stop -t 1: prints the name" "$("$D" stop -t 1 c3)" c3
-is "... {{.State.Status}} exited, ps's State exited, Status Exited" \
-        "$("$D" inspect -f '{{.State.Status}} {{.State.Running}}' c3) $("$D" ps -a --filter name=c3 --format '{{.State}} {{.Status}}')" \
-        "exited false exited Exited"
+# ExitCode: init's wait status as the kernel gives it, 143 after a stop
+# (128+SIGTERM, as docker's --init), 137 for one killed; FinishedAt set
+like "... {{.State.Status}} exited, ExitCode 143, FinishedAt set; ps's State exited, Status Exited (143) ... ago" \
+        "$("$D" inspect -f '{{.State.Status}} {{.State.Running}} {{.State.ExitCode}} {{.State.FinishedAt}}' c3) $("$D" ps -a --filter name=c3 --format '{{.State}} {{.Status}}')" \
+        '^exited false 143 20[0-9][0-9]-[0-9-]+T[0-9:.]+Z exited Exited \(143\) (Less than a second|[0-9]+ seconds?) ago$'
+"$D" start c3 >/dev/null
+is "... started again: running, ExitCode 0" "$("$D" inspect -f '{{.State.Status}} {{.State.ExitCode}}' c3)" "running 0"
+kill -KILL "$("$D" inspect -f '{{.State.Pid}}' c3)"
+for _ in $(seq 50); do [ "$("$D" inspect -f '{{.State.Running}}' c3)" = false ] && break; sleep 0.1; done
+is "... its init killed (SIGKILL) outside sbx: exited, ExitCode 137, ps Exited (137)" \
+        "$("$D" inspect -f '{{.State.Status}} {{.State.ExitCode}}' c3) $("$D" ps -a --filter name=c3 --format '{{.Status}}' | cut -d' ' -f1-2)" \
+        "exited 137 Exited (137)"
 is "docker stop of a stopped container: exit 0, the name (docker's)" "$("$D" stop c3; echo "rc=$?")" "$(printf 'c3\nrc=0')"
 out=$("$D" stop nope 2>&1); rc=$?
 is "docker stop of a missing container: exit 1, No such container" "$rc/$out" "1/Error response from daemon: No such container: nope"

@@ -133,11 +133,26 @@ static const char *inspect_json =
         "\"Mounts\":[{\"Type\":\"bind\",\"Source\":\"/s\",\"Destination\":\"/workspace\",\"Mode\":\"z\",\"RW\":true}],"
         "\"Names\":\"n1\",\"Server\":{\"Version\":\"1.2.3\"},\"Nothing\":null}";
 
+/* what docker.c marks: Go maps, and structs with their field order */
+static const sbx_docker_tmpl_struct_shape test_mount_shape = {
+        .fields = (const char *const[]) { "Type", "Name", "Source", "Destination", "Driver", "Mode", "RW",
+                                          "Propagation", NULL },
+};
+static const sbx_docker_tmpl_struct_shape test_state_shape = {
+        .pointer = true, .fields = (const char *const[]) { "Running", "Paused", "*Health", NULL },
+};
+
 static char *render(const char *tmpl, sbx_error *e) {
         json_object *o = json_tokener_parse(inspect_json);
         char *out = NULL;
 
         ck_assert_ptr_nonnull(o);
+        sbx_docker_tmpl_map(json_object_object_get(json_object_object_get(o, "Config"), "Labels"),
+                            SBX_TMPL_MAP_STRING);
+        sbx_docker_tmpl_map(json_object_object_get(json_object_object_get(o, "HostConfig"), "Tmpfs"),
+                            SBX_TMPL_MAP_STRING);
+        sbx_docker_tmpl_struct(json_object_array_get_idx(json_object_object_get(o, "Mounts"), 0), &test_mount_shape);
+        sbx_docker_tmpl_struct(json_object_object_get(o, "State"), &test_state_shape);
         if (sbx_docker_template(tmpl, o, &out, e) < 0)
                 out = NULL;
         json_object_put(o);
@@ -179,8 +194,23 @@ START_TEST(test_template_go_conventions) {
         sbx_error e = {};
         char *bad;
 
-        expect("{{ index .Config.Labels \"missing\" }}", "<no value>");
-        expect("{{.No.Such.Field}}", "<no value>");
+        /* Docker's rule per case (its typed structs first, then the JSON
+         * as maps with missingkey=error): index of a map[string]string's
+         * missing key is "" (the zero value), .K of it <no value>; of the
+         * JSON fallback's map <no value> */
+        expect("{{ index .Config.Labels \"missing\" }}", "");
+        expect("{{.Config.Labels.missing}}", "<no value>");
+        expect("{{ index .State \"missing\" }}", "<no value>");
+        /* a map's keys are exact (Labels has openclaw.configHash only) */
+        expect("{{ index .Config.Labels \"openclaw.confighash\" }}", "");
+        /* a struct field the JSON omits prints its zero value; a pointer <nil> */
+        expect("{{.State.Health}}", "<nil>");
+        expect("{{range .Mounts}}[{{.Name}}]{{end}}", "[]");
+        /* fmt's %v of a struct: field order, zero values, &{} for a pointer */
+        expect("{{.Mounts}}", "[{bind  /s /workspace  z true }]");
+        expect("{{.State}}", "&{true false <nil>}");
+        /* range over a map: sorted keys, as Go */
+        expect("{{range .Config.Labels}}{{.}} {{end}}", "e1 9623 ");
         expect("{{.Nothing}}", "<nil>");
         expect("{{json .Config.Env}}", "[\"LANG=C.UTF-8\",\"A=\\u003cb\\u003e\\u0026\"]");
         expect("{{.Config.Env}}", "[LANG=C.UTF-8 A=<b>&]");
@@ -189,18 +219,22 @@ START_TEST(test_template_go_conventions) {
         expect("a {{- .Names -}} b", "an1b");
         expect("{{/* comment */}}x", "x");
         expect("plain text", "plain text");
-        expect("{{json .Missing}}", "null");
         /* .M "k": a method of one string argument on a map (docker ps's {{.Label "k"}}) */
         expect("{{.Config.Labels \"openclaw.configHash\"}}|{{.Config.Labels \"missing\"}}", "9623|");
         /* errors name the action */
         static const char *const errors[] = { "{{.State.Running", "{{if .X}}y{{end}}", "{{printf \"%s\" .X}}",
                                               "{{range .Config.Env}}x", "{{index .Config.Labels 3}}",
                                               "{{.Names.Sub}}", "{{range .Names}}{{end}}", "{{}}",
-                                              "{{.Names \"k\"}}", "{{.Nothing \"k\"}}" };
+                                              "{{.Names \"k\"}}", "{{.Nothing \"k\"}}",
+                                              /* no such field: Docker's "map has no entry for key" */
+                                              "{{.No.Such.Field}}", "{{.State.Missing}}", "{{.Config.labelz}}",
+                                              "{{json .Missing}}" };
         for (size_t i = 0; i < N(errors); i++) {
                 bad = render(errors[i], &e);
                 ck_assert_msg(!bad, "'%s' rendered '%s'", errors[i], bad ?: "");
                 ck_assert_msg(strstr(e.msg, "--format"), "'%s': %s", errors[i], e.msg);
+                if (i >= N(errors) - 4)
+                        ck_assert_msg(strstr(e.msg, "map has no entry for key"), "'%s': %s", errors[i], e.msg);
         }
 }
 END_TEST
