@@ -1858,6 +1858,15 @@ int cli_commit(int argc, char **argv) {
                 fprintf(stderr, "sbx commit: --expect covers every change 'sbx diff --digest' listed: give no PATH\n");
                 return SBX_EXIT_USAGE;
         }
+        /* a PATH is relative to /workspace: one with a '..' component names
+         * nothing there (it was taken and matched no change: "0 applied") */
+        for (int k = i + 1; k < argc; k++)
+                for (const char *c = argv[k]; c; c = strchr(c, '/') ? strchr(c, '/') + 1 : NULL)
+                        if (!strncmp(c, "..", 2) && (c[2] == '\0' || c[2] == '/')) {
+                                fprintf(stderr, "sbx commit: PATH '%s': a path under /workspace without '..'\n",
+                                        argv[k]);
+                                return SBX_EXIT_USAGE;
+                        }
         r = expect ? sbx_sandbox_commit_expect(argv[i], expect, &skipped, &err)
                    : sbx_sandbox_commit(argv[i], argv + i + 1, (size_t) (argc - i - 1), &skipped, &err);
         if (r < 0)

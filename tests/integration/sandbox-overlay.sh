@@ -63,6 +63,10 @@ sbx diff --json ov > "$TMP/json"
 is "diff --json: the same number of entries" \
         "$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))))' "$TMP/json")" 16
 
+# a PATH with '..' names nothing under /workspace: refused, nothing applied
+out=$(sbx commit ov new.txt ../a.txt 2>&1); rc=$?
+is "commit PATH with '..': exit 2, the PATH named" "$rc|$out" "2|sbx commit: PATH '../a.txt': a path under /workspace without '..'"
+is "... nothing applied (new.txt not there yet)" "$(test -e "$W/new.txt" && echo present || echo absent)" absent
 # commit a subset
 sbx commit ov new.txt dir >/dev/null; rc=$?
 is "commit PATHS: exit 0" "$rc" 0
