@@ -3,7 +3,8 @@
  * evaluated over json-c data. Pure: no syscalls besides the output buffer.
  *
  *   text {{.A.B}} {{ index .M "k" }} {{json .X}} {{println .}} {{print .X}}
- *   {{range .L}}...{{end}} {{- trim -}}  PIPE | json  {{.M "k"}} (docker ps's .Label)
+ *   {{range .L}}...{{end}} {{if P}}..{{else if P}}..{{else}}..{{end}} {{with P}}
+ *   {{- trim -}}  PIPE | json  {{.M "k"}} (docker ps's .Label)
  *
  * Go's rules kept: a missing key of a Go map prints "<no value>", of a
  * struct it is an error (docker.h says which object is which), JSON null
@@ -509,8 +510,10 @@ static void emit_text(tctx *t, const char *s, const char *e, bool trim_start, bo
         fwrite(s, 1, (size_t) (e - s), t->out);
 }
 
-/* Find the {{end}} matching a {{range}} whose body starts at p. */
-static int find_end(tctx *t, const char *p, const char *end, action *ret_end) {
+/* Find the {{end}} matching a {{range}}/{{if}}/{{with}} whose body starts
+ * at p; with ret_else, stop at a top-level {{else}} first (then *ret_else
+ * is it, and *ret_end untouched). Returns 1 at an else, 0 at the end. */
+static int find_branch(tctx *t, const char *p, const char *end, action *ret_else, action *ret_end) {
         int nest = 0;
         action a;
         int r;
@@ -518,15 +521,114 @@ static int find_end(tctx *t, const char *p, const char *end, action *ret_end) {
         for (;;) {
                 r = next_action(t, p, end, &a);
                 if (r <= 0)
-                        return r < 0 ? r : fail(t, p, (size_t) (end - p), "range without end");
-                if (is_keyword(&a, "range"))
+                        return r < 0 ? r : fail(t, p, (size_t) (end - p), "range, if or with without end");
+                if (is_keyword(&a, "range") || is_keyword(&a, "if") || is_keyword(&a, "with"))
                         nest++;
-                else if (is_keyword(&a, "end") && nest-- == 0) {
+                else if (ret_else && nest == 0 && is_keyword(&a, "else")) {
+                        *ret_else = a;
+                        return 1;
+                } else if (is_keyword(&a, "end") && nest-- == 0) {
                         *ret_end = a;
                         return 0;
                 }
                 p = a.close_end;
         }
+}
+
+static int find_end(tctx *t, const char *p, const char *end, action *ret_end) {
+        return find_branch(t, p, end, NULL, ret_end);
+}
+
+/* Go's truth (text/template's IsTrue): false, 0, nil, an empty string,
+ * slice or map, and a missing value are false; a struct is true. */
+static bool truthy(tval v) {
+        if (v.missing || !v.o)
+                return false;
+        switch (json_object_get_type(v.o)) {
+        case json_type_boolean:
+                return json_object_get_boolean(v.o);
+        case json_type_int:
+                return json_object_get_int64(v.o) != 0;
+        case json_type_double:
+                return json_object_get_double(v.o) != 0;
+        case json_type_string:
+                return json_object_get_string_len(v.o) > 0;
+        case json_type_array:
+                return json_object_array_length(v.o) > 0;
+        case json_type_object:
+                return struct_shape(v.o) || json_object_object_length(v.o) > 0 || map_kind(v.o) < 0;
+        case json_type_null:
+        default:
+                return false;
+        }
+}
+
+static int run(tctx *t, const char *p, const char *end, tval dot, bool trim_start);
+
+/* Where a body before action x ends: before x, less the white space "{{-" trims. */
+static const char *body_end(const char *start, const action *x) {
+        const char *e = x->open;
+
+        if (x->trim_left)
+                while (e > start && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n' || e[-1] == '\r'))
+                        e--;
+        return e;
+}
+
+/* {{if PIPE}}/{{with PIPE}} (a at it) ... [{{else [if PIPE]}} ...] {{end}}:
+ * runs the first branch whose pipeline is true (with: dot is its value);
+ * *ret_after is where the text after {{end}} starts, *ret_trim its trim. */
+static int run_if(tctx *t, const action *a, const char *end, tval dot, const char **ret_after, bool *ret_trim) {
+        bool with = is_keyword(a, "with");
+        const char *cond = a->in + (with ? 4 : 2), *cond_end = a->in_end, *body = a->close_end;
+        bool trim = a->trim_right, done = false;
+        action last = {}, el;
+        int r;
+
+        r = find_end(t, a->close_end, end, &last);
+        if (r < 0)
+                return r;
+        for (;;) {
+                json_object *owned = NULL;
+                tval v = {};
+                int k = find_branch(t, body, last.close_end, &el, &(action) {});
+                const char *stop;
+                if (k < 0)
+                        return k;
+                stop = body_end(body, k == 1 ? &el : &last);
+                if (!done && cond) {
+                        r = eval_pipeline(t, cond, cond_end, dot, &v, &owned);
+                        if (r >= 0 && truthy(v)) {
+                                r = run(t, body, stop, with ? v : dot, trim);
+                                done = true;
+                        }
+                } else if (!done) { /* a plain else */
+                        r = run(t, body, stop, dot, trim);
+                        done = true;
+                }
+                json_object_put(owned);
+                if (r < 0)
+                        return r;
+                if (k != 1)
+                        break;
+                /* the next branch: "else if PIPE", "else with PIPE" or "else" */
+                body = el.close_end;
+                trim = el.trim_right;
+                cond = NULL;
+                {
+                        const char *w = skip_ws(el.in + 4, el.in_end);
+                        if (w + 2 <= el.in_end && !strncmp(w, "if", 2) && (w + 2 == el.in_end || w[2] == ' '))
+                                cond = w + 2, with = false;
+                        else if (w + 4 <= el.in_end && !strncmp(w, "with", 4) && (w + 4 == el.in_end || w[4] == ' '))
+                                cond = w + 4, with = true;
+                        else if (w != el.in_end)
+                                return fail(t, el.in, (size_t) (el.in_end - el.in), "unsupported else");
+                        cond_end = el.in_end;
+                }
+        }
+        *ret_after = last.close_end;
+        *ret_trim = last.trim_right;
+        return 0;
 }
 
 static int run(tctx *t, const char *p, const char *end, tval dot, bool trim_start) {
@@ -554,7 +656,7 @@ static int run(tctx *t, const char *p, const char *end, tval dot, bool trim_star
                                 r = find_end(t, a.close_end, end, &e);
                         if (r >= 0 && !v.missing && v.o && json_object_is_type(v.o, json_type_array)) {
                                 for (size_t i = 0; r >= 0 && i < json_object_array_length(v.o); i++)
-                                        r = run(t, a.close_end, e.open,
+                                        r = run(t, a.close_end, body_end(a.close_end, &e),
                                                 (tval) { .o = json_object_array_get_idx(v.o, i) }, a.trim_right);
                         } else if (r >= 0 && !v.missing && v.o && json_object_is_type(v.o, json_type_object) &&
                                    !struct_shape(v.o)) {
@@ -571,7 +673,7 @@ static int run(tctx *t, const char *p, const char *end, tval dot, bool trim_star
                                         qsort(keys, k, sizeof(char *), cmp_keys);
                                 }
                                 for (size_t i = 0; keys && r >= 0 && i < k; i++)
-                                        r = run(t, a.close_end, e.open,
+                                        r = run(t, a.close_end, body_end(a.close_end, &e),
                                                 (tval) { .o = json_object_object_get(v.o, keys[i]) }, a.trim_right);
                                 free(keys);
                         } else if (r >= 0 && !v.missing && v.o)
@@ -583,8 +685,14 @@ static int run(tctx *t, const char *p, const char *end, tval dot, bool trim_star
                         trim_start = e.trim_right;
                         continue;
                 }
-                if (is_keyword(&a, "end") || is_keyword(&a, "if") || is_keyword(&a, "else") ||
-                    is_keyword(&a, "with") || is_keyword(&a, "define") || is_keyword(&a, "template"))
+                if (is_keyword(&a, "if") || is_keyword(&a, "with")) {
+                        r = run_if(t, &a, end, dot, &p, &trim_start);
+                        if (r < 0)
+                                return r;
+                        continue;
+                }
+                if (is_keyword(&a, "end") || is_keyword(&a, "else") || is_keyword(&a, "define") ||
+                    is_keyword(&a, "template"))
                         return fail(t, a.open, (size_t) (a.close_end - a.open), "unsupported action");
                 if (a.in < a.in_end && a.in[0] == '/' )
                         ; /* a comment */

@@ -209,6 +209,15 @@ START_TEST(test_template_go_conventions) {
         /* fmt's %v of a struct: field order, zero values, &{} for a pointer */
         expect("{{.Mounts}}", "[{bind  /s /workspace  z true }]");
         expect("{{.State}}", "&{true false <nil>}");
+        /* if/else if/else/with, Go's truth: false, 0, "", empty, nil, missing */
+        expect("{{if .State.Running}}up{{else}}down{{end}}", "up");
+        expect("{{if .State.Paused}}p{{else if .State.Health}}h{{else if .Config.Env}}env{{else}}x{{end}}", "env");
+        expect("{{if .Config.Labels.missing}}y{{else}}n{{end}}|{{if .Nothing}}y{{else}}n{{end}}", "n|n");
+        expect("{{if .State}}s{{end}}{{if .HostConfig.Tmpfs}}t{{end}}{{if .State.Health}}h{{end}}", "st");
+        expect("{{with .Config}}{{.Image}}{{end}}|{{with .State.Health}}h{{else}}none{{end}}",
+               "openclaw-sandbox:bookworm-slim|none");
+        expect("{{range .Mounts}}{{if .RW}}{{.Destination}} rw{{end}}{{end}}", "/workspace rw");
+        expect("a {{- if .State.Running -}} b {{- end -}} c", "abc");
         /* range over a map: sorted keys, as Go */
         expect("{{range .Config.Labels}}{{.}} {{end}}", "e1 9623 ");
         expect("{{.Nothing}}", "<nil>");
@@ -229,6 +238,13 @@ START_TEST(test_template_go_conventions) {
                                               /* no such field: Docker's "map has no entry for key" */
                                               "{{.No.Such.Field}}", "{{.State.Missing}}", "{{.Config.labelz}}",
                                               "{{json .Missing}}" };
+        static const char *const branch_errors[] = { "{{if .State.Running}}x", "{{if .State.Running}}x{{else foo}}y{{end}}",
+                                                     "{{else}}", "{{end}}", "{{if .State.Bogus}}x{{end}}" };
+        for (size_t i = 0; i < N(branch_errors); i++) {
+                bad = render(branch_errors[i], &e);
+                ck_assert_msg(!bad, "'%s' rendered '%s'", branch_errors[i], bad ?: "");
+                free(bad);
+        }
         for (size_t i = 0; i < N(errors); i++) {
                 bad = render(errors[i], &e);
                 ck_assert_msg(!bad, "'%s' rendered '%s'", errors[i], bad ?: "");
