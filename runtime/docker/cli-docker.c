@@ -44,8 +44,8 @@ const sbx_cli_cmd sbx_cmd_docker = {
                 "symlink; make one in a directory early on PATH only where sbx should stand in for docker.\n\n"
                 "FORMAT: Go templates as docker: {{.State.Running}}, {{json .Mounts}}, "
                 "{{ index .Config.Labels \"k\" }}, {{range .Config.Env}}{{println .}}{{end}}, "
-                "{{if .State.Running}}..{{else if P}}..{{else}}..{{end}}, {{with P}}..{{end}}, ... "
-                "(not yet: variables $x, printf, eq/ne/not/len and other functions)",
+                "{{if .State.Running}}..{{else if P}}..{{else}}..{{end}}, {{with P}}..{{end}}, "
+                "eq/ne/not/len, ... (not yet: variables $x, printf, parentheses and other functions)",
         .opts = { (const sbx_cli_opt[]) { { "help", 0, NULL, 'h', "show this help and exit", NULL },
                                           SBX_CLI_OPT_END }, NULL },
         .footer = "See README.md, \"OpenClaw via docker\", and 'docker COMMAND --help'.",

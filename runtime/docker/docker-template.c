@@ -292,9 +292,28 @@ static int parse_word(tctx *t, const char **pp, const char *end, tval dot, tval 
                 *pp = p;
                 return field_path(t, dot, s, (size_t) (p - s), ret);
         }
-        while (p < end && *p != ' ')
+        while (p < end && *p != ' ' && *p != '\t' && *p != '|' && *p != ')')
                 p++;
-        return fail(t, s, (size_t) (p - s), "unsupported argument (only .Field, . and \"string\")");
+        {
+                /* the constants true, false and integers (eq .State.ExitCode 0) */
+                size_t n = (size_t) (p - s);
+                char num[24];
+                char *e = NULL;
+                if ((n == 4 && !strncmp(s, "true", 4)) || (n == 5 && !strncmp(s, "false", 5)))
+                        *owned = json_object_new_boolean(n == 4);
+                else if (n > 0 && n < sizeof(num) && strspn(s + (*s == '-'), "0123456789") == n - (*s == '-') &&
+                         n > (size_t) (*s == '-')) {
+                        memcpy(num, s, n);
+                        num[n] = '\0';
+                        *owned = json_object_new_int64(strtoll(num, &e, 10));
+                } else
+                        return fail(t, s, n, "unsupported argument (only .Field, ., \"string\", true, false, integers)");
+                if (!*owned)
+                        return sbx_error_set(t->reterr, -ENOMEM, "out of memory");
+                *ret = (tval) { .o = *owned };
+                *pp = p;
+                return 0;
+        }
 }
 
 /* index M "k" ["k2"...]: map key or array index; missing key = <no value>. */
@@ -346,6 +365,91 @@ static int do_index(tctx *t, const char **pp, const char *end, tval dot, tval *r
 
 /* Evaluate "CMD ARGS | CMD..." and print its value. range gets the value
  * back instead (ret_value). */
+static bool truthy(tval v);
+
+/* Go's eq on basic values: strings, booleans, numbers (an int equals a
+ * float of its value); -1 for values it cannot compare (nil, lists, maps,
+ * different kinds: Go's "incompatible types for comparison"). */
+static int basic_eq(tval a, tval b) {
+        json_type ta, tb;
+
+        if (a.missing || b.missing || !a.o || !b.o)
+                return -1;
+        ta = json_object_get_type(a.o);
+        tb = json_object_get_type(b.o);
+        if ((ta == json_type_int || ta == json_type_double) && (tb == json_type_int || tb == json_type_double)) {
+                if (ta == json_type_int && tb == json_type_int)
+                        return json_object_get_int64(a.o) == json_object_get_int64(b.o);
+                return json_object_get_double(a.o) == json_object_get_double(b.o);
+        }
+        if (ta != tb)
+                return -1;
+        if (ta == json_type_string)
+                return !strcmp(json_object_get_string(a.o), json_object_get_string(b.o));
+        if (ta == json_type_boolean)
+                return json_object_get_boolean(a.o) == json_object_get_boolean(b.o);
+        return -1;
+}
+
+/* not X, len X, eq X Y..., ne X Y (a piped value is the last argument, as
+ * Go's): the result into *ret (a new object). */
+static int call_fn(tctx *t, const char *w, size_t wl, const char **pp, const char *end, tval dot, const tval *piped,
+                   const char *whole, json_object **ret) {
+        tval args[8];
+        json_object *tmp[8] = {};
+        size_t n = 0;
+        int r = 0, eq;
+
+        while (*pp < end && **pp != '|') {
+                if (n == ELEMENTSOF(args) - 1) {
+                        r = fail(t, whole, (size_t) (end - whole), "too many arguments");
+                        goto out;
+                }
+                r = parse_word(t, pp, end, dot, &args[n], &tmp[n]);
+                if (r < 0)
+                        goto out;
+                n++;
+                *pp = skip_ws(*pp, end);
+        }
+        if (piped)
+                args[n++] = *piped;
+        if (wl == 3 && !strncmp(w, "not", 3)) {
+                if (n != 1)
+                        r = fail(t, whole, (size_t) (end - whole), "not takes one argument");
+                else
+                        *ret = json_object_new_boolean(!truthy(args[0]));
+        } else if (wl == 3 && !strncmp(w, "len", 3)) {
+                json_type ty = n == 1 && !args[0].missing && args[0].o ? json_object_get_type(args[0].o) : json_type_null;
+                if (n != 1 || (ty != json_type_array && ty != json_type_object && ty != json_type_string))
+                        r = fail(t, whole, (size_t) (end - whole), "len of a value that is no list, map or string");
+                else
+                        *ret = json_object_new_int64(ty == json_type_array  ? (int64_t) json_object_array_length(args[0].o)
+                                                     : ty == json_type_object ? json_object_object_length(args[0].o)
+                                                                              : json_object_get_string_len(args[0].o));
+        } else {
+                bool ne = w[0] == 'n', any = false;
+                if (n < 2 || (ne && n != 2)) {
+                        r = fail(t, whole, (size_t) (end - whole), ne ? "ne takes two arguments" : "eq takes two or more arguments");
+                        goto out;
+                }
+                for (size_t i = 1; i < n; i++) {
+                        eq = basic_eq(args[0], args[i]);
+                        if (eq < 0) {
+                                r = fail(t, whole, (size_t) (end - whole), "incompatible types for comparison");
+                                goto out;
+                        }
+                        any = any || eq;
+                }
+                *ret = json_object_new_boolean(ne ? !any : any);
+        }
+        if (r >= 0 && !*ret)
+                r = sbx_error_set(t->reterr, -ENOMEM, "out of memory");
+out:
+        for (size_t i = 0; i < ELEMENTSOF(tmp); i++)
+                json_object_put(tmp[i]);
+        return r;
+}
+
 static int eval_pipeline(tctx *t, const char *p, const char *end, tval dot, tval *ret_value, json_object **owned) {
         tval v = { .missing = true };
         bool have = false, printed_by_cmd = false;
@@ -379,6 +483,15 @@ static int eval_pipeline(tctx *t, const char *p, const char *end, tval dot, tval
                         r = do_index(t, &p, end, dot, &v, owned);
                         if (r < 0)
                                 return r;
+                } else if ((wl == 3 && (!strncmp(w, "not", 3) || !strncmp(w, "len", 3))) ||
+                           (wl == 2 && (!strncmp(w, "eq", 2) || !strncmp(w, "ne", 2)))) {
+                        json_object *res = NULL;
+                        r = call_fn(t, w, wl, &p, end, dot, have ? &v : NULL, w, &res);
+                        if (r < 0)
+                                return r;
+                        json_object_put(*owned);   /* v no longer needs it */
+                        *owned = res;
+                        v = (tval) { .o = res };
                 } else if ((wl == 7 && !strncmp(w, "println", 7)) || (wl == 5 && !strncmp(w, "print", 5))) {
                         bool first = true;
                         if (have) {

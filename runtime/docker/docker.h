@@ -86,7 +86,8 @@ bool sbx_docker_opt_has(const sbx_docker_args *a, sbx_docker_flag f);
 /* Go text/template subset for --format: text, {{.A.B}}, {{json PIPE}},
  * {{index .M "key"}}, {{println PIPE}}, {{range PIPE}}...{{end}} (with . =
  * the element), {{if PIPE}}..{{else if PIPE}}..{{else}}..{{end}}, {{with
- * PIPE}} (Go's truth), {{- / -}} trimming. data is a json-c object (void * so this
+ * PIPE}} (Go's truth), eq/ne/not/len with "str", true, false, integers,
+ * {{- / -}} trimming. data is a json-c object (void * so this
  * header needs no json-c). *ret is malloc'd; no trailing newline is added.
  *
  * Docker renders inspect's template on its typed structs first, then on the

@@ -218,6 +218,12 @@ START_TEST(test_template_go_conventions) {
                "openclaw-sandbox:bookworm-slim|none");
         expect("{{range .Mounts}}{{if .RW}}{{.Destination}} rw{{end}}{{end}}", "/workspace rw");
         expect("a {{- if .State.Running -}} b {{- end -}} c", "abc");
+        /* not, len, eq, ne (a piped value is the last argument) */
+        expect("{{if eq .Config.Image \"x\" \"openclaw-sandbox:bookworm-slim\"}}img{{end}}", "img");
+        expect("{{if ne .State.Running true}}down{{else}}up{{end}}|{{not .State.Paused}}|{{.State.Paused | not}}",
+               "up|true|true");
+        expect("{{len .Config.Env}} {{len .Mounts}} {{len .Names}} {{.Config.Labels | len}}", "2 1 2 2");
+        expect("{{range .Mounts}}{{if eq .Destination \"/workspace\"}}ws{{end}}{{end}}", "ws");
         /* range over a map: sorted keys, as Go */
         expect("{{range .Config.Labels}}{{.}} {{end}}", "e1 9623 ");
         expect("{{.Nothing}}", "<nil>");
@@ -239,7 +245,9 @@ START_TEST(test_template_go_conventions) {
                                               "{{.No.Such.Field}}", "{{.State.Missing}}", "{{.Config.labelz}}",
                                               "{{json .Missing}}" };
         static const char *const branch_errors[] = { "{{if .State.Running}}x", "{{if .State.Running}}x{{else foo}}y{{end}}",
-                                                     "{{else}}", "{{end}}", "{{if .State.Bogus}}x{{end}}" };
+                                                     "{{else}}", "{{end}}", "{{if .State.Bogus}}x{{end}}",
+                                                     "{{eq .State.Running \"true\"}}", "{{eq .Nothing .Nothing}}",
+                                                     "{{len .State.Running}}", "{{not}}", "{{ne .Names}}" };
         for (size_t i = 0; i < N(branch_errors); i++) {
                 bad = render(branch_errors[i], &e);
                 ck_assert_msg(!bad, "'%s' rendered '%s'", branch_errors[i], bad ?: "");
