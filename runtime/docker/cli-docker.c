@@ -45,7 +45,8 @@ const sbx_cli_cmd sbx_cmd_docker = {
                 "FORMAT: Go templates as docker: {{.State.Running}}, {{json .Mounts}}, "
                 "{{ index .Config.Labels \"k\" }}, {{range .Config.Env}}{{println .}}{{end}}, "
                 "{{if .State.Running}}..{{else if P}}..{{else}}..{{end}}, {{with P}}..{{end}}, "
-                "eq/ne/not/len, ... (not yet: variables $x, printf, parentheses and other functions)",
+                "eq/ne/not/len, {{range $k, $v := .Config.Labels}}{{$k}}={{$v}}{{end}}, {{$x := P}}, $.Id, ... "
+                "(not yet: printf, parentheses, other functions)",
         .opts = { (const sbx_cli_opt[]) { { "help", 0, NULL, 'h', "show this help and exit", NULL },
                                           SBX_CLI_OPT_END }, NULL },
         .footer = "See README.md, \"OpenClaw via docker\", and 'docker COMMAND --help'.",

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <ctype.h>
 
 #include "docker.h"
 #include "util/util.h"
@@ -28,12 +29,30 @@ typedef struct tval {
         bool missing;
 } tval;
 
+#define MAX_VARS 32
+
 typedef struct tctx {
         FILE *out;
         const char *tmpl;
         sbx_error *reterr;
         int depth;
+        /* variables in scope, innermost last: $ (the data), {{$x := P}},
+         * range's $i/$k and $v; own: a value made for it (freed at pop) */
+        struct tvar {
+                char name[32];
+                tval v;
+                json_object *own;
+        } vars[MAX_VARS];
+        int n_vars;
 } tctx;
+
+static void vars_pop(tctx *t, int to) {
+        while (t->n_vars > to) {
+                t->n_vars--;
+                json_object_put(t->vars[t->n_vars].own);
+                t->vars[t->n_vars].own = NULL;
+        }
+}
 
 /* What an object stands for (its json-c userdata, compared by address
  * only: other userdata, docker ps's rows', is never read here). */
@@ -85,6 +104,20 @@ static const sbx_docker_tmpl_struct_shape *struct_shape(json_object *o) {
 
 static int fail(tctx *t, const char *at, size_t len, const char *why) {
         return sbx_error_set(t->reterr, -EINVAL, "--format: %s in '%.*s'", why, (int) (len < 80 ? len : 80), at);
+}
+
+/* $name (with its '$'), its value owned by the scope if own */
+static int vars_push(tctx *t, const char *name, size_t len, tval v, json_object *own) {
+        if (t->n_vars >= MAX_VARS || len >= sizeof(t->vars[0].name)) {
+                json_object_put(own);
+                return fail(t, name, len, "too many variables or a name too long");
+        }
+        memcpy(t->vars[t->n_vars].name, name, len);
+        t->vars[t->n_vars].name[len] = '\0';
+        t->vars[t->n_vars].v = v;
+        t->vars[t->n_vars].own = own;
+        t->n_vars++;
+        return 0;
 }
 
 /* .A.B.C from dot. Key match: exact, else case-insensitive (docker's
@@ -291,6 +324,28 @@ static int parse_word(tctx *t, const char **pp, const char *end, tval dot, tval 
                         p++;
                 *pp = p;
                 return field_path(t, dot, s, (size_t) (p - s), ret);
+        }
+        if (*p == '$') {
+                /* $name[.Field...]: the innermost variable of that name */
+                const char *n = p + 1, *f;
+                int i;
+                while (n < end && (isalnum((unsigned char) *n) || *n == '_'))
+                        n++;
+                for (f = n; f < end && *f != ' ' && *f != '\t' && *f != '|' && *f != ')';)
+                        f++;
+                for (i = t->n_vars - 1; i >= 0; i--)
+                        if (strlen(t->vars[i].name) == (size_t) (n - p) && !strncmp(t->vars[i].name, p, (size_t) (n - p)))
+                                break;
+                if (i < 0)
+                        return fail(t, s, (size_t) (n - s), "undefined variable");
+                *pp = f;
+                if (f == n) {
+                        *ret = t->vars[i].v;
+                        return 0;
+                }
+                if (*n != '.')
+                        return fail(t, s, (size_t) (f - s), "bad variable name");
+                return field_path(t, t->vars[i].v, n, (size_t) (f - n), ret);
         }
         while (p < end && *p != ' ' && *p != '\t' && *p != '|' && *p != ')')
                 p++;
@@ -514,7 +569,9 @@ static int eval_pipeline(tctx *t, const char *p, const char *end, tval dot, tval
                         if (wl == 7)
                                 fputc('\n', t->out);
                         printed_by_cmd = true;
-                } else if (wl > 0 && (w[0] == '.' || w[0] == '"')) {
+                } else if (wl > 0 && (w[0] == '.' || w[0] == '"' || w[0] == '$' || w[0] == '-' ||
+                                      isdigit((unsigned char) w[0]) || (wl == 4 && !strncmp(w, "true", 4)) ||
+                                      (wl == 5 && !strncmp(w, "false", 5)))) {
                         if (have)
                                 return fail(t, w, (size_t) (end - w), "a value in a pipe");
                         p = w;
@@ -745,6 +802,7 @@ static int run_if(tctx *t, const action *a, const char *end, tval dot, const cha
 }
 
 static int run(tctx *t, const char *p, const char *end, tval dot, bool trim_start) {
+        int mark = t->n_vars;
         action a;
         int r;
 
@@ -764,13 +822,46 @@ static int run(tctx *t, const char *p, const char *end, tval dot, bool trim_star
                         json_object *owned = NULL;
                         action e = {};
                         tval v;
-                        r = eval_pipeline(t, a.in + 5, a.in_end, dot, &v, &owned);
+                        const char *pipe = skip_ws(a.in + 5, a.in_end), *v1 = NULL, *v2 = NULL;
+                        size_t l1 = 0, l2 = 0;
+                        /* range $v := P, range $i, $v := P (index or key, element) */
+                        if (*pipe == '$') {
+                                const char *q = pipe;
+                                v1 = q;
+                                while (q < a.in_end && *q != ',' && *q != ' ' && *q != ':')
+                                        q++;
+                                l1 = (size_t) (q - v1);
+                                q = skip_ws(q, a.in_end);
+                                if (q < a.in_end && *q == ',') {
+                                        v2 = q = skip_ws(q + 1, a.in_end);
+                                        while (q < a.in_end && *q != ' ' && *q != ':')
+                                                q++;
+                                        l2 = (size_t) (q - v2);
+                                        q = skip_ws(q, a.in_end);
+                                }
+                                if (q + 2 > a.in_end || strncmp(q, ":=", 2) || l1 < 1 || (v2 && (l2 < 1 || *v2 != '$')))
+                                        return fail(t, a.in, (size_t) (a.in_end - a.in), "bad range declaration");
+                                pipe = q + 2;
+                        }
+                        r = eval_pipeline(t, pipe, a.in_end, dot, &v, &owned);
                         if (r >= 0)
                                 r = find_end(t, a.close_end, end, &e);
                         if (r >= 0 && !v.missing && v.o && json_object_is_type(v.o, json_type_array)) {
-                                for (size_t i = 0; r >= 0 && i < json_object_array_length(v.o); i++)
-                                        r = run(t, a.close_end, body_end(a.close_end, &e),
-                                                (tval) { .o = json_object_array_get_idx(v.o, i) }, a.trim_right);
+                                for (size_t i = 0; r >= 0 && i < json_object_array_length(v.o); i++) {
+                                        tval el = { .o = json_object_array_get_idx(v.o, i) };
+                                        int vmark = t->n_vars;
+                                        if (v2) {
+                                                r = vars_push(t, v1, l1, (tval) {}, json_object_new_int64((int64_t) i));
+                                                if (r >= 0)
+                                                        t->vars[t->n_vars - 1].v = (tval) { .o = t->vars[t->n_vars - 1].own };
+                                                if (r >= 0)
+                                                        r = vars_push(t, v2, l2, el, NULL);
+                                        } else if (v1)
+                                                r = vars_push(t, v1, l1, el, NULL);
+                                        if (r >= 0)
+                                                r = run(t, a.close_end, body_end(a.close_end, &e), el, a.trim_right);
+                                        vars_pop(t, vmark);
+                                }
                         } else if (r >= 0 && !v.missing && v.o && json_object_is_type(v.o, json_type_object) &&
                                    !struct_shape(v.o)) {
                                 /* Go ranges over a map in sorted key order */
@@ -785,9 +876,21 @@ static int run(tctx *t, const char *p, const char *end, tval dot, bool trim_star
                                         }
                                         qsort(keys, k, sizeof(char *), cmp_keys);
                                 }
-                                for (size_t i = 0; keys && r >= 0 && i < k; i++)
-                                        r = run(t, a.close_end, body_end(a.close_end, &e),
-                                                (tval) { .o = json_object_object_get(v.o, keys[i]) }, a.trim_right);
+                                for (size_t i = 0; keys && r >= 0 && i < k; i++) {
+                                        tval el = { .o = json_object_object_get(v.o, keys[i]) };
+                                        int vmark = t->n_vars;
+                                        if (v2) {
+                                                r = vars_push(t, v1, l1, (tval) {}, json_object_new_string(keys[i]));
+                                                if (r >= 0)
+                                                        t->vars[t->n_vars - 1].v = (tval) { .o = t->vars[t->n_vars - 1].own };
+                                                if (r >= 0)
+                                                        r = vars_push(t, v2, l2, el, NULL);
+                                        } else if (v1)
+                                                r = vars_push(t, v1, l1, el, NULL);
+                                        if (r >= 0)
+                                                r = run(t, a.close_end, body_end(a.close_end, &e), el, a.trim_right);
+                                        vars_pop(t, vmark);
+                                }
                                 free(keys);
                         } else if (r >= 0 && !v.missing && v.o)
                                 r = fail(t, a.in, (size_t) (a.in_end - a.in), "range over a non-list");
@@ -809,7 +912,23 @@ static int run(tctx *t, const char *p, const char *end, tval dot, bool trim_star
                         return fail(t, a.open, (size_t) (a.close_end - a.open), "unsupported action");
                 if (a.in < a.in_end && a.in[0] == '/' )
                         ; /* a comment */
-                else {
+                else if (a.in < a.in_end && a.in[0] == '$' && memmem(a.in, (size_t) (a.in_end - a.in), ":=", 2)) {
+                        /* {{$x := P}}: in scope to the end of the enclosing block */
+                        const char *q = a.in, *as = memmem(a.in, (size_t) (a.in_end - a.in), ":=", 2);
+                        json_object *owned = NULL;
+                        tval v;
+                        while (q < as && *q != ' ')
+                                q++;
+                        if (skip_ws(q, as) != as || q - a.in < 2)
+                                return fail(t, a.in, (size_t) (a.in_end - a.in), "bad variable declaration");
+                        r = eval_pipeline(t, as + 2, a.in_end, dot, &v, &owned);
+                        if (r >= 0)
+                                r = vars_push(t, a.in, (size_t) (q - a.in), v, owned);
+                        else
+                                json_object_put(owned);
+                        if (r < 0)
+                                return r;
+                } else {
                         json_object *owned = NULL;
                         r = eval_pipeline(t, a.in, a.in_end, dot, NULL, &owned);
                         json_object_put(owned);
@@ -818,6 +937,7 @@ static int run(tctx *t, const char *p, const char *end, tval dot, bool trim_star
                 }
                 p = a.close_end;
         }
+        vars_pop(t, mark);
         t->depth--;
         return 0;
 }
@@ -831,7 +951,10 @@ int sbx_docker_template(const char *tmpl, const void *data, char **ret, sbx_erro
         t.out = open_memstream(&buf, &len);
         if (!t.out)
                 return sbx_error_set(reterr, -errno, "--format: out of memory");
-        r = run(&t, tmpl, tmpl + strlen(tmpl), (tval) { .o = (json_object *) data }, false);
+        r = vars_push(&t, "$", 1, (tval) { .o = (json_object *) data }, NULL);
+        if (r >= 0)
+                r = run(&t, tmpl, tmpl + strlen(tmpl), (tval) { .o = (json_object *) data }, false);
+        vars_pop(&t, 0);   /* what an error left in scope too */
         if (fclose(t.out) != 0 && r >= 0)
                 r = sbx_error_set(reterr, -ENOMEM, "--format: out of memory");
         if (r < 0) {

@@ -87,6 +87,7 @@ bool sbx_docker_opt_has(const sbx_docker_args *a, sbx_docker_flag f);
  * {{index .M "key"}}, {{println PIPE}}, {{range PIPE}}...{{end}} (with . =
  * the element), {{if PIPE}}..{{else if PIPE}}..{{else}}..{{end}}, {{with
  * PIPE}} (Go's truth), eq/ne/not/len with "str", true, false, integers,
+ * variables ($, {{$x := PIPE}}, {{range $k, $v := PIPE}}, $x.Field),
  * {{- / -}} trimming. data is a json-c object (void * so this
  * header needs no json-c). *ret is malloc'd; no trailing newline is added.
  *

@@ -224,6 +224,15 @@ START_TEST(test_template_go_conventions) {
                "up|true|true");
         expect("{{len .Config.Env}} {{len .Mounts}} {{len .Names}} {{.Config.Labels | len}}", "2 1 2 2");
         expect("{{range .Mounts}}{{if eq .Destination \"/workspace\"}}ws{{end}}{{end}}", "ws");
+        /* variables: $ (the data), {{$x := P}} (to the end of its block), range's $i/$k and $v */
+        expect("{{range $k, $v := .Config.Labels}}{{$k}}={{$v}};{{end}}",
+               "openclaw.browserConfigEpoch=e1;openclaw.configHash=9623;");
+        expect("{{range $i, $e := .Config.Env}}{{$i}}:{{$e}} {{end}}", "0:LANG=C.UTF-8 1:A=<b>& ");
+        expect("{{range $m := .Mounts}}{{$m.Destination}} {{$.Config.Image}}{{end}}",
+               "/workspace openclaw-sandbox:bookworm-slim");
+        expect("{{$img := .Config.Image}}{{range .Mounts}}{{$img}}{{end}}|{{$n := \"x\"}}{{$n}}",
+               "openclaw-sandbox:bookworm-slim|x");
+        expect("{{if .State.Running}}{{$in := 1}}{{$in}}{{end}}", "1");
         /* range over a map: sorted keys, as Go */
         expect("{{range .Config.Labels}}{{.}} {{end}}", "e1 9623 ");
         expect("{{.Nothing}}", "<nil>");
@@ -247,7 +256,9 @@ START_TEST(test_template_go_conventions) {
         static const char *const branch_errors[] = { "{{if .State.Running}}x", "{{if .State.Running}}x{{else foo}}y{{end}}",
                                                      "{{else}}", "{{end}}", "{{if .State.Bogus}}x{{end}}",
                                                      "{{eq .State.Running \"true\"}}", "{{eq .Nothing .Nothing}}",
-                                                     "{{len .State.Running}}", "{{not}}", "{{ne .Names}}" };
+                                                     "{{len .State.Running}}", "{{not}}", "{{ne .Names}}",
+                                                     "{{$nope}}", "{{if .State.Running}}{{$in := 1}}{{end}}{{$in}}",
+                                                     "{{range $a $b := .Mounts}}{{end}}" };
         for (size_t i = 0; i < N(branch_errors); i++) {
                 bad = render(branch_errors[i], &e);
                 ck_assert_msg(!bad, "'%s' rendered '%s'", branch_errors[i], bad ?: "");
