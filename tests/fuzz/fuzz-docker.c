@@ -68,8 +68,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 fuzz_argv(buf, size - 1);
                 break;
         case 1: {
+                static const char *const mount_fields[] = { "Type", "Name", "Source", "RW", NULL },
+                                         *const state_fields[] = { "Running", "Paused", "*Health", NULL };
+                static const sbx_docker_tmpl_struct_shape mount = { .fields = mount_fields },
+                                                          state = { .pointer = true, .fields = state_fields };
                 json_object *o = json_tokener_parse(data_json);
                 char *out = NULL;
+                /* as docker.c marks inspect's data: Go maps and structs */
+                sbx_docker_tmpl_map(json_object_object_get(json_object_object_get(o, "Config"), "Labels"),
+                                    SBX_TMPL_MAP_STRING);
+                sbx_docker_tmpl_struct(json_object_array_get_idx(json_object_object_get(o, "Mounts"), 0), &mount);
+                sbx_docker_tmpl_struct(json_object_object_get(o, "State"), &state);
                 r = sbx_docker_template(buf, o, &out, &e);
                 check_error(r, &e);
                 if (r >= 0 && !out)
