@@ -825,7 +825,7 @@ static int run(tctx *t, const char *p, const char *end, tval dot, bool trim_star
                         const char *pipe = skip_ws(a.in + 5, a.in_end), *v1 = NULL, *v2 = NULL;
                         size_t l1 = 0, l2 = 0;
                         /* range $v := P, range $i, $v := P (index or key, element) */
-                        if (*pipe == '$') {
+                        if (*pipe == '$' && memmem(pipe, (size_t) (a.in_end - pipe), ":=", 2)) {
                                 const char *q = pipe;
                                 v1 = q;
                                 while (q < a.in_end && *q != ',' && *q != ' ' && *q != ':')

@@ -233,6 +233,7 @@ START_TEST(test_template_go_conventions) {
         expect("{{$img := .Config.Image}}{{range .Mounts}}{{$img}}{{end}}|{{$n := \"x\"}}{{$n}}",
                "openclaw-sandbox:bookworm-slim|x");
         expect("{{if .State.Running}}{{$in := 1}}{{$in}}{{end}}", "1");
+        expect("{{range $.Config.Env}}{{.}};{{end}}", "LANG=C.UTF-8;A=<b>&;");
         /* range over a map: sorted keys, as Go */
         expect("{{range .Config.Labels}}{{.}} {{end}}", "e1 9623 ");
         expect("{{.Nothing}}", "<nil>");
