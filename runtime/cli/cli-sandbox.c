@@ -639,6 +639,10 @@ static void check_policy(sbx_sandbox *s) {
 static void sandbox_write_json(sbx_jw *w, sbx_sandbox *s) {
         static const char *const types[] = { "bind", "tmpfs", "overlay" };
         json_object *policy;
+        /* how init last ended, as a shell gives a status (128+N: signal N;
+         * 143 after sbx stop), -1 if never or not seen */
+        int ws = s->exit_status;
+        long long exit_code = !s->finished_ms || ws < 0 ? -1 : WIFSIGNALED(ws) ? 128 + WTERMSIG(ws) : WEXITSTATUS(ws);
 
         /* in the order they are shown; 's': string (NULL: null), 'u'/'i': number, 'b': boolean */
         const struct {
@@ -653,6 +657,8 @@ static void sandbox_write_json(sbx_jw *w, sbx_sandbox *s) {
                 { "createdMs", 'u', .n = (long long) s->created_ms },
                 { "startedMs", 'u', .n = (long long) s->started_ms },
                 { "lastUsedMs", 'u', .n = (long long) s->last_used_ms },
+                { "finishedMs", 'u', .n = (long long) s->finished_ms },
+                { "exitCode", 'i', .n = exit_code },
                 { "configHash", 's', s->config_hash },
                 { "configChanged", 'b', .n = s->config_changed },
                 { "image", 's', s->image },

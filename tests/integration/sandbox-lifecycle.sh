@@ -122,6 +122,7 @@ is "ls --json: state" "$(field box state)" running
 is "ls --json: config unchanged" "$(field box configChanged)" False
 
 # --- stop / start
+is "ls --json: never stopped: exitCode -1, finishedMs 0" "$(field box exitCode) $(field box finishedMs)" "-1 0"
 sbx exec box -- sh -c 'sleep 31405 >/dev/null 2>&1 &'
 echo keep > "$WS_ROOT/box/data"
 sbx stop box >/dev/null; rc=$?
@@ -129,6 +130,7 @@ is "stop: exit 0" "$rc" 0
 alive "$init" && not_ok "stop: init is gone" || ok "stop: init is gone"
 gone "sleep 31405" && ok "stop: every sandbox process is gone" || not_ok "stop: every sandbox process is gone"
 is "stop: state stopped" "$(field box state)" stopped
+like "stop: exitCode 143 (init: 128+SIGTERM), finishedMs set" "$(field box exitCode) $(field box finishedMs)" '^143 [1-9][0-9]{12}$'
 sbx exec box -- true 2>"$TMP/err"; rc=$?
 is "exec into a stopped sandbox fails (125)" "$rc" 125
 like "... saying it is not running" "$(cat "$TMP/err")" "not running"
