@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/personality.h>
 #include <sys/prctl.h>
@@ -157,6 +158,10 @@ static int plan_default_dev(sbx_plan *p, const sbx_container *c, sbx_error *rete
                 snprintf(path, sizeof(path), "/dev/%s", defaults[i].name);
                 for (size_t k = 0; k < c->n_devices; k++)
                         given = given || !strcmp(c->devices[k].path, path);
+                /* a mount of config.json there already gives it (rootless
+                 * podman --privileged binds every host device, /dev/null too) */
+                for (size_t k = 0; k < c->n_mounts; k++)
+                        given = given || !strcmp(c->mounts[k].dst, path);
                 if (given)
                         continue;
                 r = plan_device(p, &(sbx_ctr_device) { .path = path, .type = 'c', .major = defaults[i].major,
@@ -165,6 +170,11 @@ static int plan_default_dev(sbx_plan *p, const sbx_container *c, sbx_error *rete
                         return r;
         }
         for (size_t i = 0; i < c->n_devices; i++) {
+                /* /dev/ptmx is always the link to the container's own devpts
+                 * (below), as runc and crun make it: podman --privileged lists
+                 * the host's 5:2 node among linux.devices */
+                if (!strcmp(c->devices[i].path, "/dev/ptmx"))
+                        continue;
                 r = plan_device(p, &c->devices[i], reterr);
                 if (r < 0)
                         return r;
@@ -220,6 +230,13 @@ static int container_plan(const sbx_container *c, sbx_plan **ret, sbx_error *ret
                 return sbx_error_set(reterr, -ENOMEM, "plan: out of memory");
         p->container = c;
         p->clone_flags = c->clone_flags;
+        /* with a new user namespace the IPC namespace is made by the child
+         * once it is root there (below): its mqueue instance's root belongs
+         * to whoever makes the namespace, which at clone3 is the runtime's
+         * uid as the new namespace maps it (rootless podman --userns
+         * keep-id: the caller's uid, not 0), as in runc */
+        if ((c->clone_flags & CLONE_NEWUSER) && (c->clone_flags & CLONE_NEWIPC))
+                p->clone_flags &= ~(uint64_t) CLONE_NEWIPC;
         p->root_bind = p->root_dir = c->rootfs;
         p->root_propagation = c->rootfs_propagation;
         p->no_pivot = c->no_pivot;
@@ -422,6 +439,33 @@ static int write_oom_score_adj(int v, sbx_error *reterr) {
         return 0;
 }
 
+/* runtime-spec config-linux "Default Devices": with process.terminal,
+ * /dev/console is the container's pty, bind-mounted there (as runc and crun
+ * do; getty, systemd and `tty` on the console expect it). The pty's node
+ * in the container's devpts is checked to be the slave we hold; an existing
+ * /dev/console of the rootfs is bound over, a symlink there is refused. */
+static int bind_console(int master, int slave, sbx_error *reterr) {
+        struct stat want, st;
+        unsigned n;
+        char pts[32];
+        int fd;
+
+        if (ioctl(master, TIOCGPTN, &n) < 0 || fstat(slave, &want) < 0)
+                return sbx_error_set(reterr, -errno, "process.terminal: the pty's number");
+        snprintf(pts, sizeof(pts), "/dev/pts/%u", n);
+        if (stat(pts, &st) < 0 || st.st_rdev != want.st_rdev)
+                return sbx_error_set(reterr, -ENODEV, "process.terminal: %s is not the container's pty", pts);
+        fd = open("/dev/console", O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        if (fd >= 0)
+                close(fd);
+        else if (errno != EEXIST || lstat("/dev/console", &st) < 0 || S_ISLNK(st.st_mode))
+                return sbx_error_set(reterr, errno == EEXIST ? -ELOOP : -errno,
+                                     "process.terminal: make /dev/console");
+        if (mount(pts, "/dev/console", NULL, MS_BIND, NULL) < 0)
+                return sbx_error_set(reterr, -errno, "process.terminal: bind %s onto /dev/console", pts);
+        return 0;
+}
+
 _Noreturn void sbx_container_child_main(const sbx_plan *p, int sync_fd, const sigset_t *oldmask) {
         const sbx_container *c = p->container;
         sbx_error err = {};
@@ -456,6 +500,8 @@ _Noreturn void sbx_container_child_main(const sbx_plan *p, int sync_fd, const si
                 if (sys_setresgid(0, 0, 0) < 0 || sys_setresuid(0, 0, 0) < 0)
                         fail(sync_fd, &(sbx_error) { -errno, "user namespace: become root of the container's "
                                                              "namespace (is 0 in linux.uidMappings?)" });
+                if ((c->clone_flags & CLONE_NEWIPC) && unshare(CLONE_NEWIPC) < 0)
+                        fail(sync_fd, &(sbx_error) { -errno, "linux.namespaces: a new ipc namespace" });
                 if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
                         fail(sync_fd, &(sbx_error) { -errno, "prctl(PR_SET_PDEATHSIG)" });
         }
@@ -489,7 +535,9 @@ _Noreturn void sbx_container_child_main(const sbx_plan *p, int sync_fd, const si
         if (!(c->clone_flags & CLONE_NEWNS) && chroot(c->rootfs) < 0)
                 fail(sync_fd, &(sbx_error) { -errno, "root.path: chroot (no mount namespace)" });
         if (c->terminal) {
-                if (sbx_tty_setup_child(c->proc.uid, c->proc.gid, &master, &slave, &err) < 0)
+                if (sbx_tty_setup_child(c->proc.uid, (uint32_t) -1, &master, &slave, &err) < 0)
+                        fail(sync_fd, &err);
+                if ((c->clone_flags & CLONE_NEWNS) && bind_console(master, slave, &err) < 0)
                         fail(sync_fd, &err);
                 if (sbx_sync_send_fd(sync_fd, 2, SBX_SYNC_PTY, master) < 0)
                         fail(sync_fd, &(sbx_error) { -errno, "sync #2: pass the pty to the runtime" });

@@ -59,7 +59,9 @@ int sbx_supervise_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reter
 }
 
 /* The pty lives in the sandbox's devpts instance, so the sandbox sees a
- * normal /dev/pts/N terminal and never an fd of the caller's terminal. */
+ * normal /dev/pts/N terminal and never an fd of the caller's terminal.
+ * A gid of (uint32_t) -1 keeps the group devpts gave it (its gid= option:
+ * OCI containers, whose pty is uid:tty as with runc and crun). */
 int sbx_tty_setup_child(uint32_t uid, uint32_t gid, int *ret_master, int *ret_slave, sbx_error *reterr) {
         int unlock = 0, master, slave;
 

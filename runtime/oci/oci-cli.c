@@ -627,6 +627,22 @@ static int do_kill(const char *id, const char *sigtext, bool all) {
         if (oci_state_load(g.root, id, &st, &e) < 0)
                 return fail_err(&e);
         s = oci_state_status(&st);
+        /* kill --all of a stopped container, as runc: what is left in its
+         * cgroup (without a pid namespace of its own, processes outlive its
+         * pid 1); nothing else, its pid may be another process's now */
+        if (s == OCI_STOPPED && all) {
+                sbx_cgroup cg = { .dirfd = -EBADF };
+                int *list = NULL;
+                size_t n = 0;
+                if (st.cgroup[0] && sbx_cgroup_open_path(st.cgroup, &cg, &e) == 0 &&
+                    sbx_cgroup_pids(&cg, &list, &n) == 0)
+                        for (size_t i = 0; i < n; i++)
+                                (void) kill(list[i], sig);
+                free(list);
+                closep(&cg.dirfd);
+                oci_state_done(&st);
+                return 0;
+        }
         if (s != OCI_CREATED && s != OCI_RUNNING && s != OCI_PAUSED) {
                 oci_state_done(&st);
                 return FAIL("container '%s' is not running", id);
@@ -1010,6 +1026,48 @@ static int do_pause(const char *id, bool pause) {
         return r < 0 ? fail_err(&e) : 0;
 }
 
+/* update --resources FILE|- ID: linux.resources applied to the container's
+ * cgroup as create applies them (what podman update and containerd's
+ * UpdateContainerResources run); runc's per-limit flags are not taken. */
+static int do_update(const char *id, const char *res_path) {
+        oci_config cfg;
+        oci_state st;
+        sbx_cgroup cg;
+        sbx_error e = {};
+        oci_status s;
+        int r;
+
+        if (oci_state_load(g.root, id, &st, &e) < 0)
+                return fail_err(&e);
+        s = oci_state_status(&st);
+        if (s != OCI_CREATED && s != OCI_RUNNING && s != OCI_PAUSED) {
+                oci_state_done(&st);
+                return FAIL("update: container '%s' is %s", id, oci_status_to_string(s));
+        }
+        if (st.systemd_unit[0]) {
+                oci_state_done(&st);
+                return FAIL("update: container '%s' is in a systemd scope (--systemd-cgroup): not supported "
+                            "by sbx's update", id);
+        }
+        r = oci_config_load_resources(res_path, &cfg, &e);
+        if (r < 0) {
+                oci_config_free(&cfg);
+                oci_state_done(&st);
+                return sbx_error_wrap(&e, "update: --resources '%s'", res_path), fail_err(&e);
+        }
+        if (open_cgroup(&st, &cg, &e) < 0) {
+                oci_config_free(&cfg);
+                oci_state_done(&st);
+                return e.code ? fail_err(&e) : FAIL("update: container '%s' has no cgroup (it could not be "
+                                                    "made at create)", id);
+        }
+        r = sbx_cgroup_apply(&cg, &cfg.res, &e);
+        closep(&cg.dirfd);
+        oci_config_free(&cfg);
+        oci_state_done(&st);
+        return r < 0 ? (sbx_error_wrap(&e, "update: linux.resources"), fail_err(&e)) : 0;
+}
+
 /* ----------------------------------------------------- features / spec */
 
 static int do_features(void) {
@@ -1154,7 +1212,9 @@ static void usage(FILE *f) {
               "       processes, 'ps -ef' by default, as runc; json: their pids)\n"
               "  list [-f|--format table|json] [-q|--quiet]\n"
               "  pause ID   resume ID   features   spec [-b|--bundle BUNDLE] [--rootless]\n"
-              "  checkpoint, restore, update, events: refused (not supported by sbx)\n"
+              "  update -r|--resources FILE|- ID       linux.resources (a JSON object; -: stdin) applied\n"
+              "                                        to the container's cgroup (not devices, not systemd)\n"
+              "  checkpoint, restore, events: refused (not supported by sbx)\n"
               "Exit status: 0, or 1 with one line naming the option, file or container at fault\n"
               "(run: the container's status; exec: see above).\n"
               "\n"
@@ -1468,8 +1528,26 @@ int cli_oci(int argc, char **argv) {
                                 return FAIL("spec: unexpected '%s'", argv[k]);
                 }
                 r = do_spec(bundle, rootless);
-        } else if (!strcmp(cmd, "checkpoint") || !strcmp(cmd, "restore") || !strcmp(cmd, "update") ||
-                   !strcmp(cmd, "events"))
+        } else if (!strcmp(cmd, "update")) {
+                const char *id = NULL, *res = NULL, *v;
+                for (int k = 0; k < argc; k++) {
+                        if ((v = opt_value(&k, argc, argv, "--resources")) || (v = opt_value(&k, argc, argv, "-r")))
+                                res = v;
+                        else if (argv[k][0] == '-')
+                                return FAIL("update: '%s' is not supported by sbx (use --resources FILE|-: a "
+                                            "linux.resources object)", argv[k]);
+                        else if (!id)
+                                id = argv[k];
+                        else
+                                return FAIL("update: unexpected '%s'", argv[k]);
+                }
+                if (!id)
+                        return FAIL("update: a container id is required");
+                if (!res)
+                        return FAIL("update: --resources FILE|- is required (runc's per-limit flags are not "
+                                    "supported by sbx)");
+                r = do_update(id, res);
+        } else if (!strcmp(cmd, "checkpoint") || !strcmp(cmd, "restore") || !strcmp(cmd, "events"))
                 r = FAIL("'%s' is not supported by sbx", cmd);
         else
                 r = FAIL("unknown command '%s' (see --help)", cmd);

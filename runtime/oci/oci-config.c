@@ -1204,6 +1204,46 @@ static int check_sysctls(const oci_config *c, sbx_error *e) {
 }
 
 
+/* `update --resources FILE|-` (runc's; "-": stdin, as containerd's runc shim
+ * passes it): a linux.resources object alone, checked as config.json's is. */
+int oci_config_load_resources(const char *path, oci_config *c, sbx_error *e) {
+        int r;
+
+        memset(c, 0, sizeof(*c));
+        sbx_container_init(&c->ctr);
+        sbx_cgroup_resources_init(&c->res);
+        if (!strcmp(path, "-")) {
+                enum { RES_MAX = 1 << 20 };     /* a resources object is a few hundred bytes */
+                _cleanup_free_ char *text = malloc(RES_MAX + 1);
+                size_t len = 0;
+                ssize_t n;
+
+                if (!text)
+                        return sbx_error_set(e, -ENOMEM, "out of memory");
+                while (len <= RES_MAX && (n = read(STDIN_FILENO, text + len, RES_MAX + 1 - len)) != 0) {
+                        if (n < 0 && errno == EINTR)
+                                continue;
+                        if (n < 0)
+                                return sbx_error_set(e, -errno, "--resources -: read stdin");
+                        len += (size_t) n;
+                }
+                if (len > RES_MAX)
+                        return sbx_error_set(e, -EFBIG, "--resources -: more than %d bytes", RES_MAX);
+                text[len] = 0;
+                c->root = json_tokener_parse(text);
+                if (!c->root)
+                        return sbx_error_set(e, -EINVAL, "--resources -: not valid JSON");
+        } else if (!(c->root = oci_json_file(path, e)))
+                return e->code ?: -EINVAL;
+        r = get(c->root, "devices") ? perr(e, -EOPNOTSUPP, "linux.resources.devices",
+                                           "not changed by update (the device rules stay those of create)")
+                                    : parse_resources(c, c->root, e);
+        /* the object is the update's, not config.json's: its path alone */
+        if (r < 0 && !strncmp(e->msg, "config.json: ", 13))
+                memmove(e->msg, e->msg + 13, strlen(e->msg + 13) + 1);
+        return r;
+}
+
 int oci_config_load_at(const char *bundle, const char *config_path, oci_config *c, sbx_error *e) {
         static const char *const keys[] = { "ociVersion", "root", "mounts", "process", "hostname", "domainname",
                                             "hooks", "annotations", "linux", "solaris", "windows", "vm", "zos",

@@ -267,7 +267,7 @@ static _Noreturn void enter_and_run(const oci_state *st, oci_config *cfg, const 
                 const sbx_container_proc *pr = &cfg->ctr.proc;
 
                 if (cfg->ctr.terminal) {
-                        if (sbx_tty_setup_child(pr->uid, pr->gid, &master, &slave, &err) < 0 ||
+                        if (sbx_tty_setup_child(pr->uid, (uint32_t) -1, &master, &slave, &err) < 0 ||
                             sbx_sync_send_fd(sync_fd, 2, SBX_SYNC_PTY, master) < 0) {
                                 if (!err.code)
                                         sbx_error_set(&err, -errno, "exec: pass the pty");

@@ -58,6 +58,8 @@ typedef struct oci_config {
 int oci_config_load(const char *bundle, oci_config *ret, sbx_error *reterr);
 /* Same, reading config_path (the state dir's copy); relative paths are the bundle's. */
 int oci_config_load_at(const char *bundle, const char *config_path, oci_config *ret, sbx_error *reterr);
+/* `update --resources FILE` ("-": stdin): linux.resources alone into ret->res */
+int oci_config_load_resources(const char *path, oci_config *ret, sbx_error *reterr);
 /* cgroup v1/hybrid hosts, once the container's cgroup exists: each `cgroup`
  * mount is a tmpfs (mode 755) with the container's own cgroup of every
  * hierarchy bound in at <dst>/<controllers> ("pids", "cpu,cpuacct"), with

@@ -85,6 +85,15 @@ is "ctr task exec: output" "$out" in-exec
 is "ctr task exec: exit status" "$st" 4
 out=$(script -qec "${C[*]} task exec --tty --exec-id e2 c3 sh -c 'tty; exit 0'" /dev/null 2>&1)
 like "ctr task exec --tty" "$out" '/dev/pts/[0-9]'
+# task ps / metrics / pause / resume through sbx-runc's ps, its cgroup and freezer
+"${C[@]}" task exec -d --exec-id e3 c3 sleep 100 >/dev/null 2>&1
+# (pid 1's loop has a 'sleep 1' child most of the time: 2 or 3)
+like "ctr task ps: the container's processes (pid 1, the exec, pid 1's sleep)" "$("${C[@]}" task ps c3 2>&1 | tail -n +2 | grep -c '^[0-9]')" '^[23]$'
+like "ctr task metrics: the container's cgroup counters" "$("${C[@]}" task metrics c3 2>&1 | tr -s ' ' | tr '\n' ' ')" 'memory.usage_in_bytes [1-9][0-9]* .*pids.current [23] '
+"${C[@]}" task pause c3 >/dev/null 2>&1
+like "ctr task pause: PAUSED" "$("${C[@]}" task ls 2>&1)" 'c3 +[0-9]+ +PAUSED'
+"${C[@]}" task resume c3 >/dev/null 2>&1
+like "ctr task resume: RUNNING" "$("${C[@]}" task ls 2>&1)" 'c3 +[0-9]+ +RUNNING'
 "${C[@]}" task kill -s TERM c3 >/dev/null 2>&1
 for i in $(seq 50); do "${C[@]}" task ls 2>/dev/null | grep -Eq 'c3 +[0-9]+ +STOPPED' && break; sleep 0.1; done
 like "ctr task kill -s TERM: stopped" "$("${C[@]}" task ls 2>&1)" 'c3 +[0-9]+ +STOPPED'
@@ -93,6 +102,14 @@ is "ctr task delete" "$st" 0
 like "ctr task delete: the exit status (trap TERM -> 9)" "$out" 'exit code 9'
 unlike "ctr task delete: no task left" "$("${C[@]}" task ls -q 2>&1)" '^c3$'
 "${C[@]}" container delete c3 >/dev/null 2>&1
+# kill --all (runc kill --all through the shim): every process of the container
+"${C[@]}" run -d "${R[@]}" $IMG c5 sh -c 'sleep 100 & sleep 200' >/dev/null 2>&1
+sleep 0.3
+"${C[@]}" task kill -a -s KILL c5 >/dev/null 2>&1
+for i in $(seq 50); do "${C[@]}" task ls 2>/dev/null | grep -Eq 'c5 +[0-9]+ +STOPPED' && break; sleep 0.1; done
+like "ctr task kill -a -s KILL: stopped" "$("${C[@]}" task ls 2>&1)" 'c5 +[0-9]+ +STOPPED'
+like "ctr task delete: 137" "$("${C[@]}" task delete c5 2>&1)" 'exit code 137'
+"${C[@]}" container delete c5 >/dev/null 2>&1
 
 # the handler's options (BinaryName) through the runc shim, as Kubernetes would
 out=$("${C[@]}" run --rm --runtime io.containerd.runc.v2 --runtime-config-path "$T/sbx-options.toml" \
