@@ -18,11 +18,13 @@
 #     drop of MemAvailable and the growth of Slab+PageTables+KernelStack
 #     (system-wide: noisy on a shared machine);
 #   - `sbx ls --json` of all N (median of 5; beside it the first of them,
-#     which finds no listing cache yet and writes it);
+#     which finds no listing cache yet and writes it; and the CPU time of a
+#     sixth, `perf stat -e task-clock`);
 #   - `sbx exec LAST -- /bin/true` against an exec into a sandbox that is
 #     alone in its own state dir, paired and alternated, median of the
 #     per-pair ratios (K pairs);
-#   - `sbx rm -f --all`, then that nothing is left: no sandbox listed, no
+#   - `sbx rm -f --all` (wall; CPU of it and its removers, `perf stat`; the
+#     host's CPU meanwhile minus pid 1's), then that nothing is left: no sandbox listed, no
 #     entry in the state dir, no mount under it, no sandbox cgroup, memory
 #     back near where it was.
 # Host limits the run needs (namespaces per user, pids, threads) are raised
@@ -85,8 +87,8 @@ SBX_WORKSPACE_ROOT=$ALONE.ws "$SBX" create --state-dir "$ALONE" alone >/dev/null
 
 echo "# $(uname -r), $(nproc) cpus, load $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%FT%TZ), $P creating at once," \
      "memory group: ${CG:-none (MemAvailable only)}"
-printf '%7s %9s %8s %8s %8s %6s %11s %10s %10s %10s %10s %10s %10s %11s %9s %s\n' N "create s" "per s" "last/s" "cpu ms" "pid 1" "KiB cgroups" \
-        "KiB avail" "KiB kobj" "ls 1st ms" "ls ms" "exec ms" "alone ms" "last/alone" "rm s" left
+printf '%7s %9s %8s %8s %8s %6s %11s %10s %10s %10s %10s %10s %10s %10s %11s %9s %9s %9s %s\n' N "create s" "per s" "last/s" "cpu ms" "pid 1" "KiB cgroups" \
+        "KiB avail" "KiB kobj" "ls 1st ms" "ls ms" "ls cpu ms" "exec ms" "alone ms" "last/alone" "rm s" "rm cpu s" "rm host s" left
 for n in "${SIZES[@]}"; do
         STATE=$(mktemp -d /dev/shm/sbx-bench-scale.XXXXXX)
         chmod 711 "$STATE"
@@ -99,15 +101,17 @@ for n in "${SIZES[@]}"; do
         first=$((n - (n + 9) / 10))
         { [ "$first" -eq 0 ] || seq "$first" | SBX_WORKSPACE_ROOT=$STATE.ws xargs -P "$P" -I{} "$SBX" create --state-dir "$STATE" "idle{}" >/dev/null; } ||
                 { echo "bench: a create failed" >&2; exit 1; }
-        tl=$(us); h0=$(host_ticks); p0=$(pid1_ticks)
+        tl=$(us); h0c=$(host_ticks); p0c=$(pid1_ticks)
         seq $((first + 1)) "$n" | SBX_WORKSPACE_ROOT=$STATE.ws xargs -P "$P" -I{} "$SBX" create --state-dir "$STATE" "idle{}" >/dev/null ||
                 { echo "bench: a create failed" >&2; exit 1; }
-        t1=$(us); h1=$(host_ticks); p1=$(pid1_ticks)
+        t1=$(us); h1c=$(host_ticks); p1c=$(pid1_ticks)
         u1=$(($(usage) + $(sandbox_usage "$STATE"))); a1=$(meminfo MemAvailable); k1=$(kobj)
         : > "$STATE.ls"
         for _ in 1 2 3 4 5; do
                 l0=$(us); "$SBX" ls --state-dir "$STATE" --json >/dev/null; echo $(($(us) - l0)) >> "$STATE.ls"
         done
+        lscpu=$(perf stat -x, -e task-clock -o /dev/fd/3 "$SBX" ls --state-dir "$STATE" --json 3>&1 >/dev/null 2>/dev/null |
+                awk -F, '$3 ~ /task-clock/ { print $1; exit }')
         : > "$STATE.ex"
         for j in $(seq "$K"); do
                 for w in $(( j % 2 )) $(( (j + 1) % 2 )); do
@@ -119,9 +123,11 @@ for n in "${SIZES[@]}"; do
                 echo "${e[0]} ${e[1]}" >> "$STATE.ex"
         done
         runs=$(find "$STATE/sandboxes" -mindepth 2 -maxdepth 2 -name 'run-*' -printf 'sbx-%f\n')
-        r0=$(us)
-        "$SBX" rm --state-dir "$STATE" -f --all >/dev/null || echo "bench: rm -f --all failed" >&2
-        r1=$(us)
+        h0=$(host_ticks); p0=$(pid1_ticks); r0=$(us)
+        rmcpu=$(perf stat -x, -e task-clock -o /dev/fd/3 "$SBX" rm --state-dir "$STATE" -f --all 3>&1 >/dev/null |
+                awk -F, '$3 ~ /task-clock/ { print $1; exit }')
+        r1=$(us); h1=$(host_ticks); p1=$(pid1_ticks)
+        [ -n "$rmcpu" ] || echo "bench: rm -f --all failed" >&2
         sleep 1; u2=$(usage)
         # what is left: sandboxes listed, anything under the (empty) sandboxes/ dir,
         # mounts under the state dir, cgroups of its sandboxes in any hierarchy
@@ -133,10 +139,11 @@ for n in "${SIZES[@]}"; do
             -v ls="$(median < "$STATE.ls")" -v ls1="$(head -1 "$STATE.ls")" -v ex="$(awk '{print $1}' "$STATE.ex" | median)" \
             -v al="$(awk '{print $2}' "$STATE.ex" | median)" -v ra="$(awk '{print $1/$2}' "$STATE.ex" | median)" \
             -v rm=$((r1 - r0)) -v left="$left" -v cg="$CG" -v nl=$((n - first)) -v tl=$((t1 - tl)) \
-            -v host=$(( (h1 - h0) * 10 )) -v pid1=$(( (p1 - p0) * 10 )) 'BEGIN {
-                printf "%7d %9.2f %8.1f %8.1f %8.2f %5.0f%% %11s %10.0f %10.0f %10.1f %10.1f %10.2f %10.2f %10.2fx %9.2f %s\n", n, ct / 1e6,
-                       n / (ct / 1e6), nl / (tl / 1e6), host / nl, (host > 0 ? 100 * pid1 / host : 0), cg == "" ? "-" : sprintf("%.0f", du / n), da / n, dk / n, ls1 / 1000, ls / 1000, ex / 1000,
-                       al / 1000, ra, rm / 1e6, left }'
+            -v host=$(( (h1c - h0c) * 10 )) -v pid1=$(( (p1c - p0c) * 10 )) -v lscpu="${lscpu:-0}" -v rmcpu="${rmcpu:-0}" \
+            -v rmhost=$(( (h1 - h0 - (p1 - p0)) * 10 )) 'BEGIN {
+                printf "%7d %9.2f %8.1f %8.1f %8.2f %5.0f%% %11s %10.0f %10.0f %10.1f %10.1f %10.1f %10.2f %10.2f %10.2fx %9.2f %9.2f %9.2f %s\n", n, ct / 1e6,
+                       n / (ct / 1e6), nl / (tl / 1e6), host / nl, (host > 0 ? 100 * pid1 / host : 0), cg == "" ? "-" : sprintf("%.0f", du / n), da / n, dk / n, ls1 / 1000, ls / 1000, lscpu, ex / 1000,
+                       al / 1000, ra, rm / 1e6, rmcpu / 1000, rmhost / 1000, left }'
         rm -rf "$STATE" "$STATE.ls" "$STATE.ex" "$STATE.ws"
         STATE=
 done

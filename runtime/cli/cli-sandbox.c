@@ -1061,29 +1061,54 @@ int cli_stop(int argc, char **argv) {
         return each_ref(argc - optind, argv + optind, &sbx_cmd_stop, do_stop, &timeout);
 }
 
+/* sbx rm --all: print each name as it is removed, an error as it happens. */
+typedef struct rm_all_ctx {
+        const char *const *refs;
+        int status;
+} rm_all_ctx;
+
+static void rm_all_done(size_t i, int r, const sbx_error *e, void *userdata) {
+        rm_all_ctx *c = userdata;
+
+        if (r < 0)
+                c->status = fail("rm", e, errno_status(r, e));
+        else
+                printf("%s\n", c->refs[i]);
+}
+
 /* sbx rm --all: every sandbox (the running ones need -f). */
 static int rm_all(bool force) {
         sbx_sandbox **list = NULL;
         size_t n = 0;
         sbx_error err = {};
+        _cleanup_free_ const char **refs = NULL;
+        rm_all_ctx c = {};
         int status = 0, r;
 
-        r = sbx_sandbox_list(NULL, 0, &list, &n, &err);
+        /* names, states and inits are all rm needs of the list: each removal
+         * loads its record again, fresh and locked */
+        r = sbx_sandbox_list_brief(NULL, 0, &list, &n, &err);
         if (r < 0)
                 return fail("rm", &err, SBX_EXIT_FAILURE);
         /* -f: every init dies at once (their namespaces go in parallel in
          * the kernel), not one after the other as each is removed */
         if (force)
                 sbx_sandbox_kill_all(list, n);
-        for (size_t i = 0; i < n; i++) {
-                sbx_error e = {};
-                r = sbx_sandbox_remove(list[i]->name, force, &e);
-                if (r < 0)
-                        status = fail("rm", &e, errno_status(r, &e));
-                else
-                        printf("%s\n", list[i]->name);
+        refs = calloc(n + 1, sizeof(*refs));
+        if (!refs) {
+                sbx_sandbox_list_free(list, n);
+                return fail("rm", &(sbx_error) { .code = -ENOMEM, .msg = "out of memory" }, SBX_EXIT_FAILURE);
         }
+        for (size_t i = 0; i < n; i++)
+                refs[i] = list[i]->name;
+        c.refs = refs;
+        (void) sbx_sandbox_remove_many(refs, n, force, rm_all_done, &c);
+        status = c.status;
         sbx_sandbox_list_free(list, n);
+        /* the listing cache the list above read (or wrote) names only removed
+         * sandboxes now: a listing that finds none removes it */
+        if (n && status == 0 && sbx_sandbox_list_brief(NULL, 0, &list, &n, &err) >= 0)
+                sbx_sandbox_list_free(list, n);
         /* -f: and the template holders (issue 16) of the state root these
          * sandboxes were in: --state-dir DIR's (its creates made them), not
          * the default root's, which other runs of this user share */

@@ -302,9 +302,10 @@ static int remove_state(const char *name, const char *id) {
         return sbx_rm_rf_at(rootfd, name);
 }
 
-/* With the sandbox lock held exclusively: make the record tell the truth.
+/* With the sandbox lock held exclusively: make the record tell the truth
+ * (saved unless !save: a removal, which deletes it next, skips the write).
  * Returns -ENOENT if it was an unfinished create and is now gone. */
-static int refresh_locked(sbx_record *rec, sbx_error *reterr) {
+static int refresh_locked(sbx_record *rec, bool save, sbx_error *reterr) {
         bool alive;
         _cleanup_close_ int pidfd = -EBADF;
 
@@ -331,7 +332,7 @@ static int refresh_locked(sbx_record *rec, sbx_error *reterr) {
                         rec->s.exit_status = -1;
         }
         teardown_runtime(rec);
-        return sbx_record_save(rec, reterr);
+        return save ? sbx_record_save(rec, reterr) : 0;
 }
 
 /* Without the exclusive lock: just report what is true. */
@@ -377,9 +378,10 @@ static void remove_recordless(const char *name, bool root_held) {
 }
 
 /* The rest of load_fresh(): the record of NAME whose sandbox lock LOCKFD we
- * hold (LOCK_EX when ex), cleaned if stale. */
-static int load_held(const char *name, int lockfd_in, bool ex, bool root_held, sbx_record **ret, int *ret_lockfd,
-                     sbx_error *reterr) {
+ * hold (LOCK_EX when ex), cleaned if stale (the cleaned record saved unless
+ * !save). */
+static int load_held(const char *name, int lockfd_in, bool ex, bool root_held, bool save, sbx_record **ret,
+                     int *ret_lockfd, sbx_error *reterr) {
         _cleanup_(sbx_record_freep) sbx_record *rec = NULL;
         _cleanup_close_ int lockfd = lockfd_in;
         int r;
@@ -395,7 +397,7 @@ static int load_held(const char *name, int lockfd_in, bool ex, bool root_held, s
         if (r < 0)
                 return r;
         if (ex) {
-                r = refresh_locked(rec, reterr);
+                r = refresh_locked(rec, save, reterr);
                 if (r == -ENOENT)
                         return sbx_error_set(reterr, -ENOENT, "No such sandbox: %s", name);
                 if (r < 0)
@@ -427,7 +429,7 @@ static int load_fresh(const char *name, bool exclusive, bool root_held, sbx_reco
                 return sbx_error_set(reterr, -ENOENT, "No such sandbox: %s", name);
         if (lockfd < 0)
                 return lockfd;
-        return load_held(name, lockfd, ex, root_held, ret, ret_lockfd, reterr);
+        return load_held(name, lockfd, ex, root_held, true, ret, ret_lockfd, reterr);
 }
 
 /* The sandbox lock of NAME, LOCK_EX, with the root lock *ROOTLOCK held
@@ -453,7 +455,10 @@ static int lock_name_under_root(const char *name, int *rootlock, bool wait, sbx_
 
 /* Root lock held: NAME's record, loaded fresh with its lock LOCK_EX as
  * load_fresh(), the wait for a busy NAME without the root lock
- * (lock_name_under_root). */
+ * (lock_name_under_root). For rm only: a stale record is cleaned (init
+ * killed, cgroup removed) but not saved, as the removal deletes it next; a
+ * remover killed before that leaves the old record, which the next holder
+ * of the lock cleans again. */
 static int load_fresh_under_root(const char *name, int *rootlock, sbx_record **ret, int *ret_lockfd,
                                  sbx_error *reterr) {
         int lockfd = lock_name_under_root(name, rootlock, true, reterr);
@@ -462,7 +467,7 @@ static int load_fresh_under_root(const char *name, int *rootlock, sbx_record **r
                 return sbx_error_set(reterr, -ENOENT, "No such sandbox: %s", name);
         if (lockfd < 0)
                 return lockfd;
-        return load_held(name, lockfd, true, true, ret, ret_lockfd, reterr);
+        return load_held(name, lockfd, true, true, false, ret, ret_lockfd, reterr);
 }
 
 /* What start, stop and pause do to a sandbox record, loaded fresh and locked
@@ -1502,7 +1507,7 @@ int sbx_sandbox_create(const char *name, const sbx_run_config *c, const sbx_sand
                 }
                 if (rootlock < 0)
                         return sbx_error_set(reterr, rootlock, "sandbox '%s': lock the state root", name);
-                r = lockfd < 0 ? lockfd : load_held(name, TAKE_FD(lockfd), true, true, &old, &lockfd, NULL);
+                r = lockfd < 0 ? lockfd : load_held(name, TAKE_FD(lockfd), true, true, true, &old, &lockfd, NULL);
                 if (r == 0) {
                         if (!opts->exist_ok)
                                 return sbx_error_set(reterr, -EEXIST, "sandbox '%s' already exists (id %.12s)", name,
@@ -1666,24 +1671,34 @@ static int trash_state(const char *name, const char *id, trash *t) {
         return 0;
 }
 
-/* Delete the tree trash_state() set aside (root lock NOT held), then any
- * trash dir no remover holds. */
-static int trash_empty(trash *t) {
-        _cleanup_close_ int rootfd = open(sbx_sandbox_root(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        _cleanup_(closedirp) DIR *d = NULL;
-        struct dirent *de;
+/* Delete the tree trash_state() set aside (root lock NOT held). */
+static int trash_delete(int rootfd, trash *t) {
         int r = 0;
 
-        if (rootfd < 0) {
-                closep(&t->dirfd);
-                return t->name[0] ? -errno : 0;
-        }
         if (t->name[0])
-                r = sbx_rm_rf_at(rootfd, t->name);
+                r = rootfd >= 0 ? sbx_rm_rf_at(rootfd, t->name) : -EBADF;
         closep(&t->dirfd);
         t->dirfd = -EBADF;
-        d = opendir(sbx_sandbox_root());
-        while (d && (de = readdir(d))) {
+        return r;
+}
+
+/* Any trash dir no remover holds (its remover was killed). This reads the
+ * whole state root, so a batch (sbx_sandbox_remove_many) does it once at
+ * its end, not after each removal: at 10,000 sandboxes one read of the
+ * root is ~10,000 entries, and per removal that made rm --all O(N^2). */
+static void trash_sweep(int rootfd) {
+        _cleanup_(closedirp) DIR *d = NULL;
+        struct dirent *de;
+        int dfd;
+
+        if (rootfd < 0 || (dfd = fcntl(rootfd, F_DUPFD_CLOEXEC, 3)) < 0)
+                return;
+        d = fdopendir(dfd);
+        if (!d) {
+                close(dfd);
+                return;
+        }
+        while ((de = readdir(d))) {
                 _cleanup_close_ int fd = -EBADF;
                 if (strncmp(de->d_name, TRASH_PREFIX, strlen(TRASH_PREFIX)) != 0)
                         continue;
@@ -1691,12 +1706,11 @@ static int trash_empty(trash *t) {
                 if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0)
                         (void) sbx_rm_rf_at(rootfd, de->d_name);
         }
-        return r;
 }
 
 /* Root lock *ROOTLOCK held (let go while a busy NAME is waited for). idle_only:
  * skip (-EBUSY) if an exec runs. The state dir is set aside in *t;
- * trash_empty() deletes it once the root lock is free. */
+ * trash_delete() deletes it once the root lock is free. */
 static int remove_locked(const char *name, int *rootlock, bool force, bool idle_only, trash *t, sbx_error *reterr) {
         _cleanup_(sbx_record_freep) sbx_record *rec = NULL;
         _cleanup_close_ int lockfd = -EBADF, busy = -EBADF;
@@ -1725,7 +1739,9 @@ static int remove_locked(const char *name, int *rootlock, bool force, bool idle_
         return 0;
 }
 
-int sbx_sandbox_remove(const char *ref, bool force, sbx_error *reterr) {
+/* One removal (root lock taken and let go here), its trash deleted at
+ * once; rootfd: the open state root. */
+static int remove_one(int rootfd, const char *ref, bool force, sbx_error *reterr) {
         _cleanup_close_ int rootlock = -EBADF;
         char name[SBX_SANDBOX_NAME_MAX + 1];
         trash t = { .dirfd = -EBADF };
@@ -1741,10 +1757,36 @@ int sbx_sandbox_remove(const char *ref, bool force, sbx_error *reterr) {
         r = remove_locked(name, &rootlock, force, false, &t, reterr);
         closep(&rootlock);
         rootlock = -EBADF;
-        q = trash_empty(&t);
+        q = trash_delete(rootfd, &t);
         if (r >= 0 && q < 0)
                 return sbx_error_set(reterr, q, "sandbox '%s': remove its state dir", name);
         return r;
+}
+
+int sbx_sandbox_remove(const char *ref, bool force, sbx_error *reterr) {
+        _cleanup_close_ int rootfd = open(sbx_sandbox_root(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        int r = remove_one(rootfd, ref, force, reterr);
+
+        trash_sweep(rootfd);
+        return r;
+}
+
+int sbx_sandbox_remove_many(const char *const *refs, size_t n, bool force,
+                            void (*done)(size_t i, int r, const sbx_error *e, void *userdata), void *userdata) {
+        _cleanup_close_ int rootfd = open(sbx_sandbox_root(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        int ret = 0;
+
+        for (size_t i = 0; i < n; i++) {
+                sbx_error e = {};
+                int r = remove_one(rootfd, refs[i], force, &e);
+
+                if (r < 0 && ret == 0)
+                        ret = r;
+                if (done)
+                        done(i, r, &e, userdata);
+        }
+        trash_sweep(rootfd);
+        return ret;
 }
 
 void sbx_sandbox_kill_all(sbx_sandbox *const *list, size_t n) {
@@ -1797,6 +1839,7 @@ int sbx_sandbox_prune(const sbx_prune_opts *o, char ***ret_names, size_t *ret_n,
         char **names = NULL;
         size_t n = 0, removed = 0;
         uint64_t now = sbx_now_ms();
+        _cleanup_close_ int rootfd = -EBADF;
         int r;
 
         if (ret_names) {
@@ -1806,6 +1849,7 @@ int sbx_sandbox_prune(const sbx_prune_opts *o, char ***ret_names, size_t *ret_n,
         r = sbx_sandbox_list(o->filter, o->n_filter, &list, &n, reterr);
         if (r < 0)
                 return r;
+        rootfd = open(sbx_sandbox_root(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         for (size_t i = 0; i < n; i++) {
                 const sbx_sandbox *s = list[i];
                 const sbx_record *rec = (const sbx_record *) s;
@@ -1823,7 +1867,7 @@ int sbx_sandbox_prune(const sbx_prune_opts *o, char ***ret_names, size_t *ret_n,
                         r = rootlock < 0 ? rootlock : remove_locked(s->name, &rootlock, true, true, &t, NULL);
                         closep(&rootlock);
                         rootlock = -EBADF;
-                        (void) trash_empty(&t);
+                        (void) trash_delete(rootfd, &t);
                 }
                 if (r < 0)
                         continue;
@@ -1838,6 +1882,8 @@ int sbx_sandbox_prune(const sbx_prune_opts *o, char ***ret_names, size_t *ret_n,
                 }
         }
         sbx_sandbox_list_free(list, n);
+        if (!o->dry_run)
+                trash_sweep(rootfd);
         /* what crashed sandboxes and SIGKILLed runs left on the host (issue 7) */
         if (!o->dry_run) {
                 (void) sbx_net_gc(NULL);

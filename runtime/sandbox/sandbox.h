@@ -215,6 +215,12 @@ int sbx_sandbox_create(const char *name, const sbx_run_config *c, const sbx_sand
 int sbx_sandbox_start(const char *ref, sbx_error *reterr);          /* running already: 0 */
 int sbx_sandbox_stop(const char *ref, unsigned timeout_sec, sbx_error *reterr); /* SIGTERM, then SIGKILL */
 int sbx_sandbox_remove(const char *ref, bool force, sbx_error *reterr);
+/* sbx_sandbox_remove() of each of REFS[0..n), the read of the state root
+ * for trash left by killed removers once at the end instead of after each;
+ * done (may be NULL) is called after each, r < 0 and *e set on failure.
+ * Returns 0 or the first failure. */
+int sbx_sandbox_remove_many(const char *const *refs, size_t n, bool force,
+                            void (*done)(size_t i, int r, const sbx_error *e, void *userdata), void *userdata);
 /* SIGKILL the init of every listed running sandbox (the recorded process
  * only: pid and start time checked), waiting for none: `rm -f --all` lets
  * them all die at once, then removes each. */

@@ -73,17 +73,49 @@ for i in $(seq 10); do sbx rm -f "p$i" > /dev/null & done
 wait
 is "... parallel rm -f removes them all" "$(sbx ls -q | grep -c '^p')" 0
 
-# rm -f --all kills every init first, then removes each: all gone, no init,
-# nothing of theirs left in the state dir (a state dir of its own)
+# rm -f --all kills every init first, then removes each (16 sandboxes, one
+# read of the state root for trash, issue 16 target 5): all gone, no init, nothing of theirs
+# left in the state dir, in any cgroup hierarchy or in the mount table --
+# also where inits were killed, stopped (SIGSTOP), frozen (pause) or the
+# sandbox stopped before, and where a killed remover left its trash dir
 ALL=$TMP/all-state
 mkdir -m 0711 "$ALL"
-for i in 1 2 3 4 5; do "$SBX" create --state-dir "$ALL" "a$i" > /dev/null; done
-all_pids=$("$SBX" ls --state-dir "$ALL" --json | python3 -c 'import json,sys; print(" ".join(str(s["initPid"]) for s in json.load(sys.stdin)))')
-is "rm -f --all names the 5 it removed" "$("$SBX" rm --state-dir "$ALL" -f --all | sort | tr '\n' ' ')" "a1 a2 a3 a4 a5 "
+for i in $(seq 16); do "$SBX" create --state-dir "$ALL" "a$i" > /dev/null & done
+wait
+all_json=$("$SBX" ls --state-dir "$ALL" --json)
+all_pids=$(echo "$all_json" | python3 -c 'import json,sys; print(" ".join(str(s["initPid"]) for s in json.load(sys.stdin)))')
+is "16 parallel creates for rm -f --all: 16 running" "$(echo "$all_json" | grep -c '"state": "running"')" 16
+all_cgroups=$(for i in $(seq 16); do python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get("cgroup") or "")' \
+        "$ALL/sandboxes/a$i/sandbox.json"; done | sed -n 's|^/sys/fs/cgroup/\([^/]*/\)\{0,1\}\(.*sbx-run-.*\)$|\2|p' | sort -u)
+n=0
+for cg in $all_cgroups; do for h in /sys/fs/cgroup/*/ /sys/fs/cgroup/; do [ -d "$h$cg" ] && { n=$((n + 1)); break; }; done; done
+[ -z "$all_cgroups" ] || is "(control) each of their cgroups exists before the rm" "$n" "$(echo "$all_cgroups" | wc -l)"
+pid_of() { echo "$all_json" | python3 -c 'import json,sys; print([s["initPid"] for s in json.load(sys.stdin) if s["name"] == sys.argv[1]][0])' "$1"; }
+kill -9 "$(pid_of a3)" "$(pid_of a7)"
+kill -STOP "$(pid_of a5)"
+"$SBX" pause --state-dir "$ALL" a9 > /dev/null 2>&1
+"$SBX" stop --state-dir "$ALL" a11 > /dev/null 2>&1
+# a remover killed after setting a dir aside (renamed .rm-*, its lock let go)
+mkdir -p "$ALL/sandboxes/.rm-0011223344556677/run/upper"
+touch "$ALL/sandboxes/.rm-0011223344556677/sandbox.json"
+out=$("$SBX" rm --state-dir "$ALL" -f --all); rc=$?
+is "rm -f --all: exit 0" "$rc" 0
+is "rm -f --all names the 16 it removed, each once" "$(echo "$out" | sort -V | tr '\n' ' ')" "$(seq 16 | sed 's/^/a/' | tr '\n' ' ')"
 n=0
 for p in $all_pids; do alive "$p" && n=$((n + 1)); done
-is "... their 5 inits are dead" "$n" 0
-is "... none is listed, no state is left" "$("$SBX" ls --state-dir "$ALL" -q; ls "$ALL/sandboxes"; ls "$ALL/sandboxes/.by-id")" ""
+is "... their 16 inits are dead (killed, stopped, frozen ones included)" "$n" 0
+is "... none is listed, no state is left (no .rm- trash, no listing cache)" \
+        "$(ls -A "$ALL/sandboxes" | grep -v '^\.lock$\|^\.by-id$'; ls "$ALL/sandboxes/.by-id"; "$SBX" ls --state-dir "$ALL" -q)" ""
+is "... no mount under the state dir" "$(grep -c " $ALL" /proc/self/mountinfo)" 0
+left=0
+for cg in $all_cgroups; do
+        for h in /sys/fs/cgroup/*/ /sys/fs/cgroup/; do [ -d "$h$cg" ] && left=$((left + 1)); done
+done
+if [ -n "$all_cgroups" ]; then
+        is "... none of their $(echo "$all_cgroups" | wc -l) cgroups is left in any hierarchy" "$left" 0
+else
+        skip "no cgroup recorded for these sandboxes (rootless without a delegated cgroup)"
+fi
 
 # prune: idle and age rules, never with a running exec
 sbx_create idle >/dev/null
