@@ -66,17 +66,26 @@ static char *canonical(const char *p) {
         }
 }
 
-static const char *blocked_reason(const char *p, const char *home) {
+/* why p may never be mounted, or NULL: p is '/', or equal to or below a blocked
+ * path ("is"), or above one ("covers": /var holds /var/run, a home dir its .ssh;
+ * OpenClaw's getBlockedReasonForSourcePath, kind "covers") */
+static const char *blocked_reason(const char *p, const char *home, const char **verb) {
+        *verb = "is";
         if (!strcmp(p, "/"))
                 return "the host root";
-        for (size_t i = 0; BLOCKED[i]; i++)
+        for (size_t i = 0; BLOCKED[i]; i++) {
                 if (inside(BLOCKED[i], p))
                         return BLOCKED[i];
+                if (inside(p, BLOCKED[i]))
+                        return *verb = "covers", BLOCKED[i];
+        }
         for (size_t i = 0; home && HOME_CREDENTIALS[i]; i++) {
                 char cred[PATH_MAX];
                 snprintf(cred, sizeof(cred), "%s/%s", home, HOME_CREDENTIALS[i]);
                 if (inside(cred, p))
                         return "a home credential directory";
+                if (inside(p, cred))
+                        return *verb = "covers", "a home credential directory";
         }
         return NULL;
 }
@@ -84,7 +93,13 @@ static const char *blocked_reason(const char *p, const char *home) {
 int sbx_check_bind_safety(const sbx_resolved *r, char **ret_canonical, sbx_error *reterr) {
         _cleanup_free_ char *home = sbx_home_dir();
         _cleanup_free_ char *home_c = home ? canonical(home) : NULL;
-        const char *os_home = getenv("HOME");
+        /* the OS home too, as given (normalised) and canonical: OpenClaw's
+         * getBlockedHomeRoots takes both forms of every home it knows */
+        const char *os_home_raw = getenv("HOME");
+        _cleanup_free_ char *os_home = os_home_raw && *os_home_raw ? sbx_policy_path_normalize(os_home_raw) : NULL;
+        _cleanup_free_ char *os_home_c = os_home ? canonical(os_home) : NULL;
+        if (os_home_raw && *os_home_raw && (!os_home || !os_home_c))
+                return -ENOMEM;
 
         for (size_t i = 0; i < r->docker.binds.n; i++) {
                 const char *spec = r->docker.binds.v[i];
@@ -102,15 +117,19 @@ int sbx_check_bind_safety(const sbx_resolved *r, char **ret_canonical, sbx_error
                                     *nd = sbx_policy_path_normalize(dst);
                 if (!n || !c || !nd)
                         return -ENOMEM;
-                const char *homes[] = {home, home_c, os_home};
+                const char *homes[] = {home, home_c, os_home, os_home_c};
                 for (size_t h = 0; h < ELEMENTSOF(homes); h++) {
-                        const char *why = blocked_reason(n, homes[h]) ?: blocked_reason(c, homes[h]);
+                        if (homes[h] && !strcmp(homes[h], "/"))
+                                continue; /* OpenClaw skips a home that is '/' */
+                        const char *verb, *why = blocked_reason(n, homes[h], &verb);
+                        if (!why)
+                                why = blocked_reason(c, homes[h], &verb);
                         if (why)
                                 return sbx_error_set(
                                         reterr, -EPERM,
-                                        "docker.binds[%zu] \"%s\": source is %s, which sandboxes may "
+                                        "docker.binds[%zu] \"%s\": source %s %s, which sandboxes may "
                                         "never mount",
-                                        i, spec, why);
+                                        i, spec, verb, why);
                 }
                 if (r->docker.allow_reserved_targets != SBX_TRUE &&
                     (inside("/workspace", nd) || inside("/agent", nd)))
@@ -120,22 +139,30 @@ int sbx_check_bind_safety(const sbx_resolved *r, char **ret_canonical, sbx_error
                                 "(set docker.dangerouslyAllowReservedContainerTargets to allow it)",
                                 i, spec, nd);
                 if (r->docker.allow_external_binds != SBX_TRUE) {
-                        bool ok = false;
+                        /* both the source as written (normalised) and where it leads
+                         * (canonical) must lie in a root, each root taken as written and
+                         * canonical (OpenClaw's validateBindMounts: enforceSourcePathPolicy
+                         * on both): a symlink the sandbox planted in its workspace leads
+                         * nowhere outside it */
+                        bool ok_n = false, ok_c = false;
                         const char *roots[] = {r->host_workspace_dir, r->agent_workspace_dir};
                         for (size_t k = 0; k < ELEMENTSOF(roots); k++) {
-                                if (!roots[k])
+                                if (!roots[k] || roots[k][0] != '/')
                                         continue;
-                                _cleanup_free_ char *rc = canonical(roots[k]);
-                                if (inside(roots[k], n) || (rc && inside(rc, c)))
-                                        ok = true;
+                                _cleanup_free_ char *rn = sbx_policy_path_normalize(roots[k]),
+                                                    *rc = rn ? canonical(rn) : NULL;
+                                if (!rn || !rc)
+                                        return -ENOMEM;
+                                ok_n = ok_n || inside(rn, n) || inside(rc, n);
+                                ok_c = ok_c || inside(rn, c) || inside(rc, c);
                         }
-                        if (!ok)
+                        if (!ok_n || !ok_c)
                                 return sbx_error_set(
                                         reterr, -EPERM,
-                                        "docker.binds[%zu] \"%s\": source is outside the sandbox and agent "
-                                        "workspaces (set docker.dangerouslyAllowExternalBindSources to "
-                                        "allow it)",
-                                        i, spec);
+                                        "docker.binds[%zu] \"%s\": source %s%s is outside the sandbox and "
+                                        "agent workspaces (set docker.dangerouslyAllowExternalBindSources "
+                                        "to allow it)",
+                                        i, spec, ok_n ? "leads to " : "", ok_n ? c : n);
                 }
                 if (ret_canonical)
                         ret_canonical[i] = TAKE_PTR(c);
