@@ -113,4 +113,19 @@ cfg "$W/real:/d:rw"
 control "bind-options 'rw': writable inside" "$(brun 'echo x > /d/g && echo w')" "0|w "
 rm -f "$W/real/g"
 
+# --- the drop-in given flags OpenClaw never sends (guards): refused by the
+# parser, exit 125, naming the flag, before any image or state is looked at
+mkdir -p "$TMP/bin"
+ln -sf "$(readlink -f "$SBX")" "$TMP/bin/docker"
+for f in --privileged "--cap-add SYS_ADMIN" "--pid host" --pid=host "--ipc host" "--userns host" "--uts host" \
+        "--cgroupns host" "--device /dev/sda" "--mount type=bind,src=/,dst=/h" "--group-add 0"; do
+        # shellcheck disable=SC2086
+        got=$(timeout 20 "$TMP/bin/docker" create $f nosuchimage:13b true 2>&1; echo "rc=$?")
+        like "docker-create-unsent-flag '$f': refused (125), named" "$(tr '\n' ' ' <<<"$got")" \
+                "unknown flag: ${f%%[ =]*} .*rc=125"
+done
+got=$(timeout 20 "$TMP/bin/docker" create --cap-drop ALL nosuchimage:13b true 2>&1; echo "rc=$?")
+like "control: a flag OpenClaw sends gets past the parser (to the image lookup)" "$(tr '\n' ' ' <<<"$got")" \
+        "No such image: nosuchimage:13b.*rc=125"
+
 done_testing
