@@ -49,8 +49,11 @@ void jpath_push_key(jpath *p, const char *key) {
                 p->buf[p->len] = '\0';
         } else if (ident)
                 n = snprintf(p->buf + p->len, sizeof(p->buf) - p->len, "%s%s", p->len ? "." : "", key);
-        else
-                n = snprintf(p->buf + p->len, sizeof(p->buf) - p->len, "[\"%s\"]", key);
+        else { /* [JSON.stringify(key)] */
+                char q[sizeof(p->buf)];
+                sbx_js_quote(q, sizeof(q), key);
+                n = snprintf(p->buf + p->len, sizeof(p->buf) - p->len, "[%s]", q);
+        }
         if (n > 0)
                 p->len = MIN(p->len + (size_t) n, sizeof(p->buf) - 1);
         p->stack[p->depth < JPATH_DEPTH ? p->depth : JPATH_DEPTH - 1] = before;
@@ -327,7 +330,14 @@ static int load_tree(struct json_object *root, sbx_config *ret, sbx_config_diag 
         ret->retained_default = TAKE_PTR(retained);
         return 0;
 invalid:
-        return sbx_error_set(reterr, -EINVAL, "invalid config: %s%s", diag->issues.v[0],
+        /* the message carries sbx's hint for the first issue (the issues stay OpenClaw's words) */
+        const char *hint = NULL;
+        size_t pl = strcspn(diag->issues.v[0], ":");
+        for (size_t i = 0; i < diag->hints.n && !hint; i++)
+                if (!strncmp(diag->hints.v[i], diag->issues.v[0], pl) && diag->hints.v[i][pl] == ':')
+                        hint = diag->hints.v[i] + pl + 2;
+        return sbx_error_set(reterr, -EINVAL, "invalid config: %s%s%s%s%s", diag->issues.v[0], hint ? " (" : "",
+                             hint ?: "", hint ? ")" : "",
                              diag->issues.n > 1 ? " (and more, see 'sbx check')" : "");
 }
 
@@ -451,6 +461,7 @@ void sbx_config_diag_done(sbx_config_diag *d) {
                 return;
         sbx_strv_free(&d->notes);
         sbx_strv_free(&d->issues);
+        sbx_strv_free(&d->hints);
 }
 
 /* ---- sbx migrate ---- */

@@ -234,30 +234,131 @@ static void memory_slot(struct vctx *v, struct json_object *root) {
 }
 
 /* planManifestModelCatalogSuppressions of the bundled plugins, those without a "when":
- * models a configured ref may not name. Google's retired Gemini models under its three
- * providers, then the others. */
-static const char *const RETIRED_GEMINI[] = {
-        "gemini-1.5-flash", "gemini-1.5-flash-8b", "gemini-1.5-pro", "gemini-2.0-flash",
-        "gemini-2.0-flash-001", "gemini-2.0-flash-exp", "gemini-2.0-flash-exp-image-generation",
-        "gemini-2.0-flash-lite", "gemini-2.0-flash-lite-001", "gemini-2.0-flash-lite-preview",
-        "gemini-2.0-flash-lite-preview-02-05", "gemini-2.0-flash-live-001",
-        "gemini-2.0-flash-preview-image-generation", "gemini-2.0-flash-thinking-exp",
-        "gemini-2.0-flash-thinking-exp-01-21", "gemini-2.0-flash-thinking-exp-1219", "gemini-2.0-pro-exp",
-        "gemini-2.0-pro-exp-02-05", "gemini-2.5-flash-exp-native-audio-thinking-dialog",
-        "gemini-2.5-flash-image-preview", "gemini-2.5-flash-lite-preview-06-17",
-        "gemini-2.5-flash-lite-preview-09-2025", "gemini-2.5-flash-lite-preview-09-25",
-        "gemini-2.5-flash-preview-04-17", "gemini-2.5-flash-preview-05-20", "gemini-2.5-flash-preview-09-2025",
-        "gemini-2.5-flash-preview-09-25", "gemini-2.5-flash-preview-native-audio-dialog",
-        "gemini-2.5-pro-exp-03-25", "gemini-2.5-pro-preview-03-25", "gemini-2.5-pro-preview-05-06",
-        "gemini-2.5-pro-preview-06-05", "gemini-3-pro-preview", "gemini-3.1-pro-preview-customtools",
-        "gemini-live-2.5-flash", "gemini-live-2.5-flash-preview", "gemini-live-2.5-flash-preview-native-audio", NULL,
-};
-static const char *const GEMINI_PROVIDERS[] = {"google", "google-gemini-cli", "google-vertex", NULL};
-static const char *const RETIRED_MODELS[] = {
-        "azure-openai-responses/gpt-5.3-codex-spark", "xai/grok-4.20-multi-agent", "xai/grok-4.20-multi-agent-0309",
-        "xai/grok-4.20-multi-agent-beta-0309", "xai/grok-4.20-multi-agent-beta-latest",
-        "xai/grok-4.20-multi-agent-experimental-beta-0304", "xai/grok-4.20-multi-agent-experimental-beta-latest",
-        "xai/grok-4.20-multi-agent-latest", NULL,
+ * models a configured ref may not name ("provider/model" lower-cased), and the reason OpenClaw
+ * prints after "Unknown model: <ref>." (from dist/extensions/<plugin>/openclaw.plugin.json
+ * modelCatalog.suppressions, in file order: google, openai, xai). */
+static const struct {
+        const char *ref, *reason;
+} SUPPRESSED_MODELS[] = {
+        {"google/gemini-1.5-flash", "Google shut down Gemini 1.5 Flash on 2025-09-29. Use google/gemini-2.5-flash."},
+        {"google/gemini-1.5-flash-8b", "Google shut down Gemini 1.5 Flash-8B on 2025-09-29. Use google/gemini-2.5-flash-lite."},
+        {"google/gemini-1.5-pro", "Google shut down Gemini 1.5 Pro on 2025-09-29. Use google/gemini-3.1-pro-preview."},
+        {"google/gemini-2.0-flash", "Google shut down Gemini 2.0 Flash on 2026-06-01. Use google/gemini-2.5-flash."},
+        {"google/gemini-2.0-flash-001", "Google shut down Gemini 2.0 Flash on 2026-06-01. Use google/gemini-2.5-flash."},
+        {"google/gemini-2.0-flash-exp", "Google shut down this Gemini 2.0 experimental model. Use google/gemini-2.5-flash."},
+        {"google/gemini-2.0-flash-exp-image-generation", "Google shut down this Gemini 2.0 image preview. Use google/gemini-2.5-flash-image."},
+        {"google/gemini-2.0-flash-live-001", "Google shut down this Gemini Live model on 2025-12-09. Use google/gemini-3.1-flash-live-preview."},
+        {"google/gemini-2.0-flash-lite", "Google shut down Gemini 2.0 Flash-Lite on 2026-06-01. Use google/gemini-2.5-flash-lite."},
+        {"google/gemini-2.0-flash-lite-001", "Google shut down Gemini 2.0 Flash-Lite on 2026-06-01. Use google/gemini-2.5-flash-lite."},
+        {"google/gemini-2.0-flash-lite-preview", "Google shut down this Gemini 2.0 Flash-Lite preview on 2025-12-09. Use google/gemini-2.5-flash-lite."},
+        {"google/gemini-2.0-flash-lite-preview-02-05", "Google shut down this Gemini 2.0 Flash-Lite preview on 2025-12-09. Use google/gemini-2.5-flash-lite."},
+        {"google/gemini-2.0-flash-preview-image-generation", "Google shut down this Gemini 2.0 image preview. Use google/gemini-2.5-flash-image."},
+        {"google/gemini-2.0-flash-thinking-exp", "Google shut down this Gemini 2.0 thinking experiment. Use google/gemini-2.5-flash."},
+        {"google/gemini-2.0-flash-thinking-exp-01-21", "Google shut down this Gemini 2.0 thinking experiment. Use google/gemini-2.5-flash."},
+        {"google/gemini-2.0-flash-thinking-exp-1219", "Google shut down this Gemini 2.0 thinking experiment. Use google/gemini-2.5-flash."},
+        {"google/gemini-2.0-pro-exp", "Google shut down this Gemini 2.0 Pro experiment. Use google/gemini-3.1-pro-preview."},
+        {"google/gemini-2.0-pro-exp-02-05", "Google shut down this Gemini 2.0 Pro experiment. Use google/gemini-3.1-pro-preview."},
+        {"google/gemini-2.5-flash-exp-native-audio-thinking-dialog", "Google shut down this Gemini native-audio preview. Use google/gemini-3.1-flash-live-preview."},
+        {"google/gemini-2.5-flash-image-preview", "Google shut down this Gemini image preview on 2026-01-15. Use google/gemini-2.5-flash-image."},
+        {"google/gemini-2.5-flash-lite-preview-06-17", "Google shut down this Gemini 2.5 Flash-Lite preview on 2025-11-18. Use google/gemini-2.5-flash-lite."},
+        {"google/gemini-2.5-flash-lite-preview-09-25", "Google shut down this Gemini 2.5 Flash-Lite preview on 2026-03-31. Use google/gemini-3.1-flash-lite."},
+        {"google/gemini-2.5-flash-lite-preview-09-2025", "Google shut down this Gemini 2.5 Flash-Lite preview on 2026-03-31. Use google/gemini-3.1-flash-lite."},
+        {"google/gemini-2.5-flash-preview-04-17", "Google shut down this Gemini 2.5 Flash preview on 2025-07-15. Use google/gemini-2.5-flash."},
+        {"google/gemini-2.5-flash-preview-05-20", "Google shut down this Gemini 2.5 Flash preview on 2025-11-18. Use google/gemini-2.5-flash."},
+        {"google/gemini-2.5-flash-preview-09-25", "Google shut down this Gemini 2.5 Flash preview on 2026-02-17. Use google/gemini-3-flash-preview."},
+        {"google/gemini-2.5-flash-preview-09-2025", "Google shut down this Gemini 2.5 Flash preview on 2026-02-17. Use google/gemini-3-flash-preview."},
+        {"google/gemini-2.5-flash-preview-native-audio-dialog", "Google shut down this Gemini native-audio preview. Use google/gemini-3.1-flash-live-preview."},
+        {"google/gemini-2.5-pro-exp-03-25", "Google shut down this Gemini 2.5 Pro experiment. Use google/gemini-3.1-pro-preview."},
+        {"google/gemini-2.5-pro-preview-03-25", "Google shut down this Gemini 2.5 Pro preview on 2025-12-02. Use google/gemini-3.1-pro-preview."},
+        {"google/gemini-2.5-pro-preview-05-06", "Google shut down this Gemini 2.5 Pro preview on 2025-12-02. Use google/gemini-3.1-pro-preview."},
+        {"google/gemini-2.5-pro-preview-06-05", "Google shut down this Gemini 2.5 Pro preview on 2025-12-02. Use google/gemini-3.1-pro-preview."},
+        {"google/gemini-3-pro-preview", "Google shut down Gemini 3 Pro Preview on 2026-03-09. Use google/gemini-3.1-pro-preview."},
+        {"google/gemini-3.1-pro-preview-customtools", "This is not a public Google Gemini chat model ID. Use google/gemini-3.1-pro-preview."},
+        {"google/gemini-live-2.5-flash", "This is not a current public Gemini chat model ID. Use google/gemini-3.1-flash-live-preview for Live API."},
+        {"google/gemini-live-2.5-flash-preview", "Google shut down this Gemini Live model on 2025-12-09. Use google/gemini-3.1-flash-live-preview."},
+        {"google/gemini-live-2.5-flash-preview-native-audio", "Google shut down this Gemini Live preview. Use google/gemini-3.1-flash-live-preview."},
+        {"google-gemini-cli/gemini-1.5-flash", "Google shut down Gemini 1.5 Flash on 2025-09-29. Use google-gemini-cli/gemini-2.5-flash."},
+        {"google-gemini-cli/gemini-1.5-flash-8b", "Google shut down Gemini 1.5 Flash-8B on 2025-09-29. Use google-gemini-cli/gemini-2.5-flash-lite."},
+        {"google-gemini-cli/gemini-1.5-pro", "Google shut down Gemini 1.5 Pro on 2025-09-29. Use google-gemini-cli/gemini-3.1-pro-preview."},
+        {"google-gemini-cli/gemini-2.0-flash", "Google shut down Gemini 2.0 Flash on 2026-06-01. Use google-gemini-cli/gemini-2.5-flash."},
+        {"google-gemini-cli/gemini-2.0-flash-001", "Google shut down Gemini 2.0 Flash on 2026-06-01. Use google-gemini-cli/gemini-2.5-flash."},
+        {"google-gemini-cli/gemini-2.0-flash-exp", "Google shut down this Gemini 2.0 experimental model. Use google-gemini-cli/gemini-2.5-flash."},
+        {"google-gemini-cli/gemini-2.0-flash-exp-image-generation", "Google shut down this Gemini 2.0 image preview. Use google-gemini-cli/gemini-2.5-flash-image."},
+        {"google-gemini-cli/gemini-2.0-flash-live-001", "Google shut down this Gemini Live model on 2025-12-09. Use google-gemini-cli/gemini-3.1-flash-live-preview."},
+        {"google-gemini-cli/gemini-2.0-flash-lite", "Google shut down Gemini 2.0 Flash-Lite on 2026-06-01. Use google-gemini-cli/gemini-2.5-flash-lite."},
+        {"google-gemini-cli/gemini-2.0-flash-lite-001", "Google shut down Gemini 2.0 Flash-Lite on 2026-06-01. Use google-gemini-cli/gemini-2.5-flash-lite."},
+        {"google-gemini-cli/gemini-2.0-flash-lite-preview", "Google shut down this Gemini 2.0 Flash-Lite preview on 2025-12-09. Use google-gemini-cli/gemini-2.5-flash-lite."},
+        {"google-gemini-cli/gemini-2.0-flash-lite-preview-02-05", "Google shut down this Gemini 2.0 Flash-Lite preview on 2025-12-09. Use google-gemini-cli/gemini-2.5-flash-lite."},
+        {"google-gemini-cli/gemini-2.0-flash-preview-image-generation", "Google shut down this Gemini 2.0 image preview. Use google-gemini-cli/gemini-2.5-flash-image."},
+        {"google-gemini-cli/gemini-2.0-flash-thinking-exp", "Google shut down this Gemini 2.0 thinking experiment. Use google-gemini-cli/gemini-2.5-flash."},
+        {"google-gemini-cli/gemini-2.0-flash-thinking-exp-01-21", "Google shut down this Gemini 2.0 thinking experiment. Use google-gemini-cli/gemini-2.5-flash."},
+        {"google-gemini-cli/gemini-2.0-flash-thinking-exp-1219", "Google shut down this Gemini 2.0 thinking experiment. Use google-gemini-cli/gemini-2.5-flash."},
+        {"google-gemini-cli/gemini-2.0-pro-exp", "Google shut down this Gemini 2.0 Pro experiment. Use google-gemini-cli/gemini-3.1-pro-preview."},
+        {"google-gemini-cli/gemini-2.0-pro-exp-02-05", "Google shut down this Gemini 2.0 Pro experiment. Use google-gemini-cli/gemini-3.1-pro-preview."},
+        {"google-gemini-cli/gemini-2.5-flash-exp-native-audio-thinking-dialog", "Google shut down this Gemini native-audio preview. Use google-gemini-cli/gemini-3.1-flash-live-preview."},
+        {"google-gemini-cli/gemini-2.5-flash-image-preview", "Google shut down this Gemini image preview on 2026-01-15. Use google-gemini-cli/gemini-2.5-flash-image."},
+        {"google-gemini-cli/gemini-2.5-flash-lite-preview-06-17", "Google shut down this Gemini 2.5 Flash-Lite preview on 2025-11-18. Use google-gemini-cli/gemini-2.5-flash-lite."},
+        {"google-gemini-cli/gemini-2.5-flash-lite-preview-09-25", "Google shut down this Gemini 2.5 Flash-Lite preview on 2026-03-31. Use google-gemini-cli/gemini-3.1-flash-lite."},
+        {"google-gemini-cli/gemini-2.5-flash-lite-preview-09-2025", "Google shut down this Gemini 2.5 Flash-Lite preview on 2026-03-31. Use google-gemini-cli/gemini-3.1-flash-lite."},
+        {"google-gemini-cli/gemini-2.5-flash-preview-04-17", "Google shut down this Gemini 2.5 Flash preview on 2025-07-15. Use google-gemini-cli/gemini-2.5-flash."},
+        {"google-gemini-cli/gemini-2.5-flash-preview-05-20", "Google shut down this Gemini 2.5 Flash preview on 2025-11-18. Use google-gemini-cli/gemini-2.5-flash."},
+        {"google-gemini-cli/gemini-2.5-flash-preview-09-25", "Google shut down this Gemini 2.5 Flash preview on 2026-02-17. Use google-gemini-cli/gemini-3-flash-preview."},
+        {"google-gemini-cli/gemini-2.5-flash-preview-09-2025", "Google shut down this Gemini 2.5 Flash preview on 2026-02-17. Use google-gemini-cli/gemini-3-flash-preview."},
+        {"google-gemini-cli/gemini-2.5-flash-preview-native-audio-dialog", "Google shut down this Gemini native-audio preview. Use google-gemini-cli/gemini-3.1-flash-live-preview."},
+        {"google-gemini-cli/gemini-2.5-pro-exp-03-25", "Google shut down this Gemini 2.5 Pro experiment. Use google-gemini-cli/gemini-3.1-pro-preview."},
+        {"google-gemini-cli/gemini-2.5-pro-preview-03-25", "Google shut down this Gemini 2.5 Pro preview on 2025-12-02. Use google-gemini-cli/gemini-3.1-pro-preview."},
+        {"google-gemini-cli/gemini-2.5-pro-preview-05-06", "Google shut down this Gemini 2.5 Pro preview on 2025-12-02. Use google-gemini-cli/gemini-3.1-pro-preview."},
+        {"google-gemini-cli/gemini-2.5-pro-preview-06-05", "Google shut down this Gemini 2.5 Pro preview on 2025-12-02. Use google-gemini-cli/gemini-3.1-pro-preview."},
+        {"google-gemini-cli/gemini-3-pro-preview", "Google shut down Gemini 3 Pro Preview on 2026-03-09. Use google-gemini-cli/gemini-3.1-pro-preview."},
+        {"google-gemini-cli/gemini-3.1-pro-preview-customtools", "This is not a public Google Gemini chat model ID. Use google-gemini-cli/gemini-3.1-pro-preview."},
+        {"google-gemini-cli/gemini-live-2.5-flash", "This is not a current public Gemini chat model ID. Use google-gemini-cli/gemini-3.1-flash-live-preview for Live API."},
+        {"google-gemini-cli/gemini-live-2.5-flash-preview", "Google shut down this Gemini Live model on 2025-12-09. Use google-gemini-cli/gemini-3.1-flash-live-preview."},
+        {"google-gemini-cli/gemini-live-2.5-flash-preview-native-audio", "Google shut down this Gemini Live preview. Use google-gemini-cli/gemini-3.1-flash-live-preview."},
+        {"google-vertex/gemini-1.5-flash", "Google retired Gemini 1.5 Flash. Use google-vertex/gemini-2.5-flash."},
+        {"google-vertex/gemini-1.5-flash-8b", "Google retired Gemini 1.5 Flash-8B. Use google-vertex/gemini-2.5-flash-lite."},
+        {"google-vertex/gemini-1.5-pro", "Google retired Gemini 1.5 Pro. Use google-vertex/gemini-3.1-pro-preview."},
+        {"google-vertex/gemini-2.0-flash", "Google shut down Gemini 2.0 Flash on 2026-06-01. Use google-vertex/gemini-2.5-flash."},
+        {"google-vertex/gemini-2.0-flash-001", "Google shut down Gemini 2.0 Flash on 2026-06-01. Use google-vertex/gemini-2.5-flash."},
+        {"google-vertex/gemini-2.0-flash-exp", "Google shut down this Gemini 2.0 experimental model. Use google-vertex/gemini-2.5-flash."},
+        {"google-vertex/gemini-2.0-flash-exp-image-generation", "Google shut down this Gemini 2.0 image preview. Use google-vertex/gemini-2.5-flash-image."},
+        {"google-vertex/gemini-2.0-flash-live-001", "Google shut down this Gemini Live model on 2025-12-09. Use google-vertex/gemini-3.1-flash-live-preview."},
+        {"google-vertex/gemini-2.0-flash-lite", "Google shut down Gemini 2.0 Flash-Lite on 2026-06-01. Use google-vertex/gemini-2.5-flash-lite."},
+        {"google-vertex/gemini-2.0-flash-lite-001", "Google shut down Gemini 2.0 Flash-Lite on 2026-06-01. Use google-vertex/gemini-2.5-flash-lite."},
+        {"google-vertex/gemini-2.0-flash-lite-preview", "Google shut down this Gemini 2.0 Flash-Lite preview on 2025-12-09. Use google-vertex/gemini-2.5-flash-lite."},
+        {"google-vertex/gemini-2.0-flash-lite-preview-02-05", "Google shut down this Gemini 2.0 Flash-Lite preview on 2025-12-09. Use google-vertex/gemini-2.5-flash-lite."},
+        {"google-vertex/gemini-2.0-flash-preview-image-generation", "Google shut down this Gemini 2.0 image preview. Use google-vertex/gemini-2.5-flash-image."},
+        {"google-vertex/gemini-2.0-flash-thinking-exp", "Google shut down this Gemini 2.0 thinking experiment. Use google-vertex/gemini-2.5-flash."},
+        {"google-vertex/gemini-2.0-flash-thinking-exp-01-21", "Google shut down this Gemini 2.0 thinking experiment. Use google-vertex/gemini-2.5-flash."},
+        {"google-vertex/gemini-2.0-flash-thinking-exp-1219", "Google shut down this Gemini 2.0 thinking experiment. Use google-vertex/gemini-2.5-flash."},
+        {"google-vertex/gemini-2.0-pro-exp", "Google shut down this Gemini 2.0 Pro experiment. Use google-vertex/gemini-3.1-pro-preview."},
+        {"google-vertex/gemini-2.0-pro-exp-02-05", "Google shut down this Gemini 2.0 Pro experiment. Use google-vertex/gemini-3.1-pro-preview."},
+        {"google-vertex/gemini-2.5-flash-exp-native-audio-thinking-dialog", "Google shut down this Gemini native-audio preview. Use google-vertex/gemini-3.1-flash-live-preview."},
+        {"google-vertex/gemini-2.5-flash-image-preview", "Google shut down this Gemini image preview on 2026-01-15. Use google-vertex/gemini-2.5-flash-image."},
+        {"google-vertex/gemini-2.5-flash-lite-preview-06-17", "Google shut down this Gemini 2.5 Flash-Lite preview on 2025-11-18. Use google-vertex/gemini-2.5-flash-lite."},
+        {"google-vertex/gemini-2.5-flash-lite-preview-09-25", "Google shut down this Gemini 2.5 Flash-Lite preview on 2026-03-31. Use google-vertex/gemini-3.1-flash-lite."},
+        {"google-vertex/gemini-2.5-flash-lite-preview-09-2025", "Google shut down this Gemini 2.5 Flash-Lite preview on 2026-03-31. Use google-vertex/gemini-3.1-flash-lite."},
+        {"google-vertex/gemini-2.5-flash-preview-04-17", "Google shut down this Gemini 2.5 Flash preview on 2025-07-15. Use google-vertex/gemini-2.5-flash."},
+        {"google-vertex/gemini-2.5-flash-preview-05-20", "Google shut down this Gemini 2.5 Flash preview on 2025-11-18. Use google-vertex/gemini-2.5-flash."},
+        {"google-vertex/gemini-2.5-flash-preview-09-25", "Google shut down this Gemini 2.5 Flash preview on 2026-02-17. Use google-vertex/gemini-3-flash-preview."},
+        {"google-vertex/gemini-2.5-flash-preview-09-2025", "Google shut down this Gemini 2.5 Flash preview on 2026-02-17. Use google-vertex/gemini-3-flash-preview."},
+        {"google-vertex/gemini-2.5-flash-preview-native-audio-dialog", "Google shut down this Gemini native-audio preview. Use google-vertex/gemini-3.1-flash-live-preview."},
+        {"google-vertex/gemini-2.5-pro-exp-03-25", "Google shut down this Gemini 2.5 Pro experiment. Use google-vertex/gemini-3.1-pro-preview."},
+        {"google-vertex/gemini-2.5-pro-preview-03-25", "Google shut down this Gemini 2.5 Pro preview on 2025-12-02. Use google-vertex/gemini-3.1-pro-preview."},
+        {"google-vertex/gemini-2.5-pro-preview-05-06", "Google shut down this Gemini 2.5 Pro preview on 2025-12-02. Use google-vertex/gemini-3.1-pro-preview."},
+        {"google-vertex/gemini-2.5-pro-preview-06-05", "Google shut down this Gemini 2.5 Pro preview on 2025-12-02. Use google-vertex/gemini-3.1-pro-preview."},
+        {"google-vertex/gemini-3-pro-preview", "Google shut down Gemini 3 Pro Preview on 2026-03-09. Use google-vertex/gemini-3.1-pro-preview."},
+        {"google-vertex/gemini-3.1-pro-preview-customtools", "This is not a public Google Gemini chat model ID. Use google-vertex/gemini-3.1-pro-preview."},
+        {"google-vertex/gemini-live-2.5-flash", "This is not a current public Gemini chat model ID. Use google-vertex/gemini-3.1-flash-live-preview for Live API."},
+        {"google-vertex/gemini-live-2.5-flash-preview", "Google shut down this Gemini Live model on 2025-12-09. Use google-vertex/gemini-3.1-flash-live-preview."},
+        {"google-vertex/gemini-live-2.5-flash-preview-native-audio", "Google shut down this Gemini Live preview. Use google-vertex/gemini-3.1-flash-live-preview."},
+        {"azure-openai-responses/gpt-5.3-codex-spark", "gpt-5.3-codex-spark is available only through ChatGPT/Codex OAuth. Run `openclaw models auth login --provider openai` and use openai/gpt-5.3-codex-spark with that OAuth profile; Azure/OpenAI API-key auth cannot use this model."},
+        {"xai/grok-4.20-multi-agent-0309", "OpenClaw does not currently support xAI multi-agent models; choose another xAI model. See https://docs.openclaw.ai/providers/xai."},
+        {"xai/grok-4.20-multi-agent", "OpenClaw does not currently support xAI multi-agent models; choose another xAI model. See https://docs.openclaw.ai/providers/xai."},
+        {"xai/grok-4.20-multi-agent-latest", "OpenClaw does not currently support xAI multi-agent models; choose another xAI model. See https://docs.openclaw.ai/providers/xai."},
+        {"xai/grok-4.20-multi-agent-beta-latest", "OpenClaw does not currently support xAI multi-agent models; choose another xAI model. See https://docs.openclaw.ai/providers/xai."},
+        {"xai/grok-4.20-multi-agent-experimental-beta-0304", "OpenClaw does not currently support xAI multi-agent models; choose another xAI model. See https://docs.openclaw.ai/providers/xai."},
+        {"xai/grok-4.20-multi-agent-experimental-beta-latest", "OpenClaw does not currently support xAI multi-agent models; choose another xAI model. See https://docs.openclaw.ai/providers/xai."},
+        {"xai/grok-4.20-multi-agent-beta-0309", "OpenClaw does not currently support xAI multi-agent models; choose another xAI model. See https://docs.openclaw.ai/providers/xai."},
 };
 
 /* A configured model ref ("provider/model", each part trimmed and lower-cased) naming a
@@ -276,18 +377,26 @@ static void model_ref(struct vctx *v, struct json_object *ref, const char *path)
         _cleanup_free_ char *key = NULL;
         if (asprintf(&key, "%s/%s", prov, model) < 0)
                 return;
-        if (!(listed(GEMINI_PROVIDERS, prov) && listed(RETIRED_GEMINI, model)) && !listed(RETIRED_MODELS, key))
+        const char *reason = NULL;
+        for (size_t i = 0; i < ELEMENTSOF(SUPPRESSED_MODELS) && !reason; i++)
+                if (!strcmp(SUPPRESSED_MODELS[i].ref, key))
+                        reason = SUPPRESSED_MODELS[i].reason;
+        if (!reason)
                 return;
         /* the default agent's model selector and model table are materialised first: Google's
          * model ids normalised (normalizeGoogleModelId: gemini-3-pro-preview, as written, is
          * gemini-3.1-pro-preview by then) */
         _cleanup_free_ char *raw = sbx_strdup_trim(slash + 1);
-        if (!strncmp(path, "agents.defaults.model", 21) && listed(GEMINI_PROVIDERS, prov) && raw &&
+        if (!strncmp(path, "agents.defaults.model", 21) &&
+            (!strcmp(prov, "google") || !strcmp(prov, "google-gemini-cli") || !strcmp(prov, "google-vertex")) && raw &&
             !strcmp(raw, "gemini-3-pro-preview"))
                 return;
-        jpath pp = v->path;
-        jpath_push_key(&v->path, path);
-        issue(v, "Unknown model: %s.", key);
+        jpath pp = v->path; /* OpenClaw's path here is dotted text as it is ("fallbacks.1") */
+        int n = snprintf(v->path.buf + v->path.len, sizeof(v->path.buf) - v->path.len, "%s%s",
+                         v->path.len ? "." : "", path);
+        if (n > 0)
+                v->path.len = MIN(v->path.len + (size_t) n, sizeof(v->path.buf) - 1);
+        issue(v, "Unknown model: %s. %s", key, reason);
         v->path = pp;
 }
 

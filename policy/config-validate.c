@@ -232,7 +232,9 @@ static bool check_members(struct vctx *v, struct json_object *o, const char *con
                         continue;
                 }
                 size_t l = strlen(extra);
-                snprintf(extra + l, sizeof(extra) - l, "%s\"%s\"", n ? ", " : "", k);
+                char q[256];
+                sbx_js_quote(q, sizeof(q), k); /* zod's joinValues: JSON.stringify */
+                snprintf(extra + l, sizeof(extra) - l, "%s%s", n ? ", " : "", q);
                 n++;
                 const char *h = legacy_hint(&v->path, k);
                 if (h) {
@@ -241,8 +243,13 @@ static bool check_members(struct vctx *v, struct json_object *o, const char *con
                 }
         }
         if (n)
-                issue(v, "Unrecognized key%s: %s%s%s%s", n > 1 ? "s" : "", extra,
-                      hints[0] ? " (legacy: " : "", hints, hints[0] ? "; run 'sbx migrate')" : "");
+                issue(v, "Unrecognized key%s: %s", n > 1 ? "s" : "", extra);
+        if (hints[0] && v->diag) { /* apart: the issue stays OpenClaw's word for word */
+                char h[1024];
+                snprintf(h, sizeof(h), "%s: legacy: %s; run 'sbx migrate'", jpath_str(&v->path), hints);
+                if (!sbx_strv_contains(&v->diag->hints, h) && sbx_strv_push(&v->diag->hints, h) < 0)
+                        v->oom = true;
+        }
         return true;
 }
 
@@ -298,7 +305,10 @@ static void v_string(struct vctx *v, struct json_object *o, bool nonempty) {
 }
 
 static void v_bool(struct vctx *v, struct json_object *o) {
-        expect(v, o, json_type_boolean, "boolean");
+        if (v->plugin_schema || json_object_is_type(o, json_type_boolean))
+                expect(v, o, json_type_boolean, "boolean");
+        else /* OpenClaw's issue text names a boolean's two values */
+                issue(v, "Invalid input: expected boolean, received %s (allowed: true, false)", tname(o));
 }
 
 static void v_enum(struct vctx *v, struct json_object *o, const char *const *vals) {
@@ -314,6 +324,20 @@ static void v_enum(struct vctx *v, struct json_object *o, const char *const *val
 
 enum { NUM_ANY, NUM_POSITIVE, NUM_NONNEG };
 
+/* zod 4's .int() on a finite number: a fraction is the wrong type, an integer beyond
+ * Number.MAX_SAFE_INTEGER out of range (its issue without OpenClaw's bound hint) */
+static bool int_ok(struct vctx *v, double d) {
+        if (d != floor(d))
+                issue(v, "Invalid input: expected int, received number");
+        else if (d > 9007199254740991.0)
+                issue(v, "Too big: expected int to be <=9007199254740991");
+        else if (d < -9007199254740991.0)
+                issue(v, "Too small: expected int to be >=-9007199254740991");
+        else
+                return true;
+        return false;
+}
+
 static void v_number(struct vctx *v, struct json_object *o, bool integer, int range) {
         if (!is_num(o)) {
                 issue(v, "Invalid input: expected number, received %s", tname(o)); /* int too: z.number().int() */
@@ -325,10 +349,8 @@ static void v_number(struct vctx *v, struct json_object *o, bool integer, int ra
                       isnan(d) ? "NaN" : d < 0 ? "-Infinity" : "Infinity");
                 return;
         }
-        if (integer && (d != floor(d) || fabs(d) > 9007199254740991.0)) {
-                issue(v, "Invalid input: expected int, received number");
+        if (integer && !int_ok(v, d))
                 return;
-        }
         if (range == NUM_POSITIVE && !(d > 0))
                 issue(v, "Too small: expected number to be >0 (must be greater than 0)");
         else if (range == NUM_NONNEG && d < 0)
@@ -1212,6 +1234,90 @@ static void v_node_object(struct vctx *v, struct json_object *o, const struct sn
 }
 
 /* Checks o against schema node n: issues (with the path) for what zod would refuse. */
+/* the node of key K of object node N, or NULL */
+static const struct snode *object_key(const struct snode *n, const char *k) {
+        for (unsigned i = 0; n->keys && i < SLISTS[n->keys]; i++)
+                if (!strcmp(SPOOL + SLISTS[n->keys + 1 + i], k))
+                        return kid(n, i);
+        return NULL;
+}
+
+/* whether option n of a discriminated union has key as a string literal (an object whose key is
+ * an enum of strings, or a union of such options, as zod nests them) */
+static bool disc_option(const struct snode *n, const char *key) {
+        if (n->type == N_UNION) {
+                for (unsigned i = 0; i < n->nkids; i++)
+                        if (!disc_option(kid(n, i), key))
+                                return false;
+                return n->nkids > 0;
+        }
+        const struct snode *kn = n->type == N_OBJECT ? object_key(n, key) : NULL;
+        return kn && kn->type == N_ENUM && kn->svals && SLISTS[kn->svals] && !kn->nnums && !kn->etrue && !kn->efalse;
+}
+
+static bool disc_matches(const struct snode *n, const char *key, const char *val) {
+        if (n->type == N_UNION) {
+                for (unsigned i = 0; i < n->nkids; i++)
+                        if (disc_matches(kid(n, i), key, val))
+                                return true;
+                return false;
+        }
+        return slist_has(object_key(n, key)->svals, val);
+}
+
+static void disc_values(const struct snode *n, const char *key, char *want, size_t size) {
+        if (n->type == N_UNION) {
+                for (unsigned i = 0; i < n->nkids; i++)
+                        disc_values(kid(n, i), key, want, size);
+                return;
+        }
+        unsigned l = object_key(n, key)->svals;
+        for (unsigned j = 0; j < SLISTS[l]; j++) {
+                char q[256];
+                size_t w = strlen(want);
+                snprintf(q, sizeof(q), "'%s'", SPOOL + SLISTS[l + 1 + j]);
+                if (!strstr(want, q)) /* once each */
+                        snprintf(want + w, size - w, "%s%s", w ? " | " : "", q);
+        }
+}
+
+/* zod's discriminated union: an object checked by the option whose literal at the discriminator
+ * (a key every option has, each an enum of strings; an option may be such a union itself) it
+ * names; naming none, "Invalid discriminator value. Expected 'a' | 'b'" at that key. false when
+ * union n is not one. */
+static bool v_discriminated(struct vctx *v, struct json_object *o, const struct snode *n) {
+        if (!json_object_is_type(o, json_type_object) || n->nkids < 2)
+                return false;
+        const struct snode *first = kid(n, 0);
+        while (first->type == N_UNION && first->nkids)
+                first = kid(first, 0);
+        if (first->type != N_OBJECT || !first->keys)
+                return false;
+        for (unsigned ki = 0; ki < SLISTS[first->keys]; ki++) {
+                const char *key = SPOOL + SLISTS[first->keys + 1 + ki];
+                if (!disc_option(n, key))
+                        continue;
+                struct json_object *val = jget(o, key);
+                const char *sv = json_object_is_type(val, json_type_string) ? json_object_get_string(val) : NULL;
+                for (unsigned i = 0; sv && i < n->nkids; i++)
+                        if (disc_matches(kid(n, i), key, sv)) {
+                                const struct snode *opt = kid(n, i);
+                                if (opt->type == N_UNION && !v_discriminated(v, o, opt))
+                                        issue(v, "Invalid input");
+                                else if (opt->type != N_UNION)
+                                        v_node(v, o, opt);
+                                return true;
+                        }
+                char want[512] = "";
+                disc_values(n, key, want, sizeof(want));
+                jpath_push_key(&v->path, key);
+                issue(v, "Invalid discriminator value. Expected %s", want);
+                jpath_pop(&v->path);
+                return true;
+        }
+        return false;
+}
+
 static void v_node(struct vctx *v, struct json_object *o, const struct snode *n) {
         switch (n->type) {
         default: /* N_ANY */
@@ -1277,8 +1383,8 @@ static void v_node(struct vctx *v, struct json_object *o, const struct snode *n)
                 double d = json_object_get_double(o);
                 if (!isfinite(d))
                         issue(v, "Invalid input: expected number, received %s", isnan(d) ? "NaN" : d < 0 ? "-Infinity" : "Infinity");
-                else if (n->integer && (d != floor(d) || fabs(d) > 9007199254740991.0))
-                        issue(v, "Invalid input: expected int, received number");
+                else if (n->integer && !int_ok(v, d))
+                        ;
                 /* OpenClaw's appendNumericBoundHint adds the bound in words to zod's number issues */
                 else if (below(d, n->lo, n->lo_incl))
                         issue(v, "Too small: expected number to be %s%g (%s %g)", n->lo_incl ? ">=" : ">", n->lo,
@@ -1295,21 +1401,39 @@ static void v_node(struct vctx *v, struct json_object *o, const struct snode *n)
                 ELEMENTS(v, o, v_node(v, e, kid(n, 0)));
                 return;
         }
-        case N_RECORD:
+        case N_RECORD: {
+                bool break_value = false; /* the member's key was refused: its value is not checked */
                 if (!expect(v, o, json_type_object, "record")) /* zod's z.record: "expected record" */
                         return;
                 MEMBERS(v, o, {
                         if (n->nkids > 1) { /* the keys' node */
                                 struct json_object *ks = json_object_new_string(k);
+                                bool bad = false;
                                 if (!ks)
                                         v->oom = true;
-                                else
+                                else if (v->plugin_schema || kid(n, 1)->type == N_ENUM)
                                         v_node(v, ks, kid(n, 1));
+                                else { /* zod 4's record: a key its schema refuses is one "invalid_key"
+                                        * issue, "Invalid key in record", and its value goes unchecked */
+                                        sbx_config_diag d = {0};
+                                        struct vctx scratch = {.diag = &d};
+                                        v_node(&scratch, ks, kid(n, 1));
+                                        bad = d.issues.n > 0;
+                                        v->oom |= scratch.oom;
+                                        sbx_config_diag_done(&d);
+                                        if (bad)
+                                                issue(v, "Invalid key in record");
+                                }
                                 json_object_put(ks);
+                                if (bad)
+                                        break_value = true;
                         }
-                        v_node(v, m, kid(n, 0));
+                        if (!break_value)
+                                v_node(v, m, kid(n, 0));
+                        break_value = false;
                 });
                 return;
+        }
         case N_OBJECT:
                 v_node_object(v, o, n);
                 return;
@@ -1330,6 +1454,7 @@ static void v_node(struct vctx *v, struct json_object *o, const struct snode *n)
                         bool ok = d.issues.n == 0 && !scratch.oom;
                         sbx_strv_free(&d.issues);
                         sbx_strv_free(&d.notes);
+                        sbx_strv_free(&d.hints);
                         if (ok)
                                 return;
                         if (same_json_type(k, o)) {
@@ -1339,7 +1464,7 @@ static void v_node(struct vctx *v, struct json_object *o, const struct snode *n)
                 }
                 if (ntyped == 1)
                         v_node(v, o, typed);
-                else
+                else if (!v_discriminated(v, o, n))
                         issue(v, "Invalid input");
                 return;
         }
@@ -1479,15 +1604,17 @@ static void v_tools(struct vctx *v, struct json_object *o, bool agent) {
                 return;
         v_shapes(v, o, agent ? "agenttools" : "tools");
         FIELD(v, o, "profile", v_enum(v, f, PROFILES));
-        v_policy_lists(
-                v, o,
-                agent ? "agent tools cannot set both allow and alsoAllow in the same scope (merge "
-                        "alsoAllow into allow, or remove allow and use profile + alsoAllow)"
-                      : "tools cannot set both allow and alsoAllow in the same scope (merge alsoAllow "
-                        "into allow, or remove allow and use profile + alsoAllow)");
+        v_policy_lists(v, o, NULL);
         v_fields(v, o, fields);
         if (!agent)
                 FIELD(v, o, "subagents", v_wrapped_policy(v, f));
+        /* the object's own refinement runs after its members' (zod: superRefine last) */
+        if (arr_len(o, "allow") > 0 && arr_len(o, "alsoAllow") > 0)
+                issue(v, "%s",
+                      agent ? "agent tools cannot set both allow and alsoAllow in the same scope (merge "
+                              "alsoAllow into allow, or remove allow and use profile + alsoAllow)"
+                            : "tools cannot set both allow and alsoAllow in the same scope (merge alsoAllow "
+                              "into allow, or remove allow and use profile + alsoAllow)");
 }
 
 static void v_agent_tools(struct vctx *v, struct json_object *o) {
@@ -1505,12 +1632,16 @@ static void v_bind(struct vctx *v, struct json_object *b) {
                 issue(v, "Sandbox security: bind mount entry must be a non-empty string.");
         else {
                 _cleanup_free_ char *src = sbx_bind_source(s);
-                if (src && !sbx_bind_source_absolute(src))
+                if (src && !sbx_bind_source_absolute(src)) {
+                        char qs[512], qsrc[512]; /* JSON.stringify'd, as OpenClaw prints them */
+                        sbx_js_quote(qs, sizeof(qs), s);
+                        sbx_js_quote(qsrc, sizeof(qsrc), src);
                         issue(v,
-                              "Sandbox security: bind mount \"%s\" uses a non-absolute source path \"%s\". "
+                              "Sandbox security: bind mount %s uses a non-absolute source path %s. "
                               "Only absolute POSIX or Windows drive-letter paths are supported for sandbox "
                               "binds.",
-                              s, src);
+                              qs, qsrc);
+                }
         }
 }
 
@@ -1763,10 +1894,16 @@ static void v_entries_refine(struct vctx *v, struct json_object *entries, bool e
         jpath_push_key(&v->path, "entries");
 }
 
-static void v_max_spawn_depth(struct vctx *v, struct json_object *o) {
-        v_number(v, o, true, NUM_POSITIVE);
-        if (is_num(o) && json_object_get_double(o) > 5)
-                issue(v, "Too big: expected number to be <=5");
+static void v_max_spawn_depth(struct vctx *v, struct json_object *o) { /* z.number().int().min(1).max(5) */
+        size_t n0 = v->diag->issues.n;
+        v_number(v, o, true, NUM_ANY);
+        if (v->diag->issues.n != n0)
+                return;
+        double d = json_object_get_double(o);
+        if (d < 1)
+                issue(v, "Too small: expected number to be >=1 (minimum: 1)");
+        else if (d > 5)
+                issue(v, "Too big: expected number to be <=5 (maximum: 5)");
 }
 
 static void v_subagents(struct vctx *v, struct json_object *o) {
@@ -1839,30 +1976,32 @@ static void v_env_entries(struct vctx *v, struct json_object *env, const char *b
                 jpath_push_key(&v->path, "docker");
                 jpath_push_key(&v->path, "env");
                 jpath_push_key(&v->path, k);
+                char qk[256];
+                sbx_js_quote(qk, sizeof(qk), k); /* JSON.stringify'd, as OpenClaw prints it */
                 if (bad_name)
                         issue(v,
                               "%s sandbox backend requires portable environment names and single-line, "
                               "non-NUL "
                               "values because the secure env-file transport is line-delimited. Rename key "
-                              "\"%s\" "
+                              "%s "
                               "to use letters, digits, and underscores without a leading digit. "
                               "SSH/OpenShell "
                               "backends may keep multiline values. Run openclaw doctor to report the "
                               "invalid "
                               "path; manual remediation is required.",
-                              backend, k);
+                              backend, qk);
                 else
                         issue(v,
                               "%s sandbox backend requires portable environment names and single-line, "
                               "non-NUL "
                               "values because the secure env-file transport is line-delimited. Use a "
                               "single-line, "
-                              "non-NUL value for key \"%s\", or deliver multiline material through a "
+                              "non-NUL value for key %s, or deliver multiline material through a "
                               "mounted file "
                               "or custom image. SSH/OpenShell backends may keep multiline values. Run "
                               "openclaw "
                               "doctor to report the invalid path; manual remediation is required.",
-                              backend, k);
+                              backend, qk);
                 v->path = p;
         }
 }
@@ -3393,9 +3532,9 @@ static bool idn_label_ok(const char *l, size_t bytes, bool dns, char *ret_ascii,
 /* OpenClaw's normalizeExactAllowedHost: NULL when raw is an exact host, else which of its three
  * refusals applies (the message's format, with the host as written for %s) */
 static const char *exact_host_error(const char *raw) {
-        static const char *const WILDCARD = "Allowed host \"%s\" cannot contain a wildcard; use one exact hostname.";
-        static const char *const SHAPE = "Allowed host \"%s\" must be a hostname without a scheme, path, wildcard, or port.";
-        static const char *const INVALID = "Allowed host \"%s\" is not a valid hostname.";
+        static const char *const WILDCARD = "Allowed host %s cannot contain a wildcard; use one exact hostname.";
+        static const char *const SHAPE = "Allowed host %s must be a hostname without a scheme, path, wildcard, or port.";
+        static const char *const INVALID = "Allowed host %s is not a valid hostname.";
         _cleanup_free_ char *t0 = sbx_strdup_trim(raw), *t = t0 ? sbx_strdup_lower(t0) : NULL;
         if (!t)
                 return NULL;
@@ -3455,7 +3594,9 @@ static void v_egress_hosts(struct vctx *v, struct json_object *proxy) {
                         jpath_push_index(&v->path, i);
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
-                        issue(v, why, json_object_get_string(e));
+                        char q[1024]; /* the host JSON.stringify'd, as OpenClaw prints it */
+                        sbx_js_quote(q, sizeof(q), json_object_get_string(e));
+                        issue(v, why, q);
 #pragma GCC diagnostic pop
                         v->path = p;
                 }

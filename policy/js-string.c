@@ -92,6 +92,63 @@ char *sbx_json_text_js(const char *text) {
         return r;
 }
 
+/* JSON.stringify(s) into buf (cut to size, always terminated): '"' and '\\' escaped, \b \f \n \r \t,
+ * the other C0 controls and an encoded U+0000 (C0 80) as \u00XX, a lone surrogate as \udXXX; the
+ * rest (DEL, U+2028/2029 too) as it is. OpenClaw writes path keys ("[...]") and quoted values so. */
+size_t sbx_js_quote(char *buf, size_t size, const char *s) {
+        size_t o = 0;
+        char esc[8];
+
+        if (!size)
+                return 0;
+#define PUT(str, len)                                                                                       \
+        do {                                                                                                \
+                size_t _l = (len);                                                                          \
+                if (o + _l >= size)                                                                         \
+                        goto out;                                                                           \
+                memcpy(buf + o, (str), _l);                                                                 \
+                o += _l;                                                                                    \
+        } while (0)
+        PUT("\"", 1);
+        for (const unsigned char *p = (const unsigned char *) s; *p;) {
+                const char *e = NULL;
+                switch (*p) {
+                case '"': e = "\\\""; break;
+                case '\\': e = "\\\\"; break;
+                case '\b': e = "\\b"; break;
+                case '\f': e = "\\f"; break;
+                case '\n': e = "\\n"; break;
+                case '\r': e = "\\r"; break;
+                case '\t': e = "\\t"; break;
+                default: break;
+                }
+                if (e) {
+                        PUT(e, 2);
+                        p++;
+                } else if (*p < 0x20) {
+                        snprintf(esc, sizeof(esc), "\\u%04x", *p);
+                        PUT(esc, 6);
+                        p++;
+                } else if (p[0] == 0xC0 && p[1] == 0x80) {
+                        PUT("\\u0000", 6);
+                        p += 2;
+                } else if (p[0] == 0xED && p[1] >= 0xA0 && p[1] <= 0xBF && (p[2] & 0xC0) == 0x80) {
+                        snprintf(esc, sizeof(esc), "\\u%04x",
+                                 0xD000u | ((unsigned) (p[1] & 0x3F) << 6) | (p[2] & 0x3Fu));
+                        PUT(esc, 6);
+                        p += 3;
+                } else {
+                        PUT(p, 1);
+                        p++;
+                }
+        }
+        PUT("\"", 1);
+#undef PUT
+out:
+        buf[o] = '\0';
+        return o;
+}
+
 /* sha256 of the string as Node's UTF-8 encoder writes it (Buffer.from, createHash().update):
  * C0 80 is U+0000 (a zero byte), an unpaired surrogate U+FFFD (EF BF BD). */
 void sbx_sha256_hex_js(const char *s, char hex[65]) {

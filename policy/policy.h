@@ -178,7 +178,8 @@ typedef struct sbx_config {
 /* What the loader noticed: OpenClaw-style migration notes and validation issues. */
 typedef struct sbx_config_diag {
         sbx_strv notes;  /* "Moved agents.list to keyed agents.entries." */
-        sbx_strv issues; /* "agents.defaults.sandbox.scope: Invalid input ..." */
+        sbx_strv issues; /* "agents.defaults.sandbox.scope: Invalid input ..." (OpenClaw's words) */
+        sbx_strv hints;  /* sbx's own help for them: "legacy: sandbox.perSession is now ..." */
         bool parse_error;
 } sbx_config_diag;
 
@@ -362,6 +363,7 @@ size_t sbx_js_length(const char *s);
 size_t sbx_code_points(const char *s); /* zod 4's string length: code points */
 char *sbx_js_slice(const char *s, size_t units);
 char *sbx_json_text_js(const char *text);
+size_t sbx_js_quote(char *buf, size_t size, const char *s); /* JSON.stringify(s), cut to size */
 void sbx_sha256_hex_js(const char *s, char hex[65]); /* of Node's UTF-8 of the string */
 char *sbx_slugify_session_key(const char *key);
 char *sbx_container_name(const char *prefix, const char *slug);

@@ -41,6 +41,9 @@ static int print_error(const char *cmd, bool json, const char *code, const sbx_e
         fprintf(stderr, "sbx %s: %s\n", cmd, sbx_error_text(e, buf, sizeof(buf)));
         for (size_t i = 1; d && i < d->issues.n; i++)
                 fprintf(stderr, "  %s\n", d->issues.v[i]);
+        for (size_t i = 0; d && i < d->hints.n; i++)
+                if (!strstr(buf, strchr(d->hints.v[i], ':') + 2)) /* the message has the first */
+                        fprintf(stderr, "  hint: %s\n", d->hints.v[i]);
         if (json) {
                 struct json_object *o = json_object_new_object(), *issues = json_object_new_array();
                 json_object_object_add(o, "error", json_object_new_boolean(1));
@@ -49,6 +52,12 @@ static int print_error(const char *cmd, bool json, const char *code, const sbx_e
                 for (size_t i = 0; d && i < d->issues.n; i++)
                         json_object_array_add(issues, json_object_new_string(d->issues.v[i]));
                 json_object_object_add(o, "issues", issues);
+                if (d && d->hints.n) {
+                        struct json_object *h = json_object_new_array();
+                        for (size_t i = 0; i < d->hints.n; i++)
+                                json_object_array_add(h, json_object_new_string(d->hints.v[i]));
+                        json_object_object_add(o, "hints", h);
+                }
                 _cleanup_free_ char *safe = sbx_json_terminal_safe(json_object_to_json_string_ext(
                         o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE));
                 puts(safe ? safe : "{\"error\": true}");
@@ -353,6 +362,12 @@ int cli_check(int argc, char **argv) {
                         json_object_array_add(n, json_object_new_string(diag.notes.v[i]));
                 json_object_object_add(o, "errors", a);
                 json_object_object_add(o, "warnings", n);
+                if (diag.hints.n) {
+                        struct json_object *h = json_object_new_array();
+                        for (size_t i = 0; i < diag.hints.n; i++)
+                                json_object_array_add(h, json_object_new_string(diag.hints.v[i]));
+                        json_object_object_add(o, "hints", h);
+                }
                 _cleanup_free_ char *safe = sbx_json_terminal_safe(json_object_to_json_string_ext(
                         o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE));
                 puts(safe ? safe : "{\"error\": true}");
@@ -366,6 +381,8 @@ int cli_check(int argc, char **argv) {
                                 fprintf(stderr, "error: %s\n", sbx_error_text(&e, buf, sizeof(buf)));
                         for (size_t i = 0; i < diag.issues.n; i++)
                                 fprintf(stderr, "error: %s\n", diag.issues.v[i]);
+                        for (size_t i = 0; i < diag.hints.n; i++)
+                                fprintf(stderr, "hint: %s\n", diag.hints.v[i]);
                 } else
                         printf("%s: valid (%zu agent%s)\n", path ?: "(no config file: OpenClaw defaults)",
                                cfg.n_agents, cfg.n_agents == 1 ? "" : "s");

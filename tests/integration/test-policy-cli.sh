@@ -51,8 +51,11 @@ check "check rejects a bad scope naming the JSON path" 2 \
 check "check reports every issue (network host too)" 2 \
         'agents.defaults.sandbox.docker.network: Sandbox security: network mode "host" is blocked' \
         "$SBX" check --config "$T/bad.json"
-check "check rejects top-level agent.* naming the modern key" 2 \
-        '<root>: Unrecognized keys: "agent", "routing" \(legacy: top-level agent.\* is now agents.defaults.\*' \
+check "check rejects top-level agent.* in OpenClaw's words" 2 \
+        '^error: <root>: Unrecognized keys: "agent", "routing"$' \
+        "$SBX" check --config "$T/legacy.json"
+check "check rejects top-level agent.* naming the modern key in a hint" 2 \
+        '^hint: <root>: legacy: top-level agent.\* is now agents.defaults.\*' \
         "$SBX" check --config "$T/legacy.json"
 check "explain: main session of a non-main agent is not sandboxed" 0 "sandbox: +no, runs on the host" \
         "$SBX" explain --config "$T/valid.json" --agent main
