@@ -1373,8 +1373,12 @@ static void v_node(struct vctx *v, struct json_object *o, const struct snode *n)
                         issue(v, "%s", n->msg ? spool(n->msg) : "Invalid input");
                 else if (slist_has(n->excluded, s))
                         issue(v, "Invalid input");
-                else if (n->re && !matches_re(spool(n->re), n->icase, s))
-                        issue(v, "Invalid string: must match pattern /%s/", spool(n->re));
+                else if (n->re && !matches_re(spool(n->re), n->icase, s)) {
+                        if (n->msg && n->custom == K_NONE && !v->plugin_schema) /* the check's own words */
+                                issue(v, "%s", spool(n->msg));
+                        else
+                                issue(v, "Invalid string: must match pattern /%s/", spool(n->re));
+                }
                 return;
         }
         case N_NUMBER: {

@@ -166,6 +166,8 @@ def node(d):
             e = ere(rx)
             if e:
                 f.update(re=e[0], icase="true" if e[1] else "false")
+                if f["custom"] == "K_NONE":  # the regex's own message (zod: .regex(re, msg)), else zod's
+                    f["msg"] = rx.get("msg")
                 # \s in a negated bracket became ASCII's: the patterns that have one ("<literal
                 # prefix>:[^\s...]...$") refuse JavaScript's other white space anywhere
                 if re.search(r"\[\^[^\]]*\\s", rx["src"]) and f["custom"] == "K_NONE":

@@ -163,13 +163,20 @@ function descDef(d) {
             if (typeof msg === "string") n.msg = msg;
           }
         }
-        if (x.check === "string_format" && x.format === "regex") (n.re ??= []).push({ src: x.pattern.source, flags: x.pattern.flags });
+        // a check's own message (zod's default when it has none), for a node of one regex
+        const ownMsg = (dflt) => {
+          let e;
+          try { e = typeof x.error === "function" ? x.error({ code: "invalid_format", input: "" }) : x.error; } catch {}
+          const m = typeof e === "string" ? e : e?.message;
+          return typeof m === "string" ? m : dflt;
+        };
+        if (x.check === "string_format" && x.format === "regex") (n.re ??= []).push({ src: x.pattern.source, flags: x.pattern.flags, msg: ownMsg(undefined) });
         // startsWith/endsWith/includes: a regex of the escaped text (ui.prefs.accent's "#"), kept
         // apart: a node checks one regex, so with another the string is both nodes ("all")
         const lit = (t) => t.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
-        if (x.check === "string_format" && x.format === "starts_with") affix.push({ src: "^" + lit(x.prefix), flags: "" });
-        if (x.check === "string_format" && x.format === "ends_with") affix.push({ src: lit(x.suffix) + "$", flags: "" });
-        if (x.check === "string_format" && x.format === "includes") affix.push({ src: lit(x.includes), flags: "" });
+        if (x.check === "string_format" && x.format === "starts_with") affix.push({ src: "^" + lit(x.prefix), flags: "", msg: ownMsg(`Invalid string: must start with "${x.prefix}"`) });
+        if (x.check === "string_format" && x.format === "ends_with") affix.push({ src: lit(x.suffix) + "$", flags: "", msg: ownMsg(`Invalid string: must end with "${x.suffix}"`) });
+        if (x.check === "string_format" && x.format === "includes") affix.push({ src: lit(x.includes), flags: "", msg: ownMsg(`Invalid string: must include "${x.includes}"`) });
         if (x.check === "string_format" && x.format === "url" && !x.hostname && !x.protocol && !x.normalize) n.url = true;
         if (trimmed) n.trim = true; // the checks see the trimmed string
       }
