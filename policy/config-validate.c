@@ -1198,6 +1198,15 @@ static void v_node(struct vctx *v, struct json_object *o, const struct snode *n)
 /* Checks o against object node n (v_node's N_OBJECT). */
 static void v_node_object(struct vctx *v, struct json_object *o, const struct snode *n) {
         const char *buf[SLIST_MAX + 1];
+        /* a plugin's JSON Schema: ajv checks "required" before the other object keywords */
+        for (unsigned i = 0; v->plugin_schema && json_object_is_type(o, json_type_object) && i < SLISTS[n->req]; i++) {
+                const char *r = SPOOL + SLISTS[n->req + 1 + i];
+                if (!jhas(o, r)) {
+                        jpath_push_key(&v->path, r);
+                        issue(v, "invalid config: must have required property '%s'", r);
+                        jpath_pop(&v->path);
+                }
+        }
         if (!check_members(v, o, n->extra == X_NONE ? slist_vec(n->keys, buf) : NULL, NULL))
                 return;
         if (n->key_re) {
@@ -1210,15 +1219,12 @@ static void v_node_object(struct vctx *v, struct json_object *o, const struct sn
         unsigned nkeys = SLISTS[n->keys];
         for (unsigned i = 0; i < nkeys; i++)
                 FIELD(v, o, SPOOL + SLISTS[n->keys + 1 + i], v_node(v, f, kid(n, i)));
-        for (unsigned i = 0; i < SLISTS[n->req]; i++) {
+        for (unsigned i = 0; !v->plugin_schema && i < SLISTS[n->req]; i++) {
                 const char *r = SPOOL + SLISTS[n->req + 1 + i];
                 if (!jhas(o, r)) {
                         jpath_push_key(&v->path, r);
-                        if (v->plugin_schema)
-                                issue(v, "invalid config: must have required property '%s'", r);
-                        else
-                                issue(v, "Invalid input: expected %s, received undefined",
-                                      node_type_name(kid(n, key_index(n->keys, r))));
+                        issue(v, "Invalid input: expected %s, received undefined",
+                              node_type_name(kid(n, key_index(n->keys, r))));
                         jpath_pop(&v->path);
                 }
         }
@@ -1466,7 +1472,11 @@ static void v_node(struct vctx *v, struct json_object *o, const struct snode *n)
                                 ntyped++;
                         }
                 }
-                if (ntyped == 1)
+                if (v->plugin_schema) { /* ajv's anyOf: every option's errors, then its own */
+                        for (unsigned i = 0; i < n->nkids; i++)
+                                v_node(v, o, kid(n, i));
+                        issue(v, "invalid config: must match a schema in anyOf");
+                } else if (ntyped == 1)
                         v_node(v, o, typed);
                 else if (!v_discriminated(v, o, n))
                         issue(v, "Invalid input");
