@@ -3850,22 +3850,51 @@ static void v_agent_dirs(struct vctx *v, struct json_object *root) {
                 if (t && *t && dir_owner_add(&ids, &dirs, entries, t) < 0)
                         goto oom;
         }
-        for (size_t i = 0; i < dirs.n; i++)
-                for (size_t j = 0; j < i; j++)
-                        if (!strcmp(dirs.v[i], dirs.v[j])) {
-                                jpath p = v->path;
-                                v->path = (jpath){};
-                                jpath_push_key(&v->path, "agents");
-                                jpath_push_key(&v->path, "entries");
-                                jpath_push_key(&v->path, ids.v[i]);
-                                jpath_push_key(&v->path, "agentDir");
-                                issue(v,
-                                      "Duplicate agentDir detected (multi-agent config): agents \"%s\" and \"%s\" "
-                                      "share %s; each agent must have a unique agentDir",
-                                      ids.v[j], ids.v[i], dirs.v[i]);
-                                v->path = p;
-                                return;
-                        }
+        /* OpenClaw throws DuplicateAgentDirError: its message's lines are the issues, no path */
+        bool dup = false;
+        for (size_t i = 0; i < dirs.n && !dup; i++)
+                for (size_t j = 0; j < i && !dup; j++)
+                        dup = !strcmp(dirs.v[i], dirs.v[j]);
+        if (!dup)
+                return;
+        static const char *const HEAD[] = {
+                "Each agent must have a unique agentDir; sharing it causes auth/session state collisions and token "
+                "invalidation.",
+                "Conflicts:",
+        };
+        for (size_t i = 0; i < ELEMENTSOF(HEAD); i++)
+                if (sbx_strv_push(&v->diag->issues, HEAD[i]) < 0)
+                        goto oom;
+        for (size_t i = 0; i < dirs.n; i++) {
+                bool first = true, more = false;
+                for (size_t j = 0; j < dirs.n; j++)
+                        if (!strcmp(dirs.v[i], dirs.v[j]) && j != i)
+                                more = true, first = first && j > i;
+                if (!more || !first)
+                        continue; /* a directory once, at its first owner */
+                char line[2048];
+                size_t l = (size_t) snprintf(line, sizeof(line), "%s:", dirs.v[i]);
+                for (size_t j = i; j < dirs.n && l < sizeof(line); j++) {
+                        bool seen = false;
+                        for (size_t k = i; k < j; k++)
+                                seen = seen || (!strcmp(dirs.v[k], dirs.v[j]) && !strcmp(ids.v[k], ids.v[j]));
+                        if (strcmp(dirs.v[i], dirs.v[j]) || seen)
+                                continue;
+                        char q[512];
+                        sbx_js_quote(q, sizeof(q), ids.v[j]);
+                        l += (size_t) snprintf(line + l, sizeof(line) - l, "%s %s", j > i ? "," : "", q);
+                }
+                if (sbx_strv_push(&v->diag->issues, line) < 0)
+                        goto oom;
+        }
+        if (sbx_strv_push(&v->diag->issues, "Fix: remove the shared agents.entries.*.agentDir override (or give "
+                                            "each agent its own directory).") < 0 ||
+            sbx_strv_push(&v->diag->issues,
+                          "Auth profiles live in each agent's SQLite store, so a shared agentDir is not how "
+                          "credentials are shared: give each agent its own directory and either leave its store "
+                          "empty to inherit the main agent's profiles, or log it in with `openclaw models auth "
+                          "login`.") < 0)
+                goto oom;
         return;
 oom:
         v->oom = true;
