@@ -3989,6 +3989,30 @@ static void v_maintenance_sizes(struct vctx *v, struct json_object *o) {
                 });
 }
 
+/* where an issue goes in zod's order: its root key's place in the root object's shape (zod
+ * checks the keys in that order), then the root's own issues (unrecognized keys) and lines
+ * without a path */
+static size_t root_rank(const char *issue) {
+        size_t n = strspn(issue, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_$");
+        if (n && (issue[n] == '.' || issue[n] == '[' || issue[n] == ':'))
+                for (size_t i = 0; ROOT_KEYS[i]; i++)
+                        if (strlen(ROOT_KEYS[i]) == n && !strncmp(ROOT_KEYS[i], issue, n))
+                                return i;
+        return SIZE_MAX;
+}
+
+/* The schema pass's issues (from index FROM) in zod's order: sbx checks the sections it reads
+ * first, OpenClaw in the root's key order (a stable sort: each section's own order stays). */
+static void root_order(sbx_config_diag *d, size_t from) {
+        for (size_t i = from + 1; i < d->issues.n; i++) {
+                char *x = d->issues.v[i];
+                size_t r = root_rank(x), j = i;
+                for (; j > from && root_rank(d->issues.v[j - 1]) > r; j--)
+                        d->issues.v[j] = d->issues.v[j - 1];
+                d->issues.v[j] = x;
+        }
+}
+
 void sbx_config_validate_tree(struct json_object *root, struct vctx *v) {
         size_t before = v->diag->issues.n;
 
@@ -4018,6 +4042,7 @@ void sbx_config_validate_tree(struct json_object *root, struct vctx *v) {
         v_browser_profiles(v, root);
         v_refinements(v, root);
         v_agent_dirs(v, root);
+        root_order(v->diag, before);
         if (v->diag->issues.n == before)
                 v_container_env(v, root);
         if (v->diag->issues.n == before) /* the registry's checks follow a clean schema pass */
