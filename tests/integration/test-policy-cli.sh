@@ -57,6 +57,25 @@ check "check rejects top-level agent.* in OpenClaw's words" 2 \
 check "check rejects top-level agent.* naming the modern key in a hint" 2 \
         '^hint: <root>: legacy: top-level agent.\* is now agents.defaults.\*' \
         "$SBX" check --config "$T/legacy.json"
+# OpenClaw's first issue word for word (issues recorded from 2026.9.6, tests/conformance/gen/wording.py)
+printf '{"cloudWorkers": {"projectProfiles": {"github.com/o/r\\t": {}}}}' >"$T/w-key.json"
+check "an odd key is written [JSON.stringify(key)] in the path" 2 \
+        '^error: cloudWorkers.projectProfiles\["github.com/o/r\\t"\]: Invalid key in record$' \
+        "$SBX" check --config "$T/w-key.json"
+printf '{"secrets": {"providers": {"p": {"source": "exec", "command": ""}}}, "accessGroups": {"a": {"type": "x"}}}' >"$T/w-union.json"
+check "a discriminated union checks the option its discriminator names" 2 \
+        '^error: secrets.providers.p.command: Too small: expected string to have >=1 characters$' \
+        "$SBX" check --config "$T/w-union.json"
+check "a discriminated union names its discriminator's values" 2 \
+        "^error: accessGroups.a.type: Invalid discriminator value. Expected 'discord.channelAudience' \\| 'message.senders'$" \
+        "$SBX" check --config "$T/w-union.json"
+printf '{"ui": {"seamColor": "zz"}, "agents": {"defaults": {"sandbox": {"docker": {"readOnlyRoot": null}}}}}' >"$T/w-msg.json"
+check "a regex refuses in its own message, in the root's key order" 2 \
+        '^sbx explain: .*invalid config: ui.seamColor: expected hex color \(RRGGBB\)' \
+        "$SBX" explain --config "$T/w-msg.json"
+check "a boolean's type issue names its values" 2 \
+        '^error: agents.defaults.sandbox.docker.readOnlyRoot: Invalid input: expected boolean, received null \(allowed: true, false\)$' \
+        "$SBX" check --config "$T/w-msg.json"
 check "explain: main session of a non-main agent is not sandboxed" 0 "sandbox: +no, runs on the host" \
         "$SBX" explain --config "$T/valid.json" --agent main
 check "explain: the agent deny names the deny list, then its pipeline step" 0 \
