@@ -79,6 +79,16 @@ int sbx_proc_zombie_status(pid_t pid, uint64_t start_time) {
         }
         if (st != start_time)
                 return -ESRCH;
+        /* The kernel prints exit_code only to a reader that may ptrace the
+         * task (else "0"): a rootless caller may not, once its init is a
+         * zombie. The same check guards /proc/PID/cwd, which a zombie no
+         * longer has: ENOENT when we may read, EACCES when we may not. */
+        {
+                char cwd[64], target[8];
+                snprintf(cwd, sizeof(cwd), "/proc/%d/cwd", (int) pid);
+                if (readlink(cwd, target, sizeof(target)) < 0 && (errno == EACCES || errno == EPERM))
+                        return -EACCES;
+        }
         return (int) strtol(p, NULL, 10);
 }
 
