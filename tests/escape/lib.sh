@@ -26,6 +26,48 @@ tsbx() { timeout -k 5 60 "$SBX" run --ro-bind "$SBX_PROBE:/sbx-probe" "$@"; }
 # so the whole table is not a stable measure. (sbx's mounts would live under
 # the state dir, our binds' sources under $TMP.)
 our_mounts() { grep -c -e "$TMP" -e "$XDG_RUNTIME_DIR" -e " /scratch " /proc/self/mountinfo; }
+# The sandbox cgroups of this test's own runs. Other jobs on the host make and
+# remove sbx-run-* cgroups all the time (each empty for a moment, before its
+# child moves in and after it exits), so a host-wide count or glob is not a
+# measure. own_cgroups_init (before the runs to count; it exports
+# SBX_CGROUP_ROOT and sets cg_problem, cg_sub):
+#  - root on cgroup v1 (hybrid hosts, CI): a sub-hierarchy sbx-esc-$$ in each
+#    v1 hierarchy sbx uses, removed on exit, where every later run of the test
+#    makes its cgroup (as tests/integration/cgroup-limits.sh): own_cgroups
+#    lists every cgroup below it;
+#  - a caller sbx makes no cgroup for (not root on cgroup v1): cg_problem is
+#    `sbx doctor`'s reason; own_cgroups lists nothing;
+#  - otherwise (cgroup v2): own_cgroups lists the sbx-run-* cgroups owned by
+#    our uid (as root, other root jobs' too).
+own_cgroups_init() {
+        local j m
+        j=$("$SBX" doctor --json | python3 -c 'import json, sys
+c = json.load(sys.stdin)["cgroup"]
+print(c.get("hierarchy") or "-", c.get("problem") or "")
+for h in c.get("v1") or []: print(h["mount"])')
+        cg_problem=$(head -1 <<<"$j" | cut -s -d" " -f2-)
+        cg_sub= cg_made=
+        [ -z "$cg_problem" ] && [ "$(head -1 <<<"$j" | cut -d" " -f1)" = v1 ] && is_root || return 0
+        cg_sub=sbx-esc-$$
+        for m in $(tail -n +2 <<<"$j"); do
+                mkdir "$m/$cg_sub" || continue
+                [ -e "$m/cpuset.cpus" ] && cat "$m/cpuset.cpus" >"$m/$cg_sub/cpuset.cpus" && cat "$m/cpuset.mems" >"$m/$cg_sub/cpuset.mems"
+                cg_made="$cg_made $m/$cg_sub"
+        done
+        [ -n "$cg_made" ] || { cg_sub=; return 0; }
+        on_exit 'for d in $cg_made; do find "$d" -mindepth 1 -depth -type d -exec rmdir {} + 2>/dev/null; rmdir "$d"; done'
+        SBX_CGROUP_ROOT=${cg_made# }
+        export SBX_CGROUP_ROOT=${SBX_CGROUP_ROOT%% *}
+}
+# own_cgroups [FIND TESTS...]: one line per cgroup of ours (see above)
+own_cgroups() {
+        local d
+        if [ -n "$cg_sub" ]; then
+                for d in $cg_made; do find "$d" -mindepth 1 -type d "$@"; done
+        elif [ -z "$cg_problem" ]; then
+                find /sys/fs/cgroup -maxdepth 6 -type d -name 'sbx-run-*' -user "$(id -u)" "$@" 2>/dev/null
+        fi
+}
 # busybox_image NAME:TAG: a static busybox image (sh, sleep, mkfifo, chmod;
 # the probe at /sbx-probe) imported into sbx's store, and $D the docker front
 # end (a link named docker); false where there is no static busybox.

@@ -28,12 +28,24 @@ need_landlock() {
 }
 # Nothing left in the state dir (no run-* directories).
 leftovers() { ls -A "$(state_base)" 2>/dev/null | grep '^run-' || true; }
-# Mounts of this test's own: every sandbox's tree (its root, workspace
-# layers, template holders) lives below the state dir or this test's $TMP, so a
-# mount that leaked out of a sandbox names one of them in its mountinfo line.
-# Counting every line of the caller's namespace failed whenever anything else
-# on the host mounted or unmounted meanwhile (another test, a build, podman).
-mount_count() { grep -cF -e "$TMP" -e "$(state_base)" /proc/self/mountinfo || true; }
+mount_count() { wc -l < /proc/self/mountinfo; }
+# The caller's mount table is the host's: other jobs mount and unmount in it
+# too, so a count before and after is not a measure. mounts_snapshot FILE
+# keeps each mount's id and mount point; new_mounts FILE [TRIES] prints the
+# mounts not in FILE, re-read every 0.2 s up to TRIES times (default 1) until
+# there are none: other jobs' mounts gone again, other jobs' unmounts do not
+# count, a mount of ours that stays is printed (and so are other jobs' that
+# stay that long: then the check fails, never passes by a count that evens out).
+mounts_snapshot() { cut -d' ' -f1,5 /proc/self/mountinfo | sort > "$1"; }
+new_mounts() {
+        local i out
+        for i in $(seq "${2:-1}"); do
+                out=$(cut -d' ' -f1,5 /proc/self/mountinfo | sort | comm -13 "$1" -)
+                [ -z "$out" ] && return 0
+                [ "$i" = "${2:-1}" ] || sleep 0.2
+        done
+        printf '%s\n' "$out"
+}
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/sbx-test.XXXXXX")
 chmod 755 "$TMP"

@@ -93,10 +93,12 @@ like "--tmpfs size limit is enforced" "$(echo "$out" | head -1)" '^[1-9]'
 like "--tmpfs replaces the default /tmp" "$out" 'No such file'
 
 # propagation: a mount made inside does not reach the caller
-before=$(mount_count)
-"$SBX" run -- /bin/sh -c 'sleep 1' & pid=$!
-sleep 0.5
-is "no sandbox mount appears in the caller's namespace while it runs" "$(mount_count)" "$before"
+# (lib.sh new_mounts: other jobs' mounts come and go; read once the command
+# runs (its mounts all made), for up to 2 s of its 4)
+mounts_snapshot "$TMP/mounts-before"
+"$SBX" run -- /bin/sh -c "sleep 4; : mnt-$$" & pid=$!
+for _ in $(seq 50); do pgrep -f "^/bin/sh -c sleep 4; : mnt-$$\$" >/dev/null && break; sleep 0.1; done
+is "no sandbox mount appears in the caller's namespace while it runs" "$(new_mounts "$TMP/mounts-before" 10)" ""
 wait $pid
 
 # --- network: only lo, up, nothing reachable

@@ -41,11 +41,18 @@ sbxp -- /sbx-probe segv; rc=$?
 is "the command killed by SIGSEGV (a fault): exit status 128+11" "$rc" 139
 
 # --- --timeout kills the whole sandbox, children included
-start=$(date +%s)
-"$SBX" run --timeout 1 -- /bin/sh -c "/bin/sleep ${M}4 & /bin/sleep ${M}4" 2>"$TMP/err"; rc=$?
-end=$(date +%s)
+# within 4 s (the sleeps would run for a day): a loaded host (other jobs) can
+# stall one run past that, so up to 3 tries, the first one within 4 s counts
+for try in 1 2 3; do
+        start=$(date +%s)
+        "$SBX" run --timeout 1 -- /bin/sh -c "/bin/sleep ${M}4 & /bin/sleep ${M}4" 2>"$TMP/err"; rc=$?
+        end=$(date +%s)
+        [ $((end - start)) -le 4 ] || [ "$rc" != 124 ] || [ "$try" = 3 ] && break
+        echo "# --timeout 1 took $((end - start)) s (try $try of 3): again"
+        gone "sleep ${M}4"
+done
 is "--timeout: exit status 124" "$rc" 124
-[ $((end - start)) -le 4 ] && ok "--timeout 1 returns within 4 s" || not_ok "--timeout 1 returns within 4 s ($((end - start)) s)"
+[ $((end - start)) -le 4 ] && ok "--timeout 1 returns within 4 s" || not_ok "--timeout 1 returns within 4 s ($((end - start)) s, try $try of 3)"
 gone "sleep ${M}4" && ok "--timeout: no sandbox process survives" || not_ok "--timeout: no sandbox process survives"
 like "--timeout: the message says so" "$(cat "$TMP/err")" "timeout"
 

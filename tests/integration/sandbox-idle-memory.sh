@@ -43,11 +43,20 @@ for _ in $(seq 100); do [ "$(sbx exec idle -- cat /tmp/ready 2>/dev/null)" = rea
 kill -USR1 "$pid"
 wait "$bg"
 is "a signal from outside is forwarded to the sandbox's processes" "$(sbx exec idle -- cat /tmp/usr1)" got
-t0=$(date +%s%N)
-sbx stop idle >/dev/null
+# "at once": under 4 s, against init's 5 s grace. A loaded host (other jobs)
+# can stall one stop past 4 s: up to 3 tries (stop, start again), the first
+# one under 4 s counts; an init that waits out its grace fails all three.
+for try in 1 2 3; do
+        t0=$(date +%s%N)
+        sbx stop idle >/dev/null
+        ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+        [ "$ms" -lt 4000 ] || [ "$try" = 3 ] && break
+        echo "# stop took $ms ms (try $try of 3): again"
+        sbx start idle >/dev/null
+done
 is "stop: stopped" "$(field idle state)" stopped
-[ $(( ($(date +%s%N) - t0) / 1000000 )) -lt 4000 ] && ok "... at once (init ended on SIGTERM, not after the grace)" ||
-        not_ok "... at once (init ended on SIGTERM, not after the grace)"
+[ "$ms" -lt 4000 ] && ok "... at once (init ended on SIGTERM, not after the grace; $ms ms)" ||
+        not_ok "... at once (init ended on SIGTERM, not after the grace; $ms ms, try $try of 3)"
 sbx start idle >/dev/null
 is "start again: exec runs" "$(sbx exec idle -- echo again)" again
 sbx rm -f idle >/dev/null
