@@ -17,12 +17,22 @@
 # Environment: SBX (the built binary), SBX_SOURCE_ROOT; SBX_OPENCLAW_CACHE
 # (default ~/.cache/sbx-openclaw: node 24 + openclaw, reused, else installed
 # there from the npm registry); SBX_OPENCLAW_SHARED (mockllm.mjs and the
-# example config, default /work/shared/openclaw). Skips only if OpenClaw is
-# not installed and the npm registry cannot be reached.
+# example config: default ../shared/openclaw beside the clone when it has
+# them, else /work/shared/openclaw). Skips only if OpenClaw is not installed
+# and the npm registry cannot be reached, or neither place has the mock model.
 set -u
 : "${SBX:?SBX must point at the built sbx binary}"
 SRC=${SBX_SOURCE_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
-SHARED=${SBX_OPENCLAW_SHARED:-/work/shared/openclaw}
+SHARED=${SBX_OPENCLAW_SHARED:-}
+if [ -z "$SHARED" ]; then
+        for SHARED in "$SRC/../shared/openclaw" /work/shared/openclaw; do
+                [ -f "$SHARED/mockllm.mjs" ] && break
+        done
+fi
+if [ ! -f "$SHARED/mockllm.mjs" ] || [ ! -f "$SHARED/openclaw.example.json" ]; then
+        echo "1..0 # SKIP no mock model: mockllm.mjs and openclaw.example.json not in $SHARED (set SBX_OPENCLAW_SHARED to the shared/openclaw directory)"
+        exit 0
+fi
 OC=${SBX_OPENCLAW_CACHE:-$HOME/.cache/sbx-openclaw}
 OC_VERSION=2026.9.6
 IMAGE=openclaw-sandbox:bookworm-slim

@@ -361,7 +361,13 @@ static void scenario_contain(void) {
         if (prepare("contain", &l, &cg) < 0)
                 return;
         sbx_cgroup_probe_host(&h);
-        snprintf(home, sizeof(home), "%s%s", h.mount, strcmp(h.self, "/") ? h.self : "");
+        /* mount + own cgroup path: both bounded by PATH_MAX; a longer sum is
+         * a failed check, not a silently cut path */
+        int hn = snprintf(home, sizeof(home), "%s%s", h.mount, strcmp(h.self, "/") ? h.self : "");
+        if (hn < 0 || hn >= (int) sizeof(home)) {
+                check(0, "contain: the test's own cgroup path is too long (%d bytes)", hn);
+                return;
+        }
         if (pipe2(p, O_CLOEXEC) < 0)
                 return;
         char mnt[] = "/tmp/cgtest-mnt-XXXXXX";
