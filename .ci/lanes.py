@@ -5,7 +5,9 @@ Lanes (run in this order; name some to run only those):
   unit                Check unit tests                                  build/
   integration         the real binary, as the caller (root in CI)       build/
   integration-unpriv  the same tests re-run as an unprivileged uid      build/
-  conformance         ../shared/conformance through `sbx explain --json` build/
+  conformance         OpenClaw's recorded answers (tests/conformance/   build/
+                      corpus/, or ../shared/conformance beside the
+                      clone) through `sbx explain --json`
   escape              named escape regression tests, root + unpriv      build/
                       (two at a time; the host-wide ones alone)
   vm                  cgroup-v2 limits inside a throwaway QEMU guest    build/
@@ -68,8 +70,12 @@ ENV = {"sanitizers": {"SBX_CONFORMANCE_SAMPLE": "10"},
        "package": {"SBX_PACKAGE_CACHE": "/var/cache/sbx-ci"}}
 #         Entries: "SUITE/TEST" (one test) or "SUITE" (every test of it); a test name is
 #         only unique within its suite (unit and integration both have exec-policy).
+#         cli-help and cli-docs (session 15) run sbx's parsers, --help, gendoc, the
+#         completion and a meson install into a DESTDIR, each with its own HOME, state
+#         root and sandboxes (the sandbox tests count only their own pid namespace's
+#         inits; sandbox-keys only keyrings by serial).
 BACKGROUND = {
-    "integration": ["integration/rootfs-build"],
+    "integration": ["integration/rootfs-build", "integration/cli-help", "integration/cli-docs"],
     "sanitizers": ["integration/rootfs-build", "conformance", "unit"],
 }
 
@@ -185,8 +191,12 @@ def run_lane(name, builddir, opts, suites):
         cmd = ["bash", "-c", script, bd]
         if os.geteuid() == 0:
             cmd = ["unshare", "--mount", "--propagation", "private", "--"] + cmd
+        # without the caller's XDG_RUNTIME_DIR each shell test takes a state root
+        # of its own ($TMP/xdg, tests/integration/lib.sh): the suites' "no run dir
+        # left" checks never see a background run's
+        bgenv = {k: v for k, v in env.items() if k != "XDG_RUNTIME_DIR"}
         bgproc = subprocess.Popen(cmd, cwd=TOP, stdout=subprocess.PIPE,
-                                  stderr=subprocess.STDOUT, text=True, env=env)
+                                  stderr=subprocess.STDOUT, text=True, env=bgenv)
     P = F = S = 0
 
     def report(logf, out, what):
