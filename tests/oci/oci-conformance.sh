@@ -11,7 +11,12 @@ need_root
 busybox_static >/dev/null || { echo "1..0 # SKIP no static busybox (busybox-static)"; exit 0; }
 HERE=$(cd "$(dirname "$0")" && pwd)
 T=$(mktemp -d /tmp/sbx-oci-conf.XXXXXX)
-on_exit 'for r in sbx runc; do for id in $(ls "$T/root-$r" 2>/dev/null); do rt_$r delete -f "$id" >/dev/null 2>&1; done; done; rm -rf "$T"'
+# Each container's cgroup below a parent of this run (cgroupsPath, set by
+# bundle unless a check sets its own): the defaults (sbx /sbx-runc/ID, runc
+# /ID) are host-wide names, and another run of this test on the host (another
+# checkout) used the same ids ("move pid into cgroup .../sbx-runc/capunk").
+CG=sbx-oci-conf-${T##*.}
+on_exit 'for r in sbx runc; do for id in $(ls "$T/root-$r" 2>/dev/null); do rt_$r delete -f "$id" >/dev/null 2>&1; done; done; rmdir /sys/fs/cgroup/*/"$CG" /sys/fs/cgroup/"$CG" 2>/dev/null; rm -rf "$T"'
 make_rootfs "$T/rootfs"
 rt_sbx() { "$SBX_RUNC" --root "$T/root-sbx" "$@"; }
 rt_runc() { runc --root "$T/root-runc" "$@"; }
@@ -24,6 +29,10 @@ bundle() {
         mkdir -p "$b"
         export ROOTFS=$T/rootfs
         python3 "$HERE/mkconfig.py" "$b" "$2" || echo "# mkconfig failed for $1"
+        python3 -c 'import json, sys
+c = json.load(open(sys.argv[1]))
+c.setdefault("linux", {}).setdefault("cgroupsPath", sys.argv[2])
+json.dump(c, open(sys.argv[1], "w"), indent=1)' "$b/config.json" "/$CG/$1" || echo "# cgroupsPath not set for $1"
         echo "$b"
 }
 # run RT BUNDLE ID -> stdout+stderr, status in $st
