@@ -801,6 +801,29 @@ static int run_if(tctx *t, const action *a, const char *end, tval dot, const cha
         return 0;
 }
 
+/* One element of a range: $v1 (and $v2) declared for the body, which runs
+ * with the element as dot. key: the index or map key, for "$k, $v :="
+ * (freed here when unused). */
+static int range_once(tctx *t, const action *a, const action *e, const char *v1, size_t l1,
+                      const char *v2, size_t l2, json_object *key, tval el) {
+        int vmark = t->n_vars, r = 0;
+
+        if (v2) {
+                r = vars_push(t, v1, l1, (tval) {}, key);
+                key = NULL;
+                if (r >= 0)
+                        t->vars[t->n_vars - 1].v = (tval) { .o = t->vars[t->n_vars - 1].own };
+                if (r >= 0)
+                        r = vars_push(t, v2, l2, el, NULL);
+        } else if (v1)
+                r = vars_push(t, v1, l1, el, NULL);
+        json_object_put(key);
+        if (r >= 0)
+                r = run(t, a->close_end, body_end(a->close_end, e), el, a->trim_right);
+        vars_pop(t, vmark);
+        return r;
+}
+
 static int run(tctx *t, const char *p, const char *end, tval dot, bool trim_start) {
         int mark = t->n_vars;
         action a;
@@ -848,19 +871,9 @@ static int run(tctx *t, const char *p, const char *end, tval dot, bool trim_star
                                 r = find_end(t, a.close_end, end, &e);
                         if (r >= 0 && !v.missing && v.o && json_object_is_type(v.o, json_type_array)) {
                                 for (size_t i = 0; r >= 0 && i < json_object_array_length(v.o); i++) {
-                                        tval el = { .o = json_object_array_get_idx(v.o, i) };
-                                        int vmark = t->n_vars;
-                                        if (v2) {
-                                                r = vars_push(t, v1, l1, (tval) {}, json_object_new_int64((int64_t) i));
-                                                if (r >= 0)
-                                                        t->vars[t->n_vars - 1].v = (tval) { .o = t->vars[t->n_vars - 1].own };
-                                                if (r >= 0)
-                                                        r = vars_push(t, v2, l2, el, NULL);
-                                        } else if (v1)
-                                                r = vars_push(t, v1, l1, el, NULL);
-                                        if (r >= 0)
-                                                r = run(t, a.close_end, body_end(a.close_end, &e), el, a.trim_right);
-                                        vars_pop(t, vmark);
+                                        r = range_once(t, &a, &e, v1, l1, v2, l2,
+                                                       json_object_new_int64((int64_t) i),
+                                                       (tval) { .o = json_object_array_get_idx(v.o, i) });
                                 }
                         } else if (r >= 0 && !v.missing && v.o && json_object_is_type(v.o, json_type_object) &&
                                    !struct_shape(v.o)) {
@@ -877,19 +890,8 @@ static int run(tctx *t, const char *p, const char *end, tval dot, bool trim_star
                                         qsort(keys, k, sizeof(char *), cmp_keys);
                                 }
                                 for (size_t i = 0; keys && r >= 0 && i < k; i++) {
-                                        tval el = { .o = json_object_object_get(v.o, keys[i]) };
-                                        int vmark = t->n_vars;
-                                        if (v2) {
-                                                r = vars_push(t, v1, l1, (tval) {}, json_object_new_string(keys[i]));
-                                                if (r >= 0)
-                                                        t->vars[t->n_vars - 1].v = (tval) { .o = t->vars[t->n_vars - 1].own };
-                                                if (r >= 0)
-                                                        r = vars_push(t, v2, l2, el, NULL);
-                                        } else if (v1)
-                                                r = vars_push(t, v1, l1, el, NULL);
-                                        if (r >= 0)
-                                                r = run(t, a.close_end, body_end(a.close_end, &e), el, a.trim_right);
-                                        vars_pop(t, vmark);
+                                        r = range_once(t, &a, &e, v1, l1, v2, l2, json_object_new_string(keys[i]),
+                                                       (tval) { .o = json_object_object_get(v.o, keys[i]) });
                                 }
                                 free(keys);
                         } else if (r >= 0 && !v.missing && v.o)
