@@ -329,16 +329,18 @@ static int load_tree(struct json_object *root, sbx_config *ret, sbx_config_diag 
                 return sbx_error_set(reterr, r, "copying the config");
         ret->retained_default = TAKE_PTR(retained);
         return 0;
-invalid:
+invalid: {
         /* the message carries sbx's hint for the first issue (the issues stay OpenClaw's words) */
         const char *hint = NULL;
         size_t pl = strcspn(diag->issues.v[0], ":");
+
         for (size_t i = 0; i < diag->hints.n && !hint; i++)
                 if (!strncmp(diag->hints.v[i], diag->issues.v[0], pl) && diag->hints.v[i][pl] == ':')
                         hint = diag->hints.v[i] + pl + 2;
         return sbx_error_set(reterr, -EINVAL, "invalid config: %s%s%s%s%s", diag->issues.v[0], hint ? " (" : "",
                              hint ?: "", hint ? ")" : "",
                              diag->issues.n > 1 ? " (and more, see 'sbx check')" : "");
+}
 }
 
 /* A "__proto__" key never becomes a key of OpenClaw's config object (in JavaScript it
