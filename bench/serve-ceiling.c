@@ -1,0 +1,371 @@
+/* SPDX-License-Identifier: MIT */
+/* serve-ceiling: throwaway servers that measure, by construction, the ceiling
+ * of two designs for a cold `sbx run` (issue 16 target 1, session 16; figures
+ * in bench/README.md "Target 1, session 16"). Not part of sbx, not secure:
+ * no peer check, no policy, no rlimits/umask/cwd/signal handling.
+ * bench-serve.sh builds it and times bench/serve-client.c against it.
+ *
+ *   serve-ceiling null SOCKET      answers "exited 0" at once: the floor of
+ *                                  any server (the client's exec, connect,
+ *                                  sendmsg of argv and 3 fds, one round trip)
+ *   serve-ceiling fork SOCKET      (a) a warm sbx: fork a worker that runs
+ *                                  the received argv through sbx's own
+ *                                  main() (built with -DSBX_MAIN, linked with
+ *                                  libsbx-core.a and runtime/main.c's main
+ *                                  renamed): no exec, no ld.so, no glibc start
+ *   serve-ceiling premade SOCKET K (b) K children kept waiting in fresh
+ *                                  namespaces (sbx's 7, their own id map,
+ *                                  / private, a new /proc); each accept()s
+ *                                  one connection itself, hands it to the
+ *                                  holder (for the exit status), puts the
+ *                                  received fds on 0-2, sets no_new_privs and
+ *                                  sbx's two precompiled seccomp filters
+ *                                  (-DSBX_FILTERS) and execs argv; used once,
+ *                                  the holder refills when it has nothing
+ *                                  else to do (exit statuses first)
+ *
+ * The server answers each connection with the command's 4-byte wait status.
+ * SIGTERM: it prints "served N cpu_self_us cpu_children_us minflt_self
+ * minflt_children" (getrusage) on
+ * stderr and exits, so a bench can charge the server's CPU to the runs. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/filter.h>
+#include <linux/sched.h>
+#include <linux/seccomp.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#ifndef P_PIDFD
+#define P_PIDFD 3
+#endif
+
+static long served;
+static volatile sig_atomic_t stop;
+
+static _Noreturn void die(const char *what) {
+        fprintf(stderr, "serve-ceiling: %s: %s\n", what, strerror(errno));
+        _exit(111);
+}
+
+static void on_term(int sig) {
+        (void) sig;
+        stop = 1;
+}
+
+static void report(void) {
+        struct rusage s, c;
+
+        getrusage(RUSAGE_SELF, &s);
+        getrusage(RUSAGE_CHILDREN, &c);
+        fprintf(stderr, "served %ld %ld %ld %ld %ld\n", served,
+                (long) (s.ru_utime.tv_sec + s.ru_stime.tv_sec) * 1000000 + s.ru_utime.tv_usec + s.ru_stime.tv_usec,
+                (long) (c.ru_utime.tv_sec + c.ru_stime.tv_sec) * 1000000 + c.ru_utime.tv_usec + c.ru_stime.tv_usec,
+                s.ru_minflt, c.ru_minflt);
+}
+
+/* one request: argv (NUL-separated) and 3 fds; argv[] points into buf */
+static int recv_request(int conn, char *buf, size_t size, char **argv, size_t max, int fds[3]) {
+        union {
+                struct cmsghdr h;
+                char b[CMSG_SPACE(3 * sizeof(int))];
+        } c;
+        struct iovec iov = { buf, size - 1 };
+        struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = c.b, .msg_controllen = sizeof(c.b) };
+        ssize_t n = recvmsg(conn, &m, MSG_CMSG_CLOEXEC);
+        struct cmsghdr *h = CMSG_FIRSTHDR(&m);
+        size_t argc = 0;
+
+        if (n <= 0 || !h || h->cmsg_type != SCM_RIGHTS || h->cmsg_len != CMSG_LEN(3 * sizeof(int)))
+                return -1;
+        memcpy(fds, CMSG_DATA(h), 3 * sizeof(int));
+        buf[n] = '\0';
+        for (char *p = buf; p < buf + n && argc + 1 < max; p += strlen(p) + 1)
+                argv[argc++] = p;
+        argv[argc] = NULL;
+        return (int) argc;
+}
+
+static int listen_on(const char *path) {
+        struct sockaddr_un sa = { .sun_family = AF_UNIX };
+        int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+        if (fd < 0 || strlen(path) >= sizeof(sa.sun_path))
+                die("socket");
+        strcpy(sa.sun_path, path);
+        (void) unlink(path);
+        if (bind(fd, (struct sockaddr *) &sa, sizeof(sa)) < 0 || listen(fd, 64) < 0)
+                die(path);
+        return fd;
+}
+
+static void answer(int conn, int status) {
+        (void) !write(conn, &status, sizeof(status));
+        close(conn);
+        served++;
+}
+
+#ifdef SBX_MAIN
+int sbx_real_main(int argc, char **argv);
+#endif
+
+static int serve_null_or_fork(int l, int do_fork) {
+        static char buf[8192];
+        char *argv[256];
+        int fds[3];
+
+        while (!stop) {
+                int conn = accept4(l, NULL, NULL, SOCK_CLOEXEC), argc, status = 0;
+
+                if (conn < 0) {
+                        if (errno == EINTR)
+                                continue;
+                        die("accept");
+                }
+                argc = recv_request(conn, buf, sizeof(buf), argv, 256, fds);
+                if (argc < 1) {
+                        close(conn);
+                        continue;
+                }
+                if (do_fork) {
+                        pid_t pid = fork();
+
+                        if (pid < 0)
+                                die("fork");
+                        if (pid == 0) {
+                                signal(SIGTERM, SIG_DFL);
+                                signal(SIGPIPE, SIG_DFL);
+                                for (int i = 0; i < 3; i++)
+                                        if (dup2(fds[i], i) < 0)
+                                                _exit(111);
+#ifdef SBX_MAIN
+                                exit(sbx_real_main(argc, argv));
+#else
+                                execvp(argv[0], argv);
+                                _exit(127);
+#endif
+                        }
+                        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+                                ;
+                }
+                for (int i = 0; i < 3; i++)
+                        close(fds[i]);
+                answer(conn, status);
+        }
+        report();
+        return 0;
+}
+
+#ifdef SBX_FILTERS
+#include "security/seccomp-precompiled.h"
+#endif
+
+static __attribute__((unused)) void load(const struct sock_filter *f, unsigned short len) {
+        struct sock_fprog prog = { .len = len, .filter = (struct sock_filter *) f };
+
+        if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) < 0)
+                die("seccomp");
+}
+
+static void write_file(const char *path, const char *s) {
+        int fd = open(path, O_WRONLY | O_CLOEXEC);
+
+        if (fd < 0 || write(fd, s, strlen(s)) != (ssize_t) strlen(s))
+                die(path);
+        close(fd);
+}
+
+/* a pre-made sandbox: set up, wait for one connection, exec it */
+static _Noreturn void premade_child(int l, int to_holder, uid_t uid, gid_t gid) {
+        static char buf[8192];
+        char map[64], *argv[256];
+        int fds[3], conn;
+        union {
+                struct cmsghdr h;
+                char b[CMSG_SPACE(sizeof(int))];
+        } c;
+        struct iovec iov = { "c", 1 };
+        struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = c.b, .msg_controllen = sizeof(c.b) };
+
+        snprintf(map, sizeof(map), "0 %u 1", (unsigned) uid);
+        write_file("/proc/self/uid_map", map);
+        write_file("/proc/self/setgroups", "deny");
+        snprintf(map, sizeof(map), "0 %u 1", (unsigned) gid);
+        write_file("/proc/self/gid_map", map);
+        if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
+            mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
+                die("mount /proc");
+        /* waiting: everything above is off the run's path */
+        do
+                conn = accept4(l, NULL, NULL, SOCK_CLOEXEC);
+        while (conn < 0 && errno == EINTR);
+        if (conn < 0 || recv_request(conn, buf, sizeof(buf), argv, 256, fds) < 1)
+                die("the request");
+        c.h.cmsg_len = CMSG_LEN(sizeof(int));
+        c.h.cmsg_level = SOL_SOCKET;
+        c.h.cmsg_type = SCM_RIGHTS;
+        memcpy(CMSG_DATA(&c.h), &conn, sizeof(int));
+        if (sendmsg(to_holder, &m, 0) != 1)
+                die("hand the connection over");
+        for (int i = 0; i < 3; i++)
+                if (dup2(fds[i], i) < 0)
+                        die("stdio");
+        if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+                die("no_new_privs");
+#ifdef SBX_FILTERS
+        load(sbx_precompiled_layer, sbx_precompiled_layer_len);
+        load(sbx_precompiled_base, sbx_precompiled_base_len);
+#endif
+        execv(argv[0], argv);
+        die(argv[0]);
+}
+
+struct slot {
+        int pidfd, sock, conn;
+        int hup;        /* the child closed its end (exec'd or died): stop polling it */
+};
+
+static void spawn(struct slot *s, int l) {
+        struct clone_args a = {
+                .flags = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS |
+                         CLONE_NEWCGROUP | CLONE_PIDFD,
+                .exit_signal = SIGCHLD,
+        };
+        int sp[2];
+        long pid;
+        uid_t uid = geteuid();
+        gid_t gid = getegid();
+
+        if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sp) < 0)
+                die("socketpair");
+        a.pidfd = (unsigned long) &s->pidfd;
+        pid = syscall(SYS_clone3, &a, sizeof(a));
+        if (pid < 0)
+                die("clone3");
+        if (pid == 0) {
+                signal(SIGTERM, SIG_DFL);
+                signal(SIGPIPE, SIG_DFL);
+                close(sp[0]);
+                premade_child(l, sp[1], uid, gid);
+        }
+        close(sp[1]);
+        s->sock = sp[0];
+        s->conn = -1;
+        s->hup = 0;
+}
+
+static void take_conn(struct slot *s) {
+        union {
+                struct cmsghdr h;
+                char b[CMSG_SPACE(sizeof(int))];
+        } c;
+        char x;
+        struct iovec iov = { &x, 1 };
+        struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = c.b, .msg_controllen = sizeof(c.b) };
+        struct cmsghdr *h;
+
+        if (recvmsg(s->sock, &m, MSG_DONTWAIT | MSG_CMSG_CLOEXEC) != 1)
+                return;
+        h = CMSG_FIRSTHDR(&m);
+        if (h && h->cmsg_type == SCM_RIGHTS)
+                memcpy(&s->conn, CMSG_DATA(h), sizeof(int));
+}
+
+static int serve_premade(int l, int k) {
+        struct slot s[64];
+        struct pollfd p[128];
+
+        if (k < 1 || k > 64)
+                die("K: 1..64");
+        for (int i = 0; i < k; i++)
+                spawn(&s[i], l);
+        while (!stop) {
+                int empty = -1, r;
+
+                for (int i = 0; i < k; i++) {
+                        /* a closed end polls POLLHUP for ever: not a busy loop
+                         * while the command runs */
+                        p[2 * i] = (struct pollfd) { .fd = s[i].pidfd < 0 || s[i].hup ? -1 : s[i].sock, .events = POLLIN };
+                        p[2 * i + 1] = (struct pollfd) { .fd = s[i].pidfd, .events = POLLIN };
+                        if (s[i].pidfd < 0)
+                                empty = i;
+                }
+                /* refill only when nothing else is to be done: an exit
+                 * status is answered before the next clone3 */
+                r = poll(p, 2 * k, empty >= 0 ? 0 : -1);
+                if (r < 0) {
+                        if (errno == EINTR)
+                                continue;
+                        die("poll");
+                }
+                if (r == 0 && empty >= 0) {
+                        spawn(&s[empty], l);
+                        continue;
+                }
+                for (int i = 0; i < k; i++) {
+                        siginfo_t si = { 0 };
+
+                        if (s[i].pidfd < 0)
+                                continue;
+                        if (p[2 * i].revents & POLLIN)
+                                take_conn(&s[i]);
+                        if (p[2 * i].revents & (POLLHUP | POLLERR))
+                                s[i].hup = 1;
+                        if (!(p[2 * i + 1].revents & POLLIN))
+                                continue;
+                        take_conn(&s[i]);
+                        if (waitid(P_PIDFD, s[i].pidfd, &si, WEXITED) < 0)
+                                die("waitid");
+                        if (s[i].conn >= 0)
+                                answer(s[i].conn, si.si_code == CLD_EXITED ? (si.si_status & 0xff) << 8
+                                                                           : si.si_status & 0x7f);
+                        close(s[i].pidfd);
+                        close(s[i].sock);
+                        s[i].pidfd = -1;
+                }
+        }
+        for (int i = 0; i < k; i++)
+                if (s[i].pidfd >= 0)
+                        (void) syscall(SYS_pidfd_send_signal, s[i].pidfd, SIGKILL, NULL, 0);
+        for (int i = 0; i < k; i++)
+                if (s[i].pidfd >= 0)
+                        (void) waitid(P_PIDFD, s[i].pidfd, &(siginfo_t) { 0 }, WEXITED);
+        report();
+        return 0;
+}
+
+int main(int argc, char **argv) {
+        struct sigaction sa = { .sa_handler = on_term };
+        int l;
+
+#ifdef SBX_MAIN
+        /* sbx's template holder execs /proc/self/exe as "sbx-template" */
+        if (argc == 1)
+                return sbx_real_main(argc, argv);
+#endif
+        if (argc < 3)
+                die("usage: serve-ceiling null|fork|premade SOCKET [K]");
+        sigaction(SIGTERM, &sa, NULL);  /* no SA_RESTART: accept/poll return EINTR */
+        signal(SIGPIPE, SIG_IGN);
+        l = listen_on(argv[2]);
+        if (!strcmp(argv[1], "null"))
+                return serve_null_or_fork(l, 0);
+        if (!strcmp(argv[1], "fork"))
+                return serve_null_or_fork(l, 1);
+        if (!strcmp(argv[1], "premade"))
+                return serve_premade(l, argc > 3 ? atoi(argv[3]) : 1);
+        die("mode");
+}
