@@ -24,22 +24,38 @@
 # paired table. Then the "drained" figure: DRAIN runs (default N) of the
 # premade client alone, back to back, K=1 (each run waits for the refill
 # its predecessor started) and K, with unshare alone before them.
-# Root only (the fork server's sbx runs as root).
+# As root; with --rootless as root, the same again as the unprivileged user
+# sbx-ci (through setpriv, a clean environment, as bench-run.sh); run by
+# another user, rootless only.
 #
-#   bench/bench-serve.sh [-n N] [-k K] [path/to/sbx]
+#   bench/bench-serve.sh [-n N] [-k K] [--rootless] [path/to/sbx]
 set -u
 . "$(dirname "$0")/lib.sh"
 K=2
+ROOTLESS=
 a=()
 while [ $# -gt 0 ]; do
         case $1 in
         -k) K=$2; shift 2 ;;
+        --rootless) ROOTLESS=1; shift ;;
         *) a+=("$1"); shift ;;
         esac
 done
 bench_args 200 "${a[@]}"
 bench_sbx "${ARGS[0]:-}"
-[ "$(id -u)" = 0 ] || { echo "bench-serve: run as root" >&2; exit 1; }
+if [ -n "$ROOTLESS" ] && [ "$(id -u)" = 0 ]; then
+        bash "$0" -n "$N" -k "$K" "$SBX"
+        id sbx-ci >/dev/null 2>&1 ||
+                useradd --system --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin sbx-ci
+        home=$(mktemp -d /tmp/sbx-bench.XXXXXX)
+        chown sbx-ci: "$home"
+        echo "# rootless (sbx-ci)"
+        setpriv --reuid sbx-ci --regid "$(id -g sbx-ci)" --init-groups \
+                env -i PATH=/usr/local/bin:/usr/bin:/bin HOME="$home" bash "$0" -n "$N" -k "$K" "$SBX"
+        rc=$?
+        rm -rf "$home"
+        exit $rc
+fi
 top=$(cd "$(dirname "$0")/.." && pwd)
 B=$(dirname "$SBX")
 for f in "$B/libexec/sbx.p/.._runtime_main.c.o" "$B/libsbx-core.a" "$B/seccomp-profiles/seccomp-precompiled.c"; do
