@@ -11,6 +11,7 @@
 #   unshare                          the baseline
 #   sbx run -- /bin/true             today's cold run (its own state root)
 #   sbx --version                    the front end + the full sbx's start
+#   sbx run -- /nonexistent/cmd      + the decision (refused before fork, 127)
 #   client null                      any server's floor: the client's exec,
 #                                    argv + 3 fds sent, one round trip
 #   client fork run -- /bin/true     (a) a warm sbx: a forked worker runs
@@ -114,10 +115,15 @@ done || exit 1
 python3 "$top/bench/pair.py" "$N" unshare -Urmpnif --mount-proc /bin/true \
         ::: XDG_RUNTIME_DIR="$STATE/sbx-run" "$SBX" run -- /bin/true \
         ::: "$SBX" --version \
+        ::: XDG_RUNTIME_DIR="$STATE/sbx-run" "$SBX" run -- /nonexistent/cmd \
         ::: "$C" "$STATE/null.sock" /bin/true \
         ::: "$C" "$STATE/fork.sock" sbx run -- /bin/true \
-        ::: "$C" "$STATE/premade.sock" /bin/true | label unshare "sbx run" "sbx --version" "client null" \
-        "client fork (a)" "client premade (b)"
+        ::: "$C" "$STATE/premade.sock" /bin/true | label unshare "sbx run" "sbx --version" "sbx decides (127)" \
+        "client null" "client fork (a)" "client premade (b)" | tee "$STATE/pair.txt"
+# (b) with the full sbx still started and deciding per run, by construction:
+# the premade run + (the refused run - the client's own start and round trip)
+awk '{ for (i = 1; i < NF; i++) if ($i == "paired") { r[NR] = $(i + 1); break } }
+        END { printf "  by construction: (b) with the full sbx deciding per run %.2fx, wall\n", r[8] + r[5] - r[6] }' "$STATE/pair.txt"
 stop_report
 echo "# drained: back to back, no other command between runs"
 python3 "$top/bench/pair.py" "${DRAIN:-$N}" unshare -Urmpnif --mount-proc /bin/true | sed 1d | label unshare
