@@ -111,7 +111,14 @@ for _ in 1 2 3 4 5; do
         XDG_RUNTIME_DIR=$STATE/sbx-run "$SBX" run -- /bin/true
         "$C" "$STATE/fork.sock" sbx run -- /bin/true
         "$C" "$STATE/premade.sock" /bin/true
-done || exit 1
+done
+# each server runs what it is sent: an exit status passes through
+for s in fork:"sbx run -- /bin/sh -c" premade:"/bin/sh -c"; do
+        read -ra cmd <<< "${s#*:}"
+        "$C" "$STATE/${s%%:*}.sock" "${cmd[@]}" 'exit 7'
+        r=$?
+        [ $r = 7 ] || { echo "bench-serve: the ${s%%:*} server's run exited $r, not 7" >&2; exit 1; }
+done
 python3 "$top/bench/pair.py" "$N" unshare -Urmpnif --mount-proc /bin/true \
         ::: XDG_RUNTIME_DIR="$STATE/sbx-run" "$SBX" run -- /bin/true \
         ::: "$SBX" --version \
