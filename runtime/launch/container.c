@@ -105,7 +105,8 @@ static int plan_mount(sbx_plan *p, const sbx_ctr_mount *m, sbx_error *reterr) {
                 if (!op)
                         return -ENOMEM;
                 op->src = sbx_plan_strdup(p, m->src);
-                op->flags = sbx_flags_of(m->flags) | (S_ISDIR(st.st_mode) ? 0 : SBX_MNT_FILE);
+                op->flags = sbx_flags_of(m->flags) | (S_ISDIR(st.st_mode) ? 0 : SBX_MNT_FILE) |
+                            (m->on_proc_ok ? 0 : SBX_MNT_NOT_ON_PROC);
                 op->nonrecursive = !m->recursive;
                 op->propagation = m->propagation;
                 return op->src ? 0 : sbx_error_set(reterr, -ENOMEM, "plan: out of memory");
@@ -120,7 +121,7 @@ static int plan_mount(sbx_plan *p, const sbx_ctr_mount *m, sbx_error *reterr) {
                 return sbx_error_set(reterr, -ENOMEM, "%s: devpts options", m->what);
         op->ms_flags = m->flags;
         op->propagation = m->propagation;
-        op->flags = m->copyup ? SBX_MNT_COPYUP : 0;
+        op->flags = (m->copyup ? SBX_MNT_COPYUP : 0) | (m->on_proc_ok ? 0 : SBX_MNT_NOT_ON_PROC);
         return op->fstype ? 0 : sbx_error_set(reterr, -ENOMEM, "plan: out of memory");
 }
 
@@ -593,7 +594,13 @@ int sbx_caps_setup_container_child(int cap_last, const sbx_container_proc *proc,
         struct __user_cap_data_struct data[2] = {};
         gid_t groups[64];
 
-        for (int c = 0; c <= cap_last; c++)
+        /* every capability number the kernel could know, not only up to
+         * cap_last: a cap_last read inside the container (a startContainer
+         * hook, once in its mount namespace) came from a /proc the bundle
+         * may have replaced ('5' kept CAP_SYS_ADMIN in the bounding set, and
+         * an exec as uid 0 gets the whole bounding set); EINVAL past the
+         * kernel's last */
+        for (int c = 0; c < 64; c++)
                 if (!(proc->caps[0] & (1ull << c)) && prctl(PR_CAPBSET_DROP, c, 0, 0, 0) < 0 && errno != EINVAL)
                         return sbx_error_set(reterr, -errno, "process.capabilities.bounding: drop %d", c);
         if (prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) < 0)

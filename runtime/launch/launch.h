@@ -278,6 +278,8 @@ enum {
         SBX_MNT_COPYUP   = 1 << 8,   /* FS tmpfs: copy what was at dst into it (crun's "tmpcopyup") */
         SBX_MNT_TEMPLATE = 1 << 9,   /* issue 16: part of the shared read-only root a template holder
                                       * builds once (template.c); a run from a template skips it */
+        SBX_MNT_NOT_ON_PROC = 1 << 10, /* an OCI mount: refused (EPERM) when its mountpoint, resolved
+                                        * in the root, is on a procfs (runc's checkProcMount) */
 };
 
 typedef struct sbx_mount_op {
@@ -787,6 +789,8 @@ typedef struct sbx_ctr_mount {
         unsigned long propagation;
         bool recursive;                  /* rbind */
         bool copyup;                     /* tmpfs "tmpcopyup": the dir's contents copied in */
+        bool on_proc_ok;                 /* a procfs, or one of the /proc files lxcfs emulates: may
+                                          * land on a procfs (others may not: SBX_MNT_NOT_ON_PROC) */
         const char *what;                /* "mounts[3]" for messages */
 } sbx_ctr_mount;
 

@@ -35,10 +35,12 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <unistd.h>
+#include <linux/magic.h>
 
 #include "util/util.h"
 #include "mount.h"
@@ -723,6 +725,19 @@ static unsigned long ms_flags(unsigned flags) {
                (flags & SBX_MNT_NODEV ? MS_NODEV : 0) | (flags & SBX_MNT_NOEXEC ? MS_NOEXEC : 0);
 }
 
+/* SBX_MNT_NOT_ON_PROC: an OCI mount whose mountpoint (tfd, as resolved in
+ * the root: an image's symlink may lead there) is on a procfs is refused,
+ * as runc's checkProcMount refuses it (oci-config.c proc_place: the names) */
+static int proc_guard(int tfd, unsigned flags) {
+        struct statfs sf;
+
+        if (!(flags & SBX_MNT_NOT_ON_PROC))
+                return 0;
+        if (fstatfs(tfd, &sf) < 0)
+                return -errno;
+        return sf.f_type == PROC_SUPER_MAGIC ? -EPERM : 0;
+}
+
 /* Attach tree (a detached mount) at dst inside the root, applying flags. */
 static int attach_tree(int rootfd, int tree, const char *dst, unsigned flags, bool file) {
         struct mount_attr attr = { .attr_set = attr_flags(flags) };
@@ -736,7 +751,9 @@ static int attach_tree(int rootfd, int tree, const char *dst, unsigned flags, bo
         tfd = open_in_root(rootfd, dst, O_PATH | (file ? O_NOFOLLOW : O_DIRECTORY));
         if (tfd < 0)
                 return -errno;
-        r = move_mount(tree, "", tfd, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0 ? -errno : 0;
+        r = proc_guard(tfd, flags);
+        if (r == 0)
+                r = move_mount(tree, "", tfd, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0 ? -errno : 0;
         close(tfd);
         return r;
 }
@@ -867,6 +884,10 @@ static int do_container_fs(int rootfd, const sbx_mount_op *op) {
         tfd = open_mountpoint(rootfd, op, 0755);
         if (tfd <= 0)
                 return tfd;
+        if ((r = proc_guard(tfd, op->flags)) < 0) {
+                close(tfd);
+                return r;
+        }
         fd_path(target, tfd);
         if (op->flags & SBX_MNT_COPYUP) {
                 /* what was there, before the tmpfs hides it */
@@ -1571,6 +1592,9 @@ static int run_ops(const sbx_plan *p, int rootfd, bool from_template, sbx_mount_
                                              op->src ? " from '" : "", op->src ?: "", op->src ? "'" : "",
                                              op->kind == SBX_MOUNT_MASK && r == -ENODEV
                                                      ? " (the root's /dev/null is not the null device 1:3)"
+                                             : (op->flags & SBX_MNT_NOT_ON_PROC) && r == -EPERM
+                                                     ? " (its place is on the container's /proc: "
+                                                       "runc's checkProcMount)"
                                                      : "");
                 }
         }

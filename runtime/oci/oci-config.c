@@ -15,7 +15,9 @@
 #include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
+#include <linux/magic.h>
 
 /* JSON paths in messages are bounded on purpose: truncation is harmless */
 #pragma GCC diagnostic ignored "-Wformat-truncation"
@@ -204,6 +206,61 @@ static int parse_propagation(const char *s, unsigned long *ret) {
         return -EINVAL;
 }
 
+/* runc's checkProcMount: /proc is only ever a procfs (a new one, or a bind
+ * of one), and nothing is mounted inside it but the files lxcfs emulates.
+ * A bind or tmpfs there (a volume the container or its image fills) gave
+ * the bundle the /proc the runtime itself reads once inside the container
+ * (a startContainer hook's cap_last_cap), and hid what maskedPaths and
+ * readonlyPaths protect behind files of its own. dst: absolute; compared
+ * after removing "." components, repeated '/' and ".." lexically (the
+ * child checks again where the path really leads: mount.c
+ * SBX_MNT_NOT_ON_PROC). 1: /proc itself, 2: inside it (not allowed),
+ * 3: inside it, allowed, 0: elsewhere. */
+static const char *const proc_mounts_allowed[] = { "/proc/cpuinfo", "/proc/diskstats", "/proc/meminfo",
+                                                   "/proc/stat", "/proc/swaps", "/proc/uptime", "/proc/loadavg",
+                                                   "/proc/slabinfo", "/proc/net/dev", "/proc/sys/kernel/ns_last_pid",
+                                                   NULL };
+
+static int proc_place(const char *dst) {
+        char clean[PATH_MAX] = "";
+        size_t n = 0;
+
+        for (const char *s = dst; *s;) {
+                size_t len;
+                while (*s == '/')
+                        s++;
+                len = strcspn(s, "/");
+                if (len == 0 || (len == 1 && s[0] == '.')) {
+                        s += len;
+                        continue;
+                }
+                if (len == 2 && s[0] == '.' && s[1] == '.') {
+                        while (n > 0 && clean[n - 1] != '/')
+                                n--;
+                        if (n > 0)
+                                n--;
+                        clean[n] = '\0';
+                        s += len;
+                        continue;
+                }
+                if (n + len + 2 >= sizeof(clean))
+                        return 2;
+                clean[n++] = '/';
+                memcpy(clean + n, s, len);
+                n += len;
+                clean[n] = '\0';
+                s += len;
+        }
+        if (!strcmp(clean, "/proc"))
+                return 1;
+        if (strncmp(clean, "/proc/", 6))
+                return 0;
+        for (size_t i = 0; proc_mounts_allowed[i]; i++)
+                if (!strcmp(clean, proc_mounts_allowed[i]))
+                        return 3;
+        return 2;
+}
+
 static int parse_mount(oci_config *c, json_object *m, size_t idx, sbx_ctr_mount *ret, sbx_error *e) {
         static const char *const keys[] = { "destination", "type", "source", "options", "uidMappings",
                                              "gidMappings", NULL };
@@ -307,6 +364,15 @@ static int parse_mount(oci_config *c, json_object *m, size_t idx, sbx_ctr_mount 
                         return sbx_error_set(e, -errno, "config.json: %s.source: '%s'", jp, src);
                 ret->src = own(c, canon);
                 ret->flags |= MS_BIND;
+                /* runc takes a bind of a procfs at /proc (the source
+                 * checked here; the child opens it by this name) */
+                if (proc_place(ret->dst) == 1) {
+                        struct statfs sf;
+                        if (statfs(canon, &sf) < 0 || sf.f_type != PROC_SUPER_MAGIC)
+                                return perr(e, -EPERM, JP(p, "%s.destination", jp),
+                                            "'%s' cannot be mounted there: not a procfs (runc's checkProcMount)",
+                                            ret->src);
+                }
                 ret->type = own_strdup(c, "bind");
         } else {
                 /* cgroup v1/hybrid hosts: as runc, a tmpfs with the container's
@@ -327,10 +393,21 @@ static int parse_mount(oci_config *c, json_object *m, size_t idx, sbx_ctr_mount 
                         ret->type = own_strdup(c, type);
                         ret->src = src && src[0] ? own_strdup(c, src) : NULL;
                 }
+                if (proc_place(ret->dst) == 1 && strcmp(type, "proc"))
+                        return perr(e, -EPERM, JP(p, "%s.destination", jp),
+                                    "a '%s' mount cannot be /proc: it is of type proc only (runc's checkProcMount)", type);
                 ret->data = data[0] ? own_strdup(c, data) : NULL;
                 if (ret->copyup && strcmp(ret->type, "tmpfs"))
                         return perr(e, -EINVAL, JP(p, "%s.options", jp), "'tmpcopyup' is for tmpfs mounts only");
         }
+        if (ret->dst && proc_place(ret->dst) == 2)
+                return perr(e, -EPERM, JP(p, "%s.destination", jp),
+                            "'%s' is inside /proc: only the files lxcfs emulates may be mounted there "
+                            "(runc's checkProcMount)", dst);
+        /* /proc itself (a procfs, checked above) and the lxcfs files are
+         * meant to land on a procfs; the child refuses any other mount
+         * whose place turns out to be on one (an image's symlink into /proc) */
+        ret->on_proc_ok = (ret->dst && proc_place(ret->dst) != 0) || (ret->type && !strcmp(ret->type, "proc"));
         return ret->dst && ret->type ? 0 : -ENOMEM;
 }
 

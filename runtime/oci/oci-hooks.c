@@ -26,7 +26,7 @@
  * no_new_privs and seccomp filter (the parent of that child only waits for
  * it and exits with its status). The file is the container's: with the
  * runtime's privileges an image's file at that path would be host root. */
-static void become_container_process(const oci_config *c, const char *kind, size_t idx) {
+static void become_container_process(const oci_config *c, const char *kind, size_t idx, int cap_last) {
         const sbx_container_proc *pr = &c->ctr.proc;
         sbx_error e = {};
         int status;
@@ -42,7 +42,7 @@ static void become_container_process(const oci_config *c, const char *kind, size
         }
         if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0 ||
             (!pr->no_new_privs && c->ctr.seccomp.len && sbx_seccomp_setup_child(&c->ctr.seccomp) < 0) ||
-            sbx_caps_setup_container_child(oci_cap_last(), pr, &e) < 0 || prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0 ||
+            sbx_caps_setup_container_child(cap_last, pr, &e) < 0 || prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0 ||
             (pr->no_new_privs && (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
                                   (c->ctr.seccomp.len && sbx_seccomp_setup_child(&c->ctr.seccomp) < 0)))) {
                 dprintf(STDERR_FILENO, "hooks.%s[%zu]: become the container's process: %s\n", kind, idx,
@@ -61,6 +61,10 @@ static int run_hook(const oci_config *c, const oci_hook *h, const char *kind, si
         size_t len = strlen(state_json);
         pid_t pid;
         struct pollfd pfd;
+
+        /* the host's, read before the hook enters the container's mount
+         * namespace, whose /proc the bundle may have replaced */
+        int cap_last = oci_cap_last();
 
         if (pipe2(in, O_CLOEXEC) < 0)
                 return sbx_error_set(reterr, -errno, "hooks.%s[%zu]: pipe", kind, idx);
@@ -100,7 +104,7 @@ static int run_hook(const oci_config *c, const oci_hook *h, const char *kind, si
                         }
                 }
                 if (as_container)
-                        become_container_process(c, kind, idx);
+                        become_container_process(c, kind, idx, cap_last);
                 /* stdout of a hook is not the runtime's output */
                 (void) dup2(STDERR_FILENO, STDOUT_FILENO);
                 execve(h->path, h->args ?: noargs, h->env ?: noenv);
