@@ -103,7 +103,8 @@ const sbx_cli_opt sbx_run_opts[] = {
           "and AF_NETLINK sockets", NULL },
         { "landlock", 0, "MODE", OPT_LANDLOCK, "enforce (default): refuse to run when Landlock cannot enforce the "
           "rules; best-effort: run without them, with a warning naming them", "enforce best-effort" },
-        { "seccomp-profile", 0, "FILE", OPT_SECCOMP, "a Docker-format seccomp profile instead of the default",
+        { "seccomp-profile", 0, "FILE", OPT_SECCOMP, "a Docker-format seccomp profile instead of the default (a "
+          "persistent sandbox keeps the file as create read it)",
           "@file" },
         { "audit-log", 0, "FILE", OPT_AUDIT_LOG, "JSON Lines audit log (default: <state dir>/audit.jsonl)",
           "@file" },

@@ -14,6 +14,8 @@
 #define SBX_BUSY_FILE "busy"
 #define SBX_BPF_FILE "seccomp.bpf"
 #define SBX_BPF_LAYER_FILE "seccomp-layer.bpf"  /* sbx's always-on layer (sbx_bpf.layer_insns) */
+/* the seccomp profile as it was at create: every start reads this copy (cfgred16) */
+#define SBX_SECCOMP_PROFILE_FILE "seccomp-profile.json"
 #define SBX_RECORD_VERSION 1
 
 /* What sandbox.json holds beyond the public record. */

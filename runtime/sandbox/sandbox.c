@@ -49,6 +49,7 @@
 #include "launch/launch.h"
 #include "util/util.h"
 #include "net/net.h"
+#include "security/security.h"
 #include "exec-service.h"
 #include "sandbox-internal.h"
 #include "state-root.h"
@@ -1044,7 +1045,7 @@ static int start_locked(sbx_record *rec, sbx_error *reterr) {
         _cleanup_close_ int init_fd = -EBADF, pidfd = -EBADF, ready_r = -EBADF, ready_w = -EBADF, devnull = -EBADF,
                             sync_parent = -EBADF, go_r = -EBADF, go_w = -EBADF, svc = -EBADF;
         _cleanup_(sbx_run_config_free) sbx_run_config cfg = {};
-        char argv0[32], dir[PATH_MAX], ready = 0;
+        char argv0[32], dir[PATH_MAX], profile[PATH_MAX + 32], ready = 0;
         char *argv[2] = { argv0, NULL };
         const char *run;
         saved_stdio saved;
@@ -1082,6 +1083,13 @@ static int start_locked(sbx_record *rec, sbx_error *reterr) {
         r = sbx_run_config_copy(&cfg, &rec->s.config);
         free((char *) cfg.seccomp.profile_path);
         cfg.seccomp.profile_path = rec->s.config.seccomp.profile_path;
+        /* the profile as create read it (docker reads the file once, at
+         * create): the file named may lie where the sandbox writes (its
+         * workspace), and a restart must not load the sandbox's own edit.
+         * A record made before sbx kept the copy has none: its path. */
+        snprintf(profile, sizeof(profile), "%s/" SBX_SECCOMP_PROFILE_FILE, dir);
+        if (cfg.seccomp.profile_path && faccessat(AT_FDCWD, profile, F_OK, AT_SYMLINK_NOFOLLOW) == 0)
+                cfg.seccomp.profile_path = profile;
         if (r < 0)
                 return sbx_error_set(reterr, r, "out of memory");
         /* init: pid 1 with the sandbox's restrictions, in "/", no tty. */
@@ -1437,6 +1445,28 @@ static int new_record(const char *name, const sbx_run_config *c, const sbx_sandb
         return 0;
 }
 
+/* The seccomp profile's text as it is now, into the state dir, which only
+ * sbx writes: every start loads that copy, as docker reads the file once
+ * at create (start_locked). */
+static int copy_seccomp_profile(const sbx_record *rec, sbx_error *reterr) {
+        const char *src = rec->s.config.seccomp.profile_path;
+        char path[PATH_MAX + 32];
+        _cleanup_free_ char *buf = NULL;
+        size_t n;
+        int r;
+
+        if (!src)
+                return 0;
+        r = sbx_read_file("--seccomp-profile", src, SBX_SECCOMP_PROFILE_SIZE_MAX, &buf, &n, reterr);
+        if (r < 0)
+                return r;
+        snprintf(path, sizeof(path), "%s/" SBX_SECCOMP_PROFILE_FILE, rec->s.state_dir);
+        r = sbx_write_file_atomic(path, buf, n, 0600, false);
+        if (r < 0)
+                return sbx_error_set(reterr, r, "sandbox '%s': write '%s'", rec->s.name, path);
+        return 0;
+}
+
 /* mkdir <name>, its lock (taken) and busy files, the record, the id link. */
 static int create_state(sbx_record *rec, int *ret_lockfd, sbx_error *reterr) {
         char path[PATH_MAX + 64], link[PATH_MAX];
@@ -1456,6 +1486,9 @@ static int create_state(sbx_record *rec, int *ret_lockfd, sbx_error *reterr) {
         fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
         if (fd < 0)
                 return sbx_error_set(reterr, -errno, "sandbox '%s': create '%s'", rec->s.name, path);
+        r = copy_seccomp_profile(rec, reterr);
+        if (r < 0)
+                return r;
         r = sbx_record_save(rec, reterr);
         if (r < 0)
                 return r;

@@ -1,0 +1,150 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Escape suite, round 14b (cfgred16): a hostile openclaw.json's docker.* values
+# through `sbx run --config F --agent A`, and hostile docker create arguments
+# through the drop-in. Found and fixed (runtime/sandbox/sandbox.c):
+# - a persistent sandbox's seccomp profile (docker --security-opt seccomp=FILE,
+#   docker.seccompProfile) was read again from FILE at every start. Docker
+#   reads the file once, at create. FILE in the sandbox's own workspace (or
+#   anywhere it can write): the sandbox rewrote its profile and, after a
+#   stop/start (OpenClaw starts a stopped container), ran under its own
+#   filter. Create now keeps a copy in the state dir; every start loads it.
+# Guards (held on main): values that reach /etc/hosts and resolv.conf with a
+# newline or a space, env values with a newline, user names, tmpfs options and
+# a tmpfs over the read-only workspace, network and seccomp spellings,
+# $include of /proc/self/environ (direct, by symlink) and include cycles,
+# container and network names with '/' or '..' in the drop-in.
+. "$(dirname "$0")/lib.sh"
+
+export XDG_RUNTIME_DIR=$TMP/run SBX_WORKSPACE_ROOT=$TMP/sbxws
+mkdir -p "$XDG_RUNTIME_DIR"
+W=$TMP/ws
+mkdir -p "$W"
+echo inside > "$W/f"
+chmod 1777 "$W"
+chmod 644 "$W/f"
+chmod -R a+rX "$TMP" 2>/dev/null
+# cfg 'DOCKER' [SANDBOX]: agent main, sandboxed, docker: { DOCKER }, more sandbox keys
+cfg() {
+        cat > "$TMP/oc.json" <<J
+{ agents: { defaults: { sandbox: { mode: 'all', ${2:-} docker: { $1 } } },
+            entries: { main: { workspace: '$W' } } } }
+J
+}
+# brun CMD: run CMD as agent main; prints rc|output (notes dropped)
+brun() {
+        local out rc
+        out=$(HOME=$TMP/home timeout -k 5 60 "$SBX" run --no-tty --config "${CFG:-$TMP/oc.json}" --agent main -- /bin/sh -c "$1" 2>&1 </dev/null)
+        rc=$?
+        echo "$rc|$(grep -v ' note: ' <<<"$out" | tr '\n' ' ')"
+}
+
+# --- the seccomp profile of a persistent sandbox, rewritten by the sandbox
+if busybox_image sbx-test/r14b:v1; then
+        P=$TMP/pws
+        mkdir -p "$P"
+        chmod 777 "$P"
+        # getcwd(1, 4096) is EFAULT when allowed; the profile makes it EACCES
+        echo '{"defaultAction":"SCMP_ACT_ALLOW","syscalls":[{"names":["getcwd"],"action":"SCMP_ACT_ERRNO","errnoRet":13}]}' >"$P/p.json"
+        echo '{"defaultAction":"SCMP_ACT_ALLOW","syscalls":[]}' >"$P/allow.json"
+        chmod 666 "$P"/*.json
+        n=r14b-sc-$$
+        if timeout 60 "$D" create --name $n --security-opt "seccomp=$P/p.json" -v "$P:/workspace" \
+                sbx-test/r14b:v1 sleep infinity >/dev/null 2>&1 && timeout 60 "$D" start $n >/dev/null 2>&1; then
+                is "seccomp-profile: the profile applies (getcwd EACCES)" \
+                        "$(timeout 60 "$D" exec $n /sbx-probe try-syscall getcwd)" EACCES
+                is "... the sandbox rewrites the profile file in its workspace" \
+                        "$(timeout 60 "$D" exec $n /bin/sh -c 'cat /workspace/allow.json > /workspace/p.json && echo ok')" ok
+                timeout 60 "$D" stop -t 1 $n >/dev/null 2>&1
+                timeout 60 "$D" start $n >/dev/null 2>&1
+                is "seccomp-profile-restart: after stop/start the profile read at create still applies (EACCES)" \
+                        "$(timeout 60 "$D" exec $n /sbx-probe try-syscall getcwd)" EACCES
+                timeout 60 "$D" rm -f $n >/dev/null 2>&1
+                # control: the file did change, and a new create reads it (as docker's)
+                if timeout 60 "$D" create --name $n --security-opt "seccomp=$P/p.json" sbx-test/r14b:v1 sleep infinity \
+                        >/dev/null 2>&1 && timeout 60 "$D" start $n >/dev/null 2>&1; then
+                        control "a new create reads the file as it is now (getcwd allowed: EFAULT)" \
+                                "$(timeout 60 "$D" exec $n /sbx-probe try-syscall getcwd)" EFAULT
+                else
+                        not_ok "control: create/start with the rewritten profile"
+                fi
+                timeout 60 "$D" rm -f $n >/dev/null 2>&1
+        else
+                not_ok "docker create/start with a seccomp profile"
+        fi
+else
+        for i in 1 2 3 4; do skip "seccomp-profile-restart: no static busybox or the test image did not import"; done
+fi
+
+# --- values that reach /etc/hosts and /etc/resolv.conf
+cfg "extraHosts: ['a:1.2.3.4\\n5.6.7.8 evil']"
+like "extraHosts-newline: refused (2), naming the entry" "$(brun 'cat /etc/hosts')" \
+        "^2\|.*extraHosts entry 'a:1.2.3.4.5.6.7.8 evil'"
+cfg "extraHosts: ['a b:1.2.3.4']"
+like "extraHosts-space: refused (2)" "$(brun 'cat /etc/hosts')" "^2\|.*invalid host name 'a b'"
+cfg "dns: ['1.1.1.1\\nnameserver 9.9.9.9']"
+like "dns-newline: refused (2)" "$(brun 'cat /etc/resolv.conf')" "^2\|.*dns '1.1.1.1.nameserver 9.9.9.9': not an IPv4"
+cfg "extraHosts: ['a:1.2.3.4'], dns: ['1.1.1.1']"
+control "valid extraHosts and dns are one line each" "$(brun 'grep -c -e "^1.2.3.4.a$" -e "^nameserver 1.1.1.1$" /etc/hosts /etc/resolv.conf')" \
+        "0|/etc/hosts:1 /etc/resolv.conf:1 "
+cfg "env: { X: 'a\\nb' }"
+like "env-newline: refused as OpenClaw's config does (2)" "$(brun 'echo "$X"')" \
+        "^2\|.*docker.env.X: Docker sandbox backend requires portable environment names and single-line"
+
+# --- user, tmpfs, network, seccomp spellings
+cfg "user: 'root'"
+like "user-name: 'root' refused (2): no name lookup, never a silent uid" "$(brun id)" "^2\|.*expected numeric UID"
+cfg "user: '4294967296:1'"
+like "user-huge: refused (2)" "$(brun id)" "^2\|.*expected numeric UID"
+cfg "user: '0:0'"
+is "user-0: uid 0 inside, no capabilities" "$(brun 'id -u; grep ^CapEff /proc/self/status')" "0|0 CapEff:	0000000000000000 "
+cfg "tmpfs: ['/tmp:exec,suid,dev']"
+like "tmpfs-suid-dev: refused (2), naming the option" "$(brun true)" "^2\|.*unknown option 'suid'"
+cfg "tmpfs: ['/tmp/../etc']"
+like "tmpfs-dotdot: refused (2)" "$(brun true)" "^2\|.*without '..'"
+cfg "tmpfs: ['/workspace', '/tmp']" "workspaceAccess: 'ro',"
+like "tmpfs-over-workspace: the read-only workspace stays on top (read, EROFS)" \
+        "$(brun 'cat /workspace/f; echo x > /workspace/g')" "^2\|inside .*Read-only file system"
+is "... nothing written to the host workspace" "$(ls "$W")" f
+for n in " host" HOST "container:x" "../x" "a/b"; do
+        cfg "network: '$n'"
+        like "network '$n': refused (2)" "$(brun true)" "^2\|.*network"
+done
+for s in " unconfined" UNCONFINED; do
+        cfg "seccompProfile: '$s'"
+        like "seccompProfile '$s': refused (2)" "$(brun true)" "^2\|.*seccomp profile \"unconfined\" is blocked"
+done
+
+# --- $include of /proc/self/environ, by path and by a symlink, and a cycle
+mkdir -p "$TMP/inc"
+ln -s /proc/self/environ "$TMP/inc/env.json5"
+echo "{ agents: { defaults: { sandbox: { mode: 'all', docker: { \$include: '/proc/self/environ' } } } } }" >"$TMP/inc/a.json5"
+echo "{ agents: { defaults: { sandbox: { mode: 'all', docker: { \$include: './env.json5' } } } } }" >"$TMP/inc/b.json5"
+echo "{ \$include: './c.json5', agents: {} }" >"$TMP/inc/c.json5"
+like "include-proc-environ: refused (2)" "$(CFG=$TMP/inc/a.json5 brun true)" "^2\|.*escapes the config directory"
+like "include-symlink-environ: refused (2)" "$(CFG=$TMP/inc/b.json5 brun true)" "^2\|.*resolves outside the config directory"
+like "include-cycle: refused (2)" "$(CFG=$TMP/inc/c.json5 brun true)" "^2\|.*circular include"
+
+# --- the drop-in: names and values OpenClaw would pass on from a hostile
+# config (the test image, so that the refusal is the value's, not the image's)
+if [ -n "${D:-}" ]; then
+        dc() {
+                local got rc
+                got=$(timeout 20 "$D" create --name "${DCN:-r14b-dc-$$}" "$@" sbx-test/r14b:v1 true 2>&1)
+                rc=$?
+                timeout 20 "$D" rm -f "r14b-dc-$$" >/dev/null 2>&1
+                echo "rc=$rc $(tr '\n' ' ' <<<"$got")"
+        }
+        like "docker-create --add-host with a newline: refused (125)" "$(dc --add-host $'a:1.2.3.4\n5.6.7.8 evil')" "^rc=125 .*extraHosts entry"
+        like "docker-create --dns with a newline: refused (125)" "$(dc --dns $'1.1.1.1\nnameserver 9.9.9.9')" "^rc=125 .*not an IPv4"
+        like "docker-create --name ../../x: refused (125)" "$(DCN=../../x dc)" "^rc=125 .*sandbox name '../../x'"
+        like "docker-create --network ../x: refused (125)" "$(dc --network ../x)" "^rc=125 .*network '../x'"
+        like "docker-create --security-opt seccomp=unconfined: refused (125)" "$(dc --security-opt seccomp=unconfined)" \
+                "^rc=125 .*never runs without a seccomp filter"
+        control "docker-create with none of them: created" "$(dc | cut -c1-5)" "rc=0 "
+else
+        for i in 1 2 3 4 5 6; do skip "docker-create values: no static busybox or the test image did not import"; done
+fi
+
+is "no sandbox left" "$("$SBX" ls -q 2>/dev/null)" ""
+done_testing
