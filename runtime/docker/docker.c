@@ -164,14 +164,22 @@ int sbx_docker_parse_volume(const char *spec, sbx_docker_volume *ret, sbx_error 
                 if (strlen(o) >= sizeof(ret->mode))
                         return sbx_error_set(reterr, -EINVAL, "-v '%s': options too long", spec);
                 snprintf(ret->mode, sizeof(ret->mode), "%s", o);
+                /* docker's ValidMountMode: at most one of each kind. "ro,rw"
+                 * was a writable bind here (the last one won), where docker
+                 * refuses it and OpenClaw, which passes docker.binds
+                 * verbatim, takes it for read-only (an "ro" among them) */
+                unsigned n_rw = 0, n_label = 0, n_prop = 0;
                 while (*o) {
                         size_t n = strcspn(o, ",");
                         if (n == 2 && !strncmp(o, "ro", 2))
-                                ret->ro = true;
+                                ret->ro = true, n_rw++;
                         else if (n == 2 && !strncmp(o, "rw", 2))
-                                ret->ro = false;
-                        else if (!(n == 1 && (o[0] == 'z' || o[0] == 'Z')) &&
-                                 !(n == 8 && !strncmp(o, "rprivate", 8)) && !(n == 7 && !strncmp(o, "private", 7)))
+                                ret->ro = false, n_rw++;
+                        else if (n == 1 && (o[0] == 'z' || o[0] == 'Z'))
+                                n_label++;
+                        else if ((n == 8 && !strncmp(o, "rprivate", 8)) || (n == 7 && !strncmp(o, "private", 7)))
+                                n_prop++;
+                        else
                                 return sbx_error_set(reterr, -EINVAL,
                                                      "-v '%s': unsupported option '%.*s' (sbx accepts ro, rw, z, Z, "
                                                      "private, rprivate)",
@@ -180,6 +188,10 @@ int sbx_docker_parse_volume(const char *spec, sbx_docker_volume *ret, sbx_error 
                         if (*o == ',')
                                 o++;
                 }
+                if (n_rw > 1 || n_label > 1 || n_prop > 1)
+                        return sbx_error_set(reterr, -EINVAL,
+                                             "-v '%s': invalid mode: %s given more than once (as docker, one of each)",
+                                             spec, n_rw > 1 ? "ro/rw" : n_label > 1 ? "z/Z" : "a propagation");
         }
         return 0;
 }

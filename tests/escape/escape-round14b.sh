@@ -9,6 +9,12 @@
 #   anywhere it can write): the sandbox rewrote its profile and, after a
 #   stop/start (OpenClaw starts a stopped container), ran under its own
 #   filter. Create now keeps a copy in the state dir; every start loads it.
+# - the drop-in's -v SRC:DST:ro,rw was a writable bind (the last of ro/rw
+#   won). Docker refuses a mode with two of ro/rw ("invalid mode"); OpenClaw
+#   passes docker.binds verbatim and takes an "ro" among the options for
+#   read-only (its fs tools refuse writes there, its mount check expects a
+#   read-only mount), so the sandbox could write where OpenClaw's config
+#   said read-only. Refused now as docker does (runtime/docker/docker.c).
 # Guards (held on main): values that reach /etc/hosts and resolv.conf with a
 # newline or a space, env values with a newline, user names, tmpfs options and
 # a tmpfs over the read-only workspace, network and seccomp spellings,
@@ -142,8 +148,29 @@ if [ -n "${D:-}" ]; then
         like "docker-create --security-opt seccomp=unconfined: refused (125)" "$(dc --security-opt seccomp=unconfined)" \
                 "^rc=125 .*never runs without a seccomp filter"
         control "docker-create with none of them: created" "$(dc | cut -c1-5)" "rc=0 "
+        # a forged bind mode: docker refuses two of ro/rw ("invalid mode");
+        # OpenClaw passes docker.binds verbatim and takes an "ro" among the
+        # options for read-only; sbx made "ro,rw" a writable bind
+        V=$TMP/vol
+        mkdir -p "$V"
+        chmod 777 "$V"
+        for m in ro,rw rw,ro ro,ro; do
+                like "docker-create-bind-mode '-v V:/d:$m': refused (125), as docker" "$(dc -v "$V:/d:$m")" \
+                        "^rc=125 .*invalid mode: ro/rw given more than once"
+        done
+        n=r14b-v-$$
+        if timeout 60 "$D" create --name $n -v "$V:/d:ro,z" -v "$V:/w:z" sbx-test/r14b:v1 sleep infinity >/dev/null 2>&1 &&
+                timeout 60 "$D" start $n >/dev/null 2>&1; then
+                like "docker-bind 'ro,z' (OpenClaw's read-only form): EROFS inside" \
+                        "$(timeout 60 "$D" exec $n /bin/sh -c 'echo x > /d/g' 2>&1)" "Read-only file system"
+                control "docker-bind 'z': writable inside" "$(timeout 60 "$D" exec $n /bin/sh -c 'echo x > /w/g && echo w' 2>&1)" w
+        else
+                not_ok "docker create/start with binds ro,z and z"
+                not_ok "control: docker-bind 'z'"
+        fi
+        timeout 60 "$D" rm -f $n >/dev/null 2>&1
 else
-        for i in 1 2 3 4 5 6; do skip "docker-create values: no static busybox or the test image did not import"; done
+        for i in 1 2 3 4 5 6 7 8 9 10 11; do skip "docker-create values: no static busybox or the test image did not import"; done
 fi
 
 is "no sandbox left" "$("$SBX" ls -q 2>/dev/null)" ""

@@ -346,6 +346,15 @@ START_TEST(test_volume_specs) {
         ck_assert_int_eq(sbx_docker_parse_volume("/x:/y:shared", &v, &e), -EINVAL);
         ck_assert_ptr_nonnull(strstr(e.msg, "'shared'"));
         ck_assert_int_eq(sbx_docker_parse_volume("/x", &v, &e), -EINVAL);
+        /* docker's ValidMountMode: one of each kind ("ro,rw" was writable) */
+        ck_assert_int_eq(sbx_docker_parse_volume("/x:/y:ro,rw", &v, &e), -EINVAL);
+        ck_assert_ptr_nonnull(strstr(e.msg, "ro/rw given more than once"));
+        ck_assert_int_eq(sbx_docker_parse_volume("/x:/y:rw,ro", &v, &e), -EINVAL);
+        ck_assert_int_eq(sbx_docker_parse_volume("/x:/y:ro,ro", &v, &e), -EINVAL);
+        ck_assert_int_eq(sbx_docker_parse_volume("/x:/y:z,Z", &v, &e), -EINVAL);
+        ck_assert_int_eq(sbx_docker_parse_volume("/x:/y:private,rprivate", &v, &e), -EINVAL);
+        ck_assert_int_eq(sbx_docker_parse_volume("/x:/y:rw,z,rprivate", &v, &e), 0);
+        ck_assert(!v.ro);
 }
 END_TEST
 
