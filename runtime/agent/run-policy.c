@@ -16,7 +16,8 @@
  *   docker.dns/extraHosts -> resolv.conf / hosts lines
  *   docker.ulimits        -> rlimits
  *   docker.memory/memorySwap/pidsLimit/cpus -> cgroup limits
- *   docker.seccompProfile -> a Docker-format profile file layered under sbx's rules
+ *   docker.seccompProfile -> a Docker-format profile file layered under sbx's rules ("" and
+ *                            "builtin": the default profile, as OpenClaw + docker)
  *   docker.capDrop        -> sbx always drops every capability (stricter than any capDrop)
  *   docker.setupCommand   -> setup_command (run once before the command)
  *   docker.apparmorProfile, gpus, image -> not applied (noted)
@@ -239,7 +240,13 @@ int sbx_policy_to_run_config(const sbx_resolved *r, sbx_run_config *c, sbx_strv 
                         return sbx_error_set(e, -ENOMEM, "out of memory");
         if ((k = map_ulimits(d, c, e)) < 0 || (k = map_limits(d, c, e)) < 0 || (k = map_mounts(r, c, e)) < 0)
                 return k;
-        c->seccomp.profile_path = d->seccomp_profile; /* borrowed: r outlives the run */
+        /* borrowed: r outlives the run. OpenClaw passes no --security-opt
+         * for "" and docker takes "builtin" for its default profile, not a
+         * file of that name: both get sbx's default profile */
+        c->seccomp.profile_path = d->seccomp_profile && d->seccomp_profile[0] &&
+                                                  strcmp(d->seccomp_profile, "builtin")
+                                          ? d->seccomp_profile
+                                          : NULL;
 
         if (d->apparmor_profile) {
                 snprintf(msg, sizeof(msg),

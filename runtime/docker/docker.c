@@ -386,6 +386,11 @@ static int apply_security_opt(sbx_run_config *cfg, const char *v, sbx_error *ret
                 if (!strcmp(v + 8, "unconfined"))
                         return sbx_error_set(reterr, -EINVAL,
                                              "--security-opt '%s': sbx never runs without a seccomp filter", v);
+                /* docker's name for its default profile, never a file */
+                if (!strcmp(v + 8, "builtin")) {
+                        cfg->seccomp.profile_path = NULL;
+                        return 0;
+                }
                 /* named here as the caller wrote it (create checks the
                  * file again under sbx's own flag name) */
                 if (access(v + 8, R_OK) < 0)

@@ -9,6 +9,10 @@
 #   anywhere it can write): the sandbox rewrote its profile and, after a
 #   stop/start (OpenClaw starts a stopped container), ran under its own
 #   filter. Create now keeps a copy in the state dir; every start loads it.
+# - seccompProfile "" (OpenClaw passes no --security-opt: docker's default
+#   profile) failed the run; "builtin" (docker's name for its default
+#   profile) and the drop-in's seccomp=builtin loaded a file "builtin" from
+#   the cwd. Both are the default profile now (run-policy.c, docker.c).
 # - the drop-in's -v SRC:DST:ro,rw was a writable bind (the last of ro/rw
 #   won). Docker refuses a mode with two of ro/rw ("invalid mode"); OpenClaw
 #   passes docker.binds verbatim and takes an "ro" among the options for
@@ -121,6 +125,20 @@ for s in " unconfined" UNCONFINED; do
         like "seccompProfile '$s': refused (2)" "$(brun true)" "^2\|.*seccomp profile \"unconfined\" is blocked"
 done
 
+# --- seccompProfile "" and "builtin": OpenClaw passes no --security-opt for
+# "", docker takes "builtin" for its default profile, never a file of that
+# name (sbx refused "" and loaded ./builtin from its cwd)
+mkdir -p "$TMP/cwd"
+echo '{"defaultAction":"SCMP_ACT_ALLOW","syscalls":[{"names":["getcwd"],"action":"SCMP_ACT_ERRNO","errnoRet":13}]}' >"$TMP/cwd/builtin"
+cfg "seccompProfile: ''"
+# (dash calls getcwd at start: "getcwd() failed: Permission denied" under the file's profile)
+is "seccompProfile-empty: runs under the default profile (as OpenClaw + docker)" "$(brun 'echo ok')" "0|ok "
+cfg "seccompProfile: 'builtin'"
+is "seccompProfile-builtin: the default profile, not ./builtin" "$(cd "$TMP/cwd" && brun 'echo ok')" "0|ok "
+cfg "seccompProfile: '$TMP/cwd/builtin'"
+control "the same file named by its path applies (getcwd EACCES)" "$(cd "$TMP/cwd" && brun 'echo ok')" \
+        "0|sh: 0: getcwd() failed: Permission denied ok "
+
 # --- $include of /proc/self/environ, by path and by a symlink, and a cycle
 mkdir -p "$TMP/inc"
 ln -s /proc/self/environ "$TMP/inc/env.json5"
@@ -145,6 +163,15 @@ if [ -n "${D:-}" ]; then
         like "docker-create --dns with a newline: refused (125)" "$(dc --dns $'1.1.1.1\nnameserver 9.9.9.9')" "^rc=125 .*not an IPv4"
         like "docker-create --name ../../x: refused (125)" "$(DCN=../../x dc)" "^rc=125 .*sandbox name '../../x'"
         like "docker-create --network ../x: refused (125)" "$(dc --network ../x)" "^rc=125 .*network '../x'"
+        n=r14b-b-$$
+        if (cd "$TMP/cwd" && timeout 60 "$D" create --name $n --security-opt seccomp=builtin sbx-test/r14b:v1 \
+                sleep infinity >/dev/null 2>&1) && timeout 60 "$D" start $n >/dev/null 2>&1; then
+                is "docker-create --security-opt seccomp=builtin: docker's default profile, not ./builtin (getcwd EFAULT)" \
+                        "$(timeout 60 "$D" exec $n /sbx-probe try-syscall getcwd)" EFAULT
+        else
+                not_ok "docker create/start with seccomp=builtin"
+        fi
+        timeout 60 "$D" rm -f $n >/dev/null 2>&1
         like "docker-create --security-opt seccomp=unconfined: refused (125)" "$(dc --security-opt seccomp=unconfined)" \
                 "^rc=125 .*never runs without a seccomp filter"
         control "docker-create with none of them: created" "$(dc | cut -c1-5)" "rc=0 "
@@ -170,7 +197,7 @@ if [ -n "${D:-}" ]; then
         fi
         timeout 60 "$D" rm -f $n >/dev/null 2>&1
 else
-        for i in 1 2 3 4 5 6 7 8 9 10 11; do skip "docker-create values: no static busybox or the test image did not import"; done
+        for i in 1 2 3 4 5 6 7 8 9 10 11 12; do skip "docker-create values: no static busybox or the test image did not import"; done
 fi
 
 is "no sandbox left" "$("$SBX" ls -q 2>/dev/null)" ""
