@@ -22,7 +22,8 @@
 # Guards (held on main): values that reach /etc/hosts and resolv.conf with a
 # newline or a space, env values with a newline, user names, tmpfs options and
 # a tmpfs over the read-only workspace, network and seccomp spellings,
-# $include of /proc/self/environ (direct, by symlink) and include cycles,
+# $include of /proc/self/environ (direct, by symlink) and include cycles, a
+# __proto__ key in docker,
 # container and network names with '/' or '..' in the drop-in.
 . "$(dirname "$0")/lib.sh"
 
@@ -124,6 +125,13 @@ for s in " unconfined" UNCONFINED; do
         cfg "seccompProfile: '$s'"
         like "seccompProfile '$s': refused (2)" "$(brun true)" "^2\|.*seccomp profile \"unconfined\" is blocked"
 done
+
+# --- a __proto__ key (JSON5 sets the object's prototype; OpenClaw's schema
+# reads own keys only): its network and readOnlyRoot are not taken
+cfg "'__proto__': { network: 'bridge', readOnlyRoot: false }"
+is "docker-proto-key: no network but lo, the root read-only (EROFS)" \
+        "$(brun 'tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d " " | tr "\n" " "; touch /x')" \
+        "1|lo touch: cannot touch '/x': Read-only file system "
 
 # --- seccompProfile "" and "builtin": OpenClaw passes no --security-opt for
 # "", docker takes "builtin" for its default profile, never a file of that
