@@ -221,7 +221,18 @@ int sbx_parse_tmpfs(const char *spec, sbx_tmpfs *ret, sbx_error *reterr) {
  * as --tmpfs) noexec,nosuid,nodev unless its options say exec: the same
  * config must not get more from sbx as the container runtime. */
 int sbx_parse_tmpfs_docker(const char *spec, sbx_tmpfs *ret, sbx_error *reterr) {
-        return parse_tmpfs(spec, true, ret, reterr);
+        int r = parse_tmpfs(spec, true, ret, reterr);
+
+        /* runc's checkProcMount: nothing but proc on /proc, nothing inside
+         * it; docker (so OpenClaw's docker.tmpfs) fails such a container,
+         * sbx hid the sandbox's /proc (or a part) under a tmpfs */
+        if (r >= 0 && !strncmp(ret->path, "/proc", 5) && (ret->path[5] == '\0' || ret->path[5] == '/')) {
+                r = sbx_error_set(reterr, -EINVAL, "--tmpfs '%s': \"%s\" cannot be mounted because it is %s", spec,
+                                  ret->path, ret->path[5] ? "inside /proc" : "not of type proc");
+                free(ret->path);
+                ret->path = NULL;
+        }
+        return r;
 }
 
 /* SRC:DST[:ro|rw]; DST defaults to SRC. */

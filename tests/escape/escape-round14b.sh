@@ -13,6 +13,9 @@
 #   profile) failed the run; "builtin" (docker's name for its default
 #   profile) and the drop-in's seccomp=builtin loaded a file "builtin" from
 #   the cwd. Both are the default profile now (run-policy.c, docker.c).
+# - a tmpfs on /proc or inside it (docker.tmpfs, --tmpfs): runc refuses it
+#   (checkProcMount), so docker fails such a container; sbx mounted it and
+#   hid the sandbox's /proc (or a part). Refused now (run-config.c).
 # - the drop-in's -v SRC:DST:ro,rw was a writable bind (the last of ro/rw
 #   won). Docker refuses a mode with two of ro/rw ("invalid mode"); OpenClaw
 #   passes docker.binds verbatim and takes an "ro" among the options for
@@ -113,6 +116,14 @@ cfg "tmpfs: ['/tmp:exec,suid,dev']"
 like "tmpfs-suid-dev: refused (2), naming the option" "$(brun true)" "^2\|.*unknown option 'suid'"
 cfg "tmpfs: ['/tmp/../etc']"
 like "tmpfs-dotdot: refused (2)" "$(brun true)" "^2\|.*without '..'"
+# a tmpfs on or inside /proc: runc (so docker, so OpenClaw's docker.tmpfs)
+# refuses it; sbx hid the sandbox's /proc under it
+cfg "tmpfs: ['/proc', '/tmp']"
+like "tmpfs-over-proc: refused (2), as runc" "$(brun 'ls /proc/self/status')" "^2\|.*\"/proc\" cannot be mounted because it is not of type proc"
+cfg "tmpfs: ['/proc/sys', '/tmp']"
+like "tmpfs-inside-proc: refused (2), as runc" "$(brun 'ls /proc/sys')" "^2\|.*\"/proc/sys\" cannot be mounted because it is inside /proc"
+cfg "tmpfs: ['/procx', '/tmp']"
+control "a tmpfs at /procx: mounted, /proc still proc" "$(brun 'grep -c -e " /procx tmpfs" -e " /proc proc" /proc/self/mounts')" "0|2 "
 cfg "tmpfs: ['/workspace', '/tmp']" "workspaceAccess: 'ro',"
 like "tmpfs-over-workspace: the read-only workspace stays on top (read, EROFS)" \
         "$(brun 'cat /workspace/f; echo x > /workspace/g')" "^2\|inside .*Read-only file system"
@@ -167,6 +178,7 @@ if [ -n "${D:-}" ]; then
                 timeout 20 "$D" rm -f "r14b-dc-$$" >/dev/null 2>&1
                 echo "rc=$rc $(tr '\n' ' ' <<<"$got")"
         }
+        like "docker-create --tmpfs /proc: refused (125), as runc" "$(dc --tmpfs /proc)" "^rc=125 .*cannot be mounted because it is not of type proc"
         like "docker-create --add-host with a newline: refused (125)" "$(dc --add-host $'a:1.2.3.4\n5.6.7.8 evil')" "^rc=125 .*extraHosts entry"
         like "docker-create --dns with a newline: refused (125)" "$(dc --dns $'1.1.1.1\nnameserver 9.9.9.9')" "^rc=125 .*not an IPv4"
         like "docker-create --name ../../x: refused (125)" "$(DCN=../../x dc)" "^rc=125 .*sandbox name '../../x'"
@@ -205,7 +217,7 @@ if [ -n "${D:-}" ]; then
         fi
         timeout 60 "$D" rm -f $n >/dev/null 2>&1
 else
-        for i in 1 2 3 4 5 6 7 8 9 10 11 12; do skip "docker-create values: no static busybox or the test image did not import"; done
+        for i in 1 2 3 4 5 6 7 8 9 10 11 12 13; do skip "docker-create values: no static busybox or the test image did not import"; done
 fi
 
 is "no sandbox left" "$("$SBX" ls -q 2>/dev/null)" ""

@@ -62,6 +62,17 @@ START_TEST(test_tmpfs_rejects_bad_specs) {
                 sbx_error e = {};
                 ck_assert_msg(sbx_parse_tmpfs(bad[i], &t, &e) == -EINVAL, "accepted '%s'", bad[i]);
         }
+        /* docker's --tmpfs (and docker.tmpfs): nothing on or inside /proc, as runc */
+        static const char *const proc[] = { "/proc", "/proc/sys", "/proc/self/fd:size=1m" };
+        for (size_t i = 0; i < sizeof(proc) / sizeof(proc[0]); i++) {
+                sbx_error e = {};
+                ck_assert_msg(sbx_parse_tmpfs_docker(proc[i], &t, &e) == -EINVAL, "accepted '%s'", proc[i]);
+                ck_assert_ptr_nonnull(strstr(e.msg, "cannot be mounted because it is"));
+        }
+        sbx_error e = {};
+        ck_assert_int_eq(sbx_parse_tmpfs_docker("/procx", &t, &e), 0);
+        ck_assert_str_eq(t.path, "/procx");
+        free(t.path);
 }
 END_TEST
 
