@@ -45,6 +45,15 @@ int sbx_net_mode_parse(const char *value, bool allow_container_join, const char 
                                              "it needs dangerouslyAllowContainerNamespaceJoin "
                                              "(sbx run/create: --dangerously-allow-container-namespace-join)",
                                              value);
+                /* docker's join mode is "container:" as written (IsContainer);
+                 * "CONTAINER:x" is a network name there, and no network has
+                 * a ':': docker fails it, so OpenClaw (which refuses any case
+                 * without the flag) gets no join with it either */
+                if (strncmp(value, "container:", 10))
+                        return sbx_error_set(reterr, -EINVAL,
+                                             "network '%s': the join mode is 'container:' in lower case, as "
+                                             "docker's (which takes '%.10s' for a network name, and finds none)",
+                                             value, value);
                 if (!value[10])
                         return sbx_error_set(reterr, -EINVAL, "network '%s': no sandbox named after "
                                              "'container:'", value);

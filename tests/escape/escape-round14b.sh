@@ -2,13 +2,14 @@
 # SPDX-License-Identifier: MIT
 # Escape suite, round 14b (cfgred16): a hostile openclaw.json's docker.* values
 # through `sbx run --config F --agent A`, and hostile docker create arguments
-# through the drop-in. Found and fixed (runtime/sandbox/sandbox.c):
+# through the drop-in. Found and fixed:
 # - a persistent sandbox's seccomp profile (docker --security-opt seccomp=FILE,
 #   docker.seccompProfile) was read again from FILE at every start. Docker
 #   reads the file once, at create. FILE in the sandbox's own workspace (or
 #   anywhere it can write): the sandbox rewrote its profile and, after a
 #   stop/start (OpenClaw starts a stopped container), ran under its own
-#   filter. Create now keeps a copy in the state dir; every start loads it.
+#   filter. Create now keeps a copy in the state dir; every start loads it
+#   (runtime/sandbox/sandbox.c).
 # - seccompProfile "" (OpenClaw passes no --security-opt: docker's default
 #   profile) failed the run; "builtin" (docker's name for its default
 #   profile) and the drop-in's seccomp=builtin loaded a file "builtin" from
@@ -16,6 +17,10 @@
 # - a tmpfs on /proc or inside it (docker.tmpfs, --tmpfs): runc refuses it
 #   (checkProcMount), so docker fails such a container; sbx mounted it and
 #   hid the sandbox's /proc (or a part). Refused now (run-config.c).
+# - network "CONTAINER:x" (any case but "container:") with
+#   dangerouslyAllowContainerNamespaceJoin joined x's network namespace;
+#   docker takes only "container:" as the join mode and fails the rest (a
+#   network name, none has a ':'). Refused now (runtime/net/net.c).
 # - the drop-in's -v SRC:DST:ro,rw was a writable bind (the last of ro/rw
 #   won). Docker refuses a mode with two of ro/rw ("invalid mode"); OpenClaw
 #   passes docker.binds verbatim and takes an "ro" among the options for
@@ -26,8 +31,8 @@
 # newline or a space, env values with a newline, user names, tmpfs options and
 # a tmpfs over the read-only workspace, network and seccomp spellings,
 # $include of /proc/self/environ (direct, by symlink) and include cycles, a
-# __proto__ key in docker,
-# container and network names with '/' or '..' in the drop-in.
+# __proto__ key in docker, container and network names with '/' or '..' in
+# the drop-in.
 . "$(dirname "$0")/lib.sh"
 
 export XDG_RUNTIME_DIR=$TMP/run SBX_WORKSPACE_ROOT=$TMP/sbxws
@@ -132,6 +137,11 @@ for n in " host" HOST "container:x" "../x" "a/b"; do
         cfg "network: '$n'"
         like "network '$n': refused (2)" "$(brun true)" "^2\|.*network"
 done
+cfg "network: 'CONTAINER:r14b-nosuch', dangerouslyAllowContainerNamespaceJoin: true"
+like "network-join-case: 'CONTAINER:x' with the join override refused (2): docker takes it for a network name" \
+        "$(brun true)" "^2\|.*the join mode is 'container:' in lower case"
+cfg "network: 'container:r14b-nosuch', dangerouslyAllowContainerNamespaceJoin: true"
+control "'container:x' with the override reaches the sandbox lookup" "$(brun true)" "125|sbx run: network 'container:r14b-nosuch': No such sandbox: r14b-nosuch "
 for s in " unconfined" UNCONFINED; do
         cfg "seccompProfile: '$s'"
         like "seccompProfile '$s': refused (2)" "$(brun true)" "^2\|.*seccomp profile \"unconfined\" is blocked"
