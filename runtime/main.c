@@ -177,7 +177,7 @@ int main(int argc, char **argv) {
         /* A file the guard cannot keep from the sandbox is a restriction
          * that cannot be applied: fatal, before anything runs. */
         if (hands_stdio(argc, argv, docker) && (r = sbx_stdio_guard()) < 0) {
-                fprintf(stderr, "sbx: cannot put a pipe between a sandbox and the file on stdout/stderr: %s\n",
+                fprintf(stderr, "sbx: cannot put a pipe between a sandbox and the file on stdin/stdout/stderr: %s\n",
                         strerror(-r));
                 return SBX_EXIT_FAILURE;
         }

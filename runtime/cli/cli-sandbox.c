@@ -443,7 +443,7 @@ static const sbx_cli_opt exec_opts[] = {
         { "env-file", 0, "FILE", OPT_ENV_FILE, "KEY=VALUE lines (# comments; a bare KEY copies ours)", "@file" },
         { "user", 'u', "UID[:GID]", 'u', "numeric user (default: the sandbox's; another one is joined by setns, "
           "not run by the sandbox's exec service)", NULL },
-        { "interactive", 'i', NULL, 'i', "pass stdin through (default: /dev/null); without -t a terminal as stdin, stdout or stderr reaches the command as a pipe sbx relays while it runs", NULL },
+        { "interactive", 'i', NULL, 'i', "pass stdin through (default: /dev/null); without -t a terminal as stdin, stdout or stderr reaches the command as a pipe sbx relays while it runs, and so does a file as stdin", NULL },
         { "tty", 't', NULL, 't', "a terminal from the sandbox's devpts", NULL },
         SBX_CLI_OPT_END
 };

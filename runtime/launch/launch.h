@@ -370,6 +370,8 @@ typedef struct sbx_plan {
         struct termios passed_tio;       /* ... its modes, read before the spawn, put back at the end */
         unsigned passed_ttys;            /* ... bit fd: fds 0-2 that are terminals (output restarted at the end) */
         unsigned passed_nxcl;            /* ... bit fd: those not in exclusive mode (TIOCNXCL at the end) */
+        int passed_fl[3];                /* ... each one's file status flags (O_NONBLOCK, O_ASYNC...: the
+                                          * open file description is the caller's too), put back at the end */
 
         int ignored_signals[64];         /* SIG_IGN in sbx, reset to SIG_DFL in the child */
         size_t n_ignored_signals;

@@ -10,7 +10,18 @@
  * still write into the file after sbx returned, as they did, through the
  * pipe. Pipes, sockets, ttys and /dev/null are passed as they are. At exit
  * sbx waits (at most 5 s) until the relay has taken everything out of the
- * pipes, so that a caller reading the file after sbx returned sees all of it. */
+ * pipes, so that a caller reading the file after sbx returned sees all of it.
+ *
+ * The same for a file as stdin (`sbx run CMD < file`, `sbx exec -i`, `docker
+ * exec -i`): through /proc/self/fd/0 the sandbox reopened the file for
+ * writing, and fchmod/fchown/futimens work on a read-only fd: a rootless
+ * sandbox (the caller's uid) rewrote and chmod'ed the caller's file, which
+ * lies outside every mount it was given. It gets a pipe, which another relay
+ * process fills from the file (through the caller's own open file
+ * description, as the command read it before). At exit sbx stops that relay
+ * and moves the file's offset back by what the pipe still holds: the caller's
+ * offset is where the command stopped reading, as before (`while read l; do
+ * sbx run -- true; done < list` still reads every line). */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -20,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -31,6 +43,10 @@
 #define TTY_RELAY_FINISH_MS 5000      /* the tty relay's last copy, at most */
 
 static int guarded[2] = { -1, -1 };     /* the fds (1, 2) that are our pipes now */
+static int stdin_file = -1;             /* the caller's stdin file (its open file description) */
+static int stdin_pipe = -1;             /* ... the read end of the pipe at fd 0 now */
+static pid_t stdin_relay = -1;          /* ... the process filling it */
+static pid_t stdin_owner = -1;          /* ... sbx itself (a fork of it that exits gives nothing back) */
 
 /* fd itself, or (it is one of 0..2, a closed one sbx puts /dev/null at later)
  * a CLOEXEC copy above 2; fd is closed. -1: failed, errno set. */
@@ -126,10 +142,91 @@ static void drain(void) {
         }
 }
 
+static _Noreturn void stdin_relay_main(int file, int to) {
+        int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+
+        /* nothing of the caller's but the file */
+        for (int fd = 0; fd < 3; fd++)
+                if (null >= 0)
+                        (void) dup2(null, fd);
+        (void) prctl(PR_SET_PDEATHSIG, SIGKILL);
+        (void) signal(SIGINT, SIG_IGN);
+        (void) signal(SIGQUIT, SIG_IGN);
+        (void) signal(SIGHUP, SIG_IGN);
+        (void) signal(SIGPIPE, SIG_IGN);
+        for (;;) {
+                ssize_t n = splice(file, NULL, to, NULL, 1 << 16, 0);
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n < 0 && errno == EINVAL) {         /* no splice from this file: copy */
+                        if (!sbx_relay(file, to))
+                                _exit(0);
+                } else if (n <= 0) {                    /* EOF, the pipe's reader gone, a directory */
+                        _exit(0);
+                }
+        }
+}
+
+/* At exit: the relay stopped, the caller's offset moved back over what the
+ * command did not read (what the pipe still holds). */
+static void stdin_give_back(void) {
+        int n = 0;
+
+        if (getpid() != stdin_owner)
+                return;
+        if (stdin_relay > 0) {
+                (void) kill(stdin_relay, SIGKILL);
+                while (waitpid(stdin_relay, NULL, 0) < 0 && errno == EINTR)
+                        ;
+                stdin_relay = -1;
+        }
+        if (stdin_pipe >= 0 && ioctl(stdin_pipe, FIONREAD, &n) == 0 && n > 0)
+                (void) lseek(stdin_file, -(off_t) n, SEEK_CUR);
+}
+
+/* fd 0 a file: a pipe at 0 that a relay fills from it. 0 none, 1 made, -errno. */
+static int guard_stdin(void) {
+        int p[2], r;
+
+        if (!is_file(STDIN_FILENO))
+                return 0;
+        if (pipe_high(p) < 0)
+                return -errno;
+        stdin_file = fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 3);
+        stdin_pipe = fcntl(p[0], F_DUPFD_CLOEXEC, 3);
+        if (stdin_file < 0 || stdin_pipe < 0 || dup2(p[0], STDIN_FILENO) < 0)   /* dup2: inherited */
+                goto fail;
+        stdin_owner = getpid();
+        stdin_relay = fork();
+        if (stdin_relay == 0) {
+                close(p[0]);
+                stdin_relay_main(stdin_file, p[1]);
+        }
+        if (stdin_relay < 0)
+                goto fail;
+        close(p[0]);
+        close(p[1]);
+        (void) atexit(stdin_give_back);
+        return 1;
+fail:
+        r = -errno;
+        if (stdin_file >= 0 && dup2(stdin_file, STDIN_FILENO) < 0)
+                r = -errno;
+        closep(&stdin_file);
+        closep(&stdin_pipe);
+        close(p[0]);
+        close(p[1]);
+        return r;
+}
+
 int sbx_stdio_guard(void) {
         int from[2] = { -1, -1 }, to[2] = { -1, -1 };
         bool any = false;
         pid_t pid;
+        int r;
+
+        if ((r = guard_stdin()) < 0)
+                return r;
 
         for (int i = 0; i < 2; i++) {
                 int fd = i + 1, p[2];
@@ -140,7 +237,7 @@ int sbx_stdio_guard(void) {
                 to[i] = fcntl(fd, F_DUPFD_CLOEXEC, 3);
                 fflush(i ? stderr : stdout);
                 if (to[i] < 0 || dup2(p[1], fd) < 0) {   /* dup2: not CLOEXEC, inherited */
-                        int r = -errno;
+                        r = -errno;
                         close(p[0]);
                         close(p[1]);
                         return r;
@@ -151,10 +248,13 @@ int sbx_stdio_guard(void) {
                 any = true;
         }
         if (!any)
-                return 0;
+                return r;
         pid = fork();
-        if (pid == 0)
+        if (pid == 0) {
+                if (stdin_pipe >= 0)    /* stdin's, not ours */
+                        close(stdin_pipe);
                 relay_main(from, to);
+        }
         for (int i = 0; i < 2; i++) {
                 if (from[i] >= 0)
                         close(from[i]);

@@ -38,7 +38,11 @@ int sbx_supervise_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reter
          * later open of the terminal by a process without CAP_SYS_ADMIN,
          * the operator's ssh or sudo prompt, failed with EBUSY) and stopped
          * output (tcflow TCOOFF: the operator's shell printed nothing until
-         * ^Q), on each of fds 0-2 that is a terminal. */
+         * ^Q), on each of fds 0-2 that is a terminal. And its file status
+         * flags: they belong to the open file description, which the
+         * caller's shell shares, so an O_NONBLOCK set inside left every
+         * later reader of the terminal (cat, read, a prompt) failing with
+         * EAGAIN after sbx returned. */
         p->passed_ttys = p->passed_nxcl = 0;
         for (int fd = 0; fd <= 2 && !p->tty; fd++) {
                 struct termios tio;
@@ -46,6 +50,7 @@ int sbx_supervise_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reter
                 if (tcgetattr(fd, &tio) < 0)
                         continue;
                 p->passed_ttys |= 1u << fd;
+                p->passed_fl[fd] = fcntl(fd, F_GETFL);
                 if (ioctl(fd, TIOCGEXCL, &excl) == 0 && !excl)
                         p->passed_nxcl |= 1u << fd;
         }
@@ -284,8 +289,11 @@ int sbx_supervise(sbx_plan *p, int pidfd, sbx_error *reterr) {
                 for (int fd = 0; fd <= 2; fd++) {
                         if (p->passed_nxcl & (1u << fd))
                                 (void) ioctl(fd, TIOCNXCL);
-                        if (p->passed_ttys & (1u << fd))
-                                (void) tcflow(fd, TCOON);
+                        if (!(p->passed_ttys & (1u << fd)))
+                                continue;
+                        (void) tcflow(fd, TCOON);
+                        if (p->passed_fl[fd] >= 0)
+                                (void) fcntl(fd, F_SETFL, p->passed_fl[fd]);
                 }
                 (void) sigprocmask(SIG_SETMASK, &old, NULL);
         }

@@ -513,6 +513,12 @@ static int exec_fast(const char *state, bool inherit_stdin, const char *name, ch
          * pipe in between (launch/stdio-guard.c); a terminal is a person,
          * who does not notice its start-up. Only a character device can be
          * one (a file, directory or block device is relayed anyway: guard_fd) */
+        /* a file as the command's stdin: the full sbx relays it through a
+         * pipe (stdio-guard.c), as the file itself could be reopened for
+         * writing through /proc/self/fd/0 */
+        if (inherit_stdin && ((io[0].st_mode & S_IFMT) == S_IFREG || (io[0].st_mode & S_IFMT) == S_IFDIR ||
+                              (io[0].st_mode & S_IFMT) == S_IFBLK))
+                return -1;
         for (int fd = inherit_stdin ? 0 : 1; fd < 3; fd++) {
                 char termios[64];
                 if ((io[fd].st_mode & S_IFMT) == S_IFCHR && sys(SYS_ioctl, fd, TCGETS, termios, 0) == 0)
