@@ -372,6 +372,10 @@ typedef struct sbx_plan {
         unsigned passed_nxcl;            /* ... bit fd: those not in exclusive mode (TIOCNXCL at the end) */
         int passed_fl[3];                /* ... each one's file status flags (O_NONBLOCK, O_ASYNC...: the
                                           * open file description is the caller's too), put back at the end */
+        dev_t passed_dev[3];             /* without -t: fds 0-2's files (a terminal, a FIFO), -1 none ... */
+        ino_t passed_ino[3];
+        mode_t passed_mode[3];           /* ... and their modes, put back at the end (a rootless
+                                          * sandbox owns them: fchmod 0666 of the operator's terminal) */
 
         int ignored_signals[64];         /* SIG_IGN in sbx, reset to SIG_DFL in the child */
         size_t n_ignored_signals;

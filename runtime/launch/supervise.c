@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <termios.h>
 #include <time.h>
@@ -44,6 +45,20 @@ int sbx_supervise_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reter
          * later reader of the terminal (cat, read, a prompt) failing with
          * EAGAIN after sbx returned. */
         p->passed_ttys = p->passed_nxcl = 0;
+        /* And the mode of each file among fds 0-2 (a file as stdin or
+         * stdout is a pipe by now: stdio-guard.c): a rootless sandbox has
+         * the caller's uid, owns the caller's terminal and FIFOs, and its
+         * fchmod(0, 0666) left the operator's terminal readable and
+         * writable by every local user after sbx returned. */
+        for (int fd = 0; fd <= 2; fd++) {
+                struct stat st;
+                p->passed_dev[fd] = (dev_t) -1;
+                if (!p->tty && fstat(fd, &st) == 0) {
+                        p->passed_dev[fd] = st.st_dev;
+                        p->passed_ino[fd] = st.st_ino;
+                        p->passed_mode[fd] = st.st_mode & 07777;
+                }
+        }
         for (int fd = 0; fd <= 2 && !p->tty; fd++) {
                 struct termios tio;
                 int excl = 0;
@@ -296,6 +311,12 @@ int sbx_supervise(sbx_plan *p, int pidfd, sbx_error *reterr) {
                                 (void) fcntl(fd, F_SETFL, p->passed_fl[fd]);
                 }
                 (void) sigprocmask(SIG_SETMASK, &old, NULL);
+        }
+        for (int fd = 0; fd <= 2; fd++) {
+                struct stat st;
+                if (p->passed_dev[fd] != (dev_t) -1 && fstat(fd, &st) == 0 && st.st_dev == p->passed_dev[fd] &&
+                    st.st_ino == p->passed_ino[fd] && (st.st_mode & 07777) != p->passed_mode[fd])
+                        (void) fchmod(fd, p->passed_mode[fd]);
         }
         close(s.sfd);
         return status;

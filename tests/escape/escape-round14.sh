@@ -12,6 +12,9 @@
 # - file status flags of the caller's terminal (sbx run without -t): an
 #   O_NONBLOCK set inside stayed on the operator's terminal (the open file
 #   description is the shell's too): later readers got EAGAIN. Put back now.
+# - the mode of the caller's terminal (sbx run without -t): a rootless sandbox
+#   has the caller's uid and owns the terminal: fchmod(0, 0666) left it
+#   readable and writable by every local user. Put back now.
 # Held (guards): TIOCSCTTY on the caller's terminal, personality() in sbx
 # exec (service and setns), kernel info (kallsyms, modules, syslog,
 # sched_debug, timer_list).
@@ -44,6 +47,8 @@ if what == "stdin":
     sys.stdout.write(sys.stdin.readline())
 elif what == "nonblock":
     fcntl.fcntl(0, fcntl.F_SETFL, fcntl.fcntl(0, fcntl.F_GETFL) | os.O_NONBLOCK)
+elif what == "chmod":
+    print(err(lambda: os.fchmod(0, 0o666)))
 elif what == "flags":
     print("nonblock" if fcntl.fcntl(0, fcntl.F_GETFL) & os.O_NONBLOCK else "blocking")
 elif what == "sctty":
@@ -129,6 +134,12 @@ is "tty-nonblock-restored: O_NONBLOCK set inside is taken off the terminal when 
         "$(script -qec "timeout 60 $SBX run --no-tty ${R[*]} -- python3 /r14.py nonblock; python3 $P flags" /dev/null </dev/null | tr -d '\r')" blocking
 control "outside, O_NONBLOCK set on the terminal stays" \
         "$(script -qec "$c" /dev/null </dev/null | tr -d '\r')" nonblock
+# modes: the terminal's before, what fchmod(0, 0666) said, after
+tmode() { script -qec "stat -L -c %a /dev/stdin; $1; stat -L -c %a /dev/stdin" /dev/null </dev/null | tr -d '\r' | tr '\n' ' '; }
+out=$(tmode "timeout 60 $SBX run --no-tty ${R[*]} -- python3 /r14.py chmod")
+like "tty-mode-restored: the terminal's mode is its own again when sbx returns (rootless: fchmod 0666 worked inside)" \
+        "$out" '^([0-7]+) (OK|EPERM) \1 $'
+like "control: outside, fchmod 0666 of the terminal stays" "$(tmode "python3 $P chmod")" '^6[0-2]0 OK 666 $'
 is "tiocsctty: the caller's terminal cannot become the sandbox's (EPERM, also with force); a pty of its own can" \
         "$(script -qec "timeout 60 $SBX run --no-tty ${R[*]} -- python3 /r14.py sctty" /dev/null </dev/null | tr -d '\r')" \
         "EPERM EPERM OK"
