@@ -150,6 +150,8 @@ static _Noreturn void stdin_relay_main(int file, int to) {
                 if (null >= 0)
                         (void) dup2(null, fd);
         (void) prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != stdin_owner)           /* sbx gone before the prctl */
+                _exit(0);
         (void) signal(SIGINT, SIG_IGN);
         (void) signal(SIGQUIT, SIG_IGN);
         (void) signal(SIGHUP, SIG_IGN);
@@ -200,6 +202,7 @@ static int guard_stdin(void) {
         stdin_relay = fork();
         if (stdin_relay == 0) {
                 close(p[0]);
+                close(stdin_pipe);      /* a reader gone is EPIPE: the relay ends */
                 stdin_relay_main(stdin_file, p[1]);
         }
         if (stdin_relay < 0)
