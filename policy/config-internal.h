@@ -32,6 +32,9 @@ struct vctx {
         jpath path;
         bool oom;
         bool plugin_schema; /* checking a plugin's JSON Schema: its validator's wording */
+        /* an object's "Unrecognized key" issue, by the object's path depth: held until its members
+         * are checked, as zod reports it after them (and before the object's refinements) */
+        char *pending[JPATH_DEPTH];
 };
 
 void issue(struct vctx *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

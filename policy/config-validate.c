@@ -65,26 +65,28 @@ static const char *const ROOT_KEYS[] = {
         NULL,
 };
 static const char *const AGENTS_KEYS[] = {"ownership", "defaults", "entries", NULL};
-/* defaults keys known and not checked (the checked ones are in the table of fields) */
+/* agents.defaults' keys in the schema's order (zod checks them in it): v_object_ordered */
 static const char *const DEFAULTS_KEYS[] = {
         "params", "model", "modelSelectionScope", "utilityModel", "decisionModel", "imageModel",
-        "mediaModels", "voiceModel", "pdfModel", "pdfMaxMb", "pdfMaxPages", "models", "modelPolicy", "cwd",
-        "skills", "silentReply", "repoRoot", "skipBootstrap", "skipOptionalBootstrapFiles",
-        "contextInjection", "bootstrapMaxChars", "bootstrapTotalMaxChars", "experimental", "userTimezone",
-        "startupContext", "contextPruning", "compaction", "embeddedAgent", "thinkingDefault",
-        "fastModeDefault", "verboseDefault", "toolProgressDetail", "reasoningDefault", "elevatedDefault",
-        "blockStreamingDefault", "blockStreamingBreak", "timeoutSeconds", "mediaMaxMb",
-        "imageMaxDimensionPx", "imageQuality", "typingIntervalSeconds", "systemAgent", "authInheritance",
-        "sessionStore", "maxConcurrent", "contextLimits", "blockStreamingChunk", "blockStreamingCoalesce",
-        "humanDelay", "typingMode", "heartbeat", NULL,
+        "mediaModels", "voiceModel", "pdfModel", "pdfMaxMb", "pdfMaxPages", "models", "modelPolicy",
+        "workspace", "cwd", "skills", "silentReply", "repoRoot", "skipBootstrap",
+        "skipOptionalBootstrapFiles", "contextInjection", "bootstrapMaxChars", "bootstrapTotalMaxChars",
+        "experimental", "userTimezone", "startupContext", "contextPruning", "compaction",
+        "embeddedAgent", "thinkingDefault", "fastModeDefault", "verboseDefault", "toolProgressDetail",
+        "reasoningDefault", "elevatedDefault", "blockStreamingDefault", "blockStreamingBreak",
+        "timeoutSeconds", "mediaMaxMb", "imageMaxDimensionPx", "imageQuality", "typingIntervalSeconds",
+        "systemAgent", "authInheritance", "sessionStore", "maxConcurrent", "subagents", "contextLimits",
+        "blockStreamingChunk", "blockStreamingCoalesce", "humanDelay", "typingMode", "heartbeat",
+        "sandbox", NULL,
 };
-/* entry keys known and not checked (the checked ones are in the table of fields) */
+/* an agents.entries.<id>'s keys in the schema's order: v_object_ordered */
 static const char *const ENTRY_KEYS[] = {
-        "description", "cwd", "agentDir", "model", "utilityModel", "decisionModel", "models", "modelPolicy",
-        "thinkingDefault", "verboseDefault", "toolProgressDetail", "reasoningDefault", "fastModeDefault",
-        "contextInjection", "bootstrapMaxChars", "bootstrapTotalMaxChars", "experimental", "skills",
-        "subagents", "embeddedAgent", "params", "runtime", "memory", "humanDelay", "typingMode", "tts",
-        "skillsLimits", "contextLimits", "heartbeat", "identity", "groupChat", NULL,
+        "name", "description", "workspace", "cwd", "agentDir", "model", "utilityModel", "decisionModel",
+        "models", "modelPolicy", "thinkingDefault", "verboseDefault", "toolProgressDetail",
+        "reasoningDefault", "fastModeDefault", "contextInjection", "bootstrapMaxChars",
+        "bootstrapTotalMaxChars", "experimental", "skills", "subagents", "embeddedAgent", "params",
+        "runtime", "memory", "humanDelay", "typingMode", "tts", "skillsLimits", "contextLimits",
+        "heartbeat", "identity", "groupChat", "sandbox", "tools", "default", NULL,
 };
 static const char *const TOOLS_KEYS[] = {
         "profile",       "allow",         "alsoAllow",      "deny",       "byProvider",
@@ -212,6 +214,31 @@ static bool known_key(const char *const *keys, const struct vfield *fields, cons
         return false;
 }
 
+/* Reports the held "Unrecognized key" issues of the objects at path depth DEPTH and deeper
+ * (zod: an object's unknown keys after its members' issues, before its refinements'). */
+static void pending_flush(struct vctx *v, size_t depth) {
+        for (size_t d = JPATH_DEPTH; d-- > depth;) {
+                char *line = v->pending[d];
+                if (!line)
+                        continue;
+                v->pending[d] = NULL;
+                if (!sbx_strv_contains(&v->diag->issues, line) && sbx_strv_push(&v->diag->issues, line) < 0)
+                        v->oom = true;
+                free(line);
+        }
+}
+
+/* jpath_pop, then the issues held for the objects left (their members are checked) */
+static void vpop(struct vctx *v) {
+        jpath_pop(&v->path);
+        pending_flush(v, v->path.depth + 1);
+}
+
+/* Before an object's refinement (superRefine): its own unknown keys come first. */
+static void refine_begin(struct vctx *v) {
+        pending_flush(v, v->path.depth);
+}
+
 /* Checks an object's key names: those of KEYS and of FIELDS (any when both are NULL); returns false
  * (after an issue) when it is not an object. */
 static bool check_members(struct vctx *v, struct json_object *o, const char *const *keys,
@@ -242,8 +269,16 @@ static bool check_members(struct vctx *v, struct json_object *o, const char *con
                         snprintf(hints + l, sizeof(hints) - l, "%s%s", l ? "; " : "", h);
                 }
         }
-        if (n)
+        if (n && (v->plugin_schema || v->path.depth == 0 || v->path.depth >= JPATH_DEPTH))
                 issue(v, "Unrecognized key%s: %s", n > 1 ? "s" : "", extra);
+        else if (n) { /* after the members' issues: pending_flush */
+                char *line = NULL;
+                pending_flush(v, v->path.depth);
+                if (asprintf(&line, "%s: Unrecognized key%s: %s", jpath_str(&v->path), n > 1 ? "s" : "", extra) < 0)
+                        v->oom = true;
+                else
+                        v->pending[v->path.depth] = line;
+        }
         if (hints[0] && v->diag) { /* apart: the issue stays OpenClaw's word for word */
                 char h[1024];
                 snprintf(h, sizeof(h), "%s: legacy: %s; run 'sbx migrate'", jpath_str(&v->path), hints);
@@ -267,7 +302,7 @@ static bool check_object(struct vctx *v, struct json_object *o, const char *cons
                         struct json_object *f = _f;                                                         \
                         jpath_push_key(&(v)->path, (key));                                                  \
                         __VA_ARGS__;                                                                        \
-                        jpath_pop(&(v)->path);                                                              \
+                        vpop(v);                                                                              \
                         (void) f;                                                                           \
                 }                                                                                           \
         } while (0)
@@ -280,7 +315,7 @@ static bool check_object(struct vctx *v, struct json_object *o, const char *cons
                         json_object_object_foreach((o), k, m) {                                             \
                                 jpath_push_key(&(v)->path, k);                                              \
                                 __VA_ARGS__;                                                                \
-                                jpath_pop(&(v)->path);                                                      \
+                                vpop(v);                                                                      \
                                 (void) m;                                                                   \
                         }                                                                                   \
                 }                                                                                           \
@@ -294,7 +329,7 @@ static bool check_object(struct vctx *v, struct json_object *o, const char *cons
                                 struct json_object *e = json_object_array_get_idx((a), _i);                 \
                                 jpath_push_index(&(v)->path, _i);                                           \
                                 __VA_ARGS__;                                                                \
-                                jpath_pop(&(v)->path);                                                      \
+                                vpop(v);                                                                      \
                                 (void) e;                                                                   \
                         }                                                                                   \
         } while (0)
@@ -1127,8 +1162,8 @@ static void v_model_map(struct vctx *v, struct json_object *o) {
                         jpath_push_key(&v->path, ref);
                         jpath_push_key(&v->path, exact[i][0]);
                         issue(v, "%s", exact[i][1]);
-                        jpath_pop(&v->path);
-                        jpath_pop(&v->path);
+                        vpop(v);
+                        vpop(v);
                 }
         }
 }
@@ -1204,7 +1239,7 @@ static void v_node_object(struct vctx *v, struct json_object *o, const struct sn
                 if (!jhas(o, r)) {
                         jpath_push_key(&v->path, r);
                         issue(v, "invalid config: must have required property '%s'", r);
-                        jpath_pop(&v->path);
+                        vpop(v);
                 }
         }
         if (!check_members(v, o, n->extra == X_NONE ? slist_vec(n->keys, buf) : NULL, NULL))
@@ -1225,7 +1260,7 @@ static void v_node_object(struct vctx *v, struct json_object *o, const struct sn
                         jpath_push_key(&v->path, r);
                         issue(v, "Invalid input: expected %s, received undefined",
                               node_type_name(kid(n, key_index(n->keys, r))));
-                        jpath_pop(&v->path);
+                        vpop(v);
                 }
         }
         if (n->extra != X_NODE)
@@ -1235,7 +1270,7 @@ static void v_node_object(struct vctx *v, struct json_object *o, const struct sn
                         continue;
                 jpath_push_key(&v->path, k);
                 v_node(v, m, kid(n, nkeys));
-                jpath_pop(&v->path);
+                vpop(v);
         }
 }
 
@@ -1318,7 +1353,7 @@ static bool v_discriminated(struct vctx *v, struct json_object *o, const struct 
                 disc_values(n, key, want, sizeof(want));
                 jpath_push_key(&v->path, key);
                 issue(v, "Invalid discriminator value. Expected %s", want);
-                jpath_pop(&v->path);
+                vpop(v);
                 return true;
         }
         return false;
@@ -1513,6 +1548,28 @@ static void v_shapes(struct vctx *v, struct json_object *o, const char *group) {
                         FIELD(v, o, SPOOL + sh->key, v_node(v, f, &SNODES[sh->node]));
 }
 
+/* An object with the keys of ORDER, its schema's shape in order (else "Unrecognized key", held
+ * until its members are checked, as zod): each member present checked in that order, by hand
+ * when FIELDS lists it, then by GROUP's rows of the shape tables; a models map also by
+ * v_model_map (its record's refinement). */
+static bool v_object_ordered(struct vctx *v, struct json_object *o, const char *const *order,
+                             const struct vfield *fields, const char *group) {
+        if (!check_members(v, o, order, fields))
+                return false;
+        for (size_t i = 0; order[i]; i++)
+                FIELD(v, o, order[i], {
+                        for (const struct vfield *d = fields; d->key; d++)
+                                if (!strcmp(d->key, order[i]))
+                                        v_value(v, f, d);
+                        const struct shape *sh = shape_of(group, order[i]);
+                        if (sh)
+                                v_node(v, f, &SNODES[sh->node]);
+                        if (!strcmp(order[i], "models"))
+                                v_model_map(v, f);
+                });
+        return true;
+}
+
 /* ---- tool policies ---- */
 
 static size_t arr_len(struct json_object *o, const char *key) {
@@ -1524,8 +1581,10 @@ static void v_policy_lists(struct vctx *v, struct json_object *o, const char *co
         FIELD(v, o, "allow", v_string_array(v, f));
         FIELD(v, o, "alsoAllow", v_string_array(v, f));
         FIELD(v, o, "deny", v_string_array(v, f));
-        if (conflict_msg && arr_len(o, "allow") > 0 && arr_len(o, "alsoAllow") > 0)
+        if (conflict_msg && arr_len(o, "allow") > 0 && arr_len(o, "alsoAllow") > 0) {
+                refine_begin(v);
                 issue(v, "%s", conflict_msg);
+        }
 }
 
 static const char CONFLICT_POLICY[] =
@@ -1595,10 +1654,11 @@ static void v_exec(struct vctx *v, struct json_object *o) {
         if (!v_object(v, o, EXEC_KEYS, fields))
                 return;
         if (jhas(o, "mode") && (jhas(o, "security") || jhas(o, "ask"))) {
+                refine_begin(v);
                 jpath_push_key(&v->path, "mode");
                 issue(v, "mode cannot be combined with security or ask in the same exec object. Update the "
                          "deploy script, template, or patch at this scope.");
-                jpath_pop(&v->path);
+                vpop(v);
         }
 }
 
@@ -1623,6 +1683,7 @@ static void v_tools(struct vctx *v, struct json_object *o, bool agent) {
         if (!agent)
                 FIELD(v, o, "subagents", v_wrapped_policy(v, f));
         /* the object's own refinement runs after its members' (zod: superRefine last) */
+        refine_begin(v);
         if (arr_len(o, "allow") > 0 && arr_len(o, "alsoAllow") > 0)
                 issue(v, "%s",
                       agent ? "agent tools cannot set both allow and alsoAllow in the same scope (merge "
@@ -1637,8 +1698,12 @@ static void v_agent_tools(struct vctx *v, struct json_object *o) {
 
 /* ---- sandbox ---- */
 
+static bool aborted_since(struct vctx *v, size_t n0);
+
+/* one bind of docker.binds or browser.binds, a string: the security refinement of the object
+ * (validateSandboxBindEntries, run after the members' checks and unknown keys) */
 static void v_bind(struct vctx *v, struct json_object *b) {
-        if (!expect(v, b, json_type_string, "string"))
+        if (!json_object_is_type(b, json_type_string))
                 return;
         const char *s = json_object_get_string(b);
         _cleanup_free_ char *t = sbx_strdup_trim(s);
@@ -1660,7 +1725,11 @@ static void v_bind(struct vctx *v, struct json_object *b) {
 }
 
 static void v_binds(struct vctx *v, struct json_object *o) {
+        if (!json_object_is_type(o, json_type_array))
+                return;
+        jpath_push_key(&v->path, "binds");
         ELEMENTS(v, o, v_bind(v, e));
+        vpop(v);
 }
 
 static bool ieq(const char *a, const char *b) {
@@ -1705,12 +1774,18 @@ static void v_docker(struct vctx *v, struct json_object *o) {
                 {"setupCommand", V_CHECK, NULL, v_setup_command}, {"pidsLimit", V_INT_POSITIVE},
                 {"memory", V_STRING_OR_NUMBER}, {"memorySwap", V_STRING_OR_NUMBER},
                 {"cpus", V_NUMBER_POSITIVE}, {"gpus", V_NONEMPTY}, {"ulimits", V_CHECK, NULL, v_ulimits},
-                {"binds", V_CHECK, NULL, v_binds}, {NULL}
+                {"binds", V_STRINGS}, {NULL}
         };
+        size_t n0 = v->diag->issues.n;
         if (!v_object(v, o, NULL, fields))
                 return;
 
-        /* the security refinements (zod superRefine on the docker object) */
+        /* the security refinements (zod superRefine on the docker object): after its unknown
+         * keys, and only when no member's issue aborted the object */
+        refine_begin(v);
+        if (aborted_since(v, n0))
+                return;
+        v_binds(v, jget(o, "binds"));
         struct json_object *net = jget(o, "network");
         if (json_object_is_type(net, json_type_string)) {
                 _cleanup_free_ char *t = sbx_strdup_trim(json_object_get_string(net));
@@ -1726,21 +1801,21 @@ static void v_docker(struct vctx *v, struct json_object *o) {
                               "custom bridge network, or set dangerouslyAllowContainerNamespaceJoin=true "
                               "only "
                               "when you fully trust this runtime.");
-                jpath_pop(&v->path);
+                vpop(v);
         }
         struct json_object *sp = jget(o, "seccompProfile"), *ap = jget(o, "apparmorProfile");
         if (json_object_is_type(sp, json_type_string) && ieq(json_object_get_string(sp), "unconfined")) {
                 jpath_push_key(&v->path, "seccompProfile");
                 issue(v, "Sandbox security: seccomp profile \"unconfined\" is blocked. Use a custom seccomp "
                          "profile file or omit this setting.");
-                jpath_pop(&v->path);
+                vpop(v);
         }
         if (json_object_is_type(ap, json_type_string) && ieq(json_object_get_string(ap), "unconfined")) {
                 jpath_push_key(&v->path, "apparmorProfile");
                 issue(v,
                       "Sandbox security: AppArmor profile \"unconfined\" is blocked. Use a named AppArmor "
                       "profile or omit this setting.");
-                jpath_pop(&v->path);
+                vpop(v);
         }
 }
 
@@ -1750,17 +1825,22 @@ static void v_browser(struct vctx *v, struct json_object *o) {
                 {"cdpSourceRange", V_STRING}, {"enabled", V_BOOL}, {"headless", V_BOOL},
                 {"noVncEnabled", V_BOOL}, {"allowHostControl", V_BOOL}, {"autoStart", V_BOOL},
                 {"cdpPort", V_INT_POSITIVE}, {"vncPort", V_INT_POSITIVE}, {"noVncPort", V_INT_POSITIVE},
-                {"autoStartTimeoutMs", V_INT_POSITIVE}, {"binds", V_CHECK, NULL, v_binds}, {NULL}
+                {"autoStartTimeoutMs", V_INT_POSITIVE}, {"binds", V_STRINGS}, {NULL}
         };
+        size_t n0 = v->diag->issues.n;
         if (!v_object(v, o, NULL, fields))
                 return;
+        refine_begin(v); /* as the docker object's */
+        if (aborted_since(v, n0))
+                return;
+        v_binds(v, jget(o, "binds"));
         struct json_object *net = jget(o, "network");
         if (json_object_is_type(net, json_type_string) && ieq(json_object_get_string(net), "host")) {
                 jpath_push_key(&v->path, "network");
                 issue(v, "Sandbox security: browser network mode \"host\" is blocked. Use \"bridge\" or a "
                          "custom "
                          "bridge network instead.");
-                jpath_pop(&v->path);
+                vpop(v);
         }
 }
 
@@ -1786,11 +1866,12 @@ static void v_sandbox(struct vctx *v, struct json_object *o) {
                 {"mode", V_ENUM, MODES}, {"backend", V_NONEMPTY}, {"workspaceAccess", V_ENUM, ACCESSES},
                 {"sessionToolsVisibility", V_ENUM, VISIBILITY}, {"scope", V_ENUM, SCOPES},
                 {"workspaceRoot", V_STRING}, {"docker", V_CHECK, NULL, v_docker},
-                {"browser", V_CHECK, NULL, v_browser}, {"prune", V_CHECK, NULL, v_prune},
-                {"ssh", V_CHECK, NULL, v_ssh}, {NULL}
+                {"ssh", V_CHECK, NULL, v_ssh}, {"browser", V_CHECK, NULL, v_browser},
+                {"prune", V_CHECK, NULL, v_prune}, {NULL}
         };
         if (!v_object(v, o, NULL, fields))
                 return;
+        refine_begin(v);
         struct json_object *bnet = jget(jget(o, "browser"), "network");
         if (json_object_is_type(bnet, json_type_string)) {
                 _cleanup_free_ char *t = sbx_strdup_trim(json_object_get_string(bnet));
@@ -1804,8 +1885,8 @@ static void v_sandbox(struct vctx *v, struct json_object *o) {
                               "default. "
                               "Set sandbox.docker.dangerouslyAllowContainerNamespaceJoin=true only when you "
                               "fully trust this runtime.");
-                        jpath_pop(&v->path);
-                        jpath_pop(&v->path);
+                        vpop(v);
+                        vpop(v);
                 }
         }
 }
@@ -1829,10 +1910,7 @@ static void v_entry(struct vctx *v, struct json_object *e) {
                 {"default", V_BOOL}, {"workspace", V_STRING}, {"name", V_STRING}, {"agentDir", V_STRING},
                 {"sandbox", V_CHECK, NULL, v_sandbox}, {"tools", V_CHECK, NULL, v_agent_tools}, {NULL}
         };
-        if (v_object(v, e, ENTRY_KEYS, fields)) {
-                v_shapes(v, e, "entry");
-                FIELD(v, e, "models", v_model_map(v, f));
-        }
+        v_object_ordered(v, e, ENTRY_KEYS, fields, "entry");
 }
 
 static void v_entries(struct vctx *v, struct json_object *entries) {
@@ -1844,7 +1922,7 @@ static void v_entries(struct vctx *v, struct json_object *entries) {
                         issue(v, "Invalid key in record"); /* and the value is not parsed (zod: continue) */
                 else
                         v_entry(v, e);
-                jpath_pop(&v->path);
+                vpop(v);
         }
 }
 
@@ -1890,13 +1968,13 @@ static void v_entries_refine(struct vctx *v, struct json_object *entries, bool e
                                 break;
                         }
                 }
-                jpath_pop(&v->path);
+                vpop(v);
         }
         if (n == 0)
                 issue(v, "agents.entries must contain at least one configured agent");
         if (marked > 1)
                 issue(v, "agents.entries must contain at most one default=true entry (found %zu)", marked);
-        jpath_pop(&v->path); /* the next two are reported at agents.ownership */
+        vpop(v); /* the next two are reported at agents.ownership */
         jpath_push_key(&v->path, "ownership");
         if (explicit_owner && marked > 0)
                 issue(v, "agents.ownership=explicit cannot be combined with a legacy default=true marker");
@@ -1904,7 +1982,7 @@ static void v_entries_refine(struct vctx *v, struct json_object *entries, bool e
                 issue(v,
                       "multi-agent rosters require agents.ownership=\"explicit\" or one legacy default=true "
                       "marker; add agents.ownership=\"explicit\" or run openclaw doctor");
-        jpath_pop(&v->path);
+        vpop(v);
         jpath_push_key(&v->path, "entries");
 }
 
@@ -1940,20 +2018,19 @@ static void v_agents(struct vctx *v, struct json_object *a) {
                         issue(v, "Invalid input: expected \"explicit\" (allowed: \"explicit\")"); /* z.literal + appendAllowedValuesHint */
         });
         FIELD(v, a, "defaults", {
-                if (v_object(v, f, DEFAULTS_KEYS, defaults))
-                        v_shapes(v, f, "defaults");
-                        FIELD(v, f, "models", v_model_map(v, f));
+                v_object_ordered(v, f, DEFAULTS_KEYS, defaults, "defaults");
         });
         bool explicit_owner = json_object_is_type(jget(a, "ownership"), json_type_string) &&
                               !strcmp(json_object_get_string(jget(a, "ownership")), "explicit");
         FIELD(v, a, "entries", v_entries(v, f));
         if (aborted_since(v, n0))
                 return;
+        refine_begin(v);
         FIELD(v, a, "entries", v_entries_refine(v, f, explicit_owner));
         if (!jhas(a, "entries")) {
                 jpath_push_key(&v->path, "entries");
                 issue(v, "agents.entries must contain at least one configured agent");
-                jpath_pop(&v->path);
+                vpop(v);
         }
 }
 
@@ -2105,7 +2182,7 @@ static void v_channels(struct vctx *v, struct json_object *o, struct json_object
                         v_node(v, strcmp(t, k) ? jget(o, t) : val, &SNODES[sh->node]);
                         v->plugin_schema = v->path.plain = false;
                 }
-                jpath_pop(&v->path);
+                vpop(v);
         }
 }
 
@@ -2165,7 +2242,7 @@ static void v_binding(struct vctx *v, struct json_object *b) {
                         }
                 });
         }
-        jpath_pop(&v->path);
+        vpop(v);
         FIELD(v, b, "comment", v_string(v, f, false));
         if (acp) {
                 static const char *const ACP_MODES[] = {"persistent", "oneshot", NULL};
@@ -2183,8 +2260,8 @@ static void v_binding(struct vctx *v, struct json_object *b) {
                         jpath_push_key(&v->path, "match");
                         jpath_push_key(&v->path, "peer");
                         issue(v, "ACP bindings require match.peer.id to target a concrete conversation.");
-                        jpath_pop(&v->path);
-                        jpath_pop(&v->path);
+                        vpop(v);
+                        vpop(v);
                 }
         }
 }
@@ -2373,7 +2450,7 @@ static void v_browser_profiles(struct vctx *v, struct json_object *root) {
                         issue(v, "Profile userDataDir is only supported with driver=\"existing-session\"");
                 if (extension && js_truthy(jget(prof, "cdpUrl")))
                         issue(v, "Profile cdpUrl is not supported with driver=\"extension\" (the relay owns the endpoint)");
-                jpath_pop(&v->path);
+                vpop(v);
         }
         v->path = p;
 }
@@ -2569,7 +2646,7 @@ static void v_gateway_roles(struct vctx *v, struct json_object *roles) {
         if (empty) {
                 jpath_push_key(&v->path, "definitions");
                 issue(v, "gateway.roles.definitions must contain at least one role definition");
-                jpath_pop(&v->path);
+                vpop(v);
         }
         if (!issues_under(v, "gateway.roles") || empty) {
                 /* role names are string().trim(): the default and the keys compared trimmed */
@@ -2694,7 +2771,7 @@ static void v_portal_ingress(struct vctx *v, struct json_object *gw) {
                 if (clash) {
                         jpath_push_key(&v->path, "domain");
                         issue(v, "Portal ingress must use a separate domain from Gateway and Control UI origins");
-                        jpath_pop(&v->path);
+                        vpop(v);
                 }
         }
         double gp = is_num(gport) ? json_object_get_double(gport) : 18789;
@@ -3169,8 +3246,8 @@ static void v_path_refinements(struct vctx *v, struct json_object *root) {
                         jpath_push_key(&v->path, id);
                         jpath_push_key(&v->path, "command");
                         issue(v, "secrets.providers.*.command is unsafe.");
-                        jpath_pop(&v->path);
-                        jpath_pop(&v->path);
+                        vpop(v);
+                        vpop(v);
                 }
                 v->path = p;
         }
@@ -3278,7 +3355,7 @@ static void v_mcp_server(struct vctx *v, struct json_object *s) {
                         jpath_push_key(&v->path, "identity");
                         if (!auth || strcmp(auth, "oauth"))
                                 issue(v, "oauth.identity \"per-requester\" requires auth: \"oauth\"");
-                        jpath_pop(&v->path);
+                        vpop(v);
                         if (t && *t)
                                 FIELD(v, f, "authProfileId",
                                       issue(v, "oauth.authProfileId cannot be used with oauth.identity \"per-requester\""));
@@ -3288,7 +3365,7 @@ static void v_mcp_server(struct vctx *v, struct json_object *s) {
                         if (jhas(s, "command") || stdio)
                                 issue(v, "oauth.identity \"per-requester\" cannot be combined with a command or \"stdio\" "
                                          "transport");
-                        jpath_pop(&v->path);
+                        vpop(v);
                 });
         }
         if (stdio) {
@@ -3304,7 +3381,7 @@ static void v_mcp_servers(struct vctx *v, struct json_object *servers) {
         json_object_object_foreach(servers, k, s) {
                 jpath_push_key(&v->path, k);
                 v_mcp_server(v, s);
-                jpath_pop(&v->path);
+                vpop(v);
         }
 }
 
@@ -3631,7 +3708,7 @@ static void v_refinements(struct vctx *v, struct json_object *root) {
                 FIELD(v, root, "agents", FIELD(v, f, "entries", json_object_object_foreach(entries, k, e) {
                               jpath_push_key(&v->path, k);
                               FIELD(v, e, "heartbeat", v_heartbeat(v, f));
-                              jpath_pop(&v->path);
+                              vpop(v);
                       }));
         struct json_object *search = jget(jget(jget(root, "tools"), "web"), "search");
         if (json_object_is_type(search, json_type_object)) {
@@ -3644,7 +3721,7 @@ static void v_refinements(struct vctx *v, struct json_object *root) {
                                 issue(v, "tools.web.search must not contain blocked object keys");
                         else if (!strcmp(k, "apiKey") || (in_list(LEGACY_SEARCH, k) && json_object_is_type(e, json_type_object)))
                                 issue(v, "legacy web_search provider config must use plugins.entries.<plugin>.config.webSearch");
-                        jpath_pop(&v->path);
+                        vpop(v);
                 }
                 v->path = p;
         }
@@ -3791,12 +3868,12 @@ static void v_broadcast(struct vctx *v, struct json_object *root) {
                                 jpath_push_index(&v->path, i);
                                 issue(v, "Unknown agent id \"%s\" (not in agents.entries).",
                                       json_object_is_type(id, json_type_string) ? json_object_get_string(id) : json_object_to_json_string(id));
-                                jpath_pop(&v->path);
+                                vpop(v);
                         }
                         if (!arr)
-                                jpath_pop(&v->path);
+                                vpop(v);
                 }
-                jpath_pop(&v->path);
+                vpop(v);
         }
         v->path = p;
 }
@@ -3961,15 +4038,15 @@ static void v_model_providers(struct vctx *v, struct json_object *providers) {
                         jpath_push_key(&v->path, "baseUrl");
                         issue(v, "custom model providers must declare baseUrl; provider overlays without baseUrl "
                                  "are only supported for bundled providers");
-                        jpath_pop(&v->path);
+                        vpop(v);
                 }
                 if (!json_object_is_type(jget(p, "models"), json_type_array)) {
                         jpath_push_key(&v->path, "models");
                         issue(v, "custom model providers must declare models; provider overlays without models are "
                                  "only supported for bundled providers");
-                        jpath_pop(&v->path);
+                        vpop(v);
                 }
-                jpath_pop(&v->path);
+                vpop(v);
         }
 }
 
@@ -4042,6 +4119,7 @@ void sbx_config_validate_tree(struct json_object *root, struct vctx *v) {
         v_browser_profiles(v, root);
         v_refinements(v, root);
         v_agent_dirs(v, root);
+        pending_flush(v, 0);
         root_order(v->diag, before);
         if (v->diag->issues.n == before)
                 v_container_env(v, root);
