@@ -311,7 +311,7 @@ static bool check_object(struct vctx *v, struct json_object *o, const char *cons
  * 'k' is the key, 'm' the member. */
 #define MEMBERS(v, o, ...)                                                                                  \
         do {                                                                                                \
-                if (check_object((v), (o), NULL)) {                                                         \
+                if (expect((v), (o), json_type_object, "record")) { /* a z.record */                      \
                         json_object_object_foreach((o), k, m) {                                             \
                                 jpath_push_key(&(v)->path, k);                                              \
                                 __VA_ARGS__;                                                                \
@@ -1669,19 +1669,15 @@ static void v_fs(struct vctx *v, struct json_object *o) {
 
 static void v_tools(struct vctx *v, struct json_object *o, bool agent) {
         static const struct vfield fields[] = {
-                {"byProvider", V_CHECK, NULL, v_by_provider},
+                {"profile", V_ENUM, PROFILES}, {"allow", V_STRINGS}, {"alsoAllow", V_STRINGS},
+                {"deny", V_STRINGS}, {"byProvider", V_CHECK, NULL, v_by_provider},
                 {"toolsBySender", V_CHECK, NULL, v_tools_by_sender},
                 {"elevated", V_CHECK, NULL, v_elevated}, {"sandbox", V_CHECK, NULL, v_wrapped_policy},
+                {"subagents", V_CHECK, NULL, v_wrapped_policy}, /* tools only: not an agent tools key */
                 {"exec", V_CHECK, NULL, v_exec}, {"fs", V_CHECK, NULL, v_fs}, {NULL}
         };
-        if (!check_object(v, o, agent ? AGENT_TOOLS_KEYS : TOOLS_KEYS))
+        if (!v_object_ordered(v, o, agent ? AGENT_TOOLS_KEYS : TOOLS_KEYS, fields, agent ? "agenttools" : "tools"))
                 return;
-        v_shapes(v, o, agent ? "agenttools" : "tools");
-        FIELD(v, o, "profile", v_enum(v, f, PROFILES));
-        v_policy_lists(v, o, NULL);
-        v_fields(v, o, fields);
-        if (!agent)
-                FIELD(v, o, "subagents", v_wrapped_policy(v, f));
         /* the object's own refinement runs after its members' (zod: superRefine last) */
         refine_begin(v);
         if (arr_len(o, "allow") > 0 && arr_len(o, "alsoAllow") > 0)
@@ -1764,17 +1760,18 @@ static void v_setup_command(struct vctx *v, struct json_object *o) {
 
 static void v_docker(struct vctx *v, struct json_object *o) {
         static const struct vfield fields[] = {
+                /* the schema's order (zod checks the members in it) */
                 {"image", V_STRING}, {"containerPrefix", V_STRING}, {"workdir", V_STRING},
-                {"network", V_STRING}, {"user", V_STRING}, {"seccompProfile", V_STRING},
-                {"apparmorProfile", V_STRING}, {"tmpfs", V_STRINGS}, {"capDrop", V_STRINGS},
-                {"dns", V_STRINGS}, {"extraHosts", V_STRINGS}, {"readOnlyRoot", V_BOOL},
-                {"dangerouslyAllowReservedContainerTargets", V_BOOL},
-                {"dangerouslyAllowExternalBindSources", V_BOOL},
-                {"dangerouslyAllowContainerNamespaceJoin", V_BOOL}, {"env", V_CHECK, NULL, v_env_strings},
+                {"readOnlyRoot", V_BOOL}, {"tmpfs", V_STRINGS}, {"network", V_STRING}, {"user", V_STRING},
+                {"capDrop", V_STRINGS}, {"env", V_CHECK, NULL, v_env_strings},
                 {"setupCommand", V_CHECK, NULL, v_setup_command}, {"pidsLimit", V_INT_POSITIVE},
                 {"memory", V_STRING_OR_NUMBER}, {"memorySwap", V_STRING_OR_NUMBER},
                 {"cpus", V_NUMBER_POSITIVE}, {"gpus", V_NONEMPTY}, {"ulimits", V_CHECK, NULL, v_ulimits},
-                {"binds", V_STRINGS}, {NULL}
+                {"seccompProfile", V_STRING}, {"apparmorProfile", V_STRING}, {"dns", V_STRINGS},
+                {"extraHosts", V_STRINGS}, {"binds", V_STRINGS},
+                {"dangerouslyAllowReservedContainerTargets", V_BOOL},
+                {"dangerouslyAllowExternalBindSources", V_BOOL},
+                {"dangerouslyAllowContainerNamespaceJoin", V_BOOL}, {NULL}
         };
         size_t n0 = v->diag->issues.n;
         if (!v_object(v, o, NULL, fields))
@@ -1821,10 +1818,11 @@ static void v_docker(struct vctx *v, struct json_object *o) {
 
 static void v_browser(struct vctx *v, struct json_object *o) {
         static const struct vfield fields[] = {
-                {"image", V_STRING}, {"containerPrefix", V_STRING}, {"network", V_STRING},
-                {"cdpSourceRange", V_STRING}, {"enabled", V_BOOL}, {"headless", V_BOOL},
+                /* the schema's order */
+                {"enabled", V_BOOL}, {"image", V_STRING}, {"containerPrefix", V_STRING},
+                {"network", V_STRING}, {"cdpPort", V_INT_POSITIVE}, {"cdpSourceRange", V_STRING},
+                {"vncPort", V_INT_POSITIVE}, {"noVncPort", V_INT_POSITIVE}, {"headless", V_BOOL},
                 {"noVncEnabled", V_BOOL}, {"allowHostControl", V_BOOL}, {"autoStart", V_BOOL},
-                {"cdpPort", V_INT_POSITIVE}, {"vncPort", V_INT_POSITIVE}, {"noVncPort", V_INT_POSITIVE},
                 {"autoStartTimeoutMs", V_INT_POSITIVE}, {"binds", V_STRINGS}, {NULL}
         };
         size_t n0 = v->diag->issues.n;
@@ -3984,8 +3982,8 @@ static void v_env(struct vctx *v, struct json_object *o) {
         static const struct vfield shell[] = {{"enabled", V_BOOL}, {"timeoutMs", V_INT_NONNEG}, {NULL}};
         if (!check_object(v, o, keys))
                 return;
+        FIELD(v, o, "shellEnv", v_object(v, f, NULL, shell)); /* the schema's order */
         FIELD(v, o, "vars", MEMBERS(v, f, v_string(v, m, false)));
-        FIELD(v, o, "shellEnv", v_object(v, f, NULL, shell));
 }
 
 static void dedup_issues(sbx_config_diag *d) {
