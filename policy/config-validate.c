@@ -239,6 +239,8 @@ static void refine_begin(struct vctx *v) {
         pending_flush(v, v->path.depth);
 }
 
+static bool aborted_since(struct vctx *v, size_t n0);
+
 /* Checks an object's key names: those of KEYS and of FIELDS (any when both are NULL); returns false
  * (after an issue) when it is not an object. */
 static bool check_members(struct vctx *v, struct json_object *o, const char *const *keys,
@@ -1651,15 +1653,38 @@ static void v_exec(struct vctx *v, struct json_object *o) {
                 {"timeoutSeconds", V_NUMBER}, {"cleanupMs", V_NUMBER},
                 {"applyPatch", V_CHECK, NULL, v_apply_patch}, {NULL}
         };
+        size_t n0 = v->diag->issues.n;
         if (!v_object(v, o, EXEC_KEYS, fields))
                 return;
-        if (jhas(o, "mode") && (jhas(o, "security") || jhas(o, "ask"))) {
-                refine_begin(v);
-                jpath_push_key(&v->path, "mode");
-                issue(v, "mode cannot be combined with security or ask in the same exec object. Update the "
-                         "deploy script, template, or patch at this scope.");
-                vpop(v);
-        }
+        refine_begin(v);
+        if (aborted_since(v, n0) || !jhas(o, "mode") || (!jhas(o, "security") && !jhas(o, "ask")))
+                return;
+        /* addExecPolicyModeConflictIssue: the repair names the exact mode of a security/ask pair
+         * (resolveExactExecModeFromPolicy), when there is one; the values passed the enums */
+        const char *sec = json_object_get_string(jget(o, "security")), *ask = json_object_get_string(jget(o, "ask"));
+        char repair[256];
+        if (jhas(o, "security") && jhas(o, "ask")) {
+                const char *mode = !strcmp(ask, "always") || (!strcmp(sec, "full") && !strcmp(ask, "on-miss")) ? NULL
+                                   : !strcmp(sec, "deny")                                                     ? "deny"
+                                   : !strcmp(sec, "allowlist") && !strcmp(ask, "off")                          ? "allowlist"
+                                   : !strcmp(sec, "full")                                                      ? "full"
+                                                                                                               : "ask";
+                if (mode)
+                        snprintf(repair, sizeof(repair),
+                                 "Replace security/ask with mode=\"%s\" (the equivalent of security=\"%s\" + ask=\"%s\").",
+                                 mode, sec, ask);
+                else
+                        snprintf(repair, sizeof(repair), "This security/ask pair has no exact mode equivalent. To keep "
+                                                         "this policy, retain both legacy fields and remove mode.");
+        } else
+                snprintf(repair, sizeof(repair), "The legacy policy is incomplete. Choose the intended security and ask "
+                                                 "values before converting; no mode equivalent can be inferred.");
+        jpath_push_key(&v->path, "mode");
+        issue(v, "mode cannot be combined with security or ask in the same exec object. Update the deploy script, "
+                 "template, or patch at this scope. %s Doctor migrates supported legacy policies to mode; run "
+                 "\"openclaw doctor --fix\" only when the saved file still needs migration.",
+              repair);
+        vpop(v);
 }
 
 static void v_fs(struct vctx *v, struct json_object *o) {
@@ -1693,8 +1718,6 @@ static void v_agent_tools(struct vctx *v, struct json_object *o) {
 }
 
 /* ---- sandbox ---- */
-
-static bool aborted_since(struct vctx *v, size_t n0);
 
 /* one bind of docker.binds or browser.binds, a string: the security refinement of the object
  * (validateSandboxBindEntries, run after the members' checks and unknown keys) */
