@@ -2177,14 +2177,21 @@ static void v_container_env(struct vctx *v, struct json_object *root) {
 /* channels.<id>: bundled channel ids and the metadata keys (defaults, modelByChannel: the
  * "channels" rows of config-shapes.h); each channel is checked against its plugin's JSON
  * Schema (the "channel" rows), as OpenClaw does. */
-static void v_channels(struct vctx *v, struct json_object *o, struct json_object *root) {
+static void v_channels(struct vctx *v, struct json_object *o) {
+        if (check_object(v, o, NULL))
+                v_shapes(v, o, "channels"); /* defaults, modelByChannel */
+}
+
+/* The channels' plugin-owned checks (validatePreparedConfigWithPlugins), which OpenClaw runs
+ * only after the schema passed: each channel's id and its plugin's JSON Schema. A load path
+ * that cannot be inspected keeps every channel as written. */
+static void v_channel_plugins(struct vctx *v, struct json_object *root) {
         static const char *const extra[] = {"defaults", "modelByChannel", NULL};
-        if (!check_object(v, o, NULL))
+        struct json_object *o = jget(root, "channels");
+        if (!json_object_is_type(o, json_type_object))
                 return;
-        /* plugin-owned checks (validatePreparedConfigWithPlugins): a load path that cannot be
-         * inspected keeps every channel as written */
         bool keep = sbx_config_plugins_preserved(root);
-        v_shapes(v, o, "channels"); /* defaults, modelByChannel */
+        jpath_push_key(&v->path, "channels");
         json_object_object_foreach(o, k, val) {
                 _cleanup_free_ char *t = sbx_strdup_trim(k);
                 if (!t || !*t || in_list(extra, t))
@@ -2205,6 +2212,7 @@ static void v_channels(struct vctx *v, struct json_object *o, struct json_object
                 }
                 vpop(v);
         }
+        vpop(v);
 }
 
 /* ---- bindings and the other references to agents ---- */
@@ -4131,7 +4139,7 @@ void sbx_config_validate_tree(struct json_object *root, struct vctx *v) {
                         });
                 }
         });
-        FIELD(v, root, "channels", v_channels(v, f, root));
+        FIELD(v, root, "channels", v_channels(v, f));
         FIELD(v, root, "env", v_env(v, f));
         FIELD(v, root, "bindings", ELEMENTS(v, f, v_binding(v, e)));
         v_agent_refs(v, root);
@@ -4142,6 +4150,8 @@ void sbx_config_validate_tree(struct json_object *root, struct vctx *v) {
         v_agent_dirs(v, root);
         pending_flush(v, 0);
         root_order(v->diag, before);
+        if (v->diag->issues.n == before)
+                v_channel_plugins(v, root);
         if (v->diag->issues.n == before)
                 v_container_env(v, root);
         if (v->diag->issues.n == before) /* the registry's checks follow a clean schema pass */
