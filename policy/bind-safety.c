@@ -90,7 +90,7 @@ static const char *blocked_reason(const char *p, const char *home, const char **
         return NULL;
 }
 
-int sbx_check_bind_safety(const sbx_resolved *r, char **ret_canonical, sbx_error *reterr) {
+int sbx_check_bind_safety(const sbx_resolved *r, char **ret_canonical, size_t *ret_index, sbx_error *reterr) {
         _cleanup_free_ char *home = sbx_home_dir();
         _cleanup_free_ char *home_c = home ? canonical(home) : NULL;
         /* the OS home too, as given (normalised) and canonical: OpenClaw's
@@ -103,6 +103,8 @@ int sbx_check_bind_safety(const sbx_resolved *r, char **ret_canonical, sbx_error
 
         for (size_t i = 0; i < r->docker.binds.n; i++) {
                 const char *spec = r->docker.binds.v[i];
+                if (ret_index)
+                        *ret_index = i; /* the bind at fault, when this one is refused */
                 _cleanup_free_ char *src = sbx_bind_source(spec);
                 if (!src)
                         return -ENOMEM;

@@ -421,8 +421,11 @@ int sbx_json5_parse(const char *text, size_t len, struct json_object **ret, sbx_
 struct json_object *sbx_resolved_to_json(const sbx_resolved *r, const sbx_config_diag *diag);
 
 /* ---- from bind-safety.h ---- */
-/* OpenClaw's runtime bind checks for r->docker.binds; -EPERM with reterr naming the bind. */
+/* OpenClaw's runtime bind checks for r->docker.binds; -EPERM with reterr naming the bind
+ * (its key docker.binds[N], the spec, and what the source is or leads to) and *ret_index
+ * (optional) = N. The one decision: `sbx run`/`create` refuse with it, `sbx explain`
+ * and `sbx check` report it (runtime/cli/cli-policy.c). */
 /* ret_canonical (optional, r->docker.binds.n entries, each to be freed):
  * the canonical source each bind was judged by, so that the caller binds
  * exactly that path and never resolves the source again. */
-int sbx_check_bind_safety(const sbx_resolved *r, char **ret_canonical, sbx_error *reterr);
+int sbx_check_bind_safety(const sbx_resolved *r, char **ret_canonical, size_t *ret_index, sbx_error *reterr);

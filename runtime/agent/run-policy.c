@@ -155,7 +155,7 @@ static int map_mounts(const sbx_resolved *r, sbx_run_config *c, sbx_error *e) {
         char **canon = calloc(d->binds.n + 1, sizeof(char *));
         if (!canon)
                 return -ENOMEM;
-        k = sbx_check_bind_safety(r, canon, e);
+        k = sbx_check_bind_safety(r, canon, NULL, e);
         if (k >= 0)
                 k = add_binds(d, canon, c, e);
         for (size_t i = 0; i < d->binds.n; i++)

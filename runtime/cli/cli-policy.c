@@ -103,13 +103,17 @@ const sbx_cli_cmd sbx_cmd_explain = {
                 "it is sandboxed, the workspace, network, image, the tool pipeline, the allowed tools, and for "
                 "each removed tool the list that removed it (\"denied by\" a deny list, \"not allowed by\" an "
                 "allow list or profile, with its pipeline step) and the smallest change that would allow it; "
-                "then the kernel rules sbx run derives from the policy.",
+                "then the kernel rules sbx run derives from the policy, and whether sbx run would refuse "
+                "the sandbox for a docker.binds entry (bind safety: a blocked source, or one outside the "
+                "workspaces as written or where it leads; the same check sbx run makes, naming the bind; "
+                "runRefused in --json, null when it would run).",
         .opts = { explain_opts, config_opt, NULL },
-        .footer = "Exit status: 0 resolved, 2 invalid config or unknown agent/session.",
+        .footer = "Exit status: 0 resolved (also when sbx run would refuse the sandbox), 2 invalid config or "
+                  "unknown agent/session.",
 };
 
 static const sbx_cli_opt check_opts[] = {
-        { "json", 0, NULL, 'j', "machine-readable output: config, valid, errors, warnings", NULL },
+        { "json", 0, NULL, 'j', "machine-readable output: config, valid, errors, warnings, runRefused", NULL },
         SBX_CLI_OPT_END
 };
 
@@ -118,9 +122,12 @@ const sbx_cli_cmd sbx_cmd_check = {
         .usage = "[--config FILE] [--json]",
         .summary = "validate an openclaw.json",
         .text = "Validate an openclaw.json as OpenClaw 2026.9.6 would: print migration notes and every error "
-                "with its JSON path.",
+                "with its JSON path. Then, for each agent's main session, the bind safety sbx run applies to "
+                "its docker.binds (a blocked source, one covering a blocked path, one outside the workspaces "
+                "as written or where it leads): a bind sbx run would refuse is an error naming the agent, "
+                "docker.binds[N], the bind and the path.",
         .opts = { check_opts, config_opt, NULL },
-        .footer = "Exit status: 0 valid, 2 invalid.",
+        .footer = "Exit status: 0 valid, 2 invalid or a bind sbx run would refuse.",
 };
 
 static const sbx_cli_opt migrate_opts[] = {
@@ -214,6 +221,39 @@ static void print_human(const sbx_resolved *r, const char *tool) {
         printf("(sbx explain --tool NAME for one tool; --json for everything)\n");
 }
 
+/* Whether sbx run would refuse this resolved sandbox for one of its
+ * docker.binds: the very check sbx run and create make
+ * (sbx_check_bind_safety, runtime/agent/run-policy.c), nothing run.
+ * Returns 0 allowed, 1 refused (*ret: {key, bind, message}, to put), < 0 no memory. */
+static int bind_refusal(const sbx_resolved *r, const char *agent, struct json_object **ret) {
+        sbx_error e = {};
+        size_t i = 0;
+        char key[64];
+
+        *ret = NULL;
+        int k = sbx_check_bind_safety(r, NULL, &i, &e);
+        if (k >= 0)
+                return 0;
+        if (k != -EPERM || i >= r->docker.binds.n)
+                return k;
+        struct json_object *o = json_object_new_object();
+        if (!o)
+                return -ENOMEM;
+        snprintf(key, sizeof(key), "docker.binds[%zu]", i);
+        if (agent)
+                json_object_object_add(o, "agent", sbx_json_string(agent));
+        json_object_object_add(o, "key", json_object_new_string(key));
+        json_object_object_add(o, "bind", sbx_json_string(r->docker.binds.v[i]));
+        json_object_object_add(o, "message", sbx_json_string(e.msg));
+        *ret = o;
+        return 1;
+}
+
+static const char *refusal_message(struct json_object *o) {
+        struct json_object *m = NULL;
+        return o && json_object_object_get_ex(o, "message", &m) ? json_object_get_string(m) : "";
+}
+
 typedef struct explain_args {
         const char *config, *tool;
         sbx_request req;
@@ -261,6 +301,7 @@ int cli_explain(int argc, char **argv) {
         sbx_config_diag diag = {};
         sbx_resolved r = {};
         sbx_error e = {};
+        struct json_object *refused = NULL; /* sbx run's refusal of a bind, or NULL */
         int ret = load("explain", a.config, a.json, &cfg, &diag);
         if (ret != 0)
                 goto out;
@@ -270,8 +311,16 @@ int cli_explain(int argc, char **argv) {
         }
         for (size_t i = 0; !a.json && i < diag.notes.n; i++)
                 fprintf(stderr, "note: %s\n", diag.notes.v[i]);
+        /* what sbx run decides about the binds, by its own check */
+        if (bind_refusal(&r, NULL, &refused) < 0) {
+                fprintf(stderr, "sbx explain: out of memory\n");
+                ret = SBX_EXIT_FAILURE;
+                goto out;
+        }
         if (a.json) {
                 struct json_object *o = sbx_resolved_to_json(&r, &diag);
+                if (o)
+                        json_object_object_add(o, "runRefused", TAKE_PTR(refused));
                 /* issue 6: the kernel rules sbx run derives from this policy */
                 if (o && (sbx_tool_rules_add_json(o, &r, NULL) < 0 || sbx_sandbox_rules_add_json(o, &r) < 0)) {
                         json_object_put(o);
@@ -303,8 +352,12 @@ int cli_explain(int argc, char **argv) {
                 print_human(&r, a.tool);
                 sbx_tool_rules_print(stdout, &r);   /* issue 6 */
                 sbx_sandbox_rules_explain(stdout, &r);   /* issue 14 */
+                if (refused)
+                        printf("sbx run:    refused (exit 2): agent %s: %s\n", r.agent_id,
+                               refusal_message(refused));
         }
 out:
+        json_object_put(refused);
         sbx_resolved_done(&r);
         sbx_config_done(&cfg);
         sbx_config_diag_done(&diag);
@@ -347,14 +400,44 @@ int cli_check(int argc, char **argv) {
         int r = sbx_config_find(config, &path, &e);
         if (r >= 0)
                 r = sbx_config_load(path, &cfg, &diag, &e);
+        /* a valid config: each agent's main session through sbx run's bind
+         * safety (one check, sbx_check_bind_safety); an agent that does not
+         * resolve is explain's to report, not a bind refusal */
+        struct json_object *refusals = json_object_new_array();
+        if (!refusals)
+                return fprintf(stderr, "sbx check: out of memory\n"), SBX_EXIT_FAILURE;
+        for (size_t i = 0; r >= 0 && i < MAX_U(cfg.n_agents, (size_t) 1); i++) {
+                sbx_request req = {.agent = cfg.n_agents ? cfg.agents[i].id : NULL};
+                sbx_resolved res = {};
+                sbx_error re = {};
+                struct json_object *one = NULL;
+                int k = sbx_resolve(&cfg, &req, &res, NULL, &re) < 0 ? 0 : bind_refusal(&res, res.agent_id, &one);
+                sbx_resolved_done(&res);
+                if (k < 0) {
+                        json_object_put(refusals);
+                        sbx_config_done(&cfg);
+                        sbx_config_diag_done(&diag);
+                        return fprintf(stderr, "sbx check: out of memory\n"), SBX_EXIT_FAILURE;
+                }
+                if (one)
+                        json_object_array_add(refusals, one);
+        }
+        size_t n_refused = json_object_array_length(refusals);
         if (json) {
                 struct json_object *o = json_object_new_object(), *a = json_object_new_array(),
                                    *n = json_object_new_array();
                 char buf[SBX_ERROR_MSG_MAX];
                 json_object_object_add(o, "config", path ? json_object_new_string(path) : NULL);
-                json_object_object_add(o, "valid", json_object_new_boolean(r >= 0));
+                json_object_object_add(o, "valid", json_object_new_boolean(r >= 0 && !n_refused));
                 for (size_t i = 0; i < diag.issues.n; i++)
                         json_object_array_add(a, json_object_new_string(diag.issues.v[i]));
+                for (size_t i = 0; i < n_refused; i++) {
+                        struct json_object *x = json_object_array_get_idx(refusals, i), *ag = NULL;
+                        json_object_object_get_ex(x, "agent", &ag);
+                        snprintf(buf, sizeof(buf), "agent %s: %s", json_object_get_string(ag),
+                                 refusal_message(x));
+                        json_object_array_add(a, json_object_new_string(buf));
+                }
                 if (r < 0 && diag.issues.n == 0)
                         json_object_array_add(a,
                                               json_object_new_string(sbx_error_text(&e, buf, sizeof(buf))));
@@ -368,6 +451,8 @@ int cli_check(int argc, char **argv) {
                                 json_object_array_add(h, json_object_new_string(diag.hints.v[i]));
                         json_object_object_add(o, "hints", h);
                 }
+                /* the refusals of sbx run, one object each: agent, key, bind, message */
+                json_object_object_add(o, "runRefused", json_object_get(refusals));
                 _cleanup_free_ char *safe = sbx_json_terminal_safe(json_object_to_json_string_ext(
                         o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE));
                 puts(safe ? safe : "{\"error\": true}");
@@ -383,13 +468,21 @@ int cli_check(int argc, char **argv) {
                                 fprintf(stderr, "error: %s\n", diag.issues.v[i]);
                         for (size_t i = 0; i < diag.hints.n; i++)
                                 fprintf(stderr, "hint: %s\n", diag.hints.v[i]);
+                } else if (n_refused) {
+                        for (size_t i = 0; i < n_refused; i++) {
+                                struct json_object *x = json_object_array_get_idx(refusals, i), *ag = NULL;
+                                json_object_object_get_ex(x, "agent", &ag);
+                                fprintf(stderr, "error: agent %s: %s (sbx run refuses it, exit 2)\n",
+                                        json_object_get_string(ag), refusal_message(x));
+                        }
                 } else
                         printf("%s: valid (%zu agent%s)\n", path ?: "(no config file: OpenClaw defaults)",
                                cfg.n_agents, cfg.n_agents == 1 ? "" : "s");
         }
+        json_object_put(refusals);
         sbx_config_done(&cfg);
         sbx_config_diag_done(&diag);
-        return r < 0 ? SBX_EXIT_USAGE : 0;
+        return r < 0 || n_refused ? SBX_EXIT_USAGE : 0;
 }
 
 /* ---- migrate ---- */

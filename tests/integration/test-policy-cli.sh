@@ -166,6 +166,75 @@ fi
 check "the migrated file validates" 0 'valid \(1 agent\)' "$SBX" check --config "$T/mig.json"
 check "migrate on a current config has nothing to do" 0 "nothing to migrate" "$SBX" migrate --config "$T/mig.json"
 
+# bind safety (session 15's three refusals): sbx explain and sbx check report the
+# refusal sbx run makes, the same message from the same check, before anything runs;
+# sbx run's refusal comes before any sandbox is made, so it is checked here too
+B="$T/bs"
+mkdir -p "$B/ws/real" "$B/other" "$HOME/.ssh"
+ln -s /etc "$B/ws/link"
+ln -s "$HOME" "$B/homelink"
+bcfg() { # bcfg BIND [EXTRA]: the only bind of agent main, its workspace $B/ws
+        cat >"$B/oc.json" <<J
+{ agents: { defaults: { sandbox: { mode: 'all', workspaceRoot: '$B/sbxs', docker: { binds: ['$1'] ${2:-} } } },
+            entries: { main: { workspace: '$B/ws' } } } }
+J
+}
+EXT=", dangerouslyAllowExternalBindSources: true"
+# same_refusal NAME PATTERN [VAR=VALUE...]: run refuses (2) with PATTERN; explain (human and
+# --json runRefused) and check (human and --json errors/runRefused, exit 2) say exactly that
+same_refusal() {
+        local name="$1" pat="$2"
+        shift 2
+        local run rrc ex exrc exj chk chkrc chj msg
+        run=$(env "$@" timeout 60 "$SBX" run --no-tty --config "$B/oc.json" --agent main -- /bin/true 2>&1 </dev/null)
+        rrc=$?
+        msg=$(sed -n 's/^sbx run: agent main: //p' <<<"$run")
+        ex=$(env "$@" "$SBX" explain --config "$B/oc.json" --agent main 2>/dev/null)
+        exrc=$?
+        exj=$(env "$@" "$SBX" explain --config "$B/oc.json" --agent main --json 2>/dev/null |
+                python3 -c 'import json,sys; r=json.load(sys.stdin)["runRefused"]; print(r["key"], r["message"], sep="\n")')
+        chk=$(env "$@" "$SBX" check --config "$B/oc.json" 2>&1 >/dev/null)
+        chkrc=$?
+        chj=$(env "$@" "$SBX" check --config "$B/oc.json" --json 2>/dev/null | python3 -c '
+import json,sys; o=json.load(sys.stdin); r=o["runRefused"]
+print(o["valid"], len(r), r[0]["agent"], r[0]["key"], o["errors"][0], sep="\n")')
+        if [ "$rrc" = 2 ] && grep -qE -- "$pat" <<<"$msg" && [ "$exrc" = 0 ] &&
+                grep -qxF "sbx run:    refused (exit 2): agent main: $msg" <<<"$ex" &&
+                [ "$exj" = "$(printf 'docker.binds[0]\n%s' "$msg")" ] && [ "$chkrc" = 2 ] &&
+                grep -qxF "error: agent main: $msg (sbx run refuses it, exit 2)" <<<"$chk" &&
+                [ "$chj" = "$(printf 'False\n1\nmain\ndocker.binds[0]\nagent main: %s' "$msg")" ]; then
+                ok "$name"
+        else
+                nok "$name" "run rc=$rrc: $run" "explain rc=$exrc: $(tail -1 <<<"$ex")" "explain --json: $exj" \
+                        "check rc=$chkrc: $chk" "check --json: $chj"
+        fi
+}
+bcfg "$B/ws/link:/data:ro"
+same_refusal "bind safety, a source in the workspace leading out of it: explain/check = run's refusal" \
+        "^docker\.binds\[0\] \"$B/ws/link:/data:ro\": source is /etc, which sandboxes may never mount$"
+ln -s "$B/other" "$B/ws/olink"
+bcfg "$B/ws/olink:/data:ro"
+same_refusal "bind safety, a workspace symlink to an unblocked host dir: explain/check = run's refusal" \
+        "source leads to $B/other is outside the sandbox and agent workspaces"
+bcfg "$HOME:/h:ro" "$EXT"
+same_refusal "bind safety, a source covering a blocked path (override set): explain/check = run's refusal" \
+        "source covers a home credential directory, which sandboxes may never mount"
+bcfg "$HOME/.ssh:/s:ro" "$EXT"
+same_refusal "bind safety, the OS home behind a symlinked HOME: explain/check = run's refusal" \
+        "source is a home credential directory" HOME="$B/homelink" OPENCLAW_HOME="$B/ochome"
+# controls: a bind inside the workspace, and an external one with the override
+for b in "$B/ws/real:/data:ro|" "$B/other:/o:ro|$EXT"; do
+        bcfg "${b%%|*}" "${b#*|}"
+        check "bind safety control ${b%%|*}: explain --json runRefused is null" 0 '"runRefused": null' \
+                "$SBX" explain --config "$B/oc.json" --agent main --json
+        check "bind safety control ${b%%|*}: check is valid, runRefused empty" 0 '"valid": true.*"runRefused": \[ *\]' \
+                sh -c '"$1" check --config "$2" --json | tr -d "\n"' sh "$SBX" "$B/oc.json"
+done
+bcfg "$B/ws/link:/data:ro"
+echo "{ agents: { defaults: { sandbox: { docker: { binds: ['$B/ws/link:/data:ro'] } } } } }" >"$B/noagents.json"
+check "bind safety: check without agents judges the default agent" 2 \
+        "^error: agent main: docker.binds\[0\] .*source is /etc" "$SBX" check --config "$B/noagents.json"
+
 # sbx run --agent: the settings come from the config (needs user namespaces)
 if timeout 30 "$SBX" run --no-tty -- /bin/true </dev/null >/dev/null 2>&1; then
         cat >"$T/run.json" <<J
