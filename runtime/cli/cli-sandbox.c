@@ -1027,7 +1027,8 @@ int cli_start(int argc, char **argv) {
 }
 
 static const sbx_cli_opt stop_opts[] = {
-        { "time", 't', "SECONDS", 't', "SIGKILL after SECONDS (0..3600, default 10)", NULL },
+        { "time", 't', "SECONDS", 't', "SIGKILL after SECONDS (0..3600, default 10; 0: SIGKILL at once, as "
+          "docker stop -t 0)", NULL },
         SBX_CLI_OPT_END
 };
 
@@ -1035,7 +1036,8 @@ const sbx_cli_cmd sbx_cmd_stop = {
         .name = "stop", .page = "sbx-sandbox", .fn = cli_stop, .in_order = true, .positional = "@sandbox",
         .usage = "[-t SECONDS] NAME...",
         .summary = "stop a sandbox (keeps its record and workspace)",
-        .text = "Stop sandboxes: SIGTERM to every process, SIGKILL after SECONDS (default 10). The record, "
+        .text = "Stop sandboxes: SIGTERM to every process, SIGKILL after SECONDS (default 10; -t 0 sends SIGKILL "
+                "at once: exit status 137, as Docker). The record, "
                 "workspace and overlay changes stay; 'sbx start' restarts it.",
         .opts = { stop_opts, common_opts, NULL },
         .footer = NAME_CMD_FOOTER,

@@ -118,7 +118,8 @@ static const struct verb_doc {
                               "NAME alone, 'No public port' (exit 1) for one port; an unknown NAME: 'No such "
                               "container' (exit 1).", "@sandbox" },
         [SBX_DOCKER_STOP] = { "[-t SECONDS] NAME...", "stop running sandboxes",
-                              "SIGTERM to each sandbox's processes, SIGKILL after SECONDS, as sbx stop; a sandbox "
+                              "SIGTERM to each sandbox's processes, SIGKILL after SECONDS (-t 0: SIGKILL at once, exit "
+                              "code 137, as docker), as sbx stop; a sandbox "
                               "that is not running: nothing to do (exit 0, as docker).", "@sandbox" },
         [SBX_DOCKER_VERSION] = { "[-f FORMAT]", "print client and server versions", NULL, "" },
 };

@@ -1633,9 +1633,11 @@ static int stop_locked(sbx_record *rec, unsigned timeout_sec, bool kill_now) {
                         (void) freeze_sandbox(rec, false, &(sbx_error) {});
                         (void) for_each_sandbox_pid(rec->s.init_pid, rec->s.init_start_time, SIGCONT);
                 }
-                /* init answers SIGTERM by stopping everything (see init.c). */
-                if (kill_now || sys_pidfd_send_signal(pidfd, SIGTERM) < 0 ||
-                    !pidfd_wait(pidfd, (int) (timeout_sec ? timeout_sec : 1) * 1000)) {
+                /* init answers SIGTERM by stopping everything (see init.c). A
+                 * timeout of 0 is SIGKILL at once, as docker stop -t 0 (its wait
+                 * for the stop signal is 0 s): exit status 137, never 143. */
+                if (kill_now || !timeout_sec || sys_pidfd_send_signal(pidfd, SIGTERM) < 0 ||
+                    !pidfd_wait(pidfd, (int) timeout_sec * 1000)) {
                         (void) sys_pidfd_send_signal(pidfd, SIGKILL);
                         (void) pidfd_wait(pidfd, 10000);
                         killed = true;

@@ -345,6 +345,11 @@ is "... its init killed (SIGKILL) outside sbx: exited, ExitCode 137, ps Exited (
         "$("$D" inspect -f '{{.State.Status}} {{.State.ExitCode}}' c3) $("$D" ps -a --filter name=c3 --format '{{.Status}}' | cut -d' ' -f1-2)" \
         "exited 137 Exited (137)"
 is "docker stop of a stopped container: exit 0, the name (docker's)" "$("$D" stop c3; echo "rc=$?")" "$(printf 'c3\nrc=0')"
+# -t 0: Docker's wait for the stop signal is 0 s, then SIGKILL: 137 (sbx waited 1 s, so 143)
+"$D" start c3 >/dev/null
+is "docker stop -t 0: prints the name, ExitCode 137, ps Exited (137) (SIGKILL at once, as Docker)" \
+        "$("$D" stop -t 0 c3) $("$D" inspect -f '{{.State.Status}} {{.State.ExitCode}}' c3) $("$D" ps -a --filter name=c3 --format '{{.Status}}' | cut -d' ' -f1-2)" \
+        "c3 exited 137 Exited (137)"
 out=$("$D" stop nope 2>&1); rc=$?
 is "docker stop of a missing container: exit 1, No such container" "$rc/$out" "1/Error response from daemon: No such container: nope"
 out=$("$D" stop -t x c3 2>&1); rc=$?
