@@ -3,7 +3,8 @@
  * evaluated over json-c data. Pure: no syscalls besides the output buffer.
  *
  *   text {{.A.B}} {{ index .M "k" }} {{json .X}} {{println .}} {{print .X}}
- *   {{range .L}}...{{end}} {{if P}}..{{else if P}}..{{else}}..{{end}} {{with P}}
+ *   {{printf "%-10s %d" .A .B}} {{(PIPE).Field}} {{eq (index .M "k") "v"}}
+ *   {{range .L}}...{{else}}...{{end}} {{if P}}..{{else if P}}..{{else}}..{{end}} {{with P}}
  *   {{- trim -}}  PIPE | json  {{.M "k"}} (docker ps's .Label)
  *
  * Go's rules kept: a missing key of a Go map prints "<no value>", of a
@@ -12,6 +13,7 @@
  * maps "map[k:v]" with sorted keys, structs "{a b}". Anything else is an
  * error naming the action. */
 #include <json-c/json.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -293,11 +295,59 @@ static const char *skip_ws(const char *p, const char *end) {
         return p;
 }
 
+static int eval_pipeline(tctx *t, const char *p, const char *end, tval dot, tval *ret_value, json_object **owned);
+
+/* The ')' that closes the '(' at p (string literals skipped), or NULL. */
+static const char *close_paren(const char *p, const char *end) {
+        int depth = 0;
+
+        for (; p < end; p++) {
+                if (*p == '"') {
+                        for (p++; p < end && *p != '"'; p++)
+                                if (*p == '\\')
+                                        p++;
+                        if (p >= end)
+                                return NULL;
+                } else if (*p == '(')
+                        depth++;
+                else if (*p == ')' && --depth == 0)
+                        return p;
+        }
+        return NULL;
+}
+
+static bool word_end(char c) {
+        return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '|' || c == ')';
+}
+
 static int parse_word(tctx *t, const char **pp, const char *end, tval dot, tval *ret, json_object **owned) {
         const char *p = *pp, *s = p;
 
         if (p >= end)
                 return fail(t, s, 1, "missing argument");
+        if (*p == '(') {
+                /* (PIPE) and (PIPE).Field: Go's parenthesized pipeline, its value */
+                const char *c = close_paren(p, end), *f;
+                tval v = {};
+                int r;
+                if (!c)
+                        return fail(t, s, (size_t) (end - s), "unclosed parenthesis");
+                if (skip_ws(p + 1, c) == c)
+                        return fail(t, s, (size_t) (c + 1 - s), "empty parenthesis");
+                r = eval_pipeline(t, p + 1, c, dot, &v, owned);
+                if (r < 0)
+                        return r;
+                for (f = c + 1; f < end && !word_end(*f);)
+                        f++;
+                *pp = f;
+                if (f == c + 1) {
+                        *ret = v;
+                        return 0;
+                }
+                if (c[1] != '.')
+                        return fail(t, s, (size_t) (f - s), "unexpected text after a parenthesis");
+                return field_path(t, v, c + 1, (size_t) (f - c - 1), ret);
+        }
         if (*p == '"') {
                 char buf[512];
                 size_t n = 0;
@@ -505,9 +555,436 @@ out:
         return r;
 }
 
+/* ---- print, println, printf: Go's fmt.Sprint, Sprintln, Sprintf ---- */
+
+/* A function argument: a missing value is Go's nil interface there
+ * (text/template's validateType), printed "<nil>". */
+static tval arg_value(tval v) {
+        return v.missing ? (tval) { .o = NULL } : v;
+}
+
+static bool is_string(tval v) {
+        return !v.missing && v.o && json_object_is_type(v.o, json_type_string);
+}
+
+/* Go's name of a value's type, for fmt's %!verb(type=value) and EXTRA */
+static const char *go_type(tval v) {
+        switch (v.o ? json_object_get_type(v.o) : json_type_null) {
+        case json_type_string: return "string";
+        case json_type_boolean: return "bool";
+        case json_type_int: return "int";
+        case json_type_double: return "float64";
+        case json_type_array: return "[]interface {}";
+        case json_type_object: return "map[string]interface {}";
+        case json_type_null:
+        default: return NULL;
+        }
+}
+
+/* fmt's "%!c(type=value)" for a verb the value's type has no meaning for */
+static void bad_verb(FILE *out, char verb, tval v) {
+        const char *ty = go_type(v);
+        if (!ty) {
+                fprintf(out, "%%!%c(<nil>)", verb);
+                return;
+        }
+        fprintf(out, "%%!%c(%s=", verb, ty);
+        print_plain(out, v, 0);
+        fputc(')', out);
+}
+
+typedef struct fmt_spec {
+        bool minus, plus, sharp, space, zero;
+        int width, prec; /* -1: none */
+} fmt_spec;
+
+static size_t utf8_runes(const char *s, size_t n) {
+        size_t r = 0;
+        for (size_t i = 0; i < n; i++)
+                r += ((unsigned char) s[i] & 0xc0) != 0x80;
+        return r;
+}
+
+/* s padded to the width with spaces (fmt's padString: '-' pads on the
+ * right; '0' does not pad a string, Go >= 1.23) */
+static void pad_text(FILE *out, const fmt_spec *f, const char *s, size_t n, bool zero) {
+        size_t runes = utf8_runes(s, n), pad = f->width > 0 && (size_t) f->width > runes ? (size_t) f->width - runes : 0;
+        if (!f->minus)
+                for (size_t i = 0; i < pad; i++)
+                        fputc(zero ? '0' : ' ', out);
+        fwrite(s, 1, n, out);
+        if (f->minus)
+                for (size_t i = 0; i < pad; i++)
+                        fputc(' ', out);
+}
+
+/* fmt's fmtInteger: sign, '#' prefix, precision as minimum digits, then
+ * the width ('0' pads after the sign when no precision is given) */
+static void fmt_integer(FILE *out, const fmt_spec *f, long long v, int base, bool upper) {
+        char digits[80], buf[128];
+        const char *dig = upper ? "0123456789ABCDEF" : "0123456789abcdef";
+        unsigned long long u = v < 0 ? 0ULL - (unsigned long long) v : (unsigned long long) v;
+        int nd = 0, n = 0;
+
+        do
+                digits[nd++] = dig[u % (unsigned) base];
+        while ((u /= (unsigned) base) && nd < 70);
+        if (f->prec == 0 && v == 0)
+                nd = 0;
+        if (v < 0)
+                buf[n++] = '-';
+        else if (f->plus)
+                buf[n++] = '+';
+        else if (f->space)
+                buf[n++] = ' ';
+        if (f->sharp && base == 16)
+                buf[n++] = '0', buf[n++] = upper ? 'X' : 'x';
+        else if (f->sharp && base == 8 && !(f->prec > nd))
+                buf[n++] = '0';
+        else if (f->sharp && base == 2)
+                buf[n++] = '0', buf[n++] = 'b';
+        int zeros = f->prec > nd ? f->prec - nd : 0;
+        if (f->zero && !f->minus && f->prec < 0 && f->width > n + nd)
+                zeros = f->width - n - nd;
+        for (; zeros > 0 && n < (int) sizeof(buf) - 72; zeros--)
+                buf[n++] = '0';
+        while (nd > 0)
+                buf[n++] = digits[--nd];
+        pad_text(out, f, buf, (size_t) n, false);
+}
+
+/* the shortest %g that reads back as d (Go's %v of a float64) */
+static void fmt_float_shortest(char *buf, size_t n, double d) {
+        for (int p = 1; p <= 17; p++) {
+                snprintf(buf, n, "%.*g", p, d);
+                if (strtod(buf, NULL) == d)
+                        return;
+        }
+}
+
+/* strconv.Quote for the ASCII escapes; other bytes as they are */
+static void fmt_quote(FILE *out, const char *s, size_t n) {
+        fputc('"', out);
+        for (size_t i = 0; i < n; i++) {
+                unsigned char c = (unsigned char) s[i];
+                const char *esc = c == '"' ? "\\\"" : c == '\\' ? "\\\\" : c == '\n' ? "\\n" : c == '\t' ? "\\t"
+                                : c == '\r' ? "\\r" : c == '\a' ? "\\a" : c == '\b' ? "\\b" : c == '\f' ? "\\f"
+                                : c == '\v' ? "\\v" : NULL;
+                if (esc)
+                        fputs(esc, out);
+                else if (c < 0x20 || c == 0x7f)
+                        fprintf(out, "\\x%02x", c);
+                else
+                        fputc(c, out);
+        }
+        fputc('"', out);
+}
+
+/* a list or Go map whose every leaf is a string (not a struct: its
+ * zero-valued fields are not all strings) */
+static bool only_strings(tval v, int depth) {
+        if (!v.o || depth > MAX_DEPTH)
+                return false;
+        switch (json_object_get_type(v.o)) {
+        case json_type_string:
+                return true;
+        case json_type_array:
+                for (size_t i = 0; i < json_object_array_length(v.o); i++)
+                        if (!only_strings((tval) { .o = json_object_array_get_idx(v.o, i) }, depth + 1))
+                                return false;
+                return true;
+        case json_type_object:
+                if (struct_shape(v.o))
+                        return false;
+                json_object_object_foreach(v.o, k, val) {
+                        (void) k;
+                        if (!only_strings((tval) { .o = val }, depth + 1))
+                                return false;
+                }
+                return true;
+        default:
+                return false;
+        }
+}
+
+/* one verb of printf with its argument v */
+static int fmt_one(tctx *t, FILE *out, const fmt_spec *f, char verb, tval v, const char *whole, size_t wl) {
+        json_type ty = v.o ? json_object_get_type(v.o) : json_type_null;
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *m;
+
+        if (ty == json_type_array || ty == json_type_object) {
+                /* fmt applies the verb, width and flags to each element:
+                 * here %v of any, %s of strings only, neither with flags */
+                if ((verb != 'v' && (verb != 's' || !only_strings(v, 0))) || f->plus || f->sharp || f->minus ||
+                    f->zero || f->space || f->width >= 0 || f->prec >= 0)
+                        return fail(t, whole, wl, "printf: a list, map or struct only as plain %v (or %s of strings)");
+        }
+        switch (verb) {
+        case 'v':
+        case 's':
+        case 'q':
+        case 'x':
+        case 'X':
+                if (ty == json_type_string) {
+                        const char *str = json_object_get_string(v.o);
+                        size_t n = (size_t) json_object_get_string_len(v.o);
+                        if (verb == 'v' || verb == 's') {
+                                size_t cut = n;
+                                if (f->prec >= 0) /* precision: at most prec runes */
+                                        for (size_t i = 0, r = 0; i < n; i++)
+                                                if (((unsigned char) str[i] & 0xc0) != 0x80 && r++ == (size_t) f->prec) {
+                                                        cut = i;
+                                                        break;
+                                                }
+                                pad_text(out, f, str, cut, false);
+                                return 0;
+                        }
+                        if (f->sharp || f->plus || f->space || f->prec >= 0)
+                                return fail(t, whole, wl, "printf: flags and precision of %q, %x are not supported");
+                        m = open_memstream(&buf, &len);
+                        if (!m)
+                                return sbx_error_set(t->reterr, -ENOMEM, "--format: out of memory");
+                        if (verb == 'q')
+                                fmt_quote(m, str, n);
+                        else
+                                for (size_t i = 0; i < n; i++)
+                                        fprintf(m, verb == 'x' ? "%02x" : "%02X", (unsigned char) str[i]);
+                        fclose(m);
+                        if (!buf)
+                                return sbx_error_set(t->reterr, -ENOMEM, "--format: out of memory");
+                        pad_text(out, f, buf, len, false);
+                        free(buf);
+                        return 0;
+                }
+                if (ty == json_type_int && (verb == 'x' || verb == 'X' || verb == 'v')) {
+                        fmt_integer(out, f, (long long) json_object_get_int64(v.o), verb == 'v' ? 10 : 16, verb == 'X');
+                        return 0;
+                }
+                if (verb == 'q' && ty == json_type_int)
+                        return fail(t, whole, wl, "printf: %q of a number is not supported");
+                if (verb == 'v' || (verb == 's' && (ty == json_type_array || ty == json_type_object))) {
+                        if (ty == json_type_double) {
+                                char num[40];
+                                fmt_float_shortest(num, sizeof(num), json_object_get_double(v.o));
+                                pad_text(out, f, num, strlen(num), false);
+                                return 0;
+                        }
+                        m = open_memstream(&buf, &len);
+                        if (!m)
+                                return sbx_error_set(t->reterr, -ENOMEM, "--format: out of memory");
+                        print_plain(m, v, 0);
+                        fclose(m);
+                        if (!buf)
+                                return sbx_error_set(t->reterr, -ENOMEM, "--format: out of memory");
+                        pad_text(out, f, buf, len, false);
+                        free(buf);
+                        return 0;
+                }
+                break;
+        case 'd':
+        case 'o':
+        case 'b':
+                if (ty == json_type_int) {
+                        fmt_integer(out, f, (long long) json_object_get_int64(v.o), verb == 'd' ? 10 : verb == 'o' ? 8 : 2,
+                                    false);
+                        return 0;
+                }
+                break;
+        case 'c':
+                if (ty == json_type_int) {
+                        long long c = json_object_get_int64(v.o);
+                        char u[5];
+                        size_t n = 0;
+                        if (c < 0 || c > 0x10ffff || (c >= 0xd800 && c < 0xe000))
+                                c = 0xfffd;
+                        if (c < 0x80)
+                                u[n++] = (char) c;
+                        else if (c < 0x800)
+                                u[n++] = (char) (0xc0 | (c >> 6)), u[n++] = (char) (0x80 | (c & 0x3f));
+                        else if (c < 0x10000)
+                                u[n++] = (char) (0xe0 | (c >> 12)), u[n++] = (char) (0x80 | ((c >> 6) & 0x3f)),
+                                u[n++] = (char) (0x80 | (c & 0x3f));
+                        else
+                                u[n++] = (char) (0xf0 | (c >> 18)), u[n++] = (char) (0x80 | ((c >> 12) & 0x3f)),
+                                u[n++] = (char) (0x80 | ((c >> 6) & 0x3f)), u[n++] = (char) (0x80 | (c & 0x3f));
+                        pad_text(out, f, u, n, false);
+                        return 0;
+                }
+                break;
+        case 't':
+                if (ty == json_type_boolean) {
+                        const char *b = json_object_get_boolean(v.o) ? "true" : "false";
+                        pad_text(out, f, b, strlen(b), false);
+                        return 0;
+                }
+                break;
+        case 'f':
+        case 'F':
+        case 'e':
+        case 'E':
+        case 'g':
+        case 'G':
+                if (ty == json_type_double) {
+                        /* the digits of |d| with C's conversion (Go's for
+                         * f, e, g with a precision), then fmt's sign and
+                         * padding ('0' after the sign) */
+                        double d = json_object_get_double(v.o), ad = d < 0 ? -d : d;
+                        int prec = f->prec >= 0 ? f->prec : 6;
+                        char num[400], fb[420];
+                        size_t n = 0;
+                        if (f->sharp)
+                                return fail(t, whole, wl, "printf: '#' with a float verb is not supported");
+                        if ((verb == 'g' || verb == 'G') && f->prec < 0)
+                                fmt_float_shortest(num, sizeof(num), ad); /* Go: the shortest that reads back */
+                        else if (verb == 'f' || verb == 'F')
+                                snprintf(num, sizeof(num), "%.*f", prec, ad);
+                        else if (verb == 'e')
+                                snprintf(num, sizeof(num), "%.*e", prec, ad);
+                        else if (verb == 'E')
+                                snprintf(num, sizeof(num), "%.*E", prec, ad);
+                        else
+                                snprintf(num, sizeof(num), verb == 'g' ? "%.*g" : "%.*G", prec ? prec : 1, ad);
+                        if (d < 0 || (d == 0 && signbit(d)))
+                                fb[n++] = '-';
+                        else if (f->plus)
+                                fb[n++] = '+';
+                        else if (f->space)
+                                fb[n++] = ' ';
+                        size_t digits = strlen(num);
+                        if (f->zero && !f->minus && f->width > 0)
+                                while (n + digits < (size_t) f->width && n < sizeof(fb) - sizeof(num))
+                                        fb[n++] = '0';
+                        memcpy(fb + n, num, digits);
+                        pad_text(out, f, fb, n + digits, false);
+                        return 0;
+                }
+                break;
+        default:
+                return fail(t, whole, wl, "printf: unsupported verb (only v s q x X d o b c t f F e E g G and %%)");
+        }
+        bad_verb(out, verb, v);
+        return 0;
+}
+
+/* Go's Sprintf: args[0] the format string, args[1..n) its operands */
+static int go_sprintf(tctx *t, FILE *out, const tval *args, size_t n, const char *whole, size_t wl) {
+        size_t ai = 1;
+        const char *p, *e;
+
+        if (n < 1 || !is_string(args[0]))
+                return fail(t, whole, wl, "printf: the first argument must be a format string");
+        p = json_object_get_string(args[0].o);
+        e = p + json_object_get_string_len(args[0].o);
+        while (p < e) {
+                const char *pct = memchr(p, '%', (size_t) (e - p));
+                fmt_spec f = { .width = -1, .prec = -1 };
+                if (!pct) {
+                        fwrite(p, 1, (size_t) (e - p), out);
+                        break;
+                }
+                fwrite(p, 1, (size_t) (pct - p), out);
+                p = pct + 1;
+                for (; p < e && strchr("+-# 0", *p); p++)
+                        switch (*p) {
+                        case '+': f.plus = true; break;
+                        case '-': f.minus = true; break;
+                        case '#': f.sharp = true; break;
+                        case ' ': f.space = true; break;
+                        default: f.zero = true; break;
+                        }
+                if (p < e && (*p == '*' || *p == '['))
+                        return fail(t, whole, wl, "printf: '*' widths and [n] argument indexes are not supported");
+                for (; p < e && isdigit((unsigned char) *p); p++)
+                        f.width = (f.width < 0 ? 0 : f.width) * 10 + (*p - '0') % 1000000;
+                if (p < e && *p == '.') {
+                        f.prec = 0;
+                        for (p++; p < e && isdigit((unsigned char) *p); p++)
+                                f.prec = f.prec * 10 + (*p - '0') % 1000000;
+                        if (p < e && *p == '*')
+                                return fail(t, whole, wl, "printf: '*' precisions are not supported");
+                }
+                if (f.width > 10000 || f.prec > 10000)
+                        return fail(t, whole, wl, "printf: width or precision too large");
+                if (p >= e) {
+                        fputs("%!(NOVERB)", out);
+                        break;
+                }
+                char verb = *p++;
+                if (verb == '%') {
+                        fputc('%', out);
+                        continue;
+                }
+                if (ai >= n) {
+                        fprintf(out, "%%!%c(MISSING)", verb);
+                        continue;
+                }
+                int r = fmt_one(t, out, &f, verb, arg_value(args[ai++]), whole, wl);
+                if (r < 0)
+                        return r;
+        }
+        if (ai < n) {
+                fputs("%!(EXTRA ", out);
+                for (size_t i = ai; i < n; i++) {
+                        tval v = arg_value(args[i]);
+                        if (i > ai)
+                                fputs(", ", out);
+                        if (go_type(v))
+                                fprintf(out, "%s=", go_type(v));
+                        print_plain(out, v, 0);
+                }
+                fputc(')', out);
+        }
+        return 0;
+}
+
+/* print, println, printf or json of args (a piped value last, as Go's) as
+ * a new string value: fmt's Sprint adds a space between two operands when
+ * neither is a string, Sprintln between all and a newline at the end */
+static int print_fn(tctx *t, const char *w, size_t wl, const tval *args, size_t n, const char *whole, size_t whole_len,
+                    json_object **ret) {
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *m = open_memstream(&buf, &len);
+        int r = 0;
+
+        if (!m)
+                return sbx_error_set(t->reterr, -ENOMEM, "--format: out of memory");
+        if (wl == 4) { /* json */
+                if (n != 1)
+                        r = fail(t, whole, whole_len, "json takes one argument");
+                else if (args[0].missing)
+                        fputs("null", m);
+                else
+                        print_json(m, args[0].o);
+        } else if (wl == 6) /* printf */
+                r = go_sprintf(t, m, args, n, whole, whole_len);
+        else
+                for (size_t i = 0; i < n; i++) {
+                        tval v = arg_value(args[i]);
+                        if (i && (wl == 7 || (!is_string(arg_value(args[i - 1])) && !is_string(v))))
+                                fputc(' ', m);
+                        print_plain(m, v, 0);
+                }
+        if (wl == 7)
+                fputc('\n', m);
+        if (fclose(m) != 0 || !buf) {
+                free(buf);
+                return r < 0 ? r : sbx_error_set(t->reterr, -ENOMEM, "--format: out of memory");
+        }
+        if (r >= 0) {
+                *ret = json_object_new_string_len(buf, (int) len);
+                if (!*ret)
+                        r = sbx_error_set(t->reterr, -ENOMEM, "--format: out of memory");
+        }
+        free(buf);
+        return r;
+}
+
 static int eval_pipeline(tctx *t, const char *p, const char *end, tval dot, tval *ret_value, json_object **owned) {
         tval v = { .missing = true };
-        bool have = false, printed_by_cmd = false;
+        bool have = false;
         int r;
 
         p = skip_ws(p, end);
@@ -519,19 +996,32 @@ static int eval_pipeline(tctx *t, const char *p, const char *end, tval dot, tval
                         p++;
                 wl = (size_t) (p - w);
                 p = skip_ws(p, end);
-                if (wl == 4 && !strncmp(w, "json", 4)) {
-                        if (!have) {
-                                r = parse_word(t, &p, end, dot, &v, owned);
-                                if (r < 0)
-                                        return r;
+                if ((wl == 4 && !strncmp(w, "json", 4)) || (wl == 5 && !strncmp(w, "print", 5)) ||
+                    (wl == 6 && !strncmp(w, "printf", 6)) || (wl == 7 && !strncmp(w, "println", 7))) {
+                        /* each a string value (Go's functions return them) */
+                        tval args[16];
+                        json_object *tmp[16] = {}, *res = NULL;
+                        size_t n = 0;
+                        r = 0;
+                        while (r >= 0 && p < end && *p != '|') {
+                                if (n == ELEMENTSOF(args) - 1)
+                                        r = fail(t, w, (size_t) (end - w), "too many arguments");
+                                else
+                                        r = parse_word(t, &p, end, dot, &args[n], &tmp[n]);
+                                n += r >= 0;
+                                p = skip_ws(p, end);
                         }
-                        if (ret_value)
-                                return fail(t, w, (size_t) (end - w), "json cannot be ranged over");
-                        if (v.missing)
-                                fputs("null", t->out);
-                        else
-                                print_json(t->out, v.o);
-                        printed_by_cmd = true;
+                        if (r >= 0 && have)
+                                args[n++] = v;
+                        if (r >= 0)
+                                r = print_fn(t, w, wl, args, n, w, (size_t) (end - w), &res);
+                        for (size_t i = 0; i < ELEMENTSOF(tmp); i++)
+                                json_object_put(tmp[i]);
+                        if (r < 0)
+                                return r;
+                        json_object_put(*owned);   /* v no longer needs it */
+                        *owned = res;
+                        v = (tval) { .o = res };
                 } else if (wl == 5 && !strncmp(w, "index", 5)) {
                         if (have)
                                 return fail(t, w, (size_t) (end - w), "index in a pipe");
@@ -547,29 +1037,7 @@ static int eval_pipeline(tctx *t, const char *p, const char *end, tval dot, tval
                         json_object_put(*owned);   /* v no longer needs it */
                         *owned = res;
                         v = (tval) { .o = res };
-                } else if ((wl == 7 && !strncmp(w, "println", 7)) || (wl == 5 && !strncmp(w, "print", 5))) {
-                        bool first = true;
-                        if (have) {
-                                print_plain(t->out, v, 0);
-                                first = false;
-                        }
-                        while (p < end && *p != '|') {
-                                json_object *o2 = NULL;
-                                tval a;
-                                r = parse_word(t, &p, end, dot, &a, &o2);
-                                if (r < 0)
-                                        return r;
-                                if (!first && wl == 7)
-                                        fputc(' ', t->out);
-                                print_plain(t->out, a, 0);
-                                json_object_put(o2);
-                                first = false;
-                                p = skip_ws(p, end);
-                        }
-                        if (wl == 7)
-                                fputc('\n', t->out);
-                        printed_by_cmd = true;
-                } else if (wl > 0 && (w[0] == '.' || w[0] == '"' || w[0] == '$' || w[0] == '-' ||
+                } else if (wl > 0 && (w[0] == '.' || w[0] == '"' || w[0] == '(' || w[0] == '$' || w[0] == '-' ||
                                       isdigit((unsigned char) w[0]) || (wl == 4 && !strncmp(w, "true", 4)) ||
                                       (wl == 5 && !strncmp(w, "false", 5)))) {
                         if (have)
@@ -604,7 +1072,7 @@ static int eval_pipeline(tctx *t, const char *p, const char *end, tval dot, tval
                 have = true;
                 p = skip_ws(p, end);
                 if (p < end) {
-                        if (*p != '|' || printed_by_cmd)
+                        if (*p != '|')
                                 return fail(t, w, (size_t) (end - w), "unexpected text after the value");
                         p = skip_ws(p + 1, end);
                         if (p >= end)
@@ -615,7 +1083,7 @@ static int eval_pipeline(tctx *t, const char *p, const char *end, tval dot, tval
                 return fail(t, end, 0, "empty action");
         if (ret_value)
                 *ret_value = v;
-        else if (!printed_by_cmd)
+        else
                 print_plain(t->out, v, 0);
         return 0;
 }
@@ -867,11 +1335,26 @@ static int run(tctx *t, const char *p, const char *end, tval dot, bool trim_star
                                 pipe = q + 2;
                         }
                         r = eval_pipeline(t, pipe, a.in_end, dot, &v, &owned);
-                        if (r >= 0)
-                                r = find_end(t, a.close_end, end, &e);
+                        /* the body ends at a top-level {{else}} (run when
+                         * nothing was ranged over: Go's range ... else) or
+                         * at the {{end}} */
+                        action el = {}, *body_stop = &e;
+                        size_t n_iter = 0;
+                        int has_else = r >= 0 ? find_branch(t, a.close_end, end, &el, &e) : 0;
+                        if (has_else < 0)
+                                r = has_else;
+                        else if (has_else) {
+                                body_stop = &el;
+                                if (skip_ws(el.in + 4, el.in_end) != el.in_end)
+                                        r = fail(t, el.in, (size_t) (el.in_end - el.in),
+                                                 "range ... else if/with is not supported (write {{else}}{{if ...}}...{{end}})");
+                                else
+                                        r = find_end(t, el.close_end, end, &e);
+                        }
                         if (r >= 0 && !v.missing && v.o && json_object_is_type(v.o, json_type_array)) {
-                                for (size_t i = 0; r >= 0 && i < json_object_array_length(v.o); i++) {
-                                        r = range_once(t, &a, &e, v1, l1, v2, l2,
+                                n_iter = json_object_array_length(v.o);
+                                for (size_t i = 0; r >= 0 && i < n_iter; i++) {
+                                        r = range_once(t, &a, body_stop, v1, l1, v2, l2,
                                                        json_object_new_int64((int64_t) i),
                                                        (tval) { .o = json_object_array_get_idx(v.o, i) });
                                 }
@@ -889,13 +1372,17 @@ static int run(tctx *t, const char *p, const char *end, tval dot, bool trim_star
                                         }
                                         qsort(keys, k, sizeof(char *), cmp_keys);
                                 }
+                                n_iter = k;
                                 for (size_t i = 0; keys && r >= 0 && i < k; i++) {
-                                        r = range_once(t, &a, &e, v1, l1, v2, l2, json_object_new_string(keys[i]),
+                                        r = range_once(t, &a, body_stop, v1, l1, v2, l2, json_object_new_string(keys[i]),
                                                        (tval) { .o = json_object_object_get(v.o, keys[i]) });
                                 }
                                 free(keys);
                         } else if (r >= 0 && !v.missing && v.o)
                                 r = fail(t, a.in, (size_t) (a.in_end - a.in), "range over a non-list");
+                        /* nothing ranged over (empty, nil or no value): the else body, dot unchanged */
+                        if (r >= 0 && has_else && n_iter == 0)
+                                r = run(t, el.close_end, body_end(el.close_end, &e), dot, el.trim_right);
                         json_object_put(owned);
                         if (r < 0)
                                 return r;

@@ -84,8 +84,12 @@ const char *sbx_docker_opt_last(const sbx_docker_args *a, sbx_docker_flag f);
 bool sbx_docker_opt_has(const sbx_docker_args *a, sbx_docker_flag f);
 
 /* Go text/template subset for --format: text, {{.A.B}}, {{json PIPE}},
- * {{index .M "key"}}, {{println PIPE}}, {{range PIPE}}...{{end}} (with . =
- * the element), {{if PIPE}}..{{else if PIPE}}..{{else}}..{{end}}, {{with
+ * {{index .M "key"}}, print/println/printf (fmt's Sprint, Sprintln, Sprintf:
+ * verbs v s q x X d o b c t f F e E g G with flags, width and precision; a
+ * list, map or struct only as plain %v, or %s of strings; no '*' or [n];
+ * refused otherwise), (PIPE) and (PIPE).Field as a value, {{range
+ * PIPE}}...[{{else}}...]{{end}} (with . = the element; else when nothing was
+ * ranged over), {{if PIPE}}..{{else if PIPE}}..{{else}}..{{end}}, {{with
  * PIPE}} (Go's truth), eq/ne/not/len with "str", true, false, integers,
  * variables ($, {{$x := PIPE}}, {{range $k, $v := PIPE}}, $x.Field),
  * {{- / -}} trimming. data is a json-c object (void * so this

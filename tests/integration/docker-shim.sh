@@ -133,6 +133,12 @@ is "{{.Mounts}} as fmt prints Docker's []MountPoint (Name and Driver empty)" \
 is "never stopped: ExitCode 0, FinishedAt Go's zero time, Health <nil>" \
         "$("$D" inspect -f '{{.State.ExitCode}} {{.State.FinishedAt}} {{.State.Health}}' c1)" "0 0001-01-01T00:00:00Z <nil>"
 is "{{.Config.Image}}" "$("$D" inspect -f '{{.Config.Image}}' c1)" "$IMAGE"
+# printf, parentheses and range ... else through the real inspect data (Go's outputs)
+is "printf with widths and %d, a parenthesized index, range ... else" \
+        "$("$D" inspect -f '{{printf "%-3s|%3d|%q" "ab" .State.ExitCode .Config.Image}} {{if eq (index .Config.Labels "x") ""}}nolabel{{end}} {{range .HostConfig.CapAdd}}{{.}}{{else}}nocaps{{end}}' c1)" \
+        "ab |  0|\"$IMAGE\" nolabel nocaps"
+out=$("$D" inspect -f '{{printf "%[1]s" .Id}}' c1 2>&1); rc=$?
+like "a printf form not implemented: exit 1, named" "$rc/$out" "^1/template parsing error: --format: printf: .*not supported"
 is "{{.Id}} {{.State.Running}} {{.State.Paused}}" \
         "$("$D" inspect -f '{{.Id}} {{.State.Running}} {{.State.Paused}}' "${id:0:12}")" "$id true false"
 like "{{range .Config.Env}}{{println .}}{{end}} has the env-file" \

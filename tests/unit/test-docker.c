@@ -131,7 +131,8 @@ static const char *inspect_json =
         "\"Env\":[\"LANG=C.UTF-8\",\"A=<b>&\"]},"
         "\"HostConfig\":{\"Tmpfs\":{\"/tmp\":\"\"}},"
         "\"Mounts\":[{\"Type\":\"bind\",\"Source\":\"/s\",\"Destination\":\"/workspace\",\"Mode\":\"z\",\"RW\":true}],"
-        "\"Names\":\"n1\",\"Server\":{\"Version\":\"1.2.3\"},\"Nothing\":null}";
+        "\"Names\":\"n1\",\"Server\":{\"Version\":\"1.2.3\"},\"Nothing\":null,"
+        "\"Empty\":[],\"Code\":137,\"Ratio\":0.25}";
 
 /* what docker.c marks: Go maps, and structs with their field order */
 static const sbx_docker_tmpl_struct_shape test_mount_shape = {
@@ -275,6 +276,79 @@ START_TEST(test_template_go_conventions) {
 }
 END_TEST
 
+/* printf, parentheses, range ... else: the outputs Go's text/template and
+ * fmt give (fmt's rules: Sprint spaces only between two non-strings, a
+ * piped value is the last argument, %!verb(type=value), MISSING, EXTRA) */
+START_TEST(test_template_printf_parens_range_else) {
+        sbx_error e = {};
+        char *bad;
+
+        /* printf: strings */
+        expect("{{printf \"%s:%v\" .Config.Image .State.Running}}", "openclaw-sandbox:bookworm-slim:true");
+        expect("{{printf \"[%6s][%-4s][%.2s][%5.1s]\" \"ab\" \"ab\" \"h\xc3\xa9llo\" \"xyz\"}}", "[    ab][ab  ][h\xc3\xa9][    x]");
+        expect("{{printf \"%q %x %X\" \"a\\\"b\\n\" \"hi\" \"hi\"}}", "\"a\\\"b\\n\" 6869 6869");
+        expect("{{printf \"100%% %t\" true}}", "100% true");
+        /* integers */
+        expect("{{printf \"%d|%5d|%-5d|%05d|%+d|%.3d|%8.3d\" .Code 42 42 -42 5 7 7}}",
+               "137|   42|42   |-0042|+5|007|     007");
+        expect("{{printf \"%x %#x %X %o %b %c %v\" 255 255 -255 8 5 65 .Code}}", "ff 0xff -FF 10 101 A 137");
+        /* floats */
+        expect("{{printf \"%v %g %.1f|%6.2f|%e|%+.1e|%08.3f\" .Ratio .Ratio .Ratio .Ratio .Ratio .Ratio .Ratio}}",
+               "0.25 0.25 0.2|  0.25|2.500000e-01|+2.5e-01|0000.250");
+        /* lists and maps: %v, %s of strings */
+        expect("{{printf \"%v %s %s\" .Config.Env .Config.Env .Config.Labels}}",
+               "[LANG=C.UTF-8 A=<b>&] [LANG=C.UTF-8 A=<b>&] map[openclaw.browserConfigEpoch:e1 openclaw.configHash:9623]");
+        expect("{{printf \"%v\" .Mounts}}", "[{bind  /s /workspace  z true }]");
+        /* fmt's own error texts */
+        expect("{{printf \"%d %s %t\" \"x\" 5 .Names}}", "%!d(string=x) %!s(int=5) %!t(string=n1)");
+        expect("{{printf \"%s|%v|%d\" .Nothing .Nothing .Config.Labels.missing}}", "%!s(<nil>)|<nil>|%!d(<nil>)");
+        expect("{{printf \"%s %s\" \"a\"}}|{{printf \"%s\" \"a\" \"b\" 3}}|{{printf \"x%\"}}",
+               "a %!s(MISSING)|a%!(EXTRA string=b, int=3)|x%!(NOVERB)");
+        /* print/println/printf return strings: piped (last), in parens, into functions */
+        expect("{{.Config.Image | printf \"%.8s\"}}|{{\"x\" | printf \"%s-%s\" \"y\"}}", "openclaw|y-x");
+        expect("{{print 1 2 \"a\" 3 true}}|{{println \"a\" 1}}|{{print}}|{{\"v\" | print \"k=\"}}",
+               "1 2a3 true|a 1\n||k=v");
+        expect("{{printf \"%s\" .Names | len}} {{json .Names | len}} {{if eq (printf \"%d\" .Code) \"137\"}}y{{end}}",
+               "2 4 y");
+        /* parentheses: a pipeline's value, as an argument, a condition, with .Field after */
+        expect("{{(index .Config.Labels \"openclaw.configHash\")}}", "9623");
+        expect("{{if eq (index .Config.Labels \"openclaw.configHash\") \"9623\"}}y{{else}}n{{end}}", "y");
+        expect("{{(.State).Running}} {{(index . \"Config\").Image}} {{ ( .Names ) }}",
+               "true openclaw-sandbox:bookworm-slim n1");
+        expect("{{printf \"%s=%s\" \"a\" (printf \"%d\" (len .Config.Env))}}", "a=2");
+        expect("{{printf \"%s\" (print (index .Config.Labels \"openclaw.browserConfigEpoch\") \")\")}}", "e1)");
+        expect("{{with (index .Config.Labels \"openclaw.configHash\")}}{{.}}{{end}}|{{(json .Config.Env)}}",
+               "9623|[\"LANG=C.UTF-8\",\"A=\\u003cb\\u003e\\u0026\"]");
+        expect("{{$h := (index .Config.Labels \"openclaw.configHash\")}}{{$h}}", "9623");
+        /* range ... else: the else body when nothing was ranged over, dot unchanged */
+        expect("{{range .Empty}}x{{else}}{{.Names}}{{end}}", "n1");
+        expect("{{range .Nothing}}x{{else}}nil{{end}}|{{range .Config.Labels.missing}}x{{else}}none{{end}}",
+               "nil|none");
+        expect("{{range .Config.Env}}{{.}};{{else}}none{{end}}", "LANG=C.UTF-8;A=<b>&;");
+        expect("{{range $i, $e := .Mounts}}{{$i}}{{$e.Type}}{{else}}-{{end}}", "0bind");
+        expect("{{range $k, $v := .HostConfig.Tmpfs}}[{{$k}}]{{else}}-{{end}}", "[/tmp]");
+        expect("{{range .Empty}}{{range .X}}{{else}}in{{end}}{{else}}out{{end}}", "out");
+        expect("{{range .Config.Env}}{{range $.Empty}}{{else}}e{{end}}{{else}}out{{end}}", "ee");
+        expect("{{range .Empty}}x{{else}}{{if .Nothing}}a{{else}}b{{end}}{{end}}", "b");
+        expect("<{{range .Empty -}} x {{- else -}} y {{- end}}>", "<y>");
+
+        /* refused, naming the action */
+        static const char *const errors[] = {
+                "{{(.Names}}", "{{()}}", "{{(.Names)x}}", "{{printf}}", "{{printf 5}}", "{{printf \"%*d\" 3 4}}",
+                "{{printf \"%[1]s\" \"a\"}}", "{{printf \"%y\" 1}}", "{{printf \"%q\" 5}}", "{{printf \"%5v\" .Mounts}}",
+                "{{printf \"%s\" .Mounts}}", "{{printf \"%d\" .Config.Env}}", "{{json}}",
+                "{{range .Empty}}x{{else if .Names}}y{{end}}", "{{range .Empty}}x{{else}}y",
+                "{{range .Empty}}x{{else with .Names}}y{{end}}", "{{(.Names).Sub}}" };
+        for (size_t i = 0; i < N(errors); i++) {
+                bad = render(errors[i], &e);
+                ck_assert_msg(!bad, "'%s' rendered '%s'", errors[i], bad ?: "");
+                ck_assert_msg(strstr(e.msg, "--format"), "'%s': %s", errors[i], e.msg);
+        }
+        bad = render("{{range .Empty}}x{{else if .Names}}y{{end}}", &e);
+        ck_assert_msg(!bad && strstr(e.msg, "range ... else if/with is not supported"), "%s", e.msg);
+}
+END_TEST
+
 /* ---- env files, volumes ---- */
 
 START_TEST(test_env_file_docker_rules) {
@@ -363,6 +437,7 @@ int main(void) {
                                  test_argv_f_means_format_or_force_by_verb,
                                  test_argv_unknown_flags_and_verbs_are_named,
                                  test_template_every_openclaw_format, test_template_go_conventions,
+                                 test_template_printf_parens_range_else,
                                  test_env_file_docker_rules, test_env_file_read_from_disk,
                                  test_volume_specs };
 
