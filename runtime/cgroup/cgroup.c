@@ -909,20 +909,27 @@ fail:
         return r;
 }
 
+/* An orphan is a directory named sbx-* (sanitize_name's prefix), owned by
+ * the caller (another user's sandbox cgroup in a shared base is not ours
+ * to judge: root too leaves it), older than older_than, and empty: rmdir
+ * removes only a cgroup with no process and no child (EBUSY), so a live
+ * sandbox's is never touched. */
 static int gc_dir(const char *dir, time_t older_than) {
-        DIR *d = opendir(dir);
+        _cleanup_close_ int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
         struct dirent *de;
         int n = 0;
 
         if (!d)
                 return 0;
+        dfd = -EBADF; /* the DIR's now */
         while ((de = readdir(d))) {
-                char path[PATH_MAX + 256];
                 struct stat st;
                 if (de->d_type != DT_DIR || strncmp(de->d_name, "sbx-", 4))
                         continue;
-                snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-                if (stat(path, &st) == 0 && st.st_mtime < older_than && rmdir(path) == 0)
+                if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode) &&
+                    st.st_uid == geteuid() && st.st_mtime < older_than &&
+                    unlinkat(dirfd(d), de->d_name, AT_REMOVEDIR) == 0)
                         n++;
         }
         closedir(d);

@@ -105,10 +105,12 @@ int sbx_cgroup_cleanup(sbx_cgroup *cg);
 
 /* issue 15: remove sandbox cgroups (sbx-*) left below the base by a launcher
  * killed between creating one and recording it (sbx create/start SIGKILLed):
- * only empty ones (the kernel refuses rmdir of a populated cgroup) whose
- * directory is older than min_age_sec (a starting sandbox's is empty for a
- * few milliseconds), on v2 or every v1 hierarchy. Returns how many. For
- * `sbx prune`. */
+ * only empty ones (the kernel refuses rmdir of a populated cgroup) owned by
+ * the caller (never another user's) whose directory is older than
+ * min_age_sec (a starting sandbox's is empty for a few milliseconds), on v2
+ * or every v1 hierarchy; also those of SIGKILLed runs whose state root is
+ * gone (no state dir left for the state-dir collector). Returns how many.
+ * For `sbx prune`. */
 int sbx_cgroup_gc(unsigned min_age_sec);
 /* The cgroup of a run whose launcher died (kill -9: its processes died with
  * it by PDEATHSIG and the pid namespace), named as sbx_cgroup_prepare() named

@@ -1224,7 +1224,10 @@ const sbx_cli_cmd sbx_cmd_prune = {
         .summary = "remove idle, old or crashed sandboxes",
         .text = "Remove sandboxes idle (no exec) longer than H hours or created more than D days ago, "
                 "OpenClaw's prune rules. Sandboxes whose init crashed are removed too. A sandbox with a "
-                "running exec is never removed. Workspace directories are kept.",
+                "running exec is never removed. Workspace directories are kept. Then (not with --dry-run) "
+                "what killed runs and sandboxes left on the host: their network pieces, and empty sbx-* "
+                "cgroups the caller owns older than 60 s (on v2 or every v1 hierarchy; also those of runs "
+                "whose state root is gone; never another user's or a live sandbox's).",
         .opts = { prune_opts, common_opts, NULL },
         .footer = "Exit status: 0 done; 2 bad usage; 125 sbx failed.",
 };

@@ -112,19 +112,38 @@ while time.time() - t < 1.5: pass
 print(int((os.times().user + os.times().system) * 1000))'
         ms=$("$SBX" run --cpus 0.2 -- python3 -c "$spin" 2>"$err")
         t "--cpus 0.2: 1.5 s of spinning gets at most 0.5 s of CPU (${ms:-?} ms)" [ "${ms:-9999}" -le 500 ]
-        # sbx prune removes empty sandbox cgroups a SIGKILLed create/start left (older than 60 s)
+        # sbx prune removes empty sandbox cgroups a SIGKILLed create/start or run left
+        # (older than 60 s), also when the run's state root is gone (a fresh one here);
+        # never a fresh one, another user's, or a live sandbox's (below)
+        gone=$(mktemp -d); rmdir "$gone"
         if [ "$hier" = v1 ]; then
-                for d in $made; do mkdir "$d/sbx-run-stale$$" "$d/sbx-run-fresh$$"; touch -d '2 hours ago' "$d/sbx-run-stale$$"; done
-                "$SBX" prune --state-dir "$(mktemp -d)" >/dev/null 2>"$err"
-                t "sbx prune: a stale empty sandbox cgroup is removed from every v1 hierarchy" \
+                for d in $made; do
+                        mkdir "$d/sbx-run-stale$$" "$d/sbx-run-fresh$$" "$d/sbx-run-other$$" "$d/notsbx-$$"
+                        chown 4242 "$d/sbx-run-other$$"
+                        touch -d '2 hours ago' "$d/sbx-run-stale$$" "$d/sbx-run-other$$" "$d/notsbx-$$"
+                done
+                "$SBX" prune --state-dir "$gone" >/dev/null 2>"$err"
+                t "sbx prune: a stale empty sandbox cgroup is removed from every v1 hierarchy (state root gone)" \
                         sh -c "! ls -d $(for d in $made; do printf '%s ' "$d/sbx-run-stale$$"; done) 2>/dev/null | grep -q ."
                 t "  ... a fresh one (a starting sandbox's) is kept" sh -c "ls -d $(for d in $made; do printf '%s ' "$d/sbx-run-fresh$$"; done) >/dev/null"
-                for d in $made; do rmdir "$d/sbx-run-fresh$$"; done
+                t "  ... another user's (uid 4242), as old, is kept" sh -c "ls -d $(for d in $made; do printf '%s ' "$d/sbx-run-other$$"; done) >/dev/null"
+                t "  ... a cgroup not named sbx-*, as old, is kept" sh -c "ls -d $(for d in $made; do printf '%s ' "$d/notsbx-$$"; done) >/dev/null"
+                for d in $made; do rmdir "$d/sbx-run-fresh$$" "$d/sbx-run-other$$" "$d/notsbx-$$"; done
         fi
         # pause uses the cgroup freezer
         name=cglim-$$
         if "$SBX" create --name "$name" --workspace-access none -- sleep 600 >/dev/null 2>"$err" ||
            "$SBX" create --workspace-access none "$name" >/dev/null 2>"$err"; then
+                if [ "$hier" = v1 ]; then
+                        # a live sandbox's cgroup (populated), made to look old: prune keeps it
+                        live=$(for d in $made; do ls -d "$d"/sbx-* 2>/dev/null; done | tr '\n' ' ')
+                        [ -n "$live" ] && touch -d '2 hours ago' $live
+                        "$SBX" prune --state-dir "$gone" >/dev/null 2>"$err"
+                        t "sbx prune keeps a live sandbox's cgroup, however old, in every v1 hierarchy ($(echo $live | wc -w) dirs)" \
+                                sh -c "[ -n '$live' ] && ls -d $live >/dev/null"
+                        out=$("$SBX" exec "$name" -- echo alive 2>"$err")
+                        t "  ... and the sandbox still runs commands ('$out')" [ "$out" = alive ]
+                fi
                 "$SBX" pause "$name" >/dev/null 2>"$err"
                 st=$(cat /sys/fs/cgroup/freezer/${cgroot#/sys/fs/cgroup/pids/}/sbx-*/freezer.state /sys/fs/cgroup/freezer/sbx.slice/sbx-*"$name"*/freezer.state 2>/dev/null | head -1)
                 [ "$hier" = v2 ] && st=$(grep -h frozen /sys/fs/cgroup/sbx.slice/sbx-*/cgroup.events 2>/dev/null | head -1)

@@ -146,6 +146,46 @@ if [ -n "${SBX:-}" ] && "$SBX" run -- /bin/true >/dev/null 2>&1; then
         t "uid $U2 (no delegation): sbx run --memory refused with 125" [ $? = 125 ]
         as_user $U2 $CG "$SBX" run --memory 64m --limits best-effort -- /bin/true 2>$err
         t "uid $U2: --limits best-effort runs and warns" sh -c "[ $? = 0 ] && grep -q 'running without \[memory\]' $err"
+        # sbx prune: empty sbx-* cgroups of killed runs whose state root is gone, older
+        # than 60 s and the caller's, are removed; a fresh one, another user's, one not
+        # named sbx-*, and a live sandbox's (made to look old) are kept. Root in its own
+        # base (SBX_CGROUP_ROOT), uid U in its delegated subtree (the default base).
+        prune_checks() { # prune_checks LABEL BASE OTHER-UID (env SBX_CGROUP_ROOT=BASE | as_user UID DIR)
+                local l=$1 base=$2 other=$3 me=0; shift 3
+                [ "$1" = as_user ] && me=$2
+                mkdir -p "$base"
+                # the live sandbox first: its start enables the controllers in the
+                # base's subtree_control, which adds files to (and so renews the
+                # mtime of) every child there, as it would a real orphan's
+                "$@" "$SBX" run -- sh -c 'trap "exit 0" TERM; sleep 120 & wait $!' & bg=$!
+                live=
+                for i in $(seq 300); do
+                        live=$(ls -d "$base"/sbx-run-* 2>/dev/null | head -1)
+                        [ -n "$live" ] && break
+                        sleep 0.1
+                done
+                mkdir "$base/sbx-run-stale$$" "$base/sbx-run-fresh$$" "$base/sbx-run-other$$" "$base/notsbx-$$"
+                chown "$me" "$base/sbx-run-stale$$" "$base/sbx-run-fresh$$" "$base/notsbx-$$"
+                chown "$other" "$base/sbx-run-other$$"
+                touch -d '2 hours ago' "$base/sbx-run-stale$$" "$base/sbx-run-other$$" "$base/notsbx-$$"
+                [ -n "$live" ] && touch -d '2 hours ago' "$live"
+                "$@" "$SBX" prune --state-dir /tmp/gone-$$ >/dev/null 2>$err
+                t "$l: sbx prune removes a stale empty sbx-run-* cgroup (state root gone)" [ ! -e "$base/sbx-run-stale$$" ]
+                t "$l: ... keeps a fresh one" [ -d "$base/sbx-run-fresh$$" ]
+                t "$l: ... keeps another user's (uid $other), as old" [ -d "$base/sbx-run-other$$" ]
+                t "$l: ... keeps a cgroup not named sbx-*" [ -d "$base/notsbx-$$" ]
+                t "$l: ... keeps a live sandbox's, however old ('$live')" sh -c "[ -n '$live' ] && [ -d '$live' ]"
+                # as_user is a function: $! is the subshell running it, its child the sbx run
+                pid=$bg
+                [ "$1" = as_user ] && pid=$(cat /proc/$bg/task/$bg/children 2>/dev/null | cut -d' ' -f1)
+                kill ${pid:-$bg} 2>/dev/null; wait $bg 2>/dev/null
+                rmdir "$base/sbx-run-fresh$$" "$base/sbx-run-other$$" "$base/notsbx-$$"
+                t "$l: the killed run's cgroup went with it" sh -c "! ls -d $base/sbx-run-* 2>/dev/null | grep -q ."
+        }
+        mkdir $CG/sbx-prune-$$
+        prune_checks root $CG/sbx-prune-$$ $U env SBX_CGROUP_ROOT=$CG/sbx-prune-$$
+        rmdir $CG/sbx-prune-$$
+        prune_checks "uid $U" $CG/deleg 0 as_user $U $CG/deleg/leaf
         t "no sandbox cgroup left after sbx run" \
                 sh -c "! ls -d $CG/sbx.slice/sbx-* $CG/deleg/sbx-* 2>/dev/null | grep -q ."
 else
