@@ -1000,26 +1000,46 @@ static int do_list(bool json, bool quiet) {
         return 0;
 }
 
+#define IN(s) (1u << (s))
+
+/* pause, resume and update: container ID's state, loaded and in one of the
+ * states the mask allows (not in a systemd scope when no_scope), and its
+ * cgroup opened. Returns 0, or 1 with the error printed (naming VERB and
+ * ID) and nothing held. */
+static int container_cgroup(const char *verb, const char *id, unsigned allowed, bool no_scope, oci_state *st,
+                            sbx_cgroup *cg) {
+        sbx_error e = {};
+        oci_status s;
+
+        if (oci_state_load(g.root, id, st, &e) < 0)
+                return fail_err(&e);
+        s = oci_state_status(st);
+        if (!(allowed & IN(s))) {
+                oci_state_done(st);
+                return FAIL("%s: container '%s' is %s", verb, id, oci_status_to_string(s));
+        }
+        if (no_scope && st->systemd_unit[0]) {
+                oci_state_done(st);
+                return FAIL("%s: container '%s' is in a systemd scope (--systemd-cgroup): not supported "
+                            "by sbx's %s", verb, id, verb);
+        }
+        if (open_cgroup(st, cg, &e) < 0) {
+                oci_state_done(st);
+                return e.code ? fail_err(&e)
+                              : FAIL("%s: container '%s' has no cgroup (it could not be made at create)", verb, id);
+        }
+        return 0;
+}
+
 static int do_pause(const char *id, bool pause) {
         oci_state st;
         sbx_cgroup cg;
         sbx_error e = {};
-        oci_status s;
         int r;
 
-        if (oci_state_load(g.root, id, &st, &e) < 0)
-                return fail_err(&e);
-        s = oci_state_status(&st);
-        if (pause ? s != OCI_RUNNING && s != OCI_CREATED : s != OCI_PAUSED) {
-                oci_state_done(&st);
-                return FAIL("%s: container '%s' is %s", pause ? "pause" : "resume", id, oci_status_to_string(s));
-        }
-        if (open_cgroup(&st, &cg, &e) < 0) {
-                oci_state_done(&st);
-                return e.code ? fail_err(&e)
-                              : FAIL("%s: container '%s' has no cgroup (it could not be made at create)",
-                                     pause ? "pause" : "resume", id);
-        }
+        if (container_cgroup(pause ? "pause" : "resume", id, pause ? IN(OCI_RUNNING) | IN(OCI_CREATED) : IN(OCI_PAUSED),
+                             false, &st, &cg))
+                return 1;
         r = sbx_cgroup_freeze(&cg, pause, &e);
         closep(&cg.dirfd);
         oci_state_done(&st);
@@ -1034,32 +1054,16 @@ static int do_update(const char *id, const char *res_path) {
         oci_state st;
         sbx_cgroup cg;
         sbx_error e = {};
-        oci_status s;
         int r;
 
-        if (oci_state_load(g.root, id, &st, &e) < 0)
-                return fail_err(&e);
-        s = oci_state_status(&st);
-        if (s != OCI_CREATED && s != OCI_RUNNING && s != OCI_PAUSED) {
-                oci_state_done(&st);
-                return FAIL("update: container '%s' is %s", id, oci_status_to_string(s));
-        }
-        if (st.systemd_unit[0]) {
-                oci_state_done(&st);
-                return FAIL("update: container '%s' is in a systemd scope (--systemd-cgroup): not supported "
-                            "by sbx's update", id);
-        }
+        if (container_cgroup("update", id, IN(OCI_CREATED) | IN(OCI_RUNNING) | IN(OCI_PAUSED), true, &st, &cg))
+                return 1;
         r = oci_config_load_resources(res_path, &cfg, &e);
         if (r < 0) {
                 oci_config_free(&cfg);
+                closep(&cg.dirfd);
                 oci_state_done(&st);
                 return sbx_error_wrap(&e, "update: --resources '%s'", res_path), fail_err(&e);
-        }
-        if (open_cgroup(&st, &cg, &e) < 0) {
-                oci_config_free(&cfg);
-                oci_state_done(&st);
-                return e.code ? fail_err(&e) : FAIL("update: container '%s' has no cgroup (it could not be "
-                                                    "made at create)", id);
         }
         r = sbx_cgroup_apply(&cg, &cfg.res, &e);
         closep(&cg.dirfd);

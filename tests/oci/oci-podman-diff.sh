@@ -254,11 +254,17 @@ EOF
         like "update of linux.resources.devices: refused (create's device rules stay)" "$st:$out" '^1:.*linux.resources.devices: not changed by update'
         out=$(echo '{"pids":{"limit":"x"}}' | "${R[@]}" update -r - up 2>&1); st=$?
         like "update with a bad value: refused naming its path, the limit unchanged" "$st:$out:$(pids)" '^1:.*linux.resources.pids.limit.*:71$'
+        out=$("${R[@]}" resume up 2>&1); st=$?
+        like "resume of a container not paused: refused naming the verb and its state" "$st:$out" "^1:.*resume: container 'up' is created"
         "${R[@]}" kill up KILL >/dev/null 2>&1
         for i in $(seq 30); do "${R[@]}" state up 2>/dev/null | grep -q '"stopped"' && break; sleep 0.1; done
         "${R[@]}" kill up KILL >/dev/null 2>&1; st=$?
         "${R[@]}" kill --all up KILL >/dev/null 2>&1
         is "kill of a stopped container fails, kill --all of it succeeds (runc's exit statuses)" "$st:$?" "1:0"
+        for v in pause resume update; do
+                out=$(echo '{}' | "${R[@]}" $v $([ $v = update ] && echo -r -) up 2>&1); st=$?
+                like "$v of a stopped container: refused naming the verb and its state" "$st:$out" "^1:.*$v: container 'up' is stopped"
+        done
         "${R[@]}" delete -f up >/dev/null 2>&1
         out=$(echo '{}' | "${R[@]}" update -r - up 2>&1); st=$?
         like "update of a container that is gone: exit 1 naming it" "$st:$out" '^1:.*up'
