@@ -438,7 +438,77 @@ static int prepare_tmpfs(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr
         return 0;
 }
 
-static int prepare_binds(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr) {
+/* Make REL (a bind's mountpoint, "a/b/c") beneath the host directory
+ * OUTER, following no symlink and leaving it by no "..": each component
+ * made (0755, the caller's ids, as docker's daemon does) when missing, then
+ * opened beneath the last; the leaf an empty file when FILE. */
+static int premake_beneath(const char *outer, const char *rel, bool file, sbx_error *reterr) {
+        _cleanup_close_ int dfd = sys_openat2(AT_FDCWD, outer, O_PATH | O_DIRECTORY | O_CLOEXEC,
+                                              RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
+        const unsigned long long beneath = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
+        char buf[PATH_MAX], *save = NULL;
+
+        if (dfd < 0)
+                return sbx_error_set(reterr, -errno, "bind mountpoint: open '%s' without following symlinks", outer);
+        if (snprintf(buf, sizeof(buf), "%s", rel) >= (int) sizeof(buf))
+                return sbx_error_set(reterr, -ENAMETOOLONG, "bind mountpoint '%s/%s'", outer, rel);
+        for (char *comp = strtok_r(buf, "/", &save), *next; comp; comp = next) {
+                next = strtok_r(NULL, "/", &save);
+                if (!next && file) {
+                        struct open_how how = { .flags = O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC,
+                                                .mode = 0644, .resolve = beneath };
+                        int fd = (int) syscall(SYS_openat2, dfd, comp, &how, sizeof(how));
+                        if (fd < 0)
+                                return sbx_error_set(reterr, -errno, "bind mountpoint: create '%s/%s'", outer, rel);
+                        close(fd);
+                        return 0;
+                }
+                if (mkdirat(dfd, comp, 0755) < 0 && errno != EEXIST)
+                        return sbx_error_set(reterr, -errno, "bind mountpoint: mkdir '%s' in '%s/%s'", comp, outer, rel);
+                int nfd = sys_openat2(dfd, comp, O_PATH | O_DIRECTORY | O_CLOEXEC, beneath);
+                if (nfd < 0)
+                        return sbx_error_set(reterr, -errno, "bind mountpoint: open '%s' in '%s/%s' (a symlink or "
+                                             "not a directory is not followed)", comp, outer, rel);
+                close(dfd);
+                dfd = nfd;
+        }
+        return 0;
+}
+
+/* A bind below another host mount of the caller's (the workspace, an
+ * earlier bind: OpenClaw's skills bind below its rw workspace), whose
+ * mountpoint is missing: docker's daemon makes it as root in the outer
+ * mount's host directory. The child cannot: as root a sandbox runs on
+ * subordinate ids, which may not write there (a bind of a host-owned
+ * directory: EACCES; the workspace idmapped to a sandbox user other than
+ * 0, made by the sandbox's root: EOVERFLOW), and a read-only outer refuses
+ * it (EROFS). So, as root, the parent makes it beforehand beneath the outer
+ * directory (premake_beneath), as docker does. OP is the new bind; the
+ * candidates are the ops from FIRST (after the root, /etc, /dev, /proc and
+ * the tmpfs): the last bind whose destination holds OP's wins, as in the
+ * child's mount order. An overlay workspace takes it in its upper layer. */
+static int premake_nested(sbx_plan *p, size_t first, const sbx_mount_op *op, sbx_error *reterr) {
+        const sbx_mount_op *outer = NULL;
+        size_t olen = 0, dlen = strlen(op->dst);
+
+        if (!p->privileged)
+                return 0;
+        for (size_t k = first; k < p->n_mounts; k++) {
+                const sbx_mount_op *o = &p->mounts[k];
+                size_t len = strlen(o->dst);
+                if (o == op || (o->kind != SBX_MOUNT_BIND && o->kind != SBX_MOUNT_DETACHED) || !o->what ||
+                    o->what[0] != '/' || (o->flags & SBX_MNT_FILE) || len >= dlen || op->dst[len] != '/' ||
+                    strncmp(o->dst, op->dst, len) || len < olen)
+                        continue;
+                outer = o;
+                olen = len;
+        }
+        if (!outer)
+                return 0;
+        return premake_beneath(outer->what, op->dst + olen + 1, op->flags & SBX_MNT_FILE, reterr);
+}
+
+static int prepare_binds(sbx_plan *p, const sbx_run_config *c, size_t first, sbx_error *reterr) {
         char base[PATH_MAX];
 
         for (size_t i = 0; i < c->n_binds; i++) {
@@ -460,8 +530,11 @@ static int prepare_binds(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr
                 if (p->state_dir[0] == '/' &&
                     (r = sbx_statedir_outside(canon, base, opt, reterr)) < 0)
                         return r;
+                size_t n = p->n_mounts;
                 r = add_bind(p, canon, c->binds[i].dst,
                              SBX_MNT_NOSUID | SBX_MNT_NODEV | (c->binds[i].ro ? SBX_MNT_RO : 0), reterr);
+                if (r >= 0 && p->n_mounts > n)
+                        r = premake_nested(p, first, &p->mounts[p->n_mounts - 1], reterr);
                 if (r < 0)
                         return sbx_error_wrap(reterr, "--bind");
         }
@@ -618,10 +691,11 @@ int sbx_mount_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr) {
                 r = prepare_proc(p, reterr);
         if (r >= 0)
                 r = prepare_tmpfs(p, c, reterr);
+        size_t first = p->n_mounts;   /* the caller's mounts from here */
         if (r >= 0)
                 r = sbx_overlay_prepare(p, c, reterr);
         if (r >= 0)
-                r = prepare_binds(p, c, reterr);
+                r = prepare_binds(p, c, first, reterr);
         return r;
 }
 

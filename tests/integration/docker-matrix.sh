@@ -25,7 +25,7 @@ mkdir -p "$T/bin" "$T/state/sandboxes/ws-s1/skills" "$T/state/sandboxes/ws-s2" "
         "$T/odd dir,x" "$T/skills"
 ln -s "$(readlink -f "$SBX")" "$T/bin/docker"
 D=$T/bin/docker
-NAMES="m-all m-rw m-user m-env m-sec m-none m-ro m-rwa m-shared m-lim m-cap m-join m-bad a-main a-lister a-quiet a-reader a-offline a-sbdeny a-webber"
+NAMES="m-all m-rw m-user m-env m-sec m-none m-ro m-rwa m-trap m-shared m-lim m-cap m-join m-bad a-main a-lister a-quiet a-reader a-offline a-sbdeny a-webber"
 cleanup() {
         for n in $NAMES; do "$D" rm -f "$n" >/dev/null 2>&1; done
         if [ -n "${NS:-}" ] && ip netns exec "$NS" true 2>/dev/null; then
@@ -170,7 +170,26 @@ fi
 # where the workspace, idmapped to its owner, takes it (control).
 if [ $root = 1 ]; then
         mkdir -p "$T/own" "$T/own-ws"; chown 1000:1000 "$T/own" "$T/own-ws"
-        up m-user --network none --user 1000:1000 -v "$T/own-ws:/workspace" -v "$T/own:/own:rw" "$IMAGE" sleep infinity
+        echo skill >"$T/skills/s.md"
+        # OpenClaw's rw set for a workspace owned by uid 1000 (its --user):
+        # the skills bind below /workspace, and one below the rw bind, their
+        # mountpoints missing (the sandbox's ids cannot make them: EOVERFLOW,
+        # EACCES; docker's daemon makes them as root)
+        up m-user --network none --user 1000:1000 -v "$T/own-ws:/workspace" -v "$T/own:/own:rw" \
+                -v "$T/skills:/workspace/.openclaw/sandbox-skills/skills:ro,z" -v "$T/skills:/own/deep/sk:ro" \
+                "$IMAGE" sleep infinity
+        is "nested binds: below the idmapped /workspace and below an rw bind, mountpoints missing: both there" \
+                "$(x m-user sh -c 'cat /workspace/.openclaw/sandbox-skills/skills/s.md /own/deep/sk/s.md')" \
+                "$(printf 'skill\nskill')"
+        is "nested binds: the mountpoints made in the host directories, as docker makes them (root, 0755)" \
+                "$(stat -c '%u %a' "$T/own-ws/.openclaw/sandbox-skills/skills" "$T/own/deep/sk")" "$(printf '0 755\n0 755')"
+        mkdir -p "$T/own-ws2" "$T/trap"; chown 1000:1000 "$T/own-ws2"; ln -s "$T/trap" "$T/own-ws2/.openclaw"
+        out=$(oc_create m-trap --network none --user 1000:1000 -v "$T/own-ws2:/workspace" \
+                -v "$T/skills:/workspace/.openclaw/sk:ro" "$IMAGE" sleep infinity 2>&1 && "$D" start m-trap 2>&1)
+        like "nested binds: a symlink in the workspace on the mountpoint's path is not followed (start refused)" \
+                "$out" "bind mountpoint: open '\.openclaw' in '$T/own-ws2/\.openclaw/sk' \(a symlink or not a directory is not followed\)"
+        is "nested binds: ... nothing made where it leads" "$(ls -A "$T/trap")" ""
+        "$D" rm -f m-trap >/dev/null 2>&1
         is "binds rw: a dir host uid 1000 owns is not writable by --user 1000:1000 (EACCES; docker: writable)" \
                 "$(x m-user sh -c 'touch /own/x 2>&1 | grep -o "Permission denied"; stat -c %u /own')" \
                 "$(printf 'Permission denied\n65534')"
