@@ -600,6 +600,31 @@ static size_t path_depth(const char *p) {
 
 /* Like docker: a bind inside another is mounted after it, whatever the -v
  * order (stable insertion sort by depth; a handful of binds). */
+/* No -v at /workspace, and one at --workdir (OpenClaw's docker.workdir:
+ * its workspace mount goes there): that one is the workspace, mounted at
+ * the workdir, so as root it is attached idmapped like /workspace and the
+ * sandbox user writes it, as container root writes it under docker. */
+static int workspace_at_workdir(sbx_run_config *c, sbx_error *reterr) {
+        if (c->workspace || !c->workdir || !strcmp(c->workdir, "/workspace"))
+                return 0;
+        for (size_t i = 0; i < c->n_binds; i++) {
+                sbx_bind b = c->binds[i];
+                if (strcmp(b.dst, c->workdir))
+                        continue;
+                c->workspace_dst = strdup(c->workdir);
+                if (!c->workspace_dst)
+                        return sbx_error_set(reterr, -ENOMEM, "out of memory");
+                c->workspace = b.src;           /* taken over from the bind */
+                c->workspace_access = b.ro ? SBX_WORKSPACE_RO : SBX_WORKSPACE_RW;
+                c->workspace_no_agent = true;
+                free(b.dst);
+                memmove(&c->binds[i], &c->binds[i + 1], (c->n_binds - i - 1) * sizeof(c->binds[0]));
+                c->n_binds--;
+                return 0;
+        }
+        return 0;
+}
+
 static void sort_binds_parent_first(sbx_run_config *c) {
         for (size_t i = 1; i < c->n_binds; i++) {
                 sbx_bind b = c->binds[i];
@@ -687,6 +712,9 @@ int sbx_docker_create_prepare(const sbx_docker_args *a, sbx_docker_create *ret, 
                 if (r < 0)
                         goto out;
         }
+        r = workspace_at_workdir(&ret->config, reterr);
+        if (r < 0)
+                goto out;
         sort_binds_parent_first(&ret->config);
         /* the id now: docker's default hostname is its first 12 characters */
         {

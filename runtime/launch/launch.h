@@ -89,6 +89,9 @@ typedef struct sbx_run_config {
         /* ro only: no /agent view of the workspace (docker's -v SRC:/workspace:ro
          * is that one bind; OpenClaw binds its own /agent next to it) */
         bool workspace_no_agent;
+        /* where the workspace is mounted: NULL = /workspace (docker: a -v at
+         * --workdir, OpenClaw's docker.workdir, when none is at /workspace) */
+        char *workspace_dst;
         /* docker's --workdir: a directory made (0755, the sandbox root's) in
          * the new root when missing, as runc makes the cwd, before the root is
          * made read-only; NULL: none */

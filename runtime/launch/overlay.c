@@ -226,7 +226,9 @@ int sbx_overlay_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr)
          * mounts for every mode (the default empty workspace is ours already),
          * unless attach_as_root() finds them unneeded or gives the dir over. */
         bool idmap = false;
-        static const char *const ws_dst[] = { "workspace", "agent" };
+        /* the workspace's place: /workspace, or docker's -v at --workdir */
+        const char *wsd = c->workspace_dst ? c->workspace_dst + strspn(c->workspace_dst, "/") : "workspace";
+        const char *const ws_dst[] = { wsd, "agent" };
         static const unsigned ro_flags[] = { SBX_MNT_RO | SBX_MNT_NOSUID | SBX_MNT_NODEV,
                                              SBX_MNT_RO | SBX_MNT_NOSUID | SBX_MNT_NODEV };
         static const unsigned rw_flags[] = { SBX_MNT_NOSUID | SBX_MNT_NODEV };
@@ -247,12 +249,12 @@ int sbx_overlay_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr)
                         idmap = r > 0;
                 }
                 if (staged && !idmap) {         /* so is a plain clone of it */
-                        int r = add_ws_bind(p, ws, "workspace", ro_flags[0], reterr);
+                        int r = add_ws_bind(p, ws, wsd, ro_flags[0], reterr);
                         if (r < 0)
                                 return r;
                         idmap = true;
                 }
-                op = sbx_plan_add_mount(p, SBX_MOUNT_OVERLAY, "workspace", reterr);
+                op = sbx_plan_add_mount(p, SBX_MOUNT_OVERLAY, wsd, reterr);
                 if (!op)
                         return -ENOMEM;
                 if (staged) {
@@ -286,7 +288,7 @@ int sbx_overlay_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr)
                         if (r != 0)
                                 return r < 0 ? r : 0;
                 }
-                int b = add_ws_bind(p, ws, "workspace", SBX_MNT_RO | SBX_MNT_NOSUID | SBX_MNT_NODEV, reterr);
+                int b = add_ws_bind(p, ws, wsd, SBX_MNT_RO | SBX_MNT_NOSUID | SBX_MNT_NODEV, reterr);
                 if (b < 0)
                         return b;
                 if (c->workspace_no_agent)
@@ -298,7 +300,7 @@ int sbx_overlay_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reterr)
                         if (r != 0)
                                 return r < 0 ? r : 0;
                 }
-                return add_ws_bind(p, ws, "workspace", SBX_MNT_NOSUID | SBX_MNT_NODEV, reterr);
+                return add_ws_bind(p, ws, wsd, SBX_MNT_NOSUID | SBX_MNT_NODEV, reterr);
         case _SBX_WORKSPACE_ACCESS_MAX:
         case _SBX_WORKSPACE_ACCESS_INVALID:
         default:

@@ -30,7 +30,7 @@ static void strv_free(char **v, size_t n) {
 void sbx_run_config_free(sbx_run_config *c) {
         if (!c)
                 return;
-        free_many(c->rootfs, c->workspace, c->workdir, c->hostname, c->state_dir, c->root_layer_dir, c->template_base,
+        free_many(c->rootfs, c->workspace, c->workspace_dst, c->workdir, c->hostname, c->state_dir, c->root_layer_dir, c->template_base,
                   c->setup_command, c->network_container, c->network_name, c->audit_log, c->exec_allow_key,
                   c->exec_refused_rule, c->exec_refused_key, c->make_dir);
         strv_free(c->envv, c->n_env);

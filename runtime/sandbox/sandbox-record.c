@@ -62,7 +62,7 @@ static int str_copy(char **dst, const char *src) {
 int sbx_run_config_copy(sbx_run_config *d, const sbx_run_config *s) {
         *d = *s;
         d->argv = NULL;
-        d->rootfs = d->workspace = d->workdir = d->hostname = d->state_dir = d->network_container = d->network_name = NULL;
+        d->rootfs = d->workspace = d->workspace_dst = d->workdir = d->hostname = d->state_dir = d->network_container = d->network_name = NULL;
         /* every owned pointer is copied, none shared: both copies are freed */
         d->root_layer_dir = d->setup_command = d->audit_log = d->template_base = d->make_dir = NULL;
         d->exec_allow_key = d->exec_refused_rule = d->exec_refused_key = NULL;
@@ -75,7 +75,7 @@ int sbx_run_config_copy(sbx_run_config *d, const sbx_run_config *s) {
         d->seccomp.profile_path = NULL;
         if (str_copy(&d->rootfs, s->rootfs) < 0 || str_copy(&d->workspace, s->workspace) < 0 ||
             str_copy(&d->workdir, s->workdir) < 0 || str_copy(&d->hostname, s->hostname) < 0 ||
-            str_copy(&d->make_dir, s->make_dir) < 0 ||
+            str_copy(&d->make_dir, s->make_dir) < 0 || str_copy(&d->workspace_dst, s->workspace_dst) < 0 ||
             str_copy(&d->state_dir, s->state_dir) < 0 ||
             str_copy(&d->network_container, s->network_container) < 0 ||
             str_copy(&d->network_name, s->network_name) < 0 ||
@@ -114,6 +114,8 @@ static json_object *config_to_json(const sbx_run_config *c) {
                 json_object_object_add(o, "workspace_no_agent", json_object_new_boolean(true));
         if (c->make_dir)
                 json_object_object_add(o, "make_dir", sbx_json_string(c->make_dir));
+        if (c->workspace_dst)
+                json_object_object_add(o, "workspace_dst", sbx_json_string(c->workspace_dst));
         json_object_object_add(o, "env", sbx_json_strings(c->envv, c->n_env));
         json_object_object_add(o, "workdir", sbx_json_string(c->workdir));
         json_object_object_add(o, "uid", json_object_new_int64(c->uid));
@@ -292,7 +294,8 @@ static int config_from_json(json_object *o, sbx_run_config *c) {
         if (c->workspace_access < 0)
                 return -EBADMSG;
         c->workspace_no_agent = get_bool(o, "workspace_no_agent", false, &err);
-        if ((r = get_str(o, "make_dir", &c->make_dir)) < 0)
+        if ((r = get_str(o, "make_dir", &c->make_dir)) < 0 ||
+            (r = get_str(o, "workspace_dst", &c->workspace_dst)) < 0)
                 return r;
         c->uid = (uint32_t) get_i64(o, "uid", 0, &err);
         c->gid = (uint32_t) get_i64(o, "gid", 0, &err);
@@ -408,18 +411,19 @@ int sbx_record_fill_mounts(sbx_sandbox *s) {
                 sbx_tmpfs_options(&list[i], opts);
                 r = add_mount(s, SBX_SANDBOX_MOUNT_TMPFS, NULL, list[i].path, true, opts);
         }
+        const char *wdst = c->workspace_dst ?: "/workspace";
         if (r >= 0 && c->workspace) {
                 switch (c->workspace_access) {
                 case SBX_WORKSPACE_NONE:
-                        r = add_mount(s, SBX_SANDBOX_MOUNT_OVERLAY, c->workspace, "/workspace", true, NULL);
+                        r = add_mount(s, SBX_SANDBOX_MOUNT_OVERLAY, c->workspace, wdst, true, NULL);
                         break;
                 case SBX_WORKSPACE_RO:
-                        r = add_mount(s, SBX_SANDBOX_MOUNT_BIND, c->workspace, "/workspace", false, NULL);
+                        r = add_mount(s, SBX_SANDBOX_MOUNT_BIND, c->workspace, wdst, false, NULL);
                         if (r >= 0 && !c->workspace_no_agent)
                                 r = add_mount(s, SBX_SANDBOX_MOUNT_BIND, c->workspace, "/agent", false, NULL);
                         break;
                 case SBX_WORKSPACE_RW:
-                        r = add_mount(s, SBX_SANDBOX_MOUNT_BIND, c->workspace, "/workspace", true, NULL);
+                        r = add_mount(s, SBX_SANDBOX_MOUNT_BIND, c->workspace, wdst, true, NULL);
                         break;
                 case _SBX_WORKSPACE_ACCESS_MAX:
                 case _SBX_WORKSPACE_ACCESS_INVALID:

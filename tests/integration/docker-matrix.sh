@@ -25,7 +25,7 @@ mkdir -p "$T/bin" "$T/state/sandboxes/ws-s1/skills" "$T/state/sandboxes/ws-s2" "
         "$T/odd dir,x" "$T/skills"
 ln -s "$(readlink -f "$SBX")" "$T/bin/docker"
 D=$T/bin/docker
-NAMES="m-all m-rw m-user m-env m-sec m-none m-ro m-rwa m-trap m-shared m-lim m-cap m-join m-bad a-main a-lister a-quiet a-reader a-offline a-sbdeny a-webber"
+NAMES="m-all m-rw m-user m-env m-sec m-none m-ro m-rwa m-trap m-wd m-wdro m-shared m-lim m-cap m-join m-bad a-main a-lister a-quiet a-reader a-offline a-sbdeny a-webber"
 cleanup() {
         for n in $NAMES; do "$D" rm -f "$n" >/dev/null 2>&1; done
         if [ -n "${NS:-}" ] && ip netns exec "$NS" true 2>/dev/null; then
@@ -199,6 +199,22 @@ else
         skip "binds rw with host ownership: rootless, the caller's files are root's inside (rootless docker's rule too)"
         skip "binds rw ownership: as above"
 fi
+
+# ---- docker.workdir: OpenClaw mounts its workspace at the workdir (here
+# /work, the image lacks it), its skills bind below; that -v is the
+# workspace (as root idmapped: the sandbox user writes it, as under docker)
+mkdir -p "$T/wd" "$T/wdro"
+up m-wd --read-only --network none --user 0:0 --workdir /work -v "$T/wd:/work:z" \
+        -v "$T/skills:/work/.openclaw/sandbox-skills/skills:ro,z" "$IMAGE" sleep infinity
+is "workdir /work: the workspace is there, the cwd, writable; the write lands in the host dir" \
+        "$(x m-wd sh -c 'pwd; echo w >w.txt && echo ok')/$(cat "$T/wd/w.txt" 2>&1)" "$(printf '/work\nok')/w"
+is "workdir /work: inspect's Mounts has it at /work, RW" "$("$D" inspect -f '{{json .Mounts}}' m-wd | python3 -c '
+import json, sys
+print([(m["Destination"], m["RW"]) for m in json.load(sys.stdin)])')" \
+        "[('/work', True), ('/work/.openclaw/sandbox-skills/skills', False)]"
+up m-wdro --read-only --network none --user 0:0 --workdir /work -v "$T/wdro:/work:ro,z" "$IMAGE" sleep infinity
+like "workdir /work, ro: writes refused (EROFS)" "$(x m-wdro touch /work/x)" "Read-only file system"
+"$D" rm -f m-wd m-wdro >/dev/null 2>&1
 
 # ---- env merge, dns, extraHosts
 printf 'LANG=C.UTF-8\nA=1\nB=two words\nOPENCLAW_CLI=1\n' >"$T/e.env"
