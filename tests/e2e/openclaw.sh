@@ -9,8 +9,9 @@
 # openclaw-lib.sh (environment: see there).
 #   openclaw.sh [core|agents]   (default: both)
 # core: sections 1-10 (sessions, file tools, processes, list, config change,
-# workspaceAccess, recreate) and the bench lines; agents: sections 11-13
-# (docker.network bridge and NAME, every docker.* option, the exec policy),
+# workspaceAccess, recreate) and the bench lines; agents: sections 11-14
+# (docker.network bridge and NAME, every docker.* option, the exec policy,
+# docker.workdir with a workspace owned by uid 1000),
 # separate agents whose checks do not depend on core's. CI runs the two as
 # separate tests at the same time (.ci/lanes.py JOBS): each has its own
 # scratch OpenClaw (state, config, mock model, sbx state dir, network
@@ -322,6 +323,49 @@ like "recreated: cat is" "$RESULTS" 'cat-ok'
 LN2=$(sb_ls | grep -F "|agent:lister" | head -1 | cut -d'|' -f1)
 is "recreated: the new sandbox is not stale" "$(policy_of "$LN2" stale)" False
 unlike "recreated: a new policy hash" "$(policy_of "$LN2" hash)" "^$H1$"
+
+# ---------------------------------------------------------------- 14. docker.workdir, a workspace owned by uid 1000
+# (session 16) workspaceAccess rw in a workspace host uid 1000 owns (as root
+# OpenClaw then passes --user 1000:1000) with docker.workdir /work (OpenClaw
+# mounts the workspace there, its skills bind below), readOnlyRoot false, its
+# own tmpfs with options, a setupCommand array, an env value with spaces,
+# quotes, '=' and '$'; the exec tool's workdir and env (docker exec -w -e).
+# Each broke before: the skills bind's mountpoint (EOVERFLOW through the
+# idmap), the write tool at /work (a plain bind: EACCES).
+mkdir -p "$HOME/.openclaw/workspace-wdu/sub"
+[ "$(id -u)" = 0 ] && chown -R 1000:1000 "$HOME/.openclaw/workspace-wdu"
+WDU=$(stat -c %u:%g "$HOME/.openclaw/workspace-wdu")
+python3 - "$OPENCLAW_CONFIG_PATH" <<'EOF2'
+import json, sys
+cfg = json.load(open(sys.argv[1]))
+cfg["agents"]["entries"]["wdu"] = {
+    "workspace": "~/.openclaw/workspace-wdu",
+    "sandbox": {"mode": "all", "scope": "session", "workspaceAccess": "rw",
+                "docker": {"workdir": "/work", "readOnlyRoot": False,
+                           "tmpfs": ["/tmp:size=16m", "/scratch:exec,mode=1777"],
+                           "setupCommand": ["echo a > /tmp/setup-a", "echo b > /tmp/setup-b"],
+                           "env": {"SPEC": "a b = c 'q' \"dq\" $HOME"}}}}
+json.dump(cfg, open(sys.argv[1], "w"), indent=1)
+EOF2
+turn wdu agent:wdu:main wdu1
+is "workdir+uid: the turn succeeds" "$TURN_RC" 0
+like "workdir+uid: the workspace owner's ids, exec's workdir below /work, exec's env" "$RESULTS" \
+        "U=$WDU PWD=/work/sub X=tool-env"
+like "workdir+uid: docker.env's value as written" "$RESULTS" "SPEC=a b = c 'q' \"dq\" \\\$HOME"
+if [ "$WDU" = 0:0 ]; then
+        skip "workdir+uid: readOnlyRoot false (EACCES for uid 1000): running as root inside, nothing refuses"
+else
+        like "workdir+uid: readOnlyRoot false: /usr/local refuses uid 1000 by permission (EACCES), not EROFS" \
+                "$RESULTS" "touch: cannot touch '/usr/local/rootw': Permission denied"
+fi
+like "workdir+uid: tmpfs /tmp:size=16m and /scratch" "$RESULTS" 'scratch=ok\\ntmpk=16384'
+like "workdir+uid: the setupCommand array ran, in order" "$RESULTS" 'a\\nb\\nexec-write=ok'
+like "workdir+uid: the write tool wrote, read returns it" "$RESULTS" 'w1000'
+like "workdir+uid: files written by exec and by the write tool belong to the workspace owner" "$RESULTS" \
+        "owner=$WDU sub/by-write.txt\\\\nowner=$WDU sub/f-exec"
+is "workdir+uid: the write reached the workspace on the host" \
+        "$(cat "$HOME/.openclaw/workspace-wdu/sub/by-write.txt" 2>&1)" w1000
+unlike "workdir+uid: no tool reported an error" "$RESULTS" '"status": *"error"|[Ee]rror:'
 fi
 
 # Bench: sbx's share of a turn vs the docker calls recorded in the traces
