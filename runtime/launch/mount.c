@@ -485,22 +485,28 @@ static int premake_beneath(const char *outer, const char *rel, bool file, sbx_er
  * it (EROFS). So, as root, the parent makes it beforehand beneath the outer
  * directory (premake_beneath), as docker does. OP is the new bind; the
  * candidates are the ops from FIRST (after the root, /etc, /dev, /proc and
- * the tmpfs): the last bind whose destination holds OP's wins, as in the
- * child's mount order. An overlay workspace takes it in its upper layer. */
+ * the tmpfs): of the mounts whose destination holds OP's, the deepest, the
+ * last of those at one place (the child's mount order), and only when it is
+ * such a bind. An overlay workspace takes it in its upper layer, a tmpfs
+ * in itself, as before. */
 static int premake_nested(sbx_plan *p, size_t first, const sbx_mount_op *op, sbx_error *reterr) {
         const sbx_mount_op *outer = NULL;
         size_t olen = 0, dlen = strlen(op->dst);
 
         if (!p->privileged)
                 return 0;
-        for (size_t k = first; k < p->n_mounts; k++) {
+        for (size_t k = 0; k < p->n_mounts; k++) {
                 const sbx_mount_op *o = &p->mounts[k];
                 size_t len = strlen(o->dst);
-                if (o == op || (o->kind != SBX_MOUNT_BIND && o->kind != SBX_MOUNT_DETACHED) || !o->what ||
-                    o->what[0] != '/' || (o->flags & SBX_MNT_FILE) || len >= dlen || op->dst[len] != '/' ||
-                    strncmp(o->dst, op->dst, len) || len < olen)
+                if (o == op || len == 0 || len >= dlen || op->dst[len] != '/' || strncmp(o->dst, op->dst, len) ||
+                    len < olen)
                         continue;
-                outer = o;
+                /* the mount the child sees there: ours only if it is the
+                 * caller's host directory (not the root's binds, a tmpfs,
+                 * nor the overlay a "none" workspace stacks on its lower) */
+                bool host_dir = k >= first && (o->kind == SBX_MOUNT_BIND || o->kind == SBX_MOUNT_DETACHED) &&
+                                o->what && o->what[0] == '/' && !(o->flags & SBX_MNT_FILE);
+                outer = host_dir ? o : NULL;
                 olen = len;
         }
         if (!outer)

@@ -27,6 +27,13 @@ is "none: the removed file still exists on the host" "$(cat "$ws/sub/deep")" dee
 [ ! -e "$ws/created" ] && ok "none: a created file does not appear on the host" ||
         not_ok "none: a created file does not appear on the host"
 like "none: the lower dir's files are visible" "$("$SBX" run --workspace "$ws" -- /bin/cat /workspace/sub/deep)" deep
+# a bind below /workspace, its mountpoint missing: made in the overlay,
+# never in the lower dir (as root rw and ro ones are made on the host, docker's rule)
+mkdir -p "$TMP/nb"; echo nb >"$TMP/nb/f"
+is "none: a bind below /workspace whose mountpoint is missing is there" \
+        "$("$SBX" run --workspace "$ws" --ro-bind "$TMP/nb:/workspace/nb/x" -- /bin/cat /workspace/nb/x/f 2>&1)" nb
+[ ! -e "$ws/nb" ] && ok "none: ... its mountpoint was not made in the lower dir on the host" ||
+        not_ok "none: ... its mountpoint was not made in the lower dir on the host"
 out=$(sbxp -u 1000:1000 --workspace "$ws" -- /sbx-probe write /workspace/by-user x)
 is "none: --user 1000 can write at the workspace top" "$out" OK
 is "none: no upper layer survives the run" "$(leftovers)" ""
