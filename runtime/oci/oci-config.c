@@ -68,6 +68,10 @@ static void *own(oci_config *c, void *s) {
         return c->strings_owned[c->n_owned++] = s;
 }
 
+void *oci_config_own(oci_config *c, void *p) {
+        return own(c, p);
+}
+
 static char *own_strdup(oci_config *c, const char *s) {
         return own(c, strdup(s));
 }
@@ -422,7 +426,8 @@ int oci_config_cgroup_mounts(oci_config *c, const sbx_cgroup *cg, sbx_error *e) 
         ro = own(c, calloc(c->ctr.n_readonly + c->n_cgroup_v1 + 1, sizeof(char *)));
         if (!m || !ro)
                 return sbx_error_set(e, -ENOMEM, "out of memory");
-        memcpy(ro, c->ctr.readonly, c->ctr.n_readonly * sizeof(char *));
+        if (c->ctr.n_readonly)
+                memcpy(ro, c->ctr.readonly, c->ctr.n_readonly * sizeof(char *));
         for (size_t i = 0; i < c->ctr.n_mounts; i++) {
                 const sbx_ctr_mount *cgm = &c->ctr.mounts[i];
                 m[k++] = *cgm;
@@ -594,7 +599,8 @@ static int default_home(oci_config *c, sbx_container_proc *pr) {
         env = own(c, calloc(n + 2, sizeof(char *)));
         if (!env)
                 return -ENOMEM;
-        memcpy(env, pr->envp, n * sizeof(char *));
+        if (n)
+                memcpy(env, pr->envp, n * sizeof(char *));
         if (!(env[n] = own_strdup(c, kv)))
                 return -ENOMEM;
         pr->envp = env;

@@ -117,23 +117,22 @@ static int build_process(oci_config *cfg, const exec_opts *o, sbx_error *e) {
         }
         while (pr->envp && pr->envp[n_env])
                 n_env++;
-        env = calloc(n_env + o->n_env + 1, sizeof(char *));
+        env = oci_config_own(cfg, calloc(n_env + o->n_env + 1, sizeof(char *)));
         if (!env)
                 return sbx_error_set(e, -ENOMEM, "out of memory");
-        memcpy(env, pr->envp, n_env * sizeof(char *));
+        if (n_env)
+                memcpy(env, pr->envp, n_env * sizeof(char *));
         /* -u: HOME is that user's (the rootfs's /etc/passwd, else "/"), as
          * runc, unless process.env gave one (or -e does, below) */
         if (o->user && cfg->home_default) {
                 char home[512] = "/", *kv;
                 if (!cfg->ctr.rootfs || !sbx_rootfs_home(cfg->ctr.rootfs, pr->uid, home, sizeof(home)))
                         snprintf(home, sizeof(home), "/");
-                if (asprintf(&kv, "HOME=%s", home) < 0) {
-                        free(env);
+                if (asprintf(&kv, "HOME=%s", home) < 0 || !oci_config_own(cfg, kv))
                         return sbx_error_set(e, -ENOMEM, "out of memory");
-                }
                 for (size_t k = 0; k < n_env; k++)
                         if (!strncmp(env[k], "HOME=", 5))
-                                env[k] = kv;    /* leaks with env */
+                                env[k] = kv;
         }
         for (size_t i = 0; i < o->n_env; i++) {
                 size_t klen = strcspn(o->env[i], "=");
@@ -146,7 +145,7 @@ static int build_process(oci_config *cfg, const exec_opts *o, sbx_error *e) {
                 if (!replaced)
                         env[n_env++] = o->env[i];
         }
-        pr->envp = env;         /* leaks once per exec: the process exits soon */
+        pr->envp = env;         /* freed with cfg */
         for (char **v = env; *v; v++)
                 if (!strncmp(*v, "PATH=", 5))
                         pr->path_env = *v + 5;

@@ -74,6 +74,9 @@ int oci_config_parse_process(oci_config *c, json_object *proc, const char *jpath
 #define OCI_JSON_MAX (64u << 20)
 json_object *oci_json_file(const char *path, sbx_error *reterr);
 void oci_config_free(oci_config *c);
+/* p freed with c (oci_config_free); NULL (p freed) when p is NULL or c's
+ * table is full. */
+void *oci_config_own(oci_config *c, void *p);
 /* Append one message to c->warnings (cut short when full). */
 void oci_config_warn(oci_config *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

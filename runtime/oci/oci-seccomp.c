@@ -45,7 +45,8 @@ static int merge(sbx_seccomp_profile *a, const sbx_seccomp_profile *b) {
         if (!n)
                 return -ENOMEM;
         a->rules = n;
-        memcpy(a->rules + a->n_rules, b->rules, sizeof(*n) * b->n_rules);
+        if (b->n_rules)
+                memcpy(a->rules + a->n_rules, b->rules, sizeof(*n) * b->n_rules);
         a->n_rules += b->n_rules;
         for (size_t i = 0; i < b->n_rules; i++)
                 if (b->rules[i].nr > a->max_nr)
