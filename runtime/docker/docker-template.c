@@ -708,6 +708,17 @@ static bool only_strings(tval v, int depth) {
 }
 
 /* one verb of printf with its argument v */
+/* What a memstream m (over *buf, *len) holds, closed, padded onto out and
+ * freed. */
+static int pad_stream(tctx *t, FILE *out, const fmt_spec *f, FILE *m, char *const *buf, const size_t *len) {
+        fclose(m);
+        if (!*buf)
+                return sbx_error_set(t->reterr, -ENOMEM, "--format: out of memory");
+        pad_text(out, f, *buf, *len, false);
+        free(*buf);
+        return 0;
+}
+
 static int fmt_one(tctx *t, FILE *out, const fmt_spec *f, char verb, tval v, const char *whole, size_t wl) {
         json_type ty = v.o ? json_object_get_type(v.o) : json_type_null;
         char *buf = NULL;
@@ -751,12 +762,7 @@ static int fmt_one(tctx *t, FILE *out, const fmt_spec *f, char verb, tval v, con
                         else
                                 for (size_t i = 0; i < n; i++)
                                         fprintf(m, verb == 'x' ? "%02x" : "%02X", (unsigned char) str[i]);
-                        fclose(m);
-                        if (!buf)
-                                return sbx_error_set(t->reterr, -ENOMEM, "--format: out of memory");
-                        pad_text(out, f, buf, len, false);
-                        free(buf);
-                        return 0;
+                        return pad_stream(t, out, f, m, &buf, &len);
                 }
                 if (ty == json_type_int && (verb == 'x' || verb == 'X' || verb == 'v')) {
                         fmt_integer(out, f, (long long) json_object_get_int64(v.o), verb == 'v' ? 10 : 16, verb == 'X');
@@ -775,12 +781,7 @@ static int fmt_one(tctx *t, FILE *out, const fmt_spec *f, char verb, tval v, con
                         if (!m)
                                 return sbx_error_set(t->reterr, -ENOMEM, "--format: out of memory");
                         print_plain(m, v, 0);
-                        fclose(m);
-                        if (!buf)
-                                return sbx_error_set(t->reterr, -ENOMEM, "--format: out of memory");
-                        pad_text(out, f, buf, len, false);
-                        free(buf);
-                        return 0;
+                        return pad_stream(t, out, f, m, &buf, &len);
                 }
                 break;
         case 'd':
