@@ -25,17 +25,14 @@ Uses gen-configs.py's pools and gen-conf7.py's JSON5 writer (loaded without thei
 import json
 import os
 import sys
+
+import gen7lib
 import unicodedata
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 seed, count, area = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
 
-_src = open(os.path.join(HERE, "gen-conf7.py"), encoding="utf-8").read()
-_src = _src[:_src.index("\npools = idn_pools()")]
-_argv, sys.argv = sys.argv, ["gen-conf7.py", str(seed + 110000), str(count), "valid"]
-g7 = {"__file__": os.path.join(HERE, "gen-conf7.py"), "__name__": "g7"}
-exec(compile(_src, "gen-conf7.py", "exec"), g7)
-sys.argv = _argv
+g7 = gen7lib.load(seed + 110000, count)   # gen-conf7.py's generators, this seed
 gc = g7["gc"]
 rng = g7["rng"]
 pick, maybe, sample = gc.pick, gc.maybe, gc.sample

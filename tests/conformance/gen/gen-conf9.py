@@ -16,16 +16,12 @@ import os
 import random
 import sys
 
+import gen7lib
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 seed, count, area = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
 
-# gen-conf7.py's functions, its module-level code up to its main loop, with this seed
-_src = open(os.path.join(HERE, "gen-conf7.py"), encoding="utf-8").read()
-_src = _src[:_src.index("\npools = idn_pools()")]
-_argv, sys.argv = sys.argv, ["gen-conf7.py", str(seed), str(count), "valid"]
-g7 = {"__file__": os.path.join(HERE, "gen-conf7.py"), "__name__": "g7"}
-exec(compile(_src, "gen-conf7.py", "exec"), g7)
-sys.argv = _argv
+g7 = gen7lib.load(seed, count)   # gen-conf7.py's generators, this seed
 gc = g7["gc"]
 rng = g7["rng"]
 pick, maybe, sample = gc.pick, gc.maybe, gc.sample
