@@ -145,11 +145,18 @@ fi
 marker="sbx-tmpl-k9-$$"
 live() { grep -q '^State:.*[RSDT]' "/proc/$1/status" 2>/dev/null; }
 pre=" $(pgrep -x sbx-template -u "$uid" | tr '\n' ' ') "
+# a holder watches its template dir (inotify): "ino:HEX sdev:HEX" as the
+# kernel prints it in fdinfo, so holders of other state roots (other users'
+# runs on this host) are not counted as this test's
+watch_id() { printf 'ino:%x sdev:%x' "$(stat -c %i "$1")" $(( ($(stat -c %Hd "$1") << 20) | $(stat -c %Ld "$1") )); }
 orphans() {     # live holders made here that no record names
-        local p n=0
+        local p d w n=0 ours
+        ours=" $(for d in "$(tdir)"/*/; do [ -d "$d" ] && watch_id "$d" | tr ' ' '/'; echo; done | tr '\n' ' ') "
         for p in $(pgrep -x sbx-template -u "$uid"); do
                 live "$p" || continue
                 case "$pre" in *" $p "*) continue ;; esac
+                w=$(grep -ho 'ino:[0-9a-f]* sdev:[0-9a-f]*' /proc/"$p"/fdinfo/* 2>/dev/null | head -n1 | tr ' ' '/')
+                case "$ours" in *" $w "*) ;; *) continue ;; esac
                 grep -qs "^$p " "$(tdir)"/*/holder || n=$((n + 1))
         done
         echo $n
