@@ -13,7 +13,9 @@
 #   symlink between an allowed and a refused binary (rename(2) loop): what ran
 #   is always what was decided (the decided fd is executed), never the other.
 # - the same with a script rewritten in place between #!/usr/bin/true and
-#   #!/usr/bin/id: the interpreter run is the one decided.
+#   #!/usr/bin/id: the interpreter run is the one decided; and a PATH lookup
+#   of "true" through a sandbox-writable dir where a copy of id comes and
+#   goes: refused or /usr/bin/true, never the copy.
 # - the audit log fed argv with quotes, a newline followed by a forged JSON
 #   record and a byte that is not UTF-8, by sbx run (refused and allowed) and
 #   by a grandchild's execve (the exec log's listener): every line parses
@@ -74,6 +76,7 @@ chmod 777 "$W3"
 if ! "$SBX" run --no-tty --read-only-fs -- /bin/true 2>/dev/null; then
         skip "exec-symlink-race: --exec-allow needs Landlock (not available here)"
         skip "exec-shebang-race: --exec-allow needs Landlock (not available here)"
+        skip "exec-path-race: --exec-allow needs Landlock (not available here)"
 elif sx create --workspace "$W3" --exec-allow /usr/bin/true --exec-allow /workspace/s \
         --exec-allow '/usr/bin/python3*' e14 >/dev/null 2>&1; then
         sx exec e14 -- /usr/bin/python3 -c '
@@ -83,17 +86,22 @@ os.setsid()
 open("/workspace/s", "w").write("#!/usr/bin/true\n")
 os.chmod("/workspace/s", 0o755)
 fd = os.open("/workspace/s", os.O_WRONLY)
+os.mkdir("/workspace/bin")
+open("/workspace/bin/idcopy", "wb").write(open("/usr/bin/id", "rb").read())
+os.chmod("/workspace/bin/idcopy", 0o755)
 for i in range(300000):
+    os.link("/workspace/bin/idcopy", "/workspace/bin/true")
     os.symlink("/usr/bin/id", "/workspace/c2"); os.rename("/workspace/c2", "/workspace/cmd")
     os.pwrite(fd, b"#!/usr/bin/id  \n", 0)
+    os.unlink("/workspace/bin/true")
     os.symlink("/usr/bin/true", "/workspace/c3"); os.rename("/workspace/c3", "/workspace/cmd")
     os.pwrite(fd, b"#!/usr/bin/true\n", 0)
 ' 2>/dev/null
         sleep 0.3
-        for what in cmd s; do
+        for what in /workspace/cmd /workspace/s true; do
                 ran=0 refused=0 fine=0
                 for _ in $(seq 1 25); do
-                        out=$(sx exec e14 -- /workspace/$what 2>&1)
+                        out=$(sx exec -e PATH=/workspace/bin:/usr/bin e14 -- $what 2>&1)
                         rc=$?
                         case "$out" in
                         *uid=* | id:*) ran=$((ran + 1)) ;;
@@ -101,12 +109,18 @@ for i in range(300000):
                         "") [ $rc = 0 ] && fine=$((fine + 1)) ;;
                         esac
                 done
-                name=$([ $what = cmd ] && echo exec-symlink-race || echo exec-shebang-race)
+                case $what in
+                */cmd) name=exec-symlink-race ;;
+                */s) name=exec-shebang-race ;;
+                *) name=exec-path-race ;;
+                esac
                 is "$name: /usr/bin/id never ran ($fine ran true, $refused refused 126)" $ran 0
                 is "$name: every exec either ran the decided file or was refused" $((fine + refused)) 25
         done
         control "exec-symlink-race: /usr/bin/id itself is refused (126)" \
                 "$(sx exec e14 -- /usr/bin/id >/dev/null 2>&1; echo $?)" 126
+        control "exec-path-race: PATH through the workspace finds the sandbox's copy of id, refused (126)" \
+                "$(sx exec -e PATH=/workspace/bin:/usr/bin e14 -- idcopy 2>&1 | grep -c "'/workspace/bin/idcopy'")" 1
 else
         not_ok "exec-symlink-race: sbx create --exec-allow"
 fi
