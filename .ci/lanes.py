@@ -17,7 +17,8 @@ Lanes (run in this order; name some to run only those):
                       tests at a time, each its own scratch OpenClaw)
   package             the .deb: built, installed in a clean root, used,     build/
                       purged (~40 s; first run ~2 min: debootstrap, cached)
-  sanitizers          unit + integration + conformance, ASan+UBSan      build-asan/
+  sanitizers          unit + integration + conformance + two oci tests,   build-asan/
+                      ASan+UBSan
                       (generated corpus: its manual cases + every 10th)
   fuzz                a short libFuzzer run of every parser (two at     build-fuzz/
                       a time); prints each target's executions, fails
@@ -46,7 +47,7 @@ LANES = [
     ("package", "build", [], ["package"]),
     ("sanitizers", "build-asan",
      ["-Db_sanitize=address,undefined", "-Db_lundef=false", "-Dbuildtype=debug"],
-     ["unit", "integration", "conformance"]),
+     ["unit", "integration", "conformance", "oci/oci-conformance", "oci/oci-escape16"]),
     ("fuzz", "build-fuzz", ["-Dfuzz=true", "-Dbuildtype=debug"], ["fuzz"]),
 ]
 # Lane settings that only save time (measured in .ci/README.md):
@@ -242,12 +243,17 @@ def run_lane(name, builddir, opts, suites):
                 for x in lines[-40:]:
                     print("    | " + x)
 
-    for suite in suites:
+    for entry in suites:
+        # "SUITE" (every test of it) or "SUITE/TEST" (one test of another lane's
+        # suite, e.g. an oci test under the sanitizers)
+        suite, _, test = entry.partition("/")
         if os.path.exists(logfile):
             os.unlink(logfile)
         cmd = ["meson", "test", "-C", bd, "--suite", suite, "--print-errorlogs",
                "--no-rebuild"] + (["--num-processes", str(JOBS[name])] if name in JOBS else [])
-        if bg:
+        if test:
+            cmd.append(test)
+        elif bg:
             # the suite's tests in meson's order, without the background ones
             if suite in bg:
                 continue
@@ -257,7 +263,7 @@ def run_lane(name, builddir, opts, suites):
                 cmd += [x for x in names if x not in skip]
         r = subprocess.run(cmd, cwd=TOP, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                            text=True, env=env)
-        report(logfile, r.stdout, suite)
+        report(logfile, r.stdout, entry)
     if bgproc:
         out = bgproc.communicate()[0]
         print(f"  (background, beside the suites: {', '.join(bg)})")
