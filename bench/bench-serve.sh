@@ -20,6 +20,16 @@
 #                                    with /proc takes the fds, sets sbx's two
 #                                    filters and execs; the holder refills
 #                                    (K of them, -k K, default 2)
+#   client handover /bin/true        (b) with the rest of a real hand-over
+#                                    (session 16, pool16): the holder makes
+#                                    a run dir and sbx's per-run cgroup for
+#                                    each child before any run; the child
+#                                    also sets RLIMIT_CORE, drops every
+#                                    capability and closes its other fds;
+#                                    after the exit, before answering, the
+#                                    holder tears down the cgroup and the
+#                                    run dir (sbx_cgroup_cleanup, rmdir) and
+#                                    appends the two audit lines
 # pair.py counts only the client's CPU: each server's own CPU (getrusage,
 # itself and its reaped children) is printed per run served after the
 # paired table. Then the "drained" figure: DRAIN runs (default N) of the
@@ -90,7 +100,7 @@ stop_report() { # stop_report: SIGTERM the servers; their CPU per run served
         for p in "${pids[@]}"; do kill "$p"; done
         wait
         pids=()
-        for m in null fork premade; do
+        for m in null fork premade handover; do
                 [ -f "$STATE/$m.log" ] || continue
                 awk -v m="$m" '$1 == "served" && $2 > 0 {
                         printf "  server %-8s served %5d  CPU per run: itself %6.0f us, its children %6.0f us; minor faults %4.0f / %4.0f\n",
@@ -106,14 +116,16 @@ echo "# $(uname -r), $(nproc) cpus, $(date -u +%FT%TZ), K=$K, N=$N"
 start null
 start fork
 start premade "$K"
+start handover "$K"
 # warm-up: the page cache, both state roots' template holders
 for _ in 1 2 3 4 5; do
         XDG_RUNTIME_DIR=$STATE/sbx-run "$SBX" run -- /bin/true
         "$C" "$STATE/fork.sock" sbx run -- /bin/true
         "$C" "$STATE/premade.sock" /bin/true
+        "$C" "$STATE/handover.sock" /bin/true
 done
 # each server runs what it is sent: an exit status passes through
-for s in fork:"sbx run -- /bin/sh -c" premade:"/bin/sh -c"; do
+for s in fork:"sbx run -- /bin/sh -c" premade:"/bin/sh -c" handover:"/bin/sh -c"; do
         read -ra cmd <<< "${s#*:}"
         "$C" "$STATE/${s%%:*}.sock" "${cmd[@]}" 'exit 7'
         r=$?
@@ -125,19 +137,23 @@ python3 "$top/bench/pair.py" "$N" unshare -Urmpnif --mount-proc /bin/true \
         ::: XDG_RUNTIME_DIR="$STATE/sbx-run" "$SBX" run -- /nonexistent/cmd \
         ::: "$C" "$STATE/null.sock" /bin/true \
         ::: "$C" "$STATE/fork.sock" sbx run -- /bin/true \
-        ::: "$C" "$STATE/premade.sock" /bin/true | label unshare "sbx run" "sbx --version" "sbx decides (127)" \
-        "client null" "client fork (a)" "client premade (b)" | tee "$STATE/pair.txt"
+        ::: "$C" "$STATE/premade.sock" /bin/true \
+        ::: "$C" "$STATE/handover.sock" /bin/true | label unshare "sbx run" "sbx --version" "sbx decides (127)" \
+        "client null" "client fork (a)" "client premade (b)" "client handover (b)" | tee "$STATE/pair.txt"
 # (b) with the full sbx still started and deciding per run, by construction:
 # the premade run + (the refused run - the client's own start and round trip)
 awk '{ for (i = 1; i < NF; i++) if ($i == "paired") { r[NR] = $(i + 1); break } }
-        END { printf "  by construction: (b) with the full sbx deciding per run %.2fx, wall\n", r[8] + r[5] - r[6] }' "$STATE/pair.txt"
+        END { printf "  by construction: (b) with the full sbx deciding per run %.2fx, wall\n", r[8] + r[5] - r[6]
+              printf "  by construction: (b) with the real hand-over'"'"'s other parts (handover) and the full sbx deciding %.2fx, wall\n", r[9] + r[5] - r[6] }' "$STATE/pair.txt"
 stop_report
 echo "# drained: back to back, no other command between runs"
 python3 "$top/bench/pair.py" "${DRAIN:-$N}" unshare -Urmpnif --mount-proc /bin/true | sed 1d | label unshare
 for k in $(printf '%s\n' 1 "$K" | sort -un); do
-        start premade "$k"
-        "$C" "$STATE/premade.sock" /bin/true
-        python3 "$top/bench/pair.py" "${DRAIN:-$N}" "$C" "$STATE/premade.sock" /bin/true | sed 1d |
-                label "client premade K=$k"
-        stop_report
+        for m in premade handover; do
+                start $m "$k"
+                "$C" "$STATE/$m.sock" /bin/true
+                python3 "$top/bench/pair.py" "${DRAIN:-$N}" "$C" "$STATE/$m.sock" /bin/true | sed 1d |
+                        label "client $m K=$k"
+                stop_report
+        done
 done

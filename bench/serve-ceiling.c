@@ -23,6 +23,25 @@
  *                                  (-DSBX_FILTERS) and execs argv; used once,
  *                                  the holder refills when it has nothing
  *                                  else to do (exit statuses first)
+ *   serve-ceiling handover SOCKET K  (b) plus the parts of a real hand-over
+ *                                  that premade leaves out (session 16,
+ *                                  branch pool16, -DSBX_MAIN builds only):
+ *                                  made by the holder per child before any
+ *                                  run: a run dir (SOCKET.run.XXXXXX, root/ upper/),
+ *                                  the per-run cgroup through sbx's own
+ *                                  sbx_cgroup_prepare (the default pids cap,
+ *                                  all 7 v1 hierarchies here), joined by the
+ *                                  child through sbx_cgroup_join_self, then a
+ *                                  new cgroup ns, and 2 bind mounts (with the
+ *                                  host's 24 and /proc: 27, a run's); per run,
+ *                                  in the child: RLIMIT_CORE 1/1, every
+ *                                  capability dropped (bounding set, capset),
+ *                                  close_range(3, ~0), then as premade; per
+ *                                  run, in the holder after the exit and
+ *                                  before the answer (as `sbx run` before it
+ *                                  exits): sbx_cgroup_cleanup (freeze, kill,
+ *                                  thaw, rmdir on every hierarchy), the run
+ *                                  dir removed, two audit lines appended
  *
  * The server answers each connection with the command's 4-byte wait status.
  * SIGTERM: it prints "served N cpu_self_us cpu_children_us minflt_self
@@ -44,6 +63,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
 #include <sys/wait.h>
@@ -189,7 +209,104 @@ static void write_file(const char *path, const char *s) {
 }
 
 /* a pre-made sandbox: set up, wait for one connection, exec it */
-static _Noreturn void premade_child(int l, int to_holder, uid_t uid, gid_t gid) {
+static int handover_mode;
+#ifdef SBX_MAIN
+#include <linux/capability.h>
+#include "util/util.h"
+#include "cgroup/cgroup.h"
+struct handover_slot {
+        sbx_cgroup cg;
+        int tasks[SBX_CGROUP_V1_MAX];
+        char dir[300];
+};
+static char run_base[256];      /* the run dirs: SOCKET.run.XXXXXX, on the state dir's file system */
+static struct handover_slot hs[64];
+static int audit_fd = -1;
+
+/* the holder, before the run: a run dir and the per-run cgroup */
+static void handover_prepare(struct handover_slot *h) {
+        sbx_limits lim;
+        sbx_error e = {};
+        char d[320];
+
+        snprintf(h->dir, sizeof(h->dir), "%s.run.XXXXXX", run_base);
+        if (!mkdtemp(h->dir))
+                die("mkdtemp");
+        snprintf(d, sizeof(d), "%s/root", h->dir);
+        if (mkdir(d, 0700) < 0)
+                die(d);
+        snprintf(d, sizeof(d), "%s/upper", h->dir);
+        if (mkdir(d, 0700) < 0)
+                die(d);
+        sbx_limits_init(&lim);
+        for (int i = 0; i < SBX_CGROUP_V1_MAX; i++)
+                h->tasks[i] = -1;
+        if (sbx_cgroup_prepare(strrchr(h->dir, '/') + 1, &lim, &h->cg, &e) < 0) {
+                errno = -e.code;
+                die(e.msg);
+        }
+        if (sbx_cgroup_needs_attach(&h->cg) && sbx_cgroup_open_tasks(&h->cg, h->tasks, &e) < 0) {
+                errno = -e.code;
+                die(e.msg);
+        }
+}
+
+/* the holder, after the exit, before the answer: sbx run's teardown */
+static void handover_teardown(struct handover_slot *h, int status) {
+        char d[320], line[400];
+        int n;
+
+        for (unsigned i = 0; i < h->cg.n_v1; i++)
+                if (h->tasks[i] >= 0)
+                        close(h->tasks[i]);
+        (void) sbx_cgroup_cleanup(&h->cg);
+        snprintf(d, sizeof(d), "%s/root", h->dir);
+        (void) rmdir(d);
+        snprintf(d, sizeof(d), "%s/upper", h->dir);
+        (void) rmdir(d);
+        (void) rmdir(h->dir);
+        n = snprintf(line, sizeof(line), "{\"event\":\"exit\",\"dir\":\"%s\",\"status\":%d}\n", h->dir,
+                     status);
+        (void) !write(audit_fd, line, (size_t) n);
+}
+
+/* the child, before the run: join the cgroup, a new cgroup ns, the mounts */
+static void handover_child_premake(struct handover_slot *h) {
+        unsigned failed = 0;
+
+        if (sbx_cgroup_needs_attach(&h->cg)) {
+                if (sbx_cgroup_join_self(h->tasks, h->cg.n_v1, &failed) < 0)
+                        die("join the cgroup");
+                for (unsigned i = 0; i < h->cg.n_v1; i++)
+                        close(h->tasks[i]);
+                if (unshare(CLONE_NEWCGROUP) < 0)
+                        die("unshare(CLONE_NEWCGROUP)");
+        }
+        for (int i = 0; i < 2; i++)
+                if (mount("/usr", "/mnt", NULL, MS_BIND, NULL) < 0)
+                        die("bind /usr on /mnt");
+}
+
+/* the child, per run: what exec.c does besides no_new_privs and seccomp */
+static void handover_child_last(void) {
+        struct rlimit core = { 1, 1 };
+        struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+        struct __user_cap_data_struct data[2] = {};
+
+        if (setrlimit(RLIMIT_CORE, &core) < 0)
+                die("setrlimit");
+        for (int c = 0; c <= CAP_LAST_CAP; c++)
+                if (prctl(PR_CAPBSET_DROP, c, 0, 0, 0) < 0 && errno != EINVAL)
+                        die("PR_CAPBSET_DROP");
+        if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0 ||
+            syscall(SYS_capset, &hdr, data) < 0)
+                die("capset");
+        if (syscall(SYS_close_range, 3, ~0U, 0) < 0)
+                die("close_range");
+}
+#endif
+
+static _Noreturn void premade_child(int l, int to_holder, uid_t uid, gid_t gid, int slot) {
         static char buf[8192];
         char map[64], *argv[256];
         int fds[3], conn;
@@ -208,6 +325,12 @@ static _Noreturn void premade_child(int l, int to_holder, uid_t uid, gid_t gid) 
         if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
             mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
                 die("mount /proc");
+#ifdef SBX_MAIN
+        if (handover_mode)
+                handover_child_premake(&hs[slot]);
+#else
+        (void) slot;
+#endif
         /* waiting: everything above is off the run's path */
         do
                 conn = accept4(l, NULL, NULL, SOCK_CLOEXEC);
@@ -223,6 +346,10 @@ static _Noreturn void premade_child(int l, int to_holder, uid_t uid, gid_t gid) 
         for (int i = 0; i < 3; i++)
                 if (dup2(fds[i], i) < 0)
                         die("stdio");
+#ifdef SBX_MAIN
+        if (handover_mode)
+                handover_child_last();
+#endif
         if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
                 die("no_new_privs");
 #ifdef SBX_FILTERS
@@ -238,7 +365,9 @@ struct slot {
         int hup;        /* the child closed its end (exec'd or died): stop polling it */
 };
 
-static void spawn(struct slot *s, int l) {
+static struct slot slots[64];
+
+static void spawn(struct slot *s, int l, int slot) {
         struct clone_args a = {
                 .flags = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS |
                          CLONE_NEWCGROUP | CLONE_PIDFD,
@@ -251,6 +380,10 @@ static void spawn(struct slot *s, int l) {
 
         if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sp) < 0)
                 die("socketpair");
+#ifdef SBX_MAIN
+        if (handover_mode)
+                handover_prepare(&hs[slot]);
+#endif
         a.pidfd = (unsigned long) &s->pidfd;
         pid = syscall(SYS_clone3, &a, sizeof(a));
         if (pid < 0)
@@ -259,7 +392,7 @@ static void spawn(struct slot *s, int l) {
                 signal(SIGTERM, SIG_DFL);
                 signal(SIGPIPE, SIG_DFL);
                 close(sp[0]);
-                premade_child(l, sp[1], uid, gid);
+                premade_child(l, sp[1], uid, gid, slot);
         }
         close(sp[1]);
         s->sock = sp[0];
@@ -282,16 +415,23 @@ static void take_conn(struct slot *s) {
         h = CMSG_FIRSTHDR(&m);
         if (h && h->cmsg_type == SCM_RIGHTS)
                 memcpy(&s->conn, CMSG_DATA(h), sizeof(int));
+#ifdef SBX_MAIN
+        if (handover_mode && s->conn >= 0) {    /* the run's start, as sbx_audit_start */
+                char line[80];
+                int n = snprintf(line, sizeof(line), "{\"event\":\"start\",\"slot\":%d}\n", (int) (s - slots));
+                (void) !write(audit_fd, line, (size_t) n);
+        }
+#endif
 }
 
 static int serve_premade(int l, int k) {
-        struct slot s[64];
+        struct slot *s = slots;
         struct pollfd p[128];
 
         if (k < 1 || k > 64)
                 die("K: 1..64");
         for (int i = 0; i < k; i++)
-                spawn(&s[i], l);
+                spawn(&s[i], l, i);
         while (!stop) {
                 int empty = -1, r;
 
@@ -312,7 +452,7 @@ static int serve_premade(int l, int k) {
                         die("poll");
                 }
                 if (r == 0 && empty >= 0) {
-                        spawn(&s[empty], l);
+                        spawn(&s[empty], l, empty);
                         continue;
                 }
                 for (int i = 0; i < k; i++) {
@@ -329,6 +469,10 @@ static int serve_premade(int l, int k) {
                         take_conn(&s[i]);
                         if (waitid(P_PIDFD, s[i].pidfd, &si, WEXITED) < 0)
                                 die("waitid");
+#ifdef SBX_MAIN
+                        if (handover_mode)
+                                handover_teardown(&hs[i], si.si_status);
+#endif
                         if (s[i].conn >= 0)
                                 answer(s[i].conn, si.si_code == CLD_EXITED ? (si.si_status & 0xff) << 8
                                                                            : si.si_status & 0x7f);
@@ -341,8 +485,13 @@ static int serve_premade(int l, int k) {
                 if (s[i].pidfd >= 0)
                         (void) syscall(SYS_pidfd_send_signal, s[i].pidfd, SIGKILL, NULL, 0);
         for (int i = 0; i < k; i++)
-                if (s[i].pidfd >= 0)
+                if (s[i].pidfd >= 0) {
                         (void) waitid(P_PIDFD, s[i].pidfd, &(siginfo_t) { 0 }, WEXITED);
+#ifdef SBX_MAIN
+                        if (handover_mode)
+                                handover_teardown(&hs[i], -1);
+#endif
+                }
         report();
         return 0;
 }
@@ -357,7 +506,7 @@ int main(int argc, char **argv) {
                 return sbx_real_main(argc, argv);
 #endif
         if (argc < 3)
-                die("usage: serve-ceiling null|fork|premade SOCKET [K]");
+                die("usage: serve-ceiling null|fork|premade|handover SOCKET [K]");
         sigaction(SIGTERM, &sa, NULL);  /* no SA_RESTART: accept/poll return EINTR */
         signal(SIGPIPE, SIG_IGN);
         l = listen_on(argv[2]);
@@ -367,5 +516,17 @@ int main(int argc, char **argv) {
                 return serve_null_or_fork(l, 1);
         if (!strcmp(argv[1], "premade"))
                 return serve_premade(l, argc > 3 ? atoi(argv[3]) : 1);
+#ifdef SBX_MAIN
+        if (!strcmp(argv[1], "handover")) {
+                char a[300];
+                snprintf(run_base, sizeof(run_base), "%s", argv[2]);
+                snprintf(a, sizeof(a), "%s.audit", argv[2]);
+                audit_fd = open(a, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+                if (audit_fd < 0)
+                        die(a);
+                handover_mode = 1;
+                return serve_premade(l, argc > 3 ? atoi(argv[3]) : 1);
+        }
+#endif
         die("mode");
 }
