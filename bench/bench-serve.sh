@@ -30,6 +30,8 @@
 #                                    holder tears down the cgroup and the
 #                                    run dir (sbx_cgroup_cleanup, rmdir) and
 #                                    appends the two audit lines
+#   client handover-late /bin/true   the same, the teardown after the answer
+#   client handover-nocg /bin/true   handover without the per-run cgroup
 # pair.py counts only the client's CPU: each server's own CPU (getrusage,
 # itself and its reaped children) is printed per run served after the
 # paired table. Then the "drained" figure: DRAIN runs (default N) of the
@@ -100,7 +102,7 @@ stop_report() { # stop_report: SIGTERM the servers; their CPU per run served
         for p in "${pids[@]}"; do kill "$p"; done
         wait
         pids=()
-        for m in null fork premade handover; do
+        for m in null fork premade handover handover-late handover-nocg; do
                 [ -f "$STATE/$m.log" ] || continue
                 awk -v m="$m" '$1 == "served" && $2 > 0 {
                         printf "  server %-8s served %5d  CPU per run: itself %6.0f us, its children %6.0f us; minor faults %4.0f / %4.0f\n",
@@ -117,15 +119,19 @@ start null
 start fork
 start premade "$K"
 start handover "$K"
+start handover-late "$K"
+start handover-nocg "$K"
 # warm-up: the page cache, both state roots' template holders
 for _ in 1 2 3 4 5; do
         XDG_RUNTIME_DIR=$STATE/sbx-run "$SBX" run -- /bin/true
         "$C" "$STATE/fork.sock" sbx run -- /bin/true
         "$C" "$STATE/premade.sock" /bin/true
         "$C" "$STATE/handover.sock" /bin/true
+        "$C" "$STATE/handover-late.sock" /bin/true
+        "$C" "$STATE/handover-nocg.sock" /bin/true
 done
 # each server runs what it is sent: an exit status passes through
-for s in fork:"sbx run -- /bin/sh -c" premade:"/bin/sh -c" handover:"/bin/sh -c"; do
+for s in fork:"sbx run -- /bin/sh -c" premade:"/bin/sh -c" handover:"/bin/sh -c" handover-late:"/bin/sh -c" handover-nocg:"/bin/sh -c"; do
         read -ra cmd <<< "${s#*:}"
         "$C" "$STATE/${s%%:*}.sock" "${cmd[@]}" 'exit 7'
         r=$?
@@ -138,18 +144,24 @@ python3 "$top/bench/pair.py" "$N" unshare -Urmpnif --mount-proc /bin/true \
         ::: "$C" "$STATE/null.sock" /bin/true \
         ::: "$C" "$STATE/fork.sock" sbx run -- /bin/true \
         ::: "$C" "$STATE/premade.sock" /bin/true \
-        ::: "$C" "$STATE/handover.sock" /bin/true | label unshare "sbx run" "sbx --version" "sbx decides (127)" \
-        "client null" "client fork (a)" "client premade (b)" "client handover (b)" | tee "$STATE/pair.txt"
+        ::: "$C" "$STATE/handover.sock" /bin/true \
+        ::: "$C" "$STATE/handover-late.sock" /bin/true \
+        ::: "$C" "$STATE/handover-nocg.sock" /bin/true | label unshare "sbx run" "sbx --version" "sbx decides (127)" \
+        "client null" "client fork (a)" "client premade (b)" "client handover (b)" "client handover-late" \
+        "client handover-nocg" |
+        tee "$STATE/pair.txt"
 # (b) with the full sbx still started and deciding per run, by construction:
 # the premade run + (the refused run - the client's own start and round trip)
 awk '{ for (i = 1; i < NF; i++) if ($i == "paired") { r[NR] = $(i + 1); break } }
         END { printf "  by construction: (b) with the full sbx deciding per run %.2fx, wall\n", r[8] + r[5] - r[6]
-              printf "  by construction: (b) with the real hand-over'"'"'s other parts (handover) and the full sbx deciding %.2fx, wall\n", r[9] + r[5] - r[6] }' "$STATE/pair.txt"
+              printf "  by construction: (b) with the real hand-over'"'"'s other parts (handover) and the full sbx deciding %.2fx, wall\n", r[9] + r[5] - r[6]
+              printf "  by construction: the same, the teardown after the answer (handover-late) %.2fx, wall\n", r[10] + r[5] - r[6]
+              printf "  by construction: the same without the per-run cgroup (handover-nocg) %.2fx, wall\n", r[11] + r[5] - r[6] }' "$STATE/pair.txt"
 stop_report
 echo "# drained: back to back, no other command between runs"
 python3 "$top/bench/pair.py" "${DRAIN:-$N}" unshare -Urmpnif --mount-proc /bin/true | sed 1d | label unshare
 for k in $(printf '%s\n' 1 "$K" | sort -un); do
-        for m in premade handover; do
+        for m in premade handover handover-late handover-nocg; do
                 start $m "$k"
                 "$C" "$STATE/$m.sock" /bin/true
                 python3 "$top/bench/pair.py" "${DRAIN:-$N}" "$C" "$STATE/$m.sock" /bin/true | sed 1d |

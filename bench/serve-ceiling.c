@@ -42,6 +42,11 @@
  *                                  exits): sbx_cgroup_cleanup (freeze, kill,
  *                                  thaw, rmdir on every hierarchy), the run
  *                                  dir removed, two audit lines appended
+ *   serve-ceiling handover-late SOCKET K  the same, the teardown after the
+ *                                  answer (the sandbox's pid namespace is
+ *                                  empty once its pid 1 was reaped: nothing
+ *                                  is left running in the cgroup)
+ *   serve-ceiling handover-nocg SOCKET K  handover without the cgroup
  *
  * The server answers each connection with the command's 4-byte wait status.
  * SIGTERM: it prints "served N cpu_self_us cpu_children_us minflt_self
@@ -67,6 +72,7 @@
 #include <sys/syscall.h>
 #include <sys/un.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef P_PIDFD
@@ -86,6 +92,10 @@ static void on_term(int sig) {
         stop = 1;
 }
 
+#ifdef SBX_MAIN
+static void handover_report(void);
+#endif
+
 static void report(void) {
         struct rusage s, c;
 
@@ -95,6 +105,9 @@ static void report(void) {
                 (long) (s.ru_utime.tv_sec + s.ru_stime.tv_sec) * 1000000 + s.ru_utime.tv_usec + s.ru_stime.tv_usec,
                 (long) (c.ru_utime.tv_sec + c.ru_stime.tv_sec) * 1000000 + c.ru_utime.tv_usec + c.ru_stime.tv_usec,
                 s.ru_minflt, c.ru_minflt);
+#ifdef SBX_MAIN
+        handover_report();
+#endif
 }
 
 /* one request: argv (NUL-separated) and 3 fds; argv[] points into buf */
@@ -209,7 +222,7 @@ static void write_file(const char *path, const char *s) {
 }
 
 /* a pre-made sandbox: set up, wait for one connection, exec it */
-static int handover_mode;
+static int handover_mode, handover_nocg;
 #ifdef SBX_MAIN
 #include <linux/capability.h>
 #include "util/util.h"
@@ -241,25 +254,50 @@ static void handover_prepare(struct handover_slot *h) {
         sbx_limits_init(&lim);
         for (int i = 0; i < SBX_CGROUP_V1_MAX; i++)
                 h->tasks[i] = -1;
-        if (sbx_cgroup_prepare(strrchr(h->dir, '/') + 1, &lim, &h->cg, &e) < 0) {
+        h->cg.n_v1 = 0;
+        h->cg.path[0] = '\0';
+        h->cg.dirfd = -EBADF;
+        if (!handover_nocg && sbx_cgroup_prepare(strrchr(h->dir, '/') + 1, &lim, &h->cg, &e) < 0) {
                 errno = -e.code;
                 die(e.msg);
         }
-        if (sbx_cgroup_needs_attach(&h->cg) && sbx_cgroup_open_tasks(&h->cg, h->tasks, &e) < 0) {
+        if (!handover_nocg && sbx_cgroup_needs_attach(&h->cg) && sbx_cgroup_open_tasks(&h->cg, h->tasks, &e) < 0) {
                 errno = -e.code;
                 die(e.msg);
         }
 }
 
 /* the holder, after the exit, before the answer: sbx run's teardown */
+static long td_n, td_cg[4096], td_rest[4096];
+static int cmp_long(const void *a, const void *b) {
+        return (*(const long *) a > *(const long *) b) - (*(const long *) a < *(const long *) b);
+}
+static long now_us(void) {
+        struct timespec t;
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        return t.tv_sec * 1000000L + t.tv_nsec / 1000;
+}
+/* the medians of the teardown's two parts, µs, for the report */
+static void handover_report(void) {
+        if (!td_n)
+                return;
+        qsort(td_cg, (size_t) td_n, sizeof(long), cmp_long);
+        qsort(td_rest, (size_t) td_n, sizeof(long), cmp_long);
+        fprintf(stderr, "  handover teardown (median of %ld): sbx_cgroup_cleanup %ld us, run dir + audit %ld us\n",
+                td_n, td_cg[td_n / 2], td_rest[td_n / 2]);
+}
+
 static void handover_teardown(struct handover_slot *h, int status) {
         char d[320], line[400];
         int n;
+        long t0 = now_us(), t1;
 
         for (unsigned i = 0; i < h->cg.n_v1; i++)
                 if (h->tasks[i] >= 0)
                         close(h->tasks[i]);
-        (void) sbx_cgroup_cleanup(&h->cg);
+        if (!handover_nocg)
+                (void) sbx_cgroup_cleanup(&h->cg);
+        t1 = now_us();
         snprintf(d, sizeof(d), "%s/root", h->dir);
         (void) rmdir(d);
         snprintf(d, sizeof(d), "%s/upper", h->dir);
@@ -268,13 +306,17 @@ static void handover_teardown(struct handover_slot *h, int status) {
         n = snprintf(line, sizeof(line), "{\"event\":\"exit\",\"dir\":\"%s\",\"status\":%d}\n", h->dir,
                      status);
         (void) !write(audit_fd, line, (size_t) n);
+        if (status >= 0 && td_n < 4096) {
+                td_cg[td_n] = t1 - t0;
+                td_rest[td_n++] = now_us() - t1;
+        }
 }
 
 /* the child, before the run: join the cgroup, a new cgroup ns, the mounts */
 static void handover_child_premake(struct handover_slot *h) {
         unsigned failed = 0;
 
-        if (sbx_cgroup_needs_attach(&h->cg)) {
+        if (!handover_nocg && sbx_cgroup_needs_attach(&h->cg)) {
                 if (sbx_cgroup_join_self(h->tasks, h->cg.n_v1, &failed) < 0)
                         die("join the cgroup");
                 for (unsigned i = 0; i < h->cg.n_v1; i++)
@@ -470,12 +512,16 @@ static int serve_premade(int l, int k) {
                         if (waitid(P_PIDFD, s[i].pidfd, &si, WEXITED) < 0)
                                 die("waitid");
 #ifdef SBX_MAIN
-                        if (handover_mode)
+                        if (handover_mode == 1)
                                 handover_teardown(&hs[i], si.si_status);
 #endif
                         if (s[i].conn >= 0)
                                 answer(s[i].conn, si.si_code == CLD_EXITED ? (si.si_status & 0xff) << 8
                                                                            : si.si_status & 0x7f);
+#ifdef SBX_MAIN
+                        if (handover_mode == 2)
+                                handover_teardown(&hs[i], si.si_status);
+#endif
                         close(s[i].pidfd);
                         close(s[i].sock);
                         s[i].pidfd = -1;
@@ -517,14 +563,16 @@ int main(int argc, char **argv) {
         if (!strcmp(argv[1], "premade"))
                 return serve_premade(l, argc > 3 ? atoi(argv[3]) : 1);
 #ifdef SBX_MAIN
-        if (!strcmp(argv[1], "handover")) {
+        if (!strcmp(argv[1], "handover") || !strcmp(argv[1], "handover-late") ||
+            !strcmp(argv[1], "handover-nocg")) {
                 char a[300];
                 snprintf(run_base, sizeof(run_base), "%s", argv[2]);
                 snprintf(a, sizeof(a), "%s.audit", argv[2]);
                 audit_fd = open(a, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
                 if (audit_fd < 0)
                         die(a);
-                handover_mode = 1;
+                handover_mode = strcmp(argv[1], "handover-late") ? 1 : 2;
+                handover_nocg = !strcmp(argv[1], "handover-nocg");
                 return serve_premade(l, argc > 3 ? atoi(argv[3]) : 1);
         }
 #endif
