@@ -30,7 +30,7 @@
  *                                  run: a run dir (SOCKET.run.XXXXXX, root/ upper/),
  *                                  the per-run cgroup through sbx's own
  *                                  sbx_cgroup_prepare (the default pids cap,
- *                                  all 7 v1 hierarchies here), joined by the
+ *                                  v1 cpu, freezer, pids here), joined by the
  *                                  child through sbx_cgroup_join_self, then a
  *                                  new cgroup ns, and 2 bind mounts (with the
  *                                  host's 24 and /proc: 27, a run's); per run,
