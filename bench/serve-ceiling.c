@@ -222,8 +222,8 @@ static void write_file(const char *path, const char *s) {
 }
 
 /* a pre-made sandbox: set up, wait for one connection, exec it */
-static int handover_mode, handover_nocg;
 #ifdef SBX_MAIN
+static int handover_mode, handover_nocg;
 #include <linux/capability.h>
 #include "util/util.h"
 #include "cgroup/cgroup.h"
