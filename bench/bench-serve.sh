@@ -32,6 +32,8 @@
 #                                    appends the two audit lines
 #   client handover-late /bin/true   the same, the teardown after the answer
 #   client handover-nocg /bin/true   handover without the per-run cgroup
+#   client handover-nocpu /bin/true  handover, the child outside the run's
+#                                    v1 cpu cgroup (its own CFS group)
 # pair.py counts only the client's CPU: each server's own CPU (getrusage,
 # itself and its reaped children) is printed per run served after the
 # paired table. Then the "drained" figure: DRAIN runs (default N) of the
@@ -102,7 +104,7 @@ stop_report() { # stop_report: SIGTERM the servers; their CPU per run served
         for p in "${pids[@]}"; do kill "$p"; done
         wait
         pids=()
-        for m in null fork premade handover handover-late handover-nocg; do
+        for m in null fork premade handover handover-late handover-nocg handover-nocpu; do
                 [ -f "$STATE/$m.log" ] || continue
                 awk -v m="$m" '$1 == "served" && $2 > 0 {
                         printf "  server %-8s served %5d  CPU per run: itself %6.0f us, its children %6.0f us; minor faults %4.0f / %4.0f\n",
@@ -121,6 +123,7 @@ start premade "$K"
 start handover "$K"
 start handover-late "$K"
 start handover-nocg "$K"
+start handover-nocpu "$K"
 # warm-up: the page cache, both state roots' template holders
 for _ in 1 2 3 4 5; do
         XDG_RUNTIME_DIR=$STATE/sbx-run "$SBX" run -- /bin/true
@@ -129,9 +132,10 @@ for _ in 1 2 3 4 5; do
         "$C" "$STATE/handover.sock" /bin/true
         "$C" "$STATE/handover-late.sock" /bin/true
         "$C" "$STATE/handover-nocg.sock" /bin/true
+        "$C" "$STATE/handover-nocpu.sock" /bin/true
 done
 # each server runs what it is sent: an exit status passes through
-for s in fork:"sbx run -- /bin/sh -c" premade:"/bin/sh -c" handover:"/bin/sh -c" handover-late:"/bin/sh -c" handover-nocg:"/bin/sh -c"; do
+for s in fork:"sbx run -- /bin/sh -c" premade:"/bin/sh -c" handover:"/bin/sh -c" handover-late:"/bin/sh -c" handover-nocg:"/bin/sh -c" handover-nocpu:"/bin/sh -c"; do
         read -ra cmd <<< "${s#*:}"
         "$C" "$STATE/${s%%:*}.sock" "${cmd[@]}" 'exit 7'
         r=$?
@@ -146,9 +150,10 @@ python3 "$top/bench/pair.py" "$N" unshare -Urmpnif --mount-proc /bin/true \
         ::: "$C" "$STATE/premade.sock" /bin/true \
         ::: "$C" "$STATE/handover.sock" /bin/true \
         ::: "$C" "$STATE/handover-late.sock" /bin/true \
-        ::: "$C" "$STATE/handover-nocg.sock" /bin/true | label unshare "sbx run" "sbx --version" "sbx decides (127)" \
+        ::: "$C" "$STATE/handover-nocg.sock" /bin/true \
+        ::: "$C" "$STATE/handover-nocpu.sock" /bin/true | label unshare "sbx run" "sbx --version" "sbx decides (127)" \
         "client null" "client fork (a)" "client premade (b)" "client handover (b)" "client handover-late" \
-        "client handover-nocg" |
+        "client handover-nocg" "client handover-nocpu" |
         tee "$STATE/pair.txt"
 # (b) with the full sbx still started and deciding per run, by construction:
 # the premade run + (the refused run - the client's own start and round trip)
@@ -156,7 +161,8 @@ awk '{ for (i = 1; i < NF; i++) if ($i == "paired") { r[NR] = $(i + 1); break } 
         END { printf "  by construction: (b) with the full sbx deciding per run %.2fx, wall\n", r[8] + r[5] - r[6]
               printf "  by construction: (b) with the real hand-over'"'"'s other parts (handover) and the full sbx deciding %.2fx, wall\n", r[9] + r[5] - r[6]
               printf "  by construction: the same, the teardown after the answer (handover-late) %.2fx, wall\n", r[10] + r[5] - r[6]
-              printf "  by construction: the same without the per-run cgroup (handover-nocg) %.2fx, wall\n", r[11] + r[5] - r[6] }' "$STATE/pair.txt"
+              printf "  by construction: the same without the per-run cgroup (handover-nocg) %.2fx, wall\n", r[11] + r[5] - r[6]
+              printf "  by construction: the same outside the v1 cpu cgroup (handover-nocpu) %.2fx, wall\n", r[12] + r[5] - r[6] }' "$STATE/pair.txt"
 stop_report
 echo "# drained: back to back, no other command between runs"
 python3 "$top/bench/pair.py" "${DRAIN:-$N}" unshare -Urmpnif --mount-proc /bin/true | sed 1d | label unshare

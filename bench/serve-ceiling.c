@@ -47,6 +47,10 @@
  *                                  empty once its pid 1 was reaped: nothing
  *                                  is left running in the cgroup)
  *   serve-ceiling handover-nocg SOCKET K  handover without the cgroup
+ *   serve-ceiling handover-nocpu SOCKET K handover, the child not joining the
+ *                                  v1 cpu hierarchy (the first one, where a
+ *                                  default run's cgroup lands: its own CFS
+ *                                  group) but the others
  *
  * The server answers each connection with the command's 4-byte wait status.
  * SIGTERM: it prints "served N cpu_self_us cpu_children_us minflt_self
@@ -223,7 +227,7 @@ static void write_file(const char *path, const char *s) {
 
 /* a pre-made sandbox: set up, wait for one connection, exec it */
 #ifdef SBX_MAIN
-static int handover_mode, handover_nocg;
+static int handover_mode, handover_nocg, handover_nocpu;
 #include <linux/capability.h>
 #include "util/util.h"
 #include "cgroup/cgroup.h"
@@ -317,7 +321,14 @@ static void handover_child_premake(struct handover_slot *h) {
         unsigned failed = 0;
 
         if (!handover_nocg && sbx_cgroup_needs_attach(&h->cg)) {
-                if (sbx_cgroup_join_self(h->tasks, h->cg.n_v1, &failed) < 0)
+                int fds[SBX_CGROUP_V1_MAX];
+                unsigned n = 0;
+
+                /* handover-nocpu: every hierarchy but the cpu controller's */
+                for (unsigned i = 0; i < h->cg.n_v1; i++)
+                        if (!handover_nocpu || !sbx_cgroup_list_has(h->cg.v1_controllers[i], "cpu"))
+                                fds[n++] = h->tasks[i];
+                if (sbx_cgroup_join_self(fds, n, &failed) < 0)
                         die("join the cgroup");
                 for (unsigned i = 0; i < h->cg.n_v1; i++)
                         close(h->tasks[i]);
@@ -564,7 +575,7 @@ int main(int argc, char **argv) {
                 return serve_premade(l, argc > 3 ? atoi(argv[3]) : 1);
 #ifdef SBX_MAIN
         if (!strcmp(argv[1], "handover") || !strcmp(argv[1], "handover-late") ||
-            !strcmp(argv[1], "handover-nocg")) {
+            !strcmp(argv[1], "handover-nocg") || !strcmp(argv[1], "handover-nocpu")) {
                 char a[300];
                 snprintf(run_base, sizeof(run_base), "%s", argv[2]);
                 snprintf(a, sizeof(a), "%s.audit", argv[2]);
@@ -573,6 +584,7 @@ int main(int argc, char **argv) {
                         die(a);
                 handover_mode = strcmp(argv[1], "handover-late") ? 1 : 2;
                 handover_nocg = !strcmp(argv[1], "handover-nocg");
+                handover_nocpu = !strcmp(argv[1], "handover-nocpu");
                 return serve_premade(l, argc > 3 ? atoi(argv[3]) : 1);
         }
 #endif
