@@ -41,12 +41,7 @@ pick, maybe, sample = gc.pick, gc.maybe, gc.sample
 out = []
 
 
-def case(cid, text, syntax, agent=None, session=None, subagent=False, files=None, category="resolution", origin=""):
-    c = {"id": cid, "category": category, "origin": f"conf10:{area}:{origin}", "syntax": syntax, "config_text": text,
-         "agent": agent, "session": session, "subagent": subagent}
-    if files:
-        c["files"] = files
-    out.append(c)
+case = gen7lib.case_writer(out, f"conf10:{area}", tagged=True)
 
 
 def as_text(cfg):

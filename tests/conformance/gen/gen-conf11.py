@@ -39,12 +39,7 @@ pick, maybe, sample = gc.pick, gc.maybe, gc.sample
 out = []
 
 
-def case(cid, text, syntax, agent=None, session=None, subagent=False, files=None, category="resolution"):
-    c = {"id": cid, "category": category, "origin": f"conf11:{area}", "syntax": syntax, "config_text": text,
-         "agent": agent, "session": session, "subagent": subagent}
-    if files:
-        c["files"] = files
-    out.append(c)
+case = gen7lib.case_writer(out, f"conf11:{area}")
 
 
 def as_text(cfg):

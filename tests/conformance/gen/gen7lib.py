@@ -19,3 +19,19 @@ def load(seed, count):
     finally:
         sys.argv = argv
     return g7
+
+
+def case_writer(out, origin, tagged=False):
+    """-> case(cid, text, syntax, ...): appends one case record to out, its
+    origin `origin` (then ":" + the call's origin= when tagged)"""
+    def case(cid, text, syntax, agent=None, session=None, subagent=False, files=None, category="resolution",
+             **kw):
+        o = f"{origin}:{kw.pop('origin', '')}" if tagged else origin
+        if kw:
+            raise TypeError(f"case(): unexpected {', '.join(kw)}")
+        c = {"id": cid, "category": category, "origin": o, "syntax": syntax, "config_text": text,
+             "agent": agent, "session": session, "subagent": subagent}
+        if files:
+            c["files"] = files
+        out.append(c)
+    return case
