@@ -174,13 +174,17 @@ else
         ip -n $R addr add 10.99.0.53/32 dev lo
         for a in 2 4; do
                 ip -n $R addr add 10.99.0.$a/32 dev lo
-                setsid -f ip netns exec $R socat TCP-LISTEN:8080,bind=10.99.0.$a,fork,reuseaddr \
-                        SYSTEM:"echo srv=10.99.0.$a" </dev/null >/dev/null 2>&1
+                setsid -f ip netns exec $R python3 "$SRC/tests/e2e/line-server.py" 10.99.0.$a 8080 \
+                        "srv=10.99.0.$a" </dev/null >/dev/null 2>&1
         done
         printf '%s\n' "allowed.test A 10.99.0.2 300" "other.test A 10.99.0.4 300" >"$T/zone"
         setsid -f ip netns exec $R python3 "$SRC/tests/integration/dns-tool.py" serve 10.99.0.53 "$T/zone" \
                 </dev/null >/dev/null 2>&1
-        for i in $(seq 50); do ip netns exec $R ss -lun | grep -q 10.99.0.53:53 && break; sleep 0.1; done
+        for i in $(seq 50); do
+                ip netns exec $R ss -lun | grep -q 10.99.0.53:53 &&
+                        [ "$(ip netns exec $R ss -ltn | grep -c '10\.99\.0\.[24]:8080')" = 2 ] && break
+                sleep 0.1
+        done
         export SBX_NETWORK_DIR=$T/networks
         out=$(ip netns exec $H "$SBX" network create e2e-egress --egress-allow allowed.test --dns 10.99.0.53 2>&1)
         is "egress: sbx network create" "$out" "e2e-egress"
