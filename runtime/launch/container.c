@@ -27,11 +27,14 @@
 #include <sys/mount.h>
 #include <sys/personality.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <linux/magic.h>
 
 #include "launch.h"
 #include "util/util.h"
@@ -442,28 +445,50 @@ static int write_oom_score_adj(int v, sbx_error *reterr) {
 
 /* runtime-spec config-linux "Default Devices": with process.terminal,
  * /dev/console is the container's pty, bind-mounted there (as runc and crun
- * do; getty, systemd and `tty` on the console expect it). The pty's node
- * in the container's devpts is checked to be the slave we hold; an existing
- * /dev/console of the rootfs is bound over, a symlink there is refused. */
-static int bind_console(int master, int slave, sbx_error *reterr) {
-        struct stat want, st;
-        unsigned n;
-        char pts[32];
+ * do; getty, systemd and `tty` on the console expect it). Nothing is looked
+ * up by path twice (CVE-2025-52565: runc checked /dev/console and
+ * /dev/pts/N, then mounted by path, and a symlink swapped in between, by the
+ * image or a process sharing the rootfs, took the pty onto /proc/sys/... or
+ * a /proc file onto the writable console): the source is the slave we hold
+ * (its own fd, which must be a tty on a devpts), the target /dev/console is
+ * opened once beneath the root (RESOLVE_IN_ROOT, no magic link; the leaf not
+ * followed: a symlink there is refused), must be a file or device on
+ * neither procfs nor sysfs, and the mount goes by fd (open_tree +
+ * move_mount). */
+static int bind_console(int slave, sbx_error *reterr) {
+        _cleanup_close_ int rootfd = -EBADF, dfd = -EBADF, tfd = -EBADF, tree = -EBADF;
+        struct statfs sf;
+        struct stat st;
         int fd;
 
-        if (ioctl(master, TIOCGPTN, &n) < 0 || fstat(slave, &want) < 0)
-                return sbx_error_set(reterr, -errno, "process.terminal: the pty's number");
-        snprintf(pts, sizeof(pts), "/dev/pts/%u", n);
-        if (stat(pts, &st) < 0 || st.st_rdev != want.st_rdev)
-                return sbx_error_set(reterr, -ENODEV, "process.terminal: %s is not the container's pty", pts);
-        fd = open("/dev/console", O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        if (fstat(slave, &st) < 0 || fstatfs(slave, &sf) < 0)
+                return sbx_error_set(reterr, -errno, "process.terminal: the pty");
+        if (!S_ISCHR(st.st_mode) || sf.f_type != DEVPTS_SUPER_MAGIC)
+                return sbx_error_set(reterr, -ENODEV, "process.terminal: the pty is not on a devpts");
+        rootfd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);   /* the container's, pivoted or chrooted into */
+        if (rootfd < 0)
+                return sbx_error_set(reterr, -errno, "process.terminal: open /");
+        dfd = sys_openat2(rootfd, "dev", O_PATH | O_DIRECTORY | O_CLOEXEC, RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS);
+        if (dfd < 0)
+                return sbx_error_set(reterr, -errno, "process.terminal: open /dev");
+        fd = openat(dfd, "console", O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
         if (fd >= 0)
                 close(fd);
-        else if (errno != EEXIST || lstat("/dev/console", &st) < 0 || S_ISLNK(st.st_mode))
-                return sbx_error_set(reterr, errno == EEXIST ? -ELOOP : -errno,
-                                     "process.terminal: make /dev/console");
-        if (mount(pts, "/dev/console", NULL, MS_BIND, NULL) < 0)
-                return sbx_error_set(reterr, -errno, "process.terminal: bind %s onto /dev/console", pts);
+        else if (errno != EEXIST)
+                return sbx_error_set(reterr, -errno, "process.terminal: make /dev/console");
+        tfd = openat(dfd, "console", O_PATH | O_NOFOLLOW | O_CLOEXEC);
+        if (tfd < 0 || fstat(tfd, &st) < 0 || fstatfs(tfd, &sf) < 0)
+                return sbx_error_set(reterr, -errno, "process.terminal: open /dev/console");
+        if (S_ISLNK(st.st_mode) || S_ISDIR(st.st_mode))
+                return sbx_error_set(reterr, S_ISLNK(st.st_mode) ? -ELOOP : -EISDIR,
+                                     "process.terminal: /dev/console is a %s, not a file or device",
+                                     S_ISLNK(st.st_mode) ? "symlink" : "directory");
+        if (sf.f_type == PROC_SUPER_MAGIC || sf.f_type == SYSFS_MAGIC)
+                return sbx_error_set(reterr, -EPERM, "process.terminal: /dev/console leads onto %s: refused",
+                                     sf.f_type == PROC_SUPER_MAGIC ? "procfs" : "sysfs");
+        tree = open_tree(slave, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH);
+        if (tree < 0 || move_mount(tree, "", tfd, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
+                return sbx_error_set(reterr, -errno, "process.terminal: bind the pty onto /dev/console");
         return 0;
 }
 
@@ -538,7 +563,7 @@ _Noreturn void sbx_container_child_main(const sbx_plan *p, int sync_fd, const si
         if (c->terminal) {
                 if (sbx_tty_setup_child(c->proc.uid, (uint32_t) -1, &master, &slave, &err) < 0)
                         fail(sync_fd, &err);
-                if ((c->clone_flags & CLONE_NEWNS) && bind_console(master, slave, &err) < 0)
+                if ((c->clone_flags & CLONE_NEWNS) && bind_console(slave, &err) < 0)
                         fail(sync_fd, &err);
                 if (sbx_sync_send_fd(sync_fd, 2, SBX_SYNC_PTY, master) < 0)
                         fail(sync_fd, &(sbx_error) { -errno, "sync #2: pass the pty to the runtime" });
@@ -552,6 +577,24 @@ _Noreturn void sbx_container_child_main(const sbx_plan *p, int sync_fd, const si
         }
         if (c->personality_set && personality(c->personality) < 0)
                 fail(sync_fd, &(sbx_error) { -errno, "linux.personality" });
+        /* process.rlimits now, as runc sets them before it reports ready:
+         * one the kernel refuses (a hard limit raised without
+         * CAP_SYS_RESOURCE, nofile above fs.nr_open, soft above hard) fails
+         * `create` (exit 1), not the process at `start`. exec.c sets the
+         * same values again before the exec. */
+        for (size_t i = 0; i < c->n_rlimits; i++) {
+                struct rlimit rl = { .rlim_cur = c->rlimits[i].soft, .rlim_max = c->rlimits[i].hard };
+                if (setrlimit(c->rlimits[i].resource, &rl) < 0) {
+                        int e = errno;
+                        err = (sbx_error) { -e };
+                        snprintf(err.msg, sizeof(err.msg), "process.rlimits %s=%llu:%llu: setrlimit%s: %s",
+                                 sbx_rlimit_name(c->rlimits[i].resource), (unsigned long long) rl.rlim_cur,
+                                 (unsigned long long) rl.rlim_max,
+                                 e == EPERM ? " above the hard limit (raising it needs CAP_SYS_RESOURCE; "
+                                              "nofile never exceeds fs.nr_open)" : "", strerror(e));
+                        fail(sync_fd, &err);
+                }
+        }
         /* #6: set up; the creator exits now, so no parent-death signal. */
         if (prctl(PR_SET_PDEATHSIG, 0, 0, 0, 0) < 0)
                 fail(sync_fd, &(sbx_error) { -errno, "prctl(PR_SET_PDEATHSIG, 0)" });

@@ -1023,14 +1023,31 @@ static int do_device(int rootfd, const sbx_mount_op *op) {
                 return r;
         }
         close(dfd);
-        /* bind the host node */
+        /* bind the host node, which must be the node asked for: the same
+         * type and number, opened once (no symlink in any component), the
+         * tree cloned from that fd. The path is config.json's; a name that
+         * leads to any other host file ('/dev/../etc/shadow') is no device
+         * of the container's (oci-config.c refuses '..' too). */
         {
-                sbx_mount_op b = *op;
-                b.kind = SBX_MOUNT_BIND;
-                b.flags = SBX_MNT_FILE | SBX_MNT_NOSUID | SBX_MNT_NOEXEC;
-                b.nonrecursive = true;
-                b.propagation = 0;
-                return do_bind(rootfd, &b);
+                struct stat st;
+                int sfd, tree;
+
+                sfd = sys_openat2(AT_FDCWD, op->src, O_PATH | O_CLOEXEC, RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
+                if (sfd < 0)
+                        return -errno;
+                r = fstat(sfd, &st) < 0 ? -errno : 0;
+                if (r == 0 && ((st.st_mode & S_IFMT) != (op->mode & S_IFMT) || st.st_rdev != op->dev ||
+                               !(S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode))))
+                        r = -ENODEV;
+                tree = r < 0 ? -1 : open_tree(sfd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH);
+                if (r == 0 && tree < 0)
+                        r = -errno;
+                close(sfd);
+                if (r < 0)
+                        return r;
+                r = attach_tree(rootfd, tree, op->dst, SBX_MNT_FILE | SBX_MNT_NOSUID | SBX_MNT_NOEXEC, true);
+                close(tree);
+                return r;
         }
 }
 
@@ -1182,12 +1199,16 @@ static int clone_onto(int src, bool recursive, struct mount_attr *attr, int tfd)
         return r;
 }
 
+/* A masked or read-only path that is a symlink in the root (an image's) is
+ * followed, beneath the root, as runc follows it: what it leads to is
+ * masked or made read-only, not the link itself (which left the file it
+ * names readable and writable). */
 static int do_mask(int rootfd, const sbx_mount_op *op) {
         struct stat st;
         char target[32];
         int tfd, r;
 
-        tfd = open_in_root(rootfd, op->dst, O_PATH | O_NOFOLLOW);
+        tfd = open_in_root(rootfd, op->dst, O_PATH);
         if (tfd < 0)
                 return errno == ENOENT ? 0 : -errno;
         if (fstat(tfd, &st) < 0)
@@ -1225,7 +1246,7 @@ static int do_readonly(int rootfd, const sbx_mount_op *op) {
         struct statx stx;
         int tfd, r;
 
-        tfd = open_in_root(rootfd, op->dst, O_PATH | O_NOFOLLOW);
+        tfd = open_in_root(rootfd, op->dst, O_PATH);
         if (tfd < 0)
                 return errno == ENOENT ? 0 : -errno;
         /* a mount of its own (an OCI container's cgroup tmpfs with its

@@ -1481,6 +1481,8 @@ int cli_oci(int argc, char **argv) {
                 for (int k = 0; k < argc; k++) {
                         if (!strcmp(argv[k], "-f") || !strcmp(argv[k], "--force"))
                                 force = true;
+                        else if (!strcmp(argv[k], "--") && !id && k + 1 < argc)
+                                id = argv[++k];   /* runc: delete -f -- ID */
                         else if (!id)
                                 id = argv[k];
                         else

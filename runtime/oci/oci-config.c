@@ -746,6 +746,13 @@ static int parse_idmaps(json_object *arr, const char *jpath, char *buf, size_t l
         return 0;
 }
 
+static bool has_dotdot(const char *path) {
+        for (const char *q = path; (q = strstr(q, "..")); q += 2)
+                if ((q == path || q[-1] == '/') && (q[2] == '/' || q[2] == '\0'))
+                        return true;
+        return false;
+}
+
 static int parse_devices(oci_config *c, json_object *arr, sbx_error *e) {
         char p[256];
         size_t n;
@@ -769,6 +776,11 @@ static int parse_devices(oci_config *c, json_object *arr, sbx_error *e) {
                         return -EINVAL;
                 if (!path || path[0] != '/')
                         return perr(e, -EINVAL, JP(p, "linux.devices[%zu].path", i), "must be an absolute path");
+                /* in a user namespace the node is the host's of that name,
+                 * bound in: '/dev/../etc/shadow' named a host file */
+                if (has_dotdot(path))
+                        return perr(e, -EINVAL, JP(p, "linux.devices[%zu].path", i),
+                                    "'%s' has a '..' component", path);
                 if (!type || strlen(type) != 1 || !strchr("cbup", type[0]))
                         return perr(e, -EINVAL, JP(p, "linux.devices[%zu].type", i), "must be c, b, u or p");
                 dev->path = own_strdup(c, path);

@@ -48,14 +48,14 @@ c['process']['rlimits']=[$2]" || echo "# mkconfig $1 failed"
                 out=$(cd "$O/b-$1" && timeout -k 5 30 "$SBX_RUNC" --root "$O/root" run "$1" 2>&1 </dev/null); st=$?
         }
         rl nofile "{'type':'RLIMIT_NOFILE','hard':1073741824,'soft':1073741824}" 'ulimit -n'
-        is "oci-rlimits: a hard RLIMIT_NOFILE above the runtime's is refused (exit 125)" "$st" 125
+        is "oci-rlimits: a hard RLIMIT_NOFILE above the runtime's fails create (exit 1, as runc)" "$st" 1
         like "oci-rlimits: ... naming the limit and EPERM" "$out" 'process\.rlimits nofile=1073741824.*Operation not permitted'
         rl nproc "{'type':'RLIMIT_NPROC','hard':18446744073709551615,'soft':18446744073709551615}" 'ulimit -u'
-        is "oci-rlimits: an unlimited RLIMIT_NPROC above the runtime's hard limit is refused (exit 125)" "$st" 125
+        is "oci-rlimits: an unlimited RLIMIT_NPROC above the runtime's hard limit fails create (exit 1, as runc)" "$st" 1
         rl bogus "{'type':'RLIMIT_BOGUS','hard':1,'soft':1}" 'true'
         like "oci-rlimits: an unknown type is refused naming its key ($st)" "$st $out" "^1 .*process\.rlimits\[0\]: unknown rlimit type 'RLIMIT_BOGUS'"
         rl inverted "{'type':'RLIMIT_NOFILE','hard':100,'soft':200}" 'ulimit -n'
-        like "oci-rlimits: soft above hard is refused (EINVAL)" "$st $out" '^125 .*nofile=200:100.*Invalid argument'
+        like "oci-rlimits: soft above hard fails create (EINVAL)" "$st $out" '^1 .*nofile=200:100.*Invalid argument'
         is "oci-rlimits: no container state left by the refusals" "$(ls "$O/root" 2>/dev/null | wc -l)" 0
         rl lower "{'type':'RLIMIT_NOFILE','hard':100,'soft':50}" 'ulimit -n; ulimit -Hn'
         control "oci-rlimits: a lower limit is applied (50 100)" "$(echo $out)" "50 100"
