@@ -18,7 +18,7 @@
 #    outside /dev and named with '..', sysctls no namespace of the container's
 #    covers, rlimits above the hard limit, many additionalGids, namespaces
 #    joined by a path to the host's.
-# Root only. ~40 s.
+# Root only. ~70 s at load 15 (most of it the python and runtime starts).
 . "$(dirname "$0")/oci-lib.sh"
 need_root
 busybox_static >/dev/null || { echo "1..0 # SKIP no static busybox (busybox-static)"; exit 0; }
