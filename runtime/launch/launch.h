@@ -373,8 +373,9 @@ typedef struct sbx_plan {
         struct termios passed_tio;       /* ... its modes, read before the spawn, put back at the end */
         unsigned passed_ttys;            /* ... bit fd: fds 0-2 that are terminals (output restarted at the end) */
         unsigned passed_nxcl;            /* ... bit fd: those not in exclusive mode (TIOCNXCL at the end) */
-        int passed_fl[3];                /* ... each one's file status flags (O_NONBLOCK, O_ASYNC...: the
-                                          * open file description is the caller's too), put back at the end */
+        int passed_fl[3];                /* without -t: fds 0-2's file status flags (O_NONBLOCK, O_ASYNC...:
+                                          * a terminal's, pipe's or socket's open file description is the
+                                          * caller's too), put back at the end; -1 none */
         dev_t passed_dev[3];             /* without -t: fds 0-2's files (a terminal, a FIFO), -1 none ... */
         ino_t passed_ino[3];
         mode_t passed_mode[3];           /* ... and their modes, put back at the end (a rootless

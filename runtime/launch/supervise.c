@@ -52,6 +52,12 @@ int sbx_supervise_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reter
          * writable by every local user after sbx returned. */
         for (int fd = 0; fd <= 2; fd++) {
                 struct stat st;
+                /* Round 15: not only a terminal's. A pipe or socket is
+                 * passed as it is too, its open file description shared
+                 * with the caller's shell: an O_NONBLOCK set inside ended
+                 * `... | while read l; do sbx run ...; done` after the
+                 * first line (read: EAGAIN) and made a later `cat` fail. */
+                p->passed_fl[fd] = p->tty ? -1 : fcntl(fd, F_GETFL);
                 p->passed_dev[fd] = (dev_t) -1;
                 if (!p->tty && fstat(fd, &st) == 0) {
                         p->passed_dev[fd] = st.st_dev;
@@ -65,7 +71,6 @@ int sbx_supervise_prepare(sbx_plan *p, const sbx_run_config *c, sbx_error *reter
                 if (tcgetattr(fd, &tio) < 0)
                         continue;
                 p->passed_ttys |= 1u << fd;
-                p->passed_fl[fd] = fcntl(fd, F_GETFL);
                 if (ioctl(fd, TIOCGEXCL, &excl) == 0 && !excl)
                         p->passed_nxcl |= 1u << fd;
         }
@@ -307,13 +312,14 @@ int sbx_supervise(sbx_plan *p, int pidfd, sbx_error *reterr) {
                         if (!(p->passed_ttys & (1u << fd)))
                                 continue;
                         (void) tcflow(fd, TCOON);
-                        if (p->passed_fl[fd] >= 0)
-                                (void) fcntl(fd, F_SETFL, p->passed_fl[fd]);
                 }
                 (void) sigprocmask(SIG_SETMASK, &old, NULL);
         }
         for (int fd = 0; fd <= 2; fd++) {
                 struct stat st;
+                int fl = fcntl(fd, F_GETFL);
+                if (p->passed_fl[fd] >= 0 && fl >= 0 && fl != p->passed_fl[fd])
+                        (void) fcntl(fd, F_SETFL, p->passed_fl[fd]);
                 if (p->passed_dev[fd] != (dev_t) -1 && fstat(fd, &st) == 0 && st.st_dev == p->passed_dev[fd] &&
                     st.st_ino == p->passed_ino[fd] && (st.st_mode & 07777) != p->passed_mode[fd])
                         (void) fchmod(fd, p->passed_mode[fd]);

@@ -404,6 +404,12 @@ static int wait_exit(int conn, int sync, int lock, int sfd, const char *name) {
  * we exit (at most 5 s), so that the caller finds all the output in the
  * file once we returned. */
 static int g_drain[2] = { -1, -1 };
+/* Round 15: the file status flags of the fds 0-2 init gets as they are (a
+ * pipe, a socket: their open file description is the caller's shell's too),
+ * read before the request and put back when the command ended: an
+ * O_NONBLOCK set inside made the next `read` of the caller's `while read`
+ * loop fail with EAGAIN. -1: not handed over, or a relay's pipe. */
+static int g_fl[3] = { -1, -1, -1 };
 
 static _Noreturn void relay(int from, int to) {
         char buf[4096];
@@ -490,6 +496,11 @@ static _Noreturn void leave(int status) {
                         break;
                 sys(SYS_nanosleep, (long) &tick, 0, 0, 0);
         }
+        for (int fd = 0; fd < 3; fd++) {
+                long now = sys(SYS_fcntl, fd, F_GETFL, 0, 0);
+                if (g_fl[fd] >= 0 && now >= 0 && now != g_fl[fd])
+                        sys(SYS_fcntl, fd, F_SETFL, g_fl[fd], 0);
+        }
         quit(status);
 }
 
@@ -552,6 +563,9 @@ static int exec_fast(const char *state, bool inherit_stdin, const char *name, ch
         err = out < 0 ? -1 : guard_fd(2, io[2].st_mode);
         if (err < 0)
                 return -1;
+        for (int fd = inherit_stdin ? 0 : 1; fd < 3; fd++)
+                if ((fd == 1 ? out : fd == 2 ? err : 0) == fd)
+                        g_fl[fd] = (int) sys(SYS_fcntl, fd, F_GETFL, 0, 0);
         dfd = (int) sys(SYS_openat, AT_FDCWD_K, dir, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
         /* ours and only ours, as sbx made it (else the full sbx decides) */
         if (dfd < 0 || sys(SYS_fstat, dfd, &st, 0, 0) < 0 || st.st_uid != g_euid || (st.st_mode & 022))

@@ -624,7 +624,7 @@ static int exec_in(const char *ref, const sbx_exec_request *req, sbx_error *rete
  * exec service's path and the join's alike. */
 int sbx_sandbox_exec(const char *ref, const sbx_exec_request *req, sbx_error *reterr) {
         sbx_tty_guard g = { .relay = 0 };
-        int r;
+        int r, fl[3];
 
         if (!req || !req->argv || !req->argv[0])
                 return sbx_error_set(reterr, -EINVAL, "exec: no command given"), SBX_EXIT_USAGE;
@@ -636,11 +636,23 @@ int sbx_sandbox_exec(const char *ref, const sbx_exec_request *req, sbx_error *re
                 if (fcntl(fd, F_GETFD) < 0 && errno == EBADF && open("/dev/null", O_RDWR) != fd)
                         return sbx_error_set(reterr, -EBADF, "exec: fd %d is closed and /dev/null cannot stand in", fd),
                                SBX_EXIT_FAILURE;
+        /* Round 15: a pipe or socket among fds 0-2 is handed over as it is,
+         * its open file description shared with the caller's shell: the
+         * file status flags the command sets there (O_NONBLOCK: the next
+         * `read` of a `while read` loop failed with EAGAIN) are put back
+         * when it ends. (What it left running may still set them later.) */
+        for (int fd = 0; fd < 3; fd++)
+                fl[fd] = fcntl(fd, F_GETFL);
         /* first: the relay must hold none of the locks and sockets to come */
         if (!req->tty && (r = sbx_tty_guard_start(&g, req->stdin_mode == SBX_STDIN_INHERIT)) < 0)
                 return sbx_error_set(reterr, r, "exec: a pipe between the sandbox and the terminal"),
                        SBX_EXIT_FAILURE;
         r = exec_in(ref, req, reterr);
         sbx_tty_guard_stop(&g);
+        for (int fd = 0; fd < 3; fd++) {
+                int now = fcntl(fd, F_GETFL);
+                if (fl[fd] >= 0 && now >= 0 && now != fl[fd])
+                        (void) fcntl(fd, F_SETFL, fl[fd]);
+        }
         return r;
 }
