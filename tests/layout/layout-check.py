@@ -7,7 +7,10 @@
  3. a folder's source tree has an include cycle between folders;
  4. a source folder is missing from the table below (a new folder must be
     given its layer here and a line in ARCHITECTURE.md);
- 5. ARCHITECTURE.md does not name a folder of the table.
+ 5. ARCHITECTURE.md does not name a folder of the table;
+ 6. ARCHITECTURE.md names a file or folder of the repository that does not
+    exist (a path with a '/', or a source file's name: `foo.c`), or a folder
+    of the repository (top level, runtime/*, tests/*) has no line there.
 
 Tests (tests/) may include any header: unit tests reach internals on purpose.
 """
@@ -31,6 +34,12 @@ LAYERS = {
     "runtime": (6, None),            # main.c: the entry point
     "seccomp-profiles": (6, None),   # gen-bpf.c: a build-time tool over security/
 }
+# names in ARCHITECTURE.md that are no file of the source tree (rule 6)
+NOT_IN_TREE = {
+    "libexec/sbx/sbx",      # the installed full sbx (PREFIX/libexec/sbx/sbx)
+    "openclaw.json",        # OpenClaw's config file, the user's
+}
+SOURCE_EXT = (".c", ".h", ".py", ".sh", ".mjs", ".json", ".md", ".build")
 INC = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 
@@ -45,6 +54,52 @@ def resolve(inc, includer):
         if os.path.exists(p):
             return p
     return None
+
+
+def tree():
+    """-> (files, folders) of the source tree, relative to TOP: git's list in a
+    clone, else a walk that skips build trees and hidden folders but .ci."""
+    import subprocess
+    try:
+        r = subprocess.run(["git", "-C", TOP, "ls-files", "-z"], stdout=subprocess.PIPE,
+                           stderr=subprocess.DEVNULL, check=True)
+        files = [f for f in r.stdout.decode().split("\0") if f]
+    except (OSError, subprocess.CalledProcessError):
+        files = []
+    if not files:
+        for dp, dns, fns in os.walk(TOP):
+            dns[:] = [d for d in dns if (not d.startswith(".") or d == ".ci") and
+                      not os.path.exists(os.path.join(dp, d, "meson-private"))]
+            files += [os.path.relpath(os.path.join(dp, f), TOP) for f in fns]
+    folders = set()
+    for f in files:
+        while "/" in f:
+            f = f.rsplit("/", 1)[0]
+            folders.add(f)
+    return set(files), folders
+
+
+def architecture_names(arch):
+    """-> problems of rule 6: what ARCHITECTURE.md names that does not exist,
+    the folders it does not name."""
+    files, folders = tree()
+    names = {os.path.basename(f) for f in files}
+    problems = []
+    for t in sorted(set(re.findall(r"`([^`\s]+)`", arch))):
+        if t.startswith("/") or "<" in t or t.startswith("PREFIX") or t in NOT_IN_TREE:
+            continue                    # a path in a sandbox or of an install
+        if "/" in t:
+            s = t.rstrip("/")
+            if not any(c in files or c in folders for c in (s, "runtime/" + s)):
+                problems.append(f"ARCHITECTURE.md names `{t}`: no such file or folder")
+        elif t.endswith(SOURCE_EXT) and t not in names:
+            problems.append(f"ARCHITECTURE.md names `{t}`: no file of that name in the tree")
+    described = [d for d in folders if d.count("/") == 0 or
+                 (d.count("/") == 1 and d.split("/")[0] in ("runtime", "tests"))]
+    for d in sorted(described):
+        if f"`{d}/" not in arch and f"`{d}`" not in arch:
+            problems.append(f"{d}/: a folder of the repository without a line in ARCHITECTURE.md")
+    return problems
 
 
 def main():
@@ -89,7 +144,8 @@ def main():
             visit(n, [])
     arch = open(os.path.join(TOP, "ARCHITECTURE.md"), encoding="utf-8").read()
     unnamed = [d for d in LAYERS if d != "runtime" and f"`{d}/" not in arch]
-    print("1..3")
+    named = architecture_names(arch)
+    print("1..4")
     print(f"ok 1 - {len(files)} source files in {len(LAYERS)} folders scanned")
     if problems:
         for p in problems:
@@ -97,13 +153,20 @@ def main():
         print(f"not ok 2 - layering: {len(problems)} violation(s)")
         print("ok 3 - ARCHITECTURE.md names every folder" if not unnamed else
               f"not ok 3 - ARCHITECTURE.md names every folder: missing {', '.join(unnamed)}")
+        for p in named:
+            print("# " + p)
+        print("ok 4 - ARCHITECTURE.md: every name exists, every folder described" if not named else
+              f"not ok 4 - ARCHITECTURE.md: {len(named)} problem(s)")
         return 1
     print("ok 2 - layering: every include goes to a lower layer's public header; no cycle")
-    if unnamed:
-        print(f"not ok 3 - ARCHITECTURE.md names every folder: missing {', '.join(unnamed)}")
-        return 1
-    print("ok 3 - ARCHITECTURE.md names every folder")
-    return 0
+    print(f"not ok 3 - ARCHITECTURE.md names every folder: missing {', '.join(unnamed)}" if unnamed else
+          "ok 3 - ARCHITECTURE.md names every folder")
+    for p in named:
+        print("# " + p)
+    print(f"not ok 4 - ARCHITECTURE.md: {len(named)} problem(s): a name that does not exist or a folder "
+          "without a line" if named else
+          "ok 4 - ARCHITECTURE.md: every file and folder it names exists; every folder has a line")
+    return 1 if unnamed or named else 0
 
 
 if __name__ == "__main__":
