@@ -483,6 +483,16 @@ static int guard_fd(int fd, unsigned mode) {
         return p[1];
 }
 
+/* Each of fds 0-2 the command got as it is (not a terminal, not a file): its
+ * mode before the exec, put back at the end (leave), as the full sbx does
+ * (join.c passed_stdio). A rootless sandbox has the caller's uid and owns
+ * the caller's named FIFO (fchmod 0666). */
+static struct {
+        int on;
+        unsigned long dev, ino;
+        unsigned mode;
+} g_passed[3];
+
 static _Noreturn void leave(int status) {
         struct { long sec, nsec; } tick = { 0, 10000000 };
 
@@ -498,8 +508,12 @@ static _Noreturn void leave(int status) {
         }
         for (int fd = 0; fd < 3; fd++) {
                 long now = sys(SYS_fcntl, fd, F_GETFL, 0, 0);
+                struct stat st;
                 if (g_fl[fd] >= 0 && now >= 0 && now != g_fl[fd])
                         sys(SYS_fcntl, fd, F_SETFL, g_fl[fd], 0);
+                if (g_passed[fd].on && sys(SYS_fstat, fd, &st, 0, 0) == 0 && st.st_dev == g_passed[fd].dev &&
+                    st.st_ino == g_passed[fd].ino && (st.st_mode & 07777) != g_passed[fd].mode)
+                        sys(SYS_fchmod, fd, g_passed[fd].mode, 0, 0);
         }
         quit(status);
 }
@@ -539,8 +553,18 @@ static int exec_fast(const char *state, bool inherit_stdin, const char *name, ch
                 return -1;
         for (int fd = inherit_stdin ? 0 : 1; fd < 3; fd++) {
                 char termios[64];
-                if ((io[fd].st_mode & S_IFMT) == S_IFCHR && sys(SYS_ioctl, fd, TCGETS, termios, 0) == 0)
+                unsigned t = io[fd].st_mode & S_IFMT;
+                if (t == S_IFCHR && sys(SYS_ioctl, fd, TCGETS, termios, 0) == 0)
                         return -1;
+                /* what the command gets as it is (a FIFO, a socket): its mode
+                 * put back at the end (leave), as the full sbx does (join.c
+                 * passed_stdio) */
+                if (t != S_IFREG && t != S_IFDIR && t != S_IFBLK) {
+                        g_passed[fd].on = 1;
+                        g_passed[fd].dev = io[fd].st_dev;
+                        g_passed[fd].ino = io[fd].st_ino;
+                        g_passed[fd].mode = io[fd].st_mode & 07777;
+                }
         }
         if (state) {
                 if (state[0] != '/' || !sbx_root_join(root, sizeof(root), state, "/sandboxes", "") ||

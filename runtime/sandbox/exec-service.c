@@ -172,6 +172,16 @@ int sbx_exec_service_connect(const char *dir, int *ret_fd, sbx_error *reterr) {
         return 0;
 }
 
+bool sbx_exec_service_fits(const sbx_plan *p) {
+        size_t len = strlen(p->workdir) + 1, n = 0;
+
+        for (; p->exec_argv[n]; n++)
+                len += strlen(p->exec_argv[n]) + 1;
+        for (size_t i = 0; p->envp[i]; i++, n++)
+                len += strlen(p->envp[i]) + 1;
+        return len <= SBX_SVC_MAX_DATA && n <= SBX_SVC_MAX_STRINGS;
+}
+
 /* workdir, argv, env: the request's strings. */
 static char *request_data(const sbx_plan *p, uint32_t *ret_len, uint32_t *ret_argc, uint32_t *ret_envc) {
         size_t len = strlen(p->workdir) + 1, argc = 0, envc = 0;

@@ -353,7 +353,8 @@ static bool service_usable(const sbx_record *rec, const sbx_exec_request *req) {
                !sbx_exec_service_refusal(&rec->s);
 }
 
-#define SERVICE_NONE (-EAGAIN)  /* exec_by_service: the sandbox has no exec service, join it */
+#define SERVICE_NONE (-EAGAIN)  /* exec_by_service: the sandbox has no exec service or the request is
+                                 * larger than one it takes: join it */
 
 /* The exec service: decided here, in the sandbox's tree seen through
  * /proc/<init>/root, then run by init (exec-service.c). A sandbox started
@@ -376,6 +377,11 @@ static int exec_by_service(const sbx_record *rec, const sbx_exec_request *req, s
         r = sbx_exec_resolve_joined(p, &rec->s.config, rootfd, NULL, 0, &verdict, reterr);
         if (r != 0)
                 return r;
+        /* more than one request holds (100,000 arguments): joined, so that
+         * the kernel's limit on execve's arguments is the only one (E2BIG,
+         * 126), on both paths */
+        if (!sbx_exec_service_fits(p))
+                return SERVICE_NONE;
         /* connected only now: init waits for the request once it accepts */
         r = sbx_exec_service_connect(rec->s.state_dir, &conn, reterr);
         if (r == -ENOENT || r == -ECONNREFUSED) {
@@ -619,11 +625,48 @@ static int exec_in(const char *ref, const sbx_exec_request *req, sbx_error *rete
         return status < 0 ? SBX_EXIT_FAILURE : status;
 }
 
+/* The mode of each of fds 0-2 the command gets as it is (a FIFO, named or
+ * not, a socket; not a terminal, which is relayed, nor a file, a pipe by
+ * now: stdio-guard.c), read before the exec and put back when it ended, as
+ * sbx run's supervisor does (supervise.c). A rootless sandbox has the
+ * caller's uid and owns the caller's named FIFO: its fchmod(0, 0666) left
+ * the operator's FIFO writable by every local user after sbx returned.
+ * (Their file status flags: round 15, below.) */
+typedef struct passed_stdio {
+        bool on[3];
+        dev_t dev[3];
+        ino_t ino[3];
+        mode_t mode[3];
+} passed_stdio;
+
+static void passed_read(passed_stdio *ps, bool with_stdin) {
+        for (int fd = 0; fd < 3; fd++) {
+                struct stat st;
+                ps->on[fd] = (fd > 0 || with_stdin) && !isatty(fd) && fstat(fd, &st) == 0;
+                if (ps->on[fd]) {
+                        ps->dev[fd] = st.st_dev;
+                        ps->ino[fd] = st.st_ino;
+                        ps->mode[fd] = st.st_mode & 07777;
+                }
+        }
+}
+
+static void passed_restore(const passed_stdio *ps) {
+        for (int fd = 0; fd < 3; fd++) {
+                struct stat st;
+                if (ps->on[fd] && fstat(fd, &st) == 0 && st.st_dev == ps->dev[fd] && st.st_ino == ps->ino[fd] &&
+                    (st.st_mode & 07777) != ps->mode[fd])
+                        (void) fchmod(fd, ps->mode[fd]);
+        }
+}
+
 /* The command gets our fds 0-2, but never the caller's terminal without
  * -t (a relay in between until it ended: launch/stdio-guard.c), on the
- * exec service's path and the join's alike. */
+ * exec service's path and the join's alike; what it may change on the
+ * others is put back (passed_stdio). */
 int sbx_sandbox_exec(const char *ref, const sbx_exec_request *req, sbx_error *reterr) {
         sbx_tty_guard g = { .relay = 0 };
+        passed_stdio ps = {};
         int r, fl[3];
 
         if (!req || !req->argv || !req->argv[0])
@@ -643,6 +686,8 @@ int sbx_sandbox_exec(const char *ref, const sbx_exec_request *req, sbx_error *re
          * when it ends. (What it left running may still set them later.) */
         for (int fd = 0; fd < 3; fd++)
                 fl[fd] = fcntl(fd, F_GETFL);
+        if (!req->tty)          /* with -t it gets a pty of its own */
+                passed_read(&ps, req->stdin_mode == SBX_STDIN_INHERIT);
         /* first: the relay must hold none of the locks and sockets to come */
         if (!req->tty && (r = sbx_tty_guard_start(&g, req->stdin_mode == SBX_STDIN_INHERIT)) < 0)
                 return sbx_error_set(reterr, r, "exec: a pipe between the sandbox and the terminal"),
@@ -654,5 +699,6 @@ int sbx_sandbox_exec(const char *ref, const sbx_exec_request *req, sbx_error *re
                 if (fl[fd] >= 0 && now >= 0 && now != fl[fd])
                         (void) fcntl(fd, F_SETFL, fl[fd]);
         }
+        passed_restore(&ps);
         return r;
 }

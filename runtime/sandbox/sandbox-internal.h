@@ -81,6 +81,10 @@ int sbx_exec_service_connect(const char *dir, int *ret_fd, sbx_error *reterr);
 int sbx_exec_service_run(int conn, const sbx_record *rec, sbx_plan *p, const sbx_exec_request *req, int *lockfd,
                          sbx_error *reterr);
 int sbx_exec_service_status(int conn, const char *name, sbx_error *reterr);
+/* Whether the plan's workdir, argv and environment fit one request
+ * (SBX_SVC_MAX_DATA bytes, SBX_SVC_MAX_STRINGS strings): a larger exec is
+ * joined, where the kernel's limit on execve's arguments is the only one. */
+bool sbx_exec_service_fits(const sbx_plan *p);
 /* <dir>/exec.fast for the `sbx exec` front end (exec-service.h): written from
  * the record while the sandbox runs and the service can run its execs,
  * removed otherwise. Called by sbx_record_save. */

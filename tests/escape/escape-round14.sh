@@ -18,6 +18,11 @@
 # - the no-libc front end (exec-front.c) copied the arguments of a request
 #   larger than one record (64 KiB) with strlen() in the loop's bound: 2 x
 #   100 KB of arguments to sbx exec spun it for 40 s (17 s CPU) on the host.
+# - gaps17: a FIFO of the caller's as sbx exec's stdin (-i) or stdout kept
+#   the mode the command gave it (rootless: fchmod 0666); put back now as sbx
+#   run does (its O_NONBLOCK: round 15). 100,000 arguments to sbx exec were refused
+#   with "exceed 4194304 bytes" (the exec service's request holds 65,536
+#   strings); such an exec joins now, the kernel's E2BIG is the only limit.
 # Held (guards): TIOCSCTTY on the caller's terminal, personality() in sbx
 # exec (service and setns), kernel info (kallsyms, modules, syslog,
 # sched_debug, timer_list).
@@ -50,6 +55,12 @@ if what == "stdin":
     sys.stdout.write(sys.stdin.readline())
 elif what == "nonblock":
     fcntl.fcntl(0, fcntl.F_SETFL, fcntl.fcntl(0, fcntl.F_GETFL) | os.O_NONBLOCK)
+elif what == "fifo":
+    # fd N (a FIFO of the caller's): fchmod 0666, O_NONBLOCK on, then what the flags say
+    fd = int(sys.argv[2])
+    r = err(lambda: os.fchmod(fd, 0o666))
+    fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) | os.O_NONBLOCK)
+    sys.stderr.write(r + (" nonblock" if fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_NONBLOCK else " blocking") + "\n")
 elif what == "chmod":
     print(err(lambda: os.fchmod(0, 0o666)))
 elif what == "flags":
@@ -91,6 +102,22 @@ out=$(timeout -k 5 60 "$SBX" run --no-tty "${R[@]}" -- python3 /r14.py stdin < "
 is "stdin-file (run): the host file is not written, chmod'ed or touched through fd 0" "$(fstate)" "$want"
 like "stdin-file (run): fd 0 is a pipe" "$(cat "$TMP/err")" '^pipe '
 control "stdin-file (run): the command reads the file" "$out" line1
+# A FIFO of the caller's as the command's stdin (-i) or stdout, open read-write
+# on fd 7 (our shell's open file description, as a `while read ...; done <
+# fifo` loop's): after the exec its mode and flags are what they were. $1: 0
+# (stdin) or 1; the rest: the command, which runs /r14.py fifo $1.
+# Prints: what fchmod 0666 said inside, the flags inside, then after it ended
+# the FIFO's mode and the flags of our description.
+fifo_after() {
+        local fd=$1; shift
+        rm -f "$TMP/fifo"; mkfifo -m 600 "$TMP/fifo"
+        exec 7<>"$TMP/fifo"
+        if [ "$fd" = 0 ]; then "$@" <&7 2>"$TMP/ferr" >/dev/null; else "$@" >&7 2>"$TMP/ferr"; fi
+        echo "$(tail -1 "$TMP/ferr") $(stat -c %a "$TMP/fifo") $(python3 "$P" flags <&7)"
+        exec 7<&-
+}
+control "fifo: outside, fchmod 0666 and O_NONBLOCK of a FIFO stay" "$(fifo_after 0 python3 "$P" fifo 0)" \
+        "OK nonblock 666 nonblock"
 # r14: execs through init's exec service; r14j: an exec allowlist, so that
 # each exec joins with setns
 if sx create "${R[@]}" r14 >/dev/null && sx create "${R[@]}" --exec-allow '*' r14j >/dev/null; then
@@ -103,13 +130,37 @@ if sx create "${R[@]}" r14 >/dev/null && sx create "${R[@]}" --exec-allow '*' r1
                         "$(cut -d' ' -f1 "$TMP/err") $out" "pipe line1"
                 is "personality-exec ($2): ADDR_NO_RANDOMIZE and READ_IMPLIES_EXEC refused (EPERM), personality 0" \
                         "$(sx exec "$1" -- python3 /r14.py personality)" "EPERM EPERM 00000000"
+                # gaps17: the mode (rootless: the sandbox has the caller's
+                # uid and owns the FIFO) and O_NONBLOCK are put back when
+                # sbx exec returns (service: by the front end, setns: the full sbx)
+                like "fifo-restored (exec -i, $2): a FIFO as stdin has its mode and flags back (rootless: fchmod 0666 worked inside)" \
+                        "$(fifo_after 0 sx exec -i "$1" -- python3 /r14.py fifo 0)" "^$(is_root && echo '(OK|EPERM)' || echo OK) nonblock 600 blocking$"
         done
+        like "fifo-restored (exec, service): ... a FIFO as stdout too" \
+                "$(fifo_after 1 sx exec r14 -- python3 /r14.py fifo 1)" "^$(is_root && echo '(OK|EPERM)' || echo OK) nonblock 600 blocking$"
+        # 100,000 arguments: more strings than one request of the exec service
+        # holds (65,536), once refused with a text naming its size limit
+        # ("exceed 4194304 bytes"): such an exec joins (the kernel's limit only)
+        is "exec-many-args: sbx exec with 100,000 arguments runs (a sandbox whose execs go through the exec service)" \
+                "$(sx exec r14 -- sh -c 'echo $#' sh $(seq 100000) 2>&1)" 100000
         # the front end (a warm sandbox: the execs above) copies arguments
         # that do not fit one record; it was quadratic in each one's length
         b=$(head -c 128000 /dev/zero | tr '\0' x)
         is "exec-front-argv: sbx exec with 4 x 128,000-byte arguments (the front end's copy) runs within 30 s" \
                 "$(timeout -k 5 30 "$SBX" exec --state-dir "$STATE" r14 -- sh -c 'echo ${#1} ${#2} ${#3} ${#4}' sh "$b" "$b" "$b" "$b")" \
                 "128000 128000 128000 128000"
+        # the kernel's limit in the sandbox (a quarter of its stack rlimit):
+        # more than that, but less than one request and sbx's own limit (its
+        # stack rlimit 32 MiB here): 126, E2BIG named
+        kb=$(sx exec r14 -- sh -c 'ulimit -s' 2>&1)
+        if [[ $kb =~ ^[0-9]+$ ]] && [ "$kb" -le 12288 ]; then
+                big=(); for i in $(seq $((kb * 256 / 128000 + 2))); do big+=("$b"); done
+                out=$(ulimit -s 32768; sx exec r14 -- true "${big[@]}" 2>&1); st=$?
+                like "exec-many-args: beyond the kernel's limit in the sandbox (${#big[@]} x 128,000 bytes, stack ${kb} KiB): 126, E2BIG named" \
+                        "$st:$out" "^126:sbx exec: exec 'true': Argument list too long"
+        else
+                skip "exec-many-args: beyond the kernel's limit (the sandbox's stack rlimit is '$kb' KiB: more than one request would need)"
+        fi
         control "stdin-file: without -i fd 0 is /dev/null" "$(sx exec r14 -- readlink /proc/self/fd/0 < "$F")" /dev/null
 else
         not_ok "stdin-file: sbx create"
