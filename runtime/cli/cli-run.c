@@ -213,7 +213,7 @@ static int apply_option(sbx_run_config *c, int opt, const char *arg, bool *tty_s
                 return r;
         case OPT_BIND:
         case OPT_RO_BIND:
-                r = sbx_parse_bind(arg, &b, e);
+                r = sbx_parse_bind(opt == OPT_RO_BIND ? "--ro-bind" : "--bind", arg, &b, e);
                 if (r < 0)
                         return r;
                 if (opt == OPT_RO_BIND)

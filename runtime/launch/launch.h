@@ -188,7 +188,7 @@ const char *sbx_rlimit_name(int resource);                                      
 int sbx_parse_tmpfs(const char *spec, sbx_tmpfs *ret, sbx_error *reterr);          /* /tmp[:size=64m,mode=1777] */
 /* Docker's --tmpfs: noexec unless the options say exec (docker create, docker.tmpfs) */
 int sbx_parse_tmpfs_docker(const char *spec, sbx_tmpfs *ret, sbx_error *reterr);
-int sbx_parse_bind(const char *spec, sbx_bind *ret, sbx_error *reterr);            /* SRC:DST[:ro|rw] */
+int sbx_parse_bind(const char *opt, const char *spec, sbx_bind *ret, sbx_error *reterr); /* SRC:DST[:ro|rw]; errors name OPT */
 int sbx_parse_env(const char *spec, sbx_error *reterr);                            /* K=V validation */
 int sbx_parse_user(const char *spec, uint32_t *ret_uid, uint32_t *ret_gid, sbx_error *reterr);
 sbx_network_mode sbx_network_mode_from_string(const char *s);

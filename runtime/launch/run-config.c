@@ -235,14 +235,15 @@ int sbx_parse_tmpfs_docker(const char *spec, sbx_tmpfs *ret, sbx_error *reterr) 
         return r;
 }
 
-/* SRC:DST[:ro|rw]; DST defaults to SRC. */
-int sbx_parse_bind(const char *spec, sbx_bind *ret, sbx_error *reterr) {
+/* SRC:DST[:ro|rw]; DST defaults to SRC. OPT: the option it came with, for
+ * the errors (--bind, --ro-bind). */
+int sbx_parse_bind(const char *opt, const char *spec, sbx_bind *ret, sbx_error *reterr) {
         _cleanup_free_ char *copy = strdup(spec);
         char *dst, *mode = NULL;
         sbx_bind b = {};
 
         if (!copy)
-                return sbx_error_set(reterr, -ENOMEM, "--bind: out of memory");
+                return sbx_error_set(reterr, -ENOMEM, "%s: out of memory", opt);
         dst = strchr(copy, ':');
         if (dst) {
                 *dst++ = '\0';
@@ -253,23 +254,23 @@ int sbx_parse_bind(const char *spec, sbx_bind *ret, sbx_error *reterr) {
         if (mode && !strcmp(mode, "ro"))
                 b.ro = true;
         else if (mode && strcmp(mode, "rw"))
-                return sbx_error_set(reterr, -EINVAL, "--bind '%s': mode must be ro or rw", spec);
+                return sbx_error_set(reterr, -EINVAL, "%s '%s': mode must be ro or rw", opt, spec);
         /* The source is canonicalised with realpath() later; the destination is
          * a path in the sandbox and must be clean. */
         if (!copy[0])
-                return sbx_error_set(reterr, -EINVAL, "--bind '%s': empty source", spec);
+                return sbx_error_set(reterr, -EINVAL, "%s '%s': empty source", opt, spec);
         if (!dst && !path_ok(copy))
-                return sbx_error_set(reterr, -EINVAL, "--bind '%s': give SRC:DST with an absolute DST", spec);
+                return sbx_error_set(reterr, -EINVAL, "%s '%s': give SRC:DST with an absolute DST", opt, spec);
         if (dst && !path_ok(dst))
-                return sbx_error_set(reterr, -EINVAL, "--bind '%s': destination must be an absolute path without '..'", spec);
+                return sbx_error_set(reterr, -EINVAL, "%s '%s': destination must be an absolute path without '..'", opt, spec);
         if (!strcmp(dst ?: copy, "/"))
-                return sbx_error_set(reterr, -EINVAL, "--bind '%s': cannot bind over /", spec);
+                return sbx_error_set(reterr, -EINVAL, "%s '%s': cannot bind over /", opt, spec);
         b.src = strdup(copy);
         b.dst = strdup(dst ?: copy);
         if (!b.src || !b.dst) {
                 free(b.src);
                 free(b.dst);
-                return sbx_error_set(reterr, -ENOMEM, "--bind: out of memory");
+                return sbx_error_set(reterr, -ENOMEM, "%s: out of memory", opt);
         }
         *ret = b;
         return 0;

@@ -95,21 +95,21 @@ START_TEST(test_bind_and_user_specs) {
         sbx_error e = {};
         uint32_t u, g;
 
-        ck_assert_int_eq(sbx_parse_bind("/src:/dst:ro", &b, &e), 0);
+        ck_assert_int_eq(sbx_parse_bind("--bind", "/src:/dst:ro", &b, &e), 0);
         ck_assert_str_eq(b.src, "/src");
         ck_assert_str_eq(b.dst, "/dst");
         ck_assert(b.ro);
         free(b.src);
         free(b.dst);
-        ck_assert_int_eq(sbx_parse_bind("/data", &b, &e), 0);
+        ck_assert_int_eq(sbx_parse_bind("--bind", "/data", &b, &e), 0);
         ck_assert_str_eq(b.dst, "/data");
         ck_assert(!b.ro);
         free(b.src);
         free(b.dst);
-        ck_assert_int_eq(sbx_parse_bind("/src:/", &b, &e), -EINVAL);
-        ck_assert_int_eq(sbx_parse_bind("/src:rel", &b, &e), -EINVAL);
-        ck_assert_int_eq(sbx_parse_bind("/src:/a/../b", &b, &e), -EINVAL);
-        ck_assert_int_eq(sbx_parse_bind("/src:/dst:rx", &b, &e), -EINVAL);
+        ck_assert_int_eq(sbx_parse_bind("--bind", "/src:/", &b, &e), -EINVAL);
+        ck_assert_int_eq(sbx_parse_bind("--bind", "/src:rel", &b, &e), -EINVAL);
+        ck_assert_int_eq(sbx_parse_bind("--bind", "/src:/a/../b", &b, &e), -EINVAL);
+        ck_assert_int_eq(sbx_parse_bind("--bind", "/src:/dst:rx", &b, &e), -EINVAL);
 
         ck_assert_int_eq(sbx_parse_user("1000:100", &u, &g, &e), 0);
         ck_assert_uint_eq(u, 1000);
