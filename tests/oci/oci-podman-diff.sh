@@ -193,11 +193,19 @@ like "-v :idmap: refused, naming mounts[N].options[M] (documented)" "$st:$out" '
 # pause/unpause (v1 freezer), kill -s
 life() {
         local rt=$1 out
-        "${P[@]}" --runtime "$rt" create --name lc "${U[@]}" "${NET[@]}" $IMG sh -c 'trap "exit 5" HUP; echo line1; while :; do sleep 0.1; done' >/dev/null 2>&1
+        # sh forks once (the sleep) and then waits: a shell that forked a
+        # `sleep 0.1` every 0.1 s showed up twice in `podman top` whenever top
+        # read /proc between a fork and its exec (the child is still "sh -c
+        # trap ..." then), and not at all when top ran before the runtime's
+        # process had exec'd sh (top=0 and top=2 under load, session 16)
+        "${P[@]}" --runtime "$rt" create --name lc "${U[@]}" "${NET[@]}" $IMG sh -c 'trap "exit 5" HUP; echo line1; sleep 1000 & wait' >/dev/null 2>&1
         out="created=$("${P[@]}" inspect -f '{{.State.Status}}' lc 2>&1)"
         "${P[@]}" start lc >/dev/null 2>&1
         out="$out running=$("${P[@]}" inspect -f '{{.State.Status}}' lc 2>&1)"
-        out="$out top=$("${P[@]}" top lc pid args 2>&1 | grep -c 'sh -c trap')"
+        # the sleep exec'd: sh is in `wait` from then on, nothing forks any more
+        for i in $(seq 100); do "${P[@]}" top lc args 2>/dev/null | grep -qx 'sleep 1000 *' && break; sleep 0.1; done
+        top=$("${P[@]}" top lc pid args 2>&1)
+        out="$out top=$(grep -c 'sh -c trap' <<<"$top")+$(grep -cE '^ *[0-9]+ +sleep 1000 *$' <<<"$top")"
         out="$out logs=$("${P[@]}" logs -t lc 2>&1 | sed -n 's/^[0-9-]*T[0-9:.]*[-+Z][0-9:]* //p' | head -1)"
         out="$out exec=$(script -qec "${P[*]} exec -t -u 1000 -w /tmp -e Z=9 lc sh -c 'tty; stat -c %u:%g \$(tty); pwd; echo \$Z; grep CapEff /proc/self/status'" /dev/null 2>&1 | tr -d '\r' | tr -s '\n\t' '  ')"
         if [ -z "$ROOTLESS" ]; then
@@ -215,10 +223,10 @@ life() {
 sbx=$(life "$SBX_RUNC"); ctl=$(life "$CONTROL")
 if [ -n "$ROOTLESS" ]; then
         like "podman create/start/top/logs -t/exec -t -u -w -e/kill -s HUP/rm under sbx-runc" "$sbx" \
-                '^created=created running=running top=1 logs=line1 exec=/dev/pts/[0-9]+ 1000:5 /tmp 9 CapEff: 0+ +kill-HUP=exited:5 rm=0$'
+                '^created=created running=running top=1\+1 logs=line1 exec=/dev/pts/[0-9]+ 1000:5 /tmp 9 CapEff: 0+ +kill-HUP=exited:5 rm=0$'
 else
         like "podman create/start/top/logs -t/exec -t -u -w -e/update/pause/unpause/kill -s HUP/rm under sbx-runc" "$sbx" \
-                '^created=created running=running top=1 logs=line1 exec=/dev/pts/[0-9]+ 1000:5 /tmp 9 CapEff: 0+ +update=0 limits=104857600,25000, pause=0 paused unpause=0 running kill-HUP=exited:5 rm=0$'
+                '^created=created running=running top=1\+1 logs=line1 exec=/dev/pts/[0-9]+ 1000:5 /tmp 9 CapEff: 0+ +update=0 limits=104857600,25000, pause=0 paused unpause=0 running kill-HUP=exited:5 rm=0$'
 fi
 is "... the same as under $CN" "$sbx" "$ctl"
 
