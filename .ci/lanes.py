@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Run every test lane of sbx and end with one line `N passed, M failed`.
+"""Run every test lane of sbx and end with one line `N passed, M failed, K skipped`.
 
 Lanes (run in this order; name some to run only those):
   unit                Check unit tests                                  build/
@@ -15,11 +15,11 @@ Lanes (run in this order; name some to run only those):
   e2e                 the real OpenClaw driving sbx as `docker`, and    build/
                       through podman with sbx-runc as its runtime (two
                       tests at a time, each its own scratch OpenClaw)
-  package             the .deb: built, installed in a clean root, used,     build/
+  package             the .deb: built, installed in a clean root, used, build/
                       purged (~40 s; first run ~2 min: debootstrap, cached)
-  sanitizers          unit + integration + conformance + two oci tests,   build-asan/
-                      ASan+UBSan
-                      (generated corpus: its manual cases + every 10th)
+  sanitizers          unit + integration + conformance, two oci tests;  build-asan/
+                      ASan+UBSan (the generated conformance corpus: its
+                      manual cases + every 10th)
   fuzz                a short libFuzzer run of every parser (two at     build-fuzz/
                       a time); prints each target's executions, fails
                       one that fuzzed < FUZZ_MIN inputs past its seeds
