@@ -2177,9 +2177,44 @@ static void v_container_env(struct vctx *v, struct json_object *root) {
 /* channels.<id>: bundled channel ids and the metadata keys (defaults, modelByChannel: the
  * "channels" rows of config-shapes.h); each channel is checked against its plugin's JSON
  * Schema (the "channel" rows), as OpenClaw does. */
+/* addLegacyChannelAcpBindingIssues: anywhere below channels, an object's `bindings` object
+ * with an `acp` object (or array) is a removed spelling; the parent's issue first, then its
+ * members' in their order */
+static void v_legacy_acp(struct vctx *v, struct json_object *o) {
+        if (json_object_is_type(o, json_type_array)) {
+                for (size_t i = 0; i < json_object_array_length(o); i++) {
+                        jpath_push_index(&v->path, i);
+                        v_legacy_acp(v, json_object_array_get_idx(o, i));
+                        jpath_pop(&v->path);
+                }
+                return;
+        }
+        if (!json_object_is_type(o, json_type_object))
+                return;
+        struct json_object *b = jget(o, "bindings"), *acp = jget(b, "acp");
+        if (json_object_is_type(b, json_type_object) &&
+            (json_object_is_type(acp, json_type_object) || json_object_is_type(acp, json_type_array))) {
+                jpath_push_key(&v->path, "bindings");
+                jpath_push_key(&v->path, "acp");
+                issue(v, "Legacy channel-local ACP bindings were removed; use top-level bindings[] entries.");
+                jpath_pop(&v->path);
+                jpath_pop(&v->path);
+        }
+        json_object_object_foreach(o, k, m) {
+                jpath_push_key(&v->path, k);
+                v_legacy_acp(v, m);
+                jpath_pop(&v->path);
+        }
+}
+
 static void v_channels(struct vctx *v, struct json_object *o) {
-        if (check_object(v, o, NULL))
-                v_shapes(v, o, "channels"); /* defaults, modelByChannel */
+        size_t n0 = v->diag->issues.n;
+        if (!check_object(v, o, NULL))
+                return;
+        v_shapes(v, o, "channels"); /* defaults, modelByChannel */
+        refine_begin(v); /* the passthrough object's superRefine, when no member aborted it */
+        if (!aborted_since(v, n0))
+                v_legacy_acp(v, o);
 }
 
 /* The channels' plugin-owned checks (validatePreparedConfigWithPlugins), which OpenClaw runs
@@ -2217,82 +2252,313 @@ static void v_channel_plugins(struct vctx *v, struct json_object *root) {
 
 /* ---- bindings and the other references to agents ---- */
 
-static const char *const BINDING_KEYS[] = {"type", "agentId", "comment", "match", "session", "acp", NULL};
-static const char *const MATCH_KEYS[] = {"channel", "accountId", "peer", "guildId", "teamId", "roles", NULL};
-static const char *const PEER_KINDS[] = {"direct", "group", "channel", NULL};
 
-/* a route binding's session: BindingSessionSchema (strict: dmScope, groupScope enums) */
-static bool binding_session_ok(struct json_object *o) {
-        static const char *const DM[] = {"main", "per-peer", "per-channel-peer", "per-account-channel-peer", NULL};
-        static const char *const GROUP[] = {"main", "per-group", NULL};
-        if (!json_object_is_type(o, json_type_object))
-                return false;
+/* bindings[i] is zod's union([RouteBindingSchema, AcpBindingSchema]): each branch's issues are
+ * collected as zod makes them (bz_*), then the union decides as zod's handleUnionResults and
+ * OpenClaw's mapZodIssueToConfigIssue do (v_binding). */
+enum { BZ_VALUE, BZ_TYPE, BZ_UNRECOG, BZ_CUSTOM, BZ_UNION };
+#define BZ_MAX 32
+struct bz_issue {
+        int code;
+        unsigned depth;                 /* path below the binding: seg[0..depth) */
+        const char *seg[4];
+        long idx;                       /* >= 0: seg[depth - 1] is this array index */
+        char msg[600];
+        const char *const *values;      /* BZ_VALUE, BZ_UNION: the literals zod names */
+};
+struct bz_branch {
+        struct bz_issue is[BZ_MAX];
+        unsigned n;
+};
+
+static struct bz_issue *bz_add(struct bz_branch *br, int code, const char *const *segs, unsigned depth,
+                               const char *const *values, const char *fmt, ...) _printf_(6, 7);
+static struct bz_issue *bz_add(struct bz_branch *br, int code, const char *const *segs, unsigned depth,
+                               const char *const *values, const char *fmt, ...) {
+        if (br->n >= BZ_MAX)
+                return NULL;
+        struct bz_issue *x = &br->is[br->n++];
+        *x = (struct bz_issue){.code = code, .depth = depth, .idx = -1, .values = values};
+        for (unsigned i = 0; i < depth && i < 4; i++)
+                x->seg[i] = segs[i];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(x->msg, sizeof(x->msg), fmt, ap);
+        va_end(ap);
+        return x;
+}
+
+/* zod's received type: "undefined" for a missing member */
+static const char *bz_got(struct json_object *o, bool present) {
+        return present ? tname(o) : "undefined";
+}
+
+/* a member of o that must be a string (required or optional) */
+static void bz_string(struct bz_branch *br, struct json_object *o, const char *const *segs, unsigned depth,
+                      bool required) {
+        struct json_object *f = NULL;
+        bool present = json_object_object_get_ex(o, segs[depth - 1], &f);
+        if ((present || required) && !json_object_is_type(f, json_type_string))
+                bz_add(br, BZ_TYPE, segs, depth, NULL, "Invalid input: expected string, received %s",
+                       bz_got(f, present));
+}
+
+/* zod 4's enum message, its values in the hint */
+static void bz_enum(struct bz_branch *br, struct json_object *o, const char *const *segs, unsigned depth,
+                    const char *const *vals) {
+        struct json_object *f = NULL;
+        if (!json_object_object_get_ex(o, segs[depth - 1], &f))
+                return;
+        if (json_object_is_type(f, json_type_string) && in_list(vals, json_object_get_string(f)))
+                return;
+        char want[256] = "";
+        for (size_t i = 0; vals[i]; i++) {
+                size_t l = strlen(want);
+                snprintf(want + l, sizeof(want) - l, "%s\"%s\"", i ? "|" : "", vals[i]);
+        }
+        bz_add(br, BZ_VALUE, segs, depth, vals, "Invalid option: expected one of %s", want);
+}
+
+/* a strict object's unknown keys: one issue (zod: "continue", it does not abort the branch) */
+static void bz_unknown(struct bz_branch *br, struct json_object *o, const char *const *segs, unsigned depth,
+                       const char *const *keys) {
+        char extra[400] = "";
+        size_t n = 0;
         json_object_object_foreach(o, k, val) {
-                const char *const *vals = !strcmp(k, "dmScope") ? DM : !strcmp(k, "groupScope") ? GROUP : NULL;
-                if (!vals || !json_object_is_type(val, json_type_string) || !in_list(vals, json_object_get_string(val)))
-                        return false;
+                (void) val;
+                if (in_list(keys, k))
+                        continue;
+                char q[256];
+                size_t l = strlen(extra);
+                sbx_js_quote(q, sizeof(q), k);
+                snprintf(extra + l, sizeof(extra) - l, "%s%s", n ? ", " : "", q);
+                n++;
+        }
+        if (n)
+                bz_add(br, BZ_UNRECOG, segs, depth, NULL, "Unrecognized key%s: %s", n > 1 ? "s" : "", extra);
+}
+
+/* an optional member that must be an object: false when absent or after its issue */
+static bool bz_object(struct bz_branch *br, struct json_object *o, const char *const *segs, unsigned depth,
+                      bool required, struct json_object **out) {
+        struct json_object *f = NULL;
+        bool present = json_object_object_get_ex(o, segs[depth - 1], &f);
+        *out = f;
+        if (!present && !required)
+                return false;
+        if (!json_object_is_type(f, json_type_object)) {
+                bz_add(br, BZ_TYPE, segs, depth, NULL, "Invalid input: expected object, received %s", bz_got(f, present));
+                return false;
         }
         return true;
 }
 
-static void v_binding(struct vctx *v, struct json_object *b) {
-        if (!json_object_is_type(b, json_type_object)) {
-                issue(v, "Invalid input");
+static const char *const MATCH_KEYS[] = {"channel", "accountId", "peer", "guildId", "teamId", "roles", NULL};
+static const char *const PEER_KINDS[] = {"direct", "group", "channel", NULL};
+
+/* BindingMatchSchema (strict) */
+static void bz_match(struct bz_branch *br, struct json_object *b) {
+        struct json_object *m, *peer;
+        if (!bz_object(br, b, (const char *[]){"match"}, 1, true, &m))
                 return;
+        bz_string(br, m, (const char *[]){"match", "channel"}, 2, true);
+        bz_string(br, m, (const char *[]){"match", "accountId"}, 2, false);
+        if (bz_object(br, m, (const char *[]){"match", "peer"}, 2, false, &peer)) {
+                static const char *const PEER_KEYS[] = {"kind", "id", NULL};
+                struct json_object *kind = jget(peer, "kind");
+                if (!json_object_is_type(kind, json_type_string) || !in_list(PEER_KINDS, json_object_get_string(kind)))
+                        bz_add(br, BZ_UNION, (const char *[]){"match", "peer", "kind"}, 3, PEER_KINDS, "Invalid input");
+                bz_string(br, peer, (const char *[]){"match", "peer", "id"}, 3, true);
+                bz_unknown(br, peer, (const char *[]){"match", "peer"}, 2, PEER_KEYS);
         }
-        struct json_object *type = jget(b, "type"), *match = jget(b, "match"), *id = jget(b, "agentId");
-        const char *t = json_object_is_type(type, json_type_string) ? json_object_get_string(type) : NULL;
-        bool acp = t && !strcmp(t, "acp");
-        /* a union of the route and acp shapes: a wrong member fails both ("Invalid input") */
-        if ((type && !(t && (!strcmp(t, "route") || acp))) || !json_object_is_type(id, json_type_string) ||
-            !json_object_is_type(match, json_type_object) ||
-            !json_object_is_type(jget(match, "channel"), json_type_string) ||
-            (jhas(b, "acp") && !acp) || (jhas(b, "session") && (acp || !binding_session_ok(jget(b, "session"))))) {
-                issue(v, "Invalid input");
-                return;
-        }
-        check_object(v, b, BINDING_KEYS);
-        jpath_push_key(&v->path, "match");
-        if (check_object(v, match, MATCH_KEYS)) {
-                static const struct vfield fields[] = {
-                        {"accountId", V_STRING}, {"guildId", V_STRING}, {"teamId", V_STRING},
-                        {"roles", V_STRINGS}, {NULL}
-                };
-                v_fields(v, match, fields);
-                FIELD(v, match, "peer", {
-                        static const char *const peer_keys[] = {"kind", "id", NULL};
-                        if (check_object(v, f, peer_keys)) {
-                                FIELD(v, f, "kind", v_enum(v, f, PEER_KINDS));
-                                if (!jhas(f, "kind"))
-                                        issue(v, "Invalid input: expected \"direct\" | \"group\" | \"channel\"");
-                                FIELD(v, f, "id", v_string(v, f, false));
-                                if (!jhas(f, "id"))
-                                        issue(v, "Invalid input: expected string, received undefined");
+        bz_string(br, m, (const char *[]){"match", "guildId"}, 2, false);
+        bz_string(br, m, (const char *[]){"match", "teamId"}, 2, false);
+        struct json_object *roles = NULL;
+        if (json_object_object_get_ex(m, "roles", &roles)) {
+                if (!json_object_is_type(roles, json_type_array))
+                        bz_add(br, BZ_TYPE, (const char *[]){"match", "roles"}, 2, NULL,
+                               "Invalid input: expected array, received %s", tname(roles));
+                else
+                        for (size_t i = 0; i < json_object_array_length(roles); i++) {
+                                struct json_object *e = json_object_array_get_idx(roles, i);
+                                if (json_object_is_type(e, json_type_string))
+                                        continue;
+                                struct bz_issue *x = bz_add(br, BZ_TYPE, (const char *[]){"match", "roles", ""}, 3, NULL,
+                                                            "Invalid input: expected string, received %s", tname(e));
+                                if (x)
+                                        x->idx = (long) i;
                         }
-                });
         }
-        vpop(v);
-        FIELD(v, b, "comment", v_string(v, f, false));
-        if (acp) {
-                static const char *const ACP_MODES[] = {"persistent", "oneshot", NULL};
-                static const struct vfield acp_fields[] = {
-                        {"mode", V_ENUM, ACP_MODES}, {"label", V_STRING}, {"cwd", V_STRING}, {"backend", V_STRING}, {NULL}
-                };
-                FIELD(v, b, "acp", v_object(v, f, NULL, acp_fields));
+        bz_unknown(br, m, (const char *[]){"match"}, 1, MATCH_KEYS);
+}
+
+static bool bz_aborted(const struct bz_branch *br) {
+        for (unsigned i = 0; i < br->n; i++)
+                if (br->is[i].code != BZ_UNRECOG && br->is[i].code != BZ_CUSTOM)
+                        return true;
+        return false;
+}
+
+static void bz_route(struct bz_branch *br, struct json_object *b) {
+        static const char *const KEYS[] = {"type", "agentId", "comment", "match", "session", NULL};
+        static const char *const ROUTE[] = {"route", NULL};
+        static const char *const DM[] = {"main", "per-peer", "per-channel-peer", "per-account-channel-peer", NULL};
+        static const char *const GROUP[] = {"main", "per-group", NULL};
+        struct json_object *t = NULL, *s;
+        if (json_object_object_get_ex(b, "type", &t) &&
+            !(json_object_is_type(t, json_type_string) && !strcmp(json_object_get_string(t), "route")))
+                bz_add(br, BZ_VALUE, (const char *[]){"type"}, 1, ROUTE, "Invalid input: expected \"route\"");
+        bz_string(br, b, (const char *[]){"agentId"}, 1, true);
+        bz_string(br, b, (const char *[]){"comment"}, 1, false);
+        bz_match(br, b);
+        if (bz_object(br, b, (const char *[]){"session"}, 1, false, &s)) {
+                static const char *const SKEYS[] = {"dmScope", "groupScope", NULL};
+                bz_enum(br, s, (const char *[]){"session", "dmScope"}, 2, DM);
+                bz_enum(br, s, (const char *[]){"session", "groupScope"}, 2, GROUP);
+                bz_unknown(br, s, (const char *[]){"session"}, 1, SKEYS);
         }
-        if (acp) {
-                _cleanup_free_ char *peer = NULL;
-                struct json_object *pid = jget(jget(match, "peer"), "id");
-                if (json_object_is_type(pid, json_type_string))
-                        peer = sbx_strdup_trim(json_object_get_string(pid));
-                if (!peer || !*peer) {
-                        jpath_push_key(&v->path, "match");
-                        jpath_push_key(&v->path, "peer");
-                        issue(v, "ACP bindings require match.peer.id to target a concrete conversation.");
-                        vpop(v);
-                        vpop(v);
+        bz_unknown(br, b, NULL, 0, KEYS);
+}
+
+static void bz_acp(struct bz_branch *br, struct json_object *b) {
+        static const char *const KEYS[] = {"type", "agentId", "comment", "match", "acp", NULL};
+        static const char *const ACP[] = {"acp", NULL};
+        static const char *const MODES[] = {"persistent", "oneshot", NULL};
+        struct json_object *t = jget(b, "type"), *a;
+        if (!(json_object_is_type(t, json_type_string) && !strcmp(json_object_get_string(t), "acp")))
+                bz_add(br, BZ_VALUE, (const char *[]){"type"}, 1, ACP, "Invalid input: expected \"acp\"");
+        bz_string(br, b, (const char *[]){"agentId"}, 1, true);
+        bz_string(br, b, (const char *[]){"comment"}, 1, false);
+        bz_match(br, b);
+        if (bz_object(br, b, (const char *[]){"acp"}, 1, false, &a)) {
+                static const char *const AKEYS[] = {"mode", "label", "cwd", "backend", NULL};
+                bz_enum(br, a, (const char *[]){"acp", "mode"}, 2, MODES);
+                bz_string(br, a, (const char *[]){"acp", "label"}, 2, false);
+                bz_string(br, a, (const char *[]){"acp", "cwd"}, 2, false);
+                bz_string(br, a, (const char *[]){"acp", "backend"}, 2, false);
+                bz_unknown(br, a, (const char *[]){"acp"}, 1, AKEYS);
+        }
+        bz_unknown(br, b, NULL, 0, KEYS);
+        if (bz_aborted(br)) /* the superRefine runs on a value that parsed */
+                return;
+        _cleanup_free_ char *peer = NULL;
+        struct json_object *pid = jget(jget(jget(b, "match"), "peer"), "id");
+        if (json_object_is_type(pid, json_type_string))
+                peer = sbx_strdup_trim(json_object_get_string(pid));
+        if (!peer || !*peer)
+                bz_add(br, BZ_CUSTOM, (const char *[]){"match", "peer"}, 2, NULL,
+                       "ACP bindings require match.peer.id to target a concrete conversation.");
+}
+
+static void bz_emit(struct vctx *v, const struct bz_issue *x, const char *msg) {
+        for (unsigned i = 0; i < x->depth; i++)
+                if (i + 1 == x->depth && x->idx >= 0)
+                        jpath_push_index(&v->path, (size_t) x->idx);
+                else
+                        jpath_push_key(&v->path, x->seg[i]);
+        issue(v, "%s", msg);
+        for (unsigned i = 0; i < x->depth; i++)
+                jpath_pop(&v->path);
+}
+
+/* OpenClaw's collectAllowedValuesFromIssue over one branch: false when a wrong type makes the
+ * hint incomplete or the branch names no value */
+static bool bz_allowed(const struct bz_branch *br, const char **seen, size_t *nseen) {
+        bool any = false;
+        for (unsigned i = 0; i < br->n; i++) {
+                const struct bz_issue *x = &br->is[i];
+                if (x->code == BZ_TYPE)
+                        return false;
+                if (x->code != BZ_VALUE && x->code != BZ_UNION)
+                        continue;
+                for (size_t j = 0; x->values[j]; j++) {
+                        bool dup = false;
+                        any = true;
+                        for (size_t k = 0; k < *nseen && !dup; k++)
+                                dup = !strcmp(seen[k], x->values[j]);
+                        if (!dup && *nseen < 64) /* summarizeAllowedValues: each value once */
+                                seen[(*nseen)++] = x->values[j];
                 }
         }
+        return any;
+}
+
+static void v_binding(struct vctx *v, struct json_object *b) {
+        struct bz_branch *br = calloc(2, sizeof(*br));
+        if (!br) {
+                v->oom = true;
+                return;
+        }
+        if (!json_object_is_type(b, json_type_object)) {
+                issue(v, "Invalid input");
+                free(br);
+                return;
+        }
+        bz_route(&br[0], b);
+        bz_acp(&br[1], b);
+        if (!br[0].n || !br[1].n) {
+                free(br);
+                return;
+        }
+        /* zod: the one branch that did not abort gives its issues as they are */
+        int live = !bz_aborted(&br[0]) + !bz_aborted(&br[1]);
+        if (live == 1) {
+                const struct bz_branch *one = bz_aborted(&br[0]) ? &br[1] : &br[0];
+                for (unsigned i = 0; i < one->n; i++)
+                        bz_emit(v, &one->is[i], one->is[i].msg);
+                free(br);
+                return;
+        }
+        /* invalid_union: the allowed values every branch names, else the bindings rule
+         * (extractBindingsSpecificUnionIssue), else "Invalid input" */
+        const char *seen[64];
+        size_t nseen = 0;
+        if (bz_allowed(&br[0], seen, &nseen) && bz_allowed(&br[1], seen, &nseen)) {
+                char allowed[1024] = "";
+                for (size_t i = 0; i < nseen && i < 12; i++) { /* at most 12 shown */
+                        char q[128];
+                        size_t l = strlen(allowed);
+                        sbx_js_quote(q, sizeof(q), seen[i]);
+                        snprintf(allowed + l, sizeof(allowed) - l, "%s%s", i ? ", " : "", q);
+                }
+                if (nseen > 12)
+                        issue(v, "Invalid input (allowed: %s, ... (+%zu more))", allowed, nseen - 12);
+                else
+                        issue(v, "Invalid input (allowed: %s)", allowed);
+                free(br);
+                return;
+        }
+        bool saw_route = false;
+        const struct bz_issue *best = NULL;
+        unsigned branches = 0;
+        for (unsigned k = 0; k < 2; k++) {
+                const struct bz_branch *x = &br[k];
+                bool route_mismatch = false;
+                for (unsigned i = 0; i < x->n; i++)
+                        if (x->is[i].code == BZ_VALUE && x->is[i].depth == 1 && !strcmp(x->is[i].seg[0], "type") &&
+                            in_list(x->is[i].values, "route"))
+                                route_mismatch = true;
+                if (route_mismatch) {
+                        saw_route = true;
+                        continue;
+                }
+                const struct bz_issue *bb = NULL;
+                for (unsigned i = 0; i < x->n; i++) {
+                        const struct bz_issue *c = &x->is[i];
+                        if (!bb || c->depth > bb->depth ||
+                            (c->depth == bb->depth && c->code == BZ_UNRECOG && bb->code != BZ_UNRECOG))
+                                bb = c;
+                }
+                if (bb) {
+                        best = bb;
+                        branches++;
+                }
+        }
+        if (saw_route && branches == 1 && (best->depth > 0 || best->code == BZ_UNRECOG))
+                bz_emit(v, best, best->msg);
+        else
+                issue(v, "Invalid input");
+        free(br);
 }
 
 /* The ids the roster defines (normalised; "main" without a roster). */
