@@ -29,6 +29,7 @@ const char *jpath_str(const jpath *p);
 struct vctx {
         sbx_config_diag *diag;
         const char *retained_default; /* the legacy default=true owner the migration kept */
+        struct json_object *raw_list; /* agents.list as written, before the migration (or NULL) */
         jpath path;
         bool oom;
         bool plugin_schema; /* checking a plugin's JSON Schema: its validator's wording */

@@ -291,7 +291,14 @@ static int expand_paths(struct json_object *o) {
 
 /* ---- the pipeline ---- */
 
+static void json_putp(struct json_object **o) {
+        if (*o)
+                json_object_put(*o);
+}
+
 static int load_tree(struct json_object *root, sbx_config *ret, sbx_config_diag *diag, sbx_error *reterr) {
+        /* agents.list as written: OpenClaw names an agent's docker.env issue by it (sourceRaw) */
+        __attribute__((cleanup(json_putp))) struct json_object *raw_list = NULL;
         _cleanup_free_ char *retained = NULL;
         _cleanup_(sbx_strv_free) sbx_strv vars = {};
         struct vctx v = {.diag = diag};
@@ -305,6 +312,9 @@ static int load_tree(struct json_object *root, sbx_config *ret, sbx_config_diag 
         if (sbx_config_env_vars(root, &vars) < 0 || sbx_config_env_apply(&vars) < 0 ||
             walk_substitute(root, &vars) < 0)
                 return sbx_error_set(reterr, -ENOMEM, "out of memory");
+        if (json_object_is_type(jget(jget(root, "agents"), "list"), json_type_array))
+                raw_list = json_object_get(jget(jget(root, "agents"), "list"));
+        v.raw_list = raw_list;
         r = sbx_config_migrate_tree(root, diag, &retained, NULL);
         if (r == -EINVAL)
                 return sbx_error_set(reterr, r, "invalid config: Invalid profile name: \"%s\" (OPENCLAW_PROFILE)",

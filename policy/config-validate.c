@@ -526,6 +526,18 @@ struct shape {
         unsigned short node;
 };
 #include "config-shapes.h"
+#include "config-patterns.h"
+
+/* a plugin schema's pattern as written, from the ERE the shapes hold (NULL: not one) */
+static const char *pattern_src(const char *re) {
+        for (const char *p = SPATTERNS; *p;) {
+                const char *src = p + strlen(p) + 1;
+                if (!strcmp(p, re))
+                        return src;
+                p = src + strlen(src) + 1;
+        }
+        return NULL;
+}
 #include "idna-ascii.h"
 #include "idna-map.h"
 
@@ -1412,13 +1424,21 @@ static void v_node(struct vctx *v, struct json_object *o, const struct snode *n)
                                 s = TAKE_PTR(w);
                         }
                 }
-                if (!refined(n, s))
-                        issue(v, "%s", n->msg ? spool(n->msg) : "Invalid input");
+                if (!refined(n, s)) {
+                        const char *src = v->plugin_schema && n->custom == K_NOT_BLANK ? pattern_src("\\S") : NULL;
+                        if (src) /* a plugin's JSON Schema "pattern": "\\S", in ajv's words */
+                                issue(v, "invalid config: must match pattern \"%s\"", src);
+                        else
+                                issue(v, "%s", n->msg ? spool(n->msg) : "Invalid input");
+                }
                 else if (slist_has(n->excluded, s))
                         issue(v, "Invalid input");
                 else if (n->re && !matches_re(spool(n->re), n->icase, s)) {
+                        const char *src = v->plugin_schema ? pattern_src(spool(n->re)) : NULL;
                         if (n->msg && n->custom == K_NONE && !v->plugin_schema) /* the check's own words */
                                 issue(v, "%s", spool(n->msg));
+                        else if (src) /* ajv names the pattern as the JSON Schema writes it */
+                                issue(v, "invalid config: must match pattern \"%s\"", src);
                         else
                                 issue(v, "Invalid string: must match pattern /%s/", spool(n->re));
                 }
@@ -2079,7 +2099,20 @@ static void v_env_entries(struct vctx *v, struct json_object *env, const char *b
                 jpath p = v->path;
                 v->path = (jpath){};
                 jpath_push_key(&v->path, "agents");
-                if (entry_id) {
+                /* the agent as written: agents.list[i] when the config had the legacy list */
+                size_t li = SIZE_MAX;
+                for (size_t i = 0; entry_id && v->raw_list && i < json_object_array_length(v->raw_list); i++) {
+                        struct json_object *le = json_object_array_get_idx(v->raw_list, i), *lid = jget(le, "id");
+                        if (json_object_is_type(lid, json_type_string) && !strcmp(json_object_get_string(lid), entry_id)) {
+                                if (jhas(jget(jget(jget(le, "sandbox"), "docker"), "env"), k))
+                                        li = i;
+                                break;
+                        }
+                }
+                if (li != SIZE_MAX) {
+                        jpath_push_key(&v->path, "list");
+                        jpath_push_index(&v->path, li);
+                } else if (entry_id) {
                         jpath_push_key(&v->path, "entries");
                         jpath_push_key(&v->path, entry_id);
                 } else
@@ -4416,10 +4449,12 @@ void sbx_config_validate_tree(struct json_object *root, struct vctx *v) {
         v_agent_dirs(v, root);
         pending_flush(v, 0);
         root_order(v->diag, before);
-        if (v->diag->issues.n == before)
-                v_channel_plugins(v, root);
+        /* validateConfigObjectRaw: the sandbox's container env after a clean schema pass; the
+         * channels' plugin checks (validatePreparedConfigWithPlugins) only after it */
         if (v->diag->issues.n == before)
                 v_container_env(v, root);
+        if (v->diag->issues.n == before)
+                v_channel_plugins(v, root);
         if (v->diag->issues.n == before) /* the registry's checks follow a clean schema pass */
                 sbx_config_validate_plugins(root, v);
         dedup_issues(v->diag);
