@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "config-internal.h"
+#include "config-patterns.h"
 #include "util/util.h"
 #include "policy.h"
 
@@ -359,6 +360,44 @@ static void v_enum(struct vctx *v, struct json_object *o, const char *const *val
         issue(v, "Invalid input (allowed: %s)", allowed);
 }
 
+/* whether vals is the value list of one of the schema's z.enum nodes (SZENUMS) */
+static bool zod_enum(const char *const *vals) {
+        for (const char *p = SZENUMS; *p;) {
+                size_t i = 0;
+                bool same = true;
+                for (; *p; p += strlen(p) + 1, i++)
+                        same = same && vals[i] && !strcmp(vals[i], p);
+                p++;
+                if (same && !vals[i])
+                        return true;
+        }
+        return false;
+}
+
+/* a schema table's enum in its validator's words: a plugin's JSON Schema "enum" (TypeBox, with
+ * OpenClaw's allowed-values hint), zod's literal ("expected" + the hint), zod's z.enum of more
+ * than one value ("expected one of": OpenClaw adds no hint), else a union of literals */
+static void v_enum_node(struct vctx *v, struct json_object *o, const char *const *vals) {
+        char allowed[512] = "", one_of[512] = "";
+        size_t n = 0;
+        for (; vals[n]; n++) {
+                char q[256];
+                sbx_js_quote(q, sizeof(q), vals[n]);
+                size_t l = strlen(allowed);
+                snprintf(allowed + l, sizeof(allowed) - l, "%s%s", n ? ", " : "", q);
+                l = strlen(one_of);
+                snprintf(one_of + l, sizeof(one_of) - l, "%s%s", n ? "|" : "", q);
+        }
+        if (v->plugin_schema)
+                issue(v, "invalid config: must be equal to one of the allowed values (allowed: %s)", allowed);
+        else if (n == 1)
+                issue(v, "Invalid input: expected %s (allowed: %s)", one_of, allowed);
+        else if (zod_enum(vals))
+                issue(v, "Invalid option: expected one of %s", one_of);
+        else /* a union of literals: "Invalid input" and the values every option names */
+                issue(v, "Invalid input (allowed: %s)", allowed);
+}
+
 enum { NUM_ANY, NUM_POSITIVE, NUM_NONNEG };
 
 /* zod 4's .int() on a finite number: a fraction is the wrong type, an integer beyond
@@ -526,7 +565,6 @@ struct shape {
         unsigned short node;
 };
 #include "config-shapes.h"
-#include "config-patterns.h"
 
 /* a plugin schema's pattern as written, from the ERE the shapes hold (NULL: not one) */
 static const char *pattern_src(const char *re) {
@@ -1387,8 +1425,8 @@ static void v_node(struct vctx *v, struct json_object *o, const struct snode *n)
         case N_ENUM:
                 if (!enum_has(n, o)) {
                         const char *buf[SLIST_MAX + 1];
-                        if (n->svals && SLISTS[n->svals])
-                                v_enum(v, o, slist_vec(n->svals, buf));
+                        if (n->svals && SLISTS[n->svals] && !n->nnums && !n->etrue && !n->efalse)
+                                v_enum_node(v, o, slist_vec(n->svals, buf));
                         else
                                 issue(v, "Invalid input");
                 }
