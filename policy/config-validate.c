@@ -246,7 +246,7 @@ static bool aborted_since(struct vctx *v, size_t n0);
  * (after an issue) when it is not an object. */
 static bool check_members(struct vctx *v, struct json_object *o, const char *const *keys,
                           const struct vfield *fields) {
-        char extra[512] = "", hints[512] = "";
+        char extra[512] = "", hints[512] = "", addl[1024] = "";
         size_t n = 0;
 
         if (!expect(v, o, json_type_object, "object"))
@@ -257,8 +257,9 @@ static bool check_members(struct vctx *v, struct json_object *o, const char *con
                 (void) val;
                 if (known_key(keys, fields, k))
                         continue;
-                if (v->plugin_schema) {
-                        issue(v, "invalid config: must not have additional properties: \"%s\"", k);
+                if (v->plugin_schema) { /* one issue naming them all, in the object's order */
+                        size_t l = strlen(addl);
+                        snprintf(addl + l, sizeof(addl) - l, "%s\"%s\"", l ? ", " : "", k);
                         continue;
                 }
                 size_t l = strlen(extra);
@@ -272,6 +273,8 @@ static bool check_members(struct vctx *v, struct json_object *o, const char *con
                         snprintf(hints + l, sizeof(hints) - l, "%s%s", l ? "; " : "", h);
                 }
         }
+        if (addl[0])
+                issue(v, "invalid config: must not have additional properties: %s", addl);
         if (n && (v->plugin_schema || v->path.depth == 0 || v->path.depth >= JPATH_DEPTH))
                 issue(v, "Unrecognized key%s: %s", n > 1 ? "s" : "", extra);
         else if (n) { /* after the members' issues: pending_flush */
@@ -2302,7 +2305,9 @@ static void v_channel_plugins(struct vctx *v, struct json_object *root) {
                 _cleanup_free_ char *t = sbx_strdup_trim(k);
                 if (!t || !*t || in_list(extra, t))
                         continue;
+                v->path.plain = !keep && !in_list(sbx_channel_tools, t); /* "channels.<id>" as written */
                 jpath_push_key(&v->path, t);
+                v->path.plain = false;
                 const struct shape *sh = shape_of("channel", t);
                 if (keep)
                         ;
