@@ -1299,13 +1299,6 @@ static void v_node_object(struct vctx *v, struct json_object *o, const struct sn
         }
         if (!check_members(v, o, n->extra == X_NONE ? slist_vec(n->keys, buf) : NULL, NULL))
                 return;
-        if (n->key_re) {
-                json_object_object_foreach(o, key, member) {
-                        (void) member;
-                        if (!matches_re(spool(n->key_re), false, key))
-                                issue(v, "invalid config: property names %s are invalid", key);
-                }
-        }
         unsigned nkeys = SLISTS[n->keys];
         for (unsigned i = 0; i < nkeys; i++)
                 FIELD(v, o, SPOOL + SLISTS[n->keys + 1 + i], v_node(v, f, kid(n, i)));
@@ -1318,14 +1311,30 @@ static void v_node_object(struct vctx *v, struct json_object *o, const struct sn
                         vpop(v);
                 }
         }
-        if (n->extra != X_NODE)
-                return;
-        json_object_object_foreach(o, k, m) {
-                if (slist_has(n->keys, k))
-                        continue;
-                jpath_push_key(&v->path, k);
-                v_node(v, m, kid(n, nkeys));
-                vpop(v);
+        if (n->extra == X_NODE) {
+                json_object_object_foreach(o, k, m) {
+                        if (slist_has(n->keys, k))
+                                continue;
+                        jpath_push_key(&v->path, k);
+                        v_node(v, m, kid(n, nkeys));
+                        vpop(v);
+                }
+        }
+        /* a JSON Schema's propertyNames (plugins only), after the members' issues: the key's
+         * pattern at the key, then the object's own issue */
+        if (n->key_re) {
+                const char *src = pattern_src(spool(n->key_re));
+                json_object_object_foreach(o, key, member) {
+                        (void) member;
+                        if (matches_re(spool(n->key_re), false, key))
+                                continue;
+                        if (src) {
+                                jpath_push_key(&v->path, key);
+                                issue(v, "invalid config: must match pattern \"%s\"", src);
+                                vpop(v);
+                        }
+                        issue(v, "invalid config: property names %s are invalid", key);
+                }
         }
 }
 

@@ -271,7 +271,7 @@ if "--patterns" in sys.argv[3:]:
 
     def walk(o):
         if isinstance(o, dict):
-            for rx in o.get("re", []) if isinstance(o.get("re"), list) else []:
+            for rx in [x for a in ("re", "keyre") if isinstance(o.get(a), list) for x in o[a]]:
                 if isinstance(rx, dict) and rx.get("flags") == "u" and isinstance(rx.get("src"), str):
                     e = ere(rx) if rx["src"] != "\\S" else ("\\S", False)
                     if e and e[0] not in pats:
