@@ -5,8 +5,9 @@
  *   workspaceAccess       -> none: the sandbox workspace dir, overlaid (writes stay in the run);
  *                            ro: the agent workspace, read-only at /workspace and /agent;
  *                            rw: the agent workspace itself, writable
- *   docker.workdir        -> workdir
- *   docker.user "u:g"     -> uid/gid (unset: 0:0 without capabilities, not the workspace owner)
+ *   docker.workdir        -> workdir, and where the workspace is mounted (OpenClaw's -v WS:WORKDIR)
+ *   docker.user "u:g"     -> uid/gid, names in the root's /etc/passwd, group (unset or blank:
+ *                            0:0 without capabilities, not the workspace owner)
  *   docker.env            -> env, as written (2026.9.6 keeps explicitly configured names;
  *                            values were checked single-line and NUL-free at load)
  *   docker.tmpfs          -> tmpfs (replaces the launcher defaults)
@@ -195,7 +196,16 @@ int sbx_policy_to_run_config(const sbx_resolved *r, sbx_run_config *c, sbx_strv 
          * dangerouslyAllowContainerNamespaceJoin, "container:NAME" exist; host
          * and anything else are refused naming the value (issue 7). */
         c->allow_container_join = d->allow_ns_join == SBX_TRUE;
-        k = sbx_run_config_set_network(c, d->network, c->allow_container_join, e);
+        /* "" (OpenClaw passes no --network) and "default": docker's default
+         * network, the bridge */
+        const char *net = d->network;
+        if (net && (!net[0] || !strcmp(net, "default"))) {
+                snprintf(msg, sizeof(msg), "docker.network \"%s\" is docker's default network: bridge "
+                         "(OpenClaw passes %s)", net, net[0] ? "--network default" : "no --network");
+                add_note(notes, msg);
+                net = "bridge";
+        }
+        k = sbx_run_config_set_network(c, net, c->allow_container_join, e);
         if (k < 0)
                 return sbx_error_wrap(e, "docker.network");
         c->read_only_root = d->read_only_root != SBX_FALSE;
@@ -222,10 +232,24 @@ int sbx_policy_to_run_config(const sbx_resolved *r, sbx_run_config *c, sbx_strv 
                 free(c->workdir);
                 if (!(c->workdir = strdup(d->workdir)))
                         return sbx_error_set(e, -ENOMEM, "out of memory");
+                /* OpenClaw mounts the workspace at docker.workdir (-v
+                 * WS:WORKDIR), not at /workspace: there too (sbx ran in a
+                 * missing cwd and failed, 125) */
+                free(c->workspace_dst);
+                c->workspace_dst = NULL;
+                if (d->workdir[0] != '/')
+                        return sbx_error_set(e, -EINVAL, "docker.workdir '%s': must be absolute", d->workdir);
+                if (strcmp(d->workdir, "/workspace") && !(c->workspace_dst = strdup(d->workdir)))
+                        return sbx_error_set(e, -ENOMEM, "out of memory");
         }
-        if (d->user && (k = sbx_parse_user(d->user, &c->uid, &c->gid, e)) < 0)
-                return sbx_error_wrap(e, "docker.user");
-        c->user_set = d->user != NULL;
+        /* OpenClaw passes no --user for a blank one (the workspace owner's
+         * then); names, and a bare uid's group, are docker's: looked up in
+         * the root's /etc/passwd and /etc/group (sbx's generated ones for the
+         * default root: root, nobody) */
+        bool user = d->user && d->user[strspn(d->user, " \t\n\r\f\v")];
+        if (user && (k = sbx_rootfs_user(c->rootfs, d->user, "docker.user", &c->uid, &c->gid, NULL, 0, e)) < 0)
+                return k;
+        c->user_set = user;
         for (size_t i = 0; i < d->env.n; i++) {
                 _cleanup_free_ char *kv = NULL;
                 if (asprintf(&kv, "%s=%s", d->env.v[i].key, d->env.v[i].val) < 0 ||
@@ -240,6 +264,8 @@ int sbx_policy_to_run_config(const sbx_resolved *r, sbx_run_config *c, sbx_strv 
                         return sbx_error_set(e, -ENOMEM, "out of memory");
         if ((k = map_ulimits(d, c, e)) < 0 || (k = map_limits(d, c, e)) < 0 || (k = map_mounts(r, c, e)) < 0)
                 return k;
+        if ((k = sbx_run_config_check_mounts(c, e)) < 0)
+                return sbx_error_wrap(e, "docker.tmpfs");
         /* borrowed: r outlives the run. OpenClaw passes no --security-opt
          * for "" and docker takes "builtin" for its default profile, not a
          * file of that name: both get sbx's default profile */
@@ -260,7 +286,7 @@ int sbx_policy_to_run_config(const sbx_resolved *r, sbx_run_config *c, sbx_strv 
                 return sbx_error_set(e, -ENOMEM, "out of memory");
         if (d->gpus)
                 add_note(notes, "docker.gpus is not supported; no GPU is passed through");
-        if (!d->user)
+        if (!user)
                 add_note(notes, "docker.user is unset: running as uid 0 inside the user namespace, with no "
                                 "capabilities (OpenClaw would use the workspace owner)");
         return 0;

@@ -532,14 +532,17 @@ static int apply_create_flag(sbx_docker_create *c, const sbx_docker_opt *o, char
                 /* none | bridge | container:NAME (the docker CLI takes
                  * container: as is; OpenClaw checked its override), host and
                  * other names refused naming the value */
-                r = sbx_run_config_set_network(cfg, o->value, true, reterr);
+                /* "" and "default": docker's default network, the bridge */
+                r = sbx_run_config_set_network(cfg, !o->value[0] || !strcmp(o->value, "default") ? "bridge" : o->value,
+                                               true, reterr);
                 if (r < 0)
                         return sbx_error_wrap(reterr, "--network"), r;
                 cfg->allow_container_join = cfg->network == SBX_NETWORK_CONTAINER;
                 return 0;
         case SBX_DF_USER:
                 json_object_object_add(meta, "User", json_object_new_string(o->value));
-                return sbx_parse_user(o->value, &cfg->uid, &cfg->gid, reterr);
+                /* docker's: names and a bare uid's group from the image */
+                return sbx_rootfs_user(cfg->rootfs, o->value, "--user", &cfg->uid, &cfg->gid, NULL, 0, reterr);
         case SBX_DF_SECURITY_OPT:
                 return apply_security_opt(cfg, o->value, reterr);
         case SBX_DF_DNS:
@@ -713,6 +716,8 @@ int sbx_docker_create_prepare(const sbx_docker_args *a, sbx_docker_create *ret, 
                         goto out;
         }
         r = workspace_at_workdir(&ret->config, reterr);
+        if (r >= 0)
+                r = sbx_run_config_check_mounts(&ret->config, reterr);
         if (r < 0)
                 goto out;
         sort_binds_parent_first(&ret->config);

@@ -114,41 +114,75 @@ bool sbx_rootfs_home(const char *rootfs, uint32_t uid, char *ret, size_t len) {
         return passwd && db_lookup(passwd, key, true, 5, ret, len) && ret[0] == '/' && !strpbrk(ret, "\n");
 }
 
-/* docker's User: uid, uid:gid, name, name:group (names from the image). */
-static int apply_user(sbx_run_config *c, const char *image, const char *user, sbx_error *reterr) {
-        _cleanup_free_ char *passwd = NULL, *group = NULL, *u = strdup(user);
-        char uid[32], gid[32], home[512] = "", spec[80];
+/* The passwd and group files of sbx's default root (mount.c etc_contents)
+ * before the sandbox user's line: what a name there resolves in. */
+static const char default_passwd[] = "root:x:0:0:root:/root:/bin/sh\n"
+                                     "nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n";
+static const char default_group[] = "root:x:0:\nnogroup:x:65534:\n";
+
+/* docker's User (runc's GetExecUser): uid, uid:gid, name, name:group, names
+ * and a bare uid's group looked up in the root's own /etc/passwd and
+ * /etc/group (an image's; sbx's generated ones for the default root, rootfs
+ * NULL: root and nobody, groups root and nogroup). A uid not in passwd and
+ * no group: gid 0, as docker. what names the value in errors. */
+int sbx_rootfs_user(const char *rootfs, const char *user, const char *what, uint32_t *ret_uid, uint32_t *ret_gid,
+                    char *ret_home, size_t home_len, sbx_error *reterr) {
+        _cleanup_free_ char *passwd_buf = NULL, *group_buf = NULL, *u = strdup(user);
+        const char *passwd, *group;
+        char uid[32], gid[32] = "0", home[512] = "", spec[80];
         char *g;
 
         if (!u)
                 return sbx_error_set(reterr, -ENOMEM, "out of memory");
+        if (rootfs) {
+                passwd = passwd_buf = read_image_file(rootfs, "etc/passwd");
+                group = group_buf = read_image_file(rootfs, "etc/group");
+        } else {
+                passwd = default_passwd;
+                group = default_group;
+        }
         g = strchr(u, ':');
         if (g)
                 *g++ = '\0';
-        passwd = read_image_file(c->rootfs, "etc/passwd");
-        group = read_image_file(c->rootfs, "etc/group");
+        if (!u[0] || (g && !g[0]))
+                return sbx_error_set(reterr, -EINVAL, "%s '%s': empty user or group", what, user);
         if (all_digits(u)) {
                 snprintf(uid, sizeof(uid), "%s", u);
-                if (!passwd || !db_lookup(passwd, u, true, 3, gid, sizeof(gid)))
-                        snprintf(gid, sizeof(gid), "%s", u);
+                if (passwd)
+                        (void) db_lookup(passwd, u, true, 3, gid, sizeof(gid));
                 if (passwd)
                         (void) db_lookup(passwd, u, true, 5, home, sizeof(home));
         } else if (passwd && db_lookup(passwd, u, false, 2, uid, sizeof(uid))) {
                 (void) db_lookup(passwd, u, false, 3, gid, sizeof(gid));
                 (void) db_lookup(passwd, u, false, 5, home, sizeof(home));
         } else
-                return sbx_error_set(reterr, -ENOENT, "image %s: User '%s' is not in the image's /etc/passwd",
-                                     image, user);
+                return sbx_error_set(reterr, -ENOENT, "%s '%s' is not in the %s /etc/passwd%s", what, user,
+                                     rootfs ? "image's" : "sandbox's",
+                                     rootfs ? "" : " (sbx's default root: root and nobody; give UID[:GID])");
         if (g && all_digits(g))
                 snprintf(gid, sizeof(gid), "%s", g);
         else if (g && !(group && db_lookup(group, g, false, 2, gid, sizeof(gid))))
-                return sbx_error_set(reterr, -ENOENT, "image %s: User '%s': group '%s' is not in the image's /etc/group",
-                                     image, user, g);
+                return sbx_error_set(reterr, -ENOENT, "%s '%s': group '%s' is not in the %s /etc/group%s", what, user, g,
+                                     rootfs ? "image's" : "sandbox's",
+                                     rootfs ? "" : " (sbx's default root: root and nogroup; give UID:GID)");
         snprintf(spec, sizeof(spec), "%s:%s", uid, gid);
-        if (sbx_parse_user(spec, &c->uid, &c->gid, reterr) < 0)
-                return sbx_error_set(reterr, -EINVAL, "image %s: User '%s' (%s): ids must be below 65536",
-                                     image, user, spec);
-        if (home[0] == '/' && !strpbrk(home, "\n")) {
+        if (sbx_parse_user(spec, ret_uid, ret_gid, reterr) < 0)
+                return sbx_error_set(reterr, -EINVAL, "%s '%s' (%s): ids must be below 65536", what, user, spec);
+        if (ret_home)
+                snprintf(ret_home, home_len, "%s", home[0] == '/' && !strpbrk(home, "\n") ? home : "");
+        return 0;
+}
+
+/* docker's User: uid, uid:gid, name, name:group (names from the image). */
+static int apply_user(sbx_run_config *c, const char *image, const char *user, sbx_error *reterr) {
+        char what[300], home[512];
+        int r;
+
+        snprintf(what, sizeof(what), "image %s: User", image);
+        r = sbx_rootfs_user(c->rootfs, user, what, &c->uid, &c->gid, home, sizeof(home), reterr);
+        if (r < 0)
+                return r;
+        if (home[0]) {
                 char kv[sizeof(home) + 8];
                 snprintf(kv, sizeof(kv), "HOME=%s", home);
                 if (!env_has_key(c->envv, c->n_env, kv) && sbx_run_config_add_env(c, kv) < 0)

@@ -199,6 +199,9 @@ const char *sbx_network_mode_to_string(sbx_network_mode m);
 int sbx_run_config_set_network(sbx_run_config *c, const char *value, bool allow_container_join,
                                sbx_error *reterr);
 int sbx_run_config_check_network(const sbx_run_config *c, sbx_error *reterr);
+/* a tmpfs at the workspace, /agent or a bind's target: refused, as docker's
+ * "Duplicate mount point" */
+int sbx_run_config_check_mounts(const sbx_run_config *c, sbx_error *reterr);
 /* --memory SIZE / --memory-swap SIZE|-1 (-1: unlimited swap) into c->limits;
  * zero: a size of 0 is taken (docker's "no limit"), else refused. -EINVAL for
  * anything else (the caller names the option). */
@@ -235,6 +238,12 @@ int sbx_run_config_apply_image(sbx_run_config *c, const char *name, sbx_error *r
  * read inside rootfs (RESOLVE_IN_ROOT, a regular file): true and *ret set,
  * or false when there is none (image-run.c; sbx-runc's default HOME). */
 bool sbx_rootfs_home(const char *rootfs, uint32_t uid, char *ret, size_t len);
+/* docker's --user/User in a root's /etc/passwd and /etc/group (rootfs NULL:
+ * sbx's default root, root and nobody): uid, uid:gid, name, name:group; a
+ * bare uid's gid from passwd, else 0. ret_home (may be NULL): the user's
+ * home there, "" if none. what names the value in errors. */
+int sbx_rootfs_user(const char *rootfs, const char *user, const char *what, uint32_t *ret_uid, uint32_t *ret_gid,
+                    char *ret_home, size_t home_len, sbx_error *reterr);
 
 /* Run it: plan, clone3, supervise, tear down. Returns the exit status per the
  * contract in runtime/ERRORS.md (125 with *reterr filled when sbx failed). */

@@ -228,14 +228,17 @@ static const char *generated_etc[][2] = {
 /* The generated /etc files, in the order of generated_etc[]. */
 static int etc_contents(sbx_plan *p, const sbx_run_config *c, const char *contents[static 6], sbx_error *reterr) {
         const char *hostname = c->hostname ?: "sbx";
+        /* 65534 keeps its name (nobody, nogroup): a sandbox line before it
+         * would rename it */
+        bool su = c->uid && c->uid != 65534, sg = c->gid && c->gid != 65534;
         contents[0] = sbx_plan_strdupf(p, "root:x:0:0:root:/root:/bin/sh\n%s%s%s"
                                        "nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n",
-                                       c->uid ? "sandbox:x:" : "",
-                                       c->uid ? sbx_plan_strdupf(p, "%u:%u:sandbox:/workspace:/bin/sh", c->uid, c->gid) : "",
-                                       c->uid ? "\n" : "");
+                                       su ? "sandbox:x:" : "",
+                                       su ? sbx_plan_strdupf(p, "%u:%u:sandbox:/workspace:/bin/sh", c->uid, c->gid) : "",
+                                       su ? "\n" : "");
         contents[1] = sbx_plan_strdupf(p, "root:x:0:\n%s%snogroup:x:65534:\n",
-                                       c->gid ? sbx_plan_strdupf(p, "sandbox:x:%u:", c->gid) : "",
-                                       c->gid ? "\n" : "");
+                                       sg ? sbx_plan_strdupf(p, "sandbox:x:%u:", c->gid) : "",
+                                       sg ? "\n" : "");
         /* hosts and resolv.conf come from the network plan (runtime/net/hosts.c) */
         contents[2] = p->net.hosts;
         contents[3] = p->net.resolv_conf;

@@ -351,6 +351,49 @@ int sbx_run_config_check_network(const sbx_run_config *c, sbx_error *reterr) {
         return sbx_net_mode_parse(value, false, NULL, reterr);
 }
 
+/* path a and b name the same place once repeated and trailing '/' are
+ * dropped (docker compares cleaned paths; '..' is refused earlier) */
+static bool same_mount_point(const char *a, const char *b) {
+        for (;;) {
+                while (a[0] == '/' && (a[1] == '/' || a[1] == '\0'))
+                        a++;
+                while (b[0] == '/' && (b[1] == '/' || b[1] == '\0'))
+                        b++;
+                if (*a != *b)
+                        return false;
+                if (!*a)
+                        return true;
+                a++, b++;
+        }
+}
+
+/* A tmpfs where a bind or the workspace is mounted too: docker refuses the
+ * container ("Duplicate mount point", the daemon's check of HostConfig.Tmpfs
+ * against the binds), so OpenClaw's docker.tmpfs over its workspace mount
+ * (docker.workdir), /agent or a docker.binds target never runs there. sbx
+ * mounted both, the workspace on top: refused now, naming the path. */
+int sbx_run_config_check_mounts(const sbx_run_config *c, sbx_error *reterr) {
+        const char *ws = c->workspace_dst ?: "/workspace";
+        bool agent = c->workspace && c->workspace_access == SBX_WORKSPACE_RO && !c->workspace_no_agent;
+
+        for (size_t i = 0; i < c->n_tmpfs; i++) {
+                const char *t = c->tmpfs[i].path;
+                const char *dup = NULL;
+                if (c->workspace && same_mount_point(t, ws))
+                        dup = "the workspace";
+                else if (agent && same_mount_point(t, "/agent"))
+                        dup = "the workspace's /agent view";
+                for (size_t j = 0; !dup && j < c->n_binds; j++)
+                        if (same_mount_point(t, c->binds[j].dst))
+                                dup = "a bind";
+                if (dup)
+                        return sbx_error_set(reterr, -EINVAL,
+                                             "tmpfs '%s': Duplicate mount point: %s is mounted there (docker "
+                                             "refuses a tmpfs and a bind at one path)", t, dup);
+        }
+        return 0;
+}
+
 int sbx_run_config_set_memory(sbx_run_config *c, bool swap, const char *value, bool zero) {
         int64_t v;
 

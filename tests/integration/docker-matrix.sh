@@ -277,7 +277,7 @@ refused "memorySwap without memory" "--memory-swap.*Memory limit" --memory-swap 
 refused "memorySwap below memory" "--memory-swap.*larger than memory" --memory 64m --memory-swap 32m
 refused "cpus above the host's CPUs" "--cpus.*Range of CPUs" --cpus 100000
 refused "pidsLimit: not a number" "--pids-limit" --pids-limit x
-refused "user: not numeric" "--user 'nobody'" --user nobody
+refused "user: a name not in the image's /etc/passwd (docker looks names up there)" "--user 'nosuchuser' is not in the image's /etc/passwd" --user nosuchuser
 refused "binds: a relative source (OpenClaw refuses it too)" "-v 'rel:/x'" -v rel:/x
 refused "binds: an unknown mode" "unsupported option 'bogus'" -v "$T/extra:/x:bogus"
 refused "workdir: relative" "--workdir 'rel'" --workdir rel

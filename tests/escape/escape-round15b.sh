@@ -1,0 +1,158 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Escape suite, round 15b (cfgred17): openclaw.json docker.* values and
+# docker create arguments where sbx differed from OpenClaw + docker. Found
+# and fixed:
+# - a tmpfs where the workspace, /agent or a bind is mounted (docker.tmpfs
+#   "/workspace", --tmpfs DIR with -v X:DIR): docker refuses the container
+#   ("Duplicate mount point"); sbx mounted both, the workspace on top.
+#   Refused now, naming the path (run-config.c sbx_run_config_check_mounts).
+# - docker.workdir other than /workspace: OpenClaw mounts the workspace
+#   there (-v WS:WORKDIR); sbx kept it at /workspace and failed to chdir
+#   (125). The workspace is mounted at docker.workdir now (run-policy.c).
+# - docker.user / --user names ("root", "nobody:nogroup"): docker looks
+#   them up in the container's /etc/passwd and /etc/group; sbx refused
+#   every name. Now resolved as docker: in an image's files, and for the
+#   default root in the files sbx generates for it (root, nobody; groups
+#   root, nogroup), never the host's. A bare uid gets its passwd group, else
+#   gid 0 (docker's), not gid = uid. A blank docker.user is unset (OpenClaw
+#   passes no --user for it); sbx refused it (image-run.c sbx_rootfs_user).
+# - docker.network "" and "default": OpenClaw passes no --network (resp.
+#   --network default): docker's default bridge; sbx refused both. Bridge
+#   now, with a note (run-policy.c, docker.c).
+. "$(dirname "$0")/lib.sh"
+
+export XDG_RUNTIME_DIR=$TMP/run SBX_WORKSPACE_ROOT=$TMP/sbxws
+mkdir -p "$XDG_RUNTIME_DIR"
+W=$TMP/ws
+mkdir -p "$W"
+echo inside > "$W/f"
+chmod 1777 "$W"
+chmod 644 "$W/f"
+chmod -R a+rX "$TMP" 2>/dev/null
+# cfg 'DOCKER' [SANDBOX]: agent main, sandboxed, docker: { DOCKER }, more sandbox keys
+cfg() {
+        cat > "$TMP/oc.json" <<J
+{ agents: { defaults: { sandbox: { mode: 'all', ${2:-} docker: { $1 } } },
+            entries: { main: { workspace: '$W' } } } }
+J
+}
+# brun CMD: run CMD as agent main; prints rc|output (notes dropped)
+brun() {
+        local out rc
+        out=$(HOME=$TMP/home timeout -k 5 60 "$SBX" run --no-tty --config "$TMP/oc.json" --agent main -- /bin/sh -c "$1" 2>&1 </dev/null)
+        rc=$?
+        echo "$rc|$(grep -v ' note: ' <<<"$out" | tr '\n' ' ')"
+}
+
+# --- a tmpfs where the workspace or /agent is mounted: docker's "Duplicate mount point"
+cfg "tmpfs: ['/workspace', '/tmp']" "workspaceAccess: 'rw',"
+like "tmpfs-dup-workspace: docker.tmpfs '/workspace' refused (2), naming it" "$(brun 'echo x > /workspace/g')" \
+        "^2\|.*tmpfs '/workspace': Duplicate mount point"
+is "... nothing written to the host workspace" "$(ls "$W")" f
+cfg "tmpfs: ['/workspace//', '/tmp']" "workspaceAccess: 'rw',"
+like "tmpfs-dup-workspace-slashes: '/workspace//' refused (2)" "$(brun true)" "^2\|.*Duplicate mount point"
+cfg "tmpfs: ['/agent', '/tmp']" "workspaceAccess: 'ro',"
+like "tmpfs-dup-agent: '/agent' over the ro workspace's /agent view refused (2)" "$(brun true)" "^2\|.*tmpfs '/agent': Duplicate"
+cfg "workdir: '/work', tmpfs: ['/work', '/tmp']" "workspaceAccess: 'rw',"
+like "tmpfs-dup-workdir: a tmpfs at docker.workdir (the workspace's mount point) refused (2)" "$(brun true)" \
+        "^2\|.*tmpfs '/work': Duplicate mount point"
+cfg "tmpfs: ['/workspace/sub', '/agent', '/tmp']" "workspaceAccess: 'rw',"
+control "a tmpfs below the workspace, and /agent with no /agent view: mounted" \
+        "$(brun 'grep -c -e " /workspace/sub tmpfs" -e " /agent tmpfs" /proc/self/mounts')" "0|2 "
+
+# --- docker.workdir: the workspace is mounted there, as OpenClaw's -v WS:WORKDIR
+cfg "workdir: '/work'" "workspaceAccess: 'rw',"
+is "workdir-mount: the workspace at docker.workdir, the cwd, writable; no /workspace" \
+        "$(brun 'pwd; cat f; echo w > g && cat /work/g; ls -d /workspace 2>&1 | grep -c "No such"')" "0|/work inside w 1 "
+is "... written to the host workspace" "$(cat "$W/g" 2>&1)" w
+rm -f "$W/g"
+cfg "workdir: '/work'" "workspaceAccess: 'ro',"
+like "workdir-mount-ro: read-only there (EROFS)" "$(brun 'cat /work/f; echo x > /work/g')" "^[12]\|inside .*Read-only file system"
+
+# --- docker.user names: looked up in the sandbox's /etc/passwd and /etc/group
+for u in root root:root 0:0; do
+        cfg "user: '$u'"
+        is "user-name '$u': uid 0, gid 0, no capabilities" "$(brun 'id -u; id -g; grep ^CapEff /proc/self/status')" \
+                "0|0 0 CapEff:	0000000000000000 "
+done
+cfg "user: 'nobody:nogroup'"
+is "user-name 'nobody:nogroup': 65534:65534, named so" "$(brun 'id')" \
+        "0|uid=65534(nobody) gid=65534(nogroup) groups=65534(nogroup) "
+cfg "user: '1000'"
+is "user-bare-uid '1000': gid 0 as docker (no passwd line), not 1000" "$(brun 'id -u; id -g')" "0|1000 0 "
+cfg "user: '1000:1000'"
+control "'1000:1000': gid 1000" "$(brun 'id -u; id -g')" "0|1000 1000 "
+cfg "user: ''"
+is "user-blank: unset (OpenClaw passes no --user): uid 0" "$(brun 'id -u')" "0|0 "
+cfg "user: 'daemon'"
+like "user-name-unknown 'daemon': refused (2), not the host's daemon" "$(brun id)" \
+        "^2\|.*docker.user 'daemon' is not in the sandbox's /etc/passwd"
+cfg "user: 'root:wheel'"
+like "user-group-unknown 'root:wheel': refused (2)" "$(brun id)" "^2\|.*group 'wheel' is not in the sandbox's /etc/group"
+cfg "user: 'root:'"
+like "user-empty-group 'root:': refused (2)" "$(brun id)" "^2\|.*empty user or group"
+
+# --- docker.network "" and "default": docker's default network (bridge)
+ifaces='tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d " " | grep -vc "^lo$"'
+for n in "" default; do
+        cfg "network: '$n'"
+        got=$(brun "$ifaces")
+        if grep -q "^0|" <<<"$got"; then
+                is "network '$n': docker's default bridge (one interface besides lo)" "$got" "0|1 "
+        else
+                like "network '$n': bridge (where this host cannot make one, its error, not a refusal of the value)" \
+                        "$got" "^1[0-9][0-9]\|"
+                unlike "... not refused as a value" "$got" "neither a mode"
+        fi
+done
+cfg "network: 'none'"
+control "network 'none': lo only" "$(brun "$ifaces")" "1|0 "
+
+# --- the drop-in: the same through docker create (the test image's own /etc/passwd)
+if busybox_image sbx-test/r15b:v1; then
+        dc() {
+                local got rc
+                got=$(timeout 20 "$D" create --name "r15b-dc-$$" "$@" sbx-test/r15b:v1 true 2>&1)
+                rc=$?
+                timeout 20 "$D" rm -f "r15b-dc-$$" >/dev/null 2>&1
+                echo "rc=$rc $(tr '\n' ' ' <<<"$got")"
+        }
+        like "docker-create --tmpfs /workspace -v W:/workspace: refused (125), as docker" \
+                "$(dc --tmpfs /workspace -v "$W:/workspace")" "^rc=125 .*Duplicate mount point"
+        like "docker-create --tmpfs /d -v W:/d: refused (125)" "$(dc --tmpfs /d -v "$W:/d")" "^rc=125 .*tmpfs '/d': Duplicate"
+        control "docker-create --tmpfs /workspace alone: created" "$(dc --tmpfs /workspace | cut -c1-5)" "rc=0 "
+        like "docker-create --user nosuch: refused (125), naming the image's passwd" "$(dc --user nosuch)" \
+                "^rc=125 .*--user 'nosuch' is not in the image's /etc/passwd"
+        # the image's /etc/passwd: a user of its own, resolved in it
+        img=$TMP/img-u
+        mkdir -p "$img/etc" "$img/bin"
+        cp "$TMP/img-sbx-test-r15b-v1/bin/busybox" "$img/bin/" && for l in sh id sleep; do ln -sf busybox "$img/bin/$l"; done
+        printf 'root:x:0:0:root:/root:/bin/sh\napp:x:4321:4322:app:/home/app:/bin/sh\n' >"$img/etc/passwd"
+        printf 'root:x:0:\napp:x:4322:\nstaff:x:50:\n' >"$img/etc/group"
+        if python3 "$(dirname "$0")/../integration/rootfs-mkarchive.py" tree "$img.tar" "$img" sbx-test/r15b-u:v1 >/dev/null 2>&1 &&
+                timeout 60 "$SBX" rootfs import "$img.tar" >/dev/null 2>&1; then
+                for u in "app|4321 4322" "app:staff|4321 50" "4321|4321 4322" "77|77 0"; do
+                        n=r15b-u-$$
+                        if timeout 60 "$D" create --name $n --user "${u%%|*}" sbx-test/r15b-u:v1 sleep infinity >/dev/null 2>&1 &&
+                                timeout 60 "$D" start $n >/dev/null 2>&1; then
+                                is "docker-user '${u%%|*}': resolved in the image's files (${u#*|})" \
+                                        "$(timeout 60 "$D" exec $n /bin/sh -c 'echo $(id -u) $(id -g)')" "${u#*|}"
+                        else
+                                not_ok "docker create/start --user ${u%%|*}"
+                        fi
+                        timeout 60 "$D" rm -f $n >/dev/null 2>&1
+                done
+        else
+                for i in 1 2 3 4; do skip "docker-user: the image with its own /etc/passwd did not import"; done
+        fi
+        n=r15b-n-$$
+        got=$(timeout 60 "$D" create --name $n --network default sbx-test/r15b:v1 sleep infinity 2>&1)
+        unlike "docker-create --network default: not refused as a value (docker's default bridge)" "$got" "neither a mode"
+        timeout 60 "$D" rm -f $n >/dev/null 2>&1
+else
+        for i in $(seq 1 9); do skip "docker-create: no static busybox or the test image did not import"; done
+fi
+
+is "no sandbox left" "$("$SBX" ls -q 2>/dev/null)" ""
+done_testing
