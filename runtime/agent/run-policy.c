@@ -13,10 +13,11 @@
  *   docker.tmpfs          -> tmpfs (replaces the launcher defaults)
  *   docker.binds          -> binds, after OpenClaw's bind safety checks; ":ro" among the
  *                            options makes a bind read-only, other options (z, Z, rw) are ignored
- *   docker.network        -> none | bridge | container:NAME (sbx_run_config_set_network); host refused
+ *   docker.network        -> none | bridge | container:NAME (sbx_run_config_set_network); host refused;
+ *                            "" and "default": bridge, docker's default network
  *   docker.dns/extraHosts -> resolv.conf / hosts lines
- *   docker.ulimits        -> rlimits
- *   docker.memory/memorySwap/pidsLimit/cpus -> cgroup limits
+ *   docker.ulimits        -> rlimits, as formatUlimitValue passes them (blank/{} skipped)
+ *   docker.memory/memorySwap/pidsLimit/cpus -> cgroup limits (strings trimmed, blank or 0: none)
  *   docker.seccompProfile -> a Docker-format profile file layered under sbx's rules ("" and
  *                            "builtin": the default profile, as OpenClaw + docker)
  *   docker.capDrop        -> sbx always drops every capability (stricter than any capDrop)
@@ -39,23 +40,35 @@ static void add_note(sbx_strv *notes, const char *msg) {
                 (void) sbx_strv_push(notes, msg);
 }
 
+/* The text OpenClaw passes to docker for a string-or-number: a string
+ * trimmed (normalizeDockerLimit, formatUlimitValue), a number as is. "" =
+ * OpenClaw passes no flag. */
 static int scalar_text(const sbx_scalar *s, char *buf, size_t len) {
-        if (s->is_str)
-                return snprintf(buf, len, "%s", s->str);
+        if (s->is_str) {
+                const char *t = s->str + strspn(s->str, " \t\n\r\f\v");
+                size_t n = strlen(t);
+                while (n > 0 && strchr(" \t\n\r\f\v", t[n - 1]))
+                        n--;
+                return snprintf(buf, len, "%.*s", (int) n, t);
+        }
         return snprintf(buf, len, "%.17g", s->num);
+}
+
+static bool blank(const char *s) {
+        return !s[strspn(s, " \t\n\r\f\v")];
 }
 
 static int map_limits(const sbx_docker_config *d, sbx_run_config *c, sbx_error *e) {
         char buf[64];
 
-        if (d->memory.set) {
-                scalar_text(&d->memory, buf, sizeof(buf));
+        /* a blank string: OpenClaw passes no --memory/--memory-swap; 0:
+         * docker's "no limit" (memory) and "unset" (swap) */
+        if (d->memory.set && (scalar_text(&d->memory, buf, sizeof(buf)), buf[0]) && strcmp(buf, "0")) {
                 if (sbx_parse_size(buf, &c->limits.memory) < 0 || c->limits.memory <= 0)
                         return sbx_error_set(e, -EINVAL,
                                              "docker.memory \"%s\": expected a size such as 512m", buf);
         }
-        if (d->memory_swap.set) {
-                scalar_text(&d->memory_swap, buf, sizeof(buf));
+        if (d->memory_swap.set && (scalar_text(&d->memory_swap, buf, sizeof(buf)), buf[0]) && strcmp(buf, "0")) {
                 if (!strcmp(buf, "-1"))
                         c->limits.memory_swap = SBX_LIMIT_UNLIMITED;
                 else if (sbx_parse_size(buf, &c->limits.memory_swap) < 0 || c->limits.memory_swap <= 0)
@@ -80,14 +93,26 @@ static int map_ulimits(const sbx_docker_config *d, sbx_run_config *c, sbx_error 
                 sbx_rlimit rl;
                 int r;
 
+                /* formatUlimitValue: a blank name, a blank string and an
+                 * object with neither side pass nothing; numbers below 0 are
+                 * 0; a fraction reaches docker, which refuses it (so here) */
+                if (blank(u->name))
+                        continue;
                 if (u->is_obj) {
+                        double soft = u->soft > 0 ? u->soft : 0, hard = u->hard > 0 ? u->hard : 0;
+                        if (!u->has_soft && !u->has_hard)
+                                continue;
                         if (u->has_soft && u->has_hard)
-                                snprintf(spec, sizeof(spec), "%s=%.0f:%.0f", u->name, u->soft, u->hard);
+                                snprintf(spec, sizeof(spec), "%s=%.17g:%.17g", u->name, soft, hard);
                         else
-                                snprintf(spec, sizeof(spec), "%s=%.0f", u->name,
-                                         u->has_soft ? u->soft : u->hard);
+                                snprintf(spec, sizeof(spec), "%s=%.17g", u->name, u->has_soft ? soft : hard);
                 } else {
-                        scalar_text(&u->value, v, sizeof(v));
+                        sbx_scalar val = u->value;
+                        if (!val.is_str && val.num < 0)
+                                val.num = 0;
+                        scalar_text(&val, v, sizeof(v));
+                        if (!v[0])
+                                continue;
                         snprintf(spec, sizeof(spec), "%s=%s", u->name, v);
                 }
                 r = sbx_parse_ulimit(spec, &rl, e);

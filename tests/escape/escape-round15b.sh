@@ -20,6 +20,11 @@
 # - docker.network "" and "default": OpenClaw passes no --network (resp.
 #   --network default): docker's default bridge; sbx refused both. Bridge
 #   now, with a note (run-policy.c, docker.c).
+# - docker.memory/memorySwap/ulimits as OpenClaw passes them (run-policy.c):
+#   strings trimmed (" 1g " was refused), a blank string, a blank ulimit
+#   name and an object {} with neither soft nor hard pass nothing (sbx
+#   refused the blanks, and set nofile=0 for {}: no exec at all), memory 0
+#   is docker's "no limit" and memorySwap 0 "unset" (both refused).
 . "$(dirname "$0")/lib.sh"
 
 export XDG_RUNTIME_DIR=$TMP/run SBX_WORKSPACE_ROOT=$TMP/sbxws
@@ -108,6 +113,50 @@ for n in "" default; do
 done
 cfg "network: 'none'"
 control "network 'none': lo only" "$(brun "$ifaces")" "1|0 "
+
+# --- docker.memory, memorySwap, ulimits as OpenClaw formats them for docker
+lim='grep -E "^Max (open files|core)" /proc/self/limits | awk "{print \$(NF-2), \$(NF-1)}" | tr "\n" " "'
+cfg ""
+base=$(brun "$lim")
+cfg "ulimits: { nofile: {}, core: '', ' ': 5 }"
+is "ulimits-empty: {} / '' / a blank name pass nothing (as with no ulimits)" "$(brun "$lim")" "$base"
+cfg "ulimits: { nofile: ' 100 ', core: { hard: 0 } }"
+is "ulimits-trim: ' 100 ' is 100, {hard: 0} is 0:0" "$(brun "$lim")" "0|0 0 100 100  "
+cfg "ulimits: { nofile: 100.5 }"
+like "ulimits-fraction: refused (2), as docker refuses nofile=100.5" "$(brun true)" "^2\|.*nofile=100.5"
+for m in "memory: ''" "memory: 0" "memorySwap: ''"; do
+        cfg "$m"
+        is "limits '$m': runs (OpenClaw passes no flag, or docker's 0 / -1)" "$(brun 'echo ok')" "0|ok "
+done
+# the limit itself: read from the host while the sandbox sleeps
+memlimit() {
+        local pid m tag=$$$RANDOM
+        HOME=$TMP/home timeout -k 5 60 "$SBX" run --no-tty --config "$TMP/oc.json" --agent main -- sleep "3.$tag" \
+                >/dev/null 2>&1 </dev/null &
+        for _ in $(seq 50); do pid=$(pgrep -f "^sleep 3.$tag$") && break; sleep 0.1; done
+        m=$(awk -F: '$2 ~ /(^|,)memory(,|$)/ {print $3} $2 == "" {print "2:" $3}' "/proc/$pid/cgroup" 2>/dev/null | head -1)
+        case "$m" in
+        2:*) cat "/sys/fs/cgroup${m#2:}/memory.max" 2>/dev/null ;;
+        ?*) cat "/sys/fs/cgroup/memory$m/memory.limit_in_bytes" 2>/dev/null ;;
+        esac
+        kill "$pid" 2>/dev/null
+        wait
+}
+if is_root && [ -z "$("$SBX" doctor --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["cgroup"].get("problem") or "")')" ]; then
+        cfg "memory: ' 1g '"
+        is "memory-trim: ' 1g ' limits to 1 GiB" "$(memlimit)" 1073741824
+        cfg "memory: '512m'"
+        control "memory '512m': 512 MiB" "$(memlimit)" 536870912
+        for m in "memory: '1g', memorySwap: 0" "memory: '1g', memorySwap: ' -1 '"; do
+                cfg "$m"
+                is "limits '$m': runs (docker's unset swap / unlimited swap)" "$(brun 'echo ok')" "0|ok "
+        done
+else
+        skip "limits memorySwap 0 / ' -1 ': no cgroup of sbx's own for this caller"
+        skip "limits memorySwap 0 / ' -1 ': no cgroup of sbx's own for this caller"
+        skip "memory-trim: no cgroup of sbx's own for this caller"
+        skip "control: memory '512m': no cgroup of sbx's own for this caller"
+fi
 
 # --- the drop-in: the same through docker create (the test image's own /etc/passwd)
 if busybox_image sbx-test/r15b:v1; then
