@@ -20,7 +20,8 @@
  *   docker.memory/memorySwap/pidsLimit/cpus -> cgroup limits (strings trimmed, blank or 0: none)
  *   docker.seccompProfile -> a Docker-format profile file layered under sbx's rules ("" and
  *                            "builtin": the default profile, as OpenClaw + docker)
- *   docker.capDrop        -> sbx always drops every capability (stricter than any capDrop)
+ *   docker.capDrop        -> sbx always drops every capability (stricter than any capDrop);
+ *                            a name docker does not know is refused, as docker's create
  *   docker.setupCommand   -> setup_command (run once before the command)
  *   docker.apparmorProfile, gpus, image -> not applied (noted)
  */
@@ -234,6 +235,17 @@ int sbx_policy_to_run_config(const sbx_resolved *r, sbx_run_config *c, sbx_strv 
         if (k < 0)
                 return sbx_error_wrap(e, "docker.network");
         c->read_only_root = d->read_only_root != SBX_FALSE;
+        /* sbx drops every capability whatever capDrop says; a name docker
+         * does not know fails docker's create (OpenClaw passes each entry as
+         * --cap-drop), so here too */
+        for (size_t i = 0; i < d->cap_drop.n; i++) {
+                const char *v = d->cap_drop.v[i];
+                char name[64];
+                snprintf(name, sizeof(name), "%s%s", strncasecmp(v, "CAP_", 4) ? "CAP_" : "", v);
+                if (strcasecmp(v, "ALL") && (strlen(v) >= sizeof(name) - 4 || sbx_cap_from_name(name) < 0))
+                        return sbx_error_set(e, -EINVAL, "docker.capDrop[%zu] '%s': docker refuses it: unknown "
+                                             "capability: \"%s\"", i, v, name);
+        }
 
         free(c->workspace);
         switch (r->workspace_access) {
@@ -281,12 +293,27 @@ int sbx_policy_to_run_config(const sbx_resolved *r, sbx_run_config *c, sbx_strv 
                     sbx_run_config_add_env(c, kv) < 0)
                         return sbx_error_set(e, -ENOMEM, "out of memory");
         }
-        for (size_t i = 0; i < d->dns.n; i++)
-                if (sbx_run_config_add_dns(c, d->dns.v[i]) < 0)
+        /* OpenClaw skips blank dns/extraHosts entries and passes the rest
+         * as written; docker's CLI trims the address, takes HOST=IP and
+         * [IPv6] too, and hands the daemon its canonical form */
+        for (size_t i = 0; i < d->dns.n; i++) {
+                _cleanup_free_ char *v = NULL;
+                if (blank(d->dns.v[i]))
+                        continue;
+                if ((k = sbx_docker_dns_normalize(d->dns.v[i], &v, e)) < 0)
+                        return sbx_error_wrap(e, "docker.dns[%zu]", i);
+                if (sbx_run_config_add_dns(c, v) < 0)
                         return sbx_error_set(e, -ENOMEM, "out of memory");
-        for (size_t i = 0; i < d->extra_hosts.n; i++)
-                if (sbx_run_config_add_extra_host(c, d->extra_hosts.v[i]) < 0)
+        }
+        for (size_t i = 0; i < d->extra_hosts.n; i++) {
+                _cleanup_free_ char *v = NULL;
+                if (blank(d->extra_hosts.v[i]))
+                        continue;
+                if ((k = sbx_docker_extra_host_normalize(d->extra_hosts.v[i], &v, e)) < 0)
+                        return sbx_error_wrap(e, "docker.extraHosts[%zu]", i);
+                if (sbx_run_config_add_extra_host(c, v) < 0)
                         return sbx_error_set(e, -ENOMEM, "out of memory");
+        }
         if ((k = map_ulimits(d, c, e)) < 0 || (k = map_limits(d, c, e)) < 0 || (k = map_mounts(r, c, e)) < 0)
                 return k;
         if ((k = sbx_run_config_check_mounts(c, e)) < 0)

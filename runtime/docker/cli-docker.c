@@ -308,11 +308,13 @@ static int exec_env(const sbx_docker_args *a, char ***envv, size_t *n_env) {
                 if (a->opts[i].flag == SBX_DF_ENV_FILE)
                         r = sbx_docker_env_file(a->opts[i].value, envv, n_env, &e);
                 else if (a->opts[i].flag == SBX_DF_ENV)
-                        r = sbx_docker_env_parse(a->opts[i].value, strlen(a->opts[i].value), "-e", envv, n_env,
-                                                 &e);
+                        /* one variable, newlines and all, as docker's -e (the
+                         * env-file parser split "X=a\nPATH=/evil" in two) */
+                        r = sbx_docker_env_add(a->opts[i].value, envv, n_env, &e);
                 if (r < 0) {
                         fprintf(stderr, "docker exec: %s\n", e.msg);
-                        return -EINVAL;
+                        /* docker's CLI: a bad -e is a flag error (125) */
+                        return a->opts[i].flag == SBX_DF_ENV ? -EINVAL : -EIO;
                 }
         }
         return 0;
@@ -337,8 +339,9 @@ static int docker_exec(const sbx_docker_args *a) {
                 fputs("docker exec: -d/--detach is not supported by sbx\n", stderr);
                 return DOCKER_EXIT_ERROR;
         }
-        if (exec_env(a, &envv, &n_env) < 0)
-                return DOCKER_EXIT_ERROR;
+        r = exec_env(a, &envv, &n_env);
+        if (r < 0)
+                return r == -EINVAL ? DOCKER_EXIT_CREATE : DOCKER_EXIT_ERROR;
         r = sbx_sandbox_lookup(a->pos[0], &s, &e);
         if (r == -ENOENT && sbx_docker_is_self(a->pos[0]))
                 return exec_on_host(a, envv, n_env); /* envv is used by putenv: not freed */

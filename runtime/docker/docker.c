@@ -21,6 +21,7 @@
 #include "rootfs-tools/image.h"
 #include "util/util.h"
 #include "cgroup/cgroup.h"
+#include "net/net.h"
 #include "docker.h"
 
 #define META_FILE "docker.json"
@@ -96,6 +97,10 @@ static int env_add_spec(char ***envv, size_t *n, const char *spec, size_t len, c
                 r = env_set(envv, n, kv, strlen(kv));
         }
         return r < 0 ? sbx_error_set(reterr, r, "out of memory") : 0;
+}
+
+int sbx_docker_env_add(const char *spec, char ***envv, size_t *n_env, sbx_error *reterr) {
+        return env_add_spec(envv, n_env, spec, strlen(spec), "-e", 1, reterr);
 }
 
 int sbx_docker_env_parse(const char *text, size_t text_len, const char *source, char ***envv, size_t *n_env,
@@ -546,14 +551,17 @@ static int apply_create_flag(sbx_docker_create *c, const sbx_docker_opt *o, char
         case SBX_DF_SECURITY_OPT:
                 return apply_security_opt(cfg, o->value, reterr);
         case SBX_DF_DNS:
-                return sbx_run_config_add_dns(cfg, o->value) < 0 ? sbx_error_set(reterr, -ENOMEM, "out of memory")
-                                                                 : 0;
-        case SBX_DF_ADD_HOST:
-                if (!strchr(o->value, ':'))
-                        return sbx_error_set(reterr, -EINVAL, "--add-host '%s': expected HOST:IP", o->value);
-                return sbx_run_config_add_extra_host(cfg, o->value) < 0
-                               ? sbx_error_set(reterr, -ENOMEM, "out of memory")
-                               : 0;
+        case SBX_DF_ADD_HOST: {
+                /* as docker's CLI: the address trimmed and canonical,
+                 * HOST=IP and [IPv6] taken */
+                _cleanup_free_ char *v = NULL;
+                r = o->flag == SBX_DF_DNS ? sbx_docker_dns_normalize(o->value, &v, reterr)
+                                          : sbx_docker_extra_host_normalize(o->value, &v, reterr);
+                if (r < 0)
+                        return sbx_error_wrap(reterr, "--%s", sbx_docker_flag_name(o->flag)), r;
+                r = o->flag == SBX_DF_DNS ? sbx_run_config_add_dns(cfg, v) : sbx_run_config_add_extra_host(cfg, v);
+                return r < 0 ? sbx_error_set(reterr, -ENOMEM, "out of memory") : 0;
+        }
         case SBX_DF_PIDS_LIMIT:
         case SBX_DF_MEMORY:
         case SBX_DF_MEMORY_SWAP:

@@ -140,6 +140,9 @@ void sbx_docker_tmpl_struct(void *o, const sbx_docker_tmpl_struct_shape *shape);
 int sbx_docker_env_parse(const char *text, size_t text_len, const char *source, char ***envv, size_t *n_env,
                          sbx_error *reterr);
 int sbx_docker_env_file(const char *path, char ***envv, size_t *n_env, sbx_error *reterr);
+/* One -e/--env KEY=VALUE (or bare KEY, from environ): the whole argument is
+ * one variable, a newline in the value included, as docker's. */
+int sbx_docker_env_add(const char *spec, char ***envv, size_t *n_env, sbx_error *reterr);
 void sbx_docker_env_free(char **envv, size_t n);
 
 /* -v SRC:DST[:OPTS] with docker's option words; z/Z (SELinux relabel) are

@@ -58,6 +58,69 @@ int sbx_dns_parse(const char *spec, sbx_error *reterr) {
         return 0;
 }
 
+/* ip trimmed of whitespace at both ends, in its canonical text (Go's
+ * net.ParseIP(strings.TrimSpace(s)).String(), docker's ValidateIPAddress) */
+static bool canonical_ip(const char *s, size_t len, char *ret, size_t ret_len) {
+        unsigned char b[sizeof(struct in6_addr)];
+        char buf[INET6_ADDRSTRLEN + 8];
+
+        while (len > 0 && strchr(" \t\n\r\f\v", *s) && *s)
+                s++, len--;
+        while (len > 0 && strchr(" \t\n\r\f\v", s[len - 1]) && s[len - 1])
+                len--;
+        if (len == 0 || len >= sizeof(buf) || memchr(s, '\0', len))
+                return false;
+        memcpy(buf, s, len);
+        buf[len] = '\0';
+        if (inet_pton(AF_INET, buf, b) == 1)
+                return inet_ntop(AF_INET, b, ret, ret_len) != NULL;
+        if (inet_pton(AF_INET6, buf, b) != 1)
+                return false;
+        /* an IPv4-mapped address is its IPv4 form in Go */
+        if (IN6_IS_ADDR_V4MAPPED((struct in6_addr *) b))
+                return inet_ntop(AF_INET, b + 12, ret, ret_len) != NULL;
+        return inet_ntop(AF_INET6, b, ret, ret_len) != NULL;
+}
+
+int sbx_docker_dns_normalize(const char *spec, char **ret, sbx_error *reterr) {
+        char ip[INET6_ADDRSTRLEN];
+
+        if (!spec || !canonical_ip(spec, strlen(spec), ip, sizeof(ip)))
+                return sbx_error_set(reterr, -EINVAL, "dns '%s': not an IPv4 or IPv6 address", spec ? spec : "");
+        *ret = strdup(ip);
+        return *ret ? 0 : sbx_error_set(reterr, -ENOMEM, "out of memory");
+}
+
+int sbx_docker_extra_host_normalize(const char *spec, char **ret, sbx_error *reterr) {
+        const char *sep = spec ? strchr(spec, '=') : NULL;
+        char ip[INET6_ADDRSTRLEN];
+        const char *v;
+        size_t vlen;
+
+        if (spec && !sep)
+                sep = strchr(spec, ':');
+        if (!sep || sep == spec || memchr(spec, ':', (size_t) (sep - spec)))
+                return sbx_error_set(reterr, -EINVAL, "extraHosts entry '%s': expected HOST:IP or HOST:host-gateway",
+                                     spec ? spec : "");
+        v = sep + 1;
+        vlen = strlen(v);
+        if (strcmp(v, SBX_HOST_GATEWAY) == 0)
+                snprintf(ip, sizeof(ip), "%s", SBX_HOST_GATEWAY);
+        else {
+                if (vlen > 2 && v[0] == '[' && v[vlen - 1] == ']')
+                        v++, vlen -= 2;
+                if (!canonical_ip(v, vlen, ip, sizeof(ip)))
+                        return sbx_error_set(reterr, -EINVAL,
+                                             "extraHosts entry '%s': '%s' is neither an IP address nor host-gateway",
+                                             spec, sep + 1);
+        }
+        if (asprintf(ret, "%.*s:%s", (int) (sep - spec), spec, ip) < 0) {
+                *ret = NULL;
+                return sbx_error_set(reterr, -ENOMEM, "out of memory");
+        }
+        return 0;
+}
+
 bool sbx_extra_hosts_want_gateway(char *const *extra, size_t n) {
         sbx_extra_host h;
 

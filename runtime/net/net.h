@@ -299,6 +299,12 @@ typedef struct sbx_extra_host {
 int sbx_extra_host_parse(const char *spec, sbx_extra_host *ret, sbx_error *reterr);
 /* A nameserver address (IPv4 or IPv6 literal). */
 int sbx_dns_parse(const char *spec, sbx_error *reterr);
+/* docker's --dns / --add-host as its CLI hands them to the daemon
+ * (ValidateIPAddress, ValidateExtraHost): an address trimmed of whitespace
+ * and in canonical form; HOST=IP or HOST:IP, [IPv6] unbracketed, giving
+ * "HOST:IP". *ret is malloc'd. Refused: the messages of the parsers above. */
+int sbx_docker_dns_normalize(const char *spec, char **ret, sbx_error *reterr);
+int sbx_docker_extra_host_normalize(const char *spec, char **ret, sbx_error *reterr);
 /* True if any entry asks for host-gateway (entries must already be valid). */
 bool sbx_extra_hosts_want_gateway(char *const *extra, size_t n);
 

@@ -25,6 +25,19 @@
 #   name and an object {} with neither soft nor hard pass nothing (sbx
 #   refused the blanks, and set nofile=0 for {}: no exec at all), memory 0
 #   is docker's "no limit" and memorySwap 0 "unset" (both refused).
+# - docker.dns / extraHosts: OpenClaw skips blank entries, docker's CLI
+#   trims the address, takes HOST=IP and [IPv6], and writes the canonical
+#   address; sbx refused all four. Now as docker (hosts.c
+#   sbx_docker_dns_normalize, sbx_docker_extra_host_normalize); a newline
+#   inside is still refused.
+# - docker exec -e 'X=a<newline>Y=evil': the drop-in read -e with the
+#   env-file parser, so one argument became two variables (Y=evil, or
+#   PATH=, LD_PRELOAD=, past any check of the names on the caller's side).
+#   Docker sets one variable X, newline included: so does sbx now
+#   (cli-docker.c exec_env, docker.c sbx_docker_env_add); a bad -e is
+#   docker's flag error, 125.
+# - docker.capDrop with a name docker does not know: docker's create fails;
+#   sbx ran (it drops every capability anyway). Refused now, naming it.
 . "$(dirname "$0")/lib.sh"
 
 export XDG_RUNTIME_DIR=$TMP/run SBX_WORKSPACE_ROOT=$TMP/sbxws
@@ -158,6 +171,26 @@ else
         skip "control: memory '512m': no cgroup of sbx's own for this caller"
 fi
 
+# --- dns and extraHosts as OpenClaw passes them and docker's CLI reads them
+cfg "dns: ['', ' 1.1.1.1 ', '2001:DB8::1', '::ffff:9.9.9.9'], extraHosts: [' ', 'a=1.2.3.4', 'b:[fd00::5]', 'c: 5.6.7.8', 'd:::1']"
+is "dns-extraHosts-docker-forms: blanks skipped, trimmed, HOST=IP, [IPv6], canonical addresses" \
+        "$(brun 'grep -v "^#" /etc/resolv.conf; tail -n 4 /etc/hosts')" \
+        "0|nameserver 1.1.1.1 nameserver 2001:db8::1 nameserver 9.9.9.9 1.2.3.4	a fd00::5	b 5.6.7.8	c ::1	d "
+cfg "extraHosts: ['a:b:1.2.3.4']"
+like "extraHosts-colon-host 'a:b:1.2.3.4': refused (2), as docker" "$(brun true)" "^2\|.*extraHosts.*'b:1.2.3.4' is neither"
+cfg "extraHosts: ['a=1.2.3.4\\n5.6.7.8 evil']"
+like "extraHosts-newline with '=': refused (2)" "$(brun 'cat /etc/hosts')" "^2\|.*neither an IP address"
+cfg "dns: [' 1.1.1.1\\nnameserver 9.9.9.9']"
+like "dns-newline (trimmed ends only): refused (2)" "$(brun 'cat /etc/resolv.conf')" "^2\|.*not an IPv4 or IPv6"
+
+# --- capDrop: sbx drops everything; a name docker does not know fails docker's create
+for cd in "'all'" "'CAP_NET_RAW'" "'net_raw'" "'ALL', 'chown'"; do
+        cfg "capDrop: [$cd]"
+        is "capDrop [$cd]: runs, no capabilities" "$(brun 'grep ^CapEff /proc/self/status')" "0|CapEff:	0000000000000000 "
+done
+cfg "capDrop: ['ALL', 'bogus']"
+like "capDrop-unknown 'bogus': refused (2), as docker" "$(brun true)" "^2\|.*docker.capDrop\[1\] 'bogus'.*unknown capability"
+
 # --- the drop-in: the same through docker create (the test image's own /etc/passwd)
 if busybox_image sbx-test/r15b:v1; then
         dc() {
@@ -171,6 +204,29 @@ if busybox_image sbx-test/r15b:v1; then
                 "$(dc --tmpfs /workspace -v "$W:/workspace")" "^rc=125 .*Duplicate mount point"
         like "docker-create --tmpfs /d -v W:/d: refused (125)" "$(dc --tmpfs /d -v "$W:/d")" "^rc=125 .*tmpfs '/d': Duplicate"
         control "docker-create --tmpfs /workspace alone: created" "$(dc --tmpfs /workspace | cut -c1-5)" "rc=0 "
+        like "docker-create --add-host a:b:1.2.3.4: refused (125)" "$(dc --add-host a:b:1.2.3.4)" "^rc=125 .*neither an IP"
+        n=r15b-h-$$
+        if timeout 60 "$D" create --name $n --network bridge --add-host 'x=1.2.3.4' --add-host 'y:[fd00::7]' \
+                --dns ' 1.1.1.1 ' sbx-test/r15b:v1 sleep infinity >/dev/null 2>&1 && timeout 60 "$D" start $n >/dev/null 2>&1; then
+                is "docker-create --add-host x=IP / y:[IPv6], --dns ' IP ': docker's forms" \
+                        "$(timeout 60 "$D" exec $n /bin/sh -c 'tail -n 2 /etc/hosts; grep ^nameserver /etc/resolv.conf' | tr '\n' ' ')" \
+                        "1.2.3.4	x fd00::7	y nameserver 1.1.1.1 "
+        else
+                skip "docker-create --add-host forms: no bridge network for this caller here"
+        fi
+        timeout 60 "$D" rm -f $n >/dev/null 2>&1
+        n=r15b-e-$$
+        if timeout 60 "$D" create --name $n sbx-test/r15b:v1 sleep infinity >/dev/null 2>&1 &&
+                timeout 60 "$D" start $n >/dev/null 2>&1; then
+                is "docker-exec-env-newline: -e 'X=a\\nY=evil' is one variable X (8 chars), no Y" \
+                        "$(timeout 60 "$D" exec -e $'X=a\nY=evil' $n /bin/sh -c 'printf "%s|" "${Y:-unset}" "${#X}"')" "unset|8|"
+                control "-e Y=evil sets Y" "$(timeout 60 "$D" exec -e Y=evil $n /bin/sh -c 'printf "%s|" "${Y:-unset}"')" "evil|"
+                timeout 60 "$D" exec -e '=x' $n true >/dev/null 2>&1
+                is "docker-exec-env-empty-name: -e '=x' is a flag error (125), as docker" "$?" 125
+        else
+                for i in 1 2 3; do not_ok "docker create/start for docker exec -e"; done
+        fi
+        timeout 60 "$D" rm -f $n >/dev/null 2>&1
         like "docker-create --user nosuch: refused (125), naming the image's passwd" "$(dc --user nosuch)" \
                 "^rc=125 .*--user 'nosuch' is not in the image's /etc/passwd"
         # the image's /etc/passwd: a user of its own, resolved in it
@@ -200,7 +256,7 @@ if busybox_image sbx-test/r15b:v1; then
         unlike "docker-create --network default: not refused as a value (docker's default bridge)" "$got" "neither a mode"
         timeout 60 "$D" rm -f $n >/dev/null 2>&1
 else
-        for i in $(seq 1 9); do skip "docker-create: no static busybox or the test image did not import"; done
+        for i in $(seq 1 14); do skip "docker-create: no static busybox or the test image did not import"; done
 fi
 
 is "no sandbox left" "$("$SBX" ls -q 2>/dev/null)" ""
