@@ -90,6 +90,39 @@ static const char *blocked_reason(const char *p, const char *home, const char **
         return NULL;
 }
 
+/* docker's ValidateMountMode (moby volume/mounts linux_parser.go) for a -v
+ * bind: each option one of rw/ro, z/Z, a propagation, nocopy, a consistency
+ * (the last three no-ops on Linux), at most one of each kind, case as
+ * written. OpenClaw passes docker.binds verbatim: docker refuses the rest. */
+static bool docker_mount_mode_valid(const char *mode) {
+        static const char *const kinds[][7] = {
+                { "rw", "ro" },
+                { "z", "Z" },
+                { "private", "rprivate", "slave", "rslave", "shared", "rshared" },
+                { "nocopy" },
+                { "consistent", "cached", "delegated" },
+        };
+        unsigned count[ELEMENTSOF(kinds)] = {};
+
+        for (const char *o = mode; *o;) {
+                size_t n = strcspn(o, ",");
+                bool found = false;
+                for (size_t k = 0; k < ELEMENTSOF(kinds) && !found; k++)
+                        for (size_t j = 0; j < ELEMENTSOF(kinds[k]) && kinds[k][j] && !found; j++)
+                                if (strlen(kinds[k][j]) == n && !strncmp(o, kinds[k][j], n))
+                                        found = true, count[k]++;
+                if (!found)
+                        return false;
+                o += n;
+                if (*o == ',' && !*++o)
+                        return false;
+        }
+        for (size_t k = 0; k < ELEMENTSOF(kinds); k++)
+                if (count[k] > 1)
+                        return false;
+        return true;
+}
+
 int sbx_check_bind_safety(const sbx_resolved *r, char **ret_canonical, size_t *ret_index, sbx_error *reterr) {
         _cleanup_free_ char *home = sbx_home_dir();
         _cleanup_free_ char *home_c = home ? canonical(home) : NULL;
@@ -115,6 +148,11 @@ int sbx_check_bind_safety(const sbx_resolved *r, char **ret_canonical, size_t *r
                 char *colon = strchr(dst, ':');
                 if (colon)
                         *colon = '\0';
+                if (colon && !docker_mount_mode_valid(colon + 1))
+                        return sbx_error_set(reterr, -EPERM,
+                                             "docker.binds[%zu] \"%s\": invalid mode: %s (docker refuses it: one "
+                                             "each of ro/rw, z/Z, a propagation, nocopy, a consistency)",
+                                             i, spec, colon + 1);
                 _cleanup_free_ char *n = sbx_policy_path_normalize(src), *c = n ? canonical(n) : NULL,
                                     *nd = sbx_policy_path_normalize(dst);
                 if (!n || !c || !nd)

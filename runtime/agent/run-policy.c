@@ -12,7 +12,9 @@
  *                            values were checked single-line and NUL-free at load)
  *   docker.tmpfs          -> tmpfs (replaces the launcher defaults)
  *   docker.binds          -> binds, after OpenClaw's bind safety checks; ":ro" among the
- *                            options makes a bind read-only, other options (z, Z, rw) are ignored
+ *                            options makes a bind read-only, other options (z, Z, rw, a
+ *                            propagation: the bind stays private) are ignored; a mode docker
+ *                            refuses is refused (sbx_check_bind_safety)
  *   docker.network        -> none | bridge | container:NAME (sbx_run_config_set_network); host refused;
  *                            "" and "default": bridge, docker's default network
  *   docker.dns/extraHosts -> resolv.conf / hosts lines

@@ -36,6 +36,11 @@
 #   Docker sets one variable X, newline included: so does sbx now
 #   (cli-docker.c exec_env, docker.c sbx_docker_env_add); a bad -e is
 #   docker's flag error, 125.
+# - docker.binds modes docker refuses ("bogus", "z,z", "ro,rw", "RO",
+#   "ro,"): OpenClaw passes them verbatim and docker fails the create; sbx
+#   ran, a writable bind for "bogus" and "z,z". Refused now (run-policy.c
+#   docker_mount_mode_valid); docker's other modes (propagation, nocopy,
+#   cached...) run, the bind kept private.
 # - docker.capDrop with a name docker does not know: docker's create fails;
 #   sbx ran (it drops every capability anyway). Refused now, naming it.
 . "$(dirname "$0")/lib.sh"
@@ -182,6 +187,22 @@ cfg "extraHosts: ['a=1.2.3.4\\n5.6.7.8 evil']"
 like "extraHosts-newline with '=': refused (2)" "$(brun 'cat /etc/hosts')" "^2\|.*neither an IP address"
 cfg "dns: [' 1.1.1.1\\nnameserver 9.9.9.9']"
 like "dns-newline (trimmed ends only): refused (2)" "$(brun 'cat /etc/resolv.conf')" "^2\|.*not an IPv4 or IPv6"
+
+# --- binds modes: what docker's ValidateMountMode takes runs, the rest is refused
+B=$W/bm
+mkdir -p "$B"
+chmod 777 "$B"
+for m in bogus z,z ro,rw RO ro, ,ro; do
+        cfg "binds: ['$B:/b:$m']" "workspaceAccess: 'rw',"
+        like "binds-mode '$m': refused (2), as docker's invalid mode" "$(brun 'echo x > /b/g')" "^2\|.*docker.binds\[0\].*invalid mode"
+done
+is "... nothing written through them" "$(ls "$B")" ""
+for m in "z|w" "ro,Z|EROFS" "rslave,ro|EROFS" "ro,cached,nocopy|EROFS" "rshared|w"; do
+        cfg "binds: ['$B:/b:${m%%|*}']" "workspaceAccess: 'rw',"
+        is "binds-mode '${m%%|*}': runs (${m#*|}), the bind not shared with the host" \
+                "$(brun '{ echo x > /b/g; } 2>/dev/null && echo w || echo EROFS; rm -f /b/g; n=$(grep -c " /b .*shared:" /proc/self/mountinfo); echo $n')" \
+                "0|${m#*|} 0 "
+done
 
 # --- capDrop: sbx drops everything; a name docker does not know fails docker's create
 for cd in "'all'" "'CAP_NET_RAW'" "'net_raw'" "'ALL', 'chown'"; do

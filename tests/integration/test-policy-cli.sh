@@ -260,22 +260,27 @@ J
         check "run refuses a blocked bind source (OpenClaw's bind safety)" 2 \
                 'docker.binds\[0\] "/etc:/hostetc:ro": source is /etc' \
                 "$SBX" run --no-tty --config "$T/bind.json" --agent main -- /bin/true
-        # ro among a bind's options counts trimmed and in any case (OpenClaw's reading): inside,
-        # the write fails with EROFS only there
+        # ro among a bind's options makes it read-only: inside, the write fails with EROFS
+        # only there; a mode docker refuses ('z, RO ': docker's create fails it, though
+        # OpenClaw reads it read-only) is refused (round 15b)
         mkdir -p "$T/ws/bro" "$T/ws/brw" && chmod 1777 "$T/ws/bro" "$T/ws/brw" # only the mount decides
         cat >"$T/bind2.json" <<J
 { agents: { defaults: { sandbox: { mode: 'all', workspaceRoot: '$T/sbxs',
-            docker: { binds: ['$T/ws/bro:/bro:z, RO ', '$T/ws/brw:/brw:rw'] } } },
+            docker: { binds: ['$T/ws/bro:/bro:z,ro', '$T/ws/brw:/brw:rw'] } } },
             entries: { main: { workspace: '$T/ws' } } } }
 J
-        check "run: a config bind with options 'z, RO ' is read-only inside (EROFS)" 2 "Read-only file system" \
+        check "run: a config bind with options 'z,ro' is read-only inside (EROFS)" 2 "Read-only file system" \
                 "$SBX" run --no-tty --config "$T/bind2.json" --agent main -- /bin/sh -c 'echo x >/bro/f'
+        sed "s|:z,ro'|:z, RO '|" "$T/bind2.json" >"$T/bind3.json"
+        check "run: a config bind with options 'z, RO ' is refused, as docker's invalid mode" 2 \
+                'docker.binds\[0\] .*invalid mode: z, RO' \
+                "$SBX" run --no-tty --config "$T/bind3.json" --agent main -- /bin/sh -c 'echo x >/bro/f'
         check "run: a config bind with option rw is writable inside" 0 "^written$" \
                 "$SBX" run --no-tty --config "$T/bind2.json" --agent main -- /bin/sh -c 'echo x >/brw/f && echo written'
         check "a mode-off session is sandboxed anyway, with a note" 0 "sandboxes it anyway" \
                 "$SBX" run --no-tty --agent main -- /bin/true
 else
-        for t in env ulimits override network binds bind-ro bind-rw mode-off; do
+        for t in env ulimits override network binds bind-ro bind-mode bind-rw mode-off; do
                 n=$((n + 1))
                 echo "ok $n - run --agent $t # SKIP sbx run cannot create a sandbox here"
         done
