@@ -9,9 +9,10 @@
 # openclaw-lib.sh (environment: see there).
 #   openclaw.sh [core|agents]   (default: both)
 # core: sections 1-10 (sessions, file tools, processes, list, config change,
-# workspaceAccess, recreate) and the bench lines; agents: sections 11-14
+# workspaceAccess, recreate) and the bench lines; agents: sections 11-15
 # (docker.network bridge and NAME, every docker.* option, the exec policy,
-# docker.workdir with a workspace owned by uid 1000),
+# docker.workdir with a workspace owned by uid 1000, a sandbox whose init was
+# killed, prune),
 # separate agents whose checks do not depend on core's. CI runs the two as
 # separate tests at the same time (.ci/lanes.py JOBS): each has its own
 # scratch OpenClaw (state, config, mock model, sbx state dir, network
@@ -120,13 +121,14 @@ e2e_net_up() {
 if part agents; then
 # ---------------------------------------------------------------- 11. docker.network bridge
 # An agent with docker.network "bridge", dns and extraHosts host-gateway
-# (OpenClaw's own way to let a sandboxed CLI reach the gateway host). sbx runs
+# (OpenClaw's own way to let a sandboxed CLI reach the gateway host), and a
+# setupCommand that uses the network (as an apt-get at setup would). sbx runs
 # inside network namespaces this test makes (net-lib.sh: H the "host" with
 # 127.0.0.1:9090 answering loop=<client>, R a remote server 10.99.0.1:8080
 # answering peer=<client>), through a docker wrapper that enters H, so the
 # bridge, its NAT rules and every packet stay in them.
 if [ "$(id -u)" != 0 ] || ! command -v socat >/dev/null || ! nft list tables >/dev/null 2>&1; then
-        for i in 1 2 3 4 5 6 7; do skip "network bridge e2e: needs root, socat and nftables"; done
+        for i in 1 2 3 4 5 6 7 8; do skip "network bridge e2e: needs root, socat and nftables"; done
 else
         e2e_net_up
         python3 - "$OPENCLAW_CONFIG_PATH" <<'EOF2'
@@ -136,7 +138,8 @@ cfg["agents"]["entries"]["netagent"] = {
     "workspace": "~/.openclaw/workspace-net",
     "sandbox": {"mode": "all", "scope": "agent", "workspaceAccess": "none",
                 "docker": {"network": "bridge", "dns": ["10.77.0.53"],
-                           "extraHosts": ["host.docker.internal:host-gateway"]}}}
+                           "extraHosts": ["host.docker.internal:host-gateway"],
+                           "setupCommand": "echo setup-$(curl -s --http0.9 --max-time 10 http://10.99.0.1:8080/) > /tmp/setup-net"}}}
 json.dump(cfg, open(sys.argv[1], "w"), indent=1)
 EOF2
         mkdir -p "$HOME/.openclaw/workspace-net"
@@ -148,6 +151,8 @@ EOF2
         like "network bridge: host.docker.internal reaches the host's loopback" "$RESULTS" 'loop=10\.237\.'
         like "network bridge: the remote server is reached through NAT (it sees the host's address)" \
                 "$RESULTS" 'peer=10\.77\.0\.1'
+        like "network bridge: the setupCommand reached the remote server too (the network is up before setup)" \
+                "$RESULTS" 'setup-peer=10\.77\.0\.1'
         NETSB=$(ip netns exec $H "$SBX" ls --json | python3 -c '
 import json, sys
 for s in json.load(sys.stdin):
@@ -370,6 +375,54 @@ like "workdir+uid: files written by exec and by the write tool belong to the wor
 is "workdir+uid: the write reached the workspace on the host" \
         "$(cat "$HOME/.openclaw/workspace-wdu/sub/by-write.txt" 2>&1)" w1000
 unlike "workdir+uid: no tool reported an error" "$RESULTS" '"status": *"error"|[Ee]rror:'
+
+# ---------------------------------------------------------------- 15. behind OpenClaw's back: init killed; prune
+# (session 17) The sandbox's init killed (a crash; a host reboot that kept
+# the state dir looks the same): docker inspect answers as for an exited
+# container (once the kernel has taken down the sandbox's pid namespace:
+# kill(2) returns before that, with docker too) and OpenClaw's next turn runs
+# docker start: the same sandbox, its bind, env and workspace kept, its tmpfs
+# /tmp fresh. At the start of that turn OpenClaw's prune (sandbox.prune
+# idleHours 24) removes another agent's sandbox the registry says is idle.
+# (A config change of docker.binds + env on a stopped sandbox, rm -f + create,
+# was driven in session 17 too: nothing stale; core's section 7 checks one.)
+CW=$HOME/.openclaw/workspace-cfg
+mkdir -p "$CW/bA"
+echo fileA >"$CW/bA/f"
+python3 - "$OPENCLAW_CONFIG_PATH" "$CW/bA" <<'EOF2'
+import json, sys
+cfg = json.load(open(sys.argv[1]))
+cfg["agents"]["entries"]["cfgagent"] = {"workspace": "~/.openclaw/workspace-cfg",
+    "sandbox": {"mode": "all", "scope": "agent", "workspaceAccess": "none",
+                "docker": {"binds": [sys.argv[2] + ":/data:ro"], "env": {"V": "one"}}}}
+json.dump(cfg, open(sys.argv[1], "w"), indent=1)
+EOF2
+turn_ok "killed init: first turn" cfgagent agent:cfgagent:main cb1
+like "killed init: first turn: the bind and env" "$RESULTS" 'fileA\\nV=one ws=cat: keep.txt: No such file or directory\\nend-cb1'
+CB=$(sb_ls | grep -F "|agent:cfgagent:" | head -1)
+CN=${CB%%|*}
+CID=$(echo "$CB" | cut -d'|' -f2)
+echo kept >"$(sb_workspace "$CN")/keep.txt"
+kill -9 "$(docker inspect -f '{{.State.Pid}}' "$CN")"
+for _ in $(seq 100); do [ "$(docker inspect -f '{{.State.Running}}' "$CN")" = false ] && break; sleep 0.1; done
+is "killed init: docker inspect: Running false, exited, Pid 0, ExitCode 137 (as docker)" \
+        "$(docker inspect -f '{{.State.Running}} {{.State.Status}} {{.State.Pid}} {{.State.ExitCode}}' "$CN" 2>&1)" "false exited 0 137"
+PN=$(sb_ls | grep -F "|agent:readonly:" | head -1 | cut -d'|' -f1)
+is "prune: the idle sandbox's registry row aged" "$(python3 - "$OPENCLAW_STATE_DIR/state/openclaw.sqlite" "$PN" <<'EOF2'
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+n = c.execute("update sandbox_registry_entries set last_used_at_ms = 1000 where container_name = ?", (sys.argv[2],)).rowcount
+c.commit()
+print(n)
+EOF2
+)" 1
+turn_ok "killed init: next turn" cfgagent agent:cfgagent:main cb1
+like "killed init: OpenClaw started it again (docker start)" "$DOCKER_SUMMARY" '[(,] start [0-9]'
+unlike "killed init: ... and created none" "$DOCKER_SUMMARY" 'create'
+like "killed init: bind, env and workspace kept, /tmp fresh" "$RESULTS" 'fileA\\nV=one ws=kept\\nend-cb1'
+is "killed init: the same sandbox (same id), running" "$(sb_ls | grep -F "|agent:cfgagent:" | cut -d'|' -f2,3)" "$CID|running"
+is "prune: OpenClaw removed the idle sandbox (docker rm -f), sbx has no record of it" \
+        "$(grep -c "\"rm\", *\"-f\", *\"$PN\"" "$SBX_DOCKER_TRACE") $(sb_ls | grep -c -F "$PN|")" "1 0"
 fi
 
 # Bench: sbx's share of a turn vs the docker calls recorded in the traces
