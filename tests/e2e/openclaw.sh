@@ -383,7 +383,7 @@ unlike "workdir+uid: no tool reported an error" "$RESULTS" '"status": *"error"|[
 # kill(2) returns before that, with docker too) and OpenClaw's next turn runs
 # docker start: the same sandbox, its bind, env and workspace kept, its tmpfs
 # /tmp fresh. At the start of that turn OpenClaw's prune (sandbox.prune
-# idleHours 24) removes another agent's sandbox the registry says is idle.
+# idleHours 24) removes section 14's sandbox, which the registry says is idle.
 # (A config change of docker.binds + env on a stopped sandbox, rm -f + create,
 # was driven in session 17 too: nothing stale; core's section 7 checks one.)
 CW=$HOME/.openclaw/workspace-cfg
@@ -407,7 +407,7 @@ kill -9 "$(docker inspect -f '{{.State.Pid}}' "$CN")"
 for _ in $(seq 100); do [ "$(docker inspect -f '{{.State.Running}}' "$CN")" = false ] && break; sleep 0.1; done
 is "killed init: docker inspect: Running false, exited, Pid 0, ExitCode 137 (as docker)" \
         "$(docker inspect -f '{{.State.Running}} {{.State.Status}} {{.State.Pid}} {{.State.ExitCode}}' "$CN" 2>&1)" "false exited 0 137"
-PN=$(sb_ls | grep -F "|agent:readonly:" | head -1 | cut -d'|' -f1)
+PN=$(sb_ls | grep -F "|agent:wdu:" | head -1 | cut -d"|" -f1)
 is "prune: the idle sandbox's registry row aged" "$(python3 - "$OPENCLAW_STATE_DIR/state/openclaw.sqlite" "$PN" <<'EOF2'
 import sqlite3, sys
 c = sqlite3.connect(sys.argv[1])
