@@ -45,28 +45,7 @@
 #   sbx ran (it drops every capability anyway). Refused now, naming it.
 . "$(dirname "$0")/lib.sh"
 
-export XDG_RUNTIME_DIR=$TMP/run SBX_WORKSPACE_ROOT=$TMP/sbxws
-mkdir -p "$XDG_RUNTIME_DIR"
-W=$TMP/ws
-mkdir -p "$W"
-echo inside > "$W/f"
-chmod 1777 "$W"
-chmod 644 "$W/f"
-chmod -R a+rX "$TMP" 2>/dev/null
-# cfg 'DOCKER' [SANDBOX]: agent main, sandboxed, docker: { DOCKER }, more sandbox keys
-cfg() {
-        cat > "$TMP/oc.json" <<J
-{ agents: { defaults: { sandbox: { mode: 'all', ${2:-} docker: { $1 } } },
-            entries: { main: { workspace: '$W' } } } }
-J
-}
-# brun CMD: run CMD as agent main; prints rc|output (notes dropped)
-brun() {
-        local out rc
-        out=$(HOME=$TMP/home timeout -k 5 60 "$SBX" run --no-tty --config "$TMP/oc.json" --agent main -- /bin/sh -c "$1" 2>&1 </dev/null)
-        rc=$?
-        echo "$rc|$(grep -v ' note: ' <<<"$out" | tr '\n' ' ')"
-}
+. "$(dirname "$0")/agent-cfg.sh"
 
 # --- a tmpfs where the workspace or /agent is mounted: docker's "Duplicate mount point"
 cfg "tmpfs: ['/workspace', '/tmp']" "workspaceAccess: 'rw',"

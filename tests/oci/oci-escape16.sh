@@ -17,25 +17,7 @@
 . "$(dirname "$0")/oci-lib.sh"
 need_root
 busybox_static >/dev/null || { echo "1..0 # SKIP no static busybox (busybox-static)"; exit 0; }
-HERE=$(cd "$(dirname "$0")" && pwd)
-T=$(mktemp -d /tmp/sbx-oci-esc16.XXXXXX)
-chmod 755 "$T"
-CG=sbx-oci-esc16-${T##*.}
-on_exit 'for r in sbx runc; do for id in $(ls "$T/root-$r" 2>/dev/null); do rt_$r delete -f "$id" >/dev/null 2>&1; done; done; rmdir /sys/fs/cgroup/*/"$CG" /sys/fs/cgroup/"$CG" 2>/dev/null; rm -rf "$T"'
-make_rootfs "$T/rootfs"
-rt_sbx() { timeout -k 5 30 "$SBX_RUNC" --root "$T/root-sbx" "$@"; }
-rt_runc() { timeout -k 5 30 runc --root "$T/root-runc" "$@"; }
-RUNTIMES=(sbx)
-command -v runc >/dev/null && RUNTIMES+=(runc) || echo "# runc not installed: no runc verdicts"
-
-# bundle NAME 'python statements' -> $T/b-NAME (cgroup below this run's)
-bundle() {
-        local b=$T/b-$1
-        mkdir -p "$b"
-        ROOTFS=$T/rootfs python3 "$HERE/mkconfig.py" "$b" "$2
-c['linux']['cgroupsPath']='/$CG/$1'" || echo "# mkconfig failed for $1"
-        echo "$b"
-}
+versus_runc esc16
 # run RT BUNDLE ID -> $out (stdout+stderr), $st
 runit() { local rt=$1 b=$2 id=$3; out=$(cd "$b" && rt_$rt run "$id" 2>&1 </dev/null); st=$?; }
 

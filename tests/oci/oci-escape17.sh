@@ -22,26 +22,7 @@
 . "$(dirname "$0")/oci-lib.sh"
 need_root
 busybox_static >/dev/null || { echo "1..0 # SKIP no static busybox (busybox-static)"; exit 0; }
-HERE=$(cd "$(dirname "$0")" && pwd)
-T=$(mktemp -d /tmp/sbx-oci-esc17.XXXXXX)
-chmod 755 "$T"
-CG=sbx-oci-esc17-${T##*.}
-on_exit 'kill $RACER $CSOCK 2>/dev/null; for r in sbx runc; do for id in $(ls "$T/root-$r" 2>/dev/null); do rt_$r delete -f "$id" >/dev/null 2>&1; done; done; rmdir /sys/fs/cgroup/*/"$CG" /sys/fs/cgroup/"$CG" 2>/dev/null; rm -rf "$T"'
-make_rootfs "$T/rootfs"
-rt_sbx() { timeout -k 5 30 "$SBX_RUNC" --root "$T/root-sbx" "$@"; }
-rt_runc() { timeout -k 5 30 runc --root "$T/root-runc" "$@"; }
-RUNTIMES=(sbx)
-command -v runc >/dev/null && RUNTIMES+=(runc) || echo "# runc not installed: no runc verdicts"
-
-# bundle NAME 'python statements' -> $T/b-NAME (cgroup below this run's;
-# python -S: its start is most of this test's time at load 15)
-bundle() {
-        local b=$T/b-$1
-        mkdir -p "$b"
-        ROOTFS=${ROOTFS:-$T/rootfs} python3 -S "$HERE/mkconfig.py" "$b" "$2
-c['linux']['cgroupsPath']='/$CG/$1'" || echo "# mkconfig failed for $1"
-        echo "$b"
-}
+versus_runc esc17 'kill $RACER $CSOCK 2>/dev/null'
 # run RT BUNDLE ID -> $out (stdout+stderr, CRs dropped), $st
 runit() { local rt=$1 b=$2 id=$3; out=$(cd "$b" && rt_$rt run "$id" 2>&1 </dev/null | tr -d '\r'; exit ${PIPESTATUS[0]}); st=$?; }
 fails() { # NAME: $st non-zero

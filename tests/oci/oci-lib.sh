@@ -35,3 +35,30 @@ make_rootfs() {
         echo 'root:x:0:0:root:/root:/bin/sh' > "$d/etc/passwd"
         echo 'root:x:0:' > "$d/etc/group"
 }
+
+# versus_runc TAG [CLEANUP]: the set-up of a test that runs each bundle under
+# sbx-runc and, where installed, runc (oci-escape16, oci-escape17): a scratch
+# dir $T, a cgroup parent $CG for this run, a busybox rootfs $T/rootfs, RUNTIMES,
+# and at exit CLEANUP (shell text, run first), every container deleted, $CG's
+# cgroups and $T removed.
+versus_runc() {
+        HERE=$SBX_SOURCE_ROOT/tests/oci
+        T=$(mktemp -d "/tmp/sbx-oci-$1.XXXXXX")
+        chmod 755 "$T"
+        CG=sbx-oci-$1-${T##*.}
+        on_exit "${2:+$2; }"'for r in sbx runc; do for id in $(ls "$T/root-$r" 2>/dev/null); do rt_$r delete -f "$id" >/dev/null 2>&1; done; done; rmdir /sys/fs/cgroup/*/"$CG" /sys/fs/cgroup/"$CG" 2>/dev/null; rm -rf "$T"'
+        make_rootfs "$T/rootfs"
+        RUNTIMES=(sbx)
+        command -v runc >/dev/null && RUNTIMES+=(runc) || echo "# runc not installed: no runc verdicts"
+}
+rt_sbx() { timeout -k 5 30 "$SBX_RUNC" --root "$T/root-sbx" "$@"; }
+rt_runc() { timeout -k 5 30 runc --root "$T/root-runc" "$@"; }
+# bundle NAME 'python statements' -> $T/b-NAME (rootfs $ROOTFS or $T/rootfs,
+# cgroup below this run's; python -S: its start is most of such a test's time)
+bundle() {
+        local b=$T/b-$1
+        mkdir -p "$b"
+        ROOTFS=${ROOTFS:-$T/rootfs} python3 -S "$HERE/mkconfig.py" "$b" "$2
+c['linux']['cgroupsPath']='/$CG/$1'" || echo "# mkconfig failed for $1"
+        echo "$b"
+}
