@@ -352,14 +352,20 @@ static void v_bool(struct vctx *v, struct json_object *o) {
                 issue(v, "Invalid input: expected boolean, received %s (allowed: true, false)", tname(o));
 }
 
+/* vals as "a"SEP"b"..., cut at size */
+static void quote_list(char *buf, size_t size, const char *const *vals, const char *sep) {
+        buf[0] = '\0';
+        for (size_t i = 0; vals[i]; i++) {
+                size_t l = strlen(buf);
+                snprintf(buf + l, size - l, "%s\"%s\"", i ? sep : "", vals[i]);
+        }
+}
+
 static void v_enum(struct vctx *v, struct json_object *o, const char *const *vals) {
         if (json_object_is_type(o, json_type_string) && in_list(vals, json_object_get_string(o)))
                 return;
-        char allowed[256] = "";
-        for (size_t i = 0; vals[i]; i++) {
-                size_t l = strlen(allowed);
-                snprintf(allowed + l, sizeof(allowed) - l, "%s\"%s\"", i ? ", " : "", vals[i]);
-        }
+        char allowed[256];
+        quote_list(allowed, sizeof(allowed), vals, ", ");
         issue(v, "Invalid input (allowed: %s)", allowed);
 }
 
@@ -2396,11 +2402,8 @@ static void bz_enum(struct bz_branch *br, struct json_object *o, const char *con
                 return;
         if (json_object_is_type(f, json_type_string) && in_list(vals, json_object_get_string(f)))
                 return;
-        char want[256] = "";
-        for (size_t i = 0; vals[i]; i++) {
-                size_t l = strlen(want);
-                snprintf(want + l, sizeof(want) - l, "%s\"%s\"", i ? "|" : "", vals[i]);
-        }
+        char want[256];
+        quote_list(want, sizeof(want), vals, "|");
         bz_add(br, BZ_VALUE, segs, depth, vals, "Invalid option: expected one of %s", want);
 }
 
