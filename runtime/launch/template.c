@@ -264,8 +264,12 @@ static _Noreturn void holder_main(const sbx_plan *p, const char *root, int go, i
          * descriptor but the watch on 0 (stdio included). */
         if (dup2(watch, 0) < 0)         /* the one descriptor meant to cross the exec */
                 _exit(SBX_EXIT_FAILURE);
-        close_from(1, (unsigned) self - 1);
-        close_from((unsigned) self + 1, ~0U);
+        /* and the report socket, CLOEXEC: its close tells the builder the
+         * exec is done (holder_build) */
+        unsigned lo = (unsigned) (report < self ? report : self), hi = (unsigned) (report < self ? self : report);
+        close_from(1, lo - 1);
+        close_from(lo + 1, hi - 1);
+        close_from(hi + 1, ~0U);
         syscall(SYS_execveat, self, "", (char *[]) { (char *) "sbx-template", NULL }, (char *[]) { NULL },
                 AT_EMPTY_PATH);
         _exit(SBX_EXIT_FAILURE);
@@ -414,6 +418,12 @@ static int holder_build(const sbx_plan *p, int dirfd, const char *dir) {
                 (void) unlinkat(dirfd, "holder", 0);
                 return -EIO;
         }
+        /* Until its exec (which closes its end of the socket) the holder is
+         * a non-dumpable process whose mm is the initial user namespace's:
+         * a rootless spawner's setns() into it fails (EPERM) and the run
+         * that built it built its own root instead (12 first runs in 20,
+         * session 17). Wait for the close: EOF, or an error. */
+        (void) sbx_sync_recv(back_r, BUILD_TIMEOUT_MS, &msg);
         return TAKE_FD(pidfd);
 }
 

@@ -38,6 +38,13 @@ is "SBX_TEMPLATE=0: the root is built per run, no holder" \
 0"
 is "the first run works" "$("$SBX" run -- /bin/echo hi)" hi
 is "... and leaves one template" "$(holders)" 1
+# The run that builds a holder runs from it: rootless its spawner's setns()
+# into a holder not yet exec'd (non-dumpable, its mm the initial user
+# namespace's) failed, and that run built its own root (12 in 20, session 17;
+# holder_build now waits for the exec). Three times: 2 procfs mounts each.
+procfs='awk "\$5 == \"/proc\" && / - proc /" /proc/self/mountinfo | wc -l'
+is "... and the run that built the holder ran from it (2 procfs on /proc), 3 times from none" \
+        "$(for i in 1 2 3; do "$SBX" rm -f --all >/dev/null; "$SBX" run -- /bin/sh -c "$procfs"; done | tr '\n' ' ')" "2 2 2 "
 if [ "$(id -u)" = 0 ]; then
         # as root sbx enters the holder's mount namespace itself (no spawner): always worth it
         is "without SBX_TEMPLATE, as root, a template is used at any thread count" \
