@@ -51,7 +51,7 @@ for v in "" rel / /x/../y "/x:size=-1" "/x:size=99999999999T" "/x:mode=9999" "/x
 done
 for opt in --bind --ro-bind; do
         for v in "" /etc:rel /etc:/ /etc:/a/../b /etc:/x:rx /nonexistent:/x "$nonutf:/x" "/etc:/$huge" "../../etc:/x/.."; do
-                bad $opt "$v" '--bind'
+                bad $opt "$v" "$opt|--bind"
         done
 done
 for v in "" -1 x "$nonutf" "1.1.1.1${nl}options ndots:15" "$huge" 1.1.1.1.1 "::1::1"; do bad --dns "$v" '--dns'; done
