@@ -411,21 +411,24 @@ static int g_drain[2] = { -1, -1 };
  * loop fail with EAGAIN. -1: not handed over, or a relay's pipe. */
 static int g_fl[3] = { -1, -1, -1 };
 
+/* read + write, not splice: splice(2) to a file takes the shared file
+ * offset when it starts and stores it back when it returns, without the
+ * lock write(2) takes: blocked on the empty pipe for the whole command, it
+ * put the offset back to where the command started, and the next write
+ * through the caller's open file (its shell's `echo`, our own error
+ * message) overwrote what had been written meanwhile. */
 static _Noreturn void relay(int from, int to) {
-        char buf[4096];
+        char buf[16384];
 
         for (;;) {
-                long n = sys6(SYS_splice, from, 0, to, 0, 1 << 16, 0);
+                long n = sys(SYS_read, from, (long) buf, sizeof(buf), 0);
                 if (n == -EINTR)
                         continue;
-                if (n == -EINVAL) {     /* no splice into an O_APPEND file: copy */
-                        n = sys(SYS_read, from, (long) buf, sizeof(buf), 0);
-                        for (long off = 0, w; n > 0 && off < n; off += w)
-                                if ((w = sys(SYS_write, to, (long) (buf + off), n - off, 0)) <= 0)
-                                        quit(0);
-                }
                 if (n <= 0)
                         quit(0);
+                for (long off = 0, w; off < n; off += w)
+                        if ((w = sys(SYS_write, to, (long) (buf + off), n - off, 0)) <= 0)
+                                quit(0);
         }
 }
 

@@ -14,6 +14,13 @@
 #   fds 0-2's flags are read before the command starts and put back when it
 #   ends: sbx run (supervise.c), sbx exec/docker exec by the service and by
 #   setns (join.c), the front end's warm exec (exec-front.c).
+# - (the lead) a file as an exec's stdout/stderr: the front end's relay
+#   spliced the pipe into it, and splice(2) takes the shared file offset when
+#   it starts and stores it back when it returns, without write(2)'s lock;
+#   blocked for the whole command, it put the offset back, and the caller's
+#   writes meanwhile (its shell's echo; the front end's own error message
+#   when init died: escape-execsvc's one CI flake) were overwritten. The
+#   relay reads and writes now.
 # Held (guards): the caller's stdio socket (node's, OpenClaw's docker exec)
 # names the gateway by SO_PEERPIDFD, but pidfd_getfd of its fds, a signal
 # and its namespaces through that pidfd are refused by the kernel, also
@@ -109,6 +116,8 @@ is "pipe-nonblock (run): ... and on stdout" \
 control "outside, O_NONBLOCK set on a socket as stdin stays" "$(python3 "$P" sock python3 "$P" nb 0)" nonblock
 is "socket-nonblock (run): ... a socket's is taken off again" \
         "$(python3 "$P" sock timeout -k 5 60 "$SBX" run --no-tty "${R[@]}" -- python3 /r15.py nb 0)" blocking
+{ timeout -k 5 60 "$SBX" run --no-tty "${R[@]}" -- sh -c 'echo a; sleep 0.8; echo b' </dev/null & sleep 0.3; echo one; wait; echo two; } > "$TMP/off.log"
+is "file-offset (run): the caller's writes beside a relayed file stdout are kept" "$(tr '\n' ' ' < "$TMP/off.log")" "a one b two "
 mkdir -p "$TMP/bin"
 ln -sf "$(readlink -f "$SBX")" "$TMP/bin/docker"
 # r15: execs through init's exec service (plain: the front end's warm path;
@@ -124,6 +133,13 @@ if sx create "${R[@]}" r15 >/dev/null && sx create "${R[@]}" --exec-allow '*' r1
                 is "socket-nonblock ($1 $2, $4): a socket as stdin (node's child stdio) gets its flags back" \
                         "$(python3 "$P" sock timeout -k 5 60 "$SBX" "$1" --state-dir "$STATE" "$2" "$3" -- python3 /r15.py nb 0)" \
                         blocking
+                # a file as stdout goes through a relay; the caller's shell
+                # writes into the same open file meanwhile: nothing of
+                # either overwritten (the front end's relay blocked in
+                # splice(2) put the file offset back to 0 at the end)
+                { sx "$1" "$3" -- sh -c 'echo a; sleep 0.8; echo b' </dev/null & sleep 0.3; echo one; wait; echo two; } > "$TMP/off.log"
+                is "file-offset ($1 $2, $4): the caller's writes beside a relayed file stdout are kept" \
+                        "$(tr '\n' ' ' < "$TMP/off.log")" "a one b two "
         done
 else
         not_ok "pipe-nonblock: sbx create"
