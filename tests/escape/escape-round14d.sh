@@ -54,7 +54,7 @@ chmod 777 "$T"
 if sx create --workspace "$W2" --workspace-mode overlay c14 >/dev/null 2>&1; then
         sx exec c14 -- sh -c "cd /workspace && mkdir -p dd && echo pwned > dd/x &&
                 (i=0; while [ \$i -lt 3000 ]; do mv dd dd.d; ln -s '$T' dd; rm dd; mv dd.d dd; i=\$((i+1)); done) \
-                        >/dev/null 2>&1 &" 2>/dev/null
+                        >/dev/null 2>&1 & echo \$! > /tmp/r14d-loop.pid" 2>/dev/null
         ok_commits=0
         for _ in 1 2 3 4 5 6; do
                 sx commit c14 >/dev/null 2>&1 && ok_commits=$((ok_commits + 1))
@@ -62,7 +62,8 @@ if sx create --workspace "$W2" --workspace-mode overlay c14 >/dev/null 2>&1; the
         is "commit-symlink-race: nothing written into the host dir the symlink names" "$(ls -A "$T" | wc -l)" 0
         ok "commit-symlink-race: $ok_commits of 6 commits applied during the swaps"
         # control: the symlink committed at rest is a real path on the host
-        sx exec c14 -- sh -c "sleep 0.5; cd /workspace; rm -rf dd dd.d; ln -s '$T' dl" 2>/dev/null
+        # (the swap loop stopped first: under load it outlived a fixed sleep)
+        sx exec c14 -- sh -c "kill \$(cat /tmp/r14d-loop.pid) 2>/dev/null; sleep 0.2; cd /workspace; rm -rf dd dd.d; ln -s '$T' dl" 2>/dev/null
         sx commit c14 >/dev/null 2>&1
         control "commit-symlink-race: the committed symlink leads to the host dir" "$(readlink "$W2/dl")" "$T"
 else
